@@ -1,0 +1,132 @@
+"""One episode: everything drawn for a single run of a task, as a value.
+
+An :class:`Episode` is the contract between the stages: the episode sampler produces it,
+the frozen episode tables store it (one JSON row each), the scene compiler builds the MuJoCo
+model from it, the environment reports it in ``info["episode"]``, the expert reads its ground
+truth and scoring reads the correct option. It never changes after it is drawn.
+
+Frames and units: ``layout`` positions are in the *table frame*: origin at the center of the
+table top, x to the robot's right, y away from the robot (towards the far edge), z up;
+metres, yaw in radians about +z.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rsb_mj.errors import EpisodeError
+
+#: Option letters per choice count. Ten choices skip J (too easily confused with I).
+LETTERS: dict[int, tuple[str, ...]] = {
+    4: ("A", "B", "C", "D"),
+    10: ("A", "B", "C", "D", "E", "F", "G", "H", "I", "K"),
+}
+
+
+@dataclass(frozen=True)
+class Pose2D:
+    """A candidate's placement on the table: x, y in metres (table frame), yaw in radians."""
+
+    x: float
+    y: float
+    yaw: float
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One fully determined episode of a suite (or of a task file with no suite).
+
+    Attributes:
+        suite: suite name, e.g. ``"RSB-Math-4"``; ``""`` for a bare task file.
+        split: ``"train"`` or ``"eval"``.
+        index: row index within the suite's table for that split.
+        seed: the seed every draw of this episode came from.
+        task: task file name (e.g. ``"rsb_math_4.bddl"``) the episode belongs to.
+        question_id: stable id of the question in its source (e.g. ``"gsm8k-test-17"``).
+        question: the question text.
+        options: option texts in letter order (``len == choices``).
+        correct: the correct option's letter.
+        mapping: option letter -> candidate object name in the task file.
+        colors: candidate object name -> color name (see :mod:`rsb_mj.colors`).
+        layout: candidate object name -> :class:`Pose2D` (table frame).
+        template_id: id of the instruction template, e.g. ``"unseen-4-03"``.
+        instruction: the instruction the policy receives.
+    """
+
+    suite: str
+    split: str
+    index: int
+    seed: int
+    task: str
+    question_id: str
+    question: str
+    options: tuple[str, ...]
+    correct: str
+    mapping: dict[str, str]
+    colors: dict[str, str]
+    layout: dict[str, Pose2D]
+    template_id: str
+    instruction: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        letters = LETTERS.get(len(self.options))
+        if letters is None:
+            raise EpisodeError(
+                f"episode {self.suite}/{self.split}/{self.index}: {len(self.options)} options; "
+                "valid choices: 4, 10"
+            )
+        if self.correct not in letters:
+            raise EpisodeError(
+                f"episode {self.suite}/{self.split}/{self.index}: correct option "
+                f"{self.correct!r}; valid choices: {', '.join(letters)}"
+            )
+        if tuple(sorted(self.mapping)) != tuple(sorted(letters)):
+            raise EpisodeError(
+                f"episode {self.suite}/{self.split}/{self.index}: mapping letters "
+                f"{sorted(self.mapping)} must be exactly {list(letters)}"
+            )
+
+    @property
+    def choices(self) -> int:
+        """Number of options (4 or 10)."""
+        return len(self.options)
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """The option letters of this episode, in order."""
+        return LETTERS[self.choices]
+
+    @property
+    def target(self) -> str:
+        """Name of the candidate object of the correct option."""
+        return self.mapping[self.correct]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (the episode table row)."""
+        row = asdict(self)
+        row["options"] = list(self.options)
+        row["layout"] = {k: [p.x, p.y, p.yaw] for k, p in self.layout.items()}
+        return row
+
+    @classmethod
+    def from_dict(cls, row: dict[str, Any]) -> Episode:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            EpisodeError: naming the missing or unexpected field.
+        """
+        names = set(cls.__dataclass_fields__)
+        missing = sorted(names - set(row) - {"extra"})
+        unknown = sorted(set(row) - names)
+        if missing or unknown:
+            raise EpisodeError(
+                f"episode row: missing fields {missing}, unknown fields {unknown}; "
+                f"valid fields: {', '.join(sorted(names))}"
+            )
+        data = dict(row)
+        data["options"] = tuple(row["options"])
+        data["layout"] = {k: Pose2D(*map(float, v)) for k, v in row["layout"].items()}
+        data["extra"] = dict(row.get("extra", {}))
+        return cls(**data)
