@@ -1,0 +1,429 @@
+"""Typed AST of the rsb task language (a superset of LIBERO / VLA-Arena BDDL).
+
+Every node is a frozen dataclass with value equality. Each node carries its source
+:class:`Span` in ``span``; the span is excluded from equality, hashing and ``repr`` so that
+tests can write ``assert parse_text(src) == expected`` with hand-built nodes.
+
+Frames and units: region ``:ranges`` are rectangles ``(x0 y0 x1 y1)`` in the *table frame*
+(origin at the center of the table top, x to the robot's right, y away from the robot, z up),
+in metres; yaw values are radians about +z.
+
+The :class:`Problem` root offers the helpers the later stages use::
+
+    problem.candidates                 # ("block_a", "block_b", ...)
+    problem.question.source            # "arithmetic" | "gsm8k" | "mmlu_pro" | "mmlu"
+    problem.question.choices           # 4 | 10
+    problem.instruction.templates      # "seen" | "unseen"
+    problem.layout.min_spacing         # metres
+    problem.layout.yaw_range           # (lo, hi) radians
+    problem.category_of("block_a")     # "letter_block"
+    problem.region("table_candidates") # Region
+    problem.placement_of("block_a")    # "table_candidates"
+    problem.grasp, problem.goal        # expression nodes (And / Or / Not / Atom)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from rsb_mj.errors import TaskError
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A source range, 1-based: ``line:column`` of the first character to ``end_line:end_column``
+    (exclusive end column, as Lark reports it)."""
+
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+#: The span of nodes built by hand (not parsed).
+NO_SPAN = Span()
+
+
+# --------------------------------------------------------------------------------------------
+# Expressions (:init, :goal, :cost, :grasp)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Name:
+    """A bare name used as a predicate argument, e.g. ``block_a`` or ``table_answer_zone``."""
+
+    value: str
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A variable such as ``?answer`` (``name="answer"``) or ``?c - candidate`` (``kind``)."""
+
+    name: str
+    kind: str | None = None
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Number:
+    """A numeric argument, e.g. a distance threshold in metres (``0.05``)."""
+
+    value: float
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class NumberList:
+    """A parenthesized list of numbers, e.g. VLA-Arena part ids ``(3 9 12)``."""
+
+    values: tuple[float, ...]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+Arg = Union[Name, Variable, Number, NumberList]  # noqa: UP007
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A predicate applied to arguments, e.g. ``(On block_a table_candidates)``.
+
+    ``predicate`` uses the vocabulary's canonical spelling when the predicate is known
+    (``On``, ``In``, ``Grasped`` ...), otherwise the spelling of the source.
+    """
+
+    predicate: str
+    args: tuple[Arg, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class And:
+    """Conjunction of any number of terms."""
+
+    terms: tuple[Expr, ...]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Or:
+    """Disjunction of any number of terms."""
+
+    terms: tuple[Expr, ...]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Not:
+    """Negation of one term."""
+
+    term: Expr
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+Expr = Union[Atom, And, Or, Not]  # noqa: UP007
+
+
+def walk_atoms(expr: Expr | None) -> tuple[Atom, ...]:
+    """All atoms of ``expr`` in source order (depth first)."""
+    if expr is None:
+        return ()
+    if isinstance(expr, Atom):
+        return (expr,)
+    if isinstance(expr, Not):
+        return walk_atoms(expr.term)
+    out: list[Atom] = []
+    for term in expr.terms:
+        out.extend(walk_atoms(term))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------
+# Generic s-expressions (perturbation and rendering blocks we keep but do not interpret)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A bare symbol or ``:keyword`` inside a generic block."""
+
+    value: str
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class SList:
+    """A parenthesized list inside a generic block."""
+
+    items: tuple[SExp, ...]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+SExp = Union[Symbol, Number, Variable, SList]  # noqa: UP007
+
+
+@dataclass(frozen=True)
+class Section:
+    """A top-level block kept as s-expressions, e.g. ``(:camera ...)`` or ``(:noise ...)``.
+
+    Attributes:
+        keyword: the block keyword in lower case without the colon, e.g. ``"camera"``.
+        items: the block's contents.
+    """
+
+    keyword: str
+    items: tuple[SExp, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Declarations
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TypedName:
+    """An object or fixture declaration ``name - category``."""
+
+    name: str
+    category: str
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle ``(x0 y0 x1 y1)`` in the table frame [m]."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+    @property
+    def width(self) -> float:
+        """Extent along x [m] (negative when inverted)."""
+        return self.x1 - self.x0
+
+    @property
+    def depth(self) -> float:
+        """Extent along y [m] (negative when inverted)."""
+        return self.y1 - self.y0
+
+    def overlaps(self, other: Rect) -> bool:
+        """True when the two rectangles share an area (touching edges do not count)."""
+        return min(self.x1, other.x1) > max(self.x0, other.x0) and min(self.y1, other.y1) > max(
+            self.y0, other.y0
+        )
+
+
+@dataclass(frozen=True)
+class Region:
+    """A named region of a target fixture or object.
+
+    The region ``candidates`` with ``(:target table)`` is referred to as ``table_candidates``
+    (LIBERO's naming: ``<target>_<name>``).
+
+    Attributes:
+        name: the region's own name, e.g. ``"candidates"``.
+        target: the fixture or object it belongs to, e.g. ``"table"``; None if absent.
+        ranges: rectangles in the table frame [m].
+        yaw_rotation: ``(lo, hi)`` yaw intervals [rad].
+        rgba: color of a drawn patch in [0, 1], or None.
+        extra: other properties kept verbatim.
+    """
+
+    name: str
+    target: str | None = None
+    ranges: tuple[Rect, ...] = ()
+    yaw_rotation: tuple[tuple[float, float], ...] = ()
+    rgba: tuple[float, ...] | None = None
+    extra: tuple[Section, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+    @property
+    def full_name(self) -> str:
+        """``<target>_<name>``, the name predicates use (just ``name`` without a target)."""
+        return f"{self.target}_{self.name}" if self.target else self.name
+
+
+# --------------------------------------------------------------------------------------------
+# rsb blocks
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    """``(:question (:source S) (:choices N))``: where questions come from and how many options."""
+
+    source: str
+    choices: int
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """``(:instruction (:templates seen|unseen))``: which instruction template set to draw from."""
+
+    templates: str
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class OptionMap:
+    """``(:options (:map shuffle))`` or a fixed ``(:options (:map (A block_a) (B block_b) ...))``.
+
+    Attributes:
+        rule: ``"shuffle"`` (drawn per episode) or ``"fixed"`` (``pairs`` given).
+        pairs: option letter -> candidate name pairs for a fixed mapping, else ``()``.
+    """
+
+    rule: str
+    pairs: tuple[tuple[str, str], ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """``(:layout (:min_spacing D) (:yaw_range (LO HI)))``.
+
+    Attributes:
+        min_spacing: minimum gap between candidate footprints [m], or None.
+        yaw_range: candidate yaw interval [rad], or None.
+    """
+
+    min_spacing: float | None = None
+    yaw_range: tuple[float, float] | None = None
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+# --------------------------------------------------------------------------------------------
+# The root
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A parsed task file.
+
+    Attributes:
+        name: ``(define (problem NAME) ...)``.
+        domain: ``(:domain D)``, e.g. ``"rsb"`` or ``"robosuite"``; None if absent.
+        language: the ``:language`` text (tokens joined by one space), or None.
+        question, instruction, options, layout: rsb blocks, None if absent.
+        regions, fixtures, objects: declarations in source order.
+        obj_of_interest: names listed in ``:obj_of_interest``.
+        candidate_names: the ``:candidates`` list (see :attr:`candidates`).
+        init: the ``:init`` atoms.
+        grasp_terms, goal_terms, cost_terms: the terms written directly inside ``:grasp``,
+            ``:goal`` and ``:cost`` (usually one ``And``); see :attr:`grasp`, :attr:`goal`.
+        sections: other blocks kept verbatim (``:camera``, ``:noise`` ...), source order.
+        path: the file the problem was read from (not part of equality).
+    """
+
+    name: str
+    domain: str | None = None
+    language: str | None = None
+    question: Question | None = None
+    instruction: Instruction | None = None
+    regions: tuple[Region, ...] = ()
+    fixtures: tuple[TypedName, ...] = ()
+    objects: tuple[TypedName, ...] = ()
+    obj_of_interest: tuple[str, ...] = ()
+    candidate_names: tuple[str, ...] | None = None
+    options: OptionMap | None = None
+    init: tuple[Expr, ...] = ()
+    grasp_terms: tuple[Expr, ...] = ()
+    goal_terms: tuple[Expr, ...] = ()
+    cost_terms: tuple[Expr, ...] | None = None
+    layout: Layout | None = None
+    sections: tuple[Section, ...] = ()
+    path: str = field(default="<string>", compare=False)
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+    # ---- helpers used by later stages -----------------------------------------------------
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Candidate object names in declaration order (``()`` when the block is absent)."""
+        return self.candidate_names or ()
+
+    @property
+    def goal(self) -> Expr | None:
+        """The goal expression (several top-level terms are read as their ``And``)."""
+        return _combine(self.goal_terms)
+
+    @property
+    def grasp(self) -> Expr | None:
+        """The grasp predicate, e.g. ``Atom("Grasped", (Variable("c", "candidate"),))``."""
+        return _combine(self.grasp_terms)
+
+    @property
+    def cost(self) -> Expr | None:
+        """The ``:cost`` expression (several top-level terms are read as their ``And``)."""
+        return _combine(self.cost_terms or ())
+
+    def declarations(self) -> dict[str, TypedName]:
+        """Fixtures and objects by name (objects win on a duplicate)."""
+        out = {d.name: d for d in self.fixtures}
+        out.update({d.name: d for d in self.objects})
+        return out
+
+    def category_of(self, name: str) -> str:
+        """Category of the object or fixture ``name`` (e.g. ``"letter_block"``).
+
+        Raises:
+            TaskError: for an undeclared name, listing the declared ones.
+        """
+        decl = self.declarations().get(name)
+        if decl is None:
+            raise TaskError(
+                f"{self.path}: no object or fixture {name!r}; valid choices: "
+                + ", ".join(sorted(self.declarations()))
+            )
+        return decl.category
+
+    def region(self, full_name: str) -> Region:
+        """The region called ``full_name`` (``<target>_<name>``, e.g. ``"table_candidates"``).
+
+        Raises:
+            TaskError: for an unknown region, listing the valid full names.
+        """
+        for region in self.regions:
+            if region.full_name == full_name:
+                return region
+        raise TaskError(
+            f"{self.path}: no region {full_name!r}; valid choices: "
+            + ", ".join(sorted(r.full_name for r in self.regions))
+        )
+
+    def placement_of(self, obj: str) -> str:
+        """Full region name where ``:init (On obj REGION)`` places ``obj``.
+
+        Raises:
+            TaskError: when ``obj`` has no ``On`` atom in ``:init``.
+        """
+        for expr in self.init:
+            for atom in walk_atoms(expr):
+                if (
+                    atom.predicate.lower() == "on"
+                    and len(atom.args) == 2
+                    and isinstance(atom.args[0], Name)
+                    and isinstance(atom.args[1], Name)
+                    and atom.args[0].value == obj
+                ):
+                    return atom.args[1].value
+        raise TaskError(f"{self.path}: object {obj!r} has no (On {obj} REGION) in :init")
+
+
+def _combine(terms: tuple[Expr, ...]) -> Expr | None:
+    if not terms:
+        return None
+    if len(terms) == 1:
+        return terms[0]
+    return And(terms, span=terms[0].span)
