@@ -1,0 +1,11 @@
+"""Scene: robot model, object categories, layout sampling and the scene compiler.
+
+Frames: the world frame's x/y coincide with the table frame (origin at the table-top center,
+x to the robot's right, y away from the robot, z up, metres); the table top is at world
+z = :data:`rsb_mj.scene.aloha.TABLE_TOP_Z`. ``table_to_world(x, y, z)`` converts.
+
+Modules: :mod:`~rsb_mj.scene.aloha` (robot + table spec, early deliverable for the expert),
+:mod:`~rsb_mj.scene.layout` (``sample_layout``, pure numpy), :mod:`~rsb_mj.scene.categories`
+(object registry), :mod:`~rsb_mj.scene.compiler` (task + episode -> compiled scene).
+Importing this package does not import MuJoCo.
+"""

@@ -1,0 +1,349 @@
+"""The bimanual Aloha at its table, as a ``mujoco.MjSpec`` with position actuators.
+
+For the expert engineer and anyone who needs the bare robot::
+
+    from rsb_mj.scene.aloha import aloha_spec
+    spec = aloha_spec(quality="fast")      # robot + table + floor + lights + cameras
+    model = spec.compile()                 # ~0.2 s once the mesh cache exists
+
+The robot is composed by robosuite (``robosuite.models.robots.create_robot("Aloha")`` with
+robosuite-models' ``AlohaMount`` base and ``AlohaGripper`` on each arm); the composed MJCF is
+then edited here: robosuite's torque motors are replaced by position actuators, names lose
+robosuite's ``robot0_``/``gripper0_`` prefixes, the floor-standing frame of the mount is left
+out, and a table, a head camera and named tool sites are added. Composition and mesh
+preprocessing (convex hulls for collision, decimated visual meshes for ``fast``) run once and
+are cached (see :mod:`rsb_mj.scene.cache`).
+
+Frames: world x/y coincide with the table frame (origin at the table-top center, x to the
+robot's right, y away from the robot); the table top is at world z = ``TABLE_TOP_Z``. Arm
+bases stand on the table at ``ARM_BASE_XY`` (left arm at -x, right arm at +x, facing each other).
+
+Names (all per side ``"left"``/``"right"``):
+    joints ``{side}/waist, shoulder, elbow, forearm_roll, wrist_angle, wrist_rotate`` and the
+    finger slides ``{side}/left_finger``, ``{side}/right_finger`` [m, 0 closed .. 0.041];
+    actuators of the same names (position servos; arm targets in rad, finger targets in m);
+    site ``{side}/gripper``: tool center point between the finger pads, its z axis along the
+    approach direction (out of the palm); cameras ``head``, ``left_wrist``, ``right_wrist``;
+    keyframe ``home``.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from contextlib import redirect_stderr, redirect_stdout
+from functools import cache
+
+import mujoco
+import numpy as np
+
+from rsb_mj.errors import SceneError
+from rsb_mj.scene.cache import atomic_write_bytes, cache_dir
+from rsb_mj.scene.meshes import TriMesh, convex_hull, decimate, read_stl
+
+SIDES: tuple[str, str] = ("left", "right")
+ARM_JOINT_NAMES: tuple[str, ...] = (
+    "waist",
+    "shoulder",
+    "elbow",
+    "forearm_roll",
+    "wrist_angle",
+    "wrist_rotate",
+)
+FINGER_NAMES: tuple[str, str] = ("left_finger", "right_finger")
+QUALITIES: tuple[str, str] = ("fast", "full")
+
+#: World z of the table top [m].
+TABLE_TOP_Z = 0.75
+#: Table half extents along x and y [m] (1.22 m x 0.76 m, the Aloha table).
+TABLE_HALF_XY = (0.61, 0.38)
+#: Table-frame x, y of each arm's waist axis [m].
+ARM_BASE_XY: dict[str, tuple[float, float]] = {"left": (-0.469, 0.0), "right": (0.469, 0.0)}
+#: Finger slide targets [m] for gripper command 0 (closed) and 1 (open).
+FINGER_CLOSED, FINGER_OPEN = 0.002, 0.037
+#: Arm joint positions of the home pose [rad] (same for both arms; see ARM_JOINT_NAMES).
+HOME_ARM = (0.0, -0.9, 0.7, 0.0, 1.1, 0.0)
+#: Position-servo stiffness [N m / rad] and damping [N m s / rad] per arm joint.
+ARM_KP = (43.0, 265.0, 227.0, 78.0, 37.0, 10.4)
+ARM_KV = (4.0, 25.0, 20.0, 3.0, 2.0, 0.6)
+#: Tool center point in the gripper base frame [m] (midpoint of the finger pads).
+TCP_IN_GRIPPER = (0.0, 0.004, 0.1057)
+
+_XML_NAME = "aloha_robosuite.xml"
+_MESH_NAME = "aloha_meshes.npz"
+
+
+def arm_joints(side: str) -> tuple[str, ...]:
+    """Names of the six arm joints of ``side`` (also the names of their actuators)."""
+    return tuple(f"{side}/{j}" for j in ARM_JOINT_NAMES)
+
+
+def finger_joints(side: str) -> tuple[str, str]:
+    """Names of the two finger slide joints of ``side`` (also their actuators' names)."""
+    return (f"{side}/{FINGER_NAMES[0]}", f"{side}/{FINGER_NAMES[1]}")
+
+
+def gripper_site(side: str) -> str:
+    """Name of the tool-center-point site of ``side``."""
+    return f"{side}/gripper"
+
+
+def _compose_with_robosuite() -> str:
+    """The Aloha MJCF as robosuite composes it (robot + mount + two grippers)."""
+    logging.getLogger("robosuite_logs").setLevel(logging.ERROR)
+    sink = io.StringIO()
+    with redirect_stdout(sink), redirect_stderr(sink):
+        import robosuite_models  # noqa: F401  (registers Aloha, AlohaMount, AlohaGripper)
+        from robosuite.models.bases import robot_base_factory
+        from robosuite.models.grippers import gripper_factory
+        from robosuite.models.robots import create_robot
+
+        robot = create_robot("Aloha", idn=0)
+        robot.add_base(robot_base_factory(robot.default_base, idn=0))
+        for arm in robot.arms:
+            gripper = gripper_factory(robot.default_gripper[arm], idn=f"0_{arm}")
+            robot.add_gripper(gripper, robot.eef_name[arm])
+        return robot.get_xml()
+
+
+def robosuite_xml() -> str:
+    """The composed robosuite MJCF, cached after the first call."""
+    path = cache_dir() / _XML_NAME
+    if path.is_file():
+        return path.read_text()
+    xml = _compose_with_robosuite()
+    atomic_write_bytes(path, xml.encode())
+    return xml
+
+
+def _rename(name: str) -> str:
+    """Strip robosuite's prefixes: ``robot0_left/waist`` -> ``left/waist``,
+    ``gripper0_left_left_finger`` -> ``left/left_finger``."""
+    for side in SIDES:
+        if name.startswith(f"gripper0_{side}_"):
+            return f"{side}/" + name.removeprefix(f"gripper0_{side}_")
+    return name.removeprefix("robot0_")
+
+
+def _mesh_library(spec: mujoco.MjSpec) -> dict[str, np.ndarray]:
+    """Hull and decimated meshes for every mesh asset of ``spec``, cached as one npz.
+
+    Keys: ``{mesh}/hull/v``, ``{mesh}/hull/f``, ``{mesh}/lite/v``, ``{mesh}/lite/f``; vertices
+    are already scaled to metres.
+    """
+    path = cache_dir() / _MESH_NAME
+    if path.is_file():
+        with np.load(path) as npz:
+            return dict(npz)
+    arrays: dict[str, np.ndarray] = {}
+    for mesh in spec.meshes:
+        raw = read_stl(mesh.file)
+        scaled = TriMesh(raw.vertices * np.asarray(mesh.scale), raw.faces)
+        for kind, out in (("hull", convex_hull(scaled)), ("lite", decimate(scaled))):
+            arrays[f"{mesh.name}/{kind}/v"] = out.vertices.astype(np.float32)
+            arrays[f"{mesh.name}/{kind}/f"] = out.faces.astype(np.int32)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    atomic_write_bytes(path, buffer.getvalue())
+    return arrays
+
+
+def _swap_meshes(spec: mujoco.MjSpec, quality: str) -> None:
+    """Collision geoms -> hull meshes; visual geoms -> decimated meshes in ``fast``."""
+    library = _mesh_library(spec)
+    originals = list(spec.meshes)
+    kinds = ("hull", "lite") if quality == "fast" else ("hull",)
+    for mesh in originals:
+        for kind in kinds:
+            new = spec.add_mesh(name=f"{mesh.name}_{kind}")
+            new.uservert = library[f"{mesh.name}/{kind}/v"].ravel().astype(np.float64).tolist()
+            new.userface = library[f"{mesh.name}/{kind}/f"].ravel().tolist()
+    for geom in spec.geoms:
+        if geom.type != mujoco.mjtGeom.mjGEOM_MESH:
+            continue
+        if geom.contype or geom.conaffinity:
+            geom.meshname = f"{geom.meshname}_hull"
+            geom.group = 3
+        elif quality == "fast":
+            geom.meshname = f"{geom.meshname}_lite"
+    if quality == "fast":
+        for mesh in originals:
+            spec.delete(mesh)
+
+
+def _edit_robot(spec: mujoco.MjSpec) -> None:
+    """Turn robosuite's Aloha into the position-controlled rsb robot (in place)."""
+    mount = spec.body("fixed_mount0_aloha_mount")
+    if mount is not None:
+        spec.delete(mount)
+    for cam in list(spec.cameras):
+        if cam.name.startswith("robot0_"):
+            spec.delete(cam)
+    for site in list(spec.sites):  # robosuite's markers and eef frames; ours are added below
+        spec.delete(site)
+    for sensor in list(spec.sensors):
+        spec.delete(sensor)
+    for actuator in list(spec.actuators):
+        spec.delete(actuator)
+    for kind in ("bodies", "joints", "geoms", "sites", "cameras"):
+        for element in getattr(spec, kind):
+            if element.name:
+                element.name = _rename(element.name)
+    for exclude in spec.excludes:
+        exclude.bodyname1 = _rename(exclude.bodyname1)
+        exclude.bodyname2 = _rename(exclude.bodyname2)
+    for side in SIDES:
+        spec.camera(f"{side}/wrist_cam_right").name = f"{side}_wrist"
+        gripper_base = spec.body(f"{side}/gripper_base")
+        gripper_base.add_site(
+            name=gripper_site(side), pos=list(TCP_IN_GRIPPER), size=[0.005, 0, 0], group=4
+        )
+    base = spec.body("base")
+    # robosuite faces the robot along +x; turn it by +90 deg about z so that its right arm
+    # stands at table +x, and lift it so that the arm mounts sit on the table top.
+    base.quat = [0.0, 0.0, 0.0, 1.0]
+    base.pos = [0.0, -0.019, TABLE_TOP_Z]
+    for body in spec.bodies:
+        if body.name and body.name != "world":
+            body.gravcomp = 1.0
+    for side in SIDES:
+        for name, kp, kv in zip(arm_joints(side), ARM_KP, ARM_KV, strict=True):
+            joint = spec.joint(name)
+            joint.armature = 0.1
+            act = spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+            act.set_to_position(kp=kp, kv=kv)
+            act.ctrllimited = True
+            act.ctrlrange = list(joint.range)
+        for name in finger_joints(side):
+            act = spec.add_actuator(name=name, target=name, trntype=mujoco.mjtTrn.mjTRN_JOINT)
+            act.set_to_position(kp=2000.0, kv=124.0)
+            act.ctrllimited = True
+            act.ctrlrange = [FINGER_CLOSED, FINGER_OPEN]
+            act.forcelimited = True
+            act.forcerange = [-20.0, 20.0]
+
+
+def _add_world(spec: mujoco.MjSpec, quality: str) -> None:
+    """Floor, table, lights and the head camera."""
+    spec.option.timestep = 0.002
+    spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
+    spec.option.impratio = 10.0
+    spec.visual.global_.offwidth = 1280
+    spec.visual.global_.offheight = 960
+    spec.visual.quality.shadowsize = 4096 if quality == "full" else 0
+    spec.visual.headlight.ambient = [0.35, 0.35, 0.35]
+    spec.visual.headlight.diffuse = [0.45, 0.45, 0.45]
+    spec.visual.headlight.specular = [0.0, 0.0, 0.0]
+    spec.stat.center = [0.0, 0.0, TABLE_TOP_Z]
+    spec.stat.extent = 1.0
+    world = spec.worldbody
+    floor = spec.add_material(name="floor", rgba=[0.32, 0.34, 0.38, 1.0])
+    wood = spec.add_material(name="table", rgba=[0.62, 0.52, 0.40, 1.0])
+    legs = spec.add_material(name="table_legs", rgba=[0.2, 0.2, 0.22, 1.0])
+    world.add_geom(
+        name="floor",
+        type=mujoco.mjtGeom.mjGEOM_PLANE,
+        size=[3, 3, 0.05],
+        material=floor.name,
+        group=2,
+    )
+    table = world.add_body(name="table", pos=[0, 0, TABLE_TOP_Z])
+    hx, hy = TABLE_HALF_XY
+    table.add_geom(
+        name="table_top",
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        size=[hx, hy, 0.02],
+        pos=[0, 0, -0.02],
+        material=wood.name,
+        group=2,
+        friction=[1.0, 0.005, 0.0001],
+    )
+    for i, (sx, sy) in enumerate(((-1, -1), (-1, 1), (1, -1), (1, 1))):
+        table.add_geom(
+            name=f"table_leg{i}",
+            type=mujoco.mjtGeom.mjGEOM_BOX,
+            size=[0.025, 0.025, 0.36],
+            pos=[sx * (hx - 0.05), sy * (hy - 0.05), -0.4],
+            material=legs.name,
+            group=2,
+            contype=0,
+            conaffinity=0,
+        )
+    world.add_light(
+        name="key",
+        pos=[0.3, -0.6, TABLE_TOP_Z + 1.6],
+        dir=[-0.15, 0.35, -1.0],
+        diffuse=[0.6, 0.6, 0.6],
+        specular=[0.1, 0.1, 0.1],
+        castshadow=quality == "full",
+    )
+    world.add_light(
+        name="fill",
+        pos=[-0.4, 0.6, TABLE_TOP_Z + 1.4],
+        dir=[0.2, -0.4, -1.0],
+        diffuse=[0.25, 0.25, 0.25],
+        specular=[0, 0, 0],
+        castshadow=False,
+    )
+    eye = np.array([0.0, -0.72, TABLE_TOP_Z + 0.68])
+    target = np.array([0.0, 0.02, TABLE_TOP_Z])
+    forward = (target - eye) / np.linalg.norm(target - eye)
+    right = np.cross(forward, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    up = np.cross(right, forward)
+    world.add_camera(name="head", pos=eye.tolist(), xyaxes=[*right, *up], fovy=58.0)
+
+
+@cache
+def _robot_spec(quality: str) -> mujoco.MjSpec:
+    """The finished robot + table spec for ``quality`` (memoised per process; never edit it)."""
+    spec = mujoco.MjSpec.from_string(robosuite_xml())
+    spec.compiler.degree = False
+    spec.compiler.autolimits = True
+    spec.modelname = "rsb_aloha"
+    _swap_meshes(spec, quality)
+    _edit_robot(spec)
+    _add_world(spec, quality)
+    return spec
+
+
+def aloha_spec(quality: str = "fast") -> mujoco.MjSpec:
+    """A fresh, editable spec of the Aloha at its table (see the module docstring).
+
+    Args:
+        quality: ``"fast"`` (decimated visual meshes, no shadows) or ``"full"``.
+
+    Raises:
+        SceneError: for an unknown quality.
+    """
+    if quality not in QUALITIES:
+        raise SceneError(f"unknown quality {quality!r}; valid choices: {', '.join(QUALITIES)}")
+    return _robot_spec(quality).copy()
+
+
+def home_qpos_ctrl(model: mujoco.MjModel) -> tuple[np.ndarray, np.ndarray]:
+    """qpos and ctrl of the home pose for any model that contains the robot.
+
+    Joints that are not the robot's keep ``model.qpos0``.
+    """
+    qpos = model.qpos0.copy()
+    ctrl = np.zeros(model.nu)
+    for side in SIDES:
+        for name, q in zip(arm_joints(side), HOME_ARM, strict=True):
+            qpos[model.joint(name).qposadr[0]] = q
+            ctrl[model.actuator(name).id] = q
+        for name in finger_joints(side):
+            qpos[model.joint(name).qposadr[0]] = FINGER_OPEN
+            ctrl[model.actuator(name).id] = FINGER_OPEN
+    return qpos, ctrl
+
+
+def gripper_to_finger(command: float | np.ndarray) -> float | np.ndarray:
+    """Finger slide target [m] for a normalized gripper command (0 closed .. 1 open)."""
+    return FINGER_CLOSED + np.clip(command, 0.0, 1.0) * (FINGER_OPEN - FINGER_CLOSED)
+
+
+def finger_to_gripper(position: float | np.ndarray) -> float | np.ndarray:
+    """Normalized gripper opening (0 closed .. 1 open) for finger slide positions [m]."""
+    return np.clip((position - FINGER_CLOSED) / (FINGER_OPEN - FINGER_CLOSED), 0.0, 1.0)
