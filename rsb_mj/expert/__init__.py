@@ -1,0 +1,23 @@
+"""The built-in expert: IK, motion planning and the scripted pick-and-place policy.
+
+* :class:`ArmIK`: damped-least-squares IK generic over (model, site, joint names).
+* :class:`CollisionChecker` and :func:`plan_path`: MuJoCo collision checks and
+  RRT-Connect with shortcutting in joint space.
+* :func:`time_parameterize`: trapezoidal timing within velocity/acceleration limits.
+* :class:`PickPlaceExpert`: grasps a candidate and places it in the answer zone.
+"""
+
+from rsb_mj.expert.collision import CollisionChecker
+from rsb_mj.expert.ik import ArmIK, IKResult
+from rsb_mj.expert.pick_place import PickPlaceExpert
+from rsb_mj.expert.planner import plan_path
+from rsb_mj.expert.timing import time_parameterize
+
+__all__ = [
+    "ArmIK",
+    "CollisionChecker",
+    "IKResult",
+    "PickPlaceExpert",
+    "plan_path",
+    "time_parameterize",
+]

@@ -1,0 +1,60 @@
+"""One Aloha arm as the expert sees it: names, IK, collision checks and action slots.
+
+Names follow :mod:`rsb_mj.scene.aloha` (``{side}/waist`` ... ``{side}/wrist_rotate``, the
+finger slides, the TCP site ``{side}/gripper``). The 14-D action and state layout is
+``[left 6 joints, left gripper, right 6 joints, right gripper]``.
+"""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+
+from rsb_mj.expert.collision import CollisionChecker
+from rsb_mj.expert.ik import ArmIK
+from rsb_mj.scene.aloha import SIDES, arm_joints, finger_joints, gripper_site
+
+#: Offset of each side's block in the 14-D action/state vector.
+ACTION_OFFSET: dict[str, int] = {"left": 0, "right": 7}
+#: Joint speed limits used for planned motions [rad/s].
+VMAX = np.array([1.5, 1.5, 1.5, 2.5, 2.5, 3.0])
+#: Joint acceleration limits used for planned motions [rad/s^2].
+AMAX = np.array([4.0, 4.0, 4.0, 6.0, 6.0, 8.0])
+
+
+class Arm:
+    """IK, collision checking and state access for the arm on ``side``.
+
+    Args:
+        model: a compiled model containing the Aloha (see :mod:`rsb_mj.scene.aloha`).
+        side: ``"left"`` or ``"right"``.
+    """
+
+    def __init__(self, model: mujoco.MjModel, side: str) -> None:
+        if side not in SIDES:
+            from rsb_mj.errors import ExpertError
+
+            raise ExpertError(f"unknown arm side {side!r}; valid choices: {', '.join(SIDES)}")
+        self.side = side
+        self.model = model
+        self.joints = arm_joints(side)
+        self.site = gripper_site(side)
+        self.ik = ArmIK(model, self.site, self.joints)
+        self.checker = CollisionChecker(model, self.joints)
+        self.qpos_adr = np.array([model.joint(j).qposadr[0] for j in self.joints])
+        self.finger_adr = np.array([model.joint(j).qposadr[0] for j in finger_joints(side)])
+        self.site_id = model.site(self.site).id
+        self.offset = ACTION_OFFSET[side]
+        # Collision checks use the arm with its fingers (they are in the arm's subtree).
+
+    def q(self, data: mujoco.MjData) -> np.ndarray:
+        """Measured arm joint positions [rad]."""
+        return data.qpos[self.qpos_adr].copy()
+
+    def tcp(self, data: mujoco.MjData) -> tuple[np.ndarray, np.ndarray]:
+        """TCP position [m] and rotation matrix, world frame, as measured."""
+        return data.site_xpos[self.site_id].copy(), data.site_xmat[self.site_id].reshape(3, 3)
+
+    def base_xy(self, data: mujoco.MjData) -> np.ndarray:
+        """World xy of the arm's waist axis [m]."""
+        return data.xanchor[self.model.joint(self.joints[0]).id][:2].copy()

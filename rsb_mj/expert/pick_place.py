@@ -1,0 +1,270 @@
+"""The scripted pick-and-place expert (privileged: it reads the simulator state).
+
+:class:`PickPlaceExpert` grasps the candidate ``target`` with the arm on its side of the
+table and puts it in the answer zone: approach above the object (collision-free joint-space
+plan), straight descent, close, straight lift, carry above the zone (joint-space plan),
+straight lowering, release, straight retreat, return home. Each phase is planned when the
+previous one ends, from the measured state, so the plan adapts to where the object really
+is in the hand. Motions are time-parameterized within the joint limits in
+:mod:`rsb_mj.expert.arm` and sampled at the environment's control rate (20 Hz).
+
+Usage::
+
+    expert = PickPlaceExpert(env, episode.target)
+    obs, info = env.reset(options={"episode": episode})
+    while not expert.done:
+        obs, reward, terminated, truncated, info = env.step(expert.act(obs))
+
+When a phase cannot be planned, ``done`` turns true, ``failure`` holds the reason and the
+robot holds still.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.errors import ExpertError
+from rsb_mj.expert.arm import AMAX, VMAX, Arm
+from rsb_mj.expert.grasp import object_box, plan_top_down, top_down_rotation
+from rsb_mj.expert.planner import plan_path
+from rsb_mj.expert.timing import time_parameterize
+from rsb_mj.expert.world import World, world_of
+from rsb_mj.scene.aloha import HOME_ARM, SIDES
+
+#: Control period [s] (20 Hz).
+DT = 0.05
+#: Height of the pre-grasp TCP above the grasp TCP [m].
+APPROACH_HEIGHT = 0.08
+#: Height of the object's bottom above the table while carried [m].
+CARRY_CLEARANCE = 0.10
+#: Height of the object's bottom above the table when it is released [m].
+RELEASE_HEIGHT = 0.008
+#: Height of the retreat after release [m].
+RETREAT_HEIGHT = 0.08
+#: Spacing of IK samples along straight Cartesian segments [m].
+LINE_STEP = 0.005
+#: Speed scale of straight Cartesian segments relative to free motions.
+LINE_SPEED = 0.35
+#: Steps the gripper is given to close (and to open) [control steps].
+GRIP_STEPS = (4, 16)
+#: Joint tracking tolerance before the next phase starts [rad].
+SETTLE_TOL = 0.01
+#: Most steps spent waiting for the arm to settle.
+SETTLE_STEPS = 8
+
+
+class PickPlaceExpert:
+    """Scripted expert that places ``target`` in the answer zone.
+
+    Args:
+        env: an :class:`rsb_mj.env.RsbEnv` (or a wrapper of one) that has been reset, or
+            will be before the first :meth:`act`.
+        target: name of the candidate object to place (e.g. ``episode.target``).
+        rng: generator for the motion planner's samples; defaults to one seeded with the
+            episode seed, so the same episode gives the same motions.
+
+    Attributes:
+        done: True once the object is released and the arm is back home (or on failure).
+        failure: ``None``, or why the expert gave up (phase and reason).
+        phase: the phase being executed (``approach``, ``descend``, ``close``, ``lift``,
+            ``carry``, ``lower``, ``release``, ``retreat``, ``home``, ``done``).
+        side: the arm used, ``"left"`` or ``"right"``.
+    """
+
+    def __init__(self, env: Any, target: str, *, rng: np.random.Generator | None = None) -> None:
+        self.env = env
+        self.target = target
+        self._rng = rng
+        self.done = False
+        self.failure: str | None = None
+        self.phase = "start"
+        self.side = ""
+        self._queue: deque[np.ndarray] = deque()
+        self._script: Iterator[list[np.ndarray]] | None = None
+        self._last: np.ndarray | None = None
+
+    # -- policy interface -------------------------------------------------------------
+    def reset(self, env: Any = None, obs: Any = None, info: Any = None) -> None:
+        """Forget any plan (call after ``env.reset``); the next :meth:`act` plans afresh."""
+        if env is not None:
+            self.env = env
+        self.done = False
+        self.failure = None
+        self.phase = "start"
+        self._queue.clear()
+        self._script = None
+        self._last = None
+
+    def act(self, obs: Any = None) -> np.ndarray:
+        """The next 14-D action (joint targets [rad], grippers 0 closed .. 1 open)."""
+        if self._script is None:
+            self._start()
+        while not self._queue and not self.done:
+            assert self._script is not None
+            try:
+                self._queue.extend(next(self._script))
+            except StopIteration:
+                self.phase = "done"
+                self.done = True
+            except ExpertError as exc:
+                self.failure = f"{self.phase}: {exc}"
+                self.done = True
+        if self._queue:
+            self._last = self._queue.popleft()
+        assert self._last is not None
+        return self._last.copy()
+
+    # -- setup ------------------------------------------------------------------------
+    def _start(self) -> None:
+        self.world: World = world_of(self.env)
+        w = self.world
+        if self.target not in w.candidate_bodies:
+            raise ExpertError(
+                f"target {self.target!r} is not a candidate; valid choices: "
+                f"{', '.join(w.candidate_bodies)}"
+            )
+        body = w.candidate_bodies[self.target]
+        x = float(w.data.xpos[w.model.body(body).id][0])
+        self.side = "right" if x >= 0 else "left"
+        self.arm = Arm(w.model, self.side)
+        others = {s: Arm(w.model, s) for s in SIDES}
+        # The idle arm holds its measured pose; its gripper stays open.
+        self._rest = np.zeros(14)
+        for s, a in others.items():
+            self._rest[a.offset : a.offset + 6] = a.q(w.data)
+            self._rest[a.offset + 6] = 1.0
+        self._gripper = 1.0
+        self._target_q = self.arm.q(w.data)
+        if self._rng is None:
+            self._rng = np.random.default_rng(w.seed)
+        self._last = self._action(self._target_q, 1.0)
+        self._script = self._run()
+
+    def _action(self, q: np.ndarray, gripper: float) -> np.ndarray:
+        a = self._rest.copy()
+        a[self.arm.offset : self.arm.offset + 6] = q
+        a[self.arm.offset + 6] = gripper
+        return a
+
+    # -- motion primitives ------------------------------------------------------------
+    def _actions(self, traj: np.ndarray, gripper: float) -> list[np.ndarray]:
+        self._target_q = traj[-1].copy()
+        self._gripper = gripper
+        return [self._action(q, gripper) for q in traj]
+
+    def _move_joint(self, q_goal: np.ndarray, gripper: float, allowed: tuple[int, ...] = ()):
+        w, arm = self.world, self.arm
+        arm.checker.allowed = set(allowed)
+        start = self._target_q
+        arm.checker.set_scene(w.data, q_start=start)
+        assert self._rng is not None
+        path = plan_path(
+            arm.checker, start, q_goal, self._rng, lower=arm.ik.lower, upper=arm.ik.upper
+        )
+        return self._actions(time_parameterize(path, VMAX, AMAX, DT), gripper)
+
+    def _line(self, p0: np.ndarray, p1: np.ndarray, rot: np.ndarray, gripper: float):
+        arm = self.arm
+        n = max(1, int(np.ceil(np.linalg.norm(p1 - p0) / LINE_STEP)))
+        q = self._target_q
+        path = [q]
+        for k in range(1, n + 1):
+            p = p0 + (p1 - p0) * (k / n)
+            q = arm.ik.solve(p, rot, q0=q, rng=self._rng, restarts=0).q
+            if np.abs(q - path[-1]).max() > 0.3:
+                raise ExpertError(f"straight segment to {np.round(p, 3).tolist()} needs a jump")
+            path.append(q)
+        traj = time_parameterize(
+            np.stack(path), VMAX * LINE_SPEED, AMAX * LINE_SPEED, DT, stop_at_waypoints=False
+        )
+        return self._actions(traj, gripper)
+
+    def _settle(self) -> Iterator[list[np.ndarray]]:
+        for _ in range(SETTLE_STEPS):
+            if np.abs(self.arm.q(self.world.data) - self._target_q).max() < SETTLE_TOL:
+                return
+            yield [self._action(self._target_q, self._gripper)]
+
+    def _grip(self, gripper: float) -> Iterator[list[np.ndarray]]:
+        self._gripper = gripper
+        lo, hi = GRIP_STEPS
+        prev = None
+        for k in range(hi):
+            now = float(self.world.gripper_opening(self.side))
+            if k >= lo and prev is not None and abs(now - prev) < 0.003:
+                return
+            prev = now
+            yield [self._action(self._target_q, gripper)]
+
+    # -- the script -------------------------------------------------------------------
+    def _grasp_pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(TCP position, TCP rotation, joints) of the best reachable top-down grasp."""
+        w, arm = self.world, self.arm
+        box = object_box(w.model, w.data, w.candidate_bodies[self.target])
+        grasp = plan_top_down(box, w.table_top_z)
+        best = None
+        errors = []
+        for closing in grasp.closings:
+            rot = top_down_rotation(closing)
+            try:
+                q = arm.ik.solve(grasp.position, rot, q0=self._target_q, rng=self._rng).q
+                q_pre = arm.ik.solve(
+                    grasp.position + [0, 0, APPROACH_HEIGHT], rot, q0=q, rng=self._rng
+                ).q
+            except ExpertError as exc:
+                errors.append(str(exc))
+                continue
+            cost = float(np.abs(q_pre - self._target_q).sum())
+            if best is None or cost < best[0]:
+                best = (cost, rot, q)
+        if best is None:
+            raise ExpertError("no reachable top-down grasp: " + "; ".join(errors))
+        return grasp.position, best[1], best[2]
+
+    def _run(self) -> Iterator[list[np.ndarray]]:
+        w, arm = self.world, self.arm
+        body = w.candidate_bodies[self.target]
+        obj_geoms = w.body_geoms(body)
+        self.phase = "approach"
+        p_grasp, rot, _ = self._grasp_pose()
+        p_pre = p_grasp + np.array([0.0, 0.0, APPROACH_HEIGHT])
+        q_pre = arm.ik.solve(p_pre, rot, q0=self._target_q, rng=self._rng).q
+        yield self._move_joint(q_pre, 1.0)
+        yield from self._settle()
+        self.phase = "descend"
+        yield self._line(p_pre, p_grasp, rot, 1.0)
+        yield from self._settle()
+        self.phase = "close"
+        yield from self._grip(0.0)
+        self.phase = "lift"
+        box = object_box(w.model, w.data, body)
+        tcp, _ = arm.tcp(w.data)
+        lift = CARRY_CLEARANCE + (tcp[2] - box.bottom) + w.table_top_z
+        p_lift = np.array([p_grasp[0], p_grasp[1], lift])
+        yield self._line(p_grasp, p_lift, rot, 0.0)
+        yield from self._settle()
+        self.phase = "carry"
+        box = object_box(w.model, w.data, body)
+        tcp, _ = arm.tcp(w.data)
+        offset = box.center[:2] - tcp[:2]
+        zone = w.zone_center[:2]
+        p_above = np.array([zone[0] - offset[0], zone[1] - offset[1], lift])
+        q_above = arm.ik.solve(p_above, rot, q0=self._target_q, rng=self._rng).q
+        yield self._move_joint(q_above, 0.0, allowed=obj_geoms)
+        yield from self._settle()
+        self.phase = "lower"
+        p_place = p_above.copy()
+        p_place[2] = w.table_top_z + RELEASE_HEIGHT + (tcp[2] - box.bottom)
+        yield self._line(p_above, p_place, rot, 0.0)
+        yield from self._settle()
+        self.phase = "release"
+        yield from self._grip(1.0)
+        self.phase = "retreat"
+        p_up = p_place + np.array([0.0, 0.0, RETREAT_HEIGHT])
+        yield self._line(p_place, p_up, rot, 1.0)
+        self.phase = "home"
+        yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)
