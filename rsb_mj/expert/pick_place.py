@@ -134,7 +134,7 @@ class PickPlaceExpert:
         others = {s: Arm(w.model, s) for s in SIDES}
         # The idle arm holds its measured pose; its gripper stays open.
         self._rest = np.zeros(14)
-        for s, a in others.items():
+        for a in others.values():
             self._rest[a.offset : a.offset + 6] = a.q(w.data)
             self._rest[a.offset + 6] = 1.0
         self._gripper = 1.0
@@ -213,7 +213,7 @@ class PickPlaceExpert:
             try:
                 q = arm.ik.solve(grasp.position, rot, q0=self._target_q, rng=self._rng).q
                 q_pre = arm.ik.solve(
-                    grasp.position + [0, 0, APPROACH_HEIGHT], rot, q0=q, rng=self._rng
+                    grasp.position + np.array([0.0, 0.0, APPROACH_HEIGHT]), rot, q0=q, rng=self._rng
                 ).q
             except ExpertError as exc:
                 errors.append(str(exc))
