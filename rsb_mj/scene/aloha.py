@@ -39,6 +39,7 @@ import numpy as np
 
 from rsb_mj.errors import SceneError
 from rsb_mj.scene.cache import atomic_write_bytes, cache_dir
+from rsb_mj.scene.frames import TABLE_HALF_XY, TABLE_TOP_Z
 from rsb_mj.scene.meshes import TriMesh, convex_hull, decimate, read_stl
 
 SIDES: tuple[str, str] = ("left", "right")
@@ -53,12 +54,6 @@ ARM_JOINT_NAMES: tuple[str, ...] = (
 FINGER_NAMES: tuple[str, str] = ("left_finger", "right_finger")
 QUALITIES: tuple[str, str] = ("fast", "full")
 
-#: World z of the table top [m].
-TABLE_TOP_Z = 0.75
-#: Table half extents along x and y [m] (1.22 m x 0.76 m, the Aloha table).
-TABLE_HALF_XY = (0.61, 0.38)
-#: Table-frame x, y of each arm's waist axis [m].
-ARM_BASE_XY: dict[str, tuple[float, float]] = {"left": (-0.469, 0.0), "right": (0.469, 0.0)}
 #: Finger slide targets [m] for gripper command 0 (closed) and 1 (open).
 FINGER_CLOSED, FINGER_OPEN = 0.002, 0.037
 #: Arm joint positions of the home pose [rad] (same for both arms; see ARM_JOINT_NAMES).

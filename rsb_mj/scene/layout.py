@@ -1,0 +1,177 @@
+"""Candidate layout sampling: where each candidate stands on the table at reset.
+
+Pure Python + numpy (no MuJoCo), so the episode sampler can call it cheaply.
+
+Rules (all in the table frame, metres): each candidate's center is drawn uniformly inside its
+``:init (On obj REGION)`` region's ``:ranges`` (a rectangle picked with probability
+proportional to its area), inset by the object's footprint radius so the whole footprint is
+inside; its footprint disc keeps ``ANSWER_ZONE_MARGIN`` away from every answer-zone rectangle;
+its center lies within ``[REACH_MIN, REACH_MAX]`` of the waist axis of the arm on its side
+(``x >= 0``: right arm); and any two centers are at least
+``max(min_spacing, r_i + r_j + FOOTPRINT_CLEARANCE)`` apart, where ``min_spacing`` is the
+task's ``(:layout (:min_spacing D))`` read as a center-to-center distance. Yaw is uniform in
+``(:layout (:yaw_range (LO HI)))`` (0 when absent).
+
+Sampling is sequential with vectorized batches and bounded restarts: it either returns or
+raises :class:`~rsb_mj.errors.SceneError`, never hangs. Same generator state, same layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from rsb_mj.episode import Pose2D
+from rsb_mj.errors import SceneError
+from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN, side_of
+
+#: Extra distance [m] between a candidate footprint and the answer zone.
+ANSWER_ZONE_MARGIN = 0.01
+#: Extra distance [m] between two footprints beyond touching.
+FOOTPRINT_CLEARANCE = 0.005
+#: Proposals drawn at once per candidate, proposals per candidate, and full restarts.
+BATCH = 64
+TRIES_PER_CANDIDATE = 512
+RESTARTS = 64
+
+Rect4 = tuple[float, float, float, float]
+
+
+def footprint_radius(category: str) -> float:
+    """Footprint radius [m] of ``category`` (from the task-language vocabulary)."""
+    from rsb_mj.lang.vocabulary import footprint_radius as vocab_radius
+
+    return float(vocab_radius(category))
+
+
+def _rects(region: object) -> list[Rect4]:
+    return [(r.x0, r.y0, r.x1, r.y1) for r in region.ranges]  # type: ignore[attr-defined]
+
+
+def answer_zone_rects(problem: object) -> list[Rect4]:
+    """Rectangles [m] of every region called ``answer_zone`` in ``problem``."""
+    out: list[Rect4] = []
+    for region in problem.regions:  # type: ignore[attr-defined]
+        if region.name == "answer_zone":
+            out.extend(_rects(region))
+    return out
+
+
+def _disc_rect_distance(x: np.ndarray, y: np.ndarray, rect: Rect4) -> np.ndarray:
+    """Distance [m] from points (x, y) to an axis-aligned rectangle (0 inside)."""
+    x0, y0, x1, y1 = rect
+    dx = np.maximum(np.maximum(x0 - x, x - x1), 0.0)
+    dy = np.maximum(np.maximum(y0 - y, y - y1), 0.0)
+    return np.hypot(dx, dy)
+
+
+def _reachable(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    ok = np.zeros(x.shape, dtype=bool)
+    for side, (bx, by) in ARM_BASE_XY.items():
+        on_side = (x >= 0.0) if side == "right" else (x < 0.0)
+        dist = np.hypot(x - bx, y - by)
+        ok |= on_side & (dist >= REACH_MIN) & (dist <= REACH_MAX)
+    return ok
+
+
+def _inset(rects: Sequence[Rect4], radius: float) -> list[Rect4]:
+    out = []
+    for x0, y0, x1, y1 in rects:
+        lo_x, hi_x = min(x0, x1) + radius, max(x0, x1) - radius
+        lo_y, hi_y = min(y0, y1) + radius, max(y0, y1) - radius
+        if hi_x >= lo_x and hi_y >= lo_y:
+            out.append((lo_x, lo_y, hi_x, hi_y))
+    return out
+
+
+def sample_layout(problem: object, rng: np.random.Generator) -> dict[str, Pose2D]:
+    """Draw one layout of ``problem``'s candidates.
+
+    Args:
+        problem: a :class:`rsb_mj.lang.Problem` (candidates, regions, ``:init`` placements,
+            categories and ``:layout``).
+        rng: the episode's generator; every draw comes from it.
+
+    Returns:
+        candidate name -> :class:`~rsb_mj.episode.Pose2D` (table frame, metres, radians), in
+        ``problem.candidates`` order.
+
+    Raises:
+        SceneError: when a candidate's region cannot hold it, or no layout satisfying the
+            rules was found within the bounded number of tries.
+    """
+    names = tuple(problem.candidates)  # type: ignore[attr-defined]
+    path = getattr(problem, "path", "<task>")
+    layout_block = getattr(problem, "layout", None)
+    min_spacing = float(getattr(layout_block, "min_spacing", None) or 0.0)
+    yaw_range = getattr(layout_block, "yaw_range", None) or (0.0, 0.0)
+    zone = answer_zone_rects(problem)
+    plans = []
+    for name in names:
+        radius = footprint_radius(problem.category_of(name))  # type: ignore[attr-defined]
+        region_name = problem.placement_of(name)  # type: ignore[attr-defined]
+        rects = _inset(_rects(problem.region(region_name)), radius)  # type: ignore[attr-defined]
+        if not rects:
+            raise SceneError(
+                f"{path}: region {region_name!r} is smaller than the footprint of {name!r} "
+                f"(radius {radius:.3f} m)"
+            )
+        areas = np.array([max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects])
+        plans.append((name, radius, region_name, rects, areas / areas.sum()))
+    for _ in range(RESTARTS):
+        placed = _try_once(plans, zone, min_spacing, yaw_range, rng)
+        if placed is not None:
+            return placed
+    raise SceneError(
+        f"{path}: could not place {len(names)} candidates after {RESTARTS} attempts "
+        f"(min_spacing {min_spacing} m, regions "
+        f"{sorted({p[2] for p in plans})}); enlarge the regions or lower :min_spacing"
+    )
+
+
+def _try_once(
+    plans: list,
+    zone: list[Rect4],
+    min_spacing: float,
+    yaw_range: tuple[float, float],
+    rng: np.random.Generator,
+) -> dict[str, Pose2D] | None:
+    """One sequential pass; None when some candidate found no valid spot."""
+    xs: list[float] = []
+    ys: list[float] = []
+    radii: list[float] = []
+    out: dict[str, Pose2D] = {}
+    for name, radius, _region, rects, weights in plans:
+        found = False
+        for _ in range(TRIES_PER_CANDIDATE // BATCH):
+            which = rng.choice(len(rects), size=BATCH, p=weights)
+            box = np.asarray(rects)[which]
+            x = box[:, 0] + rng.random(BATCH) * (box[:, 2] - box[:, 0])
+            y = box[:, 1] + rng.random(BATCH) * (box[:, 3] - box[:, 1])
+            ok = _reachable(x, y)
+            for rect in zone:
+                ok &= _disc_rect_distance(x, y, rect) >= radius + ANSWER_ZONE_MARGIN
+            if xs:
+                px, py, pr = np.asarray(xs), np.asarray(ys), np.asarray(radii)
+                need = np.maximum(min_spacing, pr + radius + FOOTPRINT_CLEARANCE)
+                dist = np.hypot(x[:, None] - px[None, :], y[:, None] - py[None, :])
+                ok &= np.all(dist >= need[None, :], axis=1)
+            hits = np.flatnonzero(ok)
+            if hits.size:
+                i = int(hits[0])
+                yaw = float(yaw_range[0] + rng.random() * (yaw_range[1] - yaw_range[0]))
+                out[name] = Pose2D(float(x[i]), float(y[i]), yaw)
+                xs.append(float(x[i]))
+                ys.append(float(y[i]))
+                radii.append(radius)
+                found = True
+                break
+        if not found:
+            return None
+    return out
+
+
+def arm_for(pose: Pose2D) -> str:
+    """The arm (``"left"``/``"right"``) on the side of ``pose``."""
+    return side_of(pose.x)

@@ -1,0 +1,68 @@
+"""Tests of rsb_mj.scene.layout.sample_layout."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from rsb_mj.episode import Pose2D
+from rsb_mj.errors import SceneError
+from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN
+from rsb_mj.scene.layout import footprint_radius, sample_layout
+
+
+@pytest.mark.parametrize(
+    ("n", "region"), [(4, (-0.25, -0.1, 0.25, 0.02)), (10, (-0.28, -0.14, 0.28, 0.06))]
+)
+def test_layouts_obey_every_rule(problem_factory, n, region):
+    problem = problem_factory(n, candidates=region)
+    radius = footprint_radius("letter_block")
+    for seed in range(50):
+        layout = sample_layout(problem, np.random.default_rng(seed))
+        assert tuple(layout) == problem.candidates
+        for pose in layout.values():
+            assert region[0] + radius <= pose.x <= region[2] - radius
+            assert region[1] + radius <= pose.y <= region[3] - radius
+            assert -0.3 <= pose.yaw <= 0.3
+            bx, by = ARM_BASE_XY["right" if pose.x >= 0 else "left"]
+            assert REACH_MIN <= math.hypot(pose.x - bx, pose.y - by) <= REACH_MAX
+        for a, b in itertools.combinations(layout.values(), 2):
+            assert math.hypot(a.x - b.x, a.y - b.y) >= 0.07
+
+
+def test_same_seed_same_layout_and_different_seeds_differ(problem_factory):
+    problem = problem_factory(4)
+    first = sample_layout(problem, np.random.default_rng(7))
+    assert first == sample_layout(problem, np.random.default_rng(7))
+    assert first != sample_layout(problem, np.random.default_rng(8))
+    assert all(isinstance(p, Pose2D) for p in first.values())
+
+
+def test_footprints_stay_out_of_the_answer_zone(problem_factory):
+    # The candidate region overlaps the zone; no footprint may touch it.
+    problem = problem_factory(4, candidates=(-0.2, 0.0, 0.2, 0.3))
+    radius = footprint_radius("letter_block")
+    for seed in range(30):
+        for pose in sample_layout(problem, np.random.default_rng(seed)).values():
+            dx = max(-0.06 - pose.x, pose.x - 0.06, 0.0)
+            dy = max(0.1 - pose.y, pose.y - 0.22, 0.0)
+            assert math.hypot(dx, dy) >= radius
+
+
+def test_overfull_region_raises_instead_of_hanging(problem_factory):
+    problem = problem_factory(10, candidates=(-0.1, -0.1, 0.1, 0.0))
+    with pytest.raises(
+        SceneError, match=r"test.bddl: could not place 10 candidates after 64 attempts"
+    ):
+        sample_layout(problem, np.random.default_rng(0))
+
+
+def test_region_smaller_than_footprint_is_named(problem_factory):
+    problem = problem_factory(4, candidates=(0.1, -0.1, 0.12, -0.08))
+    with pytest.raises(
+        SceneError, match=r"region 'table_candidates' is smaller than the footprint of 'obj_a'"
+    ):
+        sample_layout(problem, np.random.default_rng(0))
