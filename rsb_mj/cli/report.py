@@ -1,0 +1,42 @@
+"""``rsb report``: Markdown, CSV and PNG tables of run directories (RSB Tables 1, 2, 6).
+
+Example::
+
+    rsb report runs/quick runs/mypolicy --out runs/report
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``report`` subcommand."""
+    p = subparsers.add_parser(
+        "report",
+        help="tables (Markdown, CSV) and plots (PNG) of evaluation runs",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="run directories")
+    p.add_argument(
+        "--out", type=Path, default=None, help="report folder (default: DIR/report for one DIR)"
+    )
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the report and print its Markdown; 0 on success."""
+    from rsb_mj.errors import EvalError
+    from rsb_mj.evaluation.report import write_report
+
+    out = args.out
+    if out is None:
+        if len(args.dirs) > 1:
+            raise EvalError("several run directories: name the report folder with --out")
+        out = args.dirs[0] / "report"
+    print(write_report(args.dirs, out, plots=not args.no_plots), end="")
+    print(f"written to {out}/")
+    return 0

@@ -1,0 +1,178 @@
+"""``rsb report``: Markdown, CSV and PNG reports of one or more run directories.
+
+Outputs in the report folder:
+
+* ``report.md``: the per-suite summary and the paper's Tables 1 (TSR), 2 (nSG) and 6
+  (GSR/TSR), several runs side by side, plus confusion matrices;
+* ``summary.csv``, ``table1_tsr.csv``, ``table2_nsg.csv``, ``table6_gsr_tsr.csv``;
+* ``rates.png``: grouped bars of GSR, TSR and nSG per suite with 95% intervals;
+* ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite.
+
+Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from rsb_mj.episode import LETTERS
+from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.metrics import SuiteMetrics, confusion, summarize
+from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
+from rsb_mj.evaluation.tables import csv_text, markdown, paper_table, summary_table
+
+TABLES = {
+    "table1_tsr": ("Table 1: TSR (%)", "tsr"),
+    "table2_nsg": ("Table 2: nSG (%)", "nsg"),
+    "table6_gsr_tsr": ("Table 6: GSR / TSR (%)", "gsr_tsr"),
+}
+
+
+def load_runs(dirs: Sequence[Path]) -> dict[str, list[EpisodeRecord]]:
+    """Records per row label (policy, or ``dir:policy`` for several directories).
+
+    Raises:
+        EvalError: for a directory without records.
+    """
+    runs: dict[str, list[EpisodeRecord]] = {}
+    for d in dirs:
+        records = read_records(Path(d) / RECORDS_FILE)
+        if not records:
+            raise EvalError(f"{d}: no {RECORDS_FILE} records; run `rsb eval --out {d}` first")
+        for rec in records:
+            label = rec.policy if len(dirs) == 1 else f"{Path(d).name}:{rec.policy}"
+            runs.setdefault(label, []).append(rec)
+    return runs
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+
+
+def confusion_markdown(records: Sequence[EpisodeRecord], suite: str, choices: int) -> str:
+    """Chosen (columns, then "none") vs correct (rows) option counts of one suite."""
+    matrix = confusion([r for r in records if r.suite == suite], choices)
+    header = ["correct \\ chosen", *LETTERS[choices], "none"]
+    rows = [header] + [
+        [letter, *map(str, counts)] for letter, counts in zip(LETTERS[choices], matrix, strict=True)
+    ]
+    return markdown(rows)
+
+
+def plot_rates(metrics: dict[str, list[SuiteMetrics]], path: Path) -> None:
+    """Grouped bars (suites x labels) of GSR, TSR and nSG with 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    suites = list(dict.fromkeys(m.suite for ms in metrics.values() for m in ms))
+    fig, axes = plt.subplots(3, 1, figsize=(max(6, 1.6 * len(suites)), 9), sharex=True)
+    width = 0.8 / max(1, len(metrics))
+    x = np.arange(len(suites))
+    for ax, (title, getter) in zip(
+        axes,
+        (
+            ("GSR %", lambda m: (m.gsr.value, m.gsr.interval)),
+            ("TSR %", lambda m: (m.tsr.value, m.tsr.interval)),
+            ("nSG %", lambda m: (m.nsg, m.nsg_interval)),
+        ),
+        strict=True,
+    ):
+        for i, (label, ms) in enumerate(metrics.items()):
+            by_suite = {m.suite: m for m in ms}
+            vals, lo, hi = [], [], []
+            for s in suites:
+                v, ci = getter(by_suite[s]) if s in by_suite else (None, None)
+                v = np.nan if v is None else 100 * v
+                vals.append(v)
+                lo.append(0 if ci is None else v - 100 * ci[0])
+                hi.append(0 if ci is None else 100 * ci[1] - v)
+            ax.bar(x + (i - (len(metrics) - 1) / 2) * width, vals, width, label=label)
+            ax.errorbar(
+                x + (i - (len(metrics) - 1) / 2) * width,
+                vals,
+                yerr=[lo, hi],
+                fmt="none",
+                ecolor="black",
+                capsize=3,
+            )
+        ax.set_ylabel(title)
+        ax.axhline(0, color="gray", linewidth=0.8)
+    axes[0].legend(fontsize=8)
+    axes[-1].set_xticks(x, suites, rotation=20, ha="right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_confusion(records: Sequence[EpisodeRecord], path: Path, title: str) -> None:
+    """One heatmap per suite: correct option (rows) vs chosen option (columns + none)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    suites = list(dict.fromkeys(r.suite for r in records))
+    fig, axes = plt.subplots(1, len(suites), figsize=(3.6 * len(suites), 3.6), squeeze=False)
+    for ax, suite in zip(axes[0], suites, strict=True):
+        choices = next(r.choices for r in records if r.suite == suite)
+        matrix = confusion([r for r in records if r.suite == suite], choices)
+        ax.imshow(matrix, cmap="Blues")
+        cols = [*LETTERS[choices], "-"]
+        ax.set_xticks(range(len(cols)), cols, fontsize=7)
+        ax.set_yticks(range(choices), LETTERS[choices], fontsize=7)
+        ax.set_xlabel("chosen")
+        ax.set_ylabel("correct")
+        ax.set_title(suite, fontsize=9)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def write_report(dirs: Sequence[Path], out: Path, *, plots: bool = True) -> str:
+    """Write the report files into ``out``; return the Markdown text."""
+    runs = load_runs(dirs)
+    metrics = {label: summarize(recs) for label, recs in runs.items()}
+    out.mkdir(parents=True, exist_ok=True)
+    labelled = [(label, m) for label, ms in metrics.items() for m in ms]
+    summary = summary_table([m for _, m in labelled])
+    for row, (label, _) in zip(summary[1:], labelled, strict=True):
+        row[0] = label
+    parts = [
+        "# rsb_mj evaluation report",
+        "",
+        "Runs: " + ", ".join(f"`{d}`" for d in dirs),
+        "",
+        "Rates in %, Wilson 95% intervals in brackets; nSG only where GSR > 0.",
+        "",
+        "## Per suite",
+        "",
+        markdown(summary),
+    ]
+    (out / "summary.csv").write_text(csv_text(summary))
+    for stem, (title, metric) in TABLES.items():
+        table = paper_table(metrics, metric)
+        (out / f"{stem}.csv").write_text(csv_text(table))
+        parts += ["", f"## {title}", "", markdown(table)]
+    parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
+    for label, recs in runs.items():
+        for m in metrics[label]:
+            parts += [
+                "",
+                f"### {label} on {m.suite}",
+                "",
+                confusion_markdown(recs, m.suite, m.choices),
+            ]
+    if plots:
+        plot_rates(metrics, out / "rates.png")
+        for label, recs in runs.items():
+            plot_confusion(recs, out / f"confusion_{_slug(label)}.png", label)
+        parts += ["", "![rates](rates.png)"]
+    text = "\n".join(parts) + "\n"
+    (out / "report.md").write_text(text)
+    return text

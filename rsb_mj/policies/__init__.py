@@ -1,0 +1,25 @@
+"""Policies behind one small interface (:class:`Policy`), built from a spec string.
+
+Built in: ``noop``, ``expert``, ``random-grasp``, ``nearest``; ``openpi:HOST:PORT`` for
+openpi policy servers; ``module:factory`` for your own (see :mod:`rsb_mj.policies.spec`).
+"""
+
+from rsb_mj.policies.base import ACTION_DIM, Policy, episode_rng
+from rsb_mj.policies.noop import NoopPolicy
+from rsb_mj.policies.openpi import CAMERA_KEYS, OpenPiPolicy
+from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
+from rsb_mj.policies.spec import BUILTIN, make_policy
+
+__all__ = [
+    "ACTION_DIM",
+    "BUILTIN",
+    "CAMERA_KEYS",
+    "ExpertPolicy",
+    "NearestPolicy",
+    "NoopPolicy",
+    "OpenPiPolicy",
+    "Policy",
+    "RandomGraspPolicy",
+    "episode_rng",
+    "make_policy",
+]

@@ -1,0 +1,89 @@
+"""Oracle-driven baselines: pick a candidate, then let the scripted expert move it.
+
+Each policy here chooses a target candidate at reset and delegates the motion to
+``rsb_mj.expert.PickPlaceExpert`` (grasp with the arm on the target's side, place in the
+answer zone, release, retract). Only the choice differs:
+
+* ``expert``: the correct candidate (the oracle upper bound);
+* ``random-grasp``: a uniformly random candidate (chance baseline: nSG about 0);
+* ``nearest``: the candidate nearest to an arm base (language-blind baseline).
+"""
+
+from __future__ import annotations
+
+import math
+from abc import abstractmethod
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.policies.base import Policy, episode_rng
+
+
+class ScriptedPolicy(Policy):
+    """Chooses a target at reset; the scripted expert does the rest."""
+
+    def __init__(self) -> None:
+        self._expert: Any = None
+        self.target: str | None = None
+
+    @abstractmethod
+    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
+        """The candidate to pick and place."""
+
+    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Choose the target and start the expert on it."""
+        from rsb_mj.expert import PickPlaceExpert
+
+        rng = episode_rng(info, self.name)
+        self.target = self.choose(info, rng)
+        self._expert = PickPlaceExpert(env, self.target, rng=rng)
+
+    def act(self, obs: dict[str, Any]) -> np.ndarray:
+        """The expert's next action."""
+        return np.asarray(self._expert.act(obs), dtype=np.float64)
+
+    @property
+    def done(self) -> bool:
+        """The expert has placed, released and retracted."""
+        return bool(self._expert is not None and self._expert.done)
+
+
+class ExpertPolicy(ScriptedPolicy):
+    """Picks the correct candidate: the oracle upper bound (TSR near 100%)."""
+
+    name = "expert"
+
+    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
+        """The episode's target (``mapping[correct]``)."""
+        episode = info["episode"]
+        return str(episode["mapping"][episode["correct"]])
+
+
+class RandomGraspPolicy(ScriptedPolicy):
+    """Picks a uniformly random candidate: the chance baseline (nSG about 0)."""
+
+    name = "random-grasp"
+
+    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
+        """A uniform draw from ``info["candidates"]``."""
+        candidates = tuple(info["candidates"])
+        return candidates[int(rng.integers(len(candidates)))]
+
+
+class NearestPolicy(ScriptedPolicy):
+    """Picks the candidate nearest to an arm base: blind to the instruction."""
+
+    name = "nearest"
+
+    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
+        """Smallest table-frame xy distance from the candidate to either arm's base."""
+        from rsb_mj.scene.aloha import ARM_BASE_XY
+
+        layout = info["episode"]["layout"]
+
+        def distance(name: str) -> float:
+            x, y = layout[name][0], layout[name][1]
+            return min(math.hypot(x - bx, y - by) for bx, by in ARM_BASE_XY.values())
+
+        return min(info["candidates"], key=distance)
