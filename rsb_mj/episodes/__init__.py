@@ -1,0 +1,27 @@
+"""Semantic episodes: question sources, options, instruction templates, splits, frozen
+episode tables and the shortcut audit.
+
+Public API::
+
+    sample_episode(problem, *, suite, split, index, seed) -> Episode
+    get_source(name) -> QuestionSource       # arithmetic, gsm8k, mmlu_pro, mmlu
+    load_templates(set_name, choices) -> tuple[Template, ...]
+"""
+
+from __future__ import annotations
+
+from rsb_mj.episodes.question import Question
+from rsb_mj.episodes.sampler import sample_episode
+from rsb_mj.episodes.sources import SOURCES, SPLITS, QuestionSource, get_source
+from rsb_mj.episodes.templates import Template, load_templates
+
+__all__ = [
+    "SOURCES",
+    "SPLITS",
+    "Question",
+    "QuestionSource",
+    "Template",
+    "get_source",
+    "load_templates",
+    "sample_episode",
+]

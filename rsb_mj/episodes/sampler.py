@@ -1,0 +1,253 @@
+"""Draw one episode of a task: question, options, mapping, colors, template, layout.
+
+Every draw comes from ``numpy.random.default_rng(seed)`` in this fixed order:
+
+1. the question (one draw for a fixed pool; rejection for generated eval arithmetic);
+2. the options and the correct option (:mod:`rsb_mj.episodes.options`);
+3. the option -> candidate mapping (a permutation, for ``(:options (:map shuffle))``);
+4. the candidate colors (4 choices: distinct palette colors; 10 choices: all
+   :data:`rsb_mj.colors.TEN_CHOICE_COLOR`);
+5. the instruction template;
+6. the layout, last, from :func:`rsb_mj.scene.layout.sample_layout`, so a change of the layout
+   sampler changes only the layouts of frozen episodes, never their semantics.
+
+Positions are rounded to 1 micrometre and yaw to 1 microradian, so an episode and its JSON row
+are the same value on every platform.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
+from rsb_mj.episode import LETTERS, Episode, Pose2D
+from rsb_mj.episodes.options import draw_options
+from rsb_mj.episodes.question import Question
+from rsb_mj.episodes.sources import check_split, get_source
+from rsb_mj.episodes.templates import (
+    TEMPLATE_SETS,
+    Template,
+    load_templates,
+    option_list,
+    render,
+)
+from rsb_mj.errors import EpisodeError
+from rsb_mj.suites import SUITES
+
+#: Decimal places kept for positions [m] and yaw [rad].
+LAYOUT_DECIMALS = 6
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """Everything of an episode except its layout (what the instruction is made of)."""
+
+    question: Question
+    options: tuple[str, ...]
+    correct: str
+    mapping: dict[str, str]
+    colors: dict[str, str]
+    template: Template
+    instruction: str
+    source: str
+
+
+def template_set_for(problem: Any, suite: str, split: str, templates: str | None) -> str:
+    """Which template set an episode uses.
+
+    ``templates`` if given; otherwise, for a named suite, ``unseen`` on the eval split and
+    ``seen`` on the train split; for a bare task file (``suite=""``), the task file's
+    ``(:instruction (:templates ...))``.
+    """
+    if templates is not None:
+        chosen = templates
+    elif suite:
+        chosen = "unseen" if split == "eval" else "seen"
+    elif getattr(problem, "instruction", None) is not None:
+        chosen = problem.instruction.templates
+    else:
+        chosen = "seen"
+    if chosen not in TEMPLATE_SETS:
+        raise EpisodeError(
+            f"unknown template set {chosen!r}; valid choices: {', '.join(TEMPLATE_SETS)}"
+        )
+    return chosen
+
+
+def noun_of(problem: Any, obj: str) -> str:
+    """The noun instructions use for ``obj`` ("block" for a letter_block)."""
+    from rsb_mj.lang.vocabulary import RSB_CATEGORIES
+
+    category = problem.category_of(obj)
+    info = RSB_CATEGORIES.get(category)
+    return info.noun if info is not None else category.replace("_", " ")
+
+
+def draw_semantics(
+    problem: Any,
+    *,
+    suite: str,
+    split: str,
+    rng: np.random.Generator,
+    templates: str | None = None,
+) -> Semantics:
+    """Steps 1-5 of the draw order (see the module docstring).
+
+    Raises:
+        EpisodeError: when the task file has no question block, names an unknown source or
+            a choice count the source cannot serve, or has a candidate count that differs
+            from its choice count.
+    """
+    check_split(split)
+    path = getattr(problem, "path", "<task>")
+    if getattr(problem, "question", None) is None:
+        raise EpisodeError(f"{path}: task has no (:question (:source S) (:choices N)) block")
+    choices = int(problem.question.choices)
+    source = get_source(problem.question.source)
+    source.check_choices(choices)
+    candidates = tuple(problem.candidates)
+    if len(candidates) != choices:
+        raise EpisodeError(
+            f"{path}: {len(candidates)} candidates for {choices} choices; "
+            "declare exactly one candidate per option"
+        )
+    if suite and suite in SUITES and SUITES[suite].choices != choices:
+        raise EpisodeError(f"{path}: suite {suite} has {SUITES[suite].choices} choices")
+    letters = LETTERS[choices]
+
+    question = source.draw(split, rng)
+    options, correct = draw_options(question, choices, rng)
+    mapping = _draw_mapping(problem, letters, candidates, rng)
+    colors = _draw_colors(candidates, question, options, rng)
+    template_list = load_templates(template_set_for(problem, suite, split, templates), choices)
+    template = template_list[int(rng.integers(len(template_list)))]
+    values = {"OPTIONS": option_list(options)}
+    if choices == 4:
+        values["Q"] = f"{question.text} options: {option_list(options)}"
+        for letter in letters:
+            obj = mapping[letter]
+            values[f"MAP{letter}"] = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"
+    else:
+        values["Q"] = question.text
+    instruction = " ".join(render(template, values).split())
+    return Semantics(
+        question, options, correct, mapping, colors, template, instruction, source.name
+    )
+
+
+def _draw_mapping(
+    problem: Any, letters: tuple[str, ...], candidates: tuple[str, ...], rng: np.random.Generator
+) -> dict[str, str]:
+    rule = getattr(problem, "options", None)
+    if rule is None or rule.rule == "shuffle":
+        order = rng.permutation(len(candidates))
+        return {letter: candidates[int(i)] for letter, i in zip(letters, order, strict=True)}
+    pairs = dict(rule.pairs)
+    if sorted(pairs) != sorted(letters) or sorted(pairs.values()) != sorted(candidates):
+        raise EpisodeError(
+            f"{getattr(problem, 'path', '<task>')}: fixed option map {pairs} must map the "
+            f"letters {', '.join(letters)} one-to-one onto the candidates {', '.join(candidates)}"
+        )
+    return {letter: pairs[letter] for letter in letters}
+
+
+def _draw_colors(
+    candidates: tuple[str, ...],
+    question: Question,
+    options: tuple[str, ...],
+    rng: np.random.Generator,
+) -> dict[str, str]:
+    if len(candidates) == 10:
+        return {c: TEN_CHOICE_COLOR for c in candidates}
+    # Colors named in the question or an option are avoided, so that "A is the red block"
+    # never repeats an option's words.
+    words = set(re.findall(r"[a-z]+", " ".join((question.text, *options)).lower()))
+    names = [n for n in PALETTE if n not in words]
+    if len(names) < len(candidates):
+        names = list(PALETTE)
+    order = rng.permutation(len(names))[: len(candidates)]
+    return {c: names[int(i)] for c, i in zip(candidates, order, strict=True)}
+
+
+def draw_layout(problem: Any, rng: np.random.Generator) -> dict[str, Pose2D]:
+    """Step 6: the candidates' layout from the scene's sampler, rounded (table frame)."""
+    from rsb_mj.scene.layout import sample_layout
+
+    raw = sample_layout(problem, rng)
+    return {
+        name: Pose2D(
+            round(float(p.x), LAYOUT_DECIMALS),
+            round(float(p.y), LAYOUT_DECIMALS),
+            round(float(p.yaw), LAYOUT_DECIMALS),
+        )
+        for name, p in raw.items()
+    }
+
+
+def assemble(
+    problem: Any,
+    sem: Semantics,
+    layout: dict[str, Pose2D],
+    *,
+    suite: str,
+    split: str,
+    index: int,
+    seed: int,
+) -> Episode:
+    """The :class:`Episode` made of drawn semantics and a layout."""
+    return Episode(
+        suite=suite,
+        split=split,
+        index=int(index),
+        seed=int(seed),
+        task=Path(getattr(problem, "path", "<task>")).name,
+        question_id=sem.question.qid,
+        question=sem.question.text,
+        options=sem.options,
+        correct=sem.correct,
+        mapping=sem.mapping,
+        colors=sem.colors,
+        layout=layout,
+        template_id=sem.template.id,
+        instruction=sem.instruction,
+        extra={"source": sem.source},
+    )
+
+
+def sample_episode(
+    problem: Any,
+    *,
+    suite: str,
+    split: str,
+    index: int,
+    seed: int,
+    templates: str | None = None,
+) -> Episode:
+    """Draw the episode ``(suite, split, index, seed)`` of ``problem``.
+
+    Args:
+        problem: a parsed task (:class:`rsb_mj.lang.Problem`) with a ``:question`` block.
+        suite: suite name (e.g. ``"RSB-Math-4"``) or ``""`` for a bare task file.
+        split: ``"train"`` (train questions, seen templates) or ``"eval"`` (eval questions,
+            unseen templates).
+        index: the row index (recorded; it does not influence any draw).
+        seed: the seed of ``numpy.random.default_rng``, the only source of randomness.
+        templates: override the template set (``"seen"``/``"unseen"``), e.g. to evaluate
+            on seen templates.
+
+    Returns:
+        The episode; the same arguments always give the same episode.
+
+    Raises:
+        EpisodeError: for an invalid split, source, template set or task (see
+            :func:`draw_semantics`); SceneError when no layout fits.
+    """
+    rng = np.random.default_rng(seed)
+    sem = draw_semantics(problem, suite=suite, split=split, rng=rng, templates=templates)
+    layout = draw_layout(problem, rng)
+    return assemble(problem, sem, layout, suite=suite, split=split, index=index, seed=seed)

@@ -1,0 +1,99 @@
+"""The question-source interface: a train and an eval pool of :class:`Question` values."""
+
+from __future__ import annotations
+
+import gzip
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from rsb_mj.episodes.question import Question
+from rsb_mj.errors import EpisodeError
+from rsb_mj.resources import assets_dir
+
+#: The two splits every source offers. Their question ids are disjoint.
+SPLITS = ("train", "eval")
+
+
+def check_split(split: str) -> str:
+    """Return ``split`` if it is valid.
+
+    Raises:
+        EpisodeError: naming the valid splits.
+    """
+    if split not in SPLITS:
+        raise EpisodeError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
+    return split
+
+
+def questions_dir() -> Path:
+    """The folder of the shipped question data (``assets/questions``)."""
+    return assets_dir() / "questions"
+
+
+def read_lines(path: Path) -> Iterator[str]:
+    """The text lines of a (gzip-compressed) data file.
+
+    Raises:
+        EpisodeError: when the file is missing from the installation.
+    """
+    if not path.is_file():
+        raise EpisodeError(f"question data {path} is missing; reinstall rsb_mj")
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        yield from handle
+
+
+class QuestionSource(ABC):
+    """A named source of questions with disjoint ``train`` and ``eval`` pools.
+
+    Subclasses load lazily and cache; every draw takes the caller's generator.
+    """
+
+    #: The id task files use in ``(:question (:source NAME) ...)``.
+    name: str = ""
+    #: Choice counts the source supports.
+    choices: tuple[int, ...] = (4, 10)
+
+    @abstractmethod
+    def pool(self, split: str) -> tuple[Question, ...] | None:
+        """All questions of ``split`` in a fixed order, or None for a generated pool."""
+
+    @abstractmethod
+    def get(self, qid: str) -> Question:
+        """The question with id ``qid``.
+
+        Raises:
+            EpisodeError: for an unknown id.
+        """
+
+    def split_of(self, qid: str) -> str:
+        """The split (``train`` or ``eval``) that question ``qid`` belongs to."""
+        train = self.pool("train") or ()
+        return "train" if any(q.qid == qid for q in train) else "eval"
+
+    def draw(self, split: str, rng: np.random.Generator) -> Question:
+        """One question of ``split``, uniform over its pool (exactly one draw from ``rng``)."""
+        pool = self.pool(check_split(split))
+        assert pool is not None, "generated sources override draw()"
+        return pool[int(rng.integers(len(pool)))]
+
+    def check_choices(self, choices: int) -> None:
+        """Raise EpisodeError if this source cannot serve ``choices`` options."""
+        if choices not in self.choices:
+            raise EpisodeError(
+                f"question source {self.name!r} cannot make {choices} options; "
+                f"valid choices: {', '.join(map(str, self.choices))}"
+            )
+
+
+def fixed_split(ids: list[str], eval_size: int, seed: int) -> tuple[set[str], set[str]]:
+    """Split ``ids`` into (train, eval) sets: ``eval_size`` ids drawn by a fixed seed.
+
+    The ids are sorted first, so the split depends only on the set of ids and ``seed``.
+    """
+    ordered = sorted(ids)
+    order = np.random.default_rng(seed).permutation(len(ordered))
+    eval_ids = {ordered[i] for i in order[:eval_size]}
+    return set(ordered) - eval_ids, eval_ids

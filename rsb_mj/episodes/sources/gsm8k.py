@@ -1,0 +1,101 @@
+"""RSB-HardMath: GSM8K grade-school word problems (MIT, github.com/openai/grade-school-math).
+
+The question is the problem text; the answer is the text after ``####`` in the solution,
+normalized (commas, currency signs and trailing zeros removed, see
+:func:`rsb_mj.episodes.numeric.normalize_number`). Slips (plausible wrong answers) are the
+intermediate results of the solution's calculator annotations ``<<16-3-4=9>>`` (stopping a
+step early) and the answer times or divided by ten. GSM8K has no options; distractors are
+generated around the answer (:mod:`rsb_mj.episodes.options`).
+
+Splits: train = GSM8K train (7,473), eval = GSM8K test (1,319). Ids ``gsm8k-{train,test}-ROW``
+(0-based line number).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from functools import cache
+
+from rsb_mj.episodes.numeric import format_number, normalize_number, parse_number
+from rsb_mj.episodes.question import Question
+from rsb_mj.episodes.sources.base import QuestionSource, check_split, questions_dir, read_lines
+from rsb_mj.errors import EpisodeError
+
+_FILES = {"train": "train", "eval": "test"}
+_CALC = re.compile(r"<<[^=<>]*=([^<>]+)>>")
+
+
+def parse_solution(solution: str) -> tuple[str, tuple[str, ...]]:
+    """(normalized final answer, intermediate results) of a GSM8K solution text.
+
+    Raises:
+        EpisodeError: when the solution has no ``####`` line or the answer is not a number.
+    """
+    if "####" not in solution:
+        raise EpisodeError("GSM8K solution has no '####' final-answer line")
+    answer = normalize_number(solution.rsplit("####", 1)[1])
+    steps: list[str] = []
+    for match in _CALC.finditer(solution):
+        try:
+            steps.append(normalize_number(match.group(1)))
+        except EpisodeError:
+            continue
+    return answer, tuple(steps)
+
+
+def _slips(answer: str, steps: tuple[str, ...]) -> tuple[str, ...]:
+    value = parse_number(answer)
+    out = list(steps)
+    out.append(format_number(value * 10))
+    if value % 10 == 0 and value != 0:
+        out.append(format_number(value / 10))
+    if value >= 0:
+        out = [s for s in out if parse_number(s) >= 0]
+    unique = dict.fromkeys(s for s in out if parse_number(s) != value)
+    return tuple(s for s in unique if Decimal(s) == Decimal(s).to_integral_value())
+
+
+class Gsm8kSource(QuestionSource):
+    """GSM8K word problems (suites RSB-HardMath-4 and RSB-HardMath-10)."""
+
+    name = "gsm8k"
+
+    def pool(self, split: str) -> tuple[Question, ...]:
+        """The GSM8K train (``train``) or test (``eval``) problems in file order."""
+        return _load(_FILES[check_split(split)])
+
+    def get(self, qid: str) -> Question:
+        """Question ``gsm8k-train-N`` or ``gsm8k-test-N``."""
+        parts = qid.split("-")
+        if len(parts) == 3 and parts[0] == "gsm8k" and parts[1] in ("train", "test"):
+            pool = _load(parts[1])
+            if parts[2].isdigit() and int(parts[2]) < len(pool):
+                return pool[int(parts[2])]
+        raise EpisodeError(
+            f"unknown GSM8K question id {qid!r}; expected gsm8k-train-N (N < 7473) "
+            "or gsm8k-test-N (N < 1319)"
+        )
+
+    def split_of(self, qid: str) -> str:
+        """``train`` for ``gsm8k-train-*`` ids, ``eval`` for ``gsm8k-test-*``."""
+        return "train" if qid.startswith("gsm8k-train-") else "eval"
+
+
+@cache
+def _load(part: str) -> tuple[Question, ...]:
+    out = []
+    for row_no, line in enumerate(read_lines(questions_dir() / "gsm8k" / f"{part}.jsonl.gz")):
+        row = json.loads(line)
+        answer, steps = parse_solution(row["answer"])
+        out.append(
+            Question(
+                qid=f"gsm8k-{part}-{row_no}",
+                text=" ".join(row["question"].split()),
+                answer=answer,
+                numeric=True,
+                slips=_slips(answer, steps),
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,103 @@
+"""RSB-General: MMLU-Pro multiple-choice questions (Apache-2.0, github.com/TIGER-AI-Lab/MMLU-Pro).
+
+The pool is every MMLU-Pro question with exactly 10 distinct options outside the ``math``
+category (8,743 questions). The same pool serves both General suites: 10 choices use all
+options, 4 choices the answer plus 3 of its own distractors (:mod:`rsb_mj.episodes.options`).
+
+Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool; the
+remaining 7,743 are the train pool. Ids ``mmlu_pro-QUESTION_ID``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from rsb_mj.episodes.question import Question
+from rsb_mj.episodes.sources.base import (
+    QuestionSource,
+    check_split,
+    fixed_split,
+    questions_dir,
+    read_lines,
+)
+from rsb_mj.errors import EpisodeError
+
+#: Seed of the fixed train/eval split.
+SPLIT_SEED = 20260501
+#: Number of eval questions.
+EVAL_SIZE = 1000
+#: Categories left out of the pool (math belongs to the Math suites).
+EXCLUDED_CATEGORIES = frozenset({"math"})
+
+
+def clean(text: str) -> str:
+    """Collapse runs of whitespace (newlines included) into one space."""
+    return " ".join(str(text).split())
+
+
+class MmluProSource(QuestionSource):
+    """MMLU-Pro 10-option questions without the math category."""
+
+    name = "mmlu_pro"
+
+    def pool(self, split: str) -> tuple[Question, ...]:
+        """The train or eval pool, ordered by MMLU-Pro question id."""
+        return _pools()[check_split(split)]
+
+    def get(self, qid: str) -> Question:
+        """Question ``mmlu_pro-N``."""
+        question = _by_id().get(qid)
+        if question is None:
+            raise EpisodeError(
+                f"unknown MMLU-Pro question id {qid!r} (expected mmlu_pro-N of a 10-option, "
+                "non-math question)"
+            )
+        return question
+
+    def split_of(self, qid: str) -> str:
+        """The split of ``qid``."""
+        self.get(qid)
+        return "eval" if qid in _eval_ids() else "train"
+
+
+@cache
+def _all() -> tuple[Question, ...]:
+    out = []
+    for line in read_lines(questions_dir() / "mmlu_pro" / "test.jsonl.gz"):
+        row = json.loads(line)
+        options = [clean(o) for o in row["options"]]
+        if len(options) != 10 or len(set(options)) != 10:
+            continue
+        if row["category"] in EXCLUDED_CATEGORIES:
+            continue
+        answer = options[int(row["answer_index"])]
+        out.append(
+            Question(
+                qid=f"mmlu_pro-{row['question_id']}",
+                text=clean(row["question"]),
+                answer=answer,
+                distractors=tuple(o for o in options if o != answer),
+            )
+        )
+    return tuple(sorted(out, key=lambda q: int(q.qid.split("-")[1])))
+
+
+@cache
+def _eval_ids() -> frozenset[str]:
+    _, eval_ids = fixed_split([q.qid for q in _all()], EVAL_SIZE, SPLIT_SEED)
+    return frozenset(eval_ids)
+
+
+@cache
+def _pools() -> dict[str, tuple[Question, ...]]:
+    eval_ids = _eval_ids()
+    return {
+        "train": tuple(q for q in _all() if q.qid not in eval_ids),
+        "eval": tuple(q for q in _all() if q.qid in eval_ids),
+    }
+
+
+@cache
+def _by_id() -> dict[str, Question]:
+    return {q.qid: q for q in _all()}

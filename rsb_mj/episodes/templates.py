@@ -1,0 +1,142 @@
+"""Instruction templates: text files in ``tasks/templates/``, one template per line.
+
+Files are ``{seen,unseen}_{4,10}.txt``; lines starting with ``#`` and blank lines are skipped,
+and a template's id is ``{set}-{choices}-{NN}`` with ``NN`` its 0-based position among the
+templates of the file (``unseen-4-03``).
+
+Placeholders (each exactly once, nothing else in braces):
+
+* 4 choices: ``{Q}`` = the question followed by its options, ``"what is 27 minus 17?
+  options: (A) 4 (B) 10 (C) 11 (D) 14"``; ``{MAPA}`` .. ``{MAPD}`` = ``"A is the red block"``;
+* 10 choices: ``{Q}`` = the question; ``{OPTIONS}`` = ``"(A) 12 (B) 15 ... (K) 31"``.
+
+No placeholder can carry the answer: the correct option lives only in episode metadata.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from rsb_mj.episode import LETTERS
+from rsb_mj.errors import EpisodeError
+from rsb_mj.resources import tasks_dir
+
+#: The two template sets.
+TEMPLATE_SETS = ("seen", "unseen")
+#: Required placeholders per choice count.
+PLACEHOLDERS: dict[int, tuple[str, ...]] = {
+    4: ("Q", "MAPA", "MAPB", "MAPC", "MAPD"),
+    10: ("Q", "OPTIONS"),
+}
+_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass(frozen=True)
+class Template:
+    """One instruction template.
+
+    Attributes:
+        id: e.g. ``"unseen-4-03"``.
+        text: the template with its ``{...}`` placeholders.
+        path: the file it came from.
+        line: its 1-based line number in that file.
+    """
+
+    id: str
+    text: str
+    path: str
+    line: int
+
+
+def templates_dir() -> Path:
+    """The folder of the shipped template files (``tasks/templates``)."""
+    return tasks_dir() / "templates"
+
+
+def template_problems(text: str, choices: int) -> list[str]:
+    """What is wrong with one template for ``choices`` options (empty list when valid)."""
+    wanted = PLACEHOLDERS[choices]
+    found = _FIELD.findall(text)
+    problems = [
+        f"unknown placeholder {{{name}}}; valid choices: " + ", ".join(f"{{{w}}}" for w in wanted)
+        for name in found
+        if name not in wanted
+    ]
+    for name in wanted:
+        count = found.count(name)
+        if count != 1:
+            problems.append(f"placeholder {{{name}}} appears {count} times; it must appear once")
+    if text.count("{") != len(found) or text.count("}") != len(found):
+        problems.append("unbalanced brace")
+    return problems
+
+
+def parse_templates(text: str, path: str, set_name: str, choices: int) -> tuple[Template, ...]:
+    """Parse a template file's text.
+
+    Raises:
+        EpisodeError: ``path:line:col`` and what is wrong, for the first invalid template.
+    """
+    if choices not in PLACEHOLDERS:
+        raise EpisodeError(f"{path}: {choices} choices; valid choices: 4, 10")
+    out: list[Template] = []
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        problems = template_problems(line, choices)
+        if problems:
+            col = raw.index(line[0]) + 1
+            raise EpisodeError(f"{path}:{line_no}:{col}: {problems[0]}")
+        out.append(Template(f"{set_name}-{choices}-{len(out):02d}", line, path, line_no))
+    if not out:
+        raise EpisodeError(f"{path}: no templates")
+    return tuple(out)
+
+
+@cache
+def load_templates(set_name: str, choices: int) -> tuple[Template, ...]:
+    """The templates of ``set_name`` (``seen``/``unseen``) for ``choices`` options.
+
+    Raises:
+        EpisodeError: for an unknown set or choice count, or an invalid file.
+    """
+    if set_name not in TEMPLATE_SETS:
+        raise EpisodeError(
+            f"unknown template set {set_name!r}; valid choices: {', '.join(TEMPLATE_SETS)}"
+        )
+    if choices not in PLACEHOLDERS:
+        raise EpisodeError(f"{choices} choices; valid choices: 4, 10")
+    path = templates_dir() / f"{set_name}_{choices}.txt"
+    if not path.is_file():
+        raise EpisodeError(f"template file {path} is missing; reinstall rsb_mj")
+    return parse_templates(path.read_text(encoding="utf-8"), str(path), set_name, choices)
+
+
+def template_by_id(template_id: str) -> Template:
+    """The template with id ``template_id`` (e.g. ``"unseen-4-03"``).
+
+    Raises:
+        EpisodeError: for an unknown id.
+    """
+    parts = template_id.split("-")
+    if len(parts) == 3 and parts[0] in TEMPLATE_SETS and parts[1] in ("4", "10"):
+        for template in load_templates(parts[0], int(parts[1])):
+            if template.id == template_id:
+                return template
+    raise EpisodeError(f"unknown template id {template_id!r}; expected e.g. 'unseen-4-03'")
+
+
+def option_list(options: tuple[str, ...]) -> str:
+    """``"(A) 12 (B) 15 ..."``: the options with their letters, in letter order."""
+    letters = LETTERS[len(options)]
+    return " ".join(f"({letter}) {text}" for letter, text in zip(letters, options, strict=True))
+
+
+def render(template: Template, values: dict[str, str]) -> str:
+    """Fill ``template``'s placeholders from ``values`` in one pass (substituted text is never
+    scanned again, so a question containing ``{Q}`` stays as it is)."""
+    return _FIELD.sub(lambda m: values[m.group(1)], template.text)

@@ -1,0 +1,126 @@
+"""sample_episode: one episode per (suite, split, index, seed), every suite, exact rules."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
+from rsb_mj.episode import LETTERS, Episode
+from rsb_mj.episodes import sample_episode
+from rsb_mj.episodes.sampler import template_set_for
+from rsb_mj.errors import EpisodeError
+from rsb_mj.suites import SUITES
+
+from .conftest import make_problem
+
+
+def _suite_problem(name: str):
+    suite = SUITES[name]
+    return make_problem(suite.source, suite.choices, path=suite.task_file)
+
+
+@pytest.mark.parametrize("name", list(SUITES))
+@pytest.mark.parametrize("split", ["train", "eval"])
+def test_every_suite_gives_a_valid_episode(name, split):
+    suite = SUITES[name]
+    episode = sample_episode(_suite_problem(name), suite=name, split=split, index=7, seed=11)
+    assert (episode.suite, episode.split, episode.index, episode.seed) == (name, split, 7, 11)
+    assert episode.task == suite.task_file
+    assert episode.choices == suite.choices
+    assert len(set(episode.options)) == suite.choices
+    assert sorted(episode.mapping.values()) == sorted(episode.layout) == sorted(episode.colors)
+    expected_set = "unseen" if split == "eval" else "seen"
+    assert episode.template_id.startswith(f"{expected_set}-{suite.choices}-")
+    assert episode.question in episode.instruction
+    answer = episode.options[episode.letters.index(episode.correct)]
+    if suite.choices == 10:
+        assert set(episode.colors.values()) == {TEN_CHOICE_COLOR}
+        assert "(A) " + episode.options[0] + " (B) " in episode.instruction
+    else:
+        assert len(set(episode.colors.values())) == 4
+        assert set(episode.colors.values()) <= set(PALETTE)
+        for letter, obj in episode.mapping.items():
+            assert f"{letter} is the {episode.colors[obj]} block" in episode.instruction
+    assert answer in episode.options
+
+
+def test_same_seed_same_episode_and_row_round_trip():
+    problem = _suite_problem("RSB-General-4")
+    a = sample_episode(problem, suite="RSB-General-4", split="eval", index=0, seed=5)
+    b = sample_episode(problem, suite="RSB-General-4", split="eval", index=0, seed=5)
+    assert a == b
+    assert Episode.from_dict(a.to_dict()) == a
+    c = sample_episode(problem, suite="RSB-General-4", split="eval", index=0, seed=6)
+    assert c != a
+
+
+def test_index_does_not_change_the_draws():
+    problem = _suite_problem("RSB-Math-10")
+    a = sample_episode(problem, suite="RSB-Math-10", split="eval", index=0, seed=9)
+    b = sample_episode(problem, suite="RSB-Math-10", split="eval", index=3, seed=9)
+    assert a.to_dict() | {"index": 0} == b.to_dict() | {"index": 0}
+
+
+def test_math_eval_episode_is_exact_for_a_known_seed():
+    episode = sample_episode(
+        _suite_problem("RSB-Math-4"), suite="RSB-Math-4", split="eval", index=0, seed=3
+    )
+    assert episode.question_id == "arith-mul-2-26"
+    assert episode.question == "what is 2 times 26?"
+    assert episode.options == ("52", "54", "55", "78")
+    assert episode.correct == "A"
+
+
+def test_layout_is_rounded_and_inside_the_candidate_region():
+    episode = sample_episode(
+        _suite_problem("RSB-Math-10"), suite="RSB-Math-10", split="train", index=0, seed=1
+    )
+    for pose in episode.layout.values():
+        assert -0.30 <= pose.x <= 0.30 and -0.14 <= pose.y <= 0.04
+        assert pose.x == round(pose.x, 6) and pose.yaw == round(pose.yaw, 6)
+        assert -0.3 <= pose.yaw <= 0.3
+
+
+def test_beyond_blocks_uses_the_category_noun():
+    problem = make_problem("arithmetic", 4, category="can")
+    episode = sample_episode(problem, suite="", split="eval", index=0, seed=2)
+    assert re.search(r"A is the \w+ can\b", episode.instruction)
+
+
+def test_bare_task_file_uses_its_template_set_and_override_wins():
+    problem = make_problem("arithmetic", 4, templates="unseen")
+    assert template_set_for(problem, "", "train", None) == "unseen"
+    assert template_set_for(problem, "RSB-Math-4", "train", None) == "seen"
+    assert template_set_for(problem, "RSB-Math-4", "eval", "seen") == "seen"
+    episode = sample_episode(problem, suite="", split="train", index=0, seed=4)
+    assert episode.template_id.startswith("unseen-4-")
+
+
+def test_candidate_count_must_match_choices():
+    problem = make_problem("arithmetic", 4)
+    broken = make_problem("arithmetic", 10)
+    broken = type(broken)(**{**broken.__dict__, "question": problem.question})
+    with pytest.raises(EpisodeError, match="10 candidates for 4 choices"):
+        sample_episode(broken, suite="", split="eval", index=0, seed=0)
+
+
+def test_mmlu_source_refuses_ten_choices():
+    with pytest.raises(EpisodeError, match="'mmlu' cannot make 10 options; valid choices: 4"):
+        sample_episode(make_problem("mmlu", 10), suite="", split="eval", index=0, seed=0)
+
+
+def test_unknown_split_and_source_name_the_valid_choices():
+    with pytest.raises(EpisodeError, match="unknown split 'test'; valid choices: train, eval"):
+        sample_episode(make_problem(), suite="", split="test", index=0, seed=0)
+    with pytest.raises(EpisodeError, match="unknown question source 'trivia'; valid choices"):
+        sample_episode(make_problem("trivia"), suite="", split="eval", index=0, seed=0)
+
+
+def test_letters_of_ten_choices_skip_j():
+    episode = sample_episode(
+        _suite_problem("RSB-HardMath-10"), suite="RSB-HardMath-10", split="eval", index=0, seed=0
+    )
+    assert episode.letters == LETTERS[10]
+    assert "(J)" not in episode.instruction and "(K) " in episode.instruction
