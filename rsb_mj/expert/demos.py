@@ -1,0 +1,125 @@
+"""Write expert demonstrations: ``rsb demos SUITE --split train -n N -o DIR``.
+
+One HDF5 file per episode (format in :mod:`rsb_mj.expert.dataset`), named by the episode's
+row index, so the set is resumable: a rerun skips every finished file and writes only the
+missing ones; a killed run leaves at most hidden temporary files, which are removed. Work is
+spread over processes (each builds its environment once), with a progress bar and one summary
+line at the end.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mujoco
+
+from rsb_mj.expert.dataset import episode_filename, file_sha256, write_demo
+from rsb_mj.expert.episodes import episode_for, load_problem, make_env
+from rsb_mj.expert.parallel import run_jobs
+from rsb_mj.expert.rollout import run_expert
+from rsb_mj.suites import get_suite
+from rsb_mj.version import __version__
+
+
+@dataclass(frozen=True)
+class DemoJob:
+    """What one worker needs to write one episode."""
+
+    suite: str
+    split: str
+    index: int
+    out_dir: str
+    cameras: tuple[str, ...]
+    width: int
+    height: int
+
+
+_ENVS: dict[tuple[Any, ...], Any] = {}
+
+
+def _env(job: DemoJob) -> Any:
+    key = (job.suite, job.cameras, job.width, job.height)
+    if key not in _ENVS:
+        for env in _ENVS.values():
+            env.close()
+        _ENVS.clear()
+        _ENVS[key] = make_env(job.suite, cameras=job.cameras, width=job.width, height=job.height)
+    return _ENVS[key]
+
+
+def write_one(job: DemoJob) -> dict[str, Any]:
+    """Run the expert on one episode and write its file; returns the run summary."""
+    suite = get_suite(job.suite)
+    episode = episode_for(suite.name, job.split, job.index)
+    problem = load_problem(suite.name)
+    run = run_expert(_env(job), episode, problem, record=True)
+    assert run.states is not None and run.actions is not None
+    write_demo(
+        Path(job.out_dir) / episode_filename(job.index),
+        episode=episode,
+        instruction=run.instruction,
+        states=run.states,
+        actions=run.actions,
+        images=run.images,
+        attrs={
+            "success": run.success,
+            "grasped": run.grasped,
+            "failure": run.failure,
+            "task_sha256": file_sha256(suite.path),
+            "mujoco_version": mujoco.__version__,
+            "rsb_mj_version": __version__,
+        },
+    )
+    return run.summary()
+
+
+def missing_indices(out_dir: Path, n: int, start: int = 0) -> list[int]:
+    """Row indices in ``[start, start + n)`` that have no finished file in ``out_dir``;
+    removes leftover temporary files of killed runs."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for tmp in out_dir.glob(".episode_*.tmp"):
+        tmp.unlink(missing_ok=True)
+    return [i for i in range(start, start + n) if not (out_dir / episode_filename(i)).is_file()]
+
+
+def write_demos(
+    suite: str,
+    split: str,
+    n: int,
+    out_dir: Path,
+    *,
+    start: int = 0,
+    jobs: int = 1,
+    cameras: tuple[str, ...] = ("head", "left_wrist", "right_wrist"),
+    width: int = 320,
+    height: int = 240,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Write the demonstrations of rows ``start .. start + n - 1`` that are missing.
+
+    Returns:
+        Counts: ``{"total", "existing", "written", "failed", "seconds", "failures"}``;
+        ``failed`` counts written episodes in which the expert did not succeed (their
+        files carry ``success = False`` and the reason).
+    """
+    name = get_suite(suite).name
+    out_dir = Path(out_dir)
+    todo = missing_indices(out_dir, n, start)
+    work = [DemoJob(name, split, i, str(out_dir), tuple(cameras), width, height) for i in todo]
+    t0 = time.perf_counter()
+    failures = [
+        res
+        for res in run_jobs(write_one, work, jobs=jobs, desc=f"demos {name}", progress=progress)
+        if not res["success"]
+    ]
+    return {
+        "total": n,
+        "existing": n - len(todo),
+        "written": len(work),
+        "failed": len(failures),
+        "seconds": time.perf_counter() - t0,
+        "failures": failures,
+    }
