@@ -1,0 +1,57 @@
+"""Records: atomic appends, torn last lines, duplicates and malformed lines."""
+
+import json
+
+import pytest
+
+from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.records import EpisodeRecord, append_record, read_records, repair
+
+from .test_metrics import rec
+
+
+def test_append_then_read_round_trips(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    a, b = (
+        rec(0, grasped=True, success=True, choice_letter="A"),
+        rec(1, grasped=False, success=False),
+    )
+    append_record(path, a)
+    append_record(path, b)
+    assert read_records(path) == [a, b]
+    assert path.read_text().count("\n") == 2
+    assert json.loads(path.read_text().splitlines()[0])["chosen_option"] == "A"
+
+
+def test_a_torn_last_line_is_ignored_then_cut_off(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    append_record(path, rec(0, grasped=False, success=False))
+    whole = path.read_bytes()
+    with open(path, "ab") as fh:
+        fh.write(b'{"suite": "RSB-Ma')  # killed mid-write
+    assert len(read_records(path)) == 1
+    assert repair(path) == len(b'{"suite": "RSB-Ma')
+    assert path.read_bytes() == whole and repair(path) == 0
+    append_record(path, rec(1, grasped=False, success=False))
+    assert [r.index for r in read_records(path)] == [0, 1]
+
+
+def test_duplicate_keys_keep_the_first_record(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    append_record(path, rec(0, grasped=True, success=True, choice_letter="A"))
+    append_record(path, rec(0, grasped=False, success=False))
+    assert [r.success for r in read_records(path)] == [True]
+
+
+def test_a_malformed_complete_line_names_file_and_line(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    append_record(path, rec(0, grasped=False, success=False))
+    with open(path, "a") as fh:
+        fh.write("garbage\n")
+    with pytest.raises(EvalError, match=r"episodes.jsonl:2: not a JSON record"):
+        read_records(path)
+
+
+def test_missing_fields_are_named():
+    with pytest.raises(EvalError, match=r"x:3: record lacks fields \['choice', "):
+        EpisodeRecord.from_dict({k: 0 for k in ("suite", "split")}, where="x:3")

@@ -1,0 +1,104 @@
+"""Runner: plan order, resume without loss or duplicates, chunks, user policies, errors.
+
+These tests run in-process against :mod:`fakes` (a signals-only stand-in for the env);
+the real environment and a killed subprocess are exercised in ``test_eval_cli.py``.
+"""
+
+import pytest
+
+from rsb_mj.errors import EvalError
+from rsb_mj.evaluation import worker
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
+
+from .fakes import fake_env_factory, make_episode
+
+
+@pytest.fixture(autouse=True)
+def _fake_tables(monkeypatch):
+    monkeypatch.setattr(worker, "load_episode", make_episode)
+    yield
+    worker.close_all()
+
+
+def _config(tmp_path, policies=("evaluation.fakes:oracle",), episodes=3, **kw):
+    return EvalConfig(
+        suites=("RSB-Math-4",), policies=policies, episodes=episodes, out=tmp_path / "run",
+        progress=False, **kw,
+    )  # fmt: skip
+
+
+def test_plan_orders_by_suite_then_index_then_policy(tmp_path):
+    cfg = EvalConfig(
+        suites=("RSB-Math-10", "RSB-Math-4"), policies=("noop", "expert"), episodes=2,
+        out=tmp_path, start=5, videos=(6,),
+    )  # fmt: skip
+    jobs = plan(cfg)
+    assert [(j.suite, j.index, j.policy) for j in jobs[:4]] == [
+        ("RSB-Math-10", 5, "noop"),
+        ("RSB-Math-10", 5, "expert"),
+        ("RSB-Math-10", 6, "noop"),
+        ("RSB-Math-10", 6, "expert"),
+    ]
+    assert jobs[0].max_steps == 400 and jobs[0].video == ""
+    assert jobs[2].video.endswith("videos/RSB-Math-10_noop_eval_0006.mp4")
+
+
+def test_unknown_policy_and_split_are_refused_up_front(tmp_path):
+    with pytest.raises(EvalError, match=r"unknown policy 'oracle'; valid choices: noop, expert"):
+        plan(_config(tmp_path, policies=("oracle",)))
+    with pytest.raises(EvalError, match=r"split 'test'; valid choices: eval, train"):
+        _config(tmp_path, split="test")
+
+
+def test_oracle_succeeds_and_wrong_choice_fails(tmp_path):
+    records = run_eval(
+        _config(tmp_path, policies=("evaluation.fakes:oracle", "evaluation.fakes:always_a")),
+        env_factory=fake_env_factory,
+    )
+    oracle = [r for r in records if r.policy.endswith("oracle")]
+    fixed = [r for r in records if r.policy.endswith("always_a")]
+    assert [(r.success, r.termination, r.grasp_step, r.success_step) for r in oracle] == [
+        (True, "success", 1, 3)
+    ] * 3
+    # episode 0's correct option is A: always_a succeeds there only
+    assert [(r.index, r.grasped, r.success, r.chosen_option) for r in fixed] == [
+        (0, True, True, "A"),
+        (1, True, False, "A"),
+        (2, True, False, "A"),
+    ]
+    assert fixed[1].termination == "policy_done" and fixed[1].in_zone == ["block_d"]
+    assert records[0].versions["mujoco"]
+
+
+def test_rerunning_resumes_without_rerunning_or_duplicating(tmp_path):
+    cfg = _config(tmp_path, episodes=2)
+    run_eval(cfg, env_factory=fake_env_factory)
+    path = cfg.out / "episodes.jsonl"
+    first = path.read_bytes()
+    with open(path, "ab") as fh:
+        fh.write(b'{"suite": "RSB-Math-4", "ind')  # a kill mid-append
+    more = _config(tmp_path, episodes=4)
+    records = run_eval(more, env_factory=fake_env_factory)
+    assert [r.index for r in records] == [0, 1, 2, 3]
+    assert path.read_bytes().startswith(first)
+    assert [r.index for r in read_records(path)] == [0, 1, 2, 3]
+    assert path.read_text().count("\n") == 4
+
+
+def test_a_bad_action_shape_ends_the_episode_as_an_error(tmp_path, monkeypatch):
+    from . import fakes
+
+    monkeypatch.setattr(fakes.ToyPickPolicy, "act", lambda self, obs: [0.0] * 13)
+    (record,) = run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
+    assert record.termination == "error" and not record.grasped
+    assert record.error == (
+        "EvalError: policy evaluation.fakes:oracle: act() returned shape (1, 13); "
+        "expected (14,) or (H, 14)"
+    )
+
+
+def test_a_run_directory_keeps_its_split(tmp_path):
+    run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
+    with pytest.raises(EvalError, match=r"holds split 'eval'; use another --out for split 'train'"):
+        run_eval(_config(tmp_path, episodes=1, split="train"), env_factory=fake_env_factory)
