@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import json
+
+import h5py
+import numpy as np
+import pytest
+
+from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.errors import ExpertError
+from rsb_mj.expert.dataset import FORMAT, episode_filename, read_demo, write_demo
+
+
+def _episode() -> Episode:
+    names = ("block_a", "block_b", "block_c", "block_d")
+    return Episode(
+        suite="RSB-Math-4",
+        split="train",
+        index=7,
+        seed=1234,
+        task="rsb_math_4.bddl",
+        question_id="arith-7",
+        question="what is 2 plus 3?",
+        options=("4", "5", "6", "7"),
+        correct="B",
+        mapping=dict(zip("ABCD", names, strict=True)),
+        colors=dict(zip(names, ("red", "green", "blue", "yellow"), strict=True)),
+        layout={n: Pose2D(0.05 * i, -0.05, 0.1) for i, n in enumerate(names)},
+        template_id="seen-4-00",
+        instruction="what is 2 plus 3? A is the red block ...",
+    )
+
+
+def test_round_trip(tmp_path):
+    rng = np.random.default_rng(0)
+    states = rng.normal(size=(5, 14))
+    actions = rng.normal(size=(5, 14))
+    # smooth images survive JPEG almost unchanged
+    grad = np.linspace(0, 255, 32, dtype=np.uint8)
+    frame = np.stack(np.broadcast_arrays(grad[None, :], grad[:, None], 128 + 0 * grad[None, :]), -1)
+    frames = {"head": [frame] * 5, "left_wrist": [frame[::-1]] * 5}
+    path = tmp_path / episode_filename(7)
+    write_demo(
+        path,
+        episode=_episode(),
+        instruction="say it",
+        states=states,
+        actions=actions,
+        images=frames,
+        attrs={"success": True, "mujoco_version": "3.8.1"},
+    )
+    assert path.name == "episode_000007.hdf5"
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+    demo = read_demo(path)
+    np.testing.assert_array_equal(demo.states, states)
+    np.testing.assert_array_equal(demo.actions, actions)
+    assert sorted(demo.images) == ["head", "left_wrist"]
+    assert len(demo.images["head"]) == 5
+    assert demo.images["head"][0].shape == (32, 32, 3)
+    assert np.abs(demo.images["head"][0].astype(int) - frame).mean() < 2.0
+    assert demo.episode == _episode()
+    assert demo.attrs["instruction"] == "say it"
+    assert demo.attrs["correct"] == "B"
+    assert demo.attrs["target"] == "block_b"
+    assert json.loads(demo.attrs["options"]) == ["4", "5", "6", "7"]
+    assert demo.attrs["num_frames"] == 5
+    assert demo.attrs["success"]
+    with h5py.File(path) as f:
+        assert f["observations/images/head"].dtype.kind == "O"  # JPEG bytes, not raw pixels
+
+
+def test_rejects_a_foreign_file(tmp_path):
+    path = tmp_path / "x.hdf5"
+    with h5py.File(path, "w") as f:
+        f.attrs["format"] = "other"
+    with pytest.raises(ExpertError, match=f"not an rsb_mj demonstration \\(format {FORMAT}"):
+        read_demo(path)

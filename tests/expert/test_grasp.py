@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+
+from rsb_mj.errors import ExpertError
+from rsb_mj.expert.grasp import (
+    MAX_GRASP_WIDTH,
+    TIP_CLEARANCE,
+    TIP_PAST_TCP,
+    object_box,
+    plan_top_down,
+    top_down_rotation,
+)
+
+
+def _model(size, yaw=0.0, z=0.0, geom_pos=(0.0, 0.0, 0.0)):
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(
+        name="obj", pos=[0.1, 0.2, z], quat=[np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)]
+    )
+    body.add_freejoint()
+    body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=list(size), pos=list(geom_pos))
+    body.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.005], contype=0, conaffinity=0)
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return model, data
+
+
+def test_box_of_a_yawed_block():
+    model, data = _model((0.02, 0.01, 0.03), yaw=0.4, z=0.03)
+    box = object_box(model, data, "obj")
+    np.testing.assert_allclose(box.center, [0.1, 0.2, 0.03], atol=1e-9)
+    np.testing.assert_allclose(box.half, [0.02, 0.01, 0.03], atol=1e-9)
+    np.testing.assert_allclose(box.axes[:, 0], [np.cos(0.4), np.sin(0.4), 0], atol=1e-9)
+    assert box.bottom == pytest.approx(0.0)
+    assert box.top == pytest.approx(0.06)
+
+
+def test_box_center_follows_an_offset_geom_and_ignores_visual_geoms():
+    model, data = _model((0.02, 0.02, 0.02), z=0.0, geom_pos=(0.0, 0.0, 0.02))
+    box = object_box(model, data, "obj")
+    np.testing.assert_allclose(box.center, [0.1, 0.2, 0.02], atol=1e-9)
+    np.testing.assert_allclose(box.half, [0.02, 0.02, 0.02], atol=1e-9)
+
+
+def test_closes_across_the_narrow_side():
+    model, data = _model((0.04, 0.015, 0.03), yaw=0.0, z=0.03)
+    plan = plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    assert plan.width == pytest.approx(0.03)
+    assert len(plan.closings) == 2
+    np.testing.assert_allclose(np.abs(plan.closings[0]), [0, 1, 0], atol=1e-9)
+    # 22 mm below the 60 mm top
+    np.testing.assert_allclose(plan.position, [0.1, 0.2, 0.038], atol=1e-9)
+
+
+def test_square_block_offers_both_axes():
+    model, data = _model((0.0225, 0.0225, 0.0225), yaw=0.2, z=0.0225)
+    plan = plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    assert len(plan.closings) == 4
+
+
+def test_low_object_keeps_the_finger_tips_off_the_table():
+    model, data = _model((0.02, 0.02, 0.008), z=0.008)
+    plan = plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    assert plan.position[2] == pytest.approx(TIP_CLEARANCE + TIP_PAST_TCP)
+
+
+def test_too_wide_object_is_refused():
+    model, data = _model((0.05, 0.04, 0.03), z=0.03)
+    with pytest.raises(ExpertError, match=r"object is 80 mm wide at its narrowest; the gripper"):
+        plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    assert MAX_GRASP_WIDTH < 0.08
+
+
+def test_unknown_body():
+    model, data = _model((0.02, 0.02, 0.02))
+    with pytest.raises(ExpertError, match="object body 'nope' not found"):
+        object_box(model, data, "nope")
+
+
+def test_top_down_rotation_is_a_rotation_pointing_down():
+    rot = top_down_rotation(np.array([0.6, 0.8, 0.0]))
+    np.testing.assert_allclose(rot.T @ rot, np.eye(3), atol=1e-12)
+    assert np.linalg.det(rot) == pytest.approx(1.0)
+    np.testing.assert_allclose(rot[:, 2], [0, 0, -1])
+    np.testing.assert_allclose(rot[:, 0], [0.6, 0.8, 0])
