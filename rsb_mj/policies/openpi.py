@@ -20,6 +20,7 @@ gripper convention (0 closed .. 1 open); a server trained on another convention 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -60,7 +61,9 @@ class OpenPiPolicy(Policy):
         from openpi_client.websocket_client_policy import WebsocketClientPolicy
 
         try:
-            client = WebsocketClientPolicy(host=self.host, port=self.port)
+            with warnings.catch_warnings():  # openpi-client 0.1.2 on websockets >= 14
+                warnings.filterwarnings("ignore", "connect\\(\\) must be used", DeprecationWarning)
+                client = WebsocketClientPolicy(host=self.host, port=self.port)
         except OSError as exc:
             raise EvalError(
                 f"policy {self.name}: cannot reach the openpi server at "
