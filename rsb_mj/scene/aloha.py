@@ -281,8 +281,8 @@ def _add_world(spec: mujoco.MjSpec, quality: str) -> None:
         specular=[0, 0, 0],
         castshadow=False,
     )
-    eye = np.array([0.0, -0.72, TABLE_TOP_Z + 0.68])
-    target = np.array([0.0, 0.02, TABLE_TOP_Z])
+    eye = np.array([0.0, -0.44, TABLE_TOP_Z + 0.52])
+    target = np.array([0.0, 0.05, TABLE_TOP_Z])
     forward = (target - eye) / np.linalg.norm(target - eye)
     right = np.cross(forward, [0.0, 0.0, 1.0])
     right /= np.linalg.norm(right)

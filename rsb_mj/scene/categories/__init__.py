@@ -1,0 +1,40 @@
+"""Registry of the object categories the scene compiler can build (one module each).
+
+``get_category(name)`` returns the :class:`~rsb_mj.scene.categories.base.Category` for a
+task file's category name; its noun, footprint radius and letter support come from
+:data:`rsb_mj.lang.vocabulary.RSB_CATEGORIES`.
+"""
+
+from __future__ import annotations
+
+from rsb_mj.errors import SceneError
+from rsb_mj.scene.categories.base import BuiltObject, Category
+from rsb_mj.scene.categories.bread import Bread
+from rsb_mj.scene.categories.can import Can
+from rsb_mj.scene.categories.lemon import Lemon
+from rsb_mj.scene.categories.letter_block import LetterBlock
+from rsb_mj.scene.categories.milk import Milk
+from rsb_mj.scene.categories.playing_card import PlayingCard
+from rsb_mj.scene.categories.toy_car import ToyCar
+
+#: Category name -> the category object.
+CATEGORIES: dict[str, Category] = {
+    c.name: c for c in (LetterBlock(), Can(), Lemon(), Bread(), Milk(), ToyCar(), PlayingCard())
+}
+
+
+def get_category(name: str) -> Category:
+    """The category ``name``.
+
+    Raises:
+        SceneError: for a category the compiler cannot build, listing the valid ones.
+    """
+    try:
+        return CATEGORIES[name]
+    except KeyError:
+        raise SceneError(
+            f"no scene category {name!r}; valid choices: {', '.join(sorted(CATEGORIES))}"
+        ) from None
+
+
+__all__ = ["CATEGORIES", "BuiltObject", "Category", "get_category"]

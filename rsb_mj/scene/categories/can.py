@@ -1,0 +1,14 @@
+"""``can``: robosuite's soda can (5 cm diameter, 8 cm tall)."""
+
+from __future__ import annotations
+
+from rsb_mj.scene.categories.mesh_object import MeshObject
+
+
+class Can(MeshObject):
+    """A soda can standing upright."""
+
+    name = "can"
+    mesh_file = "can.stl"
+    rest_height = 0.04
+    density = 300.0

@@ -1,0 +1,251 @@
+"""The scene compiler: task AST -> compiled MuJoCo scene; episode -> poses and looks.
+
+Usage::
+
+    scene = compile_scene(problem, quality="fast")   # once per task (~0.5 s)
+    scene.apply_episode(data, episode)               # every reset: layout, colors, letters
+
+Compiling does not depend on the episode: every candidate is a free body, and what an episode
+draws (layout, option->object mapping, colors) is applied to ``model``/``data`` in
+:meth:`Scene.apply_episode` without recompiling, so resets are cheap and two environments
+with the same episode are bit-identical.
+
+Frames: world x/y = table frame x/y; the table top is at world z = ``table_top_z``
+(:mod:`rsb_mj.scene.frames`). Element names: candidate ``obj`` is body ``obj`` with free joint
+``{obj}/free``; answer-zone patches are geoms ``answer_zone/{i}``; robot names are listed in
+:mod:`rsb_mj.scene.aloha`. Each candidate body's ``info`` holds ``task_path:line`` of its
+declaration, so compile errors point back to the task file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mujoco
+import numpy as np
+
+from rsb_mj.colors import PALETTE, rgba
+from rsb_mj.episode import LETTERS, Episode
+from rsb_mj.errors import SceneError
+from rsb_mj.scene import aloha
+from rsb_mj.scene.categories import BuiltObject, get_category
+from rsb_mj.scene.frames import TABLE_TOP_Z, table_to_world
+from rsb_mj.scene.layout import answer_zone_rects
+from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
+
+#: Fixture categories the compiler knows (the table is part of the robot scene).
+FIXTURES = ("table",)
+#: Thickness [m] of the answer-zone patch above the table top.
+ZONE_THICKNESS = 0.0005
+
+
+@dataclass
+class Scene:
+    """A compiled scene plus the names and ids privileged users need.
+
+    Attributes:
+        model: the compiled model (the env's own; :meth:`apply_episode` edits looks in it).
+        problem: the task the scene was compiled from.
+        quality: ``"fast"`` or ``"full"``.
+        candidates: candidate object names (the order of every per-candidate signal axis).
+        candidate_bodies: body name per candidate (same as the object name).
+        arm_joints: side -> the six arm joint names.
+        arm_actuators: side -> int array (6,) of actuator ids (targets in rad).
+        gripper_actuators: side -> int array (2,) of finger actuator ids (targets in m).
+        finger_qpos: side -> int array (2,) of finger joint qpos addresses.
+        arm_qpos: side -> int array (6,) of arm joint qpos addresses.
+        gripper_sites: side -> tool-center-point site name.
+        zone_center: world xyz [m] of the (first) answer-zone rectangle's center on the table.
+        zone_half_size: its half extents along x, y [m].
+        table_top_z: world z of the table top [m].
+        rest_height: candidate -> height [m] of its body origin above the table at rest.
+        grip_width: candidate -> object extent [m] across its body y axis.
+    """
+
+    model: mujoco.MjModel
+    problem: object
+    quality: str
+    candidates: tuple[str, ...]
+    candidate_bodies: tuple[str, ...]
+    arm_joints: dict[str, tuple[str, ...]]
+    arm_actuators: dict[str, np.ndarray]
+    gripper_actuators: dict[str, np.ndarray]
+    finger_qpos: dict[str, np.ndarray]
+    arm_qpos: dict[str, np.ndarray]
+    gripper_sites: dict[str, str]
+    zone_center: np.ndarray
+    zone_half_size: np.ndarray
+    table_top_z: float
+    rest_height: dict[str, float]
+    grip_width: dict[str, float]
+    _built: dict[str, BuiltObject] = field(repr=False, default_factory=dict)
+    _letter_materials: dict[tuple[str, str], int] = field(repr=False, default_factory=dict)
+
+    @staticmethod
+    def table_to_world(x: float, y: float, z: float = 0.0) -> np.ndarray:
+        """World position [m] of the table-frame point (x, y, z)."""
+        return table_to_world(x, y, z)
+
+    def apply_episode(self, data: mujoco.MjData, episode: Episode) -> None:
+        """Reset ``data`` to the home pose with the episode's layout, colors and letters.
+
+        Raises:
+            SceneError: when the episode's layout or colors do not name every candidate.
+        """
+        model = self.model
+        missing = [c for c in self.candidates if c not in episode.layout]
+        if missing:
+            raise SceneError(
+                f"episode layout has no pose for {missing}; candidates: "
+                + ", ".join(self.candidates)
+            )
+        letter_of = {obj: letter for letter, obj in episode.mapping.items()}
+        mujoco.mj_resetData(model, data)
+        qpos, ctrl = aloha.home_qpos_ctrl(model)
+        data.qpos[:] = qpos
+        data.ctrl[:] = ctrl
+        for obj in self.candidates:
+            pose = episode.layout[obj]
+            adr = model.joint(f"{obj}/free").qposadr[0]
+            data.qpos[adr : adr + 3] = table_to_world(pose.x, pose.y, self.rest_height[obj])
+            data.qpos[adr + 3 : adr + 7] = [np.cos(pose.yaw / 2), 0.0, 0.0, np.sin(pose.yaw / 2)]
+            color = episode.colors.get(obj)
+            if color is None:
+                raise SceneError(
+                    f"episode colors have no entry for {obj!r}; candidates: "
+                    + ", ".join(self.candidates)
+                )
+            built = self._built[obj]
+            for geom in built.color_geoms:
+                model.geom(geom).rgba = rgba(color)
+            if built.letter_geoms:
+                letter = letter_of.get(obj)
+                key = (letter or "", color)
+                if key not in self._letter_materials:
+                    key = ("", color)
+                for geom in built.letter_geoms:
+                    model.geom_matid[model.geom(geom).id] = self._letter_materials[key]
+        mujoco.mj_forward(model, data)
+
+
+def _add_letter_materials(spec: mujoco.MjSpec, letters: tuple[str, ...]) -> None:
+    """Textures ``letter_{L}`` and materials ``letter_{L}_{color}`` (and ``plain_{color}``)."""
+    white = np.full((TEXTURE_SIZE, TEXTURE_SIZE, 3), 255, dtype=np.uint8)
+    for letter in ("", *letters):
+        tex_name = f"letter_{letter}" if letter else "letter_blank"
+        tex = spec.add_texture(
+            name=tex_name,
+            type=mujoco.mjtTexture.mjTEXTURE_2D,
+            width=TEXTURE_SIZE,
+            height=TEXTURE_SIZE,
+            nchannel=3,
+        )
+        tex.data = (letter_image(letter) if letter else white).tobytes()
+        for color, value in PALETTE.items():
+            mat = spec.add_material(name=f"{tex_name}_{color}", rgba=list(value))
+            mat.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = tex_name
+            mat.specular = 0.1
+            mat.shininess = 0.1
+
+
+def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
+    """Compile ``problem`` (a :class:`rsb_mj.lang.Problem`) into a :class:`Scene`.
+
+    Non-candidate objects are placed at the center of their ``:init`` region.
+
+    Raises:
+        SceneError: for an unknown category or fixture, a task without candidates, or a
+            model MuJoCo rejects (the message names the task file).
+    """
+    path = getattr(problem, "path", "<task>")
+    candidates = tuple(problem.candidates)  # type: ignore[attr-defined]
+    if not candidates:
+        raise SceneError(f"{path}: the task declares no :candidates")
+    for fixture in problem.fixtures:  # type: ignore[attr-defined]
+        if fixture.category not in FIXTURES:
+            raise SceneError(
+                f"{path}:{fixture.span}: fixture {fixture.name!r} has category "
+                f"{fixture.category!r}; valid choices: {', '.join(FIXTURES)}"
+            )
+    spec = aloha.aloha_spec(quality)
+    spec.modelname = str(getattr(problem, "name", "rsb_scene"))
+    choices = len(candidates)
+    letters = LETTERS.get(choices, LETTERS[10])
+    _add_letter_materials(spec, letters)
+    table = spec.body("table")
+    zone = answer_zone_rects(problem)
+    zone_rgba = [0.5, 0.5, 0.5, 1.0]
+    for region in problem.regions:  # type: ignore[attr-defined]
+        if region.name == "answer_zone" and region.rgba is not None:
+            zone_rgba = list(region.rgba)
+    for i, (x0, y0, x1, y1) in enumerate(zone):
+        table.add_geom(
+            name=f"answer_zone/{i}",
+            type=mujoco.mjtGeom.mjGEOM_BOX,
+            size=[abs(x1 - x0) / 2, abs(y1 - y0) / 2, ZONE_THICKNESS / 2],
+            pos=[(x0 + x1) / 2, (y0 + y1) / 2, ZONE_THICKNESS / 2],
+            rgba=zone_rgba,
+            group=2,
+            contype=0,
+            conaffinity=0,
+        )
+    built: dict[str, BuiltObject] = {}
+    rest: dict[str, float] = {}
+    for decl in problem.objects:  # type: ignore[attr-defined]
+        category = get_category(decl.category)
+        body = spec.worldbody.add_body(name=decl.name)
+        body.info = f"{path}:{decl.span}"
+        body.add_freejoint(name=f"{decl.name}/free")
+        built[decl.name] = category.build(spec, body, decl.name)
+        rest[decl.name] = category.rest_height
+        if decl.name not in candidates:
+            region = problem.region(problem.placement_of(decl.name))  # type: ignore[attr-defined]
+            r = region.ranges[0]
+            body.pos = table_to_world((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, rest[decl.name])
+    unknown = [c for c in candidates if c not in built]
+    if unknown:
+        raise SceneError(f"{path}: candidates {unknown} are not declared in :objects")
+    try:
+        model = spec.compile()
+    except ValueError as exc:
+        raise SceneError(f"{path}: MuJoCo could not compile the scene: {exc}") from None
+    letter_materials: dict[tuple[str, str], int] = {}
+    for letter in ("", *letters):
+        for color in PALETTE:
+            tex_name = f"letter_{letter}" if letter else "letter_blank"
+            letter_materials[(letter, color)] = model.material(f"{tex_name}_{color}").id
+    if zone:
+        x0, y0, x1, y1 = zone[0]
+        zone_center = table_to_world((x0 + x1) / 2, (y0 + y1) / 2, 0.0)
+        zone_half = np.array([abs(x1 - x0) / 2, abs(y1 - y0) / 2])
+    else:
+        zone_center, zone_half = table_to_world(0.0, 0.0), np.zeros(2)
+    sides = aloha.SIDES
+    return Scene(
+        model=model,
+        problem=problem,
+        quality=quality,
+        candidates=candidates,
+        candidate_bodies=candidates,
+        arm_joints={s: aloha.arm_joints(s) for s in sides},
+        arm_actuators={
+            s: np.array([model.actuator(n).id for n in aloha.arm_joints(s)]) for s in sides
+        },
+        gripper_actuators={
+            s: np.array([model.actuator(n).id for n in aloha.finger_joints(s)]) for s in sides
+        },
+        finger_qpos={
+            s: np.array([model.joint(n).qposadr[0] for n in aloha.finger_joints(s)]) for s in sides
+        },
+        arm_qpos={
+            s: np.array([model.joint(n).qposadr[0] for n in aloha.arm_joints(s)]) for s in sides
+        },
+        gripper_sites={s: aloha.gripper_site(s) for s in sides},
+        zone_center=zone_center,
+        zone_half_size=zone_half,
+        table_top_z=TABLE_TOP_Z,
+        rest_height=rest,
+        grip_width={c: built[c].grip_width for c in candidates},
+        _built=built,
+        _letter_materials=letter_materials,
+    )
