@@ -6,7 +6,7 @@ answer zone, release, retract). Only the choice differs:
 
 * ``expert``: the correct candidate (the oracle upper bound);
 * ``random-grasp``: a uniformly random candidate (chance baseline: nSG about 0);
-* ``nearest``: the candidate nearest to an arm base (language-blind baseline).
+* ``nearest``: the candidate nearest to a gripper at reset (language-blind baseline).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class ScriptedPolicy(Policy):
         self.target: str | None = None
 
     @abstractmethod
-    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
+    def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """The candidate to pick and place."""
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
@@ -36,7 +36,7 @@ class ScriptedPolicy(Policy):
         from rsb_mj.expert import PickPlaceExpert
 
         rng = episode_rng(info, self.name)
-        self.target = self.choose(info, rng)
+        self.target = self.choose(env, info, rng)
         self._expert = PickPlaceExpert(env, self.target, rng=rng)
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
@@ -54,7 +54,7 @@ class ExpertPolicy(ScriptedPolicy):
 
     name = "expert"
 
-    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
+    def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """The episode's target (``mapping[correct]``)."""
         episode = info["episode"]
         return str(episode["mapping"][episode["correct"]])
@@ -65,25 +65,35 @@ class RandomGraspPolicy(ScriptedPolicy):
 
     name = "random-grasp"
 
-    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
+    def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """A uniform draw from ``info["candidates"]``."""
         candidates = tuple(info["candidates"])
         return candidates[int(rng.integers(len(candidates)))]
 
 
+def nearest_candidate(positions: dict[str, np.ndarray], anchors: list[np.ndarray]) -> str:
+    """The candidate whose xy is nearest to any anchor xy (world frame, metres).
+
+    Ties go to the first candidate in ``positions`` order.
+    """
+    return min(
+        positions,
+        key=lambda name: min(
+            math.hypot(*(np.asarray(positions[name])[:2] - np.asarray(a)[:2])) for a in anchors
+        ),
+    )
+
+
 class NearestPolicy(ScriptedPolicy):
-    """Picks the candidate nearest to an arm base: blind to the instruction."""
+    """Picks the candidate nearest to either gripper at reset: blind to the instruction."""
 
     name = "nearest"
 
-    def choose(self, info: dict[str, Any], rng: np.random.Generator) -> str:
-        """Smallest table-frame xy distance from the candidate to either arm's base."""
-        from rsb_mj.scene.aloha import ARM_BASE_XY
-
-        layout = info["episode"]["layout"]
-
-        def distance(name: str) -> float:
-            x, y = layout[name][0], layout[name][1]
-            return min(math.hypot(x - bx, y - by) for bx, by in ARM_BASE_XY.values())
-
-        return min(info["candidates"], key=distance)
+    def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
+        """Smallest world xy distance from a candidate body to a gripper tool site."""
+        sim = env.unwrapped
+        scene, data = sim.scene, sim.data
+        bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
+        positions = {c: data.body(bodies[c]).xpos.copy() for c in info["candidates"]}
+        anchors = [data.site(site).xpos.copy() for site in scene.gripper_sites.values()]
+        return nearest_candidate(positions, anchors)
