@@ -15,7 +15,7 @@ from rsb_mj.errors import EvalError
 
 @cache
 def _table(suite: str, split: str) -> tuple[Episode, ...]:
-    from rsb_mj.episodes import load_table
+    from rsb_mj.episodes.table import load_table
 
     return tuple(load_table(suite, split))
 
