@@ -259,10 +259,14 @@ class Region:
 
 @dataclass(frozen=True)
 class Question:
-    """``(:question (:source S) (:choices N))``: where questions come from and how many options."""
+    """``(:question (:source S) (:choices N))``: where questions come from and how many options.
 
-    source: str
-    choices: int
+    A field is None when the file omits it (the linter reports that as an error, so a
+    problem returned by :func:`rsb_mj.lang.load_task` always has both).
+    """
+
+    source: str | None = None
+    choices: int | float | None = None
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
@@ -270,7 +274,7 @@ class Question:
 class Instruction:
     """``(:instruction (:templates seen|unseen))``: which instruction template set to draw from."""
 
-    templates: str
+    templates: str | None = None
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
@@ -324,6 +328,8 @@ class Problem:
             ``:goal`` and ``:cost`` (usually one ``And``); see :attr:`grasp`, :attr:`goal`.
         sections: other blocks kept verbatim (``:camera``, ``:noise`` ...), source order.
         path: the file the problem was read from (not part of equality).
+        blocks: ``(keyword, span)`` of every top-level block in source order (not part of
+            equality; used for diagnostics and by the formatter to keep comments).
     """
 
     name: str
@@ -344,6 +350,7 @@ class Problem:
     layout: Layout | None = None
     sections: tuple[Section, ...] = ()
     path: str = field(default="<string>", compare=False)
+    blocks: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
     # ---- helpers used by later stages -----------------------------------------------------

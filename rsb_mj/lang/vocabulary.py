@@ -226,19 +226,20 @@ class PredicateInfo:
     Attributes:
         name: canonical spelling, e.g. ``"On"``.
         args: the kind of each argument (see :data:`ARG_KINDS`); the arity is ``len(args)``.
+            None for VLA-Arena predicates whose signature is not fixed (not checked).
         origin: where it comes from (``"libero"``, ``"vla_arena"``, ``"rsb"``).
         doc: one line of meaning.
     """
 
     name: str
-    args: tuple[str, ...]
+    args: tuple[str, ...] | None
     origin: str
     doc: str
 
     @property
-    def arity(self) -> int:
-        """Number of arguments."""
-        return len(self.args)
+    def arity(self) -> int | None:
+        """Number of arguments (None when not checked)."""
+        return None if self.args is None else len(self.args)
 
 
 _PREDICATES = (
@@ -264,6 +265,10 @@ _PREDICATES = (
         "vla_arena",
         "gripper closer than [m] to the listed parts",
     ),
+    PredicateInfo("CheckForce", ("object", "number"), "vla_arena", "contact force above [N]"),
+    PredicateInfo("InContactPart", None, "vla_arena", "parts of two objects touch"),
+    PredicateInfo("CheckGripperContactPart", None, "vla_arena", "a gripper touches parts"),
+    PredicateInfo("Collide", None, "vla_arena", "a collision happened"),
     PredicateInfo("Grasped", ("object",), "rsb", "a gripper holds the candidate (RSB App. C)"),
     PredicateInfo("Released", ("object",), "rsb", "no gripper touches the object"),
 )
@@ -291,4 +296,63 @@ TEMPLATE_SETS = ("seen", "unseen")
 #: ``(:options (:map RULE))`` values (``fixed`` is written as explicit letter/name pairs).
 MAP_RULES = ("shuffle", "fixed")
 #: Domains a task file may name.
-DOMAINS = ("rsb", "robosuite")
+DOMAINS = ("robosuite", "rsb")
+#: Kinds a typed variable may range over (``?c - candidate``).
+VARIABLE_KINDS = ("candidate",)
+
+#: Top-level blocks the language reads into typed fields.
+KNOWN_BLOCKS = frozenset(
+    {
+        "domain",
+        "language",
+        "regions",
+        "fixtures",
+        "objects",
+        "obj_of_interest",
+        "init",
+        "goal",
+        "cost",
+        "question",
+        "instruction",
+        "candidates",
+        "options",
+        "grasp",
+        "layout",
+    }
+)
+#: Top-level blocks kept verbatim (VLA-Arena perturbation and rendering settings).
+GENERIC_BLOCKS = frozenset(
+    {
+        "moving_objects",
+        "image_settings",
+        "camera",
+        "noise",
+        "random_color",
+        "scene_properties",
+        "requirements",
+    }
+)
+#: Region properties the language reads.
+REGION_PROPERTIES = ("target", "ranges", "yaw_rotation", "rgba")
+
+# ---------------------------------------------------------------------------------------------
+# The rsb table
+# ---------------------------------------------------------------------------------------------
+
+#: Fixture categories an rsb task may declare.
+RSB_FIXTURE_CATEGORIES = frozenset({"table"})
+#: Fixture categories that are table tops (regions on them need ``:ranges``).
+TABLE_CATEGORIES = frozenset(
+    {
+        "table",
+        "main_table",
+        "kitchen_table",
+        "living_room_table",
+        "study_table",
+        "coffee_table",
+        "counter",
+        "floor",
+    }
+)
+#: Half extents (x, y) [m] of the rsb table top, table frame; regions must stay inside.
+TABLE_HALF_SIZE = (0.5, 0.35)

@@ -1,0 +1,104 @@
+"""Run the lint rules over task files and template files.
+
+``lint_problem`` checks a parsed problem; ``lint_text``/``lint_file`` add the syntax step;
+``load_task`` is what the later stages call: parse, lint, and raise on any error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from rsb_mj.lang import templates
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
+from rsb_mj.lang.parser import parse_source, read_source
+from rsb_mj.lang.rules import RULES, Context
+
+#: File suffixes ``rsb lint`` treats as task files.
+TASK_SUFFIXES = (".bddl",)
+
+
+def _sort_key(d: Diagnostic) -> tuple[int, int, str]:
+    return (d.span.line, d.span.column, d.code)
+
+
+def lint_problem(problem: Problem, path: str | None = None) -> list[Diagnostic]:
+    """All findings of the semantic rules (RSB2xx-RSB4xx) on ``problem``, in source order."""
+    ctx = Context(problem, path if path is not None else problem.path)
+    for rule in RULES.values():
+        if rule.check is not None:
+            rule.check(ctx)
+    return sorted(ctx.diagnostics, key=_sort_key)
+
+
+def lint_text(text: str, path: str = "<string>") -> tuple[Problem | None, list[Diagnostic]]:
+    """Parse and lint ``text``; the problem is None when it does not parse."""
+    problem, diagnostics = parse_source(text, path)
+    if problem is None:
+        return None, diagnostics
+    return problem, lint_problem(problem, path)
+
+
+def is_template_file(path: Path) -> bool:
+    """True for ``*.txt`` files inside a folder called ``templates``."""
+    return path.suffix == ".txt" and "templates" in path.parts[:-1]
+
+
+def lint_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
+    """Lint one task file (``*.bddl``) or template file (``templates/**/*.txt``).
+
+    Returns:
+        The file's text (None if unreadable) and its diagnostics.
+    """
+    path = Path(path)
+    text, diagnostics = read_source(path)
+    if text is None:
+        return None, diagnostics
+    if is_template_file(path):
+        choices = templates.choices_from_name(path.name)
+        if choices is None:
+            return text, [
+                Diagnostic(
+                    "RSB104",
+                    "unreadable-file",
+                    "error",
+                    "cannot tell the choice count of a template file; its name must contain "
+                    "4 or 10 (e.g. seen_4.txt); valid choices: 4, 10",
+                    str(path),
+                )
+            ]
+        return text, templates.lint_template(text, str(path), choices)
+    return text, lint_text(text, str(path))[1]
+
+
+def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Task and template files under ``paths`` (folders searched recursively, sorted)."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = [
+                p
+                for p in sorted(path.rglob("*"))
+                if p.is_file() and (p.suffix in TASK_SUFFIXES or is_template_file(p))
+            ]
+            yield from found
+        else:
+            yield path
+
+
+def load_task(path: str | Path) -> Problem:
+    """Parse and lint the task file at ``path``; warnings are allowed, errors are not.
+
+    Raises:
+        TaskFileError: (a :class:`~rsb_mj.errors.TaskError`) listing every error diagnostic
+            as ``path:line:col: CODE name: message``.
+    """
+    text, diagnostics = read_source(path)
+    if text is None:
+        raise TaskFileError(diagnostics)
+    problem, diagnostics = lint_text(text, str(path))
+    errors = [d for d in diagnostics if d.is_error]
+    if problem is None or errors:
+        raise TaskFileError(errors)
+    return problem

@@ -1,0 +1,154 @@
+"""The rule registry: every diagnostic code, its kebab-case name, severity and documentation.
+
+A rule is a function ``check(ctx: Context) -> None`` that calls ``ctx.report(...)``. It is
+registered with :func:`rule`, which records its code, name, severity, a bad and a good example
+(shown by ``rsb lint --explain CODE``) and its docstring as the rule's documentation. Codes are
+stable: 1xx syntax, 2xx names and types, 3xx geometry and placement, 4xx semantics and leakage.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from rsb_mj.lang import ast
+from rsb_mj.lang.diagnostics import Diagnostic
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A lint rule's identity and documentation.
+
+    Attributes:
+        code: stable code, e.g. ``"RSB304"``.
+        name: kebab-case name, e.g. ``"region-capacity"``.
+        severity: ``"error"`` or ``"warning"``.
+        doc: one paragraph saying what the rule checks and why.
+        bad: a snippet that triggers the rule.
+        good: the same snippet fixed.
+        check: the check function (None for rules reported by the parser or template linter).
+    """
+
+    code: str
+    name: str
+    severity: str
+    doc: str
+    bad: str
+    good: str
+    check: Callable[[Context], None] | None = field(default=None, compare=False)
+
+    def explain(self) -> str:
+        """The text ``rsb lint --explain`` prints."""
+        return (
+            f"{self.code} {self.name} ({self.severity})\n\n{self.doc}\n\n"
+            f"Bad:\n{_indent(self.bad)}\n\nGood:\n{_indent(self.good)}\n"
+        )
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.strip("\n").splitlines())
+
+
+#: Every rule by code, filled at import time by :func:`rule` and :func:`declare`.
+RULES: dict[str, Rule] = {}
+
+
+def _register(new: Rule) -> Rule:
+    if new.code in RULES or any(r.name == new.name for r in RULES.values()):
+        raise ValueError(f"rule {new.code} {new.name} registered twice")
+    RULES[new.code] = new
+    return new
+
+
+def declare(code: str, name: str, severity: str, doc: str, bad: str, good: str) -> Rule:
+    """Register a rule whose findings are produced elsewhere (parser, template linter)."""
+    return _register(Rule(code, name, severity, " ".join(doc.split()), bad, good))
+
+
+def rule(
+    code: str, name: str, severity: str, *, bad: str, good: str
+) -> Callable[[Callable[[Context], None]], Callable[[Context], None]]:
+    """Decorator registering ``check(ctx)`` as rule ``code``; its docstring is the rule's doc."""
+
+    def wrap(check: Callable[[Context], None]) -> Callable[[Context], None]:
+        doc = " ".join((check.__doc__ or "").split())
+        _register(Rule(code, name, severity, doc, bad, good, check))
+        return check
+
+    return wrap
+
+
+def did_you_mean(value: str, choices: Iterable[str]) -> str | None:
+    """The closest of ``choices`` to ``value`` (case-insensitive), or None."""
+    pool = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(value.lower(), list(pool), n=1, cutoff=0.6)
+    return pool[close[0]] if close else None
+
+
+def choices_text(choices: Iterable[str], limit: int = 12) -> str:
+    """``"a, b, c"`` (sorted; at most ``limit`` shown, then ``"... (N in all)"``)."""
+    items = sorted(set(choices))
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
+
+
+class Context:
+    """What a rule sees: the problem, precomputed lookups, and :meth:`report`.
+
+    Attributes:
+        problem: the parsed task.
+        path: the file name used in diagnostics.
+        diagnostics: findings so far.
+    """
+
+    def __init__(self, problem: ast.Problem, path: str) -> None:
+        self.problem = problem
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+        self.decls: dict[str, ast.TypedName] = {}
+        for decl in (*problem.fixtures, *problem.objects):
+            self.decls.setdefault(decl.name, decl)
+        self.objects = {d.name: d for d in problem.objects}
+        self.fixtures = {d.name: d for d in problem.fixtures}
+        self.regions: dict[str, ast.Region] = {}
+        for region in problem.regions:
+            self.regions.setdefault(region.full_name, region)
+        self.candidates = problem.candidates
+        self.is_rsb = (problem.domain or "").lower() == "rsb" or problem.question is not None
+
+    def block_span(self, keyword: str) -> ast.Span:
+        """Span of the first top-level block ``keyword`` (the problem's span if absent)."""
+        for name, span in self.problem.blocks:
+            if name == keyword:
+                return span
+        return self.problem.span
+
+    def report(
+        self, code: str, message: str, span: ast.Span | None, fix: str | None = None
+    ) -> None:
+        """Record a finding of rule ``code`` at ``span`` (the problem's span when None)."""
+        spec = RULES[code]
+        where = span if span is not None and span.line > 0 else self.problem.span
+        self.diagnostics.append(
+            Diagnostic(spec.code, spec.name, spec.severity, message, self.path, where, fix)
+        )
+
+    def expressions(self) -> Iterable[tuple[str, ast.Expr]]:
+        """Every top-level expression with its block keyword (init, grasp, goal, cost)."""
+        p = self.problem
+        for block, terms in (
+            ("init", p.init),
+            ("grasp", p.grasp_terms),
+            ("goal", p.goal_terms),
+            ("cost", p.cost_terms or ()),
+        ):
+            for term in terms:
+                yield block, term
+
+    def atoms(self) -> Iterable[tuple[str, ast.Atom]]:
+        """Every atom with the block keyword it appears in, in source order."""
+        for block, expr in self.expressions():
+            for atom in ast.walk_atoms(expr):
+                yield block, atom

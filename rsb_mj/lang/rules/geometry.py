@@ -1,0 +1,407 @@
+"""RSB3xx: geometry and placement (ranges, the table, the answer zone, capacity, yaw).
+
+All lengths are metres in the table frame (origin at the table-top center, x right, y away
+from the robot); angles are radians.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rsb_mj.lang import ast
+from rsb_mj.lang.rules.base import Context, rule
+from rsb_mj.lang.vocabulary import TABLE_CATEGORIES, TABLE_HALF_SIZE, footprint_radius
+
+#: Name of the rsb answer-zone region (full name ``<target>_answer_zone``).
+ANSWER_ZONE = "answer_zone"
+#: Fraction of a region's area that discs of the effective spacing may cover before random
+#: placement gets slow (random sequential adsorption jams near 0.55).
+CROWDED_FRACTION = 0.45
+
+
+def answer_zone(ctx: Context) -> ast.Region | None:
+    """The region named ``answer_zone`` (any target), if any."""
+    return next((r for r in ctx.problem.regions if r.name == ANSWER_ZONE), None)
+
+
+def placements(ctx: Context) -> dict[str, list[str]]:
+    """Region full name -> candidates that ``:init`` places there with ``On``."""
+    out: dict[str, list[str]] = {}
+    for atom in ctx.problem.init:
+        if (
+            isinstance(atom, ast.Atom)
+            and atom.predicate == "On"
+            and len(atom.args) == 2
+            and isinstance(atom.args[0], ast.Name)
+            and isinstance(atom.args[1], ast.Name)
+            and atom.args[0].value in ctx.candidates
+        ):
+            out.setdefault(atom.args[1].value, []).append(atom.args[0].value)
+    return out
+
+
+def _radius(ctx: Context, name: str) -> float:
+    decl = ctx.decls.get(name)
+    return footprint_radius(decl.category) if decl else footprint_radius("")
+
+
+def _on_table(ctx: Context, region: ast.Region) -> bool:
+    decl = ctx.decls.get(region.target or "")
+    return decl is not None and decl.category in TABLE_CATEGORIES
+
+
+def _fmt_rect(rect: ast.Rect) -> str:
+    return f"({rect.x0:g} {rect.y0:g} {rect.x1:g} {rect.y1:g})"
+
+
+@rule(
+    "RSB301",
+    "inverted-range",
+    "error",
+    bad="(candidates (:target table) (:ranges ((0.25 -0.1 -0.25 0.02))))",
+    good="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.02))))",
+)
+def inverted_range(ctx: Context) -> None:
+    """A ``:ranges`` rectangle written ``(x1 y0 x0 y1)`` or ``(x0 y1 x1 y0)``: the order is
+    ``(x_min y_min x_max y_max)``. LIBERO samples uniformly between the bounds and would
+    silently place objects in a region of negative size."""
+    for region in ctx.problem.regions:
+        for rect in region.ranges:
+            problems = []
+            if rect.x0 > rect.x1:
+                problems.append(f"x_min {rect.x0:g} > x_max {rect.x1:g}")
+            if rect.y0 > rect.y1:
+                problems.append(f"y_min {rect.y0:g} > y_max {rect.y1:g}")
+            if problems:
+                fixed = ast.Rect(
+                    min(rect.x0, rect.x1),
+                    min(rect.y0, rect.y1),
+                    max(rect.x0, rect.x1),
+                    max(rect.y0, rect.y1),
+                )
+                ctx.report(
+                    "RSB301",
+                    f"range {_fmt_rect(rect)} of region {region.name!r} is inverted: "
+                    + "; ".join(problems)
+                    + "; the order is (x_min y_min x_max y_max)",
+                    rect.span,
+                    fix=_fmt_rect(fixed),
+                )
+
+
+@rule(
+    "RSB302",
+    "off-table-range",
+    "error",
+    bad="(candidates (:target table) (:ranges ((-0.7 -0.1 0.25 0.02))))",
+    good="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.02))))",
+)
+def off_table_range(ctx: Context) -> None:
+    """In an rsb task, a range on the table that reaches past the table top (half-size
+    ``rsb_mj.lang.vocabulary.TABLE_HALF_SIZE`` in x and y): objects would fall off."""
+    if not ctx.is_rsb:
+        return
+    hx, hy = TABLE_HALF_SIZE
+    for region in ctx.problem.regions:
+        if not _on_table(ctx, region):
+            continue
+        for rect in region.ranges:
+            out = []
+            for label, value, limit in (
+                ("x_min", rect.x0, -hx),
+                ("y_min", rect.y0, -hy),
+            ):
+                if value < limit:
+                    out.append(f"{label} {value:g} < {limit:g}")
+            for label, value, limit in (("x_max", rect.x1, hx), ("y_max", rect.y1, hy)):
+                if value > limit:
+                    out.append(f"{label} {value:g} > {limit:g}")
+            if out:
+                ctx.report(
+                    "RSB302",
+                    f"range {_fmt_rect(rect)} of region {region.name!r} leaves the table top "
+                    f"(x in [{-hx:g}, {hx:g}], y in [{-hy:g}, {hy:g}] m): " + "; ".join(out),
+                    rect.span,
+                )
+
+
+@rule(
+    "RSB303",
+    "zone-overlap",
+    "error",
+    bad="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.15))))\n"
+    "(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))))",
+    good="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.02))))\n"
+    "(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))))",
+)
+def zone_overlap(ctx: Context) -> None:
+    """A region that holds candidates overlaps the answer zone, counting the candidates'
+    footprint radius: a candidate could start in (or touching) the zone, so the episode
+    could be solved, or scored, without moving the right object."""
+    zone = answer_zone(ctx)
+    if zone is None:
+        return
+    for full_name, names in placements(ctx).items():
+        region = ctx.regions.get(full_name)
+        if region is None or region is zone:
+            continue
+        reach = max(_radius(ctx, n) for n in names)
+        for rect in region.ranges:
+            grown = ast.Rect(rect.x0 - reach, rect.y0 - reach, rect.x1 + reach, rect.y1 + reach)
+            for zrect in zone.ranges:
+                if grown.overlaps(zrect):
+                    ctx.report(
+                        "RSB303",
+                        f"candidates in {full_name!r} {_fmt_rect(rect)} can reach into the "
+                        f"answer zone {zone.full_name!r} {_fmt_rect(zrect)} "
+                        f"(footprint radius {reach:g} m)",
+                        rect.span,
+                    )
+
+
+def _spacing(ctx: Context, names: list[str]) -> float:
+    """Smallest allowed center distance [m] between two of ``names``."""
+    layout = ctx.problem.layout
+    spacing = layout.min_spacing if layout and layout.min_spacing is not None else 0.0
+    smallest = min(_radius(ctx, n) for n in names)
+    return max(spacing, 2 * smallest)
+
+
+def capacity(rects: tuple[ast.Rect, ...], distance: float) -> int:
+    """Upper bound on how many points with pairwise distance >= ``distance`` [m] fit in the
+    rectangles (Groemer's inequality per rectangle: ``N <= 2A/(sqrt(3) d^2) + P/(2d) + 1``)."""
+    total = 0
+    for rect in rects:
+        w, h = max(rect.width, 0.0), max(rect.depth, 0.0)
+        total += math.floor(2 * w * h / (math.sqrt(3) * distance**2) + (w + h) / distance + 1)
+    return total
+
+
+@rule(
+    "RSB304",
+    "region-capacity",
+    "error",
+    bad="(candidates (:target table) (:ranges ((-0.05 -0.05 0.05 0.0))))  ; 10 blocks, 0.07 m",
+    good="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.02))))",
+)
+def region_capacity(ctx: Context) -> None:
+    """A region that cannot hold the candidates ``:init`` places in it: with the vocabulary
+    footprints and ``(:layout (:min_spacing D))``, no arrangement keeps every pair of centers
+    far enough apart (checked against Groemer's packing bound, so the rule is never wrong
+    when it fires). The layout sampler would give up on every episode."""
+    if ctx.problem.layout and (ctx.problem.layout.min_spacing or 0) < 0:
+        return
+    for full_name, names in placements(ctx).items():
+        region = ctx.regions.get(full_name)
+        if region is None or not region.ranges or len(names) < 2:
+            continue
+        if any(r.width < 0 or r.depth < 0 for r in region.ranges):
+            continue
+        distance = _spacing(ctx, names)
+        bound = capacity(region.ranges, distance)
+        if len(names) > bound:
+            ctx.report(
+                "RSB304",
+                f"region {full_name!r} cannot hold its {len(names)} candidates: with centers "
+                f"at least {distance:g} m apart at most {bound} fit",
+                region.span,
+            )
+
+
+@rule(
+    "RSB305",
+    "region-crowded",
+    "warning",
+    bad="(candidates (:target table) (:ranges ((-0.12 -0.1 0.12 0.0))))  ; 10 blocks, 0.07 m",
+    good="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.02))))",
+)
+def region_crowded(ctx: Context) -> None:
+    """A region that can hold its candidates in principle but is so crowded that random
+    placement rarely succeeds: the discs of the effective spacing cover more than 45% of the
+    region (grown by half a spacing on each side)."""
+    for full_name, names in placements(ctx).items():
+        region = ctx.regions.get(full_name)
+        if region is None or not region.ranges or len(names) < 2:
+            continue
+        distance = _spacing(ctx, names)
+        if distance <= 0 or len(names) > capacity(region.ranges, distance):
+            continue
+        area = sum(
+            (max(r.width, 0) + distance) * (max(r.depth, 0) + distance) for r in region.ranges
+        )
+        covered = len(names) * math.pi * (distance / 2) ** 2 / area
+        if covered > CROWDED_FRACTION:
+            ctx.report(
+                "RSB305",
+                f"region {full_name!r} is crowded: {len(names)} candidates {distance:g} m "
+                f"apart cover {covered:.0%} of it (more than {CROWDED_FRACTION:.0%}); "
+                "random placement will often fail",
+                region.span,
+            )
+
+
+@rule(
+    "RSB306",
+    "placement-without-ranges",
+    "error",
+    bad="(candidates (:target table))",
+    good="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.02))))",
+)
+def placement_without_ranges(ctx: Context) -> None:
+    """An object placed with ``(On obj REGION)`` in a table region that has no ``:ranges``:
+    there is no area to sample its position from. (Regions of cabinets, stoves and other
+    fixtures are defined by the fixture's model and need no ranges.)"""
+    for atom in ctx.problem.init:
+        if not (
+            isinstance(atom, ast.Atom)
+            and atom.predicate == "On"
+            and len(atom.args) == 2
+            and isinstance(atom.args[1], ast.Name)
+        ):
+            continue
+        region = ctx.regions.get(atom.args[1].value)
+        if region is not None and not region.ranges and _on_table(ctx, region):
+            ctx.report(
+                "RSB306",
+                f"{atom.args[1].value!r} has no (:ranges ...) to place objects in",
+                atom.span,
+            )
+
+
+@rule(
+    "RSB307",
+    "bad-rgba",
+    "error",
+    bad="(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))) (:rgba (128 128 128)))",
+    good="(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))) (:rgba (0.5 0.5 0.5 1)))",
+)
+def bad_rgba(ctx: Context) -> None:
+    """An ``:rgba`` that is not four values in [0, 1] (red, green, blue, alpha)."""
+    for region in ctx.problem.regions:
+        rgba = region.rgba
+        if rgba is None:
+            continue
+        if len(rgba) != 4 or any(not 0.0 <= v <= 1.0 for v in rgba):
+            shown = " ".join(f"{v:g}" for v in rgba)
+            ctx.report(
+                "RSB307",
+                f"rgba ({shown}) of region {region.name!r} must be 4 values in [0, 1]",
+                region.span,
+            )
+
+
+@rule(
+    "RSB308",
+    "inverted-yaw-range",
+    "error",
+    bad="(:layout (:min_spacing 0.07) (:yaw_range (0.3 -0.3)))",
+    good="(:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3)))",
+)
+def inverted_yaw_range(ctx: Context) -> None:
+    """A yaw interval ``(lo hi)`` [rad] with ``lo > hi`` in ``:layout :yaw_range`` or a region's
+    ``:yaw_rotation``."""
+    layout = ctx.problem.layout
+    if layout and layout.yaw_range and layout.yaw_range[0] > layout.yaw_range[1]:
+        lo, hi = layout.yaw_range
+        ctx.report(
+            "RSB308",
+            f":yaw_range ({lo:g} {hi:g}) is inverted; write ({hi:g} {lo:g})",
+            layout.span,
+            fix=f"({hi:g} {lo:g})",
+        )
+    for region in ctx.problem.regions:
+        for lo, hi in region.yaw_rotation:
+            if lo > hi:
+                ctx.report(
+                    "RSB308",
+                    f":yaw_rotation ({lo:g} {hi:g}) of region {region.name!r} is inverted; "
+                    f"write ({hi:g} {lo:g})",
+                    region.span,
+                    fix=f"({hi:g} {lo:g})",
+                )
+
+
+@rule(
+    "RSB309",
+    "bad-min-spacing",
+    "error",
+    bad="(:layout (:min_spacing -0.07) (:yaw_range (-0.3 0.3)))",
+    good="(:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3)))",
+)
+def bad_min_spacing(ctx: Context) -> None:
+    """A ``:min_spacing`` (minimum distance between candidate centers [m]) that is not a
+    positive number below 1 m."""
+    layout = ctx.problem.layout
+    if layout is None or layout.min_spacing is None:
+        return
+    if not 0.0 < layout.min_spacing < 1.0:
+        ctx.report(
+            "RSB309",
+            f":min_spacing {layout.min_spacing:g} must be a distance in metres in (0, 1)",
+            layout.span,
+        )
+
+
+@rule(
+    "RSB310",
+    "unplaced-candidate",
+    "error",
+    bad="(:candidates block_a block_b)\n(:init (On block_a table_candidates))",
+    good="(:candidates block_a block_b)\n"
+    "(:init (On block_a table_candidates) (On block_b table_candidates))",
+)
+def unplaced_candidate(ctx: Context) -> None:
+    """A candidate with no ``(On CANDIDATE REGION)`` in ``:init``: the layout sampler does not
+    know where it may stand."""
+    placed = {n for names in placements(ctx).values() for n in names}
+    for name in ctx.candidates:
+        if name not in placed and name in ctx.objects:
+            ctx.report(
+                "RSB310",
+                f"candidate {name!r} has no (On {name} REGION) in :init",
+                ctx.block_span("init"),
+                fix=f"(On {name} table_candidates)",
+            )
+
+
+@rule(
+    "RSB311",
+    "zone-not-drawn",
+    "warning",
+    bad="(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))))",
+    good="(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))) (:rgba (0.5 0.5 0.5 1)))",
+)
+def zone_not_drawn(ctx: Context) -> None:
+    """An rsb answer zone with no ``:rgba``: the scene draws the zone as a flat patch of that
+    color, so without it the robot cannot see where to put the answer."""
+    zone = answer_zone(ctx)
+    if ctx.is_rsb and zone is not None and zone.rgba is None:
+        ctx.report(
+            "RSB311",
+            f"answer zone {zone.full_name!r} has no (:rgba (R G B A)); it will be invisible",
+            zone.span,
+            fix="(:rgba (0.5 0.5 0.5 1))",
+        )
+
+
+@rule(
+    "RSB312",
+    "candidate-in-zone",
+    "error",
+    bad="(:init (On block_a table_answer_zone))",
+    good="(:init (On block_a table_candidates))",
+)
+def candidate_in_zone(ctx: Context) -> None:
+    """A candidate that ``:init`` places in the answer zone: it would count as answered before
+    the robot moves."""
+    zone = answer_zone(ctx)
+    if zone is None:
+        return
+    for region, names in placements(ctx).items():
+        if region == zone.full_name:
+            for name in names:
+                ctx.report(
+                    "RSB312",
+                    f"candidate {name!r} starts in the answer zone {region!r}",
+                    ctx.block_span("init"),
+                )

@@ -1,0 +1,403 @@
+"""RSB2xx: names and types (blocks, categories, predicates, declarations, variables)."""
+
+from __future__ import annotations
+
+from rsb_mj.lang import ast
+from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.vocabulary import (
+    ALL_CATEGORIES,
+    DOMAINS,
+    GENERIC_BLOCKS,
+    KNOWN_BLOCKS,
+    PREDICATES,
+    REGION_PROPERTIES,
+    RSB_CATEGORIES,
+    RSB_FIXTURE_CATEGORIES,
+    VARIABLE_KINDS,
+)
+
+
+@rule(
+    "RSB201",
+    "unknown-block",
+    "error",
+    bad="(:goall (And (In ?answer table_answer_zone)))",
+    good="(:goal (And (In ?answer table_answer_zone)))",
+)
+def unknown_block(ctx: Context) -> None:
+    """A top-level block or region property whose keyword the language does not know. The
+    parser keeps such blocks verbatim, so a misspelled ``:goal`` would otherwise be ignored
+    silently. Known pass-through blocks (``:camera``, ``:noise``, ``:image_settings``, ...) are
+    accepted."""
+    valid = sorted(":" + k for k in KNOWN_BLOCKS | GENERIC_BLOCKS)
+    for section in ctx.problem.sections:
+        if section.keyword in GENERIC_BLOCKS:
+            continue
+        close = did_you_mean(":" + section.keyword, valid)
+        hint = f"; did you mean {close!r}?" if close else ""
+        ctx.report(
+            "RSB201",
+            f"unknown block ':{section.keyword}'{hint} valid blocks: {choices_text(valid, 30)}",
+            section.span,
+            fix=close,
+        )
+    props = sorted(":" + k for k in REGION_PROPERTIES)
+    for region in ctx.problem.regions:
+        for section in region.extra:
+            close = did_you_mean(":" + section.keyword, props)
+            hint = f"; did you mean {close!r}?" if close else ""
+            ctx.report(
+                "RSB201",
+                f"unknown property ':{section.keyword}' in region {region.name!r}{hint} "
+                f"valid properties: {', '.join(props)}",
+                section.span,
+                fix=close,
+            )
+
+
+@rule(
+    "RSB202",
+    "duplicate-block",
+    "error",
+    bad="(:objects block_a - letter_block)\n(:objects block_b - letter_block)",
+    good="(:objects block_a block_b - letter_block)",
+)
+def duplicate_block(ctx: Context) -> None:
+    """A top-level block written twice. LIBERO keeps only one of them; rsb merges list blocks
+    and keeps the last value of the others. Either way the file says two things: write one
+    block."""
+    seen: dict[str, ast.Span] = {}
+    for keyword, span in ctx.problem.blocks:
+        if keyword in seen:
+            ctx.report(
+                "RSB202",
+                f"block ':{keyword}' appears again (first at line {seen[keyword].line}); "
+                "write it once",
+                span,
+            )
+        else:
+            seen[keyword] = span
+
+
+@rule(
+    "RSB203",
+    "unknown-category",
+    "error",
+    bad="(:objects block_a - leter_block)",
+    good="(:objects block_a - letter_block)",
+)
+def unknown_category(ctx: Context) -> None:
+    """An object or fixture of a category nobody can build. With ``(:domain rsb)`` objects
+    must be rsb categories (``rsb_mj.lang.vocabulary.RSB_CATEGORIES``) and fixtures
+    ``table``; other domains may use any LIBERO or VLA-Arena category."""
+    for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
+        if not decl.category:
+            continue
+        if ctx.is_rsb:
+            valid = RSB_FIXTURE_CATEGORIES if decl.name in ctx.fixtures else set(RSB_CATEGORIES)
+        else:
+            valid = ALL_CATEGORIES
+        if decl.category in valid:
+            continue
+        close = did_you_mean(decl.category, valid)
+        hint = f"did you mean {close!r}? " if close else ""
+        kind = "fixture" if decl.name in ctx.fixtures else "object"
+        ctx.report(
+            "RSB203",
+            f"{kind} {decl.name!r} has unknown category {decl.category!r}; {hint}"
+            f"valid choices: {choices_text(valid)}",
+            decl.span,
+            fix=close,
+        )
+
+
+@rule(
+    "RSB204",
+    "unknown-predicate",
+    "error",
+    bad="(:init (Onn block_a table_candidates))",
+    good="(:init (On block_a table_candidates))",
+)
+def unknown_predicate(ctx: Context) -> None:
+    """A predicate the scorer does not implement: it could never become true (or, in a
+    ``:cost``, never fire)."""
+    valid = [p.name for p in PREDICATES.values()]
+    for _, atom in ctx.atoms():
+        if atom.predicate.lower() in PREDICATES:
+            continue
+        close = did_you_mean(atom.predicate, valid)
+        hint = f"did you mean {close!r}? " if close else ""
+        ctx.report(
+            "RSB204",
+            f"unknown predicate {atom.predicate!r}; {hint}valid choices: {choices_text(valid, 30)}",
+            atom.span,
+            fix=close,
+        )
+
+
+@rule(
+    "RSB205",
+    "predicate-arity",
+    "error",
+    bad="(:goal (And (In ?answer)))",
+    good="(:goal (And (In ?answer table_answer_zone)))",
+)
+def predicate_arity(ctx: Context) -> None:
+    """A known predicate applied to the wrong number of arguments."""
+    for _, atom in ctx.atoms():
+        info = PREDICATES.get(atom.predicate.lower())
+        if info is None or info.args is None or len(atom.args) == info.arity:
+            continue
+        ctx.report(
+            "RSB205",
+            f"{info.name!r} takes {info.arity} argument{'s' if info.arity != 1 else ''} "
+            f"({', '.join(info.args)}), got {len(atom.args)}",
+            atom.span,
+        )
+
+
+def _arg_kind(ctx: Context, arg: ast.Arg) -> str:
+    if isinstance(arg, ast.Number):
+        return "number"
+    if isinstance(arg, ast.NumberList):
+        return "numbers"
+    if isinstance(arg, ast.Variable):
+        return "variable"
+    if arg.value in ctx.regions:
+        return "region"
+    if arg.value in ctx.decls:
+        return "object"
+    return "undefined"
+
+
+_ACCEPTS = {
+    "object": {"object", "variable"},
+    "place": {"object", "region", "variable"},
+    "region": {"region", "variable"},
+    "number": {"number"},
+    "numbers": {"numbers"},
+}
+
+
+@rule(
+    "RSB206",
+    "argument-kind",
+    "error",
+    bad="(:init (On table_candidates block_a))",
+    good="(:init (On block_a table_candidates))",
+)
+def argument_kind(ctx: Context) -> None:
+    """An argument of the wrong kind: a region where an object is expected, a name where a
+    number is expected, and so on (kinds: object, place = object or region, region, number,
+    numbers)."""
+    for _, atom in ctx.atoms():
+        info = PREDICATES.get(atom.predicate.lower())
+        if info is None or info.args is None or len(atom.args) != info.arity:
+            continue
+        for index, (arg, want) in enumerate(zip(atom.args, info.args, strict=True), start=1):
+            got = _arg_kind(ctx, arg)
+            if got == "undefined" or got in _ACCEPTS[want]:
+                continue
+            ctx.report(
+                "RSB206",
+                f"argument {index} of {info.name!r} must be {_article(want)}, "
+                f"got {got} {_show(arg)}",
+                arg.span,
+            )
+
+
+def _article(kind: str) -> str:
+    return {
+        "object": "an object",
+        "place": "an object or region",
+        "region": "a region",
+        "number": "a number",
+        "numbers": "a list of numbers",
+    }[kind]
+
+
+def _show(arg: ast.Arg) -> str:
+    if isinstance(arg, ast.Name):
+        return repr(arg.value)
+    if isinstance(arg, ast.Variable):
+        return f"'?{arg.name}'"
+    if isinstance(arg, ast.Number):
+        return f"{arg.value:g}"
+    return "(" + " ".join(f"{v:g}" for v in arg.values) + ")"
+
+
+@rule(
+    "RSB207",
+    "undefined-name",
+    "error",
+    bad="(:goal (And (In ?answer table_answer_zon)))",
+    good="(:goal (And (In ?answer table_answer_zone)))",
+)
+def undefined_name(ctx: Context) -> None:
+    """A name used in ``:init``, ``:goal``, ``:cost``, ``:grasp`` or ``:obj_of_interest`` that
+    is neither a declared object or fixture nor a region's full name (``<target>_<region>``)."""
+    known = set(ctx.decls) | set(ctx.regions)
+
+    def check(name: str, span: ast.Span, where: str) -> None:
+        if name in known:
+            return
+        close = did_you_mean(name, known)
+        hint = f"; did you mean {close!r}?" if close else ""
+        ctx.report(
+            "RSB207",
+            f"{name!r} in {where} is not a declared object, fixture or region{hint}",
+            span,
+            fix=close,
+        )
+
+    for block, atom in ctx.atoms():
+        for arg in atom.args:
+            if isinstance(arg, ast.Name):
+                check(arg.value, arg.span, f":{block}")
+    for name in ctx.problem.obj_of_interest:
+        check(name, ctx.block_span("obj_of_interest"), ":obj_of_interest")
+
+
+@rule(
+    "RSB208",
+    "duplicate-name",
+    "error",
+    bad="(:objects block_a block_a - letter_block)",
+    good="(:objects block_a block_b - letter_block)",
+)
+def duplicate_name(ctx: Context) -> None:
+    """The same name declared twice (objects and fixtures share one namespace) or two regions
+    with the same full name: references to it become ambiguous."""
+    seen: dict[str, ast.Span] = {}
+    for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
+        if decl.name in seen:
+            ctx.report(
+                "RSB208",
+                f"{decl.name!r} is declared again (first at line {seen[decl.name].line})",
+                decl.span,
+            )
+        else:
+            seen[decl.name] = decl.span
+    regions: dict[str, ast.Span] = {}
+    for region in ctx.problem.regions:
+        full = region.full_name
+        if full in regions:
+            ctx.report(
+                "RSB208",
+                f"region {full!r} is defined again (first at line {regions[full].line})",
+                region.span,
+            )
+        elif full in seen:
+            ctx.report("RSB208", f"region {full!r} has the name of a declared object", region.span)
+        regions.setdefault(full, region.span)
+
+
+@rule(
+    "RSB209",
+    "unknown-region-target",
+    "error",
+    bad="(candidates (:target tabel) (:ranges ((-0.2 -0.1 0.2 0.02))))",
+    good="(candidates (:target table) (:ranges ((-0.2 -0.1 0.2 0.02))))",
+)
+def unknown_region_target(ctx: Context) -> None:
+    """A region whose ``:target`` is not a declared fixture or object (or that has no
+    ``:target`` at all): nothing to attach it to, and its full name is unclear."""
+    for region in ctx.problem.regions:
+        if region.target is None:
+            ctx.report(
+                "RSB209",
+                f"region {region.name!r} has no (:target NAME); valid targets: "
+                f"{choices_text(ctx.decls) or '(none declared)'}",
+                region.span,
+            )
+            continue
+        if region.target in ctx.decls:
+            continue
+        close = did_you_mean(region.target, ctx.decls)
+        hint = f"did you mean {close!r}? " if close else ""
+        ctx.report(
+            "RSB209",
+            f"region {region.name!r} targets {region.target!r}, which is not declared; "
+            f"{hint}valid targets: {choices_text(ctx.decls) or '(none declared)'}",
+            region.span,
+            fix=close,
+        )
+
+
+@rule(
+    "RSB210",
+    "missing-category",
+    "error",
+    bad="(:objects block_a block_b)",
+    good="(:objects block_a block_b - letter_block)",
+)
+def missing_category(ctx: Context) -> None:
+    """A declared name with no ``- category`` after it: the scene cannot build it."""
+    for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
+        if not decl.category:
+            ctx.report(
+                "RSB210",
+                f"{decl.name!r} has no category; write '{decl.name} - CATEGORY'",
+                decl.span,
+            )
+
+
+@rule(
+    "RSB211",
+    "unknown-domain",
+    "error",
+    bad="(:domain robosuit)",
+    good="(:domain robosuite)",
+)
+def unknown_domain(ctx: Context) -> None:
+    """A ``:domain`` other than ``rsb`` (rsb tasks) or ``robosuite`` (LIBERO / VLA-Arena)."""
+    domain = ctx.problem.domain
+    if domain is None or domain.lower() in DOMAINS:
+        return
+    close = did_you_mean(domain, DOMAINS)
+    ctx.report(
+        "RSB211",
+        f"unknown domain {domain!r}; valid choices: {', '.join(DOMAINS)}",
+        ctx.block_span("domain"),
+        fix=close,
+    )
+
+
+@rule(
+    "RSB212",
+    "undefined-variable",
+    "error",
+    bad="(:goal (And (In ?anser table_answer_zone)))",
+    good="(:goal (And (In ?answer table_answer_zone)))",
+)
+def undefined_variable(ctx: Context) -> None:
+    """A variable the episode does not bind. ``?answer`` (the correct option's candidate) may
+    appear in ``:grasp``, ``:goal`` and ``:cost``; a typed variable ``?c - candidate`` ranges
+    over all candidates in the same blocks. ``:init`` describes the start state and takes no
+    variables."""
+    for block, atom in ctx.atoms():
+        for arg in atom.args:
+            if not isinstance(arg, ast.Variable):
+                continue
+            if block == "init":
+                ctx.report(
+                    "RSB212",
+                    f"variable '?{arg.name}' in :init; :init names objects and regions only",
+                    arg.span,
+                )
+            elif arg.kind is not None and arg.kind not in VARIABLE_KINDS:
+                ctx.report(
+                    "RSB212",
+                    f"variable '?{arg.name}' has unknown kind {arg.kind!r}; valid choices: "
+                    f"{', '.join(VARIABLE_KINDS)}",
+                    arg.span,
+                )
+            elif arg.kind is None and arg.name != "answer":
+                close = did_you_mean(arg.name, ["answer"])
+                ctx.report(
+                    "RSB212",
+                    f"variable '?{arg.name}' is not bound; valid choices: ?answer, "
+                    "or a typed variable such as '?c - candidate'",
+                    arg.span,
+                    fix="?answer" if close else None,
+                )

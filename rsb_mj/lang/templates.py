@@ -1,0 +1,193 @@
+"""Lint instruction template files (``tasks/templates/*.txt``).
+
+A template file holds one instruction template per line; blank lines and lines starting
+with ``#`` are ignored. Placeholders are ``{NAME}``:
+
+* 4 choices: ``{Q}`` (the question), ``{MAPA}`` ... ``{MAPD}`` ("A is the red block"),
+  optionally ``{OPTIONS}`` ("(A) 12 (B) 15 ...");
+* 10 choices: ``{Q}`` and ``{OPTIONS}``.
+
+The episode sampler calls :func:`lint_template` on every template file it loads;
+``rsb lint`` runs it on ``*.txt`` files under a ``templates`` folder (the choice count comes
+from the file name: ``..._4...`` or ``..._10...``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rsb_mj.lang.ast import Span
+from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.rules.base import RULES, declare, did_you_mean
+
+#: Placeholders allowed per choice count.
+PLACEHOLDERS: dict[int, tuple[str, ...]] = {
+    4: ("Q", "MAPA", "MAPB", "MAPC", "MAPD", "OPTIONS"),
+    10: ("Q", "OPTIONS"),
+}
+#: Placeholders every template of a choice count must contain.
+REQUIRED: dict[int, tuple[str, ...]] = {
+    4: ("Q", "MAPA", "MAPB", "MAPC", "MAPD"),
+    10: ("Q", "OPTIONS"),
+}
+#: Placeholder names that could carry the correct answer into the instruction.
+LEAKING = re.compile(r"ANSWER|CORRECT|TARGET|SOLUTION|GOLD|TRUTH|RESULT|RIGHT|WINNER", re.I)
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+declare(
+    "RSB430",
+    "template-unknown-placeholder",
+    "error",
+    """A placeholder the episode sampler does not fill: it would reach the policy verbatim.
+    4-choice templates take {Q}, {MAPA}..{MAPD} and {OPTIONS}; 10-choice templates take {Q}
+    and {OPTIONS}.""",
+    bad="what is {QUESTION}? {MAPA}, {MAPB}, {MAPC}, {MAPD}. put the answer in the zone",
+    good="what is {Q}? {MAPA}, {MAPB}, {MAPC}, {MAPD}. put the answer in the zone",
+)
+declare(
+    "RSB431",
+    "template-leaks-answer",
+    "error",
+    """A placeholder whose name says it carries the answer ({ANSWER}, {CORRECT}, {TARGET},
+    ...). The correct option must never be in the instruction: it lives only in episode
+    metadata.""",
+    bad="{Q} {OPTIONS} hint: the answer is {ANSWER}",
+    good="{Q} {OPTIONS} place the correct block in the gray zone",
+)
+declare(
+    "RSB432",
+    "template-missing-placeholder",
+    "error",
+    """A template that lacks a placeholder the policy needs: {Q} always; for 4 choices every
+    one of {MAPA}..{MAPD} (which block stands for which option); for 10 choices {OPTIONS}.""",
+    bad="{Q} {MAPA}, {MAPB}, {MAPC}. place the right block in the zone",
+    good="{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}. place the right block in the zone",
+)
+declare(
+    "RSB433",
+    "template-wrong-choice-count",
+    "error",
+    """A 10-choice template with a mapping placeholder ({MAPA}..): 10-choice instructions
+    name options by letter with {OPTIONS}, because all ten blocks share one color.""",
+    bad="{Q} {MAPA} {MAPB} ...   (in a 10-choice template file)",
+    good="{Q} options: {OPTIONS}. place the block with the right letter in the gray zone",
+)
+declare(
+    "RSB434",
+    "template-unbalanced-brace",
+    "error",
+    """A '{' without its '}' (or the reverse): the placeholder will not be replaced.""",
+    bad="{Q {MAPA}, {MAPB}, {MAPC}, {MAPD}",
+    good="{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}",
+)
+
+
+def _diag(code: str, message: str, path: str, span: Span, fix: str | None = None) -> Diagnostic:
+    rule = RULES[code]
+    return Diagnostic(code, rule.name, rule.severity, message, path, span, fix)
+
+
+def choices_from_name(name: str) -> int | None:
+    """The choice count a template file name states (``seen_4.txt`` -> 4), or None."""
+    numbers = re.findall(r"(?<![0-9])(4|10)(?![0-9])", name)
+    return int(numbers[-1]) if numbers else None
+
+
+def lint_template(text: str, path: str, choices: int) -> list[Diagnostic]:
+    """Check every template line of a template file.
+
+    Args:
+        text: the file's contents (one template per line; ``#`` comments, blank lines).
+        path: the file name used in diagnostics.
+        choices: 4 or 10, the choice count the templates are for.
+
+    Returns:
+        The diagnostics (RSB430-RSB434), in line order; empty when clean.
+    """
+    if choices not in PLACEHOLDERS:
+        raise ValueError(f"choices must be 4 or 10, got {choices!r}")
+    out: list[Diagnostic] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        out.extend(_lint_line(line, number, path, choices))
+    return out
+
+
+def _lint_line(line: str, number: int, path: str, choices: int) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    found: set[str] = set()
+    for match in _PLACEHOLDER.finditer(line):
+        name = match.group(1)
+        span = Span(number, match.start() + 1, number, match.end() + 1)
+        found.add(name)
+        if name in PLACEHOLDERS[choices]:
+            continue
+        if LEAKING.search(name):
+            out.append(
+                _diag(
+                    "RSB431",
+                    f"placeholder {{{name}}} could put the answer into the instruction; "
+                    "the answer must stay in episode metadata",
+                    path,
+                    span,
+                )
+            )
+        elif choices == 10 and name in PLACEHOLDERS[4]:
+            out.append(
+                _diag(
+                    "RSB433",
+                    f"placeholder {{{name}}} is for 4-choice templates; 10-choice templates "
+                    "list the options with {OPTIONS}",
+                    path,
+                    span,
+                )
+            )
+        else:
+            close = did_you_mean(name, PLACEHOLDERS[choices])
+            hint = f"did you mean {{{close}}}? " if close else ""
+            valid = ", ".join("{" + p + "}" for p in PLACEHOLDERS[choices])
+            out.append(
+                _diag(
+                    "RSB430",
+                    f"unknown placeholder {{{name}}}; {hint}valid choices for {choices} "
+                    f"options: {valid}",
+                    path,
+                    span,
+                    fix="{" + close + "}" if close else None,
+                )
+            )
+    stray = next((c for c in _PLACEHOLDER.sub("", line) if c in "{}"), None)
+    if stray is not None:
+        column = _column_of_stray(line, stray)
+        out.append(
+            _diag(
+                "RSB434",
+                f"unbalanced {stray!r}: a placeholder is written {{NAME}}",
+                path,
+                Span(number, column, number, column + 1),
+            )
+        )
+    missing = [p for p in REQUIRED[choices] if p not in found]
+    if missing:
+        shown = ", ".join("{" + p + "}" for p in missing)
+        out.append(
+            _diag(
+                "RSB432",
+                f"template lacks {shown}, which every {choices}-choice template needs",
+                path,
+                Span(number, 1, number, len(line) + 1),
+            )
+        )
+    return out
+
+
+def _column_of_stray(line: str, char: str) -> int:
+    """1-based column of the first brace in ``line`` that is not part of a ``{NAME}``."""
+    covered = set()
+    for match in _PLACEHOLDER.finditer(line):
+        covered.update(range(match.start(), match.end()))
+    for i, c in enumerate(line):
+        if c == char and i not in covered:
+            return i + 1
+    return 1

@@ -1,0 +1,354 @@
+"""Turn the Lark parse tree of ``grammar/rsb.lark`` into the typed AST of :mod:`rsb_mj.lang.ast`.
+
+One method per grammar rule, named after it. Children are read by their type (token type or
+AST class), never by position. Every node gets the :class:`~rsb_mj.lang.ast.Span` of its rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Token, Transformer
+
+from rsb_mj.lang import ast
+from rsb_mj.lang.vocabulary import canonical_predicate
+
+
+def span_of(token: Token) -> ast.Span:
+    """The :class:`~rsb_mj.lang.ast.Span` of a token."""
+    return ast.Span(token.line, token.column, token.end_line, token.end_column)
+
+
+def _span(children: list[Any]) -> ast.Span:
+    """From the start of the first child to the end of the last (tokens or spanned nodes).
+
+    The parser keeps every token (``keep_all_tokens=True``), so a rule's children run from
+    its opening ``(`` to its closing ``)``.
+    """
+    first, last = children[0], children[-1]
+    if isinstance(first, Token):
+        line, column = first.line, first.column
+    else:
+        line, column = first.span.line, first.span.column
+    if isinstance(last, Token):
+        end_line, end_column = last.end_line, last.end_column
+    else:
+        end_line, end_column = last.span.end_line, last.span.end_column
+    return ast.Span(line, column, end_line, end_column)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A top-level block on its way into :class:`~rsb_mj.lang.ast.Problem`.
+
+    Attributes:
+        keyword: block keyword, lower case, without the colon (``"objects"``).
+        value: the block's content (its AST value).
+        span: the block's source span.
+    """
+
+    keyword: str
+    value: Any
+    span: ast.Span
+
+
+@dataclass(frozen=True)
+class _Prop:
+    """A keyword property inside a block, e.g. ``(:target table)``."""
+
+    keyword: str
+    value: Any
+    span: ast.Span
+
+
+def _tokens(children: list[Any], *types: str) -> list[Token]:
+    return [c for c in children if isinstance(c, Token) and c.type in types]
+
+
+def _floats(children: list[Any]) -> tuple[float, ...]:
+    return tuple(float(t) for t in _tokens(children, "NUMBER"))
+
+
+def _exprs(children: list[Any]) -> tuple[ast.Expr, ...]:
+    return tuple(c for c in children if isinstance(c, ast.Atom | ast.And | ast.Or | ast.Not))
+
+
+def _props(children: list[Any]) -> list[_Prop]:
+    return [c for c in children if isinstance(c, _Prop)]
+
+
+def _number(text: str) -> float | int:
+    value = float(text)
+    return (
+        int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
+    )
+
+
+class ToAst(Transformer):
+    """Lark transformer producing :class:`~rsb_mj.lang.ast.Problem` from the ``start`` rule.
+
+    It runs inside the LALR parser (``Lark(..., transformer=ToAst())``), so no parse tree is
+    built; :func:`rsb_mj.lang.parser.parse_source` sets ``Problem.path`` afterwards.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+
+    # ---- root --------------------------------------------------------------------------------
+
+    def start(self, children: list[Any]) -> ast.Problem:
+        name = next((c for c in children if isinstance(c, str) and not isinstance(c, Token)), "")
+        parts = [c for c in children if isinstance(c, Part)]
+        fields: dict[str, Any] = {}
+        sections: list[ast.Section] = []
+        for part in parts:
+            if part.keyword in _LIST_BLOCKS:
+                key = _LIST_BLOCKS[part.keyword]
+                fields[key] = fields.get(key, ()) + tuple(part.value)
+            elif part.keyword == "section":
+                sections.append(part.value)
+            else:
+                fields[_SCALAR_BLOCKS[part.keyword]] = part.value
+        return ast.Problem(
+            name=name,
+            sections=tuple(sections),
+            blocks=tuple(
+                (p.keyword if p.keyword != "section" else p.value.keyword, p.span) for p in parts
+            ),
+            span=_span(children),
+            **fields,
+        )
+
+    def problem_name(self, children: list[Any]) -> str:
+        (name,) = _tokens(children, "NAME")
+        return str(name)
+
+    # ---- LIBERO / VLA-Arena blocks -----------------------------------------------------------
+
+    def domain(self, children: list[Any]) -> Part:
+        (name,) = _tokens(children, "NAME")
+        return Part("domain", str(name), _span(children))
+
+    def language(self, children: list[Any]) -> Part:
+        words = _tokens(children, "WORD")
+        return Part("language", " ".join(words), _span(children))
+
+    def regions(self, children: list[Any]) -> Part:
+        return Part("regions", [c for c in children if isinstance(c, ast.Region)], _span(children))
+
+    def fixtures(self, children: list[Any]) -> Part:
+        return Part("fixtures", _declarations(children), _span(children))
+
+    def objects(self, children: list[Any]) -> Part:
+        return Part("objects", _declarations(children), _span(children))
+
+    def decl_name(self, children: list[Any]) -> Token:
+        (name,) = _tokens(children, "NAME")
+        return name
+
+    def decl_category(self, children: list[Any]) -> _Prop:
+        (name,) = _tokens(children, "NAME")
+        return _Prop("category", str(name), _span(children))
+
+    def obj_of_interest(self, children: list[Any]) -> Part:
+        names = tuple(str(t) for t in _tokens(children, "NAME"))
+        return Part("obj_of_interest", names, _span(children))
+
+    def init(self, children: list[Any]) -> Part:
+        return Part("init", _exprs(children), _span(children))
+
+    def goal(self, children: list[Any]) -> Part:
+        return Part("goal", _exprs(children), _span(children))
+
+    def cost(self, children: list[Any]) -> Part:
+        return Part("cost", _exprs(children), _span(children))
+
+    # ---- regions -----------------------------------------------------------------------------
+
+    def region(self, children: list[Any]) -> ast.Region:
+        (name,) = _tokens(children, "NAME")
+        fields: dict[str, Any] = {}
+        extra: list[ast.Section] = []
+        for prop in _props(children):
+            if prop.keyword == "section":
+                extra.append(prop.value)
+            elif prop.keyword in ("ranges", "yaw_rotation"):
+                fields[prop.keyword] = fields.get(prop.keyword, ()) + prop.value
+            else:
+                fields[prop.keyword] = prop.value
+        for child in children:
+            if isinstance(child, Part):  # a generic (:keyword ...) property
+                extra.append(child.value)
+        return ast.Region(str(name), extra=tuple(extra), span=_span(children), **fields)
+
+    def target(self, children: list[Any]) -> _Prop:
+        (name,) = _tokens(children, "NAME")
+        return _Prop("target", str(name), _span(children))
+
+    def ranges(self, children: list[Any]) -> _Prop:
+        rects = tuple(c for c in children if isinstance(c, ast.Rect))
+        return _Prop("ranges", rects, _span(children))
+
+    def rect(self, children: list[Any]) -> ast.Rect:
+        x0, y0, x1, y1 = _floats(children)
+        return ast.Rect(x0, y0, x1, y1, span=_span(children))
+
+    def yaw_rotation(self, children: list[Any]) -> _Prop:
+        pairs = tuple(c for c in children if isinstance(c, tuple))
+        return _Prop("yaw_rotation", pairs, _span(children))
+
+    def pair(self, children: list[Any]) -> tuple[float, float]:
+        lo, hi = _floats(children)
+        return (lo, hi)
+
+    def rgba(self, children: list[Any]) -> _Prop:
+        return _Prop("rgba", _floats(children), _span(children))
+
+    # ---- rsb blocks --------------------------------------------------------------------------
+
+    def question(self, children: list[Any]) -> Part:
+        values = {p.keyword: p.value for p in _props(children)}
+        node = ast.Question(values.get("source"), values.get("choices"), span=_span(children))
+        return Part("question", node, _span(children))
+
+    def source(self, children: list[Any]) -> _Prop:
+        (name,) = _tokens(children, "NAME")
+        return _Prop("source", str(name), _span(children))
+
+    def choices(self, children: list[Any]) -> _Prop:
+        (number,) = _tokens(children, "NUMBER")
+        return _Prop("choices", _number(number), _span(children))
+
+    def instruction(self, children: list[Any]) -> Part:
+        values = {p.keyword: p.value for p in _props(children)}
+        node = ast.Instruction(values.get("templates"), span=_span(children))
+        return Part("instruction", node, _span(children))
+
+    def templates(self, children: list[Any]) -> _Prop:
+        (name,) = _tokens(children, "NAME")
+        return _Prop("templates", str(name), _span(children))
+
+    def candidates(self, children: list[Any]) -> Part:
+        names = tuple(str(t) for t in _tokens(children, "NAME"))
+        return Part("candidates", names, _span(children))
+
+    def options(self, children: list[Any]) -> Part:
+        maps = [c for c in children if isinstance(c, ast.OptionMap)]
+        node = maps[-1] if maps else ast.OptionMap("", span=_span(children))
+        return Part("options", node, _span(children))
+
+    def map_named(self, children: list[Any]) -> ast.OptionMap:
+        (name,) = _tokens(children, "NAME")
+        return ast.OptionMap(str(name), span=_span(children))
+
+    def map_pairs(self, children: list[Any]) -> ast.OptionMap:
+        pairs = tuple(c for c in children if isinstance(c, tuple))
+        return ast.OptionMap("fixed", pairs, span=_span(children))
+
+    def map_pair(self, children: list[Any]) -> tuple[str, str]:
+        letter, name = _tokens(children, "NAME")
+        return (str(letter), str(name))
+
+    def grasp(self, children: list[Any]) -> Part:
+        return Part("grasp", _exprs(children), _span(children))
+
+    def layout(self, children: list[Any]) -> Part:
+        values = {p.keyword: p.value for p in _props(children)}
+        node = ast.Layout(values.get("min_spacing"), values.get("yaw_range"), span=_span(children))
+        return Part("layout", node, _span(children))
+
+    def min_spacing(self, children: list[Any]) -> _Prop:
+        (value,) = _floats(children)
+        return _Prop("min_spacing", value, _span(children))
+
+    def yaw_range(self, children: list[Any]) -> _Prop:
+        (pair,) = (c for c in children if isinstance(c, tuple))
+        return _Prop("yaw_range", pair, _span(children))
+
+    # ---- expressions -------------------------------------------------------------------------
+
+    def and_expr(self, children: list[Any]) -> ast.And:
+        return ast.And(_exprs(children), span=_span(children))
+
+    def or_expr(self, children: list[Any]) -> ast.Or:
+        return ast.Or(_exprs(children), span=_span(children))
+
+    def not_expr(self, children: list[Any]) -> ast.Not:
+        (term,) = _exprs(children)
+        return ast.Not(term, span=_span(children))
+
+    def atom(self, children: list[Any]) -> ast.Atom:
+        (predicate,) = _tokens(children, "NAME")
+        args = tuple(c for c in children if not isinstance(c, Token))
+        return ast.Atom(canonical_predicate(str(predicate)), args, span=_span(children))
+
+    def name(self, children: list[Any]) -> ast.Name:
+        (token,) = _tokens(children, "NAME")
+        return ast.Name(str(token), span=_span(children))
+
+    def variable(self, children: list[Any]) -> ast.Variable:
+        (var,) = _tokens(children, "VARIABLE")
+        kinds = _tokens(children, "NAME")
+        kind = str(kinds[-1]) if kinds else None
+        return ast.Variable(str(var)[1:], kind, span=_span(children))
+
+    def number(self, children: list[Any]) -> ast.Number:
+        (value,) = _floats(children)
+        return ast.Number(value, span=_span(children))
+
+    def number_list(self, children: list[Any]) -> ast.NumberList:
+        return ast.NumberList(_floats(children), span=_span(children))
+
+    # ---- generic blocks ----------------------------------------------------------------------
+
+    def generic_section(self, children: list[Any]) -> Part:
+        (keyword,) = _tokens(children, "KEYWORD")
+        items = tuple(c for c in children if not isinstance(c, Token))
+        node = ast.Section(str(keyword)[1:].lower(), items, span=_span(children))
+        return Part("section", node, _span(children))
+
+    def symbol(self, children: list[Any]) -> ast.Symbol:
+        (token,) = children
+        return ast.Symbol(str(token), span=_span(children))
+
+    def slist(self, children: list[Any]) -> ast.SList:
+        items = tuple(c for c in children if not isinstance(c, Token))
+        return ast.SList(items, span=_span(children))
+
+
+def _declarations(children: list[Any]) -> tuple[ast.TypedName, ...]:
+    """Group ``a b - cat c - cat2`` into typed names; a trailing untyped name gets ``""``."""
+    out: list[ast.TypedName] = []
+    pending: list[Token] = []
+    for child in children:
+        if isinstance(child, Token) and child.type == "NAME":
+            pending.append(child)
+        elif isinstance(child, _Prop):
+            out.extend(ast.TypedName(str(t), child.value, span=span_of(t)) for t in pending)
+            pending = []
+    out.extend(ast.TypedName(str(t), "", span=span_of(t)) for t in pending)
+    return tuple(out)
+
+
+#: Blocks whose contents accumulate when a block appears twice (the linter flags the repeat).
+_LIST_BLOCKS = {
+    "regions": "regions",
+    "fixtures": "fixtures",
+    "objects": "objects",
+    "obj_of_interest": "obj_of_interest",
+    "init": "init",
+    "goal": "goal_terms",
+    "cost": "cost_terms",
+    "grasp": "grasp_terms",
+    "candidates": "candidate_names",
+}
+#: Blocks holding one value (the last one wins when repeated; the linter flags the repeat).
+_SCALAR_BLOCKS = {
+    "domain": "domain",
+    "language": "language",
+    "question": "question",
+    "instruction": "instruction",
+    "options": "options",
+    "layout": "layout",
+}
