@@ -2,7 +2,8 @@
 
 The loop: ``env.reset(options={"episode": ...})``, ``policy.reset``, then ``policy.act``
 (one action or a chunk executed row by row) and ``env.step`` until success is latched
-(:mod:`rsb_mj.scoring.scorer`), the step limit is reached, or the policy reports ``done``.
+(:mod:`rsb_mj.scoring.scorer`), the step limit is reached, or the policy reports ``done``
+(then the last action is held for :data:`SETTLE_STEPS` more steps while the scene settles).
 An :class:`~rsb_mj.errors.RsbError` raised by the policy or the environment ends the
 episode with termination ``"error"`` (scored as a failure); other exceptions are bugs and
 propagate.
@@ -22,6 +23,10 @@ from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.version import versions
+
+#: Control steps the last action is held after the policy reports ``done`` (1 s at 20 Hz),
+#: so a block still settling into the zone is scored before the episode ends.
+SETTLE_STEPS = 20
 
 
 def _as_chunk(action: Any, policy: Policy) -> np.ndarray:
@@ -63,10 +68,18 @@ def run_episode(
     termination, error, steps = "step_limit", None, 0
     try:
         policy.reset(env, obs, info)
-        ended = False
+        ended, settle = False, 0
+        last = np.asarray(obs["state"], dtype=np.float64)  # held if done before acting
         while not ended:
-            for action in _as_chunk(policy.act(obs), policy):
-                obs, _, terminated, truncated, info = env.step(action)
+            if policy.done:  # hold the last action while the scene settles
+                if settle >= SETTLE_STEPS:
+                    termination = "policy_done"
+                    break
+                chunk, settle = last[None], settle + 1
+            else:
+                chunk = _as_chunk(policy.act(obs), policy)
+            for last in chunk:
+                obs, _, terminated, truncated, info = env.step(last)
                 steps += 1
                 if on_frame:
                     on_frame(obs)
@@ -76,9 +89,6 @@ def run_episode(
                 if steps >= max_steps or terminated or truncated:
                     ended = True
                     break
-            else:
-                if policy.done:
-                    termination, ended = "policy_done", True
     except RsbError as exc:
         termination, error = "error", f"{type(exc).__name__}: {exc}"
     out = scorer.outcome
