@@ -102,3 +102,16 @@ def test_a_run_directory_keeps_its_split(tmp_path):
     run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
     with pytest.raises(EvalError, match=r"holds split 'eval'; use another --out for split 'train'"):
         run_eval(_config(tmp_path, episodes=1, split="train"), env_factory=fake_env_factory)
+
+
+def test_chosen_episodes_get_a_head_camera_video(tmp_path):
+    import cv2
+
+    cfg = _config(tmp_path, episodes=2, videos=(1,))
+    records = run_eval(cfg, env_factory=fake_env_factory)
+    videos = sorted((cfg.out / "videos").iterdir())
+    assert [v.name for v in videos] == ["RSB-Math-4_evaluation.fakes_oracle_eval_0001.mp4"]
+    cap = cv2.VideoCapture(str(videos[0]))
+    frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+    assert (frames, int(cap.get(cv2.CAP_PROP_FRAME_WIDTH))) == (records[1].steps + 1, 32)
+    cap.release()
