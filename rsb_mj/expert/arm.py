@@ -12,6 +12,7 @@ import numpy as np
 
 from rsb_mj.expert.collision import CollisionChecker
 from rsb_mj.expert.ik import ArmIK
+from rsb_mj.expert.tracking import servo_gains
 from rsb_mj.scene.aloha import SIDES, arm_joints, finger_joints, gripper_site
 
 #: Offset of each side's block in the 14-D action/state vector.
@@ -44,8 +45,9 @@ class Arm:
         self.qpos_adr = np.array([model.joint(j).qposadr[0] for j in self.joints])
         self.finger_adr = np.array([model.joint(j).qposadr[0] for j in finger_joints(side)])
         self.site_id = model.site(self.site).id
+        self.dof_adr = np.array([model.joint(j).dofadr[0] for j in self.joints])
         self.offset = ACTION_OFFSET[side]
-        # Collision checks use the arm with its fingers (they are in the arm's subtree).
+        self.kp, self.kv = servo_gains(model, self.joints)
 
     def q(self, data: mujoco.MjData) -> np.ndarray:
         """Measured arm joint positions [rad]."""

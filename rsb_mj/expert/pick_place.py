@@ -32,6 +32,7 @@ from rsb_mj.expert.arm import AMAX, VMAX, Arm
 from rsb_mj.expert.grasp import object_box, plan_top_down, top_down_rotation
 from rsb_mj.expert.planner import plan_path
 from rsb_mj.expert.timing import time_parameterize
+from rsb_mj.expert.tracking import joint_inertia, lead
 from rsb_mj.expert.world import World, world_of
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 
@@ -152,9 +153,12 @@ class PickPlaceExpert:
 
     # -- motion primitives ------------------------------------------------------------
     def _actions(self, traj: np.ndarray, gripper: float) -> list[np.ndarray]:
+        arm, w = self.arm, self.world
+        inertia = joint_inertia(w.model, w.data, arm.dof_adr)
+        ctrl = lead(traj, self._target_q, DT, arm.kp, arm.kv, inertia)
         self._target_q = traj[-1].copy()
         self._gripper = gripper
-        return [self._action(q, gripper) for q in traj]
+        return [self._action(q, gripper) for q in ctrl]
 
     def _move_joint(self, q_goal: np.ndarray, gripper: float, allowed: tuple[int, ...] = ()):
         w, arm = self.world, self.arm
