@@ -57,9 +57,9 @@ def run_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
         _ENVS[key] = (env_factory or default_env_factory)(job.suite, job.split, cameras)
     episode = load_episode(job.suite, job.split, job.index)
     writer = VideoWriter(Path(job.video)) if job.video else None
-    record = run_episode(
-        _ENVS[key], policy, episode, _problem(job.suite), max_steps=job.max_steps, on_frame=writer
-    )
+    env = _ENVS[key]
+    problem = getattr(env.unwrapped, "problem", None) or _problem(job.suite)
+    record = run_episode(env, policy, episode, problem, max_steps=job.max_steps, on_frame=writer)
     if writer:
         writer.close()
     return record

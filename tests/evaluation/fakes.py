@@ -90,6 +90,10 @@ class FakeEnv:
             self.held = None
         return self._obs(), 0.0, False, False, self._info(S)
 
+    @property
+    def unwrapped(self) -> FakeEnv:
+        return self
+
     def close(self) -> None:
         pass
 
