@@ -8,6 +8,7 @@ Public API::
     lint_text(text, path) -> (Problem | None, [Diagnostic])
     lint_file(path) -> (text | None, [Diagnostic])  # task files and template files
     lint_template(text, path, choices) -> [Diagnostic]
+    format_text(text, path) -> str                  # canonical layout (comments kept)
     RULES: code -> Rule (name, severity, doc, bad and good example)
 
 See :mod:`rsb_mj.lang.ast` for the node types and :mod:`rsb_mj.lang.vocabulary` for the
@@ -42,6 +43,7 @@ from rsb_mj.lang.ast import (
     walk_atoms,
 )
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
+from rsb_mj.lang.formatter import format_problem, format_text
 from rsb_mj.lang.linter import lint_file, lint_problem, lint_text, load_task
 from rsb_mj.lang.parser import parse_file, parse_text
 from rsb_mj.lang.rules import RULES, Rule
@@ -77,6 +79,8 @@ __all__ = [
     "TaskFileError",
     "TypedName",
     "Variable",
+    "format_problem",
+    "format_text",
     "lint_file",
     "lint_problem",
     "lint_template",

@@ -1,0 +1,68 @@
+"""``rsb fmt [--check] PATH...``: rewrite task files (``*.bddl``) in the canonical layout.
+
+With ``--check`` nothing is written; the files that would change are listed.
+Exit status: 0 nothing to change (or all rewritten), 1 ``--check`` found files to change or a
+file does not parse, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rsb_mj.lang.diagnostics import TaskFileError
+from rsb_mj.lang.formatter import format_text
+from rsb_mj.lang.linter import iter_files
+from rsb_mj.lang.parser import read_source
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``fmt`` subcommand."""
+    parser = subparsers.add_parser(
+        "fmt",
+        help="format task files in the canonical layout",
+        description="Rewrite task files (*.bddl) in the canonical layout (comments kept).",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a file would change"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rsb fmt``; returns the exit status."""
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        print(f"rsb fmt: error: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    files = [p for p in iter_files(args.paths) if p.suffix == ".bddl"]
+    if not files:
+        print(f"rsb fmt: error: no *.bddl files under {', '.join(args.paths)}", file=sys.stderr)
+        return 2
+    status = 0
+    changed = 0
+    for path in files:
+        text, diagnostics = read_source(path)
+        try:
+            if text is None:
+                raise TaskFileError(diagnostics)
+            formatted = format_text(text, str(path))
+        except TaskFileError as err:
+            for d in err.diagnostics:
+                print(d.render(text), file=sys.stderr)
+            status = 1
+            continue
+        if formatted == text:
+            continue
+        changed += 1
+        if args.check:
+            print(f"would reformat {path}")
+            status = 1
+        else:
+            path.write_text(formatted, encoding="utf-8")
+            print(f"reformatted {path}")
+    verb = "would be reformatted" if args.check else "reformatted"
+    print(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, {changed} {verb}")
+    return status
