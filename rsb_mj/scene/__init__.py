@@ -7,5 +7,11 @@ z = :data:`rsb_mj.scene.aloha.TABLE_TOP_Z`. ``table_to_world(x, y, z)`` converts
 Modules: :mod:`~rsb_mj.scene.aloha` (robot + table spec, early deliverable for the expert),
 :mod:`~rsb_mj.scene.layout` (``sample_layout``, pure numpy), :mod:`~rsb_mj.scene.categories`
 (object registry), :mod:`~rsb_mj.scene.compiler` (task + episode -> compiled scene).
-Importing this package does not import MuJoCo.
+Importing this package does not import MuJoCo; it picks the offscreen GL backend
+(``MUJOCO_GL=egl`` when unset, OSMesa as fallback; see :mod:`rsb_mj.scene.gl`) so that any
+later ``import mujoco`` renders headless.
 """
+
+from rsb_mj.scene.gl import choose_gl_backend
+
+choose_gl_backend()

@@ -1,0 +1,74 @@
+"""Offscreen camera rendering: one ``mujoco.Renderer`` per image size, upright images.
+
+``mujoco.Renderer.render`` already returns images upright (row 0 at the top), unlike raw
+OpenGL buffers. Only visual geoms are drawn (groups 1 and 2; collision hulls in group 3 and
+sites are hidden). The ``fast`` preset turns off shadows, reflections and multisampling;
+``full`` keeps them.
+"""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+
+from rsb_mj.errors import EnvError
+from rsb_mj.scene.gl import patch_late_import
+
+CAMERAS: tuple[str, ...] = ("head", "left_wrist", "right_wrist")
+
+
+class CameraRig:
+    """Renders a fixed list of cameras of one model at one size."""
+
+    def __init__(
+        self,
+        model: mujoco.MjModel,
+        cameras: tuple[str, ...],
+        width: int,
+        height: int,
+        quality: str,
+    ) -> None:
+        unknown = [c for c in cameras if c not in CAMERAS]
+        if unknown:
+            raise EnvError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERAS)}")
+        if width < 1 or height < 1:
+            raise EnvError(f"image size {width}x{height}: width and height must be >= 1")
+        self.cameras = tuple(cameras)
+        self.width, self.height = int(width), int(height)
+        model.vis.global_.offwidth = max(model.vis.global_.offwidth, self.width)
+        model.vis.global_.offheight = max(model.vis.global_.offheight, self.height)
+        if quality == "fast":
+            model.vis.quality.offsamples = 0
+        self.option = mujoco.MjvOption()
+        self.option.geomgroup[:] = [0, 1, 1, 0, 0, 0]
+        self.option.sitegroup[:] = 0
+        self._renderer: mujoco.Renderer | None = None
+        self._model = model
+        self._quality = quality
+
+    def _get(self) -> mujoco.Renderer:
+        if self._renderer is None:
+            patch_late_import()
+            self._renderer = mujoco.Renderer(self._model, self.height, self.width)
+            if self._quality == "fast":
+                flags = self._renderer.scene.flags
+                flags[mujoco.mjtRndFlag.mjRND_SHADOW] = False
+                flags[mujoco.mjtRndFlag.mjRND_REFLECTION] = False
+                flags[mujoco.mjtRndFlag.mjRND_SKYBOX] = False
+        return self._renderer
+
+    def render(self, data: mujoco.MjData, camera: str) -> np.ndarray:
+        """One upright uint8 image (height, width, 3) of ``camera``."""
+        renderer = self._get()
+        renderer.update_scene(data, camera=camera, scene_option=self.option)
+        return renderer.render()
+
+    def render_all(self, data: mujoco.MjData) -> dict[str, np.ndarray]:
+        """Images of every camera of the rig, by name."""
+        return {cam: self.render(data, cam) for cam in self.cameras}
+
+    def close(self) -> None:
+        """Free the GL context."""
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None

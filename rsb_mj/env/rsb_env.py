@@ -1,0 +1,292 @@
+"""``RsbEnv``: the RSB task as a gymnasium environment on the bimanual Aloha in MuJoCo.
+
+Description:
+    A multiple-choice question is asked in the instruction; N candidate objects (4 or 10)
+    stand on the table, each standing for one option; the policy must place the object of
+    the correct option in the gray answer zone. The env only simulates and reports raw
+    signals; success is scored downstream (:mod:`rsb_mj.scoring`).
+
+Action Space:
+    ``Box((14,), float64)``: joint position targets
+    ``[left waist, shoulder, elbow, forearm_roll, wrist_angle, wrist_rotate (rad),
+    left gripper, right 6 (rad), right gripper]``; grippers 0 closed .. 1 open. A wrong shape
+    or a NaN raises :class:`~rsb_mj.errors.EnvError`; values outside the joint ranges are
+    clamped by the actuators.
+
+Observation Space:
+    ``{"state": float64 (14,), "images": {camera: uint8 (height, width, 3)}}``: measured joint
+    positions in the action layout (grippers as measured normalized opening), upright images
+    of ``head``, ``left_wrist``, ``right_wrist`` (empty dict with ``cameras=()``).
+
+Info (reset and every step):
+    ``instruction``, ``episode`` (``Episode.to_dict()``), ``candidates`` (the candidate axis
+    order), ``step`` (control steps since reset), ``signals`` (see
+    :mod:`rsb_mj.env.signals`; S = 25 rows per step, 1 at reset), ``sim`` (mujoco version,
+    quality preset, control and physics periods).
+
+Episode End:
+    Never terminated (reward 0.0); truncated by the registered ``max_episode_steps``.
+
+Control:
+    20 Hz: each ``step`` holds the targets for 25 physics steps of 2 ms (``mujoco.mj_step``).
+
+Arguments:
+    task: task file path or a parsed :class:`rsb_mj.lang.Problem`.
+    suite: suite name recorded in sampled episodes ("" for a bare task).
+    split: ``"train"`` or ``"eval"`` for sampled episodes.
+    cameras, width, height: which cameras to render and the image size [px].
+    quality: ``"fast"`` (no shadows/multisampling, decimated meshes) or ``"full"``.
+    render_mode: None or ``"rgb_array"`` (``render()`` returns the head image).
+
+Privileged attributes (expert, tests): ``model``, ``data``, ``episode``, ``scene``
+(:class:`rsb_mj.scene.compiler.Scene`).
+
+Version History:
+    v0: initial release.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium
+import mujoco
+import numpy as np
+from gymnasium import spaces
+
+from rsb_mj.env.cameras import CAMERAS, CameraRig
+from rsb_mj.env.signals import SignalRecorder
+from rsb_mj.episode import Episode
+from rsb_mj.errors import EnvError
+from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
+from rsb_mj.scene.compiler import Scene, compile_scene
+from rsb_mj.suites import CONTROL_HZ
+
+#: Physics steps per control step (25 x 2 ms = 50 ms = 1 / CONTROL_HZ).
+SUBSTEPS = 25
+SPLITS = ("train", "eval")
+
+
+def _load_problem(task: str | Path | Any) -> Any:
+    if isinstance(task, str | Path):
+        from rsb_mj.lang import load_task
+
+        return load_task(Path(task))
+    if hasattr(task, "candidates") and hasattr(task, "regions"):
+        return task
+    raise EnvError(f"task must be a task file path or a parsed Problem, got {type(task).__name__}")
+
+
+def _copy_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an episode row that shares no mutable container (two levels deep)."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if isinstance(value, dict):
+            out[key] = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+        elif isinstance(value, list):
+            out[key] = list(value)
+        else:
+            out[key] = value
+    return out
+
+
+class RsbEnv(gymnasium.Env):
+    """The RSB environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": CONTROL_HZ}
+
+    def __init__(
+        self,
+        task: str | Path | Any = "",
+        *,
+        suite: str = "",
+        split: str = "eval",
+        cameras: tuple[str, ...] = CAMERAS,
+        width: int = 320,
+        height: int = 240,
+        quality: str = "fast",
+        render_mode: str | None = None,
+    ) -> None:
+        if task == "":
+            raise EnvError("RsbEnv needs task=PATH (a task file) or a parsed Problem")
+        if split not in SPLITS:
+            raise EnvError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
+        if quality not in QUALITIES:
+            raise EnvError(f"unknown quality {quality!r}; valid choices: {', '.join(QUALITIES)}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise EnvError(f"unknown render_mode {render_mode!r}; valid choices: rgb_array")
+        self.problem = _load_problem(task)
+        self.suite, self.split, self.quality = suite, split, quality
+        self.render_mode = render_mode
+        self.scene: Scene = compile_scene(self.problem, quality=quality)
+        self.model: mujoco.MjModel = self.scene.model
+        self.data = mujoco.MjData(self.model)
+        self.episode: Episode | None = None
+        self._episode_dict: dict[str, Any] = {}
+        self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
+        self._render_rig: CameraRig | None = None
+        self._signals = SignalRecorder(self.scene)
+        self._step_count = 0
+        self._build_index()
+        self.action_space = spaces.Box(self._low, self._high, shape=(14,), dtype=np.float64)
+        image = spaces.Box(0, 255, shape=(int(height), int(width), 3), dtype=np.uint8)
+        self.observation_space = spaces.Dict(
+            {
+                "state": spaces.Box(-np.inf, np.inf, shape=(14,), dtype=np.float64),
+                "images": spaces.Dict({cam: image for cam in self._rig.cameras}),
+            }
+        )
+
+    def _build_index(self) -> None:
+        """Index arrays between the 14-D action/state layout and actuators/qpos."""
+        sc, model = self.scene, self.model
+        act_ids, src, qpos_adr = [], [], []
+        low, high = [], []
+        for s, side in enumerate(SIDES):
+            base = 7 * s
+            for j, aid in enumerate(sc.arm_actuators[side]):
+                act_ids.append(aid)
+                src.append(base + j)
+                lo, hi = model.actuator_ctrlrange[aid]
+                low.append(lo)
+                high.append(hi)
+            qpos_adr.extend(sc.arm_qpos[side])
+            for aid in sc.gripper_actuators[side]:
+                act_ids.append(aid)
+                src.append(base + 6)
+            low.append(0.0)
+            high.append(1.0)
+        self._act_ids = np.array(act_ids)
+        self._act_src = np.array(src)
+        self._is_finger = np.isin(self._act_src, [6, 13])
+        self._arm_state_adr = np.array(qpos_adr)
+        self._arm_state_idx = np.array([0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12])
+        self._finger_adr = np.stack([sc.finger_qpos[s] for s in SIDES])
+        self._low, self._high = np.array(low), np.array(high)
+        self._gripper_cmd = np.ones(2)
+
+    # ---- gymnasium API ---------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start an episode: ``options={"episode": Episode | dict}`` or one sampled.
+
+        Raises:
+            EnvError: for unknown options or an episode that does not fit the task.
+        """
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = sorted(set(options) - {"episode"})
+        if unknown:
+            raise EnvError(f"unknown reset options {unknown}; valid choices: episode")
+        episode = options.get("episode")
+        if episode is None:
+            from rsb_mj.episodes import sample_episode
+
+            episode_seed = int(self.np_random.integers(0, 2**31 - 1))
+            episode = sample_episode(
+                self.problem, suite=self.suite, split=self.split, index=0, seed=episode_seed
+            )
+        elif isinstance(episode, dict):
+            episode = Episode.from_dict(episode)
+        elif not isinstance(episode, Episode):
+            raise EnvError(
+                f"options['episode'] must be an Episode or its dict, got {type(episode).__name__}"
+            )
+        if set(episode.mapping.values()) != set(self.scene.candidates):
+            raise EnvError(
+                f"episode maps options to {sorted(episode.mapping.values())}; this task's "
+                f"candidates are {list(self.scene.candidates)}"
+            )
+        self.episode = episode
+        self._episode_dict = episode.to_dict()
+        self.scene.apply_episode(self.data, episode)
+        self._signals.reset(self.data)
+        self._gripper_cmd = np.ones(2)
+        self._step_count = 0
+        info = self._info(self._signals.snapshot(self.data, self._gripper_cmd))
+        info["sim"] = {
+            "mujoco": mujoco.__version__,
+            "quality": self.quality,
+            "control_hz": CONTROL_HZ,
+            "timestep": float(self.model.opt.timestep),
+            "substeps": SUBSTEPS,
+        }
+        return self._obs(), info
+
+    def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Hold the 14-D joint targets for 25 physics steps (50 ms).
+
+        Raises:
+            EnvError: before reset, or for an action of the wrong shape or with NaN.
+        """
+        if self.episode is None:
+            raise EnvError("call reset() before step()")
+        action = self._validate(action)
+        ctrl = action[self._act_src]
+        fingers = FINGER_CLOSED + np.clip(ctrl, 0.0, 1.0) * (FINGER_OPEN - FINGER_CLOSED)
+        self.data.ctrl[self._act_ids] = np.where(self._is_finger, fingers, ctrl)
+        self._gripper_cmd = np.clip(action[[6, 13]], 0.0, 1.0)
+        model, data, rec = self.model, self.data, self._signals
+        rec.begin(SUBSTEPS)
+        for k in range(SUBSTEPS):
+            mujoco.mj_step(model, data)
+            rec.record(data, k)
+        self._step_count += 1
+        info = self._info(rec.finish(self._gripper_cmd))
+        return self._obs(), 0.0, False, False, info
+
+    def render(self) -> np.ndarray | None:
+        """The head camera image (``render_mode="rgb_array"``), else None."""
+        if self.render_mode != "rgb_array":
+            return None
+        if self._render_rig is None:
+            self._render_rig = CameraRig(
+                self.model, ("head",), self._rig.width, self._rig.height, self.quality
+            )
+        return self._render_rig.render(self.data, "head")
+
+    def close(self) -> None:
+        """Free rendering contexts."""
+        self._rig.close()
+        if self._render_rig is not None:
+            self._render_rig.close()
+
+    # ---- helpers ---------------------------------------------------------------------------
+
+    def _validate(self, action: Any) -> np.ndarray:
+        try:
+            arr = np.asarray(action, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise EnvError(f"action must be 14 numbers, got {type(action).__name__}") from exc
+        if arr.shape != (14,):
+            raise EnvError(
+                f"action has shape {arr.shape}; expected (14,): [left 6 joints (rad), left "
+                "gripper (0 closed..1 open), right 6 joints, right gripper]"
+            )
+        bad = np.flatnonzero(~np.isfinite(arr))
+        if bad.size:
+            raise EnvError(f"action has non-finite values at indices {bad.tolist()}")
+        return arr
+
+    def state(self) -> np.ndarray:
+        """Measured 14-D state in the action layout."""
+        out = np.empty(14)
+        out[self._arm_state_idx] = self.data.qpos[self._arm_state_adr]
+        fingers = self.data.qpos[self._finger_adr].mean(axis=1)
+        out[[6, 13]] = finger_to_gripper(fingers)
+        return out
+
+    def _obs(self) -> dict[str, Any]:
+        return {"state": self.state(), "images": self._rig.render_all(self.data)}
+
+    def _info(self, signals: dict[str, np.ndarray]) -> dict[str, Any]:
+        return {
+            "instruction": self._episode_dict["instruction"],
+            "episode": _copy_row(self._episode_dict),
+            "candidates": self.scene.candidates,
+            "step": self._step_count,
+            "signals": signals,
+        }
