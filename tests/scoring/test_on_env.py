@@ -1,0 +1,56 @@
+"""Scoring on the real MuJoCo environment's signals (teleported blocks, closed grippers)."""
+
+import mujoco
+import numpy as np
+import pytest
+
+from rsb_mj.episodes import sample_episode
+from rsb_mj.scoring import EpisodeScorer
+from rsb_mj.suites import get_suite
+
+
+@pytest.fixture(scope="module")
+def env():
+    from rsb_mj.env import RsbEnv
+
+    suite = get_suite("RSB-Math-4")
+    e = RsbEnv(suite.path, suite=suite.name, cameras=())
+    yield e
+    e.close()
+
+
+def _reset(env, seed=5):
+    episode = sample_episode(env.problem, suite="RSB-Math-4", split="eval", index=0, seed=seed)
+    obs, info = env.reset(options={"episode": episode})
+    scorer = EpisodeScorer.for_problem(env.problem, tuple(info["candidates"]), episode.target)
+    return episode, obs, scorer
+
+
+def _teleport(env, body, xy):
+    adr = env.model.joint(f"{body}/free").qposadr[0]
+    env.data.qpos[adr : adr + 2] = xy
+    env.data.qvel[:] = 0.0
+    mujoco.mj_forward(env.model, env.data)
+
+
+def test_target_teleported_into_the_zone_is_in_and_released_but_not_a_success(env):
+    episode, obs, scorer = _reset(env)
+    _teleport(env, episode.target, env.scene.zone_center[:2])
+    hold = obs["state"].copy()
+    for _ in range(5):
+        obs, _, _, _, info = env.step(hold)
+        out = scorer.update(info["signals"])
+    assert out.in_zone == [episode.target] and out.goal_final
+    assert not out.grasped and not out.success  # never grasped: pushing does not count
+
+
+def test_closing_both_grippers_on_nothing_is_no_grasp(env):
+    _, obs, scorer = _reset(env, seed=6)
+    closed = obs["state"].copy()
+    closed[[6, 13]] = 0.0
+    for _ in range(10):
+        obs, _, _, _, info = env.step(closed)
+        out = scorer.update(info["signals"])
+    assert info["signals"]["gripper_cmd"].max() == 0.0
+    assert np.all(info["signals"]["gripper_open"] < 0.2)
+    assert not out.grasped and out.in_zone == [] and out.steps == 10
