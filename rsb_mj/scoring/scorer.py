@@ -59,7 +59,12 @@ class Outcome:
 
 
 class EpisodeScorer:
-    """Evaluates a task's ``:grasp`` and ``:goal`` every control step of one episode."""
+    """Evaluates a task's ``:grasp`` and ``:goal`` every control step of one episode.
+
+    Attributes:
+        grasp_expr, goal_expr: the compiled expressions.
+        outcome: the :class:`Outcome` so far.
+    """
 
     def __init__(
         self,
@@ -84,13 +89,13 @@ class EpisodeScorer:
         """
         self.candidates = tuple(candidates)
         self.target = target
-        self._grasp = CompiledExpression(grasp, self.candidates, target, path=path)
-        if self._grasp.free_variable is None:
+        self.grasp_expr = CompiledExpression(grasp, self.candidates, target, path=path)
+        if self.grasp_expr.free_variable is None:
             raise EvalError(
                 f"{path}: the :grasp block must range over the candidates, "
                 "e.g. (Grasped ?c - candidate)"
             )
-        self._goal = CompiledExpression(goal, self.candidates, target, path=path)
+        self.goal_expr = CompiledExpression(goal, self.candidates, target, path=path)
         self.outcome = Outcome()
 
     @classmethod
@@ -115,8 +120,8 @@ class EpisodeScorer:
             signals = StepSignals.from_info(signals, len(self.candidates))
         out = self.outcome
         out.steps += 1
-        grasp = self._grasp.witnesses(signals)
-        goal = self._goal.holds(self._goal.witnesses(signals))
+        grasp = self.grasp_expr.witnesses(signals)
+        goal = self.goal_expr.holds(self.goal_expr.witnesses(signals))
         t = self.candidates.index(self.target)
         for s in range(signals.substeps):
             for n in np.flatnonzero(grasp[s]):
