@@ -57,14 +57,14 @@ def world_of(env: Any) -> World:
     zone_c = np.asarray(scene.zone_center, float)
     if zone_c.shape == (2,):
         zone_c = np.array([zone_c[0], zone_c[1], scene.table_top_z])
-    bodies = dict(scene.candidate_bodies)
+    bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
     episode = u.episode
     return World(
         model=u.model,
         data=u.data,
         table_top_z=float(scene.table_top_z),
         zone_center=zone_c,
-        zone_half=np.asarray(scene.zone_half, float)[:2],
+        zone_half=np.asarray(scene.zone_half_size, float)[:2],
         candidate_bodies=bodies,
         seed=int(episode.seed),
     )
