@@ -39,15 +39,16 @@ class CategoryInfo:
 
 #: Categories the rsb scene compiler builds.
 RSB_CATEGORIES: dict[str, CategoryInfo] = {
-    "letter_block": CategoryInfo("block", 0.025, True),
-    "can": CategoryInfo("can", 0.035, False),
-    "milk": CategoryInfo("milk carton", 0.035, False),
-    "bread": CategoryInfo("bread", 0.045, False),
-    "cereal": CategoryInfo("cereal box", 0.05, False),
-    "lemon": CategoryInfo("lemon", 0.03, False),
-    "bottle": CategoryInfo("bottle", 0.035, False),
-    "toy_car": CategoryInfo("toy car", 0.05, False),
-    "playing_card": CategoryInfo("playing card", 0.05, True),
+    # Radii bound the compiled objects' top views (rsb_mj/scene/categories; scene engineer).
+    "letter_block": CategoryInfo("block", 0.029, True),  # 4 cm cube
+    "can": CategoryInfo("can", 0.026, False),  # 5 cm diameter
+    "milk": CategoryInfo("milk carton", 0.032, False),  # 4.4 cm square
+    "bread": CategoryInfo("bread", 0.04, False),  # 6 x 5 cm
+    "cereal": CategoryInfo("cereal box", 0.053, False),  # 10 x 3 cm
+    "lemon": CategoryInfo("lemon", 0.035, False),  # 6.8 x 4 cm
+    "bottle": CategoryInfo("bottle", 0.03, False),  # 5.6 cm diameter
+    "toy_car": CategoryInfo("toy car", 0.052, False),  # 9 x 4.4 cm with wheels
+    "playing_card": CategoryInfo("deck of cards", 0.044, True),  # 5 x 7 cm deck
 }
 
 #: Categories registered by LIBERO and VLA-Arena (task files with ``(:domain robosuite)``).

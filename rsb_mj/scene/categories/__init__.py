@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from rsb_mj.errors import SceneError
 from rsb_mj.scene.categories.base import BuiltObject, Category
+from rsb_mj.scene.categories.bottle import Bottle
 from rsb_mj.scene.categories.bread import Bread
 from rsb_mj.scene.categories.can import Can
+from rsb_mj.scene.categories.cereal import Cereal
 from rsb_mj.scene.categories.lemon import Lemon
 from rsb_mj.scene.categories.letter_block import LetterBlock
 from rsb_mj.scene.categories.milk import Milk
@@ -19,7 +21,18 @@ from rsb_mj.scene.categories.toy_car import ToyCar
 
 #: Category name -> the category object.
 CATEGORIES: dict[str, Category] = {
-    c.name: c for c in (LetterBlock(), Can(), Lemon(), Bread(), Milk(), ToyCar(), PlayingCard())
+    c.name: c
+    for c in (
+        LetterBlock(),
+        Can(),
+        Milk(),
+        Bread(),
+        Cereal(),
+        Lemon(),
+        Bottle(),
+        ToyCar(),
+        PlayingCard(),
+    )
 }
 
 
