@@ -154,6 +154,15 @@ def syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
             fix="add the missing ')'",
         )
     span = _token_span(token)
+    if token.type == "WORD":  # only free :language text matches it: a stray character
+        return Diagnostic(
+            "RSB101",
+            "unexpected-character",
+            "error",
+            f"unexpected character {str(token)[0]!r}; expected " + _one_of(_expected(err.expected)),
+            path,
+            Span(token.line, token.column, token.line, token.column + 1),
+        )
     if err.expected and set(err.expected) <= _END:
         return Diagnostic(
             "RSB105",

@@ -24,9 +24,9 @@ def answer_zone(ctx: Context) -> ast.Region | None:
     return next((r for r in ctx.problem.regions if r.name == ANSWER_ZONE), None)
 
 
-def placements(ctx: Context) -> dict[str, list[str]]:
-    """Region full name -> candidates that ``:init`` places there with ``On``."""
-    out: dict[str, list[str]] = {}
+def placement_atoms(ctx: Context) -> dict[str, list[ast.Atom]]:
+    """Region full name -> the ``(On CANDIDATE REGION)`` atoms of ``:init`` placing there."""
+    out: dict[str, list[ast.Atom]] = {}
     for atom in ctx.problem.init:
         if (
             isinstance(atom, ast.Atom)
@@ -36,8 +36,16 @@ def placements(ctx: Context) -> dict[str, list[str]]:
             and isinstance(atom.args[1], ast.Name)
             and atom.args[0].value in ctx.candidates
         ):
-            out.setdefault(atom.args[1].value, []).append(atom.args[0].value)
+            out.setdefault(atom.args[1].value, []).append(atom)
     return out
+
+
+def placements(ctx: Context) -> dict[str, list[str]]:
+    """Region full name -> candidates that ``:init`` places there with ``On``."""
+    return {
+        region: [a.args[0].value for a in atoms]  # type: ignore[union-attr]
+        for region, atoms in placement_atoms(ctx).items()
+    }
 
 
 def _radius(ctx: Context, name: str) -> float:
@@ -397,11 +405,11 @@ def candidate_in_zone(ctx: Context) -> None:
     zone = answer_zone(ctx)
     if zone is None:
         return
-    for region, names in placements(ctx).items():
-        if region == zone.full_name:
-            for name in names:
-                ctx.report(
-                    "RSB312",
-                    f"candidate {name!r} starts in the answer zone {region!r}",
-                    ctx.block_span("init"),
-                )
+    for atom in placement_atoms(ctx).get(zone.full_name, []):
+        name = atom.args[0].value  # type: ignore[union-attr]
+        ctx.report(
+            "RSB312",
+            f"candidate {name!r} starts in the answer zone {zone.full_name!r}",
+            atom.span,
+            fix=f"(On {name} table_candidates)",
+        )

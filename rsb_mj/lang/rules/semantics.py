@@ -496,9 +496,10 @@ def _words(text: str) -> list[str]:
 def language_mismatch(ctx: Context) -> None:
     """``:language`` text that disagrees with the file name. LIBERO builds the prompt a policy
     sees from the file name, not from ``:language``, so the two must say the same thing
-    (case, underscores and a trailing ``_N`` index are ignored)."""
+    (case, underscores and a trailing ``_N`` index are ignored). Not checked for rsb tasks,
+    whose instructions come from the template files."""
     language = ctx.problem.language
-    if language is None or ctx.path.startswith("<"):
+    if language is None or ctx.is_rsb or ctx.path.startswith("<"):
         return
     stem = _SUFFIX.sub("", Path(ctx.path).stem)
     from_name = _words(stem.replace("_", " "))

@@ -1,0 +1,78 @@
+"""A valid rsb task used as the starting point of the rule fixtures (kept inline so that
+edits to tasks/*.bddl do not change what the tests check)."""
+
+BASE = """\
+; a valid 4-choice rsb task
+(define (problem rsb_test_4)
+  (:domain rsb)
+  (:question (:source arithmetic) (:choices 4))
+  (:instruction (:templates seen))
+  (:regions
+    (candidates
+      (:target table)
+      (:ranges ((-0.25 -0.1 0.25 0.02))))
+    (answer_zone
+      (:target table)
+      (:ranges ((-0.06 0.1 0.06 0.22)))
+      (:rgba (0.5 0.5 0.5 1))))
+  (:fixtures
+    table - table)
+  (:objects
+    block_a block_b block_c block_d - letter_block)
+  (:candidates block_a block_b block_c block_d)
+  (:options (:map shuffle))
+  (:init
+    (On block_a table_candidates)
+    (On block_b table_candidates)
+    (On block_c table_candidates)
+    (On block_d table_candidates))
+  (:grasp (Grasped ?c - candidate))
+  (:goal (And (In ?answer table_answer_zone) (Released ?answer)))
+  (:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3))))
+"""
+
+#: The 10-choice variant (objects block_a .. block_i, block_k).
+LETTERS_10 = "abcdefghik"
+BASE_10 = (
+    BASE.replace("(:choices 4)", "(:choices 10)")
+    .replace(
+        "block_a block_b block_c block_d - letter_block",
+        " ".join(f"block_{c}" for c in LETTERS_10) + " - letter_block",
+    )
+    .replace(
+        "(:candidates block_a block_b block_c block_d)",
+        "(:candidates " + " ".join(f"block_{c}" for c in LETTERS_10) + ")",
+    )
+    .replace(
+        "    (On block_d table_candidates))",
+        "\n".join(f"    (On block_{c} table_candidates)" for c in LETTERS_10[3:]) + ")",
+    )
+)
+
+#: A valid LIBERO / VLA-Arena style task; lint it as ``put_the_bowl_on_the_plate.bddl``.
+LIBERO = """\
+(define (problem LIBERO_Tabletop_Manipulation)
+  (:domain robosuite)
+  (:language Put the bowl on the plate)
+  (:regions
+    (bowl_region
+      (:target main_table)
+      (:ranges ((-0.1 -0.01 -0.08 0.01))))
+    (plate_region
+      (:target main_table)
+      (:ranges ((0.04 -0.03 0.06 -0.01)))))
+  (:fixtures
+    main_table - table)
+  (:objects
+    bowl_1 - akita_black_bowl
+    plate_1 - plate)
+  (:obj_of_interest
+    bowl_1
+    plate_1)
+  (:init
+    (On bowl_1 main_table_bowl_region)
+    (On plate_1 main_table_plate_region))
+  (:goal (And (On bowl_1 plate_1)))
+  (:cost (And (Fall plate_1) (CheckGripperContact plate_1))))
+"""
+LIBERO_PATH = "put_the_bowl_on_the_plate.bddl"

@@ -1,0 +1,513 @@
+# ruff: noqa: E501
+"""One failing fixture per lint rule: the exact code, position and message.
+
+Each case edits a valid task (``BASE``, ``BASE_10`` or ``LIBERO`` in lang_samples.py) in one
+place and checks the first finding of the rule.
+"""
+
+import pytest
+
+from rsb_mj.lang import RSB_CATEGORIES, RULES, lint_text
+from rsb_mj.lang.vocabulary import footprint_radius
+
+from .lang_samples import BASE, BASE_10, LIBERO, LIBERO_PATH
+
+CASES = [
+    (
+        "RSB201",
+        BASE,
+        "(:goal (And",
+        "(:goall (And",
+        26,
+        3,
+        "unknown block ':goall'; did you mean ':goal'? valid blocks: :camera, :candidates, :cost, :domain, :fixtures, :goal, :grasp, :image_settings, :init, :instruction, :language, :layout, :moving_objects, :noise, :obj_of_interest, :objects, :options, :question, :random_color, :regions, :requirements, :scene_properties",
+    ),
+    (
+        "RSB202",
+        BASE,
+        "  (:candidates",
+        "  (:objects block_e - letter_block)\n  (:candidates",
+        18,
+        3,
+        "block ':objects' appears again (first at line 16); write it once",
+    ),
+    (
+        "RSB203",
+        BASE,
+        "- letter_block",
+        "- leter_block",
+        17,
+        5,
+        "object 'block_a' has unknown category 'leter_block'; did you mean 'letter_block'? valid choices: "
+        + ", ".join(sorted(RSB_CATEGORIES)),
+    ),
+    (
+        "RSB204",
+        BASE,
+        "(On block_b",
+        "(Onn block_b",
+        22,
+        5,
+        "unknown predicate 'Onn'; did you mean 'On'? valid choices: CheckDistance, CheckForce, CheckGripperContact, CheckGripperContactPart, CheckGripperDistance, CheckGripperDistancePart, Close, Collide, Fall, Grasped, In, InContact, InContactPart, On, Open, Released, Turnoff, Turnon, Up",
+    ),
+    (
+        "RSB205",
+        BASE,
+        "(In ?answer table_answer_zone)",
+        "(In ?answer)",
+        26,
+        15,
+        "'In' takes 2 arguments (object, place), got 1",
+    ),
+    (
+        "RSB206",
+        BASE,
+        "(On block_b table_candidates)",
+        "(On table_candidates block_b)",
+        22,
+        9,
+        "argument 1 of 'On' must be an object, got region 'table_candidates'",
+    ),
+    (
+        "RSB207",
+        BASE,
+        "(In ?answer table_answer_zone)",
+        "(In ?answer table_answer_zon)",
+        26,
+        27,
+        "'table_answer_zon' in :goal is not a declared object, fixture or region; did you mean 'table_answer_zone'?",
+    ),
+    (
+        "RSB208",
+        BASE,
+        "block_a block_b block_c block_d - letter_block",
+        "block_a block_b block_c block_d block_a - letter_block",
+        17,
+        37,
+        "'block_a' is declared again (first at line 17)",
+    ),
+    (
+        "RSB209",
+        BASE,
+        "(:target table)\n      (:ranges ((-0.25",
+        "(:target tabel)\n      (:ranges ((-0.25",
+        7,
+        5,
+        "region 'candidates' targets 'tabel', which is not declared; did you mean 'table'? valid targets: block_a, block_b, block_c, block_d, table",
+    ),
+    (
+        "RSB210",
+        BASE,
+        "    table - table)",
+        "    table - table\n    lamp)",
+        16,
+        5,
+        "'lamp' has no category; write 'lamp - CATEGORY'",
+    ),
+    (
+        "RSB211",
+        BASE,
+        "(:domain rsb)",
+        "(:domain rbs)",
+        3,
+        3,
+        "unknown domain 'rbs'; valid choices: robosuite, rsb",
+    ),
+    (
+        "RSB212",
+        BASE,
+        "(Released ?answer)",
+        "(Released ?anser)",
+        26,
+        56,
+        "variable '?anser' is not bound; valid choices: ?answer, or a typed variable such as '?c - candidate'",
+    ),
+    (
+        "RSB301",
+        BASE,
+        "(-0.25 -0.1 0.25 0.02)",
+        "(0.25 -0.1 -0.25 0.02)",
+        9,
+        17,
+        "range (0.25 -0.1 -0.25 0.02) of region 'candidates' is inverted: x_min 0.25 > x_max -0.25; the order is (x_min y_min x_max y_max)",
+    ),
+    (
+        "RSB302",
+        BASE,
+        "(-0.25 -0.1 0.25 0.02)",
+        "(-0.7 -0.1 0.25 0.02)",
+        9,
+        17,
+        "range (-0.7 -0.1 0.25 0.02) of region 'candidates' leaves the table top (x in [-0.5, 0.5], y in [-0.35, 0.35] m): x_min -0.7 < -0.5",
+    ),
+    (
+        "RSB303",
+        BASE,
+        "(-0.25 -0.1 0.25 0.02)",
+        "(-0.25 -0.1 0.25 0.15)",
+        9,
+        17,
+        "candidates in 'table_candidates' (-0.25 -0.1 0.25 0.15) can reach into the answer zone 'table_answer_zone' (-0.06 0.1 0.06 0.22) (footprint radius "
+        + f"{footprint_radius('letter_block'):g} m)",
+    ),
+    (
+        "RSB304",
+        BASE_10,
+        "(-0.25 -0.1 0.25 0.02)",
+        "(-0.05 -0.05 0.05 0.0)",
+        7,
+        5,
+        "region 'table_candidates' cannot hold its 10 candidates: with centers at least 0.07 m apart at most 4 fit",
+    ),
+    (
+        "RSB305",
+        BASE_10,
+        "(-0.25 -0.1 0.25 0.02)",
+        "(-0.12 -0.1 0.12 0.0)",
+        7,
+        5,
+        "region 'table_candidates' is crowded: 10 candidates 0.07 m apart cover 73% of it (more than 45%); random placement will often fail",
+    ),
+    (
+        "RSB306",
+        BASE,
+        "      (:target table)\n      (:ranges ((-0.25 -0.1 0.25 0.02))))",
+        "      (:target table))",
+        20,
+        5,
+        "'table_candidates' has no (:ranges ...) to place objects in",
+    ),
+    (
+        "RSB307",
+        BASE,
+        "(:rgba (0.5 0.5 0.5 1))",
+        "(:rgba (128 128 128))",
+        10,
+        5,
+        "rgba (128 128 128) of region 'answer_zone' must be 4 values in [0, 1]",
+    ),
+    (
+        "RSB308",
+        BASE,
+        "(:yaw_range (-0.3 0.3))",
+        "(:yaw_range (0.3 -0.3))",
+        27,
+        3,
+        ":yaw_range (0.3 -0.3) is inverted; write (-0.3 0.3)",
+    ),
+    (
+        "RSB309",
+        BASE,
+        "(:min_spacing 0.07)",
+        "(:min_spacing -0.07)",
+        27,
+        3,
+        ":min_spacing -0.07 must be a distance in metres in (0, 1)",
+    ),
+    (
+        "RSB310",
+        BASE,
+        "    (On block_c table_candidates)\n",
+        "",
+        20,
+        3,
+        "candidate 'block_c' has no (On block_c REGION) in :init",
+    ),
+    (
+        "RSB311",
+        BASE,
+        "\n      (:rgba (0.5 0.5 0.5 1))",
+        "",
+        10,
+        5,
+        "answer zone 'table_answer_zone' has no (:rgba (R G B A)); it will be invisible",
+    ),
+    (
+        "RSB312",
+        BASE,
+        "    (On block_d table_candidates))",
+        "    (On block_d table_answer_zone))",
+        24,
+        5,
+        "candidate 'block_d' starts in the answer zone 'table_answer_zone'",
+    ),
+    (
+        "RSB401",
+        BASE,
+        "  (:grasp (Grasped ?c - candidate))\n",
+        "",
+        2,
+        1,
+        "missing block ':grasp' for an rsb task",
+    ),
+    (
+        "RSB402",
+        BASE,
+        "(:question (:source arithmetic) (:choices 4))",
+        "(:question (:source arithmetic))",
+        4,
+        3,
+        ":question lacks (:choices N)",
+    ),
+    (
+        "RSB403",
+        BASE,
+        "(:source arithmetic)",
+        "(:source gsm8)",
+        4,
+        3,
+        ":source 'gsm8' is unknown; did you mean 'gsm8k'? valid choices: arithmetic, gsm8k, mmlu_pro, mmlu",
+    ),
+    (
+        "RSB404",
+        BASE,
+        "(:choices 4)",
+        "(:choices 5)",
+        4,
+        3,
+        ":choices 5 is not supported; valid choices: 4, 10",
+    ),
+    (
+        "RSB405",
+        BASE,
+        "(:templates seen)",
+        "(:templates held_out)",
+        5,
+        3,
+        ":templates 'held_out' is unknown; valid choices: seen, unseen",
+    ),
+    (
+        "RSB406",
+        BASE,
+        "(:map shuffle)",
+        "(:map random)",
+        19,
+        13,
+        ":map 'random' is unknown; valid choices: shuffle",
+    ),
+    (
+        "RSB407",
+        BASE,
+        "(:choices 4)",
+        "(:choices 10)",
+        18,
+        3,
+        "(:choices 10) needs 10 candidates (options A B C D E F G H I K), got 4",
+    ),
+    (
+        "RSB408",
+        BASE,
+        "(:candidates block_a",
+        "(:candidates table",
+        18,
+        3,
+        "candidate 'table' is a fixture; candidates must be movable :objects",
+    ),
+    (
+        "RSB409",
+        BASE,
+        "(:candidates block_a block_b",
+        "(:candidates block_a block_a",
+        18,
+        3,
+        "candidate 'block_a' is listed twice",
+    ),
+    (
+        "RSB410",
+        BASE,
+        "(:map shuffle)",
+        "(:map (A block_a) (B block_b) (C block_c))",
+        19,
+        13,
+        "candidate 'block_d' has no option letter in :map",
+    ),
+    (
+        "RSB411",
+        BASE,
+        "(:map shuffle)",
+        "(:map (A block_a) (B block_b) (C block_c) (D table))",
+        19,
+        13,
+        "option D maps to 'table', which is not a candidate",
+    ),
+    (
+        "RSB412",
+        BASE_10,
+        "(:map shuffle)",
+        "(:map (A block_a) (B block_b) (C block_c) (D block_d) (E block_e) (F block_f) (G block_g) (H block_h) (I block_i) (J block_k))",
+        19,
+        13,
+        "option letter 'J' is not an option (J is skipped: it is easily confused with I); valid choices: A B C D E F G H I K",
+    ),
+    (
+        "RSB413",
+        BASE,
+        "(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+        "(:goal (And (In block_a table_answer_zone)))",
+        26,
+        3,
+        ":goal never mentions ?answer, so success does not depend on the question",
+    ),
+    (
+        "RSB414",
+        BASE,
+        "(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+        "(:goal (In ?answer table_answer_zone) (Released ?answer))",
+        26,
+        3,
+        ":goal has 2 terms and no And; VLA-Arena keeps only the first, so 1 would be lost",
+    ),
+    (
+        "RSB415",
+        BASE,
+        "(Released ?answer)))",
+        "(Released ?answer) (Released ?answer)))",
+        26,
+        65,
+        "term repeated in :goal: (Released ?answer)",
+    ),
+    (
+        "RSB416",
+        BASE,
+        "block_d - letter_block)",
+        "block_d - letter_block\n    spare - letter_block)",
+        18,
+        5,
+        "'spare' is declared but never used",
+    ),
+    (
+        "RSB417",
+        BASE,
+        "    (answer_zone\n",
+        "    (spare\n      (:target table)\n      (:ranges ((0.3 0.0 0.4 0.1))))\n    (answer_zone\n",
+        10,
+        5,
+        "region 'table_spare' is defined but never used",
+    ),
+    (
+        "RSB419",
+        BASE_10,
+        " - letter_block",
+        " - can",
+        17,
+        5,
+        "candidate 'block_a' (can) cannot show an option letter, which a 10-choice task needs; categories with letters: "
+        + ", ".join(sorted(c for c, i in RSB_CATEGORIES.items() if i.letters)),
+    ),
+    (
+        "RSB420",
+        BASE,
+        "(Grasped ?c - candidate)",
+        "(Grasped block_a)",
+        25,
+        3,
+        ":grasp must range over the candidates, e.g. (Grasped ?c - candidate)",
+    ),
+    (
+        "RSB421",
+        BASE,
+        "(Released ?answer)))",
+        "(Released ?answer) (Or)))",
+        26,
+        65,
+        "empty (Or) in :goal is never true",
+    ),
+    (
+        "RSB422",
+        BASE,
+        "(Released ?answer)))",
+        "(Not (In ?answer table_answer_zone))))",
+        26,
+        46,
+        "(And ...) in :goal holds (In ?answer table_answer_zone) and its negation; it can never be true",
+    ),
+    (
+        "RSB418",
+        LIBERO,
+        "(:language Put the bowl on the plate)",
+        "(:language Put the bowl on the stove)",
+        3,
+        3,
+        ":language 'Put the bowl on the stove' disagrees with the file name 'put_the_bowl_on_the_plate.bddl' ('put the bowl on the plate'); LIBERO prompts come from the file name",
+    ),
+    (
+        "RSB414",
+        LIBERO,
+        "(:cost (And (Fall plate_1) (CheckGripperContact plate_1)))",
+        "(:cost (Fall plate_1) (CheckGripperContact plate_1))",
+        23,
+        3,
+        ":cost has 2 terms and no And; VLA-Arena keeps only the first, so 1 would be lost",
+    ),
+]
+
+
+def _lint(base: str, old: str, new: str):
+    assert old in base, old
+    path = LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
+    problem, diagnostics = lint_text(base.replace(old, new, 1), path)
+    assert problem is not None
+    return diagnostics
+
+
+@pytest.mark.parametrize("base", [BASE, BASE_10, LIBERO], ids=["base", "base_10", "libero"])
+def test_the_bases_are_clean(base):
+    path = LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
+    assert lint_text(base, path)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("code", "base", "old", "new", "line", "column", "message"), CASES, ids=[c[0] for c in CASES]
+)
+def test_rule_fires_with_exact_message(code, base, old, new, line, column, message):
+    hits = [d for d in _lint(base, old, new) if d.code == code]
+    assert hits, f"{code} did not fire"
+    first = hits[0]
+    assert (first.span.line, first.span.column, first.message) == (line, column, message)
+    assert first.name == RULES[code].name
+    assert first.severity == RULES[code].severity
+    assert first.path == (LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl")
+
+
+def test_every_semantic_rule_has_a_fixture():
+    checked = {code for code, rule in RULES.items() if rule.check is not None}
+    assert checked == {c[0] for c in CASES}
+
+
+def test_there_are_at_least_twenty_semantic_rules():
+    assert len([r for r in RULES.values() if r.check is not None]) >= 20
+
+
+def test_codes_and_names_are_stable_and_kebab_case():
+    for code, rule in RULES.items():
+        assert code == rule.code
+        assert code[:3] == "RSB" and code[3:].isdigit() and len(code) == 6
+        assert rule.name == rule.name.lower() and " " not in rule.name and "_" not in rule.name
+        assert rule.severity in ("error", "warning")
+        assert rule.doc and rule.bad and rule.good
+
+
+def test_family_of_code_matches_module():
+    families = {"syntax": "1", "names": "2", "geometry": "3", "semantics": "4"}
+    for rule in RULES.values():
+        if rule.check is not None:
+            module = rule.check.__module__.rsplit(".", 1)[-1]
+            assert rule.code[3] == families[module], rule.code
+
+
+def test_fix_suggestions():
+    diagnostics = _lint(BASE, "(:goal (And", "(:goall (And")
+    assert [d.fix for d in diagnostics if d.code == "RSB201"] == [":goal"]
+    diagnostics = _lint(BASE, "(-0.25 -0.1 0.25 0.02)", "(0.25 -0.1 -0.25 0.02)")
+    assert [d.fix for d in diagnostics if d.code == "RSB301"] == ["(-0.25 -0.1 0.25 0.02)"]
+
+
+def test_capacity_bound_is_exact_at_the_boundary():
+    from rsb_mj.lang import Rect
+    from rsb_mj.lang.rules.geometry import capacity
+
+    # A 0.07 m segment holds exactly 2 points 0.07 m apart, a 0.069 m one only 1.
+    assert capacity((Rect(0.0, 0.0, 0.07, 0.0),), 0.07) == 2
+    assert capacity((Rect(0.0, 0.0, 0.069, 0.0),), 0.07) == 1
+    # The suite region holds the 10 blocks with room to spare.
+    assert capacity((Rect(-0.25, -0.1, 0.25, 0.02),), 0.07) == 23
