@@ -8,6 +8,9 @@ sites are hidden). The ``fast`` preset turns off shadows, reflections and multis
 
 from __future__ import annotations
 
+import atexit
+import weakref
+
 import mujoco
 import numpy as np
 
@@ -15,6 +18,18 @@ from rsb_mj.errors import EnvError
 from rsb_mj.scene.gl import patch_late_import
 
 CAMERAS: tuple[str, ...] = ("head", "left_wrist", "right_wrist")
+
+#: Every live rig, closed at interpreter exit while EGL is still usable (an unclosed
+#: ``mujoco.Renderer`` otherwise prints EGL errors from ``__del__`` during shutdown). The hook
+#: is registered after the first GL context exists, so it runs before MuJoCo's own EGL
+#: teardown (atexit runs hooks in reverse order of registration).
+_LIVE_RIGS: weakref.WeakSet[CameraRig] = weakref.WeakSet()
+_HOOKED: list[bool] = []
+
+
+def _close_live_rigs() -> None:
+    for rig in list(_LIVE_RIGS):
+        rig.close()
 
 
 class CameraRig:
@@ -50,6 +65,10 @@ class CameraRig:
         if self._renderer is None:
             patch_late_import()
             self._renderer = mujoco.Renderer(self._model, self.height, self.width)
+            _LIVE_RIGS.add(self)
+            if not _HOOKED:
+                atexit.register(_close_live_rigs)
+                _HOOKED.append(True)
             if self._quality == "fast":
                 flags = self._renderer.scene.flags
                 flags[mujoco.mjtRndFlag.mjRND_SHADOW] = False

@@ -10,5 +10,4 @@ class Bottle(MeshObject):
 
     name = "bottle"
     mesh_file = "bottle.stl"
-    rest_height = 0.065
     density = 200.0

@@ -10,5 +10,4 @@ class Bread(MeshObject):
 
     name = "bread"
     mesh_file = "bread.stl"
-    rest_height = 0.029
     density = 250.0

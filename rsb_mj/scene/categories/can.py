@@ -10,5 +10,4 @@ class Can(MeshObject):
 
     name = "can"
     mesh_file = "can.stl"
-    rest_height = 0.04
     density = 300.0

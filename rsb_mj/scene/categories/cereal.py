@@ -10,5 +10,4 @@ class Cereal(MeshObject):
 
     name = "cereal"
     mesh_file = "cereal.stl"
-    rest_height = 0.075
     density = 150.0

@@ -11,5 +11,5 @@ class Lemon(MeshObject):
     name = "lemon"
     mesh_file = "lemon.stl"
     scale = (1.5, 1.0, 1.0)
-    rest_height = 0.02
     density = 500.0
+    flat_base = (0.012, 0.008)

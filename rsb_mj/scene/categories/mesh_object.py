@@ -6,6 +6,8 @@ tinted with the episode color.
 
 from __future__ import annotations
 
+from functools import cache
+
 import mujoco
 import numpy as np
 
@@ -14,27 +16,58 @@ from rsb_mj.scene.categories.base import BuiltObject, Category, collision_defaul
 from rsb_mj.scene.meshes import read_stl
 
 
+@cache
+def _vertices(mesh_file: str, scale: tuple[float, float, float]) -> np.ndarray:
+    raw = read_stl(assets_dir() / "objects" / "robosuite" / mesh_file)
+    return raw.vertices * np.asarray(scale)
+
+
 class MeshObject(Category):
     """A robosuite object mesh, centered at the body origin.
 
     Subclasses set ``name``, ``mesh_file`` (in ``assets/objects/robosuite``), ``scale``
-    (per axis), ``rest_height`` (half its scaled height [m]) and ``density`` [kg/m^3].
+    (per axis) and ``density`` [kg/m^3]; the resting height follows from the mesh.
     """
 
     mesh_file: str = ""
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
     density: float = 500.0
+    #: Half extents (x, y) [m] of an invisible flat base under a round object, or None.
+    flat_base: tuple[float, float] | None = None
+    #: Thickness [m] of the flat base below the mesh's lowest point.
+    BASE_DROP = 0.001
+
+    def vertices(self) -> np.ndarray:
+        """Scaled mesh vertices (V, 3) in the body frame [m] (read once per process)."""
+        return _vertices(self.mesh_file, self.scale)
+
+    @property
+    def rest_height(self) -> float:  # type: ignore[override]
+        """Height [m] of the body origin above the table: minus the lowest vertex z."""
+        drop = self.BASE_DROP if self.flat_base else 0.0
+        return float(-self.vertices()[:, 2].min()) + drop
 
     def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
         mesh_name = f"{self.name}_mesh"
         if spec.mesh(mesh_name) is None:
             raw = read_stl(assets_dir() / "objects" / "robosuite" / self.mesh_file)
             mesh = spec.add_mesh(name=mesh_name)
-            mesh.uservert = (raw.vertices * np.asarray(self.scale)).ravel().tolist()
+            mesh.uservert = self.vertices().ravel().tolist()
             mesh.userface = raw.faces.ravel().tolist()
         geom = body.add_geom(
             name=f"{obj}/mesh", type=mujoco.mjtGeom.mjGEOM_MESH, meshname=mesh_name, group=2
         )
         collision_defaults(geom, density=self.density)
+        if self.flat_base:
+            low = float(self.vertices()[:, 2].min())
+            base = body.add_geom(
+                name=f"{obj}/base",
+                type=mujoco.mjtGeom.mjGEOM_BOX,
+                size=[*self.flat_base, 0.004],
+                pos=[0.0, 0.0, low - self.BASE_DROP + 0.004],
+                group=3,
+                rgba=[0, 0, 0, 0],
+            )
+            collision_defaults(base, density=0.0)
         width = 2 * self.info.footprint_radius
         return BuiltObject(color_geoms=(geom.name,), letter_geoms=(), grip_width=width)

@@ -10,5 +10,4 @@ class Milk(MeshObject):
 
     name = "milk"
     mesh_file = "milk.stl"
-    rest_height = 0.068
     density = 300.0
