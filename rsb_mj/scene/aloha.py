@@ -188,6 +188,11 @@ def _edit_robot(spec: mujoco.MjSpec) -> None:
         exclude.bodyname1 = _rename(exclude.bodyname1)
         exclude.bodyname2 = _rename(exclude.bodyname2)
     for side in SIDES:
+        # The finger hulls overlap before the pads meet; fingers never touch each other.
+        spec.add_exclude(
+            bodyname1=f"{side}/left_finger_link", bodyname2=f"{side}/right_finger_link"
+        )
+    for side in SIDES:
         spec.camera(f"{side}/wrist_cam_right").name = f"{side}_wrist"
         gripper_base = spec.body(f"{side}/gripper_base")
         gripper_base.add_site(

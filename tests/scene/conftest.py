@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from rsb_mj.colors import TEN_CHOICE_COLOR
+from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.lang.ast import Atom, Layout, Name, Problem, Question, Rect, Region, TypedName
+from rsb_mj.scene.layout import sample_layout
 
 LETTERS10 = "abcdefghik"
 
@@ -39,3 +43,33 @@ def make_problem(
 def problem_factory():
     """The :func:`make_problem` helper as a fixture."""
     return make_problem
+
+
+def make_episode(problem: Problem, seed: int = 0) -> Episode:
+    """An episode of ``problem`` built without the episode sampler: options in order,
+    candidate ``i`` stands for letter ``i``, distinct colors for 4 choices."""
+    names = problem.candidates
+    letters = LETTERS[len(names)]
+    colors = ["red", "green", "blue", "yellow"] if len(names) == 4 else [TEN_CHOICE_COLOR] * 10
+    return Episode(
+        suite="",
+        split="eval",
+        index=0,
+        seed=seed,
+        task="test.bddl",
+        question_id="test-0",
+        question="what is 1 plus 1?",
+        options=tuple(str(i) for i in range(len(names))),
+        correct="B",
+        mapping=dict(zip(letters, names, strict=True)),
+        colors=dict(zip(names, colors, strict=True)),
+        layout=sample_layout(problem, np.random.default_rng(seed)),
+        template_id="test",
+        instruction="what is 1 plus 1?",
+    )
+
+
+@pytest.fixture
+def episode_factory():
+    """The :func:`make_episode` helper as a fixture."""
+    return make_episode
