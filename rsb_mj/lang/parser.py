@@ -13,7 +13,8 @@ Syntax errors never escape as Lark exceptions: they become RSB1xx
 * RSB103 ``unclosed-paren``: the file ends while a ``(`` is open;
 * RSB104 ``unreadable-file``: the file cannot be read as UTF-8 text;
 * RSB105 ``trailing-text``: text after the ``(define ...)`` form;
-* RSB106 ``missing-define``: the file holds no ``(define (problem NAME) ...)`` at all.
+* RSB106 ``missing-define``: the file holds no ``(define (problem NAME) ...)`` at all;
+* RSB107 ``number-out-of-range``: a number literal no float can hold (``1e999``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from rsb_mj.lang.ast import Problem, Span
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
-from rsb_mj.lang.transformer import ToAst
+from rsb_mj.lang.transformer import NumberRangeError, ToAst
 from rsb_mj.resources import grammar_path
 
 #: How terminals are named in messages.
@@ -217,6 +218,17 @@ def parse_source(text: str, path: str = "<string>") -> tuple[Problem | None, lis
         problem = grammar().parse(text)
     except UnexpectedInput as err:
         return None, [syntax_diagnostic(err, text, path)]
+    except NumberRangeError as err:
+        return None, [
+            Diagnostic(
+                "RSB107",
+                "number-out-of-range",
+                "error",
+                f"number {str(err.token)!r} is too large for a 64-bit float",
+                path,
+                _token_span(err.token),
+            )
+        ]
     return dataclasses.replace(problem, path=path), []
 
 

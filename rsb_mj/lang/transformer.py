@@ -6,6 +6,7 @@ AST class), never by position. Every node gets the :class:`~rsb_mj.lang.ast.Span
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +67,23 @@ def _tokens(children: list[Any], *types: str) -> list[Token]:
     return [c for c in children if isinstance(c, Token) and c.type in types]
 
 
+class NumberRangeError(ValueError):
+    """A number literal too large for a float (e.g. ``1e999``); carries the token."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+def _float(token: Token) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise NumberRangeError(token)
+    return value
+
+
 def _floats(children: list[Any]) -> tuple[float, ...]:
-    return tuple(float(t) for t in _tokens(children, "NUMBER"))
+    return tuple(_float(t) for t in _tokens(children, "NUMBER"))
 
 
 def _exprs(children: list[Any]) -> tuple[ast.Expr, ...]:
@@ -78,8 +94,8 @@ def _props(children: list[Any]) -> list[_Prop]:
     return [c for c in children if isinstance(c, _Prop)]
 
 
-def _number(text: str) -> float | int:
-    value = float(text)
+def _number(text: Token) -> float | int:
+    value = _float(text)
     return (
         int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
     )

@@ -264,6 +264,13 @@ SYNTAX = [
         "unexpected 'problem'; expected 'define'",
     ),
     (
+        "(define (problem p) (:layout (:min_spacing 1e999)))",
+        "RSB107",
+        "number-out-of-range",
+        (1, 44),
+        "number '1e999' is too large for a 64-bit float",
+    ),
+    (
         '(define (problem p) (:goal (On a "b")))',
         "RSB101",
         "unexpected-character",

@@ -60,3 +60,12 @@ declare(
     bad="(problem p) (:domain rsb)",
     good="(define (problem p) (:domain rsb) ...)",
 )
+declare(
+    "RSB107",
+    "number-out-of-range",
+    "error",
+    """A number literal too large for a 64-bit float, such as 1e999: it would become
+    infinity.""",
+    bad="(:layout (:min_spacing 1e999) (:yaw_range (-0.3 0.3)))",
+    good="(:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3)))",
+)

@@ -1,0 +1,113 @@
+"""``rsb lint``: text and JSON output, exit codes, --explain, no tracebacks."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rsb_mj.cli import main
+from rsb_mj.lang import RULES
+
+from .lang_samples import BASE
+
+BROKEN = BASE.replace("(:choices 4)", "(:choices four)")
+
+
+@pytest.fixture
+def files(tmp_path):
+    good = tmp_path / "good.bddl"
+    good.write_text(BASE, encoding="utf-8")
+    broken = tmp_path / "broken.bddl"
+    broken.write_text(BROKEN, encoding="utf-8")
+    warn = tmp_path / "warn.bddl"
+    warn.write_text(BASE.replace("(Released ?answer)))", "(Released ?answer) (Or)))"))
+    return good, broken, warn
+
+
+def test_clean_file_exits_0(files, capsys):
+    good, _, _ = files
+    assert main(["lint", str(good)]) == 0
+    assert capsys.readouterr().out == "1 file checked: 0 errors, 0 warnings\n"
+
+
+def test_broken_file_gives_coded_text_with_caret_and_exit_1(files, capsys):
+    _, broken, _ = files
+    assert main(["lint", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert out == (
+        f"{broken}:4:45: RSB102 unexpected-token: unexpected 'four'; expected a number\n"
+        "    4 |   (:question (:source arithmetic) (:choices four))\n"
+        "      |                                             ^^^^\n"
+        "1 file checked: 1 error, 0 warnings\n"
+    )
+
+
+def test_warnings_alone_also_exit_1(files, capsys):
+    _, _, warn = files
+    assert main(["lint", str(warn)]) == 1
+    assert "RSB421 empty-connective: empty (Or) in :goal is never true" in capsys.readouterr().out
+
+
+def test_json_output_fields(files, capsys):
+    good, broken, _ = files
+    assert main(["lint", "--format", "json", str(good), str(broken)]) == 1
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row == {
+        "code": "RSB102",
+        "name": "unexpected-token",
+        "severity": "error",
+        "message": "unexpected 'four'; expected a number",
+        "path": str(broken),
+        "line": 4,
+        "column": 45,
+        "end_line": 4,
+        "end_column": 49,
+        "fix": None,
+    }
+
+
+def test_folders_are_searched_recursively(files, capsys):
+    good, _, _ = files
+    assert main(["lint", str(good.parent)]) == 1
+    assert capsys.readouterr().out.endswith("3 files checked: 1 error, 1 warning\n")
+
+
+def test_explain_prints_doc_with_bad_and_good_examples(capsys):
+    assert main(["lint", "--explain", "RSB414"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("RSB414 cost-without-and (error)\n\nA ``:cost`` (or ``:goal``)")
+    assert "Bad:\n    (:cost (Fall teapot_1) (CheckGripperContact teapot_1))" in out
+    assert "Good:\n    (:cost (And (Fall teapot_1) (CheckGripperContact teapot_1)))" in out
+    assert main(["lint", "--explain", "region-capacity"]) == 0
+    assert capsys.readouterr().out.startswith("RSB304 region-capacity (error)")
+
+
+def test_every_rule_can_be_explained(capsys):
+    for code in RULES:
+        assert main(["lint", "--explain", code]) == 0
+    assert main(["lint", "--rules"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) > len(RULES)
+
+
+def test_usage_errors_exit_2(tmp_path, capsys):
+    assert main(["lint", "--explain", "RSB999"]) == 2
+    assert "unknown rule 'RSB999'; valid choices: RSB101" in capsys.readouterr().err
+    assert main(["lint", str(tmp_path / "nope.bddl")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    assert main(["lint", str(tmp_path)]) == 2
+    assert "no task files" in capsys.readouterr().err
+    assert main(["lint"]) == 2
+
+
+def test_the_installed_command_shows_no_traceback(files):
+    _, broken, _ = files
+    proc = subprocess.run(
+        [sys.executable, "-m", "rsb_mj", "lint", str(broken)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr == ""
+    assert "Traceback" not in proc.stdout and "RSB102" in proc.stdout

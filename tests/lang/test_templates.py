@@ -1,0 +1,109 @@
+"""Instruction template files: placeholders, leakage and the shipped template files."""
+
+import pytest
+
+from rsb_mj.lang import lint_file, lint_template
+from rsb_mj.lang.templates import choices_from_name
+from rsb_mj.resources import tasks_dir
+
+GOOD_4 = "{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}. place the correct block in the gray zone."
+GOOD_10 = "{Q} options: {OPTIONS}. place the correct block in the gray zone."
+
+
+def _one(text, choices):
+    (d,) = lint_template(text, "t.txt", choices)
+    return d.code, (d.span.line, d.span.column), d.message
+
+
+def test_good_templates_are_clean_and_comments_are_skipped():
+    assert lint_template(f"# comment\n\n{GOOD_4}\n{GOOD_4} {{OPTIONS}}\n", "t.txt", 4) == []
+    assert lint_template(GOOD_10, "t.txt", 10) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "choices", "expected"),
+    [
+        (
+            GOOD_4.replace("{Q}", "{Q} {QUESTON}"),
+            4,
+            (
+                "RSB430",
+                (1, 5),
+                "unknown placeholder {QUESTON}; valid choices for 4 options: {Q}, {MAPA}, "
+                "{MAPB}, {MAPC}, {MAPD}, {OPTIONS}",
+            ),
+        ),
+        (
+            GOOD_10 + " (hint: {ANSWER})",
+            10,
+            (
+                "RSB431",
+                (1, 74),
+                "placeholder {ANSWER} could put the answer into the instruction; the answer "
+                "must stay in episode metadata",
+            ),
+        ),
+        (
+            GOOD_4.replace(" {MAPD}", ""),
+            4,
+            ("RSB432", (1, 1), "template lacks {MAPD}, which every 4-choice template needs"),
+        ),
+        (
+            GOOD_10 + " {MAPA}",
+            10,
+            (
+                "RSB433",
+                (1, 67),
+                "placeholder {MAPA} is for 4-choice templates; 10-choice templates list the "
+                "options with {OPTIONS}",
+            ),
+        ),
+        (
+            GOOD_10.replace("{OPTIONS}.", "{OPTIONS}. {"),
+            10,
+            ("RSB434", (1, 25), "unbalanced '{': a placeholder is written {NAME}"),
+        ),
+    ],
+    ids=["unknown", "leak", "missing", "wrong-count", "brace"],
+)
+def test_each_template_rule(text, choices, expected):
+    assert _one(text, choices) == expected
+
+
+def test_did_you_mean_for_close_placeholders():
+    (d,) = lint_template(GOOD_10.replace("{OPTIONS}", "{OPTIONS} {OPTION}"), "t.txt", 10)
+    assert d.fix == "{OPTIONS}"
+    assert "did you mean {OPTIONS}?" in d.message
+
+
+def test_line_numbers_count_comments_and_blank_lines():
+    text = f"# one\n\n{GOOD_4}\n{GOOD_4.replace('{Q}', '{X}')}\n"
+    codes = [(d.code, d.span.line) for d in lint_template(text, "t.txt", 4)]
+    assert codes == [("RSB430", 4), ("RSB432", 4)]
+
+
+def test_choice_count_comes_from_the_file_name():
+    assert choices_from_name("seen_4.txt") == 4
+    assert choices_from_name("unseen_10.txt") == 10
+    assert choices_from_name("seen_40.txt") is None
+    with pytest.raises(ValueError, match="choices must be 4 or 10, got 5"):
+        lint_template(GOOD_4, "t.txt", 5)
+
+
+def test_lint_file_routes_template_files(tmp_path):
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "seen_10.txt").write_text(GOOD_10 + " {CORRECT}\n", encoding="utf-8")
+    _, diagnostics = lint_file(folder / "seen_10.txt")
+    assert [d.code for d in diagnostics] == ["RSB431"]
+    (folder / "seen.txt").write_text(GOOD_10, encoding="utf-8")
+    _, diagnostics = lint_file(folder / "seen.txt")
+    assert diagnostics[0].message.startswith("cannot tell the choice count of a template file")
+
+
+def test_shipped_template_files_are_clean():
+    files = sorted((tasks_dir() / "templates").glob("*.txt"))
+    if not files:
+        pytest.skip("the episodes stage has not shipped template files yet")
+    for path in files:
+        assert lint_file(path)[1] == [], path
