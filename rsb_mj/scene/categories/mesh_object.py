@@ -69,5 +69,5 @@ class MeshObject(Category):
                 rgba=[0, 0, 0, 0],
             )
             collision_defaults(base, density=0.0)
-        width = 2 * self.info.footprint_radius
+        width = float(np.ptp(self.vertices()[:, 1]))
         return BuiltObject(color_geoms=(geom.name,), letter_geoms=(), grip_width=width)

@@ -1,0 +1,96 @@
+"""Tests of rsb_mj.scene.compiler: every task file compiles and its scene holds still."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import mujoco
+import numpy as np
+import pytest
+
+from rsb_mj.errors import SceneError
+from rsb_mj.lang import TypedName, load_task
+from rsb_mj.resources import tasks_dir
+from rsb_mj.scene.compiler import compile_scene
+from rsb_mj.scene.frames import TABLE_TOP_Z
+
+TASK_FILES = sorted(tasks_dir().glob("*.bddl"))
+
+
+def test_the_six_suites_and_the_beyond_blocks_tasks_are_there():
+    names = {p.name for p in TASK_FILES}
+    assert {"rsb_math_4.bddl", "rsb_general_10.bddl", "rsb_math_4_objects.bddl"} <= names
+
+
+@pytest.mark.parametrize("path", TASK_FILES, ids=lambda p: p.name)
+def test_task_compiles_and_holds_still_for_two_seconds(path, episode_factory):
+    problem = load_task(path)
+    scene = compile_scene(problem)
+    model = scene.model
+    data = mujoco.MjData(model)
+    scene.apply_episode(data, episode_factory(problem, seed=3))
+    start = {c: data.body(c).xpos.copy() for c in scene.candidates}
+    mujoco.mj_step(model, data, nstep=1000)  # 2 s at 2 ms, home targets held
+    assert data.warning.number.sum() == 0
+    for c in scene.candidates:
+        drift = np.linalg.norm(data.body(c).xpos - start[c])
+        assert drift < 1e-3, f"{path.name}: {c} drifted {drift * 1000:.2f} mm"
+
+
+def test_beyond_blocks_files_differ_from_their_twins_only_in_objects():
+    for path in tasks_dir().glob("*_objects.bddl"):
+        twin = load_task(path.with_name(path.name.replace("_objects", "")))
+        objects = load_task(path)
+        assert {o.category for o in objects.objects}.isdisjoint({"letter_block"})
+        assert dataclasses.replace(objects, objects=twin.objects) == twin
+
+
+def test_episode_sets_poses_letters_and_colors(problem_factory, episode_factory):
+    problem = problem_factory(4)
+    scene = compile_scene(problem)
+    model = scene.model
+    data = mujoco.MjData(model)
+    episode = episode_factory(problem, seed=5)
+    scene.apply_episode(data, episode)
+    for letter, obj in episode.mapping.items():
+        pose = episode.layout[obj]
+        np.testing.assert_allclose(data.body(obj).xpos, [pose.x, pose.y, TABLE_TOP_Z + 0.02])
+        material = model.material(model.geom_matid[model.geom(f"{obj}/box").id]).name
+        assert material == f"letter_{letter}_{episode.colors[obj]}"
+    assert scene.candidates == ("obj_a", "obj_b", "obj_c", "obj_d")
+    np.testing.assert_allclose(scene.zone_center, [0.0, 0.16, TABLE_TOP_Z])
+    np.testing.assert_allclose(scene.zone_half_size, [0.06, 0.06])
+    np.testing.assert_allclose(scene.table_to_world(0.1, 0.2, 0.3), [0.1, 0.2, TABLE_TOP_Z + 0.3])
+    zone = model.geom("answer_zone/0")
+    np.testing.assert_allclose(zone.rgba, [0.5, 0.5, 0.5, 1.0])
+
+
+def test_compiled_scene_is_deterministic(problem_factory, episode_factory):
+    problem = problem_factory(10, candidates=(-0.28, -0.14, 0.28, 0.05))
+    states = []
+    for _ in range(2):
+        scene = compile_scene(problem)
+        data = mujoco.MjData(scene.model)
+        scene.apply_episode(data, episode_factory(problem, seed=11))
+        mujoco.mj_step(scene.model, data, nstep=50)
+        states.append(data.qpos.tobytes())
+    assert states[0] == states[1]
+
+
+def test_unknown_category_is_a_scene_error_listing_the_valid_ones(problem_factory):
+    problem = problem_factory(4)
+    problem = dataclasses.replace(
+        problem, objects=(TypedName("obj_a", "teapot"), *problem.objects[1:])
+    )
+    with pytest.raises(SceneError, match=r"no scene category 'teapot'; valid choices: bottle, "):
+        compile_scene(problem)
+
+
+def test_episode_without_a_pose_for_a_candidate_is_rejected(problem_factory, episode_factory):
+    problem = problem_factory(4)
+    scene = compile_scene(problem)
+    episode = episode_factory(problem)
+    layout = dict(episode.layout)
+    del layout["obj_c"]
+    with pytest.raises(SceneError, match=r"episode layout has no pose for \['obj_c'\]"):
+        scene.apply_episode(mujoco.MjData(scene.model), dataclasses.replace(episode, layout=layout))

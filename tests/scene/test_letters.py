@@ -1,0 +1,29 @@
+"""Tests of rsb_mj.scene.letters: procedural Hershey letter textures."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rsb_mj.episode import LETTERS
+from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
+
+
+def test_letters_are_black_strokes_on_white_centered():
+    for letter in LETTERS[10]:
+        img = letter_image(letter)
+        assert img.shape == (TEXTURE_SIZE, TEXTURE_SIZE, 3) and img.dtype == np.uint8
+        ink = img[:, :, 0] < 128
+        assert 0.04 < ink.mean() < 0.35, letter
+        rows, cols = np.nonzero(ink)
+        assert abs(rows.mean() - TEXTURE_SIZE / 2) < 8 and abs(cols.mean() - TEXTURE_SIZE / 2) < 8
+        assert img[0, 0].tolist() == [255, 255, 255]
+
+
+def test_every_letter_texture_is_distinct_and_upright():
+    images = {c: letter_image(c).tobytes() for c in LETTERS[10]}
+    assert len(set(images.values())) == 10
+    # "A" has its apex at the top: less ink in the top rows than in the bottom rows.
+    ink = letter_image("A")[:, :, 0] < 128
+    rows = np.nonzero(ink.any(axis=1))[0]
+    top, bottom = ink[rows[0] : rows[0] + 4], ink[rows[-1] - 3 : rows[-1] + 1]
+    assert top.sum() < bottom.sum()
