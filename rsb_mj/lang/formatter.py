@@ -106,19 +106,27 @@ def _block(head: str, body: list[str], indent: str) -> list[str]:
     return [f"{indent}({head}", *body[:-1], body[-1] + ")"]
 
 
-def _declarations(decls: tuple[ast.TypedName, ...], indent: str) -> list[str]:
-    lines: list[str] = []
+def _declaration_blocks(decls: tuple[ast.TypedName, ...], indent: str) -> list[list[str]]:
+    """Lines of ``a b - cat`` groups, split into several blocks where an untyped group is
+    followed by more names (untyped names only parse at the end of a block)."""
+    blocks: list[list[str]] = [[]]
     group: list[str] = []
     category: str | None = None
+
+    def flush() -> None:
+        blocks[-1].append(indent + " ".join(group) + (f" - {category}" if category else ""))
+        if not category:
+            blocks.append([])
+
     for decl in decls:
         if group and decl.category != category:
-            lines.append(indent + " ".join(group) + (f" - {category}" if category else ""))
+            flush()
             group = []
         group.append(decl.name)
         category = decl.category
     if group:
-        lines.append(indent + " ".join(group) + (f" - {category}" if category else ""))
-    return lines
+        flush()
+    return [b for b in blocks if b] or [[]]
 
 
 def _region(region: ast.Region, indent: str) -> list[str]:
@@ -176,10 +184,12 @@ def block_lines(p: ast.Problem) -> list[tuple[str, list[str]]]:
     if _present(p, "regions", bool(p.regions)):
         body = [line for r in p.regions for line in _region(r, i + _STEP)]
         out.append(("regions", _block(":regions", body, i)))
-    if _present(p, "fixtures", bool(p.fixtures)):
-        out.append(("fixtures", _block(":fixtures", _declarations(p.fixtures, i + _STEP), i)))
-    if _present(p, "objects", bool(p.objects)):
-        out.append(("objects", _block(":objects", _declarations(p.objects, i + _STEP), i)))
+    for keyword, decls in (("fixtures", p.fixtures), ("objects", p.objects)):
+        if _present(p, keyword, bool(decls)):
+            lines = []
+            for body in _declaration_blocks(decls, i + _STEP):
+                lines.extend(_block(":" + keyword, body, i))
+            out.append((keyword, lines))
     if _present(p, "obj_of_interest", bool(p.obj_of_interest)):
         body = [i + _STEP + name for name in p.obj_of_interest]
         out.append(("obj_of_interest", _block(":obj_of_interest", body, i)))
