@@ -110,3 +110,15 @@ def test_vla_arena_cost_that_would_lose_terms_is_flagged():
     assert d.message == (
         ":cost has 6 terms and no And; VLA-Arena keeps only the first, so 5 would be lost"
     )
+
+
+def test_libero_100_scene_prefix_is_not_part_of_the_prompt():
+    text = (
+        "(define (problem LIBERO_Kitchen_Tabletop_Manipulation) (:domain robosuite)\n"
+        "  (:language turn on the stove and put the moka pot on it)\n"
+        "  (:fixtures flat_stove_1 - flat_stove) (:goal (And (Turnon flat_stove_1))))"
+    )
+    name = "KITCHEN_SCENE3_turn_on_the_stove_and_put_the_moka_pot_on_it.bddl"
+    assert lint_text(text, name)[1] == []
+    _, found = lint_text(text, "KITCHEN_SCENE10_turn_on_the_stove.bddl")
+    assert [d.code for d in found] == ["RSB418"]

@@ -480,6 +480,9 @@ def unused_region(ctx: Context) -> None:
 
 
 _SUFFIX = re.compile(r"(_\d+)+$")
+#: LIBERO-90/10 file names start with a scene, e.g. ``KITCHEN_SCENE3_turn_on_the_stove``;
+#: LIBERO drops it when it builds the prompt.
+_SCENE = re.compile(r"^[A-Z][A-Z_]*SCENE\d+_")
 
 
 def _words(text: str) -> list[str]:
@@ -496,12 +499,13 @@ def _words(text: str) -> list[str]:
 def language_mismatch(ctx: Context) -> None:
     """``:language`` text that disagrees with the file name. LIBERO builds the prompt a policy
     sees from the file name, not from ``:language``, so the two must say the same thing
-    (case, underscores and a trailing ``_N`` index are ignored). Not checked for rsb tasks,
+    (case, underscores, a leading ``KITCHEN_SCENE3_`` scene and a trailing ``_N`` index are
+    ignored). Not checked for rsb tasks,
     whose instructions come from the template files."""
     language = ctx.problem.language
     if language is None or ctx.is_rsb or ctx.path.startswith("<"):
         return
-    stem = _SUFFIX.sub("", Path(ctx.path).stem)
+    stem = _SCENE.sub("", _SUFFIX.sub("", Path(ctx.path).stem))
     from_name = _words(stem.replace("_", " "))
     if not from_name or from_name == _words(language):
         return
