@@ -58,16 +58,7 @@ def lint_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
     if is_template_file(path):
         choices = templates.choices_from_name(path.name)
         if choices is None:
-            return text, [
-                Diagnostic(
-                    "RSB104",
-                    "unreadable-file",
-                    "error",
-                    "cannot tell the choice count of a template file; its name must contain "
-                    "4 or 10 (e.g. seen_4.txt); valid choices: 4, 10",
-                    str(path),
-                )
-            ]
+            return text, [templates.choice_count_unknown(str(path))]
         return text, templates.lint_template(text, str(path), choices)
     return text, lint_text(text, str(path))[1]
 

@@ -80,6 +80,15 @@ declare(
     bad="{Q {MAPA}, {MAPB}, {MAPC}, {MAPD}",
     good="{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}",
 )
+declare(
+    "RSB435",
+    "template-choice-count-unknown",
+    "error",
+    """A template file whose name does not say its choice count: ``rsb lint`` reads 4 or 10
+    from the name (``seen_4.txt``, ``unseen_10.txt``) to know which placeholders apply.""",
+    bad="tasks/templates/seen.txt",
+    good="tasks/templates/seen_4.txt",
+)
 
 
 def _diag(code: str, message: str, path: str, span: Span, fix: str | None = None) -> Diagnostic:
@@ -91,6 +100,17 @@ def choices_from_name(name: str) -> int | None:
     """The choice count a template file name states (``seen_4.txt`` -> 4), or None."""
     numbers = re.findall(r"(?<![0-9])(4|10)(?![0-9])", name)
     return int(numbers[-1]) if numbers else None
+
+
+def choice_count_unknown(path: str) -> Diagnostic:
+    """The RSB435 diagnostic for a template file name without 4 or 10."""
+    return _diag(
+        "RSB435",
+        "cannot tell the choice count of a template file; its name must contain 4 or 10 "
+        "(e.g. seen_4.txt); valid choices: 4, 10",
+        path,
+        Span(1, 1, 1, 2),
+    )
 
 
 def lint_template(text: str, path: str, choices: int) -> list[Diagnostic]:

@@ -98,6 +98,7 @@ def test_lint_file_routes_template_files(tmp_path):
     assert [d.code for d in diagnostics] == ["RSB431"]
     (folder / "seen.txt").write_text(GOOD_10, encoding="utf-8")
     _, diagnostics = lint_file(folder / "seen.txt")
+    assert [(d.code, d.name) for d in diagnostics] == [("RSB435", "template-choice-count-unknown")]
     assert diagnostics[0].message.startswith("cannot tell the choice count of a template file")
 
 
