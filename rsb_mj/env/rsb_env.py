@@ -130,10 +130,14 @@ class RsbEnv(gymnasium.Env):
         self._step_count = 0
         self._build_index()
         self.action_space = spaces.Box(self._low, self._high, shape=(14,), dtype=np.float64)
+        # Arm joints within +-2 pi (rad), grippers in [0, 1].
+        state_gripper = np.zeros(14)
+        state_gripper[[6, 13]] = 1.0
+        state_low = np.where(state_gripper > 0, 0.0, -2 * np.pi)
         image = spaces.Box(0, 255, shape=(int(height), int(width), 3), dtype=np.uint8)
         self.observation_space = spaces.Dict(
             {
-                "state": spaces.Box(-np.inf, np.inf, shape=(14,), dtype=np.float64),
+                "state": spaces.Box(state_low, -state_low + state_gripper, dtype=np.float64),
                 "images": spaces.Dict({cam: image for cam in self._rig.cameras}),
             }
         )

@@ -1,0 +1,172 @@
+"""Tests of rsb_mj.env.rsb_env.RsbEnv: API, determinism, images, signals."""
+
+from __future__ import annotations
+
+import math
+
+import gymnasium
+import mujoco
+import numpy as np
+import pytest
+
+import rsb_mj  # noqa: F401  (registers the ids)
+from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.errors import EnvError
+from rsb_mj.suites import get_suite
+
+
+def test_reset_returns_state_images_and_info():
+    env = gymnasium.make("rsb_mj/RSB-Math-10-v0")
+    obs, info = env.reset(seed=0)
+    assert set(obs["images"]) == {"head", "left_wrist", "right_wrist"}
+    for image in obs["images"].values():
+        assert image.shape == (240, 320, 3) and image.dtype == np.uint8
+    assert obs["state"].shape == (14,) and obs["state"].dtype == np.float64
+    np.testing.assert_allclose(obs["state"][[6, 13]], 1.0)  # grippers open at home
+    assert info["candidates"] == env.unwrapped.scene.candidates
+    assert len(info["candidates"]) == 10 and info["step"] == 0
+    assert info["instruction"] == info["episode"]["instruction"]
+    assert info["episode"]["suite"] == "RSB-Math-10"
+    assert info["sim"]["mujoco"] == mujoco.__version__ and info["sim"]["quality"] == "fast"
+    assert {k: v.shape for k, v in info["signals"].items()} == {
+        "contact": (1, 10, 2),
+        "gripper_cmd": (1, 2),
+        "gripper_open": (1, 2),
+        "lift": (1, 10),
+        "in_zone": (1, 10),
+    }
+    obs, reward, terminated, truncated, info = env.step(obs["state"])
+    assert (reward, terminated, truncated, info["step"]) == (0.0, False, False, 1)
+    assert info["signals"]["contact"].shape == (25, 10, 2)
+    assert env.spec.max_episode_steps == 400
+    env.close()
+
+
+def _project(data: mujoco.MjData, model: mujoco.MjModel, cam: str, point, w: int, h: int):
+    """Pixel (row, col) of a world point for an upright image (row 0 at the top)."""
+    c = data.cam(cam)
+    local = c.xmat.reshape(3, 3).T @ (np.asarray(point) - c.xpos)  # camera looks along -z
+    f = (h / 2) / math.tan(math.radians(model.cam_fovy[model.camera(cam).id]) / 2)
+    row = h / 2 - f * local[1] / -local[2]
+    col = w / 2 + f * local[0] / -local[2]
+    return round(row), round(col)
+
+
+def test_images_are_upright_the_gray_zone_is_where_the_camera_model_puts_it():
+    env = RsbEnv(get_suite("RSB-Math-4").path)
+    obs, _ = env.reset(seed=1)
+    zone = env.scene.zone_center
+    for cam, image in obs["images"].items():
+        row, col = _project(env.data, env.model, cam, zone, 320, 240)
+        assert 0 <= row < 240 and 0 <= col < 320, cam
+        r, g, b = image[row, col].astype(int)
+        assert abs(r - b) < 12 and abs(r - g) < 12, f"{cam}: {(r, g, b)} is not the gray zone"
+        # Flipped vertically, the same pixel shows the (orange) table or the background.
+        r2, _, b2 = image[239 - row, col].astype(int)
+        assert abs(r2 - b2) >= 12 or abs(239 - row - row) < 20
+    env.close()
+
+
+def test_same_seed_gives_identical_bytes_over_50_steps():
+    runs = []
+    for _ in range(2):
+        env = RsbEnv(get_suite("RSB-Math-4").path, suite="RSB-Math-4")
+        obs, _ = env.reset(seed=42)
+        rng = np.random.default_rng(0)
+        frames = [obs["images"]["head"].tobytes()]
+        states = [obs["state"].tobytes()]
+        action = obs["state"].copy()
+        for _ in range(50):
+            action[:6] += rng.normal(0, 0.02, 6)
+            action[7:13] += rng.normal(0, 0.02, 6)
+            obs, *_ = env.step(action)
+            frames.append(b"".join(obs["images"][c].tobytes() for c in sorted(obs["images"])))
+            states.append(obs["state"].tobytes())
+        runs.append((frames, states))
+        env.close()
+    assert runs[0][1] == runs[1][1]
+    assert runs[0][0] == runs[1][0]
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (np.zeros(13), r"action has shape \(13,\); expected \(14,\)"),
+        (np.zeros((2, 14)), r"action has shape \(2, 14\); expected \(14,\)"),
+        (np.r_[np.zeros(5), np.nan, np.zeros(8)], r"action has non-finite values at indices \[5\]"),
+        ("open", r"action must be 14 numbers, got str"),
+    ],
+)
+def test_bad_actions_raise_env_error(blind_env, action, message):
+    blind_env.reset(seed=0)
+    with pytest.raises(EnvError, match=message):
+        blind_env.step(action)
+
+
+def test_bad_options_and_episodes_are_rejected(blind_env):
+    with pytest.raises(
+        EnvError, match=r"unknown reset options \['layout'\]; valid choices: episode"
+    ):
+        blind_env.reset(options={"layout": {}})
+    _, info = blind_env.reset(seed=3)
+    row = dict(info["episode"])
+    row["mapping"] = {k: f"x_{v}" for k, v in row["mapping"].items()}
+    with pytest.raises(EnvError, match=r"this task's candidates are \['block_a', 'block_b'"):
+        blind_env.reset(options={"episode": row})
+
+
+def test_reset_with_an_episode_dict_replays_it(blind_env):
+    _, first = blind_env.reset(seed=7)
+    state1 = blind_env.data.qpos.copy()
+    _, second = blind_env.reset(seed=99, options={"episode": first["episode"]})
+    assert second["episode"] == first["episode"]
+    np.testing.assert_array_equal(blind_env.data.qpos, state1)
+
+
+def test_contact_lift_and_gripper_signals_when_a_gripper_holds_a_block(blind_env):
+    env = blind_env
+    obs, _ = env.reset(seed=0)
+    block = env.scene.candidates[2]
+    adr = env.model.joint(f"{block}/free").qposadr[0]
+    # Put the block between the open right fingers, 25 cm above the table, and close them.
+    env.data.qpos[adr : adr + 3] = env.data.site("right/gripper").xpos
+    env.data.qpos[adr + 3 : adr + 7] = [1, 0, 0, 0]
+    mujoco.mj_forward(env.model, env.data)
+    action = obs["state"].copy()
+    action[13] = 0.0
+    for _ in range(6):
+        _, _, _, _, info = env.step(action)
+    sig = info["signals"]
+    n = env.scene.candidates.index(block)
+    assert sig["contact"][-1, n].tolist() == [False, True]
+    assert not sig["contact"][-1, np.arange(4) != n].any()
+    assert sig["lift"][-1, n] > 0.15
+    assert np.all(np.abs(sig["lift"][-1, np.arange(4) != n]) < 1e-3)
+    np.testing.assert_array_equal(sig["gripper_cmd"][-1], [1.0, 0.0])
+    assert sig["gripper_open"][-1, 0] > 0.99
+    assert 0.4 < sig["gripper_open"][-1, 1] < 0.8  # stopped by the 4 cm block
+
+
+def test_in_zone_is_true_only_for_a_block_resting_in_the_zone(blind_env):
+    env = blind_env
+    obs, _ = env.reset(seed=0)
+    block = env.scene.candidates[1]
+    adr = env.model.joint(f"{block}/free").qposadr[0]
+    env.data.qpos[adr : adr + 3] = env.scene.zone_center + np.array([0.01, -0.02, 0.02])
+    mujoco.mj_forward(env.model, env.data)
+    _, _, _, _, info = env.step(obs["state"])
+    in_zone = info["signals"]["in_zone"]
+    assert in_zone.shape == (25, 4)
+    assert in_zone[:, 1].all() and not in_zone[:, [0, 2, 3]].any()
+
+
+def test_constructor_arguments_are_validated():
+    path = get_suite("RSB-Math-4").path
+    with pytest.raises(EnvError, match=r"unknown cameras \['top'\]; valid choices: head, "):
+        RsbEnv(path, cameras=("top",))
+    with pytest.raises(EnvError, match=r"unknown quality 'best'; valid choices: fast, full"):
+        RsbEnv(path, quality="best")
+    with pytest.raises(EnvError, match=r"unknown split 'test'; valid choices: train, eval"):
+        RsbEnv(path, split="test")
+    with pytest.raises(EnvError, match=r"RsbEnv needs task=PATH"):
+        gymnasium.make("rsb_mj/RSB-Task-v0")
