@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "episode metadata). Rerunning skips finished files, so a killed run resumes."
         ),
     )
-    p.add_argument("suite", help=f"suite name; valid choices: {', '.join(SUITES)}")
+    p.add_argument("suite", help=f"suite name ({', '.join(SUITES)}) or a task file (.bddl)")
     p.add_argument("--split", default="train", choices=("train", "eval"))
     p.add_argument("-n", type=int, default=20, help="number of episodes (default 20)")
     p.add_argument("-o", "--out", type=Path, required=True, help="output folder")
@@ -40,11 +40,11 @@ def run(args: argparse.Namespace) -> int:
     """Write the missing episodes and print one summary line."""
     from rsb_mj.errors import RsbError
     from rsb_mj.expert.demos import write_demos
-    from rsb_mj.suites import get_suite
+    from rsb_mj.expert.episodes import label, source_name
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
-    suite = get_suite(args.suite).name
+    suite = source_name(args.suite)
     cameras = tuple(c for c in args.cameras.split(",") if c)
     res = write_demos(
         suite,
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     for f in res["failures"]:
         print(f"  episode {f['index']}: expert failed: {f['failure']}")
     print(
-        f"rsb demos: {suite} {args.split}: {res['total']} episodes in {args.out} "
+        f"rsb demos: {label(suite)} {args.split}: {res['total']} episodes in {args.out} "
         f"({res['written']} written, {res['existing']} already there, "
         f"{res['failed']} with expert failures) in {res['seconds']:.0f} s"
     )

@@ -20,7 +20,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Exit status 1 when a suite misses TSR >= 99%% or GSR = 100%%."
         ),
     )
-    p.add_argument("suites", nargs="*", default=list(SUITES), help="suites (default: all six)")
+    p.add_argument(
+        "suites",
+        nargs="*",
+        default=list(SUITES),
+        help="suites or task files (.bddl); default: all six suites",
+    )
     p.add_argument("--split", default="eval", choices=("train", "eval"))
     p.add_argument("-n", type=int, default=200, help="rows per suite (default 200)")
     p.add_argument("--start", type=int, default=0)

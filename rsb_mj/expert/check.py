@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rsb_mj.expert.episodes import episode_for, load_problem, make_env
+from rsb_mj.expert.episodes import episode_for, label, load_problem, make_env, source_name
 from rsb_mj.expert.parallel import run_jobs
 from rsb_mj.expert.rollout import run_expert
-from rsb_mj.suites import get_suite
 
 #: Required expert success rates.
 MIN_TSR, MIN_GSR = 0.99, 1.0
@@ -40,6 +39,7 @@ def check_one(job: CheckJob) -> dict[str, Any]:
     run = run_expert(_ENVS[job.suite], episode, load_problem(job.suite))
     out = run.summary()
     out["max_steps"] = run.max_steps
+    out["source"] = job.suite
     return out
 
 
@@ -97,7 +97,7 @@ def check_suites(
     """Run the expert on ``n`` rows of each suite and collect the figures.
 
     Args:
-        suites: suite names.
+        suites: suite names or task file paths (``.bddl``).
         split: ``"eval"`` or ``"train"``.
         n: rows per suite.
         start: first row.
@@ -105,11 +105,11 @@ def check_suites(
         progress: show a progress bar.
         on_result: called with each run summary (e.g. to log it), in completion order.
     """
-    names = [get_suite(s).name for s in suites]
-    checks = {s: SuiteCheck(s) for s in names}
+    names = [source_name(s) for s in suites]
+    checks = {s: SuiteCheck(label(s)) for s in names}
     work = [CheckJob(s, split, i) for s in names for i in range(start, start + n)]
     for res in run_jobs(check_one, work, jobs=jobs, desc="expert-check", progress=progress):
-        c = checks[res["suite"]]
+        c = checks[res["source"]]
         c.n += 1
         c.success += bool(res["success"])
         c.grasped += bool(res["grasped"])

@@ -17,10 +17,16 @@ from typing import Any
 import mujoco
 
 from rsb_mj.expert.dataset import episode_filename, file_sha256, write_demo
-from rsb_mj.expert.episodes import episode_for, load_problem, make_env
+from rsb_mj.expert.episodes import (
+    episode_for,
+    label,
+    load_problem,
+    make_env,
+    source_name,
+    task_path,
+)
 from rsb_mj.expert.parallel import run_jobs
 from rsb_mj.expert.rollout import run_expert
-from rsb_mj.suites import get_suite
 from rsb_mj.version import __version__
 
 
@@ -28,7 +34,7 @@ from rsb_mj.version import __version__
 class DemoJob:
     """What one worker needs to write one episode."""
 
-    suite: str
+    suite: str  # suite name or task file path
     split: str
     index: int
     out_dir: str
@@ -52,9 +58,8 @@ def _env(job: DemoJob) -> Any:
 
 def write_one(job: DemoJob) -> dict[str, Any]:
     """Run the expert on one episode and write its file; returns the run summary."""
-    suite = get_suite(job.suite)
-    episode = episode_for(suite.name, job.split, job.index)
-    problem = load_problem(suite.name)
+    episode = episode_for(job.suite, job.split, job.index)
+    problem = load_problem(job.suite)
     run = run_expert(_env(job), episode, problem, record=True)
     assert run.states is not None and run.actions is not None
     write_demo(
@@ -68,7 +73,7 @@ def write_one(job: DemoJob) -> dict[str, Any]:
             "success": run.success,
             "grasped": run.grasped,
             "failure": run.failure,
-            "task_sha256": file_sha256(suite.path),
+            "task_sha256": file_sha256(task_path(job.suite)),
             "mujoco_version": mujoco.__version__,
             "rsb_mj_version": __version__,
         },
@@ -105,14 +110,16 @@ def write_demos(
         ``failed`` counts written episodes in which the expert did not succeed (their
         files carry ``success = False`` and the reason).
     """
-    name = get_suite(suite).name
+    name = source_name(suite)
     out_dir = Path(out_dir)
     todo = missing_indices(out_dir, n, start)
     work = [DemoJob(name, split, i, str(out_dir), tuple(cameras), width, height) for i in todo]
     t0 = time.perf_counter()
     failures = [
         res
-        for res in run_jobs(write_one, work, jobs=jobs, desc=f"demos {name}", progress=progress)
+        for res in run_jobs(
+            write_one, work, jobs=jobs, desc=f"demos {label(name)}", progress=progress
+        )
         if not res["success"]
     ]
     return {

@@ -1,79 +1,119 @@
 """Episodes, task files and environments for expert runs (demos and success checks).
 
-Episodes come from the frozen tables of :mod:`rsb_mj.episodes` when the split has one with
-the requested row; otherwise they are drawn with ``sample_episode`` from a seed fixed by
-(suite, split, index), so a row always means the same episode.
+A *source* is a suite name (``RSB-Math-4``) or a task file path (e.g. the Beyond Blocks
+``tasks/rsb_math_4_objects.bddl``). Episodes come from the frozen tables of
+:mod:`rsb_mj.episodes` when the suite's split has one with the requested row; otherwise they
+are drawn with ``sample_episode`` from a seed fixed by (source, split, index), so a row
+always means the same episode.
 """
 
 from __future__ import annotations
 
 import zlib
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from rsb_mj.episode import Episode
-from rsb_mj.suites import get_suite
+from rsb_mj.errors import RsbError
+from rsb_mj.suites import SUITES, get_suite
+
+
+def is_task_file(source: str) -> bool:
+    """True when ``source`` names a task file rather than a suite."""
+    return source.endswith(".bddl")
+
+
+def source_name(source: str) -> str:
+    """Canonical name: the suite's name, or the task file's resolved path."""
+    if is_task_file(source):
+        path = Path(source)
+        if not path.is_file():
+            raise RsbError(f"task file {source!r} not found")
+        return str(path.resolve())
+    return get_suite(source).name
+
+
+def task_path(source: str) -> Path:
+    """The task file of a source."""
+    return Path(source) if is_task_file(source) else get_suite(source).path
+
+
+def label(source: str) -> str:
+    """Short display name: the suite name or the task file's name."""
+    return Path(source).name if is_task_file(source) else source
 
 
 @cache
-def load_problem(suite: str) -> Any:
-    """The parsed and linted task file of ``suite``."""
+def load_problem(source: str) -> Any:
+    """The parsed and linted task file of ``source``."""
     from rsb_mj.lang import load_task
 
-    return load_task(get_suite(suite).path)
+    return load_task(task_path(source))
 
 
-def row_seed(suite: str, split: str, index: int) -> int:
-    """The seed of row ``index`` of (suite, split) when no frozen table provides it."""
-    key = [zlib.crc32(get_suite(suite).name.encode()), zlib.crc32(split.encode()), int(index)]
+def row_seed(source: str, split: str, index: int) -> int:
+    """The seed of row ``index`` of (source, split) when no frozen table provides it."""
+    key = [zlib.crc32(label(source).encode()), zlib.crc32(split.encode()), int(index)]
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
 @cache
 def _table(suite: str, split: str) -> tuple[Episode, ...]:
+    if suite not in SUITES:
+        return ()
     try:
         from rsb_mj.episodes import load_table
     except ImportError:
         return ()
     try:
         return tuple(load_table(suite, split))
-    except Exception:
+    except RsbError:
         return ()
 
 
-def episode_for(suite: str, split: str, index: int) -> Episode:
-    """Row ``index`` of (suite, split): the frozen table's row, else a seeded draw."""
-    name = get_suite(suite).name
-    table = _table(name, split)
+def episode_for(source: str, split: str, index: int) -> Episode:
+    """Row ``index`` of (source, split): the frozen table's row, else a seeded draw."""
+    table = _table(source, split)
     if 0 <= index < len(table):
         return table[index]
     from rsb_mj.episodes import sample_episode
 
+    suite = source if source in SUITES else ""
     return sample_episode(
-        load_problem(name), suite=name, split=split, index=index, seed=row_seed(name, split, index)
+        load_problem(source),
+        suite=suite,
+        split=split,
+        index=index,
+        seed=row_seed(source, split, index),
     )
 
 
 def make_env(
-    suite: str,
+    source: str,
     *,
     cameras: tuple[str, ...] = (),
     width: int = 320,
     height: int = 240,
 ) -> Any:
-    """The registered environment of ``suite`` (with its step limit)."""
+    """The registered environment of ``source`` (with its step limit)."""
     import gymnasium as gym
 
-    from rsb_mj.env.registration import register_envs
+    from rsb_mj.env.registration import TASK_ENV_ID, register_envs
 
     register_envs()
+    if is_task_file(source):
+        env_id, extra = TASK_ENV_ID, {"task": source}
+    else:
+        env_id, extra = get_suite(source).env_id, {}
     # The passive checker rejects the empty ``images`` space of a camera-less env.
     return gym.make(
-        get_suite(suite).env_id,
+        env_id,
         cameras=tuple(cameras),
         width=width,
         height=height,
         disable_env_checker=True,
+        **extra,
     )

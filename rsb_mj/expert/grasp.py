@@ -94,6 +94,51 @@ def top_down_rotation(closing: np.ndarray) -> np.ndarray:
     return np.column_stack([x, np.cross(z, x), z])
 
 
+def collision_points(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> list[np.ndarray]:
+    """World points outlining each collision geom of ``body`` (and its children).
+
+    One array per geom, each a set of points whose convex hull contains the geom (exactly the
+    collision hull for meshes: MuJoCo collides meshes through their convex hull; the local
+    bounding-box corners for primitives).
+    """
+    bid = model.body(body).id
+    bodies = subtree_bodies(model, bid)
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+    out = []
+    for g in range(model.ngeom):
+        if int(model.geom_bodyid[g]) not in bodies:
+            continue
+        if not (model.geom_contype[g] or model.geom_conaffinity[g]):
+            continue
+        if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH:
+            mid = model.geom_dataid[g]
+            adr, num = model.mesh_vertadr[mid], model.mesh_vertnum[mid]
+            local = model.mesh_vert[adr : adr + num].astype(float)
+        else:
+            local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
+        out.append(local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g])
+    return out
+
+
+def slice_above(hulls: list[np.ndarray], z_min: float) -> np.ndarray:
+    """Points spanning the part of the convex hulls above ``z_min`` (world frame).
+
+    The slice of a convex hull above a plane is the hull of its vertices above the plane and
+    of the plane's intersections with the segments between vertices on either side.
+    """
+    parts = []
+    for pts in hulls:
+        above = pts[pts[:, 2] >= z_min]
+        below = pts[pts[:, 2] < z_min]
+        parts.append(above)
+        if len(above) and len(below):
+            a = above[:, None, :]
+            b = below[None, :, :]
+            t = (z_min - b[..., 2]) / (a[..., 2] - b[..., 2])
+            parts.append((b + t[..., None] * (a - b)).reshape(-1, 3))
+    return np.concatenate(parts) if parts else np.zeros((0, 3))
+
+
 @dataclass(frozen=True)
 class GraspPlan:
     """A top-down grasp of one object.
@@ -109,36 +154,49 @@ class GraspPlan:
     width: float
 
 
-def plan_top_down(box: ObjectBox, table_z: float) -> GraspPlan:
-    """Grasp position and the usable closing directions for ``box`` on a table at ``table_z``.
+def plan_top_down(
+    model: mujoco.MjModel, data: mujoco.MjData, body: str, table_z: float
+) -> GraspPlan:
+    """A top-down grasp of ``body`` standing on a table at world height ``table_z``.
+
+    The TCP goes :data:`GRASP_DEPTH` below the object's top (never so low that the finger
+    tips come within :data:`TIP_CLEARANCE` of the table). The fingers close along a
+    horizontal axis of the object's box; what must fit between them is the part of the
+    object above the finger tips (so a bottle is taken by its neck).
 
     Raises:
-        ExpertError: if the object is wider than the gripper along every horizontal axis.
+        ExpertError: if that part is wider than the gripper along every horizontal axis.
     """
-    # The two box axes that are most horizontal.
+    box = object_box(model, data, body)
+    z = max(box.top - GRASP_DEPTH, table_z + TIP_CLEARANCE + TIP_PAST_TCP)
+    points = slice_above(collision_points(model, data, body), z - TIP_PAST_TCP - 0.003)
     vertical = int(np.argmax(np.abs(box.axes[2])))
-    horiz = [i for i in range(3) if i != vertical]
-    horiz.sort(key=lambda i: box.half[i])
-    closings: list[np.ndarray] = []
-    width = 0.0
-    for i in horiz:
-        w = 2 * float(box.half[i])
-        if w > MAX_GRASP_WIDTH:
+    axes = []
+    for i in range(3):
+        if i == vertical:
             continue
-        if not closings:
-            width = w
         axis = box.axes[:, i].copy()
         axis[2] = 0.0
-        axis /= np.linalg.norm(axis)
-        # A near-square footprint can be grasped across either axis.
-        if closings and w > width + 0.01:
+        axes.append(axis / np.linalg.norm(axis))
+    proj = [points @ a for a in axes]
+    widths = [float(p.max() - p.min()) for p in proj]
+    # Center of the slice in the horizontal plane, from its extents along both axes.
+    mid = [(p.max() + p.min()) / 2 for p in proj]
+    xy = mid[0] * axes[0][:2] + mid[1] * axes[1][:2]
+    order = np.argsort(widths)
+    closings: list[np.ndarray] = []
+    for k in order:
+        w = widths[k]
+        if w > MAX_GRASP_WIDTH:
             continue
-        closings.extend([axis, -axis])
+        # A near-square footprint can be grasped across either axis.
+        if closings and w > widths[order[0]] + 0.01:
+            continue
+        closings.extend([axes[k], -axes[k]])
     if not closings:
         raise ExpertError(
-            f"object is {2 * box.half[horiz[0]] * 1e3:.0f} mm wide at its narrowest; the "
+            f"object {body!r} is {min(widths) * 1e3:.0f} mm wide at its narrowest; the "
             f"gripper opens to {MAX_GRASP_WIDTH * 1e3:.0f} mm"
         )
-    z = max(box.top - GRASP_DEPTH, table_z + TIP_CLEARANCE + TIP_PAST_TCP)
-    position = np.array([box.center[0], box.center[1], z])
-    return GraspPlan(position=position, closings=tuple(closings), width=width)
+    position = np.array([xy[0], xy[1], z])
+    return GraspPlan(position=position, closings=tuple(closings), width=min(widths))

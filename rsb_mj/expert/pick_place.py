@@ -208,8 +208,7 @@ class PickPlaceExpert:
     def _grasp_pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(TCP position, TCP rotation, joints) of the best reachable top-down grasp."""
         w, arm = self.world, self.arm
-        box = object_box(w.model, w.data, w.candidate_bodies[self.target])
-        grasp = plan_top_down(box, w.table_top_z)
+        grasp = plan_top_down(w.model, w.data, w.candidate_bodies[self.target], w.table_top_z)
         best = None
         errors = []
         for closing in grasp.closings:

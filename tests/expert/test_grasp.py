@@ -11,6 +11,7 @@ from rsb_mj.expert.grasp import (
     TIP_PAST_TCP,
     object_box,
     plan_top_down,
+    slice_above,
     top_down_rotation,
 )
 
@@ -48,7 +49,7 @@ def test_box_center_follows_an_offset_geom_and_ignores_visual_geoms():
 
 def test_closes_across_the_narrow_side():
     model, data = _model((0.04, 0.015, 0.03), yaw=0.0, z=0.03)
-    plan = plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    plan = plan_top_down(model, data, "obj", 0.0)
     assert plan.width == pytest.approx(0.03)
     assert len(plan.closings) == 2
     np.testing.assert_allclose(np.abs(plan.closings[0]), [0, 1, 0], atol=1e-9)
@@ -58,20 +59,22 @@ def test_closes_across_the_narrow_side():
 
 def test_square_block_offers_both_axes():
     model, data = _model((0.0225, 0.0225, 0.0225), yaw=0.2, z=0.0225)
-    plan = plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    plan = plan_top_down(model, data, "obj", 0.0)
     assert len(plan.closings) == 4
 
 
 def test_low_object_keeps_the_finger_tips_off_the_table():
     model, data = _model((0.02, 0.02, 0.008), z=0.008)
-    plan = plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    plan = plan_top_down(model, data, "obj", 0.0)
     assert plan.position[2] == pytest.approx(TIP_CLEARANCE + TIP_PAST_TCP)
 
 
 def test_too_wide_object_is_refused():
     model, data = _model((0.05, 0.04, 0.03), z=0.03)
-    with pytest.raises(ExpertError, match=r"object is 80 mm wide at its narrowest; the gripper"):
-        plan_top_down(object_box(model, data, "obj"), table_z=0.0)
+    with pytest.raises(
+        ExpertError, match=r"object 'obj' is 80 mm wide at its narrowest; the gripper"
+    ):
+        plan_top_down(model, data, "obj", 0.0)
     assert MAX_GRASP_WIDTH < 0.08
 
 
@@ -87,3 +90,27 @@ def test_top_down_rotation_is_a_rotation_pointing_down():
     assert np.linalg.det(rot) == pytest.approx(1.0)
     np.testing.assert_allclose(rot[:, 2], [0, 0, -1])
     np.testing.assert_allclose(rot[:, 0], [0.6, 0.8, 0])
+
+
+def test_tall_object_is_taken_by_its_narrow_top():
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(name="bottle", pos=[0.0, 0.0, 0.0])
+    body.add_freejoint()
+    body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[0.04, 0.04, 0.05], pos=[0, 0, 0.05])
+    body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[0.01, 0.01, 0.03], pos=[0, 0, 0.13])
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    assert object_box(model, data, "bottle").half[0] == pytest.approx(0.04)
+    plan = plan_top_down(model, data, "bottle", 0.0)
+    assert plan.width == pytest.approx(0.02)
+    np.testing.assert_allclose(plan.position, [0.0, 0.0, 0.16 - 0.022], atol=1e-9)
+
+
+def test_slice_of_a_cone_includes_its_edges():
+    # A tetrahedron-like hull: wide at z = 0, a point at z = 1; its slice at z = 0.5 is half
+    # as wide as the base, although no vertex lies at that height.
+    pts = np.array([[-1.0, 0, 0], [1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]])
+    sl = slice_above([pts], 0.5)
+    assert sl[:, 0].min() == pytest.approx(-0.5)
+    assert sl[:, 0].max() == pytest.approx(0.5)
