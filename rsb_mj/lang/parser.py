@@ -14,7 +14,8 @@ Syntax errors never escape as Lark exceptions: they become RSB1xx
 * RSB104 ``unreadable-file``: the file cannot be read as UTF-8 text;
 * RSB105 ``trailing-text``: text after the ``(define ...)`` form;
 * RSB106 ``missing-define``: the file holds no ``(define (problem NAME) ...)`` at all;
-* RSB107 ``number-out-of-range``: a number literal no float can hold (``1e999``).
+* RSB107 ``number-out-of-range``: a number literal no float can hold (``1e999``);
+* RSB108 ``nesting-too-deep``: parentheses nested deeper than :data:`MAX_DEPTH` levels.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import re
 from pathlib import Path
 
 from lark import Lark, Token
@@ -210,10 +212,44 @@ def _one_of(words: list[str]) -> str:
     return "one of: " + ", ".join(words)
 
 
+#: Deepest parenthesis nesting accepted (real task files nest fewer than 10 levels; the AST
+#: and formatter recurse once per level, and Python's stack is finite).
+MAX_DEPTH = 100
+_PAREN_OR_COMMENT = re.compile(r"[()]|;[^\n]*")
+
+
+def too_deep(text: str, path: str) -> Diagnostic | None:
+    """RSB108 at the first ``(`` nested deeper than :data:`MAX_DEPTH`, else None."""
+    if text.count("(") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for match in _PAREN_OR_COMMENT.finditer(text):
+        char = match.group()
+        if char == "(":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+                return Diagnostic(
+                    "RSB108",
+                    "nesting-too-deep",
+                    "error",
+                    f"parentheses nest deeper than {MAX_DEPTH} levels",
+                    path,
+                    Span(line, column, line, column + 1),
+                )
+        elif char == ")":
+            depth = max(depth - 1, 0)
+    return None
+
+
 def parse_source(text: str, path: str = "<string>") -> tuple[Problem | None, list[Diagnostic]]:
     """Parse ``text``; return the problem (None on a syntax error) and the syntax diagnostics."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    deep = too_deep(text, path)
+    if deep is not None:
+        return None, [deep]
     try:
         problem = grammar().parse(text)
     except UnexpectedInput as err:

@@ -137,8 +137,17 @@ def test_unknown_predicates_keep_their_spelling():
     assert p.goal == Atom("MyThing", (Name("a"),))
 
 
+def test_nesting_beyond_the_limit_is_a_diagnostic_not_a_crash():
+    text = "(define (problem p) (:goal " + "(Not " * 200 + "(Up a)" + ")" * 200 + "))"
+    problem, diagnostics = parse_source(text, "deep.bddl")
+    assert problem is None
+    (d,) = diagnostics
+    assert (d.code, d.name, d.span.line, d.span.column) == ("RSB108", "nesting-too-deep", 1, 518)
+    assert d.message == "parentheses nest deeper than 100 levels"
+
+
 def test_nested_connectives_at_any_depth():
-    depth = 40
+    depth = 95
     text = "(define (problem p) (:goal " + "(And " * depth + "(Up a)" + ")" * depth + "))"
     expr = parse_text(text).goal
     for _ in range(depth):

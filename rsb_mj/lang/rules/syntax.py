@@ -69,3 +69,12 @@ declare(
     bad="(:layout (:min_spacing 1e999) (:yaw_range (-0.3 0.3)))",
     good="(:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3)))",
 )
+declare(
+    "RSB108",
+    "nesting-too-deep",
+    "error",
+    """Parentheses nested more than 100 levels deep. Real task files nest fewer than ten;
+    the limit keeps every later stage (formatter, scorer) within Python's stack.""",
+    bad="(:goal (And (And (And ... 100 levels ... (In ?answer table_answer_zone)))))",
+    good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+)
