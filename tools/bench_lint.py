@@ -6,7 +6,8 @@ Usage::
 
 Defaults to ``tasks/`` and ``tests/data/bddl_corpus/`` (the 50 LIBERO / VLA-Arena files).
 Each repeat reads every file from memory (no disk time), parses it with the LALR grammar,
-builds the AST and runs every lint rule; the best repeat is reported. Target: >= 500 files/s.
+builds the AST and runs every lint rule; the best repeat is reported, by wall clock and by
+this process's CPU time (the second is steadier on a shared machine). Target: >= 500 files/s.
 """
 
 from __future__ import annotations
@@ -37,21 +38,23 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     grammar()  # build the parser once; reported separately
     build_s = time.perf_counter() - t0
-    best = float("inf")
+    best = best_cpu = float("inf")
     findings = 0
     for _ in range(max(args.repeat, 1)):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         findings = 0
         for path, text in texts:
             findings += len(lint_text(text, path)[1])
         best = min(best, time.perf_counter() - start)
+        best_cpu = min(best_cpu, time.process_time() - start_cpu)
     rate = len(texts) / best
     kib = sum(len(t) for _, t in texts) / 1024
     print(f"grammar build: {build_s * 1000:.0f} ms (once per process)")
     print(
         f"parse+lint: {len(texts)} files ({kib:.0f} KiB), {findings} findings, "
-        f"best of {args.repeat}: {best * 1000:.1f} ms -> {rate:.0f} files/s "
-        f"({'meets' if rate >= 500 else 'BELOW'} the 500 files/s target)"
+        f"best of {args.repeat}: {best * 1000:.1f} ms wall -> {rate:.0f} files/s "
+        f"({'meets' if rate >= 500 else 'BELOW'} the 500 files/s target); "
+        f"CPU time {best_cpu * 1000:.1f} ms -> {len(texts) / best_cpu:.0f} files/s"
     )
     return 0
 
