@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import mujoco
-
 from rsb_mj.expert.dataset import episode_filename, file_sha256, write_demo
 from rsb_mj.expert.episodes import (
     episode_for,
@@ -27,7 +25,7 @@ from rsb_mj.expert.episodes import (
 )
 from rsb_mj.expert.parallel import run_jobs
 from rsb_mj.expert.rollout import run_expert
-from rsb_mj.version import __version__
+from rsb_mj.version import mujoco_version, rsb_mj_version
 
 
 @dataclass(frozen=True)
@@ -74,8 +72,8 @@ def write_one(job: DemoJob) -> dict[str, Any]:
             "grasped": run.grasped,
             "failure": run.failure,
             "task_sha256": file_sha256(task_path(job.suite)),
-            "mujoco_version": mujoco.__version__,
-            "rsb_mj_version": __version__,
+            "mujoco_version": mujoco_version(),
+            "rsb_mj_version": rsb_mj_version(),
         },
     )
     return run.summary()
