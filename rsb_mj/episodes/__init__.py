@@ -6,6 +6,9 @@ Public API::
     sample_episode(problem, *, suite, split, index, seed) -> Episode
     get_source(name) -> QuestionSource       # arithmetic, gsm8k, mmlu_pro, mmlu
     load_templates(set_name, choices) -> tuple[Template, ...]
+    load_table(suite, split="eval") -> list[Episode]   # frozen tables in tasks/episodes
+    build_all() / check_tables()                     # rsb episodes build / check
+    rsb_mj.episodes.audit.audit(episodes) -> AuditReport  # rsb audit
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sampler import sample_episode
 from rsb_mj.episodes.sources import SOURCES, SPLITS, QuestionSource, get_source
+from rsb_mj.episodes.table import build_all, check_tables, load_table, read_table
 from rsb_mj.episodes.templates import Template, load_templates
 
 __all__ = [
@@ -21,7 +25,11 @@ __all__ = [
     "Question",
     "QuestionSource",
     "Template",
+    "build_all",
+    "check_tables",
     "get_source",
+    "load_table",
     "load_templates",
+    "read_table",
     "sample_episode",
 ]

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from rsb_mj.errors import EpisodeError
 
 _CLEAN = re.compile(r"[,\s$€£%]")
+_LEADING = re.compile(r"^\s*[-\u2212]?[$€£]?\d[\d,]*(?:\.\d+)?")
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_number(text: str) -> Decimal:
     """Parse a final answer such as ``"1,080"``, ``"$18"``, ``"-3"`` or ``"2.50"``.
 
@@ -49,3 +52,21 @@ def normalize_number(text: str) -> str:
     """Canonical text of a numeric answer: ``"1,080"`` -> ``"1080"``, ``"2.50"`` -> ``"2.5"``."""
     value = parse_number(text)
     return format_number(value, decimals_of(value))
+
+
+@lru_cache(maxsize=1 << 16)
+def leading_number(text: str) -> Decimal | None:
+    """The number an option starts with (``"$56,300"`` -> 56300, ``"5.2 m/s"`` -> 5.2), or
+    None when it does not start with one."""
+    match = _LEADING.match(text)
+    if match is None:
+        return None
+    try:
+        return parse_number(match.group(0))
+    except EpisodeError:
+        return None
+
+
+def all_numeric(options: tuple[str, ...] | list[str]) -> bool:
+    """True when every option starts with a number (numeric options, possibly with units)."""
+    return all(leading_number(o) is not None for o in options)

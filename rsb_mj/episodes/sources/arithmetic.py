@@ -35,10 +35,10 @@ _OPS = ("add", "sub", "mul")
 
 
 def make_question(op: str, a: int, b: int) -> Question:
-    """The arithmetic question ``a op b`` with its answer and plausible slips.
+    """The arithmetic question ``a op b`` with its answer.
 
-    Slips are the swapped operation, a carry/borrow slip (+-10) and, for products, one
-    group too many or too few.
+    Math distractors are near values only (no slips: a slip such as ``answer + 10`` forms
+    a visible pair with the answer that points at it).
 
     Raises:
         EpisodeError: for an unknown operation or operands outside the documented ranges.
@@ -47,21 +47,12 @@ def make_question(op: str, a: int, b: int) -> Question:
         raise EpisodeError(f"unknown arithmetic operation {op!r}; valid choices: add, mul, sub")
     if not _valid(op, a, b):
         raise EpisodeError(f"operands {a}, {b} are outside the ranges of {op!r}")
-    if op == "add":
-        answer = a + b
-        slips = [abs(a - b), answer - 10, answer + 10]
-    elif op == "sub":
-        answer = a - b
-        slips = [a + b, answer - 10, answer + 10]
-    else:
-        answer = a * b
-        slips = [a + b, answer - a, answer + a, answer - b, answer + b]
+    answer = {"add": a + b, "sub": a - b, "mul": a * b}[op]
     return Question(
         qid=f"arith-{op}-{a}-{b}",
         text=f"what is {a} {_WORDS[op]} {b}?",
         answer=str(answer),
         numeric=True,
-        slips=tuple(str(s) for s in slips if s >= 0 and s != answer),
     )
 
 

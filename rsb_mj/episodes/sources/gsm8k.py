@@ -4,8 +4,8 @@ The question is the problem text; the answer is the text after ``####`` in the s
 normalized (commas, currency signs and trailing zeros removed, see
 :func:`rsb_mj.episodes.numeric.normalize_number`). Slips (plausible wrong answers) are the
 intermediate results of the solution's calculator annotations ``<<16-3-4=9>>`` (stopping a
-step early) and the answer times or divided by ten. GSM8K has no options; distractors are
-generated around the answer (:mod:`rsb_mj.episodes.options`).
+step early). A x10 slip is not used: an option pair (v, 10 v) would point at v. GSM8K has
+no options; distractors are generated around the answer (:mod:`rsb_mj.episodes.options`).
 
 Splits: train = GSM8K train (7,473), eval = GSM8K test (1,319). Ids ``gsm8k-{train,test}-ROW``
 (0-based line number).
@@ -18,7 +18,7 @@ import re
 from decimal import Decimal
 from functools import cache
 
-from rsb_mj.episodes.numeric import format_number, normalize_number, parse_number
+from rsb_mj.episodes.numeric import normalize_number, parse_number
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import QuestionSource, check_split, questions_dir, read_lines
 from rsb_mj.errors import EpisodeError
@@ -48,9 +48,6 @@ def parse_solution(solution: str) -> tuple[str, tuple[str, ...]]:
 def _slips(answer: str, steps: tuple[str, ...]) -> tuple[str, ...]:
     value = parse_number(answer)
     out = list(steps)
-    out.append(format_number(value * 10))
-    if value % 10 == 0 and value != 0:
-        out.append(format_number(value / 10))
     if value >= 0:
         out = [s for s in out if parse_number(s) >= 0]
     unique = dict.fromkeys(s for s in out if parse_number(s) != value)

@@ -2,7 +2,8 @@
 
 A task file selects it with ``(:question (:source mmlu) (:choices 4))``; it only serves 4
 choices. The pool is the MMLU test split (57 subjects) without the mathematics subjects
-(``EXCLUDED_SUBJECTS``) and without questions whose 4 options are not distinct.
+(``EXCLUDED_SUBJECTS``), without questions whose 4 options are not distinct and without
+questions whose options are all numbers (as for MMLU-Pro, see :mod:`.mmlu_pro`).
 
 Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool; the
 rest is the train pool. Ids ``mmlu-SUBJECT-ROW`` (0-based row of the subject's CSV file).
@@ -13,6 +14,7 @@ from __future__ import annotations
 import csv
 from functools import cache
 
+from rsb_mj.episodes.numeric import all_numeric
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import (
     QuestionSource,
@@ -73,7 +75,7 @@ def _all() -> tuple[Question, ...]:
             continue
         for row_no, row in enumerate(csv.reader(read_lines(path))):
             options = [clean(o) for o in row[1:5]]
-            if len(set(options)) != 4 or row[5].strip() not in _LETTERS:
+            if len(set(options)) != 4 or row[5].strip() not in _LETTERS or all_numeric(options):
                 continue
             answer = options[_LETTERS.index(row[5].strip())]
             out.append(

@@ -1,11 +1,14 @@
 """RSB-General: MMLU-Pro multiple-choice questions (Apache-2.0, github.com/TIGER-AI-Lab/MMLU-Pro).
 
 The pool is every MMLU-Pro question with exactly 10 distinct options outside the ``math``
-category (8,743 questions). The same pool serves both General suites: 10 choices use all
+category whose options are not all numbers (5,577 of 8,743): MMLU-Pro's numeric options put
+the answer near the middle (rank 4 of 10 in 26% of them, last in 0.6%), a "pick the median"
+shortcut that no per-episode draw can remove, and such questions are math-like anyway.
+The same pool serves both General suites: 10 choices use all
 options, 4 choices the answer plus 3 of its own distractors (:mod:`rsb_mj.episodes.options`).
 
 Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool; the
-remaining 7,743 are the train pool. Ids ``mmlu_pro-QUESTION_ID``.
+remaining 4,577 are the train pool. Ids ``mmlu_pro-QUESTION_ID``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
+from rsb_mj.episodes.numeric import all_numeric
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import (
     QuestionSource,
@@ -69,7 +73,7 @@ def _all() -> tuple[Question, ...]:
         options = [clean(o) for o in row["options"]]
         if len(options) != 10 or len(set(options)) != 10:
             continue
-        if row["category"] in EXCLUDED_CATEGORIES:
+        if row["category"] in EXCLUDED_CATEGORIES or all_numeric(options):
             continue
         answer = options[int(row["answer_index"])]
         out.append(

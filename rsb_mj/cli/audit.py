@@ -1,0 +1,63 @@
+"""``rsb audit SUITE...``: the shortcut audit of episode tables.
+
+Checks that nothing but the question's meaning predicts the correct option: the correct
+letter, position, color and numeric rank are uniform (chi-square), every text-only heuristic
+sits inside the 95% chance band, the answer never appears outside the option list, and the
+question ids belong to the table's split. Prints instruction-length statistics.
+Exit 0 when every table passes, 1 when one fails (the failing checks are printed), 2 on
+usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``audit`` subcommand."""
+    parser = subparsers.add_parser(
+        "audit",
+        help="check episode tables for answer shortcuts",
+        description="Shortcut audit of frozen episode tables. Exit 0 pass, 1 fail, 2 usage.",
+    )
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suites (default: all six)")
+    parser.add_argument("--split", choices=("eval", "train"), default="eval")
+    parser.add_argument(
+        "--table",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="audit this JSONL table instead (repeatable)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rsb audit``; returns the exit status."""
+    from rsb_mj.episodes.audit import audit
+    from rsb_mj.episodes.table import load_table, read_table
+    from rsb_mj.suites import SUITES, get_suite
+
+    tables = [(str(path), read_table(path)) for path in args.table]
+    if not args.table:
+        for name in args.suites or list(SUITES):
+            suite = get_suite(name)
+            tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split)))
+    reports = [audit(episodes, label) for label, episodes in tables]
+    if args.format == "json":
+        print(json.dumps([r.to_dict() for r in reports], indent=2))
+    else:
+        print("\n\n".join(r.format() for r in reports))
+        failed = [r for r in reports if not r.passed]
+        if failed:
+            print(f"\nFAILED: {len(failed)} of {len(reports)} tables")
+            for r in failed:
+                for c in r.failures:
+                    print(f"  {r.label}: {c.name}: {c.detail}")
+        else:
+            print(f"\nPASSED: {len(reports)} tables")
+    return 0 if all(r.passed for r in reports) else 1

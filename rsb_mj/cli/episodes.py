@@ -1,0 +1,89 @@
+"""``rsb episodes build|check|show``: the frozen episode tables in ``tasks/episodes``.
+
+* ``rsb episodes build [SUITE...]`` regenerates the tables (byte for byte) and the manifest;
+* ``rsb episodes check [SUITE...]`` verifies sha256 sums and re-draws every row from its
+  ``(suite, split, index, seed)``, naming each table row that drifted (exit 1);
+* ``rsb episodes show SUITE [--split S] [--index I]`` prints one row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from rsb_mj.suites import SUITES
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``episodes`` subcommand."""
+    parser = subparsers.add_parser(
+        "episodes",
+        help="build, check or show the frozen episode tables",
+        description="Build, check or show the frozen episode tables (tasks/episodes). "
+        "Exit 0 success, 1 failed check, 2 usage or internal error.",
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    build = sub.add_parser("build", help="regenerate the tables and their manifest")
+    build.add_argument("suites", nargs="*", metavar="SUITE", help=f"default: all of {list(SUITES)}")
+    build.add_argument("--split", choices=("eval", "train", "both"), default="both")
+    build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
+    check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
+    check.add_argument("suites", nargs="*", metavar="SUITE", help="default: all six suites")
+    check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
+    show = sub.add_parser("show", help="print one row of a table")
+    show.add_argument("suite", metavar="SUITE")
+    show.add_argument("--split", choices=("eval", "train"), default="eval")
+    show.add_argument("--index", type=int, default=0)
+    show.add_argument("--json", action="store_true", help="print the raw JSON row")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``rsb episodes``; returns the exit status."""
+    from rsb_mj.episodes.table import build_all, check_tables, load_table
+
+    if args.action == "build":
+        splits = ("eval", "train") if args.split == "both" else (args.split,)
+        start = time.perf_counter()
+        results = build_all(args.suites or None, splits, args.out)
+        for r in results:
+            state = "rewritten" if r.changed else "unchanged"
+            relaxed = f", {r.relaxed} rows without heuristic balance" if r.relaxed else ""
+            print(f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}{relaxed}")
+        print(f"built {len(results)} tables in {time.perf_counter() - start:.1f} s")
+        return 0
+    if args.action == "check":
+        start = time.perf_counter()
+        problems = check_tables(args.suites or None, args.dir)
+        for line in problems:
+            print(line)
+        took = time.perf_counter() - start
+        if problems:
+            print(
+                f"FAILED: {len(problems)} problems ({took:.1f} s); rebuild with: rsb episodes build"
+            )
+            return 1
+        print(f"OK: every table matches its manifest and re-draws byte for byte ({took:.1f} s)")
+        return 0
+    table = load_table(args.suite, args.split)
+    if not 0 <= args.index < len(table):
+        print(f"rsb episodes: error: index {args.index} outside 0..{len(table) - 1}")
+        return 2
+    episode = table[args.index]
+    if args.json:
+        print(json.dumps(episode.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    print(f"{episode.suite} {episode.split} row {episode.index} (seed {episode.seed})")
+    print(f"question {episode.question_id}; template {episode.template_id}")
+    print(f"instruction: {episode.instruction}")
+    for letter in episode.letters:
+        obj = episode.mapping[letter]
+        pose = episode.layout[obj]
+        mark = "  <- correct" if letter == episode.correct else ""
+        print(
+            f"  ({letter}) {episode.options[episode.letters.index(letter)]!s:.40}  {obj} "
+            f"{episode.colors[obj]} at x={pose.x:+.3f} y={pose.y:+.3f} yaw={pose.yaw:+.2f}{mark}"
+        )
+    return 0

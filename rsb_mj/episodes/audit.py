@@ -1,0 +1,221 @@
+"""The shortcut audit: is anything but the question's meaning predictive of the answer?
+
+Over an episode table (usually a frozen eval table) it checks:
+
+* the distribution of the correct letter, of its left-to-right position, of its color
+  (4 choices) and of its rank among sorted numeric options: chi-square against uniform,
+  failing when p < ``ALPHA``;
+* the success of the text-only heuristics of :mod:`rsb_mj.episodes.heuristics`: each must lie
+  inside the 95% chance band ``1/N +- 1.96 sqrt(p(1-p)/n)`` over the rows it applies to;
+* leakage: the answer text never appears in an instruction outside the question and the
+  option list (as a whole word, case-insensitive);
+* splits: every question id belongs to the row's split;
+
+and reports instruction-length statistics (characters and words), since VLA tokenizers
+have limits.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from rsb_mj.colors import PALETTE
+from rsb_mj.episode import LETTERS, Episode
+from rsb_mj.episodes.heuristics import (
+    BALANCED,
+    HEURISTICS,
+    answer_text,
+    numeric_rank,
+    target_color,
+    target_position,
+)
+from rsb_mj.episodes.sources import source_of
+from rsb_mj.episodes.stats import chance_band, chi_square_uniform
+from rsb_mj.episodes.templates import option_list
+from rsb_mj.errors import EpisodeError
+
+#: Significance level of the chi-square uniformity tests.
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Check:
+    """One audit check.
+
+    Attributes:
+        name: e.g. ``"letter"``, ``"heuristic:median"``, ``"leak"``.
+        passed: whether the check passed.
+        detail: one line saying what was measured and against what.
+        value: the measured statistic (p-value, rate or count).
+    """
+
+    name: str
+    passed: bool
+    detail: str
+    value: float
+
+
+@dataclass
+class AuditReport:
+    """The result of auditing one table.
+
+    Attributes:
+        label: e.g. ``"RSB-Math-4 eval"``.
+        rows: number of episodes.
+        choices: options per episode.
+        distinct_questions: number of distinct question ids.
+        checks: every check, in order.
+        lengths: instruction-length statistics, ``{"chars": {...}, "words": {...}}``.
+    """
+
+    label: str
+    rows: int
+    choices: int
+    distinct_questions: int
+    checks: list[Check] = field(default_factory=list)
+    lengths: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        """True when every check passed."""
+        return all(c.passed for c in self.checks)
+
+    @property
+    def failures(self) -> list[Check]:
+        """The failed checks."""
+        return [c for c in self.checks if not c.passed]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "label": self.label,
+            "rows": self.rows,
+            "choices": self.choices,
+            "distinct_questions": self.distinct_questions,
+            "passed": self.passed,
+            "checks": [c.__dict__ for c in self.checks],
+            "lengths": self.lengths,
+        }
+
+    def format(self) -> str:
+        """A human-readable multi-line report."""
+        head = (
+            f"{self.label}: {self.rows} episodes, {self.choices} choices, "
+            f"{self.distinct_questions} distinct questions"
+        )
+        lines = [head]
+        for check in self.checks:
+            lines.append(f"  {'PASS' if check.passed else 'FAIL'} {check.name:<36} {check.detail}")
+        for unit, s in self.lengths.items():
+            lines.append(
+                f"  instruction {unit}: min {s['min']:.0f}, median {s['median']:.0f}, "
+                f"mean {s['mean']:.1f}, p95 {s['p95']:.0f}, max {s['max']:.0f}"
+            )
+        lines.append(f"  {'PASSED' if self.passed else 'FAILED'}")
+        return "\n".join(lines)
+
+
+def _distribution(name: str, counts: Counter, cells: tuple[str, ...]) -> Check:
+    values = [counts.get(c, 0) for c in cells]
+    stat, p = chi_square_uniform(values)
+    shown = " ".join(f"{c}:{v}" for c, v in zip(cells, values, strict=True))
+    return Check(name, p >= ALPHA, f"chi2={stat:.2f} p={p:.3f} (alpha {ALPHA}) {shown}", p)
+
+
+def leaks_answer(episode: Episode) -> bool:
+    """True when the answer text appears in the instruction outside the question and the
+    option list."""
+    rest = episode.instruction.replace(option_list(episode.options), " ", 1)
+    rest = rest.replace(episode.question, " ", 1)
+    answer = answer_text(episode)
+    pattern = r"(?<![\w])" + re.escape(answer.lower()) + r"(?![\w])"
+    return re.search(pattern, rest.lower()) is not None
+
+
+def _lengths(values: list[int]) -> dict[str, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {
+        "min": float(ordered[0]),
+        "median": float(statistics.median(ordered)),
+        "mean": float(statistics.fmean(ordered)),
+        "p95": float(p95),
+        "max": float(ordered[-1]),
+    }
+
+
+def audit(episodes: list[Episode], label: str = "table") -> AuditReport:
+    """Audit ``episodes`` (all with the same choice count).
+
+    Raises:
+        EpisodeError: for an empty table or mixed choice counts.
+    """
+    if not episodes:
+        raise EpisodeError(f"{label}: no episodes to audit")
+    choices = {e.choices for e in episodes}
+    if len(choices) != 1:
+        raise EpisodeError(f"{label}: mixed choice counts {sorted(choices)}; audit one suite")
+    n_choices = choices.pop()
+    letters = LETTERS[n_choices]
+    report = AuditReport(label, len(episodes), n_choices, len({e.question_id for e in episodes}))
+    checks = report.checks
+    checks.append(_distribution("letter", Counter(e.correct for e in episodes), letters))
+    positions = Counter(str(target_position(e)) for e in episodes)
+    checks.append(
+        _distribution("position (left to right)", positions, tuple(map(str, range(n_choices))))
+    )
+    colors = Counter(target_color(e) for e in episodes)
+    if len({c for e in episodes for c in e.colors.values()}) > 1:
+        checks.append(_distribution("color", colors, tuple(PALETTE)))
+    ranks = Counter(str(r) for r in map(numeric_rank, episodes) if r is not None)
+    if ranks:
+        checks.append(_distribution("numeric rank", ranks, tuple(map(str, range(n_choices)))))
+    chance = 1.0 / n_choices
+    for name, pick in HEURISTICS.items():
+        picks = [(pick(e), e.correct) for e in episodes]
+        applied = [(p, c) for p, c in picks if p is not None]
+        kind = "heuristic" if name in BALANCED else "held-out heuristic"
+        if not applied:
+            checks.append(Check(f"{kind}:{name}", True, "applies to no row of this table", 0))
+            continue
+        rate = sum(p == c for p, c in applied) / len(applied)
+        lo, hi = chance_band(chance, len(applied))
+        checks.append(
+            Check(
+                f"{kind}:{name}",
+                lo <= rate <= hi,
+                f"{rate:.3f} in [{lo:.3f}, {hi:.3f}] (chance {chance:.3f}, n={len(applied)})",
+                rate,
+            )
+        )
+    leaks = [e.index for e in episodes if leaks_answer(e)]
+    checks.append(
+        Check(
+            "leak (answer outside option list)",
+            not leaks,
+            f"{len(leaks)} of {len(episodes)} instructions"
+            + (f" (rows {leaks[:10]})" if leaks else ""),
+            len(leaks),
+        )
+    )
+    wrong = [
+        e.index for e in episodes if source_of(e.question_id).split_of(e.question_id) != e.split
+    ]
+    checks.append(
+        Check(
+            "split (question ids in the row's split)",
+            not wrong,
+            f"{len(wrong)} of {len(episodes)} rows outside their split"
+            + (f" (rows {wrong[:10]})" if wrong else ""),
+            len(wrong),
+        )
+    )
+    report.lengths = {
+        "chars": _lengths([len(e.instruction) for e in episodes]),
+        "words": _lengths([len(e.instruction.split()) for e in episodes]),
+    }
+    return report

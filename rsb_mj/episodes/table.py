@@ -1,0 +1,386 @@
+"""Frozen episode tables: build, write, read and check ``tasks/episodes/*.jsonl``.
+
+One JSONL file per suite and split (``RSB-Math-4.eval.jsonl``), one
+:meth:`Episode.to_dict` row per line, plus ``manifest.json`` with each file's row count and
+sha256. Sizes: ``EVAL_ROWS`` = 500 eval episodes (unseen templates) and ``TRAIN_ROWS`` =
+1,000 train episodes (seen templates) per suite; the train table is a fixed sample for
+demonstrations, kept small so the repository stays small (any number more can be drawn
+with :func:`rsb_mj.episodes.sample_episode` and fresh seeds).
+
+Row ``i`` keeps the first seed of ``row_seed(suite, split, i, attempt)``, ``attempt = 0, 1,
+...`` whose episode passes the *balance* rules, so every row is reproduced by
+``sample_episode(problem, suite=, split=, index=i, seed=row["seed"])`` alone:
+
+* a question is used at most :func:`max_question_uses` times (once on eval tables);
+* the correct letter, the correct candidate's left-to-right position and color, the correct
+  option's rank among numeric options, and whether
+  each :data:`~rsb_mj.episodes.heuristics.BALANCED` heuristic would pick the correct option
+  stay within ``max(1, SLACK_SD * sd)`` rows of their chance share among the rows they apply
+  to, after every row (sd: the binomial standard deviation of that count; e.g. letter ``A``
+  in at most 125 + 4.8 of the first 500 rows of a 4-choice table);
+* the answer text does not appear outside the option list of the instruction.
+
+After ``MAX_ATTEMPTS`` seeds the heuristic rules are dropped for that row (counted in the
+build summary) so a build always ends. Building all twelve tables takes seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.colors import PALETTE
+from rsb_mj.episode import Episode
+from rsb_mj.episodes.audit import leaks_answer
+from rsb_mj.episodes.heuristics import BALANCED, numeric_rank, target_color, target_position
+from rsb_mj.episodes.sampler import assemble, draw_layout, draw_semantics, sample_episode
+from rsb_mj.episodes.sources import get_source
+from rsb_mj.errors import EpisodeError
+from rsb_mj.resources import tasks_dir
+from rsb_mj.suites import SUITES, Suite, get_suite
+
+#: Rows of each eval table.
+EVAL_ROWS = 500
+#: Rows of each train table.
+TRAIN_ROWS = 1000
+#: How far a count may run ahead of its chance share: ``max(1, SLACK_SD * sd)`` rows, with
+#: sd the binomial standard deviation of the count (a quarter of the 95% band's half-width).
+SLACK_SD = 0.5
+#: Seeds tried per row before the heuristic rules are dropped for it.
+MAX_ATTEMPTS = 200
+#: Name of the manifest file.
+MANIFEST = "manifest.json"
+
+
+def episodes_dir() -> Path:
+    """The folder of the frozen tables (``tasks/episodes``)."""
+    return tasks_dir() / "episodes"
+
+
+def table_name(suite: str, split: str) -> str:
+    """File name of a table, e.g. ``"RSB-Math-4.eval.jsonl"``."""
+    return f"{suite}.{split}.jsonl"
+
+
+def default_rows(split: str) -> int:
+    """Rows of a table of ``split``."""
+    return EVAL_ROWS if split == "eval" else TRAIN_ROWS
+
+
+def row_seed(suite: str, split: str, index: int, attempt: int) -> int:
+    """The ``attempt``-th candidate seed of row ``index``: the first 4 bytes of
+    ``sha256("rsb_mj/{suite}/{split}/{index}/{attempt}")`` as an unsigned integer."""
+    digest = hashlib.sha256(f"rsb_mj/{suite}/{split}/{index}/{attempt}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def max_question_uses(rows: int, pool_size: int | None) -> int:
+    """How often one question may appear in a table of ``rows`` drawn from ``pool_size``
+    questions (None: a generated pool): once when the pool has at least twice as many
+    questions as rows, else ``ceil(rows / pool_size) + 1`` (e.g. 3 for 1,000 Math train rows
+    over 500 questions), so the last rows do not wait for the few unused questions."""
+    if pool_size is None or 2 * rows <= pool_size:
+        return 1
+    return math.ceil(rows / pool_size) + 1
+
+
+def load_suite_problem(suite: Suite) -> Any:
+    """Parse and lint the suite's task file (``rsb_mj.lang.load_task``)."""
+    from rsb_mj.lang import load_task
+
+    return load_task(suite.path)
+
+
+@dataclass
+class _Balance:
+    """Running counts of the balance rules."""
+
+    choices: int
+    max_uses: int
+    rows: int = 0
+    uses: Counter = field(default_factory=Counter)
+    cells: dict[str, Counter] = field(default_factory=dict)
+    relaxed: int = 0
+
+    def _room(self, key: str, value: Any, share: float) -> bool:
+        cell = self.cells.setdefault(key, Counter())
+        n = cell.total() + 1
+        slack = max(1.0, SLACK_SD * math.sqrt(n * share * (1.0 - share)))
+        return cell[value] + 1 <= share * n + slack
+
+    def semantic_ok(self, episode: Episode, strict: bool) -> bool:
+        if self.uses[episode.question_id] >= self.max_uses:
+            return False
+        if not self._room("letter", episode.correct, 1 / self.choices):
+            return False
+        if self.choices == 4 and not self._room("color", target_color(episode), 1 / len(PALETTE)):
+            return False
+        if leaks_answer(episode):
+            return False
+        rank = numeric_rank(episode)
+        if rank is not None and not self._room("rank", rank, 1 / self.choices):
+            return False
+        if strict:
+            for name, pick in BALANCED.items():
+                guess = pick(episode)
+                if guess is None:
+                    continue
+                hit = guess == episode.correct
+                share = 1 / self.choices if hit else 1 - 1 / self.choices
+                if not self._room(f"h:{name}", hit, share):
+                    return False
+        return True
+
+    def layout_ok(self, episode: Episode) -> bool:
+        return self._room("position", target_position(episode), 1 / self.choices)
+
+    def accept(self, episode: Episode) -> None:
+        self.uses[episode.question_id] += 1
+        self.cells.setdefault("letter", Counter())[episode.correct] += 1
+        self.cells.setdefault("position", Counter())[target_position(episode)] += 1
+        if self.choices == 4:
+            self.cells.setdefault("color", Counter())[target_color(episode)] += 1
+        rank = numeric_rank(episode)
+        if rank is not None:
+            self.cells.setdefault("rank", Counter())[rank] += 1
+        for name, pick in BALANCED.items():
+            guess = pick(episode)
+            if guess is not None:
+                self.cells.setdefault(f"h:{name}", Counter())[guess == episode.correct] += 1
+        self.rows += 1
+
+
+def build_table(
+    suite_name: str, split: str, rows: int | None = None, problem: Any = None
+) -> tuple[list[Episode], int]:
+    """Draw the table of ``suite_name`` and ``split``.
+
+    Returns:
+        (episodes, number of rows whose heuristic rules had to be dropped).
+    """
+    suite = get_suite(suite_name)
+    rows = default_rows(split) if rows is None else rows
+    problem = load_suite_problem(suite) if problem is None else problem
+    pool = get_source(suite.source).pool(split)
+    max_uses = max_question_uses(rows, None if pool is None else len(pool))
+    balance = _Balance(suite.choices, max_uses)
+    out: list[Episode] = []
+    for index in range(rows):
+        attempt = 0
+        while True:
+            strict = attempt < MAX_ATTEMPTS
+            if attempt >= 4 * MAX_ATTEMPTS:
+                raise EpisodeError(
+                    f"{suite.name} {split} row {index}: no seed passed the balance rules "
+                    f"in {attempt} attempts"
+                )
+            seed = row_seed(suite.name, split, index, attempt)
+            attempt += 1
+            rng = np.random.default_rng(seed)
+            sem = draw_semantics(problem, suite=suite.name, split=split, rng=rng)
+            probe = assemble(
+                problem, sem, {}, suite=suite.name, split=split, index=index, seed=seed
+            )
+            if not balance.semantic_ok(probe, strict):
+                continue
+            episode = assemble(
+                problem,
+                sem,
+                draw_layout(problem, rng),
+                suite=suite.name,
+                split=split,
+                index=index,
+                seed=seed,
+            )
+            if balance.layout_ok(episode):
+                break
+        if not strict:
+            balance.relaxed += 1
+        balance.accept(episode)
+        out.append(episode)
+    return out, balance.relaxed
+
+
+def dumps(episodes: list[Episode]) -> bytes:
+    """The JSONL bytes of a table (one row per line, UTF-8, trailing newline)."""
+    lines = [json.dumps(e.to_dict(), ensure_ascii=False) for e in episodes]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def read_table(path: Path) -> list[Episode]:
+    """Read a JSONL table.
+
+    Raises:
+        EpisodeError: ``path:line`` of a row that is not valid JSON or not an episode.
+    """
+    if not path.is_file():
+        raise EpisodeError(f"episode table {path} not found; build it with: rsb episodes build")
+    out = []
+    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(Episode.from_dict(json.loads(line)))
+        except (json.JSONDecodeError, TypeError, ValueError) as exc:
+            raise EpisodeError(f"{path}:{line_no}: not an episode row: {exc}") from None
+        except EpisodeError as exc:
+            raise EpisodeError(f"{path}:{line_no}: {exc}") from None
+    return out
+
+
+def load_table(suite: str, split: str = "eval") -> list[Episode]:
+    """The frozen table of ``suite`` and ``split`` shipped in ``tasks/episodes``."""
+    return read_table(episodes_dir() / table_name(get_suite(suite).name, split))
+
+
+def sha256(data: bytes) -> str:
+    """Hex sha256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What :func:`build_all` wrote for one table."""
+
+    suite: str
+    split: str
+    path: Path
+    rows: int
+    sha256: str
+    relaxed: int
+    changed: bool
+
+
+def build_all(
+    suites: list[str] | None = None,
+    splits: tuple[str, ...] = ("eval", "train"),
+    out_dir: Path | None = None,
+) -> list[BuildResult]:
+    """Build and write the tables of ``suites`` (default: all six) and the manifest."""
+    out_dir = episodes_dir() if out_dir is None else out_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    names = [get_suite(s).name for s in suites] if suites else list(SUITES)
+    manifest = read_manifest(out_dir)
+    results = []
+    for name in names:
+        problem = load_suite_problem(SUITES[name])
+        for split in splits:
+            episodes, relaxed = build_table(name, split, problem=problem)
+            data = dumps(episodes)
+            path = out_dir / table_name(name, split)
+            changed = not path.is_file() or path.read_bytes() != data
+            if changed:
+                path.write_bytes(data)
+            digest = sha256(data)
+            manifest[path.name] = {
+                "suite": name,
+                "split": split,
+                "rows": len(episodes),
+                "sha256": digest,
+            }
+            results.append(BuildResult(name, split, path, len(episodes), digest, relaxed, changed))
+    write_manifest(out_dir, manifest)
+    return results
+
+
+def read_manifest(folder: Path | None = None) -> dict[str, dict[str, Any]]:
+    """File name -> ``{"suite", "split", "rows", "sha256"}`` ({} when there is none)."""
+    path = (episodes_dir() if folder is None else folder) / MANIFEST
+    if not path.is_file():
+        return {}
+    return dict(json.loads(path.read_text(encoding="utf-8"))["tables"])
+
+
+def write_manifest(folder: Path, tables: dict[str, dict[str, Any]]) -> None:
+    """Write ``manifest.json`` (sorted, stable bytes)."""
+    body = {"format": 1, "tables": dict(sorted(tables.items()))}
+    (folder / MANIFEST).write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+
+
+def diff_rows(stored: Episode, fresh: Episode) -> list[str]:
+    """Names of the fields where two rows differ."""
+    a, b = stored.to_dict(), fresh.to_dict()
+    return [k for k in a if a[k] != b.get(k)]
+
+
+def check_tables(
+    suites: list[str] | None = None, folder: Path | None = None, max_report: int = 5
+) -> list[str]:
+    """Verify the frozen tables; returns the problems found (empty when all is well).
+
+    Checks each manifest entry's file exists with the recorded sha256 and row count, and
+    that every row is reproduced exactly by :func:`sample_episode` from its
+    ``(suite, split, index, seed)``; drifted rows are named with the differing fields.
+    """
+    folder = episodes_dir() if folder is None else folder
+    manifest = read_manifest(folder)
+    if not manifest:
+        return [f"{folder / MANIFEST}: missing or empty; run: rsb episodes build"]
+    wanted = {get_suite(s).name for s in suites} if suites else set(SUITES)
+    problems: list[str] = []
+    missing = [
+        table_name(s, split)
+        for s in sorted(wanted)
+        for split in ("eval", "train")
+        if table_name(s, split) not in manifest
+    ]
+    problems += [f"{name}: not in the manifest" for name in missing]
+    loaded: dict[str, Any] = {}
+    for name, entry in manifest.items():
+        if entry["suite"] not in wanted:
+            continue
+        path = folder / name
+        if not path.is_file():
+            problems.append(f"{name}: file missing")
+            continue
+        digest = sha256(path.read_bytes())
+        if digest != entry["sha256"]:
+            problems.append(
+                f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
+            )
+        episodes = read_table(path)
+        if len(episodes) != entry["rows"]:
+            problems.append(f"{name}: {len(episodes)} rows, manifest says {entry['rows']}")
+        suite = SUITES[entry["suite"]]
+        if suite.name not in loaded:
+            loaded[suite.name] = load_suite_problem(suite)
+        drifted = 0
+        for row_no, stored in enumerate(episodes, start=1):
+            fresh = sample_episode(
+                loaded[suite.name],
+                suite=stored.suite,
+                split=stored.split,
+                index=stored.index,
+                seed=stored.seed,
+            )
+            fields = diff_rows(stored, fresh)
+            if fields:
+                drifted += 1
+                if drifted <= max_report:
+                    problems.append(
+                        f"{name}:{row_no}: {suite.name} {stored.split} row {stored.index} "
+                        f"drifted in {', '.join(fields)}"
+                    )
+        if drifted > max_report:
+            problems.append(f"{name}: {drifted} rows drifted in all")
+    return problems
+
+
+__all__ = [
+    "EVAL_ROWS",
+    "TRAIN_ROWS",
+    "BuildResult",
+    "build_all",
+    "build_table",
+    "check_tables",
+    "load_table",
+    "read_table",
+    "row_seed",
+]
