@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Span
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.rules.base import RULES, declare, did_you_mean
@@ -123,9 +124,12 @@ def lint_template(text: str, path: str, choices: int) -> list[Diagnostic]:
 
     Returns:
         The diagnostics (RSB430-RSB434), in line order; empty when clean.
+
+    Raises:
+        TaskError: when ``choices`` is not 4 or 10.
     """
     if choices not in PLACEHOLDERS:
-        raise ValueError(f"choices must be 4 or 10, got {choices!r}")
+        raise TaskError(f"{path}: choices must be 4 or 10, got {choices!r}; valid choices: 4, 10")
     out: list[Diagnostic] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):

@@ -2,6 +2,7 @@
 
 import pytest
 
+from rsb_mj.errors import TaskError
 from rsb_mj.lang import lint_file, lint_template
 from rsb_mj.lang.templates import choices_from_name
 from rsb_mj.resources import tasks_dir
@@ -86,7 +87,9 @@ def test_choice_count_comes_from_the_file_name():
     assert choices_from_name("seen_4.txt") == 4
     assert choices_from_name("unseen_10.txt") == 10
     assert choices_from_name("seen_40.txt") is None
-    with pytest.raises(ValueError, match="choices must be 4 or 10, got 5"):
+    with pytest.raises(
+        TaskError, match=r"^t\.txt: choices must be 4 or 10, got 5; valid choices: 4, 10$"
+    ):
         lint_template(GOOD_4, "t.txt", 5)
 
 
