@@ -139,7 +139,16 @@ def syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
             path,
             Span(err.line, err.column, err.line, err.column + 1),
         )
-    assert isinstance(err, UnexpectedToken)
+    if not isinstance(err, UnexpectedToken):  # UnexpectedEOF: not raised by LALR, kept safe
+        line, column = max(getattr(err, "line", 1), 1), max(getattr(err, "column", 1), 1)
+        return Diagnostic(
+            "RSB103",
+            "unclosed-paren",
+            "error",
+            "the file ends too early",
+            path,
+            Span(line, column, line, column + 1),
+        )
     token = err.token
     if token.type == "$END":
         if not text.strip() or not _has_define(text):
