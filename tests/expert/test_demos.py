@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import h5py
+import pytest
+
+from rsb_mj.cli import main
+from rsb_mj.expert.dataset import episode_filename, read_demo
+from rsb_mj.expert.demos import missing_indices, write_demos
+from rsb_mj.expert.episodes import episode_for
+
+
+def test_missing_indices_skip_finished_files_and_remove_leftovers(tmp_path):
+    (tmp_path / episode_filename(1)).write_bytes(b"done")
+    (tmp_path / f".{episode_filename(2)}.123.tmp").write_bytes(b"half")
+    assert missing_indices(tmp_path, 4) == [0, 2, 3]
+    assert missing_indices(tmp_path, 2, start=3) == [3, 4]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [episode_filename(1)]
+
+
+def test_writes_readable_episodes_and_resumes(tmp_path):
+    res = write_demos(
+        "RSB-Math-4",
+        "train",
+        2,
+        tmp_path,
+        cameras=("head",),
+        width=64,
+        height=48,
+        progress=False,
+    )
+    assert (res["written"], res["existing"], res["failed"]) == (2, 0, 0)
+    demo = read_demo(tmp_path / episode_filename(1))
+    assert demo.episode == episode_for("RSB-Math-4", "train", 1)
+    assert demo.attrs["success"]
+    assert demo.states.shape == demo.actions.shape == (demo.attrs["num_frames"], 14)
+    assert demo.states.shape[0] <= 400
+    assert demo.images["head"][0].shape == (48, 64, 3)
+    assert len(demo.attrs["task_sha256"]) == 64
+    assert demo.attrs["mujoco_version"] == "3.8.1"
+    # a resumed run writes only what is missing
+    (tmp_path / episode_filename(0)).unlink()
+    res = write_demos(
+        "RSB-Math-4",
+        "train",
+        3,
+        tmp_path,
+        cameras=("head",),
+        width=64,
+        height=48,
+        progress=False,
+    )
+    assert (res["written"], res["existing"]) == (2, 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [episode_filename(i) for i in range(3)]
+
+
+def test_cli_prints_one_summary_line(tmp_path, capsys):
+    out = tmp_path / "demos"
+    code = main(
+        ["demos", "RSB-Math-10", "-n", "1", "-o", str(out), "--cameras", "", "--no-progress"]
+    )
+    assert code == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert line.startswith(f"rsb demos: RSB-Math-10 train: 1 episodes in {out} (1 written, 0 ")
+    with h5py.File(out / episode_filename(0)) as f:
+        assert list(f["observations/images"]) == []
+        assert f.attrs["suite"] == "RSB-Math-10"
+
+
+def test_cli_rejects_an_unknown_suite(capsys):
+    assert main(["demos", "RSB-Nope-4", "-o", "x"]) == 2
+    assert "unknown suite 'RSB-Nope-4'; valid choices: RSB-Math-4" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_killed_run_completes_with_exactly_n_files(tmp_path):
+    cmd = [
+        sys.executable,
+        "-m",
+        "rsb_mj",
+        "demos",
+        "RSB-Math-4",
+        "-n",
+        "6",
+        "-o",
+        str(tmp_path),
+        "--cameras",
+        "head",
+        "--width",
+        "64",
+        "--height",
+        "48",
+        "--no-progress",
+    ]
+    proc = subprocess.Popen(cmd, start_new_session=True)
+    deadline = time.time() + 300
+    while not list(tmp_path.glob("episode_*.hdf5")) and time.time() < deadline:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = len(list(tmp_path.glob("episode_*.hdf5")))
+    assert 1 <= done < 6
+    subprocess.run(cmd, check=True)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [episode_filename(i) for i in range(6)]
+    for name in names:
+        assert read_demo(tmp_path / name, images=False).attrs["success"]
