@@ -2,7 +2,9 @@
 
 One layout for every file: blocks in a fixed order (domain, language, question, instruction,
 regions, fixtures, objects, obj_of_interest, candidates, options, init, grasp, goal, cost,
-layout, then pass-through blocks in source order), two-space indentation, closing
+layout, then pass-through blocks in source order), the declarations of ``:fixtures`` and
+``:objects`` on one line below the keyword when they fit (else one ``names - category``
+group per line), two-space indentation, closing
 parentheses at the end of the last line of a form, numbers written as integers when they
 are integral and otherwise with Python's shortest round-trip repr, and expressions on one
 line when they fit in :data:`WIDTH` columns.
@@ -188,6 +190,9 @@ def block_lines(p: ast.Problem) -> list[tuple[str, list[str]]]:
         if _present(p, keyword, bool(decls)):
             lines = []
             for body in _declaration_blocks(decls, i + _STEP):
+                one = i + _STEP + " ".join(line.strip() for line in body)
+                if len(body) > 1 and len(one) <= WIDTH:
+                    body = [one]  # a Beyond Blocks variant then differs in this one line
                 lines.extend(_block(":" + keyword, body, i))
             out.append((keyword, lines))
     if _present(p, "obj_of_interest", bool(p.obj_of_interest)):

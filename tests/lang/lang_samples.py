@@ -64,8 +64,7 @@ LIBERO = """\
   (:fixtures
     main_table - table)
   (:objects
-    bowl_1 - akita_black_bowl
-    plate_1 - plate)
+    bowl_1 - akita_black_bowl plate_1 - plate)
   (:obj_of_interest
     bowl_1
     plate_1)

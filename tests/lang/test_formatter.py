@@ -28,8 +28,7 @@ def test_messy_input_gets_the_canonical_layout():
         "  (:domain robosuite)\n"
         "  ; trailing\n"
         "  (:objects\n"
-        "    a b - can\n"
-        "    c - lemon)\n"
+        "    a b - can c - lemon)\n"
         "  (:init\n"
         "    (On a r))\n"
         "  (:goal (And (On a b))))\n"
@@ -39,6 +38,20 @@ def test_messy_input_gets_the_canonical_layout():
 def test_the_bases_are_canonical():
     for text in (BASE, BASE_10, LIBERO):
         assert format_text(text) == text
+
+
+def test_declarations_take_one_line_per_group_only_when_too_wide():
+    names = [f"object_with_a_long_name_{i}" for i in range(4)]
+    text = (
+        "(define (problem p) (:objects "
+        + " ".join(f"{n} - lemon{i}" for i, n in enumerate(names))
+        + "))"
+    )
+    assert format_text(text) == (
+        "(define (problem p)\n  (:objects\n"
+        + "\n".join(f"    {n} - lemon{i}" for i, n in enumerate(names))
+        + "))\n"
+    )
 
 
 def test_long_expressions_break_at_connectives():

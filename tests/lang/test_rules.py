@@ -435,7 +435,7 @@ CASES = [
         LIBERO,
         "(:cost (And (Fall plate_1) (CheckGripperContact plate_1)))",
         "(:cost (Fall plate_1) (CheckGripperContact plate_1))",
-        23,
+        22,
         3,
         ":cost has 2 terms and no And; VLA-Arena keeps only the first, so 1 would be lost",
     ),
