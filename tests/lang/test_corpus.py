@@ -41,8 +41,9 @@ def test_task_files_lint_clean(path):
     assert lint_file(path)[1] == []
 
 
-@pytest.mark.parametrize("path", SUITE_FILES, ids=_id)
-def test_suite_files_are_already_canonical(path):
+@pytest.mark.parametrize("path", TASK_FILES, ids=_id)
+def test_task_files_are_already_canonical(path):
+    """``rsb fmt --check tasks/`` is clean (run ``rsb fmt tasks/`` after editing a task)."""
     text = path.read_text(encoding="utf-8")
     assert format_text(text, str(path)) == text
 
