@@ -235,9 +235,10 @@ class RsbEnv(gymnasium.Env):
         self._gripper_cmd = np.clip(action[[6, 13]], 0.0, 1.0)
         model, data, rec = self.model, self.data, self._signals
         rec.begin(SUBSTEPS)
+        rows, sensordata, step = rec.buffer, data.sensordata, mujoco.mj_step
         for k in range(SUBSTEPS):
-            mujoco.mj_step(model, data)
-            rec.record(data, k)
+            step(model, data)
+            rows[k] = sensordata
         self._step_count += 1
         info = self._info(rec.finish(self._gripper_cmd))
         return self._obs(), 0.0, False, False, info

@@ -60,6 +60,7 @@ class Scene:
         table_top_z: world z of the table top [m].
         rest_height: candidate -> height [m] of its body origin above the table at rest.
         grip_width: candidate -> object extent [m] across its body y axis.
+        sensors: addresses of the signal sensors in ``data.sensordata``.
     """
 
     model: mujoco.MjModel
@@ -78,6 +79,7 @@ class Scene:
     table_top_z: float
     rest_height: dict[str, float]
     grip_width: dict[str, float]
+    sensors: SignalSensors
     _built: dict[str, BuiltObject] = field(repr=False, default_factory=dict)
     _letter_materials: dict[tuple[str, str], int] = field(repr=False, default_factory=dict)
 
@@ -148,6 +150,69 @@ def _add_letter_materials(spec: mujoco.MjSpec, letters: tuple[str, ...]) -> None
             mat.shininess = 0.1
 
 
+def _add_signal_sensors(spec: mujoco.MjSpec, candidates: tuple[str, ...]) -> None:
+    """Sensors the environment reads once per physics step (see :class:`SignalSensors`):
+    ``sig/contact/{obj}/{side}/{finger}`` (number of contacts between the candidate and one
+    finger link), ``sig/pos/{obj}`` (candidate body position, world) and
+    ``sig/finger/{side}/{finger}`` (finger slide position)."""
+    body, contact = mujoco.mjtObj.mjOBJ_BODY, mujoco.mjtSensor.mjSENS_CONTACT
+    for obj in candidates:
+        for side in aloha.SIDES:
+            for finger in aloha.FINGER_NAMES:
+                sensor = spec.add_sensor(
+                    name=f"sig/contact/{obj}/{side}/{finger}",
+                    type=contact,
+                    objtype=body,
+                    objname=obj,
+                    reftype=body,
+                    refname=f"{side}/{finger}_link",
+                )
+                sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
+    for obj in candidates:
+        spec.add_sensor(
+            name=f"sig/pos/{obj}", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, objtype=body, objname=obj
+        )
+    for side in aloha.SIDES:
+        for name in aloha.finger_joints(side):
+            spec.add_sensor(
+                name=f"sig/finger/{name}",
+                type=mujoco.mjtSensor.mjSENS_JOINTPOS,
+                objtype=mujoco.mjtObj.mjOBJ_JOINT,
+                objname=name,
+            )
+
+
+@dataclass(frozen=True)
+class SignalSensors:
+    """Addresses in ``data.sensordata`` of the signal sensors.
+
+    Attributes:
+        contact: int (N, 2, 2): candidate, side [left, right], finger -> contact count.
+        position: int (N, 3): candidate -> world x, y, z of its body [m].
+        finger: int (2, 2): side, finger -> slide position [m].
+    """
+
+    contact: np.ndarray
+    position: np.ndarray
+    finger: np.ndarray
+
+    @classmethod
+    def of(cls, model: mujoco.MjModel, candidates: tuple[str, ...]) -> SignalSensors:
+        """Look the sensors up by name in a compiled scene model."""
+        adr = lambda name: int(model.sensor(name).adr[0])  # noqa: E731
+        contact = np.array(
+            [
+                [[adr(f"sig/contact/{o}/{s}/{f}") for f in aloha.FINGER_NAMES] for s in aloha.SIDES]
+                for o in candidates
+            ]
+        ).reshape(len(candidates), 2, 2)
+        position = np.array([adr(f"sig/pos/{o}") + np.arange(3) for o in candidates])
+        finger = np.array(
+            [[adr(f"sig/finger/{n}") for n in aloha.finger_joints(s)] for s in aloha.SIDES]
+        )
+        return cls(contact, position.reshape(len(candidates), 3), finger)
+
+
 def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
     """Compile ``problem`` (a :class:`rsb_mj.lang.Problem`) into a :class:`Scene`.
 
@@ -205,6 +270,7 @@ def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
     unknown = [c for c in candidates if c not in built]
     if unknown:
         raise SceneError(f"{path}: candidates {unknown} are not declared in :objects")
+    _add_signal_sensors(spec, candidates)
     try:
         model = spec.compile()
     except ValueError as exc:
@@ -246,6 +312,7 @@ def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
         table_top_z=TABLE_TOP_Z,
         rest_height=rest,
         grip_width={c: built[c].grip_width for c in candidates},
+        sensors=SignalSensors.of(model, candidates),
         _built=built,
         _letter_materials=letter_materials,
     )
