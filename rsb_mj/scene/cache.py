@@ -13,7 +13,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 #: Bump when the content or layout of cached files changes.
-CACHE_SCHEMA = 1
+CACHE_SCHEMA = 2
 
 
 def versions_key() -> str:

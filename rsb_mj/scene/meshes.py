@@ -17,8 +17,10 @@ from rsb_mj.errors import SceneError
 
 #: Meshes with more triangles than this are decimated for the ``fast`` preset.
 DECIMATE_ABOVE = 2000
-#: Fraction of triangles removed from a decimated mesh.
+#: Fraction of triangles removed from a decimated mesh (first try).
 DECIMATE_REDUCTION = 0.95
+#: Largest bounding-box change a decimation may cause [mesh units; m for the scaled robot].
+SHAPE_TOLERANCE = 0.002
 
 
 @dataclass(frozen=True)
@@ -62,12 +64,25 @@ def convex_hull(mesh: TriMesh) -> TriMesh:
 
 
 def decimate(mesh: TriMesh) -> TriMesh:
-    """``mesh`` with ``DECIMATE_REDUCTION`` of its triangles removed if it is large."""
+    """``mesh`` with up to ``DECIMATE_REDUCTION`` of its triangles removed if it is large.
+
+    A decimation that moves the bounding box by more than ``SHAPE_TOLERANCE`` (thin parts
+    such as finger tips collapse) is retried with gentler reductions, down to none.
+    """
     if len(mesh.faces) <= DECIMATE_ABOVE:
         return mesh
     import fast_simplification
 
-    verts, faces = fast_simplification.simplify(
-        mesh.vertices.astype(np.float32), mesh.faces, target_reduction=DECIMATE_REDUCTION
-    )
-    return TriMesh(np.asarray(verts, dtype=np.float64), np.asarray(faces, dtype=np.int32))
+    lo, hi = mesh.vertices.min(axis=0), mesh.vertices.max(axis=0)
+    for reduction in (DECIMATE_REDUCTION, 0.85, 0.6):
+        verts, faces = fast_simplification.simplify(
+            mesh.vertices.astype(np.float32), mesh.faces, target_reduction=reduction
+        )
+        verts = np.asarray(verts, dtype=np.float64)
+        if (
+            len(verts)
+            and max(np.abs(verts.min(axis=0) - lo).max(), np.abs(verts.max(axis=0) - hi).max())
+            <= SHAPE_TOLERANCE
+        ):
+            return TriMesh(verts, np.asarray(faces, dtype=np.int32))
+    return mesh
