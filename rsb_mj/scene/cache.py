@@ -8,8 +8,10 @@ downloaded. ``RSB_MJ_CACHE`` overrides the root folder (default ``~/.cache/rsb_m
 
 from __future__ import annotations
 
+import hashlib
 import os
 from importlib.metadata import version
+from importlib.util import find_spec
 from pathlib import Path
 
 #: Bump when the content or layout of cached files changes.
@@ -23,6 +25,8 @@ def versions_key() -> str:
         f"mj{version('mujoco')}",
         f"rs{version('robosuite')}",
         f"rsm{version('robosuite-models')}",
+        # The composed XML names mesh files by absolute path: key the install location too.
+        hashlib.sha1(str(find_spec("robosuite_models").origin).encode()).hexdigest()[:8],
     ]
     return "-".join(parts)
 
