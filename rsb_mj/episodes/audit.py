@@ -6,7 +6,11 @@ Over an episode table (usually a frozen eval table) it checks:
   (4 choices) and of its rank among sorted numeric options: chi-square against uniform,
   failing when p < ``ALPHA``;
 * the success of the text-only heuristics of :mod:`rsb_mj.episodes.heuristics`: each must lie
-  inside the 95% chance band ``1/N +- 1.96 sqrt(p(1-p)/n)`` over the rows it applies to;
+  inside the 95% chance band ``1/N +- 1.96 sqrt(p(1-p)/n)`` over the rows it applies to.
+  The held-out probes (heuristics the table builder never looked at) are not held at chance
+  by construction, so each has a 5% false-alarm rate at 95%; they use a Bonferroni band over
+  their family (``z`` for 5% / number of probes, 2.39 for 3 probes), so that a table with no
+  shortcut fails a probe in at most 5% of builds;
 * leakage: the answer text never appears in an instruction outside the question and the
   option list (as a whole word, case-insensitive);
 * splits: every question id belongs to the row's split;
@@ -27,6 +31,7 @@ from rsb_mj.colors import PALETTE
 from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.episodes.heuristics import (
     BALANCED,
+    HELD_OUT,
     HEURISTICS,
     answer_text,
     numeric_rank,
@@ -34,7 +39,7 @@ from rsb_mj.episodes.heuristics import (
     target_position,
 )
 from rsb_mj.episodes.sources import source_of
-from rsb_mj.episodes.stats import chance_band, chi_square_uniform
+from rsb_mj.episodes.stats import Z95, chance_band, chi_square_uniform, z_two_sided
 from rsb_mj.episodes.templates import option_list
 from rsb_mj.errors import EpisodeError
 
@@ -175,6 +180,7 @@ def audit(episodes: list[Episode], label: str = "table") -> AuditReport:
     if ranks:
         checks.append(_distribution("numeric rank", ranks, tuple(map(str, range(n_choices)))))
     chance = 1.0 / n_choices
+    z_held = z_two_sided(ALPHA / len(HELD_OUT))
     for name, pick in HEURISTICS.items():
         picks = [(pick(e), e.correct) for e in episodes]
         applied = [(p, c) for p, c in picks if p is not None]
@@ -183,12 +189,15 @@ def audit(episodes: list[Episode], label: str = "table") -> AuditReport:
             checks.append(Check(f"{kind}:{name}", True, "applies to no row of this table", 0))
             continue
         rate = sum(p == c for p, c in applied) / len(applied)
-        lo, hi = chance_band(chance, len(applied))
+        z = Z95 if name in BALANCED else z_held
+        lo, hi = chance_band(chance, len(applied), z)
         checks.append(
             Check(
                 f"{kind}:{name}",
                 lo <= rate <= hi,
-                f"{rate:.3f} in [{lo:.3f}, {hi:.3f}] (chance {chance:.3f}, n={len(applied)})",
+                f"{rate:.3f} in [{lo:.3f}, {hi:.3f}] (chance {chance:.3f}, n={len(applied)}"
+                + ("" if name in BALANCED else f", Bonferroni z={z:.2f}")
+                + ")",
                 rate,
             )
         )

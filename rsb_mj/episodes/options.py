@@ -10,9 +10,10 @@ so that the ``r``-th smallest slot is the answer: the shape of the option set is
 of where the answer sits in it, so no shape heuristic ("closest to the mean") beats chance.
 HardMath questions add plausible slips (an intermediate result of the solution: stopping a
 step early) that fall inside the span of the drawn values, each replacing a near distractor
-on its side with probability 1/2. Options stay
-non-negative for a non-negative answer unless the answer is too small to have ``r``
-non-negative values below it (some GSM8K answers under 20); only then can values be negative.
+on its side with probability 1/2. If
+``FLOOR_TRIES`` shapes all reach below 0 for a non-negative answer, the ``r`` values below
+it are packed one step apart; so options are negative only when the answer is smaller than
+its rank (a GSM8K answer of 3 as the 6th of 10 options), never for Math (answers >= 10).
 
 Text questions (General): the answer plus ``n - 1`` of the source's own distractors, shuffled.
 When the source has more distractors than needed (MMLU-Pro's 9 for a 4-choice episode), the
@@ -80,6 +81,8 @@ def _numeric(question: Question, n: int, rng: np.random.Generator) -> tuple[tupl
         values = [answer + int(v - slots[rank]) * step for v in slots]
         if answer < 0 or values[0] >= 0:
             break
+    else:  # the answer is too small for a drawn shape: pack the values below it tightly
+        values = [answer - k * step for k in range(rank, 0, -1)] + values[rank:]
     values = _with_slips(question, values, rank, step, rng)
     assert len(set(values)) == n and sorted(values)[rank] == answer
     return tuple(format_number(v, decimals) for v in sorted(values)), rank

@@ -47,9 +47,22 @@ def chi_square_uniform(counts: Sequence[int]) -> tuple[float, float]:
     return stat, chi2_sf(stat, k - 1)
 
 
-def chance_band(p: float, n: int) -> tuple[float, float]:
-    """95% band of the success rate of ``n`` independent tries that each succeed with ``p``."""
+def z_two_sided(alpha: float) -> float:
+    """The z with P(|Z| > z) = ``alpha`` for a standard normal Z (bisection on erfc)."""
+    lo, hi = 0.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2.0
+        if math.erfc(mid / math.sqrt(2.0)) > alpha:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
+def chance_band(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The band ``p +- z sqrt(p(1-p)/n)`` (95% for the default ``z``) of the success rate of
+    ``n`` independent tries that each succeed with ``p``."""
     if n <= 0:
         return 0.0, 1.0
-    half = Z95 * math.sqrt(p * (1.0 - p) / n)
+    half = z * math.sqrt(p * (1.0 - p) / n)
     return max(0.0, p - half), min(1.0, p + half)

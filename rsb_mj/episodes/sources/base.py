@@ -88,12 +88,25 @@ class QuestionSource(ABC):
             )
 
 
-def fixed_split(ids: list[str], eval_size: int, seed: int) -> tuple[set[str], set[str]]:
-    """Split ``ids`` into (train, eval) sets: ``eval_size`` ids drawn by a fixed seed.
+def fixed_split(
+    ids: list[str], eval_size: int, seed: int, groups: list[str] | None = None
+) -> tuple[set[str], set[str]]:
+    """Split ``ids`` into (train, eval) sets with about ``eval_size`` eval ids, by a fixed seed.
 
-    The ids are sorted first, so the split depends only on the set of ids and ``seed``.
+    ``groups`` (one key per id, e.g. the question text) keeps ids with the same key on the
+    same side, so a question repeated in a source under two ids never lands in both splits.
+    Groups are shuffled by ``seed`` (after sorting, so the split depends only on the set of
+    ids and keys) and taken into eval until it holds at least ``eval_size`` ids.
     """
-    ordered = sorted(ids)
-    order = np.random.default_rng(seed).permutation(len(ordered))
-    eval_ids = {ordered[i] for i in order[:eval_size]}
-    return set(ordered) - eval_ids, eval_ids
+    keys = list(ids) if groups is None else list(groups)
+    members: dict[str, list[str]] = {}
+    for qid, key in sorted(zip(ids, keys, strict=True), key=lambda p: (p[1], p[0])):
+        members.setdefault(key, []).append(qid)
+    order = sorted(members)
+    perm = np.random.default_rng(seed).permutation(len(order))
+    eval_ids: set[str] = set()
+    for i in perm:
+        if len(eval_ids) >= eval_size:
+            break
+        eval_ids.update(members[order[int(i)]])
+    return set(ids) - eval_ids, eval_ids

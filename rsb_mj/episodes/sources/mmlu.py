@@ -5,8 +5,9 @@ choices. The pool is the MMLU test split (57 subjects) without the mathematics s
 (``EXCLUDED_SUBJECTS``), without questions whose 4 options are not distinct and without
 questions whose options are all numbers (as for MMLU-Pro, see :mod:`.mmlu_pro`).
 
-Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool; the
-rest is the train pool. Ids ``mmlu-SUBJECT-ROW`` (0-based row of the subject's CSV file).
+Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool
+(questions with the same text stay on one side); the rest is the train pool.
+Ids ``mmlu-SUBJECT-ROW`` (0-based row of the subject's CSV file).
 """
 
 from __future__ import annotations
@@ -91,7 +92,10 @@ def _all() -> tuple[Question, ...]:
 
 @cache
 def _eval_ids() -> frozenset[str]:
-    _, eval_ids = fixed_split([q.qid for q in _all()], EVAL_SIZE, SPLIT_SEED)
+    questions = _all()
+    _, eval_ids = fixed_split(
+        [q.qid for q in questions], EVAL_SIZE, SPLIT_SEED, [q.text.lower() for q in questions]
+    )
     return frozenset(eval_ids)
 
 

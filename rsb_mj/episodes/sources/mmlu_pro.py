@@ -7,8 +7,9 @@ shortcut that no per-episode draw can remove, and such questions are math-like a
 The same pool serves both General suites: 10 choices use all
 options, 4 choices the answer plus 3 of its own distractors (:mod:`rsb_mj.episodes.options`).
 
-Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool; the
-remaining 4,577 are the train pool. Ids ``mmlu_pro-QUESTION_ID``.
+Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool
+(questions with the same text stay on one side); the remaining 4,577 are the train pool.
+Ids ``mmlu_pro-QUESTION_ID``.
 """
 
 from __future__ import annotations
@@ -89,7 +90,10 @@ def _all() -> tuple[Question, ...]:
 
 @cache
 def _eval_ids() -> frozenset[str]:
-    _, eval_ids = fixed_split([q.qid for q in _all()], EVAL_SIZE, SPLIT_SEED)
+    questions = _all()
+    _, eval_ids = fixed_split(
+        [q.qid for q in questions], EVAL_SIZE, SPLIT_SEED, [q.text.lower() for q in questions]
+    )
     return frozenset(eval_ids)
 
 

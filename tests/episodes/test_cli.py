@@ -1,0 +1,37 @@
+"""``rsb episodes`` and ``rsb audit`` as a user runs them."""
+
+import dataclasses
+
+from rsb_mj.cli import main
+from rsb_mj.episodes.table import dumps, load_table
+
+
+def test_episodes_show(capsys):
+    assert main(["episodes", "show", "RSB-Math-4", "--index", "3"]) == 0
+    out = capsys.readouterr().out
+    row = load_table("RSB-Math-4", "eval")[3]
+    assert f"instruction: {row.instruction}" in out
+    assert f"({row.correct}) " in out and "<- correct" in out
+
+
+def test_episodes_check_one_suite(capsys):
+    assert main(["episodes", "check", "RSB-Math-4"]) == 0
+    assert "OK: every table matches its manifest" in capsys.readouterr().out
+
+
+def test_audit_passes_on_a_shipped_table_and_fails_on_a_planted_one(tmp_path, capsys):
+    assert main(["audit", "RSB-HardMath-4"]) == 0
+    assert "PASSED: 1 tables" in capsys.readouterr().out
+    rows = [dataclasses.replace(e, correct="A") for e in load_table("RSB-Math-4", "eval")]
+    path = tmp_path / "planted.jsonl"
+    path.write_bytes(dumps(rows))
+    assert main(["audit", "--table", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED: 1 of 1 tables" in out
+    assert f"{path}: letter: chi2=1500.00" in out
+    assert f"{path}: heuristic:smallest: 1.000 in [0.212, 0.288]" in out
+
+
+def test_unknown_suite_is_a_usage_error(capsys):
+    assert main(["audit", "RSB-Poetry-4"]) == 2
+    assert "unknown suite 'RSB-Poetry-4'; valid choices: RSB-Math-4" in capsys.readouterr().err

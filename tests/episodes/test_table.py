@@ -1,0 +1,94 @@
+"""Frozen tables: seeds, prefix reproduction, byte-identical rebuild, drift reports."""
+
+import hashlib
+import json
+import shutil
+
+import pytest
+
+from rsb_mj.episodes.table import (
+    EVAL_ROWS,
+    TRAIN_ROWS,
+    build_table,
+    check_tables,
+    dumps,
+    episodes_dir,
+    load_table,
+    max_question_uses,
+    read_manifest,
+    read_table,
+    row_seed,
+    sha256,
+)
+from rsb_mj.errors import EpisodeError
+from rsb_mj.suites import SUITES
+
+
+def test_row_seed_is_a_fixed_hash():
+    digest = hashlib.sha256(b"rsb_mj/RSB-Math-4/eval/0/0").digest()
+    assert row_seed("RSB-Math-4", "eval", 0, 0) == int.from_bytes(digest[:4], "big") == 2960763217
+    assert row_seed("RSB-Math-4", "eval", 0, 1) != row_seed("RSB-Math-4", "eval", 0, 0)
+
+
+def test_question_uses():
+    assert max_question_uses(500, 1319) == 1
+    assert max_question_uses(1000, 500) == 3
+    assert max_question_uses(500, None) == 1
+
+
+def test_manifest_lists_all_twelve_tables_with_their_sizes():
+    manifest = read_manifest()
+    assert len(manifest) == 12
+    for name, suite in SUITES.items():
+        assert manifest[f"{name}.eval.jsonl"]["rows"] == EVAL_ROWS == 500
+        assert manifest[f"{name}.train.jsonl"]["rows"] == TRAIN_ROWS
+        data = (episodes_dir() / f"{name}.eval.jsonl").read_bytes()
+        assert sha256(data) == manifest[f"{name}.eval.jsonl"]["sha256"]
+        assert suite.choices == len(json.loads(data.splitlines()[0])["options"])
+
+
+@pytest.mark.parametrize("name", list(SUITES))
+def test_eval_table_prefix_is_rebuilt_byte_for_byte(name):
+    fresh, _ = build_table(name, "eval", rows=25)
+    stored = (episodes_dir() / f"{name}.eval.jsonl").read_bytes().splitlines(keepends=True)
+    assert dumps(fresh) == b"".join(stored[:25])
+
+
+def test_eval_tables_use_unseen_templates_and_distinct_eval_questions():
+    for name in SUITES:
+        table = load_table(name, "eval")
+        assert len({e.question_id for e in table}) == len(table)
+        assert all(e.template_id.startswith("unseen-") for e in table)
+        assert all(e.split == "eval" for e in table)
+        train = load_table(name, "train")
+        assert all(e.template_id.startswith("seen-") for e in train)
+        assert not {e.question_id for e in train} & {e.question_id for e in table}
+
+
+def test_check_names_the_drifted_row_and_the_bad_checksum(tmp_path):
+    for name in ("RSB-Math-4.eval.jsonl", "manifest.json"):
+        shutil.copy(episodes_dir() / name, tmp_path / name)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    manifest["tables"] = {"RSB-Math-4.eval.jsonl": manifest["tables"]["RSB-Math-4.eval.jsonl"]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    assert check_tables(["RSB-Math-4"], tmp_path) == ["RSB-Math-4.train.jsonl: not in the manifest"]
+    lines = (tmp_path / "RSB-Math-4.eval.jsonl").read_text().splitlines()
+    row = json.loads(lines[6])
+    row["layout"]["block_a"][0] += 0.01
+    row["instruction"] = row["instruction"].replace("gray", "grey")
+    lines[6] = json.dumps(row, ensure_ascii=False)
+    (tmp_path / "RSB-Math-4.eval.jsonl").write_text("\n".join(lines) + "\n")
+    problems = check_tables(["RSB-Math-4"], tmp_path)
+    assert problems[1].startswith("RSB-Math-4.eval.jsonl: sha256 ")
+    assert problems[2] == (
+        "RSB-Math-4.eval.jsonl:7: RSB-Math-4 eval row 6 drifted in layout, instruction"
+    )
+
+
+def test_read_table_names_the_bad_line(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"suite": "x"}\n')
+    with pytest.raises(EpisodeError, match=r"t.jsonl:1: episode row: missing fields"):
+        read_table(path)
+    with pytest.raises(EpisodeError, match="not found; build it with: rsb episodes build"):
+        read_table(tmp_path / "none.jsonl")
