@@ -4,11 +4,13 @@ A MuJoCo position actuator applies ``kp (ctrl - q) - kv qdot``. Following ``q_d(
 velocity ``v`` and acceleration ``a`` needs ``kp (ctrl - q_d) = kv v + M a`` (gravity is
 compensated by the model's ``gravcomp``), so the servo target leads the planned position:
 
-    ctrl = q_d + (kv / kp) v + (M_jj / kp) a
+    ctrl = q_d + (kv / kp - dt / 2) v + (M_jj / kp) a
 
-with ``M_jj`` the joint's diagonal of the joint-space inertia matrix. Without it the arm lags
-its plan by about ``kv / kp`` seconds (about 0.1 s on the Aloha's shoulder), i.e. centimetres
-at the gripper. At rest (v = a = 0) the target is the planned position itself.
+with ``M_jj`` the joint's diagonal of the joint-space inertia matrix; ``- dt / 2`` because
+each target is held for a whole control period ``dt``, so it aims at the period's midpoint.
+Without this lead the arm lags its plan by about ``kv / kp`` seconds (about 0.1 s on the
+Aloha's shoulder), i.e. centimetres at the gripper. At rest (v = a = 0) the target is the
+planned position itself.
 """
 
 from __future__ import annotations
@@ -73,11 +75,12 @@ def lead(
         inertia: joint-space inertia per joint (``M_jj``).
 
     Returns:
-        Targets (T, n); the last equals ``traj[-1]`` when the trajectory ends at rest.
+        Targets (T, n); the last equals ``traj[-1]``.
     """
     full = np.vstack([start, traj, traj[-1:]])
     vel = (full[2:] - full[:-2]) / (2 * dt)
     acc = (full[2:] - 2 * full[1:-1] + full[:-2]) / dt**2
-    out = traj + (kv / kp) * vel + (inertia / kp) * acc
-    out[-1] = traj[-1] + (kv / kp) * vel[-1]
+    # Each target is held for a whole control period: aim at the period's midpoint.
+    out = traj + (kv / kp - dt / 2) * vel + (inertia / kp) * acc
+    out[-1] = traj[-1]
     return out
