@@ -128,7 +128,9 @@ def draw_semantics(
     template = template_list[int(rng.integers(len(template_list)))]
     values = {"OPTIONS": option_list(options)}
     if choices == 4:
-        values["Q"] = f"{question.text} options: {option_list(options)}"
+        listed = option_list(options)
+        end = "" if listed.endswith((".", "?", "!")) else "."
+        values["Q"] = f"{question.text} options: {listed}{end}"
         for letter in letters:
             obj = mapping[letter]
             values[f"MAP{letter}"] = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"

@@ -7,7 +7,7 @@ templates of the file (``unseen-4-03``).
 Placeholders (each exactly once, nothing else in braces):
 
 * 4 choices: ``{Q}`` = the question followed by its options, ``"what is 27 minus 17?
-  options: (A) 4 (B) 10 (C) 11 (D) 14"``; ``{MAPA}`` .. ``{MAPD}`` = ``"A is the red block"``;
+  options: (A) 4 (B) 10 (C) 11 (D) 14."``; ``{MAPA}`` .. ``{MAPD}`` = ``"A is the red block"``;
 * 10 choices: ``{Q}`` = the question; ``{OPTIONS}`` = ``"(A) 12 (B) 15 ... (K) 31"``.
 
 No placeholder can carry the answer: the correct option lives only in episode metadata.
@@ -138,5 +138,18 @@ def option_list(options: tuple[str, ...]) -> str:
 
 def render(template: Template, values: dict[str, str]) -> str:
     """Fill ``template``'s placeholders from ``values`` in one pass (substituted text is never
-    scanned again, so a question containing ``{Q}`` stays as it is)."""
-    return _FIELD.sub(lambda m: values[m.group(1)], template.text)
+    scanned again, so a question containing ``{Q}`` stays as it is). A template period right
+    after a value that already ends a sentence (``"... (D) ends here."`` + ``"."``) is dropped.
+    """
+    out: list[str] = []
+    pos = 0
+    text = template.text
+    for match in _FIELD.finditer(text):
+        out.append(text[pos : match.start()])
+        value = values[match.group(1)]
+        out.append(value)
+        pos = match.end()
+        if value.rstrip().endswith((".", "?", "!")) and text.startswith(".", pos):
+            pos += 1
+    out.append(text[pos:])
+    return "".join(out)

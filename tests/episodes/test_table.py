@@ -92,3 +92,12 @@ def test_read_table_names_the_bad_line(tmp_path):
         read_table(path)
     with pytest.raises(EpisodeError, match="not found; build it with: rsb episodes build"):
         read_table(tmp_path / "none.jsonl")
+
+
+@pytest.mark.slow
+def test_full_rebuild_is_byte_identical(tmp_path):
+    from rsb_mj.episodes.table import build_all
+
+    build_all(out_dir=tmp_path)
+    for path in sorted(episodes_dir().glob("*")):
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name

@@ -63,3 +63,11 @@ def test_option_list_and_lookup_by_id():
         template_by_id("seen-4-99")
     with pytest.raises(EpisodeError, match="unknown template set 'held'; valid choices"):
         load_templates("held", 4)
+
+
+def test_render_drops_a_period_after_a_value_that_ends_a_sentence():
+    (template,) = parse_templates("{Q} options: {OPTIONS}. go\n", "t.txt", "seen", 10)
+    assert render(template, {"Q": "q?", "OPTIONS": "(A) yes. (B) no."}) == (
+        "q? options: (A) yes. (B) no. go"
+    )
+    assert render(template, {"Q": "q?", "OPTIONS": "(A) 1 (B) 2"}) == "q? options: (A) 1 (B) 2. go"
