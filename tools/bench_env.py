@@ -10,6 +10,9 @@ Measures, on this machine, with identical control rate (20 Hz, 25 physics steps 
 3. a step with the three cameras at 320x240 vs robosuite with three 320x240 cameras
    (frontview + both wrist cameras; target >= 10x faster).
 
+Each figure is the fastest of 5 blocks (the machine is shared; the minimum is the least
+disturbed estimate).
+
 Usage: ``python tools/bench_env.py [--steps 200] [--camera-steps 20] [--json out.json]``.
 Prints one line per figure and the ratios with their targets; records mujoco/robosuite
 versions and the quality preset.
@@ -38,13 +41,23 @@ from rsb_mj.suites import get_suite
 TASK = "RSB-Math-4"
 
 
+#: Measurements are split into this many blocks; each figure is the fastest block's mean
+#: (the machine is shared, so the minimum is the least disturbed estimate).
+BLOCKS = 5
+
+
 def _timed(fn, n: int) -> float:
-    """Mean seconds per call of ``fn`` over ``n`` calls (after one warm-up call)."""
+    """Mean seconds per call of ``fn``: the fastest of ``BLOCKS`` blocks of ``n // BLOCKS``
+    calls (after one warm-up call)."""
     fn()
-    start = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - start) / n
+    per = max(1, n // BLOCKS)
+    best = float("inf")
+    for _ in range(BLOCKS):
+        start = time.perf_counter()
+        for _ in range(per):
+            fn()
+        best = min(best, (time.perf_counter() - start) / per)
+    return best
 
 
 def _wiggle(state: np.ndarray, rng: np.random.Generator):
@@ -79,30 +92,38 @@ def bench_rsb(steps: int, camera_steps: int) -> dict[str, float]:
     blind = RsbEnv(path, suite=TASK, cameras=())
     obs, _ = blind.reset(seed=0)
     action = _wiggle(obs["state"], np.random.default_rng(0))
-    ctrls: list[np.ndarray] = []
-
-    def env_step() -> None:
-        blind.step(action())
-        ctrls.append(blind.data.ctrl.copy())
-
-    out["rsb_step_s"] = _timed(env_step, steps)
-    # The same model, episode and control sequence, stepped by bare mj_step calls.
-    model, data = blind.model, mujoco.MjData(blind.model)
-    replay = iter(ctrls * 3)
-
-    def raw_loop() -> None:
-        data.ctrl[:] = next(replay)
-        for _ in range(SUBSTEPS):
-            mujoco.mj_step(model, data)
-
-    def raw_nstep() -> None:
-        data.ctrl[:] = next(replay)
-        mujoco.mj_step(model, data, nstep=SUBSTEPS)
-
-    blind.scene.apply_episode(data, blind.episode)
-    out["raw_mj_step_x25_s"] = _timed(raw_loop, steps)
-    blind.scene.apply_episode(data, blind.episode)
-    out["raw_mj_step_nstep25_s"] = _timed(raw_nstep, steps)
+    # The same model, episode and control sequence, stepped by bare mj_step calls: the raw
+    # runs follow exactly the env's trajectory (same physics, same inputs).
+    model = blind.model
+    raw, nstep = mujoco.MjData(model), mujoco.MjData(model)
+    blind.scene.apply_episode(raw, blind.episode)
+    blind.scene.apply_episode(nstep, blind.episode)
+    per = max(1, steps // BLOCKS)
+    best = {"rsb_step_s": np.inf, "raw_mj_step_x25_s": np.inf, "raw_mj_step_nstep25_s": np.inf}
+    for _ in range(BLOCKS):
+        actions = [action() for _ in range(per)]
+        ctrls = []
+        start = time.perf_counter()
+        for a in actions:
+            blind.step(a)
+            ctrls.append(blind.data.ctrl.copy())
+        best["rsb_step_s"] = min(best["rsb_step_s"], (time.perf_counter() - start) / per)
+        start = time.perf_counter()
+        for c in ctrls:
+            raw.ctrl[:] = c
+            for _ in range(SUBSTEPS):
+                mujoco.mj_step(model, raw)
+        best["raw_mj_step_x25_s"] = min(
+            best["raw_mj_step_x25_s"], (time.perf_counter() - start) / per
+        )
+        start = time.perf_counter()
+        for c in ctrls:
+            nstep.ctrl[:] = c
+            mujoco.mj_step(model, nstep, nstep=SUBSTEPS)
+        best["raw_mj_step_nstep25_s"] = min(
+            best["raw_mj_step_nstep25_s"], (time.perf_counter() - start) / per
+        )
+    out.update({k: float(v) for k, v in best.items()})
     blind.close()
     return out
 

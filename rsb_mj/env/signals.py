@@ -36,7 +36,16 @@ class SignalRecorder:
         self.n = len(scene.candidates)
         self.sensors = scene.sensors
         self.nsensordata = scene.model.nsensordata
-        self.zone = np.asarray(answer_zone_rects(scene.problem), dtype=float).reshape(-1, 4)
+        zone = np.asarray(answer_zone_rects(scene.problem), dtype=float).reshape(-1, 4)
+        # Rectangles as (x_min, y_min, x_max, y_max).
+        self.zone = np.concatenate(
+            [np.minimum(zone[:, :2], zone[:, 2:]), np.maximum(zone[:, :2], zone[:, 2:])], axis=1
+        )
+        sen = scene.sensors
+        # One gather per step: contact counts (N*4), positions (N*3), fingers (4).
+        self._gather = np.concatenate(
+            [sen.contact.ravel(), sen.position.ravel(), sen.finger.ravel()]
+        )
         self.rest_z = np.zeros(self.n)
         self.buffer = np.zeros((0, self.nsensordata))
 
@@ -54,18 +63,17 @@ class SignalRecorder:
 
     def finish(self, gripper_cmd: np.ndarray) -> dict[str, np.ndarray]:
         """The signals of the recorded substeps; ``gripper_cmd`` is the (2,) command."""
-        buf, sen = self.buffer, self.sensors
-        steps = len(buf)
-        contact = buf[:, sen.contact].max(axis=3) > 0
-        pos = buf[:, sen.position]
-        fingers = buf[:, sen.finger].mean(axis=2)
-        lift = pos[:, :, 2] - self.rest_z[None, :]
+        n = self.n
+        steps = len(self.buffer)
+        rows = self.buffer[:, self._gather]
+        contact = rows[:, : 4 * n].reshape(steps, n, 2, 2).max(axis=3) > 0
+        pos = rows[:, 4 * n : 7 * n].reshape(steps, n, 3)
+        fingers = rows[:, 7 * n :].reshape(steps, 2, 2).mean(axis=2)
+        lift = pos[:, :, 2] - self.rest_z
         x, y = pos[:, :, 0], pos[:, :, 1]
-        inside = np.zeros((steps, self.n), dtype=bool)
+        inside = np.zeros((steps, n), dtype=bool)
         for x0, y0, x1, y1 in self.zone:
-            inside |= (
-                (x >= min(x0, x1)) & (x <= max(x0, x1)) & (y >= min(y0, y1)) & (y <= max(y0, y1))
-            )
+            inside |= (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
         return {
             "contact": contact,
             "gripper_cmd": np.repeat(np.asarray(gripper_cmd, dtype=float)[None, :], steps, 0),
