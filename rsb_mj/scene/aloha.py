@@ -286,13 +286,13 @@ def _add_world(spec: mujoco.MjSpec, quality: str) -> None:
         specular=[0, 0, 0],
         castshadow=False,
     )
-    eye = np.array([0.0, -0.44, TABLE_TOP_Z + 0.52])
+    eye = np.array([0.0, -0.5, TABLE_TOP_Z + 0.58])
     target = np.array([0.0, 0.05, TABLE_TOP_Z])
     forward = (target - eye) / np.linalg.norm(target - eye)
     right = np.cross(forward, [0.0, 0.0, 1.0])
     right /= np.linalg.norm(right)
     up = np.cross(right, forward)
-    world.add_camera(name="head", pos=eye.tolist(), xyaxes=[*right, *up], fovy=58.0)
+    world.add_camera(name="head", pos=eye.tolist(), xyaxes=[*right, *up], fovy=60.0)
 
 
 @cache
