@@ -12,6 +12,34 @@ Importing this package does not import MuJoCo; it picks the offscreen GL backend
 later ``import mujoco`` renders headless.
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
 from rsb_mj.scene.gl import choose_gl_backend
 
 choose_gl_backend()
+
+#: Public name -> defining module (imported on first access, so this package stays light).
+_EXPORTS = {
+    "ARM_BASE_XY": "rsb_mj.scene.frames",
+    "TABLE_TOP_Z": "rsb_mj.scene.frames",
+    "table_to_world": "rsb_mj.scene.frames",
+    "world_to_table": "rsb_mj.scene.frames",
+    "sample_layout": "rsb_mj.scene.layout",
+    "aloha_spec": "rsb_mj.scene.aloha",
+    "compile_scene": "rsb_mj.scene.compiler",
+    "Scene": "rsb_mj.scene.compiler",
+    "get_category": "rsb_mj.scene.categories",
+    "CATEGORIES": "rsb_mj.scene.categories",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rsb_mj.scene' has no attribute {name!r}")
+    return getattr(import_module(module), name)
