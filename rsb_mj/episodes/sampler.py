@@ -17,6 +17,7 @@ are the same value on every platform.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +80,17 @@ def template_set_for(problem: Any, suite: str, split: str, templates: str | None
     return chosen
 
 
+#: Last characters that end a question as written; other questions are sentence stems.
+_QUESTION_ENDS = (".", "?", "!", ":", ";", ")", '"', "'", "\u201d", "\u2019", "_")
+
+
+def display_text(text: str) -> str:
+    """The question as the instruction shows it: a stem that ends mid-sentence ("The issue
+    that precipitated the passage excerpted above was") gets a blank, ``" ___."``, so the
+    instruction's next sentence does not run on from it."""
+    return text if text.endswith(_QUESTION_ENDS) else f"{text} ___."
+
+
 def noun_of(problem: Any, obj: str) -> str:
     """The noun instructions use for ``obj`` ("block" for a letter_block)."""
     from rsb_mj.lang.vocabulary import RSB_CATEGORIES
@@ -126,17 +138,20 @@ def draw_semantics(
     colors = _draw_colors(candidates, question, options, rng)
     template_list = load_templates(template_set_for(problem, suite, split, templates), choices)
     template = template_list[int(rng.integers(len(template_list)))]
+    text = display_text(question.text)
     values = {"OPTIONS": option_list(options)}
     if choices == 4:
         listed = option_list(options)
         end = "" if listed.endswith((".", "?", "!")) else "."
-        values["Q"] = f"{question.text} options: {listed}{end}"
+        values["Q"] = f"{text} options: {listed}{end}"
         for letter in letters:
             obj = mapping[letter]
             values[f"MAP{letter}"] = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"
     else:
-        values["Q"] = question.text
+        values["Q"] = text
     instruction = " ".join(render(template, values).split())
+    if text != question.text:
+        question = dataclasses.replace(question, text=text)
     return Semantics(
         question, options, correct, mapping, colors, template, instruction, source.name
     )

@@ -124,3 +124,11 @@ def test_letters_of_ten_choices_skip_j():
     )
     assert episode.letters == LETTERS[10]
     assert "(J)" not in episode.instruction and "(K) " in episode.instruction
+
+
+def test_sentence_stems_get_a_blank_in_the_instruction():
+    from rsb_mj.episodes.sampler import display_text
+
+    assert display_text("The issue above was") == "The issue above was ___."
+    assert display_text("what is 2 times 3?") == "what is 2 times 3?"
+    assert display_text("Fill in: ____") == "Fill in: ____"
