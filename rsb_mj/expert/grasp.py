@@ -21,8 +21,9 @@ from rsb_mj.expert.collision import subtree_bodies
 
 #: Usable gap between the open finger pads [m] (the Aloha gripper opens to about 58 mm).
 MAX_GRASP_WIDTH = 0.054
-#: Clearance kept between the finger tips and the table top [m].
-TIP_CLEARANCE = 0.012
+#: Clearance kept between the finger tips and the table top [m] (low objects such as a
+#: 16 mm deck of cards are taken with the tips this close to the table).
+TIP_CLEARANCE = 0.004
 #: How far the finger tips extend past the TCP along the approach axis [m].
 TIP_PAST_TCP = 0.006
 #: Preferred depth of the TCP below the object's top [m].

@@ -50,6 +50,8 @@ RETREAT_HEIGHT = 0.08
 LINE_STEP = 0.005
 #: Speed scale of straight Cartesian segments relative to free motions.
 LINE_SPEED = 0.35
+#: Height above the grasp where the descent slows down [m], and the slow speed scale.
+FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
 #: Steps the gripper is given to close (and to open) [control steps].
 GRIP_STEPS = (4, 16)
 #: Joint tracking tolerance before the next phase starts [rad].
@@ -74,6 +76,7 @@ class PickPlaceExpert:
         phase: the phase being executed (``approach``, ``descend``, ``close``, ``lift``,
             ``carry``, ``lower``, ``release``, ``retreat``, ``home``, ``done``).
         side: the arm used, ``"left"`` or ``"right"``.
+        warnings: problems the expert worked around (e.g. no collision-free grasp).
     """
 
     def __init__(self, env: Any, target: str, *, rng: np.random.Generator | None = None) -> None:
@@ -87,6 +90,7 @@ class PickPlaceExpert:
         self._queue: deque[np.ndarray] = deque()
         self._script: Iterator[list[np.ndarray]] | None = None
         self._last: np.ndarray | None = None
+        self.warnings: list[str] = []
 
     # -- policy interface -------------------------------------------------------------
     def reset(self, env: Any = None, obs: Any = None, info: Any = None) -> None:
@@ -99,6 +103,7 @@ class PickPlaceExpert:
         self._queue.clear()
         self._script = None
         self._last = None
+        self.warnings = []
 
     def act(self, obs: Any = None) -> np.ndarray:
         """The next 14-D action (joint targets [rad], grippers 0 closed .. 1 open)."""
@@ -171,7 +176,15 @@ class PickPlaceExpert:
         )
         return self._actions(time_parameterize(path, VMAX, AMAX, DT), gripper)
 
-    def _line(self, p0: np.ndarray, p1: np.ndarray, rot: np.ndarray, gripper: float):
+    def _line(
+        self,
+        p0: np.ndarray,
+        p1: np.ndarray,
+        rot: np.ndarray,
+        gripper: float,
+        *,
+        speed: float = LINE_SPEED,
+    ) -> list[np.ndarray]:
         arm = self.arm
         n = max(1, int(np.ceil(np.linalg.norm(p1 - p0) / LINE_STEP)))
         q = self._target_q
@@ -183,7 +196,7 @@ class PickPlaceExpert:
                 raise ExpertError(f"straight segment to {np.round(p, 3).tolist()} needs a jump")
             path.append(q)
         traj = time_parameterize(
-            np.stack(path), VMAX * LINE_SPEED, AMAX * LINE_SPEED, DT, stop_at_waypoints=False
+            np.stack(path), VMAX * speed, AMAX * speed, DT, stop_at_waypoints=False
         )
         return self._actions(traj, gripper)
 
@@ -206,9 +219,17 @@ class PickPlaceExpert:
 
     # -- the script -------------------------------------------------------------------
     def _grasp_pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(TCP position, TCP rotation, joints) of the best reachable top-down grasp."""
+        """(TCP position, TCP rotation, joints) of the best reachable top-down grasp.
+
+        Grasps whose pre-grasp pose or straight descent would touch anything but the target
+        (a neighbour, the table) come last; among the rest, the one closest to the arm's
+        current joints wins.
+        """
         w, arm = self.world, self.arm
-        grasp = plan_top_down(w.model, w.data, w.candidate_bodies[self.target], w.table_top_z)
+        body = w.candidate_bodies[self.target]
+        grasp = plan_top_down(w.model, w.data, body, w.table_top_z)
+        arm.checker.allowed = set(w.body_geoms(body))
+        arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None
         errors = []
         for closing in grasp.closings:
@@ -221,11 +242,18 @@ class PickPlaceExpert:
             except ExpertError as exc:
                 errors.append(str(exc))
                 continue
-            cost = float(np.abs(q_pre - self._target_q).sum())
+            clear = not arm.checker.in_collision(q_pre) and arm.checker.segment_free(
+                q_pre, q, resolution=0.02
+            )
+            if not clear:
+                errors.append(f"grasp across {np.round(closing[:2], 2).tolist()} collides")
+            cost = float(np.abs(q_pre - self._target_q).sum()) + (0.0 if clear else 1e3)
             if best is None or cost < best[0]:
                 best = (cost, rot, q)
         if best is None:
             raise ExpertError("no reachable top-down grasp: " + "; ".join(errors))
+        if best[0] >= 1e3:
+            self.warnings.append("every grasp collides: " + "; ".join(errors))
         return grasp.position, best[1], best[2]
 
     def _run(self) -> Iterator[list[np.ndarray]]:
@@ -239,7 +267,10 @@ class PickPlaceExpert:
         yield self._move_joint(q_pre, 1.0)
         yield from self._settle()
         self.phase = "descend"
-        yield self._line(p_pre, p_grasp, rot, 1.0)
+        p_near = p_grasp + np.array([0.0, 0.0, FINAL_APPROACH])
+        yield self._line(p_pre, p_near, rot, 1.0)
+        yield from self._settle()
+        yield self._line(p_near, p_grasp, rot, 1.0, speed=FINAL_SPEED)
         yield from self._settle()
         self.phase = "close"
         yield from self._grip(0.0)

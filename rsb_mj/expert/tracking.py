@@ -4,10 +4,11 @@ A MuJoCo position actuator applies ``kp (ctrl - q) - kv qdot``. Following ``q_d(
 velocity ``v`` and acceleration ``a`` needs ``kp (ctrl - q_d) = kv v + M a`` (gravity is
 compensated by the model's ``gravcomp``), so the servo target leads the planned position:
 
-    ctrl = q_d + (kv / kp - dt / 2) v + (M_jj / kp) a
+    ctrl = q_d + (kv / kp - dt / 2) v + (M a) / kp
 
-with ``M_jj`` the joint's diagonal of the joint-space inertia matrix; ``- dt / 2`` because
-each target is held for a whole control period ``dt``, so it aims at the period's midpoint.
+with ``M`` the arm's block of the joint-space inertia matrix (couplings included);
+``- dt / 2`` because each target is held for a whole control period ``dt``, so it aims at
+the period's midpoint.
 Without this lead the arm lags its plan by about ``kv / kp`` seconds (about 0.1 s on the
 Aloha's shoulder), i.e. centimetres at the gripper. At rest (v = a = 0) the target is the
 planned position itself.
@@ -50,10 +51,11 @@ def servo_gains(model: mujoco.MjModel, joint_names: Sequence[str]) -> tuple[np.n
 
 
 def joint_inertia(model: mujoco.MjModel, data: mujoco.MjData, dof_adr: np.ndarray) -> np.ndarray:
-    """Diagonal of the joint-space inertia matrix (armature included) at ``data``'s state."""
+    """The joint-space inertia matrix (armature included) of the given dofs, (n, n), at
+    ``data``'s state (``data.qM`` as of the last forward pass)."""
     full = np.zeros((model.nv, model.nv))
     mujoco.mj_fullM(model, full, data.qM)
-    return np.diag(full)[dof_adr].copy()
+    return full[np.ix_(dof_adr, dof_adr)].copy()
 
 
 def lead(
@@ -72,7 +74,7 @@ def lead(
         dt: sample period [s].
         kp: servo stiffness per joint.
         kv: servo damping per joint.
-        inertia: joint-space inertia per joint (``M_jj``).
+        inertia: joint-space inertia of the joints, (n, n) (or its diagonal, (n,)).
 
     Returns:
         Targets (T, n); the last equals ``traj[-1]``.
@@ -81,6 +83,8 @@ def lead(
     vel = (full[2:] - full[:-2]) / (2 * dt)
     acc = (full[2:] - 2 * full[1:-1] + full[:-2]) / dt**2
     # Each target is held for a whole control period: aim at the period's midpoint.
-    out = traj + (kv / kp - dt / 2) * vel + (inertia / kp) * acc
+    inertia = np.asarray(inertia, float)
+    torque = acc @ inertia.T if inertia.ndim == 2 else acc * inertia
+    out = traj + (kv / kp - dt / 2) * vel + torque / kp
     out[-1] = traj[-1]
     return out
