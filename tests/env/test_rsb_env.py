@@ -170,3 +170,17 @@ def test_constructor_arguments_are_validated():
         RsbEnv(path, split="test")
     with pytest.raises(EnvError, match=r"RsbEnv needs task=PATH"):
         gymnasium.make("rsb_mj/RSB-Task-v0")
+
+
+def test_noisy_random_control_raises_no_mujoco_warning(blind_env):
+    env = blind_env
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=4)
+    action = obs["state"].copy()
+    for _ in range(40):  # 2 s of a random walk over the whole action space
+        action = np.clip(
+            action + rng.normal(0, 0.15, 14), env.action_space.low, env.action_space.high
+        )
+        env.step(action)
+    assert env.data.warning.number.sum() == 0
+    assert np.isfinite(env.data.qpos).all()
