@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("suites", nargs="*", metavar="SUITE", help=f"default: all of {list(SUITES)}")
     build.add_argument("--split", choices=("eval", "train", "both"), default="both")
     build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
+    build.add_argument(
+        "--jobs", type=int, default=1, help="worker processes (the bytes do not depend on it)"
+    )
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
     check.add_argument("suites", nargs="*", metavar="SUITE", help="default: all six suites")
     check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "build":
         splits = ("eval", "train") if args.split == "both" else (args.split,)
         start = time.perf_counter()
-        results = build_all(args.suites or None, splits, args.out)
+        results = build_all(args.suites or None, splits, args.out, args.jobs)
         for r in results:
             state = "rewritten" if r.changed else "unchanged"
             relaxed = f", {r.relaxed} rows without heuristic balance" if r.relaxed else ""

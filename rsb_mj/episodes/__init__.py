@@ -1,6 +1,18 @@
 """Semantic episodes: question sources, options, instruction templates, splits, frozen
 episode tables and the shortcut audit.
 
+Data flows one way: a parsed task (``:question`` source and choice count, candidates,
+``:options`` map rule) -> :func:`sample_episode` -> :class:`rsb_mj.episode.Episode`. The
+modules, one concept each:
+
+* :mod:`.sources` -- ``arithmetic`` (sign rule ``a >= b + 10``), ``gsm8k``, ``mmlu_pro``,
+  ``mmlu``: disjoint, deterministic train/eval pools;
+* :mod:`.options` -- distinct options, correct letter and numeric rank uniform;
+* :mod:`.templates` -- ``tasks/templates/{seen,unseen}_{4,10}.txt``;
+* :mod:`.sampler` -- the draw order from ``default_rng(seed)``;
+* :mod:`.table` -- the frozen tables ``tasks/episodes/*.jsonl`` and their manifest;
+* :mod:`.heuristics`, :mod:`.audit`, :mod:`.stats` -- the shortcut audit (``rsb audit``).
+
 Public API::
 
     sample_episode(problem, *, suite, split, index, seed) -> Episode
