@@ -122,6 +122,12 @@ def plot_confusion(records: Sequence[EpisodeRecord], path: Path, title: str) -> 
         choices = next(r.choices for r in records if r.suite == suite)
         matrix = confusion([r for r in records if r.suite == suite], choices)
         ax.imshow(matrix, cmap="Blues")
+        top = max(max(row) for row in matrix) or 1
+        for r, row in enumerate(matrix):
+            for c, count in enumerate(row):
+                if count:
+                    color = "white" if count > top / 2 else "black"
+                    ax.text(c, r, str(count), ha="center", va="center", fontsize=7, color=color)
         cols = [*LETTERS[choices], "-"]
         ax.set_xticks(range(len(cols)), cols, fontsize=7)
         ax.set_yticks(range(choices), LETTERS[choices], fontsize=7)
