@@ -12,6 +12,13 @@ from rsb_mj.suites import SUITES
 
 
 @pytest.mark.parametrize("name", list(SUITES))
+def test_shipped_train_tables_pass(name):
+    report = audit(load_table(name, "train"), name)
+    assert report.passed, report.format()
+    assert report.rows == 1000
+
+
+@pytest.mark.parametrize("name", list(SUITES))
 def test_shipped_eval_tables_pass(name):
     report = audit(load_table(name, "eval"), name)
     assert report.passed, report.format()
