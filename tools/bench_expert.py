@@ -1,0 +1,80 @@
+"""Benchmark the built-in expert: demonstrations per minute per core, with and without
+rendering, and the expert episode's wall time against its simulated time.
+
+Usage::
+
+    MUJOCO_GL=egl python tools/bench_expert.py [--suite RSB-Math-4] [-n 5]
+
+Runs in one process (one core): ``n`` expert episodes without cameras, then ``n`` full
+demonstrations (three 320x240 cameras, JPEG + HDF5 written to a temporary folder). The
+environment is built before timing starts; its construction time is reported separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from rsb_mj.expert.demos import DemoJob, write_one
+from rsb_mj.expert.episodes import episode_for, load_problem, make_env
+from rsb_mj.expert.rollout import run_expert
+
+
+def main() -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", default="RSB-Math-4")
+    parser.add_argument("--split", default="train")
+    parser.add_argument("-n", type=int, default=5, help="episodes per measurement")
+    parser.add_argument("--width", type=int, default=320)
+    parser.add_argument("--height", type=int, default=240)
+    args = parser.parse_args()
+    problem = load_problem(args.suite)
+    episodes = [episode_for(args.suite, args.split, i) for i in range(args.n)]
+
+    t0 = time.perf_counter()
+    env = make_env(args.suite)
+    build_s = time.perf_counter() - t0
+    walls, sims, ok = [], [], 0
+    for ep in episodes:
+        run = run_expert(env, ep, problem)
+        walls.append(run.wall_s)
+        sims.append(run.sim_s)
+        ok += run.success
+    env.close()
+    plain_rate = 60.0 * len(walls) / sum(walls)
+
+    cams = ("head", "left_wrist", "right_wrist")
+    demo_walls = []
+    with tempfile.TemporaryDirectory() as tmp:
+        # Warm-up: builds the rendering env of this process (not timed).
+        write_one(DemoJob(args.suite, args.split, 10_000, tmp, cams, args.width, args.height))
+        for i in range(args.n):
+            t = time.perf_counter()
+            write_one(DemoJob(args.suite, args.split, i, tmp, cams, args.width, args.height))
+            demo_walls.append(time.perf_counter() - t)
+        size_mb = sum(p.stat().st_size for p in Path(tmp).glob("*.hdf5")) / (args.n + 1) / 1e6
+    demo_rate = 60.0 * len(demo_walls) / sum(demo_walls)
+    sim_mean = statistics.mean(sims)
+    print(f"suite {args.suite}, {args.n} episodes per row, one process (one core)")
+    print(f"env construction                       {build_s:6.2f} s")
+    print(f"expert, no cameras:  {plain_rate:6.1f} demos/min/core   success {ok}/{len(walls)}")
+    print(
+        f"  episode wall {statistics.mean(walls):.2f} s vs simulated {sim_mean:.2f} s "
+        f"(x{sim_mean / statistics.mean(walls):.1f} real time)"
+    )
+    print(
+        f"expert + 3 cameras {args.width}x{args.height} + JPEG/HDF5: "
+        f"{demo_rate:6.1f} demos/min/core"
+    )
+    print(
+        f"  episode wall {statistics.mean(demo_walls):.2f} s vs simulated {sim_mean:.2f} s "
+        f"(x{sim_mean / statistics.mean(demo_walls):.2f} real time); {size_mb:.1f} MB per episode"
+    )
+
+
+if __name__ == "__main__":
+    main()
