@@ -27,6 +27,7 @@ import numpy as np
 from rsb_mj.colors import PALETTE, rgba
 from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.errors import SceneError
+from rsb_mj.lang.ast import Problem
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import BuiltObject, get_category
 from rsb_mj.scene.frames import TABLE_TOP_Z, table_to_world
@@ -64,7 +65,7 @@ class Scene:
     """
 
     model: mujoco.MjModel
-    problem: object
+    problem: Problem
     quality: str
     candidates: tuple[str, ...]
     candidate_bodies: tuple[str, ...]
@@ -213,7 +214,7 @@ class SignalSensors:
         return cls(contact, position.reshape(len(candidates), 3), finger)
 
 
-def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
+def compile_scene(problem: Problem, *, quality: str = "fast") -> Scene:
     """Compile ``problem`` (a :class:`rsb_mj.lang.Problem`) into a :class:`Scene`.
 
     Non-candidate objects are placed at the center of their ``:init`` region.
@@ -222,25 +223,25 @@ def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
         SceneError: for an unknown category or fixture, a task without candidates, or a
             model MuJoCo rejects (the message names the task file).
     """
-    path = getattr(problem, "path", "<task>")
-    candidates = tuple(problem.candidates)  # type: ignore[attr-defined]
+    path = problem.path
+    candidates = tuple(problem.candidates)
     if not candidates:
         raise SceneError(f"{path}: the task declares no :candidates")
-    for fixture in problem.fixtures:  # type: ignore[attr-defined]
+    for fixture in problem.fixtures:
         if fixture.category not in FIXTURES:
             raise SceneError(
                 f"{path}:{fixture.span}: fixture {fixture.name!r} has category "
                 f"{fixture.category!r}; valid choices: {', '.join(FIXTURES)}"
             )
     spec = aloha.aloha_spec(quality)
-    spec.modelname = str(getattr(problem, "name", "rsb_scene"))
+    spec.modelname = problem.name
     choices = len(candidates)
     letters = LETTERS.get(choices, LETTERS[10])
     _add_letter_materials(spec, letters)
     table = spec.body("table")
     zone = answer_zone_rects(problem)
     zone_rgba = [0.5, 0.5, 0.5, 1.0]
-    for region in problem.regions:  # type: ignore[attr-defined]
+    for region in problem.regions:
         if region.name == "answer_zone" and region.rgba is not None:
             zone_rgba = list(region.rgba)
     for i, (x0, y0, x1, y1) in enumerate(zone):
@@ -256,7 +257,7 @@ def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
         )
     built: dict[str, BuiltObject] = {}
     rest: dict[str, float] = {}
-    for decl in problem.objects:  # type: ignore[attr-defined]
+    for decl in problem.objects:
         category = get_category(decl.category)
         body = spec.worldbody.add_body(name=decl.name)
         body.info = f"{path}:{decl.span}"
@@ -264,7 +265,7 @@ def compile_scene(problem: object, *, quality: str = "fast") -> Scene:
         built[decl.name] = category.build(spec, body, decl.name)
         rest[decl.name] = category.rest_height
         if decl.name not in candidates:
-            region = problem.region(problem.placement_of(decl.name))  # type: ignore[attr-defined]
+            region = problem.region(problem.placement_of(decl.name))
             r = region.ranges[0]
             body.pos = table_to_world((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, rest[decl.name])
     unknown = [c for c in candidates if c not in built]

@@ -24,6 +24,7 @@ import numpy as np
 
 from rsb_mj.episode import Pose2D
 from rsb_mj.errors import SceneError
+from rsb_mj.lang.ast import Problem, Region
 from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN, side_of
 
 #: Extra distance [m] between a candidate footprint and the answer zone.
@@ -45,14 +46,14 @@ def footprint_radius(category: str) -> float:
     return float(vocab_radius(category))
 
 
-def _rects(region: object) -> list[Rect4]:
-    return [(r.x0, r.y0, r.x1, r.y1) for r in region.ranges]  # type: ignore[attr-defined]
+def _rects(region: Region) -> list[Rect4]:
+    return [(r.x0, r.y0, r.x1, r.y1) for r in region.ranges]
 
 
-def answer_zone_rects(problem: object) -> list[Rect4]:
+def answer_zone_rects(problem: Problem) -> list[Rect4]:
     """Rectangles [m] of every region called ``answer_zone`` in ``problem``."""
     out: list[Rect4] = []
-    for region in problem.regions:  # type: ignore[attr-defined]
+    for region in problem.regions:
         if region.name == "answer_zone":
             out.extend(_rects(region))
     return out
@@ -85,7 +86,7 @@ def _inset(rects: Sequence[Rect4], radius: float) -> list[Rect4]:
     return out
 
 
-def sample_layout(problem: object, rng: np.random.Generator) -> dict[str, Pose2D]:
+def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2D]:
     """Draw one layout of ``problem``'s candidates.
 
     Args:
@@ -101,17 +102,17 @@ def sample_layout(problem: object, rng: np.random.Generator) -> dict[str, Pose2D
         SceneError: when a candidate's region cannot hold it, or no layout satisfying the
             rules was found within the bounded number of tries.
     """
-    names = tuple(problem.candidates)  # type: ignore[attr-defined]
-    path = getattr(problem, "path", "<task>")
-    layout_block = getattr(problem, "layout", None)
+    names = tuple(problem.candidates)
+    path = problem.path
+    layout_block = problem.layout
     min_spacing = float(getattr(layout_block, "min_spacing", None) or 0.0)
     yaw_range = getattr(layout_block, "yaw_range", None) or (0.0, 0.0)
     zone = answer_zone_rects(problem)
     plans = []
     for name in names:
-        radius = footprint_radius(problem.category_of(name))  # type: ignore[attr-defined]
-        region_name = problem.placement_of(name)  # type: ignore[attr-defined]
-        rects = _inset(_rects(problem.region(region_name)), radius)  # type: ignore[attr-defined]
+        radius = footprint_radius(problem.category_of(name))
+        region_name = problem.placement_of(name)
+        rects = _inset(_rects(problem.region(region_name)), radius)
         if not rects:
             raise SceneError(
                 f"{path}: region {region_name!r} is smaller than the footprint of {name!r} "
