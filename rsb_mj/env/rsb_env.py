@@ -59,6 +59,7 @@ from rsb_mj.env.cameras import CAMERAS, CameraRig
 from rsb_mj.env.signals import SignalRecorder
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
+from rsb_mj.lang.ast import Problem
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
 from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.suites import CONTROL_HZ
@@ -68,12 +69,12 @@ SUBSTEPS = 25
 SPLITS = ("train", "eval")
 
 
-def _load_problem(task: str | Path | Any) -> Any:
+def _load_problem(task: str | Path | Problem) -> Problem:
     if isinstance(task, str | Path):
         from rsb_mj.lang import load_task
 
         return load_task(Path(task))
-    if hasattr(task, "candidates") and hasattr(task, "regions"):
+    if isinstance(task, Problem):
         return task
     raise EnvError(f"task must be a task file path or a parsed Problem, got {type(task).__name__}")
 
@@ -98,7 +99,7 @@ class RsbEnv(gymnasium.Env):
 
     def __init__(
         self,
-        task: str | Path | Any = "",
+        task: str | Path | Problem = "",
         *,
         suite: str = "",
         split: str = "eval",
