@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--split", choices=("eval", "train", "both"), default="both")
     build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
     build.add_argument(
+        "--rows", type=int, help="rows per table (default: 500 eval, 1000 train); use with --out"
+    )
+    build.add_argument(
         "--jobs", type=int, default=1, help="worker processes (the bytes do not depend on it)"
     )
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
@@ -48,9 +51,12 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.episodes.table import build_all, check_tables, load_table
 
     if args.action == "build":
+        if args.rows is not None and args.out is None:
+            print("rsb episodes: error: --rows changes the shipped tables; give --out DIR")
+            return 2
         splits = ("eval", "train") if args.split == "both" else (args.split,)
         start = time.perf_counter()
-        results = build_all(args.suites or None, splits, args.out, args.jobs)
+        results = build_all(args.suites or None, splits, args.out, args.jobs, args.rows)
         for r in results:
             state = "rewritten" if r.changed else "unchanged"
             relaxed = f", {r.relaxed} rows without heuristic balance" if r.relaxed else ""
@@ -59,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.action == "check":
         start = time.perf_counter()
-        problems = check_tables(args.suites or None, args.dir)
+        problems = check_tables(args.suites or None, args.dir, complete=args.dir is None)
         for line in problems:
             print(line)
         took = time.perf_counter() - start

@@ -35,3 +35,12 @@ def test_audit_passes_on_a_shipped_table_and_fails_on_a_planted_one(tmp_path, ca
 def test_unknown_suite_is_a_usage_error(capsys):
     assert main(["audit", "RSB-Poetry-4"]) == 2
     assert "unknown suite 'RSB-Poetry-4'; valid choices: RSB-Math-4" in capsys.readouterr().err
+
+
+def test_build_a_bigger_train_table_elsewhere_and_check_it(tmp_path, capsys):
+    argv = ["episodes", "build", "RSB-Math-4", "--split", "train", "--rows", "40"]
+    assert main(argv) == 2  # --rows without --out would change the shipped tables
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    assert "RSB-Math-4.train.jsonl" in capsys.readouterr().out
+    assert len((tmp_path / "RSB-Math-4.train.jsonl").read_text().splitlines()) == 40
+    assert main(["episodes", "check", "RSB-Math-4", "--dir", str(tmp_path)]) == 0
