@@ -10,6 +10,7 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
+from rsb_mj.errors import ExpertError
 from rsb_mj.expert.collision import CollisionChecker
 from rsb_mj.expert.ik import ArmIK
 from rsb_mj.expert.tracking import servo_gains
@@ -33,8 +34,6 @@ class Arm:
 
     def __init__(self, model: mujoco.MjModel, side: str) -> None:
         if side not in SIDES:
-            from rsb_mj.errors import ExpertError
-
             raise ExpertError(f"unknown arm side {side!r}; valid choices: {', '.join(SIDES)}")
         self.side = side
         self.model = model

@@ -144,6 +144,8 @@ def run_expert(
             failure = f"grasped {out.choice} instead of {episode.target}"
         else:
             failure = f"target not released in the zone (in zone: {out.in_zone or 'none'})"
+        if expert.warnings:
+            failure += "; " + "; ".join(expert.warnings)
     return ExpertRun(
         episode=episode,
         success=bool(out.success),
