@@ -48,7 +48,7 @@ RSB_CATEGORIES: dict[str, CategoryInfo] = {
     "lemon": CategoryInfo("lemon", 0.035, False),  # 6.8 x 4 cm
     "bottle": CategoryInfo("bottle", 0.03, False),  # 5.6 cm diameter
     "toy_car": CategoryInfo("toy car", 0.052, False),  # 9 x 4.4 cm with wheels
-    "playing_card": CategoryInfo("deck of cards", 0.044, True),  # 5 x 7 cm deck
+    "playing_card": CategoryInfo("deck of cards", 0.035, True),  # 4 x 5.6 cm deck
 }
 
 #: Categories registered by LIBERO and VLA-Arena (task files with ``(:domain robosuite)``).

@@ -27,6 +27,7 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     lowest, radius = np.inf, 0.0
+    points = []
     for g in range(model.ngeom):
         if model.geom_contype[g] == 0:
             continue
@@ -42,10 +43,14 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
             local = np.array(np.meshgrid(*[[-s, s] for s in size])).reshape(3, -1).T
         world = local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g]
         lowest = min(lowest, world[:, 2].min())
+        points.append(world)
         radius = max(radius, np.hypot(world[:, 0], world[:, 1]).max())
     assert abs(lowest) < 1.5e-3, f"{name} rests {lowest * 1000:.2f} mm off the table"
     assert radius <= RSB_CATEGORIES[name].footprint_radius + 1e-3
     assert 0.02 < built.grip_width <= 0.06  # the open gripper spans 6.2 cm between its pads
+    extent = np.ptp(np.concatenate(points), axis=0)
+    assert abs(extent[1] - built.grip_width) < 2e-3  # measured along body y
+    assert extent[1] <= extent[0] + 5e-3  # ... the narrow side (round ones: about equal)
     assert all(model.geom(g).id >= 0 for g in (*built.color_geoms, *built.letter_geoms))
     assert bool(built.letter_geoms) == RSB_CATEGORIES[name].letters
 

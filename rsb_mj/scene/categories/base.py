@@ -27,7 +27,8 @@ class BuiltObject:
     Attributes:
         color_geoms: geom names whose rgba becomes the episode color.
         letter_geoms: geom names whose material becomes the letter material of the color.
-        grip_width: object extent [m] across its body y axis, where a gripper closes on it.
+        grip_width: object extent [m] along its body y axis, where a gripper closes on it
+            (every category puts its narrowest horizontal side along body y).
     """
 
     color_geoms: tuple[str, ...]

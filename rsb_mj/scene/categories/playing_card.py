@@ -1,4 +1,4 @@
-"""``playing_card``: a small deck of cards (5 x 7 x 1.6 cm) with the option letter on top."""
+"""``playing_card``: a small deck of cards (5.6 x 4 x 1.6 cm) with the option letter on top."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import mujoco
 
 from rsb_mj.scene.categories.base import BuiltObject, Category, collision_defaults
 
-HALF_SIZE = (0.025, 0.035, 0.008)
+HALF_SIZE = (0.028, 0.02, 0.008)
 
 
 class PlayingCard(Category):
-    """A deck: a letter-textured box, graspable across its 5 cm side (body x)."""
+    """A deck: a letter-textured box, graspable across its 4 cm side (body y)."""
 
     name = "playing_card"
     rest_height = HALF_SIZE[2]
@@ -20,4 +20,4 @@ class PlayingCard(Category):
             name=f"{obj}/deck", type=mujoco.mjtGeom.mjGEOM_BOX, size=list(HALF_SIZE), group=2
         )
         collision_defaults(geom, density=700.0)
-        return BuiltObject(color_geoms=(), letter_geoms=(geom.name,), grip_width=2 * HALF_SIZE[0])
+        return BuiltObject(color_geoms=(), letter_geoms=(geom.name,), grip_width=2 * HALF_SIZE[1])
