@@ -32,6 +32,8 @@ def test_registration_does_not_import_mujoco():
 @pytest.mark.parametrize("env_id", IDS)
 def test_check_env_passes(env_id):
     kwargs = {"task": str(tasks_dir() / "rsb_math_4_objects.bddl")} if env_id == TASK_ENV_ID else {}
-    env = gymnasium.make(env_id, width=160, height=120, **kwargs)
-    check_env(env.unwrapped, skip_render_check=True)
+    env = gymnasium.make(env_id, width=160, height=120, render_mode="rgb_array", **kwargs)
+    check_env(env.unwrapped)
+    env.reset(seed=0)
+    assert env.render().shape == (120, 160, 3)
     env.close()
