@@ -6,6 +6,7 @@ policies; short step limits where the policy cannot succeed anyway), about 30 s 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from policies.openpi_server import HORIZON, HoldStateServer
 
 from rsb_mj.evaluation.episode_source import load_episode
@@ -93,3 +95,35 @@ def test_expert_and_random_grasp_on_two_suites_with_two_workers(tmp_path):
     rand = [r for r in records if r.policy == "random-grasp"]
     assert all(r.grasped for r in rand)
     assert all(r.success == (r.choice == r.target) for r in rand)
+
+
+def test_the_same_command_gives_the_same_records(tmp_path):
+    def once(out):
+        config = EvalConfig(
+            suites=("RSB-General-10",), policies=("random-grasp",), episodes=2, out=out,
+            progress=False,
+        )  # fmt: skip
+        return [dataclasses.replace(r, wall_s=0.0) for r in run_eval(config)]
+
+    assert once(tmp_path / "a") == once(tmp_path / "b")
+
+
+@pytest.mark.slow
+def test_readme_main_job_expert_near_perfect_random_grasp_at_chance(tmp_path):
+    """The README main job: expert and random-grasp, 20 episodes on each of the six suites."""
+    from rsb_mj.evaluation.metrics import summarize
+    from rsb_mj.suites import SUITES
+
+    start = time.monotonic()
+    config = EvalConfig(
+        suites=tuple(SUITES), policies=("expert", "random-grasp"), episodes=20,
+        out=tmp_path / "quick", workers=2, progress=False,
+    )  # fmt: skip
+    metrics = {(m.policy, m.suite): m for m in summarize(run_eval(config))}
+    assert time.monotonic() - start < 600
+    expert = [m for (p, _), m in metrics.items() if p == "expert"]
+    assert sum(m.tsr.k for m in expert) >= 0.99 * sum(m.episodes for m in expert)
+    for suite in SUITES:
+        rand = metrics[("random-grasp", suite)]
+        lo, hi = rand.nsg_interval
+        assert rand.gsr.value == 1.0 and lo <= 0.0 <= hi, (suite, rand.nsg, lo, hi)
