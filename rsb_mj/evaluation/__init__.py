@@ -1,5 +1,16 @@
 """The evaluation harness: resumable runs, per-episode records, metrics and reports.
 
+Command line (the README main job; about 3 minutes on 2 cores)::
+
+    rsb eval --suite all --policy expert --policy random-grasp --episodes 20 --out runs/quick
+    rsb report runs/quick                      # Markdown + CSV + PNG in runs/quick/report/
+
+A run directory holds ``run.json`` (split, versions) and ``episodes.jsonl`` (one
+:class:`EpisodeRecord` per finished episode); rerunning the same command resumes it.
+Episodes come from the frozen tables (``tasks/episodes``); success is latched at the first
+substep where the task's ``:goal`` holds after a grasp of the correct candidate (see
+:mod:`rsb_mj.scoring.scorer`); a record's ``choice`` is the first candidate grasped.
+
 Python API::
 
     from rsb_mj.evaluation import EvalConfig, run_eval, summarize
