@@ -86,6 +86,11 @@ def run(args: argparse.Namespace) -> int:
     )
     records = run_eval(config)
     print(markdown(summary_table(summarize(records))))
+    print(
+        "rates in %, Wilson 95% intervals; nSG only where GSR > 0; correct grasp: first grasp "
+        "on the answer among grasping episodes; vs chance: that selection rate against 1/N "
+        "+- Act2Answer's margin"
+    )
     errors = [r for r in records if r.termination == "error"]
     if errors:
         print(

@@ -149,6 +149,13 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
     jobs = plan(config)
     path = _prepare(config)
     existing = {r.key: r for r in read_records(path)}
+    stale = [j for j in jobs if j.key in existing and existing[j.key].max_steps != j.max_steps]
+    if stale:
+        old = existing[stale[0].key].max_steps
+        raise EvalError(
+            f"{path}: {len(stale)} of these episodes were run with a step limit of {old}, "
+            f"this command asks {stale[0].max_steps}; use another --out"
+        )
     todo = [job for job in jobs if job.key not in existing]
     tally: dict[tuple[str, str], list[int]] = {}
     bar = tqdm(

@@ -115,3 +115,10 @@ def test_chosen_episodes_get_a_head_camera_video(tmp_path):
     frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
     assert (frames, int(cap.get(cv2.CAP_PROP_FRAME_WIDTH))) == (records[1].steps + 1, 32)
     cap.release()
+
+
+def test_a_different_step_limit_does_not_mix_into_a_run(tmp_path):
+    run_eval(_config(tmp_path, episodes=1, max_steps=30), env_factory=fake_env_factory)
+    with pytest.raises(EvalError, match=r"1 of these episodes were run with a step limit of 30, "
+                       r"this command asks 400; use another --out"):  # fmt: skip
+        run_eval(_config(tmp_path, episodes=2), env_factory=fake_env_factory)
