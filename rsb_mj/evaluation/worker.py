@@ -49,6 +49,7 @@ def run_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
     policy = _POLICIES.get(job.policy)
     if policy is None:
         policy = _POLICIES[job.policy] = make_policy(job.policy)
+        policy.name = job.policy  # records are keyed by the spec as the user wrote it
     cameras = tuple(policy.cameras)
     if job.video and VIDEO_CAMERA not in cameras:
         cameras = (*cameras, VIDEO_CAMERA)

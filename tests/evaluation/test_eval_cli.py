@@ -63,17 +63,17 @@ def test_killed_run_resumes_to_exactly_n_episodes(tmp_path):
 def test_openpi_policy_end_to_end_on_rendered_observations(tmp_path):
     server = HoldStateServer()
     port = server.start()
+    spec = f"openpi:127.0.0.1:{port}:{HORIZON}"
     try:
         config = EvalConfig(
-            suites=("RSB-Math-4",), policies=(f"openpi:127.0.0.1:{port}",), episodes=1,
-            out=tmp_path / "run", max_steps=HORIZON * 2, progress=False,
+            suites=("RSB-Math-4",), policies=(spec,), episodes=1, out=tmp_path / "run",
+            max_steps=HORIZON * 2, progress=False,
         )  # fmt: skip
         (record,) = run_eval(config)
+        assert run_eval(config) == [record]  # resumed: nothing rerun
     finally:
         server.stop()
-    assert (record.policy, record.steps, record.termination) == (
-        f"openpi:127.0.0.1:{port}", HORIZON * 2, "step_limit",
-    )  # fmt: skip
+    assert (record.policy, record.steps, record.termination) == (spec, HORIZON * 2, "step_limit")
     assert len(server.seen) == 2  # one query per executed chunk of HORIZON actions
     first = server.seen[0]
     assert first["prompt"] == load_episode("RSB-Math-4", "eval", 0).instruction
