@@ -17,6 +17,7 @@ import json
 import multiprocessing
 import os
 import re
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -191,7 +192,13 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
     return [existing[job.key] for job in jobs]
 
 
-def _run_pool(todo: list[Job], workers: int, env_factory: EnvFactory | None, finish) -> None:
+def _run_pool(
+    todo: list[Job],
+    workers: int,
+    env_factory: EnvFactory | None,
+    finish: Callable[[EpisodeRecord], None],
+) -> None:
+    """Run ``todo`` on ``workers`` spawned processes, at most two jobs queued per worker."""
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
         pending: set[Future] = set()
