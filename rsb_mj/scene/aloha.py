@@ -4,7 +4,7 @@ For the expert engineer and anyone who needs the bare robot::
 
     from rsb_mj.scene.aloha import aloha_spec
     spec = aloha_spec(quality="fast")      # robot + table + floor + lights + cameras
-    model = spec.compile()                 # ~0.2 s once the mesh cache exists
+    model = spec.compile()                 # ~0.4 s once the cache exists (first use ~15 s)
 
 The robot is composed by robosuite (``robosuite.models.robots.create_robot("Aloha")`` with
 robosuite-models' ``AlohaMount`` base and ``AlohaGripper`` on each arm); the composed MJCF is
@@ -16,15 +16,21 @@ are cached (see :mod:`rsb_mj.scene.cache`).
 
 Frames: world x/y coincide with the table frame (origin at the table-top center, x to the
 robot's right, y away from the robot); the table top is at world z = ``TABLE_TOP_Z``. Arm
-bases stand on the table at ``ARM_BASE_XY`` (left arm at -x, right arm at +x, facing each other).
+bases stand on the table at ``rsb_mj.scene.frames.ARM_BASE_XY`` (left arm at -x, right arm at
++x, facing each other). Gravity compensation is on for every robot body, so a held joint target
+is tracked without steady-state sag; ``home_qpos_ctrl(model)`` gives the home pose
+(``HOME_ARM``, grippers open) for any model that contains the robot.
 
 Names (all per side ``"left"``/``"right"``):
     joints ``{side}/waist, shoulder, elbow, forearm_roll, wrist_angle, wrist_rotate`` and the
     finger slides ``{side}/left_finger``, ``{side}/right_finger`` [m, 0 closed .. 0.041];
     actuators of the same names (position servos; arm targets in rad, finger targets in m);
     site ``{side}/gripper``: tool center point between the finger pads, its z axis along the
-    approach direction (out of the palm); cameras ``head``, ``left_wrist``, ``right_wrist``;
-    keyframe ``home``.
+    approach direction (out of the palm); cameras ``head``, ``left_wrist``, ``right_wrist``.
+    Collision meshes are in geom group 3 (hidden), visual meshes in group 1.
+
+Gripper command (0 closed .. 1 open) <-> finger target: ``gripper_to_finger`` and
+``finger_to_gripper`` (linear between ``FINGER_CLOSED`` and ``FINGER_OPEN``).
 """
 
 from __future__ import annotations
