@@ -18,11 +18,9 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.numeric import leading_number, parse_number
-from rsb_mj.errors import EpisodeError
+from rsb_mj.episodes.numeric import leading_number, numbers_in, trailing_zeros
 
 _WORD = re.compile(r"[a-z0-9]+")
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 Heuristic = Callable[[Episode], "str | None"]
 
@@ -89,13 +87,7 @@ def pick_word_overlap(episode: Episode) -> str | None:
 
 def question_numbers(text: str) -> list[Decimal]:
     """The numbers written in digits in ``text``."""
-    out = []
-    for match in _NUMBER.findall(text):
-        try:
-            out.append(parse_number(match))
-        except EpisodeError:
-            continue
-    return out
+    return numbers_in(text)
 
 
 def pick_closest_to_question_number(episode: Episode) -> str | None:
@@ -115,12 +107,6 @@ def pick_closest_to_mean(episode: Episode) -> str | None:
         return None
     mean = sum(values) / len(values)
     return _argbest([abs(v - mean) for v in values], episode.letters, largest=False)
-
-
-def trailing_zeros(value: Decimal) -> int:
-    """Trailing zeros of the integer part (0 for 0): 54000 -> 3."""
-    digits = str(abs(int(value)))
-    return 0 if set(digits) == {"0"} else len(digits) - len(digits.rstrip("0"))
 
 
 def pick_roundest(episode: Episode) -> str | None:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from rsb_mj.errors import EpisodeError
 
 _CLEAN = re.compile(r"[,\s$€£%]")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _LEADING = re.compile(r"^\s*[-\u2212]?[$€£]?\d[\d,]*(?:\.\d+)?")
 
 
@@ -70,3 +71,31 @@ def leading_number(text: str) -> Decimal | None:
 def all_numeric(options: tuple[str, ...] | list[str]) -> bool:
     """True when every option starts with a number (numeric options, possibly with units)."""
     return all(leading_number(o) is not None for o in options)
+
+
+def trailing_zeros(value: Decimal) -> int:
+    """Trailing zeros of the integer part (0 for 0): 54000 -> 3."""
+    digits = str(abs(int(value)))
+    return 0 if set(digits) == {"0"} else len(digits) - len(digits.rstrip("0"))
+
+
+def step_of(value: Decimal) -> Decimal:
+    """Spacing of generated distractors: 10**-d for d decimals, else 10**k for a round
+    integer with k trailing zeros, keeping at least two significant digits (54000 -> 1000,
+    50 -> 1, 1200 -> 100)."""
+    decimals = decimals_of(value)
+    if decimals:
+        return Decimal(1).scaleb(-decimals)
+    digits = str(abs(int(value)))
+    return Decimal(10) ** min(trailing_zeros(value), max(0, len(digits) - 2))
+
+
+def numbers_in(text: str) -> list[Decimal]:
+    """The numbers written in digits in ``text`` (``"$1,080"`` -> 1080)."""
+    out = []
+    for match in _NUMBER.findall(text):
+        try:
+            out.append(parse_number(match))
+        except EpisodeError:
+            continue
+    return out

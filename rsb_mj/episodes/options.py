@@ -24,11 +24,18 @@ question allows), so "pick the longest option" stays at chance.
 from __future__ import annotations
 
 from decimal import Decimal
+from math import comb
 
 import numpy as np
 
 from rsb_mj.episode import LETTERS
-from rsb_mj.episodes.numeric import decimals_of, format_number, parse_number
+from rsb_mj.episodes.numeric import (
+    decimals_of,
+    format_number,
+    numbers_in,
+    parse_number,
+    step_of,
+)
 from rsb_mj.episodes.question import Question
 from rsb_mj.errors import EpisodeError
 
@@ -59,31 +66,48 @@ def draw_options(
     return options, LETTERS[n][index]
 
 
-def step_of(value: Decimal) -> Decimal:
-    """Spacing of generated distractors: 10**-d for d decimals, else 10**k for a round
-    integer with k trailing zeros, keeping at least two significant digits (54000 -> 1000,
-    50 -> 1, 1200 -> 100)."""
-    decimals = decimals_of(value)
-    if decimals:
-        return Decimal(1).scaleb(-decimals)
-    digits = str(abs(int(value)))
-    zeros = len(digits) - len(digits.rstrip("0")) if int(value) else 0
-    return Decimal(10) ** min(zeros, max(0, len(digits) - 2))
-
-
 def _numeric(question: Question, n: int, rng: np.random.Generator) -> tuple[tuple[str, ...], int]:
     answer = parse_number(question.answer)
     step = step_of(answer)
     decimals = decimals_of(step)
     rank = int(rng.integers(n))
+    width = window(n)
+    # Offset of the answer in the window: the law of the rank-th smallest of n distinct
+    # uniform slots of 0..width, so (with unit weights) the option set is exactly n uniform
+    # slots with the answer the rank-th of them.
+    offsets = list(range(rank, width - (n - 1 - rank) + 1))
+    law = np.array([comb(o, rank) * comb(width - o, n - 1 - rank) for o in offsets], float)
+    # Work in whole steps: a value is answer + k * step, i.e. ``units + k`` steps from 0.
+    units = int(answer / step)
+    echoes = {
+        int((e - answer) / step) for e in numbers_in(question.text) if (e - answer) % step == 0
+    }
+
+    def pick(ks: list[int], count: int) -> list[int]:
+        """``count`` of ``ks`` without replacement, weighted (Efraimidis-Spirakis keys)."""
+        if count == 0:
+            return []
+        w = np.array(
+            [
+                (question.round_weight if (units + k) % 10 == 0 and units + k else 1.0)
+                * (question.echo_weight if k in echoes else 1.0)
+                for k in ks
+            ]
+        )
+        keys = rng.random(len(ks)) ** (1.0 / w)
+        return [ks[int(i)] for i in np.argsort(-keys, kind="stable")[:count]]
+
+    cdf = np.cumsum(law / law.sum())
     for _ in range(FLOOR_TRIES):
-        slots = np.sort(rng.choice(window(n) + 1, size=n, replace=False))
-        values = [answer + int(v - slots[rank]) * step for v in slots]
-        if answer < 0 or values[0] >= 0:
+        offset = offsets[min(int(np.searchsorted(cdf, rng.random(), side="right")), len(cdf) - 1)]
+        below = pick(list(range(-offset, 0)), rank)
+        above = pick(list(range(1, width - offset + 1)), n - 1 - rank)
+        ks = sorted([*below, 0, *above])
+        if answer < 0 or units + ks[0] >= 0:
             break
     else:  # the answer is too small for a drawn shape: pack the values below it tightly
-        values = [answer - k * step for k in range(rank, 0, -1)] + values[rank:]
-    values = _with_slips(question, values, rank, step, rng)
+        ks = list(range(-rank, 0)) + ks[rank:]
+    values = _with_slips(question, [answer + k * step for k in ks], rank, step, rng)
     assert len(set(values)) == n and sorted(values)[rank] == answer
     return tuple(format_number(v, decimals) for v in sorted(values)), rank
 

@@ -18,6 +18,10 @@ class Question:
         numeric: True when the answer is a number and options are generated around it.
         slips: plausible wrong numeric answers (e.g. the swapped operation), used as
             distractors when they fit; only for numeric questions.
+        round_weight: how much likelier (odds ratio) a source's answer is round relative to
+            the step of its options than a nearby integer is; generated distractors are drawn
+            with this weight so that "pick the roundest option" gains nothing.
+        echo_weight: the same odds ratio for "the value is written in the question".
     """
 
     qid: str
@@ -26,3 +30,5 @@ class Question:
     distractors: tuple[str, ...] = ()
     numeric: bool = False
     slips: tuple[str, ...] = ()
+    round_weight: float = 1.0
+    echo_weight: float = 1.0

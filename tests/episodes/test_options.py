@@ -84,3 +84,22 @@ def test_too_few_distractors_and_bad_counts_are_errors():
         draw_options(q, 10, np.random.default_rng(0))
     with pytest.raises(EpisodeError, match="5 options; valid choices: 4, 10"):
         draw_options(q, 5, np.random.default_rng(0))
+
+
+def test_round_and_echo_weights_make_such_distractors_likelier():
+    def share(question, pred):
+        rng = np.random.default_rng(0)
+        hits = total = 0
+        for _ in range(400):
+            options, _ = draw_options(question, 10, rng)
+            others = [o for o in options if o != question.answer]
+            hits += sum(pred(int(o)) for o in others)
+            total += len(others)
+        return hits / total
+
+    plain = Question("t", "She has 47 and 58 marbles.", "53", numeric=True)
+    weighted = Question(
+        "t", "She has 47 and 58 marbles.", "53", numeric=True, round_weight=3.0, echo_weight=3.0
+    )
+    assert share(weighted, lambda v: v % 10 == 0) > 1.5 * share(plain, lambda v: v % 10 == 0)
+    assert share(weighted, lambda v: v in (47, 58)) > 1.5 * share(plain, lambda v: v in (47, 58))

@@ -98,3 +98,11 @@ def test_source_lookup_by_id_and_name():
     assert source_of("arith-add-10-10") is SOURCES["arithmetic"]
     with pytest.raises(EpisodeError, match="valid choices: arithmetic, gsm8k, mmlu, mmlu_pro"):
         get_source("trivia")
+
+
+def test_gsm8k_distractor_weights_match_the_train_split():
+    from rsb_mj.episodes.sources.gsm8k import ECHO_WEIGHT, ROUND_WEIGHT, _load, measure_weights
+
+    round_odds, echo_odds = measure_weights(_load("train"))
+    assert round_odds == pytest.approx(ROUND_WEIGHT, abs=0.1)
+    assert echo_odds == pytest.approx(ECHO_WEIGHT, abs=0.1)

@@ -18,12 +18,25 @@ import re
 from decimal import Decimal
 from functools import cache
 
-from rsb_mj.episodes.numeric import normalize_number, parse_number
+import numpy as np
+
+from rsb_mj.episodes.numeric import (
+    normalize_number,
+    numbers_in,
+    parse_number,
+    step_of,
+    trailing_zeros,
+)
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import QuestionSource, check_split, questions_dir, read_lines
 from rsb_mj.errors import EpisodeError
 
 _FILES = {"train": "train", "eval": "test"}
+#: Odds ratios measured on the train split (see :func:`measure_weights`): an answer is round
+#: relative to its options' step (50, 100) in 19% of problems against 10% for a nearby
+#: integer (odds ratio 2.4), and is a number written in the problem in 5.5% against 3.2% (1.7).
+ROUND_WEIGHT = 2.4
+ECHO_WEIGHT = 1.7
 _CALC = re.compile(r"<<[^=<>]*=([^<>]+)>>")
 
 
@@ -52,6 +65,29 @@ def _slips(answer: str, steps: tuple[str, ...]) -> tuple[str, ...]:
         out = [s for s in out if parse_number(s) >= 0]
     unique = dict.fromkeys(s for s in out if parse_number(s) != value)
     return tuple(s for s in unique if Decimal(s) == Decimal(s).to_integral_value())
+
+
+def measure_weights(questions: tuple[Question, ...], seed: int = 0) -> tuple[float, float]:
+    """(round, echo) odds ratios of ``questions``' answers against integers near them (up to
+    10 steps away), the weights distractors are drawn with."""
+    rng = np.random.default_rng(seed)
+    hits = np.zeros((2, 2))  # [round, echo] x [answer, nearby]
+    near = 0
+    for q in questions:
+        answer = parse_number(q.answer)
+        step = step_of(answer)
+        echoes = set(numbers_in(q.text))
+        hits[0, 0] += bool(trailing_zeros(answer / step))
+        hits[1, 0] += answer in echoes
+        for k in rng.integers(1, 11, size=4) * rng.choice((-1, 1), size=4):
+            value = answer + int(k) * step
+            hits[0, 1] += bool(trailing_zeros(value / step))
+            hits[1, 1] += value in echoes
+            near += 1
+    p_answer = hits[:, 0] / len(questions)
+    p_near = hits[:, 1] / near
+    odds = (p_answer / (1 - p_answer)) / (p_near / (1 - p_near))
+    return float(odds[0]), float(odds[1])
 
 
 class Gsm8kSource(QuestionSource):
@@ -93,6 +129,8 @@ def _load(part: str) -> tuple[Question, ...]:
                 answer=answer,
                 numeric=True,
                 slips=_slips(answer, steps),
+                round_weight=ROUND_WEIGHT,
+                echo_weight=ECHO_WEIGHT,
             )
         )
     return tuple(out)
