@@ -5,15 +5,19 @@ ascending order. The correct option's rank ``r`` is drawn uniformly from ``0..n-
 ``r`` distractors are drawn below the answer and ``n - 1 - r`` above it, so its rank among the
 sorted options *and* its letter (letter = rank) are uniform and independent of the question.
 The option values are ``n`` distinct slots of a window of ``window(n) + 1`` steps
-(a step is 1, or 10**k for round answers such as 54000, so all options look alike), shifted
-so that the ``r``-th smallest slot is the answer: the shape of the option set is independent
-of where the answer sits in it, so no shape heuristic ("closest to the mean") beats chance.
-HardMath questions add plausible slips (an intermediate result of the solution: stopping a
-step early) that fall inside the span of the drawn values, each replacing a near distractor
-on its side with probability 1/2. If
-``FLOOR_TRIES`` shapes all reach below 0 for a non-negative answer, the ``r`` values below
-it are packed one step apart; so options are negative only when the answer is smaller than
-its rank (a GSM8K answer of 3 as the 6th of 10 options), never for Math (answers >= 10).
+(a step is 1, or 10**k for round answers such as 54000, so all options look alike) with the
+answer the ``r``-th smallest: its offset in the window follows the law of the ``r``-th of
+``n`` uniform slots, so the shape of the option set is independent of where the answer sits
+in it and no shape heuristic ("closest to the mean") beats chance. Distractor slots are drawn
+with weights (Efraimidis-Spirakis keys) that give a value round in units of the step the
+source's odds ``Question.round_weight`` and a value written in the question
+``Question.echo_weight``, so distractors are as often round, or echo the question, as answers
+are (GSM8K: 2.4 and 1.7; 1 for the generated arithmetic). HardMath questions add plausible
+slips (an intermediate result of the solution: stopping a step early) that fall inside the
+span of the drawn values, each replacing a near distractor on its side with probability
+1/2. If ``FLOOR_TRIES`` shapes all reach below 0 for a non-negative answer, the ``r`` values
+below it are packed one step apart; so options are negative only when the answer is smaller
+than its rank (a GSM8K answer of 3 as the 6th of 10 options), never for Math (answers >= 10).
 
 Text questions (General): the answer plus ``n - 1`` of the source's own distractors, shuffled.
 When the source has more distractors than needed (MMLU-Pro's 9 for a 4-choice episode), the
