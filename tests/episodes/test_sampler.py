@@ -8,7 +8,7 @@ import pytest
 
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import LETTERS, Episode
-from rsb_mj.episodes import sample_episode
+from rsb_mj.episodes import get_source, sample_episode
 from rsb_mj.episodes.sampler import template_set_for
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import SUITES
@@ -132,3 +132,11 @@ def test_sentence_stems_get_a_blank_in_the_instruction():
     assert display_text("The issue above was") == "The issue above was ___."
     assert display_text("what is 2 times 3?") == "what is 2 times 3?"
     assert display_text("Fill in: ____") == "Fill in: ____"
+
+
+def test_a_task_file_can_name_mmlu_for_four_choices():
+    episode = sample_episode(make_problem("mmlu", 4), suite="", split="eval", index=0, seed=8)
+    assert episode.question_id.startswith("mmlu-") and episode.extra == {"source": "mmlu"}
+    original = get_source("mmlu").get(episode.question_id)
+    assert sorted(episode.options) == sorted((original.answer, *original.distractors))
+    assert episode.options[episode.letters.index(episode.correct)] == original.answer
