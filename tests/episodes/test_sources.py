@@ -45,6 +45,8 @@ def test_arithmetic_eval_draws_never_hit_train_questions():
     rng = np.random.default_rng(0)
     drawn = {source.draw("eval", rng).qid for _ in range(3000)}
     assert not drawn & train
+    swapped = {f"arith-add-{q.split('-')[3]}-{q.split('-')[2]}" for q in train if "-add-" in q}
+    assert not drawn & swapped
     assert {qid.split("-")[1] for qid in drawn} == {"add", "sub", "mul"}
 
 

@@ -11,7 +11,9 @@ Three forms, each drawn with probability 1/3:
   two-digit ``b``.
 
 The train pool is 500 distinct questions drawn once from ``TRAIN_SEED``; eval questions are
-drawn from the same distribution, rejecting any train question, so the splits are disjoint.
+drawn from the same distribution, rejecting any train question and any addition that is a
+train question with its operands swapped (``27 + 17`` after ``17 + 27``), so the splits are
+disjoint even up to commutativity.
 Ids are ``arith-{add,sub,mul}-A-B``.
 """
 
@@ -87,11 +89,11 @@ class ArithmeticSource(QuestionSource):
         """A train question (one draw) or a fresh eval question not in the train pool."""
         if check_split(split) == "train":
             return super().draw(split, rng)
-        train_ids = _train_ids()
+        train_keys = _train_keys()
         while True:
-            question = make_question(*_draw_operands(rng))
-            if question.qid not in train_ids:
-                return question
+            op, a, b = _draw_operands(rng)
+            if canonical(op, a, b) not in train_keys:
+                return make_question(op, a, b)
 
     def get(self, qid: str) -> Question:
         """Rebuild question ``qid`` (``arith-OP-A-B``) from its id."""
@@ -118,3 +120,17 @@ def _train_pool() -> tuple[Question, ...]:
 @cache
 def _train_ids() -> frozenset[str]:
     return frozenset(q.qid for q in _train_pool())
+
+
+def canonical(op: str, a: int, b: int) -> tuple[str, int, int]:
+    """The question up to commutativity: ``27 + 17`` and ``17 + 27`` are one question."""
+    return (op, min(a, b), max(a, b)) if op == "add" else (op, a, b)
+
+
+@cache
+def _train_keys() -> frozenset[tuple[str, int, int]]:
+    out = set()
+    for q in _train_pool():
+        _, op, a, b = q.qid.split("-")
+        out.add(canonical(op, int(a), int(b)))
+    return frozenset(out)
