@@ -329,6 +329,21 @@ def diff_rows(stored: Episode, fresh: Episode) -> list[str]:
     return [k for k in a if a[k] != b.get(k)]
 
 
+def lint_templates() -> list[str]:
+    """Diagnostics of the task-language linter (``rsb_mj.lang.lint_template``) on the shipped
+    template files, as ``path:line:col: CODE message`` lines."""
+    from rsb_mj.episodes.templates import PLACEHOLDERS, TEMPLATE_SETS, templates_dir
+    from rsb_mj.lang import lint_template
+
+    out = []
+    for set_name in TEMPLATE_SETS:
+        for choices in PLACEHOLDERS:
+            path = templates_dir() / f"{set_name}_{choices}.txt"
+            text = path.read_text(encoding="utf-8")
+            out += [d.header() for d in lint_template(text, str(path), choices)]
+    return out
+
+
 def check_tables(
     suites: list[str] | None = None,
     folder: Path | None = None,
@@ -337,18 +352,18 @@ def check_tables(
 ) -> list[str]:
     """Verify the frozen tables; returns the problems found (empty when all is well).
 
-    Checks each manifest entry's file exists with the recorded sha256 and row count, and
-    that every row is reproduced exactly by :func:`sample_episode` from its
-    ``(suite, split, index, seed)``; drifted rows are named with the differing fields. With
+    Lints the template files, then checks each manifest entry's file exists with the recorded
+    sha256 and row count, and that every row is reproduced exactly by :func:`sample_episode`
+    from its ``(suite, split, index, seed)``; drifted rows are named with the differing fields. With
     ``complete``, an eval or train table of a wanted suite missing from the manifest is a
     problem too (the shipped folder has all twelve; a folder built with ``--out`` need not).
     """
     folder = episodes_dir() if folder is None else folder
+    problems: list[str] = lint_templates()
     manifest = read_manifest(folder)
     if not manifest:
-        return [f"{folder / MANIFEST}: missing or empty; run: rsb episodes build"]
+        return [*problems, f"{folder / MANIFEST}: missing or empty; run: rsb episodes build"]
     wanted = {get_suite(s).name for s in suites} if suites else set(SUITES)
-    problems: list[str] = []
     missing = [
         table_name(s, split)
         for s in sorted(wanted)

@@ -101,3 +101,17 @@ def test_full_rebuild_is_byte_identical(tmp_path):
     build_all(out_dir=tmp_path)
     for path in sorted(episodes_dir().glob("*")):
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_check_reports_template_lint_findings(monkeypatch, tmp_path):
+    import rsb_mj.episodes.templates as templates
+
+    for path in templates.templates_dir().glob("*.txt"):
+        (tmp_path / path.name).write_text(path.read_text())
+    with (tmp_path / "unseen_10.txt").open("a") as handle:
+        handle.write("{Q} {OPTIONS} {ANSWER}\n")
+    monkeypatch.setattr(templates, "templates_dir", lambda: tmp_path)
+    from rsb_mj.episodes.table import lint_templates
+
+    (finding,) = lint_templates()
+    assert finding.startswith(f"{tmp_path / 'unseen_10.txt'}:8:15: RSB431")
