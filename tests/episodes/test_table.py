@@ -99,7 +99,7 @@ def test_full_rebuild_is_byte_identical(tmp_path):
     from rsb_mj.episodes.table import build_all
 
     build_all(out_dir=tmp_path)
-    for path in sorted(episodes_dir().glob("*")):
+    for path in sorted(episodes_dir().glob("*.json*")):
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
 
 
