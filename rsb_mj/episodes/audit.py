@@ -9,7 +9,7 @@ Over an episode table (usually a frozen eval table) it checks:
   inside the 95% chance band ``1/N +- 1.96 sqrt(p(1-p)/n)`` over the rows it applies to.
   The held-out probes (heuristics the table builder never looked at) are not held at chance
   by construction, so each has a 5% false-alarm rate at 95%; they use a Bonferroni band over
-  their family (``z`` for 5% / number of probes, 2.39 for 3 probes), so that a table with no
+  their family (``z`` for 5% / number of probes, 2.58 for 5 probes), so that a table with no
   shortcut fails a probe in at most 5% of builds;
 * leakage: the answer text never appears in an instruction outside the question and the
   option list (as a whole word, case-insensitive);

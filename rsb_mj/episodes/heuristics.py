@@ -131,6 +131,30 @@ def pick_most_words(episode: Episode) -> str | None:
     return _argbest([len(o.split()) for o in episode.options], episode.letters, largest=True)
 
 
+def pick_closest_to_midrange(episode: Episode) -> str | None:
+    """The option closest to the middle of the options' range, ``(min + max) / 2``."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    middle = (min(values) + max(values)) / 2
+    return _argbest([abs(v - middle) for v in values], episode.letters, largest=False)
+
+
+def trigrams(text: str) -> set[str]:
+    """Character trigrams of the lower-cased text with runs of spaces collapsed."""
+    text = " ".join(text.lower().split())
+    return {text[i : i + 3] for i in range(len(text) - 2)}
+
+
+def pick_trigram_overlap(episode: Episode) -> str | None:
+    """The option sharing the most character trigrams with the question (text options)."""
+    if numeric_options(episode) is not None:
+        return None
+    question = trigrams(episode.question)
+    scores = [len(trigrams(o) & question) for o in episode.options]
+    return _argbest(scores, episode.letters, largest=True)
+
+
 def pick_fewest_words(episode: Episode) -> str | None:
     """The option with the fewest words."""
     return _argbest([len(o.split()) for o in episode.options], episode.letters, largest=False)
@@ -181,8 +205,10 @@ BALANCED: dict[str, Heuristic] = {
 #: others did not open a new shortcut.
 HELD_OUT: dict[str, Heuristic] = {
     "most_isolated": pick_most_isolated,
+    "closest_to_midrange": pick_closest_to_midrange,
     "fewest_words": pick_fewest_words,
     "alphabetically_first": pick_alphabetically_first,
+    "trigram_overlap": pick_trigram_overlap,
 }
 HEURISTICS: dict[str, Heuristic] = {**BALANCED, **HELD_OUT}
 

@@ -6,6 +6,7 @@ from rsb_mj.episodes.heuristics import (
     HELD_OUT,
     numeric_rank,
     pick_closest_to_mean,
+    pick_closest_to_midrange,
     pick_closest_to_question_number,
     pick_largest,
     pick_longest,
@@ -14,6 +15,7 @@ from rsb_mj.episodes.heuristics import (
     pick_roundest,
     pick_similar_to_others,
     pick_smallest,
+    pick_trigram_overlap,
     pick_word_overlap,
     target_position,
 )
@@ -50,6 +52,7 @@ def test_numeric_heuristics():
     assert pick_closest_to_question_number(e) == "D"  # 14 is 3 from 17
     assert pick_closest_to_mean(e) == "B"  # mean 9.75
     assert pick_most_isolated(e) == "A"  # 4 is 6 from 10
+    assert pick_closest_to_midrange(e) == "B"  # midrange 9
     assert numeric_rank(e) == 1
 
 
@@ -61,6 +64,7 @@ def test_text_heuristics_and_abstaining():
     e2 = make("which gas do plants take in?", ("carbon dioxide gas", "oxygen", "gas giant", "air"))
     assert pick_word_overlap(e2) == "A"  # "gas" (first of the tied best)
     assert pick_similar_to_others(e2) == "A"
+    assert pick_trigram_overlap(e2) == "A"  # "gas", "as " ... shared with the question
 
 
 def test_roundest_and_ties():
