@@ -52,6 +52,8 @@ LINE_STEP = 0.005
 LINE_SPEED = 0.35
 #: Height above the grasp where the descent slows down [m], and the slow speed scale.
 FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
+#: Yaw changes [rad] tried, in order, when the grasp's yaw cannot reach above the zone.
+PLACE_YAWS = (0.0, 0.4, -0.4, 0.8, -0.8, 1.2, -1.2, 1.6, -1.6, np.pi, 2.0, -2.0)
 #: Steps the gripper is given to close (and to open) [control steps].
 GRIP_STEPS = (4, 16)
 #: Joint tracking tolerance before the next phase starts [rad].
@@ -256,6 +258,29 @@ class PickPlaceExpert:
             self.warnings.append("every grasp collides: " + "; ".join(errors))
         return grasp.position, best[1], best[2]
 
+    def _place_pose(
+        self, offset: np.ndarray, rot: np.ndarray, height: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(TCP position, rotation, joints) above the zone that put the held object's center
+        over the zone's center, the TCP at ``height``; ``offset`` is the object's center
+        minus the TCP in xy [m]. The grasp's yaw is kept when reachable, else the gripper
+        turns about the vertical (turning the object with it) to the nearest reachable yaw.
+        """
+        w, arm = self.world, self.arm
+        errors = []
+        for yaw in PLACE_YAWS:
+            c, s = np.cos(yaw), np.sin(yaw)
+            turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+            off = turn[:2, :2] @ offset
+            p = np.array([w.zone_center[0] - off[0], w.zone_center[1] - off[1], height])
+            try:
+                q = arm.ik.solve(p, turn @ rot, q0=self._target_q, rng=self._rng).q
+            except ExpertError as exc:
+                errors.append(str(exc))
+                continue
+            return p, turn @ rot, q
+        raise ExpertError("no reachable pose above the zone: " + errors[0])
+
     def _run(self) -> Iterator[list[np.ndarray]]:
         w, arm = self.world, self.arm
         body = w.candidate_bodies[self.target]
@@ -284,10 +309,7 @@ class PickPlaceExpert:
         self.phase = "carry"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        offset = box.center[:2] - tcp[:2]
-        zone = w.zone_center[:2]
-        p_above = np.array([zone[0] - offset[0], zone[1] - offset[1], lift])
-        q_above = arm.ik.solve(p_above, rot, q0=self._target_q, rng=self._rng).q
+        p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, lift)
         yield self._move_joint(q_above, 0.0, allowed=obj_geoms)
         yield from self._settle()
         self.phase = "lower"
