@@ -1,11 +1,22 @@
 """rsb_mj: RoboSemanticBench in MuJoCo.
 
-The public API is flat: import what you need from ``rsb_mj``. Names are added here as the
-stages land (task language, episodes, scene, environment, expert, scoring, evaluation).
+The public API is flat: import what you need from ``rsb_mj``. The names of the later stages
+(scene, environment, expert, scoring, evaluation) load on first use, so ``import rsb_mj``
+stays cheap and does not import MuJoCo; it registers the gymnasium ids
+``rsb_mj/RSB-<Suite>-v0`` and ``rsb_mj/RSB-Task-v0``.
+
+Data flows one way: task file -> :func:`load_task` (AST + lint) -> :func:`sample_episode`
+-> :func:`compile_scene` -> :class:`RsbEnv` -> a :class:`Policy` (e.g.
+:class:`PickPlaceExpert`) -> :class:`EpisodeScorer` -> :func:`run_eval` / reports.
 """
 
-# Registers the gymnasium ids rsb_mj/RSB-*-v0 (imports gymnasium, not MuJoCo).
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 from rsb_mj.env.registration import register_envs
+from rsb_mj.episode import LETTERS, Episode, Pose2D
 from rsb_mj.errors import (
     EnvError,
     EpisodeError,
@@ -15,15 +26,75 @@ from rsb_mj.errors import (
     SceneError,
     TaskError,
 )
+from rsb_mj.suites import SUITES, Suite, get_suite
 
 register_envs()
 
+#: Public name -> module that defines it (imported on first access).
+_LAZY: dict[str, str] = {
+    # task language
+    "Problem": "rsb_mj.lang",
+    "Diagnostic": "rsb_mj.lang",
+    "TaskFileError": "rsb_mj.lang",
+    "parse_file": "rsb_mj.lang",
+    "parse_text": "rsb_mj.lang",
+    "load_task": "rsb_mj.lang",
+    "lint_file": "rsb_mj.lang",
+    "lint_text": "rsb_mj.lang",
+    "lint_template": "rsb_mj.lang",
+    "format_text": "rsb_mj.lang",
+    # episodes
+    "sample_episode": "rsb_mj.episodes",
+    "load_table": "rsb_mj.episodes",
+    "check_tables": "rsb_mj.episodes",
+    # scene and environment
+    "Scene": "rsb_mj.scene",
+    "compile_scene": "rsb_mj.scene",
+    "sample_layout": "rsb_mj.scene",
+    "RsbEnv": "rsb_mj.env",
+    # expert
+    "ArmIK": "rsb_mj.expert",
+    "PickPlaceExpert": "rsb_mj.expert",
+    # scoring and evaluation
+    "EpisodeScorer": "rsb_mj.scoring",
+    "Outcome": "rsb_mj.scoring",
+    "EvalConfig": "rsb_mj.evaluation",
+    "EpisodeRecord": "rsb_mj.evaluation",
+    "run_eval": "rsb_mj.evaluation",
+    "read_records": "rsb_mj.evaluation",
+    "summarize": "rsb_mj.evaluation",
+    "Policy": "rsb_mj.policies",
+    "make_policy": "rsb_mj.policies",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rsb_mj' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 __all__ = [
+    "LETTERS",
+    "SUITES",
     "EnvError",
+    "Episode",
     "EpisodeError",
     "EvalError",
     "ExpertError",
+    "Pose2D",
     "RsbError",
     "SceneError",
+    "Suite",
     "TaskError",
+    "get_suite",
+    "register_envs",
+    *_LAZY,
 ]
