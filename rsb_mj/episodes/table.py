@@ -111,12 +111,14 @@ class _Balance:
     relaxed: int = 0
 
     def _room(self, key: str, value: Any, share: float) -> bool:
+        """Whether one more row with ``value`` under ``key`` stays within its chance share."""
         cell = self.cells.setdefault(key, Counter())
         n = cell.total() + 1
         slack = max(1.0, SLACK_SD * math.sqrt(n * share * (1.0 - share)))
         return cell[value] + 1 <= share * n + slack
 
     def semantic_ok(self, episode: Episode, strict: bool) -> bool:
+        """The rules that need no layout (``strict``: the heuristic rules too)."""
         if self.uses[episode.question_id] >= self.max_uses:
             return False
         if not self._room("letter", episode.correct, 1 / self.choices):
@@ -140,9 +142,11 @@ class _Balance:
         return True
 
     def layout_ok(self, episode: Episode) -> bool:
+        """The left-to-right position rule (needs the layout)."""
         return self._room("position", target_position(episode), 1 / self.choices)
 
     def accept(self, episode: Episode) -> None:
+        """Count an accepted row."""
         self.uses[episode.question_id] += 1
         self.cells.setdefault("letter", Counter())[episode.correct] += 1
         self.cells.setdefault("position", Counter())[target_position(episode)] += 1
