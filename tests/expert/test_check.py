@@ -2,8 +2,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rsb_mj.cli import main
 from rsb_mj.expert.check import SuiteCheck, check_suites
+from rsb_mj.resources import tasks_dir
+from rsb_mj.suites import SUITES
 
 
 def test_two_rows_of_a_ten_choice_suite():
@@ -43,3 +47,14 @@ def test_cli_logs_every_episode_of_a_task_file(tmp_path, capsys):
     assert out.startswith("rsb_math_4_objects.bddl: expert TSR 1/1 = 100.0%")
     (row,) = [json.loads(x) for x in log.read_text().splitlines()]
     assert row["success"] and row["index"] == 0 and row["failure"] == ""
+
+
+@pytest.mark.slow
+def test_expert_meets_the_bar_on_200_rows_of_every_suite_and_beyond_blocks_task():
+    # About 8 minutes with two workers; `rsb expert-check -n 200 -j 2` prints the same figures.
+    sources = [*SUITES, *(str(p) for p in sorted(tasks_dir().glob("rsb_*_objects*.bddl")))]
+    results = check_suites(sources, n=200, jobs=2, progress=False)
+    assert len(results) >= 9
+    for c in results:
+        assert c.n == 200
+        assert c.passed, (c.line(), c.failures)
