@@ -5,6 +5,10 @@
   RRT-Connect with shortcutting in joint space.
 * :func:`time_parameterize`: trapezoidal timing within velocity/acceleration limits.
 * :class:`PickPlaceExpert`: grasps a candidate and places it in the answer zone.
+
+Commands built on it: ``rsb expert-check`` (success figures, :mod:`rsb_mj.expert.check`)
+and ``rsb demos`` (HDF5 demonstrations, :mod:`rsb_mj.expert.demos`, format in
+:mod:`rsb_mj.expert.dataset`).
 """
 
 from rsb_mj.expert.collision import CollisionChecker

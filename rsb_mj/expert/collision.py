@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 import mujoco
 import numpy as np
 
-from rsb_mj.expert.ik import _joint_ids
+from rsb_mj.expert.ik import joint_ids
 
 
 def subtree_bodies(model: mujoco.MjModel, root: int) -> set[int]:
@@ -47,7 +47,7 @@ class CollisionChecker:
         margin: float = 0.0,
     ) -> None:
         self.model = model
-        jids = _joint_ids(model, joint_names)
+        jids = joint_ids(model, joint_names)
         self.qpos_adr = model.jnt_qposadr[jids].copy()
         root = int(model.jnt_bodyid[jids[0]])
         bodies = subtree_bodies(model, root)

@@ -41,7 +41,12 @@ class IKResult:
     iterations: int
 
 
-def _joint_ids(model: mujoco.MjModel, joint_names: Sequence[str]) -> np.ndarray:
+def joint_ids(model: mujoco.MjModel, joint_names: Sequence[str]) -> np.ndarray:
+    """Ids of the named hinge/slide joints.
+
+    Raises:
+        ExpertError: for an unknown joint (listing the available ones) or a ball/free joint.
+    """
     ids = []
     for name in joint_names:
         jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
@@ -84,7 +89,7 @@ class ArmIK:
             raise ExpertError(f"site {site!r} not found; available sites: {', '.join(valid)}")
         self.site = site
         self.joint_names = tuple(joint_names)
-        jids = _joint_ids(model, joint_names)
+        jids = joint_ids(model, joint_names)
         self.qpos_adr = model.jnt_qposadr[jids].copy()
         self.dof_adr = model.jnt_dofadr[jids].copy()
         limited = model.jnt_limited[jids].astype(bool)
