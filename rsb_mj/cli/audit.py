@@ -32,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PATH",
         help="audit this JSONL table instead (repeatable)",
     )
+    parser.add_argument(
+        "--max-words",
+        type=int,
+        metavar="N",
+        help="also fail on instructions longer than N words (tokenizer limits)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(func=run)
 
@@ -47,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         for name in args.suites or list(SUITES):
             suite = get_suite(name)
             tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split)))
-    reports = [audit(episodes, label) for label, episodes in tables]
+    reports = [audit(episodes, label, args.max_words) for label, episodes in tables]
     if args.format == "json":
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:

@@ -153,8 +153,16 @@ def _lengths(values: list[int]) -> dict[str, float]:
     }
 
 
-def audit(episodes: list[Episode], label: str = "table") -> AuditReport:
+def audit(
+    episodes: list[Episode], label: str = "table", max_words: int | None = None
+) -> AuditReport:
     """Audit ``episodes`` (all with the same choice count).
+
+    Args:
+        episodes: the table's rows.
+        label: name used in the report.
+        max_words: if given, also fail when an instruction has more words than this (a
+            policy whose tokenizer truncates would never see the last options).
 
     Raises:
         EpisodeError: for an empty table or mixed choice counts.
@@ -227,4 +235,15 @@ def audit(episodes: list[Episode], label: str = "table") -> AuditReport:
         "chars": _lengths([len(e.instruction) for e in episodes]),
         "words": _lengths([len(e.instruction.split()) for e in episodes]),
     }
+    if max_words is not None:
+        long = [e.index for e in episodes if len(e.instruction.split()) > max_words]
+        checks.append(
+            Check(
+                f"length (at most {max_words} words)",
+                not long,
+                f"{len(long)} of {len(episodes)} instructions longer"
+                + (f" (rows {long[:10]})" if long else ""),
+                len(long),
+            )
+        )
     return report

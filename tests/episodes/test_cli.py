@@ -44,3 +44,10 @@ def test_build_a_bigger_train_table_elsewhere_and_check_it(tmp_path, capsys):
     assert "RSB-Math-4.train.jsonl" in capsys.readouterr().out
     assert len((tmp_path / "RSB-Math-4.train.jsonl").read_text().splitlines()) == 40
     assert main(["episodes", "check", "RSB-Math-4", "--dir", str(tmp_path)]) == 0
+
+
+def test_audit_max_words_fails_long_instructions(capsys):
+    assert main(["audit", "RSB-Math-10", "--max-words", "100"]) == 0
+    assert main(["audit", "RSB-General-10", "--max-words", "200"]) == 1
+    out = capsys.readouterr().out
+    assert "RSB-General-10 eval: length (at most 200 words): " in out
