@@ -86,12 +86,18 @@ def object_box(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> ObjectB
     return ObjectBox(center=center, half=(hi - lo) / 2, axes=rot.copy())
 
 
-def top_down_rotation(closing: np.ndarray) -> np.ndarray:
+def top_down_rotation(closing: np.ndarray, tilt: float = 0.0) -> np.ndarray:
     """TCP rotation for a top-down grasp: approach (site z) down, fingers close along
-    ``closing`` (site x, a horizontal unit vector)."""
+    ``closing`` (site x, a horizontal unit vector).
+
+    ``tilt`` [rad] leans the approach about the closing axis (the fingers still close
+    horizontally), moving the gripper body and its camera mount sideways, away from a tall
+    neighbour.
+    """
     x = np.array([closing[0], closing[1], 0.0])
     x /= np.linalg.norm(x)
-    z = np.array([0.0, 0.0, -1.0])
+    down = np.array([0.0, 0.0, -1.0])
+    z = np.cos(tilt) * down + np.sin(tilt) * np.cross(x, down)
     return np.column_stack([x, np.cross(z, x), z])
 
 

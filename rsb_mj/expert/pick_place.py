@@ -52,6 +52,8 @@ LINE_STEP = 0.005
 LINE_SPEED = 0.35
 #: Height above the grasp where the descent slows down [m], and the slow speed scale.
 FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
+#: Approach tilts [rad] about the closing axis, tried in order when vertical grasps collide.
+GRASP_TILTS = (0.0, 0.35, -0.35, 0.6, -0.6)
 #: Yaw changes [rad] tried, in order, when the grasp's yaw cannot reach above the zone.
 PLACE_YAWS = (0.0, 0.4, -0.4, 0.8, -0.8, 1.2, -1.2, 1.6, -1.6, np.pi, 2.0, -2.0)
 #: Steps the gripper is given to close (and to open) [control steps].
@@ -225,7 +227,8 @@ class PickPlaceExpert:
 
         Grasps whose pre-grasp pose or straight descent would touch anything but the target
         (a neighbour, the table) come last; among the rest, the one closest to the arm's
-        current joints wins.
+        current joints wins. Tilted approaches (:data:`GRASP_TILTS`) are tried only when
+        every vertical one collides.
         """
         w, arm = self.world, self.arm
         body = w.candidate_bodies[self.target]
@@ -233,25 +236,29 @@ class PickPlaceExpert:
         arm.checker.allowed = set(w.body_geoms(body))
         arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None
-        errors = []
-        for closing in grasp.closings:
-            rot = top_down_rotation(closing)
-            try:
-                q = arm.ik.solve(grasp.position, rot, q0=self._target_q, rng=self._rng).q
-                q_pre = arm.ik.solve(
-                    grasp.position + np.array([0.0, 0.0, APPROACH_HEIGHT]), rot, q0=q, rng=self._rng
-                ).q
-            except ExpertError as exc:
-                errors.append(str(exc))
-                continue
-            clear = not arm.checker.in_collision(q_pre) and arm.checker.segment_free(
-                q_pre, q, resolution=0.02
-            )
-            if not clear:
-                errors.append(f"grasp across {np.round(closing[:2], 2).tolist()} collides")
-            cost = float(np.abs(q_pre - self._target_q).sum()) + (0.0 if clear else 1e3)
-            if best is None or cost < best[0]:
-                best = (cost, rot, q)
+        errors: list[str] = []
+        for tilt in GRASP_TILTS:
+            if best is not None and best[0] < 1e3:
+                break
+            for closing in grasp.closings:
+                rot = top_down_rotation(closing, tilt)
+                try:
+                    q = arm.ik.solve(grasp.position, rot, q0=self._target_q, rng=self._rng).q
+                    q_pre = arm.ik.solve(
+                        grasp.position - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng
+                    ).q
+                except ExpertError as exc:
+                    errors.append(str(exc))
+                    continue
+                clear = not arm.checker.in_collision(q_pre) and arm.checker.segment_free(
+                    q_pre, q, resolution=0.02
+                )
+                if not clear:
+                    where = np.round(closing[:2], 2).tolist()
+                    errors.append(f"grasp across {where} tilted {tilt:+.2f} rad collides")
+                cost = float(np.abs(q_pre - self._target_q).sum()) + (0.0 if clear else 1e3)
+                if best is None or cost < best[0]:
+                    best = (cost, rot, q)
         if best is None:
             raise ExpertError("no reachable top-down grasp: " + "; ".join(errors))
         if best[0] >= 1e3:
@@ -287,12 +294,12 @@ class PickPlaceExpert:
         obj_geoms = w.body_geoms(body)
         self.phase = "approach"
         p_grasp, rot, _ = self._grasp_pose()
-        p_pre = p_grasp + np.array([0.0, 0.0, APPROACH_HEIGHT])
+        p_pre = p_grasp - APPROACH_HEIGHT * rot[:, 2]
         q_pre = arm.ik.solve(p_pre, rot, q0=self._target_q, rng=self._rng).q
         yield self._move_joint(q_pre, 1.0)
         yield from self._settle()
         self.phase = "descend"
-        p_near = p_grasp + np.array([0.0, 0.0, FINAL_APPROACH])
+        p_near = p_grasp - FINAL_APPROACH * rot[:, 2]
         yield self._line(p_pre, p_near, rot, 1.0)
         yield from self._settle()
         yield self._line(p_near, p_grasp, rot, 1.0, speed=FINAL_SPEED)

@@ -32,6 +32,7 @@ class ExpertRun:
         failure: why it failed (``""`` on success): the expert's own reason, or what the
             scorer saw.
         phase: the expert phase at the end.
+        warnings: problems the expert worked around (e.g. no collision-free grasp).
         wall_s: wall-clock seconds of the rollout (reset included).
         instruction: the instruction given with the episode.
         states: (T, 14) measured states before each action (when recording).
@@ -48,6 +49,7 @@ class ExpertRun:
     failure: str
     phase: str
     wall_s: float
+    warnings: list[str] = field(default_factory=list)
     instruction: str = ""
     states: np.ndarray | None = None
     actions: np.ndarray | None = None
@@ -73,6 +75,7 @@ class ExpertRun:
             "steps": self.steps,
             "failure": self.failure,
             "phase": self.phase,
+            "warnings": self.warnings,
             "wall_s": round(self.wall_s, 3),
         }
 
@@ -155,6 +158,7 @@ def run_expert(
         max_steps=limit,
         failure=failure,
         phase=expert.phase,
+        warnings=list(expert.warnings),
         wall_s=time.perf_counter() - start,
         instruction=str(info.get("instruction", episode.instruction)),
         states=np.stack(states) if record and states else None,

@@ -114,3 +114,15 @@ def test_slice_of_a_cone_includes_its_edges():
     sl = slice_above([pts], 0.5)
     assert sl[:, 0].min() == pytest.approx(-0.5)
     assert sl[:, 0].max() == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("tilt", [0.35, -0.6])
+def test_tilted_approach_keeps_the_fingers_closing_horizontally(tilt):
+    closing = np.array([0.0, 1.0, 0.0])
+    rot = top_down_rotation(closing, tilt)
+    np.testing.assert_allclose(rot.T @ rot, np.eye(3), atol=1e-12)
+    assert np.linalg.det(rot) == pytest.approx(1.0)
+    np.testing.assert_allclose(rot[:, 0], closing, atol=1e-12)
+    assert np.arccos(-rot[2, 2]) == pytest.approx(abs(tilt))
+    # leaning about the closing axis (world y) moves the approach within the x-z plane
+    assert rot[1, 2] == pytest.approx(0.0)
