@@ -223,7 +223,8 @@ class PickPlaceExpert:
 
     # -- the script -------------------------------------------------------------------
     def _grasp_pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(TCP position, TCP rotation, joints) of the best reachable top-down grasp.
+        """(TCP position, TCP rotation, pre-grasp joints) of the best reachable top-down
+        grasp.
 
         Grasps whose pre-grasp pose or straight descent would touch anything but the target
         (a neighbour, the table) come last; among the rest, the one closest to the arm's
@@ -258,7 +259,7 @@ class PickPlaceExpert:
                     errors.append(f"grasp across {where} tilted {tilt:+.2f} rad collides")
                 cost = float(np.abs(q_pre - self._target_q).sum()) + (0.0 if clear else 1e3)
                 if best is None or cost < best[0]:
-                    best = (cost, rot, q)
+                    best = (cost, rot, q_pre)
         if best is None:
             raise ExpertError("no reachable top-down grasp: " + "; ".join(errors))
         if best[0] >= 1e3:
@@ -270,10 +271,13 @@ class PickPlaceExpert:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(TCP position, rotation, joints) above the zone that put the held object's center
         over the zone's center, the TCP at ``height``; ``offset`` is the object's center
-        minus the TCP in xy [m]. The grasp's yaw is kept when reachable, else the gripper
-        turns about the vertical (turning the object with it) to the nearest reachable yaw.
+        minus the TCP in xy [m]. The grasp's yaw is kept when that pose is reachable and
+        collision-free, else the gripper turns about the vertical (turning the object with
+        it) to the nearest yaw in :data:`PLACE_YAWS` that is.
         """
         w, arm = self.world, self.arm
+        arm.checker.allowed = set(w.body_geoms(w.candidate_bodies[self.target]))
+        arm.checker.set_scene(w.data, q_start=self._target_q)
         errors = []
         for yaw in PLACE_YAWS:
             c, s = np.cos(yaw), np.sin(yaw)
@@ -285,17 +289,19 @@ class PickPlaceExpert:
             except ExpertError as exc:
                 errors.append(str(exc))
                 continue
+            if arm.checker.in_collision(q):
+                errors.append(f"yaw {yaw:+.1f}: in collision {arm.checker.colliding_pairs(q)}")
+                continue
             return p, turn @ rot, q
-        raise ExpertError("no reachable pose above the zone: " + errors[0])
+        raise ExpertError("no reachable pose above the zone: " + "; ".join(errors[:3]))
 
     def _run(self) -> Iterator[list[np.ndarray]]:
         w, arm = self.world, self.arm
         body = w.candidate_bodies[self.target]
         obj_geoms = w.body_geoms(body)
         self.phase = "approach"
-        p_grasp, rot, _ = self._grasp_pose()
+        p_grasp, rot, q_pre = self._grasp_pose()
         p_pre = p_grasp - APPROACH_HEIGHT * rot[:, 2]
-        q_pre = arm.ik.solve(p_pre, rot, q0=self._target_q, rng=self._rng).q
         yield self._move_joint(q_pre, 1.0)
         yield from self._settle()
         self.phase = "descend"
