@@ -64,13 +64,14 @@ class CollisionChecker:
         self._data.qpos[:] = data.qpos
         self._ignored_pairs = set()
         q = self._data.qpos[self.qpos_adr].copy() if q_start is None else q_start
-        self._ignored_pairs = set(self._contacts(q))
+        self._ignored_pairs = {(g1, g2) for g1, g2, _ in self._contacts(q)}
 
     def allow(self, geoms: Iterable[int]) -> None:
         """Ignore contacts of the arm with these geom ids as well."""
         self.allowed |= set(geoms)
 
-    def _contacts(self, q: np.ndarray) -> list[tuple[int, int]]:
+    def _contacts(self, q: np.ndarray) -> list[tuple[int, int, float]]:
+        """(geom, geom, signed distance [m]) of every counted arm contact at ``q``."""
         m, d = self.model, self._data
         d.qpos[self.qpos_adr] = q
         mujoco.mj_kinematics(m, d)
@@ -87,13 +88,13 @@ class CollisionChecker:
                 continue
             if (a1 and g2 in self.allowed) or (a2 and g1 in self.allowed):
                 continue
-            out.append((min(g1, g2), max(g1, g2)))
+            out.append((min(g1, g2), max(g1, g2), float(c.dist)))
         return out
 
     def colliding_pairs(self, q: np.ndarray) -> list[tuple[str, str]]:
         """Names of the geom pairs in collision at ``q`` (for error messages)."""
         names = []
-        for g1, g2 in self._contacts(np.asarray(q, float)):
+        for g1, g2, _ in self._contacts(np.asarray(q, float)):
             if (g1, g2) in self._ignored_pairs:
                 continue
             names.append((self._geom_name(g1), self._geom_name(g2)))
@@ -105,7 +106,18 @@ class CollisionChecker:
 
     def in_collision(self, q: np.ndarray) -> bool:
         """True if the arm at ``q`` touches anything it may not touch."""
-        return any(p not in self._ignored_pairs for p in self._contacts(np.asarray(q, float)))
+        return any((g1, g2) not in self._ignored_pairs for g1, g2, _ in self._contacts(q))
+
+    def depth(self, q: np.ndarray) -> float:
+        """Deepest penetration [m] of a counted contact at ``q`` (0 when collision-free)."""
+        dists = [-d for g1, g2, d in self._contacts(q) if (g1, g2) not in self._ignored_pairs]
+        return max([0.0, *dists])
+
+    def segment_depth(self, q0: np.ndarray, q1: np.ndarray, resolution: float = 0.03) -> float:
+        """Deepest penetration [m] along the straight joint-space segment ``q0 -> q1``."""
+        q0, q1 = np.asarray(q0, float), np.asarray(q1, float)
+        n = max(1, int(np.ceil(np.abs(q1 - q0).max() / resolution)))
+        return max(self.depth(q0 + (q1 - q0) * (k / n)) for k in range(n + 1))
 
     def segment_free(self, q0: np.ndarray, q1: np.ndarray, resolution: float = 0.03) -> bool:
         """True if the straight joint-space segment ``q0 -> q1`` is collision-free, checked

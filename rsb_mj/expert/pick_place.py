@@ -251,13 +251,17 @@ class PickPlaceExpert:
                 except ExpertError as exc:
                     errors.append(str(exc))
                     continue
-                clear = not arm.checker.in_collision(q_pre) and arm.checker.segment_free(
-                    q_pre, q, resolution=0.02
-                )
-                if not clear:
+                depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
+                if depth > 0:
                     where = np.round(closing[:2], 2).tolist()
-                    errors.append(f"grasp across {where} tilted {tilt:+.2f} rad collides")
-                cost = float(np.abs(q_pre - self._target_q).sum()) + (0.0 if clear else 1e3)
+                    errors.append(
+                        f"grasp across {where} tilted {tilt:+.2f} rad collides "
+                        f"({depth * 1e3:.1f} mm deep)"
+                    )
+                # Collision-free first (else the shallowest collision), then untilted, then
+                # closest to the current joints.
+                cost = float(np.abs(q_pre - self._target_q).sum()) + 100.0 * abs(tilt)
+                cost += 0.0 if depth == 0 else 1e3 + 1e5 * depth
                 if best is None or cost < best[0]:
                     best = (cost, rot, q_pre)
         if best is None:

@@ -44,3 +44,12 @@ def test_segment_check_finds_a_collision_in_the_middle(model_with_post):
     checker.set_scene(mujoco.MjData(model_with_post), q_start=q0)
     assert not checker.in_collision(q0) and not checker.in_collision(q1)
     assert not checker.segment_free(q0, q1)
+
+
+def test_depth_measures_the_penetration(model):
+    checker = CollisionChecker(model, RIGHT)
+    checker.set_scene(mujoco.MjData(model), q_start=np.zeros(6))
+    assert checker.depth(np.zeros(6)) == 0.0
+    q = _below_table(model)
+    assert checker.depth(q) > 0.005
+    assert checker.segment_depth(np.zeros(6), q) >= checker.depth(q)
