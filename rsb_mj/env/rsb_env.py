@@ -16,7 +16,8 @@ Action Space:
 Observation Space:
     ``{"state": float64 (14,), "images": {camera: uint8 (height, width, 3)}}``: measured joint
     positions in the action layout (grippers as measured normalized opening), upright images
-    of ``head``, ``left_wrist``, ``right_wrist`` (empty dict with ``cameras=()``).
+    of ``head``, ``left_wrist``, ``right_wrist``; with ``cameras=()`` there is no ``images``
+    key (gymnasium allows no empty Dict space).
 
 Info (reset and every step):
     ``instruction``, ``episode`` (``Episode.to_dict()``), ``candidates`` (the candidate axis
@@ -136,12 +137,12 @@ class RsbEnv(gymnasium.Env):
         state_gripper[[6, 13]] = 1.0
         state_low = np.where(state_gripper > 0, 0.0, -2 * np.pi)
         image = spaces.Box(0, 255, shape=(int(height), int(width), 3), dtype=np.uint8)
-        self.observation_space = spaces.Dict(
-            {
-                "state": spaces.Box(state_low, -state_low + state_gripper, dtype=np.float64),
-                "images": spaces.Dict({cam: image for cam in self._rig.cameras}),
-            }
-        )
+        obs_spaces: dict[str, spaces.Space] = {
+            "state": spaces.Box(state_low, -state_low + state_gripper, dtype=np.float64)
+        }
+        if self._rig.cameras:  # gymnasium forbids an empty Dict space: no cameras, no key
+            obs_spaces["images"] = spaces.Dict({cam: image for cam in self._rig.cameras})
+        self.observation_space = spaces.Dict(obs_spaces)
 
     def _build_index(self) -> None:
         """Index arrays between the 14-D action/state layout and actuators/qpos."""
@@ -286,6 +287,8 @@ class RsbEnv(gymnasium.Env):
         return out
 
     def _obs(self) -> dict[str, Any]:
+        if not self._rig.cameras:
+            return {"state": self.state()}
         return {"state": self.state(), "images": self._rig.render_all(self.data)}
 
     def _info(self, signals: dict[str, np.ndarray]) -> dict[str, Any]:

@@ -108,12 +108,10 @@ def make_env(
         env_id, extra = TASK_ENV_ID, {"task": source}
     else:
         env_id, extra = get_suite(source).env_id, {}
-    # The passive checker rejects the empty ``images`` space of a camera-less env.
     return gym.make(
         env_id,
         cameras=tuple(cameras),
         width=width,
         height=height,
-        disable_env_checker=True,
         **extra,
     )

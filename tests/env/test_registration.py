@@ -37,3 +37,12 @@ def test_check_env_passes(env_id):
     env.reset(seed=0)
     assert env.render().shape == (120, 160, 3)
     env.close()
+
+
+def test_camera_less_env_passes_the_passive_checker():
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
+    obs, _ = env.reset(seed=0)
+    assert sorted(obs) == ["state"]
+    obs, *_ = env.step(obs["state"])
+    assert obs["state"].shape == (14,)
+    env.close()
