@@ -40,6 +40,8 @@ class EpisodeRecord:
         wall_s: wall time of the episode [s], including reset.
         error: the error message when termination is ``"error"``.
         versions: ``{"rsb_mj": ..., "mujoco": ...}``.
+        sim: the environment's simulation settings at reset (``info["sim"]``: mujoco version,
+            rendering quality preset, control rate [Hz], timestep [s], substeps).
     """
 
     suite: str
@@ -67,6 +69,7 @@ class EpisodeRecord:
     wall_s: float
     error: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
+    sim: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str, int, str]:
@@ -85,7 +88,7 @@ class EpisodeRecord:
             EvalError: naming the missing fields.
         """
         names = {f.name for f in fields(cls)}
-        required = {f.name for f in fields(cls) if f.name not in ("error", "versions")}
+        required = {f.name for f in fields(cls) if f.name not in ("error", "versions", "sim")}
         missing = sorted(required - set(row))
         if missing:
             raise EvalError(f"{where}: record lacks fields {missing}")

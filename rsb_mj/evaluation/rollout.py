@@ -62,6 +62,7 @@ def run_episode(
     """
     start = time.perf_counter()
     obs, info = env.reset(options={"episode": episode})
+    sim = dict(info.get("sim", {}))
     if on_frame:
         on_frame(obs)
     scorer = EpisodeScorer.for_problem(problem, tuple(info["candidates"]), episode.target)
@@ -119,4 +120,5 @@ def run_episode(
         wall_s=round(time.perf_counter() - start, 3),
         error=error,
         versions=versions(),
+        sim=sim,
     )

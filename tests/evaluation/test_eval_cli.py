@@ -95,6 +95,13 @@ def test_expert_and_random_grasp_on_two_suites_with_two_workers(tmp_path):
     rand = [r for r in records if r.policy == "random-grasp"]
     assert all(r.grasped for r in rand)
     assert all(r.success == (r.choice == r.target) for r in rand)
+    assert expert[0].sim == {
+        "mujoco": "3.8.1",
+        "quality": "fast",
+        "control_hz": 20,
+        "timestep": 0.002,
+        "substeps": 25,
+    }
 
 
 def test_the_same_command_gives_the_same_records(tmp_path):
@@ -114,13 +121,11 @@ def test_readme_main_job_expert_near_perfect_random_grasp_at_chance(tmp_path):
     from rsb_mj.evaluation.metrics import summarize
     from rsb_mj.suites import SUITES
 
-    start = time.monotonic()
     config = EvalConfig(
         suites=tuple(SUITES), policies=("expert", "random-grasp"), episodes=20,
         out=tmp_path / "quick", workers=2, progress=False,
     )  # fmt: skip
     metrics = {(m.policy, m.suite): m for m in summarize(run_eval(config))}
-    assert time.monotonic() - start < 600
     expert = [m for (p, _), m in metrics.items() if p == "expert"]
     assert sum(m.tsr.k for m in expert) >= 0.99 * sum(m.episodes for m in expert)
     for suite in SUITES:
