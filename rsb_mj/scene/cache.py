@@ -15,7 +15,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 #: Bump when the content or layout of cached files changes.
-CACHE_SCHEMA = 2
+CACHE_SCHEMA = 3
 
 
 def versions_key() -> str:
