@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -110,3 +111,33 @@ def fixed_split(
             break
         eval_ids.update(members[order[int(i)]])
     return set(ids) - eval_ids, eval_ids
+
+
+@dataclass(frozen=True)
+class FixedSplit:
+    """A fixed train/eval split of a question list (see :func:`fixed_split`).
+
+    Attributes:
+        eval_ids: ids of the eval questions.
+        pools: ``{"train": ..., "eval": ...}``, each in the order of the input list.
+        by_id: every question by id.
+    """
+
+    eval_ids: frozenset[str]
+    pools: dict[str, tuple[Question, ...]]
+    by_id: dict[str, Question]
+
+    @classmethod
+    def of(cls, questions: tuple[Question, ...], eval_size: int, seed: int) -> FixedSplit:
+        """Split ``questions``, keeping questions with the same (lowercased) text together."""
+        _, eval_ids = fixed_split(
+            [q.qid for q in questions], eval_size, seed, [q.text.lower() for q in questions]
+        )
+        return cls(
+            eval_ids=frozenset(eval_ids),
+            pools={
+                "train": tuple(q for q in questions if q.qid not in eval_ids),
+                "eval": tuple(q for q in questions if q.qid in eval_ids),
+            },
+            by_id={q.qid: q for q in questions},
+        )

@@ -20,9 +20,9 @@ from functools import cache
 from rsb_mj.episodes.numeric import all_numeric
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import (
+    FixedSplit,
     QuestionSource,
     check_split,
-    fixed_split,
     questions_dir,
     read_lines,
 )
@@ -48,11 +48,11 @@ class MmluProSource(QuestionSource):
 
     def pool(self, split: str) -> tuple[Question, ...]:
         """The train or eval pool, ordered by MMLU-Pro question id."""
-        return _pools()[check_split(split)]
+        return _split().pools[check_split(split)]
 
     def get(self, qid: str) -> Question:
         """Question ``mmlu_pro-N``."""
-        question = _by_id().get(qid)
+        question = _split().by_id.get(qid)
         if question is None:
             raise EpisodeError(
                 f"unknown MMLU-Pro question id {qid!r} (expected mmlu_pro-N of a 10-option, "
@@ -63,7 +63,7 @@ class MmluProSource(QuestionSource):
     def split_of(self, qid: str) -> str:
         """The split of ``qid``."""
         self.get(qid)
-        return "eval" if qid in _eval_ids() else "train"
+        return "eval" if qid in _split().eval_ids else "train"
 
 
 @cache
@@ -89,23 +89,5 @@ def _all() -> tuple[Question, ...]:
 
 
 @cache
-def _eval_ids() -> frozenset[str]:
-    questions = _all()
-    _, eval_ids = fixed_split(
-        [q.qid for q in questions], EVAL_SIZE, SPLIT_SEED, [q.text.lower() for q in questions]
-    )
-    return frozenset(eval_ids)
-
-
-@cache
-def _pools() -> dict[str, tuple[Question, ...]]:
-    eval_ids = _eval_ids()
-    return {
-        "train": tuple(q for q in _all() if q.qid not in eval_ids),
-        "eval": tuple(q for q in _all() if q.qid in eval_ids),
-    }
-
-
-@cache
-def _by_id() -> dict[str, Question]:
-    return {q.qid: q for q in _all()}
+def _split() -> FixedSplit:
+    return FixedSplit.of(_all(), EVAL_SIZE, SPLIT_SEED)
