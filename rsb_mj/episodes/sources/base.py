@@ -141,3 +141,42 @@ class FixedSplit:
             },
             by_id={q.qid: q for q in questions},
         )
+
+
+class FixedSplitSource(QuestionSource):
+    """A source whose questions are a fixed list split by :class:`FixedSplit`.
+
+    Subclasses set ``label`` and ``id_hint`` (for error messages) and implement
+    :meth:`fixed_split` (cached).
+    """
+
+    #: Data set name in messages, e.g. ``"MMLU"``.
+    label: str = ""
+    #: What a valid id looks like, e.g. ``"mmlu-SUBJECT-ROW"``.
+    id_hint: str = ""
+
+    @abstractmethod
+    def fixed_split(self) -> FixedSplit:
+        """The source's questions and their split."""
+
+    def pool(self, split: str) -> tuple[Question, ...]:
+        """The train or eval pool, in the source's fixed order."""
+        return self.fixed_split().pools[check_split(split)]
+
+    def get(self, qid: str) -> Question:
+        """The question with id ``qid``.
+
+        Raises:
+            EpisodeError: for an unknown id, saying what ids look like.
+        """
+        question = self.fixed_split().by_id.get(qid)
+        if question is None:
+            raise EpisodeError(
+                f"unknown {self.label} question id {qid!r} (expected {self.id_hint})"
+            )
+        return question
+
+    def split_of(self, qid: str) -> str:
+        """The split of ``qid`` (raises EpisodeError for an unknown id)."""
+        self.get(qid)
+        return "eval" if qid in self.fixed_split().eval_ids else "train"

@@ -19,13 +19,11 @@ from rsb_mj.episodes.numeric import all_numeric
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import (
     FixedSplit,
-    QuestionSource,
-    check_split,
+    FixedSplitSource,
     questions_dir,
     read_lines,
 )
 from rsb_mj.episodes.sources.mmlu_pro import clean
-from rsb_mj.errors import EpisodeError
 
 #: Seed of the fixed train/eval split.
 SPLIT_SEED = 20260502
@@ -44,27 +42,18 @@ EXCLUDED_SUBJECTS = frozenset(
 _LETTERS = "ABCD"
 
 
-class MmluSource(QuestionSource):
+class MmluSource(FixedSplitSource):
     """MMLU 4-option questions without the mathematics subjects."""
 
     name = "mmlu"
     choices = (4,)
 
-    def pool(self, split: str) -> tuple[Question, ...]:
-        """The train or eval pool, ordered by id."""
-        return _split().pools[check_split(split)]
+    label = "MMLU"
+    id_hint = "mmlu-SUBJECT-ROW"
 
-    def get(self, qid: str) -> Question:
-        """Question ``mmlu-SUBJECT-ROW``."""
-        question = _split().by_id.get(qid)
-        if question is None:
-            raise EpisodeError(f"unknown MMLU question id {qid!r} (expected mmlu-SUBJECT-ROW)")
-        return question
-
-    def split_of(self, qid: str) -> str:
-        """The split of ``qid``."""
-        self.get(qid)
-        return "eval" if qid in _split().eval_ids else "train"
+    def fixed_split(self) -> FixedSplit:
+        """MMLU's fixed split (``EVAL_SIZE`` eval questions, seed ``SPLIT_SEED``)."""
+        return _split()
 
 
 @cache

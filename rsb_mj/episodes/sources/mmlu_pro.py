@@ -21,12 +21,10 @@ from rsb_mj.episodes.numeric import all_numeric
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import (
     FixedSplit,
-    QuestionSource,
-    check_split,
+    FixedSplitSource,
     questions_dir,
     read_lines,
 )
-from rsb_mj.errors import EpisodeError
 
 #: Seed of the fixed train/eval split.
 SPLIT_SEED = 20260501
@@ -41,29 +39,17 @@ def clean(text: str) -> str:
     return " ".join(str(text).split())
 
 
-class MmluProSource(QuestionSource):
+class MmluProSource(FixedSplitSource):
     """MMLU-Pro 10-option questions without the math category."""
 
     name = "mmlu_pro"
 
-    def pool(self, split: str) -> tuple[Question, ...]:
-        """The train or eval pool, ordered by MMLU-Pro question id."""
-        return _split().pools[check_split(split)]
+    label = "MMLU-Pro"
+    id_hint = "mmlu_pro-N of a 10-option, non-math question"
 
-    def get(self, qid: str) -> Question:
-        """Question ``mmlu_pro-N``."""
-        question = _split().by_id.get(qid)
-        if question is None:
-            raise EpisodeError(
-                f"unknown MMLU-Pro question id {qid!r} (expected mmlu_pro-N of a 10-option, "
-                "non-math question)"
-            )
-        return question
-
-    def split_of(self, qid: str) -> str:
-        """The split of ``qid``."""
-        self.get(qid)
-        return "eval" if qid in _split().eval_ids else "train"
+    def fixed_split(self) -> FixedSplit:
+        """MMLU-Pro's fixed split (``EVAL_SIZE`` eval questions, seed ``SPLIT_SEED``)."""
+        return _split()
 
 
 @cache
