@@ -35,6 +35,34 @@ class EvalError(RsbError):
     """An evaluation run, policy spec or report input is invalid."""
 
 
+class EpisodeFault(EvalError):
+    """An episode could not be scored for a reason that is not the policy's choice.
+
+    The runner records such an episode as an *error* (``termination == "error"``, with
+    ``error_kind`` and the message), excludes it from every metric and reruns it on resume.
+    Subclasses say whose fault it was.
+
+    Attributes:
+        kind: short tag stored in the record's ``error_kind``.
+    """
+
+    kind = "fault"
+
+
+class InfraError(EpisodeFault):
+    """Infrastructure fault: a policy server refused, timed out, broke the protocol or
+    closed the connection; a worker process died."""
+
+    kind = "infra"
+
+
+class PolicyError(EpisodeFault):
+    """The policy's own code failed: it raised in ``reset``/``act``, or returned something
+    that is not an action (a string, a ragged list, the wrong shape, NaN)."""
+
+    kind = "policy"
+
+
 def did_you_mean(value: str, choices: list[str] | tuple[str, ...]) -> str:
     """Return ``"; valid choices: a, b, c"`` for an error message about ``value``."""
     return "; valid choices: " + ", ".join(sorted(choices))

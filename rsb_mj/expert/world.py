@@ -13,6 +13,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
+from rsb_mj.env.views import SimView
 from rsb_mj.expert.collision import subtree_bodies
 from rsb_mj.scene.aloha import finger_joints, finger_to_gripper
 
@@ -58,7 +59,8 @@ def world_of(env: Any) -> World:
     if zone_c.shape == (2,):
         zone_c = np.array([zone_c[0], zone_c[1], scene.table_top_z])
     bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
-    episode = u.episode
+    # A policy's SimView carries its own seed; the bare env (expert-check, demos) the episode's.
+    seed = u.seed if isinstance(u, SimView) else u.episode.seed
     return World(
         model=u.model,
         data=u.data,
@@ -66,5 +68,5 @@ def world_of(env: Any) -> World:
         zone_center=zone_c,
         zone_half=np.asarray(scene.zone_half_size, float)[:2],
         candidate_bodies=bodies,
-        seed=int(episode.seed),
+        seed=int(seed),
     )

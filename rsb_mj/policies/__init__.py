@@ -4,7 +4,7 @@ Built in: ``noop``, ``expert``, ``random-grasp``, ``nearest``; ``openpi:HOST:POR
 openpi policy servers; ``module:factory`` for your own (see :mod:`rsb_mj.policies.spec`).
 """
 
-from rsb_mj.policies.base import ACTION_DIM, Policy, episode_rng
+from rsb_mj.policies.base import ACTION_DIM, Policy, policy_rng
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import CAMERA_KEYS, OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
@@ -20,6 +20,6 @@ __all__ = [
     "OpenPiPolicy",
     "Policy",
     "RandomGraspPolicy",
-    "episode_rng",
     "make_policy",
+    "policy_rng",
 ]

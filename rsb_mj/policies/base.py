@@ -1,16 +1,21 @@
 """The policy interface every evaluated policy implements.
 
-The runner calls ``reset(env, obs, info)`` once per episode (``info["instruction"]`` is the
-instruction; built-in oracle policies may read ``info["episode"]`` and the privileged
-``env.unwrapped``; learned policies must not), then ``act(obs)`` until the episode ends.
-``act`` returns one action, float (14,) joint positions ``[left 6 (rad), left gripper,
-right 6 (rad), right gripper]`` with grippers 0 closed .. 1 open, or a chunk (H, 14) that
-the runner executes row by row before asking again.
+The runner calls ``reset(env, obs, info)`` once per episode, then ``act(obs)`` until the
+episode ends. ``act`` returns one action, float (14,) joint positions ``[left 6 (rad), left
+gripper, right 6 (rad), right gripper]`` with grippers 0 closed .. 1 open, or a chunk
+(H, 14) that the runner executes row by row before asking again.
+
+What a policy is handed never holds the answer (see :mod:`rsb_mj.env.views`): ``env`` is a
+:class:`~rsb_mj.env.views.PolicyEnv` (spaces, candidate names, control rate, instruction),
+``obs`` the observation and ``info`` the public info (``instruction``, ``candidates``,
+``step``, ``signals``, ``sim``). Built-in scripted policies that set ``simulator = True`` get
+a :class:`~rsb_mj.env.views.SimView` for motion planning; only a policy that sets
+``privileged = True`` (the built-in expert) can read ``env.answer``, and its records and
+report rows are marked privileged.
 """
 
 from __future__ import annotations
 
-import zlib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -26,14 +31,31 @@ class Policy(ABC):
     Attributes:
         name: the spec it was built from (recorded in every episode record).
         cameras: cameras the policy reads (``()`` renders nothing: much faster).
+        simulator: the policy reads simulator state for its motions (built-in scripted
+            policies); it gets a :class:`~rsb_mj.env.views.SimView`, still without the answer.
+        privileged: the policy reads the correct candidate (``env.answer``); its runs are an
+            oracle reference, marked ``privileged`` and never ranked beside learned policies.
     """
 
     name: str = "policy"
     cameras: ClassVar[tuple[str, ...]] = ()
+    simulator: ClassVar[bool] = False
+    privileged: ClassVar[bool] = False
+
+    def preflight(self, timeout_s: float) -> None:  # noqa: B027 - most policies need nothing
+        """Check, before any episode runs, that the policy can run (e.g. its server answers).
+
+        Args:
+            timeout_s: the most seconds the check may take.
+
+        Raises:
+            InfraError: when it cannot (the run stops before scoring anything).
+        """
 
     @abstractmethod
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        """Start an episode: ``obs``/``info`` as returned by ``env.reset``."""
+        """Start an episode: ``env`` is a view (see the module docstring), ``obs``/``info``
+        as returned by ``env.reset`` with the answer removed."""
 
     @abstractmethod
     def act(self, obs: dict[str, Any]) -> np.ndarray:
@@ -48,10 +70,10 @@ class Policy(ABC):
         """Release resources (connections) when the run ends."""
 
 
-def episode_rng(info: dict[str, Any], name: str) -> np.random.Generator:
-    """The policy's generator for this episode: seeded by the episode seed and ``name``.
+def policy_rng(env: Any) -> np.random.Generator:
+    """The generator of a simulator policy for this episode (``env`` is its ``SimView``).
 
-    Same episode and policy, same draws, whichever worker runs it and in whatever order.
+    Seeded by the view's ``seed`` (derived from the episode seed and the policy name): same
+    episode and policy, same draws, whichever worker runs it and in whatever order.
     """
-    seed = int(info["episode"]["seed"])
-    return np.random.default_rng([seed, zlib.crc32(name.encode())])
+    return np.random.default_rng(int(env.seed))

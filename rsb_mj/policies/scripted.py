@@ -1,10 +1,12 @@
-"""Oracle-driven baselines: pick a candidate, then let the scripted expert move it.
+"""Scripted baselines: pick a candidate, then let the scripted expert move it.
 
 Each policy here chooses a target candidate at reset and delegates the motion to
 ``rsb_mj.expert.PickPlaceExpert`` (grasp with the arm on the target's side, place in the
-answer zone, release, retract). Only the choice differs:
+answer zone, release, retract). They read simulator state for their motions
+(``simulator = True``: a :class:`~rsb_mj.env.views.SimView`); only the expert reads the
+answer (``privileged = True``). Only the choice differs:
 
-* ``expert``: the correct candidate (the oracle upper bound);
+* ``expert``: the correct candidate (the privileged oracle upper bound);
 * ``random-grasp``: a uniformly random candidate (chance baseline: nSG about 0);
 * ``nearest``: the candidate nearest to a gripper at reset (language-blind baseline).
 """
@@ -17,11 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.policies.base import Policy, episode_rng
+from rsb_mj.policies.base import Policy, policy_rng
 
 
 class ScriptedPolicy(Policy):
     """Chooses a target at reset; the scripted expert does the rest."""
+
+    simulator = True
 
     def __init__(self) -> None:
         self._expert: Any = None
@@ -35,7 +39,7 @@ class ScriptedPolicy(Policy):
         """Choose the target and start the expert on it."""
         from rsb_mj.expert import PickPlaceExpert
 
-        rng = episode_rng(info, self.name)
+        rng = policy_rng(env)
         self.target = self.choose(env, info, rng)
         self._expert = PickPlaceExpert(env, self.target, rng=rng)
 
@@ -53,11 +57,11 @@ class ExpertPolicy(ScriptedPolicy):
     """Picks the correct candidate: the oracle upper bound (TSR near 100%)."""
 
     name = "expert"
+    privileged = True
 
     def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
-        """The episode's target (``mapping[correct]``)."""
-        episode = info["episode"]
-        return str(episode["mapping"][episode["correct"]])
+        """The episode's target, read through the privileged channel (``env.answer``)."""
+        return str(env.answer)
 
 
 class RandomGraspPolicy(ScriptedPolicy):
@@ -91,8 +95,7 @@ class NearestPolicy(ScriptedPolicy):
 
     def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """Smallest world xy distance from a candidate body to a gripper tool site."""
-        sim = env.unwrapped
-        scene, data = sim.scene, sim.data
+        scene, data = env.scene, env.data
         bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
         positions = {c: data.body(bodies[c]).xpos.copy() for c in info["candidates"]}
         anchors = [data.site(site).xpos.copy() for site in scene.gripper_sites.values()]

@@ -43,8 +43,9 @@ from functools import cache
 import mujoco
 import numpy as np
 
+from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.errors import SceneError
-from rsb_mj.scene.cache import atomic_write_bytes, cache_dir
+from rsb_mj.scene.cache import cache_dir
 from rsb_mj.scene.frames import TABLE_HALF_XY, TABLE_TOP_Z
 from rsb_mj.scene.meshes import TriMesh, convex_hull, decimate, read_stl
 

@@ -37,10 +37,3 @@ def cache_dir() -> Path:
     path = root / versions_key()
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file, so readers never see half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)

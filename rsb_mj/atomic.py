@@ -1,0 +1,70 @@
+"""Atomic file writes: readers see the old file or the whole new one, never a part.
+
+Every file rsb_mj produces (task files rewritten by ``rsb fmt``, ``run.json``, reports,
+tables, manifests, demonstrations) goes through :func:`atomic_write_bytes` or
+:func:`atomic_write_text`: the data is written to a temporary file in the same folder,
+flushed and fsynced, optionally verified, then renamed over the target with
+:func:`os.replace`. A failed write (full disk, ``ulimit -f``, a kill) leaves the target as
+it was and removes the temporary file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from rsb_mj.errors import RsbError
+
+
+class WriteError(RsbError):
+    """A file could not be written (names the path and the cause)."""
+
+
+def atomic_write_bytes(
+    path: str | Path, data: bytes, *, verify: Callable[[Path], None] | None = None
+) -> None:
+    """Write ``data`` to ``path`` atomically.
+
+    Args:
+        path: the target file; its folder must exist.
+        data: the full content.
+        verify: called with the temporary file before the rename; raising keeps the
+            target untouched.
+
+    Raises:
+        WriteError: naming ``path`` and the cause (permissions, disk full, file size limit).
+    """
+    path = Path(path)
+    tmp: Path | None = None
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = Path(name)
+        with os.fdopen(fd, "wb") as fh:
+            view = memoryview(data)
+            while view:
+                view = view[fh.write(view) :]
+            fh.flush()
+            os.fsync(fh.fileno())
+        if verify is not None:
+            verify(tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+
+
+def atomic_write_text(
+    path: str | Path,
+    text: str,
+    *,
+    encoding: str = "utf-8",
+    verify: Callable[[Path], None] | None = None,
+) -> None:
+    """:func:`atomic_write_bytes` of ``text`` encoded with ``encoding``."""
+    atomic_write_bytes(path, text.encode(encoding), verify=verify)
