@@ -68,6 +68,8 @@ class SimView:
         control_hz: control rate [Hz].
         instruction: the instruction of this episode.
         seed: the policy's own seed for this episode (see :func:`policy_seed`).
+        letters: candidate -> the option letter it shows (what the images and the instruction
+            say anyway; not the answer).
     """
 
     model: mujoco.MjModel
@@ -77,6 +79,7 @@ class SimView:
     control_hz: float
     instruction: str
     seed: int
+    letters: dict[str, str]
     _answer: str | None = field(default=None, repr=False)
 
     @property
