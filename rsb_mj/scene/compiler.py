@@ -154,7 +154,8 @@ def _add_letter_materials(spec: mujoco.MjSpec, letters: tuple[str, ...]) -> None
 def _add_signal_sensors(spec: mujoco.MjSpec, candidates: tuple[str, ...]) -> None:
     """Sensors the environment reads once per physics step (see :class:`SignalSensors`):
     ``sig/contact/{obj}/{side}/{finger}`` (number of contacts between the candidate and one
-    finger link), ``sig/pos/{obj}`` (candidate body position, world) and
+    finger link), ``sig/table/{obj}`` (contacts between the candidate and the table body,
+    answer-zone patch included), ``sig/pos/{obj}`` (candidate body position, world) and
     ``sig/finger/{side}/{finger}`` (finger slide position)."""
     body, contact = mujoco.mjtObj.mjOBJ_BODY, mujoco.mjtSensor.mjSENS_CONTACT
     for obj in candidates:
@@ -169,6 +170,16 @@ def _add_signal_sensors(spec: mujoco.MjSpec, candidates: tuple[str, ...]) -> Non
                     refname=f"{side}/{finger}_link",
                 )
                 sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
+    for obj in candidates:
+        sensor = spec.add_sensor(
+            name=f"sig/table/{obj}",
+            type=contact,
+            objtype=body,
+            objname=obj,
+            reftype=body,
+            refname="table",
+        )
+        sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
     for obj in candidates:
         spec.add_sensor(
             name=f"sig/pos/{obj}", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, objtype=body, objname=obj
@@ -189,11 +200,13 @@ class SignalSensors:
 
     Attributes:
         contact: int (N, 2, 2): candidate, side [left, right], finger -> contact count.
+        table: int (N,): candidate -> contact count with the table (zone patch included).
         position: int (N, 3): candidate -> world x, y, z of its body [m].
         finger: int (2, 2): side, finger -> slide position [m].
     """
 
     contact: np.ndarray
+    table: np.ndarray
     position: np.ndarray
     finger: np.ndarray
 
@@ -207,11 +220,12 @@ class SignalSensors:
                 for o in candidates
             ]
         ).reshape(len(candidates), 2, 2)
+        table = np.array([adr(f"sig/table/{o}") for o in candidates], dtype=int)
         position = np.array([adr(f"sig/pos/{o}") + np.arange(3) for o in candidates])
         finger = np.array(
             [[adr(f"sig/finger/{n}") for n in aloha.finger_joints(s)] for s in aloha.SIDES]
         )
-        return cls(contact, position.reshape(len(candidates), 3), finger)
+        return cls(contact, table, position.reshape(len(candidates), 3), finger)
 
 
 def compile_scene(problem: Problem, *, quality: str = "fast") -> Scene:
