@@ -1,10 +1,18 @@
 """Policies behind one small interface (:class:`Policy`), built from a spec string.
 
-Built in: ``noop``, ``expert``, ``random-grasp``, ``nearest``; ``openpi:HOST:PORT`` for
-openpi policy servers; ``module:factory`` for your own (see :mod:`rsb_mj.policies.spec`).
+Built in: ``noop``, ``expert``, ``random-grasp``, ``nearest``; the language-blind
+``try-all``, ``nearest-to-zone``, ``fixed-letter``, ``fixed-position``
+(:mod:`rsb_mj.policies.blind`); ``openpi:HOST:PORT`` for openpi policy servers;
+``module:factory`` for your own (see :mod:`rsb_mj.policies.spec`).
 """
 
 from rsb_mj.policies.base import ACTION_DIM, Policy, policy_rng
+from rsb_mj.policies.blind import (
+    FixedLetterPolicy,
+    FixedPositionPolicy,
+    NearestToZonePolicy,
+    TryAllPolicy,
+)
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import CAMERA_KEYS, OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
@@ -15,11 +23,15 @@ __all__ = [
     "BUILTIN",
     "CAMERA_KEYS",
     "ExpertPolicy",
+    "FixedLetterPolicy",
+    "FixedPositionPolicy",
     "NearestPolicy",
+    "NearestToZonePolicy",
     "NoopPolicy",
     "OpenPiPolicy",
     "Policy",
     "RandomGraspPolicy",
+    "TryAllPolicy",
     "make_policy",
     "policy_rng",
 ]

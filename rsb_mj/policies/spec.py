@@ -3,6 +3,8 @@
 Specs::
 
     noop | expert | random-grasp | nearest          built in
+    try-all | nearest-to-zone | fixed-letter        built in, language-blind
+    fixed-position                                  (rsb_mj.policies.blind)
     openpi:HOST:PORT[:HORIZON]                      an openpi policy server (websocket)
     package.module:factory                          your own: factory() returns a policy
 
@@ -21,6 +23,12 @@ import numpy as np
 
 from rsb_mj.errors import EvalError
 from rsb_mj.policies.base import Policy
+from rsb_mj.policies.blind import (
+    FixedLetterPolicy,
+    FixedPositionPolicy,
+    NearestToZonePolicy,
+    TryAllPolicy,
+)
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
@@ -31,9 +39,16 @@ BUILTIN: dict[str, Callable[[], Policy]] = {
     "expert": ExpertPolicy,
     "random-grasp": RandomGraspPolicy,
     "nearest": NearestPolicy,
+    "try-all": TryAllPolicy,
+    "nearest-to-zone": NearestToZonePolicy,
+    "fixed-letter": FixedLetterPolicy,
+    "fixed-position": FixedPositionPolicy,
 }
 
-_FORMS = "noop, expert, random-grasp, nearest, openpi:HOST:PORT[:HORIZON], module:factory"
+_FORMS = (
+    "noop, expert, random-grasp, nearest, try-all, nearest-to-zone, fixed-letter, "
+    "fixed-position, openpi:HOST:PORT[:HORIZON], module:factory"
+)
 
 
 class UserPolicy(Policy):
