@@ -5,7 +5,10 @@ Each subcommand lives in its own module in this package and exposes
 ``parser.set_defaults(func=run)``; ``run(args) -> int`` returns the exit status.
 Modules are discovered in name order, so adding a subcommand touches no other file.
 
-Exit status: 0 success, 1 findings or failed checks, 2 usage or internal error.
+Exit status: 0 success, 1 findings or failed checks, 2 usage or internal error (including
+an output folder that cannot be written or is in use by another run, and a policy that
+fails its start-up check), 3 the run finished but some episodes ended in errors (not
+scored; rerunning the same command retries them; ``rsb eval``).
 """
 
 from __future__ import annotations

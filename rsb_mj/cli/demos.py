@@ -16,7 +16,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Run the built-in expert on rows START..START+N-1 of a suite's split and write one "
             "HDF5 file per episode (JPEG camera frames, 14-D states and actions, instruction, "
-            "episode metadata). Rerunning skips finished files, so a killed run resumes."
+            "episode metadata). Rerunning re-verifies and skips finished files (damaged ones are "
+            "rewritten), so a killed run resumes. One run per folder at a time. Exit 0 done, "
+            "1 some expert failures, 2 usage error, rows outside the suite's table, an "
+            "unwritable or busy folder."
         ),
     )
     p.add_argument("suite", help=f"suite name ({', '.join(SUITES)}) or a task file (.bddl)")
@@ -58,11 +61,14 @@ def run(args: argparse.Namespace) -> int:
         height=args.height,
         progress=not args.no_progress,
     )
+    for reason in res["damaged"]:
+        print(f"  rewritten: {reason}")
     for f in res["failures"]:
         print(f"  episode {f['index']}: expert failed: {f['failure']}")
+    damaged = f"{len(res['damaged'])} damaged rewritten, " if res["damaged"] else ""
     print(
         f"rsb demos: {label(suite)} {args.split}: {res['total']} episodes in {args.out} "
-        f"({res['written']} written, {res['existing']} already there, "
+        f"({res['written']} written, {res['existing']} already there, {damaged}"
         f"{res['failed']} with expert failures) in {res['seconds']:.0f} s"
     )
     return 1 if res["failed"] else 0

@@ -4,7 +4,14 @@ Example (the README main job)::
 
     rsb eval --suite all --policy expert --policy random-grasp --episodes 5 --out runs/quick
 
-Rerunning the same command resumes: finished episodes are kept, the rest run.
+Rerunning the same command resumes: finished episodes are kept, the rest run, and episodes
+that ended in an error (a policy server that went away, a policy that raised, a worker that
+died) are retried. Errors are never scored.
+
+Exit status: 0 every episode scored; 2 usage error, unwritable --out, another run on the
+same --out, or a policy that fails its start-up check (e.g. an unreachable policy server,
+reported within --connect-timeout); 3 the run finished but some episodes ended in errors
+(listed on stderr; rerun the same command to retry them).
 """
 
 from __future__ import annotations
@@ -15,6 +22,9 @@ import sys
 from pathlib import Path
 
 from rsb_mj.suites import SUITES
+
+#: Exit status of a run that finished with error records remaining.
+EXIT_ERRORS = 3
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,12 +69,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="INDEX",
         help="write the head camera of episode INDEX to OUT/videos/ (repeatable)",
     )
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds to connect to a policy server, also the start-up check (default 5)",
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds a policy server may take to answer one query (default 60)",
+    )
+    p.add_argument(
+        "--episode-timeout",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="wall-clock seconds per episode; a longer one is an error, retried on resume "
+        "(default 600)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the evaluation and print the summary table; 0 on completion."""
+    """Run the evaluation and print the summary table; 0 when every episode was scored,
+    :data:`EXIT_ERRORS` when some ended in errors."""
     from rsb_mj.evaluation.metrics import summarize
     from rsb_mj.evaluation.runner import EvalConfig, run_eval
     from rsb_mj.evaluation.tables import markdown, summary_table
@@ -83,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
         max_steps=args.max_steps,
         videos=tuple(args.video),
         progress=not args.no_progress and sys.stderr.isatty(),
+        connect_timeout_s=args.connect_timeout,
+        request_timeout_s=args.request_timeout,
+        episode_timeout_s=args.episode_timeout,
     )
     records = run_eval(config)
     print(markdown(summary_table(summarize(records))))
@@ -91,10 +127,32 @@ def run(args: argparse.Namespace) -> int:
         "on the answer among grasping episodes; vs chance: that selection rate against 1/N "
         "+- Act2Answer's margin"
     )
+    print(f"records: {args.out / 'episodes.jsonl'}; report: rsb report {args.out}")
     errors = [r for r in records if r.termination == "error"]
     if errors:
-        print(
-            f"{len(errors)} episode(s) ended in an error, e.g. {errors[0].error}", file=sys.stderr
-        )
-    print(f"records: {args.out / 'episodes.jsonl'}; report: rsb report {args.out}")
+        print(error_summary(errors), file=sys.stderr)
+        return EXIT_ERRORS
     return 0
+
+
+def error_summary(errors: list) -> str:
+    """``N episodes ended in errors: ...; rerun the same command to retry them``: the count
+    per kind and the first few causes (one line each)."""
+    kinds: dict[str, int] = {}
+    for r in errors:
+        kind = getattr(r, "error_kind", None) or "unknown"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    counts = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    lines = [f"rsb eval: {len(errors)} episodes ended in errors ({counts}), not scored:"]
+    causes: dict[str, list] = {}
+    for r in errors:
+        causes.setdefault(str(r.error), []).append(r)
+    for cause, rs in list(causes.items())[:5]:
+        first = rs[0]
+        where = f"{first.policy} on {first.suite} {first.split} {first.index}"
+        more = f" and {len(rs) - 1} more" if len(rs) > 1 else ""
+        lines.append(f"  {where}{more}: {cause}")
+    if len(causes) > 5:
+        lines.append(f"  ... and {len(causes) - 5} other causes (see the records)")
+    lines.append("rerun the same command to retry them")
+    return "\n".join(lines)

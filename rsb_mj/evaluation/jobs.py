@@ -16,6 +16,10 @@ class Job:
         policy: policy spec (see :mod:`rsb_mj.policies.spec`).
         max_steps: control-step limit.
         video: path of an mp4 of the head camera to write, or ``""`` for none.
+        connect_timeout_s: a policy server's connection limit [s] (openpi).
+        request_timeout_s: a policy server's limit per query [s] (openpi).
+        episode_timeout_s: wall-clock limit of the whole episode [s]; exceeding it records
+            an infrastructure error.
     """
 
     suite: str
@@ -24,6 +28,9 @@ class Job:
     policy: str
     max_steps: int
     video: str = ""
+    connect_timeout_s: float = 5.0
+    request_timeout_s: float = 60.0
+    episode_timeout_s: float = 600.0
 
     @property
     def key(self) -> tuple[str, str, int, str]:

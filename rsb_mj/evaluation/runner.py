@@ -1,28 +1,42 @@
 """The resumable evaluation runner behind ``rsb eval``.
 
 A run directory holds ``episodes.jsonl`` (one record per finished episode, see
-:mod:`rsb_mj.evaluation.records`) and ``run.json`` (the split and the versions it started
-with). Running the same command again resumes: jobs whose record exists are skipped, the
-rest run. Only the parent process writes records, one atomic append per finished episode,
-so a kill loses at most the episodes in flight (they rerun) and never duplicates one.
+:mod:`rsb_mj.evaluation.records`), ``run.json`` (the split and the versions it started
+with) and ``.rsb.lock`` (see :mod:`rsb_mj.lock`: one writer per folder; a second run on
+the same folder is refused with the holder's pid). Running the same command again
+resumes: jobs with a scored record are skipped; jobs without a record, or whose record is
+an *error* (``termination == "error"``: an infrastructure fault or a failing policy, never
+scored), run again. Only the parent process writes records, one atomic append per finished
+episode, so a kill loses at most the episodes in flight (they rerun) and never duplicates one.
+
+Before any work the request is checked: every episode index lies in its frozen table, every
+``--video`` index is an episode of the run, the output folder can be written, and every
+built-in or ``openpi:`` policy passes :meth:`Policy.preflight` (an unreachable policy server
+stops the run within its connect timeout, before any record is written).
 
 Workers: ``workers == 1`` runs in this process; more uses a pool of spawned processes, each
-keeping its environments between episodes. Jobs are ordered by suite, then episode, then
-policy, so workers reuse environments.
+keeping its environments between episodes and ending with the parent (see
+:mod:`rsb_mj.procs`). A worker that dies (killed, out of memory, a crash in native code)
+turns the episodes it had in flight into error records of kind ``"infra"`` and the run goes
+on with a fresh pool. Jobs are ordered by suite, then episode, then policy, so workers
+reuse environments.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import multiprocessing
 import os
 import re
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rsb_mj.errors import EvalError
+from rsb_mj.atomic import WriteError, atomic_write_text
+from rsb_mj.errors import EvalError, InfraError
+from rsb_mj.evaluation.episode_source import table_size
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import (
     RECORDS_FILE,
@@ -31,13 +45,18 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
-from rsb_mj.evaluation.worker import EnvFactory, close_all, run_job
-from rsb_mj.policies.spec import make_policy
+from rsb_mj.evaluation.worker import EnvFactory, build_policy, close_all, error_record, run_job
+from rsb_mj.lock import lock_folder
+from rsb_mj.procs import spawn_context, worker_init
 from rsb_mj.suites import get_suite
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
 SPLITS = ("eval", "train")
+#: Message of the error records of episodes whose worker process died.
+#: Pools in a row that may break before any episode finishes before the run stops.
+MAX_BARREN_POOLS = 3
+WORKER_DIED = "the worker process running this episode died (killed or crashed)"
 
 
 @dataclass(frozen=True)
@@ -55,6 +74,11 @@ class EvalConfig:
         max_steps: control-step limit; None uses each suite's ``max_steps``.
         videos: episode indices whose head camera is written to ``out/videos/``.
         progress: show a progress bar (stderr).
+        connect_timeout_s: limit [s] for connecting to a policy server (and for each
+            policy's preflight check).
+        request_timeout_s: limit [s] for one query of a policy server.
+        episode_timeout_s: wall-clock limit [s] of one episode; exceeding it records an
+            infrastructure error (retried on resume).
     """
 
     suites: tuple[str, ...]
@@ -67,6 +91,9 @@ class EvalConfig:
     max_steps: int | None = None
     videos: tuple[int, ...] = field(default_factory=tuple)
     progress: bool = True
+    connect_timeout_s: float = 5.0
+    request_timeout_s: float = 60.0
+    episode_timeout_s: float = 600.0
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
@@ -77,21 +104,47 @@ class EvalConfig:
             raise EvalError("--max-steps must be at least 1")
         if not self.suites or not self.policies:
             raise EvalError("name at least one --suite and one --policy")
+        for flag, value in (
+            ("--connect-timeout", self.connect_timeout_s),
+            ("--request-timeout", self.request_timeout_s),
+            ("--episode-timeout", self.episode_timeout_s),
+        ):
+            if not value > 0:
+                raise EvalError(f"{flag} {value}: must be a positive number of seconds")
+        last = self.start + self.episodes - 1
+        for index in self.videos:
+            if not self.start <= index <= last:
+                raise EvalError(
+                    f"--video {index}: not an episode of this run "
+                    f"(valid: {self.start}..{last}, from --start and --episodes)"
+                )
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
+def _check_bounds(config: EvalConfig) -> None:
+    """Refuse rows outside the frozen tables before any work (or memory) is spent."""
+    for name in config.suites:
+        rows = table_size(name, config.split)
+        if config.start + config.episodes > rows:
+            raise EvalError(
+                f"--start {config.start} --episodes {config.episodes}: the {name} "
+                f"{config.split} table has {rows} rows (valid: --start + --episodes <= {rows})"
+            )
+
+
 def plan(config: EvalConfig) -> list[Job]:
     """All jobs of ``config``, ordered by suite, episode index, policy.
 
     Raises:
-        EvalError: for an unknown suite or policy spec.
+        EvalError: for an unknown suite or policy spec, or rows outside a frozen table.
     """
     suites = [get_suite(name) for name in config.suites]
     for spec in dict.fromkeys(config.policies):
         _check_policy(spec)
+    _check_bounds(config)
     jobs = []
     for suite in suites:
         limit = config.max_steps or suite.max_steps
@@ -101,95 +154,216 @@ def plan(config: EvalConfig) -> list[Job]:
                 if index in config.videos:
                     name = f"{suite.name}_{_slug(spec)}_{config.split}_{index:04d}.mp4"
                     video = str(config.out / "videos" / name)
-                jobs.append(Job(suite.name, config.split, index, spec, limit, video))
+                jobs.append(
+                    Job(
+                        suite.name,
+                        config.split,
+                        index,
+                        spec,
+                        limit,
+                        video,
+                        connect_timeout_s=config.connect_timeout_s,
+                        request_timeout_s=config.request_timeout_s,
+                        episode_timeout_s=config.episode_timeout_s,
+                    )
+                )
     return jobs
 
 
+def _is_user_spec(spec: str) -> bool:
+    return ":" in spec and not spec.startswith("openpi:")
+
+
 def _check_policy(spec: str) -> None:
-    """Validate built-in and openpi specs early (user factories are imported by workers)."""
-    if spec.startswith("openpi:") or ":" not in spec:
-        make_policy(spec)  # connects only at the first reset
+    """Validate specs early: built-in and openpi specs are built (no connection yet); a
+    user ``module:factory`` must name an importable module (workers import and call it)."""
+    if not _is_user_spec(spec):
+        build_policy(Job("", "", 0, spec, 1)).close()
+        return
+    module = spec.partition(":")[0]
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as exc:
+        raise EvalError(f"policy {spec!r}: cannot import {module!r} ({exc})") from None
+    if found is None:
+        raise EvalError(f"policy {spec!r}: no module named {module!r} on the Python path")
+
+
+def preflight(config: EvalConfig, specs: list[str]) -> None:
+    """Run :meth:`Policy.preflight` of each built-in and openpi policy in ``specs``.
+
+    Raises:
+        InfraError: from the first policy that cannot run (e.g. its server is down).
+    """
+    for spec in dict.fromkeys(specs):
+        if _is_user_spec(spec):
+            continue  # built (and checked) in the workers: the factory may be expensive
+        policy = build_policy(
+            Job("", "", 0, spec, 1, "", config.connect_timeout_s, config.request_timeout_s)
+        )
+        try:
+            policy.preflight(config.connect_timeout_s)
+        finally:
+            policy.close()
 
 
 def _prepare(config: EvalConfig) -> Path:
-    config.out.mkdir(parents=True, exist_ok=True)
+    """Check the run description of ``config.out`` (the folder is locked); returns the
+    records path with a torn last line cut off."""
     run_file = config.out / RUN_FILE
     if run_file.exists():
-        previous = json.loads(run_file.read_text())
-        if previous.get("split") != config.split:
+        try:
+            previous = json.loads(run_file.read_text())
+        except json.JSONDecodeError as exc:
             raise EvalError(
-                f"{run_file}: this run directory holds split {previous.get('split')!r}; "
+                f"{run_file}:{exc.lineno}:{exc.colno}: not a valid run description "
+                f"({exc.msg}); fix or remove it, or use another --out"
+            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise EvalError(f"{run_file}: cannot read the run description ({exc})") from None
+        if not isinstance(previous, dict) or not isinstance(previous.get("split"), str):
+            raise EvalError(
+                f"{run_file}: not a valid run description (expected an object with a "
+                f"'split' string); fix or remove it, or use another --out"
+            )
+        if previous["split"] != config.split:
+            raise EvalError(
+                f"{run_file}: this run directory holds split {previous['split']!r}; "
                 f"use another --out for split {config.split!r}"
             )
     else:
         from rsb_mj.version import versions
 
-        tmp = run_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"split": config.split, "versions": versions()}, indent=2))
-        os.replace(tmp, run_file)
+        atomic_write_text(
+            run_file, json.dumps({"split": config.split, "versions": versions()}, indent=2)
+        )
+    videos = config.out / "videos"
+    if config.videos and videos.exists() and not videos.is_dir():
+        raise WriteError(f"{videos}: exists and is not a folder (videos go there)")
     records = config.out / RECORDS_FILE
-    repair(records)
+    if records.exists() and not records.is_file():
+        raise WriteError(f"{records}: exists and is not a file")
+    try:
+        repair(records)
+    except OSError as exc:
+        raise WriteError(f"{records}: cannot write ({exc.strerror or exc})") from None
     return records
 
 
-def _postfix(done: dict[tuple[str, str], list[int]]) -> str:
+def _check_video_paths(jobs: list[Job]) -> None:
+    for job in jobs:
+        if job.video and Path(job.video).is_dir():
+            raise WriteError(f"{job.video}: is a folder; the video of this episode goes there")
+
+
+def _scored(records: list[EpisodeRecord]) -> dict[tuple[str, str, int, str], EpisodeRecord]:
+    """One record per key: the first scored (non-error) one, else the last error."""
+    out: dict[tuple[str, str, int, str], EpisodeRecord] = {}
+    for r in records:
+        held = out.get(r.key)
+        if held is None or held.termination == "error":
+            out[r.key] = r
+    return out
+
+
+def _postfix(done: dict[tuple[str, str], list[int]], errors: int) -> str:
     parts = [f"{p}/{s}: {g}G {t}T of {n}" for (p, s), (n, g, t) in done.items()]
-    return "; ".join(parts[-2:])
+    text = "; ".join(parts[-2:])
+    return f"{text}; {errors} errors" if errors else text
 
 
 def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> list[EpisodeRecord]:
     """Run (or resume) ``config``; return the records of all its jobs, in plan order.
 
+    Episodes that end in an error are returned as error records (``termination ==
+    "error"``); rerunning the same config retries them.
+
     Args:
         config: what to run.
         env_factory: builds environments (default ``rsb_mj.env.RsbEnv``); must be a
             module-level function when ``workers > 1``.
+
+    Raises:
+        EvalError: a bad request (rows outside a table, unknown policy, a run folder of
+            another split or step limit, a second writer); InfraError when a policy fails
+            its preflight; WriteError when the folder cannot be written.
     """
     from tqdm import tqdm
 
     jobs = plan(config)
-    path = _prepare(config)
-    existing = {r.key: r for r in read_records(path)}
-    stale = [j for j in jobs if j.key in existing and existing[j.key].max_steps != j.max_steps]
-    if stale:
-        old = existing[stale[0].key].max_steps
-        raise EvalError(
-            f"{path}: {len(stale)} of these episodes were run with a step limit of {old}, "
-            f"this command asks {stale[0].max_steps}; use another --out"
-        )
-    todo = [job for job in jobs if job.key not in existing]
-    tally: dict[tuple[str, str], list[int]] = {}
-    bar = tqdm(
-        total=len(jobs),
-        initial=len(jobs) - len(todo),
-        desc="rsb eval",
-        unit="ep",
-        disable=not config.progress,
-        dynamic_ncols=True,
-    )
-
-    def finish(record: EpisodeRecord) -> None:
-        append_record(path, record)
-        existing[record.key] = record
-        n_g_t = tally.setdefault((record.policy, record.suite), [0, 0, 0])
-        n_g_t[0] += 1
-        n_g_t[1] += record.grasped
-        n_g_t[2] += record.success
-        bar.set_postfix_str(_postfix(tally), refresh=False)
-        bar.update(1)
-
+    lock = lock_folder(config.out, "rsb eval")
     try:
-        if config.workers == 1 or len(todo) <= 1:
-            try:
-                for job in todo:
-                    finish(run_job(job, env_factory))
-            finally:
-                close_all()
-        else:
-            _run_pool(todo, config.workers, env_factory, finish)
+        path = _prepare(config)
+        _check_video_paths(jobs)
+        existing = _scored(read_records(path))
+        stale = [
+            j
+            for j in jobs
+            if j.key in existing
+            and existing[j.key].termination != "error"
+            and existing[j.key].max_steps != j.max_steps
+        ]
+        if stale:
+            old = existing[stale[0].key].max_steps
+            raise EvalError(
+                f"{path}: {len(stale)} of these episodes were run with a step limit of {old}, "
+                f"this command asks {stale[0].max_steps}; use another --out"
+            )
+        todo = [
+            job
+            for job in jobs
+            if job.key not in existing or existing[job.key].termination == "error"
+        ]
+        preflight(config, [job.policy for job in todo])
+        tally: dict[tuple[str, str], list[int]] = {}
+        errors = [0]
+        bar = tqdm(
+            total=len(jobs),
+            initial=len(jobs) - len(todo),
+            desc="rsb eval",
+            unit="ep",
+            disable=not config.progress,
+            dynamic_ncols=True,
+        )
+
+        def finish(record: EpisodeRecord) -> None:
+            append_record(path, record)
+            existing[record.key] = record
+            if record.termination == "error":
+                errors[0] += 1
+            else:
+                n_g_t = tally.setdefault((record.policy, record.suite), [0, 0, 0])
+                n_g_t[0] += 1
+                n_g_t[1] += record.grasped
+                n_g_t[2] += record.success
+            bar.set_postfix_str(_postfix(tally, errors[0]), refresh=False)
+            bar.update(1)
+
+        try:
+            if config.workers == 1 or len(todo) <= 1:
+                try:
+                    for job in todo:
+                        finish(run_job(job, env_factory))
+                finally:
+                    close_all()
+            else:
+                _run_pool(todo, config.workers, env_factory, finish)
+        finally:
+            bar.close()
     finally:
-        bar.close()
+        lock.release()
     return [existing[job.key] for job in jobs]
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: cancel queued jobs and end its workers (used on interrupt)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.kill()
+    for proc in processes:
+        proc.join(timeout=5)
 
 
 def _run_pool(
@@ -198,19 +372,56 @@ def _run_pool(
     env_factory: EnvFactory | None,
     finish: Callable[[EpisodeRecord], None],
 ) -> None:
-    """Run ``todo`` on ``workers`` spawned processes, at most two jobs queued per worker."""
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
-        pending: set[Future] = set()
-        queue = list(reversed(todo))
+    """Run ``todo`` on ``workers`` spawned processes, one job in flight per worker.
+
+    A worker that dies breaks the pool: the jobs in flight become error records (kind
+    ``"infra"``) and the rest continue on a fresh pool.
+    """
+    queue = list(reversed(todo))
+    barren = 0  # pools in a row that broke before finishing any episode
+    while queue:
+        if barren >= MAX_BARREN_POOLS:
+            raise InfraError(
+                f"worker processes died {barren} times in a row before finishing any episode; "
+                "stopping (the episodes they held are recorded as errors)"
+            )
+        pool = ProcessPoolExecutor(
+            max_workers=min(workers, len(queue)),
+            mp_context=spawn_context(),
+            initializer=worker_init,
+            initargs=(os.getpid(),),
+        )
+        pending: dict[Future, Job] = {}
+        barren += 1
+        finished = False
         try:
             while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    pending.add(pool.submit(run_job, queue.pop(), env_factory))
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                while queue and len(pending) < workers:
+                    job = queue.pop()
+                    pending[pool.submit(run_job, job, env_factory)] = job
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                broken = False
                 for future in done:
-                    finish(future.result())
+                    job = pending.pop(future)
+                    try:
+                        record = future.result()
+                        finished = True
+                    except BrokenProcessPool:
+                        broken = True
+                        record = error_record(job, InfraError.kind, WORKER_DIED)
+                    finish(record)
+                if finished:
+                    barren = 0
+                if broken:
+                    for future, job in pending.items():
+                        try:
+                            record = future.result(timeout=30)
+                        except (BrokenProcessPool, TimeoutError):
+                            record = error_record(job, InfraError.kind, WORKER_DIED)
+                        finish(record)
+                    pending.clear()
+                    break
         except BaseException:
-            for future in pending:
-                future.cancel()
+            _terminate(pool)
             raise
+        pool.shutdown(wait=True, cancel_futures=True)

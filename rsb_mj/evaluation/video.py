@@ -1,12 +1,19 @@
-"""Write the head camera of an episode to an mp4 (OpenCV, 20 fps)."""
+"""Write the head camera of an episode to an mp4 (OpenCV, 20 fps), atomically.
+
+The video is encoded into a hidden temporary file beside the target and renamed into place
+once complete, so an existing ``.mp4`` is always whole; a failure names the path.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from rsb_mj.atomic import WriteError
 from rsb_mj.suites import CONTROL_HZ
 
 #: The camera recorded in videos.
@@ -27,14 +34,38 @@ class VideoWriter:
             self.frames.append(np.asarray(frame, dtype=np.uint8))
 
     def close(self) -> None:
-        """Encode the frames (mp4v) at the control rate; nothing without frames."""
+        """Encode the frames (mp4v) at the control rate; nothing without frames.
+
+        Raises:
+            WriteError: when the file cannot be written (names the path and the cause).
+        """
         if not self.frames:
             return
         import cv2
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        h, w = self.frames[0].shape[:2]
-        out = cv2.VideoWriter(str(self.path), cv2.VideoWriter_fourcc(*"mp4v"), CONTROL_HZ, (w, h))
-        for frame in self.frames:
-            out.write(cv2.cvtColor(frame, cv2.COLOR_RGB2BGR))
-        out.release()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(
+                prefix=f".{self.path.stem}.", suffix=".mp4", dir=self.path.parent
+            )
+            os.close(fd)
+        except OSError as exc:
+            raise WriteError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+        tmp = Path(name)
+        try:
+            h, w = self.frames[0].shape[:2]
+            fourcc = cv2.VideoWriter_fourcc(*"mp4v")
+            out = cv2.VideoWriter(str(tmp), fourcc, CONTROL_HZ, (w, h))
+            if not out.isOpened():
+                raise WriteError(f"{self.path}: cannot write (OpenCV could not open an mp4 writer)")
+            for frame in self.frames:
+                out.write(cv2.cvtColor(frame, cv2.COLOR_RGB2BGR))
+            out.release()
+            if tmp.stat().st_size == 0:
+                raise WriteError(f"{self.path}: cannot write (OpenCV wrote no data)")
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            raise WriteError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+        finally:
+            tmp.unlink(missing_ok=True)

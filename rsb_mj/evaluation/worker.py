@@ -3,14 +3,24 @@
 Each process (the parent with ``--workers 1``, else each pool worker) caches one
 environment per (suite, split, cameras), one policy per spec and one parsed task per suite,
 so building them is paid once per process, not per episode.
+
+:func:`run_job` always returns a record: whatever goes wrong in an episode (a user policy
+that raises, even ``SystemExit``, in its factory, ``reset`` or ``act``; a policy server
+that went away; an environment that fails) becomes an *error record*
+(``termination == "error"``) naming the cause, which the metrics leave out and a resumed
+run retries. Only ``KeyboardInterrupt`` propagates.
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
 from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord
@@ -19,6 +29,7 @@ from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
+from rsb_mj.version import versions
 
 #: ``factory(suite_name, split, cameras) -> env``; the default builds ``rsb_mj.env.RsbEnv``.
 EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
@@ -44,12 +55,47 @@ def _problem(suite: str) -> Any:
     return _PROBLEMS[suite]
 
 
-def run_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
-    """Run one job in this process and return its record (written by the caller)."""
+def describe(exc: BaseException) -> str:
+    """``"Type: message"`` of an exception, as stored in a record's ``error``."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def build_policy(job: Job) -> Policy:
+    """The policy of ``job.policy`` with the job's server timeouts (see ``make_policy``)."""
+    timeouts = {
+        "connect_timeout_s": job.connect_timeout_s,
+        "request_timeout_s": job.request_timeout_s,
+    }
+    if "timeouts" in inspect.signature(make_policy).parameters:
+        return make_policy(job.policy, timeouts=timeouts)
+    return make_policy(job.policy)
+
+
+def _policy(job: Job) -> Policy:
     policy = _POLICIES.get(job.policy)
     if policy is None:
-        policy = _POLICIES[job.policy] = make_policy(job.policy)
+        try:
+            policy = build_policy(job)
+        except KeyboardInterrupt:
+            raise
+        except EpisodeFault:
+            raise
+        except BaseException as exc:  # a user factory that raises (SystemExit included)
+            raise PolicyError(f"policy {job.policy}: building it failed: {describe(exc)}") from exc
         policy.name = job.policy  # records are keyed by the spec as the user wrote it
+        _POLICIES[job.policy] = policy
+    return policy
+
+
+def _rollout_options(job: Job) -> dict[str, Any]:
+    if "episode_timeout_s" in inspect.signature(run_episode).parameters:
+        return {"episode_timeout_s": job.episode_timeout_s}
+    return {}
+
+
+def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
+    policy = _policy(job)
     cameras = tuple(policy.cameras)
     if job.video and VIDEO_CAMERA not in cameras:
         cameras = (*cameras, VIDEO_CAMERA)
@@ -60,17 +106,104 @@ def run_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
     writer = VideoWriter(Path(job.video)) if job.video else None
     env = _ENVS[key]
     problem = getattr(env.unwrapped, "problem", None) or _problem(job.suite)
-    record = run_episode(env, policy, episode, problem, max_steps=job.max_steps, on_frame=writer)
+    record = run_episode(
+        env,
+        policy,
+        episode,
+        problem,
+        max_steps=job.max_steps,
+        on_frame=writer,
+        **_rollout_options(job),
+    )
     if writer:
         writer.close()
     return record
 
 
+def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
+    """The error record of ``job`` when no episode could be rolled out (nothing scored).
+
+    Args:
+        job: the job.
+        kind: ``"infra"`` or ``"policy"`` (stored as ``error_kind`` where records have it).
+        message: the cause.
+    """
+    ep = load_episode(job.suite, job.split, job.index)
+    values: dict[str, Any] = {
+        "suite": job.suite,
+        "split": job.split,
+        "index": job.index,
+        "seed": ep.seed,
+        "policy": job.policy,
+        "task": ep.task,
+        "question_id": ep.question_id,
+        "template_id": ep.template_id,
+        "choices": ep.choices,
+        "correct": ep.correct,
+        "target": ep.target,
+        "choice": None,
+        "chosen_option": None,
+        "grasped_candidates": [],
+        "in_zone": [],
+        "grasp_step": None,
+        "success_step": None,
+        "grasped": False,
+        "correct_choice": False,
+        "success": False,
+        "goal_final": False,
+        "termination": "error",
+        "steps": 0,
+        "max_steps": job.max_steps,
+        "wall_s": 0.0,
+        "error": message,
+        "error_kind": kind,
+        "versions": versions(),
+    }
+    names = {f.name for f in fields(EpisodeRecord)}
+    return EpisodeRecord(**{k: v for k, v in values.items() if k in names})
+
+
+def _forget_policy(spec: str) -> None:
+    """Drop a policy after an error so the next episode starts with a fresh one (e.g. a
+    new connection to a restarted server)."""
+    policy = _POLICIES.pop(spec, None)
+    if policy is not None:
+        with contextlib.suppress(Exception):  # closing a broken policy may fail again
+            policy.close()
+
+
+def run_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
+    """Run one job in this process and return its record (written by the caller).
+
+    Never raises except ``KeyboardInterrupt``: a failure becomes an error record (see the
+    module docstring). After an error the job's policy is rebuilt for the next episode,
+    and after an error outside the policy the environment too.
+    """
+    try:
+        record = _run(job, env_factory)
+    except KeyboardInterrupt:
+        raise
+    except EpisodeFault as exc:
+        _forget_policy(job.policy)
+        return error_record(job, exc.kind, str(exc))
+    except BaseException as exc:  # the environment or our own code failed
+        _forget_policy(job.policy)
+        _close_envs()
+        return error_record(job, InfraError.kind, describe(exc))
+    if record.termination == "error":
+        _forget_policy(job.policy)
+    return record
+
+
+def _close_envs() -> None:
+    for env in _ENVS.values():
+        with contextlib.suppress(Exception):  # a broken environment may fail to close
+            env.close()
+    _ENVS.clear()
+
+
 def close_all() -> None:
     """Close cached policies and environments (end of a run in this process)."""
-    for policy in _POLICIES.values():
-        policy.close()
-    for env in _ENVS.values():
-        env.close()
-    _POLICIES.clear()
-    _ENVS.clear()
+    for spec in list(_POLICIES):
+        _forget_policy(spec)
+    _close_envs()

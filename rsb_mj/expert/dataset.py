@@ -11,15 +11,16 @@ Layout (``FORMAT = "rsb_mj-demo-v1"``)::
            of rsb_mj.episode.Episode), cameras (JSON list), image_height, image_width,
            fps, num_frames, success, grasped, failure, mujoco_version, rsb_mj_version
 
-Files are written to a hidden temporary name and renamed into place, so a file with the
-final name is always complete (the demo writer's resume logic relies on it).
+Files are built in memory, written to a hidden temporary name, read back and checked
+(:func:`verify_demo`), then renamed into place (:mod:`rsb_mj.atomic`), so a file with the
+final name is complete; a resumed ``rsb demos`` re-verifies the files it counts as done.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ import cv2
 import h5py
 import numpy as np
 
+from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.episode import Episode
 from rsb_mj.errors import ExpertError
 
@@ -73,7 +75,8 @@ def write_demo(
     images: dict[str, list[np.ndarray]],
     attrs: dict[str, Any],
 ) -> None:
-    """Write one demonstration atomically (temporary file, then rename).
+    """Write one demonstration atomically: built in memory, written to a temporary file,
+    checked with :func:`verify_demo`, renamed into place.
 
     Args:
         path: final file path.
@@ -84,51 +87,79 @@ def write_demo(
         images: camera -> T RGB frames (may be empty).
         attrs: further attributes (success, versions, task hash, ...).
     """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     vlen = h5py.vlen_dtype(np.dtype("uint8"))
+    buf = io.BytesIO()
+    with h5py.File(buf, "w") as f:
+        obs = f.create_group("observations")
+        obs.create_dataset("state", data=np.asarray(states, np.float64))
+        f.create_dataset("action", data=np.asarray(actions, np.float64))
+        grp = obs.create_group("images")
+        height = width = 0
+        for cam, frames in images.items():
+            ds = grp.create_dataset(cam, shape=(len(frames),), dtype=vlen)
+            for t, frame in enumerate(frames):
+                ds[t] = encode_jpeg(frame)
+            if frames:
+                height, width = frames[0].shape[:2]
+        row = episode.to_dict()
+        f.attrs.update(
+            {
+                "format": FORMAT,
+                "instruction": instruction,
+                "suite": episode.suite,
+                "split": episode.split,
+                "index": episode.index,
+                "seed": episode.seed,
+                "task": episode.task,
+                "question_id": episode.question_id,
+                "question": episode.question,
+                "options": json.dumps(list(episode.options)),
+                "mapping": json.dumps(episode.mapping),
+                "correct": episode.correct,
+                "target": episode.target,
+                "episode": json.dumps(row),
+                "cameras": json.dumps(list(images)),
+                "image_height": height,
+                "image_width": width,
+                "fps": 20,
+                "num_frames": len(actions),
+                **attrs,
+            }
+        )
+    atomic_write_bytes(path, buf.getvalue(), verify=verify_demo)
+
+
+def verify_demo(path: Path) -> None:
+    """Check that ``path`` is a complete demonstration: it opens, has the format tag, and
+    its states, actions and every camera's frames all have ``num_frames`` rows.
+
+    Raises:
+        ExpertError: naming the path and what is wrong (truncated, foreign, inconsistent).
+    """
     try:
-        with h5py.File(tmp, "w") as f:
-            obs = f.create_group("observations")
-            obs.create_dataset("state", data=np.asarray(states, np.float64))
-            f.create_dataset("action", data=np.asarray(actions, np.float64))
-            grp = obs.create_group("images")
-            height = width = 0
-            for cam, frames in images.items():
-                ds = grp.create_dataset(cam, shape=(len(frames),), dtype=vlen)
-                for t, frame in enumerate(frames):
-                    ds[t] = encode_jpeg(frame)
-                if frames:
-                    height, width = frames[0].shape[:2]
-            row = episode.to_dict()
-            f.attrs.update(
-                {
-                    "format": FORMAT,
-                    "instruction": instruction,
-                    "suite": episode.suite,
-                    "split": episode.split,
-                    "index": episode.index,
-                    "seed": episode.seed,
-                    "task": episode.task,
-                    "question_id": episode.question_id,
-                    "question": episode.question,
-                    "options": json.dumps(list(episode.options)),
-                    "mapping": json.dumps(episode.mapping),
-                    "correct": episode.correct,
-                    "target": episode.target,
-                    "episode": json.dumps(row),
-                    "cameras": json.dumps(list(images)),
-                    "image_height": height,
-                    "image_width": width,
-                    "fps": 20,
-                    "num_frames": len(actions),
-                    **attrs,
-                }
+        with h5py.File(path, "r") as f:
+            if f.attrs.get("format") != FORMAT:
+                raise ExpertError(f"{path}: not an rsb_mj demonstration (format {FORMAT} expected)")
+            n = int(f.attrs["num_frames"])
+            shapes = {
+                "observations/state": f["observations/state"].shape,
+                "action": f["action"].shape,
+            }
+            for cam, ds in f["observations/images"].items():
+                shapes[f"observations/images/{cam}"] = ds.shape
+            # reading the data (not only the metadata) finds truncated files
+            _ = f["action"][()], f["observations/state"][()]
+            _ = [ds[-1] for ds in f["observations/images"].values() if len(ds)]
+    except ExpertError:
+        raise
+    except (OSError, KeyError, ValueError, TypeError) as exc:
+        raise ExpertError(f"{path}: unreadable demonstration ({exc})") from None
+    for name, shape in shapes.items():
+        if shape[0] != n or (name in ("observations/state", "action") and shape[1:] != (14,)):
+            raise ExpertError(
+                f"{path}: {name} has shape {shape}; expected {n} rows (num_frames)"
+                + (" of 14" if name in ("observations/state", "action") else "")
             )
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 @dataclass

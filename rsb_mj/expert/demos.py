@@ -1,10 +1,12 @@
 """Write expert demonstrations: ``rsb demos SUITE --split train -n N -o DIR``.
 
 One HDF5 file per episode (format in :mod:`rsb_mj.expert.dataset`), named by the episode's
-row index, so the set is resumable: a rerun skips every finished file and writes only the
-missing ones; a killed run leaves at most hidden temporary files, which are removed. Work is
-spread over processes (each builds its environment once), with a progress bar and one summary
-line at the end.
+row index, so the set is resumable: a rerun re-verifies every finished file, keeps the good
+ones and writes the missing and damaged ones; a killed run leaves at most hidden temporary
+files, which are removed. One writer per folder: the folder is locked (:mod:`rsb_mj.lock`)
+while demos are written, and a second ``rsb demos`` on it is refused. Rows of a suite must
+lie in its frozen table. Work is spread over processes (each builds its environment once),
+with a progress bar and one summary line at the end.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rsb_mj.expert.dataset import episode_filename, file_sha256, write_demo
+from rsb_mj.errors import ExpertError
+from rsb_mj.expert.dataset import episode_filename, file_sha256, verify_demo, write_demo
 from rsb_mj.expert.episodes import (
     episode_for,
     label,
@@ -25,6 +28,7 @@ from rsb_mj.expert.episodes import (
 )
 from rsb_mj.expert.parallel import run_jobs
 from rsb_mj.expert.rollout import run_expert
+from rsb_mj.lock import lock_folder, make_folder
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
 
@@ -79,13 +83,50 @@ def write_one(job: DemoJob) -> dict[str, Any]:
     return run.summary()
 
 
-def missing_indices(out_dir: Path, n: int, start: int = 0) -> list[int]:
-    """Row indices in ``[start, start + n)`` that have no finished file in ``out_dir``;
-    removes leftover temporary files of killed runs."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+def missing_indices(
+    out_dir: Path, n: int, start: int = 0, *, damaged: list[str] | None = None
+) -> list[int]:
+    """Row indices in ``[start, start + n)`` without a good file in ``out_dir``.
+
+    Removes leftover temporary files of killed runs, and files that fail
+    :func:`~rsb_mj.expert.dataset.verify_demo` (truncated, foreign, inconsistent), whose
+    reasons are appended to ``damaged``. Call it with the folder locked.
+    """
+    out_dir = make_folder(out_dir)
     for tmp in out_dir.glob(".episode_*.tmp"):
         tmp.unlink(missing_ok=True)
-    return [i for i in range(start, start + n) if not (out_dir / episode_filename(i)).is_file()]
+    todo = []
+    for i in range(start, start + n):
+        path = out_dir / episode_filename(i)
+        if path.is_file():
+            try:
+                verify_demo(path)
+                continue
+            except ExpertError as exc:
+                path.unlink()
+                if damaged is not None:
+                    damaged.append(str(exc))
+        todo.append(i)
+    return todo
+
+
+def check_rows(suite: str, split: str, n: int, start: int) -> None:
+    """Refuse rows outside a suite's frozen table (task files draw any row).
+
+    Raises:
+        ExpertError: naming the table size and the valid range.
+    """
+    from rsb_mj.episodes.table import load_table
+    from rsb_mj.suites import SUITES
+
+    if suite not in SUITES:
+        return
+    rows = len(load_table(suite, split))
+    if start + n > rows:
+        raise ExpertError(
+            f"--start {start} -n {n}: the {suite} {split} table has {rows} rows "
+            f"(valid: --start + -n <= {rows})"
+        )
 
 
 def write_demos(
@@ -104,27 +145,36 @@ def write_demos(
     """Write the demonstrations of rows ``start .. start + n - 1`` that are missing.
 
     Returns:
-        Counts: ``{"total", "existing", "written", "failed", "seconds", "failures"}``;
-        ``failed`` counts written episodes in which the expert did not succeed (their
-        files carry ``success = False`` and the reason).
+        Counts: ``{"total", "existing", "written", "failed", "damaged", "seconds",
+        "failures"}``; ``failed`` counts written episodes in which the expert did not
+        succeed (their files carry ``success = False`` and the reason); ``damaged`` lists
+        the files found damaged and rewritten (one reason each).
+
+    Raises:
+        ExpertError: rows outside a suite's table; LockedError: another ``rsb demos``
+        writes to ``out_dir``; WriteError: ``out_dir`` cannot be written.
     """
     name = source_name(suite)
-    out_dir = Path(out_dir)
-    todo = missing_indices(out_dir, n, start)
-    work = [DemoJob(name, split, i, str(out_dir), tuple(cameras), width, height) for i in todo]
-    t0 = time.perf_counter()
-    failures = [
-        res
-        for res in run_jobs(
-            write_one, work, jobs=jobs, desc=f"demos {label(name)}", progress=progress
-        )
-        if not res["success"]
-    ]
+    check_rows(name, split, n, start)
+    with lock_folder(Path(out_dir), "rsb demos") as lock:
+        out_dir = lock.folder
+        damaged: list[str] = []
+        todo = missing_indices(out_dir, n, start, damaged=damaged)
+        work = [DemoJob(name, split, i, str(out_dir), tuple(cameras), width, height) for i in todo]
+        t0 = time.perf_counter()
+        failures = [
+            res
+            for res in run_jobs(
+                write_one, work, jobs=jobs, desc=f"demos {label(name)}", progress=progress
+            )
+            if not res["success"]
+        ]
     return {
         "total": n,
         "existing": n - len(todo),
         "written": len(work),
         "failed": len(failures),
+        "damaged": damaged,
         "seconds": time.perf_counter() - t0,
         "failures": failures,
     }

@@ -1,11 +1,21 @@
-"""Run independent jobs in worker processes with a progress bar."""
+"""Run independent jobs in worker processes with a progress bar.
+
+Workers are ``spawn`` processes that end with their parent, even when it is killed with
+SIGKILL (see :mod:`rsb_mj.procs`). A worker that dies makes the run stop with an error that
+says so; the callers' outputs are resumable, so rerunning the command continues.
+"""
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from rsb_mj.errors import InfraError
+from rsb_mj.procs import spawn_context, worker_init
 
 
 def run_jobs(
@@ -21,6 +31,9 @@ def run_jobs(
     With ``jobs > 1`` the jobs run in that many ``spawn`` processes (no state shared with
     the parent; each worker caches its own environment). ``fn`` must be importable
     (a module-level function).
+
+    Raises:
+        InfraError: when a worker process dies (killed, out of memory, a native crash).
     """
     from tqdm import tqdm
 
@@ -31,10 +44,42 @@ def run_jobs(
                 yield fn(job)
                 bar.update()
         else:
-            ctx = mp.get_context("spawn")
-            with ctx.Pool(min(jobs, len(work))) as pool:
-                for res in pool.imap_unordered(fn, work):
-                    yield res
-                    bar.update()
+            yield from _pooled(fn, work, min(jobs, len(work)), bar)
     finally:
         bar.close()
+
+
+def _pooled(
+    fn: Callable[[Any], dict[str, Any]], work: Sequence[Any], jobs: int, bar: Any
+) -> Iterator[dict[str, Any]]:
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=spawn_context(),
+        initializer=worker_init,
+        initargs=(os.getpid(),),
+    )
+    queue = list(reversed(work))
+    pending: set[Future] = set()
+    try:
+        while queue or pending:
+            while queue and len(pending) < jobs:
+                pending.add(pool.submit(fn, queue.pop()))
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                try:
+                    res = future.result()
+                except BrokenProcessPool:
+                    raise InfraError(
+                        "a worker process died (killed or crashed); finished episodes are "
+                        "kept: rerun the same command to continue"
+                    ) from None
+                yield res
+                bar.update()
+    finally:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            if proc.is_alive():
+                proc.kill()
+        for proc in processes:
+            proc.join(timeout=5)

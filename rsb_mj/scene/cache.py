@@ -4,15 +4,24 @@ Slow, deterministic preprocessing (composing robosuite's Aloha, decimating meshe
 convex hulls) runs once at first use and is stored under a folder keyed by the versions of
 everything that affects the result, so an upgrade never reads stale data. Nothing is ever
 downloaded. ``RSB_MJ_CACHE`` overrides the root folder (default ``~/.cache/rsb_mj``).
+
+When the default folder cannot be written (a read-only or missing home), the cache falls
+back to ``<temp dir>/rsb_mj-cache-<uid>`` and says so once on stderr; a folder named by
+``RSB_MJ_CACHE`` that cannot be written is an error naming it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
+import tempfile
+from functools import cache
 from importlib.metadata import version
 from importlib.util import find_spec
 from pathlib import Path
+
+from rsb_mj.errors import RsbError
 
 #: Bump when the content or layout of cached files changes.
 CACHE_SCHEMA = 3
@@ -31,9 +40,61 @@ def versions_key() -> str:
     return "-".join(parts)
 
 
+def _writable_folder(path: Path) -> str:
+    """The empty string when ``path`` is (made) a writable folder, else why it is not."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".probe."):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return ""
+
+
+@cache
+def cache_root() -> Path:
+    """The root cache folder: ``RSB_MJ_CACHE``, else ``~/.cache/rsb_mj``, else (unwritable
+    home) a per-user folder in the temporary directory.
+
+    Raises:
+        RsbError: when ``RSB_MJ_CACHE`` names a folder that cannot be written, or no
+            candidate can.
+    """
+    named = os.environ.get("RSB_MJ_CACHE")
+    if named:
+        why = _writable_folder(Path(named))
+        if why:
+            raise RsbError(f"RSB_MJ_CACHE={named}: cannot write the cache folder ({why})")
+        return Path(named)
+    try:
+        home = Path.home() / ".cache" / "rsb_mj"
+    except RuntimeError:  # no home directory at all
+        home = None
+    why = _writable_folder(home) if home is not None else "no home directory"
+    if not why:
+        return home
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    fallback = Path(tempfile.gettempdir()) / f"rsb_mj-cache-{uid}"
+    why_not = _writable_folder(fallback)
+    if why_not:
+        raise RsbError(
+            f"{home}: cannot write the cache folder ({why}), nor {fallback} ({why_not}); "
+            "set RSB_MJ_CACHE to a writable folder"
+        )
+    os.environ["RSB_MJ_CACHE"] = str(fallback)  # worker processes inherit it silently
+    print(
+        f"rsb_mj: {home} cannot be written ({why}); caching in {fallback} "
+        "(set RSB_MJ_CACHE to choose)",
+        file=sys.stderr,
+    )
+    return fallback
+
+
 def cache_dir() -> Path:
-    """The versioned cache folder (created if missing)."""
-    root = Path(os.environ.get("RSB_MJ_CACHE", Path.home() / ".cache" / "rsb_mj"))
-    path = root / versions_key()
-    path.mkdir(parents=True, exist_ok=True)
+    """The versioned cache folder (created if missing; see :func:`cache_root`)."""
+    path = cache_root() / versions_key()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RsbError(f"{path}: cannot create the cache folder ({exc.strerror or exc})") from None
     return path

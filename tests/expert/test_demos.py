@@ -13,14 +13,28 @@ from rsb_mj.cli import main
 from rsb_mj.expert.dataset import episode_filename, read_demo
 from rsb_mj.expert.demos import missing_indices, write_demos
 from rsb_mj.expert.episodes import episode_for
+from rsb_mj.lock import LOCK_FILE
 
 
-def test_missing_indices_skip_finished_files_and_remove_leftovers(tmp_path):
-    (tmp_path / episode_filename(1)).write_bytes(b"done")
+def _names(folder):
+    """Files of ``folder`` other than its lock file."""
+    return sorted(p.name for p in folder.iterdir() if p.name != LOCK_FILE)
+
+
+def test_missing_indices_skip_good_files_redo_damaged_ones_and_remove_leftovers(tmp_path):
+    write_demos("RSB-Math-4", "train", 1, tmp_path, start=1, cameras=(), progress=False)
+    good = (tmp_path / episode_filename(1)).read_bytes()
     (tmp_path / f".{episode_filename(2)}.123.tmp").write_bytes(b"half")
     assert missing_indices(tmp_path, 4) == [0, 2, 3]
     assert missing_indices(tmp_path, 2, start=3) == [3, 4]
-    assert sorted(p.name for p in tmp_path.iterdir()) == [episode_filename(1)]
+    assert _names(tmp_path) == [episode_filename(1)]
+    # a hand-truncated file does not count as done: it is removed and its row redone
+    (tmp_path / episode_filename(1)).write_bytes(good[: len(good) // 2])
+    damaged = []
+    assert missing_indices(tmp_path, 2, damaged=damaged) == [0, 1]
+    path = tmp_path / episode_filename(1)
+    assert len(damaged) == 1 and damaged[0].startswith(f"{path}: unreadable demonstration (")
+    assert _names(tmp_path) == []
 
 
 def test_writes_readable_episodes_and_resumes(tmp_path):
@@ -56,7 +70,7 @@ def test_writes_readable_episodes_and_resumes(tmp_path):
         progress=False,
     )
     assert (res["written"], res["existing"]) == (2, 1)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [episode_filename(i) for i in range(3)]
+    assert _names(tmp_path) == [episode_filename(i) for i in range(3)]
 
 
 def test_cli_prints_one_summary_line(tmp_path, capsys):
@@ -106,7 +120,7 @@ def test_killed_run_completes_with_exactly_n_files(tmp_path):
     done = len(list(tmp_path.glob("episode_*.hdf5")))
     assert 1 <= done < 6
     subprocess.run(cmd, check=True)
-    names = sorted(p.name for p in tmp_path.iterdir())
+    names = _names(tmp_path)
     assert names == [episode_filename(i) for i in range(6)]
     for name in names:
         assert read_demo(tmp_path / name, images=False).attrs["success"]
