@@ -1,5 +1,6 @@
 """The category and predicate vocabulary."""
 
+import json
 from pathlib import Path
 
 from rsb_mj.lang.vocabulary import (
@@ -17,7 +18,15 @@ def test_known_categories_are_the_corpus_list():
     lines = (CORPUS / "known_categories.txt").read_text(encoding="utf-8").splitlines()
     listed = {x.strip() for x in lines if x.strip() and not x.startswith("#")}
     assert listed == KNOWN_CATEGORIES
-    assert len(KNOWN_CATEGORIES) == 140
+    assert len(KNOWN_CATEGORIES) == 141
+
+
+def test_every_registered_libero_and_vla_arena_object_is_a_known_category():
+    registries = json.loads(
+        (CORPUS.parent / "bddl_suites" / "object_registries.json").read_text(encoding="utf-8")
+    )
+    assert len(registries["libero"]) == 50 and len(registries["vla_arena"]) == 133
+    assert set(registries["libero"]) | set(registries["vla_arena"]) <= KNOWN_CATEGORIES
 
 
 def test_rsb_categories_of_the_contract():

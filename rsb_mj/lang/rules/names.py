@@ -9,11 +9,16 @@ from rsb_mj.lang.vocabulary import (
     DOMAINS,
     GENERIC_BLOCKS,
     KNOWN_BLOCKS,
+    PREDICATE_DOMAINS,
     PREDICATES,
     REGION_PROPERTIES,
     RSB_CATEGORIES,
     RSB_FIXTURE_CATEGORIES,
+    RSB_PLACEMENT,
+    RSB_SCOREABLE,
     VARIABLE_KINDS,
+    PredicateInfo,
+    predicates_of,
 )
 
 
@@ -111,6 +116,16 @@ def unknown_category(ctx: Context) -> None:
         )
 
 
+def _registry(ctx: Context) -> tuple[dict[str, PredicateInfo], dict[str, PredicateInfo], str]:
+    """The predicates a file may name, by its domain: any other file than an rsb task reads
+    LIBERO's and VLA-Arena's registries together; an rsb task may name any registered
+    predicate (RSB213 then says which ones the rsb simulator cannot evaluate)."""
+    if ctx.is_rsb:
+        return PREDICATES, predicates_of(("rsb",)), "rsb"
+    both = predicates_of(("libero", "vla_arena"))
+    return both, both, "LIBERO or VLA-Arena"
+
+
 @rule(
     "RSB204",
     "unknown-predicate",
@@ -119,20 +134,30 @@ def unknown_category(ctx: Context) -> None:
     good="(:init (On block_a table_candidates))",
 )
 def unknown_predicate(ctx: Context) -> None:
-    """A predicate the scorer does not implement: it could never become true (or, in a
-    ``:cost``, never fire)."""
-    valid = [p.name for p in PREDICATES.values()]
+    """A predicate no registry of the file's domain defines: LIBERO's and VLA-Arena's for a
+    ``(:domain robosuite)`` file (``rsb_mj.lang.vocabulary.PREDICATES``, read from the two
+    projects' ``predicates/__init__.py``); any registry for an rsb task. Their evaluators would
+    stop on it (or, in a ``:cost``, it would never fire)."""
+    known, shown, where = _registry(ctx)
+    valid = [p.name for p in shown.values()]
     for _, atom in ctx.atoms():
-        if atom.predicate.lower() in PREDICATES:
+        if atom.predicate.lower() in known:
             continue
-        close = did_you_mean(atom.predicate, valid)
+        close = did_you_mean(atom.predicate, [p.name for p in known.values()])
         hint = f"did you mean {close!r}? " if close else ""
+        other = PREDICATES.get(atom.predicate.lower())
+        if other is not None:
+            names = ", ".join(_DOMAIN_WORDS[d] for d in PREDICATE_DOMAINS if d in other.domains)
+            hint = f"it is {names}'s, not {where}'s; " + hint
         ctx.report(
             "RSB204",
             f"unknown predicate {atom.predicate!r}; {hint}valid choices: {choices_text(valid, 30)}",
             atom.span,
             fix=close,
         )
+
+
+_DOMAIN_WORDS = {"libero": "LIBERO", "vla_arena": "VLA-Arena", "rsb": "rsb"}
 
 
 @rule(
@@ -143,7 +168,8 @@ def unknown_predicate(ctx: Context) -> None:
     good="(:goal (And (In ?answer table_answer_zone)))",
 )
 def predicate_arity(ctx: Context) -> None:
-    """A known predicate applied to the wrong number of arguments."""
+    """A known predicate applied to the wrong number of arguments (arities as LIBERO's and
+    VLA-Arena's ``base_predicates.py`` and ``_eval_predicate`` read them)."""
     for _, atom in ctx.atoms():
         info = PREDICATES.get(atom.predicate.lower())
         if info is None or info.args is None or len(atom.args) == info.arity:
@@ -167,8 +193,13 @@ def _arg_kind(ctx: Context, arg: ast.Arg) -> str:
         return "region"
     if arg.value in ctx.decls:
         return "object"
+    if arg.value == ALL_PARTS:
+        return "all"
     return "undefined"
 
+
+#: The name that stands for every part of an object (``InContactPart``).
+ALL_PARTS = "all"
 
 _ACCEPTS = {
     "object": {"object", "variable"},
@@ -176,7 +207,16 @@ _ACCEPTS = {
     "region": {"region", "variable"},
     "number": {"number"},
     "numbers": {"numbers"},
+    "parts": {"numbers", "all"},
 }
+
+
+def expected_kinds(atom: ast.Atom) -> tuple[str, ...] | None:
+    """The argument kinds ``atom``'s predicate expects, when known and the arity matches."""
+    info = PREDICATES.get(atom.predicate.lower())
+    if info is None or info.args is None or len(atom.args) != info.arity:
+        return None
+    return info.args
 
 
 @rule(
@@ -189,18 +229,18 @@ _ACCEPTS = {
 def argument_kind(ctx: Context) -> None:
     """An argument of the wrong kind: a region where an object is expected, a name where a
     number is expected, and so on (kinds: object, place = object or region, region, number,
-    numbers)."""
+    numbers, parts = ``all`` or a list of part ids)."""
     for _, atom in ctx.atoms():
-        info = PREDICATES.get(atom.predicate.lower())
-        if info is None or info.args is None or len(atom.args) != info.arity:
+        kinds = expected_kinds(atom)
+        if kinds is None:
             continue
-        for index, (arg, want) in enumerate(zip(atom.args, info.args, strict=True), start=1):
+        for index, (arg, want) in enumerate(zip(atom.args, kinds, strict=True), start=1):
             got = _arg_kind(ctx, arg)
             if got == "undefined" or got in _ACCEPTS[want]:
                 continue
             ctx.report(
                 "RSB206",
-                f"argument {index} of {info.name!r} must be {_article(want)}, "
+                f"argument {index} of {atom.predicate!r} must be {_article(want)}, "
                 f"got {got} {_show(arg)}",
                 arg.span,
             )
@@ -213,6 +253,7 @@ def _article(kind: str) -> str:
         "region": "a region",
         "number": "a number",
         "numbers": "a list of numbers",
+        "parts": "all or a list of part ids",
     }[kind]
 
 
@@ -251,9 +292,12 @@ def undefined_name(ctx: Context) -> None:
         )
 
     for block, atom in ctx.atoms():
+        info = PREDICATES.get(atom.predicate.lower())
+        takes_parts = info is not None and "parts" in (info.args or ())
         for arg in atom.args:
-            if isinstance(arg, ast.Name):
-                check(arg.value, arg.span, f":{block}")
+            if not isinstance(arg, ast.Name) or (takes_parts and arg.value == ALL_PARTS):
+                continue
+            check(arg.value, arg.span, f":{block}")
     for name in ctx.problem.obj_of_interest:
         check(name, ctx.block_span("obj_of_interest"), ":obj_of_interest")
 
@@ -401,3 +445,35 @@ def undefined_variable(ctx: Context) -> None:
                     arg.span,
                     fix="?answer" if close else None,
                 )
+
+
+@rule(
+    "RSB213",
+    "unscoreable-predicate",
+    "error",
+    bad="(:goal (And (On ?answer table_answer_zone) (Released ?answer)))",
+    good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+)
+def unscoreable_predicate(ctx: Context) -> None:
+    """In an rsb task, a registered predicate the rsb simulator cannot evaluate where it is
+    used: ``:grasp``, ``:goal`` and ``:cost`` take the predicates ``rsb_mj.scoring`` scores
+    (``RSB_SCOREABLE``: Grasped, In, Released), ``:init`` the placement the layout sampler
+    reads (``On``). LIBERO and VLA-Arena files are not checked: their own simulators evaluate
+    their predicates."""
+    if not ctx.is_rsb:
+        return
+    for block, atom in ctx.atoms():
+        info = PREDICATES.get(atom.predicate.lower())
+        if info is None:
+            continue  # RSB204
+        valid = RSB_PLACEMENT if block == "init" else RSB_SCOREABLE
+        if info.name in valid:
+            continue
+        names = ", ".join(_DOMAIN_WORDS[d] for d in PREDICATE_DOMAINS if d in info.domains)
+        doing = "place objects with" if block == "init" else "score"
+        ctx.report(
+            "RSB213",
+            f"the rsb simulator cannot {doing} {info.name!r} ({names}) in :{block}; "
+            f"valid choices there: {', '.join(sorted(valid))}",
+            atom.span,
+        )
