@@ -48,14 +48,45 @@ def resolve_task(task: str) -> tuple[Path, str]:
     return suite.path, suite.name
 
 
+#: Image types ``-o`` may name (OpenCV encoders).
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+#: Largest width or height of one view [px] (MuJoCo's offscreen buffer; 4K).
+MAX_SIDE = 4096
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """Refuse bad arguments before building anything.
+
+    Raises:
+        RsbError: naming the flag, the value and the valid range or choices.
+    """
+    if args.seed < 0:
+        raise RsbError(f"--seed {args.seed}: must be a non-negative integer")
+    for flag, value in (("--width", args.width), ("--height", args.height)):
+        if not 1 <= value <= MAX_SIDE:
+            raise RsbError(f"{flag} {value}: must be 1..{MAX_SIDE} pixels")
+    suffix = args.output.suffix.lower()
+    if suffix not in IMAGE_SUFFIXES:
+        raise RsbError(
+            f"{args.output}: unsupported image type {suffix or '(none)'!r}; "
+            f"valid choices: {', '.join(IMAGE_SUFFIXES)}"
+        )
+    if args.output.is_dir():
+        raise RsbError(f"{args.output}: is a folder; name an image file")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb render``; returns the exit status."""
     import cv2
     import numpy as np
 
+    from rsb_mj.atomic import atomic_write_bytes
     from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.lock import make_folder
 
+    check_args(args)
     path, suite = resolve_task(args.task)
+    make_folder(args.output.parent)
     env = RsbEnv(
         path,
         suite=suite,
@@ -69,9 +100,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         env.close()
     strip = np.concatenate([obs["images"][c] for c in ("head", "left_wrist", "right_wrist")], 1)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(args.output), cv2.cvtColor(strip, cv2.COLOR_RGB2BGR)):
-        raise RsbError(f"{args.output}: could not write the image (use a .png name)")
+    ok, data = cv2.imencode(args.output.suffix.lower(), cv2.cvtColor(strip, cv2.COLOR_RGB2BGR))
+    if not ok:  # pragma: no cover - every suffix in IMAGE_SUFFIXES has an encoder
+        raise RsbError(f"{args.output}: OpenCV cannot encode {args.output.suffix!r} images")
+    atomic_write_bytes(args.output, data.tobytes())
     print(info["instruction"])
     print(f"wrote {args.output} ({strip.shape[1]}x{strip.shape[0]}, head | left | right wrist)")
     return 0
