@@ -24,6 +24,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out", type=Path, default=None, help="report folder (default: DIR/report for one DIR)"
     )
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument(
+        "--max-error-rate",
+        type=float,
+        default=0.05,
+        metavar="F",
+        help="withhold rows whose share of error episodes exceeds F (default 0.05)",
+    )
+    p.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="print every row whatever its error episodes (they stay excluded from rates)",
+    )
     p.set_defaults(func=run)
 
 
@@ -37,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
         if len(args.dirs) > 1:
             raise EvalError("several run directories: name the report folder with --out")
         out = args.dirs[0] / "report"
-    print(write_report(args.dirs, out, plots=not args.no_plots), end="")
+    if not 0.0 <= args.max_error_rate <= 1.0:
+        raise EvalError(f"--max-error-rate {args.max_error_rate}: must be within 0..1")
+    limit = None if args.allow_errors else args.max_error_rate
+    print(write_report(args.dirs, out, plots=not args.no_plots, max_error_rate=limit), end="")
     print(f"written to {out}/")
     return 0

@@ -20,13 +20,20 @@ Observation Space:
     key (gymnasium allows no empty Dict space).
 
 Info (reset and every step):
-    ``instruction``, ``episode`` (``Episode.to_dict()``), ``candidates`` (the candidate axis
-    order), ``step`` (control steps since reset), ``signals`` (see
-    :mod:`rsb_mj.env.signals`; S = 25 rows per step, 1 at reset), ``sim`` (mujoco version,
-    quality preset, control and physics periods).
+    ``instruction``, ``candidates`` (the candidate axis order), ``step`` (control steps since
+    reset), ``signals`` (see :mod:`rsb_mj.env.signals`; S = 25 rows per step, 1 at reset),
+    ``is_success`` (the one-attempt outcome so far, see :mod:`rsb_mj.scoring.scorer`), and at
+    reset ``sim`` (mujoco version, quality preset, control and physics periods). Nothing in
+    ``info`` holds or determines the answer: no episode, seed, question id or table index.
+
+Rewards:
+    Sparse: 1.0 on the step where success is decided, else 0.0.
 
 Episode End:
-    Never terminated (reward 0.0); truncated by the registered ``max_episode_steps``.
+    ``terminated`` when the one-attempt outcome is decided: the correct candidate rested in
+    the answer zone, released, for 0.5 s (success), or the first candidate grasped was a
+    wrong one (failure). Truncated by the registered ``max_episode_steps``; at truncation,
+    ``is_success`` is the outcome scored on the last substep.
 
 Control:
     20 Hz: each ``step`` holds the targets for 25 physics steps of 2 ms (``mujoco.mj_step``).
@@ -39,11 +46,13 @@ Arguments:
     quality: ``"fast"`` (no shadows/multisampling, decimated meshes) or ``"full"``.
     render_mode: None or ``"rgb_array"`` (``render()`` returns the head image).
 
-Privileged attributes (expert, tests): ``model``, ``data``, ``episode``, ``scene``
-(:class:`rsb_mj.scene.compiler.Scene`).
+Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
+``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene`), ``scorer``. The evaluation
+runner never hands the env itself to a policy (see :mod:`rsb_mj.env.views`).
 
 Version History:
-    v0: initial release.
+    v0: initial release; one-attempt scoring with sparse reward, ``terminated`` and
+    ``is_success``; the episode is no longer in ``info`` (it held the answer).
 """
 
 from __future__ import annotations
@@ -63,6 +72,7 @@ from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
 from rsb_mj.scene.compiler import Scene, compile_scene
+from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.suites import CONTROL_HZ
 
 #: Physics steps per control step (25 x 2 ms = 50 ms = 1 / CONTROL_HZ).
@@ -78,19 +88,6 @@ def _load_problem(task: str | Path | Problem) -> Problem:
     if isinstance(task, Problem):
         return task
     raise EnvError(f"task must be a task file path or a parsed Problem, got {type(task).__name__}")
-
-
-def _copy_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an episode row that shares no mutable container (two levels deep)."""
-    out: dict[str, Any] = {}
-    for key, value in row.items():
-        if isinstance(value, dict):
-            out[key] = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
-        elif isinstance(value, list):
-            out[key] = list(value)
-        else:
-            out[key] = value
-    return out
 
 
 class RsbEnv(gymnasium.Env):
@@ -125,7 +122,7 @@ class RsbEnv(gymnasium.Env):
         self.model: mujoco.MjModel = self.scene.model
         self.data = mujoco.MjData(self.model)
         self.episode: Episode | None = None
-        self._episode_dict: dict[str, Any] = {}
+        self.scorer: EpisodeScorer | None = None
         self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
         self._render_rig: CameraRig | None = None
         self._signals = SignalRecorder(self.scene)
@@ -207,7 +204,10 @@ class RsbEnv(gymnasium.Env):
                 f"candidates are {list(self.scene.candidates)}"
             )
         self.episode = episode
-        self._episode_dict = episode.to_dict()
+        if self.problem.grasp is not None and self.problem.goal is not None:
+            self.scorer = EpisodeScorer.for_problem(
+                self.problem, self.scene.candidates, episode.target
+            )
         self.scene.apply_episode(self.data, episode)
         self._signals.reset(self.data)
         self._gripper_cmd = np.ones(2)
@@ -242,8 +242,14 @@ class RsbEnv(gymnasium.Env):
             step(model, data)
             rows[k] = sensordata
         self._step_count += 1
-        info = self._info(rec.finish(self._gripper_cmd))
-        return self._obs(), 0.0, False, False, info
+        signals = rec.finish(self._gripper_cmd)
+        reward, terminated = 0.0, False
+        if self.scorer is not None and not self.scorer.outcome.decided:
+            self.scorer.update(signals)
+            terminated = self.scorer.outcome.decided
+            reward = 1.0 if self.scorer.outcome.success else 0.0
+        info = self._info(signals)
+        return self._obs(), reward, terminated, False, info
 
     def render(self) -> np.ndarray | None:
         """The head camera image (``render_mode="rgb_array"``), else None."""
@@ -293,9 +299,16 @@ class RsbEnv(gymnasium.Env):
 
     def _info(self, signals: dict[str, np.ndarray]) -> dict[str, Any]:
         return {
-            "instruction": self._episode_dict["instruction"],
-            "episode": _copy_row(self._episode_dict),
+            "instruction": self.episode.instruction if self.episode else "",
             "candidates": self.scene.candidates,
             "step": self._step_count,
             "signals": signals,
+            "is_success": self._is_success(),
         }
+
+    def _is_success(self) -> bool:
+        """The outcome if the episode ended now (decided, or scored on this substep)."""
+        if self.scorer is None:
+            return False
+        out = self.scorer.outcome
+        return out.success if out.decided else out.correct_choice and out.goal_final

@@ -4,6 +4,9 @@ Per control step with S substeps and N candidates (candidate order = ``scene.can
 
 - ``contact`` bool (S, N, 2): candidate n touches a finger link (finger mesh or pad) of the
   [left, right] gripper (any MuJoCo contact between their geoms);
+- ``pinch`` bool (S, N, 2): candidate n touches *both* finger links of the [left, right]
+  gripper (held between the fingers; a contact through a held object is not a contact);
+- ``table_contact`` bool (S, N): candidate n touches the table (answer-zone patch included);
 - ``gripper_cmd`` float (S, 2): commanded [left, right] gripper, 0 closed .. 1 open;
 - ``gripper_open`` float (S, 2): measured normalized opening (mean of the two finger slides);
 - ``lift`` float (S, N): candidate center height above its resting height at reset [m];
@@ -42,9 +45,10 @@ class SignalRecorder:
             [np.minimum(zone[:, :2], zone[:, 2:]), np.maximum(zone[:, :2], zone[:, 2:])], axis=1
         )
         sen = scene.sensors
-        # One gather per step: contact counts (N*4), positions (N*3), fingers (4).
+        # One gather per step: contact counts (N*4), table contacts (N), positions (N*3),
+        # fingers (4).
         self._gather = np.concatenate(
-            [sen.contact.ravel(), sen.position.ravel(), sen.finger.ravel()]
+            [sen.contact.ravel(), sen.table.ravel(), sen.position.ravel(), sen.finger.ravel()]
         )
         self.rest_z = np.zeros(self.n)
         self.buffer = np.zeros((0, self.nsensordata))
@@ -66,16 +70,19 @@ class SignalRecorder:
         n = self.n
         steps = len(self.buffer)
         rows = self.buffer[:, self._gather]
-        contact = rows[:, : 4 * n].reshape(steps, n, 2, 2).max(axis=3) > 0
-        pos = rows[:, 4 * n : 7 * n].reshape(steps, n, 3)
-        fingers = rows[:, 7 * n :].reshape(steps, 2, 2).mean(axis=2)
+        fingers_touching = rows[:, : 4 * n].reshape(steps, n, 2, 2) > 0
+        table = rows[:, 4 * n : 5 * n] > 0
+        pos = rows[:, 5 * n : 8 * n].reshape(steps, n, 3)
+        fingers = rows[:, 8 * n :].reshape(steps, 2, 2).mean(axis=2)
         lift = pos[:, :, 2] - self.rest_z
         x, y = pos[:, :, 0], pos[:, :, 1]
         inside = np.zeros((steps, n), dtype=bool)
         for x0, y0, x1, y1 in self.zone:
             inside |= (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
         return {
-            "contact": contact,
+            "contact": fingers_touching.any(axis=3),
+            "pinch": fingers_touching.all(axis=3),
+            "table_contact": table,
             "gripper_cmd": np.repeat(np.asarray(gripper_cmd, dtype=float)[None, :], steps, 0),
             "gripper_open": np.asarray(finger_to_gripper(fingers), dtype=float),
             "lift": lift,

@@ -1,15 +1,22 @@
-"""Suite metrics from episode records: GSR, TSR, nSG with Wilson 95% intervals.
+"""Suite metrics from episode records: GSR, TSR, selection, nSG with Wilson 95% intervals.
 
-* GSR: fraction of episodes with a grasp of any candidate (RSB Appendix C).
-* TSR: fraction of episodes whose correct candidate was grasped and placed in the answer
-  zone, released (success is a subset of grasp, see :mod:`rsb_mj.scoring.scorer`).
+Error records (``termination == "error"``: a fault, not a result) are excluded from every
+rate and counted apart (``errors``). Over the scored episodes:
+
+* GSR: fraction of episodes with a grasp of any candidate (RSB Appendix C, strict).
+* TSR: fraction of episodes whose first grasp (the one attempt) was the correct candidate
+  and that candidate ended in the answer zone, released.
+* selection: among grasping episodes, those whose choice (first grasp) was the correct
+  candidate: the RSB paper's Section 4.3 reading of TSR, placement failures aside.
 * nSG = (TSR/GSR - 1/N) / (1 - 1/N), only when GSR > 0. TSR/GSR is the success rate among
   grasping episodes, so its interval is the Wilson interval of successes out of grasps,
   mapped through the same affine map.
-* correct-grasp rate: among grasping episodes, those whose *first* grasp was the correct
-  candidate (the policy's choice, before any placement failure).
 * chance margin (Act2Answer, Appendix E): Delta = z * sqrt(p0 (1 - p0) / n) around the
   chance rate p0 = 1/N; for binary suites exactly 1.96 * sqrt(0.25 / n) around 0.5.
+
+Records are pooled into one row only when they share the settings that change results
+(step limit, quality preset, control rate, mujoco version): :func:`summarize` refuses
+to pool others.
 """
 
 from __future__ import annotations
@@ -17,8 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rsb_mj.episode import LETTERS
+from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
 
 #: Two-sided 95% normal quantile.
@@ -80,15 +89,16 @@ class Rate:
 
 @dataclass(frozen=True)
 class SuiteMetrics:
-    """Metrics of one policy on one suite.
+    """Metrics of one policy on one suite, over its scored (non-error) episodes.
 
     Attributes:
         suite, policy: names; choices: N.
-        episodes: episodes scored; errors: episodes that ended in an error (counted as
-            failures: neither grasp nor success).
-        gsr, tsr: rates over all episodes.
-        selection: successes among grasping episodes (TSR/GSR), the basis of nSG.
-        correct_grasp: first grasp on the correct candidate, among grasping episodes.
+        episodes: episodes scored (errors excluded); errors: episodes that ended in a fault.
+        privileged: the policy read the answer (an oracle reference, not a learned policy).
+        settings: the result-changing settings the records share (see :func:`settings_of`).
+        gsr, tsr: rates over the scored episodes.
+        selection: correct choice (first grasp) among grasping episodes.
+        success_per_grasp: successes among grasping episodes (TSR/GSR), the basis of nSG.
     """
 
     suite: str
@@ -96,10 +106,12 @@ class SuiteMetrics:
     choices: int
     episodes: int
     errors: int
+    privileged: bool
+    settings: tuple[tuple[str, Any], ...]
     gsr: Rate
     tsr: Rate
     selection: Rate
-    correct_grasp: Rate
+    success_per_grasp: Rate
 
     @property
     def nsg(self) -> float | None:
@@ -112,46 +124,84 @@ class SuiteMetrics:
         if self.gsr.k == 0:
             return None
         chance = 1.0 / self.choices
-        lo, hi = self.selection.interval
+        lo, hi = self.success_per_grasp.interval
         return ((lo - chance) / (1 - chance), (hi - chance) / (1 - chance))
 
     @property
+    def error_rate(self) -> float:
+        """Errors among all episodes run (scored + errors)."""
+        total = self.episodes + self.errors
+        return self.errors / total if total else 0.0
+
+    @property
     def chance_margin(self) -> float:
-        """Act2Answer's Delta for the selection rate (over grasping episodes)."""
-        return chance_margin(self.selection.n, self.choices)
+        """Act2Answer's Delta for the success rate among grasps."""
+        return chance_margin(self.success_per_grasp.n, self.choices)
 
     @property
     def chance_verdict(self) -> str:
-        """Selection rate above, within or below chance +- Delta ("n/a" without grasps)."""
-        if self.selection.n == 0:
+        """Successes among grasps above, within or below chance +- Delta ("n/a" without
+        grasps)."""
+        if self.success_per_grasp.n == 0:
             return "n/a"
-        return chance_verdict(self.selection.value, self.selection.n, self.choices)
+        return chance_verdict(self.success_per_grasp.value, self.success_per_grasp.n, self.choices)
+
+
+#: Result-changing settings and the values a default run has (shown when they differ).
+SETTING_DEFAULTS: dict[str, Any] = {"quality": "fast", "control_hz": 20}
+
+
+def settings_of(record: EpisodeRecord) -> tuple[tuple[str, Any], ...]:
+    """The settings that change results: step limit, quality, control rate, mujoco."""
+    sim = record.sim or {}
+    return (
+        ("max_steps", record.max_steps),
+        ("quality", sim.get("quality")),
+        ("control_hz", sim.get("control_hz")),
+        ("mujoco", sim.get("mujoco") or record.versions.get("mujoco")),
+    )
 
 
 def suite_metrics(records: Sequence[EpisodeRecord]) -> SuiteMetrics:
-    """Metrics of records that share one suite and policy."""
+    """Metrics of records that share one suite, policy and settings (errors excluded)."""
     first = records[0]
-    grasps = sum(r.grasped for r in records)
-    wins = sum(r.success for r in records)
-    correct = sum(r.grasped and r.choice == r.target for r in records)
+    scored = [r for r in records if not r.is_error]
+    grasps = sum(r.grasped for r in scored)
+    wins = sum(r.success for r in scored)
+    correct = sum(r.grasped and r.choice == r.target for r in scored)
     return SuiteMetrics(
         suite=first.suite,
         policy=first.policy,
         choices=first.choices,
-        episodes=len(records),
-        errors=sum(r.termination == "error" for r in records),
-        gsr=Rate(grasps, len(records)),
-        tsr=Rate(wins, len(records)),
-        selection=Rate(wins, grasps),
-        correct_grasp=Rate(correct, grasps),
+        episodes=len(scored),
+        errors=len(records) - len(scored),
+        privileged=any(r.privileged for r in records),
+        settings=settings_of(first),
+        gsr=Rate(grasps, len(scored)),
+        tsr=Rate(wins, len(scored)),
+        selection=Rate(correct, grasps),
+        success_per_grasp=Rate(wins, grasps),
     )
 
 
 def summarize(records: Iterable[EpisodeRecord]) -> list[SuiteMetrics]:
-    """Metrics per (policy, suite), in order of first appearance."""
+    """Metrics per (policy, suite), in order of first appearance.
+
+    Raises:
+        EvalError: when one (policy, suite) holds records run with different settings
+            (they cannot be pooled into one row), naming both settings.
+    """
     groups: dict[tuple[str, str], list[EpisodeRecord]] = {}
     for rec in records:
-        groups.setdefault((rec.policy, rec.suite), []).append(rec)
+        group = groups.setdefault((rec.policy, rec.suite), [])
+        if group and settings_of(group[0]) != settings_of(rec):
+            a, b = dict(settings_of(group[0])), dict(settings_of(rec))
+            diff = ", ".join(f"{k} {a[k]!r} vs {b[k]!r}" for k in a if a[k] != b[k])
+            raise EvalError(
+                f"records of {rec.policy} on {rec.suite} were run with different settings "
+                f"({diff}); they cannot be pooled into one row: report them separately"
+            )
+        group.append(rec)
     return [suite_metrics(g) for g in groups.values()]
 
 
@@ -159,12 +209,12 @@ def confusion(records: Iterable[EpisodeRecord], choices: int) -> list[list[int]]
     """Counts of chosen option (columns: letters, then "none") per correct option (rows).
 
     The chosen option is the letter of the first candidate grasped; "none" when no
-    candidate was grasped.
+    candidate was grasped. Error records are left out.
     """
     letters = LETTERS[choices]
     matrix = [[0] * (len(letters) + 1) for _ in letters]
     for rec in records:
-        if rec.choices != choices:
+        if rec.choices != choices or rec.is_error:
             continue
         col = letters.index(rec.chosen_option) if rec.chosen_option else len(letters)
         matrix[letters.index(rec.correct)][col] += 1

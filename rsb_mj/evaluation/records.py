@@ -4,14 +4,16 @@ One line per finished episode. Appends go through one ``write`` of the whole lin
 ``O_APPEND`` descriptor followed by ``fsync``, and only the runner's parent process writes,
 so a kill can at worst leave a *torn last line* (no newline): :func:`read_records` ignores
 it and :func:`repair` cuts it off before a resumed run appends again. Records are keyed by
-(suite, split, index, policy); a duplicate key keeps the first record.
+(suite, split, index, policy). An *error* record (``termination == "error"``: a fault, not
+a result) is superseded by a later scored record of the same key: a key's record is its
+first scored one, else its last error.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -30,15 +32,22 @@ class EpisodeRecord:
         policy: the policy spec, e.g. ``"expert"``.
         task: task file name; question_id, template_id: the episode's draws.
         choices: N; correct: correct option letter; target: its candidate.
-        choice: first candidate grasped (the policy's choice) or None; chosen_option: its letter.
+        choice: first candidate grasped (the policy's one attempt) or None; chosen_option: its
+            letter.
+        grasped_candidates: every candidate grasped, in order (only the first counts).
         in_zone: candidates in the answer zone when the episode ended.
         grasp_step, success_step: control steps (1-based, 20 Hz) of the first grasp and of
-            latched success, or None.
-        grasped: GSR flag; success: TSR flag; goal_final: the goal held at the end.
-        termination: ``"success"``, ``"step_limit"``, ``"policy_done"`` or ``"error"``.
+            the decided success, or None.
+        grasped: GSR flag; correct_choice: the choice is the correct candidate; success: TSR
+            flag (correct choice, ending in the zone released); goal_final: the goal held at
+            the last substep.
+        termination: ``"success"``, ``"wrong_choice"``, ``"step_limit"``, ``"policy_done"``
+            or ``"error"``.
         steps: control steps run; max_steps: the limit in force.
         wall_s: wall time of the episode [s], including reset.
-        error: the error message when termination is ``"error"``.
+        privileged: the policy read the answer (the built-in expert): an oracle reference.
+        error: the error message when termination is ``"error"``; error_kind: ``"infra"``
+            or ``"policy"``.
         versions: ``{"rsb_mj": ..., "mujoco": ...}``.
         sim: the environment's simulation settings at reset (``info["sim"]``: mujoco version,
             rendering quality preset, control rate [Hz], timestep [s], substeps).
@@ -57,19 +66,28 @@ class EpisodeRecord:
     target: str
     choice: str | None
     chosen_option: str | None
+    grasped_candidates: list[str]
     in_zone: list[str]
     grasp_step: int | None
     success_step: int | None
     grasped: bool
+    correct_choice: bool
     success: bool
     goal_final: bool
     termination: str
     steps: int
     max_steps: int
     wall_s: float
+    privileged: bool = False
     error: str | None = None
+    error_kind: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
     sim: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_error(self) -> bool:
+        """The episode ended in a fault (excluded from metrics, rerun on resume)."""
+        return self.termination == "error"
 
     @property
     def key(self) -> tuple[str, str, int, str]:
@@ -82,17 +100,67 @@ class EpisodeRecord:
 
     @classmethod
     def from_dict(cls, row: dict[str, Any], *, where: str = "") -> EpisodeRecord:
-        """Inverse of ``asdict``.
+        """Inverse of ``asdict``, checking every field's type.
 
         Raises:
-            EvalError: naming the missing fields.
+            EvalError: naming the missing fields, or the field with a wrong type and the
+                type it must have.
         """
-        names = {f.name for f in fields(cls)}
-        required = {f.name for f in fields(cls) if f.name not in ("error", "versions", "sim")}
-        missing = sorted(required - set(row))
+        if not isinstance(row, dict):
+            raise EvalError(f"{where}: a record must be a JSON object, got {type(row).__name__}")
+        missing = sorted(_REQUIRED - set(row))
         if missing:
             raise EvalError(f"{where}: record lacks fields {missing}")
-        return cls(**{k: v for k, v in row.items() if k in names})
+        values = {k: v for k, v in row.items() if k in _TYPES}
+        for name, value in values.items():
+            types = _TYPES[name]
+            ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+            if ok and isinstance(value, list):
+                ok = all(isinstance(v, str) for v in value)
+            if not ok:
+                want = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+                raise EvalError(
+                    f"{where}: field {name!r} is {json.dumps(value)[:40]}; it must be {want}"
+                )
+        return cls(**values)
+
+
+#: Field name -> the JSON types it may hold.
+_TYPES: dict[str, tuple[type, ...]] = {
+    "suite": (str,),
+    "split": (str,),
+    "index": (int,),
+    "seed": (int,),
+    "policy": (str,),
+    "task": (str,),
+    "question_id": (str,),
+    "template_id": (str,),
+    "choices": (int,),
+    "correct": (str,),
+    "target": (str,),
+    "choice": (str, type(None)),
+    "chosen_option": (str, type(None)),
+    "grasped_candidates": (list,),
+    "in_zone": (list,),
+    "grasp_step": (int, type(None)),
+    "success_step": (int, type(None)),
+    "grasped": (bool,),
+    "correct_choice": (bool,),
+    "success": (bool,),
+    "goal_final": (bool,),
+    "termination": (str,),
+    "steps": (int,),
+    "max_steps": (int,),
+    "wall_s": (float, int),
+    "privileged": (bool,),
+    "error": (str, type(None)),
+    "error_kind": (str, type(None)),
+    "versions": (dict,),
+    "sim": (dict,),
+}
+_REQUIRED = {
+    f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING
+}
 
 
 def append_record(path: Path, record: EpisodeRecord) -> None:
@@ -122,7 +190,8 @@ def repair(path: Path) -> int:
 
 
 def read_records(path: Path) -> list[EpisodeRecord]:
-    """Records of ``path`` in file order, one per key (the first), torn last line ignored.
+    """Records of ``path``, one per key (its first scored record, else its last error), in
+    order of each key's first line; a torn last line is ignored.
 
     Raises:
         EvalError: for a malformed complete line, naming ``path:line``.
@@ -131,8 +200,7 @@ def read_records(path: Path) -> list[EpisodeRecord]:
         return []
     lines = path.read_bytes().split(b"\n")
     complete = lines[:-1]  # the last piece is "" or a torn line
-    seen: set[tuple[str, str, int, str]] = set()
-    out: list[EpisodeRecord] = []
+    chosen: dict[tuple[str, str, int, str], EpisodeRecord] = {}
     for number, line in enumerate(complete, start=1):
         if not line.strip():
             continue
@@ -141,7 +209,7 @@ def read_records(path: Path) -> list[EpisodeRecord]:
         except json.JSONDecodeError as exc:
             raise EvalError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
         rec = EpisodeRecord.from_dict(row, where=f"{path}:{number}")
-        if rec.key not in seen:
-            seen.add(rec.key)
-            out.append(rec)
-    return out
+        held = chosen.get(rec.key)
+        if held is None or held.is_error:
+            chosen[rec.key] = rec
+    return list(chosen.values())

@@ -8,20 +8,35 @@ Outputs in the report folder:
 * ``rates.png``: grouped bars of GSR, TSR and nSG per suite with 95% intervals;
 * ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite.
 
-Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``.
+Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``;
+privileged policies (the built-in expert reads the answer) carry the mark ``(privileged)``.
+The header lists every non-default setting (step limit, quality preset, control rate) and
+the error episodes, which are excluded from every rate; a row with more errors than
+``max_error_rate`` is withheld.
 """
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.metrics import SuiteMetrics, confusion, summarize
+from rsb_mj.evaluation.metrics import SETTING_DEFAULTS, SuiteMetrics, confusion, summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
-from rsb_mj.evaluation.tables import csv_text, markdown, paper_table, summary_table
+from rsb_mj.evaluation.tables import (
+    MAX_ERROR_RATE,
+    csv_text,
+    label_of,
+    markdown,
+    paper_table,
+    summary_table,
+)
+from rsb_mj.suites import SUITES, get_suite
 
 TABLES = {
     "table1_tsr": ("Table 1: TSR (%)", "tsr"),
@@ -59,6 +74,16 @@ def confusion_markdown(records: Sequence[EpisodeRecord], suite: str, choices: in
         [letter, *map(str, counts)] for letter, counts in zip(LETTERS[choices], matrix, strict=True)
     ]
     return markdown(rows)
+
+
+def _save(fig: Any, path: Path) -> None:
+    """Write a matplotlib figure as PNG atomically and close it."""
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    atomic_write_bytes(path, buf.getvalue())
 
 
 def plot_rates(metrics: dict[str, list[SuiteMetrics]], path: Path) -> None:
@@ -105,8 +130,7 @@ def plot_rates(metrics: dict[str, list[SuiteMetrics]], path: Path) -> None:
     axes[0].legend(fontsize=8)
     axes[-1].set_xticks(x, suites, rotation=20, ha="right")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def plot_confusion(records: Sequence[EpisodeRecord], path: Path, title: str) -> None:
@@ -136,41 +160,96 @@ def plot_confusion(records: Sequence[EpisodeRecord], path: Path, title: str) -> 
         ax.set_title(suite, fontsize=9)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    _save(fig, path)
 
 
-def write_report(dirs: Sequence[Path], out: Path, *, plots: bool = True) -> str:
-    """Write the report files into ``out``; return the Markdown text."""
+def settings_lines(metrics: dict[str, list[SuiteMetrics]]) -> list[str]:
+    """Header lines naming every non-default setting of the rows (none for a default run)."""
+    lines = []
+    for label, ms in metrics.items():
+        for m in ms:
+            settings = dict(m.settings)
+            default_steps = get_suite(m.suite).max_steps if m.suite in SUITES else None
+            odd = [
+                f"{k} {v}"
+                for k, v in settings.items()
+                if (k == "max_steps" and v != default_steps)
+                or (k in SETTING_DEFAULTS and v is not None and v != SETTING_DEFAULTS[k])
+            ]
+            if odd:
+                lines.append(f"- {label_of(m, label)} on {m.suite}: " + ", ".join(odd))
+    return lines
+
+
+def write_report(
+    dirs: Sequence[Path],
+    out: Path,
+    *,
+    plots: bool = True,
+    max_error_rate: float | None = MAX_ERROR_RATE,
+) -> str:
+    """Write the report files into ``out``; return the Markdown text.
+
+    Args:
+        dirs: run directories.
+        out: report folder (created).
+        plots: also write the PNG plots.
+        max_error_rate: rows with a larger share of error episodes are withheld (None: print
+            every row).
+
+    Raises:
+        EvalError: for a folder without records, or records that cannot be pooled.
+    """
     runs = load_runs(dirs)
     metrics = {label: summarize(recs) for label, recs in runs.items()}
     out.mkdir(parents=True, exist_ok=True)
     labelled = [(label, m) for label, ms in metrics.items() for m in ms]
-    summary = summary_table([m for _, m in labelled])
-    for row, (label, _) in zip(summary[1:], labelled, strict=True):
-        row[0] = label
+    summary = summary_table(
+        [m for _, m in labelled],
+        labels=[label for label, _ in labelled],
+        max_error_rate=max_error_rate,
+    )
+    errors = sum(m.errors for _, m in labelled)
+    mujoco = sorted({str(dict(m.settings)["mujoco"]) for _, m in labelled})
+    odd = settings_lines(metrics)
     parts = [
         "# rsb_mj evaluation report",
         "",
         "Runs: " + ", ".join(f"`{d}`" for d in dirs),
         "",
-        "Rates in %, Wilson 95% intervals in brackets; nSG only where GSR > 0.",
+        "Protocol: one attempt per episode (the choice is the first candidate grasped; a "
+        "wrong first grasp fails the episode). Rates in %, Wilson 95% intervals in brackets; "
+        "selection = correct choice among grasping episodes; nSG only where GSR > 0.",
         "",
-        "## Per suite",
+        f"Settings: mujoco {', '.join(mujoco)}; "
+        + ("non-default:" if odd else "all defaults (suite step limits, fast quality, 20 Hz)"),
+        *odd,
         "",
-        markdown(summary),
+        f"Error episodes (faults, not results; excluded from every rate): {errors}"
+        + (
+            f"; rows above {100 * max_error_rate:g}% errors are withheld"
+            if max_error_rate is not None
+            else ""
+        ),
     ]
-    (out / "summary.csv").write_text(csv_text(summary))
+    if any(m.privileged for _, m in labelled):
+        parts += [
+            "",
+            "Rows marked (privileged) read the answer (the built-in expert): an upper-bound "
+            "reference, not a policy to rank.",
+        ]
+    parts += ["", "## Per suite", "", markdown(summary)]
+    atomic_write_text(out / "summary.csv", csv_text(summary))
     for stem, (title, metric) in TABLES.items():
-        table = paper_table(metrics, metric)
-        (out / f"{stem}.csv").write_text(csv_text(table))
+        table = paper_table(metrics, metric, max_error_rate=max_error_rate)
+        atomic_write_text(out / f"{stem}.csv", csv_text(table))
         parts += ["", f"## {title}", "", markdown(table)]
     parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
     for label, recs in runs.items():
         for m in metrics[label]:
             parts += [
                 "",
-                f"### {label} on {m.suite}",
+                f"### {label_of(m, label)} on {m.suite}",
                 "",
                 confusion_markdown(recs, m.suite, m.choices),
             ]
@@ -180,5 +259,5 @@ def write_report(dirs: Sequence[Path], out: Path, *, plots: bool = True) -> str:
             plot_confusion(recs, out / f"confusion_{_slug(label)}.png", label)
         parts += ["", "![rates](rates.png)"]
     text = "\n".join(parts) + "\n"
-    (out / "report.md").write_text(text)
+    atomic_write_text(out / "report.md", text)
     return text

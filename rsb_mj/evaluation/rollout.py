@@ -1,98 +1,247 @@
-"""Run one episode of one policy in one environment and score it.
+"""Run one episode of one policy in one environment and score it (one attempt).
 
-The loop: ``env.reset(options={"episode": ...})``, ``policy.reset``, then ``policy.act``
-(one action or a chunk executed row by row) and ``env.step`` until success is latched
-(:mod:`rsb_mj.scoring.scorer`), the step limit is reached, or the policy reports ``done``
-(then the last action is held for :data:`SETTLE_STEPS` more steps while the scene settles).
-An :class:`~rsb_mj.errors.RsbError` raised by the policy or the environment ends the
-episode with termination ``"error"`` (scored as a failure); other exceptions are bugs and
-propagate.
+The loop: ``env.reset(options={"episode": ...})``, ``policy.reset(view, obs, info)``, then
+``policy.act`` (one action or a chunk executed row by row) and ``env.step`` until the
+one-attempt outcome is decided (:mod:`rsb_mj.scoring.scorer`), the step limit is reached,
+or the policy reports ``done`` (then the last action is held for :data:`SETTLE_STEPS` more
+steps while the scene settles). The policy is handed a view of the environment, never the
+environment (see :mod:`rsb_mj.env.views`).
+
+Errors are not results: anything the policy raises (``SystemExit`` included, not
+``KeyboardInterrupt``), an action that is not an action, a fault of the policy's server, a
+failing environment or an episode over its wall-clock limit ends the episode with
+``termination == "error"``, the cause in ``error`` and ``error_kind`` (``"policy"``,
+``"infra"``). Such records are excluded from every metric and rerun on resume.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
+from rsb_mj.env.views import PolicyEnv, SimView, policy_seed
 from rsb_mj.episode import Episode
-from rsb_mj.errors import EvalError, RsbError
+from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import ACTION_DIM, Policy
-from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
 from rsb_mj.version import versions
 
 #: Control steps the last action is held after the policy reports ``done`` (1 s at 20 Hz),
 #: so a block still settling into the zone is scored before the episode ends.
 SETTLE_STEPS = 20
+#: Default wall-clock limit of one episode [s] (reset, policy and simulation together).
+EPISODE_TIMEOUT_S = 600.0
 
 
-def _as_chunk(action: Any, policy: Policy) -> np.ndarray:
-    chunk = np.asarray(action, dtype=np.float64)
+def as_chunk(action: Any, policy: Policy) -> np.ndarray:
+    """The policy's output as a float (H, 14) chunk.
+
+    Raises:
+        PolicyError: for anything that is not one finite action or a non-empty chunk.
+    """
+    try:
+        chunk = np.asarray(action, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise PolicyError(
+            f"policy {policy.name}: act() returned {type(action).__name__} that is not an "
+            f"array of numbers ({exc}); expected ({ACTION_DIM},) or (H, {ACTION_DIM})"
+        ) from None
     if chunk.ndim == 1:
         chunk = chunk[None]
     if chunk.ndim != 2 or chunk.shape[1] != ACTION_DIM or chunk.shape[0] == 0:
-        raise EvalError(
+        raise PolicyError(
             f"policy {policy.name}: act() returned shape {chunk.shape}; "
             f"expected ({ACTION_DIM},) or (H, {ACTION_DIM})"
         )
+    bad = np.argwhere(~np.isfinite(chunk))
+    if bad.size:
+        raise PolicyError(
+            f"policy {policy.name}: act() returned non-finite values at (row, index) "
+            f"{[tuple(map(int, b)) for b in bad[:4]]}"
+        )
     return chunk
+
+
+def policy_view(env: Any, policy: Policy, episode: Episode) -> PolicyEnv | SimView:
+    """What ``policy`` is handed as ``env`` at reset (see :mod:`rsb_mj.env.views`)."""
+    u = env.unwrapped
+    candidates = env_candidates(u)
+    if not (policy.simulator or policy.privileged):
+        return PolicyEnv(
+            action_space=getattr(u, "action_space", None),
+            observation_space=getattr(u, "observation_space", None),
+            candidates=candidates,
+            control_hz=float(getattr(u, "metadata", {}).get("render_fps", 20)),
+            instruction=episode.instruction,
+        )
+    return SimView(
+        model=u.model,
+        data=u.data,
+        scene=u.scene,
+        candidates=candidates,
+        control_hz=float(u.metadata.get("render_fps", 20)),
+        instruction=episode.instruction,
+        seed=policy_seed(episode.seed, policy.name),
+        letters={cand: letter for letter, cand in episode.mapping.items()},
+        _answer=episode.target if policy.privileged else None,
+    )
+
+
+def env_candidates(u: Any) -> tuple[str, ...]:
+    """Candidate names of an environment (its scene's, or a test double's)."""
+    scene = getattr(u, "scene", None)
+    return tuple(scene.candidates) if scene is not None else tuple(u.candidates)
+
+
+@contextlib.contextmanager
+def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], None]]:
+    """Limit the block to ``seconds`` of wall time.
+
+    Yields a ``check()`` to call between steps. In the main thread a ``SIGALRM`` timer also
+    interrupts a call that never returns (a hung policy); elsewhere only ``check`` applies.
+
+    Raises:
+        InfraError: when the limit is exceeded.
+    """
+    if seconds is None or not math.isfinite(seconds):
+        yield lambda: None
+        return
+    deadline = time.monotonic() + seconds
+    message = f"{what} exceeded its wall-clock limit of {seconds:g} s (--episode-timeout)"
+
+    def check() -> None:
+        if time.monotonic() > deadline:
+            raise InfraError(message)
+
+    use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGALRM")
+    if not use_alarm:
+        yield check
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise InfraError(message)
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield check
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call_policy(policy: Policy, what: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """Run policy code; its failures become :class:`PolicyError` (faults keep their kind)."""
+    try:
+        return fn(*args)
+    except EpisodeFault:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise PolicyError(
+            f"policy {policy.name}: {what} raised {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def run_episode(
     env: Any,
     policy: Policy,
     episode: Episode,
-    problem: Any,
+    problem: Problem,
     *,
     max_steps: int,
     on_frame: Callable[[dict[str, Any]], None] | None = None,
+    episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
 ) -> EpisodeRecord:
     """Roll out ``policy`` on ``episode`` and return its record.
 
     Args:
         env: an ``RsbEnv`` for the episode's task (any cameras the policy needs).
-        policy: the policy; reset here.
+        policy: the policy; reset here with a view of ``env`` (never ``env`` itself).
         episode: the episode to run.
         problem: the parsed task file (its ``:grasp`` and ``:goal`` are scored).
         max_steps: control steps before the episode is cut (the suite's limit).
         on_frame: called with every observation (e.g. a video writer).
+        episode_timeout_s: wall-clock limit of the episode [s]; None for none.
     """
     start = time.perf_counter()
-    obs, info = env.reset(options={"episode": episode})
-    sim = dict(info.get("sim", {}))
-    if on_frame:
-        on_frame(obs)
-    scorer = EpisodeScorer.for_problem(problem, tuple(info["candidates"]), episode.target)
-    termination, error, steps = "step_limit", None, 0
+    termination, error, error_kind, steps = "step_limit", None, None, 0
+    sim: dict[str, Any] = {}
+    scorer: EpisodeScorer | None = None
     try:
-        policy.reset(env, obs, info)
-        ended, settle = False, 0
-        last = np.asarray(obs["state"], dtype=np.float64)  # held if done before acting
-        while not ended:
-            if policy.done:  # hold the last action while the scene settles
-                if settle >= SETTLE_STEPS:
-                    termination = "policy_done"
+        with wall_clock_limit(episode_timeout_s, f"episode {episode.index}") as check:
+            try:
+                obs, info = env.reset(options={"episode": episode})
+            except EpisodeFault:
+                raise
+            except Exception as exc:
+                raise InfraError(f"env.reset failed: {type(exc).__name__}: {exc}") from exc
+            sim = dict(info.get("sim", {}))
+            if on_frame:
+                on_frame(obs)
+            scorer = EpisodeScorer.for_problem(
+                problem, env_candidates(env.unwrapped), episode.target
+            )
+            view = policy_view(env, policy, episode)
+            public = {k: v for k, v in info.items() if k != "episode"}
+            _call_policy(policy, "reset()", lambda: policy.reset(view, obs, public))
+            settle = 0
+            last = np.asarray(obs["state"], dtype=np.float64)  # held if done before acting
+            while termination == "step_limit":
+                check()
+                if _call_policy(policy, "done", lambda: bool(policy.done)):
+                    if settle >= SETTLE_STEPS:
+                        termination = "policy_done"
+                        break
+                    chunk, settle = last[None], settle + 1
+                else:
+                    chunk = as_chunk(_call_policy(policy, "act()", policy.act, obs), policy)
+                for last in chunk:
+                    try:
+                        obs, _, _, _, info = env.step(last)
+                    except EpisodeFault:
+                        raise
+                    except Exception as exc:
+                        raise InfraError(f"env.step failed: {type(exc).__name__}: {exc}") from exc
+                    steps += 1
+                    if on_frame:
+                        on_frame(obs)
+                    outcome = scorer.update(info["signals"])
+                    if outcome.decided:
+                        termination = "success" if outcome.success else "wrong_choice"
+                        break
+                    if steps >= max_steps:
+                        break
+                if steps >= max_steps:
                     break
-                chunk, settle = last[None], settle + 1
-            else:
-                chunk = _as_chunk(policy.act(obs), policy)
-            for last in chunk:
-                obs, _, terminated, truncated, info = env.step(last)
-                steps += 1
-                if on_frame:
-                    on_frame(obs)
-                if scorer.update(info["signals"]).success:
-                    termination, ended = "success", True
-                    break
-                if steps >= max_steps or terminated or truncated:
-                    ended = True
-                    break
-    except RsbError as exc:
-        termination, error = "error", f"{type(exc).__name__}: {exc}"
-    out = scorer.outcome
+    except EpisodeFault as exc:
+        termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
+    out = scorer.finish() if scorer is not None else Outcome()
+    return _record(
+        episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim
+    )
+
+
+def _record(
+    episode: Episode,
+    policy: Policy,
+    out: Outcome,
+    termination: str,
+    steps: int,
+    max_steps: int,
+    start: float,
+    error: str | None,
+    error_kind: str | None,
+    sim: dict[str, Any],
+) -> EpisodeRecord:
     letter_of = {cand: letter for letter, cand in episode.mapping.items()}
     return EpisodeRecord(
         suite=episode.suite,
@@ -108,17 +257,21 @@ def run_episode(
         target=episode.target,
         choice=out.choice,
         chosen_option=letter_of.get(out.choice) if out.choice else None,
+        grasped_candidates=list(out.grasped_candidates),
         in_zone=list(out.in_zone),
         grasp_step=out.grasp_step,
         success_step=out.success_step,
         grasped=out.grasped,
+        correct_choice=out.correct_choice,
         success=out.success,
         goal_final=out.goal_final,
         termination=termination,
-        steps=out.steps,
+        steps=steps,
         max_steps=max_steps,
         wall_s=round(time.perf_counter() - start, 3),
+        privileged=bool(policy.privileged),
         error=error,
+        error_kind=error_kind,
         versions=versions(),
         sim=sim,
     )

@@ -6,6 +6,11 @@ the six suites and is shown only when all six are present (else ``-``).
 
 Tables are lists of rows of strings (the first row is the header), rendered with
 :func:`markdown` or :func:`csv_text`.
+
+Rows of privileged policies (they read the answer: the built-in expert) carry the mark
+:data:`PRIVILEGED_MARK` wherever they appear, so an oracle reference is never ranked beside
+learned policies unmarked. A row whose share of error episodes exceeds the threshold is
+withheld (its rates replaced by :data:`WITHHELD`) unless the caller allows it.
 """
 
 from __future__ import annotations
@@ -20,6 +25,23 @@ from rsb_mj.suites import SUITES
 Table = list[list[str]]
 #: Shown where a value is undefined (nSG without grasps, Avg without all six suites).
 MISSING = "-"
+#: Appended to the label of a privileged policy's rows.
+PRIVILEGED_MARK = " (privileged)"
+#: Shown instead of the rates of a row with too many error episodes.
+WITHHELD = "withheld"
+#: Default largest share of error episodes a printed row may have.
+MAX_ERROR_RATE = 0.05
+
+
+def label_of(m: SuiteMetrics, label: str | None = None) -> str:
+    """The row label: ``label`` (default the policy) with the privileged mark if due."""
+    text = label if label is not None else m.policy
+    return text + PRIVILEGED_MARK if m.privileged and not text.endswith(PRIVILEGED_MARK) else text
+
+
+def withheld(m: SuiteMetrics, max_error_rate: float | None) -> bool:
+    """The row has more error episodes than ``max_error_rate`` allows (None: never)."""
+    return max_error_rate is not None and m.error_rate > max_error_rate
 
 
 def pct(value: float | None) -> str:
@@ -39,22 +61,36 @@ def rate_cell(rate: Rate) -> str:
     return with_interval(rate.value, rate.interval)
 
 
-def summary_table(metrics: Sequence[SuiteMetrics]) -> Table:
-    """One row per (policy, suite): n, GSR, TSR, nSG, correct-grasp rate, chance verdict."""
-    rows = [["policy", "suite", "n", "GSR %", "TSR %", "nSG %", "correct grasp %", "vs chance"]]
-    for m in metrics:
-        rows.append(
-            [
-                m.policy,
-                m.suite,
-                str(m.episodes),
-                rate_cell(m.gsr),
-                rate_cell(m.tsr),
-                with_interval(m.nsg, m.nsg_interval),
-                rate_cell(m.correct_grasp) if m.correct_grasp.n else MISSING,
-                m.chance_verdict,
-            ]
-        )
+def summary_table(
+    metrics: Sequence[SuiteMetrics],
+    *,
+    labels: Sequence[str] | None = None,
+    max_error_rate: float | None = MAX_ERROR_RATE,
+) -> Table:
+    """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict.
+
+    Args:
+        metrics: the rows.
+        labels: row labels (default: each row's policy), marked when privileged.
+        max_error_rate: rows with a larger share of error episodes are withheld (None: print
+            every row).
+    """
+    header = ["policy", "suite", "n", "errors", "GSR %", "TSR %", "selection %", "nSG %"]
+    rows = [[*header, "vs chance"]]
+    for i, m in enumerate(metrics):
+        row = [label_of(m, labels[i] if labels else None), m.suite, str(m.episodes)]
+        row.append(str(m.errors))
+        if withheld(m, max_error_rate):
+            rows.append([*row, *[WITHHELD] * 5])
+            continue
+        row += [
+            rate_cell(m.gsr),
+            rate_cell(m.tsr),
+            rate_cell(m.selection) if m.selection.n else MISSING,
+            with_interval(m.nsg, m.nsg_interval),
+            m.chance_verdict,
+        ]
+        rows.append(row)
     return rows
 
 
@@ -70,12 +106,18 @@ def _avg(values: list[float | None], complete: bool) -> str:
     return pct(sum(values) / len(values))  # type: ignore[arg-type]
 
 
-def paper_table(runs: dict[str, list[SuiteMetrics]], metric: str) -> Table:
+def paper_table(
+    runs: dict[str, list[SuiteMetrics]],
+    metric: str,
+    *,
+    max_error_rate: float | None = MAX_ERROR_RATE,
+) -> Table:
     """Table 1 (``metric="tsr"``), Table 2 (``"nsg"``) or Table 6 (``"gsr_tsr"``).
 
     Args:
         runs: row label (e.g. ``"expert"`` or ``"runs/a:expert"``) -> its suite metrics.
         metric: which table.
+        max_error_rate: suites of a row with a larger share of errors show ``withheld``.
     """
     suites = _ordered_suites(runs)
     complete = all(s in suites for s in SUITES) and len(suites) == len(SUITES)
@@ -86,21 +128,23 @@ def paper_table(runs: dict[str, list[SuiteMetrics]], metric: str) -> Table:
         header = ["model", *suites, "Avg"]
     rows = [header]
     for label, metrics in runs.items():
-        by_suite = {m.suite: m for m in metrics}
+        by_suite = {m.suite: m for m in metrics if not withheld(m, max_error_rate)}
+        held = {m.suite for m in metrics if withheld(m, max_error_rate)}
         have = all(s in by_suite for s in SUITES)
-        row = [label]
+        row = [label_of(metrics[0], label) if metrics else label]
         if metric == "gsr_tsr":
             gsr = [by_suite[s].gsr.value if s in by_suite else None for s in suites]
             tsr = [by_suite[s].tsr.value if s in by_suite else None for s in suites]
-            for g, t in zip(gsr, tsr, strict=True):
-                row += [pct(g), pct(t)]
+            for s, g, t in zip(suites, gsr, tsr, strict=True):
+                row += [WITHHELD, WITHHELD] if s in held else [pct(g), pct(t)]
             row += [_avg(gsr, complete and have), _avg(tsr, complete and have)]
         else:
             vals = []
             for s in suites:
                 m = by_suite.get(s)
                 vals.append(None if m is None else (m.tsr.value if metric == "tsr" else m.nsg))
-            row += [pct(v) for v in vals] + [_avg(vals, complete and have)]
+            cells = [WITHHELD if s in held else pct(v) for s, v in zip(suites, vals, strict=True)]
+            row += [*cells, _avg(vals, complete and have)]
         rows.append(row)
     return rows
 

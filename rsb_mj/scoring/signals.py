@@ -19,6 +19,8 @@ from rsb_mj.errors import EvalError
 #: Signal name -> (dtype kind, shape suffix after S, with "N" for the candidate axis).
 SIGNAL_SHAPES: dict[str, tuple[str, tuple[int | str, ...]]] = {
     "contact": ("b", ("N", 2)),
+    "pinch": ("b", ("N", 2)),
+    "table_contact": ("b", ("N",)),
     "gripper_cmd": ("f", (2,)),
     "gripper_open": ("f", (2,)),
     "lift": ("f", ("N",)),
@@ -33,6 +35,9 @@ class StepSignals:
     Attributes:
         contact: bool (S, N, 2); candidate n touches the [left, right] gripper's finger or
             pad geoms.
+        pinch: bool (S, N, 2); candidate n touches both finger links of the [left, right]
+            gripper.
+        table_contact: bool (S, N); candidate n touches the table (zone patch included).
         gripper_cmd: float (S, 2); commanded [left, right] gripper, 0 closed .. 1 open.
         gripper_open: float (S, 2); measured normalized opening, 0 closed .. 1 open.
         lift: float (S, N); candidate center height above its resting height at reset [m].
@@ -41,6 +46,8 @@ class StepSignals:
     """
 
     contact: np.ndarray
+    pinch: np.ndarray
+    table_contact: np.ndarray
     gripper_cmd: np.ndarray
     gripper_open: np.ndarray
     lift: np.ndarray

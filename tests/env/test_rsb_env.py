@@ -25,11 +25,16 @@ def test_reset_returns_state_images_and_info():
     np.testing.assert_allclose(obs["state"][[6, 13]], 1.0)  # grippers open at home
     assert info["candidates"] == env.unwrapped.scene.candidates
     assert len(info["candidates"]) == 10 and info["step"] == 0
-    assert info["instruction"] == info["episode"]["instruction"]
-    assert info["episode"]["suite"] == "RSB-Math-10"
+    assert info["instruction"] == env.unwrapped.episode.instruction
+    assert env.unwrapped.episode.suite == "RSB-Math-10"
+    # nothing in info holds or determines the answer
+    assert set(info) == {"instruction", "candidates", "step", "signals", "is_success", "sim"}
+    assert info["is_success"] is False
     assert info["sim"]["mujoco"] == mujoco.__version__ and info["sim"]["quality"] == "fast"
     assert {k: v.shape for k, v in info["signals"].items()} == {
         "contact": (1, 10, 2),
+        "pinch": (1, 10, 2),
+        "table_contact": (1, 10),
         "gripper_cmd": (1, 2),
         "gripper_open": (1, 2),
         "lift": (1, 10),
@@ -108,18 +113,19 @@ def test_bad_options_and_episodes_are_rejected(blind_env):
         EnvError, match=r"unknown reset options \['layout'\]; valid choices: episode"
     ):
         blind_env.reset(options={"layout": {}})
-    _, info = blind_env.reset(seed=3)
-    row = dict(info["episode"])
+    blind_env.reset(seed=3)
+    row = blind_env.episode.to_dict()
     row["mapping"] = {k: f"x_{v}" for k, v in row["mapping"].items()}
     with pytest.raises(EnvError, match=r"this task's candidates are \['block_a', 'block_b'"):
         blind_env.reset(options={"episode": row})
 
 
 def test_reset_with_an_episode_dict_replays_it(blind_env):
-    _, first = blind_env.reset(seed=7)
+    blind_env.reset(seed=7)
+    first = blind_env.episode
     state1 = blind_env.data.qpos.copy()
-    _, second = blind_env.reset(seed=99, options={"episode": first["episode"]})
-    assert second["episode"] == first["episode"]
+    blind_env.reset(seed=99, options={"episode": first.to_dict()})
+    assert blind_env.episode == first
     np.testing.assert_array_equal(blind_env.data.qpos, state1)
 
 

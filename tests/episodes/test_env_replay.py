@@ -27,7 +27,7 @@ def test_eval_rows_replay_with_their_instruction_mapping_and_layout(name):
         for row in load_table(name, "eval")[:3]:
             _, info = env.reset(options={"episode": row.to_dict()})
             assert info["instruction"] == row.instruction
-            assert info["episode"] == row.to_dict()
+            assert env.unwrapped.episode == row
             assert env.unwrapped.episode.mapping == row.mapping
             assert env.unwrapped.episode.target == row.mapping[row.correct]
             for obj, pose in row.layout.items():

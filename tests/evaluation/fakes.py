@@ -1,7 +1,7 @@
 """A deterministic stand-in for ``RsbEnv`` and a toy policy, for runner tests without MuJoCo.
 
 The fake "physics": when action[6] (left gripper) < 0.5 the left gripper holds candidate
-``int(action[0])`` (contact, lifted 5 cm); opening it with action[1] > 0.5 drops the held
+``int(action[0])`` (pinched, lifted 5 cm); opening it with action[1] > 0.5 drops the held
 candidate into the answer zone. Signals have the shapes of contract 5.
 """
 
@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.policies.base import Policy
 
 S = 25
 
@@ -53,6 +54,8 @@ class FakeEnv:
         n = len(self.candidates)
         sig = {
             "contact": np.zeros((s, n, 2), dtype=bool),
+            "pinch": np.zeros((s, n, 2), dtype=bool),
+            "table_contact": np.ones((s, n), dtype=bool),
             "gripper_cmd": np.full((s, 2), 1.0),
             "gripper_open": np.full((s, 2), 1.0),
             "lift": np.zeros((s, n)),
@@ -60,15 +63,16 @@ class FakeEnv:
         }
         sig["in_zone"][:, list(self.placed)] = True
         if self.held is not None:
-            sig["contact"][:, self.held, 0] = True
+            sig["contact"][:, self.held, 0] = sig["pinch"][:, self.held, 0] = True
+            sig["table_contact"][:, self.held] = False
             sig["lift"][:, self.held] = 0.05
             sig["gripper_cmd"][:, 0] = 0.0
+            sig["gripper_open"][:, 0] = 0.5
         return sig
 
     def _info(self, s: int) -> dict[str, Any]:
         return {
             "instruction": self.episode.instruction,
-            "episode": self.episode.to_dict(),
             "candidates": self.candidates,
             "step": self.steps,
             "signals": self._signals(s),
@@ -94,6 +98,10 @@ class FakeEnv:
     def unwrapped(self) -> FakeEnv:
         return self
 
+    # What a SimView reads (a fake has no MuJoCo model).
+    model = data = scene = None
+    metadata: dict[str, Any] = {"render_fps": 20}  # noqa: RUF012
+
     def close(self) -> None:
         pass
 
@@ -103,18 +111,22 @@ def fake_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> FakeEn
     return FakeEnv(suite, split, cameras)
 
 
-class ToyPickPolicy:
-    """Picks the candidate of option ``letter`` (None: the correct one) and places it."""
+class ToyPickPolicy(Policy):
+    """Picks the candidate of option ``letter`` (None: the correct one, read through the
+    privileged channel) and places it."""
 
     cameras = ()
+    simulator = True
 
     def __init__(self, letter: str | None = None) -> None:
         self.letter = letter
         self.t = 0
 
     def reset(self, env, obs, info) -> None:
-        ep = info["episode"]
-        target = ep["mapping"][self.letter or ep["correct"]]
+        if self.letter is None:
+            target = env.answer
+        else:
+            target = {letter: cand for cand, letter in env.letters.items()}[self.letter]
         self.k = list(info["candidates"]).index(target)
         self.t = 0
 
@@ -131,9 +143,15 @@ class ToyPickPolicy:
         return self.t >= 4
 
 
+class ToyOracle(ToyPickPolicy):
+    """The toy policy on the correct option: privileged."""
+
+    privileged = True
+
+
 def oracle() -> ToyPickPolicy:
     """``module:factory`` entry: the toy oracle."""
-    return ToyPickPolicy()
+    return ToyOracle()
 
 
 def always_a() -> ToyPickPolicy:

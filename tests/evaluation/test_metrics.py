@@ -13,20 +13,27 @@ from rsb_mj.evaluation.metrics import (
     summarize,
     wilson,
 )
+from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
 
 
 def rec(
-    index, *, grasped, success, choice_letter=None, correct="A", suite="RSB-Math-4", policy="p"
+    index, *, grasped, success, choice_letter=None, correct="A", suite="RSB-Math-4", policy="p",
+    error=None, max_steps=400, privileged=False,
 ):
     mapping = {"A": "block_a", "B": "block_b", "C": "block_c", "D": "block_d"}
+    termination = "error" if error else "success" if success else "step_limit"
     return EpisodeRecord(
         suite=suite, split="eval", index=index, seed=index, policy=policy, task="t.bddl",
         question_id="q", template_id="t", choices=4, correct=correct, target=mapping[correct],
-        choice=mapping.get(choice_letter), chosen_option=choice_letter, in_zone=[],
+        choice=mapping.get(choice_letter), chosen_option=choice_letter,
+        grasped_candidates=[mapping[choice_letter]] if choice_letter else [], in_zone=[],
         grasp_step=3 if grasped else None, success_step=9 if success else None,
-        grasped=grasped, success=success, goal_final=success,
-        termination="success" if success else "step_limit", steps=10, max_steps=400, wall_s=0.1,
+        grasped=grasped, correct_choice=bool(grasped and choice_letter == correct),
+        success=success, goal_final=success, termination=termination, steps=10,
+        max_steps=max_steps, wall_s=0.1, privileged=privileged, error=error,
+        error_kind="infra" if error else None,
+        sim={"quality": "fast", "control_hz": 20, "mujoco": "3.8.1"},
     )  # fmt: skip
 
 
@@ -62,10 +69,36 @@ def test_suite_metrics_counts_rates_and_nsg_interval():
         rec(3, grasped=False, success=False),
     ]
     m = suite_metrics(records)
-    assert (m.episodes, m.gsr.k, m.tsr.k, m.selection.n, m.correct_grasp.k) == (4, 3, 1, 3, 2)
+    assert (m.episodes, m.gsr.k, m.tsr.k, m.success_per_grasp.n, m.selection.k) == (4, 3, 1, 3, 2)
+    assert (m.errors, m.privileged) == (0, False)
     assert m.nsg == pytest.approx((1 / 3 - 0.25) / 0.75)
     lo, hi = wilson(1, 3)
     assert m.nsg_interval == pytest.approx(((lo - 0.25) / 0.75, (hi - 0.25) / 0.75))
+
+
+def test_error_episodes_are_counted_apart_and_excluded_from_every_rate():
+    records = [
+        rec(0, grasped=True, success=True, choice_letter="A"),
+        rec(1, grasped=False, success=False, error="InfraError: ws://127.0.0.1:9 refused"),
+        rec(2, grasped=False, success=False),
+    ]
+    m = suite_metrics(records)
+    assert (m.episodes, m.errors, m.gsr.k, m.gsr.n, m.tsr.k, m.tsr.n) == (2, 1, 1, 2, 1, 2)
+    assert m.error_rate == pytest.approx(1 / 3)
+    assert confusion(records, 4)[0] == [1, 0, 0, 0, 1]  # the error episode is not a "none"
+
+
+def test_records_run_with_different_step_limits_are_not_pooled():
+    records = [
+        rec(0, grasped=False, success=False),
+        rec(1, grasped=False, success=False, max_steps=1000),
+    ]
+    with pytest.raises(
+        EvalError,
+        match=r"records of p on RSB-Math-4 were run with different settings \(max_steps 400 vs "
+        r"1000\); they cannot be pooled",
+    ):
+        summarize(records)
 
 
 def test_no_grasp_leaves_nsg_undefined():

@@ -43,6 +43,35 @@ def test_duplicate_keys_keep_the_first_record(tmp_path):
     assert [r.success for r in read_records(path)] == [True]
 
 
+def test_a_later_scored_record_supersedes_an_error_but_never_the_reverse(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    append_record(path, rec(0, grasped=False, success=False, error="InfraError: timeout"))
+    append_record(path, rec(1, grasped=False, success=False))
+    assert [(r.index, r.is_error) for r in read_records(path)] == [(0, True), (1, False)]
+    append_record(path, rec(0, grasped=True, success=True, choice_letter="A"))
+    append_record(path, rec(0, grasped=False, success=False, error="InfraError: again"))
+    assert [(r.index, r.success, r.is_error) for r in read_records(path)] == [
+        (0, True, False),
+        (1, False, False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("index", "7", r"field 'index' is \"7\"; it must be int"),
+        ("grasped", 1, r"field 'grasped' is 1; it must be bool"),
+        ("choice", 3, r"field 'choice' is 3; it must be str or null"),
+        ("in_zone", [1], r"field 'in_zone' is \[1\]; it must be list"),
+    ],
+)
+def test_hand_edited_fields_of_the_wrong_type_are_named(field, value, message):
+    row = json.loads(rec(0, grasped=False, success=False).to_json())
+    row[field] = value
+    with pytest.raises(EvalError, match=r"x:4: " + message):
+        EpisodeRecord.from_dict(row, where="x:4")
+
+
 def test_a_malformed_complete_line_names_file_and_line(tmp_path):
     path = tmp_path / "episodes.jsonl"
     append_record(path, rec(0, grasped=False, success=False))

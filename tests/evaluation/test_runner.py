@@ -59,7 +59,7 @@ def test_oracle_succeeds_and_wrong_choice_fails(tmp_path):
     oracle = [r for r in records if r.policy.endswith("oracle")]
     fixed = [r for r in records if r.policy.endswith("always_a")]
     assert [(r.success, r.termination, r.grasp_step, r.success_step) for r in oracle] == [
-        (True, "success", 1, 3)
+        (True, "success", 1, 12)  # placed at step 3, resting 0.5 s: decided at step 12
     ] * 3
     # episode 0's correct option is A: always_a succeeds there only
     assert [(r.index, r.grasped, r.success, r.chosen_option) for r in fixed] == [
@@ -67,7 +67,8 @@ def test_oracle_succeeds_and_wrong_choice_fails(tmp_path):
         (1, True, False, "A"),
         (2, True, False, "A"),
     ]
-    assert fixed[1].termination == "policy_done" and fixed[1].in_zone == ["block_d"]
+    # one attempt: the wrong first grasp decides the episode at once
+    assert (fixed[1].termination, fixed[1].steps, fixed[1].in_zone) == ("wrong_choice", 1, [])
     assert records[0].versions["mujoco"]
 
 
@@ -91,9 +92,9 @@ def test_a_bad_action_shape_ends_the_episode_as_an_error(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fakes.ToyPickPolicy, "act", lambda self, obs: [0.0] * 13)
     (record,) = run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
-    assert record.termination == "error" and not record.grasped
+    assert (record.termination, record.error_kind, record.grasped) == ("error", "policy", False)
     assert record.error == (
-        "EvalError: policy evaluation.fakes:oracle: act() returned shape (1, 13); "
+        "PolicyError: policy evaluation.fakes:oracle: act() returned shape (1, 13); "
         "expected (14,) or (H, 14)"
     )
 

@@ -19,12 +19,27 @@ def test_pct_and_summary_cells():
     assert (pct(0.4567), pct(None)) == ("45.7", "-")
     rows = summary_table(summarize([rec(0, grasped=True, success=True, choice_letter="A")]))
     assert rows[0] == [
-        "policy", "suite", "n", "GSR %", "TSR %", "nSG %", "correct grasp %", "vs chance",
+        "policy", "suite", "n", "errors", "GSR %", "TSR %", "selection %", "nSG %", "vs chance",
     ]  # fmt: skip
     assert rows[1] == [
-        "p", "RSB-Math-4", "1", "100.0 [20.7, 100.0]", "100.0 [20.7, 100.0]",
-        "100.0 [-5.8, 100.0]", "100.0 [20.7, 100.0]", "within",
+        "p", "RSB-Math-4", "1", "0", "100.0 [20.7, 100.0]", "100.0 [20.7, 100.0]",
+        "100.0 [20.7, 100.0]", "100.0 [-5.8, 100.0]", "within",
     ]  # fmt: skip
+
+
+def test_privileged_rows_are_marked_and_rows_with_too_many_errors_withheld():
+    records = [
+        rec(0, grasped=True, success=True, choice_letter="A", policy="expert", privileged=True),
+        rec(0, grasped=False, success=False, policy="mine"),
+        rec(1, grasped=False, success=False, policy="mine", error="InfraError: timeout"),
+    ]
+    rows = summary_table(summarize(records))
+    assert rows[1][:4] == ["expert (privileged)", "RSB-Math-4", "1", "0"]
+    assert rows[2] == ["mine", "RSB-Math-4", "1", "1", *["withheld"] * 5]
+    rows = summary_table(summarize(records), max_error_rate=None)
+    assert rows[2][4] == "0.0 [0.0, 79.3]"
+    t1 = paper_table({"expert": summarize(records)[:1], "mine": summarize(records)[1:]}, "tsr")
+    assert (t1[1][:2], t1[2][:2]) == (["expert (privileged)", "100.0"], ["mine", "withheld"])
 
 
 def test_table1_has_suites_in_paper_order_and_an_average_only_when_all_six_are_there():

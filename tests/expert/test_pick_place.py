@@ -69,7 +69,7 @@ def test_unknown_target_lists_the_candidates(env):
 
 def test_reset_starts_a_fresh_plan(env):
     obs, info = env.reset(options={"episode": episode_for("RSB-Math-4", "eval", 1)})
-    expert = PickPlaceExpert(env, info["episode"]["mapping"]["A"])
+    expert = PickPlaceExpert(env, env.unwrapped.episode.mapping["A"])
     first = expert.act(obs)
     for _ in range(5):
         obs, *_ = env.step(expert.act(obs))

@@ -3,44 +3,47 @@
 from collections import Counter
 
 import numpy as np
+import pytest
 
-from rsb_mj.policies import ExpertPolicy, RandomGraspPolicy, episode_rng
+from rsb_mj.env.views import SimView, policy_seed
+from rsb_mj.errors import EvalError
+from rsb_mj.policies import ExpertPolicy, RandomGraspPolicy, policy_rng
 from rsb_mj.policies.scripted import nearest_candidate
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
+INFO = {"candidates": CANDS}
 
 
-def _info(seed=7, layout=None):
-    layout = layout or {c: [-0.15 + 0.1 * i, -0.05, 0.0] for i, c in enumerate(CANDS)}
-    return {
-        "candidates": CANDS,
-        "episode": {
-            "seed": seed,
-            "correct": "C",
-            "mapping": {"A": "block_b", "B": "block_d", "C": "block_a", "D": "block_c"},
-            "layout": layout,
-        },
-    }
+def _view(seed=7, policy="random-grasp", answer=None):
+    """A SimView without a simulator: only what choose() reads."""
+    return SimView(
+        model=None, data=None, scene=None, candidates=CANDS, control_hz=20.0,
+        instruction="", seed=policy_seed(seed, policy), letters={}, _answer=answer,
+    )  # fmt: skip
 
 
-def test_expert_picks_the_correct_option():
-    info = _info()
-    assert ExpertPolicy().choose(None, info, episode_rng(info, "expert")) == "block_a"
+def test_only_the_expert_is_privileged_and_it_reads_the_answer_channel():
+    assert ExpertPolicy.privileged and not RandomGraspPolicy.privileged
+    assert ExpertPolicy.simulator and RandomGraspPolicy.simulator
+    view = _view(answer="block_a")
+    assert ExpertPolicy().choose(view, INFO, policy_rng(view)) == "block_a"
+    with pytest.raises(EvalError, match=r"the answer is only handed to privileged policies"):
+        _ = _view().answer
 
 
 def test_random_grasp_is_seeded_by_episode_and_uniform():
     policy = RandomGraspPolicy()
-    picks = [policy.choose(None, _info(s), episode_rng(_info(s), policy.name)) for s in range(400)]
-    again = [policy.choose(None, _info(s), episode_rng(_info(s), policy.name)) for s in range(400)]
+    picks = [policy.choose(_view(s), INFO, policy_rng(_view(s))) for s in range(400)]
+    again = [policy.choose(_view(s), INFO, policy_rng(_view(s))) for s in range(400)]
     assert picks == again
     counts = Counter(picks)
     assert sorted(counts) == sorted(CANDS) and min(counts.values()) > 70  # ~100 each
 
 
-def test_episode_rng_differs_between_policies_with_the_same_seed():
-    a = episode_rng(_info(5), "random-grasp").integers(1 << 30)
-    b = episode_rng(_info(5), "other").integers(1 << 30)
-    assert a != b
+def test_policy_seed_differs_between_policies_and_hides_the_episode_seed():
+    assert policy_seed(5, "random-grasp") != policy_seed(5, "other")
+    assert policy_seed(5, "random-grasp") == policy_seed(5, "random-grasp")
+    assert policy_seed(5, "random-grasp") != 5
 
 
 def test_nearest_picks_the_candidate_closest_to_either_gripper():

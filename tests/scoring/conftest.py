@@ -13,6 +13,8 @@ from rsb_mj.scoring.signals import StepSignals
 def _make(s: int = 25, n: int = 4, *, cmd: float = 1.0) -> dict[str, np.ndarray]:
     return {
         "contact": np.zeros((s, n, 2), dtype=bool),
+        "pinch": np.zeros((s, n, 2), dtype=bool),
+        "table_contact": np.ones((s, n), dtype=bool),
         "gripper_cmd": np.full((s, 2), cmd),
         "gripper_open": np.full((s, 2), cmd),
         "lift": np.zeros((s, n)),
@@ -22,7 +24,8 @@ def _make(s: int = 25, n: int = 4, *, cmd: float = 1.0) -> dict[str, np.ndarray]
 
 @pytest.fixture
 def make_signals() -> Callable[..., dict[str, np.ndarray]]:
-    """``make_signals(s, n, cmd=...)``: quiet signals (no contact, nothing lifted or in zone)."""
+    """``make_signals(s, n, cmd=...)``: quiet signals (every candidate resting on the table,
+    no finger contact, nothing lifted or in zone; measured openings equal to ``cmd``)."""
     return _make
 
 

@@ -1,10 +1,10 @@
-"""EpisodeScorer: the policy's choice, latched success, and the grasp requirement."""
+"""EpisodeScorer: one attempt per episode, the choice, and success at the end."""
 
 import pytest
 
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import And, Atom, Name, Variable
-from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.scoring.scorer import SUCCESS_HOLD_STEPS, EpisodeScorer
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
 GRASP = Atom("Grasped", (Variable("c", "candidate"),))
@@ -20,11 +20,13 @@ def _scorer(target="block_c"):
     return EpisodeScorer(GRASP, GOAL, CANDS, target, path="t.bddl")
 
 
-def _lift(make_signals, n, *, cmd=0.0):
-    """A control step in which candidate n is held closed and lifted 5 cm."""
-    d = make_signals(25, 4, cmd=cmd)
-    d["contact"][:, n, 1] = True
+def _lift(make_signals, n):
+    """A control step in which candidate n is pinched by the closed left gripper, lifted."""
+    d = make_signals(25, 4, cmd=1.0)
+    d["contact"][:, n, 0] = d["pinch"][:, n, 0] = True
+    d["gripper_cmd"][:, 0], d["gripper_open"][:, 0] = 0.0, 0.5
     d["lift"][:, n] = 0.05
+    d["table_contact"][:, n] = False
     return d
 
 
@@ -35,56 +37,95 @@ def _placed(make_signals, n):
     return d
 
 
-def test_correct_pick_and_place_is_latched_at_its_step(make_signals):
+def test_a_correct_pick_and_place_is_decided_after_half_a_second_in_the_zone(make_signals):
     sc = _scorer()
     sc.update(make_signals())
     out = sc.update(_lift(make_signals, 2))
-    assert (out.grasped, out.choice, out.grasp_step, out.success) == (True, "block_c", 2, False)
+    assert (out.grasped, out.choice, out.grasp_step, out.correct_choice) == (
+        True,
+        "block_c",
+        2,
+        True,
+    )
+    assert not out.decided
+    for _ in range(SUCCESS_HOLD_STEPS - 1):
+        out = sc.update(_placed(make_signals, 2))
+        assert not out.decided
     out = sc.update(_placed(make_signals, 2))
-    assert (out.success, out.success_step, out.goal_final, out.in_zone) == (
+    assert (out.success, out.decided, out.success_step, out.in_zone) == (
         True,
-        3,
         True,
+        2 + SUCCESS_HOLD_STEPS,
         ["block_c"],
     )
-    knocked_out = make_signals()
-    out = sc.update(knocked_out)
-    assert (out.success, out.success_step, out.goal_final, out.steps) == (True, 3, False, 4)
+    out = sc.update(make_signals())  # decided: nothing changes any more
+    assert (out.success, out.steps) == (True, 2 + SUCCESS_HOLD_STEPS)
 
 
-def test_wrong_choice_is_recorded_and_is_no_success(make_signals):
+def test_a_bounce_through_the_zone_is_no_success(make_signals):
     sc = _scorer()
-    sc.update(_lift(make_signals, 0))
-    out = sc.update(_placed(make_signals, 0))
-    assert (out.grasped, out.choice, out.success, out.in_zone) == (
+    sc.update(_lift(make_signals, 2))
+    for _ in range(3):
+        sc.update(_placed(make_signals, 2))
+    out = sc.update(make_signals())  # out of the zone again
+    assert not out.decided
+    out = sc.finish()
+    assert (out.success, out.goal_final, out.decided) == (False, False, True)
+
+
+def test_an_episode_cut_while_the_answer_rests_in_the_zone_is_a_success(make_signals):
+    sc = _scorer()
+    sc.update(_lift(make_signals, 2))
+    sc.update(_placed(make_signals, 2))
+    out = sc.finish()
+    assert (out.success, out.success_step, out.decided) == (True, None, True)
+
+
+def test_a_wrong_first_grasp_fails_at_once_whatever_follows(make_signals):
+    sc = _scorer()
+    out = sc.update(_lift(make_signals, 0))
+    assert (out.grasped, out.choice, out.correct_choice, out.success, out.decided) == (
         True,
         "block_a",
         False,
+        False,
+        True,
+    )
+    assert out.decided_step == 1
+    for _ in range(SUCCESS_HOLD_STEPS + 1):  # then the correct block, placed: ignored
+        sc.update(_lift(make_signals, 2))
+        out = sc.update(_placed(make_signals, 2))
+    assert (out.choice, out.success, out.steps, out.grasped_candidates) == (
+        "block_a",
+        False,
+        1,
         ["block_a"],
     )
-    sc.update(_lift(make_signals, 2))
-    out = sc.update(_placed(make_signals, 2))
-    assert out.choice == "block_a"  # the first grasp stays the choice
-    assert out.grasped_candidates == ["block_a", "block_c"]
-    assert (out.success, out.success_step) == (True, 4)
+    assert sc.finish().success is False
 
 
 def test_pushing_the_answer_into_the_zone_without_a_grasp_is_no_success(make_signals):
     sc = _scorer()
-    push = make_signals(25, 4, cmd=1.0)
-    push["contact"][:10, 2, 0] = True
+    push = make_signals(25, 4, cmd=0.0)
+    push["contact"][:10, 2, 0] = True  # one finger pushes, gripper closed
     push["in_zone"][10:, 2] = True
     out = sc.update(push)
-    assert (out.grasped, out.success, out.goal_final) == (False, False, True)
+    for _ in range(SUCCESS_HOLD_STEPS):
+        out = sc.update(_placed(make_signals, 2))
+    assert (out.grasped, out.success, out.goal_final, out.decided) == (False, False, True, False)
+    assert sc.finish().success is False
 
 
 def test_held_in_the_zone_is_not_yet_released(make_signals):
     sc = _scorer()
     d = _lift(make_signals, 2)
     d["lift"][:, 2] = 0.0
+    d["table_contact"][:, 2] = True
     d["in_zone"][:, 2] = True  # resting in the zone, fingers still on it
-    out = sc.update(d)
+    for _ in range(8):  # pinched 8 control steps: a grasp, but not released
+        out = sc.update(d)
     assert (out.grasped, out.success, out.goal_final) == (True, False, False)
+    assert sc.finish().success is False
 
 
 def test_grasp_block_must_range_over_candidates():

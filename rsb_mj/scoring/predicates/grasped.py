@@ -1,18 +1,22 @@
-"""``(Grasped ?c)``: the grasp criterion of the RSB paper, Appendix C.
+"""``(Grasped ?c)``: the grasp criterion of the RSB paper, Appendix C, read strictly.
 
-A candidate counts as grasped at a physics substep when all of these hold:
+A candidate counts as grasped at a physics substep when, for one gripper (the same one for
+every condition):
 
-1. a gripper touches it (``contact``: any finger/pad geom of the left or right gripper);
-2. at least one gripper is closed: its *commanded* opening is below
-   :data:`CLOSED_BELOW`. Commanded, not measured: a gripper closed on a 4-5 cm block
-   stays measurably half open (the block keeps the fingers apart), so the measured opening
-   cannot tell "closed on a block" from "open"; the command is the policy's decision and
-   is what RoboTwin's criterion reads too;
-3. the candidate is lifted more than :data:`LIFT_ABOVE_M` above its resting height, or
-   conditions 1 and 2 have held for :data:`STABLE_SUBSTEPS` consecutive physics substeps
-   (8 x 2 ms; the count carries across control steps).
-
-As in the paper, condition 2 asks for *a* closed gripper, not necessarily the touching one.
+1. the candidate touches *both* finger links of that gripper (``pinch``): it is held between
+   the fingers. A push or a brush touches one finger; a contact through a held object is a
+   contact with the held object, not with this candidate;
+2. that same gripper is commanded closed (``gripper_cmd`` below :data:`CLOSED_BELOW`). A
+   closed gripper on the *other* arm never counts. Commanded, not measured: a gripper closed
+   on a 4-5 cm block stays measurably half open;
+3. that gripper is not closed on nothing: its measured opening is above
+   :data:`HELD_OPEN_ABOVE` (closed fingertips pushing a block touch it with both fingers but
+   hold nothing between them);
+4. the candidate is lifted off the table (center at least :data:`LIFT_ABOVE_M` above its
+   resting height and no contact with the table), or conditions 1-3 have held for
+   :data:`STABLE_CONTROL_STEPS` consecutive control steps (0.4 s at 20 Hz; the count is kept
+   in physics substeps, ``STABLE_CONTROL_STEPS * S`` with S substeps per control step, and
+   carries across control steps).
 """
 
 from __future__ import annotations
@@ -24,15 +28,18 @@ from rsb_mj.scoring.signals import StepSignals
 
 #: A gripper command below this (0 closed .. 1 open) counts as closed.
 CLOSED_BELOW = 0.5
+#: Measured normalized opening above which a closed gripper holds something between its
+#: fingers (0.05 of the 35 mm finger travel: 1.75 mm per finger beyond fully closed).
+HELD_OPEN_ABOVE = 0.05
 #: Lift of the candidate center above its resting height that counts as "lifted" [m].
 LIFT_ABOVE_M = 0.01
-#: Consecutive physics substeps of contact with a closed gripper that count as a grasp.
-STABLE_SUBSTEPS = 8
+#: Consecutive control steps of a pinch with the closed gripper that count as a grasp.
+STABLE_CONTROL_STEPS = 8
 
 
 @register
 class Grasped(Predicate):
-    """Appendix C grasp: contact, a closed gripper, and lifted or stable for 8 substeps."""
+    """Appendix C grasp, strict: pinched by one closed gripper, and lifted or held 0.4 s."""
 
     name = "Grasped"
 
@@ -41,19 +48,20 @@ class Grasped(Predicate):
         self._run: np.ndarray | None = None
 
     def reset(self) -> None:
-        """Zero the consecutive-contact counters."""
+        """Zero the consecutive-pinch counters."""
         self._run = None
 
     def evaluate(self, signals: StepSignals) -> np.ndarray:
         """Truth per substep and candidate, shape (S, N)."""
-        touching = signals.contact.any(axis=2)
-        closed = (signals.gripper_cmd < CLOSED_BELOW).any(axis=1)
-        held = touching & closed[:, None]
-        lifted = signals.lift > LIFT_ABOVE_M
-        run = np.zeros(signals.candidates, dtype=np.int64) if self._run is None else self._run
-        out = np.zeros_like(held)
+        closed = signals.gripper_cmd < CLOSED_BELOW  # (S, 2)
+        holding = signals.gripper_open > HELD_OPEN_ABOVE  # (S, 2)
+        held = signals.pinch & (closed & holding)[:, None, :]  # (S, N, 2)
+        lifted = (signals.lift > LIFT_ABOVE_M) & ~signals.table_contact  # (S, N)
+        stable = STABLE_CONTROL_STEPS * signals.substeps
+        run = np.zeros(held.shape[1:], dtype=np.int64) if self._run is None else self._run
+        out = np.zeros(held.shape[:2], dtype=bool)
         for s in range(signals.substeps):
             run = np.where(held[s], run + 1, 0)
-            out[s] = held[s] & (lifted[s] | (run >= STABLE_SUBSTEPS))
+            out[s] = (held[s] & (lifted[s][:, None] | (run >= stable))).any(axis=1)
         self._run = run
         return out
