@@ -57,7 +57,8 @@ def test_killed_run_resumes_to_exactly_n_episodes(tmp_path):
     # noop never grasps: GSR 0, nSG undefined ("-") in the printed table
     assert not any(r.grasped or r.success for r in final)
     assert {r.termination for r in final} == {"step_limit"} and {r.steps for r in final} == {60}
-    assert "| noop   | RSB-Math-4 | 8 | 0      | 0.0 [0.0, 32.4] | 0.0 [0.0, 32.4] | -" in done.stdout
+    row = "| noop   | RSB-Math-4 | 8 | 0      | 0.0 [0.0, 32.4] | 0.0 [0.0, 32.4] | -"
+    assert row in done.stdout
 
 
 def test_openpi_policy_end_to_end_on_rendered_observations(tmp_path):

@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.metrics import (
     chance_margin,
     chance_verdict,
@@ -13,7 +14,6 @@ from rsb_mj.evaluation.metrics import (
     summarize,
     wilson,
 )
-from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
 
 
