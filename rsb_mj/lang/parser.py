@@ -14,7 +14,7 @@ Syntax errors never escape as Lark exceptions: they become RSB1xx
 * RSB104 ``unreadable-file``: the file cannot be read as UTF-8 text;
 * RSB105 ``trailing-text``: text after the ``(define ...)`` form;
 * RSB106 ``missing-define``: the file holds no ``(define (problem NAME) ...)`` at all;
-* RSB107 ``number-out-of-range``: a number literal no float can hold (``1e999``);
+* RSB107 ``number-out-of-range``: a number literal beyond +-1e9 (``1e300``, ``1e999``);
 * RSB108 ``nesting-too-deep``: parentheses nested deeper than :data:`MAX_DEPTH` levels.
 """
 
@@ -31,7 +31,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from rsb_mj.lang.ast import Problem, Span
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
-from rsb_mj.lang.transformer import NumberRangeError, ToAst
+from rsb_mj.lang.transformer import MAX_MAGNITUDE, NumberRangeError, ToAst
 from rsb_mj.resources import grammar_path
 
 #: How terminals are named in messages.
@@ -264,12 +264,21 @@ def parse_source(text: str, path: str = "<string>") -> tuple[Problem | None, lis
     except UnexpectedInput as err:
         return None, [syntax_diagnostic(err, text, path)]
     except NumberRangeError as err:
+        text_ = str(err.token)
+        shown = repr(text_) if len(text_) <= 24 else f"'{text_[:12]}...' ({len(text_)} characters)"
+        reason = (
+            f"is out of range; task-file numbers lie within +-{MAX_MAGNITUDE:.0e}".replace(
+                "e+0", "e"
+            )
+            if err.finite
+            else "is too large for a 64-bit float"
+        )
         return None, [
             Diagnostic(
                 "RSB107",
                 "number-out-of-range",
                 "error",
-                f"number {str(err.token)!r} is too large for a 64-bit float",
+                f"number {shown} {reason}",
                 path,
                 _token_span(err.token),
             )

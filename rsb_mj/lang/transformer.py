@@ -67,18 +67,26 @@ def _tokens(children: list[Any], *types: str) -> list[Token]:
     return [c for c in children if isinstance(c, Token) and c.type in types]
 
 
-class NumberRangeError(ValueError):
-    """A number literal too large for a float (e.g. ``1e999``); carries the token."""
+#: Largest magnitude a number in a task file may have. Lengths are metres, angles radians,
+#: forces newtons, part ids small integers: 1e9 leaves room for any real use while every
+#: later computation (areas, packing bounds, squared distances) stays finite.
+MAX_MAGNITUDE = 1e9
 
-    def __init__(self, token: Token) -> None:
+
+class NumberRangeError(ValueError):
+    """A number literal outside +-:data:`MAX_MAGNITUDE` (``1e300``, ``1e999``, ``10**400``);
+    carries the token and whether a 64-bit float can hold it at all."""
+
+    def __init__(self, token: Token, finite: bool) -> None:
         super().__init__(str(token))
         self.token = token
+        self.finite = finite
 
 
 def _float(token: Token) -> float:
     value = float(token)
-    if not math.isfinite(value):
-        raise NumberRangeError(token)
+    if not abs(value) <= MAX_MAGNITUDE:  # also catches inf (never nan: no such literal)
+        raise NumberRangeError(token, math.isfinite(value))
     return value
 
 

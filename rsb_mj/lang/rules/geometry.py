@@ -7,6 +7,7 @@ from the robot); angles are radians.
 from __future__ import annotations
 
 import math
+import sys
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, rule
@@ -178,10 +179,16 @@ def _spacing(ctx: Context, names: list[str]) -> float:
 def capacity(rects: tuple[ast.Rect, ...], distance: float) -> int:
     """Upper bound on how many points with pairwise distance >= ``distance`` [m] fit in the
     rectangles (Groemer's inequality per rectangle: ``N <= 2A/(sqrt(3) d^2) + P/(2d) + 1``)."""
+    cell = math.sqrt(3) * distance**2
+    if not cell > 0:  # a spacing so small that its square underflows: no bound to state
+        return sys.maxsize
     total = 0
     for rect in rects:
         w, h = max(rect.width, 0.0), max(rect.depth, 0.0)
-        total += math.floor(2 * w * h / (math.sqrt(3) * distance**2) + (w + h) / distance + 1)
+        bound = 2 * w * h / cell + (w + h) / distance + 1
+        if not math.isfinite(bound):
+            return sys.maxsize
+        total += math.floor(bound)
     return total
 
 

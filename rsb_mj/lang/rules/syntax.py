@@ -64,8 +64,10 @@ declare(
     "RSB107",
     "number-out-of-range",
     "error",
-    """A number literal too large for a 64-bit float, such as 1e999: it would become
-    infinity.""",
+    """A number literal beyond +-1e9 (``rsb_mj.lang.transformer.MAX_MAGNITUDE``), such as
+    1e300, 1e999 (infinity as a 64-bit float) or a 400-digit integer. Task-file numbers are
+    metres, radians, newtons and part ids; larger ones are typos, and would overflow the
+    geometry checks and the scene builder.""",
     bad="(:layout (:min_spacing 1e999) (:yaw_range (-0.3 0.3)))",
     good="(:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3)))",
 )
