@@ -47,8 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         required=True,
         metavar="SPEC",
-        help="noop | expert | random-grasp | nearest | openpi:HOST:PORT[:HORIZON] | "
-        "module:factory (repeatable)",
+        help="noop | expert | random-grasp | nearest | try-all | nearest-to-zone | "
+        "fixed-letter | fixed-position | openpi:HOST:PORT[:HORIZON] | module:factory "
+        "(repeatable)",
     )
     p.add_argument("--episodes", type=int, default=10, help="episodes per suite (default 10)")
     p.add_argument("--out", type=Path, required=True, help="run directory (resumed if present)")
