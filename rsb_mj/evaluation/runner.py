@@ -56,7 +56,7 @@ SPLITS = ("eval", "train")
 #: Message of the error records of episodes whose worker process died.
 #: Pools in a row that may break before any episode finishes before the run stops.
 MAX_BARREN_POOLS = 3
-WORKER_DIED = "the worker process running this episode died (killed or crashed)"
+WORKER_DIED = "InfraError: the worker process running this episode died (killed or crashed)"
 
 
 @dataclass(frozen=True)

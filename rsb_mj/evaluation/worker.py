@@ -126,7 +126,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
     Args:
         job: the job.
         kind: ``"infra"`` or ``"policy"`` (stored as ``error_kind`` where records have it).
-        message: the cause.
+        message: the cause, ``"Type: message"`` (as the rollout writes it).
     """
     ep = load_episode(job.suite, job.split, job.index)
     values: dict[str, Any] = {
@@ -185,7 +185,7 @@ def run_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
         raise
     except EpisodeFault as exc:
         _forget_policy(job.policy)
-        return error_record(job, exc.kind, str(exc))
+        return error_record(job, exc.kind, describe(exc))
     except BaseException as exc:  # the environment or our own code failed
         _forget_policy(job.policy)
         _close_envs()

@@ -3,7 +3,8 @@
 Each factory is a ``--policy evaluation.user_policies:NAME`` entry. ``ok`` holds the grippers
 open and never grasps (so it ends at the step limit); the others fail in one place. The
 ``*_if_flagged`` ones fail only while the file named by ``RSB_TEST_FLAG`` exists, so a test
-can make a run fail and its resume succeed.
+can make a run fail and its resume succeed; ``crash_once_if_flagged`` removes the file as it
+crashes, so exactly one worker dies.
 """
 
 from __future__ import annotations
@@ -63,6 +64,19 @@ class CrashIfFlagged(Open):
         return super().act(obs)
 
 
+class CrashOnceIfFlagged(Open):
+    def act(self, obs):
+        flag = os.environ.get("RSB_TEST_FLAG", "")
+        if flag:
+            try:
+                Path(flag).unlink()  # only one process gets to remove it: one crash
+            except FileNotFoundError:
+                pass
+            else:
+                os._exit(9)
+        return super().act(obs)
+
+
 class FailIfFlagged(Open):
     def act(self, obs):
         if _flagged():
@@ -104,6 +118,10 @@ def factory_exits() -> Open:
 
 def crash_if_flagged() -> Open:
     return CrashIfFlagged()
+
+
+def crash_once_if_flagged() -> Open:
+    return CrashOnceIfFlagged()
 
 
 def fail_if_flagged() -> Open:
