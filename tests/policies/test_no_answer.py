@@ -10,6 +10,7 @@ than the candidate order it is handed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections import deque
 from typing import Any
@@ -48,10 +49,8 @@ def reachable(*roots: Any, limit: int = 20000) -> list[Any]:
         for name in getattr(type(obj), "__slots__", ()):
             queue.append(getattr(obj, name, None))
         for name in ("unwrapped", "env", "spec", "np_random"):
-            try:
+            with contextlib.suppress(Exception):  # a property that refuses is fine
                 queue.append(getattr(obj, name))
-            except Exception:  # noqa: BLE001 - a property that refuses is fine
-                pass
     return out
 
 
