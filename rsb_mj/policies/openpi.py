@@ -1,12 +1,13 @@
 """``openpi:HOST:PORT``: a client of openpi policy servers (ALOHA observation format).
 
-Speaks openpi's websocket protocol through ``openpi_client.WebsocketClientPolicy``: the
-server first sends a metadata dict, then answers each msgpack observation (numpy arrays in
-``__ndarray__`` envelopes) with a dict holding ``actions`` of shape (H, 14).
+Speaks openpi's websocket protocol (:mod:`rsb_mj.policies.openpi_conn`, wire format in
+:mod:`rsb_mj.policies.wire`; no ``openpi-client`` needed, so numpy 2 is fine): the server
+first sends a metadata map, then answers each observation with a map holding ``actions``
+of shape (H, 14).
 
 Observation mapping (what openpi's ALOHA policies expect)::
 
-    state                    <- obs["state"]            (14,) joint positions, float32
+    state                    <- obs["state"]  (14,) float32, in the server's convention
     images.cam_high          <- obs["images"]["head"]         HWC -> CHW uint8
     images.cam_left_wrist    <- obs["images"]["left_wrist"]
     images.cam_right_wrist   <- obs["images"]["right_wrist"]
@@ -14,19 +15,46 @@ Observation mapping (what openpi's ALOHA policies expect)::
 
 Images are resized with padding to ``image_size`` (224, as openpi's ALOHA examples do on
 the client side). The returned chunk's first ``horizon`` rows are executed before the next
-query (openpi's ``ActionChunkBroker`` behaviour). Actions are in rsb_mj's layout and
-gripper convention (0 closed .. 1 open); a server trained on another convention must map it.
+query (openpi's ``ActionChunkBroker``).
+
+Conventions (:mod:`rsb_mj.policies.aloha_convention`): ``"aloha"`` (default) maps the
+action grippers from ALOHA's normalized joint angle back to rsb_mj's linear opening exactly
+as openpi's ALOHA transforms (``adapt_to_pi=True``) expect, so a model that holds its state
+holds the robot; ``"rsb"`` converts nothing.
+
+Server metadata: ``reset_pose`` (six arm joint angles [rad], openpi's ALOHA configs send
+``[0, -1.5, 1.5, 0, 0, 0]``) is honoured like openpi's ALOHA runtime does at reset: both
+arms move there linearly in ``reset_move_s`` with the grippers open, then hold for
+:data:`RESET_HOLD_S`, before the first query (these steps count toward the episode's step
+limit).
+
+Rates: openpi's ALOHA policies act at 50 Hz. With ``control_hz`` set to the server's rate
+and different from the environment's (20 Hz), each chunk is resampled in time (linear
+interpolation) so that ``horizon`` server rows span the same wall time at the env's rate.
+
+Timeouts and retries (defaults in :mod:`rsb_mj.policies.openpi_conn`): ``connect_timeout_s``
+5, ``request_timeout_s`` 30, ``retries`` 3 with backoff 0.5, 1, 2 s. Faults raise
+:class:`~rsb_mj.errors.InfraError`; unusable actions (NaN, wrong shape) and server
+tracebacks raise :class:`~rsb_mj.errors.PolicyError`.
 """
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, ClassVar
 
 import numpy as np
+from PIL import Image
 
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, InfraError, PolicyError
+from rsb_mj.policies.aloha_convention import GRIPPERS, get_convention
 from rsb_mj.policies.base import ACTION_DIM, Policy
+from rsb_mj.policies.openpi_conn import (
+    BACKOFF_S,
+    CONNECT_TIMEOUT_S,
+    REQUEST_TIMEOUT_S,
+    RETRIES,
+    OpenPiConnection,
+)
 
 #: rsb_mj camera -> openpi ALOHA image key.
 CAMERA_KEYS: dict[str, str] = {
@@ -34,92 +62,236 @@ CAMERA_KEYS: dict[str, str] = {
     "left_wrist": "cam_left_wrist",
     "right_wrist": "cam_right_wrist",
 }
+#: Control rate [Hz] assumed when ``reset`` gets no environment view.
+DEFAULT_ENV_HZ = 20.0
+#: Hold [s] at the reset pose before the first query.
+RESET_HOLD_S = 0.5
+
+
+def resize_with_pad(image: np.ndarray, height: int, width: int) -> np.ndarray:
+    """Resize an HWC uint8 image into ``height`` x ``width`` [px] keeping its aspect ratio,
+    centred on black (openpi-client's ``image_tools.resize_with_pad``: PIL bilinear)."""
+    if image.shape[:2] == (height, width):
+        return image
+    pil = Image.fromarray(image)
+    cur_w, cur_h = pil.size
+    ratio = max(cur_w / width, cur_h / height)
+    new_h, new_w = int(cur_h / ratio), int(cur_w / ratio)
+    resized = pil.resize((new_w, new_h), resample=Image.BILINEAR)
+    canvas = Image.new(resized.mode, (width, height), 0)
+    canvas.paste(resized, (max(0, int((width - new_w) / 2)), max(0, int((height - new_h) / 2))))
+    return np.asarray(canvas)
+
+
+def resample_chunk(chunk: np.ndarray, src_hz: float, dst_hz: float, rows: int) -> np.ndarray:
+    """The first ``rows`` rows of a chunk at ``src_hz`` [Hz] as rows at ``dst_hz`` [Hz].
+
+    Row k of the chunk is the target at ``(k + 1) / src_hz`` s after the query; output row j
+    is the chunk linearly interpolated at ``(j + 1) / dst_hz`` s. The output spans the same
+    time as the ``rows`` input rows (at least one row).
+    """
+    rows = min(rows, len(chunk))
+    count = max(1, int(np.floor(rows * dst_hz / src_hz + 1e-9)))
+    at = np.clip((np.arange(1, count + 1) * src_hz / dst_hz) - 1.0, 0.0, len(chunk) - 1.0)
+    lo = np.floor(at).astype(int)
+    hi = np.minimum(lo + 1, len(chunk) - 1)
+    w = (at - lo)[:, None]
+    return chunk[lo] * (1.0 - w) + chunk[hi] * w
 
 
 class OpenPiPolicy(Policy):
-    """Queries an openpi policy server and executes its action chunks."""
+    """Queries an openpi policy server and executes its action chunks.
+
+    The timeouts, ``retries`` and ``convention`` are plain attributes: set them after
+    construction (``rsb eval --connect-timeout``/``--request-timeout`` do) and they apply
+    from the next connection.
+    """
 
     cameras: ClassVar[tuple[str, ...]] = tuple(CAMERA_KEYS)
 
-    def __init__(self, host: str, port: int, *, horizon: int = 10, image_size: int = 224):
-        """Remember the server; the connection opens at the first reset.
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        horizon: int = 10,
+        image_size: int = 224,
+        connect_timeout_s: float = CONNECT_TIMEOUT_S,
+        request_timeout_s: float = REQUEST_TIMEOUT_S,
+        retries: int = RETRIES,
+        backoff_s: float = BACKOFF_S,
+        convention: str = "aloha",
+        control_hz: float | None = None,
+        reset_move_s: float = 1.0,
+    ) -> None:
+        """Remember the server; the connection opens at ``preflight`` or the first reset.
 
         Args:
             host: server host name or address.
             port: server TCP port.
-            horizon: rows of each returned chunk executed before the next query.
+            horizon: rows of each returned chunk executed before the next query (server
+                rows, at ``control_hz``).
             image_size: square side [px] images are resized (with padding) to; 0 keeps them.
+            connect_timeout_s: limit [s] of one connection attempt (TCP, handshake,
+                metadata).
+            request_timeout_s: limit [s] of one query (send the observation, get actions).
+            retries: further attempts after a refused, reset or closed connection.
+            backoff_s: pause [s] before retry k is ``backoff_s * 2**k``.
+            convention: ``"aloha"`` (openpi's ALOHA transforms) or ``"rsb"`` (no mapping).
+            control_hz: the server's action rate [Hz]; None: the environment's rate.
+            reset_move_s: duration [s] of the move to the server's ``reset_pose``.
+
+        Raises:
+            EvalError: for an unknown convention or a non-positive horizon or rate.
         """
+        get_convention(convention)
+        if horizon < 1 or (control_hz is not None and control_hz <= 0):
+            raise EvalError(
+                f"policy openpi:{host}:{port}: horizon must be at least 1 and control_hz "
+                f"positive (got horizon={horizon}, control_hz={control_hz})"
+            )
         self.name = f"openpi:{host}:{port}"
         self.host, self.port = host, port
         self.horizon, self.image_size = horizon, image_size
+        self.connect_timeout_s, self.request_timeout_s = connect_timeout_s, request_timeout_s
+        self.retries, self.backoff_s = retries, backoff_s
+        self.convention = convention
+        self.control_hz, self.reset_move_s = control_hz, reset_move_s
         self.prompt = ""
         self.metadata: dict[str, Any] = {}
-        self._client: Any = None
+        self.env_hz = DEFAULT_ENV_HZ
+        self._pending: np.ndarray | None = None  # rows of the reset move still to execute
+        self._conn: OpenPiConnection | None = None
 
-    def _connect(self) -> Any:
-        from openpi_client.websocket_client_policy import WebsocketClientPolicy
+    @property
+    def uri(self) -> str:
+        """``ws://host:port``."""
+        return f"ws://{self.host}:{self.port}"
 
+    def _connection(self) -> OpenPiConnection:
+        if self._conn is None:
+            self._conn = OpenPiConnection(
+                self.host,
+                self.port,
+                connect_timeout_s=self.connect_timeout_s,
+                request_timeout_s=self.request_timeout_s,
+                retries=self.retries,
+                backoff_s=self.backoff_s,
+            )
+        return self._conn
+
+    def _take_metadata(self, metadata: dict[str, Any]) -> None:
+        pose = metadata.get("reset_pose")
+        if pose is not None:
+            try:
+                arr = np.asarray(pose, dtype=np.float64)
+            except (TypeError, ValueError):
+                arr = np.full(0, np.nan)
+            if arr.shape != (6,) or not np.isfinite(arr).all():
+                raise InfraError(
+                    f"openpi server {self.uri}: metadata reset_pose must be 6 finite arm "
+                    f"joint angles [rad] (applied to both arms), got {pose!r:.120}"
+                )
+        self.metadata = dict(metadata)
+
+    def preflight(self, timeout_s: float) -> None:
+        """Connect and read the server's metadata within ``timeout_s`` [s], then close.
+
+        Raises:
+            InfraError: when the server is down, silent, not an openpi server, or sends
+                unusable metadata.
+        """
+        conn = self._connection()
         try:
-            with warnings.catch_warnings():  # openpi-client 0.1.2 on websockets >= 14
-                warnings.filterwarnings("ignore", "connect\\(\\) must be used", DeprecationWarning)
-                client = WebsocketClientPolicy(host=self.host, port=self.port)
-        except OSError as exc:
-            raise EvalError(
-                f"policy {self.name}: cannot reach the openpi server at "
-                f"ws://{self.host}:{self.port} ({exc})"
-            ) from None
-        self.metadata = dict(client.get_server_metadata() or {})
-        return client
+            self._take_metadata(conn.open(total_timeout_s=timeout_s))
+        finally:
+            self.close()  # the workers open their own connections
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        """Connect (once) and take the instruction as the prompt."""
-        if self._client is None:
-            self._client = self._connect()
-        self._client.reset()
+        """Connect (once), take the instruction as the prompt, plan the reset-pose move."""
+        self._take_metadata(self._connection().open())
         self.prompt = str(info["instruction"])
+        self.env_hz = float(getattr(env, "control_hz", None) or DEFAULT_ENV_HZ)
+        self._pending = None
+        pose = self.metadata.get("reset_pose")
+        if pose is not None:
+            self._pending = self._reset_move(np.asarray(obs["state"], dtype=np.float64), pose)
+
+    def _reset_move(self, state: np.ndarray, pose: Any) -> np.ndarray:
+        """Rows (N, 14) that move both arms linearly to ``pose`` with grippers open, then
+        hold there (openpi's ALOHA runtime moves in 1 s, then cycles the grippers)."""
+        target = state.copy()
+        target[0:6] = target[7:13] = np.asarray(pose, dtype=np.float64)
+        target[list(GRIPPERS)] = 1.0
+        moves = max(1, round(self.reset_move_s * self.env_hz))
+        holds = round(RESET_HOLD_S * self.env_hz)
+        f = (np.arange(1, moves + 1) / moves)[:, None]
+        rows = state[None] + (target - state)[None] * f
+        return np.concatenate([rows, np.repeat(target[None], holds, axis=0)])
 
     def observation(self, obs: dict[str, Any]) -> dict[str, Any]:
         """Our observation in openpi's ALOHA format (see the module docstring)."""
-        from openpi_client import image_tools
-
         images = {}
         for camera, key in CAMERA_KEYS.items():
-            if camera not in obs["images"]:
+            if camera not in obs.get("images", {}):
                 raise EvalError(
                     f"policy {self.name}: observation lacks camera {camera!r}; "
                     f"it needs {', '.join(CAMERA_KEYS)}"
                 )
             img = np.asarray(obs["images"][camera], dtype=np.uint8)
             if self.image_size:
-                img = image_tools.resize_with_pad(img, self.image_size, self.image_size)
+                img = resize_with_pad(img, self.image_size, self.image_size)
             images[key] = np.ascontiguousarray(img.transpose(2, 0, 1))
+        state = get_convention(self.convention).state_to_server(obs["state"])
         return {
-            "state": np.asarray(obs["state"], dtype=np.float32),
+            "state": np.asarray(state, dtype=np.float32),
             "images": images,
             "prompt": self.prompt,
         }
 
-    def act(self, obs: dict[str, Any]) -> np.ndarray:
-        """Query the server; return the first ``horizon`` rows of its chunk (H, 14)."""
+    def _actions(self, reply: dict[str, Any]) -> np.ndarray:
+        """The reply's actions as a finite float (H, 14) array in the server's convention."""
+        if "actions" not in reply:
+            raise InfraError(
+                f"openpi server {self.uri}: answer has no 'actions' (keys: "
+                f"{', '.join(map(str, reply)) or 'none'})"
+            )
+        raw = reply["actions"]
         try:
-            reply = self._client.infer(self.observation(obs))
-        except RuntimeError as exc:  # the server sent its error text
-            raise EvalError(f"policy {self.name}: server error: {exc}") from None
-        actions = np.asarray(reply.get("actions") if isinstance(reply, dict) else None)
+            actions = np.asarray(raw, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise PolicyError(
+                f"openpi server {self.uri}: actions are {type(raw).__name__}, not numbers; "
+                f"expected (H, {ACTION_DIM})"
+            ) from None
         if actions.ndim == 1:
             actions = actions[None]
         if actions.ndim != 2 or actions.shape[1] != ACTION_DIM or actions.shape[0] == 0:
-            raise EvalError(
-                f"policy {self.name}: server returned actions of shape {actions.shape}; "
-                f"expected (H, {ACTION_DIM})"
+            raise PolicyError(
+                f"openpi server {self.uri}: actions of shape {actions.shape}; expected "
+                f"(H, {ACTION_DIM}) with H >= 1"
             )
-        return actions[: self.horizon].astype(np.float64)
+        bad = np.argwhere(~np.isfinite(actions))
+        if bad.size:
+            raise PolicyError(
+                f"openpi server {self.uri}: non-finite actions at (row, index) "
+                f"{[tuple(map(int, b)) for b in bad[:4]]}"
+            )
+        return actions
+
+    def act(self, obs: dict[str, Any]) -> np.ndarray:
+        """The rest of the reset move, else query the server: up to ``horizon`` rows (H, 14)."""
+        if self._pending is not None:
+            rows, self._pending = self._pending, None
+            return rows
+        reply = self._connection().request(self.observation(obs))
+        actions = get_convention(self.convention).actions_from_server(self._actions(reply))
+        if self.control_hz is not None and self.control_hz != self.env_hz:
+            return resample_chunk(actions, self.control_hz, self.env_hz, self.horizon)
+        return actions[: self.horizon]
 
     def close(self) -> None:
-        """Close the websocket."""
-        if self._client is not None:
-            ws = getattr(self._client, "_ws", None)
-            if ws is not None:
-                ws.close()
-            self._client = None
+        """Close the websocket (a later reset reconnects)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None

@@ -1,0 +1,134 @@
+"""The ``aloha`` convention against openpi's ALOHA transforms, in numbers and in the real env.
+
+The fake server's ``aloha`` mode applies openpi's ``AlohaInputs``/``AlohaOutputs`` state and
+action transforms (``adapt_to_pi=True``, transcribed from openpi's ``aloha_policy.py`` in
+``tests/policies/openpi_server.py``) around a model that echoes its state as its action.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.env.views import PolicyEnv
+from rsb_mj.policies import OpenPiPolicy
+from rsb_mj.policies.aloha_convention import (
+    CONVENTIONS,
+    AlohaConvention,
+    RsbConvention,
+    finger_position,
+    horn_angle,
+)
+from rsb_mj.suites import get_suite
+
+from .openpi_server import FakeOpenPiServer, aloha_decode_state, aloha_encode_actions
+
+
+def _server_echo(states: np.ndarray) -> np.ndarray:
+    """What an openpi ALOHA server whose model echoes its state returns, one row per state
+    (float32 on the wire both ways, as in a real exchange)."""
+    rows = [aloha_decode_state(s.astype(np.float32).astype(np.float64)) for s in states]
+    return aloha_encode_actions(np.stack(rows)).astype(np.float32)
+
+
+def _states(grippers: np.ndarray) -> np.ndarray:
+    states = np.tile(
+        np.array([0.1, -0.9, 0.7, 0.2, 1.1, -0.3, 0, -0.1, -0.8, 0.6, 0, 1.0, 0.4, 0]),
+        (len(grippers), 1),
+    )
+    states[:, 6] = grippers
+    states[:, 13] = grippers[::-1]
+    return states
+
+
+def test_the_issue_numbers_rsb_convention_moves_the_fingers():
+    raw = _server_echo(_states(np.array([0.1, 0.25, 0.75])))
+    np.testing.assert_allclose(raw[:, 6], [0.174, 0.310, 0.659], atol=5e-4)
+    np.testing.assert_allclose(RsbConvention().actions_from_server(raw)[:, 6], raw[:, 6])
+
+
+def test_aloha_convention_inverts_the_server_path_for_every_opening():
+    grippers = np.linspace(0.0, 1.0, 1001)
+    states = _states(grippers)
+    back = AlohaConvention().actions_from_server(_server_echo(states))
+    np.testing.assert_allclose(back, states, atol=1e-6)  # joints and grippers
+
+
+def test_aloha_convention_sends_the_state_unchanged_and_clips_grippers_to_0_1():
+    state = np.arange(14.0)
+    np.testing.assert_array_equal(AlohaConvention().state_to_server(state), state)
+    actions = np.zeros((2, 14))
+    actions[:, [6, 13]] = [[-5.0, 5.0], [0.5, 1.0]]
+    out = AlohaConvention().actions_from_server(actions)
+    assert out[0, 6] == 0.0 and out[0, 13] == 1.0
+    np.testing.assert_allclose(out[1, [6, 13]], [0.5195, 1.0], atol=1e-4)
+    assert sorted(CONVENTIONS) == ["aloha", "rsb"]
+
+
+def test_finger_position_inverts_the_horn_angle():
+    x = np.linspace(0.01844, 0.058, 501)
+    np.testing.assert_allclose(finger_position(horn_angle(x)), x, atol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = RsbEnv(get_suite("RSB-Math-4").path, suite="RSB-Math-4", width=64, height=48)
+    yield e
+    e.close()
+
+
+def _view(env: RsbEnv) -> PolicyEnv:
+    return PolicyEnv(env.action_space, env.observation_space, ("a",), 20.0, "hold still")
+
+
+def _echo(env, policy, obs, steps=100):
+    """Run ``policy`` for ``steps`` control steps; return the states after each step."""
+    states = []
+    while len(states) < steps:
+        for row in policy.act(obs):
+            obs, *_ = env.step(row)
+            states.append(obs["state"])
+    return obs, np.array(states[:steps])
+
+
+def test_echoing_the_state_through_openpi_transforms_holds_the_robot_for_100_steps(env):
+    obs, info = env.reset(seed=0)
+    preset = obs["state"].copy()
+    preset[[6, 13]] = 0.25, 0.75  # half-shut fingers: where the two gripper scales differ
+    for _ in range(40):
+        obs, *_, info = env.step(preset)
+    start = obs["state"].copy()
+    np.testing.assert_allclose(start[[6, 13]], [0.25, 0.75], atol=1e-3)
+    srv = FakeOpenPiServer("aloha")
+    srv.start()
+    try:
+        policy = OpenPiPolicy("127.0.0.1", srv.port, horizon=5)  # convention "aloha"
+        policy.reset(_view(env), obs, info)
+        _, states = _echo(env, policy, obs)
+        policy.close()
+    finally:
+        srv.stop()
+    assert len(srv.seen) == 20
+    assert np.abs(states - start).max() < 1e-3, np.abs(states - start).max(axis=0)
+
+
+@pytest.mark.slow
+def test_reset_pose_is_reached_and_held_in_the_real_env(env):
+    obs, info = env.reset(seed=0)
+    srv = FakeOpenPiServer("aloha", metadata={"reset_pose": [0, -1.5, 1.5, 0, 0, 0]})
+    srv.start()
+    try:
+        policy = OpenPiPolicy("127.0.0.1", srv.port, horizon=5)
+        policy.reset(_view(env), obs, info)
+        for row in policy.act(obs):  # the reset move: 1 s there, 0.5 s hold
+            obs, *_ = env.step(row)
+        start = obs["state"].copy()
+        target = np.array([0, -1.5, 1.5, 0, 0, 0, 1.0] * 2)
+        np.testing.assert_allclose(start, target, atol=0.01)
+        assert srv.seen == []
+        _, states = _echo(env, policy, obs)
+        policy.close()
+    finally:
+        srv.stop()
+    assert np.abs(states - start).max() < 1e-3
