@@ -62,14 +62,17 @@ def describe(exc: BaseException) -> str:
 
 
 def build_policy(job: Job) -> Policy:
-    """The policy of ``job.policy`` with the job's server timeouts (see ``make_policy``)."""
-    timeouts = {
-        "connect_timeout_s": job.connect_timeout_s,
-        "request_timeout_s": job.request_timeout_s,
-    }
-    if "timeouts" in inspect.signature(make_policy).parameters:
-        return make_policy(job.policy, timeouts=timeouts)
-    return make_policy(job.policy)
+    """The policy of ``job.policy`` with the job's server timeouts.
+
+    A policy that talks to a server (``OpenPiPolicy``) has ``connect_timeout_s`` and
+    ``request_timeout_s`` attributes; they are set to the job's (``--connect-timeout``,
+    ``--request-timeout``) before any connection opens.
+    """
+    policy = make_policy(job.policy)
+    for name in ("connect_timeout_s", "request_timeout_s"):
+        if hasattr(policy, name):
+            setattr(policy, name, float(getattr(job, name)))
+    return policy
 
 
 def _policy(job: Job) -> Policy:
