@@ -1,8 +1,10 @@
 """``rsb fmt [--check] PATH...``: rewrite task files (``*.bddl``) in the canonical layout.
 
-With ``--check`` nothing is written; the files that would change are listed.
+With ``--check`` nothing is written; the files that would change are listed. A file is
+rewritten atomically (:mod:`rsb_mj.atomic`: temporary file, then rename): a failed write (full
+disk, ``ulimit -f``, no permission) leaves it as it was and prints one line naming it.
 Exit status: 0 nothing to change (or all rewritten), 1 ``--check`` found files to change or a
-file does not parse, 2 usage error.
+file does not parse, 2 usage error or a file that could not be written.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.formatter import format_text
 from rsb_mj.lang.linter import iter_files
@@ -61,7 +64,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"would reformat {path}")
             status = 1
         else:
-            path.write_text(formatted, encoding="utf-8")
+            try:
+                atomic_write_text(path, formatted)
+            except WriteError as err:
+                print(f"rsb fmt: error: {err}; the file is unchanged", file=sys.stderr)
+                changed -= 1
+                status = 2
+                continue
             print(f"reformatted {path}")
     verb = "would be reformatted" if args.check else "reformatted"
     print(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, {changed} {verb}")

@@ -245,6 +245,11 @@ class Region:
     rgba: tuple[float, ...] | None = None
     extra: tuple[Section, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    #: ``(keyword, span)`` of each property as written (``"target"``, ``"ranges"`` ...), for
+    #: the formatter to keep comments beside them; not part of equality.
+    prop_spans: tuple[tuple[str, Span], ...] = field(
+        default=(), compare=False, repr=False, kw_only=True
+    )
 
     @property
     def full_name(self) -> str:
@@ -352,6 +357,10 @@ class Problem:
     path: str = field(default="<string>", compare=False)
     blocks: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    #: Span of each ``:obj_of_interest`` name (formatter; not part of equality).
+    obj_of_interest_spans: tuple[Span, ...] = field(
+        default=(), compare=False, repr=False, kw_only=True
+    )
 
     # ---- helpers used by later stages -----------------------------------------------------
 

@@ -4,25 +4,38 @@ One layout for every file: blocks in a fixed order (domain, language, question, 
 regions, fixtures, objects, obj_of_interest, candidates, options, init, grasp, goal, cost,
 layout, then pass-through blocks in source order), the declarations of ``:fixtures`` and
 ``:objects`` on one line below the keyword when they fit (else one ``names - category``
-group per line), two-space indentation, closing
-parentheses at the end of the last line of a form, numbers written as integers when they
-are integral and otherwise with Python's shortest round-trip repr, and expressions on one
-line when they fit in :data:`WIDTH` columns.
+group per line), two-space indentation, closing parentheses at the end of the last line of a
+form, numbers written as integers when they are integral and otherwise with Python's shortest
+round-trip repr, and expressions on one line when they fit in :data:`WIDTH` columns.
 
 Formatting is an identity on the AST: ``parse(format(parse(text))) == parse(text)``.
-Comments are kept: those before ``(define`` stay at the top, a comment inside a block moves
-to the line above that block, and comments after the last block move to the end.
+
+Comments stay where they are. Every output line remembers the source positions it renders
+(where its first form starts, where its last token ends); then
+
+* a comment on a line of its own is written on its own line just before the form that
+  followed it in the source (so it travels with that form when blocks are reordered, and
+  comments before ``(define`` stay at the top); after the last form it ends the file;
+* a comment after code (inline, trailing) stays at the end of the line that renders the
+  code before it, two spaces after it (several on one line are joined).
+
+A form with a comment inside it is not joined onto one line, so each comment keeps its
+neighbour.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from rsb_mj.lang import ast
 
 #: Target line width [characters].
 WIDTH = 100
 _STEP = "  "
+
+#: A source position ``(line, column)``, 1-based; ``(0, 0)`` for hand-built nodes.
+Pos = tuple[int, int]
 
 
 def number(value: float | int) -> str:
@@ -58,22 +71,6 @@ def expr_line(e: ast.Expr) -> str:
     return "(" + " ".join([word, *(expr_line(t) for t in e.terms)]) + ")"
 
 
-def expr_lines(e: ast.Expr, indent: str) -> list[str]:
-    """An expression as lines starting with ``indent``, broken at connectives if too wide."""
-    one = indent + expr_line(e)
-    if len(one) <= WIDTH or isinstance(e, ast.Atom):
-        return [one]
-    if isinstance(e, ast.Not):
-        inner = expr_lines(e.term, indent + _STEP)
-        return [indent + "(Not", *inner[:-1], inner[-1] + ")"]
-    word = "And" if isinstance(e, ast.And) else "Or"
-    lines = [indent + "(" + word]
-    for term in e.terms:
-        lines.extend(expr_lines(term, indent + _STEP))
-    lines[-1] += ")"
-    return lines
-
-
 def sexp(item: ast.SExp) -> str:
     """A generic s-expression on one line."""
     if isinstance(item, ast.Symbol):
@@ -85,198 +82,358 @@ def sexp(item: ast.SExp) -> str:
     return "(" + " ".join(sexp(i) for i in item.items) + ")"
 
 
-def _sexp_lines(head: str, items: tuple[ast.SExp, ...], indent: str) -> list[str]:
-    one = indent + "(" + " ".join([head, *(sexp(i) for i in items)]) + ")"
-    if len(one) <= WIDTH or not items:
-        return [one]
-    lines = [indent + "(" + head]
-    for item in items:
-        if isinstance(item, ast.SList) and item.items:
-            first = item.items[0]
-            if isinstance(first, ast.Symbol | ast.Number):
-                lines.extend(_sexp_lines(sexp(first), item.items[1:], indent + _STEP))
-                continue
-        lines.append(indent + _STEP + sexp(item))
-    lines[-1] += ")"
+# ---------------------------------------------------------------------------------------------
+# Output lines that remember their source
+# ---------------------------------------------------------------------------------------------
+
+
+def _start(span: ast.Span) -> Pos:
+    return (span.line, span.column)
+
+
+def _end(span: ast.Span) -> Pos:
+    return (span.end_line, span.end_column)
+
+
+def _head_end(span: ast.Span, head: str) -> Pos:
+    """Approximate end of ``(head`` written at the start of ``span``."""
+    return (span.line, span.column + 1 + len(head))
+
+
+@dataclass
+class Line:
+    """One output line.
+
+    Attributes:
+        text: the line, indentation included.
+        start: source position of the form this line begins (None for a continuation).
+        end: source position just after the last token this line renders, including the
+            ``)`` of enclosing forms closed on it.
+    """
+
+    text: str
+    start: Pos | None
+    end: Pos
+
+    def __post_init__(self) -> None:
+        #: End of the line's own form, before ``)`` of enclosing forms were appended.
+        self.form_end = self.end
+
+    @property
+    def indent(self) -> str:
+        """The line's leading spaces."""
+        return self.text[: len(self.text) - len(self.text.lstrip(" "))]
+
+
+def _close(lines: list[Line], span: ast.Span) -> list[Line]:
+    """Append ``)`` closing the form at ``span`` to the last line."""
+    last = lines[-1]
+    last.text += ")"
+    last.end = max(last.end, _end(span))
     return lines
 
 
-def _block(head: str, body: list[str], indent: str) -> list[str]:
-    """``(head`` then body lines, closing on the last line (``(head)`` when empty)."""
-    if not body:
-        return [f"{indent}({head})"]
-    return [f"{indent}({head}", *body[:-1], body[-1] + ")"]
+@dataclass(frozen=True)
+class Comment:
+    """A ``;`` comment of the source.
+
+    Attributes:
+        line: 1-based line.
+        column: 1-based column of the ``;``.
+        text: from ``;`` to the end of the line, trailing spaces removed.
+        own_line: True when only spaces precede it on its line.
+    """
+
+    line: int
+    column: int
+    text: str
+    own_line: bool
+
+    @property
+    def pos(self) -> Pos:
+        """``(line, column)``."""
+        return (self.line, self.column)
 
 
-def _declaration_blocks(decls: tuple[ast.TypedName, ...], indent: str) -> list[list[str]]:
-    """Lines of ``a b - cat`` groups, split into several blocks where an untyped group is
-    followed by more names (untyped names only parse at the end of a block)."""
-    blocks: list[list[str]] = [[]]
-    group: list[str] = []
-    category: str | None = None
-
-    def flush() -> None:
-        blocks[-1].append(indent + " ".join(group) + (f" - {category}" if category else ""))
-        if not category:
-            blocks.append([])
-
-    for decl in decls:
-        if group and decl.category != category:
-            flush()
-            group = []
-        group.append(decl.name)
-        category = decl.category
-    if group:
-        flush()
-    return [b for b in blocks if b] or [[]]
-
-
-def _region(region: ast.Region, indent: str) -> list[str]:
-    inner = indent + _STEP
-    body: list[str] = []
-    if region.target is not None:
-        body.append(f"{inner}(:target {region.target})")
-    if region.ranges:
-        rects = " ".join(_numbers((r.x0, r.y0, r.x1, r.y1)) for r in region.ranges)
-        body.append(f"{inner}(:ranges ({rects}))")
-    if region.yaw_rotation:
-        pairs = " ".join(_numbers(p) for p in region.yaw_rotation)
-        body.append(f"{inner}(:yaw_rotation ({pairs}))")
-    if region.rgba is not None:
-        body.append(f"{inner}(:rgba {_numbers(region.rgba)})")
-    for section in region.extra:
-        body.extend(_sexp_lines(":" + section.keyword, section.items, inner))
-    return _block(region.name, body, indent)
-
-
-def _terms(head: str, terms: tuple[ast.Expr, ...], indent: str) -> list[str]:
-    if len(terms) == 1:
-        one = f"{indent}({head} {expr_line(terms[0])})"
-        if len(one) <= WIDTH:
-            return [one]
-    body: list[str] = []
-    for term in terms:
-        body.extend(expr_lines(term, indent + _STEP))
-    return _block(head, body, indent)
-
-
-def _present(p: ast.Problem, keyword: str, has_content: bool) -> bool:
-    return has_content or any(k == keyword for k, _ in p.blocks)
-
-
-def block_lines(p: ast.Problem) -> list[tuple[str, list[str]]]:
-    """``(keyword, lines)`` of every block in canonical order (indent: two spaces)."""
-    i = _STEP
-    out: list[tuple[str, list[str]]] = []
-    if p.domain is not None:
-        out.append(("domain", [f"{i}(:domain {p.domain})"]))
-    if p.language is not None:
-        text = f" {p.language}" if p.language else ""
-        out.append(("language", [f"{i}(:language{text})"]))
-    if p.question is not None:
-        parts = []
-        if p.question.source is not None:
-            parts.append(f"(:source {p.question.source})")
-        if p.question.choices is not None:
-            parts.append(f"(:choices {number(p.question.choices)})")
-        out.append(("question", [f"{i}(" + " ".join([":question", *parts]) + ")"]))
-    if p.instruction is not None:
-        parts = [f"(:templates {p.instruction.templates})"] if p.instruction.templates else []
-        out.append(("instruction", [f"{i}(" + " ".join([":instruction", *parts]) + ")"]))
-    if _present(p, "regions", bool(p.regions)):
-        body = [line for r in p.regions for line in _region(r, i + _STEP)]
-        out.append(("regions", _block(":regions", body, i)))
-    for keyword, decls in (("fixtures", p.fixtures), ("objects", p.objects)):
-        if _present(p, keyword, bool(decls)):
-            lines = []
-            for body in _declaration_blocks(decls, i + _STEP):
-                one = i + _STEP + " ".join(line.strip() for line in body)
-                if len(body) > 1 and len(one) <= WIDTH:
-                    body = [one]  # a Beyond Blocks variant then differs in this one line
-                lines.extend(_block(":" + keyword, body, i))
-            out.append((keyword, lines))
-    if _present(p, "obj_of_interest", bool(p.obj_of_interest)):
-        body = [i + _STEP + name for name in p.obj_of_interest]
-        out.append(("obj_of_interest", _block(":obj_of_interest", body, i)))
-    if p.candidate_names is not None:
-        out.append(("candidates", [f"{i}(" + " ".join([":candidates", *p.candidates]) + ")"]))
-    if p.options is not None:
-        if p.options.rule == "fixed":
-            pairs = " ".join(f"({letter} {name})" for letter, name in p.options.pairs)
-            out.append(("options", [f"{i}(:options (:map {pairs}))"]))
-        elif p.options.rule:
-            out.append(("options", [f"{i}(:options (:map {p.options.rule}))"]))
-        else:
-            out.append(("options", [f"{i}(:options)"]))
-    if _present(p, "init", bool(p.init)):
-        body = [line for e in p.init for line in expr_lines(e, i + _STEP)]
-        out.append(("init", _block(":init", body, i)))
-    for keyword, terms in (("grasp", p.grasp_terms), ("goal", p.goal_terms)):
-        if _present(p, keyword, bool(terms)):
-            out.append((keyword, _terms(":" + keyword, terms, i)))
-    if p.cost_terms is not None:
-        out.append(("cost", _terms(":cost", p.cost_terms, i)))
-    if p.layout is not None:
-        parts = []
-        if p.layout.min_spacing is not None:
-            parts.append(f"(:min_spacing {number(p.layout.min_spacing)})")
-        if p.layout.yaw_range is not None:
-            parts.append(f"(:yaw_range {_numbers(p.layout.yaw_range)})")
-        out.append(("layout", [f"{i}(" + " ".join([":layout", *parts]) + ")"]))
-    for section in p.sections:
-        out.append((section.keyword, _sexp_lines(":" + section.keyword, section.items, i)))
-    return out
-
-
-def comments_of(text: str) -> list[tuple[int, str]]:
-    """``(line, comment text)`` of every ``;`` comment in ``text`` (quoted strings skipped)."""
-    out: list[tuple[int, str]] = []
+def find_comments(text: str) -> list[Comment]:
+    """Every ``;`` comment of ``text`` in source order (quoted strings skipped)."""
+    out: list[Comment] = []
     for number_, line in enumerate(text.splitlines(), start=1):
         in_string = False
         for index, char in enumerate(line):
             if char == '"':
                 in_string = not in_string
             elif char == ";" and not in_string:
-                out.append((number_, line[index:].rstrip()))
+                own = not line[:index].strip()
+                out.append(Comment(number_, index + 1, line[index:].rstrip(), own))
                 break
     return out
 
 
-def format_problem(problem: ast.Problem, comments: list[tuple[int, str]] | None = None) -> str:
+def comments_of(text: str) -> list[tuple[int, str]]:
+    """``(line, comment text)`` of every ``;`` comment in ``text`` (quoted strings skipped)."""
+    return [(c.line, c.text) for c in find_comments(text)]
+
+
+class _Layout:
+    """Lays out one problem; ``comment_lines`` are the source lines holding comments."""
+
+    def __init__(self, comment_lines: Iterable[int] = ()) -> None:
+        self.comment_lines = sorted(set(comment_lines))
+
+    def keeps_apart(self, span: ast.Span) -> bool:
+        """True when a comment sits inside ``span`` before its last line (do not join)."""
+        return any(span.line <= line < span.end_line for line in self.comment_lines)
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def expr(self, e: ast.Expr, indent: str) -> list[Line]:
+        """An expression, broken at connectives if too wide or holding a comment."""
+        one = indent + expr_line(e)
+        if isinstance(e, ast.Atom) or (len(one) <= WIDTH and not self.keeps_apart(e.span)):
+            return [Line(one, _start(e.span), _end(e.span))]
+        if isinstance(e, ast.Not):
+            inner = self.expr(e.term, indent + _STEP)
+            head = Line(indent + "(Not", _start(e.span), _head_end(e.span, "Not"))
+            return _close([head, *inner], e.span)
+        word = "And" if isinstance(e, ast.And) else "Or"
+        lines = [Line(indent + "(" + word, _start(e.span), _head_end(e.span, word))]
+        for term in e.terms:
+            lines.extend(self.expr(term, indent + _STEP))
+        return _close(lines, e.span)
+
+    def terms(self, head: str, terms: tuple[ast.Expr, ...], span: ast.Span) -> list[Line]:
+        """``(:goal ...)``-style block of expressions."""
+        if len(terms) == 1 and not self.keeps_apart(span):
+            one = f"{_STEP}({head} {expr_line(terms[0])})"
+            if len(one) <= WIDTH:
+                return [Line(one, _start(span), _end(span))]
+        body = [line for t in terms for line in self.expr(t, _STEP * 2)]
+        return self.block(head, body, span)
+
+    # ---- generic pieces ------------------------------------------------------------------
+
+    def block(self, head: str, body: list[Line], span: ast.Span, indent: str = _STEP) -> list[Line]:
+        """``(head`` then body lines, closing on the last line (``(head)`` when empty)."""
+        if not body:
+            return [Line(f"{indent}({head})", _start(span), _end(span))]
+        first = Line(f"{indent}({head}", _start(span), _head_end(span, head))
+        return _close([first, *body], span)
+
+    def sexp_lines(
+        self, head: str, items: tuple[ast.SExp, ...], span: ast.Span, indent: str
+    ) -> list[Line]:
+        """A pass-through form, on one line when it fits."""
+        one = indent + "(" + " ".join([head, *(sexp(i) for i in items)]) + ")"
+        if not items or (len(one) <= WIDTH and not self.keeps_apart(span)):
+            return [Line(one, _start(span), _end(span))]
+        lines = [Line(indent + "(" + head, _start(span), _head_end(span, head))]
+        for item in items:
+            if isinstance(item, ast.SList) and item.items:
+                first = item.items[0]
+                if isinstance(first, ast.Symbol | ast.Number):
+                    lines.extend(
+                        self.sexp_lines(sexp(first), item.items[1:], item.span, indent + _STEP)
+                    )
+                    continue
+            lines.append(Line(indent + _STEP + sexp(item), _start(item.span), _end(item.span)))
+        return _close(lines, span)
+
+    # ---- blocks --------------------------------------------------------------------------
+
+    def region(self, region: ast.Region, indent: str) -> list[Line]:
+        inner = indent + _STEP
+        spans = dict(region.prop_spans)
+        body: list[Line] = []
+
+        def prop(keyword: str, text: str) -> None:
+            span = spans.get(keyword, region.span)
+            body.append(Line(f"{inner}({text})", _start(span), _end(span)))
+
+        if region.target is not None:
+            prop("target", f":target {region.target}")
+        if region.ranges:
+            prop("ranges", ":ranges (" + " ".join(_rect(r) for r in region.ranges) + ")")
+        if region.yaw_rotation:
+            prop(
+                "yaw_rotation",
+                ":yaw_rotation (" + " ".join(map(_numbers, region.yaw_rotation)) + ")",
+            )
+        if region.rgba is not None:
+            prop("rgba", f":rgba {_numbers(region.rgba)}")
+        for section in region.extra:
+            body.extend(self.sexp_lines(":" + section.keyword, section.items, section.span, inner))
+        return self.block(region.name, body, region.span, indent)
+
+    def declarations(
+        self, keyword: str, decls: tuple[ast.TypedName, ...], span: ast.Span
+    ) -> list[Line]:
+        """``:fixtures`` / ``:objects``: ``a b - cat`` groups, one line when it fits."""
+        out: list[Line] = []
+        for group_lines in _declaration_blocks(decls, _STEP * 2):
+            text = _STEP * 2 + " ".join(line.text.strip() for line in group_lines)
+            if len(group_lines) > 1 and len(text) <= WIDTH and not self.keeps_apart(span):
+                # one line, so that a Beyond Blocks variant differs in this line only
+                group_lines = [Line(text, group_lines[0].start, group_lines[-1].end)]
+            out.extend(self.block(":" + keyword, group_lines, span))
+        return out
+
+    def problem(self, p: ast.Problem) -> list[Line]:
+        """Every line of ``p``: the ``(define`` line, the blocks in canonical order."""
+        spans: dict[str, ast.Span] = {}
+        for keyword, span in p.blocks:
+            spans.setdefault(keyword, span)
+
+        def at(keyword: str) -> ast.Span:
+            return spans.get(keyword, ast.NO_SPAN)
+
+        def line(keyword: str, text: str) -> list[Line]:
+            return [Line(_STEP + text, _start(at(keyword)), _end(at(keyword)))]
+
+        lines = [
+            Line(
+                f"(define (problem {p.name})",
+                _start(p.span),
+                _head_end(p.span, f"define (problem {p.name})"),
+            )
+        ]
+        if p.domain is not None:
+            lines += line("domain", f"(:domain {p.domain})")
+        if p.language is not None:
+            text = f" {p.language}" if p.language else ""
+            lines += line("language", f"(:language{text})")
+        if p.question is not None:
+            parts = []
+            if p.question.source is not None:
+                parts.append(f"(:source {p.question.source})")
+            if p.question.choices is not None:
+                parts.append(f"(:choices {number(p.question.choices)})")
+            lines += line("question", "(" + " ".join([":question", *parts]) + ")")
+        if p.instruction is not None:
+            parts = [f"(:templates {p.instruction.templates})"] if p.instruction.templates else []
+            lines += line("instruction", "(" + " ".join([":instruction", *parts]) + ")")
+        if _present(p, "regions", bool(p.regions)):
+            body = [x for r in p.regions for x in self.region(r, _STEP * 2)]
+            lines += self.block(":regions", body, at("regions"))
+        for keyword, decls in (("fixtures", p.fixtures), ("objects", p.objects)):
+            if _present(p, keyword, bool(decls)):
+                lines += self.declarations(keyword, decls, at(keyword))
+        if _present(p, "obj_of_interest", bool(p.obj_of_interest)):
+            name_spans = p.obj_of_interest_spans or (ast.NO_SPAN,) * len(p.obj_of_interest)
+            body = [
+                Line(_STEP * 2 + name, _start(s), _end(s))
+                for name, s in zip(p.obj_of_interest, name_spans, strict=True)
+            ]
+            lines += self.block(":obj_of_interest", body, at("obj_of_interest"))
+        if p.candidate_names is not None:
+            lines += line("candidates", "(" + " ".join([":candidates", *p.candidates]) + ")")
+        if p.options is not None:
+            if p.options.rule == "fixed":
+                pairs = " ".join(f"({letter} {name})" for letter, name in p.options.pairs)
+                lines += line("options", f"(:options (:map {pairs}))")
+            elif p.options.rule:
+                lines += line("options", f"(:options (:map {p.options.rule}))")
+            else:
+                lines += line("options", "(:options)")
+        if _present(p, "init", bool(p.init)):
+            body = [x for e in p.init for x in self.expr(e, _STEP * 2)]
+            lines += self.block(":init", body, at("init"))
+        for keyword, terms in (("grasp", p.grasp_terms), ("goal", p.goal_terms)):
+            if _present(p, keyword, bool(terms)):
+                lines += self.terms(":" + keyword, terms, at(keyword))
+        if p.cost_terms is not None:
+            lines += self.terms(":cost", p.cost_terms, at("cost"))
+        if p.layout is not None:
+            parts = []
+            if p.layout.min_spacing is not None:
+                parts.append(f"(:min_spacing {number(p.layout.min_spacing)})")
+            if p.layout.yaw_range is not None:
+                parts.append(f"(:yaw_range {_numbers(p.layout.yaw_range)})")
+            lines += line("layout", "(" + " ".join([":layout", *parts]) + ")")
+        for section in p.sections:
+            lines += self.sexp_lines(":" + section.keyword, section.items, section.span, _STEP)
+        return _close(lines, p.span)
+
+
+def _rect(r: ast.Rect) -> str:
+    return _numbers((r.x0, r.y0, r.x1, r.y1))
+
+
+def _present(p: ast.Problem, keyword: str, has_content: bool) -> bool:
+    return has_content or any(k == keyword for k, _ in p.blocks)
+
+
+def _declaration_blocks(decls: tuple[ast.TypedName, ...], indent: str) -> list[list[Line]]:
+    """Lines of ``a b - cat`` groups, split into several blocks where an untyped group is
+    followed by more names (untyped names only parse at the end of a block)."""
+    blocks: list[list[Line]] = [[]]
+    group: list[ast.TypedName] = []
+
+    def flush() -> None:
+        category = group[0].category
+        text = indent + " ".join(d.name for d in group) + (f" - {category}" if category else "")
+        blocks[-1].append(Line(text, _start(group[0].span), _end(group[-1].span)))
+        if not category:
+            blocks.append([])
+
+    for decl in decls:
+        if group and decl.category != group[0].category:
+            flush()
+            group = []
+        group.append(decl)
+    if group:
+        flush()
+    return [b for b in blocks if b] or [[]]
+
+
+def place_comments(lines: list[Line], comments: list[Comment]) -> list[str]:
+    """The text lines with ``comments`` placed beside the forms they were beside."""
+    before: dict[int, list[str]] = {}
+    after: dict[int, list[str]] = {}
+    trailing: list[str] = []
+    starts = sorted((ln.start, i) for i, ln in enumerate(lines) if ln.start is not None)
+    for c in comments:
+        if c.own_line:
+            target = next((i for start, i in starts if start > c.pos), None)
+            if target is None:
+                trailing.append(c.text)
+            else:
+                before.setdefault(target, []).append(lines[target].indent + c.text)
+            continue
+        inside = [
+            (ln.start, i)
+            for i, ln in enumerate(lines)
+            if ln.start is not None and ln.start <= c.pos <= ln.form_end
+        ]
+        if inside:
+            target = max(inside)[1]
+        else:
+            ended = [(ln.end, i) for i, ln in enumerate(lines) if ln.end <= c.pos]
+            target = max(ended)[1] if ended else 0
+        after.setdefault(target, []).append(c.text)
+    out: list[str] = []
+    for i, ln in enumerate(lines):
+        out.extend(before.get(i, []))
+        texts = after.get(i)
+        out.append(ln.text + ("  " + " ".join(texts) if texts else ""))
+    return out + trailing
+
+
+def format_problem(problem: ast.Problem, comments: list[Comment] | None = None) -> str:
     """The canonical text of ``problem`` (ends with a newline).
 
     Args:
         problem: the parsed task.
-        comments: ``(line, text)`` comments of the source (see :func:`comments_of`); placed
-            by the block spans recorded in ``problem.blocks``.
+        comments: the source's comments (see :func:`find_comments`), placed by the source
+            positions recorded in the problem's nodes.
     """
-    comments = sorted(comments or [])
-    start = problem.span.line if problem.span.line > 0 else 0
-    header = [text for line, text in comments if line < start]
-    # Each comment inside (define ...) belongs to the first block (in source order) that
-    # ends on or after its line; the rest trail the file.
-    owned: dict[str, list[str]] = {}
-    trailing: list[str] = []
-    for line, text in comments:
-        if line < start:
-            continue
-        owner = next((k for k, span in problem.blocks if span.end_line >= line), None)
-        if owner is None:
-            trailing.append(text)
-        else:
-            owned.setdefault(owner, []).append(text)
-    lines = [*header, f"(define (problem {problem.name})"]
-    for keyword, body in block_lines(problem):
-        lines.extend(_STEP + text for text in owned.pop(keyword, []))
-        lines.extend(body)
-    for texts in owned.values():  # blocks that print nothing (e.g. an empty duplicate)
-        trailing.extend(texts)
-    lines[-1] += ")"
-    return "\n".join([*lines, *trailing]) + "\n"
+    comments = comments or []
+    layout = _Layout(c.line for c in comments)
+    return "\n".join(place_comments(layout.problem(problem), comments)) + "\n"
 
 
 def format_text(text: str, path: str = "<string>") -> str:
-    """Parse ``text`` and return its canonical layout (comments kept).
+    """Parse ``text`` and return its canonical layout (comments kept in place).
 
     Raises:
         TaskFileError: on a syntax error.
@@ -284,4 +441,4 @@ def format_text(text: str, path: str = "<string>") -> str:
     from rsb_mj.lang.parser import parse_text
 
     problem = parse_text(text, path)
-    return format_problem(problem, comments_of(text))
+    return format_problem(problem, find_comments(text))

@@ -73,6 +73,12 @@ def _tokens(children: list[Any], *types: str) -> list[Token]:
 MAX_MAGNITUDE = 1e9
 
 
+class _Names(tuple):
+    """A tuple of names that also carries their spans (``spans``)."""
+
+    spans: tuple[ast.Span, ...] = ()
+
+
 class NumberRangeError(ValueError):
     """A number literal outside +-:data:`MAX_MAGNITUDE` (``1e300``, ``1e999``, ``10**400``);
     carries the token and whether a 64-bit float can hold it at all."""
@@ -126,10 +132,13 @@ class ToAst(Transformer):
         parts = [c for c in children if isinstance(c, Part)]
         fields: dict[str, Any] = {}
         sections: list[ast.Section] = []
+        interest_spans: tuple[ast.Span, ...] = ()
         for part in parts:
             if part.keyword in _LIST_BLOCKS:
                 key = _LIST_BLOCKS[part.keyword]
                 fields[key] = fields.get(key, ()) + tuple(part.value)
+                if part.keyword == "obj_of_interest":
+                    interest_spans += part.value.spans
             elif part.keyword == "section":
                 sections.append(part.value)
             else:
@@ -141,6 +150,7 @@ class ToAst(Transformer):
                 (p.keyword if p.keyword != "section" else p.value.keyword, p.span) for p in parts
             ),
             span=_span(children),
+            obj_of_interest_spans=interest_spans,
             **fields,
         )
 
@@ -176,7 +186,9 @@ class ToAst(Transformer):
         return _Prop("category", str(name), _span(children))
 
     def obj_of_interest(self, children: list[Any]) -> Part:
-        names = tuple(str(t) for t in _tokens(children, "NAME"))
+        tokens = _tokens(children, "NAME")
+        names = _Names(str(t) for t in tokens)
+        names.spans = tuple(span_of(t) for t in tokens)
         return Part("obj_of_interest", names, _span(children))
 
     def init(self, children: list[Any]) -> Part:
@@ -201,10 +213,19 @@ class ToAst(Transformer):
                 fields[prop.keyword] = fields.get(prop.keyword, ()) + prop.value
             else:
                 fields[prop.keyword] = prop.value
+        prop_spans = []
         for child in children:
             if isinstance(child, Part):  # a generic (:keyword ...) property
                 extra.append(child.value)
-        return ast.Region(str(name), extra=tuple(extra), span=_span(children), **fields)
+            if isinstance(child, _Prop | Part):
+                prop_spans.append((child.keyword, child.span))
+        return ast.Region(
+            str(name),
+            extra=tuple(extra),
+            span=_span(children),
+            prop_spans=tuple(prop_spans),
+            **fields,
+        )
 
     def target(self, children: list[Any]) -> _Prop:
         (name,) = _tokens(children, "NAME")

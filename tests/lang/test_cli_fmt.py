@@ -1,4 +1,7 @@
-"""``rsb fmt``: rewrite, --check, exit codes."""
+"""``rsb fmt``: rewrite, --check, exit codes, atomic writes."""
+
+import subprocess
+import sys
 
 from rsb_mj.cli import main
 
@@ -37,3 +40,39 @@ def test_unparsable_file_is_reported_and_left_alone(tmp_path, capsys):
 
 def test_missing_path_is_a_usage_error(tmp_path):
     assert main(["fmt", str(tmp_path / "nope")]) == 2
+
+
+def _limit_file_size() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))  # bytes; the file is ~1,000
+
+
+def test_a_failed_write_leaves_the_file_intact_with_a_one_line_error(tmp_path):
+    """``ulimit -f 1; rsb fmt FILE``: the write fails, FILE keeps its bytes, exit 2."""
+    path = tmp_path / "t.bddl"
+    path.write_text(MESSY, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "rsb_mj", "fmt", str(path)],
+        capture_output=True,
+        text=True,
+        preexec_fn=_limit_file_size,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"rsb fmt: error: {path}: cannot write (File too large); the file is unchanged\n"
+    )
+    assert path.read_text(encoding="utf-8") == MESSY
+    assert [p.name for p in tmp_path.iterdir()] == ["t.bddl"]  # no temporary file left
+
+
+def test_rewrite_goes_through_a_rename(tmp_path):
+    """Atomic: the rewritten file is a new inode (a reader holding the old one sees it whole)."""
+    path = tmp_path / "t.bddl"
+    path.write_text(MESSY, encoding="utf-8")
+    before = path.stat().st_ino
+    assert main(["fmt", str(path)]) == 0
+    assert path.stat().st_ino != before
+    assert path.read_text(encoding="utf-8") == BASE

@@ -1,9 +1,13 @@
-"""The canonical layout: exact output, comments kept, identity on the AST."""
+"""The canonical layout: exact output, comments kept in place, identity on the AST."""
+
+from pathlib import Path
 
 from rsb_mj.lang import And, Atom, Name, Problem, format_problem, format_text, parse_text
 from rsb_mj.lang.formatter import comments_of, number
 
 from .lang_samples import BASE, BASE_10, LIBERO
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "lang_fmt"
 
 
 def test_numbers_are_canonical():
@@ -26,9 +30,8 @@ def test_messy_input_gets_the_canonical_layout():
         "; head\n"
         "(define (problem p)\n"
         "  (:domain robosuite)\n"
-        "  ; trailing\n"
         "  (:objects\n"
-        "    a b - can c - lemon)\n"
+        "    a b - can c - lemon)  ; trailing\n"
         "  (:init\n"
         "    (On a r))\n"
         "  (:goal (And (On a b))))\n"
@@ -67,12 +70,66 @@ def test_long_expressions_break_at_connectives():
     assert parse_text(text).cost_terms == (And(terms),)
 
 
-def test_comments_inside_blocks_move_above_them_and_none_are_lost():
+def test_an_inline_comment_stays_on_its_line():
     text = BASE.replace("(On block_b table_candidates)", "(On block_b table_candidates) ; b")
     out = format_text(text)
-    assert "  ; b\n  (:init\n" in out
-    assert [c for _, c in comments_of(out)] == [c for _, c in comments_of(text)]
+    assert "\n    (On block_b table_candidates)  ; b\n" in out
+    assert out == text.replace("table_candidates) ; b", "table_candidates)  ; b")
     assert parse_text(out) == parse_text(text)
+
+
+COMMENTED = DATA / "commented.bddl"
+
+
+def test_every_comment_stays_beside_its_code():
+    """The grammar README's example: inline comments stay on the line of their code, a
+    comment on its own line stays above the form that followed it."""
+    text = COMMENTED.read_text(encoding="utf-8")
+    out = format_text(text, str(COMMENTED))
+    assert out == (DATA / "commented.formatted.bddl").read_text(encoding="utf-8")
+    assert format_text(out) == out
+    assert parse_text(out) == parse_text(text)
+    assert sorted(c for _, c in comments_of(out)) == sorted(c for _, c in comments_of(text))
+
+
+def test_a_comment_inside_an_expression_keeps_it_broken():
+    text = (
+        "(define (problem p) (:domain robosuite)\n"
+        "  (:goal (And (On a b) ; first\n"
+        "              (On c d))))\n"
+    )
+    assert format_text(text) == (
+        "(define (problem p)\n"
+        "  (:domain robosuite)\n"
+        "  (:goal\n"
+        "    (And\n"
+        "      (On a b)  ; first\n"
+        "      (On c d))))\n"
+    )
+
+
+def test_own_line_comments_travel_with_their_block_when_blocks_are_reordered():
+    text = (
+        "; head\n"
+        "(define (problem p)\n"
+        "  ; the goal\n"
+        "  (:goal (And (On a b)))\n"
+        "  ; the domain\n"
+        "  (:domain robosuite)  ; inline\n"
+        "  ; before the end\n"
+        ")\n"
+        "; tail\n"
+    )
+    assert format_text(text) == (
+        "; head\n"
+        "(define (problem p)\n"
+        "  ; the domain\n"
+        "  (:domain robosuite)  ; inline\n"
+        "  ; the goal\n"
+        "  (:goal (And (On a b))))\n"
+        "; before the end\n"
+        "; tail\n"
+    )
 
 
 def test_semicolons_inside_strings_are_not_comments():
