@@ -100,6 +100,42 @@ def noun_of(problem: Any, obj: str) -> str:
     return info.noun if info is not None else category.replace("_", " ")
 
 
+def instruction_values(
+    problem: Any,
+    text: str,
+    options: tuple[str, ...],
+    mapping: dict[str, str],
+    colors: dict[str, str],
+) -> dict[str, str]:
+    """The placeholder values of an instruction: ``Q`` (4 choices: with the options),
+    ``OPTIONS``, and ``MAPA``.. (``"A is the red block"``) for 4 choices."""
+    values = {"OPTIONS": option_list(options)}
+    if len(options) == 4:
+        listed = option_list(options)
+        end = "" if listed.endswith((".", "?", "!")) else "."
+        values["Q"] = f"{text} options: {listed}{end}"
+        for letter in LETTERS[4]:
+            obj = mapping[letter]
+            values[f"MAP{letter}"] = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"
+    else:
+        values["Q"] = text
+    return values
+
+
+def render_instruction(
+    problem: Any,
+    template: Template,
+    text: str,
+    options: tuple[str, ...],
+    mapping: dict[str, str],
+    colors: dict[str, str],
+) -> str:
+    """The instruction ``template`` gives for a question shown as ``text`` (whitespace
+    collapsed), its options, and the option->candidate mapping and colours."""
+    values = instruction_values(problem, text, options, mapping, colors)
+    return " ".join(render(template, values).split())
+
+
 def draw_semantics(
     problem: Any,
     *,
@@ -139,17 +175,7 @@ def draw_semantics(
     template_list = load_templates(template_set_for(problem, suite, split, templates), choices)
     template = template_list[int(rng.integers(len(template_list)))]
     text = display_text(question.text)
-    values = {"OPTIONS": option_list(options)}
-    if choices == 4:
-        listed = option_list(options)
-        end = "" if listed.endswith((".", "?", "!")) else "."
-        values["Q"] = f"{text} options: {listed}{end}"
-        for letter in letters:
-            obj = mapping[letter]
-            values[f"MAP{letter}"] = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"
-    else:
-        values["Q"] = text
-    instruction = " ".join(render(template, values).split())
+    instruction = render_instruction(problem, template, text, options, mapping, colors)
     if text != question.text:
         question = dataclasses.replace(question, text=text)
     return Semantics(
