@@ -118,6 +118,7 @@ class FakeOpenPiServer:
         self.connections = 0
         self.port = 0
         self._answered = 0
+        self._open: list[ServerConnection] = []
         self._server: Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -135,6 +136,7 @@ class FakeOpenPiServer:
 
     def _handler(self, conn: ServerConnection) -> None:
         self.connections += 1
+        self._open.append(conn)
         if self.mode == "no_metadata":
             for _ in conn:  # read and ignore until the client gives up
                 pass
@@ -181,6 +183,9 @@ class FakeOpenPiServer:
     def stop(self) -> None:
         """Shut the server down, closing its connections (idempotent)."""
         if self._server is not None:
+            for conn in self._open:  # older websockets leave them open at shutdown
+                conn.close(1001)
+            self._open.clear()
             self._server.shutdown()
             self._thread.join(timeout=5)
             self._server = None
