@@ -31,13 +31,14 @@ class LockedError(RsbError):
     """Another process holds the lock of an output folder."""
 
 
-def _describe(path: Path) -> str:
+def _holder(path: Path) -> str:
+    """``"rsb eval (pid N on HOST, started T UTC)"`` from a held lock file."""
     try:
         owner = json.loads(path.read_text())
         started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(float(owner["started"])))
-        return f"pid {owner['pid']} on {owner['host']}, started {started}"
+        return f"{owner['command']} (pid {owner['pid']} on {owner['host']}, started {started})"
     except (OSError, ValueError, KeyError, TypeError):
-        return "owner unknown"
+        return "another process (owner unknown)"
 
 
 class FolderLock:
@@ -72,8 +73,8 @@ class FolderLock:
         except BlockingIOError:
             os.close(fd)
             raise LockedError(
-                f"{self.folder}: another {self.command} is writing to this folder "
-                f"({_describe(self.path)}); wait for it to finish or use another output folder"
+                f"{self.folder}: in use by {_holder(self.path)}; wait for it to finish or "
+                "use another output folder"
             ) from None
         owner = {
             "pid": os.getpid(),
