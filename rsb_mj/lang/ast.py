@@ -193,6 +193,8 @@ class TypedName:
     name: str
     category: str
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    #: Span of the ``- category`` that types it (formatter; not part of equality).
+    category_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -176,21 +176,43 @@ def comments_of(text: str) -> list[tuple[int, str]]:
 
 
 class _Layout:
-    """Lays out one problem; ``comment_lines`` are the source lines holding comments."""
+    """Lays out one problem around ``comments`` (their positions decide what stays broken)."""
 
-    def __init__(self, comment_lines: Iterable[int] = ()) -> None:
-        self.comment_lines = sorted(set(comment_lines))
+    def __init__(self, comments: Iterable[Comment] = ()) -> None:
+        self.positions = sorted(c.pos for c in comments)
 
-    def keeps_apart(self, span: ast.Span) -> bool:
-        """True when a comment sits inside ``span`` before its last line (do not join)."""
-        return any(span.line <= line < span.end_line for line in self.comment_lines)
+    def _between(self, span: ast.Span, parts: Iterable[ast.Span | Pos]) -> bool:
+        """True when a comment inside ``span`` comes before the start of one of its ``parts``
+        (spans or start positions): joining the parts on one line would separate the comment
+        from its neighbour."""
+        if not self.positions:
+            return False
+        first, last = _start(span), _end(span)
+        inside = [pos for pos in self.positions if first <= pos <= last]
+        starts = [p if isinstance(p, tuple) else _start(p) for p in parts]
+        return any(start > pos for pos in inside for start in starts)
+
+    def expr_apart(self, e: ast.Expr) -> bool:
+        """True when ``e`` must not be written on one line (a comment among its terms)."""
+        if isinstance(e, ast.Atom) or not self.positions:
+            return False
+        terms = (e.term,) if isinstance(e, ast.Not) else e.terms
+        return self._between(e.span, (t.span for t in terms)) or any(map(self.expr_apart, terms))
+
+    def sexp_apart(self, span: ast.Span, items: tuple[ast.SExp, ...]) -> bool:
+        """True when a pass-through form must not be written on one line."""
+        if not self.positions:
+            return False
+        return self._between(span, (i.span for i in items)) or any(
+            self.sexp_apart(i.span, i.items) for i in items if isinstance(i, ast.SList)
+        )
 
     # ---- expressions ---------------------------------------------------------------------
 
     def expr(self, e: ast.Expr, indent: str) -> list[Line]:
         """An expression, broken at connectives if too wide or holding a comment."""
         one = indent + expr_line(e)
-        if isinstance(e, ast.Atom) or (len(one) <= WIDTH and not self.keeps_apart(e.span)):
+        if isinstance(e, ast.Atom) or (len(one) <= WIDTH and not self.expr_apart(e)):
             return [Line(one, _start(e.span), _end(e.span))]
         if isinstance(e, ast.Not):
             inner = self.expr(e.term, indent + _STEP)
@@ -204,7 +226,9 @@ class _Layout:
 
     def terms(self, head: str, terms: tuple[ast.Expr, ...], span: ast.Span) -> list[Line]:
         """``(:goal ...)``-style block of expressions."""
-        if len(terms) == 1 and not self.keeps_apart(span):
+        if len(terms) == 1 and not (
+            self._between(span, [terms[0].span]) or self.expr_apart(terms[0])
+        ):
             one = f"{_STEP}({head} {expr_line(terms[0])})"
             if len(one) <= WIDTH:
                 return [Line(one, _start(span), _end(span))]
@@ -225,7 +249,7 @@ class _Layout:
     ) -> list[Line]:
         """A pass-through form, on one line when it fits."""
         one = indent + "(" + " ".join([head, *(sexp(i) for i in items)]) + ")"
-        if not items or (len(one) <= WIDTH and not self.keeps_apart(span)):
+        if not items or (len(one) <= WIDTH and not self.sexp_apart(span, items)):
             return [Line(one, _start(span), _end(span))]
         lines = [Line(indent + "(" + head, _start(span), _head_end(span, head))]
         for item in items:
@@ -272,7 +296,8 @@ class _Layout:
         out: list[Line] = []
         for group_lines in _declaration_blocks(decls, _STEP * 2):
             text = _STEP * 2 + " ".join(line.text.strip() for line in group_lines)
-            if len(group_lines) > 1 and len(text) <= WIDTH and not self.keeps_apart(span):
+            apart = self._between(span, (g.start for g in group_lines[1:] if g.start))
+            if len(group_lines) > 1 and len(text) <= WIDTH and not apart:
                 # one line, so that a Beyond Blocks variant differs in this line only
                 group_lines = [Line(text, group_lines[0].start, group_lines[-1].end)]
             out.extend(self.block(":" + keyword, group_lines, span))
@@ -372,7 +397,8 @@ def _declaration_blocks(decls: tuple[ast.TypedName, ...], indent: str) -> list[l
     def flush() -> None:
         category = group[0].category
         text = indent + " ".join(d.name for d in group) + (f" - {category}" if category else "")
-        blocks[-1].append(Line(text, _start(group[0].span), _end(group[-1].span)))
+        end = max(_end(group[-1].span), _end(group[-1].category_span))
+        blocks[-1].append(Line(text, _start(group[0].span), end))
         if not category:
             blocks.append([])
 
@@ -408,7 +434,7 @@ def place_comments(lines: list[Line], comments: list[Comment]) -> list[str]:
         if inside:
             target = max(inside)[1]
         else:
-            ended = [(ln.end, i) for i, ln in enumerate(lines) if ln.end <= c.pos]
+            ended = [(ln.form_end, i) for i, ln in enumerate(lines) if ln.form_end <= c.pos]
             target = max(ended)[1] if ended else 0
         after.setdefault(target, []).append(c.text)
     out: list[str] = []
@@ -428,7 +454,7 @@ def format_problem(problem: ast.Problem, comments: list[Comment] | None = None) 
             positions recorded in the problem's nodes.
     """
     comments = comments or []
-    layout = _Layout(c.line for c in comments)
+    layout = _Layout(comments)
     return "\n".join(place_comments(layout.problem(problem), comments)) + "\n"
 
 

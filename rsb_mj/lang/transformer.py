@@ -370,7 +370,10 @@ def _declarations(children: list[Any]) -> tuple[ast.TypedName, ...]:
         if isinstance(child, Token) and child.type == "NAME":
             pending.append(child)
         elif isinstance(child, _Prop):
-            out.extend(ast.TypedName(str(t), child.value, span=span_of(t)) for t in pending)
+            out.extend(
+                ast.TypedName(str(t), child.value, span=span_of(t), category_span=child.span)
+                for t in pending
+            )
             pending = []
     out.extend(ast.TypedName(str(t), "", span=span_of(t)) for t in pending)
     return tuple(out)
