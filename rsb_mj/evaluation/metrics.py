@@ -95,6 +95,7 @@ class SuiteMetrics:
         suite, policy: names; choices: N.
         episodes: episodes scored (errors excluded); errors: episodes that ended in a fault.
         privileged: the policy read the answer (an oracle reference, not a learned policy).
+        variant: ``"original"``, an instruction ablation or ``"counterfactual"``.
         settings: the result-changing settings the records share (see :func:`settings_of`).
         gsr, tsr: rates over the scored episodes.
         selection: correct choice (first grasp) among grasping episodes.
@@ -107,6 +108,7 @@ class SuiteMetrics:
     episodes: int
     errors: int
     privileged: bool
+    variant: str
     settings: tuple[tuple[str, Any], ...]
     gsr: Rate
     tsr: Rate
@@ -176,6 +178,7 @@ def suite_metrics(records: Sequence[EpisodeRecord]) -> SuiteMetrics:
         episodes=len(scored),
         errors=len(records) - len(scored),
         privileged=any(r.privileged for r in records),
+        variant=first.variant,
         settings=settings_of(first),
         gsr=Rate(grasps, len(scored)),
         tsr=Rate(wins, len(scored)),
@@ -185,15 +188,15 @@ def suite_metrics(records: Sequence[EpisodeRecord]) -> SuiteMetrics:
 
 
 def summarize(records: Iterable[EpisodeRecord]) -> list[SuiteMetrics]:
-    """Metrics per (policy, suite), in order of first appearance.
+    """Metrics per (policy, suite, variant), in order of first appearance.
 
     Raises:
         EvalError: when one (policy, suite) holds records run with different settings
             (they cannot be pooled into one row), naming both settings.
     """
-    groups: dict[tuple[str, str], list[EpisodeRecord]] = {}
+    groups: dict[tuple[str, str, str], list[EpisodeRecord]] = {}
     for rec in records:
-        group = groups.setdefault((rec.policy, rec.suite), [])
+        group = groups.setdefault((rec.policy, rec.suite, rec.variant), [])
         if group and settings_of(group[0]) != settings_of(rec):
             a, b = dict(settings_of(group[0])), dict(settings_of(rec))
             diff = ", ".join(f"{k} {a[k]!r} vs {b[k]!r}" for k in a if a[k] != b[k])
@@ -219,3 +222,76 @@ def confusion(records: Iterable[EpisodeRecord], choices: int) -> list[list[int]]
         col = letters.index(rec.chosen_option) if rec.chosen_option else len(letters)
         matrix[letters.index(rec.correct)][col] += 1
     return matrix
+
+
+def difference_interval(a: Rate, b: Rate) -> tuple[float, float]:
+    """95% interval of ``a.value - b.value`` (Newcombe's hybrid score method on the two
+    Wilson intervals; independent samples)."""
+    (la, ua), (lb, ub) = a.interval, b.interval
+    d = a.value - b.value
+    lo = d - math.sqrt((a.value - la) ** 2 + (ub - b.value) ** 2)
+    hi = d + math.sqrt((ua - a.value) ** 2 + (b.value - lb) ** 2)
+    return (max(-1.0, lo), min(1.0, hi))
+
+
+@dataclass(frozen=True)
+class PairMetrics:
+    """Counterfactual consistency of one policy on one suite (see
+    :mod:`rsb_mj.evaluation.ablations`): pairs of an eval row and its twin (same scene, a
+    question whose answer is another candidate), both scored.
+
+    Attributes:
+        suite, policy: names; choices: N.
+        pairs: pairs with both episodes scored.
+        consistency: both choices correct, over pairs (a policy choosing uniformly at random
+            gets 1/N^2; one that ignores the question 0).
+        sensitivity: the choice moved, among pairs where both episodes grasped.
+        stuck: the same candidate chosen in both, among pairs where both grasped (a
+            language-blind policy: 1).
+    """
+
+    suite: str
+    policy: str
+    choices: int
+    pairs: int
+    consistency: Rate
+    sensitivity: Rate
+    stuck: Rate
+
+    @property
+    def random_consistency(self) -> float:
+        """What a policy choosing uniformly at random gets: 1/N^2."""
+        return 1.0 / self.choices**2
+
+
+def pair_metrics(records: Iterable[EpisodeRecord]) -> list[PairMetrics]:
+    """Counterfactual metrics per (policy, suite) from ``original`` and ``counterfactual``
+    records of the same rows, in order of first appearance."""
+    originals: dict[tuple[str, str, str, int], EpisodeRecord] = {}
+    twins: dict[tuple[str, str, str, int], EpisodeRecord] = {}
+    for rec in records:
+        if rec.is_error or rec.variant not in ("original", "counterfactual"):
+            continue
+        side = originals if rec.variant == "original" else twins
+        side[(rec.policy, rec.suite, rec.split, rec.index)] = rec
+    groups: dict[tuple[str, str], list[tuple[EpisodeRecord, EpisodeRecord]]] = {}
+    for key, twin in twins.items():
+        if key in originals:
+            groups.setdefault(key[:2], []).append((originals[key], twin))
+    out = []
+    for (policy, suite), pairs in groups.items():
+        both = [(a, b) for a, b in pairs if a.grasped and b.grasped]
+        out.append(
+            PairMetrics(
+                suite=suite,
+                policy=policy,
+                choices=pairs[0][0].choices,
+                pairs=len(pairs),
+                consistency=Rate(
+                    sum(a.correct_choice and b.correct_choice for a, b in pairs), len(pairs)
+                ),
+                sensitivity=Rate(sum(a.choice != b.choice for a, b in both), len(both)),
+                stuck=Rate(sum(a.choice == b.choice for a, b in both), len(both)),
+            )
+        )
+    return out

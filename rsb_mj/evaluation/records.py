@@ -46,6 +46,8 @@ class EpisodeRecord:
         steps: control steps run; max_steps: the limit in force.
         wall_s: wall time of the episode [s], including reset.
         privileged: the policy read the answer (the built-in expert): an oracle reference.
+        variant: ``"original"``, an instruction ablation mode (``"blank"``, ``"tokens"``,
+            ...) or ``"counterfactual"`` (see :mod:`rsb_mj.evaluation.ablations`).
         error: the error message when termination is ``"error"``; error_kind: ``"infra"``
             or ``"policy"``.
         versions: ``{"rsb_mj": ..., "mujoco": ...}``.
@@ -79,6 +81,7 @@ class EpisodeRecord:
     max_steps: int
     wall_s: float
     privileged: bool = False
+    variant: str = "original"
     error: str | None = None
     error_kind: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
@@ -153,6 +156,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "max_steps": (int,),
     "wall_s": (float, int),
     "privileged": (bool,),
+    "variant": (str,),
     "error": (str, type(None)),
     "error_kind": (str, type(None)),
     "versions": (dict,),

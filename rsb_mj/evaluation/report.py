@@ -26,13 +26,21 @@ from typing import Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.metrics import SETTING_DEFAULTS, SuiteMetrics, confusion, summarize
+from rsb_mj.evaluation.metrics import (
+    SETTING_DEFAULTS,
+    SuiteMetrics,
+    confusion,
+    pair_metrics,
+    summarize,
+)
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
 from rsb_mj.evaluation.tables import (
     MAX_ERROR_RATE,
+    ablation_table,
     csv_text,
     label_of,
     markdown,
+    pair_table,
     paper_table,
     summary_table,
 )
@@ -129,6 +137,35 @@ def plot_rates(metrics: dict[str, list[SuiteMetrics]], path: Path) -> None:
         ax.axhline(0, color="gray", linewidth=0.8)
     axes[0].legend(fontsize=8)
     axes[-1].set_xticks(x, suites, rotation=20, ha="right")
+    fig.tight_layout()
+    _save(fig, path)
+
+
+def plot_drops(table: list[list[str]], path: Path) -> None:
+    """Bars of the TSR drop (percentage points, 95% interval) per ablation, one group per
+    policy and suite, from :func:`~rsb_mj.evaluation.tables.ablation_table` rows."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = [r for r in table[1:] if r[6] != "withheld"]
+    labels = [f"{r[0]}\n{r[1]}\n{r[2]}" for r in rows]
+    values, lo, hi = [], [], []
+    for r in rows:
+        drop, rest = r[6].split(" [")
+        a, b = rest.rstrip("]").split(", ")
+        values.append(float(drop))
+        lo.append(float(drop) - float(a))
+        hi.append(float(b) - float(drop))
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(rows)), 4))
+    x = np.arange(len(rows))
+    ax.bar(x, values, color="tab:orange")
+    ax.errorbar(x, values, yerr=[lo, hi], fmt="none", ecolor="black", capsize=3)
+    ax.axhline(0, color="gray", linewidth=0.8)
+    ax.set_xticks(x, labels, fontsize=7)
+    ax.set_ylabel("TSR drop (pp)")
     fig.tight_layout()
     _save(fig, path)
 
@@ -240,8 +277,36 @@ def write_report(
         ]
     parts += ["", "## Per suite", "", markdown(summary)]
     atomic_write_text(out / "summary.csv", csv_text(summary))
+    flat = [m for _, m in labelled]
+    ablations = ablation_table(flat, max_error_rate=max_error_rate)
+    if len(ablations) > 1:
+        atomic_write_text(out / "ablations.csv", csv_text(ablations))
+        parts += [
+            "",
+            "## Instruction ablations",
+            "",
+            "TSR and nSG with the instruction ablated, beside the original instruction; drop "
+            "= original - ablated TSR in percentage points (Newcombe 95% interval).",
+            "",
+            markdown(ablations),
+        ]
+    pairs = pair_metrics(r for recs in runs.values() for r in recs)
+    if pairs:
+        table = pair_table(pairs)
+        atomic_write_text(out / "counterfactual.csv", csv_text(table))
+        parts += [
+            "",
+            "## Counterfactual consistency",
+            "",
+            "Each eval row and its twin (same scene, a question whose answer is another "
+            "candidate). consistency: both choices correct; sensitivity: the choice moved; "
+            "stuck: the same candidate chosen in both (language-blind: stuck 100%).",
+            "",
+            markdown(table),
+        ]
+    original = {label: [m for m in ms if m.variant == "original"] for label, ms in metrics.items()}
     for stem, (title, metric) in TABLES.items():
-        table = paper_table(metrics, metric, max_error_rate=max_error_rate)
+        table = paper_table(original, metric, max_error_rate=max_error_rate)
         atomic_write_text(out / f"{stem}.csv", csv_text(table))
         parts += ["", f"## {title}", "", markdown(table)]
     parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
@@ -255,6 +320,9 @@ def write_report(
             ]
     if plots:
         plot_rates(metrics, out / "rates.png")
+        if len(ablations) > 1:
+            plot_drops(ablations, out / "ablations.png")
+            parts += ["", "![ablations](ablations.png)"]
         for label, recs in runs.items():
             plot_confusion(recs, out / f"confusion_{_slug(label)}.png", label)
         parts += ["", "![rates](rates.png)"]

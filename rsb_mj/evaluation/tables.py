@@ -19,7 +19,7 @@ import csv
 import io
 from collections.abc import Sequence
 
-from rsb_mj.evaluation.metrics import Rate, SuiteMetrics
+from rsb_mj.evaluation.metrics import PairMetrics, Rate, SuiteMetrics
 from rsb_mj.suites import SUITES
 
 Table = list[list[str]]
@@ -34,9 +34,12 @@ MAX_ERROR_RATE = 0.05
 
 
 def label_of(m: SuiteMetrics, label: str | None = None) -> str:
-    """The row label: ``label`` (default the policy) with the privileged mark if due."""
+    """The row label: ``label`` (default the policy), ``[variant]`` when the instruction was
+    ablated or the question swapped, and the privileged mark if due."""
     text = label if label is not None else m.policy
-    return text + PRIVILEGED_MARK if m.privileged and not text.endswith(PRIVILEGED_MARK) else text
+    if m.variant != "original":
+        text += f" [{m.variant}]"
+    return text + PRIVILEGED_MARK if m.privileged else text
 
 
 def withheld(m: SuiteMetrics, max_error_rate: float | None) -> bool:
@@ -165,3 +168,58 @@ def csv_text(table: Table) -> str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(table)
     return buf.getvalue()
+
+
+def ablation_table(
+    metrics: Sequence[SuiteMetrics], *, max_error_rate: float | None = MAX_ERROR_RATE
+) -> Table:
+    """Each instruction ablation beside the ``original`` of the same policy and suite: TSR,
+    nSG, and the TSR drop in percentage points with its 95% interval."""
+    from rsb_mj.evaluation.metrics import difference_interval
+
+    base = {(m.policy, m.suite): m for m in metrics if m.variant == "original"}
+    header = ["policy", "suite", "instruction", "n", "TSR %", "original TSR %"]
+    rows = [[*header, "TSR drop pp", "nSG %", "original nSG %"]]
+    for m in metrics:
+        o = base.get((m.policy, m.suite))
+        if m.variant in ("original", "counterfactual") or o is None:
+            continue
+        name = m.policy + (PRIVILEGED_MARK if m.privileged else "")
+        if withheld(m, max_error_rate) or withheld(o, max_error_rate):
+            rows.append([name, m.suite, m.variant, str(m.episodes), *[WITHHELD] * 5])
+            continue
+        lo, hi = difference_interval(o.tsr, m.tsr)
+        drop = o.tsr.value - m.tsr.value
+        rows.append(
+            [
+                name,
+                m.suite,
+                m.variant,
+                str(m.episodes),
+                rate_cell(m.tsr),
+                rate_cell(o.tsr),
+                f"{100 * drop:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+                with_interval(m.nsg, m.nsg_interval),
+                with_interval(o.nsg, o.nsg_interval),
+            ]
+        )
+    return rows
+
+
+def pair_table(pairs: Sequence[PairMetrics]) -> Table:
+    """Counterfactual consistency, choice sensitivity and stuck rate per policy and suite."""
+    header = ["policy", "suite", "pairs", "consistency %", "random 1/N^2 %"]
+    rows = [[*header, "sensitivity %", "stuck %"]]
+    for p in pairs:
+        rows.append(
+            [
+                p.policy,
+                p.suite,
+                str(p.pairs),
+                rate_cell(p.consistency),
+                pct(p.random_consistency),
+                rate_cell(p.sensitivity) if p.sensitivity.n else MISSING,
+                rate_cell(p.stuck) if p.stuck.n else MISSING,
+            ]
+        )
+    return rows

@@ -18,8 +18,17 @@ from rsb_mj.evaluation.records import EpisodeRecord
 
 
 def rec(
-    index, *, grasped, success, choice_letter=None, correct="A", suite="RSB-Math-4", policy="p",
-    error=None, max_steps=400, privileged=False,
+    index,
+    *,
+    grasped,
+    success,
+    choice_letter=None,
+    correct="A",
+    suite="RSB-Math-4",
+    policy="p",
+    error=None,
+    max_steps=400,
+    privileged=False,
 ):
     mapping = {"A": "block_a", "B": "block_b", "C": "block_c", "D": "block_d"}
     termination = "error" if error else "success" if success else "step_limit"
@@ -130,3 +139,45 @@ def test_confusion_rows_are_correct_columns_chosen_then_none():
         [0, 0, 0, 0, 0],
         [0, 0, 0, 0, 0],
     ]
+
+
+def _variant(r, variant, **changes):
+    import dataclasses
+
+    return dataclasses.replace(r, variant=variant, **changes)
+
+
+def test_counterfactual_pairs_give_consistency_sensitivity_and_stuck_rate():
+    from rsb_mj.evaluation.metrics import pair_metrics
+
+    a = rec(0, grasped=True, success=True, choice_letter="A")  # right on both
+    a_twin = _variant(rec(0, grasped=True, success=True, choice_letter="B", correct="B"), "cf")
+    b = rec(1, grasped=True, success=False, choice_letter="C")  # stuck on C
+    b_twin = _variant(rec(1, grasped=True, success=False, choice_letter="C", correct="B"), "cf")
+    c = rec(2, grasped=False, success=False)  # no grasp in the original
+    c_twin = _variant(rec(2, grasped=True, success=False, choice_letter="A", correct="B"), "cf")
+    lone = rec(3, grasped=True, success=True, choice_letter="A")  # no twin: not a pair
+    records = [a, b, c, lone] + [_variant(t, "counterfactual") for t in (a_twin, b_twin, c_twin)]
+    (m,) = pair_metrics(records)
+    assert (m.pairs, m.consistency.k, m.consistency.n) == (3, 1, 3)
+    assert (m.sensitivity.k, m.sensitivity.n, m.stuck.k, m.stuck.n) == (1, 2, 1, 2)
+    assert m.random_consistency == 1 / 16
+
+
+def test_ablation_rows_sit_beside_the_original_with_the_drop_interval():
+    from rsb_mj.evaluation.metrics import difference_interval
+    from rsb_mj.evaluation.tables import ablation_table
+
+    original = [rec(i, grasped=True, success=i < 8, choice_letter="A") for i in range(10)]
+    blank = [
+        _variant(rec(i, grasped=True, success=i < 3, choice_letter="A"), "blank") for i in range(10)
+    ]
+    rows = ablation_table(summarize(original + blank))
+    assert rows[0][:3] == ["policy", "suite", "instruction"]
+    assert rows[1][:7] == [
+        "p", "RSB-Math-4", "blank", "10", "30.0 [10.8, 60.3]", "80.0 [49.0, 94.3]",
+        "50.0 [6.6, 74.0]",
+    ]  # fmt: skip
+    lo, hi = difference_interval(summarize(original)[0].tsr, summarize(blank)[0].tsr)
+    # Newcombe: 0.5 -+ sqrt((0.8-0.490)^2 + (0.603-0.3)^2), sqrt((0.943-0.8)^2 + (0.3-0.108)^2)
+    assert (round(100 * lo, 1), round(100 * hi, 1)) == (6.6, 74.0)
