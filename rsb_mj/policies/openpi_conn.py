@@ -103,6 +103,10 @@ class OpenPiConnection:
         """One attempt: TCP + handshake + metadata within ``timeout_s``."""
         self.attempts += 1
         start = time.monotonic()
+        if timeout_s >= self.connect_timeout_s - 0.01:
+            limit = f"the connect timeout ({self.connect_timeout_s:g} s)"
+        else:  # the last attempt of a start-up check gets what is left of its limit
+            limit = f"the {timeout_s:.1f} s left of the start-up limit"
         try:
             ws = connect(
                 self.uri,
@@ -114,8 +118,7 @@ class OpenPiConnection:
             ).__enter__()  # a connection we close ourselves (websockets >= 17.1 asks for this)
         except TimeoutError:
             raise _Transient(
-                f"no websocket handshake within the connect timeout ({timeout_s:g} s): "
-                "is it an openpi server?"
+                f"no websocket handshake within {limit}: is it an openpi server?"
             ) from None
         except (ConnectionRefusedError, ConnectionResetError, ConnectionAbortedError) as exc:
             raise _Transient(f"connection refused or reset ({exc.strerror or exc})") from None
@@ -142,8 +145,7 @@ class OpenPiConnection:
                 raw = ws.recv(timeout=remaining)
             except TimeoutError:
                 raise InfraError(
-                    f"openpi server {self.uri}: sent no metadata within the connect timeout "
-                    f"({timeout_s:g} s) after the handshake"
+                    f"openpi server {self.uri}: sent no metadata within {limit} after the handshake"
                 ) from None
             except ConnectionClosed as exc:
                 raise _Transient(f"closed the connection before sending metadata ({exc})") from None

@@ -19,6 +19,9 @@ Its ``mode`` picks the policy or the fault:
 ``nan``           actions with NaN at row 2, index 6
 ``wrong_shape``   actions of shape (H, 7)
 
+``restart_after=N`` makes any mode restart itself (stop, listen again on the same port)
+right after its N-th answer.
+
 :class:`PlainTcpServer` accepts TCP connections and never says a word (not a websocket
 server). :func:`free_port` is a port nobody listens on (connections are refused).
 
@@ -109,16 +112,20 @@ class FakeOpenPiServer:
         metadata: Any = None,
         horizon: int = HORIZON,
         answer_first: int = 0,
+        restart_after: int = 0,
     ) -> None:
         self.mode = mode
         self.metadata = METADATA if metadata is None else metadata
         self.horizon = horizon
         self.answer_first = answer_first
+        self.restart_after = restart_after
         self.seen: list[dict] = []
         self.connections = 0
         self.port = 0
         self._answered = 0
         self._open: list[ServerConnection] = []
+        self._lock = threading.RLock()  # start/stop/restart from the test and from restarts
+        self._stopped = False
         self._server: Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -158,6 +165,8 @@ class FakeOpenPiServer:
                     raise ValueError("the policy exploded")
                 conn.send(packb({"actions": self._actions(obs)}))
                 self._answered += 1
+                if self._answered == self.restart_after:
+                    threading.Thread(target=self.restart, daemon=True).start()
             except Exception:
                 conn.send(traceback.format_exc())
                 conn.close(1011, "Internal server error. Traceback included in previous frame.")
@@ -171,6 +180,11 @@ class FakeOpenPiServer:
 
     def start(self, port: int = 0) -> int:
         """Listen on 127.0.0.1 (``port``, 0 for a free one) in a thread; return the port."""
+        with self._lock:
+            self._stopped = False
+            return self._start(port)
+
+    def _start(self, port: int) -> int:
         self._server = serve(
             self._handler, "127.0.0.1", port, compression=None, max_size=None,
             process_request=self._health,
@@ -182,6 +196,11 @@ class FakeOpenPiServer:
 
     def stop(self) -> None:
         """Shut the server down, closing its connections (idempotent)."""
+        with self._lock:
+            self._stopped = True
+            self._stop()
+
+    def _stop(self) -> None:
         if self._server is not None:
             for conn in self._open:  # older websockets leave them open at shutdown
                 conn.close(1001)
@@ -192,8 +211,11 @@ class FakeOpenPiServer:
 
     def restart(self) -> None:
         """Stop, then listen again on the same port (a server restarted mid-run)."""
-        self.stop()
-        self.start(self.port)
+        with self._lock:
+            if self._stopped:  # a restart scheduled before the test stopped the server
+                return
+            self._stop()
+            self._start(self.port)
 
 
 class HoldStateServer(FakeOpenPiServer):

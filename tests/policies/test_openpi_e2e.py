@@ -1,0 +1,141 @@
+"""Fault injection end to end: ``rsb eval`` (``rsb_mj.cli.main``) against fake openpi servers.
+
+A server that is down, silent or not a websocket server stops the run at its start-up check
+(exit 2, one line naming the server, no records). Faults during episodes become error
+records (``termination == "error"``, ``error_kind`` ``"infra"`` or ``"policy"``), the run
+finishes with exit 3, and no traceback is printed. A server that restarts mid-run costs
+nothing: its episodes are scored. One run holds every mid-run fault (one environment build).
+
+A hang would never reach an assertion, so ``faulthandler`` ends the test process with every
+thread's stack after :data:`HANG_S` seconds.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import re
+import sys
+
+import pytest
+
+from rsb_mj.cli import main
+from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+
+from .openpi_server import FakeOpenPiServer, PlainTcpServer, free_port
+
+#: A run still going after this many seconds is hung.
+HANG_S = 240.0
+
+
+@pytest.fixture(autouse=True)
+def hang_guard():
+    faulthandler.dump_traceback_later(HANG_S, exit=True, file=sys.__stderr__)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+def _eval(out, *specs, extra=()):
+    argv = ["eval", "--suite", "RSB-Math-4", "--episodes", "2", "--out", str(out),
+            "--workers", "1", "--no-progress", "--max-steps", "6", *extra]  # fmt: skip
+    for spec in specs:
+        argv += ["--policy", spec]
+    return main(argv)
+
+
+def _start_up_failure(tmp_path, capfd, port, message, extra=()):
+    code = _eval(tmp_path / "run", f"openpi:127.0.0.1:{port}:3", extra=extra)
+    out, err = capfd.readouterr()
+    assert code == 2
+    assert err.startswith(f"rsb eval: error: openpi server ws://127.0.0.1:{port}: "), err
+    assert re.search(message, err) and err.count("\n") == 1, err
+    assert "Traceback" not in out + err
+    assert not (tmp_path / "run" / RECORDS_FILE).exists() or not read_records(
+        tmp_path / "run" / RECORDS_FILE
+    )
+
+
+def test_a_server_that_is_down_stops_the_run_at_its_start_up_check(tmp_path, capfd):
+    port = free_port()
+    _start_up_failure(
+        tmp_path, capfd, port,
+        r"cannot connect after 2 attempt\(s\) in \d+\.\d s \(connect timeout 1 s, request "
+        r"timeout 60 s, 3 retries, total limit 1 s\); last: connection refused or reset "
+        r"\(Connection refused\)\n$",
+        extra=("--connect-timeout", "1"),
+    )  # fmt: skip
+
+
+def test_a_server_that_never_sends_metadata_stops_the_run(tmp_path, capfd):
+    srv = FakeOpenPiServer("no_metadata")
+    srv.start()
+    try:
+        _start_up_failure(
+            tmp_path, capfd, srv.port,
+            r"sent no metadata within the connect timeout \(1 s\) after the handshake\n$",
+            extra=("--connect-timeout", "1"),
+        )  # fmt: skip
+    finally:
+        srv.stop()
+
+
+def test_a_plain_tcp_port_stops_the_run(tmp_path, capfd):
+    tcp = PlainTcpServer()
+    try:
+        _start_up_failure(
+            tmp_path, capfd, tcp.port,
+            r"last: no websocket handshake within the connect timeout \(1 s\): is it an "
+            r"openpi server\?\n$",
+            extra=("--connect-timeout", "1"),
+        )  # fmt: skip
+    finally:
+        tcp.stop()
+
+
+def test_mid_run_faults_become_error_records_and_a_restart_costs_nothing(tmp_path, capfd):
+    servers = {
+        "silent": FakeOpenPiServer("silent"),
+        "garbage": FakeOpenPiServer("garbage"),
+        "close": FakeOpenPiServer("close", answer_first=1),
+        "nan": FakeOpenPiServer("nan"),
+        "restart": FakeOpenPiServer("hold", restart_after=1),
+    }
+    for srv in servers.values():
+        srv.start()
+    spec = {name: f"openpi:127.0.0.1:{srv.port}:3" for name, srv in servers.items()}
+    try:
+        code = _eval(tmp_path / "run", *spec.values(), extra=("--request-timeout", "1"))
+    finally:
+        for srv in servers.values():
+            srv.stop()
+    out, err = capfd.readouterr()
+    assert code == 3, err
+    assert "Traceback" not in out + err
+    records = read_records(tmp_path / "run" / RECORDS_FILE)
+    by = {name: sorted((r for r in records if r.policy == s), key=lambda r: r.index)
+          for name, s in spec.items()}  # fmt: skip
+    assert {name: len(rs) for name, rs in by.items()} == dict.fromkeys(spec, 2)
+
+    def uri(name):
+        return f"openpi server ws://127.0.0.1:{servers[name].port}"
+
+    expected = {
+        "silent": ("infra", f"InfraError: {uri('silent')}: no answer within the request "
+                   "timeout (1 s)"),
+        "garbage": ("infra", f"InfraError: {uri('garbage')}: answered with 16 bytes that are "
+                    "not openpi msgpack ("),
+        "close": ("infra", f"InfraError: {uri('close')}: query failed after 4 attempt(s) in "),
+        "nan": ("policy", f"PolicyError: {uri('nan')}: non-finite actions at (row, index) "
+                "[(2, 6)]"),
+    }  # fmt: skip
+    for name, (kind, message) in expected.items():
+        for r in by[name]:
+            assert (r.termination, r.error_kind) == ("error", kind), (name, r.error)
+            assert r.error.startswith(message), (name, r.error)
+            assert not r.success
+    assert "the server closed the connection before answering" in by["close"][0].error
+    # the restarted server: both episodes scored, the second query re-sent after reconnecting
+    assert [(r.termination, r.error, r.steps) for r in by["restart"]] == [
+        ("step_limit", None, 6), ("step_limit", None, 6),
+    ]  # fmt: skip
+    assert servers["restart"].connections >= 2
+    assert "rsb eval: 8 episodes ended in errors (6 infra, 2 policy), not scored:" in err
