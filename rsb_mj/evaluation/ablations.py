@@ -125,7 +125,7 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
         )
     if mode == "original":
         return episode
-    extra = {**episode.extra, "instruction_mode": mode}
+    extra = {**episode.extra, "variant": mode}
     if mode == "blank":
         return dataclasses.replace(episode, instruction="", extra=extra)
     if mode == "tokens":
@@ -194,7 +194,12 @@ def counterfactual_twin(episode: Episode, problem: Problem, rows: tuple[Episode,
             break
     else:
         raise EvalError(f"{episode.suite}: no row with another correct option for a twin")
-    extra = {**episode.extra, "counterfactual_of": episode.index, "question_row": other.index}
+    extra = {
+        **episode.extra,
+        "variant": COUNTERFACTUAL,
+        "counterfactual_of": episode.index,
+        "question_row": other.index,
+    }
     changes = {"question": other.question, "options": other.options}
     return dataclasses.replace(
         episode,

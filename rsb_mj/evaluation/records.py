@@ -46,6 +46,8 @@ class EpisodeRecord:
         steps: control steps run; max_steps: the limit in force.
         wall_s: wall time of the episode [s], including reset.
         privileged: the policy read the answer (the built-in expert): an oracle reference.
+        text: the last text the policy wrote in the episode (a rationale), or None;
+            text_choice: the option letter that text names, or None.
         variant: ``"original"``, an instruction ablation mode (``"blank"``, ``"tokens"``,
             ...) or ``"counterfactual"`` (see :mod:`rsb_mj.evaluation.ablations`).
         error: the error message when termination is ``"error"``; error_kind: ``"infra"``
@@ -82,6 +84,8 @@ class EpisodeRecord:
     wall_s: float
     privileged: bool = False
     variant: str = "original"
+    text: str | None = None
+    text_choice: str | None = None
     error: str | None = None
     error_kind: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
@@ -157,6 +161,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "wall_s": (float, int),
     "privileged": (bool,),
     "variant": (str,),
+    "text": (str, type(None)),
+    "text_choice": (str, type(None)),
     "error": (str, type(None)),
     "error_kind": (str, type(None)),
     "versions": (dict,),

@@ -30,6 +30,7 @@ from rsb_mj.evaluation.metrics import (
     SETTING_DEFAULTS,
     SuiteMetrics,
     confusion,
+    failure_analysis,
     pair_metrics,
     summarize,
 )
@@ -38,6 +39,7 @@ from rsb_mj.evaluation.tables import (
     MAX_ERROR_RATE,
     ablation_table,
     csv_text,
+    failure_table,
     label_of,
     markdown,
     pair_table,
@@ -304,6 +306,19 @@ def write_report(
             "",
             markdown(table),
         ]
+    failures = failure_table(failure_analysis(r for recs in runs.values() for r in recs))
+    atomic_write_text(out / "table5_failures.csv", csv_text(failures))
+    parts += [
+        "",
+        "## Table 5: failure analysis",
+        "",
+        "Among episodes that grasped a candidate but failed: the share whose choice was "
+        "correct but not placed, and whose first grasp was a wrong target; for policies "
+        "that write text, whether the text named a wrong or the correct option, and the "
+        "reasoning-following rate (the choice is the option the text names). Wilson 95%.",
+        "",
+        markdown(failures),
+    ]
     original = {label: [m for m in ms if m.variant == "original"] for label, ms in metrics.items()}
     for stem, (title, metric) in TABLES.items():
         table = paper_table(original, metric, max_error_rate=max_error_rate)

@@ -30,6 +30,7 @@ from rsb_mj.env.views import PolicyEnv, SimView, policy_seed
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
@@ -174,6 +175,7 @@ def run_episode(
     """
     start = time.perf_counter()
     termination, error, error_kind, steps = "step_limit", None, None, 0
+    text: str | None = None
     sim: dict[str, Any] = {}
     scorer: EpisodeScorer | None = None
     try:
@@ -204,6 +206,9 @@ def run_episode(
                     chunk, settle = last[None], settle + 1
                 else:
                     chunk = as_chunk(_call_policy(policy, "act()", policy.act, obs), policy)
+                    wrote = _call_policy(policy, "text", lambda: policy.text)
+                    if wrote:
+                        text = str(wrote)[-MAX_TEXT_CHARS:]
                 for last in chunk:
                     try:
                         obs, _, _, _, info = env.step(last)
@@ -226,7 +231,7 @@ def run_episode(
         termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
     out = scorer.finish() if scorer is not None else Outcome()
     return _record(
-        episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim
+        episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim, text
     )
 
 
@@ -241,6 +246,7 @@ def _record(
     error: str | None,
     error_kind: str | None,
     sim: dict[str, Any],
+    text: str | None,
 ) -> EpisodeRecord:
     letter_of = {cand: letter for letter, cand in episode.mapping.items()}
     return EpisodeRecord(
@@ -270,6 +276,9 @@ def _record(
         max_steps=max_steps,
         wall_s=round(time.perf_counter() - start, 3),
         privileged=bool(policy.privileged),
+        variant=str(episode.extra.get("variant", "original")),
+        text=text,
+        text_choice=text_choice(text, episode.options),
         error=error,
         error_kind=error_kind,
         versions=versions(),

@@ -19,7 +19,7 @@ import csv
 import io
 from collections.abc import Sequence
 
-from rsb_mj.evaluation.metrics import PairMetrics, Rate, SuiteMetrics
+from rsb_mj.evaluation.metrics import FailureAnalysis, PairMetrics, Rate, SuiteMetrics
 from rsb_mj.suites import SUITES
 
 Table = list[list[str]]
@@ -220,6 +220,29 @@ def pair_table(pairs: Sequence[PairMetrics]) -> Table:
                 pct(p.random_consistency),
                 rate_cell(p.sensitivity) if p.sensitivity.n else MISSING,
                 rate_cell(p.stuck) if p.stuck.n else MISSING,
+            ]
+        )
+    return rows
+
+
+def failure_table(analyses: Sequence[FailureAnalysis]) -> Table:
+    """The RSB paper's Table 5: shares of grasp-success / task-failure episodes, and the
+    reasoning-following rate for policies that write text (``-`` for the others)."""
+    header = ["policy", "suite", "grasped, failed", "grasped correct, not placed %"]
+    header += ["wrong target after grasp %", "incorrect text, wrong target %"]
+    rows = [[*header, "correct text, wrong target %", "reasoning-following %"]]
+    for a in analyses:
+        texted = a.following.n > 0
+        rows.append(
+            [
+                a.policy,
+                a.suite,
+                str(a.failures),
+                rate_cell(a.not_placed) if a.failures else MISSING,
+                rate_cell(a.wrong_target) if a.failures else MISSING,
+                rate_cell(a.wrong_text_wrong_target) if a.failures and texted else MISSING,
+                rate_cell(a.right_text_wrong_target) if a.failures and texted else MISSING,
+                rate_cell(a.following) if texted else MISSING,
             ]
         )
     return rows

@@ -66,6 +66,12 @@ class Policy(ABC):
         """True when the policy has nothing left to do (the runner may end the episode)."""
         return False
 
+    @property
+    def text(self) -> str | None:
+        """Text the policy wrote with its last action (a rationale), or None. The runner
+        keeps the last text of an episode and the option it names (RSB Table 5)."""
+        return None
+
     def close(self) -> None:  # noqa: B027 - most policies hold nothing
         """Release resources (connections) when the run ends."""
 

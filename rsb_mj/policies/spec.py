@@ -9,8 +9,8 @@ Specs::
     package.module:factory                          your own: factory() returns a policy
 
 A user's factory may return any object with ``act(obs)``; ``reset(env, obs, info)``,
-``done`` and ``close()`` are optional, and a ``cameras`` attribute names the cameras it reads
-(default: all three).
+``done``, ``text`` (a rationale written with the last action) and ``close()`` are optional,
+and a ``cameras`` attribute names the cameras it reads (default: all three).
 """
 
 from __future__ import annotations
@@ -72,6 +72,12 @@ class UserPolicy(Policy):
     def done(self) -> bool:
         """The user's ``done``, False if absent."""
         return bool(getattr(self.inner, "done", False))
+
+    @property
+    def text(self) -> str | None:
+        """The user's ``text`` (a rationale written with the last action), None if absent."""
+        value = getattr(self.inner, "text", None)
+        return None if value is None else str(value)
 
     def close(self) -> None:
         """Forward to the user's ``close`` if it has one."""

@@ -149,6 +149,27 @@ class ToyOracle(ToyPickPolicy):
     privileged = True
 
 
+class TextPolicy(ToyPickPolicy):
+    """Writes ``text`` with every action and picks option ``letter`` (None: the correct
+    one), placing it unless ``place`` is False. Privileged only to be able to pick the
+    correct one; the records it makes are what Table 5 reads."""
+
+    privileged = True
+
+    def __init__(self, letter: str | None, text: str, *, place: bool = True) -> None:
+        super().__init__(letter)
+        self._text, self.place = text, place
+
+    @property
+    def text(self) -> str | None:
+        return self._text if self.t else None
+
+    def act(self, obs) -> np.ndarray:
+        a = super().act(obs)
+        a[1] = 1.0 if self.place else 0.0
+        return a
+
+
 def oracle() -> ToyPickPolicy:
     """``module:factory`` entry: the toy oracle."""
     return ToyOracle()

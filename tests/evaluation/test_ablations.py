@@ -59,7 +59,7 @@ def test_each_mode_on_a_fixed_row(math4):
     ep = load_episode("RSB-Math-4", "eval", 0)
     assert ablate(ep, math4, "original") is ep
     blank = ablate(ep, math4, "blank")
-    assert (blank.instruction, blank.extra["instruction_mode"]) == ("", "blank")
+    assert (blank.instruction, blank.extra["variant"]) == ("", "blank")
     tokens = ablate(ep, math4, "tokens")
     assert len(tokens.instruction.split()) == len(ep.instruction.split())
     assert set(tokens.instruction.split()) <= set(vocabulary())
