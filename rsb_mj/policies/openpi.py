@@ -145,10 +145,16 @@ class OpenPiPolicy(Policy):
             EvalError: for an unknown convention or a non-positive horizon or rate.
         """
         get_convention(convention)
-        if horizon < 1 or (control_hz is not None and control_hz <= 0):
+        if (
+            horizon < 1
+            or (control_hz is not None and control_hz <= 0)
+            or min(retries, image_size, reset_move_s, backoff_s) < 0
+        ):
             raise EvalError(
-                f"policy openpi:{host}:{port}: horizon must be at least 1 and control_hz "
-                f"positive (got horizon={horizon}, control_hz={control_hz})"
+                f"policy openpi:{host}:{port}: horizon must be at least 1, control_hz "
+                "positive, retries, image_size, reset_move_s and backoff_s not negative (got "
+                f"horizon={horizon}, control_hz={control_hz}, retries={retries}, "
+                f"image_size={image_size}, reset_move_s={reset_move_s}, backoff_s={backoff_s})"
             )
         self.name = f"openpi:{host}:{port}"
         self.host, self.port = host, port
@@ -162,6 +168,54 @@ class OpenPiPolicy(Policy):
         self.env_hz = DEFAULT_ENV_HZ
         self._pending: np.ndarray | None = None  # rows of the reset move still to execute
         self._conn: OpenPiConnection | None = None
+
+    @classmethod
+    def from_spec(cls, spec: str) -> OpenPiPolicy:
+        """Build from ``openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]``.
+
+        Keys (see ``__init__``): ``convention`` (aloha, rsb), ``control_hz``, ``retries``,
+        ``image_size``, ``reset_move_s``; e.g. ``openpi:gpu-box:8000:25,control_hz=50``.
+        Timeouts come from ``rsb eval --connect-timeout/--request-timeout``.
+
+        Raises:
+            EvalError: naming the spec, the bad part and the valid forms.
+        """
+        form = "openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]"
+        head, *options = spec.split(",")
+        parts = head.split(":")
+        if len(parts) not in (3, 4) or parts[0] != "openpi" or not parts[1]:
+            raise EvalError(f"policy {spec!r}: expected {form}")
+        try:
+            port = int(parts[2])
+            horizon = int(parts[3]) if len(parts) == 4 else 10
+        except ValueError:
+            raise EvalError(
+                f"policy {spec!r}: PORT and HORIZON must be integers ({form})"
+            ) from None
+        if not 0 < port < 65536 or horizon < 1:
+            raise EvalError(f"policy {spec!r}: port must be 1-65535 and horizon at least 1")
+        kinds: dict[str, type] = {
+            "convention": str,
+            "control_hz": float,
+            "retries": int,
+            "image_size": int,
+            "reset_move_s": float,
+        }
+        kwargs: dict[str, Any] = {}
+        for option in options:
+            key, sep, value = option.partition("=")
+            if not sep or key not in kinds:
+                raise EvalError(
+                    f"policy {spec!r}: unknown option {option!r} ({form}); valid keys: "
+                    + ", ".join(kinds)
+                )
+            try:
+                kwargs[key] = kinds[key](value)
+            except ValueError:
+                raise EvalError(
+                    f"policy {spec!r}: {key} must be {kinds[key].__name__}, got {value!r}"
+                ) from None
+        return cls(parts[1], port, horizon=horizon, **kwargs)
 
     @property
     def uri(self) -> str:

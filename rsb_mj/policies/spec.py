@@ -5,7 +5,7 @@ Specs::
     noop | expert | random-grasp | nearest          built in
     try-all | nearest-to-zone | fixed-letter        built in, language-blind
     fixed-position                                  (rsb_mj.policies.blind)
-    openpi:HOST:PORT[:HORIZON]                      an openpi policy server (websocket)
+    openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]       an openpi policy server (websocket)
     package.module:factory                          your own: factory() returns a policy
 
 A user's factory may return any object with ``act(obs)``; ``reset(env, obs, info)``,
@@ -47,7 +47,7 @@ BUILTIN: dict[str, Callable[[], Policy]] = {
 
 _FORMS = (
     "noop, expert, random-grasp, nearest, try-all, nearest-to-zone, fixed-letter, "
-    "fixed-position, openpi:HOST:PORT[:HORIZON], module:factory"
+    "fixed-position, openpi:HOST:PORT[:HORIZON][,KEY=VALUE...], module:factory"
 )
 
 
@@ -86,19 +86,7 @@ class UserPolicy(Policy):
 
 
 def _openpi(spec: str) -> Policy:
-    parts = spec.split(":")
-    if len(parts) not in (3, 4) or not parts[1]:
-        raise EvalError(f"policy {spec!r}: expected openpi:HOST:PORT[:HORIZON]")
-    try:
-        port = int(parts[2])
-        horizon = int(parts[3]) if len(parts) == 4 else 10
-    except ValueError:
-        raise EvalError(
-            f"policy {spec!r}: PORT and HORIZON must be integers (openpi:HOST:PORT[:HORIZON])"
-        ) from None
-    if not 0 < port < 65536 or horizon < 1:
-        raise EvalError(f"policy {spec!r}: port must be 1-65535 and horizon at least 1")
-    return OpenPiPolicy(parts[1], port, horizon=horizon)
+    return OpenPiPolicy.from_spec(spec)
 
 
 def _user(spec: str) -> Policy:

@@ -162,3 +162,31 @@ def test_control_hz_50_returns_rows_at_the_env_rate(server):
     policy.reset(_View(), _obs(), _info())
     assert policy.act(_obs()).shape == (2, 14)  # 5 rows at 50 Hz = 0.1 s = 2 rows at 20 Hz
     policy.close()
+
+
+def test_spec_options_set_the_convention_rate_and_retries():
+    p = make_policy("openpi:gpu-box:8000:25,convention=rsb,control_hz=50,retries=0")
+    assert (p.host, p.port, p.horizon) == ("gpu-box", 8000, 25)
+    assert (p.convention, p.control_hz, p.retries) == ("rsb", 50.0, 0)
+    assert make_policy("openpi:gpu-box:8000,image_size=0").image_size == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("openpi:h:1,fast=1", r"^policy 'openpi:h:1,fast=1': unknown option 'fast=1' "
+         r"\(openpi:HOST:PORT\[:HORIZON\]\[,KEY=VALUE\.\.\.\]\); valid keys: convention, "
+         r"control_hz, retries, image_size, reset_move_s$"),
+        ("openpi:h:1,control_hz=fast", r"^policy 'openpi:h:1,control_hz=fast': control_hz "
+         r"must be float, got 'fast'$"),
+        ("openpi:h:1,convention=pi", r"^unknown openpi convention 'pi'; valid choices: "
+         r"aloha, rsb$"),
+        ("openpi:h:1,retries=-1", r"^policy openpi:h:1: horizon must be at least 1, "
+         r"control_hz positive, retries, image_size, reset_move_s and backoff_s not negative "
+         r"\(got horizon=10, control_hz=None, retries=-1, "),
+        ("openpi:h:1:0", r"^policy 'openpi:h:1:0': port must be 1-65535 and horizon at least 1$"),
+    ],
+)  # fmt: skip
+def test_bad_spec_options_are_explained(spec, message):
+    with pytest.raises(EvalError, match=message):
+        make_policy(spec)
