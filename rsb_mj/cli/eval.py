@@ -93,6 +93,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default 600)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--visual-level",
+        type=int,
+        default=0,
+        choices=range(5),
+        metavar="K",
+        help="VLA-Arena visual perturbation V0-V4: light, +colors, +camera, +sensor noise "
+        "(default 0; recorded in each record's sim.perturbation)",
+    )
+    p.add_argument(
+        "--language-level",
+        type=int,
+        default=0,
+        choices=range(5),
+        metavar="K",
+        help="VLA-Arena language perturbation W0-W4: K WordNet substitutes in the command "
+        "part of the instruction (default 0)",
+    )
     p.set_defaults(func=run)
 
 
@@ -121,7 +139,12 @@ def run(args: argparse.Namespace) -> int:
         request_timeout_s=args.request_timeout,
         episode_timeout_s=args.episode_timeout,
     )
-    records = run_eval(config)
+    env_factory = None
+    if args.visual_level or args.language_level:
+        from rsb_mj.perturb import PerturbedEnvFactory
+
+        env_factory = PerturbedEnvFactory(args.visual_level, args.language_level)
+    records = run_eval(config, env_factory=env_factory)
     print(markdown(summary_table(summarize(records))))
     print(
         "rates in %, Wilson 95% intervals; nSG only where GSR > 0; correct grasp: first grasp "

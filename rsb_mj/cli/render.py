@@ -27,6 +27,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--height", type=int, default=240, help="image height [px] (240)")
     parser.add_argument("--quality", choices=("fast", "full"), default="fast", help="(fast)")
     parser.add_argument("--split", choices=("train", "eval"), default="eval", help="(eval)")
+    parser.add_argument(
+        "--visual-level",
+        choices=("0", "1", "2", "3", "4", "all"),
+        default="0",
+        metavar="K",
+        help="visual perturbation V0-V4, or 'all': the five levels, one row each (0)",
+    )
+    parser.add_argument(
+        "--language-level",
+        type=int,
+        choices=range(5),
+        default=0,
+        metavar="K",
+        help="language perturbation W0-W4 of the printed instruction (0)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -87,23 +102,31 @@ def run(args: argparse.Namespace) -> int:
     check_args(args)
     path, suite = resolve_task(args.task)
     make_folder(args.output.parent)
-    env = RsbEnv(
-        path,
-        suite=suite,
-        split=args.split,
-        width=args.width,
-        height=args.height,
-        quality=args.quality,
-    )
-    try:
-        obs, info = env.reset(seed=args.seed)
-    finally:
-        env.close()
-    strip = np.concatenate([obs["images"][c] for c in ("head", "left_wrist", "right_wrist")], 1)
+    levels = range(5) if args.visual_level == "all" else [int(args.visual_level)]
+    rows = []
+    for level in levels:
+        env = RsbEnv(
+            path,
+            suite=suite,
+            split=args.split,
+            width=args.width,
+            height=args.height,
+            quality=args.quality,
+            visual_level=level,
+            language_level=args.language_level,
+        )
+        try:
+            obs, info = env.reset(seed=args.seed)
+        finally:
+            env.close()
+        views = [obs["images"][c] for c in ("head", "left_wrist", "right_wrist")]
+        rows.append(np.concatenate(views, 1))
+    strip = np.concatenate(rows, 0)
     ok, data = cv2.imencode(args.output.suffix.lower(), cv2.cvtColor(strip, cv2.COLOR_RGB2BGR))
     if not ok:  # pragma: no cover - every suffix in IMAGE_SUFFIXES has an encoder
         raise RsbError(f"{args.output}: OpenCV cannot encode {args.output.suffix!r} images")
     atomic_write_bytes(args.output, data.tobytes())
     print(info["instruction"])
-    print(f"wrote {args.output} ({strip.shape[1]}x{strip.shape[0]}, head | left | right wrist)")
+    layout = "head | left | right wrist" + ("; rows V0..V4" if len(rows) > 1 else "")
+    print(f"wrote {args.output} ({strip.shape[1]}x{strip.shape[0]}, {layout})")
     return 0

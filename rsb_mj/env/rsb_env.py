@@ -45,6 +45,8 @@ Arguments:
     cameras, width, height: which cameras to render and the image size [px].
     quality: ``"fast"`` (no shadows/multisampling, decimated meshes) or ``"full"``.
     render_mode: None or ``"rgb_array"`` (``render()`` returns the head image).
+    visual_level, language_level: VLA-Arena's perturbation levels V0-V4 and W0-W4 (see
+        :mod:`rsb_mj.perturb`); their parameters are in ``info["sim"]["perturbation"]``.
 
 Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
 ``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene`), ``scorer``. The evaluation
@@ -70,6 +72,7 @@ from rsb_mj.env.signals import SignalRecorder
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
+from rsb_mj.perturb import Perturbations
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
 from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.scorer import EpisodeScorer
@@ -106,6 +109,8 @@ class RsbEnv(gymnasium.Env):
         height: int = 240,
         quality: str = "fast",
         render_mode: str | None = None,
+        visual_level: int = 0,
+        language_level: int = 0,
     ) -> None:
         if task == "":
             raise EnvError("RsbEnv needs task=PATH (a task file) or a parsed Problem")
@@ -127,6 +132,10 @@ class RsbEnv(gymnasium.Env):
         self._render_rig: CameraRig | None = None
         self._signals = SignalRecorder(self.scene)
         self._step_count = 0
+        self._perturb = Perturbations(
+            self.model, self.problem, self.scene.candidates, visual_level, language_level
+        )
+        self._instruction = ""
         self._build_index()
         self.action_space = spaces.Box(self._low, self._high, shape=(14,), dtype=np.float64)
         # Arm joints within +-2 pi (rad), grippers in [0, 1].
@@ -208,7 +217,9 @@ class RsbEnv(gymnasium.Env):
             self.scorer = EpisodeScorer.for_problem(
                 self.problem, self.scene.candidates, episode.target
             )
+        self._perturb.restore()
         self.scene.apply_episode(self.data, episode)
+        self._instruction, perturbation = self._perturb.apply(self.data, episode)
         self._signals.reset(self.data)
         self._gripper_cmd = np.ones(2)
         self._step_count = 0
@@ -219,6 +230,7 @@ class RsbEnv(gymnasium.Env):
             "control_hz": CONTROL_HZ,
             "timestep": float(self.model.opt.timestep),
             "substeps": SUBSTEPS,
+            "perturbation": perturbation,
         }
         return self._obs(), info
 
@@ -259,7 +271,8 @@ class RsbEnv(gymnasium.Env):
             self._render_rig = CameraRig(
                 self.model, ("head",), self._rig.width, self._rig.height, self.quality
             )
-        return self._render_rig.render(self.data, "head")
+        image = self._render_rig.render(self.data, "head")
+        return self._perturb.noise({"head": image}, self._step_count)["head"]
 
     def close(self) -> None:
         """Free rendering contexts."""
@@ -295,11 +308,12 @@ class RsbEnv(gymnasium.Env):
     def _obs(self) -> dict[str, Any]:
         if not self._rig.cameras:
             return {"state": self.state()}
-        return {"state": self.state(), "images": self._rig.render_all(self.data)}
+        images = self._perturb.noise(self._rig.render_all(self.data), self._step_count)
+        return {"state": self.state(), "images": images}
 
     def _info(self, signals: dict[str, np.ndarray]) -> dict[str, Any]:
         return {
-            "instruction": self.episode.instruction if self.episode else "",
+            "instruction": self._instruction,
             "candidates": self.scene.candidates,
             "step": self._step_count,
             "signals": signals,

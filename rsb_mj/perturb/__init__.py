@@ -1,0 +1,112 @@
+"""VLA-Arena's perturbation axes on our tasks: visual V0-V4 and language W0-W4.
+
+:class:`Perturbations` is what :class:`rsb_mj.env.RsbEnv` holds: it puts the compiled
+model back before each episode, perturbs lights, colors and camera after the episode's own
+edits, substitutes words in the instruction's command part, and adds sensor noise to the
+rendered images. Its record (``info["sim"]["perturbation"]``) holds the levels and every
+drawn parameter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from rsb_mj.episode import Episode
+from rsb_mj.errors import EnvError, EpisodeError
+from rsb_mj.perturb.language import LANGUAGE_LEVELS, perturb_instruction, synonym_table
+from rsb_mj.perturb.settings import VisualSettings, read_settings
+from rsb_mj.perturb.visual import VISUAL_LEVELS, VisualPerturber, kelvin_rgb
+
+__all__ = [
+    "LANGUAGE_LEVELS",
+    "VISUAL_LEVELS",
+    "Perturbations",
+    "PerturbedEnvFactory",
+    "VisualPerturber",
+    "VisualSettings",
+    "kelvin_rgb",
+    "perturb_instruction",
+    "read_settings",
+    "synonym_table",
+]
+
+
+class Perturbations:
+    """The visual and language perturbations of one environment.
+
+    Args:
+        model: the env's compiled model (edited in place at each episode).
+        problem: the parsed task (visual blocks, candidate nouns).
+        candidates: candidate object names.
+        visual_level, language_level: 0..4.
+
+    Raises:
+        EnvError: for a level outside 0..4.
+    """
+
+    def __init__(
+        self,
+        model: mujoco.MjModel,
+        problem: Any,
+        candidates: tuple[str, ...],
+        visual_level: int = 0,
+        language_level: int = 0,
+    ) -> None:
+        from rsb_mj.perturb.language import check_level
+
+        self.visual = VisualPerturber(model, problem, candidates, visual_level)
+        try:
+            self.language_level = check_level(language_level)
+        except EpisodeError as exc:
+            raise EnvError(str(exc)) from None
+        self.problem = problem
+
+    def restore(self) -> None:
+        """Undo the previous episode's visual changes (call before ``Scene.apply_episode``)."""
+        if self.visual.active:
+            self.visual.restore()
+
+    def apply(self, data: mujoco.MjData, episode: Episode) -> tuple[str, dict[str, Any]]:
+        """Perturb the scene and the instruction for ``episode``.
+
+        Returns:
+            (instruction, record): the instruction the policy receives and the record
+            ``{"visual_level", "light", "colors", "camera", "noise", "language_level",
+            "language"}`` for ``info["sim"]["perturbation"]``.
+        """
+        record = self.visual.apply(data, episode)
+        instruction, language = perturb_instruction(episode, self.problem, self.language_level)
+        record["language_level"] = self.language_level
+        record["language"] = language
+        return instruction, record
+
+    def noise(self, images: dict[str, np.ndarray], step: int) -> dict[str, np.ndarray]:
+        """The images with sensor noise (V4 or a ``:noise`` block), else unchanged."""
+        return self.visual.noise(images, step)
+
+
+class PerturbedEnvFactory:
+    """A picklable ``env_factory`` for :func:`rsb_mj.evaluation.runner.run_eval`: the suite's
+    ``RsbEnv`` at the given visual and language levels (``rsb eval --visual-level K``)."""
+
+    def __init__(self, visual_level: int = 0, language_level: int = 0) -> None:
+        self.visual_level = int(visual_level)
+        self.language_level = int(language_level)
+
+    def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
+        """The environment of ``suite`` rendering ``cameras``."""
+        from rsb_mj.env import RsbEnv
+        from rsb_mj.suites import get_suite
+
+        s = get_suite(suite)
+        return RsbEnv(
+            s.path,
+            suite=s.name,
+            split=split,
+            cameras=cameras,
+            visual_level=self.visual_level,
+            language_level=self.language_level,
+        )

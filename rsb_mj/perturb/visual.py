@@ -1,0 +1,359 @@
+"""Visual perturbations V0-V4, made in the renderer (MuJoCo lights, colors, camera) plus sensor
+noise on the rendered images.
+
+Cumulative levels, as in VLA-Arena (paper section F.2):
+
+* V1 light: every light's and the headlight's diffuse and ambient scaled by
+  ``2 ** brightness`` (brightness ~ U(-0.75, 0.75), VLA-Arena's range: x0.59 .. x1.68) and by
+  a contrast factor (diffuse ``1 + c``, ambient ``1 - c``, c ~ U(-0.5, 0.5)), tinted by a
+  color temperature ~ U(3500, 8500) K (VLA-Arena's range; 6500 K is white), each light's
+  direction tilted by up to 20 degrees.
+* V2 + colors: table, floor and distractor colors drawn per rgb channel from U(0.2, 0.8)
+  (VLA-Arena's range), redrawn until the color is not near-gray (channel spread >= 0.15) so
+  the table never looks like the gray answer zone. The answer zone stays achromatic (its
+  rgb scaled by one factor ~ U(0.85, 1.15)). Candidates keep the color the instruction names:
+  hue shifted by at most 0.01 (3.6 degrees; the closest palette hues, red and orange, are
+  0.08 apart), saturation and value scaled by U(0.92, 1.08) (letter materials alike).
+* V3 + camera: the head camera moved by U(-0.105, 0.105) m per world axis (VLA-Arena's
+  range), orientation kept. Wrist cameras ride on the arms and are not moved.
+* V4 + sensor noise on every camera image: Gaussian, sigma ~ U(0.02, 0.06) of full scale,
+  and salt-and-pepper on a fraction ~ U(0.001, 0.005) of the pixels.
+
+Randomness: effect ``e`` (1 light, 2 colors, 3 camera, 4 noise) draws its parameters from
+``numpy.random.default_rng([episode.seed, 0x5649, e])``, so level V3 shows V2's light and
+colors plus a camera offset (levels add effects, they do not redraw the earlier ones), and
+the noise of control step ``t`` on camera ``k`` comes from
+``default_rng([episode.seed, 0x5649, 4, t, k])``: same episode, same pixels.
+
+A task file's ``:image_settings``, ``:random_color``, ``:camera`` and ``:noise`` blocks (see
+:mod:`rsb_mj.perturb.settings`) switch their effect on at any level and fix the parameters
+they give.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from rsb_mj.colors import PALETTE
+from rsb_mj.episode import Episode
+from rsb_mj.errors import EnvError
+from rsb_mj.perturb.settings import VisualSettings, read_settings
+
+#: Visual levels V0 (none) .. V4 (light, colors, camera, sensor noise).
+VISUAL_LEVELS = (0, 1, 2, 3, 4)
+#: Seed tag of the visual generators ("VI").
+VISUAL_SEED_TAG = 0x5649
+#: Effect numbers: the level that switches each on.
+LIGHT, COLORS, CAMERA, NOISE = 1, 2, 3, 4
+
+BRIGHTNESS_RANGE = (-0.75, 0.75)
+CONTRAST_RANGE = (-0.5, 0.5)
+TEMPERATURE_RANGE_K = (3500.0, 8500.0)
+NEUTRAL_K = 6500.0
+MAX_TILT_RAD = np.deg2rad(20.0)
+COLOR_RANGE = (0.2, 0.8)
+MIN_CHROMA = 0.15
+ZONE_VALUE_RANGE = (0.85, 1.15)
+CANDIDATE_HUE_JITTER = 0.01
+CANDIDATE_SV_RANGE = (0.92, 1.08)
+CAMERA_RANGE_M = 0.105
+GAUSSIAN_RANGE = (0.02, 0.06)
+SALT_PEPPER_RANGE = (0.001, 0.005)
+#: The camera that V3 moves.
+MOVED_CAMERA = "head"
+
+
+def check_level(level: int, name: str = "visual_level") -> int:
+    """``level`` as an int in 0..4.
+
+    Raises:
+        EnvError: naming ``name`` and the valid choices.
+    """
+    if isinstance(level, bool) or not isinstance(level, int | np.integer):
+        raise EnvError(f"{name} must be an integer 0..4, got {level!r}")
+    if int(level) not in VISUAL_LEVELS:
+        raise EnvError(f"{name} {level}: valid choices: 0, 1, 2, 3, 4")
+    return int(level)
+
+
+def kelvin_rgb(kelvin: float) -> np.ndarray:
+    """Relative rgb of a black body at ``kelvin`` [K] (Tanner Helland's fit of Mitchell
+    Charity's table), divided by that of 6500 K so 6500 K is (1, 1, 1); max channel <= 1."""
+
+    def raw(k: float) -> np.ndarray:
+        t = k / 100.0
+        r = 255.0 if t <= 66 else 329.698727446 * (t - 60) ** -0.1332047592
+        g = (
+            99.4708025861 * np.log(t) - 161.1195681661
+            if t <= 66
+            else 288.1221695283 * (t - 60) ** -0.0755148492
+        )
+        b = (
+            255.0
+            if t >= 66
+            else (0.0 if t <= 19 else 138.5177312231 * np.log(t - 10) - 305.0447927307)
+        )
+        return np.clip([r, g, b], 1.0, 255.0)
+
+    rgb = raw(kelvin) / raw(NEUTRAL_K)
+    return rgb / rgb.max()
+
+
+def _tilt(direction: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``direction`` rotated by an angle ~ U(0, 20 deg) about a random perpendicular axis."""
+    d = direction / np.linalg.norm(direction)
+    axis = np.cross(d, rng.normal(size=3))
+    axis /= np.linalg.norm(axis)
+    angle = rng.uniform(0.0, MAX_TILT_RAD)
+    out = (
+        d * np.cos(angle)
+        + np.cross(axis, d) * np.sin(angle)
+        + axis * np.dot(axis, d) * (1 - np.cos(angle))
+    )
+    return out / np.linalg.norm(out)
+
+
+def _scene_color(rng: np.random.Generator, low: float, high: float) -> np.ndarray:
+    """An rgb with channels ~ U(low, high), redrawn while near-gray (spread < 0.15)."""
+    for _ in range(100):
+        rgb = rng.uniform(low, high, size=3)
+        if rgb.max() - rgb.min() >= MIN_CHROMA:
+            return rgb
+    return rgb  # a range too narrow to leave gray: keep the last draw
+
+
+def _r(x: Any) -> Any:
+    """Rounded for records (4 decimals)."""
+    return np.round(np.asarray(x, dtype=float), 4).tolist()
+
+
+class VisualPerturber:
+    """Applies one visual level (and a task file's visual blocks) to a compiled scene.
+
+    Use: :meth:`restore` before the episode's own model edits (``Scene.apply_episode``),
+    :meth:`apply` after them, :meth:`noise` on every rendered image set.
+    """
+
+    def __init__(
+        self, model: mujoco.MjModel, problem: Any, candidates: tuple[str, ...], level: int
+    ) -> None:
+        self.model = model
+        self.level = check_level(level)
+        self.settings: VisualSettings = read_settings(problem)
+        self.candidates = tuple(candidates)
+        m = model
+        self._saved = {
+            name: getattr(m, name).copy()
+            for name in (
+                "light_diffuse",
+                "light_ambient",
+                "light_specular",
+                "light_dir",
+                "geom_rgba",
+                "mat_rgba",
+                "cam_pos",
+            )
+        }
+        hl = m.vis.headlight
+        self._headlight = (hl.ambient.copy(), hl.diffuse.copy(), hl.specular.copy())
+        root_names = [m.body(int(m.body_rootid[m.geom_bodyid[g]])).name for g in range(m.ngeom)]
+        visual = [g for g in range(m.ngeom) if m.geom_group[g] in (1, 2)]
+        objects = {d.name for d in getattr(problem, "objects", ())}
+        table = m.body("table").id if "table" in _names(m, mujoco.mjtObj.mjOBJ_BODY) else -1
+        self._zone = [g for g in visual if m.geom(g).name.startswith("answer_zone/")]
+        self._table = [
+            g for g in visual if g not in self._zone and (m.geom_bodyid[g] in (0, table))
+        ]
+        self._distractors = [
+            g for g in visual if root_names[g] in objects and root_names[g] not in self.candidates
+        ]
+        self._candidate_geoms = {
+            c: [g for g in visual if root_names[g] == c] for c in self.candidates
+        }
+        self._letter_mats = {i for i in range(m.nmat) if m.material(i).name.startswith("letter_")}
+        self._camera = m.camera(MOVED_CAMERA).id
+        self._episode: Episode | None = None
+        self._noise: dict[str, Any] | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether anything is ever changed (level > 0 or a visual block in the task)."""
+        return self.level > 0 or bool(self.settings.blocks)
+
+    def _on(self, effect: int, block: str) -> bool:
+        return self.level >= effect or self.settings.has(block)
+
+    def restore(self) -> None:
+        """Put back the compiled lights, colors and camera (before the next episode)."""
+        m = self.model
+        for name, value in self._saved.items():
+            getattr(m, name)[:] = value
+        hl = m.vis.headlight
+        hl.ambient[:], hl.diffuse[:], hl.specular[:] = self._headlight
+
+    def apply(self, data: mujoco.MjData, episode: Episode) -> dict[str, Any]:
+        """Perturb the model for ``episode`` (after its colors are set); returns the record
+        ``{"visual_level", "light", "colors", "camera", "noise"}`` (None: effect off)."""
+        self._episode = episode
+        record: dict[str, Any] = {"visual_level": self.level}
+        record["light"] = self._light(episode) if self._on(LIGHT, "image_settings") else None
+        record["colors"] = (
+            self._colors(episode)
+            if self._on(COLORS, "random_color")
+            or self.settings.get("image_settings", "saturation") is not None
+            else None
+        )
+        record["camera"] = self._move_camera(episode) if self._on(CAMERA, "camera") else None
+        record["noise"] = self._noise_params(episode) if self._on(NOISE, "noise") else None
+        self._noise = record["noise"]
+        if self.active:
+            mujoco.mj_forward(self.model, data)
+        return record
+
+    # ---- effects ---------------------------------------------------------------------------
+
+    def _rng(self, episode: Episode, effect: int) -> np.random.Generator:
+        return np.random.default_rng([episode.seed, VISUAL_SEED_TAG, effect])
+
+    def _param(self, block: str, key: str, drawn: float, neutral: float, effect: int) -> float:
+        given = self.settings.get(block, key)
+        if given is not None:
+            return float(given)
+        return drawn if self.level >= effect else neutral
+
+    def _light(self, episode: Episode) -> dict[str, Any]:
+        rng, m = self._rng(episode, LIGHT), self.model
+        b = self._param("image_settings", "brightness", rng.uniform(*BRIGHTNESS_RANGE), 0.0, LIGHT)
+        c = self._param("image_settings", "contrast", rng.uniform(*CONTRAST_RANGE), 0.0, LIGHT)
+        k = self._param(
+            "image_settings", "temperature", rng.uniform(*TEMPERATURE_RANGE_K), NEUTRAL_K, LIGHT
+        )
+        tint = kelvin_rgb(k)
+        diffuse = 2.0**b * max(0.0, 1.0 + c) * tint
+        ambient = 2.0**b * max(0.0, 1.0 - c) * tint
+        m.light_diffuse[:] = self._saved["light_diffuse"] * diffuse
+        m.light_ambient[:] = self._saved["light_ambient"] * ambient
+        m.light_specular[:] = self._saved["light_specular"] * tint
+        hl = m.vis.headlight
+        hl.diffuse[:] = self._headlight[1] * diffuse
+        hl.ambient[:] = self._headlight[0] * ambient
+        tilted = self.level >= LIGHT
+        dirs = [
+            _tilt(self._saved["light_dir"][i], rng) if tilted else self._saved["light_dir"][i]
+            for i in range(m.nlight)
+        ]
+        if m.nlight:
+            m.light_dir[:] = np.array(dirs)
+        return {
+            "brightness": _r(b),
+            "contrast": _r(c),
+            "temperature_k": _r(k),
+            "tint_rgb": _r(tint),
+            "light_dir": _r(dirs),
+        }
+
+    def _colors(self, episode: Episode) -> dict[str, Any]:
+        rng, m = self._rng(episode, COLORS), self.model
+        low = self.settings.get("random_color", "low") or COLOR_RANGE[0]
+        high = self.settings.get("random_color", "high") or COLOR_RANGE[1]
+        randomize = self._on(COLORS, "random_color")
+        out: dict[str, Any] = {}
+        if randomize:
+            table_rgb = _scene_color(rng, low, high)
+            floor_rgb = _scene_color(rng, low, high)
+            for g in self._table:
+                m.geom_rgba[g, :3] = floor_rgb if m.geom_bodyid[g] == 0 else table_rgb
+            zone = float(rng.uniform(*ZONE_VALUE_RANGE))
+            for g in self._zone:
+                m.geom_rgba[g, :3] = np.clip(m.geom_rgba[g, :3] * zone, 0.0, 1.0)
+            distractors = {}
+            for g in self._distractors:
+                rgb = _scene_color(rng, low, high)
+                m.geom_rgba[g, :3] = rgb
+                distractors[m.geom(g).name] = _r(rgb)
+            out.update(
+                table_rgb=_r(table_rgb),
+                floor_rgb=_r(floor_rgb),
+                zone_value=_r(zone),
+                distractor_rgb=distractors,
+            )
+            jitter = {}
+            for c in self.candidates:
+                dh = float(rng.uniform(-CANDIDATE_HUE_JITTER, CANDIDATE_HUE_JITTER))
+                ds, dv = (float(x) for x in rng.uniform(*CANDIDATE_SV_RANGE, size=2))
+                named = np.asarray(PALETTE.get(episode.colors.get(c, ""), (0, 0, 0, 1))[:3])
+                for g in self._candidate_geoms[c]:
+                    mat = m.geom_matid[g]
+                    if mat >= 0 and mat in self._letter_mats:
+                        m.mat_rgba[mat, :3] = _jitter(m.mat_rgba[mat, :3], dh, ds, dv)
+                    elif np.allclose(m.geom_rgba[g, :3], named):
+                        m.geom_rgba[g, :3] = _jitter(m.geom_rgba[g, :3], dh, ds, dv)
+                jitter[c] = {"hue": _r(dh), "saturation": _r(ds), "value": _r(dv)}
+            out["candidate_jitter"] = jitter
+        s = self.settings.get("image_settings", "saturation")
+        if s is not None:
+            for g in self._table + self._distractors:
+                m.geom_rgba[g, :3] = _jitter(m.geom_rgba[g, :3], 0.0, 1.0 + s, 1.0)
+            out["saturation"] = _r(s)
+        return out
+
+    def _move_camera(self, episode: Episode) -> dict[str, Any]:
+        rng = self._rng(episode, CAMERA)
+        drawn = rng.uniform(-CAMERA_RANGE_M, CAMERA_RANGE_M, size=3)
+        offset = np.zeros(3) if self.level < CAMERA else drawn
+        given = self.settings.get("camera", "offset")
+        if given is not None:
+            offset = np.asarray(given, dtype=float)
+        extra = self.settings.get("camera", "range")
+        if extra:
+            offset = offset + rng.uniform(-extra, extra, size=3)
+        self.model.cam_pos[self._camera] = self._saved["cam_pos"][self._camera] + offset
+        return {"camera": MOVED_CAMERA, "offset_m": _r(offset)}
+
+    def _noise_params(self, episode: Episode) -> dict[str, Any]:
+        rng = self._rng(episode, NOISE)
+        sigma = self._param("noise", "gaussian", rng.uniform(*GAUSSIAN_RANGE), 0.0, NOISE)
+        amount = self._param("noise", "salt_pepper", rng.uniform(*SALT_PEPPER_RANGE), 0.0, NOISE)
+        return {"gaussian_sigma": _r(sigma), "salt_pepper": _r(amount)}
+
+    # ---- sensor noise ----------------------------------------------------------------------
+
+    def noise(self, images: dict[str, np.ndarray], step: int) -> dict[str, np.ndarray]:
+        """``images`` with this episode's sensor noise at control step ``step`` (unchanged
+        when noise is off). Camera ``k`` is the k-th of ``CAMERAS`` (head, left, right)."""
+        params = self._noise
+        if not params or self._episode is None:
+            return images
+        from rsb_mj.env.cameras import CAMERAS
+
+        sigma, amount = params["gaussian_sigma"], params["salt_pepper"]
+        out = {}
+        for name, image in images.items():
+            k = CAMERAS.index(name) if name in CAMERAS else len(CAMERAS)
+            rng = np.random.default_rng([self._episode.seed, VISUAL_SEED_TAG, NOISE, int(step), k])
+            noisy = image.astype(np.float32)
+            if sigma > 0:
+                noisy += rng.normal(0.0, sigma * 255.0, size=image.shape).astype(np.float32)
+            noisy = np.clip(np.rint(noisy), 0, 255).astype(np.uint8)
+            if amount > 0:
+                hit = rng.random(image.shape[:2]) < amount
+                salt = rng.random(image.shape[:2]) < 0.5
+                noisy[hit & salt] = 255
+                noisy[hit & ~salt] = 0
+            out[name] = noisy
+        return out
+
+
+def _jitter(rgb: np.ndarray, dh: float, s: float, v: float) -> np.ndarray:
+    """``rgb`` with hue + dh (turns), saturation x s and value x v, clipped to [0, 1]."""
+    h, sat, val = colorsys.rgb_to_hsv(*np.clip(rgb, 0.0, 1.0))
+    return np.array(colorsys.hsv_to_rgb((h + dh) % 1.0, min(1.0, sat * s), min(1.0, val * v)))
+
+
+def _names(model: mujoco.MjModel, kind: mujoco.mjtObj) -> set[str]:
+    count = {mujoco.mjtObj.mjOBJ_BODY: model.nbody}[kind]
+    return {mujoco.mj_id2name(model, kind, i) or "" for i in range(count)}
