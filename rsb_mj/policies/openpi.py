@@ -1,4 +1,4 @@
-"""``openpi:HOST:PORT``: a client of openpi policy servers (ALOHA observation format).
+"""``openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]``: a client of openpi policy servers (ALOHA).
 
 Speaks openpi's websocket protocol (:mod:`rsb_mj.policies.openpi_conn`, wire format in
 :mod:`rsb_mj.policies.wire`; no ``openpi-client`` needed, so numpy 2 is fine): the server
@@ -33,9 +33,13 @@ and different from the environment's (20 Hz), each chunk is resampled in time (l
 interpolation) so that ``horizon`` server rows span the same wall time at the env's rate.
 
 Timeouts and retries (defaults in :mod:`rsb_mj.policies.openpi_conn`): ``connect_timeout_s``
-5, ``request_timeout_s`` 30, ``retries`` 3 with backoff 0.5, 1, 2 s. Faults raise
+5, ``request_timeout_s`` 30, ``retries`` 3 with backoff 0.5, 1, 2 s (``rsb eval`` sets both
+timeouts from ``--connect-timeout``/``--request-timeout``). Faults raise
 :class:`~rsb_mj.errors.InfraError`; unusable actions (NaN, wrong shape) and server
 tracebacks raise :class:`~rsb_mj.errors.PolicyError`.
+
+Spec options (:meth:`OpenPiPolicy.from_spec`): ``convention``, ``control_hz``, ``retries``,
+``image_size``, ``reset_move_s``, e.g. ``openpi:gpu-box:8000:25,control_hz=50``.
 """
 
 from __future__ import annotations
