@@ -9,10 +9,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from policies.openpi_server import HORIZON, HoldStateServer
@@ -96,7 +99,8 @@ def test_expert_and_random_grasp_on_two_suites_with_two_workers(tmp_path):
     rand = [r for r in records if r.policy == "random-grasp"]
     assert all(r.grasped for r in rand)
     assert all(r.success == (r.choice == r.target) for r in rand)
-    assert expert[0].sim == {
+    keys = ("mujoco", "quality", "control_hz", "timestep", "substeps")
+    assert {k: expert[0].sim[k] for k in keys} == {
         "mujoco": "3.8.1",
         "quality": "fast",
         "control_hz": 20,
@@ -133,3 +137,69 @@ def test_readme_main_job_expert_near_perfect_random_grasp_at_chance(tmp_path):
         rand = metrics[("random-grasp", suite)]
         lo, hi = rand.nsg_interval
         assert rand.gsr.value == 1.0 and lo <= 0.0 <= hi, (suite, rand.nsg, lo, hi)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve_on(port: int) -> tuple[HoldStateServer, Any]:
+    """A hold-state openpi server on a chosen port (to stop and start it again there)."""
+    from websockets.sync.server import serve
+
+    server = HoldStateServer()
+    ws = serve(server._handler, "127.0.0.1", port, compression=None, max_size=None)
+    threading.Thread(target=ws.serve_forever, daemon=True).start()
+    return server, ws
+
+
+def test_server_down_fails_fast_with_no_record_then_up_completes(tmp_path, capsys):
+    from rsb_mj.cli import main
+    from rsb_mj.evaluation.metrics import summarize
+
+    port, out = _free_port(), tmp_path / "run"
+    spec = f"openpi:127.0.0.1:{port}:{HORIZON}"
+    args = [
+        "eval", "--suite", "RSB-Math-4", "--policy", spec, "--episodes", "2", "--max-steps",
+        str(HORIZON), "--workers", "1", "--out", str(out), "--no-progress",
+    ]  # fmt: skip
+    t0 = time.monotonic()
+    assert main(args) == 2
+    assert time.monotonic() - t0 < 10
+    err = capsys.readouterr().err
+    assert err.startswith(f"rsb eval: error: openpi server ws://127.0.0.1:{port}: cannot connect")
+    assert not (out / RECORDS_FILE).exists()
+    server, ws = _serve_on(port)
+    try:
+        assert main(args) == 0
+    finally:
+        ws.shutdown()
+    (m,) = summarize(read_records(out / RECORDS_FILE))
+    assert (m.policy, m.episodes, m.errors) == (spec, 2, 0)
+    assert len(server.seen) == 2
+
+
+def test_errors_remaining_exit_3_with_a_summary(tmp_path, capsys, monkeypatch):
+    from rsb_mj.cli import main
+
+    flag = tmp_path / "fail"
+    flag.touch()
+    monkeypatch.setenv("RSB_TEST_FLAG", str(flag))
+    monkeypatch.syspath_prepend(str(ROOT / "tests"))
+    spec = "evaluation.user_policies:fail_if_flagged"
+    args = [
+        "eval", "--suite", "RSB-Math-4", "--policy", spec, "--policy", "noop", "--episodes", "2",
+        "--max-steps", "2", "--workers", "1", "--out", str(tmp_path / "run"), "--no-progress",
+    ]  # fmt: skip
+    assert main(args) == 3
+    message = f"PolicyError: policy {spec}: act() raised ConnectionError: lost the GPU"
+    assert capsys.readouterr().err == (
+        "rsb eval: 2 episodes ended in errors (2 policy), not scored:\n"
+        f"  {spec} on RSB-Math-4 eval 0 and 1 more: {message}\n"
+        "rerun the same command to retry them\n"
+    )
+    flag.unlink()
+    assert main(args) == 0
+    assert capsys.readouterr().err == ""
