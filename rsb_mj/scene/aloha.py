@@ -46,7 +46,7 @@ import numpy as np
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.errors import SceneError
 from rsb_mj.scene.cache import cache_dir
-from rsb_mj.scene.frames import TABLE_HALF_XY, TABLE_TOP_Z
+from rsb_mj.scene.frames import TABLE_HALF_XY, TABLE_TOP_Z, table_to_world
 from rsb_mj.scene.meshes import TriMesh, convex_hull, decimate, read_stl
 
 SIDES: tuple[str, str] = ("left", "right")
@@ -70,6 +70,14 @@ ARM_KP = (43.0, 265.0, 227.0, 78.0, 37.0, 10.4)
 ARM_KV = (4.0, 25.0, 20.0, 3.0, 2.0, 0.6)
 #: Tool center point in the gripper base frame [m] (midpoint of the finger pads).
 TCP_IN_GRIPPER = (0.0, 0.004, 0.1057)
+#: Head camera (ALOHA's ``cam_high``): eye and look-at point in the table frame [m], and the
+#: vertical field of view [deg]. It looks down at the workspace 20 deg from vertical from above
+#: the robot's side of the table, framed so that every candidate region, the answer zone and
+#: 16 cm tall objects fit a 4:3 image, with every block letter >= 14 px tall at 320x240 (see
+#: :mod:`rsb_mj.scene.legibility`). Was eye (0, -0.5, 0.58), target (0, 0.05, 0), 60 deg.
+HEAD_EYE = (0.0, -0.21, 0.85)
+HEAD_TARGET = (0.0, 0.10, 0.0)
+HEAD_FOVY = 32.0
 
 _XML_NAME = "aloha_robosuite.xml"
 _MESH_NAME = "aloha_meshes.npz"
@@ -239,8 +247,10 @@ def _add_world(spec: mujoco.MjSpec, quality: str) -> None:
     spec.visual.global_.offwidth = 1280
     spec.visual.global_.offheight = 960
     spec.visual.quality.shadowsize = 4096 if quality == "full" else 0
-    spec.visual.headlight.ambient = [0.35, 0.35, 0.35]
-    spec.visual.headlight.diffuse = [0.45, 0.45, 0.45]
+    # Lights sum to about 1 on an upward face seen by the head camera, so that top faces
+    # keep their palette color instead of clipping (orange read as yellow, pink as white).
+    spec.visual.headlight.ambient = [0.28, 0.28, 0.28]
+    spec.visual.headlight.diffuse = [0.25, 0.25, 0.25]
     spec.visual.headlight.specular = [0.0, 0.0, 0.0]
     spec.stat.center = [0.0, 0.0, TABLE_TOP_Z]
     spec.stat.extent = 1.0
@@ -281,7 +291,7 @@ def _add_world(spec: mujoco.MjSpec, quality: str) -> None:
         name="key",
         pos=[0.3, -0.6, TABLE_TOP_Z + 1.6],
         dir=[-0.15, 0.35, -1.0],
-        diffuse=[0.6, 0.6, 0.6],
+        diffuse=[0.35, 0.35, 0.35],
         specular=[0.1, 0.1, 0.1],
         castshadow=quality == "full",
     )
@@ -289,17 +299,17 @@ def _add_world(spec: mujoco.MjSpec, quality: str) -> None:
         name="fill",
         pos=[-0.4, 0.6, TABLE_TOP_Z + 1.4],
         dir=[0.2, -0.4, -1.0],
-        diffuse=[0.25, 0.25, 0.25],
+        diffuse=[0.15, 0.15, 0.15],
         specular=[0, 0, 0],
         castshadow=False,
     )
-    eye = np.array([0.0, -0.5, TABLE_TOP_Z + 0.58])
-    target = np.array([0.0, 0.05, TABLE_TOP_Z])
+    eye = np.array(table_to_world(*HEAD_EYE))
+    target = np.array(table_to_world(*HEAD_TARGET))
     forward = (target - eye) / np.linalg.norm(target - eye)
     right = np.cross(forward, [0.0, 0.0, 1.0])
     right /= np.linalg.norm(right)
     up = np.cross(right, forward)
-    world.add_camera(name="head", pos=eye.tolist(), xyaxes=[*right, *up], fovy=60.0)
+    world.add_camera(name="head", pos=eye.tolist(), xyaxes=[*right, *up], fovy=HEAD_FOVY)
 
 
 @cache

@@ -27,3 +27,15 @@ def test_every_letter_texture_is_distinct_and_upright():
     rows = np.nonzero(ink.any(axis=1))[0]
     top, bottom = ink[rows[0] : rows[0] + 4], ink[rows[-1] - 3 : rows[-1] + 1]
     assert top.sum() < bottom.sum()
+
+
+def test_glyphs_span_three_quarters_of_the_face_centered():
+    """49 of 64 rows (3.1 cm of a 4 cm block face; 27 mm before the head camera reframe)."""
+    for letter in LETTERS[10]:
+        rows, cols = np.nonzero(letter_image(letter)[:, :, 0] < 128)
+        assert (rows.min(), rows.max()) == (8, 56), letter
+        assert abs((cols.min() + cols.max() + 1) / 2 - TEXTURE_SIZE / 2) <= 1, letter
+    # Strokes are 6 px (3.8 mm on a block): the middle row of "I" has 6 to 7 dark pixels.
+    middle = letter_image("I")[32, :, 0]
+    assert 6 <= (middle < 128).sum() <= 7
+    assert (letter_image(" ") == 255).all()
