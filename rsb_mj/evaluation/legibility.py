@@ -1,0 +1,180 @@
+"""The head-camera reading check over frozen rows (behind ``rsb legibility``).
+
+For each row, the environment is reset to the row's episode with only the head camera; the
+reset image is read by :func:`rsb_mj.scene.reading.read_candidates` (the reader gets the
+image, the candidates' positions and the episode's choice set, never their letters or
+yaws), and the letters' projected heights are measured with the camera model
+(:func:`rsb_mj.scene.legibility.letter_heights`).
+
+Rows: a suite's frozen table, or a task file's rows as :mod:`rsb_mj.expert.episodes` draws
+them (seeded by source, split and index), so ``rsb legibility`` and ``rsb expert-check`` see
+the same episodes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from rsb_mj.scene.legibility import MIN_HEIGHT_PX, MIN_POLICY_HEIGHT_PX
+
+
+@dataclass
+class LegibilityResult:
+    """Figures of one source.
+
+    Attributes:
+        label: suite name or task file name.
+        rows: episodes checked.
+        reads: candidates read (rows x candidates).
+        correct: reads equal to the truth.
+        rows_all_correct: rows where every candidate was read right.
+        kinds: ``"letter"`` and/or ``"color"``: what was read.
+        min_margin: smallest margin of a correct read over the runner-up choice.
+        min_height: smallest letter height [px] at the rendered size (None: no letters).
+        min_policy_height: the same in the 224x224 policy input.
+        image: ``"WxH"`` of the images read.
+        rendered: ``"WxH"`` of the head camera's rendering.
+        misses: one dict per wrong read (row, candidate, truth, read, score, margin).
+        seconds: wall time of the check.
+        min_accuracy: pass mark of ``accuracy``.
+    """
+
+    label: str
+    rows: int = 0
+    reads: int = 0
+    correct: int = 0
+    rows_all_correct: int = 0
+    kinds: tuple[str, ...] = ()
+    min_margin: float = float("inf")
+    min_height: float | None = None
+    min_policy_height: float | None = None
+    image: str = ""
+    rendered: str = ""
+    misses: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    min_accuracy: float = 0.99
+
+    @property
+    def accuracy(self) -> float:
+        """Share of candidates read right."""
+        return self.correct / self.reads if self.reads else 0.0
+
+    @property
+    def passed(self) -> bool:
+        """Accuracy at the pass mark and, at 320x240 with letters, heights >= 12 / 8 px."""
+        ok = self.accuracy >= self.min_accuracy
+        if self.min_height is not None and self.rendered == "320x240":
+            ok &= self.min_height >= MIN_HEIGHT_PX
+            ok &= self.min_policy_height is not None
+            ok &= (self.min_policy_height or 0.0) >= MIN_POLICY_HEIGHT_PX
+        return bool(ok)
+
+    def line(self) -> str:
+        """One printable line."""
+        heights = (
+            f"letters >= {self.min_height:.1f} px ({self.min_policy_height:.1f} px at 224x224)"
+            if self.min_height is not None
+            else "no letters"
+        )
+        return (
+            f"{self.label:<28} {'/'.join(self.kinds):<12} read {self.correct}/{self.reads} "
+            f"= {100 * self.accuracy:.2f}% ({self.rows_all_correct}/{self.rows} rows all right; "
+            f"min margin {self.min_margin:.3f}) on {self.image}; {heights}; "
+            f"{'PASS' if self.passed else 'FAIL'} ({self.seconds:.0f} s)"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {
+            "source": self.label,
+            "rows": self.rows,
+            "reads": self.reads,
+            "correct": self.correct,
+            "accuracy": self.accuracy,
+            "rows_all_correct": self.rows_all_correct,
+            "kinds": list(self.kinds),
+            "min_margin": self.min_margin,
+            "min_height_px": self.min_height,
+            "min_policy_height_px": self.min_policy_height,
+            "image": self.image,
+            "passed": self.passed,
+            "misses": self.misses,
+        }
+
+
+def check_source(
+    source: str,
+    *,
+    split: str = "eval",
+    n: int = 200,
+    start: int = 0,
+    width: int = 320,
+    height: int = 240,
+    policy_input: bool = False,
+) -> LegibilityResult:
+    """Read rows ``start .. start + n - 1`` of ``source`` (a suite name or task file path).
+
+    Args:
+        width, height: head image size [px].
+        policy_input: read from the 224x224 ``resize_with_pad`` image instead.
+    """
+    from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.expert.episodes import episode_for, is_task_file, label, task_path
+    from rsb_mj.scene.legibility import letter_heights, policy_scale, resize_with_pad
+    from rsb_mj.scene.reading import View, read_candidates
+
+    t0 = time.perf_counter()
+    suite = "" if is_task_file(source) else source
+    env = RsbEnv(
+        task_path(source), suite=suite, split=split, cameras=("head",), width=width, height=height
+    )
+    result = LegibilityResult(label(source))
+    kinds: set[str] = set()
+    heights: list[float] = []
+    scale = policy_scale(width, height)
+    try:
+        for row in range(start, start + n):
+            episode = episode_for(source, split, row)
+            obs, _ = env.reset(options={"episode": episode})
+            image = obs["images"]["head"]
+            view = View("head", width, height)
+            if policy_input:
+                image, frame = resize_with_pad(image)
+                view = View("head", width, height, frame)
+            reads = read_candidates(env.scene, env.data, image, episode, view)
+            letters = {obj: letter for letter, obj in episode.mapping.items()}
+            heights.extend(
+                letter_heights(env.scene, env.data, letters, width=width, height=height).values()
+            )
+            result.rows += 1
+            result.reads += len(reads)
+            good = [r for r in reads if r.correct]
+            result.correct += len(good)
+            result.rows_all_correct += len(good) == len(reads)
+            for r in reads:
+                kinds.add(r.kind)
+                if r.correct:
+                    result.min_margin = min(result.min_margin, r.margin)
+                else:
+                    result.misses.append(
+                        {
+                            "row": row,
+                            "candidate": r.candidate,
+                            "truth": r.truth,
+                            "read": r.read,
+                            "score": round(r.score, 4),
+                            "margin": round(r.margin, 4),
+                        }
+                    )
+    finally:
+        env.close()
+    result.kinds = tuple(sorted(kinds))
+    if heights:
+        result.min_height = min(heights)
+        result.min_policy_height = min(heights) * scale
+    result.rendered = f"{width}x{height}"
+    result.image = "224x224 (policy input)" if policy_input else f"{width}x{height}"
+    result.seconds = time.perf_counter() - t0
+    return result
