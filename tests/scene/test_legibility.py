@@ -15,6 +15,7 @@ from rsb_mj.lang import load_task
 from rsb_mj.scene import aloha
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scene.frames import table_to_world
+from rsb_mj.scene.layout import footprint_radius
 from rsb_mj.scene.legibility import (
     MIN_HEIGHT_PX,
     MIN_POLICY_HEIGHT_PX,
@@ -111,3 +112,19 @@ def test_letters_are_tall_enough_at_320x240_and_224x224(choices):
     assert min(heights) * policy_scale(320, 240) >= MIN_POLICY_HEIGHT_PX
     # The old head camera (eye (0, -0.5, 0.58), 60 deg) showed them 5-7 px tall.
     assert max(heights) < 20.0
+    # Layout-independent: one block anywhere its region allows, at either yaw limit.
+    obj = scene.candidates[0]
+    region = scene.problem.region(scene.problem.placement_of(obj)).ranges[0]
+    inset = footprint_radius("letter_block")
+    adr = scene.model.joint(f"{obj}/free").qposadr[0]
+    swept = []
+    for x, y, yaw in itertools.product(
+        np.linspace(region.x0 + inset, region.x1 - inset, 9),
+        np.linspace(region.y0 + inset, region.y1 - inset, 5),
+        (-0.3, 0.3),
+    ):
+        data.qpos[adr : adr + 3] = table_to_world(x, y, scene.rest_height[obj])
+        data.qpos[adr + 3 : adr + 7] = [np.cos(yaw / 2), 0.0, 0.0, np.sin(yaw / 2)]
+        mujoco.mj_kinematics(scene.model, data)
+        swept.extend(letter_heights(scene, data, {obj: "A"}).values())
+    assert min(swept) >= MIN_HEIGHT_PX and min(swept) * 0.7 >= MIN_POLICY_HEIGHT_PX
