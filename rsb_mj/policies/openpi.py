@@ -168,6 +168,7 @@ class OpenPiPolicy(Policy):
         self.convention = convention
         self.control_hz, self.reset_move_s = control_hz, reset_move_s
         self.prompt = ""
+        self._text: str | None = None
         self.metadata: dict[str, Any] = {}
         self.env_hz = DEFAULT_ENV_HZ
         self._pending: np.ndarray | None = None  # rows of the reset move still to execute
@@ -269,6 +270,7 @@ class OpenPiPolicy(Policy):
         """Connect (once), take the instruction as the prompt, plan the reset-pose move."""
         self._take_metadata(self._connection().open())
         self.prompt = str(info["instruction"])
+        self._text = None
         self.env_hz = float(getattr(env, "control_hz", None) or DEFAULT_ENV_HZ)
         self._pending = None
         pose = self.metadata.get("reset_pose")
@@ -343,13 +345,34 @@ class OpenPiPolicy(Policy):
             rows, self._pending = self._pending, None
             return rows
         reply = self._connection().request(self.observation(obs))
+        self._text = _reply_text(reply)
         actions = get_convention(self.convention).actions_from_server(self._actions(reply))
         if self.control_hz is not None and self.control_hz != self.env_hz:
             return resample_chunk(actions, self.control_hz, self.env_hz, self.horizon)
         return actions[: self.horizon]
+
+    @property
+    def text(self) -> str | None:
+        """The text of the last reply (its ``text`` or ``reasoning`` key), if any."""
+        return self._text
 
     def close(self) -> None:
         """Close the websocket (a later reset reconnects)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+#: Reply keys a server may use for the text it writes with its actions (a rationale).
+TEXT_KEYS = ("text", "reasoning")
+
+
+def _reply_text(reply: dict[str, Any]) -> str | None:
+    """The first of :data:`TEXT_KEYS` in ``reply`` as text (bytes decoded), else None."""
+    for key in TEXT_KEYS:
+        value = reply.get(key)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        if isinstance(value, str) and value:
+            return value
+    return None

@@ -113,8 +113,10 @@ class FakeOpenPiServer:
         horizon: int = HORIZON,
         answer_first: int = 0,
         restart_after: int = 0,
+        text: str | None = None,
     ) -> None:
         self.mode = mode
+        self.text = text
         self.metadata = METADATA if metadata is None else metadata
         self.horizon = horizon
         self.answer_first = answer_first
@@ -163,7 +165,10 @@ class FakeOpenPiServer:
                     continue
                 if obs["prompt"] == "boom":
                     raise ValueError("the policy exploded")
-                conn.send(packb({"actions": self._actions(obs)}))
+                reply = {"actions": self._actions(obs)}
+                if self.text is not None:  # a server that writes a rationale
+                    reply["text"] = self.text
+                conn.send(packb(reply))
                 self._answered += 1
                 if self._answered == self.restart_after:
                     threading.Thread(target=self.restart, daemon=True).start()

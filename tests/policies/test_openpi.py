@@ -190,3 +190,29 @@ def test_spec_options_set_the_convention_rate_and_retries():
 def test_bad_spec_options_are_explained(spec, message):
     with pytest.raises(EvalError, match=message):
         make_policy(spec)
+
+
+def test_a_servers_text_reaches_the_record_with_the_option_it_names():
+    from rsb_mj.env import RsbEnv
+    from rsb_mj.evaluation.episode_source import load_episode
+    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.suites import get_suite
+
+    episode = load_episode("RSB-Math-4", "eval", 0)
+    rationale = f"<think>the answer is {episode.correct}</think>"
+    srv = FakeOpenPiServer("hold", text=rationale)
+    port = srv.start()
+    env = RsbEnv(get_suite("RSB-Math-4").path, suite="RSB-Math-4")
+    policy = make_policy(f"openpi:127.0.0.1:{port}")
+    try:
+        record = run_episode(env, policy, episode, env.problem, max_steps=12)
+    finally:
+        policy.close()
+        env.close()
+        srv.stop()
+    assert (record.termination, record.text, record.text_choice) == (
+        "step_limit",
+        rationale,
+        episode.correct,
+    )
+    assert len(srv.seen) == -(-12 // min(HORIZON, 10))  # one query per executed chunk
