@@ -23,12 +23,16 @@ camera that looks along body +y.
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 import mujoco
 import numpy as np
 
 from rsb_mj.errors import SceneError
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
+
+if TYPE_CHECKING:
+    from rsb_mj.scene.compiler import Scene
 
 #: The square input of openpi's pi0 policies [px].
 POLICY_SIZE = 224
@@ -137,7 +141,7 @@ def top_face_points(
 
 
 def letter_heights(
-    scene,
+    scene: Scene,
     data: mujoco.MjData,
     letters: dict[str, str],
     *,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import cv2
 import mujoco
@@ -32,6 +33,9 @@ from rsb_mj.colors import PALETTE
 from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.scene.legibility import project
 from rsb_mj.scene.letters import letter_image
+
+if TYPE_CHECKING:
+    from rsb_mj.scene.compiler import Scene
 
 #: Edge [m] of the rectified square around a candidate (wider than a block face's diagonal).
 PATCH = 0.072
@@ -149,7 +153,9 @@ def rectify(
     )
 
 
-def read_letter(patch: np.ndarray, letters: tuple[str, ...], face_mm: tuple[int, int]):
+def read_letter(
+    patch: np.ndarray, letters: tuple[str, ...], face_mm: tuple[int, int]
+) -> tuple[str, float, float]:
     """(best letter, its NCC, margin over the runner-up) for a rectified patch."""
     gray = patch.max(axis=2)
     n = gray.shape[0]
@@ -172,7 +178,9 @@ def _chroma(rgb: np.ndarray) -> np.ndarray:
     return rgb / max(rgb.sum(), 1e-9)
 
 
-def read_color(image: np.ndarray, pixel: np.ndarray, colors: tuple[str, ...]):
+def read_color(
+    image: np.ndarray, pixel: np.ndarray, colors: tuple[str, ...]
+) -> tuple[str, float, float]:
     """(nearest color, minus its chromaticity distance, margin) around image ``pixel``."""
     u, v = (np.asarray(pixel) - 0.5).round().astype(int)
     h, w = image.shape[:2]
@@ -193,7 +201,7 @@ def read_color(image: np.ndarray, pixel: np.ndarray, colors: tuple[str, ...]):
 
 
 def read_candidates(
-    scene,
+    scene: Scene,
     data: mujoco.MjData,
     image: np.ndarray,
     episode: Episode,
