@@ -36,7 +36,10 @@ Episode End:
     ``is_success`` is the outcome scored on the last substep.
 
 Control:
-    20 Hz: each ``step`` holds the targets for 25 physics steps of 2 ms (``mujoco.mj_step``).
+    ``control_hz`` (default 20 Hz): each ``step`` holds the targets for
+    ``1 / (control_hz * 2 ms)`` physics steps of 2 ms (25 at 20 Hz, 10 at openpi ALOHA's
+    50 Hz). The grasp rule's 8 control steps and the 0.5 s success hold are counted in
+    control steps of the rate in force; reports never pool records of different rates.
 
 Arguments:
     task: task file path or a parsed :class:`rsb_mj.lang.Problem`.
@@ -44,6 +47,7 @@ Arguments:
     split: ``"train"`` or ``"eval"`` for sampled episodes.
     cameras, width, height: which cameras to render and the image size [px].
     quality: ``"fast"`` (no shadows/multisampling, decimated meshes) or ``"full"``.
+    control_hz: control rate [Hz]; 500 (the physics rate) must be a multiple of it.
     render_mode: None or ``"rgb_array"`` (``render()`` returns the head image).
     visual_level, language_level: VLA-Arena's perturbation levels V0-V4 and W0-W4 (see
         :mod:`rsb_mj.perturb`); their parameters are in ``info["sim"]["perturbation"]``.
@@ -78,7 +82,9 @@ from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.suites import CONTROL_HZ
 
-#: Physics steps per control step (25 x 2 ms = 50 ms = 1 / CONTROL_HZ).
+#: MuJoCo timestep of every scene [s] (rsb_mj.scene.aloha sets it).
+TIMESTEP_S = 0.002
+#: Physics steps per control step at the default rate (25 x 2 ms = 50 ms = 1 / CONTROL_HZ).
 SUBSTEPS = 25
 SPLITS = ("train", "eval")
 
@@ -111,6 +117,7 @@ class RsbEnv(gymnasium.Env):
         render_mode: str | None = None,
         visual_level: int = 0,
         language_level: int = 0,
+        control_hz: int = CONTROL_HZ,
     ) -> None:
         if task == "":
             raise EnvError("RsbEnv needs task=PATH (a task file) or a parsed Problem")
@@ -121,6 +128,15 @@ class RsbEnv(gymnasium.Env):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise EnvError(f"unknown render_mode {render_mode!r}; valid choices: rgb_array")
         self.problem = _load_problem(task)
+        physics_hz = round(1.0 / TIMESTEP_S)
+        if not isinstance(control_hz, int) or control_hz < 1 or physics_hz % control_hz:
+            valid = [h for h in range(1, physics_hz + 1) if physics_hz % h == 0 and h >= 10]
+            raise EnvError(
+                f"control_hz {control_hz!r}: the physics runs at {physics_hz} Hz, so the "
+                f"control rate must divide it; valid choices: {', '.join(map(str, valid))}"
+            )
+        self.control_hz, self.substeps = control_hz, physics_hz // control_hz
+        self.metadata = {**self.metadata, "render_fps": control_hz}
         self.suite, self.split, self.quality = suite, split, quality
         self.render_mode = render_mode
         self.scene: Scene = compile_scene(self.problem, quality=quality)
@@ -227,15 +243,15 @@ class RsbEnv(gymnasium.Env):
         info["sim"] = {
             "mujoco": mujoco.__version__,
             "quality": self.quality,
-            "control_hz": CONTROL_HZ,
+            "control_hz": self.control_hz,
             "timestep": float(self.model.opt.timestep),
-            "substeps": SUBSTEPS,
+            "substeps": self.substeps,
             "perturbation": perturbation,
         }
         return self._obs(), info
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        """Hold the 14-D joint targets for 25 physics steps (50 ms).
+        """Hold the 14-D joint targets for one control period (25 physics steps at 20 Hz).
 
         Raises:
             EnvError: before reset, or for an action of the wrong shape or with NaN.
@@ -248,9 +264,9 @@ class RsbEnv(gymnasium.Env):
         self.data.ctrl[self._act_ids] = np.where(self._is_finger, fingers, ctrl)
         self._gripper_cmd = np.clip(action[[6, 13]], 0.0, 1.0)
         model, data, rec = self.model, self.data, self._signals
-        rec.begin(SUBSTEPS)
+        rec.begin(self.substeps)
         rows, sensordata, step = rec.buffer, data.sensordata, mujoco.mj_step
-        for k in range(SUBSTEPS):
+        for k in range(self.substeps):
             step(model, data)
             rows[k] = sensordata
         self._step_count += 1

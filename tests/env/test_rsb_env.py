@@ -190,3 +190,21 @@ def test_noisy_random_control_raises_no_mujoco_warning(blind_env):
         env.step(action)
     assert env.data.warning.number.sum() == 0
     assert np.isfinite(env.data.qpos).all()
+
+
+def test_control_rate_50_hz_steps_ten_physics_steps_and_is_recorded():
+    from rsb_mj.env import RsbEnv
+
+    env = RsbEnv(get_suite("RSB-Math-4").path, cameras=(), control_hz=50)
+    try:
+        obs, info = env.reset(seed=1)
+        assert (info["sim"]["control_hz"], info["sim"]["substeps"]) == (50, 10)
+        t0 = env.data.time
+        obs, *_, info = env.step(obs["state"])
+        assert env.data.time - t0 == pytest.approx(0.02)
+        assert info["signals"]["lift"].shape == (10, 4)
+        assert env.metadata["render_fps"] == 50
+    finally:
+        env.close()
+    with pytest.raises(EnvError, match=r"control_hz 30: the physics runs at 500 Hz, so the "):
+        RsbEnv(get_suite("RSB-Math-4").path, cameras=(), control_hz=30)
