@@ -75,3 +75,26 @@ def test_rejects_a_foreign_file(tmp_path):
         f.attrs["format"] = "other"
     with pytest.raises(ExpertError, match=f"not an rsb_mj demonstration \\(format {FORMAT}"):
         read_demo(path)
+
+
+def test_verify_finds_truncated_and_inconsistent_files(tmp_path):
+    from rsb_mj.expert.dataset import verify_demo
+
+    path = tmp_path / episode_filename(7)
+    frame = np.zeros((8, 8, 3), np.uint8)
+    write_demo(
+        path, episode=_episode(), instruction="i", states=np.zeros((5, 14)),
+        actions=np.zeros((5, 14)), images={"head": [frame] * 5}, attrs={},
+    )  # fmt: skip
+    verify_demo(path)
+    with h5py.File(path, "a") as f:
+        del f["observations/images/head"]
+        f["observations/images"].create_dataset(
+            "head", shape=(4,), dtype=h5py.vlen_dtype(np.dtype("uint8"))
+        )
+    wrong = r"observations/images/head has shape \(4,\); expected 5 rows \(num_frames\)$"
+    with pytest.raises(ExpertError, match=rf"^{path}: {wrong}"):
+        verify_demo(path)
+    path.write_bytes(path.read_bytes()[:2000])
+    with pytest.raises(ExpertError, match=rf"^{path}: unreadable demonstration \("):
+        verify_demo(path)
