@@ -1,9 +1,14 @@
 """Parse task-language text into a :class:`~rsb_mj.lang.ast.Problem`.
 
 The grammar is ``grammar/rsb.lark`` (found through :func:`rsb_mj.resources.grammar_path`, so it
-works from a wheel too), compiled once per process with ``parser="lalr"`` and ``strict=True``
-(grammar conflicts and terminal collisions are errors, not silent choices). The transformer
-runs inside the parser, so no intermediate parse tree is built.
+works from a wheel too), compiled with ``parser="lalr"`` and ``strict=True`` (grammar conflicts
+and terminal collisions are errors, not silent choices); its tables are cached under the user
+cache folder (:func:`grammar`). The transformer runs inside the parser, so no intermediate
+parse tree is built.
+
+Well-formed files take a faster road: :mod:`rsb_mj.lang.fastparse` reads them with the same
+rule callbacks and gives the identical AST, without importing Lark; anything else (every file
+with an error) is parsed by Lark.
 
 Syntax errors never escape as Lark exceptions: they become RSB1xx
 :class:`~rsb_mj.lang.diagnostics.Diagnostic` objects:
@@ -23,16 +28,21 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
+from rsb_mj.errors import RsbError
 from rsb_mj.lang.ast import Problem, Span
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
-from rsb_mj.lang.transformer import MAX_MAGNITUDE, NumberRangeError, ToAst
+from rsb_mj.lang.fastparse import Fallback, fast_parse
+from rsb_mj.lang.transformer import MAX_MAGNITUDE, AstBuilder, NumberRangeError
 from rsb_mj.resources import grammar_path
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 #: How terminals are named in messages.
 _TERMINAL_WORDS = {
@@ -51,18 +61,92 @@ _TERMINAL_WORDS = {
 _END = frozenset({"$END", "<END-OF-FILE>"})
 
 
+#: Options of the LALR parser (part of the cache key).
+_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "lexer": "contextual",
+    "strict": True,
+    "maybe_placeholders": False,
+    "keep_all_tokens": True,
+}
+
+
+def _to_ast() -> Any:
+    """An :class:`~rsb_mj.lang.transformer.AstBuilder` that Lark can run inside its parser."""
+    from lark import Transformer
+
+    class ToAst(AstBuilder, Transformer):
+        def __init__(self) -> None:
+            Transformer.__init__(self, visit_tokens=False)
+
+    return ToAst()
+
+
+def cache_root() -> Path | None:
+    """Root of rsb_mj's user cache: ``RSB_MJ_CACHE``, else ``~/.cache/rsb_mj``; None when
+    there is no home directory. (The same root as the scene cache.)"""
+    named = os.environ.get("RSB_MJ_CACHE")
+    if named:
+        return Path(named)
+    try:
+        return Path.home() / ".cache" / "rsb_mj"
+    except RuntimeError:  # no home directory
+        return None
+
+
+def tables_path(grammar_text: str) -> Path | None:
+    """Where the LALR tables of ``grammar_text`` are cached (None: no cache root).
+
+    The name holds a hash of the grammar, the parser options and the Lark and Python
+    versions, so a changed grammar or an upgrade never reads stale tables.
+    """
+    import hashlib
+    import sys
+
+    import lark
+
+    root = cache_root()
+    if root is None:
+        return None
+    key = "\n".join([grammar_text, repr(sorted(_OPTIONS.items())), lark.__version__, sys.version])
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+    return root / "lang" / f"rsb-lalr-{digest}.pickle"
+
+
 @functools.cache
 def grammar() -> Lark:
-    """The compiled LALR parser (built once per process)."""
-    return Lark(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        strict=True,
-        maybe_placeholders=False,
-        keep_all_tokens=True,
-        transformer=ToAst(),
-    )
+    """The compiled LALR parser (built once per process).
+
+    Building the LALR tables takes a few hundred milliseconds, so they are cached on first use
+    under :func:`tables_path` (written atomically) and loaded from there afterwards (a few
+    milliseconds). A cache that cannot be read or written (read-only home, unwritable
+    ``RSB_MJ_CACHE``, a damaged file) is skipped silently: the tables are then built in memory.
+    """
+    import io
+    import pickle
+
+    from lark import Lark
+
+    from rsb_mj.atomic import atomic_write_bytes
+
+    text = grammar_path().read_text(encoding="utf-8")
+    path = tables_path(text)
+    if path is not None:
+        try:
+            with path.open("rb") as fh:
+                return Lark.__new__(Lark)._load(fh, transformer=_to_ast())
+        except (OSError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError):
+            pass  # missing or damaged: rebuild below
+    parser = Lark(text, transformer=_to_ast(), **_OPTIONS)
+    if path is not None:
+        buffer = io.BytesIO()
+        parser.save(buffer, exclude_options=("transformer",))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(path, buffer.getvalue())
+        except (OSError, RsbError):
+            pass  # read-only home or cache: build in memory next time too
+    return parser
 
 
 def _describe(terminal: str) -> str:
@@ -128,6 +212,8 @@ def _unclosed_paren(text: str) -> Span | None:
 
 def syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
     """Turn a Lark error into an RSB1xx diagnostic with a clear message."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(err, UnexpectedCharacters):
         char = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
         expected = _expected(err.allowed or set())
@@ -259,6 +345,14 @@ def parse_source(text: str, path: str = "<string>") -> tuple[Problem | None, lis
     deep = too_deep(text, path)
     if deep is not None:
         return None, [deep]
+    try:
+        problem = fast_parse(text)
+    except Fallback:
+        problem = None
+    if problem is not None:
+        return dataclasses.replace(problem, path=path), []
+    from lark.exceptions import UnexpectedInput
+
     try:
         problem = grammar().parse(text)
     except UnexpectedInput as err:

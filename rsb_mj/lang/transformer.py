@@ -1,4 +1,4 @@
-"""Turn the Lark parse tree of ``grammar/rsb.lark`` into the typed AST of :mod:`rsb_mj.lang.ast`.
+"""Build the typed AST of :mod:`rsb_mj.lang.ast` from the rules of ``grammar/rsb.lark``.
 
 One method per grammar rule, named after it. Children are read by their type (token type or
 AST class), never by position. Every node gets the :class:`~rsb_mj.lang.ast.Span` of its rule.
@@ -10,10 +10,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from lark import Token, Transformer
-
 from rsb_mj.lang import ast
 from rsb_mj.lang.vocabulary import canonical_predicate
+
+#: A token: any ``str`` subclass with Lark's token attributes (``type``, ``line``, ``column``,
+#: ``end_line``, ``end_column``): Lark's own ``Token`` or :class:`rsb_mj.lang.fastparse`'s.
+#: Every other child a callback sees (AST nodes, :class:`Part`, :class:`_Prop`) is not a str.
+Token = str
 
 
 def span_of(token: Token) -> ast.Span:
@@ -28,11 +31,11 @@ def _span(children: list[Any]) -> ast.Span:
     its opening ``(`` to its closing ``)``.
     """
     first, last = children[0], children[-1]
-    if isinstance(first, Token):
+    if isinstance(first, str):
         line, column = first.line, first.column
     else:
         line, column = first.span.line, first.span.column
-    if isinstance(last, Token):
+    if isinstance(last, str):
         end_line, end_column = last.end_line, last.end_column
     else:
         end_line, end_column = last.span.end_line, last.span.end_column
@@ -64,7 +67,7 @@ class _Prop:
 
 
 def _tokens(children: list[Any], *types: str) -> list[Token]:
-    return [c for c in children if isinstance(c, Token) and c.type in types]
+    return [c for c in children if isinstance(c, str) and c.type in types]
 
 
 #: Largest magnitude a number in a task file may have. Lengths are metres, angles radians,
@@ -115,20 +118,19 @@ def _number(text: Token) -> float | int:
     )
 
 
-class ToAst(Transformer):
-    """Lark transformer producing :class:`~rsb_mj.lang.ast.Problem` from the ``start`` rule.
+class AstBuilder:
+    """The grammar's rule callbacks, producing :class:`~rsb_mj.lang.ast.Problem` from ``start``.
 
-    It runs inside the LALR parser (``Lark(..., transformer=ToAst())``), so no parse tree is
-    built; :func:`rsb_mj.lang.parser.parse_source` sets ``Problem.path`` afterwards.
+    Two parsers call them with the same children (tokens and built nodes, every token kept):
+    Lark's LALR parser, through :class:`rsb_mj.lang.parser.ToAst` (so no parse tree is built),
+    and :mod:`rsb_mj.lang.fastparse`. This module does not import Lark, so the fast path does
+    not pay for it. :func:`rsb_mj.lang.parser.parse_source` sets ``Problem.path`` afterwards.
     """
-
-    def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
 
     # ---- root --------------------------------------------------------------------------------
 
     def start(self, children: list[Any]) -> ast.Problem:
-        name = next((c for c in children if isinstance(c, str) and not isinstance(c, Token)), "")
+        name = next((c.value for c in children if isinstance(c, _Prop) and c.keyword == "name"), "")
         parts = [c for c in children if isinstance(c, Part)]
         fields: dict[str, Any] = {}
         sections: list[ast.Section] = []
@@ -154,9 +156,9 @@ class ToAst(Transformer):
             **fields,
         )
 
-    def problem_name(self, children: list[Any]) -> str:
+    def problem_name(self, children: list[Any]) -> _Prop:
         (name,) = _tokens(children, "NAME")
-        return str(name)
+        return _Prop("name", str(name), _span(children))
 
     # ---- LIBERO / VLA-Arena blocks -----------------------------------------------------------
 
@@ -325,7 +327,7 @@ class ToAst(Transformer):
 
     def atom(self, children: list[Any]) -> ast.Atom:
         (predicate,) = _tokens(children, "NAME")
-        args = tuple(c for c in children if not isinstance(c, Token))
+        args = tuple(c for c in children if not isinstance(c, str))
         return ast.Atom(canonical_predicate(str(predicate)), args, span=_span(children))
 
     def name(self, children: list[Any]) -> ast.Name:
@@ -349,7 +351,7 @@ class ToAst(Transformer):
 
     def generic_section(self, children: list[Any]) -> Part:
         (keyword,) = _tokens(children, "KEYWORD")
-        items = tuple(c for c in children if not isinstance(c, Token))
+        items = tuple(c for c in children if not isinstance(c, str))
         node = ast.Section(str(keyword)[1:].lower(), items, span=_span(children))
         return Part("section", node, _span(children))
 
@@ -358,7 +360,7 @@ class ToAst(Transformer):
         return ast.Symbol(str(token), span=_span(children))
 
     def slist(self, children: list[Any]) -> ast.SList:
-        items = tuple(c for c in children if not isinstance(c, Token))
+        items = tuple(c for c in children if not isinstance(c, str))
         return ast.SList(items, span=_span(children))
 
 
@@ -367,7 +369,7 @@ def _declarations(children: list[Any]) -> tuple[ast.TypedName, ...]:
     out: list[ast.TypedName] = []
     pending: list[Token] = []
     for child in children:
-        if isinstance(child, Token) and child.type == "NAME":
+        if isinstance(child, str) and child.type == "NAME":
             pending.append(child)
         elif isinstance(child, _Prop):
             out.extend(
