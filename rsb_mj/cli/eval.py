@@ -111,15 +111,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="VLA-Arena language perturbation W0-W4: K WordNet substitutes in the command "
         "part of the instruction (default 0)",
     )
+    p.add_argument(
+        "--instruction",
+        action="append",
+        default=[],
+        metavar="MODE",
+        help="also run every episode with the instruction ablated (repeatable): blank, "
+        "tokens, command-only, shuffled-options, no-mapping (4-choice suites); recorded as "
+        "each record's variant and shown beside the original",
+    )
+    p.add_argument(
+        "--counterfactual",
+        action="store_true",
+        help="also run each row's counterfactual twin (same scene, a question whose answer is "
+        "another candidate) and report consistency, choice sensitivity and stuck rate",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
-    from rsb_mj.evaluation.metrics import summarize
+    from rsb_mj.evaluation.metrics import pair_metrics, summarize
     from rsb_mj.evaluation.runner import EvalConfig, run_eval
-    from rsb_mj.evaluation.tables import markdown, summary_table
+    from rsb_mj.evaluation.tables import ablation_table, markdown, pair_table, summary_table
 
     suites: list[str] = []
     for name in args.suite:
@@ -138,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
         connect_timeout_s=args.connect_timeout,
         request_timeout_s=args.request_timeout,
         episode_timeout_s=args.episode_timeout,
+        instructions=tuple(m for m in dict.fromkeys(args.instruction) if m != "original"),
+        counterfactual=args.counterfactual,
     )
     env_factory = None
     if args.visual_level or args.language_level:
@@ -145,12 +162,21 @@ def run(args: argparse.Namespace) -> int:
 
         env_factory = PerturbedEnvFactory(args.visual_level, args.language_level)
     records = run_eval(config, env_factory=env_factory)
-    print(markdown(summary_table(summarize(records))))
+    metrics = summarize(records)
+    print(markdown(summary_table(metrics)))
     print(
-        "rates in %, Wilson 95% intervals; nSG only where GSR > 0; correct grasp: first grasp "
-        "on the answer among grasping episodes; vs chance: that selection rate against 1/N "
-        "+- Act2Answer's margin"
+        "one attempt per episode; rates in %, Wilson 95% intervals; errors are not scored; "
+        "selection: correct first grasp among grasping episodes; nSG only where GSR > 0; "
+        "vs chance: successes among grasps against 1/N +- Act2Answer's margin"
     )
+    ablations = ablation_table(metrics)
+    if len(ablations) > 1:
+        print("\ninstruction ablations (TSR drop = original - ablated, pp, Newcombe 95%):")
+        print(markdown(ablations))
+    pairs = pair_metrics(records)
+    if pairs:
+        print("\ncounterfactual pairs (same scene, the answer moved to another candidate):")
+        print(markdown(pair_table(pairs)))
     print(f"records: {args.out / 'episodes.jsonl'}; report: rsb report {args.out}")
     errors = [r for r in records if r.termination == "error"]
     if errors:

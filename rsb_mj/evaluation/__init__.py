@@ -7,9 +7,9 @@ Command line (the README main job; about 3 minutes on 2 cores)::
 
 A run directory holds ``run.json`` (split, versions) and ``episodes.jsonl`` (one
 :class:`EpisodeRecord` per finished episode); rerunning the same command resumes it.
-Episodes come from the frozen tables (``tasks/episodes``); success is latched at the first
-substep where the task's ``:goal`` holds after a grasp of the correct candidate (see
-:mod:`rsb_mj.scoring.scorer`); a record's ``choice`` is the first candidate grasped.
+Episodes come from the frozen tables (``tasks/episodes``); one attempt per episode: a
+record's ``choice`` is the first candidate grasped, and success needs that choice to be
+correct and the task's ``:goal`` to hold at the end (see :mod:`rsb_mj.scoring.scorer`).
 
 Python API::
 

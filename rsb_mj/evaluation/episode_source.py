@@ -38,3 +38,8 @@ def load_episode(suite: str, split: str, index: int) -> Episode:
 def table_size(suite: str, split: str) -> int:
     """Number of rows of the frozen (suite, split) table."""
     return len(_table(suite, split))
+
+
+def table_rows(suite: str, split: str) -> tuple[Episode, ...]:
+    """Every row of the frozen (suite, split) table (cached per process)."""
+    return _table(suite, split)

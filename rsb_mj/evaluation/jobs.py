@@ -1,4 +1,4 @@
-"""What an evaluation run consists of: one job per (suite, episode index, policy)."""
+"""What an evaluation run consists of: one job per (suite, episode index, policy, variant)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ class Job:
         request_timeout_s: a policy server's limit per query [s] (openpi).
         episode_timeout_s: wall-clock limit of the whole episode [s]; exceeding it records
             an infrastructure error.
+        variant: ``"original"``, an instruction ablation mode or ``"counterfactual"`` (see
+            :mod:`rsb_mj.evaluation.ablations`).
     """
 
     suite: str
@@ -31,8 +33,9 @@ class Job:
     connect_timeout_s: float = 5.0
     request_timeout_s: float = 60.0
     episode_timeout_s: float = 600.0
+    variant: str = "original"
 
     @property
-    def key(self) -> tuple[str, str, int, str]:
+    def key(self) -> tuple[str, str, int, str, str]:
         """The record key this job produces (see ``EpisodeRecord.key``)."""
-        return (self.suite, self.split, self.index, self.policy)
+        return (self.suite, self.split, self.index, self.policy, self.variant)

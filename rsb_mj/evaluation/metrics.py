@@ -257,6 +257,7 @@ class PairMetrics:
     consistency: Rate
     sensitivity: Rate
     stuck: Rate
+    privileged: bool = False
 
     @property
     def random_consistency(self) -> float:
@@ -292,6 +293,7 @@ def pair_metrics(records: Iterable[EpisodeRecord]) -> list[PairMetrics]:
                 ),
                 sensitivity=Rate(sum(a.choice != b.choice for a, b in both), len(both)),
                 stuck=Rate(sum(a.choice == b.choice for a, b in both), len(both)),
+                privileged=any(a.privileged for a, _ in pairs),
             )
         )
     return out

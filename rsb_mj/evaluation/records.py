@@ -4,7 +4,7 @@ One line per finished episode. Appends go through one ``write`` of the whole lin
 ``O_APPEND`` descriptor followed by ``fsync``, and only the runner's parent process writes,
 so a kill can at worst leave a *torn last line* (no newline): :func:`read_records` ignores
 it and :func:`repair` cuts it off before a resumed run appends again. Records are keyed by
-(suite, split, index, policy). An *error* record (``termination == "error"``: a fault, not
+(suite, split, index, policy, variant). An *error* record (``termination == "error"``: a fault, not
 a result) is superseded by a later scored record of the same key: a key's record is its
 first scored one, else its last error.
 """
@@ -19,6 +19,8 @@ from typing import Any
 
 from rsb_mj.errors import EvalError
 
+#: (suite, split, index, policy, variant): what identifies a record.
+RecordKey = tuple[str, str, int, str, str]
 #: File name of the records inside a run directory.
 RECORDS_FILE = "episodes.jsonl"
 
@@ -97,9 +99,9 @@ class EpisodeRecord:
         return self.termination == "error"
 
     @property
-    def key(self) -> tuple[str, str, int, str]:
-        """(suite, split, index, policy): one record per key."""
-        return (self.suite, self.split, self.index, self.policy)
+    def key(self) -> RecordKey:
+        """(suite, split, index, policy, variant): one record per key."""
+        return (self.suite, self.split, self.index, self.policy, self.variant)
 
     def to_json(self) -> str:
         """One JSON line (no newline)."""
@@ -210,7 +212,7 @@ def read_records(path: Path) -> list[EpisodeRecord]:
         return []
     lines = path.read_bytes().split(b"\n")
     complete = lines[:-1]  # the last piece is "" or a torn line
-    chosen: dict[tuple[str, str, int, str], EpisodeRecord] = {}
+    chosen: dict[RecordKey, EpisodeRecord] = {}
     for number, line in enumerate(complete, start=1):
         if not line.strip():
             continue

@@ -25,6 +25,7 @@ reuse environments.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -36,11 +37,13 @@ from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
+from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
 from rsb_mj.evaluation.episode_source import table_size
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import (
     RECORDS_FILE,
     EpisodeRecord,
+    RecordKey,
     append_record,
     read_records,
     repair,
@@ -79,6 +82,8 @@ class EvalConfig:
         request_timeout_s: limit [s] for one query of a policy server.
         episode_timeout_s: wall-clock limit [s] of one episode; exceeding it records an
             infrastructure error (retried on resume).
+        instructions: instruction modes run beside ``original`` (``--instruction``).
+        counterfactual: also run each row's counterfactual twin (``--counterfactual``).
     """
 
     suites: tuple[str, ...]
@@ -94,6 +99,14 @@ class EvalConfig:
     connect_timeout_s: float = 5.0
     request_timeout_s: float = 60.0
     episode_timeout_s: float = 600.0
+    instructions: tuple[str, ...] = ()
+    counterfactual: bool = False
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """``original``, the requested instruction modes, and ``counterfactual``."""
+        more = (COUNTERFACTUAL,) if self.counterfactual else ()
+        return tuple(dict.fromkeys(("original", *self.instructions, *more)))
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
@@ -104,6 +117,11 @@ class EvalConfig:
             raise EvalError("--max-steps must be at least 1")
         if not self.suites or not self.policies:
             raise EvalError("name at least one --suite and one --policy")
+        for mode in self.instructions:
+            if mode not in INSTRUCTION_MODES:
+                raise EvalError(
+                    f"--instruction {mode!r}; valid choices: {', '.join(INSTRUCTION_MODES)}"
+                )
         for flag, value in (
             ("--connect-timeout", self.connect_timeout_s),
             ("--request-timeout", self.request_timeout_s),
@@ -136,7 +154,7 @@ def _check_bounds(config: EvalConfig) -> None:
 
 
 def plan(config: EvalConfig) -> list[Job]:
-    """All jobs of ``config``, ordered by suite, episode index, policy.
+    """All jobs of ``config``, ordered by suite, episode index, policy, variant.
 
     Raises:
         EvalError: for an unknown suite or policy spec, or rows outside a frozen table.
@@ -149,10 +167,11 @@ def plan(config: EvalConfig) -> list[Job]:
     for suite in suites:
         limit = config.max_steps or suite.max_steps
         for index in range(config.start, config.start + config.episodes):
-            for spec in config.policies:
+            for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
                 if index in config.videos:
-                    name = f"{suite.name}_{_slug(spec)}_{config.split}_{index:04d}.mp4"
+                    tag = "" if variant == "original" else f"_{variant}"
+                    name = f"{suite.name}_{_slug(spec)}_{config.split}_{index:04d}{tag}.mp4"
                     video = str(config.out / "videos" / name)
                 jobs.append(
                     Job(
@@ -165,6 +184,7 @@ def plan(config: EvalConfig) -> list[Job]:
                         connect_timeout_s=config.connect_timeout_s,
                         request_timeout_s=config.request_timeout_s,
                         episode_timeout_s=config.episode_timeout_s,
+                        variant=variant,
                     )
                 )
     return jobs
@@ -256,9 +276,9 @@ def _check_video_paths(jobs: list[Job]) -> None:
             raise WriteError(f"{job.video}: is a folder; the video of this episode goes there")
 
 
-def _scored(records: list[EpisodeRecord]) -> dict[tuple[str, str, int, str], EpisodeRecord]:
+def _scored(records: list[EpisodeRecord]) -> dict[RecordKey, EpisodeRecord]:
     """One record per key: the first scored (non-error) one, else the last error."""
-    out: dict[tuple[str, str, int, str], EpisodeRecord] = {}
+    out: dict[RecordKey, EpisodeRecord] = {}
     for r in records:
         held = out.get(r.key)
         if held is None or held.termination == "error":

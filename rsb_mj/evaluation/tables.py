@@ -213,7 +213,7 @@ def pair_table(pairs: Sequence[PairMetrics]) -> Table:
     for p in pairs:
         rows.append(
             [
-                p.policy,
+                p.policy + (PRIVILEGED_MARK if p.privileged else ""),
                 p.suite,
                 str(p.pairs),
                 rate_cell(p.consistency),

@@ -20,8 +20,10 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from rsb_mj.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
-from rsb_mj.evaluation.episode_source import load_episode
+from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
+from rsb_mj.evaluation.episode_source import load_episode, table_rows
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import run_episode
@@ -105,10 +107,10 @@ def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
     key = (job.suite, job.split, cameras)
     if key not in _ENVS:
         _ENVS[key] = (env_factory or default_env_factory)(job.suite, job.split, cameras)
-    episode = load_episode(job.suite, job.split, job.index)
-    writer = VideoWriter(Path(job.video)) if job.video else None
     env = _ENVS[key]
     problem = getattr(env.unwrapped, "problem", None) or _problem(job.suite)
+    episode = job_episode(job, problem)
+    writer = VideoWriter(Path(job.video)) if job.video else None
     record = run_episode(
         env,
         policy,
@@ -121,6 +123,15 @@ def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
     if writer:
         writer.close()
     return record
+
+
+def job_episode(job: Job, problem: Any) -> Episode:
+    """The episode ``job`` runs: its frozen row, with the instruction ablated or the question
+    swapped for its counterfactual twin as ``job.variant`` says."""
+    episode = load_episode(job.suite, job.split, job.index)
+    if job.variant == COUNTERFACTUAL:
+        return counterfactual_twin(episode, problem, table_rows(job.suite, job.split))
+    return ablate(episode, problem, job.variant)
 
 
 def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
@@ -160,6 +171,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         "wall_s": 0.0,
         "error": message,
         "error_kind": kind,
+        "variant": job.variant,
         "versions": versions(),
     }
     names = {f.name for f in fields(EpisodeRecord)}

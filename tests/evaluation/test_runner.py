@@ -123,3 +123,28 @@ def test_a_different_step_limit_does_not_mix_into_a_run(tmp_path):
     with pytest.raises(EvalError, match=r"1 of these episodes were run with a step limit of 30, "
                        r"this command asks 400; use another --out"):  # fmt: skip
         run_eval(_config(tmp_path, episodes=2), env_factory=fake_env_factory)
+
+
+def test_ablations_and_counterfactual_twins_are_their_own_records_and_resume(tmp_path):
+    cfg = _config(
+        tmp_path,
+        episodes=2,
+        policies=("evaluation.fakes:oracle",),
+        instructions=("blank", "shuffled-options"),
+        counterfactual=True,
+    )
+    records = run_eval(cfg, env_factory=fake_env_factory)
+    assert [(r.index, r.variant) for r in records] == [
+        (i, v)
+        for i in (0, 1)
+        for v in ("original", "blank", "shuffled-options", "counterfactual")
+    ]
+    by = {(r.index, r.variant): r for r in records}
+    assert by[0, "shuffled-options"].target == by[0, "original"].target
+    assert by[0, "shuffled-options"].correct != by[0, "original"].correct
+    assert by[0, "counterfactual"].target != by[0, "original"].target
+    assert all(r.success for r in records)  # the privileged toy oracle reads the answer
+    again = run_eval(cfg, env_factory=fake_env_factory)
+    assert again == records and (cfg.out / "episodes.jsonl").read_text().count("\n") == 8
+    with pytest.raises(EvalError, match=r"--instruction 'loud'; valid choices: original, blank"):
+        _config(tmp_path, instructions=("loud",))
