@@ -135,9 +135,7 @@ def test_ablations_and_counterfactual_twins_are_their_own_records_and_resume(tmp
     )
     records = run_eval(cfg, env_factory=fake_env_factory)
     assert [(r.index, r.variant) for r in records] == [
-        (i, v)
-        for i in (0, 1)
-        for v in ("original", "blank", "shuffled-options", "counterfactual")
+        (i, v) for i in (0, 1) for v in ("original", "blank", "shuffled-options", "counterfactual")
     ]
     by = {(r.index, r.variant): r for r in records}
     assert by[0, "shuffled-options"].target == by[0, "original"].target
