@@ -281,17 +281,18 @@ class VisualPerturber:
                 zone_value=_r(zone),
                 distractor_rgb=distractors,
             )
-            jitter = {}
+            jitter, done = {}, set()
             for c in self.candidates:
                 dh = float(rng.uniform(-CANDIDATE_HUE_JITTER, CANDIDATE_HUE_JITTER))
                 ds, dv = (float(x) for x in rng.uniform(*CANDIDATE_SV_RANGE, size=2))
                 named = np.asarray(PALETTE.get(episode.colors.get(c, ""), (0, 0, 0, 1))[:3])
                 for g in self._candidate_geoms[c]:
-                    mat = m.geom_matid[g]
-                    if mat >= 0 and mat in self._letter_mats:
-                        m.mat_rgba[mat, :3] = _jitter(m.mat_rgba[mat, :3], dh, ds, dv)
-                    elif np.allclose(m.geom_rgba[g, :3], named):
+                    if np.allclose(m.geom_rgba[g, :3], named):  # the episode's color geoms
                         m.geom_rgba[g, :3] = _jitter(m.geom_rgba[g, :3], dh, ds, dv)
+                    mat = int(m.geom_matid[g])
+                    if mat in self._letter_mats and mat not in done:  # letter faces
+                        m.mat_rgba[mat, :3] = _jitter(m.mat_rgba[mat, :3], dh, ds, dv)
+                        done.add(mat)
                 jitter[c] = {"hue": _r(dh), "saturation": _r(ds), "value": _r(dv)}
             out["candidate_jitter"] = jitter
         s = self.settings.get("image_settings", "saturation")
