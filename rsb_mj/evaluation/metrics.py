@@ -150,16 +150,25 @@ class SuiteMetrics:
 
 
 #: Result-changing settings and the values a default run has (shown when they differ).
-SETTING_DEFAULTS: dict[str, Any] = {"quality": "fast", "control_hz": 20}
+SETTING_DEFAULTS: dict[str, Any] = {
+    "quality": "fast",
+    "control_hz": 20,
+    "visual_level": 0,
+    "language_level": 0,
+}
 
 
 def settings_of(record: EpisodeRecord) -> tuple[tuple[str, Any], ...]:
-    """The settings that change results: step limit, quality, control rate, mujoco."""
+    """The settings that change results: step limit, quality, control rate, VLA-Arena's
+    visual and language perturbation levels, mujoco."""
     sim = record.sim or {}
+    perturbation = sim.get("perturbation") or {}
     return (
         ("max_steps", record.max_steps),
         ("quality", sim.get("quality")),
         ("control_hz", sim.get("control_hz")),
+        ("visual_level", perturbation.get("visual_level", 0)),
+        ("language_level", perturbation.get("language_level", 0)),
         ("mujoco", sim.get("mujoco") or record.versions.get("mujoco")),
     )
 
