@@ -416,22 +416,27 @@ def _run_pool(
         finished = False
         try:
             while queue or pending:
-                while queue and len(pending) < workers:
-                    job = queue.pop()
-                    pending[pool.submit(run_job, job, env_factory)] = job
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 broken = False
-                for future in done:
-                    job = pending.pop(future)
-                    try:
-                        record = future.result()
-                        finished = True
+                while queue and len(pending) < workers:
+                    try:  # a pool whose worker just died refuses new jobs
+                        future = pool.submit(run_job, queue[-1], env_factory)
                     except BrokenProcessPool:
                         broken = True
-                        record = error_record(job, InfraError.kind, WORKER_DIED)
-                    finish(record)
-                if finished:
-                    barren = 0
+                        break
+                    pending[future] = queue.pop()
+                if not broken:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        job = pending.pop(future)
+                        try:
+                            record = future.result()
+                            finished = True
+                        except BrokenProcessPool:
+                            broken = True
+                            record = error_record(job, InfraError.kind, WORKER_DIED)
+                        finish(record)
+                    if finished:
+                        barren = 0
                 if broken:
                     for future, job in pending.items():
                         try:

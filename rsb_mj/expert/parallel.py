@@ -66,15 +66,14 @@ def _pooled(
                 pending.add(pool.submit(fn, queue.pop()))
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                try:
-                    res = future.result()
-                except BrokenProcessPool:
-                    raise InfraError(
-                        "a worker process died (killed or crashed); finished episodes are "
-                        "kept: rerun the same command to continue"
-                    ) from None
+                res = future.result()
                 yield res
                 bar.update()
+    except BrokenProcessPool:  # from result(), or from submit() to a pool just broken
+        raise InfraError(
+            "a worker process died (killed or crashed); finished episodes are kept: rerun "
+            "the same command to continue"
+        ) from None
     finally:
         processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
