@@ -10,10 +10,12 @@ Cumulative levels, as in VLA-Arena (paper section F.2):
   direction tilted by up to 20 degrees.
 * V2 + colors: table, floor and distractor colors drawn per rgb channel from U(0.2, 0.8)
   (VLA-Arena's range), redrawn until the color is not near-gray (channel spread >= 0.15) so
-  the table never looks like the gray answer zone. The answer zone stays achromatic (its
-  rgb scaled by one factor ~ U(0.85, 1.15)). Candidates keep the color the instruction names:
-  hue shifted by at most 0.01 (3.6 degrees; the closest palette hues, red and orange, are
-  0.08 apart), saturation and value scaled by U(0.92, 1.08) (letter materials alike).
+  the table never looks like the gray answer zone, and at least 0.3 (Euclidean rgb) from
+  every candidate's color so no candidate blends into the table. The answer zone stays
+  achromatic (its rgb scaled by one factor ~ U(0.85, 1.15)). Candidates keep the color the
+  instruction names: hue shifted by at most 0.01 (3.6 degrees; the closest palette hues, red
+  and orange, are 0.08 apart), saturation and value scaled by U(0.92, 1.08) (letter
+  materials alike). The robot keeps its colors.
 * V3 + camera: the head camera moved by U(-0.105, 0.105) m per world axis (VLA-Arena's
   range), orientation kept. Wrist cameras ride on the arms and are not moved.
 * V4 + sensor noise on every camera image: Gaussian, sigma ~ U(0.02, 0.06) of full scale,
@@ -57,6 +59,7 @@ NEUTRAL_K = 6500.0
 MAX_TILT_RAD = np.deg2rad(20.0)
 COLOR_RANGE = (0.2, 0.8)
 MIN_CHROMA = 0.15
+MIN_CANDIDATE_DISTANCE = 0.3
 ZONE_VALUE_RANGE = (0.85, 1.15)
 CANDIDATE_HUE_JITTER = 0.01
 CANDIDATE_SV_RANGE = (0.92, 1.08)
@@ -117,11 +120,15 @@ def _tilt(direction: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out / np.linalg.norm(out)
 
 
-def _scene_color(rng: np.random.Generator, low: float, high: float) -> np.ndarray:
-    """An rgb with channels ~ U(low, high), redrawn while near-gray (spread < 0.15)."""
-    for _ in range(100):
+def _scene_color(
+    rng: np.random.Generator, low: float, high: float, avoid: list[np.ndarray]
+) -> np.ndarray:
+    """An rgb with channels ~ U(low, high), redrawn while near-gray (spread < 0.15) or
+    nearer than 0.3 (Euclidean, rgb in [0, 1]) to a color in ``avoid``."""
+    for _ in range(200):
         rgb = rng.uniform(low, high, size=3)
-        if rgb.max() - rgb.min() >= MIN_CHROMA:
+        far = all(np.linalg.norm(rgb - a) >= MIN_CANDIDATE_DISTANCE for a in avoid)
+        if rgb.max() - rgb.min() >= MIN_CHROMA and far:
             return rgb
     return rgb  # a range too narrow to leave gray: keep the last draw
 
@@ -263,8 +270,9 @@ class VisualPerturber:
         randomize = self._on(COLORS, "random_color")
         out: dict[str, Any] = {}
         if randomize:
-            table_rgb = _scene_color(rng, low, high)
-            floor_rgb = _scene_color(rng, low, high)
+            avoid = [np.asarray(PALETTE[c][:3]) for c in episode.colors.values() if c in PALETTE]
+            table_rgb = _scene_color(rng, low, high, avoid)
+            floor_rgb = _scene_color(rng, low, high, avoid)
             for g in self._table:
                 m.geom_rgba[g, :3] = floor_rgb if m.geom_bodyid[g] == 0 else table_rgb
             zone = float(rng.uniform(*ZONE_VALUE_RANGE))
@@ -272,7 +280,7 @@ class VisualPerturber:
                 m.geom_rgba[g, :3] = np.clip(m.geom_rgba[g, :3] * zone, 0.0, 1.0)
             distractors = {}
             for g in self._distractors:
-                rgb = _scene_color(rng, low, high)
+                rgb = _scene_color(rng, low, high, avoid)
                 m.geom_rgba[g, :3] = rgb
                 distractors[m.geom(g).name] = _r(rgb)
             out.update(
@@ -338,7 +346,7 @@ class VisualPerturber:
             rng = np.random.default_rng([self._episode.seed, VISUAL_SEED_TAG, NOISE, int(step), k])
             noisy = image.astype(np.float32)
             if sigma > 0:
-                noisy += rng.normal(0.0, sigma * 255.0, size=image.shape).astype(np.float32)
+                noisy += rng.standard_normal(image.shape, dtype=np.float32) * (sigma * 255.0)
             noisy = np.clip(np.rint(noisy), 0, 255).astype(np.uint8)
             if amount > 0:
                 hit = rng.random(image.shape[:2]) < amount

@@ -106,6 +106,8 @@ def test_candidates_keep_their_named_color_at_v2(envs):
             rgba = shown_rgba(env.model, f"{obj}/box")
             assert nearest_palette(rgba[:3]) == color, (seed, obj, rgba)
             assert not np.allclose(rgba[:3], PALETTE[color][:3])  # jittered
+            table = env.model.geom("table_top").rgba[:3]
+            assert np.linalg.norm(table - PALETTE[color][:3]) >= 0.3  # never blends in
 
 
 def test_reset_restores_the_compiled_model_before_each_episode(envs):
