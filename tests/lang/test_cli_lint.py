@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,24 @@ def test_the_installed_command_shows_no_traceback(files):
     assert proc.returncode == 1
     assert proc.stderr == ""
     assert "Traceback" not in proc.stdout and "RSB102" in proc.stdout
+
+
+def test_output_is_the_same_with_any_number_of_workers(capsys):
+    """The full LIBERO and VLA-Arena suites: same text, in file order, with 1 or 2 workers."""
+    suites = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
+    assert main(["lint", "--jobs", "1", str(suites)]) == 1
+    one = capsys.readouterr().out
+    assert main(["lint", "--jobs", "2", str(suites)]) == 1
+    assert capsys.readouterr().out == one
+    assert one.endswith("300 files checked: 36 errors, 57 warnings\n")
+
+
+def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch):
+    good, _, _ = files
+
+    def boom(path):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr("rsb_mj.cli.lint.lint_file", boom)
+    assert main(["lint", str(good)]) == 2
+    assert capsys.readouterr().err == (f"rsb lint: internal error on {good}: RuntimeError('bug')\n")
