@@ -188,7 +188,7 @@ def suite_metrics(records: Sequence[EpisodeRecord]) -> SuiteMetrics:
         errors=len(records) - len(scored),
         privileged=any(r.privileged for r in records),
         variant=first.variant,
-        settings=settings_of(first),
+        settings=settings_of(scored[0] if scored else first),
         gsr=Rate(grasps, len(scored)),
         tsr=Rate(wins, len(scored)),
         selection=Rate(correct, grasps),
@@ -206,8 +206,9 @@ def summarize(records: Iterable[EpisodeRecord]) -> list[SuiteMetrics]:
     groups: dict[tuple[str, str, str], list[EpisodeRecord]] = {}
     for rec in records:
         group = groups.setdefault((rec.policy, rec.suite, rec.variant), [])
-        if group and settings_of(group[0]) != settings_of(rec):
-            a, b = dict(settings_of(group[0])), dict(settings_of(rec))
+        ref = next((r for r in group if not r.is_error), None)  # error records ran nothing
+        if ref is not None and not rec.is_error and settings_of(ref) != settings_of(rec):
+            a, b = dict(settings_of(ref)), dict(settings_of(rec))
             diff = ", ".join(f"{k} {a[k]!r} vs {b[k]!r}" for k in a if a[k] != b[k])
             raise EvalError(
                 f"records of {rec.policy} on {rec.suite} were run with different settings "
