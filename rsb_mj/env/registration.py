@@ -3,18 +3,100 @@
 Ids: ``rsb_mj/RSB-Math-4-v0`` ... ``rsb_mj/RSB-General-10-v0`` (one per suite, task file
 and suite name preset) and ``rsb_mj/RSB-Task-v0`` (pass ``task=PATH``). Truncation after the
 suite's ``max_steps`` control steps.
+
+Vectorized envs: an EGL context does not survive ``fork``. A process that has rendered
+(any ``reset`` of an env with cameras) and then forks workers, as
+``gymnasium.make_vec(..., vectorization_mode="async")`` does by default on Linux, would hang
+in the workers' first render. :func:`make_vec` here starts async workers with the
+``spawn`` context by default; with gymnasium's own ``make_vec``, pass
+``vector_kwargs={"context": "spawn"}``. A worker forked from a process that already rendered
+with EGL refuses to build the env with an :class:`~rsb_mj.errors.EnvError` saying so,
+instead of hanging.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+from typing import Any
+
 import gymnasium
 
-from rsb_mj.suites import SUITES
+from rsb_mj.errors import EnvError
+from rsb_mj.suites import CONTROL_HZ, SUITES
 
-ENTRY_POINT = "rsb_mj.env.rsb_env:RsbEnv"
+ENTRY_POINT = "rsb_mj.env.registration:make_env"
 TASK_ENV_ID = "rsb_mj/RSB-Task-v0"
 #: Truncation of ``RSB-Task-v0`` [control steps].
 TASK_MAX_STEPS = 400
+#: Multiprocessing start method of :func:`make_vec`'s async workers.
+DEFAULT_VECTOR_CONTEXT = "spawn"
+
+#: The process that imported this module; a forked child inherits the value.
+_IMPORT_PID = os.getpid()
+
+
+def _parent_rendered_with_egl() -> bool:
+    """True in a forked child whose parent had created a MuJoCo EGL context."""
+    if os.getpid() == _IMPORT_PID or os.environ.get("MUJOCO_GL", "") != "egl":
+        return False
+    cameras = sys.modules.get("rsb_mj.env.cameras")
+    # ``_HOOKED`` becomes non-empty when the first renderer (GL context) of a process is made.
+    return bool(cameras is not None and getattr(cameras, "_HOOKED", None))
+
+
+def make_env(**kwargs: Any) -> gymnasium.Env:
+    """Entry point of every registered id: ``RsbEnv(**kwargs)``.
+
+    Raises:
+        EnvError: in a process forked from one that already rendered with EGL (its first
+            render would hang); use the ``spawn`` start method for such workers.
+    """
+    if _parent_rendered_with_egl():
+        raise EnvError(
+            f"process {os.getpid()} was forked from process {_IMPORT_PID}, which already "
+            "rendered with EGL; EGL contexts do not survive fork and rendering here would hang. "
+            "Start workers with the spawn method: rsb_mj.env.registration.make_vec(...) "
+            "(spawn by default) or gymnasium.make_vec(..., vectorization_mode='async', "
+            "vector_kwargs={'context': 'spawn'})"
+        )
+    from rsb_mj.env.rsb_env import RsbEnv
+
+    return RsbEnv(**kwargs)
+
+
+# gymnasium.make reads the creator's metadata (render modes); RsbEnv.metadata, kept equal
+# here so that registration does not import MuJoCo (checked in the tests).
+make_env.metadata = {"render_modes": ["rgb_array"], "render_fps": CONTROL_HZ}  # type: ignore[attr-defined]
+
+
+def make_vec(
+    env_id: str,
+    num_envs: int = 1,
+    vectorization_mode: str = "async",
+    vector_kwargs: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> gymnasium.vector.VectorEnv:
+    """``gymnasium.make_vec`` with async workers started by ``spawn`` unless told otherwise.
+
+    Args:
+        env_id: a registered id, e.g. ``"rsb_mj/RSB-Math-4-v0"``.
+        num_envs: number of sub-environments.
+        vectorization_mode: ``"async"`` (default) or ``"sync"``.
+        vector_kwargs: passed to the vector env; for async, ``context`` defaults to
+            :data:`DEFAULT_VECTOR_CONTEXT`.
+        **kwargs: passed to each env (``cameras``, ``width``, ``quality``, ...).
+    """
+    vector_kwargs = dict(vector_kwargs or {})
+    if vectorization_mode == "async":
+        vector_kwargs.setdefault("context", DEFAULT_VECTOR_CONTEXT)
+    return gymnasium.make_vec(
+        env_id,
+        num_envs=num_envs,
+        vectorization_mode=vectorization_mode,
+        vector_kwargs=vector_kwargs,
+        **kwargs,
+    )
 
 
 def register_envs() -> None:

@@ -46,3 +46,158 @@ def test_camera_less_env_passes_the_passive_checker():
     obs, *_ = env.step(obs["state"])
     assert obs["state"].shape == (14,)
     env.close()
+
+
+# ---- gymnasium conventions: sparse reward, terminated, is_success -----------------------
+
+
+@pytest.fixture(scope="module")
+def expert_actions():
+    """The built-in expert's actions on RSB-Math-4 eval row 0 (and that episode)."""
+    from rsb_mj.episodes.table import load_table
+    from rsb_mj.expert.episodes import load_problem
+    from rsb_mj.expert.rollout import run_expert
+
+    episode = load_table("RSB-Math-4", "eval")[0]
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
+    run = run_expert(env, episode, load_problem("RSB-Math-4"), record=True)
+    env.close()
+    assert run.success
+    return episode, run.actions
+
+
+def replay(episode, actions):
+    """Steps of ``actions`` through gymnasium.make until the episode ends:
+    (rewards, terminated, truncated, last info)."""
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
+    env.reset(options={"episode": episode})
+    rewards = []
+    for action in actions:
+        _, reward, terminated, truncated, info = env.step(action)
+        rewards.append(reward)
+        if terminated or truncated:
+            break
+    env.close()
+    return rewards, terminated, truncated, info
+
+
+def test_success_gives_reward_one_on_the_deciding_step_and_terminates(expert_actions):
+    episode, actions = expert_actions
+    rewards, terminated, truncated, info = replay(episode, actions)
+    assert (terminated, truncated, info["is_success"]) == (True, False, True)
+    assert rewards[-1] == 1.0 and sum(rewards) == 1.0
+    assert len(rewards) <= len(actions)
+
+
+def test_a_wrong_first_grasp_terminates_with_no_reward(expert_actions):
+    episode, actions = expert_actions
+    row = episode.to_dict()
+    letters = sorted(row["mapping"])
+    row["correct"] = letters[(letters.index(row["correct"]) + 1) % len(letters)]
+    rewards, terminated, truncated, info = replay(row, actions)
+    assert (terminated, truncated, info["is_success"]) == (True, False, False)
+    assert set(rewards) == {0.0}
+    assert len(rewards) < len(actions)  # decided at the grasp, before the place
+
+
+def test_standing_still_truncates_at_the_suite_limit_undecided():
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
+    obs, info = env.reset(seed=3)
+    assert info["is_success"] is False
+    hold = obs["state"]
+    total, steps = 0.0, 0
+    terminated = truncated = False
+    while not (terminated or truncated):
+        _, reward, terminated, truncated, info = env.step(hold)
+        total += reward
+        steps += 1
+    env.close()
+    assert (steps, terminated, truncated, total, info["is_success"]) == (
+        400,
+        False,
+        True,
+        0.0,
+        False,
+    )
+
+
+# ---- entry point, make_vec and RecordVideo ----------------------------------------------
+
+
+def test_entry_point_metadata_equals_the_env_class_metadata():
+    from rsb_mj.env.registration import make_env
+    from rsb_mj.env.rsb_env import RsbEnv
+
+    assert make_env.metadata == RsbEnv.metadata
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
+    assert type(env.unwrapped) is RsbEnv
+    env.close()
+
+
+VEC_SCRIPT = """
+import sys
+import gymnasium, numpy as np
+import rsb_mj
+from rsb_mj.env.registration import make_vec
+
+def main():
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", width=32, height=24)
+    env.reset(seed=0)  # the parent renders (EGL) before the workers start
+    env.close()
+    if sys.argv[1] == "spawn":
+        vec = make_vec("rsb_mj/RSB-Math-4-v0", num_envs=2, width=32, height=24)
+    else:
+        vec = gymnasium.make_vec(
+            "rsb_mj/RSB-Math-4-v0", num_envs=1, vectorization_mode="async", width=32, height=24
+        )
+    obs, info = vec.reset(seed=[1, 2])
+    obs, reward, term, trunc, info = vec.step(obs["state"])
+    print("shapes", obs["images"]["head"].shape, obs["state"].shape, list(reward))
+    vec.close()
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.skipif(
+    __import__("os").environ.get("MUJOCO_GL", "egl") != "egl",
+    reason="the fork hang and its error are specific to EGL rendering",
+)
+def test_make_vec_async_after_rendering_spawns_or_fails_clearly(tmp_path):
+    script = tmp_path / "vec.py"
+    script.write_text(VEC_SCRIPT)
+    ok = subprocess.run(
+        [sys.executable, str(script), "spawn"], capture_output=True, text=True, timeout=300
+    )
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    assert "shapes (2, 24, 32, 3) (2, 14) [0.0, 0.0]" in ok.stdout
+    fork = subprocess.run(
+        [sys.executable, str(script), "fork"], capture_output=True, text=True, timeout=300
+    )
+    assert fork.returncode != 0
+    assert "rsb_mj.errors.EnvError: process" in fork.stderr
+    assert "which already rendered with EGL" in fork.stderr
+    assert "vector_kwargs={'context': 'spawn'}" in fork.stderr
+
+
+def test_record_video_writes_an_mp4_of_the_head_camera(tmp_path):
+    pytest.importorskip(
+        "moviepy", reason="RecordVideo needs the video extra: pip install -e '.[video]'"
+    )
+    av = pytest.importorskip("av", reason="decoding the video needs PyAV (the lerobot extra)")
+    from gymnasium.wrappers import RecordVideo
+
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", width=64, height=48, render_mode="rgb_array")
+    env = RecordVideo(env, str(tmp_path), episode_trigger=lambda i: True, disable_logger=True)
+    obs, _ = env.reset(seed=0)
+    for _ in range(9):
+        env.step(obs["state"])
+    env.close()
+    videos = sorted(p.name for p in tmp_path.iterdir())
+    assert videos == ["rl-video-episode-0.mp4"]
+    with av.open(str(tmp_path / videos[0])) as container:
+        frames = [f.to_ndarray(format="rgb24") for f in container.decode(video=0)]
+    # 10 frames recorded (reset + 9 steps); moviepy's writer drops the last one at 20 fps
+    assert len(frames) == 9
+    assert frames[0].shape == (48, 64, 3)
