@@ -1,0 +1,529 @@
+"""Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.expert.dataset`) as a LeRobot dataset.
+
+Two layouts of LeRobot's ``LeRobotDataset`` (written with pyarrow and PyAV, no lerobot
+dependency; the ``lerobot`` extra installs both):
+
+``3.0`` (lerobot >= 0.4)::
+
+    meta/info.json                                   codebase_version "v3.0", fps, features
+    meta/stats.json                                  min/max/mean/std/count (+ quantiles)
+    meta/tasks.parquet                               task string (index) -> task_index
+    meta/episodes/chunk-000/file-000.parquet         one row per episode: length, tasks,
+                                                     data and video file/offsets, rsb metadata
+    data/chunk-000/file-000.parquet                  every frame of every episode
+    videos/observation.images.<cam>/chunk-000/file-000.mp4   every episode, back to back
+
+``2.1`` (the lerobot openpi pins, for openpi fine-tuning)::
+
+    meta/info.json, meta/tasks.jsonl, meta/episodes.jsonl, meta/episodes_stats.jsonl
+    data/chunk-000/episode_000000.parquet            one file per episode
+    videos/chunk-000/observation.images.<cam>/episode_000000.mp4
+
+Features (ALOHA names, as openpi's ALOHA configs read them): ``observation.state`` and
+``action`` float32 (14,) ``[left 6 joints (rad), left gripper, right 6, right gripper]``
+(grippers 0 closed .. 1 open, rsb_mj's convention), ``observation.images.cam_high``,
+``cam_left_wrist``, ``cam_right_wrist`` (H.264 MP4, from the ``head``, ``left_wrist``,
+``right_wrist`` cameras), and LeRobot's ``timestamp``, ``frame_index``, ``episode_index``,
+``index``, ``task_index``. The task is the episode's instruction; fps is the 20 Hz control
+rate. Each episode's row also keeps ``rsb_episode`` (the episode as JSON, so a dataset
+can be replayed in the env), ``rsb_success`` and ``rsb_grasped``.
+
+The dataset is built in a hidden sibling folder (every file written through
+:mod:`rsb_mj.atomic`) and renamed into place at the end, so the output folder is complete
+or absent.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.errors import RsbError
+from rsb_mj.suites import CONTROL_HZ
+
+VERSIONS = ("3.0", "2.1")
+#: rsb_mj camera -> LeRobot/ALOHA camera name.
+CAMERA_NAMES = {
+    "head": "cam_high",
+    "left_wrist": "cam_left_wrist",
+    "right_wrist": "cam_right_wrist",
+}
+#: Names of the 14 state/action dimensions (ALOHA order).
+MOTORS = [
+    f"{side}_{joint}"
+    for side in ("left", "right")
+    for joint in (
+        "waist",
+        "shoulder",
+        "elbow",
+        "forearm_roll",
+        "wrist_angle",
+        "wrist_rotate",
+        "gripper",
+    )
+]
+ROBOT_TYPE = "aloha"
+CHUNKS_SIZE = 1000
+QUANTILES = (0.01, 0.10, 0.50, 0.90, 0.99)
+
+
+class ExportError(RsbError):
+    """A LeRobot export failed: bad input folder, existing output, unknown version."""
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    """What an export wrote."""
+
+    out_dir: Path
+    version: str
+    episodes: int
+    frames: int
+    tasks: int
+    cameras: tuple[str, ...]
+
+
+def _pyarrow():
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ExportError(
+            "LeRobot export needs pyarrow and PyAV: pip install 'rsb_mj[lerobot]'"
+        ) from None
+    return pa, pq
+
+
+def video_key(camera: str) -> str:
+    """LeRobot feature key of an rsb_mj camera, e.g. ``observation.images.cam_high``."""
+    return f"observation.images.{CAMERA_NAMES[camera]}"
+
+
+def _features(cameras: tuple[str, ...], height: int, width: int, version: str) -> dict:
+    vec = {"dtype": "float32", "shape": [14], "names": list(MOTORS)}
+    feats: dict[str, Any] = {}
+    for cam in cameras:
+        feats[video_key(cam)] = {
+            "dtype": "video",
+            "shape": [height, width, 3],
+            "names": ["height", "width", "channels"],
+            "info": {
+                "video.height": height,
+                "video.width": width,
+                "video.codec": "h264",
+                "video.pix_fmt": "yuv420p",
+                "video.is_depth_map": False,
+                "video.fps": CONTROL_HZ,
+                "video.channels": 3,
+                "has_audio": False,
+            },
+        }
+    feats["observation.state"] = dict(vec)
+    feats["action"] = dict(vec)
+    for name, dtype in (
+        ("timestamp", "float32"),
+        ("frame_index", "int64"),
+        ("episode_index", "int64"),
+        ("index", "int64"),
+        ("task_index", "int64"),
+    ):
+        feats[name] = {"dtype": dtype, "shape": [1], "names": None}
+    if version == "3.0":
+        for ft in feats.values():
+            if ft["dtype"] != "video":
+                ft["fps"] = CONTROL_HZ
+    return feats
+
+
+def _stats(values: np.ndarray, *, quantiles: bool = True) -> dict[str, np.ndarray]:
+    """LeRobot stats of (N, D) values over axis 0."""
+    v = np.asarray(values, np.float64)
+    out = {
+        "min": v.min(axis=0),
+        "max": v.max(axis=0),
+        "mean": v.mean(axis=0),
+        "std": v.std(axis=0),
+        "count": np.array([len(v)]),
+    }
+    if quantiles:
+        for q, qv in zip(QUANTILES, np.quantile(v, QUANTILES, axis=0), strict=True):
+            out[f"q{round(q * 100):02d}"] = qv
+    return out
+
+
+def _image_stats(frames: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-channel stats of (T, H, W, 3) uint8 frames scaled to [0, 1], shaped (3, 1, 1)."""
+    px = frames.reshape(-1, 3).astype(np.float64) / 255.0
+    stats = _stats(px, quantiles=False)
+    return {k: (v if k == "count" else v.reshape(3, 1, 1)) for k, v in stats.items()} | {
+        "count": np.array([len(frames)])
+    }
+
+
+def _aggregate(per_episode: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Dataset stats from episode stats (count-weighted mean and pooled variance, as
+    lerobot's ``aggregate_stats``); quantiles are count-weighted means of the episodes'."""
+    counts = np.array([s["count"][0] for s in per_episode], np.float64)
+    w = counts / counts.sum()
+    shape = per_episode[0]["mean"].shape
+    wb = w.reshape((-1,) + (1,) * len(shape))
+    means = np.stack([s["mean"] for s in per_episode])
+    mean = (wb * means).sum(axis=0)
+    var = (wb * (np.stack([s["std"] for s in per_episode]) ** 2 + (means - mean) ** 2)).sum(0)
+    out = {
+        "min": np.min(np.stack([s["min"] for s in per_episode]), axis=0),
+        "max": np.max(np.stack([s["max"] for s in per_episode]), axis=0),
+        "mean": mean,
+        "std": np.sqrt(var),
+        "count": np.array([int(counts.sum())]),
+    }
+    for key in per_episode[0]:
+        if key.startswith("q"):
+            out[key] = (wb * np.stack([s[key] for s in per_episode])).sum(axis=0)
+    return out
+
+
+def _jsonable(stats: dict[str, dict[str, np.ndarray]]) -> dict[str, dict[str, Any]]:
+    return {f: {k: np.asarray(v).tolist() for k, v in s.items()} for f, s in stats.items()}
+
+
+def _parquet_bytes(table: Any) -> bytes:
+    _, pq = _pyarrow()
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="snappy")
+    return buf.getvalue()
+
+
+def _write(path: Path, data: bytes | str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        atomic_write_text(path, data)
+    else:
+        atomic_write_bytes(path, data)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, indent=4) + "\n"
+
+
+def _frames_table(frames: dict[str, np.ndarray]) -> Any:
+    """The parquet table of frame columns (14-D vectors as fixed-size float32 lists)."""
+    pa, _ = _pyarrow()
+    cols = {}
+    for key in ("observation.state", "action"):
+        arr = np.ascontiguousarray(frames[key], np.float32)
+        cols[key] = pa.FixedSizeListArray.from_arrays(pa.array(arr.reshape(-1)), 14)
+    cols["timestamp"] = pa.array(frames["timestamp"].astype(np.float32))
+    for key in ("frame_index", "episode_index", "index", "task_index"):
+        cols[key] = pa.array(frames[key].astype(np.int64))
+    return pa.table(cols)
+
+
+@dataclass
+class _Episode:
+    states: np.ndarray
+    actions: np.ndarray
+    images: dict[str, np.ndarray]
+    instruction: str
+    attrs: dict[str, Any]
+
+
+def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
+    from rsb_mj.expert.dataset import read_demo
+
+    demo = read_demo(path, images=bool(cameras))
+    missing = [c for c in cameras if c not in demo.images]
+    if missing:
+        raise ExportError(
+            f"{path}: no frames of cameras {missing}; it has {sorted(demo.images)} "
+            "(write demos with --cameras head,left_wrist,right_wrist)"
+        )
+    return _Episode(
+        states=np.asarray(demo.states),
+        actions=np.asarray(demo.actions),
+        images={c: np.stack(demo.images[c]) for c in cameras},
+        instruction=str(demo.attrs["instruction"]),
+        attrs=demo.attrs,
+    )
+
+
+def find_demos(demo_dir: Path) -> list[Path]:
+    """The demonstration files of a folder written by ``rsb demos``, in row order.
+
+    Raises:
+        ExportError: if the folder is missing or holds no ``episode_*.hdf5``.
+    """
+    demo_dir = Path(demo_dir)
+    if not demo_dir.is_dir():
+        raise ExportError(f"{demo_dir}: no such folder of demonstrations")
+    paths = sorted(demo_dir.glob("episode_*.hdf5"))
+    if not paths:
+        raise ExportError(f"{demo_dir}: no demonstrations (episode_*.hdf5) in it")
+    return paths
+
+
+def export_lerobot(
+    demo_dir: Path,
+    out_dir: Path,
+    *,
+    version: str = "3.0",
+    cameras: tuple[str, ...] = tuple(CAMERA_NAMES),
+    successful_only: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> ExportSummary:
+    """Convert every demonstration in ``demo_dir`` into a LeRobot dataset at ``out_dir``.
+
+    Args:
+        demo_dir: folder of ``episode_*.hdf5`` files (``rsb demos``).
+        out_dir: the dataset folder to create (must not exist or be empty).
+        version: ``"3.0"`` or ``"2.1"``.
+        cameras: rsb_mj cameras to export (subset of ``head``, ``left_wrist``,
+            ``right_wrist``).
+        successful_only: skip demonstrations whose expert failed.
+        progress: called with (done, total) after each episode.
+
+    Raises:
+        ExportError: for an unknown version or camera, an existing non-empty ``out_dir``,
+            no (successful) demonstrations, or inconsistent image sizes.
+    """
+    if version not in VERSIONS:
+        raise ExportError(f"unknown LeRobot version {version!r}; valid choices: 3.0, 2.1")
+    unknown = [c for c in cameras if c not in CAMERA_NAMES]
+    if unknown:
+        raise ExportError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERA_NAMES)}")
+    out_dir = Path(out_dir)
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise ExportError(f"{out_dir}: exists and is not an empty folder; choose a new one")
+    paths = find_demos(demo_dir)
+    _pyarrow()
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    try:
+        summary = _build(paths, build, version, tuple(cameras), successful_only, progress)
+        if out_dir.exists():
+            out_dir.rmdir()
+        os.replace(build, out_dir)
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+    return ExportSummary(out_dir, version, *summary, tuple(cameras))
+
+
+def _build(
+    paths: list[Path],
+    root: Path,
+    version: str,
+    cameras: tuple[str, ...],
+    successful_only: bool,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[int, int, int]:
+    from rsb_mj.datasets.video import encode_mp4
+
+    pa, _ = _pyarrow()
+    tasks: dict[str, int] = {}
+    episodes: list[dict[str, Any]] = []
+    ep_stats: list[dict[str, dict[str, np.ndarray]]] = []
+    frame_tables = []
+    videos: dict[str, list[np.ndarray]] = {c: [] for c in cameras}
+    size: tuple[int, int] | None = None
+    total = 0
+    for n, path in enumerate(paths):
+        ep = _load(path, cameras)
+        if successful_only and not bool(ep.attrs.get("success", False)):
+            if progress:
+                progress(n + 1, len(paths))
+            continue
+        for cam in cameras:
+            shape = ep.images[cam].shape[1:3]
+            if size is None:
+                size = (int(shape[0]), int(shape[1]))
+            elif tuple(shape) != size:
+                raise ExportError(
+                    f"{path}: {cam} frames are {shape[1]}x{shape[0]} px; earlier episodes' "
+                    f"are {size[1]}x{size[0]}"
+                )
+        index = len(episodes)
+        length = len(ep.actions)
+        task_index = tasks.setdefault(ep.instruction, len(tasks))
+        frame_index = np.arange(length)
+        frames = {
+            "observation.state": ep.states,
+            "action": ep.actions,
+            "timestamp": (frame_index / CONTROL_HZ).astype(np.float32),
+            "frame_index": frame_index,
+            "episode_index": np.full(length, index),
+            "index": total + frame_index,
+            "task_index": np.full(length, task_index),
+        }
+        stats = {
+            key: _stats(np.asarray(val, np.float32).reshape(length, -1).astype(np.float64))
+            for key, val in frames.items()
+        }
+        for cam in cameras:
+            stats[video_key(cam)] = _image_stats(ep.images[cam])
+        ep_stats.append(stats)
+        table = _frames_table(frames)
+        meta: dict[str, Any] = {
+            "episode_index": index,
+            "tasks": [ep.instruction],
+            "length": length,
+            "rsb_episode": str(ep.attrs["episode"]),
+            "rsb_success": bool(ep.attrs.get("success", False)),
+            "rsb_grasped": bool(ep.attrs.get("grasped", False)),
+            "rsb_source": path.name,
+        }
+        if version == "2.1":
+            _write(
+                root / f"data/chunk-{index // CHUNKS_SIZE:03d}/episode_{index:06d}.parquet",
+                _parquet_bytes(table),
+            )
+            for cam in cameras:
+                rel = (
+                    f"videos/chunk-{index // CHUNKS_SIZE:03d}/{video_key(cam)}/"
+                    f"episode_{index:06d}.mp4"
+                )
+                _write(root / rel, encode_mp4(ep.images[cam], CONTROL_HZ))
+        else:
+            frame_tables.append(table)
+            start = total / CONTROL_HZ
+            meta |= {
+                "data/chunk_index": 0,
+                "data/file_index": 0,
+                "dataset_from_index": total,
+                "dataset_to_index": total + length,
+            }
+            for cam in cameras:
+                videos[cam].append(ep.images[cam])
+                meta |= {
+                    f"videos/{video_key(cam)}/chunk_index": 0,
+                    f"videos/{video_key(cam)}/file_index": 0,
+                    f"videos/{video_key(cam)}/from_timestamp": start,
+                    f"videos/{video_key(cam)}/to_timestamp": start + length / CONTROL_HZ,
+                }
+            meta |= {"meta/episodes/chunk_index": 0, "meta/episodes/file_index": 0}
+        episodes.append(meta)
+        total += length
+        if progress:
+            progress(n + 1, len(paths))
+    if not episodes:
+        raise ExportError(f"{paths[0].parent}: no successful demonstrations to export")
+    height, width = size if size is not None else (0, 0)
+    features = _features(cameras, height, width, version)
+    stats = {key: _aggregate([s[key] for s in ep_stats]) for key in ep_stats[0]}
+    info: dict[str, Any] = {
+        "codebase_version": f"v{version}",
+        "robot_type": ROBOT_TYPE,
+        "total_episodes": len(episodes),
+        "total_frames": total,
+        "total_tasks": len(tasks),
+    }
+    if version == "2.1":
+        info |= {
+            "total_videos": len(episodes) * len(cameras),
+            "total_chunks": (len(episodes) - 1) // CHUNKS_SIZE + 1,
+            "chunks_size": CHUNKS_SIZE,
+            "fps": CONTROL_HZ,
+            "splits": {"train": f"0:{len(episodes)}"},
+            "data_path": "data/chunk-{episode_chunk:03d}/episode_{episode_index:06d}.parquet",
+            "video_path": (
+                "videos/chunk-{episode_chunk:03d}/{video_key}/episode_{episode_index:06d}.mp4"
+                if cameras
+                else None
+            ),
+            "features": features,
+        }
+        lines = lambda rows: "".join(json.dumps(r) + "\n" for r in rows)  # noqa: E731
+        _write(
+            root / "meta/tasks.jsonl", lines({"task_index": i, "task": t} for t, i in tasks.items())
+        )
+        _write(root / "meta/episodes.jsonl", lines(episodes))
+        _write(
+            root / "meta/episodes_stats.jsonl",
+            lines({"episode_index": i, "stats": _jsonable(s)} for i, s in enumerate(ep_stats)),
+        )
+    else:
+        info |= {
+            "chunks_size": CHUNKS_SIZE,
+            "data_files_size_in_mb": 100,
+            "video_files_size_in_mb": 200,
+            "fps": CONTROL_HZ,
+            "splits": {"train": f"0:{len(episodes)}"},
+            "data_path": "data/chunk-{chunk_index:03d}/file-{file_index:03d}.parquet",
+            "video_path": (
+                "videos/{video_key}/chunk-{chunk_index:03d}/file-{file_index:03d}.mp4"
+                if cameras
+                else None
+            ),
+            "features": features,
+        }
+        _write(
+            root / "data/chunk-000/file-000.parquet", _parquet_bytes(pa.concat_tables(frame_tables))
+        )
+        for cam in cameras:
+            _write(
+                root / f"videos/{video_key(cam)}/chunk-000/file-000.mp4",
+                encode_mp4((f for ep in videos[cam] for f in ep), CONTROL_HZ),
+            )
+        task_table = pa.table(
+            {
+                "task_index": pa.array(list(tasks.values()), pa.int64()),
+                "__index_level_0__": pa.array(list(tasks), pa.string()),
+            }
+        ).replace_schema_metadata({b"pandas": json.dumps(_PANDAS_TASKS_META).encode()})
+        _write(root / "meta/tasks.parquet", _parquet_bytes(task_table))
+        for meta, s in zip(episodes, ep_stats, strict=True):
+            for feat, fs in s.items():
+                for k, v in fs.items():
+                    meta[f"stats/{feat}/{k}"] = np.asarray(v, np.float64).reshape(-1).tolist()
+        _write(
+            root / "meta/episodes/chunk-000/file-000.parquet",
+            _parquet_bytes(pa.Table.from_pylist(episodes)),
+        )
+    _write(root / "meta/info.json", _json(info))
+    _write(root / "meta/stats.json", _json(_jsonable(stats)))
+    return len(episodes), total, len(tasks)
+
+
+# pandas metadata of ``tasks.parquet``: lerobot writes a DataFrame indexed by the task
+# string (``pd.DataFrame({"task_index": ...}, index=tasks).to_parquet``) and reads it back
+# with ``pd.read_parquet``; this metadata restores that index.
+_PANDAS_TASKS_META = {
+    "index_columns": ["__index_level_0__"],
+    "column_indexes": [
+        {
+            "name": None,
+            "field_name": None,
+            "pandas_type": "unicode",
+            "numpy_type": "object",
+            "metadata": {"encoding": "UTF-8"},
+        }
+    ],
+    "columns": [
+        {
+            "name": "task_index",
+            "field_name": "task_index",
+            "pandas_type": "int64",
+            "numpy_type": "int64",
+            "metadata": None,
+        },
+        {
+            "name": None,
+            "field_name": "__index_level_0__",
+            "pandas_type": "unicode",
+            "numpy_type": "object",
+            "metadata": None,
+        },
+    ],
+    "creator": {"library": "pyarrow", "version": "rsb_mj"},
+    "pandas_version": "2.0.0",
+}

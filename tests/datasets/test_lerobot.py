@@ -1,0 +1,311 @@
+"""Tests of rsb_mj.datasets.lerobot: LeRobot v3.0 and v2.1 exports read back with pyarrow
+and PyAV against the format's layout, and a dataset replayed in the env."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import rsb_mj  # noqa: F401  (registers the ids)
+from rsb_mj.cli import main
+from rsb_mj.datasets.lerobot import MOTORS, ExportError, export_lerobot
+from rsb_mj.datasets.video import decode_mp4, probe_mp4
+from rsb_mj.episode import Episode
+from rsb_mj.expert.dataset import read_demo
+
+from .conftest import CAMERAS, HEIGHT, WIDTH, synthetic_frames
+
+KEYS = {
+    "head": "observation.images.cam_high",
+    "left_wrist": "observation.images.cam_left_wrist",
+    "right_wrist": "observation.images.cam_right_wrist",
+}
+VEC = pa.list_(pa.float32(), 14)
+FRAME_SCHEMA = pa.schema(
+    [
+        ("observation.state", VEC),
+        ("action", VEC),
+        ("timestamp", pa.float32()),
+        ("frame_index", pa.int64()),
+        ("episode_index", pa.int64()),
+        ("index", pa.int64()),
+        ("task_index", pa.int64()),
+    ]
+)
+
+
+def files(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+@pytest.fixture(scope="module")
+def v30(synthetic_demos, tmp_path_factory):
+    out = tmp_path_factory.mktemp("v30") / "ds"
+    summary = export_lerobot(synthetic_demos, out)
+    return out, summary
+
+
+@pytest.fixture(scope="module")
+def v21(synthetic_demos, tmp_path_factory):
+    out = tmp_path_factory.mktemp("v21") / "ds"
+    summary = export_lerobot(synthetic_demos, out, version="2.1")
+    return out, summary
+
+
+def expected_rows(synthetic_demos):
+    """(states, actions, instruction, episode json) of the two successful demos."""
+    out = []
+    for i in (0, 1):
+        d = read_demo(synthetic_demos / f"episode_{i:06d}.hdf5", images=False)
+        out.append((d.states, d.actions, d.attrs["instruction"], d.attrs["episode"]))
+    return out
+
+
+def test_v30_layout_and_info(v30):
+    root, summary = v30
+    assert (summary.episodes, summary.frames, summary.tasks) == (2, 12, 2)
+    assert files(root) == [
+        "data/chunk-000/file-000.parquet",
+        "meta/episodes/chunk-000/file-000.parquet",
+        "meta/info.json",
+        "meta/stats.json",
+        "meta/tasks.parquet",
+        *(f"videos/{KEYS[c]}/chunk-000/file-000.mp4" for c in sorted(CAMERAS, key=KEYS.get)),
+    ]
+    info = json.loads((root / "meta/info.json").read_text())
+    assert info["codebase_version"] == "v3.0"
+    assert (info["fps"], info["total_episodes"], info["total_frames"], info["total_tasks"]) == (
+        20,
+        2,
+        12,
+        2,
+    )
+    assert info["data_path"] == "data/chunk-{chunk_index:03d}/file-{file_index:03d}.parquet"
+    assert (
+        info["video_path"] == "videos/{video_key}/chunk-{chunk_index:03d}/file-{file_index:03d}.mp4"
+    )
+    assert info["splits"] == {"train": "0:2"}
+    feats = info["features"]
+    assert feats["observation.state"] == {
+        "dtype": "float32",
+        "shape": [14],
+        "names": MOTORS,
+        "fps": 20,
+    }
+    assert feats["action"]["names"][6] == "left_gripper"
+    for cam, key in KEYS.items():
+        assert feats[key]["dtype"] == "video", cam
+        assert feats[key]["shape"] == [HEIGHT, WIDTH, 3]
+        assert feats[key]["info"]["video.codec"] == "h264"
+        assert feats[key]["info"]["video.fps"] == 20
+    assert feats["timestamp"] == {"dtype": "float32", "shape": [1], "names": None, "fps": 20}
+
+
+def test_v30_frames_match_the_demos(v30, synthetic_demos):
+    root, _ = v30
+    table = pq.read_table(root / "data/chunk-000/file-000.parquet")
+    assert table.schema.remove_metadata() == FRAME_SCHEMA
+    (s0, a0, *_), (s1, a1, *_) = expected_rows(synthetic_demos)
+    state = np.array(table["observation.state"].to_pylist(), np.float32)
+    np.testing.assert_array_equal(state, np.concatenate([s0, s1]).astype(np.float32))
+    action = np.array(table["action"].to_pylist(), np.float32)
+    np.testing.assert_array_equal(action, np.concatenate([a0, a1]).astype(np.float32))
+    assert table["index"].to_pylist() == list(range(12))
+    assert table["episode_index"].to_pylist() == [0] * 7 + [1] * 5
+    assert table["frame_index"].to_pylist() == [*range(7), *range(5)]
+    assert table["task_index"].to_pylist() == [0] * 7 + [1] * 5
+    ts = table["timestamp"].to_numpy()
+    np.testing.assert_array_equal(ts[7:], np.arange(5, dtype=np.float32) / 20)
+
+
+def test_v30_episodes_tasks_and_stats(v30, synthetic_demos):
+    root, _ = v30
+    rows = expected_rows(synthetic_demos)
+    eps = pq.read_table(root / "meta/episodes/chunk-000/file-000.parquet").to_pylist()
+    assert [e["episode_index"] for e in eps] == [0, 1]
+    assert [e["length"] for e in eps] == [7, 5]
+    assert [e["tasks"] for e in eps] == [[rows[0][2]], [rows[1][2]]]
+    assert [(e["dataset_from_index"], e["dataset_to_index"]) for e in eps] == [(0, 7), (7, 12)]
+    key = KEYS["head"]
+    assert [e[f"videos/{key}/from_timestamp"] for e in eps] == [0.0, 0.35]
+    assert [e[f"videos/{key}/to_timestamp"] for e in eps] == [0.35, 0.6]
+    assert Episode.from_dict(json.loads(eps[1]["rsb_episode"])).index == 1
+    assert [e["rsb_success"] for e in eps] == [True, True]
+    assert eps[0]["stats/action/max"] == pytest.approx(list(rows[0][1].max(axis=0)))
+    tasks = pq.read_table(root / "meta/tasks.parquet")
+    assert tasks["__index_level_0__"].to_pylist() == [rows[0][2], rows[1][2]]
+    assert tasks["task_index"].to_pylist() == [0, 1]
+    assert json.loads(tasks.schema.metadata[b"pandas"])["index_columns"] == ["__index_level_0__"]
+    stats = json.loads((root / "meta/stats.json").read_text())
+    allstates = np.concatenate([rows[0][0], rows[1][0]])
+    assert stats["observation.state"]["min"] == pytest.approx(list(allstates.min(axis=0)))
+    assert stats["observation.state"]["mean"] == pytest.approx(list(allstates.mean(axis=0)))
+    assert stats["observation.state"]["std"] == pytest.approx(list(allstates.std(axis=0)))
+    assert stats["observation.state"]["count"] == [12]
+    assert np.array(stats[key]["mean"]).shape == (3, 1, 1)
+
+
+def test_v30_videos_hold_every_frame_at_its_timestamp(v30):
+    root, _ = v30
+    for c, cam in enumerate(CAMERAS):
+        path = root / f"videos/{KEYS[cam]}/chunk-000/file-000.mp4"
+        probe = probe_mp4(str(path))
+        assert probe == {
+            "codec": "h264",
+            "pix_fmt": "yuv420p",
+            "width": WIDTH,
+            "height": HEIGHT,
+            "fps": 20.0,
+            "frames": 12,
+            "has_audio": False,
+        }
+        frames, times = decode_mp4(str(path), with_times=True)
+        np.testing.assert_allclose(times, np.arange(12) / 20)
+        want = np.stack(synthetic_frames(0, c, 7) + synthetic_frames(1, c, 5)).astype(int)
+        # JPEG in the demo, then H.264: close, not equal; each frame is nearest to its own
+        err = np.abs(frames.astype(int)[:, None] - want[None]).mean(axis=(2, 3, 4))
+        assert err.argmin(axis=1).tolist() == list(range(12))
+        assert err.diagonal().max() < 6.0
+
+
+def test_v21_layout_and_meta(v21, synthetic_demos):
+    root, summary = v21
+    assert (summary.episodes, summary.frames) == (2, 12)
+    assert files(root) == [
+        "data/chunk-000/episode_000000.parquet",
+        "data/chunk-000/episode_000001.parquet",
+        "meta/episodes.jsonl",
+        "meta/episodes_stats.jsonl",
+        "meta/info.json",
+        "meta/stats.json",
+        "meta/tasks.jsonl",
+        *(
+            f"videos/chunk-000/{KEYS[c]}/episode_{i:06d}.mp4"
+            for c in sorted(CAMERAS, key=KEYS.get)
+            for i in (0, 1)
+        ),
+    ]
+    info = json.loads((root / "meta/info.json").read_text())
+    assert info["codebase_version"] == "v2.1"
+    assert (info["total_videos"], info["total_chunks"], info["chunks_size"]) == (6, 1, 1000)
+    assert info["data_path"] == "data/chunk-{episode_chunk:03d}/episode_{episode_index:06d}.parquet"
+    assert "fps" not in info["features"]["action"]
+    rows = expected_rows(synthetic_demos)
+    tasks = [json.loads(x) for x in (root / "meta/tasks.jsonl").read_text().splitlines()]
+    assert tasks == [{"task_index": 0, "task": rows[0][2]}, {"task_index": 1, "task": rows[1][2]}]
+    eps = [json.loads(x) for x in (root / "meta/episodes.jsonl").read_text().splitlines()]
+    assert [(e["episode_index"], e["tasks"], e["length"]) for e in eps] == [
+        (0, [rows[0][2]], 7),
+        (1, [rows[1][2]], 5),
+    ]
+    st = [json.loads(x) for x in (root / "meta/episodes_stats.jsonl").read_text().splitlines()]
+    assert [s["episode_index"] for s in st] == [0, 1]
+    assert set(st[0]["stats"]) == {*KEYS.values(), *FRAME_SCHEMA.names}
+    assert set(st[0]["stats"]["action"]) >= {"min", "max", "mean", "std", "count"}
+    table = pq.read_table(root / "data/chunk-000/episode_000001.parquet")
+    assert table.schema.remove_metadata() == FRAME_SCHEMA
+    assert table["index"].to_pylist() == list(range(7, 12))
+    np.testing.assert_array_equal(
+        np.array(table["action"].to_pylist(), np.float32), rows[1][1].astype(np.float32)
+    )
+    frames, times = decode_mp4(
+        str(root / f"videos/chunk-000/{KEYS['left_wrist']}/episode_000001.mp4"), with_times=True
+    )
+    assert frames.shape == (5, HEIGHT, WIDTH, 3)
+    np.testing.assert_allclose(times, np.arange(5) / 20)
+
+
+def test_same_demos_same_bytes(synthetic_demos, v30, tmp_path):
+    root, _ = v30
+    again = tmp_path / "again"
+    export_lerobot(synthetic_demos, again)
+    assert files(again) == files(root)
+    for rel in files(root):
+        assert (again / rel).read_bytes() == (root / rel).read_bytes(), rel
+
+
+def test_include_failures_and_camera_subset(synthetic_demos, tmp_path):
+    res = export_lerobot(synthetic_demos, tmp_path / "ds", cameras=("head",), successful_only=False)
+    assert (res.episodes, res.frames) == (3, 18)
+    info = json.loads((tmp_path / "ds/meta/info.json").read_text())
+    assert [k for k in info["features"] if k.startswith("observation.images")] == [KEYS["head"]]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"version": "2.0"}, r"unknown LeRobot version '2.0'; valid choices: 3.0, 2.1"),
+        ({"cameras": ("top",)}, r"unknown cameras \['top'\]; valid choices: head, left_wrist"),
+    ],
+)
+def test_bad_arguments_are_refused(synthetic_demos, tmp_path, kwargs, message):
+    with pytest.raises(ExportError, match=message):
+        export_lerobot(synthetic_demos, tmp_path / "ds", **kwargs)
+    assert not (tmp_path / "ds").exists()
+
+
+def test_existing_output_and_empty_input_are_refused(synthetic_demos, tmp_path):
+    (tmp_path / "ds").mkdir()
+    (tmp_path / "ds" / "keep.txt").write_text("x")
+    with pytest.raises(ExportError, match="exists and is not an empty folder"):
+        export_lerobot(synthetic_demos, tmp_path / "ds")
+    assert (tmp_path / "ds" / "keep.txt").read_text() == "x"
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ExportError, match=r"no demonstrations \(episode_\*\.hdf5\) in it"):
+        export_lerobot(tmp_path / "empty", tmp_path / "ds2")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ds", "empty"]
+
+
+def test_cli_exports_v21(synthetic_demos, tmp_path, capsys):
+    assert (
+        main(
+            [
+                "export-lerobot",
+                str(synthetic_demos),
+                "-o",
+                str(tmp_path / "ds"),
+                "--lerobot-version",
+                "2.1",
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out == (
+        f"rsb export-lerobot: 2 episodes, 12 frames, 2 tasks, 3 cameras -> {tmp_path / 'ds'} "
+        "(LeRobot v2.1)\n"
+    )
+    assert main(["export-lerobot", str(tmp_path / "nothing"), "-o", str(tmp_path / "x")]) == 2
+    assert "no such folder of demonstrations" in capsys.readouterr().err
+
+
+def test_replaying_an_exported_dataset_reproduces_its_success(tmp_path):
+    """A real expert demo (no cameras), exported; its parquet actions replayed open loop
+    through gymnasium.make on the episode stored with it succeed again."""
+    from rsb_mj.expert.demos import write_demos
+
+    res = write_demos("RSB-Math-4", "train", 1, tmp_path / "demos", cameras=(), progress=False)
+    assert res["failed"] == 0
+    export_lerobot(tmp_path / "demos", tmp_path / "ds", cameras=())
+    ep = pq.read_table(tmp_path / "ds/meta/episodes/chunk-000/file-000.parquet").to_pylist()[0]
+    actions = np.array(
+        pq.read_table(tmp_path / "ds/data/chunk-000/file-000.parquet")["action"].to_pylist()
+    )
+    assert ep["rsb_success"] is True and len(actions) == ep["length"]
+    env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
+    env.reset(options={"episode": json.loads(ep["rsb_episode"])})
+    rewards = []
+    for action in actions:
+        _, reward, terminated, truncated, info = env.step(action.astype(np.float64))
+        rewards.append(reward)
+        if terminated or truncated:
+            break
+    env.close()
+    assert terminated and not truncated
+    assert info["is_success"] is True
+    # the outcome is decided on the demo's last recorded step, rewarded there only
+    assert rewards == [0.0] * (len(actions) - 1) + [1.0]
