@@ -2,8 +2,11 @@
 
 Checks that nothing but the question's meaning predicts the correct option: the correct
 letter, position, color and numeric rank are uniform (chi-square), every text-only heuristic
-sits inside the 95% chance band, the answer never appears outside the option list, and the
-question ids belong to the table's split. Prints instruction-length statistics.
+(the "nice number", digit and magnitude probes included) sits inside the 95% chance band,
+on an eval table the per-value answer prior and the linear text-only classifier fitted on
+the suite's train table do too, the answer never appears outside the option list, the
+question ids belong to the table's split and no eval question near-duplicates a train
+question. Prints instruction-length statistics.
 Exit 0 when every table passes, 1 when one fails (the failing checks are printed), 2 on
 usage errors.
 """
@@ -33,6 +36,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="audit this JSONL table instead (repeatable)",
     )
     parser.add_argument(
+        "--train",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="train table the fitted probes learn from, one per --table (default for the "
+        "shipped eval tables: the suite's shipped train table)",
+    )
+    parser.add_argument(
         "--max-words",
         type=int,
         metavar="N",
@@ -48,12 +60,17 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.episodes.table import load_table, read_table
     from rsb_mj.suites import SUITES, get_suite
 
-    tables = [(str(path), read_table(path)) for path in args.table]
+    if args.train and len(args.train) != len(args.table):
+        print(f"rsb audit: error: {len(args.train)} --train for {len(args.table)} --table")
+        return 2
+    trains = [read_table(path) for path in args.train] or [None] * len(args.table)
+    tables = [(str(p), read_table(p), t) for p, t in zip(args.table, trains, strict=True)]
     if not args.table:
         for name in args.suites or list(SUITES):
             suite = get_suite(name)
-            tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split)))
-    reports = [audit(episodes, label, args.max_words) for label, episodes in tables]
+            train = load_table(suite.name, "train") if args.split == "eval" else None
+            tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split), train))
+    reports = [audit(rows, label, args.max_words, train) for label, rows, train in tables]
     if args.format == "json":
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:

@@ -11,12 +11,19 @@ Over an episode table (usually a frozen eval table) it checks:
   by construction, so each has a 5% false-alarm rate at 95%; they use a Bonferroni band over
   their family (``z`` for 5% / number of probes, 2.58 for 5 probes), so that a table with no
   shortcut fails a probe in at most 5% of builds;
+* the probes fitted on the suite's train table and scored on this table (when the train
+  table is given, i.e. for an eval table): the per-value answer prior and the linear
+  text-only classifier of :mod:`rsb_mj.episodes.learned`, each inside the 95% chance band;
 * leakage: the answer text never appears in an instruction outside the question and the
   option list (as a whole word, case-insensitive);
-* splits: every question id belongs to the row's split;
+* splits: every question id belongs to the row's split, and (eval tables) no question is a
+  near-duplicate of a train question of its source (the same normalized text, or a shared
+  run of 20 words: :mod:`rsb_mj.episodes.dedup`);
 
 and reports instruction-length statistics (characters and words), since VLA tokenizers
-have limits.
+have limits, and (numeric options) how often the answer's units digit is unique among the
+options with the success rate of a guess that knows only that digit (a measure of how far
+a partial computation gets, not a text-only shortcut; informational).
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from rsb_mj.colors import PALETTE
 from rsb_mj.episode import LETTERS, Episode
+from rsb_mj.episodes.dedup import DuplicateIndex
 from rsb_mj.episodes.heuristics import (
     BALANCED,
     HELD_OUT,
@@ -38,7 +47,8 @@ from rsb_mj.episodes.heuristics import (
     target_color,
     target_position,
 )
-from rsb_mj.episodes.sources import source_of
+from rsb_mj.episodes.probes import units_digit_oracle
+from rsb_mj.episodes.sources import get_source, source_of
 from rsb_mj.episodes.stats import Z95, chance_band, chi_square_uniform, z_two_sided
 from rsb_mj.episodes.templates import option_list
 from rsb_mj.errors import EpisodeError
@@ -83,6 +93,7 @@ class AuditReport:
     distinct_questions: int
     checks: list[Check] = field(default_factory=list)
     lengths: dict[str, dict[str, float]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -104,6 +115,7 @@ class AuditReport:
             "passed": self.passed,
             "checks": [c.__dict__ for c in self.checks],
             "lengths": self.lengths,
+            "notes": self.notes,
         }
 
     def format(self) -> str:
@@ -120,6 +132,7 @@ class AuditReport:
                 f"  instruction {unit}: min {s['min']:.0f}, median {s['median']:.0f}, "
                 f"mean {s['mean']:.1f}, p95 {s['p95']:.0f}, max {s['max']:.0f}"
             )
+        lines += [f"  INFO {note}" for note in self.notes]
         lines.append(f"  {'PASSED' if self.passed else 'FAILED'}")
         return "\n".join(lines)
 
@@ -153,8 +166,78 @@ def _lengths(values: list[int]) -> dict[str, float]:
     }
 
 
+def _rate_check(name: str, hits: int, n: int, chance: float, z: float, note: str = "") -> Check:
+    """A success rate against the chance band ``chance +- z sd``."""
+    rate = hits / n
+    lo, hi = chance_band(chance, n, z)
+    return Check(
+        name,
+        lo <= rate <= hi,
+        f"{rate:.3f} in [{lo:.3f}, {hi:.3f}] (chance {chance:.3f}, n={n}{note})",
+        rate,
+    )
+
+
+def learned_checks(episodes: list[Episode], train: list[Episode]) -> list[Check]:
+    """The per-value prior and the linear classifier, fitted on ``train``, on ``episodes``."""
+    from rsb_mj.episodes.learned import fitted_probes
+
+    chance = 1.0 / episodes[0].choices
+    out = []
+    for name, pick in fitted_probes(train).items():
+        applied = [(g, e.correct) for e in episodes if (g := pick(e)) is not None]  # type: ignore[operator]
+        if not applied:
+            out.append(Check(f"fitted on train:{name}", True, "applies to no row", 0))
+            continue
+        hits = sum(g == c for g, c in applied)
+        out.append(
+            _rate_check(
+                f"fitted on train:{name}",
+                hits,
+                len(applied),
+                chance,
+                Z95,
+                f", {len(train)} train rows",
+            )
+        )
+    return out
+
+
+def duplicate_rows(episodes: list[Episode]) -> list[int]:
+    """Indices of the eval rows whose question near-duplicates a train question of its
+    source (:mod:`rsb_mj.episodes.dedup`)."""
+    out = []
+    for e in episodes:
+        if e.split != "eval":
+            continue
+        if _train_index(source_of(e.question_id).name).match(e.question) is not None:
+            out.append(e.index)
+    return out
+
+
+@cache
+def _train_index(source: str) -> DuplicateIndex:
+    pool = get_source(source).pool("train") or ()
+    return DuplicateIndex(q.text for q in pool)
+
+
+def _units_note(episodes: list[Episode]) -> str | None:
+    odds = [u for u in map(units_digit_oracle, episodes) if u is not None]
+    if not odds:
+        return None
+    unique = sum(u == 1.0 for u in odds) / len(odds)
+    return (
+        f"units digit: the answer's is unique among the options in {unique:.1%} of "
+        f"{len(odds)} rows; knowing only it picks the answer {sum(odds) / len(odds):.3f} "
+        f"of the time (chance {1 / episodes[0].choices:.3f})"
+    )
+
+
 def audit(
-    episodes: list[Episode], label: str = "table", max_words: int | None = None
+    episodes: list[Episode],
+    label: str = "table",
+    max_words: int | None = None,
+    train: list[Episode] | None = None,
 ) -> AuditReport:
     """Audit ``episodes`` (all with the same choice count).
 
@@ -163,6 +246,8 @@ def audit(
         label: name used in the report.
         max_words: if given, also fail when an instruction has more words than this (a
             policy whose tokenizer truncates would never see the last options).
+        train: the suite's train table, for an eval table: the per-value prior and the
+            linear classifier are fitted on it and scored on ``episodes``.
 
     Raises:
         EpisodeError: for an empty table or mixed choice counts.
@@ -209,6 +294,8 @@ def audit(
                 rate,
             )
         )
+    if train:
+        checks.extend(learned_checks(episodes, train))
     leaks = [e.index for e in episodes if leaks_answer(e)]
     checks.append(
         Check(
@@ -231,6 +318,18 @@ def audit(
             len(wrong),
         )
     )
+    dups = duplicate_rows(episodes)
+    checks.append(
+        Check(
+            "split (no near-duplicate of a train question)",
+            not dups,
+            f"{len(dups)} of {len(episodes)} rows" + (f" (rows {dups[:10]})" if dups else ""),
+            len(dups),
+        )
+    )
+    note = _units_note(episodes)
+    if note:
+        report.notes.append(note)
     report.lengths = {
         "chars": _lengths([len(e.instruction) for e in episodes]),
         "words": _lengths([len(e.instruction.split()) for e in episodes]),

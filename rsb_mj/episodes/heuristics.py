@@ -18,18 +18,18 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.numeric import leading_number, numbers_in, trailing_zeros
+from rsb_mj.episodes.numeric import numbers_in, trailing_zeros
+from rsb_mj.episodes.probes import (
+    numeric_options,
+    pick_commonest_magnitude,
+    pick_most_divisors,
+    pick_rarest_last_two,
+    pick_rarest_units_digit,
+)
 
 _WORD = re.compile(r"[a-z0-9]+")
 
 Heuristic = Callable[[Episode], "str | None"]
-
-
-def numeric_options(episode: Episode) -> list[Decimal] | None:
-    """The options' leading numbers (``"5.2 m/s"`` -> 5.2), or None if some option does not
-    start with a number."""
-    values = [leading_number(o) for o in episode.options]
-    return None if any(v is None for v in values) else values  # type: ignore[return-value]
 
 
 def _argbest(values: list, letters: tuple[str, ...], *, largest: bool) -> str | None:
@@ -187,7 +187,10 @@ def pick_similar_to_others(episode: Episode) -> str | None:
 #: MMLU-Pro's answer is the option most similar to the others in 28% of 4-choice episodes,
 #: the closest to the options' mean in 34% of numeric ones, the one with the most words in
 #: 30% of 4-choice episodes even when "longest" (characters) is balanced; GSM8K's often-round
-#: answer is the roundest option in 32%).
+#: answer is the roundest option in 32%), and the number-shape probes of issue 9
+#: (:mod:`rsb_mj.episodes.probes`: the "nice number" rule, most divisors among 1..12, picked
+#: the answer in 32% of Math-4 and 34% of HardMath-4 eval rows before distractors were drawn
+#: like answers; the rarest units digit / last two digits; the commonest digit count).
 BALANCED: dict[str, Heuristic] = {
     "median": pick_median,
     "largest": pick_largest,
@@ -200,6 +203,10 @@ BALANCED: dict[str, Heuristic] = {
     "roundest": pick_roundest,
     "similar_to_others": pick_similar_to_others,
     "most_words": pick_most_words,
+    "most_divisors": pick_most_divisors,
+    "rarest_units_digit": pick_rarest_units_digit,
+    "rarest_last_two_digits": pick_rarest_last_two,
+    "commonest_magnitude": pick_commonest_magnitude,
 }
 #: Heuristics only measured (never used to build a table): a check that balancing the
 #: others did not open a new shortcut.

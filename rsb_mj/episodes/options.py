@@ -8,11 +8,18 @@ The option values are ``n`` distinct slots of a window of ``window(n) + 1`` step
 (a step is 1, or 10**k for round answers such as 54000, so all options look alike) with the
 answer the ``r``-th smallest: its offset in the window follows the law of the ``r``-th of
 ``n`` uniform slots, so the shape of the option set is independent of where the answer sits
-in it and no shape heuristic ("closest to the mean") beats chance. Distractor slots are drawn
-with weights (Efraimidis-Spirakis keys) that give a value round in units of the step the
-source's odds ``Question.round_weight`` and a value written in the question
-``Question.echo_weight``, so distractors are as often round, or echo the question, as answers
-are (GSM8K: 2.4 and 1.7; 1 for the generated arithmetic). HardMath questions add plausible
+in it and no shape heuristic ("closest to the mean") beats chance. A question may fix the
+step (``Question.step``): a product ``a x b`` takes ``a``, so its distractors are other
+multiples of ``a``, results of the same expression ``a x b'``, with the answer's divisibility
+(the "most divisors among 1..12" rule is at chance). Distractor slots are drawn with weights
+(Efraimidis-Spirakis keys) so that distractors look like answers: a value written in the
+question gets the source's odds ``Question.echo_weight``, and a value gets
+``Question.value_weights[value]`` if the source lists it, else the weight of its "niceness"
+class (divisors among 1..12, roundness) ``Question.profile_weights``, else
+``Question.round_weight`` if it is round in units of the step (GSM8K: weights measured on
+its train answers, so popular answer values such as 10, 20 and 100 and numbers with many
+divisors are as common among distractors as among answers; 1 for the generated arithmetic).
+HardMath questions add plausible
 slips (an intermediate result of the solution: stopping a step early) that fall inside the
 span of the drawn values, each replacing a near distractor on its side with probability
 1/2. If ``FLOOR_TRIES`` shapes all reach below 0 for a non-negative answer, the ``r`` values
@@ -40,6 +47,7 @@ from rsb_mj.episodes.numeric import (
     parse_number,
     step_of,
 )
+from rsb_mj.episodes.probes import profile
 from rsb_mj.episodes.question import Question
 from rsb_mj.errors import EpisodeError
 
@@ -72,8 +80,8 @@ def draw_options(
 
 def _numeric(question: Question, n: int, rng: np.random.Generator) -> tuple[tuple[str, ...], int]:
     answer = parse_number(question.answer)
-    step = step_of(answer)
-    decimals = decimals_of(step)
+    step = parse_number(question.step) if question.step else step_of(answer)
+    decimals = max(decimals_of(step), decimals_of(answer))
     rank = int(rng.integers(n))
     width = window(n)
     # Offset of the answer in the window: the law of the rank-th smallest of n distinct
@@ -87,17 +95,22 @@ def _numeric(question: Question, n: int, rng: np.random.Generator) -> tuple[tupl
         int((e - answer) / step) for e in numbers_in(question.text) if (e - answer) % step == 0
     }
 
+    def nice(k: int) -> float:
+        """The weight of value ``answer + k * step`` for its "niceness"."""
+        if question.value_weights:
+            value = answer + k * step
+            weight = question.value_weights.get(format_number(value, decimals_of(value)))
+            if weight is not None:
+                return weight
+        if question.profile_weights:
+            return question.profile_weights[profile(answer + k * step, step)]
+        return question.round_weight if (units + k) % 10 == 0 and units + k else 1.0
+
     def pick(ks: list[int], count: int) -> list[int]:
         """``count`` of ``ks`` without replacement, weighted (Efraimidis-Spirakis keys)."""
         if count == 0:
             return []
-        w = np.array(
-            [
-                (question.round_weight if (units + k) % 10 == 0 and units + k else 1.0)
-                * (question.echo_weight if k in echoes else 1.0)
-                for k in ks
-            ]
-        )
+        w = np.array([nice(k) * (question.echo_weight if k in echoes else 1.0) for k in ks])
         keys = rng.random(len(ks)) ** (1.0 / w)
         return [ks[int(i)] for i in np.argsort(-keys, kind="stable")[:count]]
 

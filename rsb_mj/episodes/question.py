@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,17 @@ class Question:
             the step of its options than a nearby integer is; generated distractors are drawn
             with this weight so that "pick the roundest option" gains nothing.
         echo_weight: the same odds ratio for "the value is written in the question".
+        profile_weights: when given, replaces ``round_weight``: one odds ratio per "niceness"
+            class (:func:`rsb_mj.episodes.probes.profile`: divisors among 1..12 and
+            roundness) of the source's answers against the integers near them, so that
+            generated distractors are as "nice" as answers are.
+        value_weights: when given, the weight of a distractor value by its normalized text
+            (:func:`rsb_mj.episodes.probes.measure_value_weights`), before
+            ``profile_weights`` for values it does not list.
+        step: spacing of generated distractors when the question fixes it (``"7"`` for
+            ``7 times 23``: distractors are other multiples of 7, results of the same
+            expression family); ``""`` for the default of
+            :func:`rsb_mj.episodes.numeric.step_of`.
     """
 
     qid: str
@@ -32,3 +44,6 @@ class Question:
     slips: tuple[str, ...] = ()
     round_weight: float = 1.0
     echo_weight: float = 1.0
+    profile_weights: tuple[float, ...] = ()
+    value_weights: Mapping[str, float] = field(default_factory=dict, hash=False, compare=False)
+    step: str = ""

@@ -4,8 +4,8 @@ import dataclasses
 
 import pytest
 
-from rsb_mj.episodes.audit import audit, leaks_answer
-from rsb_mj.episodes.heuristics import numeric_rank
+from rsb_mj.episodes.audit import audit, leaks_answer, learned_checks
+from rsb_mj.episodes.heuristics import HEURISTICS, numeric_rank
 from rsb_mj.episodes.table import load_table
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import SUITES
@@ -20,9 +20,19 @@ def test_shipped_train_tables_pass(name):
 
 @pytest.mark.parametrize("name", list(SUITES))
 def test_shipped_eval_tables_pass(name):
-    report = audit(load_table(name, "eval"), name)
+    report = audit(load_table(name, "eval"), name, train=load_table(name, "train"))
     assert report.passed, report.format()
     assert report.rows == 500 and report.distinct_questions == 500
+    assert {
+        "heuristic:most_divisors",
+        "heuristic:rarest_units_digit",
+        "heuristic:rarest_last_two_digits",
+        "heuristic:commonest_magnitude",
+        "fitted on train:value_prior",
+        "fitted on train:linear_probe",
+        "fitted on train:linear_probe_smooth",
+        "split (no near-duplicate of a train question)",
+    } <= {c.name for c in report.checks}
     assert {
         "letter",
         "position (left to right)",
@@ -82,3 +92,37 @@ def test_audit_refuses_empty_and_mixed_tables():
     mixed = load_table("RSB-Math-4", "eval")[:2] + load_table("RSB-Math-10", "eval")[:2]
     with pytest.raises(EpisodeError, match=r"mixed choice counts \[4, 10\]"):
         audit(mixed, "mixed")
+
+
+def plant(episodes, pick):
+    """Make ``pick``'s choice correct wherever it applies."""
+    return [dataclasses.replace(e, correct=pick(e) or e.correct) for e in episodes]
+
+
+@pytest.mark.parametrize(
+    ("suite", "name"),
+    [
+        ("RSB-Math-4", "most_divisors"),
+        ("RSB-HardMath-4", "most_divisors"),
+        ("RSB-Math-10", "rarest_units_digit"),
+        ("RSB-HardMath-10", "rarest_last_two_digits"),
+        ("RSB-HardMath-10", "commonest_magnitude"),
+    ],
+)
+def test_planted_number_shape_shortcuts_fail(suite, name):
+    report = audit(plant(load_table(suite, "eval"), HEURISTICS[name]), "planted")
+    check = next(c for c in report.checks if c.name == f"heuristic:{name}")
+    assert not check.passed and check.value == 1.0
+
+
+def test_fitted_probes_catch_a_planted_rule_and_memorized_values():
+    train = plant(load_table("RSB-HardMath-4", "train"), HEURISTICS["smallest"])
+    planted = plant(load_table("RSB-HardMath-4", "eval"), HEURISTICS["smallest"])
+    checks = {c.name: c for c in learned_checks(planted, train)}
+    assert not checks["fitted on train:linear_probe"].passed
+    assert checks["fitted on train:linear_probe"].value > 0.9
+    # answer values seen in train: the prior remembers them
+    train = load_table("RSB-HardMath-4", "train")
+    checks = {c.name: c for c in learned_checks(train[:500], train)}
+    assert not checks["fitted on train:value_prior"].passed
+    assert checks["fitted on train:value_prior"].value > 0.5

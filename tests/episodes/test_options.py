@@ -38,8 +38,10 @@ def test_math_options_are_near_and_non_negative():
             q = get_source("arithmetic").draw("eval", rng)
             options, _ = draw_options(q, n, rng)
             values = [int(o) for o in options]
+            step = Decimal(q.step) if q.step else step_of(Decimal(q.answer))
             assert min(values) >= 0
-            assert max(values) - min(values) <= window(n) * step_of(Decimal(q.answer))
+            assert max(values) - min(values) <= window(n) * step
+            assert all(v % step == 0 for v in values) or not q.step  # a x b: multiples of a
 
 
 def test_known_draw():

@@ -69,7 +69,7 @@ def test_math_eval_episode_is_exact_for_a_known_seed():
     )
     assert episode.question_id == "arith-mul-2-26"
     assert episode.question == "what is 2 times 26?"
-    assert episode.options == ("52", "53", "56", "58")
+    assert episode.options == ("52", "54", "60", "64")  # multiples of 2: 2 x (26, 27, 30, 32)
     assert episode.correct == "A"
 
 

@@ -49,7 +49,7 @@ def test_manifest_lists_all_twelve_tables_with_their_sizes():
 
 @pytest.mark.parametrize("name", list(SUITES))
 def test_eval_table_prefix_is_rebuilt_byte_for_byte(name):
-    fresh, _ = build_table(name, "eval", rows=25)
+    fresh, _ = build_table(name, "eval", rows=25, train=load_table(name, "train"))
     stored = (episodes_dir() / f"{name}.eval.jsonl").read_bytes().splitlines(keepends=True)
     assert dumps(fresh) == b"".join(stored[:25])
 

@@ -40,7 +40,8 @@ def make_question(op: str, a: int, b: int) -> Question:
     """The arithmetic question ``a op b`` with its answer.
 
     Math distractors are near values only (no slips: a slip such as ``answer + 10`` forms
-    a visible pair with the answer that points at it).
+    a visible pair with the answer that points at it); those of a product ``a x b`` are
+    multiples of ``a`` (``Question.step``), so they are as divisible as the answer.
 
     Raises:
         EpisodeError: for an unknown operation or operands outside the documented ranges.
@@ -55,6 +56,7 @@ def make_question(op: str, a: int, b: int) -> Question:
         text=f"what is {a} {_WORDS[op]} {b}?",
         answer=str(answer),
         numeric=True,
+        step=str(a) if op == "mul" else "",
     )
 
 

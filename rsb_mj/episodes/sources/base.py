@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rsb_mj.episodes.dedup import near_duplicates
 from rsb_mj.episodes.question import Question
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import assets_dir
@@ -129,18 +130,30 @@ class FixedSplit:
 
     @classmethod
     def of(cls, questions: tuple[Question, ...], eval_size: int, seed: int) -> FixedSplit:
-        """Split ``questions``, keeping questions with the same (lowercased) text together."""
+        """Split ``questions``, keeping questions with the same (lowercased) text together,
+        then drop from the train pool every near-duplicate of an eval question
+        (:func:`without_near_duplicates`)."""
         _, eval_ids = fixed_split(
             [q.qid for q in questions], eval_size, seed, [q.text.lower() for q in questions]
         )
+        eval_pool = tuple(q for q in questions if q.qid in eval_ids)
+        train_pool = tuple(q for q in questions if q.qid not in eval_ids)
         return cls(
             eval_ids=frozenset(eval_ids),
-            pools={
-                "train": tuple(q for q in questions if q.qid not in eval_ids),
-                "eval": tuple(q for q in questions if q.qid in eval_ids),
-            },
+            pools={"train": without_near_duplicates(train_pool, eval_pool), "eval": eval_pool},
             by_id={q.qid: q for q in questions},
         )
+
+
+def without_near_duplicates(
+    train: tuple[Question, ...], eval_pool: tuple[Question, ...]
+) -> tuple[Question, ...]:
+    """``train`` without the questions that near-duplicate an eval question (the same
+    normalized text, or a shared run of 20 words: :mod:`rsb_mj.episodes.dedup`). The eval
+    pool stays as it is, so eval tables keep their questions; e.g. 44 of MMLU-Pro's 4,577
+    train questions go (a shared law case, a shared genetics passage)."""
+    dups = near_duplicates([q.text for q in train], [q.text for q in eval_pool])
+    return tuple(q for i, q in enumerate(train) if i not in dups)
 
 
 class FixedSplitSource(QuestionSource):

@@ -6,7 +6,9 @@ choices. The pool is the MMLU test split (57 subjects) without the mathematics s
 questions whose options are all numbers (as for MMLU-Pro, see :mod:`.mmlu_pro`).
 
 Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool
-(questions with the same text stay on one side); the rest is the train pool.
+(questions with the same text stay on one side); the rest, less the 963 questions that
+near-duplicate an eval question (shared instructions of the logic subjects and moral
+scenarios, shared passages: :mod:`rsb_mj.episodes.dedup`), is the train pool (10,313).
 Ids ``mmlu-SUBJECT-ROW`` (0-based row of the subject's CSV file).
 """
 

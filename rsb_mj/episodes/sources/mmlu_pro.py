@@ -8,7 +8,8 @@ The same pool serves both General suites: 10 choices use all
 options, 4 choices the answer plus 3 of its own distractors (:mod:`rsb_mj.episodes.options`).
 
 Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the eval pool
-(questions with the same text stay on one side); the remaining 4,577 are the train pool.
+(questions with the same text stay on one side); the remaining 4,577 less the 44 that
+near-duplicate an eval question (:mod:`rsb_mj.episodes.dedup`) are the train pool (4,533).
 Ids ``mmlu_pro-QUESTION_ID``.
 """
 

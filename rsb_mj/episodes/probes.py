@@ -1,0 +1,189 @@
+"""Number-shape probes: "nice" numbers, digits and magnitude of the options.
+
+Text-only shortcuts of numeric options that a policy could learn without solving the
+question (the attacks of issue 9): the answer of a word problem or a product is often a
+"nice" number (many divisors, round), and near-value distractors differ from it in their
+last digits. Each ``pick_*`` function has the signature of a
+:mod:`~rsb_mj.episodes.heuristics` heuristic: it looks at the options only, returns the
+letter it would pick (earliest on a tie) or None when it does not apply (some option is
+not a number) or when every option ties on its feature.
+
+:func:`units_digit_oracle` is different: it is the success rate of a guesser that *knows
+the answer's units digit* (cheap to compute for ``a op b``) and picks uniformly among the
+options ending in it. It needs the correct option, so it is an audit statistic, not a
+heuristic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from decimal import Decimal
+
+from rsb_mj.episode import Episode
+from rsb_mj.episodes.numeric import decimals_of, format_number, leading_number, step_of
+
+#: Divisors looked at by the "niceness" of a number.
+DIVISORS = tuple(range(1, 13))
+
+
+def numeric_options(episode: Episode) -> list[Decimal] | None:
+    """The options' leading numbers (``"5.2 m/s"`` -> 5.2), or None if some option does not
+    start with a number."""
+    values = [leading_number(o) for o in episode.options]
+    return None if any(v is None for v in values) else values  # type: ignore[return-value]
+
+
+def profile(value: Decimal, step: Decimal) -> int:
+    """The "niceness" class of ``value``: ``2 * divisor_count + round``, where ``round`` says
+    the value is a multiple of 10 steps (0..25). Distractors are drawn so that their classes
+    are distributed like the answers' (:mod:`rsb_mj.episodes.options`)."""
+    units = value / step
+    is_round = units == units.to_integral_value() and int(units) % 10 == 0 and units != 0
+    return 2 * divisor_count(value) + int(is_round)
+
+
+#: Pseudo-answers of :func:`measure_profile_weights`.
+PRIOR = 20.0
+#: Pseudo-answers of :func:`measure_value_weights`.
+VALUE_STRENGTH = 5.0
+#: Number of :func:`profile` classes.
+PROFILES = 2 * (len(DIVISORS) + 1)
+
+
+def measure_profile_weights(answers: Iterable[Decimal], reach: int = 10) -> tuple[float, ...]:
+    """One weight per :func:`profile` class: how much likelier an answer is in the class than
+    a value ``1..reach`` steps (:func:`~rsb_mj.episodes.numeric.step_of`) away from it,
+    ``P(answer in c) / P(nearby value in c)``. The answer share is smoothed with ``PRIOR``
+    pseudo-answers distributed like the nearby values, so a class with few answers gets a
+    weight near 1 (exactly 1 for a class no nearby value is in). Nearby values below 0 are
+    skipped for non-negative answers, as the option generator avoids them."""
+    ans = [0.0] * PROFILES
+    near = [0.0] * PROFILES
+    for answer in answers:
+        step = step_of(answer)
+        ans[profile(answer, step)] += 1
+        for k in (*range(-reach, 0), *range(1, reach + 1)):
+            value = answer + k * step
+            if value >= 0 or answer < 0:
+                near[profile(value, step)] += 1
+    n_ans, n_near = sum(ans), sum(near)
+    out = []
+    for a, b in zip(ans, near, strict=True):
+        q = b / n_near
+        out.append(round((a + PRIOR * q) / (n_ans + PRIOR) / q, 4) if b else 1.0)
+    return tuple(out)
+
+
+def measure_value_weights(
+    answers: Iterable[Decimal], reach: int = 10, strength: float = VALUE_STRENGTH
+) -> dict[str, float]:
+    """One weight per value (normalized text, ``"1080"``) seen as an answer or near one: the
+    :func:`measure_profile_weights` weight of its class times how much more often the value
+    is an answer than its class predicts, ``(answers + s) / (expected + s)`` with ``s`` =
+    ``strength`` pseudo-answers. Distractors drawn with these weights take popular answer
+    values (10, 20, 100 in GSM8K) as often as answers do, so a per-value answer prior learned
+    on train data gains little on eval data."""
+    answers = list(answers)
+    classes = measure_profile_weights(answers, reach)
+    counts: Counter = Counter()
+    near: Counter = Counter()
+    for answer in answers:
+        step = step_of(answer)
+        counts[_key(answer)] += 1
+        for k in (*range(-reach, 0), *range(1, reach + 1)):
+            value = answer + k * step
+            if value >= 0 or answer < 0:
+                near[_key(value)] += 1
+    scale = len(answers) / max(1, near.total())
+    out = {}
+    for key in sorted(set(near) | set(counts)):
+        value = Decimal(key)
+        w = classes[profile(value, step_of(value))]
+        expected = w * near[key] * scale
+        out[key] = round(w * (counts[key] + strength) / (expected + strength), 4)
+    return out
+
+
+def _key(value: Decimal) -> str:
+    return format_number(value, decimals_of(value))
+
+
+def divisor_count(value: Decimal) -> int:
+    """How many of 1..12 divide ``value`` (0 for a non-integer; 12 for 0)."""
+    if value != value.to_integral_value():
+        return 0
+    v = abs(int(value))
+    return sum(v % d == 0 for d in DIVISORS)
+
+
+def units_digit(value: Decimal) -> str:
+    """The last written digit of ``value`` (``"3"`` for 1.23, ``"0"`` for 540)."""
+    text = f"{abs(value):f}"
+    return text[-1]
+
+
+def last_two_digits(value: Decimal) -> str:
+    """The last two written digits of ``value`` (``"07"`` for 7, ``"23"`` for 1.23)."""
+    digits = f"{abs(value):f}".replace(".", "")
+    return digits[-2:].rjust(2, "0")
+
+
+def magnitude(value: Decimal) -> int:
+    """Number of digits of the integer part of ``value`` (1 for 0..9)."""
+    return len(str(abs(int(value))))
+
+
+def _best(scores: list, episode: Episode, *, largest: bool = True) -> str | None:
+    if all(s == scores[0] for s in scores):
+        return None
+    best = max(scores) if largest else min(scores)
+    return episode.letters[scores.index(best)]
+
+
+def pick_most_divisors(episode: Episode) -> str | None:
+    """The option with the most divisors among 1..12 (the issue's "nice number" rule)."""
+    values = numeric_options(episode)
+    return None if values is None else _best([divisor_count(v) for v in values], episode)
+
+
+def pick_rarest_units_digit(episode: Episode) -> str | None:
+    """The option whose units digit the fewest other options share."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    digits = [units_digit(v) for v in values]
+    counts = Counter(digits)
+    return _best([counts[d] for d in digits], episode, largest=False)
+
+
+def pick_rarest_last_two(episode: Episode) -> str | None:
+    """The option whose last two digits the fewest other options share."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    pairs = [last_two_digits(v) for v in values]
+    counts = Counter(pairs)
+    return _best([counts[p] for p in pairs], episode, largest=False)
+
+
+def pick_commonest_magnitude(episode: Episode) -> str | None:
+    """The option whose digit count the most other options share (an answer with as many
+    digits as most options; distractors that cross a power of ten stand out)."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    sizes = [magnitude(v) for v in values]
+    counts = Counter(sizes)
+    return _best([counts[s] for s in sizes], episode)
+
+
+def units_digit_oracle(episode: Episode) -> float | None:
+    """Success probability of a guess that knows the answer's units digit: 1 / (number of
+    options ending in it); None for non-numeric options."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    digits = [units_digit(v) for v in values]
+    answer = digits[episode.letters.index(episode.correct)]
+    return 1.0 / digits.count(answer)
