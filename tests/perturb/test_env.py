@@ -81,11 +81,14 @@ def test_expert_succeeds_at_v4_w4(tmp_path, suite):
         assert p["noise"]["gaussian_sigma"] > 0 and p["language"]["substituted"] == 4
 
 
-def test_expert_succeeds_at_v4_w4_on_two_episodes(tmp_path):
-    config = EvalConfig(
-        suites=("RSB-Math-4",), policies=("expert",), episodes=2, out=tmp_path / "run",
-        progress=False, workers=1,
-    )  # fmt: skip
-    records = run_eval(config, env_factory=PerturbedEnvFactory(4, 4))
-    assert [r.success for r in records] == [True, True]
-    assert {r.sim["perturbation"]["visual_level"] for r in records} == {4}
+def test_eval_cli_runs_the_expert_at_v4_w4_and_records_the_levels(tmp_path):
+    out = tmp_path / "run"
+    args = ["eval", "--suite", "RSB-Math-4", "--policy", "expert", "--episodes", "2"]
+    args += ["--out", str(out), "--workers", "1", "--no-progress"]
+    assert main([*args, "--visual-level", "4", "--language-level", "4"]) == 0
+    records = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    assert [r["success"] for r in records] == [True, True]
+    for r in records:
+        p = r["sim"]["perturbation"]
+        assert (p["visual_level"], p["language_level"]) == (4, 4)
+        assert p["language"]["substituted"] == 4 and p["noise"]["salt_pepper"] > 0
