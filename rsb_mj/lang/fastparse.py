@@ -15,7 +15,6 @@ results (spans included) on every corpus file and on randomly edited ones.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import Any
 
 from rsb_mj.lang import ast
@@ -28,10 +27,10 @@ class Fallback(Exception):
 
 #: One token: a comment, a parenthesis, or an atom (whitespace between them is skipped).
 _SCAN = re.compile(r";[^\n]*|[()]|[^ \t\f\r\n();]+")
-_NEWLINE = re.compile(r"\n")
 _NAME = re.compile(r"[a-z_][a-z0-9_\-]*", re.I)
 _KEYWORD = re.compile(r":[a-z_][a-z0-9_\-]*", re.I)
 _VARIABLE = re.compile(r"\?[a-z_][a-z0-9_]*", re.I)
+_WORD = re.compile(r"[^\s();]+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
 #: Words the grammar reserves (case-insensitive); never read as names here.
@@ -110,51 +109,51 @@ class _List:
         self.close: Token | None = None
 
 
-def _token(kind: str, value: str, start: int, line: int, column: int) -> Token:
-    token = Token(value)
-    token.type = kind
-    token.start_pos = start
-    token.line = line
-    token.column = column
-    return token
-
-
 def _read(text: str) -> _List:
-    """Tokens and nesting of ``text``: the one top-level form (else :class:`Fallback`)."""
+    """Tokens and nesting of ``text``: the one top-level form (else :class:`Fallback`).
+
+    Every character is in a token except Lark's whitespace (space, tab, form feed, CR, LF):
+    anything else, such as a vertical tab, ends up inside an atom, which then matches no
+    terminal and sends the file to Lark.
+    """
     if '"' in text:
         raise Fallback
-    if _SCAN.sub("", text).strip(" \t\f\r\n"):
-        raise Fallback  # characters outside any token: Lark's whitespace is narrower
-    line_starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
     stack: list[_List] = []
     top: _List | None = None
-    for match in _SCAN.finditer(text):
-        value = match.group()
-        first = value[0]
-        if first == ";":
-            continue
-        start = match.start()
-        line = bisect_right(line_starts, start)
-        token = _token("", value, start, line, start - line_starts[line - 1] + 1)
-        if first == "(":
-            token.type = "LPAR"
-            form = _List(token)
-            if stack:
-                stack[-1].items.append(form)
-            elif top is not None:
-                raise Fallback  # text after the (define ...) form
+    offset = 0
+    new = str.__new__
+    for line_no, line in enumerate(text.split("\n"), start=1):
+        for match in _SCAN.finditer(line):
+            value = match.group()
+            first = value[0]
+            if first == ";":
+                continue
+            token = new(Token, value)
+            column = match.start()
+            token.start_pos = offset + column
+            token.line = line_no
+            token.column = column + 1
+            if first == "(":
+                token.type = "LPAR"
+                form = _List(token)
+                if stack:
+                    stack[-1].items.append(form)
+                elif top is not None:
+                    raise Fallback  # text after the (define ...) form
+                else:
+                    top = form
+                stack.append(form)
+            elif first == ")":
+                if not stack:
+                    raise Fallback
+                token.type = "RPAR"
+                stack.pop().close = token
+            elif stack:
+                token.type = ""
+                stack[-1].items.append(token)
             else:
-                top = form
-            stack.append(form)
-        elif first == ")":
-            if not stack:
                 raise Fallback
-            token.type = "RPAR"
-            stack.pop().close = token
-        elif stack:
-            stack[-1].items.append(token)
-        else:
-            raise Fallback
+        offset += len(line) + 1
     if stack or top is None:
         raise Fallback
     return top
@@ -355,10 +354,7 @@ def _section(item: Any) -> Any:
     if keyword == ":language":
         words = []
         for word in rest:
-            if not isinstance(word, Token):
-                raise Fallback
-            word.type = "WORD"
-            words.append(word)
+            words.append(_word(word, _WORD, "WORD"))
         return _T.language([*head, *words, close])
     if keyword == ":regions":
         return _T.regions([*head, *(_region(x) for x in rest), close])

@@ -81,6 +81,8 @@ def test_random_edits_are_read_as_lark_reads_them_or_handed_over(text):
         ("(:ranges ((-0.1 -0.01 -0.08 0.01)))", "(:ranges ((-0.1 -0.01 -0.08 1e300)))"),
         ("plate_1 - plate", "plate_1 -plate"),
         ("(:language Put", "(:language (Put)"),
+        ("(:language Put", "(:language \x0bPut"),  # Lark's WORD stops at any whitespace
+        ("(On bowl_1 main_table_bowl_region)", "(On bowl_1\x0bmain_table_bowl_region)"),
     ],
 )
 def test_unusual_text_goes_to_lark(old, new):
