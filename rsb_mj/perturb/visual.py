@@ -4,10 +4,12 @@ noise on the rendered images.
 Cumulative levels, as in VLA-Arena (paper section F.2):
 
 * V1 light: every light's and the headlight's diffuse and ambient scaled by
-  ``2 ** brightness`` (brightness ~ U(-0.75, 0.75), VLA-Arena's range: x0.59 .. x1.68) and by
-  a contrast factor (diffuse ``1 + c``, ambient ``1 - c``, c ~ U(-0.5, 0.5)), tinted by a
-  color temperature ~ U(3500, 8500) K (VLA-Arena's range; 6500 K is white), each light's
-  direction tilted by up to 20 degrees.
+  ``1 + brightness`` and by a contrast factor (diffuse ``1 + c``, ambient ``1 - c``), with
+  brightness, c ~ U(-0.75, 0.75), tinted by a color temperature ~ U(3500, 8500) K (6500 K is
+  white): VLA-Arena's ``light_adjustment`` ranges, made in the lights instead of editing the
+  image. Each light's direction is tilted by up to 20 degrees. VLA-Arena's image-space
+  saturation is left out of V1: it would wash out the candidates' named colors (a task file
+  can still ask for it on the table, floor and distractors).
 * V2 + colors: table, floor and distractor colors drawn per rgb channel from U(0.2, 0.8)
   (VLA-Arena's range), redrawn until the color is not near-gray (channel spread >= 0.15) so
   the table never looks like the gray answer zone, and at least 0.3 (Euclidean rgb) from
@@ -18,10 +20,11 @@ Cumulative levels, as in VLA-Arena (paper section F.2):
   materials alike). The robot keeps its colors.
 * V3 + camera: the head camera moved by U(-0.105, 0.105) m per world axis (VLA-Arena's
   range), orientation kept. Wrist cameras ride on the arms and are not moved.
-* V4 + sensor noise on every camera image: Gaussian, sigma ~ U(0.02, 0.06) of full scale
-  (drawn by inverse CDF from 4096 equiprobable levels, rounded to whole intensity steps,
-  tails beyond 3.5 sigma cut: 3x faster than ``standard_normal`` for the same histogram at
-  8-bit precision), and salt-and-pepper on a fraction ~ U(0.001, 0.005) of the pixels.
+* V4 + sensor noise on every camera image: Gaussian with mean 0 and variance 0.085 on
+  intensities in [0, 1] (sigma 0.29: VLA-Arena's ``add_noise``), drawn by inverse CDF from
+  4096 equiprobable levels rounded to whole intensity steps (tails beyond 3.5 sigma cut; 2x
+  cheaper than ``standard_normal``), and salt-and-pepper on a fraction ~ U(0.001, 0.005) of
+  the pixels (VLA-Arena's V4 has Gaussian noise only).
 
 Randomness: effect ``e`` (1 light, 2 colors, 3 camera, 4 noise) draws its parameters from
 ``numpy.random.default_rng([episode.seed, 0x5649, e])``, so level V3 shows V2's light and
@@ -56,7 +59,7 @@ VISUAL_SEED_TAG = 0x5649
 LIGHT, COLORS, CAMERA, NOISE = 1, 2, 3, 4
 
 BRIGHTNESS_RANGE = (-0.75, 0.75)
-CONTRAST_RANGE = (-0.5, 0.5)
+CONTRAST_RANGE = (-0.75, 0.75)
 TEMPERATURE_RANGE_K = (3500.0, 8500.0)
 NEUTRAL_K = 6500.0
 MAX_TILT_RAD = np.deg2rad(20.0)
@@ -67,7 +70,8 @@ ZONE_VALUE_RANGE = (0.85, 1.15)
 CANDIDATE_HUE_JITTER = 0.01
 CANDIDATE_SV_RANGE = (0.92, 1.08)
 CAMERA_RANGE_M = 0.105
-GAUSSIAN_RANGE = (0.02, 0.06)
+#: V4 Gaussian noise (mean, variance) on intensities in [0, 1], as VLA-Arena's add_noise.
+GAUSSIAN_MEAN_VAR = (0.0, 0.085)
 SALT_PEPPER_RANGE = (0.001, 0.005)
 #: The camera that V3 moves.
 MOVED_CAMERA = "head"
@@ -185,7 +189,6 @@ class VisualPerturber:
             c: [g for g in visual if root_names[g] == c] for c in self.candidates
         }
         self._letter_mats = {i for i in range(m.nmat) if m.material(i).name.startswith("letter_")}
-        self._camera = m.camera(MOVED_CAMERA).id
         self._episode: Episode | None = None
         self._noise: dict[str, Any] | None = None
 
@@ -211,12 +214,12 @@ class VisualPerturber:
         self._episode = episode
         record: dict[str, Any] = {"visual_level": self.level}
         record["light"] = self._light(episode) if self._on(LIGHT, "image_settings") else None
-        record["colors"] = (
-            self._colors(episode)
-            if self._on(COLORS, "random_color")
+        colors_on = (
+            self.level >= COLORS
+            or bool(self.settings.get("random_color", "enabled"))
             or self.settings.get("image_settings", "saturation") is not None
-            else None
         )
+        record["colors"] = self._colors(episode) if colors_on else None
         record["camera"] = self._move_camera(episode) if self._on(CAMERA, "camera") else None
         record["noise"] = self._noise_params(episode) if self._on(NOISE, "noise") else None
         self._noise = record["noise"]
@@ -243,8 +246,8 @@ class VisualPerturber:
             "image_settings", "temperature", rng.uniform(*TEMPERATURE_RANGE_K), NEUTRAL_K, LIGHT
         )
         tint = kelvin_rgb(k)
-        diffuse = 2.0**b * max(0.0, 1.0 + c) * tint
-        ambient = 2.0**b * max(0.0, 1.0 - c) * tint
+        diffuse = max(0.0, 1.0 + b) * max(0.0, 1.0 + c) * tint
+        ambient = max(0.0, 1.0 + b) * max(0.0, 1.0 - c) * tint
         m.light_diffuse[:] = self._saved["light_diffuse"] * diffuse
         m.light_ambient[:] = self._saved["light_ambient"] * ambient
         m.light_specular[:] = self._saved["light_specular"] * tint
@@ -268,9 +271,8 @@ class VisualPerturber:
 
     def _colors(self, episode: Episode) -> dict[str, Any]:
         rng, m = self._rng(episode, COLORS), self.model
-        low = self.settings.get("random_color", "low") or COLOR_RANGE[0]
-        high = self.settings.get("random_color", "high") or COLOR_RANGE[1]
-        randomize = self._on(COLORS, "random_color")
+        low, high = COLOR_RANGE
+        randomize = self.level >= COLORS or bool(self.settings.get("random_color", "enabled"))
         out: dict[str, Any] = {}
         if randomize:
             avoid = [np.asarray(PALETTE[c][:3]) for c in episode.colors.values() if c in PALETTE]
@@ -316,21 +318,32 @@ class VisualPerturber:
     def _move_camera(self, episode: Episode) -> dict[str, Any]:
         rng = self._rng(episode, CAMERA)
         drawn = rng.uniform(-CAMERA_RANGE_M, CAMERA_RANGE_M, size=3)
-        offset = np.zeros(3) if self.level < CAMERA else drawn
-        given = self.settings.get("camera", "offset")
-        if given is not None:
-            offset = np.asarray(given, dtype=float)
-        extra = self.settings.get("camera", "range")
-        if extra:
-            offset = offset + rng.uniform(-extra, extra, size=3)
-        self.model.cam_pos[self._camera] = self._saved["cam_pos"][self._camera] + offset
-        return {"camera": MOVED_CAMERA, "offset_m": _r(offset)}
+        offsets: dict[str, np.ndarray] = {}
+        if self.level >= CAMERA:
+            offsets[MOVED_CAMERA] = drawn
+        for name, given in self.settings.blocks.get("camera", {}).items():
+            offsets[name] = np.asarray(given, dtype=float)
+        for name, offset in offsets.items():
+            cam = self.model.camera(name).id
+            self.model.cam_pos[cam] = self._saved["cam_pos"][cam] + offset
+        return {"offset_m": {name: _r(offset) for name, offset in offsets.items()}}
 
     def _noise_params(self, episode: Episode) -> dict[str, Any]:
         rng = self._rng(episode, NOISE)
-        sigma = self._param("noise", "gaussian", rng.uniform(*GAUSSIAN_RANGE), 0.0, NOISE)
-        amount = self._param("noise", "salt_pepper", rng.uniform(*SALT_PEPPER_RANGE), 0.0, NOISE)
-        return {"gaussian_sigma": _r(sigma), "salt_pepper": _r(amount)}
+        at_level = self.level >= NOISE
+        drawn_amount = rng.uniform(*SALT_PEPPER_RANGE)
+        mean, var = self.settings.get("noise", "gaussian") or (
+            GAUSSIAN_MEAN_VAR if at_level else (0.0, 0.0)
+        )
+        amount = self.settings.get("noise", "salt_pepper")
+        if amount is None:
+            amount = drawn_amount if at_level else 0.0
+        return {
+            "gaussian_mean": _r(mean),
+            "gaussian_var": _r(var),
+            "gaussian_sigma": _r(float(np.sqrt(var))),
+            "salt_pepper": _r(amount),
+        }
 
     # ---- sensor noise ----------------------------------------------------------------------
 
@@ -342,14 +355,15 @@ class VisualPerturber:
             return images
         from rsb_mj.env.cameras import CAMERAS
 
-        sigma, amount = params["gaussian_sigma"], params["salt_pepper"]
+        sigma, amount = float(np.sqrt(params["gaussian_var"])), params["salt_pepper"]
+        shift = round(float(params["gaussian_mean"]) * 255.0)
         out = {}
         for name, image in images.items():
             k = CAMERAS.index(name) if name in CAMERAS else len(CAMERAS)
             rng = np.random.default_rng([self._episode.seed, VISUAL_SEED_TAG, NOISE, int(step), k])
-            if sigma > 0:
+            if sigma > 0 or shift:
                 levels = rng.integers(0, GAUSS_LEVELS, size=image.shape, dtype=np.uint16)
-                offsets = _gauss_offsets(float(sigma))[levels]
+                offsets = _gauss_offsets(sigma)[levels] + np.int16(shift)
                 noisy = np.clip(image.astype(np.int16) + offsets, 0, 255).astype(np.uint8)
             else:
                 noisy = image.copy()

@@ -32,18 +32,18 @@ def goal_line() -> int:
 
 
 BLOCKS = """(:image_settings brightness 0.5 contrast 0.25 temperature 4000)
-  (:camera offset (0.02 -0.03 0.01))
-  (:noise gaussian 0.05 salt_pepper 0.01)
-  (:random_color low 0.3 high 0.7)"""
+  (:camera head 0.02 -0.03 0.01 left_wrist)
+  (:noise gaussian 0.1 0.0025 salt_pepper 0.01)
+  (:random_color true)"""
 
 
 def test_blocks_are_read_with_their_values(tmp_path):
     settings = read_settings(load_task(task_with(tmp_path, BLOCKS)))
     assert settings.blocks == {
         "image_settings": {"brightness": 0.5, "contrast": 0.25, "temperature": 4000.0},
-        "camera": {"offset": (0.02, -0.03, 0.01)},
-        "noise": {"gaussian": 0.05, "salt_pepper": 0.01},
-        "random_color": {"low": 0.3, "high": 0.7},
+        "camera": {"head": (0.02, -0.03, 0.01), "left_wrist": (0.0, 0.0, 0.0)},
+        "noise": {"gaussian": (0.1, 0.0025), "salt_pepper": 0.01},
+        "random_color": {"enabled": True},
     }
     assert read_settings(load_task(tasks_dir() / "rsb_math_4.bddl")).blocks == {}
 
@@ -51,13 +51,17 @@ def test_blocks_are_read_with_their_values(tmp_path):
 @pytest.mark.parametrize(
     ("block", "message"),
     [
-        ("(:noise blur 0.1)", r"\(:noise\) has no key 'blur'; valid choices: gaussian, "
+        ("(:noise blur 0.1)", r"\(:noise\) has no kind 'blur'; valid choices: gaussian, "
          r"salt_pepper"),
-        ("(:noise gaussian 2)", r"gaussian takes a number in \[0, 1\]"),
+        ("(:noise gaussian 0 2)", r"gaussian takes a number in \[0, 1\]"),
+        ("(:noise gaussian 0.1)", r"gaussian takes MEAN VAR"),
         ("(:image_settings temperature 500)", r"temperature takes a number in \[2000, 10000\]"),
-        ("(:camera offset (0.1 0.2))", r"offset takes three numbers \(dx dy dz\) \[m\]"),
-        ("(:noise gaussian)", r"gaussian needs a value"),
-        ("(:random_color low 0.9 high 0.1)", r"\(:random_color\) low must not exceed high"),
+        ("(:image_settings hue 0.2)", r"\(:image_settings\) has no key 'hue'; valid choices: "
+         r"brightness, contrast, saturation, temperature"),
+        ("(:camera agentview 0 0 0)", r"\(:camera\) has no camera 'agentview'; valid "
+         r"choices: head, left_wrist, right_wrist"),
+        ("(:camera head 0.1 0.2)", r"head takes dx dy dz \[m\]"),
+        ("(:random_color maybe)", r"\(:random_color\) takes true or false"),
     ],
 )  # fmt: skip
 def test_bad_blocks_name_file_line_column(tmp_path, block, message):
@@ -76,18 +80,27 @@ def test_blocks_act_at_visual_level_zero(tmp_path):
         assert p["visual_level"] == 0
         tint = kelvin_rgb(4000.0)
         np.testing.assert_allclose(
-            env.model.light_diffuse, plain.model.light_diffuse * (2**0.5 * 1.25 * tint), rtol=1e-6
+            env.model.light_diffuse, plain.model.light_diffuse * (1.5 * 1.25 * tint), rtol=1e-6
         )
         np.testing.assert_allclose(
-            env.model.light_ambient, plain.model.light_ambient * (2**0.5 * 0.75 * tint), rtol=1e-6
+            env.model.light_ambient, plain.model.light_ambient * (1.5 * 0.75 * tint), rtol=1e-6
         )
         np.testing.assert_array_equal(env.model.light_dir, plain.model.light_dir)  # no tilt
         np.testing.assert_allclose(
             env.model.camera("head").pos - plain.model.camera("head").pos, [0.02, -0.03, 0.01]
         )
+        np.testing.assert_array_equal(
+            env.model.camera("left_wrist").pos, plain.model.camera("left_wrist").pos
+        )
         table = env.model.geom("table_top").rgba[:3]
-        assert np.all((table >= 0.3) & (table <= 0.7)) and np.ptp(table) >= 0.15
-        assert p["noise"] == {"gaussian_sigma": 0.05, "salt_pepper": 0.01}
+        assert np.all((table >= 0.2) & (table <= 0.8)) and np.ptp(table) >= 0.15
+        assert p["noise"] == {
+            "gaussian_mean": 0.1, "gaussian_var": 0.0025, "gaussian_sigma": 0.05,
+            "salt_pepper": 0.01,
+        }  # fmt: skip
+        assert p["camera"] == {
+            "offset_m": {"head": [0.02, -0.03, 0.01], "left_wrist": [0.0, 0.0, 0.0]}
+        }
         assert p["light"]["temperature_k"] == 4000.0 and p["light"]["brightness"] == 0.5
         assert a["images"]["head"].tobytes() != b["images"]["head"].tobytes()
     finally:
