@@ -46,7 +46,7 @@ TEMPLATE = 28
 #: Largest shift [px = mm] of the template from the candidate's projected center.
 SHIFT = 5
 #: Yaws [rad] the reader tries (the tasks' ``:yaw_range`` is (-0.3, 0.3)).
-YAWS = tuple(np.round(np.arange(-0.40, 0.401, 0.05), 3))
+YAWS = tuple(np.round(np.arange(-0.40, 0.401, 0.1), 3))
 #: Half edge [px] of the image window sampled for an object's color.
 COLOR_WINDOW = 3
 
