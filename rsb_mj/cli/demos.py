@@ -36,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--width", type=int, default=320)
     p.add_argument("--height", type=int, default=240)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument(
+        "--cot",
+        action="store_true",
+        help="training prompt = instruction + <think>rationale</think> (train split only; the "
+        "rationale is stored in every train demo either way)",
+    )
     p.set_defaults(func=run)
 
 
@@ -60,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         width=args.width,
         height=args.height,
         progress=not args.no_progress,
+        cot=args.cot,
     )
     for reason in res["damaged"]:
         print(f"  rewritten: {reason}")

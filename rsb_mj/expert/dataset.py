@@ -9,7 +9,10 @@ Layout (``FORMAT = "rsb_mj-demo-v1"``)::
     attrs: format, instruction, suite, split, index, seed, task, task_sha256, question_id,
            question, options (JSON list), mapping (JSON), correct, target, episode (JSON row
            of rsb_mj.episode.Episode), cameras (JSON list), image_height, image_width,
-           fps, num_frames, success, grasped, failure, mujoco_version, rsb_mj_version
+           fps, num_frames, success, grasped, failure, mujoco_version, rsb_mj_version,
+           rationale (the train episode's chain of thought, "" when none), prompt (the
+           training prompt: the instruction, or with ``rsb demos --cot`` the instruction
+           followed by ``<think>rationale</think>``)
 
 Files are built in memory, written to a hidden temporary name, read back and checked
 (:func:`verify_demo`), then renamed into place (:mod:`rsb_mj.atomic`), so a file with the

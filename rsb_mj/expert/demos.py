@@ -43,6 +43,7 @@ class DemoJob:
     cameras: tuple[str, ...]
     width: int
     height: int
+    cot: bool = False
 
 
 _ENVS: dict[tuple[Any, ...], Any] = {}
@@ -64,6 +65,8 @@ def write_one(job: DemoJob) -> dict[str, Any]:
     problem = load_problem(job.suite)
     run = run_expert(_env(job), episode, problem, record=True)
     assert run.states is not None and run.actions is not None
+    thought = rationale_of(episode, problem)
+    prompt = f"{run.instruction} <think>{thought}</think>" if job.cot else run.instruction
     write_demo(
         Path(job.out_dir) / episode_filename(job.index),
         episode=episode,
@@ -76,11 +79,27 @@ def write_one(job: DemoJob) -> dict[str, Any]:
             "grasped": run.grasped,
             "failure": run.failure,
             "task_sha256": file_sha256(task_path(job.suite)),
+            "rationale": thought,
+            "prompt": prompt,
             "mujoco_version": mujoco_version(),
             "rsb_mj_version": rsb_mj_version(),
         },
     )
     return run.summary()
+
+
+def rationale_of(episode: Any, problem: Any) -> str:
+    """The episode's rationale (:mod:`rsb_mj.episodes.rationale`) for a train episode whose
+    question source has a rule, else ``""``."""
+    from rsb_mj.episodes.rationale import rationale
+    from rsb_mj.errors import EpisodeError
+
+    if episode.split != "train":
+        return ""
+    try:
+        return rationale(episode, problem)
+    except EpisodeError:
+        return ""
 
 
 def missing_indices(
@@ -141,8 +160,13 @@ def write_demos(
     width: int = 320,
     height: int = 240,
     progress: bool = True,
+    cot: bool = False,
 ) -> dict[str, Any]:
     """Write the demonstrations of rows ``start .. start + n - 1`` that are missing.
+
+    Every train demonstration stores its rationale (``rationale``); with ``cot`` the
+    training prompt (``prompt``) is the instruction followed by ``<think>rationale</think>``
+    (ReasoningVLA), else the instruction.
 
     Returns:
         Counts: ``{"total", "existing", "written", "failed", "damaged", "seconds",
@@ -151,16 +175,24 @@ def write_demos(
         the files found damaged and rewritten (one reason each).
 
     Raises:
-        ExpertError: rows outside a suite's table; LockedError: another ``rsb demos``
+        ExpertError: rows outside a suite's table, or ``cot`` outside the train split;
+            LockedError: another ``rsb demos``
         writes to ``out_dir``; WriteError: ``out_dir`` cannot be written.
     """
     name = source_name(suite)
+    if cot and split != "train":
+        raise ExpertError(
+            f"--cot with --split {split}: rationales are made for the train split only "
+            "(eval answers never reach training data)"
+        )
     check_rows(name, split, n, start)
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out_dir = lock.folder
         damaged: list[str] = []
         todo = missing_indices(out_dir, n, start, damaged=damaged)
-        work = [DemoJob(name, split, i, str(out_dir), tuple(cameras), width, height) for i in todo]
+        work = [
+            DemoJob(name, split, i, str(out_dir), tuple(cameras), width, height, cot) for i in todo
+        ]
         t0 = time.perf_counter()
         failures = [
             res
