@@ -13,7 +13,7 @@ import pytest
 from rsb_mj.colors import PALETTE
 from rsb_mj.episode import LETTERS, Episode, Pose2D
 from rsb_mj.episodes.templates import option_list, template_by_id
-from rsb_mj.errors import EnvError, EpisodeError
+from rsb_mj.errors import EpisodeError
 from rsb_mj.lang import load_task
 from rsb_mj.perturb.language import command_slots, perturb_instruction, synonym_table
 from rsb_mj.resources import assets_dir, tasks_dir
@@ -131,7 +131,7 @@ def test_question_options_and_mapping_are_byte_identical_on_every_table_row():
     problems: dict[str, object] = {}
     rows = 0
     for path in sorted((tasks_dir() / "episodes").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines()[:300]:
+        for line in path.read_text(encoding="utf-8").splitlines()[:100]:
             ep = Episode.from_dict(json.loads(line))
             if ep.task not in problems:
                 problems[ep.task] = load_task(tasks_dir() / ep.task)
@@ -148,7 +148,7 @@ def test_question_options_and_mapping_are_byte_identical_on_every_table_row():
                 assert sub["substitute"] in table[sub["word"]]
             if record["substituted"]:
                 assert text != ep.instruction
-    assert rows == 12 * 300
+    assert rows == 12 * 100
 
 
 def test_an_instruction_not_made_from_its_template_is_refused():
@@ -163,13 +163,6 @@ def test_an_instruction_not_made_from_its_template_is_refused():
 def test_invalid_levels_are_refused(level):
     with pytest.raises(EpisodeError, match="language_level"):
         perturb_instruction(math4_episode(), MATH4, level)
-
-
-def test_env_refuses_bad_language_level():
-    from rsb_mj.env.rsb_env import RsbEnv
-
-    with pytest.raises(EnvError, match=r"language_level 7: valid choices: 0, 1, 2, 3, 4"):
-        RsbEnv(tasks_dir() / "rsb_math_4.bddl", cameras=(), language_level=7)
 
 
 def test_the_table_screens_colors_letters_and_the_words_themselves():

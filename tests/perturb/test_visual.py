@@ -159,6 +159,13 @@ def test_camera_moves_only_the_head_view_and_noise_comes_only_at_v4(envs):
         assert envs[level].reset(seed=8)[1]["sim"]["perturbation"]["noise"] is None
 
 
-def test_bad_visual_level_is_refused():
-    with pytest.raises(EnvError, match=r"visual_level 5: valid choices: 0, 1, 2, 3, 4"):
-        RsbEnv(SUITE.path, cameras=(), visual_level=5)
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"visual_level": 5}, r"visual_level 5: valid choices: 0, 1, 2, 3, 4"),
+        ({"language_level": 7}, r"language_level 7: valid choices: 0, 1, 2, 3, 4"),
+    ],
+)
+def test_bad_levels_are_refused(kw, message):
+    with pytest.raises(EnvError, match=message):
+        RsbEnv(SUITE.path, cameras=(), **kw)
