@@ -1,0 +1,10 @@
+"""Adapters to other evaluation ecosystems.
+
+- :mod:`rsb_mj.integrations.vla_eval`: the six RSB suites as a vla-eval benchmark
+  (``StepBenchmark``), with configs in ``rsb_mj/integrations/configs/`` (needs the
+  ``vla-eval`` extra).
+- :mod:`rsb_mj.integrations.vla_eval_results`: GSR, TSR and nSG from vla-eval's result
+  files (no vla-eval needed).
+- :mod:`rsb_mj.integrations.vla_eval_replay`: a vla-eval model server that replays
+  recorded demonstrations open loop (tests, smoke runs).
+"""

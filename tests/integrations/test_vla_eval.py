@@ -1,0 +1,198 @@
+"""Tests of the vla-eval plugin: the benchmark's contract with vla-eval's real classes, the
+shipped configs, nSG from result files, and ``vla-eval run --no-docker`` end to end
+against a replay server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip(
+    "vla_eval", reason="the vla-eval plugin needs the extra: pip install -e '.[vla-eval]'"
+)
+
+from vla_eval.benchmarks.base import StepBenchmark
+from vla_eval.cli.config_loader import load_config
+from vla_eval.registry import resolve_import_string
+from vla_eval.specs import check_specs
+
+from rsb_mj.errors import EnvError, EvalError, RsbError
+from rsb_mj.integrations.vla_eval import RsbBenchmark, config_path
+from rsb_mj.integrations.vla_eval_results import (
+    format_table,
+    summarize,
+    summarize_aggregate,
+)
+from rsb_mj.suites import SUITES
+
+
+@pytest.mark.parametrize("suite", list(SUITES))
+def test_shipped_configs_load_and_name_their_suite(suite):
+    cfg = load_config(str(config_path(suite)))
+    (entry,) = cfg["benchmarks"]
+    assert entry["name"] == suite and entry["params"]["suite"] == suite
+    assert entry["params"]["split"] == "eval" and entry["episodes_per_task"] == 500
+    assert resolve_import_string(entry["benchmark"]) is RsbBenchmark
+    assert "docker" not in cfg  # runs with or without --no-docker, on the host
+
+
+def test_benchmark_contract():
+    bench = RsbBenchmark("rsb-general-10", width=32, height=24)
+    assert isinstance(bench, StepBenchmark)
+    assert bench.get_tasks() == [{"name": "RSB-General-10", "suite": "RSB-General-10"}]
+    assert bench.get_metadata() == {"max_steps": 400, "max_episodes_per_task": 500}
+    assert RsbBenchmark("RSB-Math-4", split="train", start=990).get_metadata() == {
+        "max_steps": 400,
+        "max_episodes_per_task": 10,
+    }
+    spec = bench.get_action_spec()
+    assert check_specs(spec, spec, bench.get_observation_spec(), bench.get_observation_spec()) == []
+    assert spec["joint_positions"].dims == 14
+    assert RsbBenchmark.render_backends == {"gpu", "cpu"}
+
+
+def test_shuffle_seed_draws_the_rows_in_a_secret_order():
+    plain = RsbBenchmark("RSB-Math-4", start=5)
+    mixed = RsbBenchmark("RSB-Math-4", start=5, shuffle_seed=7)
+    assert plain._rows[0].index == 5
+    assert sorted(r.index for r in mixed._rows) == list(range(5, 500))
+    assert [r.index for r in mixed._rows][:5] != list(range(5, 10))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"suite": "RSB-Math-5"}, r"unknown suite 'RSB-Math-5'; valid choices: RSB-Math-4"),
+        ({"split": "test"}, r"unknown split 'test'; valid choices: eval, train"),
+        ({"start": 500}, r"start 500: the RSB-Math-4 eval table has rows 0\.\.499"),
+    ],
+)
+def test_bad_params_are_refused(kwargs, message):
+    with pytest.raises(RsbError, match=message):
+        RsbBenchmark(**kwargs)
+
+
+def test_one_step_observation_and_result():
+    bench = RsbBenchmark("RSB-Math-4", width=32, height=24)
+    raw = bench.reset({"name": "RSB-Math-4", "episode_idx": 3})
+    obs = bench.make_obs(raw, {})
+    assert sorted(obs["images"]) == ["cam_high", "cam_left_wrist", "cam_right_wrist"]
+    assert obs["images"]["cam_high"].shape == (24, 32, 3)
+    assert obs["state"].dtype == np.float32 and obs["state"].shape == (14,)
+    assert obs["task_description"] == bench._rows[3].instruction
+    res = bench.step({"actions": obs["state"]})
+    assert res.done is False and res.reward == 0.0
+    assert bench.get_step_result(res) == {
+        "success": False,
+        "grasped": False,
+        "correct_choice": False,
+        "choice": "",
+        "choices": 4,
+    }
+    with pytest.raises(EnvError, match=r"shape \(2, 14\)\}; expected one \(14,\) joint-position"):
+        bench.step({"actions": np.zeros((2, 14))})
+    with pytest.raises(RsbError, match=r"episode 500: RSB-Math-4 eval has 500 rows from row 0"):
+        bench.reset({"episode_idx": 500})
+    bench.cleanup()
+
+
+def aggregate(tmp_path, name, metrics, errors=0):
+    episodes = [{"episode_id": i, "metrics": m} for i, m in enumerate(metrics)]
+    episodes += [
+        {"episode_id": 100 + i, "metrics": {"success": False}, "failure_reason": "timeout"}
+        for i in range(errors)
+    ]
+    path = tmp_path / f"{name}_aggregate.json"
+    path.write_text(
+        json.dumps({"benchmark": name, "tasks": [{"task": name, "episodes": episodes}]})
+    )
+    return path
+
+
+def test_nsg_from_result_files(tmp_path):
+    ep = lambda s, g: {"success": s, "grasped": g, "choices": 4}  # noqa: E731
+    aggregate(
+        tmp_path,
+        "RSB-Math-4",
+        [ep(True, True)] * 3 + [ep(False, True)] * 3 + [ep(False, False)] * 2,
+        errors=1,
+    )
+    aggregate(tmp_path, "RSB-Math-10", [{**ep(False, False), "choices": 10}] * 2)
+    rows = summarize(tmp_path)
+    assert [(r.benchmark, r.episodes, r.errors, r.grasped, r.success) for r in rows] == [
+        ("RSB-Math-10", 2, 0, 0, 0),
+        ("RSB-Math-4", 8, 1, 6, 3),
+    ]
+    assert rows[1].nsg == pytest.approx((3 / 6 - 1 / 4) / (3 / 4))
+    assert rows[0].nsg is None
+    assert format_table(rows).splitlines()[2:] == [
+        "| RSB-Math-10 | 10 | 0/2 = 0.000 [0.000, 0.658] | 0/2 = 0.000 [0.000, 0.658] | n/a | 0 |",
+        "| RSB-Math-4 | 4 | 6/8 = 0.750 [0.409, 0.929] | 3/8 = 0.375 [0.137, 0.694] | 0.333 | 1 |",
+    ]
+
+
+def test_foreign_result_files_are_refused(tmp_path):
+    with pytest.raises(EvalError, match=r"no vla-eval results \(\*_aggregate\.json\)"):
+        summarize(tmp_path)
+    path = aggregate(tmp_path, "LIBERO", [{"success": True}])
+    with pytest.raises(
+        EvalError, match=r"episode 0 has metrics \['success'\]; expected success, grasped"
+    ):
+        summarize_aggregate(path)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the replay server exited"
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.5)
+    raise TimeoutError(f"replay server not listening on {port} after {timeout} s")
+
+
+@pytest.mark.slow
+def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
+    """vla-eval's own CLI and runner on the shipped RSB-Math-4 config, against a server
+    replaying two recorded expert demonstrations (train rows 0-1) open loop: 2/2 succeed."""
+    from rsb_mj.expert.demos import write_demos
+
+    res = write_demos("RSB-Math-4", "train", 2, tmp_path / "demos", cameras=(), progress=False)
+    assert res["failed"] == 0
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rsb_mj.integrations.vla_eval_replay",
+         "--args.demo_dir", str(tmp_path / "demos"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        wait_for_port(port, server)
+        run = subprocess.run(
+            ["vla-eval", "run", "--no-docker", "-c", str(config_path("RSB-Math-4")),
+             "--server-url", f"ws://127.0.0.1:{port}", "--output-dir", str(tmp_path / "results"),
+             "--benchmark-field", "episodes_per_task=2",
+             "--param", "split=train", "--param", "width=64", "--param", "height=48"],
+            capture_output=True, text=True, timeout=900, env={**os.environ, "NO_COLOR": "1"},
+        )  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "RSB-Math-4: 100.0%" in run.stdout
+    (row,) = summarize(tmp_path / "results")
+    assert (row.benchmark, row.choices, row.episodes, row.errors) == ("RSB-Math-4", 4, 2, 0)
+    assert (row.grasped, row.success, row.nsg) == (2, 2, 1.0)
