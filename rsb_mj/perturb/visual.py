@@ -19,7 +19,7 @@ Cumulative levels, as in VLA-Arena (paper section F.2):
   and orange, are 0.08 apart), saturation and value scaled by U(0.92, 1.08) (letter
   materials alike). The robot keeps its colors.
 * V3 + camera: the head camera moved by U(-0.105, 0.105) m per world axis (VLA-Arena's
-  range), orientation kept. Wrist cameras ride on the arms and are not moved.
+  range), orientation kept. V3 leaves the wrist cameras (on the arms) where they are.
 * V4 + sensor noise on every camera image: Gaussian with mean 0 and variance 0.085 on
   intensities in [0, 1] (sigma 0.29: VLA-Arena's ``add_noise``), drawn by inverse CDF from
   4096 equiprobable levels rounded to whole intensity steps (tails beyond 3.5 sigma cut; 2x
