@@ -60,8 +60,8 @@ def _workers(pid: int) -> set[int]:
 
 COMMANDS = {
     "eval": lambda out: [
-        "eval", "--suite", "RSB-Math-4", "--policy", "noop", "--episodes", "40",
-        "--max-steps", "100", "--workers", "2", "--out", str(out), "--no-progress",
+        "eval", "--suite", "RSB-Math-4", "--policy", "noop", "--episodes", "300",
+        "--max-steps", "20", "--workers", "2", "--out", str(out), "--no-progress",
     ],
     "demos": lambda out: [
         "demos", "RSB-Math-4", "-n", "8", "-j", "2", "--cameras", "", "-o", str(out),
