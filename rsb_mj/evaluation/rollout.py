@@ -72,8 +72,11 @@ def as_chunk(action: Any, policy: Policy) -> np.ndarray:
     return chunk
 
 
-def policy_view(env: Any, policy: Policy, episode: Episode) -> PolicyEnv | SimView:
-    """What ``policy`` is handed as ``env`` at reset (see :mod:`rsb_mj.env.views`)."""
+def policy_view(
+    env: Any, policy: Policy, episode: Episode, instruction: str
+) -> PolicyEnv | SimView:
+    """What ``policy`` is handed as ``env`` at reset (see :mod:`rsb_mj.env.views`);
+    ``instruction`` is the one the env reported (perturbed at language levels W1-W4)."""
     u = env.unwrapped
     candidates = env_candidates(u)
     if not (policy.simulator or policy.privileged):
@@ -82,7 +85,7 @@ def policy_view(env: Any, policy: Policy, episode: Episode) -> PolicyEnv | SimVi
             observation_space=getattr(u, "observation_space", None),
             candidates=candidates,
             control_hz=float(getattr(u, "metadata", {}).get("render_fps", 20)),
-            instruction=episode.instruction,
+            instruction=instruction,
         )
     return SimView(
         model=u.model,
@@ -90,7 +93,7 @@ def policy_view(env: Any, policy: Policy, episode: Episode) -> PolicyEnv | SimVi
         scene=u.scene,
         candidates=candidates,
         control_hz=float(u.metadata.get("render_fps", 20)),
-        instruction=episode.instruction,
+        instruction=instruction,
         seed=policy_seed(episode.seed, policy.name),
         letters={cand: letter for letter, cand in episode.mapping.items()},
         _answer=episode.target if policy.privileged else None,
@@ -192,7 +195,7 @@ def run_episode(
             scorer = EpisodeScorer.for_problem(
                 problem, env_candidates(env.unwrapped), episode.target
             )
-            view = policy_view(env, policy, episode)
+            view = policy_view(env, policy, episode, str(info.get("instruction", "")))
             public = {k: v for k, v in info.items() if k != "episode"}
             _call_policy(policy, "reset()", lambda: policy.reset(view, obs, public))
             settle = 0
