@@ -158,7 +158,7 @@ class Comment:
 def find_comments(text: str) -> list[Comment]:
     """Every ``;`` comment of ``text`` in source order (quoted strings skipped)."""
     out: list[Comment] = []
-    for number_, line in enumerate(text.splitlines(), start=1):
+    for number_, line in enumerate(text.split("\n"), start=1):  # lines as the parser counts them
         in_string = False
         for index, char in enumerate(line):
             if char == '"':

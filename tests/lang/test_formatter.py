@@ -167,3 +167,15 @@ def test_random_comments_on_real_files_survive_idempotently():
         kept = " ".join(c for _, c in comments_of(out))
         for _, comment in comments_of(text):
             assert comment in kept, (path, comment)
+
+
+def test_comments_are_placed_by_the_lines_the_parser_counts():
+    """CRLF endings and a form feed (whitespace that splitlines() would split on)."""
+    text = (
+        "(define (problem p)\r\n  (:domain robosuite) ; a\r\n\x0c  ; own\r\n"
+        "  (:goal (And (On a b)))) ; end\r\n"
+    )
+    assert format_text(text) == (
+        "(define (problem p)\n  (:domain robosuite)  ; a\n  ; own\n"
+        "  (:goal (And (On a b))))  ; end\n"
+    )
