@@ -155,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         episode_timeout_s=args.episode_timeout,
         instructions=tuple(m for m in dict.fromkeys(args.instruction) if m != "original"),
         counterfactual=args.counterfactual,
+        visual_level=args.visual_level,
+        language_level=args.language_level,
     )
     env_factory = None
     if args.visual_level or args.language_level:

@@ -83,6 +83,9 @@ class EvalConfig:
         episode_timeout_s: wall-clock limit [s] of one episode; exceeding it records an
             infrastructure error (retried on resume).
         instructions: instruction modes run beside ``original`` (``--instruction``).
+        visual_level, language_level: VLA-Arena's perturbation levels the environments run
+            at (``--visual-level``, ``--language-level``; the env factory applies them): a
+            run directory keeps the levels it started with, like its split.
         counterfactual: also run each row's counterfactual twin (``--counterfactual``).
     """
 
@@ -101,6 +104,8 @@ class EvalConfig:
     episode_timeout_s: float = 600.0
     instructions: tuple[str, ...] = ()
     counterfactual: bool = False
+    visual_level: int = 0
+    language_level: int = 0
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -251,12 +256,24 @@ def _prepare(config: EvalConfig) -> Path:
                 f"{run_file}: this run directory holds split {previous['split']!r}; "
                 f"use another --out for split {config.split!r}"
             )
+        for name in ("visual_level", "language_level"):
+            held, asked = previous.get(name, 0), getattr(config, name)
+            if held != asked:
+                flag = "--" + name.replace("_", "-")
+                raise EvalError(
+                    f"{run_file}: this run directory holds {flag} {held}; use another --out "
+                    f"for {flag} {asked}"
+                )
     else:
         from rsb_mj.version import versions
 
-        atomic_write_text(
-            run_file, json.dumps({"split": config.split, "versions": versions()}, indent=2)
-        )
+        description = {
+            "split": config.split,
+            "visual_level": config.visual_level,
+            "language_level": config.language_level,
+            "versions": versions(),
+        }
+        atomic_write_text(run_file, json.dumps(description, indent=2))
     videos = config.out / "videos"
     if config.videos and videos.exists() and not videos.is_dir():
         raise WriteError(f"{videos}: exists and is not a folder (videos go there)")

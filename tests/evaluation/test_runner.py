@@ -146,3 +146,11 @@ def test_ablations_and_counterfactual_twins_are_their_own_records_and_resume(tmp
     assert again == records and (cfg.out / "episodes.jsonl").read_text().count("\n") == 8
     with pytest.raises(EvalError, match=r"--instruction 'loud'; valid choices: original, blank"):
         _config(tmp_path, instructions=("loud",))
+
+
+def test_a_run_directory_keeps_its_perturbation_levels(tmp_path):
+    run_eval(_config(tmp_path, episodes=1, visual_level=2), env_factory=fake_env_factory)
+    with pytest.raises(
+        EvalError, match=r"holds --visual-level 2; use another --out for --visual-level 0"
+    ):
+        run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
