@@ -42,6 +42,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="training prompt = instruction + <think>rationale</think> (train split only; the "
         "rationale is stored in every train demo either way)",
     )
+    p.add_argument(
+        "--format",
+        default="hdf5",
+        choices=("hdf5", "lerobot"),
+        help="lerobot: also convert the folder into a LeRobot dataset in OUT/lerobot "
+        "(rebuilt on each run; see rsb export-lerobot)",
+    )
+    p.add_argument("--lerobot-version", default="3.0", choices=("3.0", "2.1"))
     p.set_defaults(func=run)
 
 
@@ -78,4 +86,15 @@ def run(args: argparse.Namespace) -> int:
         f"({res['written']} written, {res['existing']} already there, {damaged}"
         f"{res['failed']} with expert failures) in {res['seconds']:.0f} s"
     )
+    if args.format == "lerobot":
+        from rsb_mj.datasets.lerobot import export_lerobot
+
+        out = export_lerobot(
+            args.out, args.out / "lerobot", version=args.lerobot_version, cameras=cameras,
+            overwrite=True,
+        )  # fmt: skip
+        print(
+            f"rsb demos: LeRobot v{out.version} dataset of {out.episodes} successful episodes "
+            f"in {out.out_dir}"
+        )
     return 1 if res["failed"] else 0

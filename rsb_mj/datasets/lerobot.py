@@ -24,9 +24,10 @@ Features (ALOHA names, as openpi's ALOHA configs read them): ``observation.state
 (grippers 0 closed .. 1 open, rsb_mj's convention), ``observation.images.cam_high``,
 ``cam_left_wrist``, ``cam_right_wrist`` (H.264 MP4, from the ``head``, ``left_wrist``,
 ``right_wrist`` cameras), and LeRobot's ``timestamp``, ``frame_index``, ``episode_index``,
-``index``, ``task_index``. The task is the episode's instruction; fps is the 20 Hz control
-rate. Each episode's row also keeps ``rsb_episode`` (the episode as JSON, so a dataset
-can be replayed in the env), ``rsb_success`` and ``rsb_grasped``.
+``index``, ``task_index``. The task is the demonstration's training prompt (the
+instruction, or with ``rsb demos --cot`` the instruction and its ``<think>`` rationale);
+fps is the 20 Hz control rate. Each episode's row also keeps ``rsb_episode`` (the episode
+as JSON, so a dataset can be replayed in the env), ``rsb_success`` and ``rsb_grasped``.
 
 The dataset is built in a hidden sibling folder (every file written through
 :mod:`rsb_mj.atomic`) and renamed into place at the end, so the output folder is complete
@@ -252,7 +253,9 @@ def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
         states=np.asarray(demo.states),
         actions=np.asarray(demo.actions),
         images={c: np.stack(demo.images[c]) for c in cameras},
-        instruction=str(demo.attrs["instruction"]),
+        # the training prompt (instruction, + <think>rationale</think> with rsb demos --cot);
+        # files written before prompts were stored carry only the instruction
+        instruction=str(demo.attrs.get("prompt") or demo.attrs["instruction"]),
         attrs=demo.attrs,
     )
 
@@ -279,6 +282,7 @@ def export_lerobot(
     version: str = "3.0",
     cameras: tuple[str, ...] = tuple(CAMERA_NAMES),
     successful_only: bool = True,
+    overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> ExportSummary:
     """Convert every demonstration in ``demo_dir`` into a LeRobot dataset at ``out_dir``.
@@ -290,6 +294,8 @@ def export_lerobot(
         cameras: rsb_mj cameras to export (subset of ``head``, ``left_wrist``,
             ``right_wrist``).
         successful_only: skip demonstrations whose expert failed.
+        overwrite: replace an existing dataset at ``out_dir`` (only once the new one is
+            complete).
         progress: called with (done, total) after each episode.
 
     Raises:
@@ -302,7 +308,9 @@ def export_lerobot(
     if unknown:
         raise ExportError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERA_NAMES)}")
     out_dir = Path(out_dir)
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ExportError(f"{out_dir}: exists and is not a folder")
+    if out_dir.exists() and any(out_dir.iterdir()) and not overwrite:
         raise ExportError(f"{out_dir}: exists and is not an empty folder; choose a new one")
     paths = find_demos(demo_dir)
     _pyarrow()
@@ -311,7 +319,11 @@ def export_lerobot(
     try:
         summary = _build(paths, build, version, tuple(cameras), successful_only, progress)
         if out_dir.exists():
-            out_dir.rmdir()
+            old = Path(
+                tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent)
+            )
+            os.replace(out_dir, old / "ds")
+            shutil.rmtree(old)
         os.replace(build, out_dir)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)

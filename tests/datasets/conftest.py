@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip(
-    "pyarrow", reason="LeRobot export needs the lerobot extra: pip install -e '.[lerobot]'"
-)
-pytest.importorskip(
-    "av", reason="LeRobot export needs the lerobot extra: pip install -e '.[lerobot]'"
-)
-
 import numpy as np
+import pytest
 
 from rsb_mj.episodes.table import load_table
 from rsb_mj.expert.dataset import episode_filename, write_demo

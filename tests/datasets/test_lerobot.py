@@ -7,18 +7,25 @@ import json
 
 import gymnasium
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
-import rsb_mj  # noqa: F401  (registers the ids)
-from rsb_mj.cli import main
-from rsb_mj.datasets.lerobot import MOTORS, ExportError, export_lerobot
-from rsb_mj.datasets.video import decode_mp4, probe_mp4
-from rsb_mj.episode import Episode
-from rsb_mj.expert.dataset import read_demo
+pa = pytest.importorskip(
+    "pyarrow", reason="LeRobot export needs the lerobot extra: pip install -e '.[lerobot]'"
+)
+pytest.importorskip(
+    "av", reason="LeRobot export needs the lerobot extra: pip install -e '.[lerobot]'"
+)
 
-from .conftest import CAMERAS, HEIGHT, WIDTH, synthetic_frames
+import pyarrow.parquet as pq  # noqa: E402
+
+import rsb_mj  # noqa: E402, F401  (registers the ids)
+from rsb_mj.cli import main  # noqa: E402
+from rsb_mj.datasets.lerobot import MOTORS, ExportError, export_lerobot  # noqa: E402
+from rsb_mj.datasets.video import decode_mp4, probe_mp4  # noqa: E402
+from rsb_mj.episode import Episode  # noqa: E402
+from rsb_mj.expert.dataset import read_demo  # noqa: E402
+
+from .conftest import CAMERAS, HEIGHT, WIDTH, synthetic_frames  # noqa: E402
 
 KEYS = {
     "head": "observation.images.cam_high",
@@ -309,3 +316,24 @@ def test_replaying_an_exported_dataset_reproduces_its_success(tmp_path):
     assert info["is_success"] is True
     # the outcome is decided on the demo's last recorded step, rewarded there only
     assert rewards == [0.0] * (len(actions) - 1) + [1.0]
+
+
+def test_rsb_demos_format_lerobot_writes_and_rebuilds_the_dataset(tmp_path, capsys):
+    """``rsb demos --format lerobot`` (no cameras: fast) converts the folder, and a rerun
+    that finds every episode done rebuilds the dataset in place."""
+    args = ["demos", "RSB-Math-4", "-n", "1", "-o", str(tmp_path), "--cameras", "",
+            "--no-progress", "--format", "lerobot", "--lerobot-version", "2.1"]  # fmt: skip
+    assert main(args) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"rsb demos: LeRobot v2.1 dataset of 1 successful episodes in {tmp_path / 'lerobot'}"
+    )
+    info = json.loads((tmp_path / "lerobot/meta/info.json").read_text())
+    assert (info["codebase_version"], info["total_episodes"], info["video_path"]) == (
+        "v2.1",
+        1,
+        None,
+    )
+    assert main(args) == 0
+    assert "(0 written, 1 already there" in capsys.readouterr().out
+    assert json.loads((tmp_path / "lerobot/meta/info.json").read_text()) == info
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [".rsb.lock"]
