@@ -135,3 +135,22 @@ def test_workers_that_keep_dying_before_any_episode_stop_the_run(tmp_path, monke
         run_eval(cfg, env_factory=fake_env_factory)
     records = read_records(cfg.out / RECORDS_FILE)
     assert sorted((r.index, r.error) for r in records) == [(i, WORKER_DIED) for i in range(6)]
+
+
+def test_an_episode_over_its_wall_clock_limit_is_an_infra_error(tmp_path):
+    cfg = _config(tmp_path, ["hangs"], episodes=1, episode_timeout_s=0.5)
+    (record,) = run_eval(cfg, env_factory=fake_env_factory)
+    assert (record.termination, record.error_kind, record.error) == (
+        "error",
+        "infra",
+        "InfraError: episode 0 exceeded its wall-clock limit of 0.5 s (--episode-timeout)",
+    )
+
+
+def test_server_timeouts_reach_the_policy():
+    from rsb_mj.evaluation.jobs import Job
+    from rsb_mj.evaluation.worker import build_policy
+
+    job = Job("RSB-Math-4", "eval", 0, "openpi:127.0.0.1:1", 5, "", 2.5, 7.0, 30.0)
+    policy = build_policy(job)
+    assert (policy.connect_timeout_s, policy.request_timeout_s) == (2.5, 7.0)

@@ -10,6 +10,7 @@ crashes, so exactly one worker dies.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +56,12 @@ class Ragged(Open):
 class Exits(Open):
     def act(self, obs):
         raise SystemExit(4)
+
+
+class Hangs(Open):
+    def act(self, obs):
+        time.sleep(30)  # a policy that never answers in time
+        return super().act(obs)
 
 
 class CrashIfFlagged(Open):
@@ -114,6 +121,10 @@ def factory_raises() -> Open:
 
 def factory_exits() -> Open:
     raise SystemExit(1)
+
+
+def hangs() -> Open:
+    return Hangs()
 
 
 def crash_if_flagged() -> Open:
