@@ -17,7 +17,14 @@ from .lang_samples import BASE, LIBERO
 from .test_property import edited
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-FILES = sorted(DATA.rglob("*.bddl")) + sorted(tasks_dir().glob("*.bddl"))
+FILES = [
+    *(
+        p
+        for folder in ("bddl_corpus", "bddl_suites", "lang_fmt")
+        for p in sorted((DATA / folder).rglob("*.bddl"))
+    ),
+    *sorted(tasks_dir().glob("*.bddl")),
+]
 
 
 def deep(node):
