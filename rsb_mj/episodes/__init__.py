@@ -11,7 +11,10 @@ modules, one concept each:
 * :mod:`.templates` -- ``tasks/templates/{seen,unseen}_{4,10}.txt``;
 * :mod:`.sampler` -- the draw order from ``default_rng(seed)``;
 * :mod:`.table` -- the frozen tables ``tasks/episodes/*.jsonl`` and their manifest;
-* :mod:`.heuristics`, :mod:`.audit`, :mod:`.stats` -- the shortcut audit (``rsb audit``).
+* :mod:`.heuristics`, :mod:`.probes`, :mod:`.learned`, :mod:`.dedup`, :mod:`.audit`,
+  :mod:`.stats` -- the shortcut audit (``rsb audit``): text-only heuristics, number-shape
+  probes, a per-value prior and linear classifiers fitted on train, near-duplicates across
+  splits.
 
 Public API::
 

@@ -22,6 +22,7 @@ figures on every machine.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import zlib
@@ -29,6 +30,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
+from scipy import sparse
 
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.heuristics import numeric_options, words
@@ -37,6 +39,8 @@ from rsb_mj.episodes.probes import divisor_count, magnitude
 
 #: Hash buckets of the text features.
 BUCKETS = 1 << 12
+#: Text features: the buckets and 4 rank features.
+TEXT_WIDTH = BUCKETS + 4
 #: L2 penalties of the classifiers (per row): a sharp one that uses the hashed n-grams and
 #: a smooth one that leans on the dense features (measured: each finds a different shortcut).
 L2 = 1e-2
@@ -87,12 +91,25 @@ class ValuePrior:
 
 def fitted_probes(train: Sequence[Episode]) -> dict[str, object]:
     """Name -> pick function of every probe fitted on ``train``: ``value_prior``,
-    ``linear_probe`` (L2 ``L2``) and ``linear_probe_smooth`` (``L2_SMOOTH``)."""
-    return {
-        "value_prior": ValuePrior(train).pick,
-        "linear_probe": LinearProbe(train, L2).pick,
-        "linear_probe_smooth": LinearProbe(train, L2_SMOOTH).pick,
-    }
+    ``linear_probe`` (L2 ``L2``) and ``linear_probe_smooth`` (``L2_SMOOTH``). Fits are
+    cached by the content of ``train`` (what the probes see of it), since a build and an
+    audit fit the same train table."""
+    digest = hashlib.sha256()
+    for e in train:
+        digest.update(repr((e.question, e.options, e.correct)).encode())
+    key = digest.hexdigest()
+    if key not in _FITTED:
+        if len(_FITTED) >= 8:
+            _FITTED.pop(next(iter(_FITTED)))
+        _FITTED[key] = {
+            "value_prior": ValuePrior(train).pick,
+            "linear_probe": LinearProbe(train, L2).pick,
+            "linear_probe_smooth": LinearProbe(train, L2_SMOOTH).pick,
+        }
+    return dict(_FITTED[key])
+
+
+_FITTED: dict[str, dict[str, object]] = {}
 
 
 def _bucket(token: str) -> int:
@@ -154,21 +171,26 @@ def _text_features(episode: Episode) -> np.ndarray:
     shared = _ranks(
         [sum(len(b & other) for j, other in enumerate(bags) if j != i) for i, b in enumerate(bags)]
     )
-    out = np.zeros((n, BUCKETS + 4))
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
     for i, option in enumerate(episode.options):
         text = " ".join(option.lower().split())
         tokens = {f"w:{w}" for w in _WORD.findall(text)}
         tokens |= {f"c:{text[k : k + 3]}" for k in range(len(text) - 2)}
-        for token in tokens:
-            out[i, _bucket(token)] = 1.0
-        out[i, BUCKETS:] = (lengths[i], counts[i], overlap[i], shared[i])
-    return out
+        buckets = sorted({_bucket(token) for token in tokens})
+        dense = (lengths[i], counts[i], overlap[i], shared[i])
+        rows += [i] * (len(buckets) + len(dense))
+        cols += [*buckets, *range(BUCKETS, BUCKETS + len(dense))]
+        vals += [1.0] * len(buckets) + list(dense)
+    return sparse.csr_matrix((vals, (rows, cols)), shape=(n, TEXT_WIDTH))
 
 
-def features(episode: Episode, numeric: bool) -> np.ndarray:
-    """The ``(options, features)`` matrix of one row: numeric features when ``numeric`` and
-    every option is a number, else text features (General rows whose options all start with
-    a number, such as ``"5 m/s"``, use text features like the other rows of their table)."""
+def features(episode: Episode, numeric: bool) -> np.ndarray | sparse.csr_matrix:
+    """The ``(options, features)`` matrix of one row: dense numeric features when ``numeric``
+    and every option is a number, else sparse text features (General rows whose options all
+    start with a number, such as ``"5 m/s"``, use text features like the other rows of their
+    table)."""
     values = numeric_options(episode) if numeric else None
     if values is not None:
         return _numeric_features(episode, values)
@@ -184,35 +206,39 @@ class LinearProbe:
     """
 
     def __init__(self, train: Sequence[Episode], l2: float = L2) -> None:
-        self.l2 = l2
         from scipy.optimize import minimize
 
+        self.l2 = l2
         self.numeric = all(numeric_options(e) is not None for e in train)
-        xs = np.stack([self._features(e) for e in train])  # (rows, options, features)
+        n = train[0].choices
+        blocks = [self._features(e) for e in train]
+        # one (rows * options, features) matrix; scores reshape to (rows, options)
+        x = np.vstack(blocks) if self.numeric else sparse.vstack(blocks, format="csr")
+        xt = x.T.tocsr() if not self.numeric else x.T
         ys = np.array([e.letters.index(e.correct) for e in train])
         rows = len(train)
 
         def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-            s = xs @ w
+            s = np.asarray(x @ w).reshape(rows, n)
             s -= s.max(axis=1, keepdims=True)
             p = np.exp(s)
             p /= p.sum(axis=1, keepdims=True)
             nll = -np.log(p[np.arange(rows), ys]).sum() / rows
             p[np.arange(rows), ys] -= 1.0
-            grad = np.einsum("ro,rof->f", p, xs) / rows
+            grad = np.asarray(xt @ p.reshape(-1)) / rows
             return nll + l2 * float(w @ w), grad + 2 * l2 * w
 
-        result = minimize(loss, np.zeros(xs.shape[2]), jac=True, method="L-BFGS-B")
-        self.weights = result.x
+        result = minimize(loss, np.zeros(x.shape[1]), jac=True, method="L-BFGS-B")
+        # rounded, so that a platform's last-bit differences do not change a pick
+        self.weights = np.round(result.x, 6)
 
-    def _features(self, episode: Episode) -> np.ndarray:
+    def _features(self, episode: Episode) -> np.ndarray | sparse.csr_matrix:
         x = features(episode, self.numeric)
-        width = _NUM if self.numeric else BUCKETS + 4
-        if x.shape[1] != width:  # a text row in a numeric table: no evidence either way
-            return np.zeros((x.shape[0], width))
+        if self.numeric and sparse.issparse(x):  # a text row in a numeric table: no evidence
+            return np.zeros((x.shape[0], _NUM))
         return x
 
     def pick(self, episode: Episode) -> str:
         """The option of highest score (earliest on a tie)."""
-        scores = self._features(episode) @ self.weights
+        scores = np.round(np.asarray(self._features(episode) @ self.weights).reshape(-1), 9)
         return episode.letters[int(np.argmax(scores))]
