@@ -51,3 +51,18 @@ def test_audit_max_words_fails_long_instructions(capsys):
     assert main(["audit", "RSB-General-10", "--max-words", "200"]) == 1
     out = capsys.readouterr().out
     assert "RSB-General-10 eval: length (at most 200 words): " in out
+
+
+def test_audit_fits_the_probes_on_the_given_train_table(capsys):
+    from rsb_mj.episodes.table import episodes_dir
+
+    table = str(episodes_dir() / "RSB-HardMath-4.eval.jsonl")
+    train = str(episodes_dir() / "RSB-HardMath-4.train.jsonl")
+    assert main(["audit", "--table", table, "--train", train, "--train", train]) == 2
+    assert "2 --train for 1 --table" in capsys.readouterr().out
+    assert main(["audit", "--table", table, "--train", train]) == 0
+    out = capsys.readouterr().out
+    assert "PASS fitted on train:value_prior" in out and "1000 train rows" in out
+    assert "INFO units digit: the answer's is unique among the options in 77.2% of 500 rows" in out
+    assert main(["audit", "--table", table]) == 0  # no train table: no fitted probes
+    assert "fitted on train" not in capsys.readouterr().out
