@@ -17,6 +17,7 @@ the error episodes, which are excluded from every rate; a row with more errors t
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
 from collections.abc import Sequence
@@ -333,6 +334,9 @@ def write_report(
                 "",
                 confusion_markdown(recs, m.suite, m.choices),
             ]
+    if plots and importlib.util.find_spec("matplotlib") is None:
+        plots = False
+        parts += ["", "Plots skipped: matplotlib is not installed (pip install 'rsb_mj[plots]')."]
     if plots:
         plot_rates(metrics, out / "rates.png")
         if len(ablations) > 1:

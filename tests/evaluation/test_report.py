@@ -55,3 +55,17 @@ def test_an_empty_directory_is_explained(tmp_path):
     with pytest.raises(EvalError, match=r"no episodes.jsonl records; run `rsb eval --out"):
         write_report([tmp_path], tmp_path / "r")
     assert main(["report", str(tmp_path), str(tmp_path)]) == 2
+
+
+def test_without_matplotlib_the_tables_are_written_and_the_plots_skipped(tmp_path, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
+    )
+    _run(tmp_path / "a", "expert", 1)
+    text = write_report([tmp_path / "a"], tmp_path / "report")
+    assert "Plots skipped: matplotlib is not installed (pip install 'rsb_mj[plots]')." in text
+    assert (tmp_path / "report" / "table1_tsr.csv").exists()
+    assert not (tmp_path / "report" / "rates.png").exists()
