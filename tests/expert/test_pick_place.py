@@ -33,7 +33,9 @@ def test_places_the_target_with_the_arm_on_its_side(env, side):
     assert run.success and run.grasped
     assert run.choice == episode.target
     assert run.steps < run.max_steps == 400
-    assert run.phase == "done"
+    # the env terminates once success is decided (0.5 s resting in the zone, released): the
+    # expert is retreating or going home by then
+    assert run.phase in ("retreat", "home", "done")
     # the actions stay inside the action space, and the idle arm does not move
     space = env.action_space
     assert np.all(run.actions >= space.low - 1e-9) and np.all(run.actions <= space.high + 1e-9)
