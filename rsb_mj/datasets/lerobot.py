@@ -27,7 +27,8 @@ Features (ALOHA names, as openpi's ALOHA configs read them): ``observation.state
 ``index``, ``task_index``. The task is the demonstration's training prompt (the
 instruction, or with ``rsb demos --cot`` the instruction and its ``<think>`` rationale);
 fps is the 20 Hz control rate. Each episode's row also keeps ``rsb_episode`` (the episode
-as JSON, so a dataset can be replayed in the env), ``rsb_success`` and ``rsb_grasped``.
+as JSON, so a dataset can be replayed in the env), ``rsb_success``, ``rsb_grasped`` and
+``rsb_rationale`` (the train episode's chain of thought, a separate field from the task).
 
 The dataset is built in a hidden sibling folder (every file written through
 :mod:`rsb_mj.atomic`) and renamed into place at the end, so the output folder is complete
@@ -392,6 +393,7 @@ def _build(
             "rsb_episode": str(ep.attrs["episode"]),
             "rsb_success": bool(ep.attrs.get("success", False)),
             "rsb_grasped": bool(ep.attrs.get("grasped", False)),
+            "rsb_rationale": str(ep.attrs.get("rationale", "")),
             "rsb_source": path.name,
         }
         if version == "2.1":

@@ -45,6 +45,11 @@ def synthetic_demos(tmp_path_factory):
             states=states,
             actions=states + 0.5,
             images={cam: synthetic_frames(i, c, length) for c, cam in enumerate(CAMERAS)},
-            attrs={"success": success, "grasped": True, "failure": "" if success else "x"},
+            attrs={
+                "success": success,
+                "grasped": True,
+                "failure": "" if success else "x",
+                "rationale": f"rationale of row {i}",
+            },
         )
     return out

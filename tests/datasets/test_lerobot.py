@@ -143,6 +143,7 @@ def test_v30_episodes_tasks_and_stats(v30, synthetic_demos):
     assert [e[f"videos/{key}/to_timestamp"] for e in eps] == [0.35, 0.6]
     assert Episode.from_dict(json.loads(eps[1]["rsb_episode"])).index == 1
     assert [e["rsb_success"] for e in eps] == [True, True]
+    assert [e["rsb_rationale"] for e in eps] == ["rationale of row 0", "rationale of row 1"]
     assert eps[0]["stats/action/max"] == pytest.approx(list(rows[0][1].max(axis=0)))
     tasks = pq.read_table(root / "meta/tasks.parquet")
     assert tasks["__index_level_0__"].to_pylist() == [rows[0][2], rows[1][2]]
