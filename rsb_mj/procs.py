@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from multiprocessing.context import BaseContext
+from typing import Any
 
 #: Seconds between two checks of the watchdog thread.
 WATCHDOG_PERIOD_S = 0.5
@@ -64,3 +65,15 @@ def worker_init(parent_pid: int) -> None:
     if os.getppid() != parent_pid:  # the parent died before the signal was armed
         os._exit(1)
     threading.Thread(target=_watchdog, args=(parent_pid,), daemon=True, name="rsb-watchdog").start()
+
+
+def terminate_pool(pool: Any) -> None:
+    """Stop a ``ProcessPoolExecutor`` now: cancel its queued jobs and kill its workers
+    (waiting at most 5 s for each to exit)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.kill()
+    for proc in processes:
+        proc.join(timeout=5)

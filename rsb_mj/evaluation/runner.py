@@ -50,7 +50,7 @@ from rsb_mj.evaluation.records import (
 )
 from rsb_mj.evaluation.worker import EnvFactory, build_policy, close_all, error_record, run_job
 from rsb_mj.lock import lock_folder
-from rsb_mj.procs import spawn_context, worker_init
+from rsb_mj.procs import spawn_context, terminate_pool, worker_init
 from rsb_mj.suites import get_suite
 
 #: Name of the run description inside a run directory.
@@ -392,17 +392,6 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
     return [existing[job.key] for job in jobs]
 
 
-def _terminate(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: cancel queued jobs and end its workers (used on interrupt)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in processes:
-        if proc.is_alive():
-            proc.kill()
-    for proc in processes:
-        proc.join(timeout=5)
-
-
 def _run_pool(
     todo: list[Job],
     workers: int,
@@ -464,6 +453,6 @@ def _run_pool(
                     pending.clear()
                     break
         except BaseException:
-            _terminate(pool)
+            terminate_pool(pool)
             raise
         pool.shutdown(wait=True, cancel_futures=True)

@@ -15,7 +15,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from rsb_mj.errors import InfraError
-from rsb_mj.procs import spawn_context, worker_init
+from rsb_mj.procs import spawn_context, terminate_pool, worker_init
 
 
 def run_jobs(
@@ -75,10 +75,4 @@ def _pooled(
             "the same command to continue"
         ) from None
     finally:
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in processes:
-            if proc.is_alive():
-                proc.kill()
-        for proc in processes:
-            proc.join(timeout=5)
+        terminate_pool(pool)
