@@ -3,7 +3,8 @@
 The public API is flat: import what you need from ``rsb_mj``. The names of the later stages
 (scene, environment, expert, scoring, evaluation) load on first use, so ``import rsb_mj``
 stays cheap and does not import MuJoCo; it registers the gymnasium ids
-``rsb_mj/RSB-<Suite>-v0`` and ``rsb_mj/RSB-Task-v0``.
+``rsb_mj/RSB-<Suite>-v0`` and ``rsb_mj/RSB-Task-v0`` as soon as gymnasium is imported (before
+or after rsb_mj), without importing gymnasium itself (see :mod:`rsb_mj.env.deferred`).
 
 Data flows one way: task file -> :func:`load_task` (AST + lint) -> :func:`sample_episode`
 -> :func:`compile_scene` -> :class:`RsbEnv` -> a :class:`Policy` (e.g.
@@ -13,9 +14,10 @@ Data flows one way: task file -> :func:`load_task` (AST + lint) -> :func:`sample
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
-from rsb_mj.env.registration import register_envs
+from rsb_mj.env.deferred import register_when_gymnasium_loads
 from rsb_mj.episode import LETTERS, Episode, Pose2D
 from rsb_mj.errors import (
     EnvError,
@@ -28,7 +30,20 @@ from rsb_mj.errors import (
 )
 from rsb_mj.suites import SUITES, Suite, get_suite
 
-register_envs()
+
+def _register() -> None:
+    """Register the ids (gymnasium has just been imported). When it was
+    ``rsb_mj.env.registration`` that imported gymnasium, that module registers the ids
+    itself once it is complete."""
+    module = sys.modules.get("rsb_mj.env.registration")
+    if module is not None and not hasattr(module, "register_envs"):
+        return
+    from rsb_mj.env.registration import register_envs
+
+    register_envs()
+
+
+register_when_gymnasium_loads(_register)
 
 #: Public name -> module that defines it (imported on first access).
 _LAZY: dict[str, str] = {
@@ -52,6 +67,7 @@ _LAZY: dict[str, str] = {
     "compile_scene": "rsb_mj.scene",
     "sample_layout": "rsb_mj.scene",
     "RsbEnv": "rsb_mj.env",
+    "register_envs": "rsb_mj.env",
     # expert
     "ArmIK": "rsb_mj.expert",
     "PickPlaceExpert": "rsb_mj.expert",
@@ -95,6 +111,5 @@ __all__ = [
     "Suite",
     "TaskError",
     "get_suite",
-    "register_envs",
     *_LAZY,
 ]

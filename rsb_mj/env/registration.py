@@ -114,3 +114,8 @@ def register_envs() -> None:
         gymnasium.register(
             id=TASK_ENV_ID, entry_point=ENTRY_POINT, max_episode_steps=TASK_MAX_STEPS
         )
+
+
+# Importing this module imports gymnasium; the ids are then registered here (see
+# rsb_mj.env.deferred: the import hook cannot register while this module is half-built).
+register_envs()
