@@ -3,6 +3,7 @@
 Example (the README main job)::
 
     rsb eval --suite all --policy expert --policy random-grasp --episodes 5 --out runs/quick
+    rsb eval tasks/rsb_math_4_objects.bddl --policy expert --episodes 20 --out runs/objects
 
 Rerunning the same command resumes: finished episodes are kept, the rest run, and episodes
 that ended in an error (a policy server that went away, a policy that raised, a worker that
@@ -21,6 +22,7 @@ import os
 import sys
 from pathlib import Path
 
+from rsb_mj.errors import EvalError
 from rsb_mj.suites import SUITES
 
 #: Exit status of a run that finished with error records remaining.
@@ -36,11 +38,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
+        "tasks",
+        nargs="*",
+        metavar="TASK.bddl",
+        help="task files to evaluate (any lint-clean task file, e.g. the Beyond Blocks ones); "
+        "row i is the episode drawn from a seed fixed by (file name, split, i)",
+    )
+    p.add_argument(
         "--suite",
         action="append",
-        required=True,
+        default=[],
         metavar="NAME",
-        help=f"suite name or 'all' (repeatable): {', '.join(SUITES)}",
+        help=f"suite name or 'all' (repeatable): {', '.join(SUITES)}; or a task file",
     )
     p.add_argument(
         "--policy",
@@ -139,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
     suites: list[str] = []
     for name in args.suite:
         suites += list(SUITES) if name.lower() == "all" else [name]
+    for path in args.tasks:
+        if not path.endswith(".bddl"):
+            raise EvalError(f"{path!r}: a task file ends in .bddl; name suites with --suite")
+        suites.append(os.path.normpath(path))
     config = EvalConfig(
         suites=tuple(dict.fromkeys(suites)),
         policies=tuple(dict.fromkeys(args.policy)),

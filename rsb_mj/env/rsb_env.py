@@ -23,7 +23,8 @@ Info (reset and every step):
     ``instruction``, ``candidates`` (the candidate axis order), ``step`` (control steps since
     reset), ``signals`` (see :mod:`rsb_mj.env.signals`; S = 25 rows per step, 1 at reset),
     ``is_success`` (the one-attempt outcome so far, see :mod:`rsb_mj.scoring.scorer`), and at
-    reset ``sim`` (mujoco version, quality preset, control and physics periods). Nothing in
+    reset ``sim`` (mujoco version, quality preset, control and physics periods, the task
+    file's sha256). Nothing in
     ``info`` holds or determines the answer: no episode, seed, question id or table index.
 
 Rewards:
@@ -63,6 +64,7 @@ Version History:
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -128,6 +130,10 @@ class RsbEnv(gymnasium.Env):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise EnvError(f"unknown render_mode {render_mode!r}; valid choices: rgb_array")
         self.problem = _load_problem(task)
+        source = Path(str(self.problem.path))
+        self.task_sha256 = (
+            hashlib.sha256(source.read_bytes()).hexdigest() if source.is_file() else ""
+        )
         physics_hz = round(1.0 / TIMESTEP_S)
         if not isinstance(control_hz, int) or control_hz < 1 or physics_hz % control_hz:
             valid = [h for h in range(1, physics_hz + 1) if physics_hz % h == 0 and h >= 10]
@@ -246,6 +252,7 @@ class RsbEnv(gymnasium.Env):
             "control_hz": self.control_hz,
             "timestep": float(self.model.opt.timestep),
             "substeps": self.substeps,
+            "task_sha256": self.task_sha256,
             "perturbation": perturbation,
         }
         return self._obs(), info

@@ -27,6 +27,7 @@ from typing import Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.episode_source import is_task_file, step_limit
 from rsb_mj.evaluation.metrics import (
     SETTING_DEFAULTS,
     SuiteMetrics,
@@ -47,7 +48,7 @@ from rsb_mj.evaluation.tables import (
     paper_table,
     summary_table,
 )
-from rsb_mj.suites import SUITES, get_suite
+from rsb_mj.suites import SUITES
 
 TABLES = {
     "table1_tsr": ("Table 1: TSR (%)", "tsr"),
@@ -209,7 +210,8 @@ def settings_lines(metrics: dict[str, list[SuiteMetrics]]) -> list[str]:
     for label, ms in metrics.items():
         for m in ms:
             settings = dict(m.settings)
-            default_steps = get_suite(m.suite).max_steps if m.suite in SUITES else None
+            known = m.suite in SUITES or is_task_file(m.suite)
+            default_steps = step_limit(m.suite) if known else None
             odd = [
                 f"{k} {v}"
                 for k, v in settings.items()
@@ -250,6 +252,12 @@ def write_report(
         max_error_rate=max_error_rate,
     )
     errors = sum(m.errors for _, m in labelled)
+    tasks = {
+        r.suite: str((r.sim or {}).get("task_sha256", ""))
+        for recs in runs.values()
+        for r in recs
+        if not r.is_error
+    }
     mujoco = sorted({str(dict(m.settings)["mujoco"]) for _, m in labelled})
     odd = settings_lines(metrics)
     parts = [
@@ -264,6 +272,9 @@ def write_report(
         f"Settings: mujoco {', '.join(mujoco)}; "
         + ("non-default:" if odd else "all defaults (suite step limits, fast quality, 20 Hz)"),
         *odd,
+        "",
+        "Tasks: "
+        + "; ".join(f"{t} (task file sha256 {h[:16] or 'unknown'})" for t, h in tasks.items()),
         "",
         f"Error episodes (faults, not results; excluded from every rate): {errors}"
         + (

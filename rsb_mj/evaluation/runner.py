@@ -38,7 +38,7 @@ from pathlib import Path
 from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
-from rsb_mj.evaluation.episode_source import table_size
+from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import (
     RECORDS_FILE,
@@ -164,23 +164,24 @@ def plan(config: EvalConfig) -> list[Job]:
     Raises:
         EvalError: for an unknown suite or policy spec, or rows outside a frozen table.
     """
-    suites = [get_suite(name) for name in config.suites]
+    names = [name if is_task_file(name) else get_suite(name).name for name in config.suites]
     for spec in dict.fromkeys(config.policies):
         _check_policy(spec)
     _check_bounds(config)
     jobs = []
-    for suite in suites:
-        limit = config.max_steps or suite.max_steps
+    for name in names:
+        limit = config.max_steps or step_limit(name)
         for index in range(config.start, config.start + config.episodes):
             for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
                 if index in config.videos:
                     tag = "" if variant == "original" else f"_{variant}"
-                    name = f"{suite.name}_{_slug(spec)}_{config.split}_{index:04d}{tag}.mp4"
-                    video = str(config.out / "videos" / name)
+                    stem = Path(name).stem if is_task_file(name) else name
+                    file = f"{stem}_{_slug(spec)}_{config.split}_{index:04d}{tag}.mp4"
+                    video = str(config.out / "videos" / file)
                 jobs.append(
                     Job(
-                        suite.name,
+                        name,
                         config.split,
                         index,
                         spec,

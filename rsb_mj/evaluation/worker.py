@@ -23,7 +23,12 @@ from typing import Any
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
-from rsb_mj.evaluation.episode_source import load_episode, table_rows
+from rsb_mj.evaluation.episode_source import (
+    is_task_file,
+    load_episode,
+    table_rows,
+    task_path,
+)
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import run_episode
@@ -42,9 +47,11 @@ _PROBLEMS: dict[str, Any] = {}
 
 
 def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any:
-    """``RsbEnv`` for the suite's task file, rendering only ``cameras``."""
+    """``RsbEnv`` for the suite's (or the task file's) task, rendering only ``cameras``."""
     from rsb_mj.env import RsbEnv
 
+    if is_task_file(suite):
+        return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras)
     s = get_suite(suite)
     return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras)
 
@@ -53,7 +60,7 @@ def _problem(suite: str) -> Any:
     if suite not in _PROBLEMS:
         from rsb_mj.lang import load_task
 
-        _PROBLEMS[suite] = load_task(get_suite(suite).path)
+        _PROBLEMS[suite] = load_task(task_path(suite))
     return _PROBLEMS[suite]
 
 
