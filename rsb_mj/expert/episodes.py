@@ -1,10 +1,10 @@
 """Episodes, task files and environments for expert runs (demos and success checks).
 
 A *source* is a suite name (``RSB-Math-4``) or a task file path (e.g. the Beyond Blocks
-``tasks/rsb_math_4_objects.bddl``). Episodes come from the frozen tables of
-:mod:`rsb_mj.episodes` when the suite's split has one with the requested row; otherwise they
-are drawn with ``sample_episode`` from a seed fixed by (source, split, index), so a row
-always means the same episode.
+``tasks/rsb_math_4_objects.bddl``). Episodes of a suite come from its frozen tables
+(:mod:`rsb_mj.episodes`; a missing or damaged table is an error); rows of a task file, and rows
+past the end of a suite's table, are drawn with ``sample_episode`` from a seed fixed by
+(source, split, index), so a row always means the same episode.
 """
 
 from __future__ import annotations
@@ -64,18 +64,17 @@ def row_seed(source: str, split: str, index: int) -> int:
 def _table(suite: str, split: str) -> tuple[Episode, ...]:
     if suite not in SUITES:
         return ()
-    try:
-        from rsb_mj.episodes import load_table
-    except ImportError:
-        return ()
-    try:
-        return tuple(load_table(suite, split))
-    except RsbError:
-        return ()
+    from rsb_mj.episodes import load_table
+
+    return tuple(load_table(suite, split))  # a missing or corrupt table is an error
 
 
 def episode_for(source: str, split: str, index: int) -> Episode:
-    """Row ``index`` of (source, split): the frozen table's row, else a seeded draw."""
+    """Row ``index`` of (source, split): a suite's frozen table row, a task file's seeded draw.
+
+    Raises:
+        EpisodeError: when a suite's table is missing or damaged (never a silent fresh draw).
+    """
     table = _table(source, split)
     if 0 <= index < len(table):
         return table[index]
