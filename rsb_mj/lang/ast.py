@@ -292,11 +292,14 @@ class OptionMap:
     Attributes:
         rule: ``"shuffle"`` (drawn per episode) or ``"fixed"`` (``pairs`` given).
         pairs: option letter -> candidate name pairs for a fixed mapping, else ``()``.
+        repeated: positions of further ``(:map ...)`` forms in the same block (a lint error:
+            only one mapping may be given; the first is kept).
     """
 
     rule: str
     pairs: tuple[tuple[str, str], ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True)

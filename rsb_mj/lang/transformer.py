@@ -6,6 +6,7 @@ AST class), never by position. Every node gets the :class:`~rsb_mj.lang.ast.Span
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -282,7 +283,9 @@ class AstBuilder:
 
     def options(self, children: list[Any]) -> Part:
         maps = [c for c in children if isinstance(c, ast.OptionMap)]
-        node = maps[-1] if maps else ast.OptionMap("", span=_span(children))
+        if not maps:
+            return Part("options", ast.OptionMap("", span=_span(children)), _span(children))
+        node = dataclasses.replace(maps[0], repeated=tuple(m.span for m in maps[1:]))
         return Part("options", node, _span(children))
 
     def map_named(self, children: list[Any]) -> ast.OptionMap:

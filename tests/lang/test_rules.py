@@ -313,6 +313,15 @@ CASES = [
         ":map 'random' is unknown; valid choices: shuffle",
     ),
     (
+        "RSB423",
+        BASE,
+        "(:map shuffle)",
+        "(:map shuffle) (:map (A block_a) (B block_b) (C block_c) (D block_d))",
+        19,
+        28,
+        "a second (:map ...) in :options; give one mapping rule",
+    ),
+    (
         "RSB407",
         BASE,
         "(:choices 4)",

@@ -157,6 +157,21 @@ def unknown_map_rule(ctx: Context) -> None:
 
 
 @rule(
+    "RSB423",
+    "repeated-map",
+    "error",
+    bad="(:options (:map shuffle) (:map (A block_a) (B block_b) (C block_c) (D block_d)))",
+    good="(:options (:map shuffle))",
+)
+def repeated_map(ctx: Context) -> None:
+    """More than one ``(:map ...)`` form in ``:options``: only one mapping rule can hold, so
+    a second one is an error at its position (the runtime would otherwise have to pick)."""
+    o = ctx.problem.options
+    for span in o.repeated if o is not None else ():
+        ctx.report("RSB423", "a second (:map ...) in :options; give one mapping rule", span)
+
+
+@rule(
     "RSB407",
     "choice-count-mismatch",
     "error",
