@@ -25,6 +25,7 @@ Syntax errors never escape as Lark exceptions: they become RSB1xx
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import functools
@@ -131,21 +132,17 @@ def grammar() -> Lark:
 
     text = grammar_path().read_text(encoding="utf-8")
     path = tables_path(text)
+    damaged = (OSError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError)
     if path is not None:
-        try:
-            with path.open("rb") as fh:
-                return Lark.__new__(Lark)._load(fh, transformer=_to_ast())
-        except (OSError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError):
-            pass  # missing or damaged: rebuild below
+        with contextlib.suppress(*damaged), path.open("rb") as fh:  # missing or damaged: rebuild
+            return Lark.__new__(Lark)._load(fh, transformer=_to_ast())
     parser = Lark(text, transformer=_to_ast(), **_OPTIONS)
     if path is not None:
         buffer = io.BytesIO()
         parser.save(buffer, exclude_options=("transformer",))
-        try:
+        with contextlib.suppress(OSError, RsbError):  # read-only cache: build in memory again
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(path, buffer.getvalue())
-        except (OSError, RsbError):
-            pass  # read-only home or cache: build in memory next time too
     return parser
 
 

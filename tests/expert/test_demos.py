@@ -118,6 +118,7 @@ def test_killed_run_completes_with_exactly_n_files(tmp_path):
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     done = len(list(tmp_path.glob("episode_*.hdf5")))
+    # killed after the first file landed and before the last: how many depends on timing
     assert 1 <= done < 6
     subprocess.run(cmd, check=True)
     names = _names(tmp_path)
