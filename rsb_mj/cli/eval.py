@@ -121,6 +121,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "part of the instruction (default 0)",
     )
     p.add_argument(
+        "--control-hz",
+        type=int,
+        default=20,
+        choices=(20, 50),
+        metavar="HZ",
+        help="control rate of the environments: 20 (default) or 50 (openpi's ALOHA rate); "
+        "suite step limits keep their duration (400 steps at 20 Hz = 1000 at 50 Hz); "
+        "a run directory keeps its rate",
+    )
+    p.add_argument(
         "--instruction",
         action="append",
         default=[],
@@ -170,13 +180,9 @@ def run(args: argparse.Namespace) -> int:
         counterfactual=args.counterfactual,
         visual_level=args.visual_level,
         language_level=args.language_level,
+        control_hz=args.control_hz,
     )
-    env_factory = None
-    if args.visual_level or args.language_level:
-        from rsb_mj.perturb import PerturbedEnvFactory
-
-        env_factory = PerturbedEnvFactory(args.visual_level, args.language_level)
-    records = run_eval(config, env_factory=env_factory)
+    records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)
     print(markdown(summary_table(metrics)))
     print(

@@ -48,7 +48,14 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
-from rsb_mj.evaluation.worker import EnvFactory, build_policy, close_all, error_record, run_job
+from rsb_mj.evaluation.worker import (
+    EnvFactory,
+    SettingsEnvFactory,
+    build_policy,
+    close_all,
+    error_record,
+    run_job,
+)
 from rsb_mj.lock import lock_folder
 from rsb_mj.procs import spawn_context, terminate_pool, worker_init
 from rsb_mj.suites import get_suite
@@ -56,6 +63,10 @@ from rsb_mj.suites import get_suite
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
 SPLITS = ("eval", "train")
+#: Control rates [Hz] ``rsb eval --control-hz`` runs at: the default and openpi's ALOHA rate.
+CONTROL_RATES = (20, 50)
+#: The rate [Hz] the suites' step limits are counted at.
+BASE_CONTROL_HZ = 20
 #: Message of the error records of episodes whose worker process died.
 #: Pools in a row that may break before any episode finishes before the run stops.
 MAX_BARREN_POOLS = 3
@@ -87,6 +98,10 @@ class EvalConfig:
             at (``--visual-level``, ``--language-level``; the env factory applies them): a
             run directory keeps the levels it started with, like its split.
         counterfactual: also run each row's counterfactual twin (``--counterfactual``).
+        control_hz: the environments' control rate [Hz] (``--control-hz``, one of
+            :data:`CONTROL_RATES`); a suite's step limit, counted at 20 Hz, is scaled to the
+            same duration (400 steps = 20 s = 1,000 steps at 50 Hz) unless ``max_steps`` is
+            set. A run directory keeps the rate it started with.
     """
 
     suites: tuple[str, ...]
@@ -106,6 +121,7 @@ class EvalConfig:
     counterfactual: bool = False
     visual_level: int = 0
     language_level: int = 0
+    control_hz: int = BASE_CONTROL_HZ
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -120,6 +136,11 @@ class EvalConfig:
             raise EvalError("--episodes and --workers must be at least 1, --start at least 0")
         if self.max_steps is not None and self.max_steps < 1:
             raise EvalError("--max-steps must be at least 1")
+        if self.control_hz not in CONTROL_RATES:
+            raise EvalError(
+                f"--control-hz {self.control_hz}; valid choices: "
+                f"{', '.join(map(str, CONTROL_RATES))}"
+            )
         if not self.suites or not self.policies:
             raise EvalError("name at least one --suite and one --policy")
         for mode in self.instructions:
@@ -141,6 +162,14 @@ class EvalConfig:
                     f"--video {index}: not an episode of this run "
                     f"(valid: {self.start}..{last}, from --start and --episodes)"
                 )
+
+
+def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
+    """The env factory for ``config``'s environment settings (perturbation levels, control
+    rate), or None for the default environment."""
+    if (config.visual_level, config.language_level, config.control_hz) == (0, 0, 20):
+        return None
+    return SettingsEnvFactory(config.visual_level, config.language_level, config.control_hz)
 
 
 def _slug(text: str) -> str:
@@ -170,7 +199,7 @@ def plan(config: EvalConfig) -> list[Job]:
     _check_bounds(config)
     jobs = []
     for name in names:
-        limit = config.max_steps or step_limit(name)
+        limit = config.max_steps or round(step_limit(name) * config.control_hz / BASE_CONTROL_HZ)
         for index in range(config.start, config.start + config.episodes):
             for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
@@ -257,8 +286,9 @@ def _prepare(config: EvalConfig) -> Path:
                 f"{run_file}: this run directory holds split {previous['split']!r}; "
                 f"use another --out for split {config.split!r}"
             )
-        for name in ("visual_level", "language_level"):
-            held, asked = previous.get(name, 0), getattr(config, name)
+        defaults = {"visual_level": 0, "language_level": 0, "control_hz": BASE_CONTROL_HZ}
+        for name, default in defaults.items():
+            held, asked = previous.get(name, default), getattr(config, name)
             if held != asked:
                 flag = "--" + name.replace("_", "-")
                 raise EvalError(
@@ -272,6 +302,7 @@ def _prepare(config: EvalConfig) -> Path:
             "split": config.split,
             "visual_level": config.visual_level,
             "language_level": config.language_level,
+            "control_hz": config.control_hz,
             "versions": versions(),
         }
         atomic_write_text(run_file, json.dumps(description, indent=2))
@@ -329,6 +360,8 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
     from tqdm import tqdm
 
     jobs = plan(config)
+    if env_factory is None:
+        env_factory = configured_env_factory(config)
     lock = lock_folder(config.out, "rsb eval")
     try:
         path = _prepare(config)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,35 @@ def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any
         return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras)
     s = get_suite(suite)
     return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras)
+
+
+@dataclass(frozen=True)
+class SettingsEnvFactory:
+    """A picklable ``env_factory``: the suite's (or task file's) ``RsbEnv`` with the given
+    settings (``rsb eval --visual-level``, ``--language-level``, ``--control-hz``).
+
+    Attributes:
+        visual_level, language_level: VLA-Arena's perturbation levels (0-4).
+        control_hz: control rate [Hz] (20 or 50; see ``RsbEnv``).
+    """
+
+    visual_level: int = 0
+    language_level: int = 0
+    control_hz: int = 20
+
+    def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
+        """The environment of ``suite`` rendering ``cameras``."""
+        from rsb_mj.env import RsbEnv
+
+        settings = {
+            "visual_level": self.visual_level,
+            "language_level": self.language_level,
+            "control_hz": self.control_hz,
+        }
+        if is_task_file(suite):
+            return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras, **settings)
+        s = get_suite(suite)
+        return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras, **settings)
 
 
 def _problem(suite: str) -> Any:

@@ -6,7 +6,9 @@ plan), straight descent, close, straight lift, carry above the zone (joint-space
 straight lowering, release, straight retreat, return home. Each phase is planned when the
 previous one ends, from the measured state, so the plan adapts to where the object really
 is in the hand. Motions are time-parameterized within the joint limits in
-:mod:`rsb_mj.expert.arm` and sampled at the environment's control rate (20 Hz).
+:mod:`rsb_mj.expert.arm` and sampled at the environment's control rate (``control_hz``:
+20 Hz by default, 50 Hz for openpi's ALOHA rate); waits counted in control steps are
+scaled to keep their duration in seconds, so at 20 Hz nothing changes.
 
 Usage::
 
@@ -36,8 +38,10 @@ from rsb_mj.expert.tracking import joint_inertia, lead
 from rsb_mj.expert.world import World, world_of
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 
-#: Control period [s] (20 Hz).
+#: Control period [s] at the default rate (20 Hz); the expert uses its env's rate.
 DT = 0.05
+#: The control rate [Hz] that :data:`GRIP_STEPS` and :data:`SETTLE_STEPS` are counted at.
+BASE_HZ = 20
 #: Height of the pre-grasp TCP above the grasp TCP [m].
 APPROACH_HEIGHT = 0.08
 #: Height of the object's bottom above the table while carried [m].
@@ -56,12 +60,22 @@ FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
 GRASP_TILTS = (0.0, 0.35, -0.35, 0.6, -0.6)
 #: Yaw changes [rad] tried, in order, when the grasp's yaw cannot reach above the zone.
 PLACE_YAWS = (0.0, 0.4, -0.4, 0.8, -0.8, 1.2, -1.2, 1.6, -1.6, np.pi, 2.0, -2.0)
-#: Steps the gripper is given to close (and to open) [control steps].
+#: Steps the gripper is given to close (and to open) [control steps at 20 Hz].
 GRIP_STEPS = (4, 16)
 #: Joint tracking tolerance before the next phase starts [rad].
 SETTLE_TOL = 0.01
-#: Most steps spent waiting for the arm to settle.
+#: Most steps spent waiting for the arm to settle [control steps at 20 Hz].
 SETTLE_STEPS = 8
+
+
+def control_rate(env: Any) -> float:
+    """The control rate [Hz] of ``env`` (an ``RsbEnv``, a wrapper of one, or the view a
+    policy is handed); 20 Hz when it does not say."""
+    for obj in (env, getattr(env, "unwrapped", None)):
+        hz = getattr(obj, "control_hz", None)
+        if hz:
+            return float(hz)
+    return 1.0 / DT
 
 
 class PickPlaceExpert:
@@ -95,6 +109,7 @@ class PickPlaceExpert:
         self._script: Iterator[list[np.ndarray]] | None = None
         self._last: np.ndarray | None = None
         self.warnings: list[str] = []
+        self.dt = DT
 
     # -- policy interface -------------------------------------------------------------
     def reset(self, env: Any = None, obs: Any = None, info: Any = None) -> None:
@@ -131,6 +146,7 @@ class PickPlaceExpert:
     # -- setup ------------------------------------------------------------------------
     def _start(self) -> None:
         self.world: World = world_of(self.env)
+        self.dt = 1.0 / control_rate(self.env)  # 1 / 20 == 0.05 exactly
         w = self.world
         if self.target not in w.candidate_bodies:
             raise ExpertError(
@@ -164,7 +180,7 @@ class PickPlaceExpert:
     def _actions(self, traj: np.ndarray, gripper: float) -> list[np.ndarray]:
         arm, w = self.arm, self.world
         inertia = joint_inertia(w.model, w.data, arm.dof_adr)
-        ctrl = lead(traj, self._target_q, DT, arm.kp, arm.kv, inertia)
+        ctrl = lead(traj, self._target_q, self.dt, arm.kp, arm.kv, inertia)
         self._target_q = traj[-1].copy()
         self._gripper = gripper
         return [self._action(q, gripper) for q in ctrl]
@@ -178,7 +194,7 @@ class PickPlaceExpert:
         path = plan_path(
             arm.checker, start, q_goal, self._rng, lower=arm.ik.lower, upper=arm.ik.upper
         )
-        return self._actions(time_parameterize(path, VMAX, AMAX, DT), gripper)
+        return self._actions(time_parameterize(path, VMAX, AMAX, self.dt), gripper)
 
     def _line(
         self,
@@ -200,23 +216,28 @@ class PickPlaceExpert:
                 raise ExpertError(f"straight segment to {np.round(p, 3).tolist()} needs a jump")
             path.append(q)
         traj = time_parameterize(
-            np.stack(path), VMAX * speed, AMAX * speed, DT, stop_at_waypoints=False
+            np.stack(path), VMAX * speed, AMAX * speed, self.dt, stop_at_waypoints=False
         )
         return self._actions(traj, gripper)
 
     def _settle(self) -> Iterator[list[np.ndarray]]:
-        for _ in range(SETTLE_STEPS):
+        for _ in range(self._steps(SETTLE_STEPS)):
             if np.abs(self.arm.q(self.world.data) - self._target_q).max() < SETTLE_TOL:
                 return
             yield [self._action(self._target_q, self._gripper)]
 
+    def _steps(self, base: int) -> int:
+        """``base`` control steps at 20 Hz as steps at this env's rate (same duration)."""
+        return max(1, round(base * DT / self.dt))
+
     def _grip(self, gripper: float) -> Iterator[list[np.ndarray]]:
         self._gripper = gripper
-        lo, hi = GRIP_STEPS
+        lo, hi = (self._steps(n) for n in GRIP_STEPS)
+        still = 0.003 * DT / self.dt  # opening change per step [m] that counts as still
         prev = None
         for k in range(hi):
             now = float(self.world.gripper_opening(self.side))
-            if k >= lo and prev is not None and abs(now - prev) < 0.003:
+            if k >= lo and prev is not None and abs(now - prev) < still:
                 return
             prev = now
             yield [self._action(self._target_q, gripper)]

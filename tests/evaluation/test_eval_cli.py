@@ -203,3 +203,30 @@ def test_errors_remaining_exit_3_with_a_summary(tmp_path, capsys, monkeypatch):
     flag.unlink()
     assert main(args) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_control_hz_50_runs_the_expert_at_openpis_rate_and_the_folder_keeps_it(tmp_path, capsys):
+    from rsb_mj.cli import main
+
+    out = tmp_path / "run"
+    args = [
+        "eval", "--suite", "RSB-Math-4", "--policy", "expert", "--episodes", "1", "--workers",
+        "1", "--out", str(out), "--no-progress",
+    ]  # fmt: skip
+    assert main([*args, "--control-hz", "50"]) == 0
+    (record,) = read_records(out / RECORDS_FILE)
+    assert record.success, record.termination
+    assert (record.sim["control_hz"], record.sim["substeps"]) == (50, 10)
+    assert record.max_steps == 1000  # the suite's 400 steps at 20 Hz: the same 20 s
+    assert 250 < record.steps < 400  # the same motions take 2.5x the steps of 20 Hz
+    assert '"control_hz": 50' in (out / "run.json").read_text()
+    capsys.readouterr()
+    assert main(args) == 2
+    assert capsys.readouterr().err.endswith(
+        f"{out / 'run.json'}: this run directory holds --control-hz 50; use another --out "
+        "for --control-hz 20\n"
+    )
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--control-hz", "30"])
+    assert exc.value.code == 2
+    assert "--control-hz: invalid choice: 30 (choose from 20, 50)" in capsys.readouterr().err
