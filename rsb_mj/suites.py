@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rsb_mj.errors import RsbError
+from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.resources import tasks_dir
 
-#: Control rate of every suite's environment [Hz] (each control step is 25 physics steps of 2 ms).
-CONTROL_HZ = 20
+__all__ = ["CONTROL_HZ", "SUITES", "Suite", "get_suite"]
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ import argparse
 import json
 from pathlib import Path
 
+from rsb_mj.splits import SPLITS
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``audit`` subcommand."""
@@ -26,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Shortcut audit of frozen episode tables. Exit 0 pass, 1 fail, 2 usage.",
     )
     parser.add_argument("suites", nargs="*", metavar="SUITE", help="suites (default: all six)")
-    parser.add_argument("--split", choices=("eval", "train"), default="eval")
+    parser.add_argument("--split", choices=SPLITS, default="eval")
     parser.add_argument(
         "--table",
         type=Path,

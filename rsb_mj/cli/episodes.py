@@ -13,6 +13,7 @@ import json
 import time
 from pathlib import Path
 
+from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES
 
 
@@ -27,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     build = sub.add_parser("build", help="regenerate the tables and their manifest")
     build.add_argument("suites", nargs="*", metavar="SUITE", help=f"default: all of {list(SUITES)}")
-    build.add_argument("--split", choices=("eval", "train", "both"), default="both")
+    build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
     build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
     build.add_argument(
         "--rows", type=int, help="rows per table (default: 500 eval, 1000 train); use with --out"
@@ -40,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
     show = sub.add_parser("show", help="print one row of a table")
     show.add_argument("suite", metavar="SUITE")
-    show.add_argument("--split", choices=("eval", "train"), default="eval")
+    show.add_argument("--split", choices=SPLITS, default="eval")
     show.add_argument("--index", type=int, default=0)
     show.add_argument("--json", action="store_true", help="print the raw JSON row")
     parser.set_defaults(func=run)

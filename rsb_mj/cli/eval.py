@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from rsb_mj.errors import EvalError
+from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES
 
 #: Exit status of a run that finished with error records remaining.
@@ -62,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--episodes", type=int, default=10, help="episodes per suite (default 10)")
     p.add_argument("--out", type=Path, required=True, help="run directory (resumed if present)")
-    p.add_argument("--split", default="eval", choices=("eval", "train"))
+    p.add_argument("--split", default="eval", choices=SPLITS)
     p.add_argument("--start", type=int, default=0, help="first episode index (default 0)")
     p.add_argument(
         "--workers",

@@ -79,16 +79,11 @@ from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.perturb import Perturbations
+from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
 from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.scorer import EpisodeScorer
-from rsb_mj.suites import CONTROL_HZ
-
-#: MuJoCo timestep of every scene [s] (rsb_mj.scene.aloha sets it).
-TIMESTEP_S = 0.002
-#: Physics steps per control step at the default rate (25 x 2 ms = 50 ms = 1 / CONTROL_HZ).
-SUBSTEPS = 25
-SPLITS = ("train", "eval")
+from rsb_mj.splits import SPLITS
 
 
 def _load_problem(task: str | Path | Problem) -> Problem:
@@ -134,7 +129,7 @@ class RsbEnv(gymnasium.Env):
         self.task_sha256 = (
             hashlib.sha256(source.read_bytes()).hexdigest() if source.is_file() else ""
         )
-        physics_hz = round(1.0 / TIMESTEP_S)
+        physics_hz = PHYSICS_HZ
         if not isinstance(control_hz, int) or control_hz < 1 or physics_hz % control_hz:
             valid = [h for h in range(1, physics_hz + 1) if physics_hz % h == 0 and h >= 10]
             raise EnvError(

@@ -29,6 +29,7 @@ from typing import Any
 from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.rates import CONTROL_HZ
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.96
@@ -152,7 +153,7 @@ class SuiteMetrics:
 #: Result-changing settings and the values a default run has (shown when they differ).
 SETTING_DEFAULTS: dict[str, Any] = {
     "quality": "fast",
-    "control_hz": 20,
+    "control_hz": CONTROL_HZ,
     "visual_level": 0,
     "language_level": 0,
 }

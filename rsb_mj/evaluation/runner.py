@@ -58,15 +58,16 @@ from rsb_mj.evaluation.worker import (
 )
 from rsb_mj.lock import lock_folder
 from rsb_mj.procs import spawn_context, terminate_pool, worker_init
+from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
-SPLITS = ("eval", "train")
 #: Control rates [Hz] ``rsb eval --control-hz`` runs at: the default and openpi's ALOHA rate.
-CONTROL_RATES = (20, 50)
+CONTROL_RATES = (CONTROL_HZ, 50)
 #: The rate [Hz] the suites' step limits are counted at.
-BASE_CONTROL_HZ = 20
+BASE_CONTROL_HZ = CONTROL_HZ
 #: Message of the error records of episodes whose worker process died.
 #: Pools in a row that may break before any episode finishes before the run stops.
 MAX_BARREN_POOLS = 3
@@ -167,7 +168,7 @@ class EvalConfig:
 def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     """The env factory for ``config``'s environment settings (perturbation levels, control
     rate), or None for the default environment."""
-    if (config.visual_level, config.language_level, config.control_hz) == (0, 0, 20):
+    if (config.visual_level, config.language_level, config.control_hz) == (0, 0, BASE_CONTROL_HZ):
         return None
     return SettingsEnvFactory(config.visual_level, config.language_level, config.control_hz)
 

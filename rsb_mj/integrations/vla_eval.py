@@ -39,6 +39,7 @@ from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, EpisodeResult, Observation, Task
 
 from rsb_mj.errors import EnvError, RsbError
+from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES, get_suite
 
 #: rsb_mj camera -> name in the observation (ALOHA).
@@ -100,8 +101,8 @@ class RsbBenchmark(StepBenchmark):
     ) -> None:
         super().__init__()
         self.suite = get_suite(suite)
-        if split not in ("eval", "train"):
-            raise RsbError(f"unknown split {split!r}; valid choices: eval, train")
+        if split not in SPLITS:
+            raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
         from rsb_mj.episodes.table import load_table
 
         rows = load_table(self.suite.name, split)

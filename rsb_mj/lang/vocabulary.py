@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rsb_mj.workspace import TABLE_HALF_XY
+
 #: Footprint radius [m] assumed for a category with no entry in :data:`RSB_CATEGORIES`.
 DEFAULT_FOOTPRINT_RADIUS = 0.05
 
@@ -484,5 +486,6 @@ TABLE_CATEGORIES = frozenset(
         "floor",
     }
 )
-#: Half extents (x, y) [m] of the rsb table top, table frame; regions must stay inside.
-TABLE_HALF_SIZE = (0.5, 0.35)
+#: Half extents (x, y) [m] of the rsb table top, table frame; regions must stay inside (the
+#: scene's table, :data:`rsb_mj.workspace.TABLE_HALF_XY`).
+TABLE_HALF_SIZE = TABLE_HALF_XY

@@ -59,6 +59,7 @@ from rsb_mj.policies.openpi_conn import (
     RETRIES,
     OpenPiConnection,
 )
+from rsb_mj.rates import CONTROL_HZ
 
 #: rsb_mj camera -> openpi ALOHA image key.
 CAMERA_KEYS: dict[str, str] = {
@@ -67,7 +68,7 @@ CAMERA_KEYS: dict[str, str] = {
     "right_wrist": "cam_right_wrist",
 }
 #: Control rate [Hz] assumed when ``reset`` gets no environment view.
-DEFAULT_ENV_HZ = 20.0
+DEFAULT_ENV_HZ = float(CONTROL_HZ)
 #: Hold [s] at the reset pose before the first query.
 RESET_HOLD_S = 0.5
 

@@ -45,6 +45,7 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.errors import SceneError
+from rsb_mj.rates import PHYSICS_TIMESTEP_S
 from rsb_mj.scene.cache import cache_dir
 from rsb_mj.scene.frames import TABLE_HALF_XY, TABLE_TOP_Z, table_to_world
 from rsb_mj.scene.meshes import TriMesh, convex_hull, decimate, read_stl
@@ -240,7 +241,7 @@ def _edit_robot(spec: mujoco.MjSpec) -> None:
 
 def _add_world(spec: mujoco.MjSpec, quality: str) -> None:
     """Floor, table, lights and the head camera."""
-    spec.option.timestep = 0.002
+    spec.option.timestep = PHYSICS_TIMESTEP_S
     spec.option.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
     spec.option.cone = mujoco.mjtCone.mjCONE_ELLIPTIC
     spec.option.impratio = 10.0

@@ -47,7 +47,7 @@ def test_plan_orders_by_suite_then_index_then_policy(tmp_path):
 def test_unknown_policy_and_split_are_refused_up_front(tmp_path):
     with pytest.raises(EvalError, match=r"unknown policy 'oracle'; valid choices: noop, expert"):
         plan(_config(tmp_path, policies=("oracle",)))
-    with pytest.raises(EvalError, match=r"split 'test'; valid choices: eval, train"):
+    with pytest.raises(EvalError, match=r"split 'test'; valid choices: train, eval"):
         _config(tmp_path, split="test")
 
 

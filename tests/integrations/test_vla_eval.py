@@ -70,7 +70,7 @@ def test_shuffle_seed_draws_the_rows_in_a_secret_order():
     ("kwargs", "message"),
     [
         ({"suite": "RSB-Math-5"}, r"unknown suite 'RSB-Math-5'; valid choices: RSB-Math-4"),
-        ({"split": "test"}, r"unknown split 'test'; valid choices: eval, train"),
+        ({"split": "test"}, r"unknown split 'test'; valid choices: train, eval"),
         ({"start": 500}, r"start 500: the RSB-Math-4 eval table has rows 0\.\.499"),
     ],
 )

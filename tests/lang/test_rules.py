@@ -165,7 +165,7 @@ CASES = [
         "(-0.7 -0.1 0.25 0.02)",
         9,
         17,
-        "range (-0.7 -0.1 0.25 0.02) of region 'candidates' leaves the table top (x in [-0.5, 0.5], y in [-0.35, 0.35] m): x_min -0.7 < -0.5",
+        "range (-0.7 -0.1 0.25 0.02) of region 'candidates' leaves the table top (x in [-0.61, 0.61], y in [-0.38, 0.38] m): x_min -0.7 < -0.61",
     ),
     (
         "RSB303",

@@ -46,6 +46,8 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
         points.append(world)
         radius = max(radius, np.hypot(world[:, 0], world[:, 1]).max())
     assert abs(lowest) < 1.5e-3, f"{name} rests {lowest * 1000:.2f} mm off the table"
+    # The vocabulary's footprint (linter, layout sampler) is the built object's, within 3 mm.
+    assert RSB_CATEGORIES[name].footprint_radius - 3e-3 <= radius
     assert radius <= RSB_CATEGORIES[name].footprint_radius + 1e-3
     assert 0.02 < built.grip_width <= 0.06  # the open gripper spans 6.2 cm between its pads
     extent = np.ptp(np.concatenate(points), axis=0)

@@ -14,9 +14,9 @@ from rsb_mj.episodes.dedup import near_duplicates
 from rsb_mj.episodes.question import Question
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import assets_dir
+from rsb_mj.splits import SPLITS
 
 #: The two splits every source offers. Their question ids are disjoint.
-SPLITS = ("train", "eval")
 
 
 def check_split(split: str) -> str:
