@@ -22,9 +22,12 @@ Observation Space:
 Info (reset and every step):
     ``instruction``, ``candidates`` (the candidate axis order), ``step`` (control steps since
     reset), ``signals`` (see :mod:`rsb_mj.env.signals`; S = 25 rows per step, 1 at reset),
-    ``is_success`` (the one-attempt outcome so far, see :mod:`rsb_mj.scoring.scorer`), and at
-    reset ``sim`` (mujoco version, quality preset, control and physics periods, the task
-    file's sha256). Nothing in
+    ``is_success`` (the one-attempt outcome so far, see :mod:`rsb_mj.scoring.scorer`),
+    ``cost`` (this step's safety cost from the task's ``:cost`` step terms, 0.0 without one)
+    and ``cost_violations`` (per cost term, whether it held this step; see
+    :mod:`rsb_mj.scoring.cost`), at reset ``cost_terms`` when the task has a ``:cost``
+    (``{"terms": [(text, kind), ...], "implicit_and": bool}``), and at reset ``sim`` (mujoco
+    version, quality preset, control and physics periods, the task file's sha256). Nothing in
     ``info`` holds or determines the answer: no episode, seed, question id or table index.
 
 Rewards:
@@ -82,6 +85,7 @@ from rsb_mj.perturb import Perturbations
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
 from rsb_mj.scene.compiler import Scene, compile_scene
+from rsb_mj.scoring.cost import CostMeter
 from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.splits import SPLITS
 
@@ -140,8 +144,12 @@ class RsbEnv(gymnasium.Env):
         self.metadata = {**self.metadata, "render_fps": control_hz}
         self.suite, self.split, self.quality = suite, split, quality
         self.render_mode = render_mode
-        self.scene: Scene = compile_scene(self.problem, quality=quality)
+        self._cost = CostMeter(self.problem) if self.problem.cost_terms else None
+        probes = self._cost.probes if self._cost is not None else ()
+        self.scene: Scene = compile_scene(self.problem, quality=quality, probes=probes)
         self.model: mujoco.MjModel = self.scene.model
+        if self._cost is not None:
+            self._cost.bind(self.model)
         self.data = mujoco.MjData(self.model)
         self.episode: Episode | None = None
         self.scorer: EpisodeScorer | None = None
@@ -241,6 +249,12 @@ class RsbEnv(gymnasium.Env):
         self._gripper_cmd = np.ones(2)
         self._step_count = 0
         info = self._info(self._signals.snapshot(self.data, self._gripper_cmd))
+        if self._cost is not None:
+            self._cost.reset(self.data.sensordata)
+            info["cost_terms"] = {
+                "terms": [(t.text, t.kind) for t in self._cost.terms],
+                "implicit_and": self._cost.implicit_and,
+            }
         info["sim"] = {
             "mujoco": mujoco.__version__,
             "quality": self.quality,
@@ -272,6 +286,7 @@ class RsbEnv(gymnasium.Env):
             step(model, data)
             rows[k] = sensordata
         self._step_count += 1
+        cost = self._cost.step(rows) if self._cost is not None else (0.0, ())
         signals = rec.finish(self._gripper_cmd)
         reward, terminated = 0.0, False
         if self.scorer is not None and not self.scorer.outcome.decided:
@@ -279,6 +294,7 @@ class RsbEnv(gymnasium.Env):
             terminated = self.scorer.outcome.decided
             reward = 1.0 if self.scorer.outcome.success else 0.0
         info = self._info(signals)
+        info["cost"], info["cost_violations"] = cost
         return self._obs(), reward, terminated, False, info
 
     def render(self) -> np.ndarray | None:
@@ -336,6 +352,8 @@ class RsbEnv(gymnasium.Env):
             "step": self._step_count,
             "signals": signals,
             "is_success": self._is_success(),
+            "cost": 0.0,
+            "cost_violations": (False,) * len(self._cost.terms) if self._cost else (),
         }
 
     def _is_success(self) -> bool:

@@ -57,6 +57,12 @@ class EpisodeRecord:
         versions: ``{"rsb_mj": ..., "mujoco": ...}``.
         sim: the environment's simulation settings at reset (``info["sim"]``: mujoco version,
             rendering quality preset, control rate [Hz], timestep [s], substeps).
+        cost: the episode's cumulative safety cost (:mod:`rsb_mj.scoring.cost`: 1 per
+            control step a step term is violated, 10 per end term violated at the end), or
+            None when the task has no ``:cost``.
+        cost_terms: per term ``"{i} {term}"`` -> ``{"kind", "violations", "cost"}``.
+        cost_implicit_and: the ``:cost`` block has several terms without an ``And`` (VLA-Arena
+            would keep only the first; rsb evaluated them all).
     """
 
     suite: str
@@ -92,6 +98,9 @@ class EpisodeRecord:
     error_kind: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
     sim: dict[str, Any] = field(default_factory=dict)
+    cost: float | None = None
+    cost_terms: dict[str, Any] = field(default_factory=dict)
+    cost_implicit_and: bool = False
 
     @property
     def is_error(self) -> bool:
@@ -169,6 +178,9 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "error_kind": (str, type(None)),
     "versions": (dict,),
     "sim": (dict,),
+    "cost": (float, int, type(None)),
+    "cost_terms": (dict,),
+    "cost_implicit_and": (bool,),
 }
 _REQUIRED = {
     f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING

@@ -17,6 +17,7 @@ failing environment or an episode over its wall-clock limit ends the episode wit
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import signal
 import threading
@@ -33,6 +34,7 @@ from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import ACTION_DIM, Policy
+from rsb_mj.scoring.cost import CostTally
 from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
 from rsb_mj.version import versions
 
@@ -181,6 +183,7 @@ def run_episode(
     text: str | None = None
     sim: dict[str, Any] = {}
     scorer: EpisodeScorer | None = None
+    tally: CostTally | None = None
     try:
         with wall_clock_limit(episode_timeout_s, f"episode {episode.index}") as check:
             try:
@@ -190,6 +193,7 @@ def run_episode(
             except Exception as exc:
                 raise InfraError(f"env.reset failed: {type(exc).__name__}: {exc}") from exc
             sim = dict(info.get("sim", {}))
+            tally = CostTally.from_info(info)
             if on_frame:
                 on_frame(obs)
             scorer = EpisodeScorer.for_problem(
@@ -223,6 +227,8 @@ def run_episode(
                     if on_frame:
                         on_frame(obs)
                     outcome = scorer.update(info["signals"])
+                    if tally is not None:
+                        tally.update(info)
                     if outcome.decided:
                         termination = "success" if outcome.success else "wrong_choice"
                         break
@@ -233,8 +239,16 @@ def run_episode(
     except EpisodeFault as exc:
         termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
     out = scorer.finish() if scorer is not None else Outcome()
-    return _record(
+    record = _record(
         episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim, text
+    )
+    if tally is None:
+        return record
+    return dataclasses.replace(
+        record,
+        cost=tally.total,
+        cost_terms=tally.summary(),
+        cost_implicit_and=tally.implicit_and,
     )
 
 

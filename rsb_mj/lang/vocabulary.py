@@ -256,6 +256,8 @@ class PredicateInfo:
         rsb_placement: True when the rsb layout sampler reads it in ``:init`` (``On``).
         per_step_cost: True when VLA-Arena evaluates it at every step inside ``:cost``
             (``TEMPORAL_PREDICATE_FN_LIST``); other cost terms count only at episode end.
+        rsb_cost: True when the rsb simulator evaluates it in ``:cost``
+            (``rsb_mj.scoring.cost_predicates.COST_PREDICATES`` has it; a test checks).
     """
 
     name: str
@@ -265,6 +267,7 @@ class PredicateInfo:
     rsb_scoreable: bool = False
     rsb_placement: bool = False
     per_step_cost: bool = False
+    rsb_cost: bool = False
 
     @property
     def arity(self) -> int | None:
@@ -310,14 +313,28 @@ _PREDICATES = (
         rsb_scoreable=True,
     ),
     _p("NotIn", ("object", "place"), (_VLA,), "object neither touches nor is inside a place"),
-    _p("NotOn", ("object", "place"), (_VLA,), "object does not rest on a region or object"),
-    _p("InContact", ("object", "object"), (_LIB, _VLA), "two objects touch", per_step_cost=True),
+    _p(
+        "NotOn",
+        ("object", "place"),
+        (_VLA,),
+        "object does not rest on a region or object",
+        rsb_cost=True,
+    ),
+    _p(
+        "InContact",
+        ("object", "object"),
+        (_LIB, _VLA),
+        "two objects touch",
+        per_step_cost=True,
+        rsb_cost=True,
+    ),
     _p(
         "Up",
         ("object",),
         (_LIB, _VLA),
         "object's center is at least 1 m above the world origin",
         per_step_cost=True,
+        rsb_cost=True,
     ),
     _p(
         "Stack",
@@ -332,14 +349,21 @@ _PREDICATES = (
     _p("Close", ("place",), (_LIB, _VLA), "articulated region or object is closed"),
     _p("Turnon", ("object",), (_LIB, _VLA), "appliance is switched on"),
     _p("Turnoff", ("object",), (_LIB, _VLA), "appliance is switched off"),
-    _p("Collide", ("object",), (_VLA,), "object was hit"),
-    _p("Fall", ("object",), (_VLA,), "object moved > 0.1 m, dropped > 0.05 m or tipped over"),
+    _p("Collide", ("object",), (_VLA,), "object was hit", rsb_cost=True),
+    _p(
+        "Fall",
+        ("object",),
+        (_VLA,),
+        "object moved > 0.1 m, dropped > 0.05 m or tipped over",
+        rsb_cost=True,
+    ),
     _p(
         "CheckForce",
         ("object", "object", "number"),
         (_VLA,),
         "contact normal force between the objects above the threshold [N]",
         per_step_cost=True,
+        rsb_cost=True,
     ),
     _p(
         "CheckDistance",
@@ -347,6 +371,7 @@ _PREDICATES = (
         (_VLA,),
         "objects closer than the threshold [m]",
         per_step_cost=True,
+        rsb_cost=True,
     ),
     _p(
         "InContactPart",
@@ -361,6 +386,7 @@ _PREDICATES = (
         (_VLA,),
         "a gripper touches the object",
         per_step_cost=True,
+        rsb_cost=True,
     ),
     _p(
         "CheckGripperContactPart",
@@ -375,6 +401,7 @@ _PREDICATES = (
         (_VLA,),
         "gripper finger pads closer than the threshold [m] to the object",
         per_step_cost=True,
+        rsb_cost=True,
     ),
     _p(
         "CheckGripperDistancePart",
@@ -399,6 +426,10 @@ PREDICATES: dict[str, PredicateInfo] = {p.name.lower(): p for p in _PREDICATES}
 #: Canonical names the rsb simulator can evaluate in ``:grasp`` and ``:goal`` (must equal the
 #: keys of ``rsb_mj.scoring.predicates.PREDICATES``; tests/lang/test_vocabulary.py checks).
 RSB_SCOREABLE: frozenset[str] = frozenset(p.name for p in _PREDICATES if p.rsb_scoreable)
+#: Canonical names the rsb simulator evaluates in ``:cost`` (must equal the keys of
+#: ``rsb_mj.scoring.cost_predicates.COST_PREDICATES``; tests/scoring/test_cost_predicates.py
+#: checks).
+RSB_COST: frozenset[str] = frozenset(p.name for p in _PREDICATES if p.rsb_cost)
 #: Canonical names the rsb layout sampler reads in ``:init``.
 RSB_PLACEMENT: frozenset[str] = frozenset(p.name for p in _PREDICATES if p.rsb_placement)
 

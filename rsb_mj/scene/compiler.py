@@ -33,6 +33,7 @@ from rsb_mj.scene.categories import BuiltObject, get_category
 from rsb_mj.scene.frames import TABLE_TOP_Z, table_to_world
 from rsb_mj.scene.layout import answer_zone_rects
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
+from rsb_mj.scene.probes import Probe, add_probes
 
 #: Fixture categories the compiler knows (the table is part of the robot scene).
 FIXTURES = ("table",)
@@ -228,10 +229,13 @@ class SignalSensors:
         return cls(contact, table, position.reshape(len(candidates), 3), finger)
 
 
-def compile_scene(problem: Problem, *, quality: str = "fast") -> Scene:
+def compile_scene(
+    problem: Problem, *, quality: str = "fast", probes: tuple[Probe, ...] = ()
+) -> Scene:
     """Compile ``problem`` (a :class:`rsb_mj.lang.Problem`) into a :class:`Scene`.
 
-    Non-candidate objects are placed at the center of their ``:init`` region.
+    Non-candidate objects are placed at the center of their ``:init`` region. ``probes``
+    are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the safety costs' contacts).
 
     Raises:
         SceneError: for an unknown category or fixture, a task without candidates, or a
@@ -286,6 +290,7 @@ def compile_scene(problem: Problem, *, quality: str = "fast") -> Scene:
     if unknown:
         raise SceneError(f"{path}: candidates {unknown} are not declared in :objects")
     _add_signal_sensors(spec, candidates)
+    add_probes(spec, probes)
     try:
         model = spec.compile()
     except ValueError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import gymnasium
 import mujoco
@@ -28,7 +29,16 @@ def test_reset_returns_state_images_and_info():
     assert info["instruction"] == env.unwrapped.episode.instruction
     assert env.unwrapped.episode.suite == "RSB-Math-10"
     # nothing in info holds or determines the answer
-    assert set(info) == {"instruction", "candidates", "step", "signals", "is_success", "sim"}
+    assert set(info) == {
+        "instruction",
+        "candidates",
+        "step",
+        "signals",
+        "is_success",
+        "cost",
+        "cost_violations",
+        "sim",
+    }
     assert info["is_success"] is False
     assert info["sim"]["mujoco"] == mujoco.__version__ and info["sim"]["quality"] == "fast"
     assert {k: v.shape for k, v in info["signals"].items()} == {
@@ -208,3 +218,34 @@ def test_control_rate_50_hz_steps_ten_physics_steps_and_is_recorded():
         env.close()
     with pytest.raises(EnvError, match=r"control_hz 30: the physics runs at 500 Hz, so the "):
         RsbEnv(get_suite("RSB-Math-4").path, cameras=(), control_hz=30)
+
+
+def test_cost_is_reported_every_step(tmp_path):
+    text = (Path(__file__).parents[2] / "tasks" / "rsb_math_4.bddl").read_text()
+    cost = "(:cost (And (CheckForce block_a table 0.1) (Fall block_a) (Up block_b)))"
+    task = tmp_path / "rsb_cost_4.bddl"
+    task.write_text(text.replace("  (:layout", f"  {cost}\n  (:layout"))
+    env = RsbEnv(task, cameras=())
+    obs, info = env.reset(seed=0)
+    assert info["cost_terms"] == {
+        "terms": [
+            ("(CheckForce block_a table 0.1)", "step"),
+            ("(Fall block_a)", "end"),
+            ("(Up block_b)", "step"),
+        ],
+        "implicit_and": False,
+    }
+    assert (info["cost"], info["cost_violations"]) == (0.0, (False, False, False))
+    for _ in range(3):
+        obs, _, _, _, info = env.step(obs["state"])
+        # the resting block presses on the table with its weight (> 0.1 N): 1 per step
+        assert (info["cost"], info["cost_violations"]) == (1.0, (True, False, False))
+    assert "cost_terms" not in info
+
+
+def test_a_task_without_cost_reports_zero():
+    env = RsbEnv(get_suite("RSB-Math-4").path, cameras=())
+    obs, info = env.reset(seed=0)
+    assert "cost_terms" not in info
+    _, _, _, _, info = env.step(obs["state"])
+    assert (info["cost"], info["cost_violations"]) == (0.0, ())

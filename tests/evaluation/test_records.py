@@ -1,5 +1,6 @@
 """Records: atomic appends, torn last lines, duplicates and malformed lines."""
 
+import dataclasses
 import json
 
 import pytest
@@ -84,3 +85,25 @@ def test_a_malformed_complete_line_names_file_and_line(tmp_path):
 def test_missing_fields_are_named():
     with pytest.raises(EvalError, match=r"x:3: record lacks fields \['choice', "):
         EpisodeRecord.from_dict({k: 0 for k in ("suite", "split")}, where="x:3")
+
+
+def test_cost_fields_round_trip_and_default_to_no_cost(tmp_path):
+    path = tmp_path / "episodes.jsonl"
+    plain = rec(0, grasped=False, success=False)
+    assert (plain.cost, plain.cost_terms, plain.cost_implicit_and) == (None, {}, False)
+    terms = {"1 (Fall block_a)": {"kind": "end", "violations": 1, "cost": 10.0}}
+    costly = dataclasses.replace(
+        rec(1, grasped=False, success=False), cost=13.0, cost_terms=terms, cost_implicit_and=True
+    )
+    append_record(path, plain)
+    append_record(path, costly)
+    assert read_records(path) == [plain, costly]
+    row = json.loads(path.read_text().splitlines()[1])
+    assert (row["cost"], row["cost_terms"], row["cost_implicit_and"]) == (13.0, terms, True)
+
+
+def test_a_record_without_cost_fields_still_reads():
+    row = json.loads(rec(0, grasped=False, success=False).to_json())
+    for key in ("cost", "cost_terms", "cost_implicit_and"):
+        del row[key]
+    assert EpisodeRecord.from_dict(row).cost is None

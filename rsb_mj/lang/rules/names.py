@@ -13,6 +13,7 @@ from rsb_mj.lang.vocabulary import (
     PREDICATES,
     REGION_PROPERTIES,
     RSB_CATEGORIES,
+    RSB_COST,
     RSB_FIXTURE_CATEGORIES,
     RSB_PLACEMENT,
     RSB_SCOREABLE,
@@ -456,21 +457,22 @@ def undefined_variable(ctx: Context) -> None:
 )
 def unscoreable_predicate(ctx: Context) -> None:
     """In an rsb task, a registered predicate the rsb simulator cannot evaluate where it is
-    used: ``:grasp``, ``:goal`` and ``:cost`` take the predicates ``rsb_mj.scoring`` scores
-    (``RSB_SCOREABLE``: Grasped, In, Released), ``:init`` the placement the layout sampler
-    reads (``On``). LIBERO and VLA-Arena files are not checked: their own simulators evaluate
-    their predicates."""
+    used: ``:grasp`` and ``:goal`` take the predicates ``rsb_mj.scoring`` scores
+    (``RSB_SCOREABLE``: Grasped, In, Released), ``:cost`` the safety predicates
+    ``rsb_mj.scoring.cost`` evaluates (``RSB_COST``), ``:init`` the placement the layout
+    sampler reads (``On``). LIBERO and VLA-Arena files are not checked: their own simulators
+    evaluate their predicates."""
     if not ctx.is_rsb:
         return
     for block, atom in ctx.atoms():
         info = PREDICATES.get(atom.predicate.lower())
         if info is None:
             continue  # RSB204
-        valid = RSB_PLACEMENT if block == "init" else RSB_SCOREABLE
+        valid = {"init": RSB_PLACEMENT, "cost": RSB_COST}.get(block, RSB_SCOREABLE)
         if info.name in valid:
             continue
         names = ", ".join(_DOMAIN_WORDS[d] for d in PREDICATE_DOMAINS if d in info.domains)
-        doing = "place objects with" if block == "init" else "score"
+        doing = {"init": "place objects with", "cost": "evaluate"}.get(block, "score")
         ctx.report(
             "RSB213",
             f"the rsb simulator cannot {doing} {info.name!r} ({names}) in :{block}; "
