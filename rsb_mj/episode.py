@@ -15,13 +15,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from rsb_mj.choices import LETTERS, counts_text
 from rsb_mj.errors import EpisodeError
 
-#: Option letters per choice count. Ten choices skip J (too easily confused with I).
-LETTERS: dict[int, tuple[str, ...]] = {
-    4: ("A", "B", "C", "D"),
-    10: ("A", "B", "C", "D", "E", "F", "G", "H", "I", "K"),
-}
+__all__ = ["LETTERS", "Episode", "Pose2D"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +72,7 @@ class Episode:
         if letters is None:
             raise EpisodeError(
                 f"episode {self.suite}/{self.split}/{self.index}: {len(self.options)} options; "
-                "valid choices: 4, 10"
+                f"valid choices: {counts_text()}"
             )
         if self.correct not in letters:
             raise EpisodeError(
@@ -90,7 +87,7 @@ class Episode:
 
     @property
     def choices(self) -> int:
-        """Number of options (4 or 10)."""
+        """Number of options (2..10)."""
         return len(self.options)
 
     @property

@@ -1,7 +1,7 @@
 """``RsbEnv``: the RSB task as a gymnasium environment on the bimanual Aloha in MuJoCo.
 
 Description:
-    A multiple-choice question is asked in the instruction; N candidate objects (4 or 10)
+    A multiple-choice question is asked in the instruction; N candidate objects (2..10)
     stand on the table, each standing for one option; the policy must place the object of
     the correct option in the gray answer zone. The env only simulates and reports raw
     signals; success is scored downstream (:mod:`rsb_mj.scoring`).

@@ -5,8 +5,8 @@ Every draw comes from ``numpy.random.default_rng(seed)`` in this fixed order:
 1. the question (one draw for a fixed pool; rejection for generated eval arithmetic);
 2. the options and the correct option (:mod:`rsb_mj.episodes.options`);
 3. the option -> candidate mapping (a permutation, for ``(:options (:map shuffle))``);
-4. the candidate colors (4 choices: distinct palette colors; 10 choices: all
-   :data:`rsb_mj.colors.TEN_CHOICE_COLOR`);
+4. the candidate colors (up to 8 choices: distinct palette colors; 9 and 10 choices: all
+   :data:`rsb_mj.colors.TEN_CHOICE_COLOR`; see :mod:`rsb_mj.choices`);
 5. the instruction template;
 6. the layout, last, from :func:`rsb_mj.scene.layout.sample_layout`, so a change of the layout
    sampler changes only the layouts of frozen episodes, never their semantics.
@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from rsb_mj.choices import LETTERS, map_placeholder, style
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
-from rsb_mj.episode import LETTERS, Episode, Pose2D
+from rsb_mj.episode import Episode, Pose2D
 from rsb_mj.episodes.options import draw_options
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import check_split, get_source
@@ -107,16 +108,18 @@ def instruction_values(
     mapping: dict[str, str],
     colors: dict[str, str],
 ) -> dict[str, str]:
-    """The placeholder values of an instruction: ``Q`` (4 choices: with the options),
-    ``OPTIONS``, and ``MAPA``.. (``"A is the red block"``) for 4 choices."""
+    """The placeholder values of an instruction: ``Q`` (``colors`` style, up to 8 choices:
+    with the options), ``OPTIONS``, and ``MAPA``.. (``"A is the red block"``) in the
+    ``colors`` style (:mod:`rsb_mj.choices`)."""
     values = {"OPTIONS": option_list(options)}
-    if len(options) == 4:
+    if style(len(options)) == "colors":
         listed = option_list(options)
         end = "" if listed.endswith((".", "?", "!")) else "."
         values["Q"] = f"{text} options: {listed}{end}"
-        for letter in LETTERS[4]:
+        for letter in LETTERS[len(options)]:
             obj = mapping[letter]
-            values[f"MAP{letter}"] = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"
+            phrase = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"
+            values[map_placeholder(letter)] = phrase
     else:
         values["Q"] = text
     return values
@@ -205,7 +208,7 @@ def _draw_colors(
     options: tuple[str, ...],
     rng: np.random.Generator,
 ) -> dict[str, str]:
-    if len(candidates) == 10:
+    if style(len(candidates)) == "letters":
         return {c: TEN_CHOICE_COLOR for c in candidates}
     # Colors named in the question or an option are avoided, so that "A is the red block"
     # never repeats an option's words.

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.choices import style
 from rsb_mj.colors import PALETTE
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.audit import leaks_answer
@@ -133,7 +134,8 @@ class _Balance:
             return False
         if not self._room("letter", episode.correct, 1 / self.choices):
             return False
-        if self.choices == 4 and not self._room("color", target_color(episode), 1 / len(PALETTE)):
+        colored = style(self.choices) == "colors"
+        if colored and not self._room("color", target_color(episode), 1 / len(PALETTE)):
             return False
         if leaks_answer(episode):
             return False
@@ -160,7 +162,7 @@ class _Balance:
         self.uses[episode.question_id] += 1
         self.cells.setdefault("letter", Counter())[episode.correct] += 1
         self.cells.setdefault("position", Counter())[target_position(episode)] += 1
-        if self.choices == 4:
+        if style(self.choices) == "colors":
             self.cells.setdefault("color", Counter())[target_color(episode)] += 1
         rank = numeric_rank(episode)
         if rank is not None:

@@ -1,14 +1,20 @@
 """Instruction templates: text files in ``tasks/templates/``, one template per line.
 
-Files are ``{seen,unseen}_{4,10}.txt``; lines starting with ``#`` and blank lines are skipped,
-and a template's id is ``{set}-{choices}-{NN}`` with ``NN`` its 0-based position among the
-templates of the file (``unseen-4-03``).
+Files are ``{seen,unseen}_{N}.txt`` for every choice count ``N`` in 2..10; lines starting with
+``#`` and blank lines are skipped, and a template's id is ``{set}-{choices}-{NN}`` with ``NN``
+its 0-based position among the templates of the file (``unseen-4-03``). The files for counts
+other than 4 and 10 are made from those two by ``tools/make_templates.py``.
 
-Placeholders (each exactly once, nothing else in braces):
+Placeholders (:func:`rsb_mj.choices.placeholders`; each at most once, the required ones
+exactly once, nothing else in braces):
 
-* 4 choices: ``{Q}`` = the question followed by its options, ``"what is 27 minus 17?
-  options: (A) 4 (B) 10 (C) 11 (D) 14."``; ``{MAPA}`` .. ``{MAPD}`` = ``"A is the red block"``;
-* 10 choices: ``{Q}`` = the question; ``{OPTIONS}`` = ``"(A) 12 (B) 15 ... (K) 31"``.
+* 2..8 choices: ``{Q}`` = the question followed by its options, ``"what is 27 minus 17?
+  options: (A) 4 (B) 10 (C) 11 (D) 14."``; ``{MAPA}`` .. one per letter =
+  ``"A is the red block"``; optionally ``{OPTIONS}``;
+* 9, 10 choices: ``{Q}`` = the question; ``{OPTIONS}`` = ``"(A) 12 (B) 15 ... (K) 31"``.
+
+A task may bring its own file: ``(:instruction (:templates (:file "my_templates.txt")))``
+(:func:`load_template_file`; ids ``{file stem}-{choices}-{NN}``).
 
 No placeholder can carry the answer: the correct option lives only in episode metadata.
 """
@@ -20,17 +26,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import CHOICE_COUNTS, LETTERS, counts_text, placeholders, required_placeholders
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import tasks_dir
 
 #: The two template sets.
 TEMPLATE_SETS = ("seen", "unseen")
 #: Required placeholders per choice count.
-PLACEHOLDERS: dict[int, tuple[str, ...]] = {
-    4: ("Q", "MAPA", "MAPB", "MAPC", "MAPD"),
-    10: ("Q", "OPTIONS"),
-}
+PLACEHOLDERS: dict[int, tuple[str, ...]] = {n: required_placeholders(n) for n in CHOICE_COUNTS}
 _FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -58,16 +61,16 @@ def templates_dir() -> Path:
 
 def template_problems(text: str, choices: int) -> list[str]:
     """What is wrong with one template for ``choices`` options (empty list when valid)."""
-    wanted = PLACEHOLDERS[choices]
+    allowed = placeholders(choices)
     found = _FIELD.findall(text)
     problems = [
-        f"unknown placeholder {{{name}}}; valid choices: " + ", ".join(f"{{{w}}}" for w in wanted)
+        f"unknown placeholder {{{name}}}; valid choices: " + ", ".join(f"{{{w}}}" for w in allowed)
         for name in found
-        if name not in wanted
+        if name not in allowed
     ]
-    for name in wanted:
+    for name in allowed:
         count = found.count(name)
-        if count != 1:
+        if count > 1 or (count == 0 and name in PLACEHOLDERS[choices]):
             problems.append(f"placeholder {{{name}}} appears {count} times; it must appear once")
     if text.count("{") != len(found) or text.count("}") != len(found):
         problems.append("unbalanced brace")
@@ -81,7 +84,7 @@ def parse_templates(text: str, path: str, set_name: str, choices: int) -> tuple[
         EpisodeError: ``path:line:col`` and what is wrong, for the first invalid template.
     """
     if choices not in PLACEHOLDERS:
-        raise EpisodeError(f"{path}: {choices} choices; valid choices: 4, 10")
+        raise EpisodeError(f"{path}: {choices} choices; valid choices: {counts_text()}")
     out: list[Template] = []
     for line_no, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -109,7 +112,7 @@ def load_templates(set_name: str, choices: int) -> tuple[Template, ...]:
             f"unknown template set {set_name!r}; valid choices: {', '.join(TEMPLATE_SETS)}"
         )
     if choices not in PLACEHOLDERS:
-        raise EpisodeError(f"{choices} choices; valid choices: 4, 10")
+        raise EpisodeError(f"{choices} choices; valid choices: {counts_text()}")
     path = templates_dir() / f"{set_name}_{choices}.txt"
     if not path.is_file():
         raise EpisodeError(f"template file {path} is missing; reinstall rsb_mj")
@@ -123,7 +126,8 @@ def template_by_id(template_id: str) -> Template:
         EpisodeError: for an unknown id.
     """
     parts = template_id.split("-")
-    if len(parts) == 3 and parts[0] in TEMPLATE_SETS and parts[1] in ("4", "10"):
+    counts = {str(n) for n in CHOICE_COUNTS}
+    if len(parts) == 3 and parts[0] in TEMPLATE_SETS and parts[1] in counts:
         for template in load_templates(parts[0], int(parts[1])):
             if template.id == template_id:
                 return template

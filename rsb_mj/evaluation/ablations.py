@@ -34,6 +34,7 @@ from functools import cache
 
 import numpy as np
 
+from rsb_mj.choices import CHOICE_COUNTS, MAX_COLORED, style
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
@@ -69,9 +70,9 @@ def command_part(template_text: str) -> str:
 
 
 def without_mapping(template_text: str) -> str:
-    """A 4-choice template with its ``{MAPA}``..``{MAPD}`` list removed (the punctuation
+    """A ``colors``-style template with its ``{MAPA}``.. list removed (the punctuation
     and "and" of the emptied list, and emptied brackets, go with it)."""
-    text = re.sub(r"\{MAP[A-D]\}", "", template_text)
+    text = re.sub(r"\{MAP[A-K]\}", "", template_text)
     text = re.sub(r"(\s*[,;.]\s*(and\s+)?){2,}", ". ", text)  # ", , , and ." -> ". "
     text = re.sub(r"\(\s*[.,;]?\s*\)", "", text)  # "( . )"
     text = " ".join(text.split()).replace(" .", ".")
@@ -86,7 +87,7 @@ def vocabulary() -> tuple[str, ...]:
     words = {
         w
         for set_name in TEMPLATE_SETS
-        for choices in (4, 10)
+        for choices in CHOICE_COUNTS
         for t in load_templates(set_name, choices)
         for w in re.findall(r"[a-z]+", _PLACEHOLDER.sub(" ", t.text))
     }
@@ -139,11 +140,11 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
     if mode == "command-only":
         return dataclasses.replace(episode, instruction=command_part(template.text), extra=extra)
     if mode == "no-mapping":
-        if episode.choices != 4:
+        if style(episode.choices) != "colors":
             raise EvalError(
                 f"instruction mode no-mapping: {episode.suite} instructions do not state the "
                 "option->object mapping (the letters are painted on the objects); it applies "
-                "to 4-choice suites"
+                f"to tasks of up to {MAX_COLORED} choices"
             )
         text = without_mapping(template.text)
         instruction = _fill_q(problem, episode, text)

@@ -3,34 +3,33 @@
 A template file holds one instruction template per line; blank lines and lines starting
 with ``#`` are ignored. Placeholders are ``{NAME}``:
 
-* 4 choices: ``{Q}`` (the question), ``{MAPA}`` ... ``{MAPD}`` ("A is the red block"),
+* 2..8 choices (the ``colors`` style of :mod:`rsb_mj.choices`): ``{Q}`` (the question),
+  one ``{MAPx}`` per option letter (``{MAPA}`` ... ``{MAPD}`` for 4: "A is the red block"),
   optionally ``{OPTIONS}`` ("(A) 12 (B) 15 ...");
-* 10 choices: ``{Q}`` and ``{OPTIONS}``.
+* 9 and 10 choices (``letters``): ``{Q}`` and ``{OPTIONS}``.
 
 The episode sampler calls :func:`lint_template` on every template file it loads;
 ``rsb lint`` runs it on ``*.txt`` files under a ``templates`` folder (the choice count comes
-from the file name: ``..._4...`` or ``..._10...``).
+from the file name: ``seen_4.txt``, ``unseen_10.txt``), and on the template file a task names
+in ``(:instruction (:templates (:file "...")))`` with the task's choice count.
 """
 
 from __future__ import annotations
 
 import re
 
+from rsb_mj.choices import CHOICE_COUNTS, counts_text, placeholders, required_placeholders, style
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Span
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.rules.base import RULES, declare, did_you_mean
 
-#: Placeholders allowed per choice count.
-PLACEHOLDERS: dict[int, tuple[str, ...]] = {
-    4: ("Q", "MAPA", "MAPB", "MAPC", "MAPD", "OPTIONS"),
-    10: ("Q", "OPTIONS"),
-}
+#: Placeholders allowed per choice count (:func:`rsb_mj.choices.placeholders`).
+PLACEHOLDERS: dict[int, tuple[str, ...]] = {n: placeholders(n) for n in CHOICE_COUNTS}
 #: Placeholders every template of a choice count must contain.
-REQUIRED: dict[int, tuple[str, ...]] = {
-    4: ("Q", "MAPA", "MAPB", "MAPC", "MAPD"),
-    10: ("Q", "OPTIONS"),
-}
+REQUIRED: dict[int, tuple[str, ...]] = {n: required_placeholders(n) for n in CHOICE_COUNTS}
+#: Every mapping placeholder of any choice count ({MAPA} .. {MAPK}).
+_MAPS = frozenset(p for names in PLACEHOLDERS.values() for p in names if p.startswith("MAP"))
 #: Placeholder names that could carry the correct answer into the instruction.
 LEAKING = re.compile(r"ANSWER|CORRECT|TARGET|SOLUTION|GOLD|TRUTH|RESULT|RIGHT|WINNER", re.I)
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -40,8 +39,8 @@ declare(
     "template-unknown-placeholder",
     "error",
     """A placeholder the episode sampler does not fill: it would reach the policy verbatim.
-    4-choice templates take {Q}, {MAPA}..{MAPD} and {OPTIONS}; 10-choice templates take {Q}
-    and {OPTIONS}.""",
+    Templates for N <= 8 choices take {Q}, one {MAPx} per option letter ({MAPA}..{MAPD} for
+    4) and {OPTIONS}; templates for 9 and 10 choices take {Q} and {OPTIONS}.""",
     bad="what is {QUESTION}? {MAPA}, {MAPB}, {MAPC}, {MAPD}. put the answer in the zone",
     good="what is {Q}? {MAPA}, {MAPB}, {MAPC}, {MAPD}. put the answer in the zone",
 )
@@ -59,8 +58,9 @@ declare(
     "RSB432",
     "template-missing-placeholder",
     "error",
-    """A template that lacks a placeholder the policy needs: {Q} always; for 4 choices every
-    one of {MAPA}..{MAPD} (which block stands for which option); for 10 choices {OPTIONS}.""",
+    """A template that lacks a placeholder the policy needs: {Q} always; for N <= 8 choices
+    every {MAPx} of the N option letters (which object stands for which option); for 9 and
+    10 choices {OPTIONS}.""",
     bad="{Q} {MAPA}, {MAPB}, {MAPC}. place the right block in the zone",
     good="{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}. place the right block in the zone",
 )
@@ -68,8 +68,9 @@ declare(
     "RSB433",
     "template-wrong-choice-count",
     "error",
-    """A 10-choice template with a mapping placeholder ({MAPA}..): 10-choice instructions
-    name options by letter with {OPTIONS}, because all ten blocks share one color.""",
+    """A mapping placeholder ({MAPA}..) that the choice count has no option for: a 9- or
+    10-choice template with any (those instructions name options by letter with {OPTIONS},
+    because all the blocks share one color), or {MAPE} in a 4-choice template.""",
     bad="{Q} {MAPA} {MAPB} ...   (in a 10-choice template file)",
     good="{Q} options: {OPTIONS}. place the block with the right letter in the gray zone",
 )
@@ -85,8 +86,8 @@ declare(
     "RSB435",
     "template-choice-count-unknown",
     "error",
-    """A template file whose name does not say its choice count: ``rsb lint`` reads 4 or 10
-    from the name (``seen_4.txt``, ``unseen_10.txt``) to know which placeholders apply.""",
+    """A template file whose name does not say its choice count: ``rsb lint`` reads it (2 to
+    10) from the name (``seen_4.txt``, ``unseen_10.txt``) to know which placeholders apply.""",
     bad="tasks/templates/seen.txt",
     good="tasks/templates/seen_4.txt",
 )
@@ -99,16 +100,16 @@ def _diag(code: str, message: str, path: str, span: Span, fix: str | None = None
 
 def choices_from_name(name: str) -> int | None:
     """The choice count a template file name states (``seen_4.txt`` -> 4), or None."""
-    numbers = re.findall(r"(?<![0-9])(4|10)(?![0-9])", name)
+    numbers = re.findall(r"(?<![0-9])(10|[2-9])(?![0-9])", name)
     return int(numbers[-1]) if numbers else None
 
 
 def choice_count_unknown(path: str) -> Diagnostic:
-    """The RSB435 diagnostic for a template file name without 4 or 10."""
+    """The RSB435 diagnostic for a template file name without a choice count."""
     return _diag(
         "RSB435",
-        "cannot tell the choice count of a template file; its name must contain 4 or 10 "
-        "(e.g. seen_4.txt); valid choices: 4, 10",
+        "cannot tell the choice count of a template file; its name must contain it "
+        f"(e.g. seen_4.txt); valid choices: {counts_text()}",
         path,
         Span(1, 1, 1, 2),
     )
@@ -120,16 +121,16 @@ def lint_template(text: str, path: str, choices: int) -> list[Diagnostic]:
     Args:
         text: the file's contents (one template per line; ``#`` comments, blank lines).
         path: the file name used in diagnostics.
-        choices: 4 or 10, the choice count the templates are for.
+        choices: the choice count the templates are for (2..10).
 
     Returns:
         The diagnostics (RSB430-RSB434), in line order; empty when clean.
 
     Raises:
-        TaskError: when ``choices`` is not 4 or 10.
+        TaskError: when ``choices`` is not a supported choice count.
     """
     if choices not in PLACEHOLDERS:
-        raise TaskError(f"{path}: choices must be 4 or 10, got {choices!r}; valid choices: 4, 10")
+        raise TaskError(f"{path}: {choices!r} choices; valid choices: {counts_text()}")
     out: list[Diagnostic] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -157,12 +158,16 @@ def _lint_line(line: str, number: int, path: str, choices: int) -> list[Diagnost
                     span,
                 )
             )
-        elif choices == 10 and name in PLACEHOLDERS[4]:
+        elif name in _MAPS:
+            why = (
+                f"{choices}-choice templates list the options with {{OPTIONS}}"
+                if style(choices) == "letters"
+                else f"{choices} choices have no option {name[3:]}"
+            )
             out.append(
                 _diag(
                     "RSB433",
-                    f"placeholder {{{name}}} is for 4-choice templates; 10-choice templates "
-                    "list the options with {OPTIONS}",
+                    f"placeholder {{{name}}} is not a mapping of {choices} choices; {why}",
                     path,
                     span,
                 )

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rsb_mj.choices import CHOICE_COUNTS as _CHOICE_COUNTS
 from rsb_mj.workspace import TABLE_HALF_XY
 
 #: Footprint radius [m] assumed for a category with no entry in :data:`RSB_CATEGORIES`.
@@ -452,8 +453,8 @@ def canonical_predicate(name: str) -> str:
 
 #: ``(:question (:source S))`` values.
 QUESTION_SOURCES = ("arithmetic", "gsm8k", "mmlu_pro", "mmlu")
-#: ``(:question (:choices N))`` values.
-CHOICE_COUNTS = (4, 10)
+#: ``(:question (:choices N))`` values: 2..10 (:mod:`rsb_mj.choices`).
+CHOICE_COUNTS = _CHOICE_COUNTS
 #: ``(:instruction (:templates T))`` values.
 TEMPLATE_SETS = ("seen", "unseen")
 #: ``(:options (:map RULE))`` values (``fixed`` is written as explicit letter/name pairs).

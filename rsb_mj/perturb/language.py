@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.templates import Template, option_list, render, template_by_id
+from rsb_mj.episodes.templates import Template, render, template_by_id
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import assets_dir
 
@@ -79,20 +79,11 @@ def command_slots(template: Template) -> list[tuple[int, int, str]]:
 
 def _values(episode: Episode, problem: Any) -> dict[str, str]:
     """The placeholder values the sampler filled in (see ``episodes/sampler.py``)."""
-    from rsb_mj.episodes.sampler import noun_of
+    from rsb_mj.episodes.sampler import instruction_values
 
-    values = {"OPTIONS": option_list(episode.options)}
-    if episode.choices == 4:
-        listed = option_list(episode.options)
-        end = "" if listed.endswith((".", "?", "!")) else "."
-        values["Q"] = f"{episode.question} options: {listed}{end}"
-        for letter in episode.letters:
-            obj = episode.mapping[letter]
-            noun = noun_of(problem, obj)
-            values[f"MAP{letter}"] = f"{letter} is the {episode.colors[obj]} {noun}"
-    else:
-        values["Q"] = episode.question
-    return values
+    return instruction_values(
+        problem, episode.question, episode.options, episode.mapping, episode.colors
+    )
 
 
 def _fill(template: Template, values: dict[str, str]) -> str:

@@ -254,7 +254,7 @@ def compile_scene(
     spec = aloha.aloha_spec(quality)
     spec.modelname = problem.name
     choices = len(candidates)
-    letters = LETTERS.get(choices, LETTERS[10])
+    letters = LETTERS.get(choices, LETTERS[max(LETTERS)])
     _add_letter_materials(spec, letters)
     table = spec.body("table")
     zone = answer_zone_rects(problem)

@@ -107,7 +107,7 @@ def test_candidate_count_must_match_choices():
 
 
 def test_mmlu_source_refuses_ten_choices():
-    with pytest.raises(EpisodeError, match="'mmlu' cannot make 10 options; valid choices: 4"):
+    with pytest.raises(EpisodeError, match="'mmlu' cannot make 10 options; valid choices: 2, 3, 4"):
         sample_episode(make_problem("mmlu", 10), suite="", split="eval", index=0, seed=0)
 
 

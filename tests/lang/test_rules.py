@@ -289,10 +289,10 @@ CASES = [
         "RSB404",
         BASE,
         "(:choices 4)",
-        "(:choices 5)",
+        "(:choices 11)",
         4,
         3,
-        ":choices 5 is not supported; valid choices: 4, 10",
+        ":choices 11 is not supported; valid choices: 2..10",
     ),
     (
         "RSB405",
@@ -427,7 +427,7 @@ CASES = [
         " - can",
         17,
         5,
-        "candidate 'block_a' (can) cannot show an option letter, which a 10-choice task needs; categories with letters: "
+        "candidate 'block_a' (can) cannot show an option letter, which a 10-choice task needs (more than 8 choices share one color); categories with letters: "
         + ", ".join(sorted(c for c, i in RSB_CATEGORIES.items() if i.letters)),
     ),
     (

@@ -1,5 +1,10 @@
 """Instruction template files: placeholders, leakage and the shipped template files."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from rsb_mj.errors import TaskError
@@ -55,8 +60,8 @@ def test_good_templates_are_clean_and_comments_are_skipped():
             (
                 "RSB433",
                 (1, 67),
-                "placeholder {MAPA} is for 4-choice templates; 10-choice templates list the "
-                "options with {OPTIONS}",
+                "placeholder {MAPA} is not a mapping of 10 choices; 10-choice templates list "
+                "the options with {OPTIONS}",
             ),
         ),
         (
@@ -86,11 +91,11 @@ def test_line_numbers_count_comments_and_blank_lines():
 def test_choice_count_comes_from_the_file_name():
     assert choices_from_name("seen_4.txt") == 4
     assert choices_from_name("unseen_10.txt") == 10
+    assert choices_from_name("seen_6.txt") == 6
     assert choices_from_name("seen_40.txt") is None
-    with pytest.raises(
-        TaskError, match=r"^t\.txt: choices must be 4 or 10, got 5; valid choices: 4, 10$"
-    ):
-        lint_template(GOOD_4, "t.txt", 5)
+    assert choices_from_name("seen_1.txt") is None
+    with pytest.raises(TaskError, match=r"^t\.txt: 11 choices; valid choices: 2\.\.10$"):
+        lint_template(GOOD_4, "t.txt", 11)
 
 
 def test_lint_file_routes_template_files(tmp_path):
@@ -107,6 +112,36 @@ def test_lint_file_routes_template_files(tmp_path):
 
 def test_shipped_template_files_are_clean():
     files = sorted((tasks_dir() / "templates").glob("*.txt"))
-    assert [p.name for p in files] == ["seen_10.txt", "seen_4.txt", "unseen_10.txt", "unseen_4.txt"]
+    assert sorted(p.name for p in files) == sorted(
+        f"{s}_{n}.txt" for s in ("seen", "unseen") for n in range(2, 11)
+    )
     for path in files:
         assert lint_file(path)[1] == [], path
+
+
+@pytest.mark.parametrize(
+    ("choices", "text", "expected"),
+    [
+        (6, "{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}, {MAPE}. go", [("RSB432", "{MAPF},")]),
+        (6, "{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}, {MAPE}, {MAPF}. {OPTIONS} go", []),
+        (3, "{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}. go", [("RSB433", "{MAPD}")]),
+        (9, "{Q} {OPTIONS} {MAPA}", [("RSB433", "{MAPA}")]),
+        (2, "{Q} {MAPA} and {MAPB}. go", []),
+    ],
+)
+def test_placeholders_follow_the_choice_count(choices, text, expected):
+    found = [
+        (d.code, d.message.split()[2 if d.code == "RSB432" else 1])
+        for d in lint_template(text, "t.txt", choices)
+    ]
+    assert found == expected
+
+
+def test_generated_template_files_are_up_to_date():
+    repo = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [sys.executable, str(repo / "tools" / "make_templates.py"), "--check"],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rsb_mj.choices import CHOICE_COUNTS
 from rsb_mj.episodes.dedup import near_duplicates
 from rsb_mj.episodes.question import Question
 from rsb_mj.errors import EpisodeError
@@ -55,8 +56,8 @@ class QuestionSource(ABC):
 
     #: The id task files use in ``(:question (:source NAME) ...)``.
     name: str = ""
-    #: Choice counts the source supports.
-    choices: tuple[int, ...] = (4, 10)
+    #: Choice counts the source supports (generated options: every count, 2..10).
+    choices: tuple[int, ...] = CHOICE_COUNTS
 
     @abstractmethod
     def pool(self, split: str) -> tuple[Question, ...] | None:

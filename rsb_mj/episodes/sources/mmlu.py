@@ -1,7 +1,8 @@
 """MMLU 4-option questions (MIT, github.com/hendrycks/test): the alternative General source.
 
-A task file selects it with ``(:question (:source mmlu) (:choices 4))``; it only serves 4
-choices. The pool is the MMLU test split (57 subjects) without the mathematics subjects
+A task file selects it with ``(:question (:source mmlu) (:choices 4))``; it serves 2 to 4
+choices (the answer and its own distractors). The pool is the MMLU test split (57 subjects)
+without the mathematics subjects
 (``EXCLUDED_SUBJECTS``), without questions whose 4 options are not distinct and without
 questions whose options are all numbers (as for MMLU-Pro, see :mod:`.mmlu_pro`).
 
@@ -48,7 +49,7 @@ class MmluSource(FixedSplitSource):
     """MMLU 4-option questions without the mathematics subjects."""
 
     name = "mmlu"
-    choices = (4,)
+    choices = (2, 3, 4)
 
     label = "MMLU"
     id_hint = "mmlu-SUBJECT-ROW"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS, MAX_COLORED, counts_text, style
 from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 from rsb_mj.lang.vocabulary import (
@@ -110,18 +110,17 @@ def unknown_source(ctx: Context) -> None:
     "RSB404",
     "bad-choice-count",
     "error",
-    bad="(:question (:source arithmetic) (:choices 5))",
-    good="(:question (:source arithmetic) (:choices 4))",
+    bad="(:question (:source arithmetic) (:choices 12))",
+    good="(:question (:source arithmetic) (:choices 6))",
 )
 def bad_choice_count(ctx: Context) -> None:
-    """A choice count other than 4 (options A-D) or 10 (options A-I and K; J is skipped because
-    it is easily confused with I)."""
+    """A choice count that is not a whole number from 2 to 10. Options are lettered A, B, C,
+    ... with J skipped (it is easily confused with I): ten choices are A-I and K."""
     q = ctx.problem.question
     if q is not None and q.choices is not None and q.choices not in CHOICE_COUNTS:
         ctx.report(
             "RSB404",
-            f":choices {q.choices:g} is not supported; valid choices: "
-            + ", ".join(str(c) for c in CHOICE_COUNTS),
+            f":choices {q.choices:g} is not supported; valid choices: {counts_text()}",
             q.span,
         )
 
@@ -302,9 +301,9 @@ def mapping_non_candidate(ctx: Context) -> None:
     good="(:options (:map (A block_a) ... (K block_k)))",
 )
 def bad_option_letter(ctx: Context) -> None:
-    """A fixed mapping with a letter that is not an option of the choice count (A-D for 4;
-    A-I and K for 10, J is skipped because it is easily confused with I) or a letter used
-    twice."""
+    """A fixed mapping with a letter that is not an option of the choice count (the first N
+    of A-I and K: A-D for 4; J is skipped because it is easily confused with I) or a letter
+    used twice."""
     o, q = ctx.problem.options, ctx.problem.question
     if o is None or o.rule != "fixed":
         return
@@ -540,11 +539,11 @@ def language_mismatch(ctx: Context) -> None:
     good="(:question (:source arithmetic) (:choices 10))\n(:objects block_a ... - letter_block)",
 )
 def letterless_candidate(ctx: Context) -> None:
-    """A 10-choice task whose candidates cannot show a letter. Ten-choice instructions list
-    the options by letter and all candidates share one color, so the letter on each object is
-    the only thing that tells them apart."""
+    """A task with more choices than there are palette colors (9 or 10) whose candidates
+    cannot show a letter. Such instructions list the options by letter and all candidates
+    share one color, so the letter on each object is the only thing that tells them apart."""
     q = ctx.problem.question
-    if q is None or q.choices != 10:
+    if q is None or q.choices not in CHOICE_COUNTS or style(int(q.choices)) != "letters":
         return
     for name in ctx.candidates:
         decl = ctx.objects.get(name)
@@ -554,7 +553,8 @@ def letterless_candidate(ctx: Context) -> None:
             ctx.report(
                 "RSB419",
                 f"candidate {name!r} ({decl.category}) cannot show an option letter, which a "
-                f"10-choice task needs; categories with letters: {choices_text(with_letters)}",
+                f"{q.choices:g}-choice task needs (more than {MAX_COLORED} choices share one "
+                f"color); categories with letters: {choices_text(with_letters)}",
                 decl.span,
             )
 
