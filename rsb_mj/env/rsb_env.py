@@ -282,9 +282,16 @@ class RsbEnv(gymnasium.Env):
         model, data, rec = self.model, self.data, self._signals
         rec.begin(self.substeps)
         rows, sensordata, step = rec.buffer, data.sensordata, mujoco.mj_step
-        for k in range(self.substeps):
-            step(model, data)
-            rows[k] = sensordata
+        motion = self.scene.motion
+        if motion:
+            for k in range(self.substeps):
+                motion.advance(data)
+                step(model, data)
+                rows[k] = sensordata
+        else:
+            for k in range(self.substeps):
+                step(model, data)
+                rows[k] = sensordata
         self._step_count += 1
         cost = self._cost.step(rows) if self._cost is not None else (0.0, ())
         signals = rec.finish(self._gripper_cmd)

@@ -28,11 +28,13 @@ from rsb_mj.colors import PALETTE, rgba
 from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import BuiltObject, get_category
 from rsb_mj.scene.frames import TABLE_TOP_Z, table_to_world
 from rsb_mj.scene.layout import answer_zone_rects
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
+from rsb_mj.scene.motion import MotionPlayer
 from rsb_mj.scene.probes import Probe, add_probes
 
 #: Fixture categories the compiler knows (the table is part of the robot scene).
@@ -63,6 +65,7 @@ class Scene:
         rest_height: candidate -> height [m] of its body origin above the table at rest.
         grip_width: candidate -> object extent [m] across its body y axis.
         sensors: addresses of the signal sensors in ``data.sensordata``.
+        motion: drives the ``:moving_objects`` (mocap bodies; see :mod:`rsb_mj.scene.motion`).
     """
 
     model: mujoco.MjModel
@@ -82,6 +85,7 @@ class Scene:
     rest_height: dict[str, float]
     grip_width: dict[str, float]
     sensors: SignalSensors
+    motion: MotionPlayer | None = field(default=None, repr=False)
     _built: dict[str, BuiltObject] = field(repr=False, default_factory=dict)
     _letter_materials: dict[tuple[str, str], int] = field(repr=False, default_factory=dict)
 
@@ -129,6 +133,8 @@ class Scene:
                     key = ("", color)
                 for geom in built.letter_geoms:
                     model.geom_matid[model.geom(geom).id] = self._letter_materials[key]
+        if self.motion:
+            self.motion.reset(data, episode.seed)
         mujoco.mj_forward(model, data)
 
 
@@ -273,13 +279,23 @@ def compile_scene(
             contype=0,
             conaffinity=0,
         )
+    motions, issues = read_moving_objects(problem)
+    if issues:
+        raise SceneError(f"{path}:{issues[0].span}: {issues[0].message}")
+    moving = {m.name for m in motions}
+    if moving & set(candidates):
+        raise SceneError(f"{path}: candidates cannot move: {sorted(moving & set(candidates))}")
+    undeclared = moving - {d.name for d in problem.objects}
+    if undeclared:
+        raise SceneError(f"{path}: moving objects {sorted(undeclared)} are not in :objects")
     built: dict[str, BuiltObject] = {}
     rest: dict[str, float] = {}
     for decl in problem.objects:
         category = get_category(decl.category)
-        body = spec.worldbody.add_body(name=decl.name)
+        body = spec.worldbody.add_body(name=decl.name, mocap=decl.name in moving)
         body.info = f"{path}:{decl.span}"
-        body.add_freejoint(name=f"{decl.name}/free")
+        if decl.name not in moving:
+            body.add_freejoint(name=f"{decl.name}/free")
         built[decl.name] = category.build(spec, body, decl.name)
         rest[decl.name] = category.rest_height
         if decl.name not in candidates:
@@ -333,6 +349,7 @@ def compile_scene(
         rest_height=rest,
         grip_width={c: built[c].grip_width for c in candidates},
         sensors=SignalSensors.of(model, candidates),
+        motion=MotionPlayer(model, motions, rest),
         _built=built,
         _letter_materials=letter_materials,
     )

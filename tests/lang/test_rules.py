@@ -475,6 +475,51 @@ CASES = [
         3,
         ":cost has 2 terms and no And; VLA-Arena keeps only the first, so 1 would be lost",
     ),
+    (
+        "RSB424",
+        BASE,
+        "  (:layout",
+        "  (:moving_objects (cat_1 (:motion_type linear) (:motion_period 40)))\n  (:layout",
+        27,
+        20,
+        "moving object 'cat_1' is not a declared object; valid choices: block_a, block_b, block_c, block_d",
+    ),
+    (
+        "RSB425",
+        BASE,
+        "  (:layout",
+        "  (:moving_objects (block_a (:motion_type linear) (:motion_period 40)))\n  (:layout",
+        27,
+        20,
+        "candidate 'block_a' cannot be a moving object",
+    ),
+    (
+        "RSB426",
+        BASE,
+        "  (:layout",
+        "  (:moving_objects (block_a (:motion_type zigzag) (:motion_period 40)))\n  (:layout",
+        27,
+        29,
+        "block_a: 'zigzag'; valid motion types: linear, circle, waypoint, parabolic",
+    ),
+    (
+        "RSB427",
+        BASE,
+        "  (:layout",
+        "  (:moving_objects (block_a (:motion_type linear) (:motion_period 40) (:motion_radius 0.2)))\n  (:layout",
+        27,
+        71,
+        "block_a: a linear motion does not read :motion_radius; valid keys: :motion_type, :motion_period, :motion_travel_dist, :motion_direction, :motion_phase",
+    ),
+    (
+        "RSB428",
+        BASE,
+        "  (:layout",
+        "  (:moving_objects (block_a (:motion_type linear) (:motion_period 1)))\n  (:layout",
+        27,
+        51,
+        "block_a: :motion_period of a linear motion must be >= 2 steps (one step out and one back)",
+    ),
 ]
 
 
@@ -524,7 +569,7 @@ def test_codes_and_names_are_stable_and_kebab_case():
 
 
 def test_family_of_code_matches_module():
-    families = {"syntax": "1", "names": "2", "geometry": "3", "semantics": "4"}
+    families = {"syntax": "1", "names": "2", "geometry": "3", "semantics": "4", "motion": "4"}
     for rule in RULES.values():
         if rule.check is not None:
             module = rule.check.__module__.rsplit(".", 1)[-1]

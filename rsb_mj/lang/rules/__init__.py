@@ -1,13 +1,13 @@
 """Lint rules, registered in :data:`rsb_mj.lang.rules.base.RULES` on import.
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
-:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx) and the template rules (RSB43x) in
-:mod:`rsb_mj.lang.templates`.
+:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-428) and the
+template rules (RSB43x) in :mod:`rsb_mj.lang.templates`.
 """
 
 from __future__ import annotations
 
-from rsb_mj.lang.rules import geometry, names, semantics, syntax
+from rsb_mj.lang.rules import geometry, motion, names, semantics, syntax
 from rsb_mj.lang.rules.base import RULES, Context, Rule
 
-__all__ = ["RULES", "Context", "Rule", "geometry", "names", "semantics", "syntax"]
+__all__ = ["RULES", "Context", "Rule", "geometry", "motion", "names", "semantics", "syntax"]

@@ -1,0 +1,99 @@
+"""RSB424-RSB428: ``(:moving_objects ...)`` declarations (see :mod:`rsb_mj.lang.motion`)."""
+
+from __future__ import annotations
+
+from rsb_mj.lang.motion import read_moving_objects
+from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+
+_GOOD = "(:moving_objects (cart_1 (:motion_type linear) (:motion_period 40)))"
+
+
+@rule(
+    "RSB424",
+    "moving-object-not-declared",
+    "error",
+    bad="(:objects cart_1 - toy_car)\n(:moving_objects (cat_1 (:motion_type linear) ...))",
+    good="(:objects cart_1 - toy_car)\n" + _GOOD,
+)
+def moving_object_not_declared(ctx: Context) -> None:
+    """A moving object must be a declared object (fixtures do not move): the scene makes that
+    object's body kinematic and drives it along its motion."""
+    motions, _ = read_moving_objects(ctx.problem)
+    for motion in motions:
+        if motion.name in ctx.objects:
+            continue
+        what = "a fixture" if motion.name in ctx.fixtures else "not a declared object"
+        ctx.report(
+            "RSB424",
+            f"moving object {motion.name!r} is {what}; valid choices: " + choices_text(ctx.objects),
+            motion.span,
+            fix=did_you_mean(motion.name, ctx.objects),
+        )
+
+
+@rule(
+    "RSB425",
+    "moving-candidate",
+    "error",
+    bad="(:candidates block_a block_b)\n(:moving_objects (block_a (:motion_type linear) ...))",
+    good="(:candidates block_a block_b)\n" + _GOOD,
+)
+def moving_candidate(ctx: Context) -> None:
+    """In an rsb task a candidate cannot move on its own: the policy must be able to pick it
+    up, and a kinematic body cannot be grasped. Move a distractor or an obstacle instead."""
+    if not ctx.is_rsb:
+        return
+    motions, _ = read_moving_objects(ctx.problem)
+    for motion in motions:
+        if motion.name in ctx.candidates:
+            ctx.report(
+                "RSB425", f"candidate {motion.name!r} cannot be a moving object", motion.span
+            )
+
+
+@rule(
+    "RSB426",
+    "unknown-motion-type",
+    "error",
+    bad="(cart_1 (:motion_type zigzag) (:motion_period 40))",
+    good="(cart_1 (:motion_type linear) (:motion_period 40))",
+)
+def unknown_motion_type(ctx: Context) -> None:
+    """A moving object without ``(:motion_type T)`` or with a type other than linear, circle,
+    waypoint, parabolic (VLA-Arena raises at run time; rsb says so when linting)."""
+    _report(ctx, "RSB426")
+
+
+@rule(
+    "RSB427",
+    "bad-moving-object",
+    "error",
+    bad="(cart_1 (:motion_type linear) (:motion_period 40) (:motion_radius 0.2))",
+    good="(cart_1 (:motion_type linear) (:motion_period 40) (:motion_travel_dist 0.2))",
+)
+def bad_moving_object(ctx: Context) -> None:
+    """A moving-object entry that is not ``(NAME (:motion_KEY VALUE) ...)``, a key given
+    twice, an object declared moving twice, or a key its motion type does not read (VLA-Arena
+    silently ignores such keys, e.g. ``:motion_radius`` or ``:motion_speed``)."""
+    _report(ctx, "RSB427")
+
+
+@rule(
+    "RSB428",
+    "bad-motion-value",
+    "error",
+    bad="(cart_1 (:motion_type linear) (:motion_period 1) (:motion_direction (0 0 0)))",
+    good="(cart_1 (:motion_type linear) (:motion_period 40) (:motion_direction (1 0 0)))",
+)
+def bad_motion_value(ctx: Context) -> None:
+    """A motion value of the wrong form or range (periods and dt > 0, a linear period of at
+    least 2 steps, distances and speeds >= 0, vectors of three numbers, a non-zero direction,
+    at least two waypoints), or a key the motion type needs that is missing."""
+    _report(ctx, "RSB428")
+
+
+def _report(ctx: Context, code: str) -> None:
+    _, issues = read_moving_objects(ctx.problem)
+    for issue in issues:
+        if issue.code == code:
+            ctx.report(code, issue.message, issue.span)
