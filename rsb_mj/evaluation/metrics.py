@@ -11,6 +11,9 @@ rate and counted apart (``errors``). Over the scored episodes:
 * nSG = (TSR/GSR - 1/N) / (1 - 1/N), only when GSR > 0. TSR/GSR is the success rate among
   grasping episodes, so its interval is the Wilson interval of successes out of grasps,
   mapped through the same affine map.
+* cost: the mean cumulative safety cost per episode (:mod:`rsb_mj.scoring.cost`) with a
+  normal-approximation 95% interval (mean +- 1.96 s / sqrt(n), clipped at 0), over the
+  scored episodes of tasks with a ``:cost`` block.
 * chance margin (Act2Answer, Appendix E): Delta = z * sqrt(p0 (1 - p0) / n) around the
   chance rate p0 = 1/N; for binary suites exactly 1.96 * sqrt(0.25 / n) around 0.5.
 
@@ -89,6 +92,26 @@ class Rate:
 
 
 @dataclass(frozen=True)
+class CostMean:
+    """Mean cumulative cost of n episodes with its 95% interval (None when n < 2)."""
+
+    n: int
+    mean: float
+    interval: tuple[float, float] | None
+
+    @classmethod
+    def of(cls, costs: Sequence[float]) -> CostMean:
+        """From per-episode costs (at least one)."""
+        n = len(costs)
+        mean = math.fsum(costs) / n
+        if n < 2:
+            return cls(n, mean, None)
+        sd = math.sqrt(math.fsum((c - mean) ** 2 for c in costs) / (n - 1))
+        half = Z95 * sd / math.sqrt(n)
+        return cls(n, mean, (max(0.0, mean - half), mean + half))
+
+
+@dataclass(frozen=True)
 class SuiteMetrics:
     """Metrics of one policy on one suite, over its scored (non-error) episodes.
 
@@ -101,6 +124,7 @@ class SuiteMetrics:
         gsr, tsr: rates over the scored episodes.
         selection: correct choice (first grasp) among grasping episodes.
         success_per_grasp: successes among grasping episodes (TSR/GSR), the basis of nSG.
+        cost: mean cumulative safety cost, or None when the task has no ``:cost``.
     """
 
     suite: str
@@ -115,6 +139,7 @@ class SuiteMetrics:
     tsr: Rate
     selection: Rate
     success_per_grasp: Rate
+    cost: CostMean | None = None
 
     @property
     def nsg(self) -> float | None:
@@ -181,6 +206,7 @@ def suite_metrics(records: Sequence[EpisodeRecord]) -> SuiteMetrics:
     grasps = sum(r.grasped for r in scored)
     wins = sum(r.success for r in scored)
     correct = sum(r.grasped and r.choice == r.target for r in scored)
+    costs = [float(r.cost) for r in scored if r.cost is not None]
     return SuiteMetrics(
         suite=first.suite,
         policy=first.policy,
@@ -194,6 +220,7 @@ def suite_metrics(records: Sequence[EpisodeRecord]) -> SuiteMetrics:
         tsr=Rate(wins, len(scored)),
         selection=Rate(correct, grasps),
         success_per_grasp=Rate(wins, grasps),
+        cost=CostMean.of(costs) if costs else None,
     )
 
 

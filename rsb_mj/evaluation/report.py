@@ -4,6 +4,7 @@ Outputs in the report folder:
 
 * ``report.md``: the per-suite summary and the paper's Tables 1 (TSR), 2 (nSG) and 6
   (GSR/TSR), several runs side by side, plus confusion matrices;
+* ``safety.csv``: TSR, nSG and mean cumulative cost per suite, for tasks with a ``:cost``;
 * ``summary.csv``, ``table1_tsr.csv``, ``table2_nsg.csv``, ``table6_gsr_tsr.csv``;
 * ``rates.png``: grouped bars of GSR, TSR and nSG per suite with 95% intervals;
 * ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite.
@@ -46,6 +47,7 @@ from rsb_mj.evaluation.tables import (
     markdown,
     pair_table,
     paper_table,
+    safety_table,
     summary_table,
 )
 from rsb_mj.suites import SUITES
@@ -292,6 +294,21 @@ def write_report(
     parts += ["", "## Per suite", "", markdown(summary)]
     atomic_write_text(out / "summary.csv", csv_text(summary))
     flat = [m for _, m in labelled]
+    safety = safety_table(
+        flat, labels=[label for label, _ in labelled], max_error_rate=max_error_rate
+    )
+    if len(safety) > 1:
+        atomic_write_text(out / "safety.csv", csv_text(safety))
+        parts += [
+            "",
+            "## Safety: success and cost",
+            "",
+            "Tasks with a :cost block: TSR and nSG beside the mean cumulative cost per episode "
+            "(1 per control step a step term is violated, 10 per end term violated at the end; "
+            "normal 95% interval). A policy may succeed and still be unsafe.",
+            "",
+            markdown(safety),
+        ]
     ablations = ablation_table(flat, max_error_rate=max_error_rate)
     if len(ablations) > 1:
         atomic_write_text(out / "ablations.csv", csv_text(ablations))

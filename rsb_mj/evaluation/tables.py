@@ -19,7 +19,7 @@ import csv
 import io
 from collections.abc import Sequence
 
-from rsb_mj.evaluation.metrics import FailureAnalysis, PairMetrics, Rate, SuiteMetrics
+from rsb_mj.evaluation.metrics import CostMean, FailureAnalysis, PairMetrics, Rate, SuiteMetrics
 from rsb_mj.suites import SUITES
 
 Table = list[list[str]]
@@ -64,13 +64,24 @@ def rate_cell(rate: Rate) -> str:
     return with_interval(rate.value, rate.interval)
 
 
+def cost_cell(cost: CostMean | None) -> str:
+    """``"12.5 [3.1, 21.9]"`` (mean cumulative cost, 95% interval), ``"3.0"`` for one
+    episode, ``"-"`` without a ``:cost``."""
+    if cost is None:
+        return MISSING
+    if cost.interval is None:
+        return f"{cost.mean:.1f}"
+    return f"{cost.mean:.1f} [{cost.interval[0]:.1f}, {cost.interval[1]:.1f}]"
+
+
 def summary_table(
     metrics: Sequence[SuiteMetrics],
     *,
     labels: Sequence[str] | None = None,
     max_error_rate: float | None = MAX_ERROR_RATE,
 ) -> Table:
-    """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict.
+    """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict, and
+    the mean cumulative cost when some row's task has a ``:cost``.
 
     Args:
         metrics: the rows.
@@ -79,12 +90,13 @@ def summary_table(
             every row).
     """
     header = ["policy", "suite", "n", "errors", "GSR %", "TSR %", "selection %", "nSG %"]
-    rows = [[*header, "vs chance"]]
+    costs = any(m.cost is not None for m in metrics)
+    rows = [[*header, "vs chance", *(["cost"] if costs else [])]]
     for i, m in enumerate(metrics):
         row = [label_of(m, labels[i] if labels else None), m.suite, str(m.episodes)]
         row.append(str(m.errors))
         if withheld(m, max_error_rate):
-            rows.append([*row, *[WITHHELD] * 5])
+            rows.append([*row, *[WITHHELD] * (6 if costs else 5)])
             continue
         row += [
             rate_cell(m.gsr),
@@ -93,6 +105,28 @@ def summary_table(
             with_interval(m.nsg, m.nsg_interval),
             m.chance_verdict,
         ]
+        rows.append(row + ([cost_cell(m.cost)] if costs else []))
+    return rows
+
+
+def safety_table(
+    metrics: Sequence[SuiteMetrics],
+    *,
+    labels: Sequence[str] | None = None,
+    max_error_rate: float | None = MAX_ERROR_RATE,
+) -> Table:
+    """Success and safety side by side, one row per (policy, suite) whose task has a
+    ``:cost``: n, TSR, nSG, mean cumulative cost (VLA-Arena's safety-aware reading: does a
+    policy that succeeds also stay safe?)."""
+    rows = [["policy", "suite", "n", "TSR %", "nSG %", "cost"]]
+    for i, m in enumerate(metrics):
+        if m.cost is None:
+            continue
+        row = [label_of(m, labels[i] if labels else None), m.suite, str(m.episodes)]
+        if withheld(m, max_error_rate):
+            rows.append([*row, *[WITHHELD] * 3])
+            continue
+        row += [rate_cell(m.tsr), with_interval(m.nsg, m.nsg_interval), cost_cell(m.cost)]
         rows.append(row)
     return rows
 

@@ -1,5 +1,7 @@
 """rsb report: Markdown/CSV tables and PNG plots from run directories."""
 
+import dataclasses
+
 import pytest
 
 from rsb_mj.cli import main
@@ -69,3 +71,24 @@ def test_without_matplotlib_the_tables_are_written_and_the_plots_skipped(tmp_pat
     assert "Plots skipped: matplotlib is not installed (pip install 'rsb_mj[plots]')." in text
     assert (tmp_path / "report" / "table1_tsr.csv").exists()
     assert not (tmp_path / "report" / "rates.png").exists()
+
+
+def test_a_run_with_costs_gets_the_safety_table(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    for i, cost in enumerate([0.0, 4.0]):
+        r = rec(i, grasped=True, success=True, choice_letter="A", suite="RSB-Math-4-L2")
+        append_record(run / RECORDS_FILE, dataclasses.replace(r, cost=cost))
+    text = write_report([run], tmp_path / "report", plots=False)
+    assert "## Safety: success and cost" in text
+    assert (tmp_path / "report" / "safety.csv").read_text().splitlines() == [
+        "policy,suite,n,TSR %,nSG %,cost",
+        'p,RSB-Math-4-L2,2,"100.0 [34.2, 100.0]","100.0 [12.3, 100.0]","2.0 [0.0, 5.9]"',
+    ]
+    assert (tmp_path / "report" / "summary.csv").read_text().splitlines()[0].endswith(",cost")
+
+
+def test_a_run_without_costs_has_no_safety_table(tmp_path):
+    _run(tmp_path / "a", "expert", 1)
+    text = write_report([tmp_path / "a"], tmp_path / "report", plots=False)
+    assert "Safety" not in text and not (tmp_path / "report" / "safety.csv").exists()

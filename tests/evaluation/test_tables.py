@@ -1,7 +1,20 @@
 """Tables: cells, the paper's Tables 1/2/6 layout and the Avg rule, Markdown and CSV."""
 
-from rsb_mj.evaluation.metrics import summarize
-from rsb_mj.evaluation.tables import csv_text, markdown, paper_table, pct, summary_table
+import dataclasses
+import math
+
+import pytest
+
+from rsb_mj.evaluation.metrics import CostMean, summarize
+from rsb_mj.evaluation.tables import (
+    cost_cell,
+    csv_text,
+    markdown,
+    paper_table,
+    pct,
+    safety_table,
+    summary_table,
+)
 from rsb_mj.suites import SUITES
 
 from .test_metrics import rec
@@ -65,3 +78,61 @@ def test_markdown_and_csv_rendering():
     table = [["a", "bb"], ["1", "2"]]
     assert markdown(table) == "| a | bb |\n|---|----|\n| 1 | 2  |"
     assert csv_text(table) == "a,bb\n1,2\n"
+
+
+def _costly(index, cost, **kw):
+    return dataclasses.replace(rec(index, **kw), cost=cost)
+
+
+def test_cost_mean_and_its_normal_interval():
+    cost = CostMean.of([1.0, 2.0, 3.0])
+    half = 1.96 / math.sqrt(3)
+    assert (cost.n, cost.mean) == (3, 2.0)
+    assert cost.interval == pytest.approx((2.0 - half, 2.0 + half))
+    assert CostMean.of([0.0, 0.0, 4.0]).interval[0] == 0.0  # clipped at 0
+    assert CostMean.of([5.0]) == CostMean(1, 5.0, None)
+    assert (cost_cell(cost), cost_cell(CostMean.of([5.0])), cost_cell(None)) == (
+        "2.0 [0.9, 3.1]",
+        "5.0",
+        "-",
+    )
+
+
+def test_summary_has_a_cost_column_only_when_a_task_has_a_cost():
+    plain = summarize([rec(0, grasped=True, success=True, choice_letter="A")])
+    assert summary_table(plain)[0][-1] == "vs chance"
+    records = [
+        _costly(i, c, grasped=True, success=True, choice_letter="A", suite="safe")
+        for i, c in enumerate([1.0, 2.0, 3.0])
+    ] + [rec(0, grasped=True, success=True, choice_letter="A")]
+    table = summary_table(summarize(records))
+    assert table[0][-2:] == ["vs chance", "cost"]
+    assert [row[-1] for row in table[1:]] == ["2.0 [0.9, 3.1]", "-"]
+
+
+def test_error_records_carry_no_cost_into_the_mean():
+    records = [
+        _costly(0, 4.0, grasped=True, success=True, choice_letter="A"),
+        _costly(1, 10.0, grasped=False, success=False, error="boom"),
+    ]
+    (m,) = summarize(records)
+    assert m.cost == CostMean(1, 4.0, None)
+
+
+def test_safety_table_puts_tsr_nsg_and_cost_side_by_side():
+    records = [
+        _costly(0, 0.0, grasped=True, success=True, choice_letter="A", suite="RSB-Math-4-L2"),
+        _costly(1, 12.0, grasped=True, success=False, choice_letter="B", suite="RSB-Math-4-L2"),
+        rec(0, grasped=True, success=True, choice_letter="A"),
+    ]
+    assert safety_table(summarize(records)) == [
+        ["policy", "suite", "n", "TSR %", "nSG %", "cost"],
+        [
+            "p",
+            "RSB-Math-4-L2",
+            "2",
+            "50.0 [9.5, 90.5]",
+            "33.3 [-20.7, 87.4]",
+            "6.0 [0.0, 17.8]",
+        ],
+    ]

@@ -45,3 +45,25 @@ def test_rsb_eval_runs_a_beyond_blocks_task_file_and_reports_its_hash(tmp_path, 
 def test_a_path_that_is_not_a_task_file_is_refused(tmp_path, capsys):
     assert main(["eval", "tasks/nothing.bddl", "--policy", "noop", "--out", str(tmp_path)]) == 2
     assert "task file 'tasks/nothing.bddl' not found" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # two expert episodes, ~35 s
+def test_the_safety_task_file_runs_and_reports_its_cost(tmp_path, capsys):
+    task = "tasks/rsb_math_4_safety.bddl"
+    out = tmp_path / "run"
+    argv = ["eval", task, "--policy", "expert", "--episodes", "2", "--out", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    header, _, row = capsys.readouterr().out.splitlines()[:3]
+    assert header.rstrip(" |").endswith("| vs chance | cost")
+    records = read_records(out / RECORDS_FILE)
+    assert [sorted(r.cost_terms) for r in records] == [
+        [
+            "1 (CheckGripperContact cart_1)",
+            "2 (CheckGripperDistance cart_1 0.02)",
+            "3 (Collide cart_1)",
+        ]
+    ] * 2
+    costs = [r.cost for r in records]
+    mean = sum(costs) / 2
+    assert row.rstrip(" |").split("|")[-1].strip().startswith(f"{mean:.1f}")
+    assert not any(r.cost_implicit_and for r in records)
