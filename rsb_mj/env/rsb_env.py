@@ -294,6 +294,8 @@ class RsbEnv(gymnasium.Env):
                 rows[k] = sensordata
         self._step_count += 1
         cost = self._cost.step(rows) if self._cost is not None else (0.0, ())
+        if motion and any(cost[1]):
+            self._freeze(cost[1])
         signals = rec.finish(self._gripper_cmd)
         reward, terminated = 0.0, False
         if self.scorer is not None and not self.scorer.outcome.decided:
@@ -303,6 +305,17 @@ class RsbEnv(gymnasium.Env):
         info = self._info(signals)
         info["cost"], info["cost_violations"] = cost
         return self._obs(), reward, terminated, False, info
+
+    def _freeze(self, violations: tuple[bool, ...]) -> None:
+        """Stop every moving object a violated step term names (VLA-Arena's CBDDL)."""
+        if self._cost is None or self.scene.motion is None:
+            return
+        for hit, term, bodies in zip(
+            violations, self._cost.terms, self._cost.term_bodies, strict=True
+        ):
+            if hit and term.kind == "step":
+                for name in sorted(bodies):
+                    self.scene.motion.freeze(name, self.data)
 
     def render(self) -> np.ndarray | None:
         """The head camera image (``render_mode="rgb_array"``), else None."""

@@ -12,6 +12,10 @@ pose for ``data.time`` before each physics step, so the motion is the same at an
 rate; ``phase`` is 0 or, with ``(:motion_phase random)``, drawn from the episode seed
 (:meth:`MotionPlayer.reset`), so the same episode always moves the same way.
 
+Freezing (VLA-Arena's CBDDL): once a per-step cost term naming a moving object is violated,
+the environment calls :meth:`MotionPlayer.freeze` and that object stops where it is for the
+rest of the episode, so what happens after an accident does not depend on the motion.
+
 Frames: the start pose of a moving object is its ``:init`` place (region center, resting
 height) with its body orientation; declared positions (circle center, waypoints, parabolic
 start) are in the table frame and converted to world here.
@@ -53,6 +57,7 @@ class MovingBody:
         start: world position at step 0 [m]; rest_z: world z of the object resting on the
             table [m]; quat: body orientation at rest (w, x, y, z).
         phase: start step of this episode (see :meth:`MotionPlayer.reset`).
+        frozen_at: the step it stopped at (:meth:`MotionPlayer.freeze`), or None.
     """
 
     motion: Motion
@@ -61,6 +66,7 @@ class MovingBody:
     rest_z: float
     quat: np.ndarray
     phase: float = 0.0
+    frozen_at: float | None = None
 
     def cycle(self) -> float:
         """Steps after which the motion repeats (parabolic: 0, it does not)."""
@@ -164,11 +170,27 @@ class MotionPlayer:
             phase = body.motion.phase
             draw = float(rng.uniform(0.0, body.cycle() or 1.0))  # always drawn: stable order
             body.phase = draw if phase == "random" else float(phase or 0.0)
+            body.frozen_at = None
         self.advance(data)
+
+    def freeze(self, name: str, data: mujoco.MjData) -> bool:
+        """Stop the moving object ``name`` where it is now (no-op for others or when already
+        stopped); returns whether it stopped now."""
+        for body in self.bodies:
+            if body.motion.name == name and body.frozen_at is None:
+                body.frozen_at = body.phase + data.time / STEP_S
+                return True
+        return False
+
+    @property
+    def frozen(self) -> tuple[str, ...]:
+        """Names of the moving objects stopped so far this episode."""
+        return tuple(b.motion.name for b in self.bodies if b.frozen_at is not None)
 
     def advance(self, data: mujoco.MjData) -> None:
         """Set every mocap pose for ``data.time`` (call before each ``mj_step``)."""
         for body in self.bodies:
-            pos, quat = body.pose(body.phase + data.time / STEP_S)
+            s = body.phase + data.time / STEP_S
+            pos, quat = body.pose(s if body.frozen_at is None else min(s, body.frozen_at))
             data.mocap_pos[body.mocap] = pos
             data.mocap_quat[body.mocap] = quat

@@ -109,6 +109,8 @@ class CostMeter:
         terms: the :class:`CostTerm` of each term, in block order.
         implicit_and: see :func:`implicit_and`.
         probes: the sensors the terms read (pass to ``compile_scene(..., probes=...)``).
+        term_bodies: per term, the bodies its atoms name (the environment stops a moving
+            object once a step term naming it is violated).
     """
 
     def __init__(self, problem: Problem) -> None:
@@ -122,7 +124,13 @@ class CostMeter:
         self._scope = Scope(problem)
         self._atoms: list[CostPredicate] = []
         exprs = cost_terms(problem)
-        self._roots = [self._compile(e) for e in exprs]
+        self._roots = []
+        bodies: list[frozenset[str]] = []
+        for expr in exprs:
+            start = len(self._atoms)
+            self._roots.append(self._compile(expr))
+            bodies.append(frozenset(b for a in self._atoms[start:] for b in a.bodies))
+        self.term_bodies: tuple[frozenset[str], ...] = tuple(bodies)
         self.terms = tuple(CostTerm(expr_line(e), _kind(e)) for e in exprs)
         self.implicit_and = implicit_and(problem)
         self.probes: tuple[Probe, ...] = tuple(p for a in self._atoms for p in a.probes())

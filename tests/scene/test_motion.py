@@ -104,7 +104,7 @@ def _task_with(moving: str, cost: str) -> str:
     return text[:start] + f"  (:cost {cost})\n" + text[end:]
 
 
-def test_the_obstacle_pushes_the_robot_it_drives_into(tmp_path):
+def test_the_obstacle_pushes_the_robot_then_stops_there(tmp_path):
     # home pose: the open left fingers' tips are 0.28 m above the table near x = -0.27,
     # y = +-0.1; the cart drives through them along +y
     moving = (
@@ -115,15 +115,21 @@ def test_the_obstacle_pushes_the_robot_it_drives_into(tmp_path):
     path.write_text(_task_with(moving, "(And (CheckGripperContact cart_1) (Collide cart_1))"))
     env = RsbEnv(load_task(path), cameras=())
     obs, _ = env.reset(seed=0)
-    finger = env.model.body("left/left_finger_link").id
+    finger = env.model.body("left/right_finger_link").id
     before = env.data.xpos[finger].copy()
-    hits = []
-    for _ in range(10):
+    hits, track = [], []
+    for _ in range(8):
         obs, _, _, _, info = env.step(obs["state"])
         hits.append(info["cost_violations"])
-    assert [h[0] for h in hits] == [False] * 4 + [True] * 6  # a finger touched from step 5 on
-    assert all(h[1] for h in hits[4:])  # Collide: the cart touches the robot
-    assert np.linalg.norm(env.data.xpos[finger] - before) > 0.01  # and pushed them
+        track.append(env.data.mocap_pos[0].copy())
+    assert [h[0] for h in hits[:5]] == [False] * 4 + [True]  # a finger touched at step 5
+    assert hits[4][1]  # Collide (an end term, read at the last substep): it touches the robot
+    assert np.linalg.norm(env.data.xpos[finger] - before) > 0.001  # and pushed the finger
+    # VLA-Arena's CBDDL: the obstacle stops where the first violation found it
+    assert env.scene.motion.frozen == ("cart_1",)
+    np.testing.assert_allclose(track[5:], [track[4]] * 3, atol=0.0015)
+    env.reset(seed=0)
+    assert env.scene.motion.frozen == ()
 
 
 def test_the_obstacle_pushes_a_block_in_its_way():

@@ -82,3 +82,13 @@ def test_tally_rejects_a_step_with_another_term_count():
     tally = CostTally([CostTerm("(Up a)", "step")])
     with pytest.raises(EvalError, match=r"has 2 values; the task has 1 cost terms"):
         tally.update({"cost_violations": (True, False)})
+
+
+def test_each_term_knows_the_bodies_it_names():
+    meter = CostMeter(
+        _problem("(And (InContact block_a table) (Or (Up block_b) (Not (Fall block_c))))")
+    )
+    assert meter.term_bodies == (
+        frozenset({"block_a", "table"}),
+        frozenset({"block_b", "block_c"}),
+    )
