@@ -520,6 +520,15 @@ CASES = [
         51,
         "block_a: :motion_period of a linear motion must be >= 2 steps (one step out and one back)",
     ),
+    (
+        "RSB429",
+        BASE,
+        "  (:layout",
+        "  (:moving_objects (block_a (:motion_type waypoint) (:motion_waypoints (((0 0 0) (1 0 0)) ((0.9 0 0) (1 0 0))))))\n  (:layout",
+        27,
+        20,
+        "the waypoint motion of 'block_a' reaches (0.9, 0), off the table (|x| <= 0.61, |y| <= 0.38 m, table frame)",
+    ),
 ]
 
 

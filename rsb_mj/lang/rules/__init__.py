@@ -1,7 +1,7 @@
 """Lint rules, registered in :data:`rsb_mj.lang.rules.base.RULES` on import.
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
-:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-428) and the
+:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429) and the
 template rules (RSB43x) in :mod:`rsb_mj.lang.templates`.
 """
 

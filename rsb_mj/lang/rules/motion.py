@@ -1,9 +1,13 @@
-"""RSB424-RSB428: ``(:moving_objects ...)`` declarations (see :mod:`rsb_mj.lang.motion`)."""
+"""RSB424-RSB429: ``(:moving_objects ...)`` declarations (see :mod:`rsb_mj.lang.motion`)."""
 
 from __future__ import annotations
 
-from rsb_mj.lang.motion import read_moving_objects
+import math
+
+from rsb_mj.lang import ast
+from rsb_mj.lang.motion import Motion, read_moving_objects
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.vocabulary import TABLE_HALF_SIZE
 
 _GOOD = "(:moving_objects (cart_1 (:motion_type linear) (:motion_period 40)))"
 
@@ -97,3 +101,70 @@ def _report(ctx: Context, code: str) -> None:
     for issue in issues:
         if issue.code == code:
             ctx.report(code, issue.message, issue.span)
+
+
+def _start_xy(ctx: Context, name: str) -> tuple[float, float] | None:
+    """Center of the region ``:init`` places ``name`` in (where the scene starts it)."""
+    for expr in ctx.problem.init:
+        for atom in ast.walk_atoms(expr):
+            args = atom.args
+            if (
+                atom.predicate.lower() == "on"
+                and len(args) == 2
+                and isinstance(args[0], ast.Name)
+                and isinstance(args[1], ast.Name)
+                and args[0].value == name
+            ):
+                region = ctx.regions.get(args[1].value)
+                if region is None or not region.ranges:
+                    return None
+                r = region.ranges[0]
+                return ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2)
+    return None
+
+
+def _path_points(motion: Motion, start: tuple[float, float] | None) -> list[tuple[float, float]]:
+    """Table-frame xy points bounding the motion's path (parabolic: none)."""
+    if motion.type == "waypoint":
+        return [(p[0], p[1]) for p, _ in motion.waypoints]
+    if start is None:
+        return []
+    if motion.type == "linear":
+        dx, dy, dz = motion.direction
+        norm = math.sqrt(dx * dx + dy * dy + dz * dz)
+        d = motion.travel_dist / norm
+        return [start, (start[0] + dx * d, start[1] + dy * d)]
+    if motion.type == "circle":
+        cx, cy = motion.center[0], motion.center[1]
+        r = math.hypot(start[0] - cx, start[1] - cy)
+        return [(cx + r, cy), (cx - r, cy), (cx, cy + r), (cx, cy - r)]
+    return []
+
+
+@rule(
+    "RSB429",
+    "motion-leaves-table",
+    "warning",
+    bad="(cart_1 (:motion_type linear) (:motion_period 40) (:motion_travel_dist 2))",
+    good="(cart_1 (:motion_type linear) (:motion_period 40) (:motion_travel_dist 0.3))",
+)
+def motion_leaves_table(ctx: Context) -> None:
+    """In an rsb task, a moving object whose path leaves the table top (table frame, half
+    extents ``rsb_mj.workspace.TABLE_HALF_XY``): a kinematic body does not fall, it floats
+    beside the table, out of the workspace. Linear paths run from the start place (the center
+    of its ``:init`` region) along the direction; circles around their center; waypoints
+    through every point; parabolic flights are not checked."""
+    if not ctx.is_rsb:
+        return
+    hx, hy = TABLE_HALF_SIZE
+    motions, _ = read_moving_objects(ctx.problem)
+    for motion in motions:
+        for x, y in _path_points(motion, _start_xy(ctx, motion.name)):
+            if abs(x) > hx + 1e-9 or abs(y) > hy + 1e-9:
+                ctx.report(
+                    "RSB429",
+                    f"the {motion.type} motion of {motion.name!r} reaches ({x:.3g}, {y:.3g}), "
+                    f"off the table (|x| <= {hx:g}, |y| <= {hy:g} m, table frame)",
+                    motion.span,
+                )
+                break
