@@ -21,6 +21,12 @@ TABLE_HALF_XY = (0.61, 0.38)
 ARM_BASE_XY: dict[str, tuple[float, float]] = {"left": (-0.469, 0.0), "right": (0.469, 0.0)}
 #: Horizontal distance from an arm's waist axis within which it picks from above [m].
 REACH_MIN, REACH_MAX = 0.20, 0.56
+#: Extra distance [m] the layout keeps between a candidate's footprint and the answer zone.
+ANSWER_ZONE_MARGIN = 0.01
+#: Extra distance [m] the layout keeps between two candidate footprints beyond touching.
+FOOTPRINT_CLEARANCE = 0.005
+#: The scene's cameras (``(:camera NAME ...)`` blocks name one of them).
+CAMERAS: tuple[str, ...] = ("head", "left_wrist", "right_wrist")
 
 
 def side_of(x: float) -> str:

@@ -36,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--explain", metavar="CODE", help="print the documentation of a rule")
     parser.add_argument("--rules", action="store_true", help="list every rule and exit")
     parser.add_argument(
+        "--target",
+        choices=("rsb",),
+        default=None,
+        help="check the files as scenes rsb_mj must build (what the environment asks): a "
+        "LIBERO / VLA-Arena file then lists every part rsb_mj cannot build (RSB510)",
+    )
+    parser.add_argument(
         "--jobs",
         "-j",
         type=int,
@@ -54,9 +61,9 @@ class InternalError(Exception):
     """A file made the linter fail (a bug): names the file and the original error."""
 
 
-def _lint_one(path: Path) -> tuple[str | None, list]:
+def _lint_one(path: Path, target: str | None = None) -> tuple[str | None, list]:
     try:
-        return lint_file(path)
+        return lint_file(path, target=target)
     except Exception as exc:  # re-raised in the parent with the file's name
         raise InternalError(f"{path}: {exc!r}") from None
 
@@ -75,20 +82,24 @@ def _workers(jobs: int, n_files: int) -> int:
     return max(1, min(cpus or 1, n_files // (PARALLEL_FROM // 2)))
 
 
-def lint_all(files: list[Path], jobs: int = 0) -> list[tuple[str | None, list]]:
-    """``lint_file`` of every file, in order, over ``jobs`` forked workers (0: automatic).
+def lint_all(
+    files: list[Path], jobs: int = 0, target: str | None = None
+) -> list[tuple[str | None, list]]:
+    """``lint_file`` of every file, in order, over ``jobs`` forked workers (0: automatic);
+    ``target`` as :func:`rsb_mj.lang.linter.lint_file` takes it.
 
     Raises:
         InternalError: naming the first file on which :func:`lint_file` failed (a bug).
     """
     workers = _workers(jobs, len(files)) if len(files) > 1 else 1
     if workers <= 1:
-        return [_lint_one(path) for path in files]
+        return [_lint_one(path, target) for path in files]
+    import functools
     import multiprocessing
 
     chunk = max(1, len(files) // (workers * 4))
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return pool.map(_lint_one, files, chunksize=chunk)
+        return pool.map(functools.partial(_lint_one, target=target), files, chunksize=chunk)
 
 
 def find_rule(key: str) -> Rule | None:
@@ -136,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"rsb lint: error: --jobs must be >= 0, got {args.jobs}", file=sys.stderr)
         return 2
     try:
-        results = lint_all(files, args.jobs)
+        results = lint_all(files, args.jobs, args.target)
     except InternalError as exc:  # report it, never a traceback
         print(f"rsb lint: internal error on {exc}", file=sys.stderr)
         return 2

@@ -16,8 +16,10 @@ import numpy as np
 
 from rsb_mj.errors import EnvError
 from rsb_mj.scene.gl import patch_late_import
+from rsb_mj.workspace import CAMERAS
 
-CAMERAS: tuple[str, ...] = ("head", "left_wrist", "right_wrist")
+__all__ = ["CAMERAS", "CameraRig"]
+
 
 #: Every live rig, closed at interpreter exit while EGL is still usable (an unclosed
 #: ``mujoco.Renderer`` otherwise prints EGL errors from ``__del__`` during shutdown). The hook

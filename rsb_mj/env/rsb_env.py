@@ -91,11 +91,19 @@ from rsb_mj.splits import SPLITS
 
 
 def _load_problem(task: str | Path | Problem) -> Problem:
+    """The task, linted as a scene rsb_mj must build: a LIBERO / VLA-Arena file fails with one
+    error listing every part rsb_mj cannot build, with its position (RSB510)."""
     if isinstance(task, str | Path):
         from rsb_mj.lang import load_task
 
-        return load_task(Path(task))
+        return load_task(Path(task), target="rsb")
     if isinstance(task, Problem):
+        from rsb_mj.lang.diagnostics import TaskFileError
+        from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem
+
+        foreign = [d for d in lint_problem(task, target="rsb") if d.code == FOREIGN_SCENE]
+        if foreign:
+            raise TaskFileError(foreign, f"{task.path}: rsb_mj cannot build this scene")
         return task
     raise EnvError(f"task must be a task file path or a parsed Problem, got {type(task).__name__}")
 

@@ -99,8 +99,11 @@ class TaskFileError(TaskError):
 
     Attributes:
         diagnostics: the error diagnostics, in source order.
+        summary: an optional first line saying what the diagnostics stand in the way of.
     """
 
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, diagnostics: list[Diagnostic], summary: str | None = None) -> None:
         self.diagnostics = list(diagnostics)
-        super().__init__("\n".join(d.header() for d in self.diagnostics))
+        self.summary = summary
+        lines = [d.header() for d in self.diagnostics]
+        super().__init__("\n".join([summary, *lines] if summary else lines))

@@ -15,6 +15,9 @@ from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.parser import parse_source, read_source
 from rsb_mj.lang.rules import RULES, Context
 
+#: The code of the rule listing what rsb_mj cannot build in a scene (``target="rsb"``).
+FOREIGN_SCENE = "RSB510"
+
 #: File suffixes ``rsb lint`` treats as task files.
 TASK_SUFFIXES = (".bddl",)
 
@@ -23,21 +26,30 @@ def _sort_key(d: Diagnostic) -> tuple[int, int, str]:
     return (d.span.line, d.span.column, d.code)
 
 
-def lint_problem(problem: Problem, path: str | None = None) -> list[Diagnostic]:
-    """All findings of the semantic rules (RSB2xx-RSB4xx) on ``problem``, in source order."""
-    ctx = Context(problem, path if path is not None else problem.path)
+#: What ``target`` may be: None (the file as it declares itself) or ``"rsb"`` (a scene rsb_mj
+#: must build, e.g. a LIBERO file given to the environment: RSB510 lists what it lacks).
+TARGETS = ("rsb",)
+
+
+def lint_problem(
+    problem: Problem, path: str | None = None, *, target: str | None = None
+) -> list[Diagnostic]:
+    """All findings of the semantic rules (RSB2xx-RSB5xx) on ``problem``, in source order."""
+    ctx = Context(problem, path if path is not None else problem.path, target)
     for rule in RULES.values():
         if rule.check is not None:
             rule.check(ctx)
     return sorted(ctx.diagnostics, key=_sort_key)
 
 
-def lint_text(text: str, path: str = "<string>") -> tuple[Problem | None, list[Diagnostic]]:
+def lint_text(
+    text: str, path: str = "<string>", *, target: str | None = None
+) -> tuple[Problem | None, list[Diagnostic]]:
     """Parse and lint ``text``; the problem is None when it does not parse."""
     problem, diagnostics = parse_source(text, path)
     if problem is None:
         return None, diagnostics
-    return problem, lint_problem(problem, path)
+    return problem, lint_problem(problem, path, target=target)
 
 
 def is_template_file(path: Path) -> bool:
@@ -45,7 +57,9 @@ def is_template_file(path: Path) -> bool:
     return path.suffix == ".txt" and "templates" in path.parts[:-1]
 
 
-def lint_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
+def lint_file(
+    path: str | Path, *, target: str | None = None
+) -> tuple[str | None, list[Diagnostic]]:
     """Lint one task file (``*.bddl``) or template file (``templates/**/*.txt``).
 
     Returns:
@@ -60,7 +74,7 @@ def lint_file(path: str | Path) -> tuple[str | None, list[Diagnostic]]:
         if choices is None:
             return text, [templates.choice_count_unknown(str(path))]
         return text, templates.lint_template(text, str(path), choices)
-    return text, lint_text(text, str(path))[1]
+    return text, lint_text(text, str(path), target=target)[1]
 
 
 def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -78,18 +92,33 @@ def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
-def load_task(path: str | Path) -> Problem:
+def load_task(path: str | Path, *, target: str | None = None) -> Problem:
     """Parse and lint the task file at ``path``; warnings are allowed, errors are not.
+
+    Args:
+        path: the task file.
+        target: ``"rsb"`` to require a scene rsb_mj can build (what the environment asks):
+            a LIBERO / VLA-Arena file then fails with every part rsb_mj lacks (RSB510).
 
     Raises:
         TaskFileError: (a :class:`~rsb_mj.errors.TaskError`) listing every error diagnostic
-            as ``path:line:col: CODE name: message``.
+            as ``path:line:col: CODE name: message``; with ``target="rsb"`` and RSB510
+            findings, a first line says that rsb_mj cannot build the scene.
     """
     text, diagnostics = read_source(path)
     if text is None:
         raise TaskFileError(diagnostics)
-    problem, diagnostics = lint_text(text, str(path))
+    problem, diagnostics = lint_text(text, str(path), target=target)
     errors = [d for d in diagnostics if d.is_error]
     if problem is None or errors:
-        raise TaskFileError(errors)
+        foreign = sum(d.code == FOREIGN_SCENE for d in errors)
+        summary = (
+            f"{path}: rsb_mj cannot build this scene ({foreign} part"
+            f"{'s' if foreign != 1 else ''} listed below as {FOREIGN_SCENE}); it reads "
+            "LIBERO / VLA-Arena files but builds only rsb scenes: a table, rsb object "
+            "categories, :candidates and a :question"
+            if foreign
+            else None
+        )
+        raise TaskFileError(errors, summary)
     return problem

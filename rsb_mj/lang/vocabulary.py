@@ -211,6 +211,22 @@ KNOWN_CATEGORIES: frozenset[str] = frozenset(
 
 #: Every category a task file may declare.
 ALL_CATEGORIES: frozenset[str] = KNOWN_CATEGORIES | frozenset(RSB_CATEGORIES)
+#: Articulated categories (doors, drawers, knobs): the ``ArticulatedObject`` classes of
+#: LIBERO's ``envs/objects/articulated_objects.py`` (8f1084e). rsb_mj builds none of them.
+ARTICULATED_CATEGORIES: frozenset[str] = frozenset(
+    {
+        "basin_faucet",
+        "faucet",
+        "flat_stove",
+        "microwave",
+        "short_cabinet",
+        "short_fridge",
+        "slide_cabinet",
+        "white_cabinet",
+        "window",
+        "wooden_cabinet",
+    }
+)
 
 
 def footprint_radius(category: str) -> float:

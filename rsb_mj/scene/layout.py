@@ -26,11 +26,8 @@ from rsb_mj.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
 from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN, side_of
+from rsb_mj.workspace import ANSWER_ZONE_MARGIN, FOOTPRINT_CLEARANCE
 
-#: Extra distance [m] between a candidate footprint and the answer zone.
-ANSWER_ZONE_MARGIN = 0.01
-#: Extra distance [m] between two footprints beyond touching.
-FOOTPRINT_CLEARANCE = 0.005
 #: Proposals drawn at once per candidate, proposals per candidate, and full restarts.
 BATCH = 64
 TRIES_PER_CANDIDATE = 512

@@ -249,3 +249,44 @@ def test_a_task_without_cost_reports_zero():
     assert "cost_terms" not in info
     _, _, _, _, info = env.step(obs["state"])
     assert (info["cost"], info["cost_violations"]) == (0.0, ())
+
+
+def test_a_libero_file_lists_every_part_rsb_cannot_build_with_its_position():
+    from pathlib import Path
+
+    from rsb_mj.lang import TaskFileError, lint_file
+
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "data/bddl_corpus/libero/libero_spatial"
+        / "pick_up_the_black_bowl_on_the_stove_and_place_it_on_the_plate.bddl"
+    )
+    with pytest.raises(TaskFileError) as caught:
+        RsbEnv(path, cameras=())
+    lines = str(caught.value).splitlines()
+    assert lines[0] == (
+        f"{path}: rsb_mj cannot build this scene (9 parts listed below as RSB510); it reads "
+        "LIBERO / VLA-Arena files but builds only rsb scenes: a table, rsb object categories, "
+        ":candidates and a :question"
+    )
+    assert [line.split(" RSB510 foreign-scene: ")[1].split(";")[0] for line in lines[1:]] == [
+        "no (:candidates ...) block: rsb_mj needs the objects that stand for the options",
+        "no (:question (:source S) (:choices N)) block: rsb_mj asks a question",
+        "fixture 'wooden_cabinet_1' (wooden_cabinet, articulated): rsb_mj builds only the table",
+        "fixture 'flat_stove_1' (flat_stove, articulated): rsb_mj builds only the table",
+        "object 'akita_black_bowl_1' (akita_black_bowl): rsb_mj has no model of this category",
+        "object 'akita_black_bowl_2' (akita_black_bowl): rsb_mj has no model of this category",
+        "object 'cookies_1' (cookies): rsb_mj has no model of this category",
+        "object 'glazed_rim_porcelain_ramekin_1' (glazed_rim_porcelain_ramekin): rsb_mj has no "
+        "model of this category",
+        "object 'plate_1' (plate): rsb_mj has no model of this category",
+    ]
+    assert lines[3].startswith(f"{path}:105:5: RSB510")
+    # One fact: the linter, asked for an rsb scene, says the same.
+    _, diagnostics = lint_file(path, target="rsb")
+    assert [d.header() for d in diagnostics if d.is_error] == lines[1:]
+    # A parsed problem given to the env is checked the same way.
+    with pytest.raises(TaskFileError, match=r"rsb_mj cannot build this scene\n"):
+        from rsb_mj.lang import parse_file
+
+        RsbEnv(parse_file(path), cameras=())

@@ -31,10 +31,12 @@ BASE = """\
   (:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3))))
 """
 
-#: The 10-choice variant (objects block_a .. block_i, block_k).
+#: The 10-choice variant (objects block_a .. block_i, block_k, in the larger region of
+#: tasks/rsb_math_10.bddl: ten blocks 0.07 m apart do not fit in BASE's).
 LETTERS_10 = "abcdefghik"
 BASE_10 = (
     BASE.replace("(:choices 4)", "(:choices 10)")
+    .replace("(-0.25 -0.1 0.25 0.02)", "(-0.28 -0.14 0.28 0.05)")
     .replace(
         "block_a block_b block_c block_d - letter_block",
         " ".join(f"block_{c}" for c in LETTERS_10) + " - letter_block",

@@ -127,9 +127,24 @@ def test_output_is_the_same_with_any_number_of_workers(capsys):
 def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch):
     good, _, _ = files
 
-    def boom(path):
+    def boom(path, target=None):
         raise RuntimeError("bug")
 
     monkeypatch.setattr("rsb_mj.cli.lint.lint_file", boom)
     assert main(["lint", str(good)]) == 2
     assert capsys.readouterr().err == (f"rsb lint: internal error on {good}: RuntimeError('bug')\n")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_target_rsb_lists_what_rsb_cannot_build_in_libero_files(jobs, capsys):
+    corpus = Path(__file__).resolve().parents[1] / "data" / "bddl_corpus" / "libero"
+    assert main(["lint", str(corpus), "--jobs", jobs]) == 1
+    plain = capsys.readouterr().out
+    assert "RSB510" not in plain
+    assert main(["lint", str(corpus), "--target", "rsb", "--jobs", jobs]) == 1
+    out = capsys.readouterr().out
+    foreign = [line for line in out.splitlines() if " RSB510 foreign-scene: " in line]
+    # Every one of the 20 files lacks :candidates and :question.
+    assert sum("no (:candidates ...) block" in line for line in foreign) == 20
+    assert sum("no (:question" in line for line in foreign) == 20
+    assert any("(flat_stove, articulated): rsb_mj builds only the table" in x for x in foreign)

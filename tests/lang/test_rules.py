@@ -180,7 +180,7 @@ CASES = [
     (
         "RSB304",
         BASE_10,
-        "(-0.25 -0.1 0.25 0.02)",
+        "(-0.28 -0.14 0.28 0.05)",
         "(-0.05 -0.05 0.05 0.0)",
         7,
         5,
@@ -189,7 +189,7 @@ CASES = [
     (
         "RSB305",
         BASE_10,
-        "(-0.25 -0.1 0.25 0.02)",
+        "(-0.28 -0.14 0.28 0.05)",
         "(-0.12 -0.1 0.12 0.0)",
         7,
         5,
@@ -529,13 +529,123 @@ CASES = [
         20,
         "the waypoint motion of 'block_a' reaches (0.9, 0), off the table (|x| <= 0.61, |y| <= 0.38 m, table frame)",
     ),
+    (
+        "RSB501",
+        BASE,
+        "(-0.25 -0.1 0.25 0.02)",
+        "(-0.02 -0.02 0.02 0.02)",
+        7,
+        5,
+        "region 'table_candidates' is smaller than the footprint of 'block_a' (radius 0.029 m): no rectangle is wider and deeper than 0.058 m",
+    ),
+    (
+        "RSB502",
+        BASE,
+        "(-0.25 -0.1 0.25 0.02)",
+        "(0.42 -0.05 0.52 0.05)",
+        7,
+        5,
+        "no point of region 'table_candidates' (shrunk by the footprint radius 0.029 m of 'block_a') is within the arms' reach: 0.2-0.56 m from a waist axis at left (-0.469, 0), right (0.469, 0)",
+    ),
+    (
+        "RSB503",
+        BASE,
+        "(:min_spacing 0.07)",
+        "(:min_spacing 0.2)",
+        27,
+        3,
+        "the 4 candidates fit in 0 of 16 trial layouts of table_candidates (centers at least 0.2 m apart, within reach, clear of the answer zone); enlarge the regions or lower :min_spacing",
+    ),
+    (
+        "RSB504",
+        BASE,
+        "(In ?answer table_answer_zone)",
+        "(In ?answer table_candidates)",
+        26,
+        27,
+        "(In ... table_candidates) in :goal cannot be scored: only the answer zone has a signal; valid choices: table_answer_zone",
+    ),
+    (
+        "RSB505",
+        BASE,
+        "(Released ?answer)",
+        "(Released table)",
+        26,
+        56,
+        "(Released table ...) in :goal names no candidate; valid choices: ?answer, ?c - candidate, block_a, block_b, block_c, block_d",
+    ),
+    (
+        "RSB506",
+        BASE,
+        "(:grasp (Grasped ?c - candidate))",
+        "(:grasp (And (Grasped ?c - candidate) (Released ?d - candidate)))",
+        25,
+        51,
+        ":grasp has 2 variables ranging over the candidates (?c, ?d); the scorer binds one",
+    ),
+    (
+        "RSB507",
+        BASE,
+        "block_d - letter_block)",
+        "block_d - letter_block can_1 - can)",
+        17,
+        52,
+        "object 'can_1' has no (On can_1 REGION) in :init; the scene cannot place it",
+    ),
+    (
+        "RSB507",
+        BASE,
+        "(On block_a table_candidates)",
+        "(On block_a block_b)",
+        21,
+        17,
+        "'block_a' is placed on 'block_b', which is not a region; valid choices: table_answer_zone, table_candidates",
+    ),
+    (
+        "RSB508",
+        BASE,
+        "block_d - letter_block)",
+        "block_d - letter_block world - can)",
+        17,
+        52,
+        "object name 'world' is taken by the robot scene; reserved names: base, left_arm_mount, left_hand, right_arm_mount, right_hand, table, world",
+    ),
+    (
+        "RSB509",
+        BASE,
+        "(:yaw_range (-0.3 0.3))))",
+        "(:yaw_range (-0.3 0.3)))\n  (:camera head 0.9 0 0))",
+        28,
+        17,
+        "head offset takes a number in [-0.5, 0.5]",
+    ),
+    (
+        "RSB510",
+        LIBERO,
+        "main_table - table)",
+        "main_table - table microwave_1 - microwave)",
+        1,
+        1,
+        "no (:candidates ...) block: rsb_mj needs the objects that stand for the options",
+    ),
+    (
+        "RSB511",
+        BASE,
+        "(:grasp (Grasped ?c - candidate))",
+        "(:grasp )",
+        25,
+        3,
+        "(:grasp) is empty; the scorer needs a predicate, e.g. (Grasped ?c - candidate)",
+    ),
 ]
 
 
 def _lint(base: str, old: str, new: str):
     assert old in base, old
     path = LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
-    problem, diagnostics = lint_text(base.replace(old, new, 1), path)
+    # LIBERO files are also checked as scenes rsb_mj must build (RSB510 fires only then).
+    target = "rsb" if base is LIBERO else None
+    problem, diagnostics = lint_text(base.replace(old, new, 1), path, target=target)
     assert problem is not None
     return diagnostics
 
@@ -578,7 +688,14 @@ def test_codes_and_names_are_stable_and_kebab_case():
 
 
 def test_family_of_code_matches_module():
-    families = {"syntax": "1", "names": "2", "geometry": "3", "semantics": "4", "motion": "4"}
+    families = {
+        "syntax": "1",
+        "names": "2",
+        "geometry": "3",
+        "semantics": "4",
+        "motion": "4",
+        "runtime": "5",
+    }
     for rule in RULES.values():
         if rule.check is not None:
             module = rule.check.__module__.rsplit(".", 1)[-1]

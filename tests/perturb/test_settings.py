@@ -11,7 +11,7 @@ import pytest
 
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.errors import TaskError
-from rsb_mj.lang import load_task
+from rsb_mj.lang import load_task, parse_file
 from rsb_mj.perturb.settings import read_settings
 from rsb_mj.perturb.visual import kelvin_rgb
 from rsb_mj.resources import tasks_dir
@@ -66,8 +66,12 @@ def test_blocks_are_read_with_their_values(tmp_path):
 )  # fmt: skip
 def test_bad_blocks_name_file_line_column(tmp_path, block, message):
     path = task_with(tmp_path, block)
-    with pytest.raises(TaskError, match=rf"^{re.escape(str(path))}:{goal_line()}:\d+: {message}"):
-        read_settings(load_task(path))
+    where = rf"^{re.escape(str(path))}:{goal_line()}:\d+: "
+    with pytest.raises(TaskError, match=where + message):
+        read_settings(parse_file(path))
+    # The linter reports the reader's own message (RSB509), so load_task stops first.
+    with pytest.raises(TaskError, match=where + "RSB509 bad-visual-setting: " + message):
+        load_task(path)
 
 
 def test_blocks_act_at_visual_level_zero(tmp_path):

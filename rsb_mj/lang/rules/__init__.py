@@ -1,13 +1,24 @@
 """Lint rules, registered in :data:`rsb_mj.lang.rules.base.RULES` on import.
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
-:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429) and the
-template rules (RSB43x) in :mod:`rsb_mj.lang.templates`.
+:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429),
+:mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score) and
+the template rules (RSB43x) in :mod:`rsb_mj.lang.templates`.
 """
 
 from __future__ import annotations
 
-from rsb_mj.lang.rules import geometry, motion, names, semantics, syntax
+from rsb_mj.lang.rules import geometry, motion, names, runtime, semantics, syntax
 from rsb_mj.lang.rules.base import RULES, Context, Rule
 
-__all__ = ["RULES", "Context", "Rule", "geometry", "motion", "names", "semantics", "syntax"]
+__all__ = [
+    "RULES",
+    "Context",
+    "Rule",
+    "geometry",
+    "motion",
+    "names",
+    "runtime",
+    "semantics",
+    "syntax",
+]

@@ -100,12 +100,15 @@ class Context:
     Attributes:
         problem: the parsed task.
         path: the file name used in diagnostics.
+        target: ``"rsb"`` when the file is checked as a scene rsb_mj must build (the
+            environment, ``rsb lint --target rsb``), else None (what the file declares).
         diagnostics: findings so far.
     """
 
-    def __init__(self, problem: ast.Problem, path: str) -> None:
+    def __init__(self, problem: ast.Problem, path: str, target: str | None = None) -> None:
         self.problem = problem
         self.path = path
+        self.target = target
         self.diagnostics: list[Diagnostic] = []
         self.decls: dict[str, ast.TypedName] = {}
         for decl in (*problem.fixtures, *problem.objects):
