@@ -14,8 +14,9 @@ from rsb_mj.choices import (
 )
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.evaluation.metrics import nsg
-from rsb_mj.expert.rollout import run_expert
+from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.lang import load_task
+from rsb_mj.policies.scripted import ExpertPolicy
 
 _NAMES = "abcdefghik"
 
@@ -82,9 +83,11 @@ def test_a_task_of_n_choices_resets_and_the_expert_solves_it(tmp_path, n):
         else:
             assert colors == {"yellow"}
             assert f"({LETTERS[n][-1]}) " in info["instruction"]
-        run = run_expert(env, episode, problem)
+        run = run_episode(env, ExpertPolicy(), episode, problem, max_steps=400)
     finally:
         env.close()
-    assert (run.success, run.grasped, run.choice) == (True, True, episode.target), run.failure
+    assert (run.success, run.grasped, run.choice) == (True, True, episode.target), (
+        run.failure_reason
+    )
     assert nsg(1.0, 1.0, episode.choices) == 1.0
     assert nsg(1.0 / n, 1.0, episode.choices) == pytest.approx(0.0)

@@ -18,9 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from rsb_mj.env import RsbEnv
+from rsb_mj.evaluation.episode_source import load_episode, load_problem, step_limit, task_path
+from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.expert.demos import DemoJob, write_one
-from rsb_mj.expert.episodes import episode_for, load_problem, make_env
-from rsb_mj.expert.rollout import run_expert
+from rsb_mj.policies.scripted import ExpertPolicy
 
 
 def main() -> None:
@@ -33,17 +35,17 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=240)
     args = parser.parse_args()
     problem = load_problem(args.suite)
-    episodes = [episode_for(args.suite, args.split, i) for i in range(args.n)]
+    episodes = [load_episode(args.suite, args.split, i) for i in range(args.n)]
 
     t0 = time.perf_counter()
-    env = make_env(args.suite)
+    env = RsbEnv(task_path(args.suite), suite=args.suite, split=args.split, cameras=())
     build_s = time.perf_counter() - t0
     walls, sims, ok = [], [], 0
     for ep in episodes:
-        run = run_expert(env, ep, problem)
-        walls.append(run.wall_s)
-        sims.append(run.sim_s)
-        ok += run.success
+        record = run_episode(env, ExpertPolicy(), ep, problem, max_steps=step_limit(args.suite))
+        walls.append(record.wall_s)
+        sims.append(record.steps / env.control_hz)
+        ok += record.success
     env.close()
     plain_rate = 60.0 * len(walls) / sum(walls)
 
@@ -51,7 +53,7 @@ def main() -> None:
     demo_walls = []
     with tempfile.TemporaryDirectory() as tmp:
         # Warm-up: builds the rendering env of this process (not timed).
-        write_one(DemoJob(args.suite, args.split, 10_000, tmp, cams, args.width, args.height))
+        write_one(DemoJob(args.suite, args.split, args.n, tmp, cams, args.width, args.height))
         for i in range(args.n):
             t = time.perf_counter()
             write_one(DemoJob(args.suite, args.split, i, tmp, cams, args.width, args.height))

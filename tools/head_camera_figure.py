@@ -20,7 +20,7 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.env.rsb_env import RsbEnv
-from rsb_mj.expert.episodes import episode_for, task_path
+from rsb_mj.evaluation.episode_source import load_episode, task_path
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.legibility import resize_with_pad
 
@@ -36,7 +36,7 @@ def figure() -> np.ndarray:
         suite = "" if source.endswith(".bddl") else source
         env = RsbEnv(task_path(source), suite=suite, cameras=("head",))
         try:
-            obs, _ = env.reset(options={"episode": episode_for(source, "eval", row)})
+            obs, _ = env.reset(options={"episode": load_episode(source, "eval", row)})
         finally:
             env.close()
         head = obs["images"]["head"]

@@ -56,12 +56,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the missing episodes and print one summary line."""
     from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.episode_source import is_task_file, label, task_path
     from rsb_mj.expert.demos import write_demos
-    from rsb_mj.expert.episodes import label, source_name
+    from rsb_mj.suites import get_suite
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
-    suite = source_name(args.suite)
+    task_path(args.suite)
+    suite = args.suite if is_task_file(args.suite) else get_suite(args.suite).name
     cameras = tuple(c for c in args.cameras.split(",") if c)
     res = write_demos(
         suite,

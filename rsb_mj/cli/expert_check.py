@@ -1,9 +1,12 @@
-"""``rsb expert-check SUITE... -n 200``: measure the built-in expert's success."""
+"""``rsb expert-check SUITE... -n 200``: measure the built-in expert's success.
+
+The evaluation runner with ``--policy expert`` (see :mod:`rsb_mj.expert.check`): one line per
+suite, every failure with its reason.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from rsb_mj.suites import SUITES
@@ -15,8 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "expert-check",
         help="run the built-in expert on N rows per suite and report TSR/GSR",
         description=(
-            "Run the scripted expert on rows START..START+N-1 of each suite (no seed skipped), "
-            "score them like the benchmark, print TSR, GSR and each failure with its reason. "
+            "Run the scripted expert on rows START..START+N-1 of each suite (no seed skipped) "
+            "exactly as `rsb eval --policy expert` does (same episodes, seeds, rollout and "
+            "scoring), print TSR, GSR and each failure with its reason. "
             "Exit status 1 when a suite misses TSR >= 99%% or GSR = 100%%."
         ),
     )
@@ -31,46 +35,59 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--start", type=int, default=0)
     p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     p.add_argument(
-        "--log", type=Path, help="write one JSON line per episode here (at the end, atomically)"
+        "--log",
+        type=Path,
+        help="write every episode's record (rsb eval's, with failure_reason) here, one JSON "
+        "line each (at the end, atomically)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="keep the run directory here (resumable; `rsb report` reads it); default: a "
+        "temporary one",
     )
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one line per suite and every failure; 0 when all suites pass."""
+    """Print every failure and one line per suite; 0 when all suites pass."""
     from rsb_mj.atomic import atomic_write_text
     from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.episode_source import check_rows, is_task_file, task_path
+    from rsb_mj.evaluation.records import EpisodeRecord
     from rsb_mj.expert.check import check_suites
-    from rsb_mj.expert.demos import check_rows
-    from rsb_mj.expert.episodes import source_name
     from rsb_mj.lock import make_folder
+    from rsb_mj.suites import get_suite
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
     suites = args.suites or list(SUITES)
     for suite in suites:
-        check_rows(source_name(suite), args.split, args.n, args.start)
+        task_path(suite)
+        name = suite if is_task_file(suite) else get_suite(suite).name
+        check_rows(name, args.split, args.n, args.start)
     if args.log is not None:
         if args.log.is_dir():
             raise RsbError(f"{args.log}: is a folder; --log names a file")
         make_folder(args.log.parent)
-    lines: list[str] = []
-    try:
-        results = check_suites(
-            suites,
-            split=args.split,
-            n=args.n,
-            start=args.start,
-            jobs=args.jobs,
-            progress=not args.no_progress,
-            on_result=(lambda r: lines.append(json.dumps(r))) if args.log else None,
-        )
-    finally:
-        if args.log is not None and lines:
-            atomic_write_text(args.log, "\n".join(lines) + "\n")
+
+    def log(records: list[EpisodeRecord]) -> None:
+        if args.log is not None and records:
+            atomic_write_text(args.log, "".join(r.to_json() + "\n" for r in records))
+
+    results = check_suites(
+        suites,
+        split=args.split,
+        n=args.n,
+        start=args.start,
+        jobs=args.jobs,
+        progress=not args.no_progress,
+        out=args.out,
+        on_records=log,
+    )
     for c in results:
-        for f in sorted(c.failures, key=lambda r: r["index"]):
-            print(f"  {c.suite} row {f['index']} (seed {f['seed']}): {f['failure']}")
+        for line in c.failure_lines():
+            print(line)
         print(c.line())
     return 0 if all(c.passed for c in results) else 1

@@ -1,24 +1,29 @@
-"""Where evaluation episodes come from: the frozen episode tables of :mod:`rsb_mj.episodes`.
+"""Where episodes come from: the one lookup of ``rsb eval``, ``rsb expert-check``, ``rsb demos``.
 
-Every evaluated episode is fully determined by (suite, split, index): it is read from the
-table that ships with the project, never drawn at evaluation time, so two runs of the same
-command evaluate the same questions, mappings, layouts and instructions.
+Every episode is fully determined by (source, split, index), so every command that names the
+same row runs the same question, mapping, layout, instruction and seed.
 
-A *source* is a suite name or a task file (``tasks/rsb_math_4_objects.bddl``, any
-lint-clean ``.bddl``): a task file's row ``index`` is drawn with ``sample_episode`` from a
-seed fixed by (file name, split, index) (:func:`rsb_mj.expert.episodes.row_seed`, the rule
-``rsb expert-check`` and ``rsb demos`` use), and its records carry the path as given as
-their ``suite``.
+A *source* is a suite name (``RSB-Math-4``) or a task file (``tasks/rsb_math_4_objects.bddl``,
+any lint-clean ``.bddl``):
+
+* a suite's row ``index`` is row ``index`` of its frozen table (:mod:`rsb_mj.episodes`);
+  a row outside the table, or a missing or damaged table, is an error (never a fresh draw);
+* a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
+  (file name, split, index), and carries the path as given as its ``suite``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import zlib
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.ast import Problem
 from rsb_mj.suites import get_suite
 
 #: Rows a task file offers (seeded draws; a bound so a typo cannot ask for 10^11 episodes).
@@ -44,6 +49,11 @@ def task_path(source: str) -> Path:
     return get_suite(source).path
 
 
+def label(source: str) -> str:
+    """Short display name: the suite name, or the task file's name."""
+    return Path(source).name if is_task_file(source) else source
+
+
 def step_limit(source: str) -> int:
     """The control-step limit of a source (a suite's, or 400 for a task file)."""
     from rsb_mj.env.registration import TASK_MAX_STEPS
@@ -51,45 +61,82 @@ def step_limit(source: str) -> int:
     return TASK_MAX_STEPS if is_task_file(source) else get_suite(source).max_steps
 
 
+def row_seed(source: str, split: str, index: int) -> int:
+    """The seed of row ``index`` of a task file's ``split``: fixed by (file name, split, index),
+    so the same file gives the same rows wherever it lies."""
+    key = [zlib.crc32(label(source).encode()), zlib.crc32(split.encode()), int(index)]
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
+
+
+@cache
+def load_problem(source: str) -> Problem:
+    """The parsed and linted task file of ``source`` (cached per process)."""
+    from rsb_mj.lang import load_task
+
+    return load_task(task_path(source))
+
+
 @cache
 def _table(suite: str, split: str) -> tuple[Episode, ...]:
     from rsb_mj.episodes.table import load_table
 
-    return tuple(load_table(suite, split))
+    return tuple(load_table(suite, split))  # a missing or damaged table is an error
 
 
-def load_episode(suite: str, split: str, index: int) -> Episode:
-    """Row ``index`` of the frozen (suite, split) table.
+def load_episode(source: str, split: str, index: int) -> Episode:
+    """Row ``index`` of (source, split): a suite's frozen row, a task file's seeded draw.
 
     Raises:
-        EvalError: when the index is outside the table.
+        EvalError: when the index is outside the table (or a task file's row bound);
+        EpisodeError: when a suite's table is missing or damaged.
     """
-    if is_task_file(suite):
+    if is_task_file(source):
         if not 0 <= index < TASK_FILE_ROWS:
             raise EvalError(
-                f"episode index {index} is outside the rows of {suite} "
+                f"episode index {index} is outside the rows of {source} "
                 f"(valid: 0..{TASK_FILE_ROWS - 1})"
             )
-        from rsb_mj.expert.episodes import episode_for
+        from rsb_mj.episodes import sample_episode
 
-        return dataclasses.replace(episode_for(suite, split, index), suite=suite)
-    table = _table(suite, split)
+        episode = sample_episode(
+            load_problem(source),
+            suite="",
+            split=split,
+            index=index,
+            seed=row_seed(source, split, index),
+        )
+        return dataclasses.replace(episode, suite=source)
+    table = _table(source, split)
     if not 0 <= index < len(table):
         raise EvalError(
-            f"episode index {index} is outside the {suite} {split} table "
+            f"episode index {index} is outside the {source} {split} table "
             f"(valid: 0..{len(table) - 1})"
         )
     return table[index]
 
 
-def table_size(suite: str, split: str) -> int:
+def table_size(source: str, split: str) -> int:
     """Number of rows of the frozen (suite, split) table (of a task file: its row bound)."""
-    if is_task_file(suite):
-        task_path(suite)
+    if is_task_file(source):
+        task_path(source)
         return TASK_FILE_ROWS
-    return len(_table(suite, split))
+    return len(_table(source, split))
 
 
 def table_rows(suite: str, split: str) -> tuple[Episode, ...]:
     """Every row of the frozen (suite, split) table (cached per process)."""
     return _table(suite, split)
+
+
+def check_rows(source: str, split: str, n: int, start: int, *, count_flag: str = "-n") -> None:
+    """Refuse rows ``start .. start + n - 1`` that lie outside (source, split)'s table.
+
+    Raises:
+        EvalError: naming the table size and the valid range, in the command's flags.
+    """
+    rows = table_size(source, split)
+    if start + n > rows:
+        raise EvalError(
+            f"--start {start} {count_flag} {n}: the {source} {split} table has {rows} rows "
+            f"(valid: --start + {count_flag} <= {rows})"
+        )

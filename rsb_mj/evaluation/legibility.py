@@ -6,9 +6,9 @@ image, the candidates' positions and the episode's choice set, never their lette
 yaws), and the letters' projected heights are measured with the camera model
 (:func:`rsb_mj.scene.legibility.letter_heights`).
 
-Rows: a suite's frozen table, or a task file's rows as :mod:`rsb_mj.expert.episodes` draws
-them (seeded by source, split and index), so ``rsb legibility`` and ``rsb expert-check`` see
-the same episodes.
+Rows: a suite's frozen table, or a task file's rows as
+:mod:`rsb_mj.evaluation.episode_source` draws them (seeded by source, split and index), so
+``rsb legibility``, ``rsb eval`` and ``rsb expert-check`` see the same episodes.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def check_source(
         policy_input: read from the 224x224 ``resize_with_pad`` image instead.
     """
     from rsb_mj.env.rsb_env import RsbEnv
-    from rsb_mj.expert.episodes import episode_for, is_task_file, label, task_path
+    from rsb_mj.evaluation.episode_source import is_task_file, label, load_episode, task_path
     from rsb_mj.scene.legibility import letter_heights, policy_scale, resize_with_pad
     from rsb_mj.scene.reading import View, read_candidates
 
@@ -136,7 +136,7 @@ def check_source(
     scale = policy_scale(width, height)
     try:
         for row in range(start, start + n):
-            episode = episode_for(source, split, row)
+            episode = load_episode(source, split, row)
             obs, _ = env.reset(options={"episode": episode})
             image = obs["images"]["head"]
             view = View("head", width, height)

@@ -54,6 +54,8 @@ class EpisodeRecord:
             ...) or ``"counterfactual"`` (see :mod:`rsb_mj.evaluation.ablations`).
         error: the error message when termination is ``"error"``; error_kind: ``"infra"``
             or ``"policy"``.
+        failure_reason: why a failed episode failed, one line (see
+            :mod:`rsb_mj.evaluation.failure`); None for a success.
         versions: ``{"rsb_mj": ..., "mujoco": ...}``.
         sim: the environment's simulation settings at reset (``info["sim"]``: mujoco version,
             rendering quality preset, control rate [Hz], timestep [s], substeps).
@@ -96,6 +98,7 @@ class EpisodeRecord:
     text_choice: str | None = None
     error: str | None = None
     error_kind: str | None = None
+    failure_reason: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
     sim: dict[str, Any] = field(default_factory=dict)
     cost: float | None = None
@@ -176,6 +179,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "text_choice": (str, type(None)),
     "error": (str, type(None)),
     "error_kind": (str, type(None)),
+    "failure_reason": (str, type(None)),
     "versions": (dict,),
     "sim": (dict,),
     "cost": (float, int, type(None)),

@@ -30,10 +30,11 @@ import numpy as np
 from rsb_mj.env.views import PolicyEnv, SimView, policy_seed
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
+from rsb_mj.evaluation.failure import failure_reason
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
-from rsb_mj.policies.base import ACTION_DIM, Policy
+from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus
 from rsb_mj.scoring.cost import CostTally
 from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
 from rsb_mj.version import versions
@@ -165,6 +166,7 @@ def run_episode(
     *,
     max_steps: int,
     on_frame: Callable[[dict[str, Any]], None] | None = None,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
     episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
 ) -> EpisodeRecord:
     """Roll out ``policy`` on ``episode`` and return its record.
@@ -176,6 +178,8 @@ def run_episode(
         problem: the parsed task file (its ``:grasp`` and ``:goal`` are scored).
         max_steps: control steps before the episode is cut (the suite's limit).
         on_frame: called with every observation (e.g. a video writer).
+        on_step: called before every ``env.step`` with the observation the action follows
+            and the (14,) action (e.g. a demonstration recorder).
         episode_timeout_s: wall-clock limit of the episode [s]; None for none.
     """
     start = time.perf_counter()
@@ -217,6 +221,8 @@ def run_episode(
                     if wrote:
                         text = str(wrote)[-MAX_TEXT_CHARS:]
                 for last in chunk:
+                    if on_step:
+                        on_step(obs, last)
                     try:
                         obs, _, _, _, info = env.step(last)
                     except EpisodeFault:
@@ -239,9 +245,20 @@ def run_episode(
     except EpisodeFault as exc:
         termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
     out = scorer.finish() if scorer is not None else Outcome()
-    record = _record(
-        episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim, text
+    reason = failure_reason(
+        out,
+        termination=termination,
+        target=episode.target,
+        max_steps=max_steps,
+        policy=policy.name,
+        status=_status(policy),
+        policy_done=termination == "policy_done" or _done(policy),
+        error=error,
     )
+    record = _record(
+        episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim, text,
+        reason,
+    )  # fmt: skip
     if tally is None:
         return record
     return dataclasses.replace(
@@ -250,6 +267,22 @@ def run_episode(
         cost_terms=tally.summary(),
         cost_implicit_and=tally.implicit_and,
     )
+
+
+def _status(policy: Policy) -> PolicyStatus:
+    """The policy's status; a policy whose ``status()`` fails says nothing."""
+    try:
+        status = policy.status()
+    except Exception:  # the episode is over; its record matters more than a status
+        return PolicyStatus()
+    return status if isinstance(status, PolicyStatus) else PolicyStatus()
+
+
+def _done(policy: Policy) -> bool:
+    try:
+        return bool(policy.done)
+    except Exception:  # as in _status
+        return False
 
 
 def _record(
@@ -264,6 +297,7 @@ def _record(
     error_kind: str | None,
     sim: dict[str, Any],
     text: str | None,
+    reason: str | None,
 ) -> EpisodeRecord:
     letter_of = {cand: letter for letter, cand in episode.mapping.items()}
     return EpisodeRecord(
@@ -298,6 +332,7 @@ def _record(
         text_choice=text_choice(text, episode.options),
         error=error,
         error_kind=error_kind,
+        failure_reason=reason,
         versions=versions(),
         sim=sim,
     )

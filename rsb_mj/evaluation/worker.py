@@ -26,6 +26,7 @@ from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_t
 from rsb_mj.evaluation.episode_source import (
     is_task_file,
     load_episode,
+    load_problem,
     table_rows,
     task_path,
 )
@@ -43,7 +44,6 @@ EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
 
 _ENVS: dict[tuple[str, str, tuple[str, ...]], Any] = {}
 _POLICIES: dict[str, Policy] = {}
-_PROBLEMS: dict[str, Any] = {}
 
 
 def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any:
@@ -83,14 +83,6 @@ class SettingsEnvFactory:
             return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras, **settings)
         s = get_suite(suite)
         return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras, **settings)
-
-
-def _problem(suite: str) -> Any:
-    if suite not in _PROBLEMS:
-        from rsb_mj.lang import load_task
-
-        _PROBLEMS[suite] = load_task(task_path(suite))
-    return _PROBLEMS[suite]
 
 
 def describe(exc: BaseException) -> str:
@@ -144,7 +136,7 @@ def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
     if key not in _ENVS:
         _ENVS[key] = (env_factory or default_env_factory)(job.suite, job.split, cameras)
     env = _ENVS[key]
-    problem = getattr(env.unwrapped, "problem", None) or _problem(job.suite)
+    problem = getattr(env.unwrapped, "problem", None) or load_problem(job.suite)
     episode = job_episode(job, problem)
     writer = VideoWriter(Path(job.video)) if job.video else None
     record = run_episode(
@@ -207,6 +199,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         "wall_s": 0.0,
         "error": message,
         "error_kind": kind,
+        "failure_reason": message,
         "variant": job.variant,
         "versions": versions(),
     }

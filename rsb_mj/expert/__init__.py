@@ -6,9 +6,10 @@
 * :func:`time_parameterize`: trapezoidal timing within velocity/acceleration limits.
 * :class:`PickPlaceExpert`: grasps a candidate and places it in the answer zone.
 
-Commands built on it: ``rsb expert-check`` (success figures, :mod:`rsb_mj.expert.check`)
-and ``rsb demos`` (HDF5 demonstrations, :mod:`rsb_mj.expert.demos`, format in
-:mod:`rsb_mj.expert.dataset`).
+The evaluated policy ``expert`` (:class:`rsb_mj.policies.scripted.ExpertPolicy`) runs it; the
+commands built on that policy and the evaluation runner: ``rsb expert-check`` (success
+figures and failure reasons, :mod:`rsb_mj.expert.check`) and ``rsb demos`` (HDF5
+demonstrations, :mod:`rsb_mj.expert.demos`, format in :mod:`rsb_mj.expert.dataset`).
 """
 
 from rsb_mj.expert.collision import CollisionChecker

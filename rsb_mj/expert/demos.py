@@ -7,28 +7,36 @@ files, which are removed. One writer per folder: the folder is locked (:mod:`rsb
 while demos are written, and a second ``rsb demos`` on it is refused. Rows of a suite must
 lie in its frozen table. Work is spread over processes (each builds its environment once),
 with a progress bar and one summary line at the end.
+
+Each episode is the one ``rsb eval --policy expert`` and ``rsb expert-check`` run on the same
+row: the same lookup (:mod:`rsb_mj.evaluation.episode_source`), the same rollout loop
+(:func:`rsb_mj.evaluation.rollout.run_episode`, recording through its ``on_step`` hook), the
+same expert seed; only the writer is the demos' own.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from rsb_mj.errors import ExpertError
-from rsb_mj.expert.dataset import episode_filename, file_sha256, verify_demo, write_demo
-from rsb_mj.expert.episodes import (
-    episode_for,
+from rsb_mj.evaluation.episode_source import (
+    check_rows,
+    is_task_file,
     label,
+    load_episode,
     load_problem,
-    make_env,
-    source_name,
+    step_limit,
     task_path,
 )
+from rsb_mj.expert.dataset import episode_filename, file_sha256, verify_demo, write_demo
 from rsb_mj.expert.parallel import run_jobs
-from rsb_mj.expert.rollout import run_expert
 from rsb_mj.lock import lock_folder, make_folder
+from rsb_mj.suites import get_suite
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
 
@@ -50,34 +58,83 @@ _ENVS: dict[tuple[Any, ...], Any] = {}
 
 
 def _env(job: DemoJob) -> Any:
-    key = (job.suite, job.cameras, job.width, job.height)
+    from rsb_mj.env import RsbEnv
+
+    key = (job.suite, job.split, job.cameras, job.width, job.height)
     if key not in _ENVS:
         for env in _ENVS.values():
             env.close()
         _ENVS.clear()
-        _ENVS[key] = make_env(job.suite, cameras=job.cameras, width=job.width, height=job.height)
+        suite = "" if is_task_file(job.suite) else get_suite(job.suite).name
+        _ENVS[key] = RsbEnv(
+            task_path(job.suite),
+            suite=suite,
+            split=job.split,
+            cameras=job.cameras,
+            width=job.width,
+            height=job.height,
+        )
     return _ENVS[key]
 
 
+@dataclass
+class Recorder:
+    """Collects what a demonstration stores, from the rollout's ``on_step`` hook: the
+    observation before each action (state and camera frames) and the action."""
+
+    states: list[np.ndarray] = field(default_factory=list)
+    actions: list[np.ndarray] = field(default_factory=list)
+    images: dict[str, list[np.ndarray]] = field(default_factory=dict)
+
+    def __call__(self, obs: dict[str, Any], action: np.ndarray) -> None:
+        self.states.append(np.asarray(obs["state"], dtype=np.float64).copy())
+        self.actions.append(np.asarray(action, dtype=np.float64).copy())
+        for name, frame in obs.get("images", {}).items():
+            self.images.setdefault(name, []).append(frame)
+
+
 def write_one(job: DemoJob) -> dict[str, Any]:
-    """Run the expert on one episode and write its file; returns the run summary."""
-    episode = episode_for(job.suite, job.split, job.index)
+    """Run the expert on one episode, as ``rsb eval --policy expert`` does, and write its file.
+
+    Returns:
+        ``{"index", "success", "failure"}`` (``failure``: the record's reason, ``""`` on
+        success).
+
+    Raises:
+        ExpertError: when the episode ended in an error (nothing is written).
+    """
+    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.policies.scripted import ExpertPolicy
+
+    episode = load_episode(job.suite, job.split, job.index)
     problem = load_problem(job.suite)
-    run = run_expert(_env(job), episode, problem, record=True)
-    assert run.states is not None and run.actions is not None
+    recorder = Recorder()
+    record = run_episode(
+        _env(job),
+        ExpertPolicy(),
+        episode,
+        problem,
+        max_steps=step_limit(job.suite),
+        on_step=recorder,
+        episode_timeout_s=None,
+    )
+    if record.is_error:
+        raise ExpertError(f"{label(job.suite)} row {job.index}: {record.error}")
+    failure = record.failure_reason or ""
     thought = rationale_of(episode, problem)
-    prompt = f"{run.instruction} <think>{thought}</think>" if job.cot else run.instruction
+    # the instruction the env gave: demos run unperturbed, so the episode's own
+    prompt = f"{episode.instruction} <think>{thought}</think>" if job.cot else episode.instruction
     write_demo(
         Path(job.out_dir) / episode_filename(job.index),
         episode=episode,
-        instruction=run.instruction,
-        states=run.states,
-        actions=run.actions,
-        images=run.images,
+        instruction=episode.instruction,
+        states=np.stack(recorder.states),
+        actions=np.stack(recorder.actions),
+        images=recorder.images,
         attrs={
-            "success": run.success,
-            "grasped": run.grasped,
-            "failure": run.failure,
+            "success": record.success,
+            "grasped": record.grasped,
+            "failure": failure,
             "task_sha256": file_sha256(task_path(job.suite)),
             "rationale": thought,
             "prompt": prompt,
@@ -85,7 +142,7 @@ def write_one(job: DemoJob) -> dict[str, Any]:
             "rsb_mj_version": rsb_mj_version(),
         },
     )
-    return run.summary()
+    return {"index": job.index, "success": record.success, "failure": failure}
 
 
 def rationale_of(episode: Any, problem: Any) -> str:
@@ -129,25 +186,6 @@ def missing_indices(
     return todo
 
 
-def check_rows(suite: str, split: str, n: int, start: int) -> None:
-    """Refuse rows outside a suite's frozen table (task files draw any row).
-
-    Raises:
-        ExpertError: naming the table size and the valid range.
-    """
-    from rsb_mj.episodes.table import load_table
-    from rsb_mj.suites import SUITES
-
-    if suite not in SUITES:
-        return
-    rows = len(load_table(suite, split))
-    if start + n > rows:
-        raise ExpertError(
-            f"--start {start} -n {n}: the {suite} {split} table has {rows} rows "
-            f"(valid: --start + -n <= {rows})"
-        )
-
-
 def write_demos(
     suite: str,
     split: str,
@@ -179,7 +217,8 @@ def write_demos(
             LockedError: another ``rsb demos``
         writes to ``out_dir``; WriteError: ``out_dir`` cannot be written.
     """
-    name = source_name(suite)
+    name = suite if is_task_file(suite) else get_suite(suite).name
+    task_path(name)
     if cot and split != "train":
         raise ExpertError(
             f"--cot with --split {split}: rationales are made for the train split only "

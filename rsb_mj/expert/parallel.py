@@ -1,4 +1,6 @@
-"""Run independent jobs in worker processes with a progress bar.
+"""Run independent jobs in worker processes with a progress bar: the pool of ``rsb demos``,
+whose workers write their own files (evaluations, ``rsb expert-check`` included, run on the
+runner's pool, :mod:`rsb_mj.evaluation.runner`, whose workers return records).
 
 Workers are ``spawn`` processes that end with their parent, even when it is killed with
 SIGKILL (see :mod:`rsb_mj.procs`). A worker that dies makes the run stop with an error that

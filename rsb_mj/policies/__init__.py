@@ -6,7 +6,7 @@ Built in: ``noop``, ``expert``, ``random-grasp``, ``nearest``; the language-blin
 ``module:factory`` for your own (see :mod:`rsb_mj.policies.spec`).
 """
 
-from rsb_mj.policies.base import ACTION_DIM, Policy, policy_rng
+from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus, policy_rng
 from rsb_mj.policies.blind import (
     FixedLetterPolicy,
     FixedPositionPolicy,
@@ -30,6 +30,7 @@ __all__ = [
     "NoopPolicy",
     "OpenPiPolicy",
     "Policy",
+    "PolicyStatus",
     "RandomGraspPolicy",
     "TryAllPolicy",
     "make_policy",

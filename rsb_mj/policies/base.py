@@ -17,12 +17,28 @@ report rows are marked privileged.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 #: Dimension of one action (and of the state).
 ACTION_DIM = 14
+
+
+@dataclass(frozen=True)
+class PolicyStatus:
+    """What a policy says about itself at the end of an episode (for failure reasons).
+
+    Attributes:
+        phase: what it was doing (e.g. the expert's ``"carry"``), ``""`` when it does not say.
+        failure: why it gave up (e.g. ``"approach: no collision-free path"``), or None.
+        warnings: problems it worked around (e.g. no collision-free grasp).
+    """
+
+    phase: str = ""
+    failure: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 class Policy(ABC):
@@ -71,6 +87,11 @@ class Policy(ABC):
         """Text the policy wrote with its last action (a rationale), or None. The runner
         keeps the last text of an episode and the option it names (RSB Table 5)."""
         return None
+
+    def status(self) -> PolicyStatus:
+        """The policy's own account of the episode so far; a failed episode's record states
+        it in ``failure_reason`` (see :mod:`rsb_mj.evaluation.failure`)."""
+        return PolicyStatus()
 
     def close(self) -> None:  # noqa: B027 - most policies hold nothing
         """Release resources (connections) when the run ends."""

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.policies.base import Policy, policy_rng
+from rsb_mj.policies.base import Policy, PolicyStatus, policy_rng
 
 
 class ScriptedPolicy(Policy):
@@ -51,6 +51,13 @@ class ScriptedPolicy(Policy):
     def done(self) -> bool:
         """The expert has placed, released and retracted."""
         return bool(self._expert is not None and self._expert.done)
+
+    def status(self) -> PolicyStatus:
+        """The expert's phase, its failure (a phase it could not plan) and its warnings."""
+        if self._expert is None:
+            return PolicyStatus()
+        e = self._expert
+        return PolicyStatus(phase=e.phase, failure=e.failure, warnings=tuple(e.warnings))
 
 
 class ExpertPolicy(ScriptedPolicy):

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import gymnasium
+import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
@@ -55,15 +56,20 @@ def test_camera_less_env_passes_the_passive_checker():
 def expert_actions():
     """The built-in expert's actions on RSB-Math-4 eval row 0 (and that episode)."""
     from rsb_mj.episodes.table import load_table
-    from rsb_mj.expert.episodes import load_problem
-    from rsb_mj.expert.rollout import run_expert
+    from rsb_mj.evaluation.episode_source import load_problem
+    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.expert.demos import Recorder
+    from rsb_mj.policies.scripted import ExpertPolicy
 
     episode = load_table("RSB-Math-4", "eval")[0]
     env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
-    run = run_expert(env, episode, load_problem("RSB-Math-4"), record=True)
+    recorder = Recorder()
+    record = run_episode(
+        env, ExpertPolicy(), episode, load_problem("RSB-Math-4"), max_steps=400, on_step=recorder
+    )
     env.close()
-    assert run.success
-    return episode, run.actions
+    assert record.success
+    return episode, np.stack(recorder.actions)
 
 
 def replay(episode, actions):

@@ -10,9 +10,9 @@ import h5py
 import pytest
 
 from rsb_mj.cli import main
+from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.expert.dataset import episode_filename, read_demo
 from rsb_mj.expert.demos import missing_indices, write_demos
-from rsb_mj.expert.episodes import episode_for
 from rsb_mj.lock import LOCK_FILE
 
 
@@ -50,7 +50,7 @@ def test_writes_readable_episodes_and_resumes(tmp_path):
     )
     assert (res["written"], res["existing"], res["failed"]) == (2, 0, 0)
     demo = read_demo(tmp_path / episode_filename(1))
-    assert demo.episode == episode_for("RSB-Math-4", "train", 1)
+    assert demo.episode == load_episode("RSB-Math-4", "train", 1)
     assert demo.attrs["success"]
     assert demo.states.shape == demo.actions.shape == (demo.attrs["num_frames"], 14)
     assert demo.states.shape[0] <= 400

@@ -10,8 +10,8 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.evaluation.episode_source import load_episode, task_path
 from rsb_mj.evaluation.legibility import check_source
-from rsb_mj.expert.episodes import episode_for, task_path
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.legibility import resize_with_pad
 from rsb_mj.scene.reading import TEMPLATE, YAWS, View, _templates, read_candidates, read_letter
@@ -29,7 +29,7 @@ def render():
         if source not in envs:
             envs[source] = RsbEnv(task_path(source), cameras=("head",))
         env = envs[source]
-        episode = episode_for(source, "eval", row)
+        episode = load_episode(source, "eval", row)
         obs, _ = env.reset(options={"episode": episode})
         return env, episode, obs["images"]["head"]
 

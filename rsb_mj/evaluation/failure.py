@@ -1,0 +1,64 @@
+"""Why an episode failed, in one line: the ``failure_reason`` of its record.
+
+Reasons, first match wins:
+
+* an error record: its error (``"InfraError: env.step failed: ..."``);
+* the policy gave up: ``"<policy>: <its failure>"`` (e.g. ``"expert: approach: no IK
+  solution"``, see :meth:`rsb_mj.policies.base.Policy.status`);
+* ``"step limit N reached in phase P"``: cut at the step limit while the policy was still
+  working (``" in phase P"`` only when the policy names its phase);
+* ``"no grasp detected"``; ``"grasped X instead of Y"`` (a wrong one attempt);
+* ``"target not released in the zone (in zone: [...])"``: the correct candidate was grasped
+  but the goal did not hold.
+
+Warnings the policy worked around follow the outcome-based reasons, ``"; "``-separated.
+"""
+
+from __future__ import annotations
+
+from rsb_mj.policies.base import PolicyStatus
+from rsb_mj.scoring.scorer import Outcome
+
+
+def failure_reason(
+    outcome: Outcome,
+    *,
+    termination: str,
+    target: str,
+    max_steps: int,
+    policy: str,
+    status: PolicyStatus,
+    policy_done: bool,
+    error: str | None = None,
+) -> str | None:
+    """The reason an episode failed, or None when it succeeded.
+
+    Args:
+        outcome: the finished outcome (:meth:`EpisodeScorer.finish`).
+        termination: the record's termination (``"error"``, ``"step_limit"``, ...).
+        target: the correct candidate.
+        max_steps: the step limit in force.
+        policy: the policy's name (prefixes its own failure).
+        status: the policy's account of itself at the end.
+        policy_done: the policy had reported ``done`` when the episode ended.
+        error: the error message of an error record.
+    """
+    if termination == "error":
+        return error or "error"
+    if outcome.success:
+        return None
+    if status.failure:
+        return f"{policy}: {status.failure}"
+    if termination == "step_limit" and not policy_done:
+        reason = f"step limit {max_steps} reached"
+        if status.phase:
+            reason += f" in phase {status.phase}"
+    elif not outcome.grasped:
+        reason = "no grasp detected"
+    elif outcome.choice != target:
+        reason = f"grasped {outcome.choice} instead of {target}"
+    else:
+        reason = f"target not released in the zone (in zone: {outcome.in_zone or 'none'})"
+    if status.warnings:
+        reason += "; " + "; ".join(status.warnings)
+    return reason

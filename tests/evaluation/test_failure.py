@@ -1,0 +1,51 @@
+"""failure_reason: one line saying why an episode failed, the policy's own account first."""
+
+from rsb_mj.evaluation.failure import failure_reason
+from rsb_mj.policies.base import PolicyStatus
+from rsb_mj.scoring.scorer import Outcome
+
+NONE = PolicyStatus()
+
+
+def _reason(outcome, termination="policy_done", status=NONE, done=True, error=None):
+    return failure_reason(
+        outcome,
+        termination=termination,
+        target="block_a",
+        max_steps=400,
+        policy="expert",
+        status=status,
+        policy_done=done,
+        error=error,
+    )
+
+
+def test_a_success_has_no_reason_and_an_error_is_its_own_reason():
+    assert _reason(Outcome(grasped=True, choice="block_a", success=True)) is None
+    boom = "InfraError: env.step failed: boom"
+    assert _reason(Outcome(), termination="error", error=boom) == boom
+
+
+def test_the_policys_own_failure_comes_first_named_by_the_policy():
+    status = PolicyStatus(phase="approach", failure="approach: no IK solution", warnings=("w",))
+    assert _reason(Outcome(), status=status) == "expert: approach: no IK solution"
+
+
+def test_outcome_reasons_with_the_policys_warnings():
+    carry = PolicyStatus(phase="carry")
+    assert (
+        _reason(Outcome(), termination="step_limit", status=carry, done=False)
+        == "step limit 400 reached in phase carry"
+    )
+    assert _reason(Outcome(), termination="step_limit", done=False) == "step limit 400 reached"
+    assert _reason(Outcome()) == "no grasp detected"
+    wrong = Outcome(grasped=True, choice="block_b")
+    assert _reason(wrong, termination="wrong_choice") == "grasped block_b instead of block_a"
+    dropped = Outcome(grasped=True, choice="block_a", correct_choice=True, in_zone=["block_c"])
+    warned = PolicyStatus(phase="done", warnings=("no collision-free grasp", "tilted"))
+    assert _reason(dropped, status=warned) == (
+        "target not released in the zone (in zone: ['block_c']); no collision-free grasp; tilted"
+    )
+    assert _reason(Outcome(grasped=True, choice="block_a", correct_choice=True)) == (
+        "target not released in the zone (in zone: none)"
+    )
