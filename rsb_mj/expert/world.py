@@ -59,7 +59,7 @@ def world_of(env: Any) -> World:
     if zone_c.shape == (2,):
         zone_c = np.array([zone_c[0], zone_c[1], scene.table_top_z])
     bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
-    # A policy's SimView carries its own seed; the bare env (expert-check, demos) the episode's.
+    # A policy's SimView carries its own seed; a bare env (scripts, tests) the episode's.
     seed = u.seed if isinstance(u, SimView) else u.episode.seed
     return World(
         model=u.model,
