@@ -258,7 +258,7 @@ class RsbEnv(gymnasium.Env):
         self._step_count = 0
         info = self._info(self._signals.snapshot(self.data, self._gripper_cmd))
         if self._cost is not None:
-            self._cost.reset(self.data.sensordata)
+            self._cost.reset(self.data.sensordata, episode.target)
             info["cost_terms"] = {
                 "terms": [(t.text, t.kind) for t in self._cost.terms],
                 "implicit_and": self._cost.implicit_and,

@@ -33,7 +33,7 @@ import mujoco
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import And, Atom, Expr, Not, Or, Problem, walk_atoms
+from rsb_mj.lang.ast import And, Atom, Expr, Name, Not, Or, Problem, Variable, walk_atoms
 from rsb_mj.lang.formatter import expr_line
 from rsb_mj.lang.vocabulary import PREDICATES
 from rsb_mj.scene.probes import Probe
@@ -78,6 +78,16 @@ def implicit_and(problem: Problem) -> bool:
     return len(problem.cost_terms or ()) > 1
 
 
+#: The variable bound to the episode's correct candidate.
+ANSWER = "answer"
+
+
+def _bind(atom: Atom, candidate: str) -> Atom:
+    """``atom`` with ``?answer`` replaced by ``candidate`` (same span)."""
+    args = tuple(Name(candidate, span=a.span) if isinstance(a, Variable) else a for a in atom.args)
+    return Atom(atom.predicate, args, span=atom.span)
+
+
 def _kind(term: Expr) -> str:
     per_step = all(
         (info := PREDICATES.get(a.predicate.lower())) is not None and info.per_step_cost
@@ -95,6 +105,8 @@ class _Node:
     def evaluate(self, rows: np.ndarray) -> np.ndarray:
         if self.atom is not None:
             return self.atom.evaluate(rows)
+        if self.op == "pick":  # ?answer: the copy bound to this episode's correct candidate
+            return self.children[self.pick].evaluate(rows)
         values = [c.evaluate(rows) for c in self.children]
         if self.op == "not":
             return ~values[0]
@@ -122,6 +134,8 @@ class CostMeter:
         """
         self._path = str(problem.path)
         self._scope = Scope(problem)
+        self._candidates = problem.candidates
+        self._pickers: list[_Node] = []
         self._atoms: list[CostPredicate] = []
         exprs = cost_terms(problem)
         self._roots = []
@@ -138,6 +152,16 @@ class CostMeter:
     def _compile(self, expr: Expr) -> _Node:
         if isinstance(expr, Atom):
             where = f"{self._path}:{expr.span}"
+            variables = [a for a in expr.args if isinstance(a, Variable)]
+            if any(v.name != ANSWER or v.kind is not None for v in variables):
+                raise EvalError(
+                    f"{where}: :cost terms take object names and ?answer (the correct "
+                    "option's candidate); a variable ranging over candidates cannot be costed"
+                )
+            if variables:
+                picker = _Node("pick", [self._compile(_bind(expr, c)) for c in self._candidates])
+                self._pickers.append(picker)
+                return picker
             atom = get_cost_predicate(expr.predicate, where)(expr.args, self._scope, where)
             self._atoms.append(atom)
             return _Node("atom", atom=atom)
@@ -161,8 +185,21 @@ class CostMeter:
         except KeyError as exc:
             raise EvalError(f"{self._path}: the scene lacks the cost sensors ({exc})") from None
 
-    def reset(self, row: np.ndarray) -> None:
-        """Take ``data.sensordata`` at reset (after ``mj_forward``) as the reference pose."""
+    def reset(self, row: np.ndarray, target: str | None = None) -> None:
+        """Take ``data.sensordata`` at reset (after ``mj_forward``) as the reference pose and
+        bind ``?answer`` to ``target`` (the episode's correct candidate).
+
+        Raises:
+            EvalError: when the block uses ``?answer`` and ``target`` is not a candidate.
+        """
+        if self._pickers:
+            if target not in self._candidates:
+                raise EvalError(
+                    f"{self._path}: ?answer must be bound to a candidate, got {target!r}; "
+                    f"valid choices: {', '.join(self._candidates)}"
+                )
+            for picker in self._pickers:
+                picker.pick = self._candidates.index(target)
         for atom in self._atoms:
             atom.reset(np.asarray(row, dtype=float))
 

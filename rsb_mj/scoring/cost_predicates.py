@@ -3,7 +3,8 @@
 Each predicate names the :class:`~rsb_mj.scene.probes.Probe` sensors it reads, then
 evaluates on one control step's sensor rows: a bool array (S,), one value per physics
 substep. Arguments are declared objects (their body), the ``table`` fixture, and for
-``NotOn`` also a region (``table_answer_zone``). "A gripper" is either arm's finger links
+``NotOn`` also a region (``table_answer_zone``); :class:`~rsb_mj.scoring.cost.CostMeter`
+binds ``?answer`` to the episode's correct candidate. "A gripper" is either arm's finger links
 (rsb has two grippers; VLA-Arena's robot has one).
 
 =====================================  =====================================================

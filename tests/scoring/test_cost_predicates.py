@@ -209,3 +209,28 @@ def test_bad_atoms_name_the_position_and_the_choices(cost, message):
     with pytest.raises(EvalError) as err:
         CostMeter(problem)
     assert str(err.value) == f"t.bddl:28:10: {message}"
+
+
+def test_answer_is_bound_to_the_episodes_correct_candidate():
+    problem = parse_text(_task("(And (Up ?answer) (Fall block_b))"), str(TASK))
+    meter = CostMeter(problem)
+    assert [t.text for t in meter.terms] == ["(Up ?answer)", "(Fall block_b)"]
+    scene = compile_scene(problem, probes=meter.probes)
+    meter.bind(scene.model)
+    data = mujoco.MjData(scene.model)
+    episode = sample_episode(problem, suite="", split="eval", index=0, seed=3)
+    scene.apply_episode(data, episode)
+    adr = scene.model.joint("block_c/free").qposadr[0]
+    data.qpos[adr + 2] += 0.3  # block_c's center above z = 1 m
+    mujoco.mj_forward(scene.model, data)
+    for target, up in [("block_c", True), ("block_a", False)]:
+        meter.reset(data.sensordata, target)
+        assert meter.step(data.sensordata[None].copy())[1] == (up, False)
+    with pytest.raises(EvalError, match=r"\?answer must be bound to a candidate, got 'cart'"):
+        meter.reset(data.sensordata, "cart")
+
+
+def test_a_variable_over_candidates_cannot_be_costed():
+    problem = parse_text(_task("(Fall ?c - candidate)"), "t.bddl")
+    with pytest.raises(EvalError, match=r"^t.bddl:28:10: :cost terms take object names and"):
+        CostMeter(problem)
