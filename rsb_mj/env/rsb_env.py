@@ -44,6 +44,8 @@ Control:
     ``1 / (control_hz * 2 ms)`` physics steps of 2 ms (25 at 20 Hz, 10 at openpi ALOHA's
     50 Hz). The grasp rule's 8 control steps and the 0.5 s success hold are counted in
     control steps of the rate in force; reports never pool records of different rates.
+    The task's ``:moving_objects`` (:mod:`rsb_mj.scene.motion`) are moved before every
+    physics step; one stops once a per-step ``:cost`` term naming it is violated.
 
 Arguments:
     task: task file path or a parsed :class:`rsb_mj.lang.Problem`.
