@@ -637,6 +637,24 @@ CASES = [
         3,
         "(:grasp) is empty; the scorer needs a predicate, e.g. (Grasped ?c - candidate)",
     ),
+    (
+        "RSB512",
+        BASE,
+        "  (:layout",
+        "  (:cost (CheckDistance block_a block_b -1))\n  (:layout",
+        27,
+        41,
+        "argument 3 of 'CheckDistance' in :cost must be a number >= 0",
+    ),
+    (
+        "RSB513",
+        BASE,
+        "  (:layout",
+        "  (:moving_objects (block_a (:motion_type circle) (:motion_period 40) (:motion_center (0 -0.04 0))))\n  (:layout",
+        27,
+        20,
+        "the circle of 'block_a' is centered on its start place (0, -0.04); move :motion_center or the :init region",
+    ),
 ]
 
 
@@ -695,6 +713,7 @@ def test_family_of_code_matches_module():
         "semantics": "4",
         "motion": "4",
         "runtime": "5",
+        "safety": "5",
     }
     for rule in RULES.values():
         if rule.check is not None:

@@ -2,13 +2,14 @@
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
 :mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429),
-:mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score) and
-the template rules (RSB43x) in :mod:`rsb_mj.lang.templates`.
+:mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score),
+:mod:`.safety` (RSB512-513: the same for costs and moving objects) and the template rules
+(RSB43x) in :mod:`rsb_mj.lang.templates`.
 """
 
 from __future__ import annotations
 
-from rsb_mj.lang.rules import geometry, motion, names, runtime, semantics, syntax
+from rsb_mj.lang.rules import geometry, motion, names, runtime, safety, semantics, syntax
 from rsb_mj.lang.rules.base import RULES, Context, Rule
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "motion",
     "names",
     "runtime",
+    "safety",
     "semantics",
     "syntax",
 ]
