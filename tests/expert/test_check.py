@@ -85,6 +85,22 @@ def test_cli_logs_every_episode_of_a_task_file(tmp_path, capsys):
     assert row["suite"] == "tasks/rsb_math_4_objects.bddl" and row["policy"] == "expert"
 
 
+def test_cli_out_keeps_a_resumable_run_that_rsb_report_reads(tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["expert-check", "RSB-General-4", "-n", "1", "--start", "9", "--out", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    first = capsys.readouterr().out
+    (record,) = read_records(out / RECORDS_FILE)
+    assert (record.suite, record.index, record.policy, record.success) == (
+        "RSB-General-4", 9, "expert", True,
+    )  # fmt: skip
+    assert main([*argv, "--no-progress"]) == 0  # resumed: nothing left to run, same figures
+    assert capsys.readouterr().out == first
+    assert read_records(out / RECORDS_FILE) == [record]
+    assert main(["report", str(out), "--no-plots"]) == 0
+    assert "| expert (privileged) | RSB-General-4 | 1" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("source", "row"), [("RSB-Math-4", 2), ("tasks/rsb_general_4_objects.bddl", 5)]
 )

@@ -7,7 +7,7 @@ import pytest
 
 from rsb_mj.env.views import SimView, policy_seed
 from rsb_mj.errors import EvalError
-from rsb_mj.policies import ExpertPolicy, RandomGraspPolicy, policy_rng
+from rsb_mj.policies import ExpertPolicy, PolicyStatus, RandomGraspPolicy, policy_rng
 from rsb_mj.policies.scripted import nearest_candidate
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
@@ -56,3 +56,16 @@ def test_nearest_picks_the_candidate_closest_to_either_gripper():
     anchors = [np.array([-0.469, 0.0, 1.0]), np.array([0.469, 0.0, 1.0])]
     assert nearest_candidate(positions, anchors) == "block_c"
     assert nearest_candidate(positions, anchors[1:]) == "block_b"
+
+
+def test_a_scripted_policy_reports_its_experts_phase_failure_and_warnings():
+    policy = ExpertPolicy()
+    assert policy.status() == PolicyStatus()  # before any episode
+
+    class Expert:  # what status() reads of PickPlaceExpert
+        phase, failure, warnings = "carry", "carry: no collision-free path", ["tilted grasp"]
+
+    policy._expert = Expert()
+    assert policy.status() == PolicyStatus(
+        phase="carry", failure="carry: no collision-free path", warnings=("tilted grasp",)
+    )
