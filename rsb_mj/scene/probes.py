@@ -6,7 +6,11 @@ poses of named bodies at every physics substep. They ask for them as :class:`Pro
 of ``data.sensordata`` (as for the scoring signals, :mod:`rsb_mj.env.signals`).
 
 Sensor names are ``probe/{kind}/{body}`` or ``probe/{kind}/{body}/{other}``; :func:`probe_name`
-gives the name, ``model.sensor(name).adr`` the address in ``data.sensordata``.
+gives the name and :func:`probe_columns` the columns of ``data.sensordata`` it fills. A
+``dist`` probe is one MuJoCo distance sensor per pair of *collision* geoms of the two bodies
+(named ``{name}#{k}``; the smallest value is the distance): a body-level distance sensor
+would also measure the visual meshes (thousands of vertices for the robot's fingers), about
+ten times slower per substep for the same answer up to the visual-collision offset.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import mujoco
+import numpy as np
 
 from rsb_mj.errors import SceneError
 
@@ -69,6 +74,35 @@ def merge(probes: Iterable[Probe]) -> tuple[Probe, ...]:
     return tuple(out.values())
 
 
+def _collision_geoms(spec: mujoco.MjSpec, body: str) -> list[str]:
+    """Names of the geoms of ``body`` (its own, not its children's) that collide; unnamed
+    ones get the name ``{body}/probe_geom{k}``."""
+    out = []
+    for k, geom in enumerate(spec.body(body).geoms):
+        if geom.contype or geom.conaffinity:
+            if not geom.name:
+                geom.name = f"{body}/probe_geom{k}"
+            out.append(geom.name)
+    return out
+
+
+def probe_columns(model: mujoco.MjModel, name: str) -> np.ndarray:
+    """Columns of ``data.sensordata`` filled by the probe called ``name`` (every sensor
+    ``name`` or ``name#k``, in model order).
+
+    Raises:
+        SceneError: when the model has no such sensor.
+    """
+    cols = [
+        int(model.sensor_adr[i]) + np.arange(int(model.sensor_dim[i]))
+        for i in range(model.nsensor)
+        if (sensor := model.sensor(i).name) == name or sensor.startswith(name + "#")
+    ]
+    if not cols:
+        raise SceneError(f"the scene has no probe sensor {name!r}")
+    return np.concatenate(cols)
+
+
 def add_probes(spec: mujoco.MjSpec, probes: Iterable[Probe]) -> None:
     """Add one sensor per (merged) probe to ``spec``."""
     body = mujoco.mjtObj.mjOBJ_BODY
@@ -84,15 +118,26 @@ def add_probes(spec: mujoco.MjSpec, probes: Iterable[Probe]) -> None:
                 sensor.reftype, sensor.refname = body, probe.other
             sensor.intprm = [1 | 2, 3, 1]  # data="found force", reduce="netforce", num=1
         elif probe.kind == "dist":
-            spec.add_sensor(
-                name=probe.name,
-                type=mujoco.mjtSensor.mjSENS_GEOMDIST,
-                objtype=body,
-                objname=probe.body,
-                reftype=body,
-                refname=probe.other,
-                cutoff=probe.cutoff,
-            )
+            pairs = [
+                (a, b)
+                for a in _collision_geoms(spec, probe.body)
+                for b in _collision_geoms(spec, probe.other)
+            ]
+            for k, (a, b) in enumerate(pairs):
+                spec.add_sensor(
+                    name=f"{probe.name}#{k}",
+                    type=mujoco.mjtSensor.mjSENS_GEOMDIST,
+                    objtype=mujoco.mjtObj.mjOBJ_GEOM,
+                    objname=a,
+                    reftype=mujoco.mjtObj.mjOBJ_GEOM,
+                    refname=b,
+                    cutoff=probe.cutoff,
+                )
+            if not pairs:
+                raise SceneError(
+                    f"probe {probe.name!r}: {probe.body!r} or {probe.other!r} has no "
+                    "collision geom to measure a distance from"
+                )
         elif probe.kind in ("pos", "quat"):
             kind = (
                 mujoco.mjtSensor.mjSENS_FRAMEPOS

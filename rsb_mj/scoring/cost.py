@@ -32,7 +32,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, SceneError
 from rsb_mj.lang.ast import And, Atom, Expr, Name, Not, Or, Problem, Variable, walk_atoms
 from rsb_mj.lang.formatter import expr_line
 from rsb_mj.lang.vocabulary import PREDICATES
@@ -182,7 +182,7 @@ class CostMeter:
         try:
             for atom in self._atoms:
                 atom.bind(model)
-        except KeyError as exc:
+        except SceneError as exc:
             raise EvalError(f"{self._path}: the scene lacks the cost sensors ({exc})") from None
 
     def reset(self, row: np.ndarray, target: str | None = None) -> None:

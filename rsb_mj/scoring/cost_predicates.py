@@ -38,7 +38,7 @@ import numpy as np
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Arg, Name, Number, Problem
 from rsb_mj.scene import aloha
-from rsb_mj.scene.probes import ANY, Probe, probe_name
+from rsb_mj.scene.probes import ANY, Probe, probe_columns, probe_name
 
 #: Body of the table fixture (every rsb table fixture compiles to it).
 TABLE_BODY = "table"
@@ -140,8 +140,7 @@ class CostPredicate(ABC):
     def bind(self, model: mujoco.MjModel) -> None:
         """Look the probes' sensor addresses up in the compiled model."""
         for probe in self.probes():
-            sensor = model.sensor(probe.name)
-            self._adr[probe.name] = int(sensor.adr[0]) + np.arange(int(sensor.dim[0]))
+            self._adr[probe.name] = probe_columns(model, probe.name)
 
     def read(self, rows: np.ndarray, kind: str, body: str, other: str = "") -> np.ndarray:
         """The (S, dim) values of one probe from sensordata rows (S, nsensordata)."""
@@ -239,7 +238,7 @@ class CheckDistance(CostPredicate):
         return (Probe("dist", self.bodies[0], self.bodies[1], cutoff),)
 
     def evaluate(self, rows: np.ndarray) -> np.ndarray:
-        dist = self.read(rows, "dist", self.bodies[0], self.bodies[1])[:, 0]
+        dist = self.read(rows, "dist", self.bodies[0], self.bodies[1]).min(axis=1)
         return dist <= self.numbers[0]
 
 
@@ -255,7 +254,7 @@ class CheckGripperDistance(CostPredicate):
         return tuple(Probe("dist", self.bodies[0], f, cutoff) for f in FINGER_BODIES)
 
     def evaluate(self, rows: np.ndarray) -> np.ndarray:
-        dist = [self.read(rows, "dist", self.bodies[0], f)[:, 0] for f in FINGER_BODIES]
+        dist = [self.read(rows, "dist", self.bodies[0], f).min(axis=1) for f in FINGER_BODIES]
         return np.minimum.reduce(dist) <= self.numbers[0]
 
 
