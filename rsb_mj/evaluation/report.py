@@ -5,6 +5,7 @@ Outputs in the report folder:
 * ``report.md``: the per-suite summary and the paper's Tables 1 (TSR), 2 (nSG) and 6
   (GSR/TSR), several runs side by side, plus confusion matrices;
 * ``safety.csv``: TSR, nSG and mean cumulative cost per suite, for tasks with a ``:cost``;
+* ``levels.csv``: the same per level, for suites run at L0-L2 (``-L1``/``-L2`` names);
 * ``summary.csv``, ``table1_tsr.csv``, ``table2_nsg.csv``, ``table6_gsr_tsr.csv``;
 * ``rates.png``: grouped bars of GSR, TSR and nSG per suite with 95% intervals;
 * ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite.
@@ -44,6 +45,7 @@ from rsb_mj.evaluation.tables import (
     csv_text,
     failure_table,
     label_of,
+    level_table,
     markdown,
     pair_table,
     paper_table,
@@ -308,6 +310,20 @@ def write_report(
             "normal 95% interval). A policy may succeed and still be unsafe.",
             "",
             markdown(safety),
+        ]
+    levels = level_table(
+        flat, labels=[label for label, _ in labelled], max_error_rate=max_error_rate
+    )
+    if len(levels) > 1:
+        atomic_write_text(out / "levels.csv", csv_text(levels))
+        parts += [
+            "",
+            "## Levels L0-L2",
+            "",
+            "Suites run at several structural levels (-L1, -L2; the bare suite is L0): TSR, "
+            "nSG and mean cumulative cost per level.",
+            "",
+            markdown(levels),
         ]
     ablations = ablation_table(flat, max_error_rate=max_error_rate)
     if len(ablations) > 1:

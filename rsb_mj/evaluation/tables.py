@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 
 from rsb_mj.evaluation.metrics import CostMean, FailureAnalysis, PairMetrics, Rate, SuiteMetrics
@@ -123,6 +124,41 @@ def safety_table(
         if m.cost is None:
             continue
         row = [label_of(m, labels[i] if labels else None), m.suite, str(m.episodes)]
+        if withheld(m, max_error_rate):
+            rows.append([*row, *[WITHHELD] * 3])
+            continue
+        row += [rate_cell(m.tsr), with_interval(m.nsg, m.nsg_interval), cost_cell(m.cost)]
+        rows.append(row)
+    return rows
+
+
+#: A suite's structural level: ``RSB-Math-4-L2`` is level 2 of ``RSB-Math-4`` (no suffix: L0).
+LEVEL_SUFFIX = re.compile(r"-L(\d)$")
+
+
+def split_level(suite: str) -> tuple[str, int]:
+    """``("RSB-Math-4", 2)`` for ``"RSB-Math-4-L2"``; ``(suite, 0)`` without a suffix."""
+    m = LEVEL_SUFFIX.search(suite)
+    return (suite[: m.start()], int(m.group(1))) if m else (suite, 0)
+
+
+def level_table(
+    metrics: Sequence[SuiteMetrics],
+    *,
+    labels: Sequence[str] | None = None,
+    max_error_rate: float | None = MAX_ERROR_RATE,
+) -> Table:
+    """TSR, nSG and mean cost per (policy, suite, level) for suites run at more than one
+    level (``-L1``, ``-L2`` suffixes; the bare name is L0), levels side by side in rows."""
+    rows = [["policy", "suite", "level", "n", "TSR %", "nSG %", "cost"]]
+    levelled = {split_level(m.suite)[0] for m in metrics if split_level(m.suite)[1] > 0}
+    keyed = []
+    for i, m in enumerate(metrics):
+        base, level = split_level(m.suite)
+        if base in levelled:
+            keyed.append((label_of(m, labels[i] if labels else None), base, level, m))
+    for label, base, level, m in sorted(keyed, key=lambda k: k[:3]):
+        row = [label, base, f"L{level}", str(m.episodes)]
         if withheld(m, max_error_rate):
             rows.append([*row, *[WITHHELD] * 3])
             continue

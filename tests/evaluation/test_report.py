@@ -92,3 +92,19 @@ def test_a_run_without_costs_has_no_safety_table(tmp_path):
     _run(tmp_path / "a", "expert", 1)
     text = write_report([tmp_path / "a"], tmp_path / "report", plots=False)
     assert "Safety" not in text and not (tmp_path / "report" / "safety.csv").exists()
+
+
+def test_suites_run_at_several_levels_get_the_level_table(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    for suite in ("RSB-Math-4", "RSB-Math-4-L1"):
+        r = rec(0, grasped=True, success=True, choice_letter="A", suite=suite)
+        append_record(run / RECORDS_FILE, r)
+    text = write_report([run], tmp_path / "report", plots=False)
+    assert "## Levels L0-L2" in text
+    lines = (tmp_path / "report" / "levels.csv").read_text().splitlines()
+    assert [line.split(",")[:4] for line in lines] == [
+        ["policy", "suite", "level", "n"],
+        ["p", "RSB-Math-4", "L0", "1"],
+        ["p", "RSB-Math-4", "L1", "1"],
+    ]

@@ -9,10 +9,12 @@ from rsb_mj.evaluation.metrics import CostMean, summarize
 from rsb_mj.evaluation.tables import (
     cost_cell,
     csv_text,
+    level_table,
     markdown,
     paper_table,
     pct,
     safety_table,
+    split_level,
     summary_table,
 )
 from rsb_mj.suites import SUITES
@@ -135,4 +137,35 @@ def test_safety_table_puts_tsr_nsg_and_cost_side_by_side():
             "33.3 [-20.7, 87.4]",
             "6.0 [0.0, 17.8]",
         ],
+    ]
+
+
+def test_split_level_reads_the_suffix():
+    assert split_level("RSB-Math-4-L2") == ("RSB-Math-4", 2)
+    assert split_level("RSB-Math-4") == ("RSB-Math-4", 0)
+    assert split_level("tasks/x-L1.bddl") == ("tasks/x-L1.bddl", 0)
+
+
+def test_level_table_puts_the_levels_of_a_suite_side_by_side():
+    records = [
+        _costly(0, 0.0, grasped=True, success=True, choice_letter="A", suite="RSB-Math-4-L2"),
+        _costly(1, 12.0, grasped=True, success=False, choice_letter="B", suite="RSB-Math-4-L2"),
+        rec(0, grasped=True, success=True, choice_letter="A"),
+        rec(0, grasped=True, success=True, choice_letter="A", suite="RSB-General-4"),
+    ]
+    assert level_table(summarize(records)) == [
+        ["policy", "suite", "level", "n", "TSR %", "nSG %", "cost"],
+        ["p", "RSB-Math-4", "L0", "1", "100.0 [20.7, 100.0]", "100.0 [-5.8, 100.0]", "-"],
+        [
+            "p",
+            "RSB-Math-4",
+            "L2",
+            "2",
+            "50.0 [9.5, 90.5]",
+            "33.3 [-20.7, 87.4]",
+            "6.0 [0.0, 17.8]",
+        ],
+    ]
+    assert level_table(summarize(records[2:])) == [
+        ["policy", "suite", "level", "n", "TSR %", "nSG %", "cost"]
     ]
