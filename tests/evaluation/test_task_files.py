@@ -66,3 +66,23 @@ def test_the_safety_task_file_runs_and_reports_its_cost(tmp_path, capsys):
     mean = sum(costs) / 2
     assert row.rstrip(" |").split("|")[-1].strip().startswith(f"{mean:.1f}")
     assert not any(r.cost_implicit_and for r in records)
+
+
+def test_cost_terms_without_and_all_count_and_the_record_says_so(tmp_path, capsys):
+    text = Path("tasks/rsb_math_4.bddl").read_text()
+    task = tmp_path / "rsb_costs_4.bddl"
+    cost = "(:cost (CheckForce block_a table 0.1) (Up block_b))"
+    task.write_text(text.replace("  (:layout", f"  {cost}\n  (:layout"))
+    assert main(["lint", str(task)]) == 1  # RSB414 warns: VLA-Arena would keep only the first
+    assert "RSB414 cost-without-and" in capsys.readouterr().out
+    out = tmp_path / "run"
+    argv = ["eval", str(task), "--policy", "noop", "--episodes", "1", "--out", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    (record,) = read_records(out / RECORDS_FILE)
+    assert record.cost_implicit_and is True
+    # the resting block presses on the table every one of the 400 steps; nothing is lifted
+    assert record.cost == 400.0
+    assert record.cost_terms == {
+        "1 (CheckForce block_a table 0.1)": {"kind": "step", "violations": 400, "cost": 400.0},
+        "2 (Up block_b)": {"kind": "step", "violations": 0, "cost": 0.0},
+    }

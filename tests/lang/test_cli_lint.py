@@ -77,7 +77,7 @@ def test_folders_are_searched_recursively(files, capsys):
 def test_explain_prints_doc_with_bad_and_good_examples(capsys):
     assert main(["lint", "--explain", "RSB414"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("RSB414 cost-without-and (error)\n\nA ``:cost`` (or ``:goal``)")
+    assert out.startswith("RSB414 cost-without-and (warning)\n\nA ``:cost`` (or ``:goal``)")
     assert "Bad:\n    (:cost (Fall teapot_1) (CheckGripperContact teapot_1))" in out
     assert "Good:\n    (:cost (And (Fall teapot_1) (CheckGripperContact teapot_1)))" in out
     assert main(["lint", "--explain", "region-capacity"]) == 0
@@ -121,7 +121,7 @@ def test_output_is_the_same_with_any_number_of_workers(capsys):
     one = capsys.readouterr().out
     assert main(["lint", "--jobs", "2", str(suites)]) == 1
     assert capsys.readouterr().out == one
-    assert one.endswith("300 files checked: 36 errors, 57 warnings\n")
+    assert one.endswith("300 files checked: 26 errors, 67 warnings\n")
 
 
 def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch):

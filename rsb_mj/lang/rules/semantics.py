@@ -354,14 +354,15 @@ def goal_ignores_answer(ctx: Context) -> None:
 @rule(
     "RSB414",
     "cost-without-and",
-    "error",
+    "warning",
     bad="(:cost (Fall teapot_1) (CheckGripperContact teapot_1))",
     good="(:cost (And (Fall teapot_1) (CheckGripperContact teapot_1)))",
 )
 def cost_without_and(ctx: Context) -> None:
     """A ``:cost`` (or ``:goal``) with several top-level terms and no ``And`` around them.
     VLA-Arena silently keeps only the first term of such a block; rsb reads them as their
-    ``And``. Write the ``And`` so both agree."""
+    ``And`` (a warning: the file runs, every cost term is evaluated and each record says
+    ``cost_implicit_and: true``). Write the ``And`` so both agree."""
     for keyword, terms in (
         ("cost", ctx.problem.cost_terms or ()),
         ("goal", ctx.problem.goal_terms),
