@@ -56,6 +56,20 @@ RSB_CATEGORIES: dict[str, CategoryInfo] = {
     "bottle": CategoryInfo("bottle", 0.03, False),  # 5.6 cm diameter
     "toy_car": CategoryInfo("toy car", 0.052, False),  # 9 x 4.4 cm with wheels
     "playing_card": CategoryInfo("deck of cards", 0.035, True),  # 4 x 5.6 cm deck
+    # Procedural everyday objects (rsb_mj/scene/categories, ours): radii bound what is drawn.
+    "apple": CategoryInfo("apple", 0.026, False),  # 4.9 cm wide
+    "orange": CategoryInfo("orange", 0.026, False),  # 5 cm wide
+    "pear": CategoryInfo("pear", 0.025, False),  # 4.7 cm wide, 6.9 cm tall
+    "banana": CategoryInfo("banana", 0.059, False),  # 10.6 x 4 cm with its stem
+    "hammer": CategoryInfo("hammer", 0.053, False),  # 9.5 x 4.4 cm
+    "screwdriver": CategoryInfo("screwdriver", 0.052, False),  # 10 x 2.3 cm
+    "wrench": CategoryInfo("wrench", 0.053, False),  # 10 x 3.1 cm
+    "mug": CategoryInfo("mug", 0.041, False),  # 5 cm across, handle to 6.5 cm
+    "bowl": CategoryInfo("bowl", 0.026, False),  # 5 cm across
+    "spoon": CategoryInfo("spoon", 0.051, False),  # 9.9 x 3.1 cm
+    "shoe": CategoryInfo("shoe", 0.06, False),  # 11 x 4.2 cm
+    "rubber_duck": CategoryInfo("rubber duck", 0.039, False),  # 6.6 x 4.4 cm with its beak
+    "sponge": CategoryInfo("sponge", 0.042, False),  # 7 x 4.4 cm
 }
 
 #: Categories registered by LIBERO and VLA-Arena (task files with ``(:domain robosuite)``): every

@@ -8,16 +8,29 @@ task file's category name; its noun, footprint radius and letter support come fr
 from __future__ import annotations
 
 from rsb_mj.errors import SceneError
+from rsb_mj.scene.categories.apple import Apple
+from rsb_mj.scene.categories.banana import Banana
 from rsb_mj.scene.categories.base import BuiltObject, Category
 from rsb_mj.scene.categories.bottle import Bottle
+from rsb_mj.scene.categories.bowl import Bowl
 from rsb_mj.scene.categories.bread import Bread
 from rsb_mj.scene.categories.can import Can
 from rsb_mj.scene.categories.cereal import Cereal
+from rsb_mj.scene.categories.hammer import Hammer
 from rsb_mj.scene.categories.lemon import Lemon
 from rsb_mj.scene.categories.letter_block import LetterBlock
 from rsb_mj.scene.categories.milk import Milk
+from rsb_mj.scene.categories.mug import Mug
+from rsb_mj.scene.categories.orange import Orange
+from rsb_mj.scene.categories.pear import Pear
 from rsb_mj.scene.categories.playing_card import PlayingCard
+from rsb_mj.scene.categories.rubber_duck import RubberDuck
+from rsb_mj.scene.categories.screwdriver import Screwdriver
+from rsb_mj.scene.categories.shoe import Shoe
+from rsb_mj.scene.categories.sponge import Sponge
+from rsb_mj.scene.categories.spoon import Spoon
 from rsb_mj.scene.categories.toy_car import ToyCar
+from rsb_mj.scene.categories.wrench import Wrench
 
 #: Category name -> the category object.
 CATEGORIES: dict[str, Category] = {
@@ -32,6 +45,19 @@ CATEGORIES: dict[str, Category] = {
         Bottle(),
         ToyCar(),
         PlayingCard(),
+        Apple(),
+        Banana(),
+        Bowl(),
+        Hammer(),
+        Mug(),
+        Orange(),
+        Pear(),
+        RubberDuck(),
+        Screwdriver(),
+        Shoe(),
+        Spoon(),
+        Sponge(),
+        Wrench(),
     )
 }
 

@@ -1,0 +1,41 @@
+"""``apple``: a small procedural apple (4.9 cm wide, 4.6 cm tall) with a brown stem."""
+
+from __future__ import annotations
+
+import mujoco
+
+from rsb_mj.scene.categories.revolved import RevolvedObject
+from rsb_mj.scene.categories.shapes import STEM_BROWN, visual
+
+
+class Apple(RevolvedObject):
+    """An apple standing on its flattened bottom, widest above its middle."""
+
+    name = "apple"
+    pieces = (
+        (
+            (0.0, 0.0),
+            (0.011, 0.0),
+            (0.017, 0.003),
+            (0.0215, 0.009),
+            (0.024, 0.017),
+            (0.0245, 0.025),
+            (0.0235, 0.033),
+            (0.020, 0.040),
+            (0.013, 0.0448),
+            (0.005, 0.046),
+            (0.0, 0.046),
+        ),
+    )
+    density = 800.0
+
+    def details(self, body: mujoco.MjsBody, obj: str) -> None:
+        visual(
+            body,
+            f"{obj}/stem",
+            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+            size=[0.0016, 0.005, 0],
+            pos=[0.001, 0.0, self.height / 2 + 0.004],
+            euler=[0.0, 0.3, 0.0],
+            rgba=list(STEM_BROWN),
+        )

@@ -1,0 +1,62 @@
+"""Round objects built from surfaces of revolution (fruit, bowls): generated, no assets.
+
+A :class:`RevolvedObject` is one or more convex pieces, each a ``(radius, z)`` profile turned
+about body z (see :func:`~rsb_mj.scene.categories.shapes.revolve`), z measured up from the
+object's bottom. Every piece collides with its own mesh (convex, so MuJoCo's convex-hull
+collision matches what is drawn) and takes the episode color; a flat bottom keeps it from
+rolling. Subclasses may draw fixed-color details (stems) with :meth:`details`.
+"""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+
+from rsb_mj.scene.categories.base import BuiltObject, Category
+from rsb_mj.scene.categories.shapes import add_mesh, revolve, solid
+
+Profile = tuple[tuple[float, float], ...]
+
+
+class RevolvedObject(Category):
+    """Convex revolved pieces; the body origin is at half the object's height.
+
+    Subclasses set ``name``, ``pieces`` (profiles [m], z from the object's bottom),
+    ``density`` [kg/m^3] and optionally ``scale`` (x, y, z) applied to every piece.
+    """
+
+    pieces: tuple[Profile, ...] = ()
+    density: float = 500.0
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+
+    @property
+    def height(self) -> float:
+        """Object height [m] (top of the highest piece)."""
+        return max(z for piece in self.pieces for _, z in piece) * self.scale[2]
+
+    @property
+    def rest_height(self) -> float:  # type: ignore[override]
+        """Height [m] of the body origin above the table: half the object's height."""
+        return self.height / 2
+
+    def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
+        color: list[str] = []
+        width = 0.0
+        for i, profile in enumerate(self.pieces):
+            verts, faces = revolve(profile)
+            verts = verts - np.array([0.0, 0.0, self.height / 2 / self.scale[2]])
+            mesh = add_mesh(spec, f"{self.name}_piece{i}", verts, faces, self.scale)
+            geom = solid(
+                body,
+                f"{obj}/piece{i}",
+                self.density,
+                type=mujoco.mjtGeom.mjGEOM_MESH,
+                meshname=mesh,
+            )
+            color.append(geom.name)
+            width = max(width, 2 * max(r for r, _ in profile) * self.scale[1])
+        self.details(body, obj)
+        return BuiltObject(color_geoms=tuple(color), letter_geoms=(), grip_width=width)
+
+    def details(self, body: mujoco.MjsBody, obj: str) -> None:
+        """Add fixed-color, non-colliding details (none by default)."""
