@@ -81,13 +81,20 @@ def main() -> int:
         folder.mkdir(parents=True, exist_ok=True)
         paths = [str(category_task(name, folder)) for name in names]
         lines: list[str] = []
+
+        def record(res: dict) -> None:
+            lines.append(json.dumps(res, sort_keys=True, default=str))
+            if not sys.stderr.isatty():  # a log file: one line per episode, to follow it
+                ok = "ok" if res["success"] else f"FAIL {res.get('failure')}"
+                print(f"{Path(res['source']).stem} row {res.get('index')}: {ok}", file=sys.stderr)
+
         checks = check_suites(
             paths,
             split="train",
             n=args.n,
             jobs=args.jobs,
             progress=sys.stderr.isatty(),
-            on_result=lambda res: lines.append(json.dumps(res, sort_keys=True, default=str)),
+            on_result=record,
         )
     failed = False
     for check in checks:
