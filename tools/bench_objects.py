@@ -2,7 +2,7 @@
 
 Usage::
 
-    PYTHONPATH=$PWD python tools/bench_objects.py [-n 200] [-j 2] [--category apple ...]
+    PYTHONPATH=$PWD python tools/bench_objects.py [-n 200] [--start 0] [-j 2] [--category apple ...]
         [--out DIR] [--log runs/bench_objects.jsonl]
 
 For each category, writes a task file ``objects_<category>.bddl`` (four candidates, all of
@@ -67,6 +67,7 @@ def main() -> int:
     """Run the measurement and print its figures; 1 when a category misses the bar."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="seeds (train rows) per category")
+    parser.add_argument("--start", type=int, default=0, help="first row")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--category", action="append", help="only these (repeatable)")
     parser.add_argument("--out", type=Path, help="folder for the task files (kept)")
@@ -92,6 +93,7 @@ def main() -> int:
             paths,
             split="train",
             n=args.n,
+            start=args.start,
             jobs=args.jobs,
             progress=sys.stderr.isatty(),
             on_result=record,
