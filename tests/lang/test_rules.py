@@ -38,8 +38,9 @@ CASES = [
         "- leter_block",
         17,
         5,
-        "object 'block_a' has unknown category 'leter_block'; did you mean 'letter_block'? valid choices: "
-        + ", ".join(sorted(RSB_CATEGORIES)),
+        "object 'block_a' has unknown category 'leter_block'; did you mean 'letter_block'? valid "
+        "choices: apple, banana, bottle, bowl, bread, can, cereal, hammer, lemon, letter_block, "
+        "milk, mug, ... (22 in all)",
     ),
     (
         "RSB204",

@@ -10,10 +10,13 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang.vocabulary import RSB_CATEGORIES
 from rsb_mj.scene.categories import CATEGORIES, get_category
 
+#: Signs of the 8 corners of a box.
+SIGNS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+
 
 def test_registry_matches_the_task_language_vocabulary():
     assert set(CATEGORIES) == set(RSB_CATEGORIES)
-    assert len([c for c in CATEGORIES if c != "letter_block"]) >= 3
+    assert len([c for c in CATEGORIES if c != "letter_block"]) >= 20
 
 
 @pytest.mark.parametrize("name", sorted(CATEGORIES))
@@ -31,7 +34,8 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
     for g in range(model.ngeom):
         if model.geom_contype[g] == 0:
             continue
-        # Box corners (boxes) or mesh vertices, in the world frame.
+        # Mesh vertices, or the corners of a primitive's local box (as the expert reads
+        # them: rsb_mj.expert.grasp.collision_points), in the world frame.
         if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH:
             adr, n = (
                 model.mesh_vertadr[model.geom_dataid[g]],
@@ -39,8 +43,7 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
             )
             local = model.mesh_vert[adr : adr + n]
         else:
-            size = model.geom_size[g]
-            local = np.array(np.meshgrid(*[[-s, s] for s in size])).reshape(3, -1).T
+            local = model.geom_aabb[g, :3] + SIGNS * model.geom_aabb[g, 3:]
         world = local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g]
         lowest = min(lowest, world[:, 2].min())
         points.append(world)
@@ -58,5 +61,120 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
 
 
 def test_unknown_category_lists_the_valid_ones():
-    with pytest.raises(SceneError, match=r"no scene category 'shoe'; valid choices: bottle, bread"):
-        get_category("shoe")
+    with pytest.raises(
+        SceneError, match=r"no scene category 'sock'; valid choices: apple, banana, bottle, bowl,"
+    ):
+        get_category("sock")
+
+
+def test_footprint_radius_bounds_what_is_drawn_too():
+    """Stems, beaks and wheels are drawn only, but the layout keeps them apart as well."""
+    for name, category in CATEGORIES.items():
+        spec = mujoco.MjSpec()
+        body = spec.worldbody.add_body(name="obj", pos=[0, 0, category.rest_height])
+        category.build(spec, body, "obj")
+        model = spec.compile()
+        data = mujoco.MjData(model)
+        mujoco.mj_forward(model, data)
+        for g in range(model.ngeom):
+            if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH:
+                mid = model.geom_dataid[g]
+                adr, n = model.mesh_vertadr[mid], model.mesh_vertnum[mid]
+                local = model.mesh_vert[adr : adr + n]
+            else:
+                # Drawn primitives here are spheres, capsules, ellipsoids and cylinders whose
+                # box is no wider than the shape's own extent along x and y once turned.
+                local = model.geom_aabb[g, :3] + SIGNS * model.geom_aabb[g, 3:]
+            world = local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g]
+            radius = float(np.hypot(world[:, 0], world[:, 1]).max())
+            assert radius <= RSB_CATEGORIES[name].footprint_radius + 1e-3, (
+                name,
+                model.geom(g).name,
+            )
+
+
+def test_at_least_twenty_everyday_categories_with_the_papers_examples():
+    everyday = set(CATEGORIES) - {"letter_block"}
+    assert len(everyday) >= 20
+    assert {"toy_car", "playing_card", "shoe"} <= everyday  # the RSB paper's examples
+    assert {"apple", "orange", "pear", "banana", "lemon"} <= everyday  # fruit
+    assert {"hammer", "screwdriver", "wrench"} <= everyday  # tools
+    assert {"mug", "bowl", "spoon"} <= everyday  # kitchenware
+
+
+TASK = """(define (problem objects_test)
+  (:domain rsb)
+  (:question (:source mmlu) (:choices 4))
+  (:instruction (:templates seen))
+  (:regions
+    (candidates (:target table) (:ranges ((-0.27 -0.17 0.27 0.03))))
+    (answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))) (:rgba (0.5 0.5 0.5 1))))
+  (:fixtures table - table)
+  (:objects block_a - {0} block_b - {1} block_c - {2} block_d - {3})
+  (:candidates block_a block_b block_c block_d)
+  (:options (:map shuffle))
+  (:init (On block_a table_candidates) (On block_b table_candidates)
+    (On block_c table_candidates) (On block_d table_candidates))
+  (:grasp (Grasped ?c - candidate))
+  (:goal (And (In ?answer table_answer_zone) (Released ?answer)))
+  (:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3))))
+"""
+#: Every category but the block, four to a scene (the last scene repeats the first ones).
+EVERYDAY = sorted(c for c in CATEGORIES if c != "letter_block")
+GROUPS = [tuple((EVERYDAY * 2)[i : i + 4]) for i in range(0, len(EVERYDAY), 4)]
+
+
+@pytest.mark.parametrize("group", GROUPS, ids="-".join)
+def test_each_category_rests_still_and_the_expert_places_it(group, tmp_path):
+    """In a real scene (robot, table, neighbours), each object stays put while the arms hold
+    their pose, and the expert grasps it and places it in the answer zone (one seed)."""
+    from dataclasses import replace
+
+    from rsb_mj.expert.episodes import episode_for, load_problem, make_env
+    from rsb_mj.expert.rollout import run_expert
+
+    path = tmp_path / "objects_test.bddl"
+    path.write_text(TASK.format(*group), encoding="utf-8")
+    source = str(path)
+    env = make_env(source)
+    problem = load_problem(source)
+    episode = episode_for(source, "train", 0)
+    obs, _ = env.reset(options={"episode": episode})
+    u = env.unwrapped
+    bodies = [u.model.body(b).id for b in u.scene.candidate_bodies]
+    before = u.data.xpos[bodies].copy()
+    for _ in range(20):  # 1 s holding the home pose
+        obs, *_ = env.step(obs["state"])
+    moved = np.abs(u.data.xpos[bodies] - before).max(axis=1)
+    assert moved.max() < 1e-3, dict(zip(group, moved, strict=True))
+    for letter, obj in sorted(episode.mapping.items()):
+        run = run_expert(env, replace(episode, correct=letter), problem)
+        category = problem.category_of(obj)
+        assert run.success and run.grasped, f"{category}: {run.failure}"
+    env.close()
+
+
+def _signed_volume(verts: np.ndarray, faces: np.ndarray) -> float:
+    a, b, c = verts[faces[:, 0]], verts[faces[:, 1]], verts[faces[:, 2]]
+    return float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6.0)
+
+
+def test_generated_meshes_are_closed_and_face_outward():
+    from rsb_mj.scene.categories.shapes import capsule_hull, lay_along_x, revolve
+
+    cylinder = ((0.0, 0.0), (0.01, 0.0), (0.01, 0.02), (0.0, 0.02))
+    meshes = {
+        "cylinder": revolve(cylinder),
+        "octagonal prism along x": lay_along_x(*revolve(cylinder, segments=8)),
+        "capsule": capsule_hull(np.zeros(3), np.array([0.03, 0.01, 0.0]), 0.01),
+    }
+    for name, (verts, faces) in meshes.items():
+        edges = np.sort(np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]]), 1)
+        _, counts = np.unique(edges, axis=0, return_counts=True)
+        assert set(counts.tolist()) == {2}, name  # closed: every edge in two triangles
+        assert _signed_volume(verts, faces) > 0, name  # counter-clockwise from outside
+    # A 24-sided cylinder of radius 1 cm and height 2 cm: 24 * sin(15 deg) / pi of the disc.
+    volume = _signed_volume(*meshes["cylinder"])
+    assert volume == pytest.approx(np.pi * 0.01**2 * 0.02 * 12 * np.sin(np.pi / 12) / np.pi)
+    with pytest.raises(ValueError, match="starts and ends on the axis"):
+        revolve(((0.01, 0.0), (0.0, 0.02)))

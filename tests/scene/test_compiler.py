@@ -82,7 +82,9 @@ def test_unknown_category_is_a_scene_error_listing_the_valid_ones(problem_factor
     problem = dataclasses.replace(
         problem, objects=(TypedName("obj_a", "teapot"), *problem.objects[1:])
     )
-    with pytest.raises(SceneError, match=r"no scene category 'teapot'; valid choices: bottle, "):
+    with pytest.raises(
+        SceneError, match=r"no scene category 'teapot'; valid choices: apple, banana, bottle, "
+    ):
         compile_scene(problem)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import mujoco
 import numpy as np
 
@@ -34,7 +36,7 @@ class Banana(Category):
     def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
         pts = center_line()
         color = []
-        for i, (a, b) in enumerate(zip(pts[:-1], pts[1:], strict=True)):
+        for i, (a, b) in enumerate(itertools.pairwise(pts)):
             verts, faces = capsule_hull(np.array([*a, 0.0]), np.array([*b, 0.0]), RADIUS)
             seg = solid(
                 body,

@@ -10,6 +10,7 @@ Frames: body frame of the object, metres, z up; a revolved profile turns about b
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import mujoco
@@ -56,7 +57,7 @@ def revolve(
             verts.extend(np.array([r * np.cos(a), r * np.sin(a), z]) for a in angles)
             rings.append(list(range(start, start + segments)))
     faces: list[tuple[int, int, int]] = []
-    for lo, hi in zip(rings, rings[1:], strict=False):
+    for lo, hi in itertools.pairwise(rings):
         for k in range(segments):
             a0, a1 = lo[k % len(lo)], lo[(k + 1) % len(lo)]
             b0, b1 = hi[k % len(hi)], hi[(k + 1) % len(hi)]
