@@ -27,6 +27,8 @@ OBJECT_TASKS = (
     "rsb_general_4_objects.bddl",
     "rsb_hardmath_4_objects.bddl",
     "rsb_math_10_objects.bddl",
+    "rsb_general_4_kitchen.bddl",
+    "rsb_math_4_toolbox.bddl",
 )
 
 
