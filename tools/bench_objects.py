@@ -6,7 +6,7 @@ Usage::
         [--out DIR] [--log runs/bench_objects.jsonl]
 
 For each category, writes a task file ``objects_<category>.bddl`` (four candidates, all of
-that category, in the kitchen task's candidate region; see
+that category, in the kitchen task's candidate region or a wider one; see
 :func:`category_task`) into ``--out`` (a temporary folder by default) and runs
 ``rsb expert-check`` on its first N train rows (row seeds are fixed by the file name, so the
 figures are reproducible). Prints one line per category and exits 1 when a category misses
@@ -23,9 +23,13 @@ from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_text
 from rsb_mj.expert.check import check_suites
+from rsb_mj.lang.vocabulary import RSB_CATEGORIES
 from rsb_mj.scene.categories import CATEGORIES
 
-#: The candidate and answer-zone regions [m] of ``tasks/rsb_general_4_kitchen.bddl``.
+#: Candidate region [m] of ``tasks/rsb_general_4_kitchen.bddl``, and a wider one for
+#: categories whose footprint radius is at least ``WIDE_FROM`` [m] (four shoes need it:
+#: rsb lint's RSB503 impossible-layout).
+REGION, WIDE_REGION, WIDE_FROM = "-0.27 -0.17 0.27 0.03", "-0.28 -0.18 0.28 0.04", 0.06
 TASK = """; objects_{name}: four {name} candidates (tools/bench_objects.py).
 (define (problem objects_{name})
   (:domain rsb)
@@ -34,7 +38,7 @@ TASK = """; objects_{name}: four {name} candidates (tools/bench_objects.py).
   (:regions
     (candidates
       (:target table)
-      (:ranges ((-0.27 -0.17 0.27 0.03))))
+      (:ranges (({region}))))
     (answer_zone
       (:target table)
       (:ranges ((-0.06 0.1 0.06 0.22)))
@@ -59,7 +63,8 @@ TASK = """; objects_{name}: four {name} candidates (tools/bench_objects.py).
 def category_task(name: str, folder: Path) -> Path:
     """Write the four-candidate task file of category ``name`` into ``folder``."""
     path = folder / f"objects_{name}.bddl"
-    atomic_write_text(path, TASK.format(name=name))
+    wide = RSB_CATEGORIES[name].footprint_radius >= WIDE_FROM
+    atomic_write_text(path, TASK.format(name=name, region=WIDE_REGION if wide else REGION))
     return path
 
 

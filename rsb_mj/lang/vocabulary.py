@@ -68,7 +68,7 @@ RSB_CATEGORIES: dict[str, CategoryInfo] = {
     "bowl": CategoryInfo("bowl", 0.026, False),  # 5 cm across
     "spoon": CategoryInfo("spoon", 0.051, False),  # 9.9 x 3.1 cm
     "shoe": CategoryInfo("shoe", 0.06, False),  # 11 x 4.2 cm
-    "rubber_duck": CategoryInfo("rubber duck", 0.039, False),  # 6.6 x 4.4 cm with its beak
+    "rubber_duck": CategoryInfo("rubber duck", 0.037, False),  # 6.7 x 4.4 cm, beak and tail
     "sponge": CategoryInfo("sponge", 0.042, False),  # 7 x 4.4 cm
 }
 
