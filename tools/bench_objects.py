@@ -3,20 +3,19 @@
 Usage::
 
     PYTHONPATH=$PWD python tools/bench_objects.py [-n 200] [--start 0] [-j 2] [--category apple ...]
-        [--out DIR] [--log runs/bench_objects.jsonl]
+        [--out DIR] [--run runs/bench_objects]
 
 For each category, writes a task file ``objects_<category>.bddl`` (four candidates, all of
 that category, in the kitchen task's candidate region or a wider one; see
 :func:`category_task`) into ``--out`` (a temporary folder by default) and runs
-``rsb expert-check`` on its first N train rows (row seeds are fixed by the file name, so the
-figures are reproducible). Prints one line per category and exits 1 when a category misses
-TSR >= 99% or GSR = 100%.
+``rsb expert-check`` on its train rows START..START+N-1 (row seeds are fixed by the file
+name, so the figures are reproducible). Prints one line per category and exits 1 when a
+category misses TSR >= 99% or GSR = 100%.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from pathlib import Path
@@ -76,7 +75,7 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--category", action="append", help="only these (repeatable)")
     parser.add_argument("--out", type=Path, help="folder for the task files (kept)")
-    parser.add_argument("--log", type=Path, help="one JSON line per episode")
+    parser.add_argument("--run", type=Path, help="run folder to keep (records; resumable)")
     args = parser.parse_args()
     names = args.category or [c for c in CATEGORIES if c != "letter_block"]
     unknown = sorted(set(names) - set(CATEGORIES))
@@ -86,14 +85,6 @@ def main() -> int:
         folder = args.out or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         paths = [str(category_task(name, folder)) for name in names]
-        lines: list[str] = []
-
-        def record(res: dict) -> None:
-            lines.append(json.dumps(res, sort_keys=True, default=str))
-            if not sys.stderr.isatty():  # a log file: one line per episode, to follow it
-                ok = "ok" if res["success"] else f"FAIL {res.get('failure')}"
-                print(f"{Path(res['source']).stem} row {res.get('index')}: {ok}", file=sys.stderr)
-
         checks = check_suites(
             paths,
             split="train",
@@ -101,17 +92,13 @@ def main() -> int:
             start=args.start,
             jobs=args.jobs,
             progress=sys.stderr.isatty(),
-            on_result=record,
+            out=args.run,
         )
-    failed = False
     for check in checks:
         print(check.line(), flush=True)
-        for fail in check.failures[:5]:
-            print(f"  row {fail.get('index')}: {fail.get('failure') or fail}")
-        failed |= not check.passed
-    if args.log:
-        atomic_write_text(args.log, "".join(line + "\n" for line in lines))
-    return 1 if failed else 0
+        for line in check.failure_lines():
+            print(line)
+    return 0 if all(check.passed for check in checks) else 1
 
 
 if __name__ == "__main__":

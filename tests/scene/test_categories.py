@@ -128,28 +128,33 @@ def test_each_category_rests_still_and_the_expert_places_it(group, tmp_path):
     their pose, and the expert grasps it and places it in the answer zone (one seed)."""
     from dataclasses import replace
 
-    from rsb_mj.expert.episodes import episode_for, load_problem, make_env
-    from rsb_mj.expert.rollout import run_expert
+    from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.lang import load_task
+    from rsb_mj.policies.scripted import ExpertPolicy
 
     path = tmp_path / "objects_test.bddl"
     path.write_text(TASK.format(*group), encoding="utf-8")
-    source = str(path)
-    env = make_env(source)
-    problem = load_problem(source)
-    episode = episode_for(source, "train", 0)
-    obs, _ = env.reset(options={"episode": episode})
-    u = env.unwrapped
-    bodies = [u.model.body(b).id for b in u.scene.candidate_bodies]
-    before = u.data.xpos[bodies].copy()
-    for _ in range(20):  # 1 s holding the home pose
-        obs, *_ = env.step(obs["state"])
-    moved = np.abs(u.data.xpos[bodies] - before).max(axis=1)
-    assert moved.max() < 1e-3, dict(zip(group, moved, strict=True))
-    for letter, obj in sorted(episode.mapping.items()):
-        run = run_expert(env, replace(episode, correct=letter), problem)
-        category = problem.category_of(obj)
-        assert run.success and run.grasped, f"{category}: {run.failure}"
-    env.close()
+    problem = load_task(path)
+    env = RsbEnv(task=problem, split="train", cameras=())
+    try:
+        obs, _ = env.reset(seed=0)
+        episode = env.episode
+        bodies = [env.model.body(b).id for b in env.scene.candidate_bodies]
+        before = env.data.xpos[bodies].copy()
+        for _ in range(20):  # 1 s holding the home pose
+            obs, *_ = env.step(obs["state"])
+        moved = np.abs(env.data.xpos[bodies] - before).max(axis=1)
+        assert moved.max() < 1e-3, dict(zip(group, moved, strict=True))
+        for letter, obj in sorted(episode.mapping.items()):
+            target = replace(episode, correct=letter)
+            run = run_episode(env, ExpertPolicy(), target, problem, max_steps=400)
+            category = problem.category_of(obj)
+            assert (run.success, run.grasped, run.choice) == (True, True, obj), (
+                f"{category}: {run.failure_reason}"
+            )
+    finally:
+        env.close()
 
 
 def _signed_volume(verts: np.ndarray, faces: np.ndarray) -> float:
