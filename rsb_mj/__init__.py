@@ -4,7 +4,7 @@ The public API is flat: import what you need from ``rsb_mj``. The names of the l
 (scene, environment, expert, scoring, evaluation) load on first use, so ``import rsb_mj``
 stays cheap and does not import MuJoCo; it registers the gymnasium ids
 ``rsb_mj/RSB-<Suite>-v0`` and ``rsb_mj/RSB-Task-v0`` as soon as gymnasium is imported (before
-or after rsb_mj), without importing gymnasium itself (see :mod:`rsb_mj.env.deferred`).
+or after rsb_mj), without importing gymnasium itself (see :mod:`rsb_mj.deferred`).
 
 Data flows one way: task file -> :func:`load_task` (AST + lint) -> :func:`sample_episode`
 -> :func:`compile_scene` -> :class:`RsbEnv` -> a :class:`Policy` (e.g.
@@ -17,8 +17,7 @@ import importlib
 import sys
 from typing import Any
 
-from rsb_mj.env.deferred import register_when_gymnasium_loads
-from rsb_mj.episode import LETTERS, Episode, Pose2D
+from rsb_mj.deferred import register_when_gymnasium_loads
 from rsb_mj.errors import (
     EnvError,
     EpisodeError,
@@ -28,7 +27,6 @@ from rsb_mj.errors import (
     SceneError,
     TaskError,
 )
-from rsb_mj.suites import SUITES, Suite, get_suite
 
 
 def _register() -> None:
@@ -47,6 +45,13 @@ register_when_gymnasium_loads(_register)
 
 #: Public name -> module that defines it (imported on first access).
 _LAZY: dict[str, str] = {
+    # episodes and suites
+    "LETTERS": "rsb_mj.episode",
+    "Episode": "rsb_mj.episode",
+    "Pose2D": "rsb_mj.episode",
+    "SUITES": "rsb_mj.suites",
+    "Suite": "rsb_mj.suites",
+    "get_suite": "rsb_mj.suites",
     # task language
     "Problem": "rsb_mj.lang",
     "Diagnostic": "rsb_mj.lang",
@@ -98,18 +103,12 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "LETTERS",
-    "SUITES",
     "EnvError",
-    "Episode",
     "EpisodeError",
     "EvalError",
     "ExpertError",
-    "Pose2D",
     "RsbError",
     "SceneError",
-    "Suite",
     "TaskError",
-    "get_suite",
     *_LAZY,
 ]

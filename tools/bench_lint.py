@@ -14,7 +14,11 @@ Reported, best of ``--repeat`` runs each:
 * **warm**: parse + lint of every file in this process (texts in memory), by the fast reader
   (what ``rsb lint`` uses on well-formed files) and by Lark alone, and their ratio;
 * **end to end**: ``python -m rsb_mj lint PATH...`` as a user runs it, process start included,
-  with one worker and with the default (``--jobs 0``), wall clock and CPU time of the child.
+  wall clock and CPU time of the child: *cold* (``--no-cache``: every file parsed and linted,
+  as on a first run or after an upgrade) with one worker and with the default
+  (``--jobs 0``), and *cached* (the files unchanged since the previous run: their results
+  come from the lint cache, :mod:`rsb_mj.lang.cache`). The children use a private cache
+  folder.
 
 Child processes keep compiled bytecode in a private folder (as an installed package does),
 also where ``PYTHONDONTWRITEBYTECODE`` is set. Wall clock on a shared machine is noisy; CPU
@@ -140,8 +144,14 @@ def main(argv: list[str] | None = None) -> int:
 
     # ---- end to end ----------------------------------------------------------------------
     command = [py, "-m", "rsb_mj", "lint", *map(str, args.paths)]
-    for label, extra in (("1 worker", ["--jobs", "1"]), ("default", [])):
-        wall, cpu = _best([*command, *extra], repeat)
+    cache = tempfile.mkdtemp(prefix="bench-lint-cache-")
+    env = {**_ENV, "RSB_MJ_CACHE": cache}
+    for label, extra in (
+        ("cold, 1 worker", ["--no-cache", "--jobs", "1"]),
+        ("cold, default", ["--no-cache"]),
+        ("cached", []),
+    ):
+        wall, cpu = _best([*command, *extra], repeat, env)
         print(
             f"end to end ({label}): {wall * 1000:.0f} ms wall -> {n / wall:.0f} files/s; "
             f"CPU {cpu * 1000:.0f} ms -> {n / cpu:.0f} files/s "

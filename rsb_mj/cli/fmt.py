@@ -14,10 +14,7 @@ import sys
 from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_text
-from rsb_mj.lang.diagnostics import TaskFileError
-from rsb_mj.lang.formatter import format_text
-from rsb_mj.lang.linter import iter_files
-from rsb_mj.lang.parser import read_source
+from rsb_mj.lang.files import iter_files
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb fmt``; returns the exit status."""
+    # Imported here: building the ``rsb`` parser (every command) must not load the parser.
+    from rsb_mj.lang.diagnostics import TaskFileError
+    from rsb_mj.lang.formatter import format_text
+    from rsb_mj.lang.parser import read_source
+
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         print(f"rsb fmt: error: no such file or folder: {', '.join(missing)}", file=sys.stderr)

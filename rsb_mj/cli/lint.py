@@ -7,6 +7,10 @@ Exit status: 0 clean, 1 findings (errors or warnings), 2 usage or internal error
 Many files are linted by forked worker processes (``--jobs``; by default one per CPU from
 :data:`PARALLEL_FROM` files on, where the fork start method exists); the output is the same,
 in file order, whatever the number of workers.
+
+Results are cached per file (:mod:`rsb_mj.lang.cache`): an unchanged file under an unchanged
+linter is not parsed again, and a run whose files are all cached does not even import the
+parser and the rules. ``--no-cache`` lints every file afresh.
 """
 
 from __future__ import annotations
@@ -16,9 +20,13 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from rsb_mj.lang.linter import iter_files, lint_file
-from rsb_mj.lang.rules import RULES, Rule
+from rsb_mj.lang.cache import LintCache, cacheable
+from rsb_mj.lang.files import iter_files
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.lang.rules import Rule
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,6 +51,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "LIBERO / VLA-Arena file then lists every part rsb_mj cannot build (RSB510)",
     )
     parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="lint every file afresh; neither read nor write the result cache",
+    )
+    parser.add_argument(
         "--jobs",
         "-j",
         type=int,
@@ -59,6 +72,13 @@ PARALLEL_FROM = 64
 
 class InternalError(Exception):
     """A file made the linter fail (a bug): names the file and the original error."""
+
+
+def lint_file(path: Path, *, target: str | None = None) -> tuple[str | None, list]:
+    """:func:`rsb_mj.lang.linter.lint_file` (imported on first use: cached runs skip it)."""
+    from rsb_mj.lang.linter import lint_file as lint
+
+    return lint(path, target=target)
 
 
 def _lint_one(path: Path, target: str | None = None) -> tuple[str | None, list]:
@@ -97,6 +117,8 @@ def lint_all(
     import functools
     import multiprocessing
 
+    import rsb_mj.lang.linter  # noqa: F401  (imported once, before the workers fork)
+
     chunk = max(1, len(files) // (workers * 4))
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         return pool.map(functools.partial(_lint_one, target=target), files, chunksize=chunk)
@@ -104,6 +126,8 @@ def lint_all(
 
 def find_rule(key: str) -> Rule | None:
     """The rule with code or name ``key`` (case-insensitive), or None."""
+    from rsb_mj.lang.linter import RULES
+
     key = key.strip()
     for rule in RULES.values():
         if key.upper() == rule.code or key.lower() == rule.name:
@@ -111,8 +135,50 @@ def find_rule(key: str) -> Rule | None:
     return None
 
 
+def _finding(diagnostic: Any, text: str | None) -> dict[str, Any]:
+    """What the output needs of one diagnostic: error flag, rendered text, JSON object."""
+    return {
+        "error": diagnostic.is_error,
+        "text": diagnostic.render(text),
+        "json": diagnostic.to_dict(),
+    }
+
+
+def findings_of(
+    files: list[Path], jobs: int, target: str | None, cache: LintCache | None
+) -> list[list[dict[str, Any]]]:
+    """Per file (in order), its findings (see :func:`_finding`): from ``cache`` when the file
+    is unchanged, else linted (over ``jobs`` workers) and stored in it.
+
+    Raises:
+        InternalError: naming the first file on which the linter failed (a bug).
+    """
+    results: list[list[dict[str, Any]] | None] = [None] * len(files)
+    keys: dict[int, str] = {}
+    if cache is not None:
+        for i, path in enumerate(files):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # the linter reports it (RSB104)
+            keys[i] = cache.key(path, target, text)
+            results[i] = cache.get(keys[i])
+    todo = [i for i, found in enumerate(results) if found is None]
+    if todo:
+        linted = lint_all([files[i] for i in todo], jobs, target)
+        for i, (text, diagnostics) in zip(todo, linted, strict=True):
+            results[i] = [_finding(d, text) for d in diagnostics]
+            if cache is not None and text is not None and cacheable(text):
+                cache.put(cache.key(files[i], target, text), results[i])
+    if cache is not None:
+        cache.save(keep=set(keys.values()))
+    return [found or [] for found in results]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb lint``; returns the exit status."""
+    if args.explain or args.rules:
+        from rsb_mj.lang.linter import RULES
     if args.explain:
         rule = find_rule(args.explain)
         if rule is None:
@@ -146,18 +212,19 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         print(f"rsb lint: error: --jobs must be >= 0, got {args.jobs}", file=sys.stderr)
         return 2
+    cache = None if args.no_cache else LintCache.open()
     try:
-        results = lint_all(files, args.jobs, args.target)
+        results = findings_of(files, args.jobs, args.target, cache)
     except InternalError as exc:  # report it, never a traceback
         print(f"rsb lint: internal error on {exc}", file=sys.stderr)
         return 2
-    findings = [(text, d) for text, diagnostics in results for d in diagnostics]
+    findings = [f for found in results for f in found]
     if args.format == "json":
-        print(json.dumps([d.to_dict() for _, d in findings], indent=2))
+        print(json.dumps([f["json"] for f in findings], indent=2))
     else:
-        for text, d in findings:
-            print(d.render(text))
-        errors = sum(1 for _, d in findings if d.is_error)
+        if findings:
+            print("\n".join(f["text"] for f in findings))
+        errors = sum(1 for f in findings if f["error"])
         warnings = len(findings) - errors
         print(
             f"{len(files)} file{'s' if len(files) != 1 else ''} checked: "

@@ -117,5 +117,5 @@ def register_envs() -> None:
 
 
 # Importing this module imports gymnasium; the ids are then registered here (see
-# rsb_mj.env.deferred: the import hook cannot register while this module is half-built).
+# rsb_mj.deferred: the import hook cannot register while this module is half-built).
 register_envs()

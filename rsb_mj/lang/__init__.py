@@ -17,38 +17,99 @@ categories and predicates.
 
 from __future__ import annotations
 
-from rsb_mj.lang.ast import (
-    NO_SPAN,
-    And,
-    Atom,
-    Expr,
-    Instruction,
-    Layout,
-    Name,
-    Not,
-    Number,
-    NumberList,
-    OptionMap,
-    Or,
-    Problem,
-    Question,
-    Rect,
-    Region,
-    Section,
-    SList,
-    Span,
-    Symbol,
-    TypedName,
-    Variable,
-    walk_atoms,
-)
-from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
-from rsb_mj.lang.formatter import format_problem, format_text
-from rsb_mj.lang.linter import lint_file, lint_problem, lint_text, load_task
-from rsb_mj.lang.parser import parse_file, parse_text
-from rsb_mj.lang.rules import RULES, Rule
-from rsb_mj.lang.templates import lint_template
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES, CategoryInfo
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+#: Public name -> defining module, imported on first access: ``rsb_mj.lang.cache`` and
+#: ``rsb_mj.lang.files`` (what ``rsb lint`` needs when every result is cached) stay light.
+_EXPORTS: dict[str, str] = {
+    "NO_SPAN": "rsb_mj.lang.ast",
+    "And": "rsb_mj.lang.ast",
+    "Atom": "rsb_mj.lang.ast",
+    "Expr": "rsb_mj.lang.ast",
+    "Instruction": "rsb_mj.lang.ast",
+    "Layout": "rsb_mj.lang.ast",
+    "Name": "rsb_mj.lang.ast",
+    "Not": "rsb_mj.lang.ast",
+    "Number": "rsb_mj.lang.ast",
+    "NumberList": "rsb_mj.lang.ast",
+    "OptionMap": "rsb_mj.lang.ast",
+    "Or": "rsb_mj.lang.ast",
+    "Problem": "rsb_mj.lang.ast",
+    "Question": "rsb_mj.lang.ast",
+    "Rect": "rsb_mj.lang.ast",
+    "Region": "rsb_mj.lang.ast",
+    "Section": "rsb_mj.lang.ast",
+    "SList": "rsb_mj.lang.ast",
+    "Span": "rsb_mj.lang.ast",
+    "Symbol": "rsb_mj.lang.ast",
+    "TypedName": "rsb_mj.lang.ast",
+    "Variable": "rsb_mj.lang.ast",
+    "walk_atoms": "rsb_mj.lang.ast",
+    "Diagnostic": "rsb_mj.lang.diagnostics",
+    "TaskFileError": "rsb_mj.lang.diagnostics",
+    "format_problem": "rsb_mj.lang.formatter",
+    "format_text": "rsb_mj.lang.formatter",
+    "lint_file": "rsb_mj.lang.linter",
+    "lint_problem": "rsb_mj.lang.linter",
+    "lint_text": "rsb_mj.lang.linter",
+    "load_task": "rsb_mj.lang.linter",
+    "parse_file": "rsb_mj.lang.parser",
+    "parse_text": "rsb_mj.lang.parser",
+    "RULES": "rsb_mj.lang.linter",  # the linter imports every rule family (templates too)
+    "Rule": "rsb_mj.lang.rules",
+    "lint_template": "rsb_mj.lang.templates",
+    "RSB_CATEGORIES": "rsb_mj.lang.vocabulary",
+    "CategoryInfo": "rsb_mj.lang.vocabulary",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.lang.ast import (
+        NO_SPAN,
+        And,
+        Atom,
+        Expr,
+        Instruction,
+        Layout,
+        Name,
+        Not,
+        Number,
+        NumberList,
+        OptionMap,
+        Or,
+        Problem,
+        Question,
+        Rect,
+        Region,
+        Section,
+        SList,
+        Span,
+        Symbol,
+        TypedName,
+        Variable,
+        walk_atoms,
+    )
+    from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
+    from rsb_mj.lang.formatter import format_problem, format_text
+    from rsb_mj.lang.linter import lint_file, lint_problem, lint_text, load_task
+    from rsb_mj.lang.parser import parse_file, parse_text
+    from rsb_mj.lang.rules import RULES, Rule
+    from rsb_mj.lang.templates import lint_template
+    from rsb_mj.lang.vocabulary import RSB_CATEGORIES, CategoryInfo
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rsb_mj.lang' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "NO_SPAN",

@@ -6,20 +6,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from rsb_mj.lang import templates
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
+from rsb_mj.lang.files import TASK_SUFFIXES, is_template_file, iter_files
 from rsb_mj.lang.parser import parse_source, read_source
 from rsb_mj.lang.rules import RULES, Context
 
+__all__ = [
+    "FOREIGN_SCENE",
+    "RULES",
+    "TARGETS",
+    "TASK_SUFFIXES",
+    "is_template_file",
+    "iter_files",
+    "lint_file",
+    "lint_problem",
+    "lint_text",
+    "load_task",
+]
+
 #: The code of the rule listing what rsb_mj cannot build in a scene (``target="rsb"``).
 FOREIGN_SCENE = "RSB510"
-
-#: File suffixes ``rsb lint`` treats as task files.
-TASK_SUFFIXES = (".bddl",)
 
 
 def _sort_key(d: Diagnostic) -> tuple[int, int, str]:
@@ -52,11 +62,6 @@ def lint_text(
     return problem, lint_problem(problem, path, target=target)
 
 
-def is_template_file(path: Path) -> bool:
-    """True for ``*.txt`` files inside a folder called ``templates``."""
-    return path.suffix == ".txt" and "templates" in path.parts[:-1]
-
-
 def lint_file(
     path: str | Path, *, target: str | None = None
 ) -> tuple[str | None, list[Diagnostic]]:
@@ -75,21 +80,6 @@ def lint_file(
             return text, [templates.choice_count_unknown(str(path))]
         return text, templates.lint_template(text, str(path), choices)
     return text, lint_text(text, str(path), target=target)[1]
-
-
-def iter_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Task and template files under ``paths`` (folders searched recursively, sorted)."""
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = [
-                p
-                for p in sorted(path.rglob("*"))
-                if p.is_file() and (p.suffix in TASK_SUFFIXES or is_template_file(p))
-            ]
-            yield from found
-        else:
-            yield path
 
 
 def load_task(path: str | Path, *, target: str | None = None) -> Problem:

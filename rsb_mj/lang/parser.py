@@ -29,13 +29,13 @@ import contextlib
 import dataclasses
 import difflib
 import functools
-import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rsb_mj.errors import RsbError
 from rsb_mj.lang.ast import Problem, Span
+from rsb_mj.lang.cache import cache_root
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.fastparse import Fallback, fast_parse
 from rsb_mj.lang.transformer import MAX_MAGNITUDE, AstBuilder, NumberRangeError
@@ -81,18 +81,6 @@ def _to_ast() -> Any:
             Transformer.__init__(self, visit_tokens=False)
 
     return ToAst()
-
-
-def cache_root() -> Path | None:
-    """Root of rsb_mj's user cache: ``RSB_MJ_CACHE``, else ``~/.cache/rsb_mj``; None when
-    there is no home directory. (The same root as the scene cache.)"""
-    named = os.environ.get("RSB_MJ_CACHE")
-    if named:
-        return Path(named)
-    try:
-        return Path.home() / ".cache" / "rsb_mj"
-    except RuntimeError:  # no home directory
-        return None
 
 
 def tables_path(grammar_text: str) -> Path | None:

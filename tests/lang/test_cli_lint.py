@@ -131,7 +131,7 @@ def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch
         raise RuntimeError("bug")
 
     monkeypatch.setattr("rsb_mj.cli.lint.lint_file", boom)
-    assert main(["lint", str(good)]) == 2
+    assert main(["lint", str(good), "--no-cache"]) == 2
     assert capsys.readouterr().err == (f"rsb lint: internal error on {good}: RuntimeError('bug')\n")
 
 

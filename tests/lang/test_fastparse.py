@@ -117,7 +117,7 @@ def _lint_broken(tmp_path, env):
     path = tmp_path / "broken.bddl"
     path.write_text(BASE.replace("(:choices 4)", "(:choices four)"), encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-m", "rsb_mj", "lint", str(path)],
+        [sys.executable, "-m", "rsb_mj", "lint", "--no-cache", str(path)],  # Lark runs each time
         capture_output=True,
         text=True,
         timeout=120,
