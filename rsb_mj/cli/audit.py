@@ -27,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check episode tables for answer shortcuts",
         description="Shortcut audit of frozen episode tables. Exit 0 pass, 1 fail, 2 usage.",
     )
-    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suites (default: all six)")
+    parser.add_argument(
+        "suites", nargs="*", metavar="SUITE", help="suites, 'a2a' for Act2Answer (default: all six)"
+    )
     parser.add_argument("--split", choices=SPLITS, default="eval")
     parser.add_argument(
         "--table",
@@ -58,9 +60,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb audit``; returns the exit status."""
+    from rsb_mj.a2a.audit import audit_a2a
     from rsb_mj.episodes.audit import audit
     from rsb_mj.episodes.table import load_table, read_table
-    from rsb_mj.suites import SUITES, get_suite
+    from rsb_mj.suites import SUITES, expand_suites, get_suite
 
     if args.train and len(args.train) != len(args.table):
         print(f"rsb audit: error: {len(args.train)} --train for {len(args.table)} --table")
@@ -68,11 +71,14 @@ def run(args: argparse.Namespace) -> int:
     trains = [read_table(path) for path in args.train] or [None] * len(args.table)
     tables = [(str(p), read_table(p), t) for p, t in zip(args.table, trains, strict=True)]
     if not args.table:
-        for name in args.suites or list(SUITES):
+        for name in expand_suites(list(args.suites)) or list(SUITES):
             suite = get_suite(name)
             train = load_table(suite.name, "train") if args.split == "eval" else None
             tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split), train))
-    reports = [audit(rows, label, args.max_words, train) for label, rows, train in tables]
+    reports = [
+        (audit_a2a if rows and rows[0].choices == 2 else audit)(rows, label, args.max_words, train)
+        for label, rows, train in tables
+    ]
     if args.format == "json":
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:

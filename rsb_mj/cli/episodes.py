@@ -27,7 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     build = sub.add_parser("build", help="regenerate the tables and their manifest")
-    build.add_argument("suites", nargs="*", metavar="SUITE", help=f"default: all of {list(SUITES)}")
+    build.add_argument(
+        "suites",
+        nargs="*",
+        metavar="SUITE",
+        help=f"default: all of {list(SUITES)}; 'a2a' or A2A-<Category> for Act2Answer",
+    )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
     build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
     build.add_argument(
@@ -37,7 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--jobs", type=int, default=1, help="worker processes (the bytes do not depend on it)"
     )
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
-    check.add_argument("suites", nargs="*", metavar="SUITE", help="default: all six suites")
+    check.add_argument(
+        "suites", nargs="*", metavar="SUITE", help="default: all six suites and the A2A suites"
+    )
     check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
     show = sub.add_parser("show", help="print one row of a table")
     show.add_argument("suite", metavar="SUITE")
@@ -50,7 +57,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb episodes``; returns the exit status."""
     from rsb_mj.episodes.table import build_all, check_tables, load_table
+    from rsb_mj.suites import expand_suites, is_a2a_suite
 
+    if args.action in ("build", "check"):
+        names = expand_suites(list(args.suites))
+        a2a = [n for n in names if is_a2a_suite(n)]
+        args.suites = [n for n in names if not is_a2a_suite(n)]
+        if a2a or (not names and args.action == "check" and args.dir is None):
+            code = _run_a2a(args, a2a)
+            if a2a and not args.suites:
+                return code
+            if code:
+                return code
     if args.action == "build":
         if args.rows is not None and args.out is None:
             print("rsb episodes: error: --rows changes the shipped tables; give --out DIR")
@@ -78,6 +96,42 @@ def run(args: argparse.Namespace) -> int:
         print(f"OK: every table matches its manifest and re-draws byte for byte ({took:.1f} s)")
         return 0
     table = load_table(args.suite, args.split)
+    return _show(args, table)
+
+
+def _run_a2a(args: argparse.Namespace, suites: list[str]) -> int:
+    """Build or check the Act2Answer tables (:mod:`rsb_mj.a2a.table`); with no suites named,
+    ``check`` covers all twelve and ``build`` none (the RSB default is unchanged)."""
+    from rsb_mj.a2a.table import build_a2a, check_a2a
+
+    start = time.perf_counter()
+    if args.action == "build":
+        if not suites:
+            return 0
+        if args.rows is not None:
+            print("rsb episodes: error: --rows does not apply to Act2Answer tables")
+            return 2
+        splits = ("eval", "train") if args.split == "both" else (args.split,)
+        for r in build_a2a(suites, splits, args.out):
+            state = "rewritten" if r.changed else "unchanged"
+            print(
+                f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}, "
+                f"{len(r.dropped)} items dropped (illegible)"
+            )
+        print(f"built Act2Answer tables in {time.perf_counter() - start:.1f} s")
+        return 0
+    problems = check_a2a(suites or None, args.dir)
+    for line in problems:
+        print(line)
+    if problems:
+        print(f"FAILED: {len(problems)} Act2Answer problems; rebuild with: rsb episodes build a2a")
+        return 1
+    print(f"OK: Act2Answer tables match their manifest ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+def _show(args: argparse.Namespace, table: list) -> int:
+    """Print row ``args.index`` of ``table``."""
     if not 0 <= args.index < len(table):
         print(f"rsb episodes: error: index {args.index} outside 0..{len(table) - 1}")
         return 2

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from rsb_mj.errors import EvalError
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import SUITES, expand_suites
 
 #: Exit status of a run that finished with error records remaining.
 EXIT_ERRORS = 3
@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help=f"suite name or 'all' (repeatable): {', '.join(SUITES)}; or a task file",
+        help=f"suite name, 'all' or 'a2a' (repeatable): {', '.join(SUITES)}, A2A-<Category>; "
+        "or a task file",
     )
     p.add_argument(
         "--policy",
@@ -152,13 +153,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
+    from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
     from rsb_mj.evaluation.metrics import pair_metrics, summarize
     from rsb_mj.evaluation.runner import EvalConfig, run_eval
     from rsb_mj.evaluation.tables import ablation_table, markdown, pair_table, summary_table
 
     suites: list[str] = []
-    for name in args.suite:
-        suites += list(SUITES) if name.lower() == "all" else [name]
+    suites += expand_suites(list(args.suite))
     for path in args.tasks:
         if not path.endswith(".bddl"):
             raise EvalError(f"{path!r}: a task file ends in .bddl; name suites with --suite")
@@ -195,6 +196,11 @@ def run(args: argparse.Namespace) -> int:
     if len(ablations) > 1:
         print("\ninstruction ablations (TSR drop = original - ablated, pp, Newcombe 95%):")
         print(markdown(ablations))
+    a2a = a2a_metrics(records)
+    if a2a:
+        print("\nAct2Answer, per category (rates in %, Wilson 95% intervals):")
+        print(markdown(a2a_table(a2a)))
+        print(A2A_NOTE)
     pairs = pair_metrics(records)
     if pairs:
         print("\ncounterfactual pairs (same scene, the answer moved to another candidate):")

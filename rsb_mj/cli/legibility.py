@@ -19,7 +19,7 @@ import argparse
 import json
 from pathlib import Path
 
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import A2A_SUITES, SUITES
 
 #: Beyond Blocks task files (``all`` in SOURCE adds none of them; name them or use ``objects``).
 OBJECT_TASKS = (
@@ -50,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="*",
         default=["all"],
         metavar="SOURCE",
-        help="suite names, task files (.bddl), 'all' (the six suites) or 'objects' (the "
-        "Beyond Blocks task files); default: all",
+        help="suite names, task files (.bddl), 'all' (the six suites), 'a2a' (the Act2Answer "
+        "plates, read at 224x224) or 'objects' (the Beyond Blocks task files); default: all",
     )
     p.add_argument("--split", default="eval", choices=("train", "eval"))
     p.add_argument("-n", type=int, default=200, help="rows per source (200)")
@@ -82,6 +82,8 @@ def expand_sources(sources: list[str]) -> list[str]:
     for source in sources:
         if source == "all":
             out.extend(SUITES)
+        elif source.lower() == "a2a":
+            out.extend(A2A_SUITES)
         elif source == "objects":
             out.extend(str(tasks_dir() / name) for name in OBJECT_TASKS)
         elif source.endswith(".bddl"):
@@ -106,6 +108,19 @@ def run(args: argparse.Namespace) -> int:
         raise RsbError(f"-n must be >= 1 and --start >= 0, got -n {args.n} --start {args.start}")
     results = []
     for source in expand_sources(args.sources):
+        if source in A2A_SUITES:  # Act2Answer plates, read at 224x224 (rsb_mj.a2a.legibility)
+            from rsb_mj.a2a.legibility import check_a2a_source
+
+            result = check_a2a_source(source, split=args.split, n=args.n, start=args.start)
+            result.min_accuracy = args.min_accuracy
+            for miss in result.misses[:10]:
+                print(
+                    f"  {source} row {miss['row']}: {miss['candidate']} shows "
+                    f"{miss['truth']!r}, read {miss['read']!r}"
+                )
+            print(result.line(), flush=True)
+            results.append(result)
+            continue
         result = check_source(
             source,
             split=args.split,

@@ -16,6 +16,7 @@ import numpy as np
 
 from rsb_mj.errors import EnvError
 from rsb_mj.scene.gl import patch_late_import
+from rsb_mj.scene.plates import sync_textures
 from rsb_mj.workspace import CAMERAS
 
 __all__ = ["CAMERAS", "CameraRig"]
@@ -60,6 +61,7 @@ class CameraRig:
         self.option.geomgroup[:] = [0, 1, 1, 0, 0, 0]
         self.option.sitegroup[:] = 0
         self._renderer: mujoco.Renderer | None = None
+        self._tex_seen: dict[int, int] = {}  # plate textures uploaded (rsb_mj.scene.plates)
         self._model = model
         self._quality = quality
 
@@ -81,6 +83,7 @@ class CameraRig:
     def render(self, data: mujoco.MjData, camera: str) -> np.ndarray:
         """One upright uint8 image (height, width, 3) of ``camera``."""
         renderer = self._get()
+        sync_textures(self._model, renderer, self._tex_seen)
         renderer.update_scene(data, camera=camera, scene_option=self.option)
         return renderer.render()
 
@@ -93,3 +96,4 @@ class CameraRig:
         if self._renderer is not None:
             self._renderer.close()
             self._renderer = None
+            self._tex_seen = {}

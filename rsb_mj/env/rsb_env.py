@@ -79,7 +79,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CAMERAS, CameraRig
-from rsb_mj.env.signals import SignalRecorder
+from rsb_mj.env.signals import recorder_for
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
@@ -165,7 +165,7 @@ class RsbEnv(gymnasium.Env):
         self.scorer: EpisodeScorer | None = None
         self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
         self._render_rig: CameraRig | None = None
-        self._signals = SignalRecorder(self.scene)
+        self._signals = recorder_for(self.scene)
         self._step_count = 0
         self._perturb = Perturbations(
             self.model, self.problem, self.scene.candidates, visual_level, language_level

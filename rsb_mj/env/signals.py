@@ -94,3 +94,15 @@ class SignalRecorder:
         self.begin(1)
         self.record(data, 0)
         return self.finish(gripper_cmd)
+
+
+def recorder_for(scene: Scene) -> SignalRecorder:
+    """The recorder of ``scene``: :class:`SignalRecorder`, or for an Act2Answer scene (one with
+    a pick object) :class:`rsb_mj.a2a.signals.A2ASignalRecorder`."""
+    from rsb_mj.lang.a2a import pick_objects
+
+    if pick_objects(scene.problem):
+        from rsb_mj.a2a.signals import A2ASignalRecorder
+
+        return A2ASignalRecorder(scene)
+    return SignalRecorder(scene)

@@ -74,6 +74,9 @@ def _reasoning(episode: Episode) -> tuple[str, str]:
         source = get_source("mmlu_pro" if qid.startswith("mmlu_pro-") else "mmlu")
         answer = source.get(qid).answer
         return f"the answer is {answer}", answer
+    if qid.startswith("a2a-"):  # Act2Answer: the correct answer's words
+        answer = episode.options[episode.letters.index(episode.correct)]
+        return f"the answer is {answer}", answer
     raise EpisodeError(f"{qid}: no rationale rule for this question source")
 
 
@@ -97,8 +100,12 @@ def rationale(episode: Episode, problem: Any) -> str:
             f"{value!r}, but the correct option {episode.correct} is {correct_text!r}"
         )
     letter = episode.correct
-    phrase = object_phrase(episode, problem, letter)
     shown = correct_text.rstrip(". ")
+    if "item" in episode.extra:  # Act2Answer: plates show answers, not letters
+        x = episode.layout[episode.target].x
+        side = "left" if all(x <= p.x for p in episode.layout.values()) else "right"
+        return f"{reasoning.rstrip('. ')}; the {side} plate shows it."
+    phrase = object_phrase(episode, problem, letter)
     return f"{reasoning.rstrip('. ')}; option {letter} is {shown}; {letter} is {phrase}."
 
 

@@ -39,6 +39,7 @@ from rsb_mj.episodes.templates import (
     render,
 )
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.a2a import is_a2a_source
 from rsb_mj.suites import SUITES
 
 #: Decimal places kept for positions [m] and yaw [rad].
@@ -293,6 +294,11 @@ def sample_episode(
         EpisodeError: for an invalid split, source, template set or task (see
             :func:`draw_semantics`); SceneError when no layout fits.
     """
+    question = getattr(problem, "question", None)
+    if is_a2a_source(getattr(question, "source", None)):  # Act2Answer: rsb_mj.a2a
+        from rsb_mj.a2a.episodes import sample_a2a_episode
+
+        return sample_a2a_episode(problem, suite=suite, split=split, index=index, seed=seed)
     rng = np.random.default_rng(seed)
     sem = draw_semantics(problem, suite=suite, split=split, rng=rng, templates=templates)
     layout = draw_layout(problem, rng)

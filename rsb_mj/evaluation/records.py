@@ -65,6 +65,10 @@ class EpisodeRecord:
         cost_terms: per term ``"{i} {term}"`` -> ``{"kind", "violations", "cost"}``.
         cost_implicit_and: the ``:cost`` block has several terms without an ``And`` (VLA-Arena
             would keep only the first; rsb evaluated them all).
+        item, layout, category: Act2Answer episodes only (None otherwise): the item id, the
+            plate order (``"original"`` or ``"swapped"``) and the knowledge category.
+        chosen_side: Act2Answer: ``"left"`` or ``"right"``, where the chosen plate stood
+            (None without a choice).
     """
 
     suite: str
@@ -104,6 +108,10 @@ class EpisodeRecord:
     cost: float | None = None
     cost_terms: dict[str, Any] = field(default_factory=dict)
     cost_implicit_and: bool = False
+    item: str | None = None
+    layout: str | None = None
+    category: str | None = None
+    chosen_side: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -185,6 +193,10 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "cost": (float, int, type(None)),
     "cost_terms": (dict,),
     "cost_implicit_and": (bool,),
+    "item": (str, type(None)),
+    "layout": (str, type(None)),
+    "category": (str, type(None)),
+    "chosen_side": (str, type(None)),
 }
 _REQUIRED = {
     f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING

@@ -29,6 +29,7 @@ from typing import Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit
 from rsb_mj.evaluation.metrics import (
     SETTING_DEFAULTS,
@@ -52,7 +53,7 @@ from rsb_mj.evaluation.tables import (
     safety_table,
     summary_table,
 )
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import A2A_SUITES, SUITES
 
 TABLES = {
     "table1_tsr": ("Table 1: TSR (%)", "tsr"),
@@ -214,7 +215,7 @@ def settings_lines(metrics: dict[str, list[SuiteMetrics]]) -> list[str]:
     for label, ms in metrics.items():
         for m in ms:
             settings = dict(m.settings)
-            known = m.suite in SUITES or is_task_file(m.suite)
+            known = m.suite in SUITES or m.suite in A2A_SUITES or is_task_file(m.suite)
             default_steps = step_limit(m.suite) if known else None
             odd = [
                 f"{k} {v}"
@@ -351,6 +352,11 @@ def write_report(
             "",
             markdown(table),
         ]
+    a2a = [m for recs in runs.values() for m in a2a_metrics(recs)]
+    if a2a:
+        table = a2a_table(a2a)
+        atomic_write_text(out / "act2answer.csv", csv_text(table))
+        parts += ["", "## Act2Answer per category", "", A2A_NOTE + ".", "", markdown(table)]
     failures = failure_table(failure_analysis(r for recs in runs.values() for r in recs))
     atomic_write_text(out / "table5_failures.csv", csv_text(failures))
     parts += [

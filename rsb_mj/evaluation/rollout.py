@@ -335,4 +335,23 @@ def _record(
         failure_reason=reason,
         versions=versions(),
         sim=sim,
+        **a2a_fields(episode, out.choice),
     )
+
+
+def a2a_fields(episode: Episode, choice: str | None) -> dict[str, Any]:
+    """The Act2Answer fields of a record (``item``, ``layout``, ``category``,
+    ``chosen_side``); empty for other episodes."""
+    extra = episode.extra
+    if "item" not in extra:
+        return {}
+    side = None
+    if choice in episode.layout:
+        x = episode.layout[choice].x
+        side = "left" if all(x <= p.x for p in episode.layout.values()) else "right"
+    return {
+        "item": str(extra["item"]),
+        "layout": str(extra.get("layout", "")),
+        "category": str(extra.get("category", "")),
+        "chosen_side": side,
+    }

@@ -32,7 +32,7 @@ from rsb_mj.evaluation.episode_source import (
 )
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import a2a_fields, run_episode
 from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
@@ -202,6 +202,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         "failure_reason": message,
         "variant": job.variant,
         "versions": versions(),
+        **a2a_fields(ep, None),
     }
     names = {f.name for f in fields(EpisodeRecord)}
     return EpisodeRecord(**{k: v for k, v in values.items() if k in names})

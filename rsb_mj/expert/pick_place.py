@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from rsb_mj.a2a.expert import retarget
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import AMAX, VMAX, Arm
 from rsb_mj.expert.grasp import object_box, plan_top_down, top_down_rotation
@@ -148,13 +149,18 @@ class PickPlaceExpert:
         self.world: World = world_of(self.env)
         self.dt = 1.0 / control_rate(self.env)  # 1 / 20 == 0.05 exactly
         w = self.world
-        if self.target not in w.candidate_bodies:
+        pick = retarget(self.env, w, self.target)  # Act2Answer: the cube onto a plate
+        if pick not in w.candidate_bodies:
             raise ExpertError(
                 f"target {self.target!r} is not a candidate; valid choices: "
                 f"{', '.join(w.candidate_bodies)}"
             )
-        body = w.candidate_bodies[self.target]
-        x = float(w.data.xpos[w.model.body(body).id][0])
+        body = w.candidate_bodies[pick]
+        # The arm on the target's side; for Act2Answer, on the side of the plate.
+        x = float(
+            w.data.xpos[w.model.body(body).id][0] if pick == self.target else w.zone_center[0]
+        )
+        self.target = pick
         self.side = "right" if x >= 0 else "left"
         self.arm = Arm(w.model, self.side)
         others = {s: Arm(w.model, s) for s in SIDES}

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rsb_mj.choices import CHOICE_COUNTS as _CHOICE_COUNTS
+from rsb_mj.lang.a2a import A2A_SOURCES
 from rsb_mj.workspace import TABLE_HALF_XY
 
 #: Footprint radius [m] assumed for a category with no entry in :data:`RSB_CATEGORIES`.
@@ -70,6 +71,9 @@ RSB_CATEGORIES: dict[str, CategoryInfo] = {
     "shoe": CategoryInfo("shoe", 0.06, False),  # 11 x 4.2 cm
     "rubber_duck": CategoryInfo("rubber duck", 0.037, False),  # 6.7 x 4.4 cm, beak and tail
     "sponge": CategoryInfo("sponge", 0.042, False),  # 7 x 4.4 cm
+    # Act2Answer (rsb_mj.lang.a2a): the cube the robot moves and the plates showing answers.
+    "pick_cube": CategoryInfo("cube", 0.029, False),  # 4 cm cube
+    "answer_plate": CategoryInfo("plate", 0.11, False),  # 16 x 12 cm tile
 }
 
 #: Categories registered by LIBERO and VLA-Arena (task files with ``(:domain robosuite)``): every
@@ -482,7 +486,7 @@ def canonical_predicate(name: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 #: ``(:question (:source S))`` values.
-QUESTION_SOURCES = ("arithmetic", "gsm8k", "mmlu_pro", "mmlu")
+QUESTION_SOURCES = ("arithmetic", "gsm8k", "mmlu_pro", "mmlu", *A2A_SOURCES.values())
 #: ``(:question (:choices N))`` values: 2..10 (:mod:`rsb_mj.choices`).
 CHOICE_COUNTS = _CHOICE_COUNTS
 #: ``(:instruction (:templates T))`` values.

@@ -27,6 +27,7 @@ import numpy as np
 from rsb_mj.colors import PALETTE, rgba
 from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.errors import SceneError
+from rsb_mj.lang.a2a import pick_objects
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
@@ -35,6 +36,7 @@ from rsb_mj.scene.frames import TABLE_TOP_Z, table_to_world
 from rsb_mj.scene.layout import answer_zone_rects
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
+from rsb_mj.scene.plates import apply_plates
 from rsb_mj.scene.probes import Probe, add_probes
 
 #: Fixture categories the compiler knows (the table is part of the robot scene).
@@ -135,6 +137,8 @@ class Scene:
                     model.geom_matid[model.geom(geom).id] = self._letter_materials[key]
         if self.motion:
             self.motion.reset(data, episode.seed)
+        if episode.extra.get("plates"):  # Act2Answer plate pictures (rsb_mj.scene.plates)
+            apply_plates(model, episode)
         mujoco.mj_forward(model, data)
 
 
@@ -305,7 +309,8 @@ def compile_scene(
     unknown = [c for c in candidates if c not in built]
     if unknown:
         raise SceneError(f"{path}: candidates {unknown} are not declared in :objects")
-    _add_signal_sensors(spec, candidates)
+    # Act2Answer's pick object gets the same sensors (rsb_mj.a2a.scoring reads them).
+    _add_signal_sensors(spec, (*candidates, *pick_objects(problem)))
     add_probes(spec, probes)
     try:
         model = spec.compile()

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.a2a import is_a2a, pick_objects
 from rsb_mj.lang.ast import Expr, Problem
 from rsb_mj.scoring.expression import CompiledExpression
 from rsb_mj.scoring.signals import StepSignals
@@ -123,6 +124,10 @@ class EpisodeScorer:
         """
         if problem.grasp is None or problem.goal is None:
             raise EvalError(f"{problem.path}: scoring needs both a :grasp and a :goal block")
+        if is_a2a(problem):  # Act2Answer: the cube on a plate (rsb_mj.a2a.scoring)
+            from rsb_mj.a2a.scoring import A2AScorer
+
+            return A2AScorer(tuple(candidates), target, pick_objects(problem)[0])  # type: ignore[return-value]
         return cls(problem.grasp, problem.goal, candidates, target, path=str(problem.path))
 
     def update(self, signals: StepSignals | Mapping[str, Any]) -> Outcome:

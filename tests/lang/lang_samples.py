@@ -77,3 +77,36 @@ LIBERO = """\
   (:cost (And (Fall plate_1) (CheckGripperContact plate_1))))
 """
 LIBERO_PATH = "put_the_bowl_on_the_plate.bddl"
+
+#: A valid Act2Answer task (rsb_mj.lang.a2a): a pick cube and two answer plates.
+A2A_BASE = """\
+; a valid Act2Answer task
+(define (problem a2a_test)
+  (:domain rsb)
+  (:question (:source a2a_color) (:choices 2))
+  (:instruction (:templates seen))
+  (:regions
+    (left_plate
+      (:target table)
+      (:ranges ((-0.2 0.06 -0.02 0.18))))
+    (right_plate
+      (:target table)
+      (:ranges ((0.02 0.06 0.2 0.18))))
+    (pick_area
+      (:target table)
+      (:ranges ((-0.03 -0.11 0.03 -0.05)))))
+  (:fixtures
+    table - table)
+  (:objects
+    cube - pick_cube
+    plate_a plate_b - answer_plate)
+  (:candidates plate_a plate_b)
+  (:options (:map shuffle))
+  (:init
+    (On cube table_pick_area)
+    (On plate_a table_left_plate)
+    (On plate_b table_right_plate))
+  (:grasp (Grasped cube))
+  (:goal (And (On cube ?answer) (Released cube)))
+  (:layout (:min_spacing 0.2) (:yaw_range (0 0))))
+"""

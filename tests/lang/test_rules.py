@@ -10,7 +10,7 @@ import pytest
 from rsb_mj.lang import RSB_CATEGORIES, RULES, lint_text
 from rsb_mj.lang.vocabulary import footprint_radius
 
-from .lang_samples import BASE, BASE_10, LIBERO, LIBERO_PATH
+from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO, LIBERO_PATH
 
 CASES = [
     (
@@ -284,7 +284,7 @@ CASES = [
         "(:source gsm8)",
         4,
         3,
-        ":source 'gsm8' is unknown; did you mean 'gsm8k'? valid choices: arithmetic, gsm8k, mmlu_pro, mmlu",
+        ":source 'gsm8' is unknown; did you mean 'gsm8k'? valid choices: arithmetic, gsm8k, mmlu_pro, mmlu, a2a_color, a2a_shape, a2a_counting, a2a_size, a2a_spatial, a2a_time, a2a_physical, a2a_biological, a2a_quantitative, a2a_social, a2a_normative, a2a_cultural",
     ),
     (
         "RSB404",
@@ -656,6 +656,42 @@ CASES = [
         20,
         "the circle of 'block_a' is centered on its start place (0, -0.04); move :motion_center or the :init region",
     ),
+    (
+        "RSB460",
+        A2A_BASE,
+        "    cube - pick_cube\n",
+        "",
+        18,
+        3,
+        "an Act2Answer task needs exactly one '- pick_cube' object, got 0",
+    ),
+    (
+        "RSB461",
+        A2A_BASE,
+        "(:grasp (Grasped cube))",
+        "(:grasp (Grasped ?c - candidate))",
+        27,
+        3,
+        ":grasp of an Act2Answer task must be (Grasped cube)",
+    ),
+    (
+        "RSB462",
+        A2A_BASE,
+        "(On cube ?answer)",
+        "(On cube plate_a)",
+        28,
+        3,
+        ":goal of an Act2Answer task must be (On cube ?answer), optionally with (Released cube) under And",
+    ),
+    (
+        "RSB463",
+        A2A_BASE,
+        "(:choices 2)",
+        "(:choices 4)",
+        4,
+        3,
+        ":choices 4 for an Act2Answer source; valid choices: 2",
+    ),
 ]
 
 
@@ -669,7 +705,9 @@ def _lint(base: str, old: str, new: str):
     return diagnostics
 
 
-@pytest.mark.parametrize("base", [BASE, BASE_10, LIBERO], ids=["base", "base_10", "libero"])
+@pytest.mark.parametrize(
+    "base", [BASE, BASE_10, LIBERO, A2A_BASE], ids=["base", "base_10", "libero", "a2a"]
+)
 def test_the_bases_are_clean(base):
     path = LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
     assert lint_text(base, path)[1] == []
@@ -712,6 +750,7 @@ def test_family_of_code_matches_module():
         "names": "2",
         "geometry": "3",
         "semantics": "4",
+        "a2a": "4",
         "motion": "4",
         "runtime": "5",
         "safety": "5",

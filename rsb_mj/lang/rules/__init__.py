@@ -9,13 +9,14 @@ Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx
 
 from __future__ import annotations
 
-from rsb_mj.lang.rules import geometry, motion, names, runtime, safety, semantics, syntax
+from rsb_mj.lang.rules import a2a, geometry, motion, names, runtime, safety, semantics, syntax
 from rsb_mj.lang.rules.base import RULES, Context, Rule
 
 __all__ = [
     "RULES",
     "Context",
     "Rule",
+    "a2a",
     "geometry",
     "motion",
     "names",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.rules.a2a import a2a_goal_atom
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 from rsb_mj.lang.vocabulary import (
     ALL_CATEGORIES,
@@ -469,7 +470,7 @@ def unscoreable_predicate(ctx: Context) -> None:
         if info is None:
             continue  # RSB204
         valid = {"init": RSB_PLACEMENT, "cost": RSB_COST}.get(block, RSB_SCOREABLE)
-        if info.name in valid:
+        if info.name in valid or (block == "goal" and a2a_goal_atom(ctx.problem, atom)):
             continue
         names = ", ".join(_DOMAIN_WORDS[d] for d in PREDICATE_DOMAINS if d in info.domains)
         doing = {"init": "place objects with", "cost": "evaluate"}.get(block, "score")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rsb_mj.choices import LETTERS, MAX_COLORED, counts_text, style
 from rsb_mj.lang import ast
+from rsb_mj.lang.a2a import A2A_CHOICES, is_a2a
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 from rsb_mj.lang.vocabulary import (
     CHOICE_COUNTS,
@@ -117,6 +118,8 @@ def bad_choice_count(ctx: Context) -> None:
     """A choice count that is not a whole number from 2 to 10. Options are lettered A, B, C,
     ... with J skipped (it is easily confused with I): ten choices are A-I and K."""
     q = ctx.problem.question
+    if is_a2a(ctx.problem) and q is not None and q.choices in A2A_CHOICES:
+        return  # binary Act2Answer items (rsb_mj.lang.a2a; RSB463 checks the count)
     if q is not None and q.choices is not None and q.choices not in CHOICE_COUNTS:
         ctx.report(
             "RSB404",
@@ -570,9 +573,9 @@ def letterless_candidate(ctx: Context) -> None:
 def grasp_not_candidate(ctx: Context) -> None:
     """A ``:grasp`` predicate that does not range over the candidates (``?c - candidate``):
     GSR counts a grasp of *any* candidate, so a fixed object here would make GSR and nSG
-    meaningless."""
+    meaningless. An Act2Answer task grasps its pick object instead (RSB461)."""
     grasp = ctx.problem.grasp
-    if grasp is None:
+    if grasp is None or is_a2a(ctx.problem):
         return
     typed = any(
         isinstance(a, ast.Variable) and a.kind == "candidate"

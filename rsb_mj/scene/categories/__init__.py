@@ -8,6 +8,7 @@ task file's category name; its noun, footprint radius and letter support come fr
 from __future__ import annotations
 
 from rsb_mj.errors import SceneError
+from rsb_mj.scene.categories.answer_plate import AnswerPlate
 from rsb_mj.scene.categories.apple import Apple
 from rsb_mj.scene.categories.banana import Banana
 from rsb_mj.scene.categories.base import BuiltObject, Category
@@ -23,6 +24,7 @@ from rsb_mj.scene.categories.milk import Milk
 from rsb_mj.scene.categories.mug import Mug
 from rsb_mj.scene.categories.orange import Orange
 from rsb_mj.scene.categories.pear import Pear
+from rsb_mj.scene.categories.pick_cube import PickCube
 from rsb_mj.scene.categories.playing_card import PlayingCard
 from rsb_mj.scene.categories.rubber_duck import RubberDuck
 from rsb_mj.scene.categories.screwdriver import Screwdriver
@@ -58,6 +60,8 @@ CATEGORIES: dict[str, Category] = {
         Spoon(),
         Sponge(),
         Wrench(),
+        PickCube(),
+        AnswerPlate(),
     )
 }
 

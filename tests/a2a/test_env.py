@@ -1,0 +1,81 @@
+"""Act2Answer on the real scene: plates show the episode's pictures, the expert places the
+cube on the plate it is told, the record carries item, layout and side."""
+
+import numpy as np
+import pytest
+
+from rsb_mj.a2a.table import build_rows, select_items
+from rsb_mj.env import RsbEnv
+from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.policies.spec import make_policy
+from rsb_mj.scene.legibility import project
+from rsb_mj.suites import get_suite
+
+
+@pytest.fixture(scope="module")
+def color_env():
+    suite = get_suite("A2A-Color")
+    env = RsbEnv(suite.path, suite=suite.name, cameras=("head",))
+    items, _ = select_items(suite.name, "eval", env.problem, None, None)
+    yield env, build_rows(suite.name, "eval", items[:2], env.problem)
+    env.close()
+
+
+def _centre_pixel(env, image, plate):
+    u = env.unwrapped
+    x, y = project(u.model, u.data, "head", u.data.xpos[u.model.body(plate).id], 320, 240)
+    return image[int(y), int(x)].astype(int)
+
+
+def test_plates_show_the_episode_pictures_in_both_layouts(color_env):
+    env, rows = color_env
+    original, swapped = rows[0], rows[1]
+    assert original.extra["plates"] == {"A": "color:orange:hexagon", "B": "color:pink:hexagon"}
+    assert (original.extra["layout"], swapped.extra["layout"]) == ("original", "swapped")
+    for episode in (original, swapped):
+        obs, info = env.reset(options={"episode": episode})
+        image = obs["images"]["head"]
+        orange = _centre_pixel(env, image, episode.mapping["A"])
+        pink = _centre_pixel(env, image, episode.mapping["B"])
+        assert orange[0] > 150 and orange[2] < 90, orange  # orange: red high, blue low
+        assert pink[2] > 110 and pink[0] > 150, pink  # pink: red and blue high
+        assert info["candidates"] == ("plate_a", "plate_b")
+        assert info["signals"]["on_plate"].shape == (1, 2)
+    a = env.unwrapped.data.xpos[env.unwrapped.model.body("plate_a").id][0]
+    assert a > 0  # swapped: plate_a stands right
+
+
+@pytest.mark.parametrize("row", [0, 1])
+def test_the_expert_puts_the_cube_on_the_correct_plate(color_env, row):
+    env, rows = color_env
+    episode = rows[row]
+    record = run_episode(env, make_policy("expert"), episode, env.problem, max_steps=400)
+    assert (record.grasped, record.success, record.choice) == (True, True, episode.target)
+    assert (record.item, record.layout, record.category) == (
+        "a2a-color-0000",
+        episode.extra["layout"],
+        "COLOR",
+    )
+    left = episode.layout[episode.target].x < 0
+    assert record.chosen_side == ("left" if left else "right")
+    assert record.termination == "success" and record.steps < 200
+
+
+def test_placing_on_the_other_plate_fails_with_that_choice(color_env):
+    from rsb_mj.expert import PickPlaceExpert
+
+    env, rows = color_env
+    episode = rows[0]
+    wrong = next(p for p in episode.mapping.values() if p != episode.target)
+    obs, _ = env.reset(options={"episode": episode})
+    expert = PickPlaceExpert(env, wrong)
+    for _ in range(400):
+        obs, _, terminated, _, info = env.step(expert.act(obs))
+        if terminated:
+            break
+    out = env.unwrapped.scorer.outcome
+    assert (out.grasped, out.choice, out.correct_choice, out.success) == (True, wrong, False, False)
+    assert info["is_success"] is False
+    assert np.asarray(info["signals"]["on_plate"])[-1].tolist() == [
+        p == wrong for p in ("plate_a", "plate_b")
+    ]
