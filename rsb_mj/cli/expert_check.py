@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import SUITES, expand_suites
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "suites",
         nargs="*",
         default=list(SUITES),
-        help="suites or task files (.bddl); default: all six suites",
+        help="suites, 'a2a' (the Act2Answer suites) or task files (.bddl); default: all six",
     )
     p.add_argument("--split", default="eval", choices=("train", "eval"))
     p.add_argument("-n", type=int, default=200, help="rows per suite (default 200)")
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
-    suites = args.suites or list(SUITES)
+    suites = expand_suites(list(args.suites)) or list(SUITES)
     for suite in suites:
         task_path(suite)
         name = suite if is_task_file(suite) else get_suite(suite).name

@@ -73,7 +73,7 @@ RSB_CATEGORIES: dict[str, CategoryInfo] = {
     "sponge": CategoryInfo("sponge", 0.042, False),  # 7 x 4.4 cm
     # Act2Answer (rsb_mj.lang.a2a): the cube the robot moves and the plates showing answers.
     "pick_cube": CategoryInfo("cube", 0.029, False),  # 4 cm cube
-    "answer_plate": CategoryInfo("plate", 0.11, False),  # 16 x 12 cm tile
+    "answer_plate": CategoryInfo("plate", 0.1, False),  # 16 x 12 cm tile (never grasped)
 }
 
 #: Categories registered by LIBERO and VLA-Arena (task files with ``(:domain robosuite)``): every

@@ -56,7 +56,7 @@ def test_check_passes_on_the_shipped_tables_and_names_a_damaged_one(tmp_path):
         (tmp_path / src.name).write_bytes(src.read_bytes())
     path = tmp_path / "A2A-Time.eval.jsonl"
     lines = path.read_text().splitlines(keepends=True)
-    path.write_text("".join(lines[:3] + [lines[4], lines[3]] + lines[5:]))
+    path.write_text("".join([*lines[:3], lines[4], lines[3], *lines[5:]]))
     problems = check_a2a(["A2A-Time"], tmp_path)
     assert problems[0].startswith("A2A-Time.eval.jsonl: sha256 ")
     assert problems[1] == "A2A-Time.eval.jsonl: rows differ from the items, first at row 3"

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rsb_mj.colors import TEN_CHOICE_COLOR
+from rsb_mj.a2a.episodes import layout_for
+from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import LETTERS, Episode
+from rsb_mj.lang.a2a import is_a2a
 from rsb_mj.lang.ast import Atom, Layout, Name, Problem, Question, Rect, Region, TypedName
 from rsb_mj.scene.layout import sample_layout
 
@@ -50,7 +52,8 @@ def make_episode(problem: Problem, seed: int = 0) -> Episode:
     candidate ``i`` stands for letter ``i``, distinct colors for 4 choices."""
     names = problem.candidates
     letters = LETTERS[len(names)]
-    colors = ["red", "green", "blue", "yellow"] if len(names) == 4 else [TEN_CHOICE_COLOR] * 10
+    n = len(names)  # distinct palette colors up to 8 choices (red, green, blue, yellow, ...)
+    colors = list(PALETTE)[:n] if n <= len(PALETTE) else [TEN_CHOICE_COLOR] * n
     return Episode(
         suite="",
         split="eval",
@@ -63,7 +66,11 @@ def make_episode(problem: Problem, seed: int = 0) -> Episode:
         correct="B",
         mapping=dict(zip(letters, names, strict=True)),
         colors=dict(zip(names, colors, strict=True)),
-        layout=sample_layout(problem, np.random.default_rng(seed)),
+        layout=(  # Act2Answer plates stand in fixed slots (rsb_mj.a2a.episodes)
+            layout_for(problem, "original")
+            if is_a2a(problem)
+            else sample_layout(problem, np.random.default_rng(seed))
+        ),
         template_id="test",
         instruction="what is 1 plus 1?",
     )

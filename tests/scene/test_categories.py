@@ -51,8 +51,11 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
     assert abs(lowest) < 1.5e-3, f"{name} rests {lowest * 1000:.2f} mm off the table"
     # The footprint bounds what collides (and what is drawn: see the next test).
     assert radius <= RSB_CATEGORIES[name].footprint_radius + 1e-3
-    assert 0.02 < built.grip_width <= 0.06  # the open gripper spans 6.2 cm between its pads
     extent = np.ptp(np.concatenate(points), axis=0)
+    if name == "answer_plate":  # Act2Answer's plate is never grasped (the cube is)
+        assert (built.grip_width, round(float(extent[1]), 6)) == (0.12, 0.12)
+        return
+    assert 0.02 < built.grip_width <= 0.06  # the open gripper spans 6.2 cm between its pads
     assert abs(extent[1] - built.grip_width) < 2e-3  # measured along body y
     assert extent[1] <= extent[0] + 5e-3  # ... the narrow side (round ones: about equal)
     assert all(model.geom(g).id >= 0 for g in (*built.color_geoms, *built.letter_geoms))
@@ -61,7 +64,8 @@ def test_object_fits_its_footprint_rests_on_the_table_and_is_graspable(name):
 
 def test_unknown_category_lists_the_valid_ones():
     with pytest.raises(
-        SceneError, match=r"no scene category 'sock'; valid choices: apple, banana, bottle, bowl,"
+        SceneError,
+        match=r"no scene category 'sock'; valid choices: answer_plate, apple, banana, bottle,",
     ):
         get_category("sock")
 
@@ -92,7 +96,7 @@ def test_footprint_radius_is_the_drawn_objects_within_3_mm():
 
 
 def test_at_least_twenty_everyday_categories_with_the_papers_examples():
-    everyday = set(CATEGORIES) - {"letter_block"}
+    everyday = set(CATEGORIES) - {"letter_block", *ACT2ANSWER}
     assert len(everyday) >= 20
     assert {"toy_car", "playing_card", "shoe"} <= everyday  # the RSB paper's examples
     assert {"apple", "orange", "pear", "banana", "lemon"} <= everyday  # fruit
@@ -117,8 +121,10 @@ TASK = """(define (problem objects_test)
   (:goal (And (In ?answer table_answer_zone) (Released ?answer)))
   (:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3))))
 """
+#: Act2Answer's cube and plates (rsb_mj.lang.a2a): not candidates of an RSB task.
+ACT2ANSWER = ("pick_cube", "answer_plate")
 #: Every category but the block, four to a scene (the last scene repeats the first ones).
-EVERYDAY = sorted(c for c in CATEGORIES if c != "letter_block")
+EVERYDAY = sorted(c for c in CATEGORIES if c not in ("letter_block", *ACT2ANSWER))
 GROUPS = [tuple((EVERYDAY * 2)[i : i + 4]) for i in range(0, len(EVERYDAY), 4)]
 
 

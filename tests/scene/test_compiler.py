@@ -83,7 +83,8 @@ def test_unknown_category_is_a_scene_error_listing_the_valid_ones(problem_factor
         problem, objects=(TypedName("obj_a", "teapot"), *problem.objects[1:])
     )
     with pytest.raises(
-        SceneError, match=r"no scene category 'teapot'; valid choices: apple, banana, bottle, "
+        SceneError,
+        match=r"no scene category 'teapot'; valid choices: answer_plate, apple, banana, ",
     ):
         compile_scene(problem)
 
