@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import rsb_mj
+from rsb_mj.lang.a2a import A2A_SOURCES
 
 
 def test_every_name_in_all_resolves():
@@ -34,8 +35,9 @@ def test_import_does_not_load_mujoco_and_registers_the_suites():
         "print('mujoco' in sys.modules, ids)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    a2a = [f"'rsb_mj/A2A-{c}-v0', " for c in sorted(c.title() for c in A2A_SOURCES)]
     assert out.stdout.strip() == (
-        "False ['rsb_mj/RSB-General-10-v0', 'rsb_mj/RSB-General-4-v0', "
+        "False [" + "".join(a2a) + "'rsb_mj/RSB-General-10-v0', 'rsb_mj/RSB-General-4-v0', "
         "'rsb_mj/RSB-HardMath-10-v0', 'rsb_mj/RSB-HardMath-4-v0', 'rsb_mj/RSB-Math-10-v0', "
         "'rsb_mj/RSB-Math-4-v0', 'rsb_mj/RSB-Task-v0']"
     )
