@@ -88,10 +88,10 @@ A2A_BASE = """\
   (:regions
     (left_plate
       (:target table)
-      (:ranges ((-0.2 0.06 -0.02 0.18))))
+      (:ranges ((-0.2125 0.0175 -0.0075 0.2225))))
     (right_plate
       (:target table)
-      (:ranges ((0.02 0.06 0.2 0.18))))
+      (:ranges ((0.0075 0.0175 0.2125 0.2225))))
     (pick_area
       (:target table)
       (:ranges ((-0.03 -0.11 0.03 -0.05)))))

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.a2a import is_a2a
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.vocabulary import (
     ARTICULATED_CATEGORIES,
@@ -327,8 +328,8 @@ def unscoreable_argument(ctx: Context) -> None:
     """An atom of ``:grasp`` or ``:goal`` the scorer cannot bind: its first argument must be
     the candidate it talks about (``?answer``, a variable ranging over the candidates such as
     ``?c - candidate``, or a candidate's name), and any further argument a name (the answer
-    zone)."""
-    if not ctx.is_rsb:
+    zone). An Act2Answer task's grasp and goal name its pick object instead (RSB461, RSB462)."""
+    if not ctx.is_rsb or is_a2a(ctx.problem):
         return
     candidates = set(ctx.problem.candidates)
     valid = ", ".join(("?answer", "?c - candidate", *ctx.problem.candidates))
