@@ -39,8 +39,8 @@ CASES = [
         17,
         5,
         "object 'block_a' has unknown category 'leter_block'; did you mean 'letter_block'? valid "
-        "choices: apple, banana, bottle, bowl, bread, can, cereal, hammer, lemon, letter_block, "
-        "milk, mug, ... (22 in all)",
+        "choices: answer_plate, apple, banana, bottle, bowl, bread, can, cereal, hammer, lemon, "
+        "letter_block, milk, ... (24 in all)",
     ),
     (
         "RSB204",
