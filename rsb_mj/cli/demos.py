@@ -33,6 +33,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="head,left_wrist,right_wrist",
         help="comma-separated cameras to record ('' for none)",
     )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run episodes as Ray tasks on the cluster at ADDRESS (the output folder must be "
+        "shared by every node), or without ADDRESS on a local cluster of --jobs CPUs "
+        '(127.0.0.1 only); needs pip install "rsb_mj[ray]"',
+    )
     p.add_argument("--width", type=int, default=320)
     p.add_argument("--height", type=int, default=240)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -77,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         height=args.height,
         progress=not args.no_progress,
         cot=args.cot,
+        ray=args.ray,
     )
     for reason in res["damaged"]:
         print(f"  rewritten: {reason}")

@@ -72,6 +72,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=min(2, os.cpu_count() or 1),
         help="worker processes (default: min(2, CPUs))",
     )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run episodes as Ray tasks: on the Ray cluster at ADDRESS (e.g. HEAD_IP:6379), "
+        "or without ADDRESS on a local cluster of --workers CPUs started for the run "
+        '(127.0.0.1 only); needs pip install "rsb_mj[ray]"',
+    )
     p.add_argument("--max-steps", type=int, default=None, help="override the suite step limit")
     p.add_argument(
         "--video",
@@ -183,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
         visual_level=args.visual_level,
         language_level=args.language_level,
         control_hz=args.control_hz,
+        ray=args.ray,
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)

@@ -99,6 +99,10 @@ class EvalConfig:
             at (``--visual-level``, ``--language-level``; the env factory applies them): a
             run directory keeps the levels it started with, like its split.
         counterfactual: also run each row's counterfactual twin (``--counterfactual``).
+        ray: None to run locally; else run every episode as a Ray task (``--ray``):
+            ``""`` on a local cluster of ``workers`` CPUs started for the run (127.0.0.1
+            only), or on the running cluster at this address (see
+            :mod:`rsb_mj.ray_pool`).
         control_hz: the environments' control rate [Hz] (``--control-hz``, one of
             :data:`CONTROL_RATES`); a suite's step limit, counted at 20 Hz, is scaled to the
             same duration (400 steps = 20 s = 1,000 steps at 50 Hz) unless ``max_steps`` is
@@ -123,6 +127,7 @@ class EvalConfig:
     visual_level: int = 0
     language_level: int = 0
     control_hz: int = BASE_CONTROL_HZ
+    ray: str | None = None
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -412,7 +417,10 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             bar.update(1)
 
         try:
-            if config.workers == 1 or len(todo) <= 1:
+            if config.ray is not None:
+                if todo:
+                    _run_ray(todo, config.ray, config.workers, env_factory, finish)
+            elif config.workers == 1 or len(todo) <= 1:
                 try:
                     for job in todo:
                         finish(run_job(job, env_factory))
@@ -425,6 +433,25 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
     finally:
         lock.release()
     return [existing[job.key] for job in jobs]
+
+
+def _run_ray(
+    todo: list[Job],
+    address: str,
+    workers: int,
+    env_factory: EnvFactory | None,
+    finish: Callable[[EpisodeRecord], None],
+) -> None:
+    """Run ``todo`` as Ray tasks (see :mod:`rsb_mj.ray_pool`); a task whose
+    worker died more often than Ray retries it becomes an error record (kind ``"infra"``)."""
+    from rsb_mj.ray_pool import RayCluster, failure_message, is_worker_death
+
+    with RayCluster(address, workers) as cluster:
+        for job, record, exc in cluster.map(run_job, todo, env_factory):
+            if exc is not None:
+                cause = WORKER_DIED if is_worker_death(exc) else failure_message(exc)
+                record = error_record(job, InfraError.kind, cause)
+            finish(record)
 
 
 def _run_pool(

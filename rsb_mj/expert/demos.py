@@ -199,12 +199,16 @@ def write_demos(
     height: int = 240,
     progress: bool = True,
     cot: bool = False,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Write the demonstrations of rows ``start .. start + n - 1`` that are missing.
 
     Every train demonstration stores its rationale (``rationale``); with ``cot`` the
     training prompt (``prompt``) is the instruction followed by ``<think>rationale</think>``
-    (ReasoningVLA), else the instruction.
+    (ReasoningVLA), else the instruction. With ``ray`` (``""``: a local cluster of ``jobs``
+    CPUs, else a cluster's address) the episodes run as Ray tasks; the workers write the
+    files, so on a cluster of several machines ``out_dir`` must be a shared folder with the
+    same path on every node.
 
     Returns:
         Counts: ``{"total", "existing", "written", "failed", "damaged", "seconds",
@@ -236,7 +240,12 @@ def write_demos(
         failures = [
             res
             for res in run_jobs(
-                write_one, work, jobs=jobs, desc=f"demos {label(name)}", progress=progress
+                write_one,
+                work,
+                jobs=jobs,
+                desc=f"demos {label(name)}",
+                progress=progress,
+                ray=ray,
             )
             if not res["success"]
         ]

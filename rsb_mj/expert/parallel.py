@@ -27,12 +27,15 @@ def run_jobs(
     jobs: int = 1,
     desc: str = "",
     progress: bool = True,
+    ray: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Yield ``fn(job)`` for every job, in completion order.
 
     With ``jobs > 1`` the jobs run in that many ``spawn`` processes (no state shared with
     the parent; each worker caches its own environment). ``fn`` must be importable
-    (a module-level function).
+    (a module-level function). With ``ray`` (``""``: a local cluster of ``jobs`` CPUs,
+    else a cluster's address) they run as Ray tasks (see
+    :mod:`rsb_mj.ray_pool`), and a worker that dies is retried there first.
 
     Raises:
         InfraError: when a worker process dies (killed, out of memory, a native crash).
@@ -41,7 +44,10 @@ def run_jobs(
 
     bar = tqdm(total=len(work), desc=desc, unit="ep", disable=not progress, file=sys.stderr)
     try:
-        if jobs <= 1 or len(work) <= 1:
+        if ray is not None:
+            if work:
+                yield from _on_ray(fn, work, ray, jobs, bar)
+        elif jobs <= 1 or len(work) <= 1:
             for job in work:
                 yield fn(job)
                 bar.update()
@@ -49,6 +55,22 @@ def run_jobs(
             yield from _pooled(fn, work, min(jobs, len(work)), bar)
     finally:
         bar.close()
+
+
+def _on_ray(
+    fn: Callable[[Any], dict[str, Any]], work: Sequence[Any], address: str, jobs: int, bar: Any
+) -> Iterator[dict[str, Any]]:
+    from rsb_mj.ray_pool import RayCluster, failure_message
+
+    with RayCluster(address, jobs) as cluster:
+        for _, res, exc in cluster.map(fn, work):
+            if exc is not None:
+                raise InfraError(
+                    f"a Ray task failed ({failure_message(exc)}); finished episodes are kept: "
+                    "rerun the same command to continue"
+                )
+            yield res
+            bar.update()
 
 
 def _pooled(
