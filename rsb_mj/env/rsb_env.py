@@ -168,7 +168,12 @@ class RsbEnv(gymnasium.Env):
         self._signals = recorder_for(self.scene)
         self._step_count = 0
         self._perturb = Perturbations(
-            self.model, self.problem, self.scene.candidates, visual_level, language_level
+            self.model,
+            self.problem,
+            self.scene.candidates,
+            visual_level,
+            language_level,
+            (int(width), int(height)),
         )
         self._instruction = ""
         self._build_index()

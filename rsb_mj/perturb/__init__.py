@@ -42,6 +42,8 @@ class Perturbations:
         problem: the parsed task (visual blocks, candidate nouns).
         candidates: candidate object names.
         visual_level, language_level: 0..4.
+        image_size: (width, height) [px] of the head camera's images (V3 keeps the candidates
+            inside that frame).
 
     Raises:
         EnvError: for a level outside 0..4.
@@ -54,10 +56,11 @@ class Perturbations:
         candidates: tuple[str, ...],
         visual_level: int = 0,
         language_level: int = 0,
+        image_size: tuple[int, int] = (320, 240),
     ) -> None:
         from rsb_mj.perturb.language import check_level
 
-        self.visual = VisualPerturber(model, problem, candidates, visual_level)
+        self.visual = VisualPerturber(model, problem, candidates, visual_level, image_size)
         try:
             self.language_level = check_level(language_level)
         except EpisodeError as exc:

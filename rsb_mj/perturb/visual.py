@@ -19,7 +19,9 @@ Cumulative levels, as in VLA-Arena (paper section F.2):
   and orange, are 0.08 apart), saturation and value scaled by U(0.92, 1.08) (letter
   materials alike). The robot keeps its colors.
 * V3 + camera: the head camera moved by U(-0.105, 0.105) m per world axis (VLA-Arena's
-  range), orientation kept. V3 leaves the wrist cameras (on the arms) where they are.
+  range), orientation kept, the offset shortened along its direction where needed so every
+  candidate and the answer zone stay in the head image (:mod:`rsb_mj.perturb.framing`; the
+  factor is recorded as ``scale``). V3 leaves the wrist cameras (on the arms) where they are.
 * V4 + sensor noise on every camera image: Gaussian with mean 0 and variance 0.085 on
   intensities in [0, 1] (sigma 0.29: VLA-Arena's ``add_noise``), drawn by inverse CDF from
   4096 equiprobable levels rounded to whole intensity steps (tails beyond 3.5 sigma cut; 2x
@@ -153,9 +155,15 @@ class VisualPerturber:
     """
 
     def __init__(
-        self, model: mujoco.MjModel, problem: Any, candidates: tuple[str, ...], level: int
+        self,
+        model: mujoco.MjModel,
+        problem: Any,
+        candidates: tuple[str, ...],
+        level: int,
+        image_size: tuple[int, int] = (320, 240),
     ) -> None:
         self.model = model
+        self.image_size = (int(image_size[0]), int(image_size[1]))
         self.level = check_level(level)
         self.settings: VisualSettings = read_settings(problem)
         self.candidates = tuple(candidates)
@@ -220,7 +228,7 @@ class VisualPerturber:
             or self.settings.get("image_settings", "saturation") is not None
         )
         record["colors"] = self._colors(episode) if colors_on else None
-        record["camera"] = self._move_camera(episode) if self._on(CAMERA, "camera") else None
+        record["camera"] = self._move_camera(data, episode) if self._on(CAMERA, "camera") else None
         record["noise"] = self._noise_params(episode) if self._on(NOISE, "noise") else None
         self._noise = record["noise"]
         if self.active:
@@ -315,18 +323,25 @@ class VisualPerturber:
             out["saturation"] = _r(s)
         return out
 
-    def _move_camera(self, episode: Episode) -> dict[str, Any]:
+    def _move_camera(self, data: mujoco.MjData, episode: Episode) -> dict[str, Any]:
+        from rsb_mj.perturb.framing import box_corners, fit_scale
+
         rng = self._rng(episode, CAMERA)
         drawn = rng.uniform(-CAMERA_RANGE_M, CAMERA_RANGE_M, size=3)
         offsets: dict[str, np.ndarray] = {}
+        out: dict[str, Any] = {}
         if self.level >= CAMERA:
-            offsets[MOVED_CAMERA] = drawn
+            geoms = [g for c in self.candidates for g in self._candidate_geoms[c]] + self._zone
+            points = box_corners(self.model, data, geoms)
+            scale = fit_scale(self.model, data, MOVED_CAMERA, drawn, points, *self.image_size)
+            offsets[MOVED_CAMERA] = drawn * scale
+            out["scale"] = scale
         for name, given in self.settings.blocks.get("camera", {}).items():
             offsets[name] = np.asarray(given, dtype=float)
         for name, offset in offsets.items():
             cam = self.model.camera(name).id
             self.model.cam_pos[cam] = self._saved["cam_pos"][cam] + offset
-        return {"offset_m": {name: _r(offset) for name, offset in offsets.items()}}
+        return {"offset_m": {name: _r(offset) for name, offset in offsets.items()}, **out}
 
     def _noise_params(self, episode: Episode) -> dict[str, Any]:
         rng = self._rng(episode, NOISE)
