@@ -5,9 +5,9 @@ the frozen episode tables store it (one JSON row each), the scene compiler build
 model from it, the environment reports it in ``info["episode"]``, the expert reads its ground
 truth and scoring reads the correct option. It never changes after it is drawn.
 
-Frames and units: ``layout`` positions are in the *table frame*: origin at the center of the
-table top, x to the robot's right, y away from the robot (towards the far edge), z up;
-metres, yaw in radians about +z.
+Frames and units: ``layout`` and ``distractors`` positions are in the *table frame*: origin at
+the center of the table top, x to the robot's right, y away from the robot (towards the far
+edge), z up; metres, yaw in radians about +z.
 """
 
 from __future__ import annotations
@@ -31,6 +31,14 @@ class Pose2D:
 
 
 @dataclass(frozen=True)
+class Distractor:
+    """A non-candidate object's placement: its pose (table frame) and color name."""
+
+    pose: Pose2D
+    color: str
+
+
+@dataclass(frozen=True)
 class Episode:
     """One fully determined episode of a suite (or of a task file with no suite).
 
@@ -49,6 +57,10 @@ class Episode:
         layout: candidate object name -> :class:`Pose2D` (table frame).
         template_id: id of the instruction template, e.g. ``"unseen-4-03"``.
         instruction: the instruction the policy receives.
+        extra: source-specific fields (e.g. ``{"source": "arithmetic"}``).
+        distractors: non-candidate object name -> :class:`Distractor` (pose and color), for
+            task files with objects that are not candidates (the L1/L2 suites); empty, and
+            then absent from :meth:`to_dict`, for the others.
     """
 
     suite: str
@@ -66,6 +78,7 @@ class Episode:
     template_id: str
     instruction: str
     extra: dict[str, Any] = field(default_factory=dict)
+    distractors: dict[str, Distractor] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         letters = LETTERS.get(len(self.options))
@@ -105,6 +118,13 @@ class Episode:
         row = asdict(self)
         row["options"] = list(self.options)
         row["layout"] = {k: [p.x, p.y, p.yaw] for k, p in self.layout.items()}
+        if self.distractors:
+            row["distractors"] = {
+                k: {"pose": [d.pose.x, d.pose.y, d.pose.yaw], "color": d.color}
+                for k, d in self.distractors.items()
+            }
+        else:
+            del row["distractors"]
         return row
 
     @classmethod
@@ -115,7 +135,7 @@ class Episode:
             EpisodeError: naming the missing or unexpected field.
         """
         names = set(cls.__dataclass_fields__)
-        missing = sorted(names - set(row) - {"extra"})
+        missing = sorted(names - set(row) - {"extra", "distractors"})
         unknown = sorted(set(row) - names)
         if missing or unknown:
             raise EpisodeError(
@@ -126,4 +146,21 @@ class Episode:
         data["options"] = tuple(row["options"])
         data["layout"] = {k: Pose2D(*map(float, v)) for k, v in row["layout"].items()}
         data["extra"] = dict(row.get("extra", {}))
+        data["distractors"] = {k: _distractor(k, d) for k, d in row.get("distractors", {}).items()}
         return cls(**data)
+
+
+def _distractor(name: str, value: Any) -> Distractor:
+    """A :class:`Distractor` from its JSON form ``{"pose": [x, y, yaw], "color": name}``.
+
+    Raises:
+        EpisodeError: naming the object and the expected form.
+    """
+    try:
+        x, y, yaw = (float(v) for v in value["pose"])
+        return Distractor(Pose2D(x, y, yaw), str(value["color"]))
+    except (KeyError, TypeError, ValueError):
+        raise EpisodeError(
+            f"episode row: distractor {name!r} is {value!r}; expected "
+            '{"pose": [x, y, yaw], "color": NAME}'
+        ) from None

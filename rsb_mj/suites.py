@@ -3,6 +3,12 @@
 :data:`SUITES` holds the six RSB suites (``--suite all``); :data:`A2A_SUITES` the twelve
 Act2Answer suites ``A2A-<Category>`` (``--suite a2a``), one per knowledge category of
 :data:`rsb_mj.lang.a2a.A2A_SOURCES`. :func:`get_suite` knows both.
+
+Levels follow VLA-Arena's task-structure axis: L0 is the suite as the RSB paper runs it; L1
+(``RSB-<Suite>-<N>-L1``) adds static distractor objects that are not candidates; L2 adds
+moving distractors and a hazard with a safety cost (:data:`LEVEL_SUITES`). A level's table row
+``i`` is its base suite's row ``i`` (same seed, question, mapping, colors and candidate layout)
+plus what the level adds, so levels compare episode by episode.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ class Suite:
         choices: 4 or 10 (2 for Act2Answer).
         max_steps: control steps before the episode is truncated (at ``CONTROL_HZ``).
         family: ``"rsb"`` or ``"a2a"`` (Act2Answer: :mod:`rsb_mj.a2a`).
+        level: task-structure level, 0 (the suite itself), 1 or 2.
+        base: for a level > 0, the name of the L0 suite whose rows it extends.
     """
 
     name: str
@@ -38,6 +46,13 @@ class Suite:
     choices: int
     max_steps: int = 400
     family: str = "rsb"
+    level: int = 0
+    base: str = ""
+
+    @property
+    def base_name(self) -> str:
+        """The L0 suite's name (this suite's own at level 0)."""
+        return self.base or self.name
 
     @property
     def path(self) -> Path:
@@ -71,12 +86,10 @@ A2A_SUITES: dict[str, Suite] = {
         for category, source in A2A_SOURCES.items()
     )
 }
-#: Group names a suite argument may use: ``all`` (the six RSB suites), ``a2a``.
-SUITE_GROUPS: dict[str, dict[str, Suite]] = {"all": SUITES, "a2a": A2A_SUITES}
 
 
 def expand_suites(names: list[str]) -> list[str]:
-    """Suite names with the groups ``all`` and ``a2a`` expanded (other names kept)."""
+    """Suite names with the groups of :data:`SUITE_GROUPS` expanded (other names kept)."""
     out: list[str] = []
     for name in names:
         out += list(SUITE_GROUPS.get(name.lower(), {name: None}))
@@ -89,6 +102,45 @@ def is_a2a_suite(name: str) -> bool:
     return any(s.lower() == key for s in A2A_SUITES)
 
 
+#: Task-structure levels above L0 that every suite has.
+LEVELS = (1,)
+
+
+def _level(suite: Suite, level: int) -> Suite:
+    stem = suite.task_file.removesuffix(".bddl")
+    return Suite(
+        f"{suite.name}-L{level}",
+        f"{stem}_l{level}.bddl",
+        suite.source,
+        suite.choices,
+        suite.max_steps,
+        level=level,
+        base=suite.name,
+    )
+
+
+#: The L1 (and L2) variants of the six suites, by level then suite.
+LEVEL_SUITES: dict[str, Suite] = {
+    s.name: s for level in LEVELS for s in (_level(b, level) for b in SUITES.values())
+}
+#: Every RSB suite: the six L0 suites, then their levels (the A2A suites are apart).
+ALL_SUITES: dict[str, Suite] = {**SUITES, **LEVEL_SUITES}
+
+
+def suites_at(level: int) -> list[str]:
+    """Names of the six suites at ``level`` (0: the suites themselves), in registry order."""
+    return [s.name for s in ALL_SUITES.values() if s.level == level]
+
+
+#: Group names a suite argument may use: ``all`` (the six RSB suites), ``all-L1`` (their L1
+#: suites; ``all-L2`` likewise), ``a2a``.
+SUITE_GROUPS: dict[str, dict[str, Suite]] = {
+    "all": SUITES,
+    **{f"all-l{k}": {n: LEVEL_SUITES[n] for n in suites_at(k)} for k in LEVELS},
+    "a2a": A2A_SUITES,
+}
+
+
 def get_suite(name: str) -> Suite:
     """The suite called ``name`` (case-insensitive; a trailing ``-v0`` is accepted).
 
@@ -96,7 +148,9 @@ def get_suite(name: str) -> Suite:
         RsbError: for an unknown name, listing the valid ones.
     """
     key = name.removeprefix("rsb_mj/").removesuffix("-v0")
-    for suite in (*SUITES.values(), *A2A_SUITES.values()):
+    for suite in (*ALL_SUITES.values(), *A2A_SUITES.values()):
         if suite.name.lower() == key.lower():
             return suite
-    raise RsbError(f"unknown suite {name!r}; valid choices: {', '.join([*SUITES, *A2A_SUITES])}")
+    raise RsbError(
+        f"unknown suite {name!r}; valid choices: {', '.join([*ALL_SUITES, *A2A_SUITES])}"
+    )

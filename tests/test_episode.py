@@ -44,3 +44,26 @@ def test_unknown_row_field_is_named():
     row["answer"] = "B"
     with pytest.raises(EpisodeError, match=r"unknown fields \['answer'\]"):
         Episode.from_dict(row)
+
+
+def test_distractors_round_trip_and_are_absent_when_empty():
+    from rsb_mj.episode import Distractor
+
+    plain = _episode().to_dict()
+    assert "distractors" not in plain
+    ep = _episode(distractors={"can_1": Distractor(Pose2D(0.2, 0.15, -1.5), "red")})
+    row = ep.to_dict()
+    assert row["distractors"] == {"can_1": {"pose": [0.2, 0.15, -1.5], "color": "red"}}
+    assert list(row)[-1] == "distractors"
+    assert Episode.from_dict(row) == ep
+
+
+def test_malformed_distractor_is_named():
+    row = _episode().to_dict()
+    row["distractors"] = {"can_1": {"pose": [0.2, 0.15]}}
+    with pytest.raises(
+        EpisodeError,
+        match=r"distractor 'can_1' is \{'pose': \[0.2, 0.15\]\}; expected "
+        r'\{"pose": \[x, y, yaw\], "color": NAME\}',
+    ):
+        Episode.from_dict(row)

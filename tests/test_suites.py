@@ -33,3 +33,43 @@ def test_unknown_suite_lists_the_valid_ones():
 def test_every_suite_task_file_ships():
     for suite in SUITES.values():
         assert suite.path.is_file(), suite.path
+
+
+def test_every_suite_has_an_l1_level_on_its_own_task_file():
+    from rsb_mj.suites import ALL_SUITES, LEVEL_SUITES, expand_suites, suites_at
+
+    assert list(LEVEL_SUITES) == [f"{s}-L1" for s in SUITES]
+    level = get_suite("rsb-math-10-l1")
+    assert (level.name, level.task_file, level.source, level.choices) == (
+        "RSB-Math-10-L1",
+        "rsb_math_10_l1.bddl",
+        "arithmetic",
+        10,
+    )
+    assert (level.level, level.base, level.base_name) == (1, "RSB-Math-10", "RSB-Math-10")
+    assert level.env_id == "rsb_mj/RSB-Math-10-L1-v0"
+    assert get_suite("RSB-Math-10").base_name == "RSB-Math-10"
+    assert list(ALL_SUITES) == [*SUITES, *LEVEL_SUITES]
+    assert suites_at(1) == list(LEVEL_SUITES)
+    assert expand_suites(["all", "ALL-L1", "RSB-Math-4"]) == [
+        *SUITES,
+        *LEVEL_SUITES,
+        "RSB-Math-4",
+    ]
+    for suite in LEVEL_SUITES.values():
+        assert suite.path.is_file(), suite.path
+
+
+def test_level_task_files_are_what_the_tool_writes():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "tools" / "level_tasks.py"), "--check"],
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout) == (0, "")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import ALL_SUITES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "suites",
         nargs="*",
         metavar="SUITE",
-        help=f"default: all of {list(SUITES)}; 'a2a' or A2A-<Category> for Act2Answer",
+        help=f"default: all of {', '.join(ALL_SUITES)}; 'a2a' or A2A-<Category> for Act2Answer",
     )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
     build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
@@ -43,7 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
     check.add_argument(
-        "suites", nargs="*", metavar="SUITE", help="default: all six suites and the A2A suites"
+        "suites",
+        nargs="*",
+        metavar="SUITE",
+        help="default: all suites (levels included) and the A2A suites",
     )
     check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
     show = sub.add_parser("show", help="print one row of a table")
@@ -149,5 +152,11 @@ def _show(args: argparse.Namespace, table: list) -> int:
         print(
             f"  ({letter}) {episode.options[episode.letters.index(letter)]!s:.40}  {obj} "
             f"{episode.colors[obj]} at x={pose.x:+.3f} y={pose.y:+.3f} yaw={pose.yaw:+.2f}{mark}"
+        )
+    for obj, placed in episode.distractors.items():
+        pose = placed.pose
+        print(
+            f"  distractor {obj} {placed.color} at x={pose.x:+.3f} y={pose.y:+.3f} "
+            f"yaw={pose.yaw:+.2f}"
         )
     return 0

@@ -50,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help=f"suite name, 'all' or 'a2a' (repeatable): {', '.join(SUITES)}, A2A-<Category>; "
-        "or a task file",
+        help=f"suite name, 'all', 'all-L1' or 'a2a' (repeatable): {', '.join(SUITES)}, each "
+        "also at -L1 (static distractors), A2A-<Category>; or a task file",
     )
     p.add_argument(
         "--policy",

@@ -23,7 +23,7 @@ from typing import Any
 import gymnasium
 
 from rsb_mj.errors import EnvError
-from rsb_mj.suites import A2A_SUITES, CONTROL_HZ, SUITES
+from rsb_mj.suites import A2A_SUITES, ALL_SUITES, CONTROL_HZ
 
 ENTRY_POINT = "rsb_mj.env.registration:make_env"
 TASK_ENV_ID = "rsb_mj/RSB-Task-v0"
@@ -102,7 +102,7 @@ def make_vec(
 def register_envs() -> None:
     """Register every rsb id with gymnasium (idempotent)."""
     registry = gymnasium.envs.registration.registry
-    for suite in (*SUITES.values(), *A2A_SUITES.values()):
+    for suite in (*ALL_SUITES.values(), *A2A_SUITES.values()):
         if suite.env_id not in registry:
             gymnasium.register(
                 id=suite.env_id,

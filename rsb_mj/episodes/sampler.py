@@ -8,8 +8,12 @@ Every draw comes from ``numpy.random.default_rng(seed)`` in this fixed order:
 4. the candidate colors (up to 8 choices: distinct palette colors; 9 and 10 choices: all
    :data:`rsb_mj.colors.TEN_CHOICE_COLOR`; see :mod:`rsb_mj.choices`);
 5. the instruction template;
-6. the layout, last, from :func:`rsb_mj.scene.layout.sample_layout`, so a change of the layout
-   sampler changes only the layouts of frozen episodes, never their semantics.
+6. the layout, from :func:`rsb_mj.scene.layout.sample_layout`, so a change of the layout
+   sampler changes only the layouts of frozen episodes, never their semantics;
+7. only for task files with non-candidate objects (the L1/L2 suites): their poses
+   (:func:`rsb_mj.scene.layout.sample_distractors`), then one palette color each. Nothing is
+   drawn for the others, so a level's episode has its base suite's question, mapping, colors,
+   template and candidate layout for the same seed.
 
 Positions are rounded to 1 micrometre and yaw to 1 microradian, so an episode and its JSON row
 are the same value on every platform.
@@ -27,7 +31,7 @@ import numpy as np
 
 from rsb_mj.choices import LETTERS, map_placeholder, style
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
-from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.episode import Distractor, Episode, Pose2D
 from rsb_mj.episodes.options import draw_options
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import check_split, get_source
@@ -40,7 +44,7 @@ from rsb_mj.episodes.templates import (
 )
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang.a2a import is_a2a_source
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import ALL_SUITES
 
 #: Decimal places kept for positions [m] and yaw [rad].
 LAYOUT_DECIMALS = 6
@@ -168,8 +172,8 @@ def draw_semantics(
             f"{path}: {len(candidates)} candidates for {choices} choices; "
             "declare exactly one candidate per option"
         )
-    if suite and suite in SUITES and SUITES[suite].choices != choices:
-        raise EpisodeError(f"{path}: suite {suite} has {SUITES[suite].choices} choices")
+    if suite and suite in ALL_SUITES and ALL_SUITES[suite].choices != choices:
+        raise EpisodeError(f"{path}: suite {suite} has {ALL_SUITES[suite].choices} choices")
     letters = LETTERS[choices]
 
     question = source.draw(split, rng)
@@ -225,14 +229,29 @@ def draw_layout(problem: Any, rng: np.random.Generator) -> dict[str, Pose2D]:
     """Step 6: the candidates' layout from the scene's sampler, rounded (table frame)."""
     from rsb_mj.scene.layout import sample_layout
 
-    raw = sample_layout(problem, rng)
+    return {name: _rounded(p) for name, p in sample_layout(problem, rng).items()}
+
+
+def _rounded(p: Pose2D) -> Pose2D:
+    return Pose2D(
+        round(float(p.x), LAYOUT_DECIMALS),
+        round(float(p.y), LAYOUT_DECIMALS),
+        round(float(p.yaw), LAYOUT_DECIMALS),
+    )
+
+
+def draw_distractors(
+    problem: Any, rng: np.random.Generator, layout: dict[str, Pose2D]
+) -> dict[str, Distractor]:
+    """Step 7: the non-candidate objects' poses (rounded, table frame) around ``layout``, then
+    a uniform palette color for each; ``{}`` (and no draw) when the task has none."""
+    from rsb_mj.scene.layout import sample_distractors
+
+    poses = sample_distractors(problem, rng, layout)
+    names = list(PALETTE)
     return {
-        name: Pose2D(
-            round(float(p.x), LAYOUT_DECIMALS),
-            round(float(p.y), LAYOUT_DECIMALS),
-            round(float(p.yaw), LAYOUT_DECIMALS),
-        )
-        for name, p in raw.items()
+        name: Distractor(_rounded(pose), names[int(rng.integers(len(names)))])
+        for name, pose in poses.items()
     }
 
 
@@ -245,8 +264,9 @@ def assemble(
     split: str,
     index: int,
     seed: int,
+    distractors: dict[str, Distractor] | None = None,
 ) -> Episode:
-    """The :class:`Episode` made of drawn semantics and a layout."""
+    """The :class:`Episode` made of drawn semantics, a layout and the distractors."""
     return Episode(
         suite=suite,
         split=split,
@@ -263,6 +283,7 @@ def assemble(
         template_id=sem.template.id,
         instruction=sem.instruction,
         extra={"source": sem.source},
+        distractors=dict(distractors or {}),
     )
 
 
@@ -302,4 +323,14 @@ def sample_episode(
     rng = np.random.default_rng(seed)
     sem = draw_semantics(problem, suite=suite, split=split, rng=rng, templates=templates)
     layout = draw_layout(problem, rng)
-    return assemble(problem, sem, layout, suite=suite, split=split, index=index, seed=seed)
+    distractors = draw_distractors(problem, rng, layout)
+    return assemble(
+        problem,
+        sem,
+        layout,
+        suite=suite,
+        split=split,
+        index=index,
+        seed=seed,
+        distractors=distractors,
+    )

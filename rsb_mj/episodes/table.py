@@ -26,6 +26,11 @@ Row ``i`` keeps the first seed of ``row_seed(suite, split, i, attempt)``, ``atte
   fitted on. Without this rule, with distractors already drawn like answers, they reach
   (eval, measured) HardMath-4 prior 36%, classifier 33%; General-4 38% and 31%.
 
+A level's table (``RSB-Math-4-L1``, see :mod:`rsb_mj.suites`) is not balanced on its own: row
+``i`` is re-drawn from its base suite's row ``i`` seed with the level's task file
+(:func:`derive_table`), which keeps the question, mapping, colors, template, instruction and
+candidate layout and adds the level's objects. The balance of the base table carries over.
+
 After ``MAX_ATTEMPTS`` seeds the heuristic rules are dropped for that row (counted in the
 build summary) so a build always ends. Building all twelve tables (9,000 rows) takes a few
 minutes of CPU (the rows that need many seeds, and fitting the classifiers);
@@ -55,7 +60,7 @@ from rsb_mj.episodes.sampler import assemble, draw_layout, draw_semantics, sampl
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.suites import SUITES, Suite, get_suite
+from rsb_mj.suites import ALL_SUITES, Suite, get_suite
 
 #: Rows of each eval table.
 EVAL_ROWS = 500
@@ -203,6 +208,11 @@ def build_table(
         (episodes, number of rows whose heuristic rules had to be dropped).
     """
     suite = get_suite(suite_name)
+    if suite.level:
+        raise EpisodeError(
+            f"{suite.name} is level L{suite.level} of {suite.base}: its table is derived from "
+            f"{suite.base}'s (derive_table), not balanced on its own"
+        )
     rows = default_rows(split) if rows is None else rows
     problem = load_suite_problem(suite) if problem is None else problem
     pool = get_source(suite.source).pool(split)
@@ -246,6 +256,35 @@ def build_table(
         balance.accept(episode)
         out.append(episode)
     return out, balance.relaxed
+
+
+#: Fields a level's row may differ in from its base suite's row.
+LEVEL_FIELDS = ("suite", "task", "distractors")
+
+
+def derive_table(suite_name: str, base: list[Episode], problem: Any = None) -> list[Episode]:
+    """The table of level suite ``suite_name`` from its base suite's table ``base``: row ``i``
+    is ``sample_episode`` of the level's task file with base row ``i``'s split, index and seed.
+
+    Raises:
+        EpisodeError: when a re-drawn row differs from its base row in anything but
+            :data:`LEVEL_FIELDS` (the level's task file changed what the base draws).
+    """
+    suite = get_suite(suite_name)
+    problem = load_suite_problem(suite) if problem is None else problem
+    out = []
+    for row in base:
+        episode = sample_episode(
+            problem, suite=suite.name, split=row.split, index=row.index, seed=row.seed
+        )
+        fields = [f for f in diff_rows(row, episode) if f not in LEVEL_FIELDS]
+        if fields:
+            raise EpisodeError(
+                f"{suite.name} {row.split} row {row.index}: differs from {row.suite} in "
+                f"{', '.join(fields)}; a level may only add objects to its base task file"
+            )
+        out.append(episode)
+    return out
 
 
 def dumps(episodes: list[Episode]) -> bytes:
@@ -321,30 +360,34 @@ def build_all(
     jobs: int = 1,
     rows: int | None = None,
 ) -> list[BuildResult]:
-    """Build and write the tables of ``suites`` (default: all six) and the manifest.
+    """Build and write the tables of ``suites`` (default: every suite, levels included) and
+    the manifest.
 
     Args:
-        suites: suite names; None for all six.
+        suites: suite names; None for all of :data:`rsb_mj.suites.ALL_SUITES`.
         splits: which tables of each suite.
         out_dir: destination folder (default ``tasks/episodes``).
         jobs: worker processes; every table is independent, so the bytes do not depend on it.
         rows: rows per table (default: ``EVAL_ROWS`` / ``TRAIN_ROWS``). A bigger balanced
             train table is the way to get more demonstrations than the shipped 1,000: free
             draws (``RsbEnv.reset()`` without an episode) keep the sources' own shortcuts.
+            A level's table has its base table's rows.
     """
     out_dir = episodes_dir() if out_dir is None else out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
-    names = [get_suite(s).name for s in suites] if suites else list(SUITES)
+    names = [get_suite(s).name for s in suites] if suites else list(ALL_SUITES)
+    base_names = [n for n in names if not ALL_SUITES[n].level]
+    level_names = [n for n in names if ALL_SUITES[n].level]
     # Train tables first: an eval table is balanced against the probes fitted on its
     # suite's train table (the one built now, else the one in out_dir).
     order = [s for s in ("train", "eval") if s in splits]
     pairs = [(name, split) for split in order for name in names]
     done: dict[tuple[str, str], tuple[bytes, int, int]] = {}
     for split in order:
-        todo = [(name, split, rows) for name in names]
+        todo = [(name, split, rows) for name in base_names]
         if split == "eval":
             todo = [(*t, _train_bytes(t[0], done, out_dir)) for t in todo]
-        if jobs > 1:
+        if jobs > 1 and todo:
             from concurrent.futures import ProcessPoolExecutor
 
             with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -352,6 +395,10 @@ def build_all(
         else:
             built_now = [_build_bytes(*t) for t in todo]
         done.update({(t[0], split): b for t, b in zip(todo, built_now, strict=True)})
+        for name in level_names:
+            base = _parse(_base_bytes(ALL_SUITES[name].base, split, done, out_dir)) or []
+            derived = derive_table(name, base)
+            done[(name, split)] = (dumps(derived), len(derived), 0)
     built = [done[pair] for pair in pairs]
     manifest = read_manifest(out_dir)
     results = []
@@ -365,6 +412,23 @@ def build_all(
         results.append(BuildResult(name, split, path, rows, digest, relaxed, changed))
     write_manifest(out_dir, manifest)
     return results
+
+
+def _base_bytes(
+    name: str, split: str, done: dict[tuple[str, str], tuple[bytes, int, int]], out_dir: Path
+) -> bytes:
+    """The ``split`` table of base suite ``name``: built in this run, else read from
+    ``out_dir``, else the shipped one."""
+    if (name, split) in done:
+        return done[(name, split)][0]
+    for folder in (out_dir, episodes_dir()):
+        path = folder / table_name(name, split)
+        if path.is_file():
+            return path.read_bytes()
+    raise EpisodeError(
+        f"{name}: its levels need the table {table_name(name, split)}; build it with: "
+        f"rsb episodes build {name}"
+    )
 
 
 def _train_bytes(
@@ -401,7 +465,8 @@ def write_manifest(folder: Path, tables: dict[str, dict[str, Any]]) -> None:
 def diff_rows(stored: Episode, fresh: Episode) -> list[str]:
     """Names of the fields where two rows differ."""
     a, b = stored.to_dict(), fresh.to_dict()
-    return [k for k in a if a[k] != b.get(k)]
+    keys = [*a, *(k for k in b if k not in a)]
+    return [k for k in keys if a.get(k) != b.get(k)]
 
 
 def lint_templates() -> list[str]:
@@ -438,7 +503,7 @@ def check_tables(
     manifest = read_manifest(folder)
     if not manifest:
         return [*problems, f"{folder / MANIFEST}: missing or empty; run: rsb episodes build"]
-    wanted = {get_suite(s).name for s in suites} if suites else set(SUITES)
+    wanted = {get_suite(s).name for s in suites} if suites else set(ALL_SUITES)
     missing = [
         table_name(s, split)
         for s in sorted(wanted)
@@ -462,7 +527,7 @@ def check_tables(
         episodes = read_table(path)
         if len(episodes) != entry["rows"]:
             problems.append(f"{name}: {len(episodes)} rows, manifest says {entry['rows']}")
-        suite = SUITES[entry["suite"]]
+        suite = ALL_SUITES[entry["suite"]]
         if suite.name not in loaded:
             loaded[suite.name] = load_suite_problem(suite)
         drifted = 0
@@ -484,7 +549,28 @@ def check_tables(
                     )
         if drifted > max_report:
             problems.append(f"{name}: {drifted} rows drifted in all")
+        if suite.level:
+            problems += _check_level(folder, name, suite, episodes, max_report)
     return problems
+
+
+def _check_level(
+    folder: Path, name: str, suite: Suite, episodes: list[Episode], max_report: int
+) -> list[str]:
+    """Problems of a level's table against its base suite's table in ``folder``: same row
+    count, and each row equal to the base row but in :data:`LEVEL_FIELDS`."""
+    base_path = folder / table_name(suite.base, episodes[0].split if episodes else "eval")
+    if not base_path.is_file():
+        return [f"{name}: its base table {base_path.name} is missing"]
+    base = read_table(base_path)
+    if len(base) != len(episodes):
+        return [f"{name}: {len(episodes)} rows, its base table {base_path.name} {len(base)}"]
+    out = []
+    for row_no, (row, ref) in enumerate(zip(episodes, base, strict=True), start=1):
+        fields = [f for f in diff_rows(ref, row) if f not in LEVEL_FIELDS]
+        if fields and len(out) < max_report:
+            out.append(f"{name}:{row_no}: differs from {base_path.name} in {', '.join(fields)}")
+    return out
 
 
 __all__ = [
@@ -494,6 +580,7 @@ __all__ = [
     "build_all",
     "build_table",
     "check_tables",
+    "derive_table",
     "load_table",
     "read_table",
     "row_seed",

@@ -53,7 +53,7 @@ from rsb_mj.evaluation.tables import (
     safety_table,
     summary_table,
 )
-from rsb_mj.suites import A2A_SUITES, SUITES
+from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 
 TABLES = {
     "table1_tsr": ("Table 1: TSR (%)", "tsr"),
@@ -215,7 +215,7 @@ def settings_lines(metrics: dict[str, list[SuiteMetrics]]) -> list[str]:
     for label, ms in metrics.items():
         for m in ms:
             settings = dict(m.settings)
-            known = m.suite in SUITES or m.suite in A2A_SUITES or is_task_file(m.suite)
+            known = m.suite in ALL_SUITES or m.suite in A2A_SUITES or is_task_file(m.suite)
             default_steps = step_limit(m.suite) if known else None
             odd = [
                 f"{k} {v}"

@@ -135,11 +135,35 @@ class Scene:
                     key = ("", color)
                 for geom in built.letter_geoms:
                     model.geom_matid[model.geom(geom).id] = self._letter_materials[key]
+        self._apply_distractors(data, episode)
         if self.motion:
             self.motion.reset(data, episode.seed)
         if episode.extra.get("plates"):  # Act2Answer plate pictures (rsb_mj.scene.plates)
             apply_plates(model, episode)
         mujoco.mj_forward(model, data)
+
+    def _apply_distractors(self, data: mujoco.MjData, episode: Episode) -> None:
+        """Pose and color every non-candidate object the episode places (the others keep
+        their compiled pose at their region's center).
+
+        Raises:
+            SceneError: for a distractor the task does not declare.
+        """
+        model = self.model
+        for obj, placed in episode.distractors.items():
+            built = self._built.get(obj)
+            if built is None or obj in self.candidates:
+                raise SceneError(
+                    f"episode distractor {obj!r} is not a non-candidate object of the task; "
+                    "valid choices: "
+                    + ", ".join(sorted(set(self._built) - set(self.candidates)) or ["(none)"])
+                )
+            pose = placed.pose
+            adr = model.joint(f"{obj}/free").qposadr[0]
+            data.qpos[adr : adr + 3] = table_to_world(pose.x, pose.y, self.rest_height[obj])
+            data.qpos[adr + 3 : adr + 7] = [np.cos(pose.yaw / 2), 0.0, 0.0, np.sin(pose.yaw / 2)]
+            for geom in built.color_geoms:
+                model.geom(geom).rgba = rgba(placed.color)
 
 
 def _add_letter_materials(spec: mujoco.MjSpec, letters: tuple[str, ...]) -> None:
@@ -244,7 +268,8 @@ def compile_scene(
 ) -> Scene:
     """Compile ``problem`` (a :class:`rsb_mj.lang.Problem`) into a :class:`Scene`.
 
-    Non-candidate objects are placed at the center of their ``:init`` region. ``probes``
+    Non-candidate objects are compiled at the center of their ``:init`` region; an episode
+    with ``distractors`` moves and colors them (:meth:`Scene.apply_episode`). ``probes``
     are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the safety costs' contacts).
 
     Raises:

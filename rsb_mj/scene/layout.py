@@ -173,3 +173,120 @@ def _try_once(
 def arm_for(pose: Pose2D) -> str:
     """The arm (``"left"``/``"right"``) on the side of ``pose``."""
     return side_of(pose.x)
+
+
+#: Extra distance [m] between a distractor's footprint and a candidate's, so the gripper
+#: fingers fit between them.
+DISTRACTOR_CLEARANCE = 0.03
+#: Extra distance [m] between a distractor's footprint and the answer zone, so the gripper
+#: that places a candidate in the zone does not touch it.
+DISTRACTOR_ZONE_MARGIN = 0.03
+
+
+def distractor_names(problem: Problem) -> tuple[str, ...]:
+    """The objects of ``problem`` that are neither candidates nor ``:moving_objects`` (those
+    start at their region's center and follow their motion), in declaration order."""
+    from rsb_mj.lang.motion import read_moving_objects
+
+    fixed = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
+    return tuple(d.name for d in problem.objects if d.name not in fixed)
+
+
+def sample_distractors(
+    problem: Problem, rng: np.random.Generator, placed: dict[str, Pose2D]
+) -> dict[str, Pose2D]:
+    """Draw the poses of ``problem``'s non-candidate objects around placed candidates.
+
+    Each distractor's center is drawn uniformly inside its ``:init (On obj REGION)`` region
+    (inset by its footprint radius, a rectangle picked by area); its footprint keeps
+    :data:`DISTRACTOR_ZONE_MARGIN` from the answer zone, :data:`DISTRACTOR_CLEARANCE` from
+    every candidate footprint in ``placed`` and :data:`FOOTPRINT_CLEARANCE` from the other
+    distractors. Reach is not required (nothing needs to pick them). Only the distractors are
+    redrawn on a restart, so the candidates keep ``placed``.
+
+    Args:
+        problem: the parsed task.
+        rng: the episode's generator, after the candidates' layout was drawn from it.
+        placed: the candidates' layout (:func:`sample_layout`).
+
+    Returns:
+        distractor name -> pose (table frame, metres, radians), in declaration order; empty
+        when the task has no non-candidate objects (and then nothing is drawn from ``rng``).
+
+    Raises:
+        SceneError: when a region cannot hold its distractor, or no placement was found
+            within the bounded number of tries.
+    """
+    names = distractor_names(problem)
+    if not names:
+        return {}
+    yaw_range = (-np.pi, np.pi)
+    zone = answer_zone_rects(problem)
+    plans = []
+    for name in names:
+        radius = footprint_radius(problem.category_of(name))
+        region_name = problem.placement_of(name)
+        rects = _inset(_rects(problem.region(region_name)), radius)
+        if not rects:
+            raise SceneError(
+                f"{problem.path}: region {region_name!r} is smaller than the footprint of "
+                f"{name!r} (radius {radius:.3f} m)"
+            )
+        areas = np.array([max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects])
+        plans.append((name, radius, region_name, rects, areas / areas.sum()))
+    fixed = [
+        (p.x, p.y, footprint_radius(problem.category_of(n)) + DISTRACTOR_CLEARANCE)
+        for n, p in placed.items()
+    ]
+    for _ in range(RESTARTS):
+        out = _place_distractors(plans, zone, fixed, yaw_range, rng)
+        if out is not None:
+            return out
+    raise SceneError(
+        f"{problem.path}: could not place the {len(names)} non-candidate objects after "
+        f"{RESTARTS} attempts (regions {sorted({p[2] for p in plans})}); enlarge the regions "
+        "or declare fewer objects"
+    )
+
+
+def _place_distractors(
+    plans: list,
+    zone: list[Rect4],
+    fixed: list[tuple[float, float, float]],
+    yaw_range: tuple[float, float],
+    rng: np.random.Generator,
+) -> dict[str, Pose2D] | None:
+    """One sequential pass over the distractors; None when one found no valid spot.
+
+    ``fixed``: (x, y, keep-out radius [m]) of the placed candidates."""
+    xs = [f[0] for f in fixed]
+    ys = [f[1] for f in fixed]
+    keep = [f[2] for f in fixed]
+    out: dict[str, Pose2D] = {}
+    for name, radius, _region, rects, weights in plans:
+        found = False
+        for _ in range(TRIES_PER_CANDIDATE // BATCH):
+            which = rng.choice(len(rects), size=BATCH, p=weights)
+            box = np.asarray(rects)[which]
+            x = box[:, 0] + rng.random(BATCH) * (box[:, 2] - box[:, 0])
+            y = box[:, 1] + rng.random(BATCH) * (box[:, 3] - box[:, 1])
+            ok = np.ones(BATCH, dtype=bool)
+            for rect in zone:
+                ok &= _disc_rect_distance(x, y, rect) >= radius + DISTRACTOR_ZONE_MARGIN
+            if xs:
+                px, py, pk = np.asarray(xs), np.asarray(ys), np.asarray(keep)
+                dist = np.hypot(x[:, None] - px[None, :], y[:, None] - py[None, :])
+                ok &= np.all(dist >= (pk + radius)[None, :], axis=1)
+            hits = np.flatnonzero(ok)
+            if hits.size:
+                i = int(hits[0])
+                yaw = float(yaw_range[0] + rng.random() * (yaw_range[1] - yaw_range[0]))
+                out[name] = Pose2D(float(x[i]), float(y[i]), yaw)
+                xs.append(float(x[i]))
+                ys.append(float(y[i]))
+                keep.append(radius + FOOTPRINT_CLEARANCE)
+                found = True
+                break
+        if not found:
+            return None
+    return out

@@ -13,15 +13,17 @@ from gymnasium.utils.env_checker import check_env
 import rsb_mj  # noqa: F401  (registers the ids)
 from rsb_mj.env.registration import TASK_ENV_ID
 from rsb_mj.resources import tasks_dir
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import LEVEL_SUITES, SUITES
 
-IDS = [s.env_id for s in SUITES.values()] + [TASK_ENV_ID]
+IDS = [s.env_id for s in SUITES.values()] + [TASK_ENV_ID, "rsb_mj/RSB-Math-4-L1-v0"]
 
 
 def test_every_suite_and_the_task_id_are_registered():
     registry = gymnasium.envs.registration.registry
     assert all(env_id in registry for env_id in IDS)
     assert registry["rsb_mj/RSB-HardMath-10-v0"].kwargs["suite"] == "RSB-HardMath-10"
+    for suite in LEVEL_SUITES.values():
+        assert registry[suite.env_id].kwargs == {"task": str(suite.path), "suite": suite.name}
     assert registry[TASK_ENV_ID].max_episode_steps == 400
 
 

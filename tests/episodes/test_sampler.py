@@ -140,3 +140,22 @@ def test_a_task_file_can_name_mmlu_for_four_choices():
     original = get_source("mmlu").get(episode.question_id)
     assert sorted(episode.options) == sorted((original.answer, *original.distractors))
     assert episode.options[episode.letters.index(episode.correct)] == original.answer
+
+
+@pytest.mark.parametrize("name", ["RSB-Math-4", "RSB-General-10"])
+def test_a_level_draws_its_base_episode_then_the_distractors(name):
+    from rsb_mj.lang import load_task
+    from rsb_mj.suites import get_suite
+
+    base, level = get_suite(name), get_suite(f"{name}-L1")
+    for seed in (1, 2, 3):
+        a = sample_episode(load_task(base.path), suite=base.name, split="eval", index=0, seed=seed)
+        b = sample_episode(
+            load_task(level.path), suite=level.name, split="eval", index=0, seed=seed
+        )
+        row_a, row_b = a.to_dict(), b.to_dict()
+        assert (row_b.pop("suite"), row_b.pop("task")) == (level.name, level.task_file)
+        distractors = row_b.pop("distractors")
+        assert {k: v for k, v in row_a.items() if k not in ("suite", "task")} == row_b
+        assert list(distractors) == ["can_1", "lemon_1", "toy_car_1"]
+        assert {d["color"] for d in distractors.values()} <= set(PALETTE)

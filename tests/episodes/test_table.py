@@ -21,7 +21,7 @@ from rsb_mj.episodes.table import (
     sha256,
 )
 from rsb_mj.errors import EpisodeError
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import ALL_SUITES, LEVEL_SUITES, SUITES
 
 
 def test_row_seed_is_a_fixed_hash():
@@ -36,10 +36,10 @@ def test_question_uses():
     assert max_question_uses(500, None) == 1
 
 
-def test_manifest_lists_all_twelve_tables_with_their_sizes():
+def test_manifest_lists_all_tables_with_their_sizes():
     manifest = read_manifest()
-    assert len(manifest) == 12
-    for name, suite in SUITES.items():
+    assert len(manifest) == 2 * len(ALL_SUITES) == 24
+    for name, suite in ALL_SUITES.items():
         assert manifest[f"{name}.eval.jsonl"]["rows"] == EVAL_ROWS == 500
         assert manifest[f"{name}.train.jsonl"]["rows"] == TRAIN_ROWS
         data = (episodes_dir() / f"{name}.eval.jsonl").read_bytes()
@@ -115,3 +115,43 @@ def test_check_reports_template_lint_findings(monkeypatch, tmp_path):
 
     (finding,) = lint_templates()
     assert finding.startswith(f"{tmp_path / 'unseen_10.txt'}:8:15: RSB431")
+
+
+@pytest.mark.parametrize("name", list(LEVEL_SUITES))
+def test_level_table_is_its_base_table_plus_distractors(name):
+    from rsb_mj.episodes.table import LEVEL_FIELDS, derive_table, diff_rows
+
+    base = load_table(LEVEL_SUITES[name].base, "eval")
+    stored = (episodes_dir() / f"{name}.eval.jsonl").read_bytes().splitlines(keepends=True)
+    assert dumps(derive_table(name, base[:20])) == b"".join(stored[:20])
+    table = load_table(name, "eval")
+    assert len(table) == len(base)
+    for row, ref in zip(table, base, strict=True):
+        assert set(diff_rows(ref, row)) == set(LEVEL_FIELDS)
+        assert sorted(row.distractors) == ["can_1", "lemon_1", "toy_car_1"]
+
+
+def test_a_level_is_not_balanced_on_its_own():
+    with pytest.raises(
+        EpisodeError, match=r"RSB-Math-4-L1 is level L1 of RSB-Math-4: its table is derived"
+    ):
+        build_table("RSB-Math-4-L1", "eval", rows=1)
+
+
+def test_check_names_a_level_row_that_left_its_base(tmp_path):
+    names = ("RSB-Math-4.eval.jsonl", "RSB-Math-4-L1.eval.jsonl", "manifest.json")
+    for name in names:
+        shutil.copy(episodes_dir() / name, tmp_path / name)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    manifest["tables"] = {n: manifest["tables"][n] for n in names[:2]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    base = tmp_path / "RSB-Math-4.eval.jsonl"
+    lines = base.read_text().splitlines()
+    row = json.loads(lines[2])
+    row["template_id"] = "unseen-4-00"
+    lines[2] = json.dumps(row, ensure_ascii=False)
+    base.write_text("\n".join(lines) + "\n")
+    problems = [p for p in check_tables(["RSB-Math-4-L1"], tmp_path, complete=False)]
+    assert problems == [
+        "RSB-Math-4-L1.eval.jsonl:3: differs from RSB-Math-4.eval.jsonl in template_id"
+    ]

@@ -48,8 +48,17 @@ def problem_factory():
 
 
 def make_episode(problem: Problem, seed: int = 0) -> Episode:
-    """An episode of ``problem`` built without the episode sampler: options in order,
-    candidate ``i`` stands for letter ``i``, distinct colors for 4 choices."""
+    """An episode of ``problem`` built without the episode sampler's semantics: options in
+    order, candidate ``i`` stands for letter ``i``, distinct colors for 4 choices; the layout
+    and any non-candidate objects' placements drawn from ``seed``."""
+    from rsb_mj.episodes.sampler import draw_distractors
+
+    rng = np.random.default_rng(seed)
+    if is_a2a(problem):  # Act2Answer plates stand in fixed slots (rsb_mj.a2a.episodes)
+        layout, distractors = layout_for(problem, "original"), {}
+    else:
+        layout = sample_layout(problem, rng)
+        distractors = draw_distractors(problem, rng, layout)
     names = problem.candidates
     letters = LETTERS[len(names)]
     n = len(names)  # distinct palette colors up to 8 choices (red, green, blue, yellow, ...)
@@ -66,13 +75,10 @@ def make_episode(problem: Problem, seed: int = 0) -> Episode:
         correct="B",
         mapping=dict(zip(letters, names, strict=True)),
         colors=dict(zip(names, colors, strict=True)),
-        layout=(  # Act2Answer plates stand in fixed slots (rsb_mj.a2a.episodes)
-            layout_for(problem, "original")
-            if is_a2a(problem)
-            else sample_layout(problem, np.random.default_rng(seed))
-        ),
+        layout=layout,
         template_id="test",
         instruction="what is 1 plus 1?",
+        distractors=distractors,
     )
 
 

@@ -29,10 +29,11 @@ def test_task_compiles_and_holds_still_for_two_seconds(path, episode_factory):
     model = scene.model
     data = mujoco.MjData(model)
     scene.apply_episode(data, episode_factory(problem, seed=3))
-    start = {c: data.body(c).xpos.copy() for c in scene.candidates}
+    bodies = [d.name for d in problem.objects]
+    start = {c: data.body(c).xpos.copy() for c in bodies}
     mujoco.mj_step(model, data, nstep=1000)  # 2 s at 2 ms, home targets held
     assert data.warning.number.sum() == 0
-    for c in scene.candidates:
+    for c in bodies:
         drift = np.linalg.norm(data.body(c).xpos - start[c])
         assert drift < 1e-3, f"{path.name}: {c} drifted {drift * 1000:.2f} mm"
 
@@ -97,3 +98,28 @@ def test_episode_without_a_pose_for_a_candidate_is_rejected(problem_factory, epi
     del layout["obj_c"]
     with pytest.raises(SceneError, match=r"episode layout has no pose for \['obj_c'\]"):
         scene.apply_episode(mujoco.MjData(scene.model), dataclasses.replace(episode, layout=layout))
+
+
+def test_episode_places_and_colors_the_distractors(episode_factory):
+    from rsb_mj.colors import rgba
+    from rsb_mj.scene.frames import table_to_world
+
+    problem = load_task(tasks_dir() / "rsb_math_4_l1.bddl")
+    scene = compile_scene(problem)
+    data = mujoco.MjData(scene.model)
+    episode = episode_factory(problem, seed=5)
+    assert sorted(episode.distractors) == ["can_1", "lemon_1", "toy_car_1"]
+    scene.apply_episode(data, episode)
+    for name, placed in episode.distractors.items():
+        pose = placed.pose
+        want = table_to_world(pose.x, pose.y, scene.rest_height[name])
+        np.testing.assert_allclose(data.body(name).xpos, want, atol=1e-12)
+        for geom in scene._built[name].color_geoms:
+            assert tuple(scene.model.geom(geom).rgba) == pytest.approx(rgba(placed.color))
+    bad = dataclasses.replace(episode, distractors={"block_a": episode.distractors["can_1"]})
+    with pytest.raises(
+        SceneError,
+        match=r"episode distractor 'block_a' is not a non-candidate object of the task; "
+        r"valid choices: can_1, lemon_1, toy_car_1",
+    ):
+        scene.apply_episode(data, bad)

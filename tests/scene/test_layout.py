@@ -66,3 +66,78 @@ def test_region_smaller_than_footprint_is_named(problem_factory):
         SceneError, match=r"region 'table_candidates' is smaller than the footprint of 'obj_a'"
     ):
         sample_layout(problem, np.random.default_rng(0))
+
+
+def _l1(name: str):
+    from rsb_mj.lang import load_task
+    from rsb_mj.resources import tasks_dir
+
+    return load_task(tasks_dir() / name)
+
+
+@pytest.mark.parametrize("task", ["rsb_math_4_l1.bddl", "rsb_math_10_l1.bddl"])
+def test_distractors_keep_their_clearances(task):
+    from rsb_mj.scene.layout import (
+        DISTRACTOR_CLEARANCE,
+        DISTRACTOR_ZONE_MARGIN,
+        FOOTPRINT_CLEARANCE,
+        distractor_names,
+        sample_distractors,
+    )
+
+    problem = _l1(task)
+    assert distractor_names(problem) == ("can_1", "lemon_1", "toy_car_1")
+    radius = {n: footprint_radius(problem.category_of(n)) for n in problem.declarations()}
+    rects = [(r.x0, r.y0, r.x1, r.y1) for r in problem.region("table_distractors").ranges]
+    for seed in range(100):
+        rng = np.random.default_rng(seed)
+        layout = sample_layout(problem, rng)
+        placed = sample_distractors(problem, rng, layout)
+        assert tuple(placed) == ("can_1", "lemon_1", "toy_car_1")
+        for name, p in placed.items():
+            r = radius[name]
+            assert any(
+                x0 + r <= p.x <= x1 - r and y0 + r <= p.y <= y1 - r for x0, y0, x1, y1 in rects
+            )
+            dx = max(-0.06 - p.x, p.x - 0.06, 0.0)
+            dy = max(0.1 - p.y, p.y - 0.22, 0.0)
+            assert math.hypot(dx, dy) >= r + DISTRACTOR_ZONE_MARGIN
+            for c, q in layout.items():
+                need = r + radius[c] + DISTRACTOR_CLEARANCE
+                assert math.hypot(p.x - q.x, p.y - q.y) >= need
+        for (a, p), (b, q) in itertools.combinations(placed.items(), 2):
+            need = radius[a] + radius[b] + FOOTPRINT_CLEARANCE
+            assert math.hypot(p.x - q.x, p.y - q.y) >= need
+
+
+def test_no_distractors_no_draw(problem_factory):
+    from rsb_mj.scene.layout import sample_distractors
+
+    problem = problem_factory(4)
+    rng = np.random.default_rng(3)
+    layout = sample_layout(problem, rng)
+    state = rng.bit_generator.state
+    assert sample_distractors(problem, rng, layout) == {}
+    assert rng.bit_generator.state == state
+
+
+def test_distractors_that_cannot_fit_raise(tmp_path):
+    from rsb_mj.lang import load_task
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.scene.layout import sample_distractors
+
+    src = (tasks_dir() / "rsb_math_4_l1.bddl").read_text()
+    src = src.replace(
+        "(-0.3 0.06 -0.1 0.3) (0.1 0.06 0.3 0.3) (-0.25 -0.1 0.25 0.02)", "(0.12 0.08 0.3 0.22)"
+    )
+    path = tmp_path / "crowded.bddl"
+    path.write_text(src)
+    problem = load_task(path)
+    rng = np.random.default_rng(0)
+    layout = sample_layout(problem, rng)
+    with pytest.raises(
+        SceneError,
+        match=r"crowded.bddl: could not place the 3 non-candidate objects after 64 attempts "
+        r"\(regions \['table_distractors'\]\)",
+    ):
+        sample_distractors(problem, rng, layout)
