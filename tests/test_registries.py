@@ -81,3 +81,10 @@ def test_rect_reachable_agrees_with_the_point_rule(rect, expected):
     )
     assert any(workspace.reachable(x, y) for x, y in grid) == expected
     assert workspace.rect_reachable(*rect) == expected
+
+
+def test_source_choice_counts_are_the_samplers():
+    from rsb_mj.episodes.sources import SOURCES
+
+    assert {n: tuple(s.choices) for n, s in SOURCES.items()} == vocabulary.SOURCE_CHOICES
+    assert set(SOURCES) <= set(vocabulary.QUESTION_SOURCES)

@@ -489,6 +489,14 @@ def canonical_predicate(name: str) -> str:
 QUESTION_SOURCES = ("arithmetic", "gsm8k", "mmlu_pro", "mmlu", *A2A_SOURCES.values())
 #: ``(:question (:choices N))`` values: 2..10 (:mod:`rsb_mj.choices`).
 CHOICE_COUNTS = _CHOICE_COUNTS
+#: Choice counts each built-in source serves (the ``choices`` of ``rsb_mj.episodes.sources``;
+#: tests/test_registries.py checks they agree): MMLU questions have 4 options, so 2..4.
+SOURCE_CHOICES: dict[str, tuple[int, ...]] = {
+    "arithmetic": _CHOICE_COUNTS,
+    "gsm8k": _CHOICE_COUNTS,
+    "mmlu_pro": _CHOICE_COUNTS,
+    "mmlu": (2, 3, 4),
+}
 #: ``(:instruction (:templates T))`` values.
 TEMPLATE_SETS = ("seen", "unseen")
 #: ``(:options (:map RULE))`` values (``fixed`` is written as explicit letter/name pairs).

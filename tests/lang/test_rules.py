@@ -692,6 +692,15 @@ CASES = [
         3,
         ":choices 4 for an Act2Answer source; valid choices: 2",
     ),
+    (
+        "RSB520",
+        BASE_10,
+        "(:source arithmetic)",
+        "(:source mmlu)",
+        4,
+        3,
+        "(:source mmlu) cannot make 10 options; valid choices: 2, 3, 4",
+    ),
 ]
 
 
