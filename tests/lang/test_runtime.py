@@ -8,7 +8,9 @@ run checks 50 mutants (about a minute on 2 cores); the slow one 2,000.
 
 from __future__ import annotations
 
+import collections
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -167,6 +169,10 @@ def test_a_mutant_is_flagged_or_runs(case):
     runs_or_is_flagged(*case)
 
 
+#: Outcomes of the slow run so far (progress goes to the real stderr every 100 mutants).
+_SEEN: collections.Counter[str] = collections.Counter()
+
+
 @pytest.mark.slow
 @settings(
     max_examples=2000,
@@ -176,4 +182,6 @@ def test_a_mutant_is_flagged_or_runs(case):
 )
 @given(mutant())
 def test_two_thousand_mutants_are_flagged_or_run(case):
-    runs_or_is_flagged(*case)
+    _SEEN[runs_or_is_flagged(*case)] += 1
+    if _SEEN.total() % 100 == 0:
+        print(f"mutants: {_SEEN.total()} {dict(_SEEN)}", file=sys.__stderr__, flush=True)
