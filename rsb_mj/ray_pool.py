@@ -28,6 +28,7 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -37,6 +38,10 @@ from rsb_mj.errors import EvalError, InfraError
 TASK_RETRIES = 3
 #: The only address a local cluster uses.
 LOOPBACK = "127.0.0.1"
+#: Name prefix of a local cluster's session folder in the temporary folder.
+TEMP_PREFIX = "rsb_ray_"
+#: Age [s] after which a session folder without a session is taken as abandoned.
+STARTUP_GRACE_S = 600.0
 #: Seconds the version probe may take (a cold worker imports mujoco and rsb_mj).
 PROBE_TIMEOUT_S = 300.0
 #: Environment of a local cluster (read by Ray when it is imported and by the processes
@@ -140,7 +145,8 @@ class RayCluster:
                 f"--ray: a local cluster would use the address {node_ip}, not {LOOPBACK}; "
                 "set RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 before Ray is imported"
             )
-        self._temp = tempfile.mkdtemp(prefix="rsb_ray_")
+        reap_stale_clusters()
+        self._temp = tempfile.mkdtemp(prefix=TEMP_PREFIX)
         ray.init(
             _node_ip_address=LOOPBACK,
             num_cpus=self.workers,
@@ -235,6 +241,47 @@ def _processes_of(folder: str) -> list[int]:
             if folder.encode() in f.read():
                 pids.append(int(entry))
     return pids
+
+
+def reap_stale_clusters(root: str | None = None) -> list[str]:
+    """Stop what is left of local clusters whose driver was killed, and remove their folders.
+
+    A driver killed with SIGKILL cannot shut its cluster down: Ray's core processes follow
+    it, but its agent processes stay. Their session folder (``root/rsb_ray_*/session_*_PID``)
+    names the driver's process id; when that process is gone, every process whose command
+    line names the folder is killed and the folder removed. Folders of running drivers, and
+    folders younger than :data:`STARTUP_GRACE_S` with no session yet, are left alone.
+
+    Returns:
+        The folders removed.
+    """
+    root = root or tempfile.gettempdir()
+    removed = []
+    for name in sorted(os.listdir(root)):
+        folder = os.path.join(root, name)
+        if not name.startswith(TEMP_PREFIX) or not os.path.isdir(folder):
+            continue
+        drivers = [s.rpartition("_")[2] for s in os.listdir(folder) if s.startswith("session_2")]
+        if any(pid.isdigit() and _alive(int(pid)) for pid in drivers):
+            continue
+        if not drivers and time.time() - os.path.getmtime(folder) < STARTUP_GRACE_S:
+            continue  # another driver may be starting its cluster there
+        for pid in _processes_of(folder):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def failure_message(exc: BaseException) -> str:

@@ -23,7 +23,13 @@ import pytest
 
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE
-from rsb_mj.ray_pool import LOCAL_ENV, RayCluster, _is_loopback, failure_message
+from rsb_mj.ray_pool import (
+    LOCAL_ENV,
+    RayCluster,
+    _is_loopback,
+    failure_message,
+    reap_stale_clusters,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITES = ("--suite", "RSB-Math-4", "--suite", "RSB-General-10")
@@ -102,6 +108,25 @@ def test_without_ray_installed_the_error_says_how_to_get_it(monkeypatch, tmp_pat
     )
 
 
+def test_what_a_killed_driver_left_is_stopped_and_removed(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale, live = tmp_path / "rsb_ray_a", tmp_path / "rsb_ray_b"
+    (stale / f"session_2026-11-30_16-18-42_971194_{dead.pid}").mkdir(parents=True)
+    (live / f"session_2026-11-30_16-18-42_971194_{os.getpid()}").mkdir(parents=True)
+    (tmp_path / "rsb_ray_c").mkdir()  # a cluster starting: no session yet
+    agent = subprocess.Popen(  # an agent left behind: its command line names the folder
+        [sys.executable, "-c", "import time; time.sleep(60)", str(stale / "logs")]
+    )
+    try:
+        assert reap_stale_clusters(str(tmp_path)) == [str(stale)]
+        assert agent.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rsb_ray_b", "rsb_ray_c"]
+
+
 @pytest.mark.slow
 def test_local_cluster_same_records_as_a_local_run_on_loopback_only(tmp_path, monkeypatch):
     from rsb_mj.cli import main
@@ -155,18 +180,18 @@ def test_running_cluster_two_workers_retry_a_killed_worker(tmp_path, monkeypatch
                 "--max-steps", "60", "--no-progress"]  # fmt: skip
         deadline = time.monotonic() + 120
         ray_out = tmp_path / "ray"
-        while True:  # the head needs some seconds before it takes drivers
-            code = main(
-                [*args, "--episodes", "2", "--out", str(ray_out), f"--ray=127.0.0.1:{port}"]
-            )
-            if code == 0 or time.monotonic() > deadline or head.poll() is not None:
-                break
-            time.sleep(2)
-        assert code == 0, head.stderr.read().decode() if head.poll() is not None else code
-        assert not flag.exists()  # a worker died: the policy removed the flag as it crashed
-        assert (
-            main([*args, "--episodes", "3", "--out", str(ray_out), f"--ray=127.0.0.1:{port}"]) == 0
-        )
+        address = f"--ray=127.0.0.1:{port}"
+        with SocketWatch() as watch:
+            while True:  # the head needs some seconds before it takes drivers
+                code = main([*args, "--episodes", "2", "--out", str(ray_out), address])
+                if code == 0 or time.monotonic() > deadline or head.poll() is not None:
+                    break
+                time.sleep(2)
+            assert code == 0, head.stderr.read().decode() if head.poll() is not None else code
+            assert not flag.exists()  # a worker died: the policy removed the flag as it crashed
+            assert main([*args, "--episodes", "3", "--out", str(ray_out), address]) == 0
+        assert watch.lines, "no Ray socket seen"
+        assert [line for line in watch.lines if "127.0.0.1" not in line] == []
         local = tmp_path / "local"
         assert main([*args, "--episodes", "3", "--out", str(local), "--workers", "1"]) == 0
         assert _lines(ray_out) == _lines(local)
