@@ -118,6 +118,10 @@ def test_what_a_killed_driver_left_is_stopped_and_removed(tmp_path):
     agent = subprocess.Popen(  # an agent left behind: its command line names the folder
         [sys.executable, "-c", "import time; time.sleep(60)", str(stale / "logs")]
     )
+    cmdline = Path(f"/proc/{agent.pid}/cmdline")
+    deadline = time.monotonic() + 10
+    while str(stale).encode() not in cmdline.read_bytes() and time.monotonic() < deadline:
+        time.sleep(0.01)  # until the child has exec'd its own command line
     try:
         assert reap_stale_clusters(str(tmp_path)) == [str(stale)]
         assert agent.wait(timeout=10) == -signal.SIGKILL
