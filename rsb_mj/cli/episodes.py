@@ -1,6 +1,8 @@
 """``rsb episodes build|check|show``: the frozen episode tables in ``tasks/episodes``.
 
 * ``rsb episodes build [SUITE...]`` regenerates the tables (byte for byte) and the manifest;
+  ``rsb episodes build TASK.bddl`` freezes the rows ``rsb eval TASK.bddl`` evaluates
+  (:mod:`rsb_mj.episodes.task_tables`) into ``episodes/`` beside the task file (or ``--out``);
 * ``rsb episodes check [SUITE...]`` verifies sha256 sums and re-draws every row from its
   ``(suite, split, index, seed)``, naming each table row that drifted (exit 1);
 * ``rsb episodes show SUITE [--split S] [--index I]`` prints one row.
@@ -31,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "suites",
         nargs="*",
         metavar="SUITE",
-        help=f"default: all of {', '.join(ALL_SUITES)}; 'a2a' or A2A-<Category> for Act2Answer",
+        help=f"default: all of {', '.join(ALL_SUITES)}; 'a2a' or A2A-<Category> for "
+        "Act2Answer; or task files (*.bddl)",
     )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
     build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
@@ -62,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.episodes.table import build_all, check_tables, load_table
     from rsb_mj.suites import expand_suites, is_a2a_suite
 
+    if args.action == "build" and any(s.endswith(".bddl") for s in args.suites):
+        return _build_task_files(args)
     if args.action in ("build", "check"):
         names = expand_suites(list(args.suites))
         a2a = [n for n in names if is_a2a_suite(n)]
@@ -159,4 +164,24 @@ def _show(args: argparse.Namespace, table: list) -> int:
             f"  distractor {obj} {placed.color} at x={pose.x:+.3f} y={pose.y:+.3f} "
             f"yaw={pose.yaw:+.2f}"
         )
+    return 0
+
+
+def _build_task_files(args: argparse.Namespace) -> int:
+    """``rsb episodes build TASK.bddl...``: freeze the rows ``rsb eval`` runs of each file."""
+    from rsb_mj.episodes.task_tables import build_task_tables
+
+    others = [s for s in args.suites if not s.endswith(".bddl")]
+    if others:
+        print(f"rsb episodes: error: give suites or task files, not both ({others[0]})")
+        return 2
+    splits = ("eval", "train") if args.split == "both" else (args.split,)
+    start = time.perf_counter()
+    count = 0
+    for task in args.suites:
+        for r in build_task_tables(task, splits, args.out, args.rows):
+            state = "rewritten" if r.changed else "unchanged"
+            print(f"{r.path}  {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}")
+            count += 1
+    print(f"built {count} tables in {time.perf_counter() - start:.1f} s")
     return 0

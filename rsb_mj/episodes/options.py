@@ -39,7 +39,7 @@ from math import comb
 
 import numpy as np
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS, counts_text
 from rsb_mj.episodes.numeric import (
     decimals_of,
     format_number,
@@ -70,7 +70,7 @@ def draw_options(
         EpisodeError: for an unsupported ``n`` or a text question with too few distractors.
     """
     if n not in LETTERS:
-        raise EpisodeError(f"{n} options; valid choices: 4, 10")
+        raise EpisodeError(f"{n} options; valid choices: {counts_text()}")
     if question.numeric:
         options, index = _numeric(question, n, rng)
     else:

@@ -34,6 +34,8 @@ class Question:
             ``7 times 23``: distractors are other multiples of 7, results of the same
             expression family); ``""`` for the default of
             :func:`rsb_mj.episodes.numeric.step_of`.
+        subject: the source's subject or category (``"biology"``, ``"anatomy"``), ``""``
+            when it has none; ``(:subject ...)`` parameters select on it.
     """
 
     qid: str
@@ -47,3 +49,4 @@ class Question:
     profile_weights: tuple[float, ...] = ()
     value_weights: Mapping[str, float] = field(default_factory=dict, hash=False, compare=False)
     step: str = ""
+    subject: str = ""

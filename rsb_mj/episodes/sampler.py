@@ -25,7 +25,6 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -34,17 +33,38 @@ from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import Distractor, Episode, Pose2D
 from rsb_mj.episodes.options import draw_options
 from rsb_mj.episodes.question import Question
-from rsb_mj.episodes.sources import check_split, get_source
+from rsb_mj.episodes.sources import check_split, resolve_source
 from rsb_mj.episodes.templates import (
     TEMPLATE_SETS,
     Template,
+    load_template_file,
     load_templates,
     option_list,
     render,
 )
-from rsb_mj.errors import EpisodeError
+from rsb_mj.errors import EpisodeError, TaskError
 from rsb_mj.lang.a2a import is_a2a_source
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.task import Task, task_of
 from rsb_mj.suites import ALL_SUITES
+
+#: What the sampler accepts: a parsed task or its typed view.
+TaskLike = Problem | Task
+
+
+def as_task(task: TaskLike) -> Task:
+    """The typed :class:`~rsb_mj.lang.task.Task` of ``task``.
+
+    Raises:
+        EpisodeError: when the task has no question block.
+    """
+    if isinstance(task, Task):
+        return task
+    try:
+        return task_of(task)
+    except TaskError as exc:
+        raise EpisodeError(str(exc)) from None
+
 
 #: Decimal places kept for positions [m] and yaw [rad].
 LAYOUT_DECIMALS = 6
@@ -64,26 +84,33 @@ class Semantics:
     source: str
 
 
-def template_set_for(problem: Any, suite: str, split: str, templates: str | None) -> str:
-    """Which template set an episode uses.
+def template_set_for(task: TaskLike, split: str, templates: str | None = None) -> str:
+    """Which shipped template set an episode uses (``""`` for the task's template file).
 
-    ``templates`` if given; otherwise, for a named suite, ``unseen`` on the eval split and
-    ``seen`` on the train split; for a bare task file (``suite=""``), the task file's
-    ``(:instruction (:templates ...))``.
+    ``templates`` if given (an override, e.g. ``rsb eval --templates``); otherwise what the
+    task's ``(:instruction (:templates ...))`` selects for ``split`` (the six suites:
+    ``(:train seen) (:eval unseen)``; a task without the block: the same).
     """
-    if templates is not None:
-        chosen = templates
-    elif suite:
-        chosen = "unseen" if split == "eval" else "seen"
-    elif getattr(problem, "instruction", None) is not None:
-        chosen = problem.instruction.templates
-    else:
-        chosen = "seen"
+    spec = as_task(task).templates_for(check_split(split))
+    chosen = templates if templates is not None else spec.set_name
+    if chosen is None:
+        return ""
     if chosen not in TEMPLATE_SETS:
         raise EpisodeError(
             f"unknown template set {chosen!r}; valid choices: {', '.join(TEMPLATE_SETS)}"
         )
     return chosen
+
+
+def templates_for(task: TaskLike, split: str, templates: str | None = None) -> tuple[Template, ...]:
+    """The templates an episode of ``split`` draws from (see :func:`template_set_for`)."""
+    view = as_task(task)
+    chosen = template_set_for(view, split, templates)
+    if chosen:
+        return load_templates(chosen, view.choices)
+    file = view.templates_for(split).file
+    assert file is not None
+    return load_template_file(file, view.choices)
 
 
 #: Last characters that end a question as written; other questions are sentence stems.
@@ -97,17 +124,13 @@ def display_text(text: str) -> str:
     return text if text.endswith(_QUESTION_ENDS) else f"{text} ___."
 
 
-def noun_of(problem: Any, obj: str) -> str:
+def noun_of(task: TaskLike, obj: str) -> str:
     """The noun instructions use for ``obj`` ("block" for a letter_block)."""
-    from rsb_mj.lang.vocabulary import RSB_CATEGORIES
-
-    category = problem.category_of(obj)
-    info = RSB_CATEGORIES.get(category)
-    return info.noun if info is not None else category.replace("_", " ")
+    return as_task(task).noun(obj)
 
 
 def instruction_values(
-    problem: Any,
+    problem: TaskLike,
     text: str,
     options: tuple[str, ...],
     mapping: dict[str, str],
@@ -131,7 +154,7 @@ def instruction_values(
 
 
 def render_instruction(
-    problem: Any,
+    problem: TaskLike,
     template: Template,
     text: str,
     options: tuple[str, ...],
@@ -145,7 +168,7 @@ def render_instruction(
 
 
 def draw_semantics(
-    problem: Any,
+    problem: TaskLike,
     *,
     suite: str,
     split: str,
@@ -160,13 +183,12 @@ def draw_semantics(
             from its choice count.
     """
     check_split(split)
-    path = getattr(problem, "path", "<task>")
-    if getattr(problem, "question", None) is None:
-        raise EpisodeError(f"{path}: task has no (:question (:source S) (:choices N)) block")
-    choices = int(problem.question.choices)
-    source = get_source(problem.question.source)
+    task = as_task(problem)
+    path = task.path
+    choices = task.choices
+    source = resolve_source(task.source)
     source.check_choices(choices)
-    candidates = tuple(problem.candidates)
+    candidates = task.candidates
     if len(candidates) != choices:
         raise EpisodeError(
             f"{path}: {len(candidates)} candidates for {choices} choices; "
@@ -178,12 +200,12 @@ def draw_semantics(
 
     question = source.draw(split, rng)
     options, correct = draw_options(question, choices, rng)
-    mapping = _draw_mapping(problem, letters, candidates, rng)
+    mapping = _draw_mapping(task, letters, candidates, rng)
     colors = _draw_colors(candidates, question, options, rng)
-    template_list = load_templates(template_set_for(problem, suite, split, templates), choices)
+    template_list = templates_for(task, split, templates)
     template = template_list[int(rng.integers(len(template_list)))]
     text = display_text(question.text)
-    instruction = render_instruction(problem, template, text, options, mapping, colors)
+    instruction = render_instruction(task, template, text, options, mapping, colors)
     if text != question.text:
         question = dataclasses.replace(question, text=text)
     return Semantics(
@@ -192,16 +214,15 @@ def draw_semantics(
 
 
 def _draw_mapping(
-    problem: Any, letters: tuple[str, ...], candidates: tuple[str, ...], rng: np.random.Generator
+    task: Task, letters: tuple[str, ...], candidates: tuple[str, ...], rng: np.random.Generator
 ) -> dict[str, str]:
-    rule = getattr(problem, "options", None)
-    if rule is None or rule.rule == "shuffle":
+    if task.option_pairs is None:
         order = rng.permutation(len(candidates))
         return {letter: candidates[int(i)] for letter, i in zip(letters, order, strict=True)}
-    pairs = dict(rule.pairs)
+    pairs = dict(task.option_pairs)
     if sorted(pairs) != sorted(letters) or sorted(pairs.values()) != sorted(candidates):
         raise EpisodeError(
-            f"{getattr(problem, 'path', '<task>')}: fixed option map {pairs} must map the "
+            f"{task.path}: fixed option map {pairs} must map the "
             f"letters {', '.join(letters)} one-to-one onto the candidates {', '.join(candidates)}"
         )
     return {letter: pairs[letter] for letter in letters}
@@ -225,11 +246,12 @@ def _draw_colors(
     return {c: names[int(i)] for c, i in zip(candidates, order, strict=True)}
 
 
-def draw_layout(problem: Any, rng: np.random.Generator) -> dict[str, Pose2D]:
+def draw_layout(problem: TaskLike, rng: np.random.Generator) -> dict[str, Pose2D]:
     """Step 6: the candidates' layout from the scene's sampler, rounded (table frame)."""
     from rsb_mj.scene.layout import sample_layout
 
-    return {name: _rounded(p) for name, p in sample_layout(problem, rng).items()}
+    raw = sample_layout(as_task(problem).problem, rng)
+    return {name: _rounded(p) for name, p in raw.items()}
 
 
 def _rounded(p: Pose2D) -> Pose2D:
@@ -241,13 +263,13 @@ def _rounded(p: Pose2D) -> Pose2D:
 
 
 def draw_distractors(
-    problem: Any, rng: np.random.Generator, layout: dict[str, Pose2D]
+    problem: TaskLike, rng: np.random.Generator, layout: dict[str, Pose2D]
 ) -> dict[str, Distractor]:
     """Step 7: the non-candidate objects' poses (rounded, table frame) around ``layout``, then
     a uniform palette color for each; ``{}`` (and no draw) when the task has none."""
     from rsb_mj.scene.layout import sample_distractors
 
-    poses = sample_distractors(problem, rng, layout)
+    poses = sample_distractors(as_task(problem).problem, rng, layout)
     names = list(PALETTE)
     return {
         name: Distractor(_rounded(pose), names[int(rng.integers(len(names)))])
@@ -256,7 +278,7 @@ def draw_distractors(
 
 
 def assemble(
-    problem: Any,
+    problem: TaskLike,
     sem: Semantics,
     layout: dict[str, Pose2D],
     *,
@@ -272,7 +294,7 @@ def assemble(
         split=split,
         index=int(index),
         seed=int(seed),
-        task=Path(getattr(problem, "path", "<task>")).name,
+        task=Path(as_task(problem).path).name,
         question_id=sem.question.qid,
         question=sem.question.text,
         options=sem.options,
@@ -288,7 +310,7 @@ def assemble(
 
 
 def sample_episode(
-    problem: Any,
+    problem: TaskLike,
     *,
     suite: str,
     split: str,
@@ -299,10 +321,11 @@ def sample_episode(
     """Draw the episode ``(suite, split, index, seed)`` of ``problem``.
 
     Args:
-        problem: a parsed task (:class:`rsb_mj.lang.Problem`) with a ``:question`` block.
+        problem: a parsed task (:class:`rsb_mj.lang.Problem`, or its
+            :class:`~rsb_mj.lang.task.Task`) with a ``:question`` block.
         suite: suite name (e.g. ``"RSB-Math-4"``) or ``""`` for a bare task file.
-        split: ``"train"`` (train questions, seen templates) or ``"eval"`` (eval questions,
-            unseen templates).
+        split: ``"train"`` or ``"eval"``: the source's questions of that split, and the
+            templates the task's ``:instruction`` selects for it (the suites: seen / unseen).
         index: the row index (recorded; it does not influence any draw).
         seed: the seed of ``numpy.random.default_rng``, the only source of randomness.
         templates: override the template set (``"seen"``/``"unseen"``), e.g. to evaluate
@@ -315,11 +338,11 @@ def sample_episode(
         EpisodeError: for an invalid split, source, template set or task (see
             :func:`draw_semantics`); SceneError when no layout fits.
     """
-    question = getattr(problem, "question", None)
-    if is_a2a_source(getattr(question, "source", None)):  # Act2Answer: rsb_mj.a2a
+    parsed = problem.problem if isinstance(problem, Task) else problem
+    if parsed.question is not None and is_a2a_source(parsed.question.source):  # rsb_mj.a2a
         from rsb_mj.a2a.episodes import sample_a2a_episode
 
-        return sample_a2a_episode(problem, suite=suite, split=split, index=index, seed=seed)
+        return sample_a2a_episode(parsed, suite=suite, split=split, index=index, seed=seed)
     rng = np.random.default_rng(seed)
     sem = draw_semantics(problem, suite=suite, split=split, rng=rng, templates=templates)
     layout = draw_layout(problem, rng)

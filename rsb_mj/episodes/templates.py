@@ -119,6 +119,28 @@ def load_templates(set_name: str, choices: int) -> tuple[Template, ...]:
     return parse_templates(path.read_text(encoding="utf-8"), str(path), set_name, choices)
 
 
+_FILES: dict[tuple[str, int, int, int], tuple[Template, ...]] = {}
+
+
+def load_template_file(path: Path, choices: int) -> tuple[Template, ...]:
+    """The templates of a task's own template file (``(:templates (:file "..."))``), for
+    ``choices`` options; ids ``{file stem}-{choices}-{NN}``. Cached by path, size and
+    modification time.
+
+    Raises:
+        EpisodeError: when the file is missing or a template is invalid (``path:line:col``).
+    """
+    try:
+        stat = path.stat()
+    except OSError:
+        raise EpisodeError(f"template file {path} not found") from None
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, choices)
+    if key not in _FILES:
+        text = path.read_text(encoding="utf-8")
+        _FILES[key] = parse_templates(text, str(path), path.stem, choices)
+    return _FILES[key]
+
+
 def template_by_id(template_id: str) -> Template:
     """The template with id ``template_id`` (e.g. ``"unseen-4-03"``).
 

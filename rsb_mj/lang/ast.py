@@ -11,9 +11,12 @@ in metres; yaw values are radians about +z.
 The :class:`Problem` root offers the helpers the later stages use::
 
     problem.candidates                 # ("block_a", "block_b", ...)
-    problem.question.source            # "arithmetic" | "gsm8k" | "mmlu_pro" | "mmlu"
-    problem.question.choices           # 4 | 10
-    problem.instruction.templates      # "seen" | "unseen"
+    problem.question.source            # "arithmetic" | "gsm8k" | "mmlu_pro" | "mmlu" | "file"
+    problem.question.params            # (SourceParam("subject", ("biology",)), ...)
+    problem.question.file              # "questions.jsonl" for (:source (:file ...))
+    problem.question.choices           # 2..10
+    problem.instruction.for_split("eval")  # TemplateChoice: a set name or a file
+    problem.answer_zone_names          # ("table_answer_zone",)
     problem.layout.min_spacing         # metres
     problem.layout.yaw_range           # (lo, hi) radians
     problem.category_of("block_a")     # "letter_block"
@@ -264,24 +267,102 @@ class Region:
 # --------------------------------------------------------------------------------------------
 
 
+#: ``Question.source`` of a user question bank, ``(:source (:file "questions.jsonl"))``.
+FILE_SOURCE = "file"
+
+
+@dataclass(frozen=True)
+class SourceParam:
+    """A parameter of a built-in question source, e.g. ``(:subject "biology")`` or
+    ``(:answer_range 0 100)``: the keyword without its colon, lower case, and its values
+    (names and quoted strings as text without quotes, numbers as numbers)."""
+
+    name: str
+    values: tuple[str | int | float, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
 @dataclass(frozen=True)
 class Question:
     """``(:question (:source S) (:choices N))``: where questions come from and how many options.
 
     A field is None when the file omits it (the linter reports that as an error, so a
     problem returned by :func:`rsb_mj.lang.load_task` always has both).
+
+    Attributes:
+        source: the source name, or :data:`FILE_SOURCE` for a question bank file.
+        choices: the number of options (2..10).
+        params: parameters of a built-in source, ``(:source (NAME (:key value ...) ...))``.
+        file: the question bank path as written (relative to the task file), or None.
+        repeated: positions of a second ``(:source ...)`` or ``(:choices ...)`` (a lint
+            error; the first is kept).
     """
 
     source: str | None = None
     choices: int | float | None = None
+    params: tuple[SourceParam, ...] = ()
+    file: str | None = None
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+
+    def param(self, name: str) -> SourceParam | None:
+        """The parameter called ``name``, or None."""
+        return next((p for p in self.params if p.name == name), None)
+
+
+@dataclass(frozen=True)
+class TemplateChoice:
+    """One template selection of ``(:templates ...)``: a shipped set or a template file.
+
+    Attributes:
+        split: ``"train"`` or ``"eval"`` for ``(:train X)`` / ``(:eval X)``, None for both.
+        set_name: ``"seen"`` or ``"unseen"`` (shipped files), or None for a file.
+        file: the template file path as written (relative to the task file), or None.
+    """
+
+    split: str | None = None
+    set_name: str | None = None
+    file: str | None = None
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True)
 class Instruction:
-    """``(:instruction (:templates seen|unseen))``: which instruction template set to draw from."""
+    """``(:instruction (:templates ...))``: which instruction templates episodes draw from.
+
+    ``(:templates seen)`` (both splits), ``(:templates (:file "my_templates.txt"))``, or one
+    per split, ``(:templates (:train seen) (:eval unseen))`` (the six suites: seen templates
+    for training, unseen ones for evaluation, as in the RSB paper).
+
+    Attributes:
+        templates: the set name of a plain ``(:templates NAME)`` (None otherwise).
+        choices: every selection written, in source order (see :meth:`for_split`).
+        repeated: positions of a second ``(:templates ...)`` (a lint error; the first wins).
+    """
 
     templates: str | None = None
+    choices: tuple[TemplateChoice, ...] = field(default=(), repr=False)
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.templates is not None and not self.choices:
+            object.__setattr__(self, "choices", (TemplateChoice(None, self.templates),))
+
+    def for_split(self, split: str) -> TemplateChoice | None:
+        """The selection for ``split``: its ``(:train X)``/``(:eval X)``, else the one for
+        both splits, else None."""
+        for choice in self.choices:
+            if choice.split == split:
+                return choice
+        return next((c for c in self.choices if c.split is None), None)
+
+
+@dataclass(frozen=True)
+class AnswerZone:
+    """``(:answer_zone table_answer_zone)``: the region(s) (full names) the answer goes in."""
+
+    regions: tuple[str, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
@@ -316,6 +397,11 @@ class Layout:
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
+#: The region name (``<target>_answer_zone``) read as the answer zone when a file has no
+#: ``(:answer_zone ...)`` block: deprecated, kept so older task files run (RSB452 warns).
+LEGACY_ANSWER_ZONE = "answer_zone"
+
+
 # --------------------------------------------------------------------------------------------
 # The root
 # --------------------------------------------------------------------------------------------
@@ -329,7 +415,7 @@ class Problem:
         name: ``(define (problem NAME) ...)``.
         domain: ``(:domain D)``, e.g. ``"rsb"`` or ``"robosuite"``; None if absent.
         language: the ``:language`` text (tokens joined by one space), or None.
-        question, instruction, options, layout: rsb blocks, None if absent.
+        question, instruction, options, layout, answer_zone: rsb blocks, None if absent.
         regions, fixtures, objects: declarations in source order.
         obj_of_interest: names listed in ``:obj_of_interest``.
         candidate_names: the ``:candidates`` list (see :attr:`candidates`).
@@ -358,6 +444,7 @@ class Problem:
     goal_terms: tuple[Expr, ...] = ()
     cost_terms: tuple[Expr, ...] | None = None
     layout: Layout | None = None
+    answer_zone: AnswerZone | None = None
     sections: tuple[Section, ...] = ()
     path: str = field(default="<string>", compare=False)
     blocks: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
@@ -422,6 +509,22 @@ class Problem:
             f"{self.path}: no region {full_name!r}; valid choices: "
             + ", ".join(sorted(r.full_name for r in self.regions))
         )
+
+    @property
+    def answer_zone_names(self) -> tuple[str, ...]:
+        """Full names of the answer-zone regions: those ``(:answer_zone ...)`` declares; a
+        file without the block falls back (deprecated, RSB452) to every region called
+        :data:`LEGACY_ANSWER_ZONE`."""
+        if self.answer_zone is not None:
+            return self.answer_zone.regions
+        return tuple(r.full_name for r in self.regions if r.name == LEGACY_ANSWER_ZONE)
+
+    @property
+    def answer_zone_regions(self) -> tuple[Region, ...]:
+        """The answer-zone :class:`Region` nodes (see :attr:`answer_zone_names`), in
+        declaration order; names that match no region are left out (RSB451)."""
+        names = set(self.answer_zone_names)
+        return tuple(r for r in self.regions if r.full_name in names)
 
     def placement_of(self, obj: str) -> str:
         """Full region name where ``:init (On obj REGION)`` places ``obj``.

@@ -64,6 +64,7 @@ _KEYWORDS = {
         ":layout",
         ":min_spacing",
         ":yaw_range",
+        ":answer_zone",
     ]
 }
 
@@ -372,7 +373,9 @@ def _section(item: Any) -> Any:
     if keyword == ":question":
         return _T.question([*head, *(_question_prop(x) for x in rest), close])
     if keyword == ":instruction":
-        return _T.instruction([*head, *(_one(x, ":templates", _T.templates) for x in rest), close])
+        return _T.instruction([*head, *(_templates(x) for x in rest), close])
+    if keyword == ":answer_zone":
+        return _T.answer_zone([*head, *(_name(x) for x in rest), close])
     if keyword == ":options":
         return _T.options([*head, *(_map_rule(x) for x in rest), close])
     if keyword == ":layout":
@@ -387,6 +390,29 @@ def _one(item: Any, keyword: str, method: Any, number: bool = False) -> Any:
         raise Fallback
     value = _number(form.items[1]) if number else _name(form.items[1])
     return method([*_head(form, keyword), value, form.close])
+
+
+def _templates(item: Any) -> Any:
+    """``(:templates NAME)`` or ``(:templates (:train NAME) (:eval NAME))``; files (quoted
+    strings) go to Lark."""
+    form = _form(item)
+    if _keyword_of(form) != ":templates":
+        raise Fallback
+    choices = []
+    for x in form.items[1:]:
+        if isinstance(x, Token):
+            choices.append(_T.template_set([_name(x)]))
+            continue
+        split = _form(x, 2)
+        if _keyword_of(split) not in (":train", ":eval"):
+            raise Fallback
+        key = split.items[0]
+        key.type = "SPLIT_KEY"
+        if not isinstance(split.items[1], Token):
+            raise Fallback
+        inner = _T.template_set([_name(split.items[1])])
+        choices.append(_T.template_split([split.open, key, inner, split.close]))
+    return _T.templates([*_head(form, ":templates"), *choices, form.close])
 
 
 def _question_prop(item: Any) -> Any:

@@ -2,11 +2,12 @@
 
 One layout for every file: blocks in a fixed order (domain, language, question, instruction,
 regions, fixtures, objects, obj_of_interest, candidates, options, init, grasp, goal, cost,
-layout, then pass-through blocks in source order), the declarations of ``:fixtures`` and
-``:objects`` on one line below the keyword when they fit (else one ``names - category``
-group per line), two-space indentation, closing parentheses at the end of the last line of a
-form, numbers written as integers when they are integral and otherwise with Python's shortest
-round-trip repr, and expressions on one line when they fit in :data:`WIDTH` columns.
+layout, answer_zone, then pass-through blocks in source order), the declarations of
+``:fixtures`` and ``:objects`` on one line below the keyword when they fit (else one
+``names - category`` group per line), two-space indentation, closing parentheses at the end
+of the last line of a form, numbers written as integers when they are integral and otherwise
+with Python's shortest round-trip repr, and expressions on one line when they fit in
+:data:`WIDTH` columns.
 
 Formatting is an identity on the AST: ``parse(format(parse(text))) == parse(text)``.
 
@@ -25,6 +26,7 @@ neighbour.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -330,12 +332,13 @@ class _Layout:
         if p.question is not None:
             parts = []
             if p.question.source is not None:
-                parts.append(f"(:source {p.question.source})")
+                parts.append(f"(:source {_source(p.question)})")
             if p.question.choices is not None:
                 parts.append(f"(:choices {number(p.question.choices)})")
             lines += line("question", "(" + " ".join([":question", *parts]) + ")")
         if p.instruction is not None:
-            parts = [f"(:templates {p.instruction.templates})"] if p.instruction.templates else []
+            chosen = p.instruction.choices
+            parts = [f"(:templates {' '.join(map(_template_choice, chosen))})"] if chosen else []
             lines += line("instruction", "(" + " ".join([":instruction", *parts]) + ")")
         if _present(p, "regions", bool(p.regions)):
             body = [x for r in p.regions for x in self.region(r, _STEP * 2)]
@@ -375,9 +378,40 @@ class _Layout:
             if p.layout.yaw_range is not None:
                 parts.append(f"(:yaw_range {_numbers(p.layout.yaw_range)})")
             lines += line("layout", "(" + " ".join([":layout", *parts]) + ")")
+        if p.answer_zone is not None:
+            text = " ".join([":answer_zone", *p.answer_zone.regions])
+            lines += line("answer_zone", f"({text})")
         for section in p.sections:
             lines += self.sexp_lines(":" + section.keyword, section.items, section.span, _STEP)
         return _close(lines, p.span)
+
+
+_BARE = re.compile(r"[a-z_][a-z0-9_\-]*", re.I)
+
+
+def _value(value: str | int | float) -> str:
+    """A source parameter value: a number, a bare name, or a quoted string."""
+    if isinstance(value, int | float):
+        return number(value)
+    return value if _BARE.fullmatch(value) else f'"{value}"'
+
+
+def _source(q: ast.Question) -> str:
+    """``arithmetic``, ``(mmlu_pro (:subject biology))`` or ``(:file "q.jsonl")``."""
+    if q.file is not None:
+        return f'(:file "{q.file}")'
+    if not q.params:
+        return str(q.source)
+    params = " ".join(
+        "(" + " ".join([f":{prm.name}", *map(_value, prm.values)]) + ")" for prm in q.params
+    )
+    return f"({q.source} {params})"
+
+
+def _template_choice(choice: ast.TemplateChoice) -> str:
+    """``seen``, ``(:file "t.txt")`` or ``(:eval unseen)``."""
+    text = choice.set_name if choice.set_name is not None else f'(:file "{choice.file}")'
+    return f"(:{choice.split} {text})" if choice.split else str(text)
 
 
 def _rect(r: ast.Rect) -> str:

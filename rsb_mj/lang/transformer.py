@@ -112,6 +112,26 @@ def _props(children: list[Any]) -> list[_Prop]:
     return [c for c in children if isinstance(c, _Prop)]
 
 
+def _first_props(children: list[Any]) -> tuple[dict[str, _Prop], tuple[ast.Span, ...]]:
+    """The first property of each keyword, and the spans of repeats (a lint error)."""
+    first: dict[str, _Prop] = {}
+    repeated: list[ast.Span] = []
+    for prop in _props(children):
+        if prop.keyword in first:
+            repeated.append(prop.span)
+        else:
+            first[prop.keyword] = prop
+    return first, tuple(repeated)
+
+
+@dataclass(frozen=True)
+class _FileRef:
+    """``(:file "path")``: the path as written (quotes removed)."""
+
+    path: str
+    span: ast.Span
+
+
 def _number(text: Token) -> float | int:
     value = _float(text)
     return (
@@ -256,26 +276,82 @@ class AstBuilder:
     # ---- rsb blocks --------------------------------------------------------------------------
 
     def question(self, children: list[Any]) -> Part:
-        values = {p.keyword: p.value for p in _props(children)}
-        node = ast.Question(values.get("source"), values.get("choices"), span=_span(children))
+        values, repeated = _first_props(children)
+        source = values.get("source")
+        name, params, file = source.value if source is not None else (None, (), None)
+        choices = values["choices"].value if "choices" in values else None
+        node = ast.Question(name, choices, params, file, span=_span(children), repeated=repeated)
         return Part("question", node, _span(children))
 
     def source(self, children: list[Any]) -> _Prop:
         (name,) = _tokens(children, "NAME")
-        return _Prop("source", str(name), _span(children))
+        return _Prop("source", (str(name), (), None), _span(children))
+
+    def source_call(self, children: list[Any]) -> _Prop:
+        (name,) = _tokens(children, "NAME")
+        params = tuple(c for c in children if isinstance(c, ast.SourceParam))
+        return _Prop("source", (str(name), params, None), _span(children))
+
+    def source_file(self, children: list[Any]) -> _Prop:
+        (ref,) = (c for c in children if isinstance(c, _FileRef))
+        return _Prop("source", (ast.FILE_SOURCE, (), ref.path), _span(children))
+
+    def source_param(self, children: list[Any]) -> ast.SourceParam:
+        (keyword,) = _tokens(children, "KEYWORD")
+        values: list[str | int | float] = []
+        for token in _tokens(children, "NAME", "STRING", "NUMBER"):
+            if token.type == "NUMBER":
+                values.append(_number(token))
+            elif token.type == "STRING":
+                values.append(str(token)[1:-1])
+            else:
+                values.append(str(token))
+        return ast.SourceParam(str(keyword)[1:].lower(), tuple(values), span=_span(children))
+
+    def file_ref(self, children: list[Any]) -> _FileRef:
+        (path,) = _tokens(children, "STRING")
+        return _FileRef(str(path)[1:-1], _span(children))
 
     def choices(self, children: list[Any]) -> _Prop:
         (number,) = _tokens(children, "NUMBER")
         return _Prop("choices", _number(number), _span(children))
 
     def instruction(self, children: list[Any]) -> Part:
-        values = {p.keyword: p.value for p in _props(children)}
-        node = ast.Instruction(values.get("templates"), span=_span(children))
+        values, repeated = _first_props(children)
+        chosen: tuple[ast.TemplateChoice, ...] = (
+            values["templates"].value if "templates" in values else ()
+        )
+        plain = [c.set_name for c in chosen if c.split is None and c.set_name is not None]
+        name = plain[0] if len(chosen) == 1 and plain else None
+        node = ast.Instruction(name, chosen, span=_span(children), repeated=repeated)
         return Part("instruction", node, _span(children))
 
     def templates(self, children: list[Any]) -> _Prop:
+        chosen = []
+        for child in children:
+            if isinstance(child, ast.TemplateChoice):
+                chosen.append(child)
+            elif isinstance(child, _FileRef):
+                chosen.append(ast.TemplateChoice(None, None, child.path, span=child.span))
+        return _Prop("templates", tuple(chosen), _span(children))
+
+    def template_set(self, children: list[Any]) -> ast.TemplateChoice:
         (name,) = _tokens(children, "NAME")
-        return _Prop("templates", str(name), _span(children))
+        return ast.TemplateChoice(None, str(name), None, span=_span(children))
+
+    def template_split(self, children: list[Any]) -> ast.TemplateChoice:
+        (key,) = _tokens(children, "SPLIT_KEY")
+        split = str(key)[1:].lower()
+        for child in children:
+            if isinstance(child, ast.TemplateChoice):
+                return ast.TemplateChoice(split, child.set_name, None, span=_span(children))
+            if isinstance(child, _FileRef):
+                return ast.TemplateChoice(split, None, child.path, span=_span(children))
+        raise AssertionError("template_split without a choice")  # the grammar forbids it
+
+    def answer_zone(self, children: list[Any]) -> Part:
+        names = tuple(str(t) for t in _tokens(children, "NAME"))
+        return Part("answer_zone", ast.AnswerZone(names, span=_span(children)), _span(children))
 
     def candidates(self, children: list[Any]) -> Part:
         names = tuple(str(t) for t in _tokens(children, "NAME"))
@@ -404,4 +480,5 @@ _SCALAR_BLOCKS = {
     "instruction": "instruction",
     "options": "options",
     "layout": "layout",
+    "answer_zone": "answer_zone",
 }

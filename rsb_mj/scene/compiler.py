@@ -294,8 +294,8 @@ def compile_scene(
     table = spec.body("table")
     zone = answer_zone_rects(problem)
     zone_rgba = [0.5, 0.5, 0.5, 1.0]
-    for region in problem.regions:
-        if region.name == "answer_zone" and region.rgba is not None:
+    for region in problem.answer_zone_regions:
+        if region.rgba is not None:
             zone_rgba = list(region.rgba)
     for i, (x0, y0, x1, y1) in enumerate(zone):
         table.add_geom(

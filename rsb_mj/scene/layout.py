@@ -48,11 +48,11 @@ def _rects(region: Region) -> list[Rect4]:
 
 
 def answer_zone_rects(problem: Problem) -> list[Rect4]:
-    """Rectangles [m] of every region called ``answer_zone`` in ``problem``."""
+    """Rectangles [m] of the answer-zone regions of ``problem`` (its ``(:answer_zone ...)``,
+    see :attr:`rsb_mj.lang.ast.Problem.answer_zone_regions`)."""
     out: list[Rect4] = []
-    for region in problem.regions:
-        if region.name == "answer_zone":
-            out.extend(_rects(region))
+    for region in problem.answer_zone_regions:
+        out.extend(_rects(region))
     return out
 
 

@@ -76,7 +76,13 @@ class CompiledExpression:
     """
 
     def __init__(
-        self, expr: Expr, candidates: tuple[str, ...], answer: str, *, path: str = "<task>"
+        self,
+        expr: Expr,
+        candidates: tuple[str, ...],
+        answer: str,
+        *,
+        path: str = "<task>",
+        zones: tuple[str, ...] = (),
     ) -> None:
         """Compile ``expr``.
 
@@ -85,6 +91,7 @@ class CompiledExpression:
             candidates: candidate names in the order of the signals' N axis.
             answer: the correct candidate, bound to ``?answer``.
             path: the task file, for error messages (``path:line:col``).
+            zones: full names of the answer-zone regions (``problem.answer_zone_names``).
 
         Raises:
             EvalError: for an unknown predicate or candidate, a non-candidate variable kind,
@@ -95,6 +102,7 @@ class CompiledExpression:
         self.candidates = candidates
         self._answer = candidates.index(answer)
         self._path = path
+        self._zones = tuple(zones)
         self._free: set[str] = set()
         self._root = self._compile(expr)
         if len(self._free) > 1:
@@ -124,6 +132,7 @@ class CompiledExpression:
         predicate = get_predicate(atom.predicate, where=where)(
             tuple(a.value for a in rest),  # type: ignore[union-attr]
             where=where,
+            zones=self._zones,
         )
         if isinstance(subject, Variable):
             if subject.name == ANSWER_VARIABLE:

@@ -88,6 +88,7 @@ class EpisodeScorer:
         target: str,
         *,
         path: str = "<task>",
+        zones: tuple[str, ...] = (),
     ) -> None:
         """Bind the expressions to an episode.
 
@@ -97,19 +98,20 @@ class EpisodeScorer:
             candidates: candidate names in the signals' N order (``info["candidates"]``).
             target: the correct candidate (``episode.target``).
             path: the task file, for error messages.
+            zones: full names of the answer-zone regions (``problem.answer_zone_names``).
 
         Raises:
             EvalError: when an expression cannot be scored.
         """
         self.candidates = tuple(candidates)
         self.target = target
-        self.grasp_expr = CompiledExpression(grasp, self.candidates, target, path=path)
+        self.grasp_expr = CompiledExpression(grasp, self.candidates, target, path=path, zones=zones)
         if self.grasp_expr.free_variable is None:
             raise EvalError(
                 f"{path}: the :grasp block must range over the candidates, "
                 "e.g. (Grasped ?c - candidate)"
             )
-        self.goal_expr = CompiledExpression(goal, self.candidates, target, path=path)
+        self.goal_expr = CompiledExpression(goal, self.candidates, target, path=path, zones=zones)
         self.outcome = Outcome()
         self._held = 0  # consecutive substeps the goal held after the correct choice
 
@@ -128,7 +130,14 @@ class EpisodeScorer:
             from rsb_mj.a2a.scoring import A2AScorer
 
             return A2AScorer(tuple(candidates), target, pick_objects(problem)[0])  # type: ignore[return-value]
-        return cls(problem.grasp, problem.goal, candidates, target, path=str(problem.path))
+        return cls(
+            problem.grasp,
+            problem.goal,
+            candidates,
+            target,
+            path=str(problem.path),
+            zones=problem.answer_zone_names,
+        )
 
     def update(self, signals: StepSignals | Mapping[str, Any]) -> Outcome:
         """Score one control step (``info["signals"]`` after ``env.step``).

@@ -21,16 +21,20 @@ from rsb_mj.lang.ast import (
     Question,
     Rect,
     Region,
+    TemplateChoice,
     TypedName,
     Variable,
 )
+
+#: The six suites' instruction block: seen templates for train, unseen ones for eval.
+PER_SPLIT = Instruction(None, (TemplateChoice("train", "seen"), TemplateChoice("eval", "unseen")))
 
 
 def make_problem(
     source: str = "arithmetic",
     choices: int = 4,
     category: str = "letter_block",
-    templates: str = "seen",
+    templates: str | None = None,
     path: str = "rsb_test.bddl",
 ) -> Problem:
     """A problem like the suite task files: ``choices`` candidates in ``table_candidates``."""
@@ -40,7 +44,7 @@ def make_problem(
         name="rsb_test",
         domain="rsb",
         question=Question(source, choices),
-        instruction=Instruction(templates),
+        instruction=Instruction(templates) if templates else PER_SPLIT,
         regions=(
             Region("candidates", "table", (Rect(-width, -0.14, width, 0.04),)),
             Region(

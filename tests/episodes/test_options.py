@@ -84,8 +84,10 @@ def test_too_few_distractors_and_bad_counts_are_errors():
     q = Question("x-1", "?", "a", distractors=("b", "c", "d"))
     with pytest.raises(EpisodeError, match="question x-1 has 3 distractors; 10 options need 9"):
         draw_options(q, 10, np.random.default_rng(0))
-    with pytest.raises(EpisodeError, match="5 options; valid choices: 4, 10"):
+    with pytest.raises(EpisodeError, match="question x-1 has 3 distractors; 5 options need 4"):
         draw_options(q, 5, np.random.default_rng(0))
+    with pytest.raises(EpisodeError, match=r"11 options; valid choices: 2\.\.10"):
+        draw_options(q, 11, np.random.default_rng(0))
 
 
 def test_round_and_echo_weights_make_such_distractors_likelier():

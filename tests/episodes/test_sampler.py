@@ -89,13 +89,16 @@ def test_beyond_blocks_uses_the_category_noun():
     assert re.search(r"A is the \w+ can\b", episode.instruction)
 
 
-def test_bare_task_file_uses_its_template_set_and_override_wins():
+def test_the_instruction_block_selects_the_templates_and_override_wins():
     problem = make_problem("arithmetic", 4, templates="unseen")
-    assert template_set_for(problem, "", "train", None) == "unseen"
-    assert template_set_for(problem, "RSB-Math-4", "train", None) == "seen"
-    assert template_set_for(problem, "RSB-Math-4", "eval", "seen") == "seen"
-    episode = sample_episode(problem, suite="", split="train", index=0, seed=4)
-    assert episode.template_id.startswith("unseen-4-")
+    assert template_set_for(problem, "train") == "unseen"
+    assert template_set_for(problem, "eval", "seen") == "seen"
+    for suite in ("", "RSB-Math-4"):  # a suite run obeys the block too
+        episode = sample_episode(problem, suite=suite, split="train", index=0, seed=4)
+        assert episode.template_id.startswith("unseen-4-")
+    per_split = make_problem("arithmetic", 4)
+    assert template_set_for(per_split, "train") == "seen"
+    assert template_set_for(per_split, "eval") == "unseen"
 
 
 def test_candidate_count_must_match_choices():

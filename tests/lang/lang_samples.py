@@ -28,7 +28,8 @@ BASE = """\
     (On block_d table_candidates))
   (:grasp (Grasped ?c - candidate))
   (:goal (And (In ?answer table_answer_zone) (Released ?answer)))
-  (:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3))))
+  (:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3)))
+  (:answer_zone table_answer_zone))
 """
 
 #: The 10-choice variant (objects block_a .. block_i, block_k, in the larger region of

@@ -5,6 +5,7 @@ import pytest
 from rsb_mj.errors import TaskError
 from rsb_mj.lang import (
     And,
+    AnswerZone,
     Atom,
     Instruction,
     Layout,
@@ -62,6 +63,7 @@ def test_base_parses_to_the_expected_ast():
             ),
         ),
         layout=Layout(0.07, (-0.3, 0.3)),
+        answer_zone=AnswerZone(("table_answer_zone",)),
     )
     assert parse_text(BASE) == expected
 
@@ -102,7 +104,7 @@ def test_helper_errors_name_the_valid_choices():
 
 def test_spans_are_one_based_and_cover_the_form():
     p = parse_text(BASE)
-    assert p.span == Span(2, 1, 27, 57)
+    assert p.span == Span(2, 1, 28, 36)
     assert p.regions[0].span == Span(7, 5, 9, 42)
     assert p.regions[0].ranges[0].span == Span(9, 17, 9, 39)
     assert p.init[1].span == Span(22, 5, 22, 34)

@@ -17,7 +17,7 @@ GOAL = And(
 
 
 def _scorer(target="block_c"):
-    return EpisodeScorer(GRASP, GOAL, CANDS, target, path="t.bddl")
+    return EpisodeScorer(GRASP, GOAL, CANDS, target, path="t.bddl", zones=("table_answer_zone",))
 
 
 def _lift(make_signals, n):

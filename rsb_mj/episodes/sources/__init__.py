@@ -1,4 +1,6 @@
-"""Question sources by name: ``arithmetic``, ``gsm8k``, ``mmlu_pro``, ``mmlu``.
+"""Question sources by name: ``arithmetic``, ``gsm8k``, ``mmlu_pro``, ``mmlu``; with task-file
+parameters (:mod:`.params`) and user question banks (:mod:`.bank`) through
+:func:`resolve_source`.
 
 >>> from rsb_mj.episodes.sources import get_source
 >>> get_source("gsm8k").pool("eval")[0].answer
@@ -7,12 +9,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rsb_mj.episodes.sources.arithmetic import ArithmeticSource
 from rsb_mj.episodes.sources.base import SPLITS, QuestionSource, check_split
 from rsb_mj.episodes.sources.gsm8k import Gsm8kSource
 from rsb_mj.episodes.sources.mmlu import MmluSource
 from rsb_mj.episodes.sources.mmlu_pro import MmluProSource
 from rsb_mj.errors import EpisodeError
+
+if TYPE_CHECKING:
+    from rsb_mj.lang.task import SourceSpec
 
 #: Every source, by the name task files use.
 SOURCES: dict[str, QuestionSource] = {
@@ -34,6 +41,32 @@ def get_source(name: str) -> QuestionSource:
         ) from None
 
 
+_CONFIGURED: dict[tuple, QuestionSource] = {}
+
+
+def resolve_source(spec: SourceSpec) -> QuestionSource:
+    """The source a task draws from: a question bank for ``(:source (:file ...))``, else the
+    built-in source narrowed by the task's parameters (the shared instance without any).
+
+    Raises:
+        EpisodeError: for an unknown source, a bad parameter, or an invalid question bank
+            (``path:line: problem``).
+    """
+    if spec.file is not None:
+        from rsb_mj.episodes.sources.bank import BankSource
+
+        return BankSource(spec.file)
+    base = get_source(spec.name)
+    if not spec.params:
+        return base
+    key = (spec.name, spec.params)
+    if key not in _CONFIGURED:
+        from rsb_mj.episodes.sources.filtered import configured_source
+
+        _CONFIGURED[key] = configured_source(base, spec.params)
+    return _CONFIGURED[key]
+
+
 def source_of(qid: str) -> QuestionSource:
     """The source a question id belongs to (by its prefix)."""
     prefix = qid.split("-", 1)[0]
@@ -41,4 +74,12 @@ def source_of(qid: str) -> QuestionSource:
     return get_source(name)
 
 
-__all__ = ["SOURCES", "SPLITS", "QuestionSource", "check_split", "get_source", "source_of"]
+__all__ = [
+    "SOURCES",
+    "SPLITS",
+    "QuestionSource",
+    "check_split",
+    "get_source",
+    "resolve_source",
+    "source_of",
+]

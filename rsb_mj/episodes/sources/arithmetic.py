@@ -15,10 +15,17 @@ drawn from the same distribution, rejecting any train question and any addition 
 train question with its operands swapped (``27 + 17`` after ``17 + 27``), so the splits are
 disjoint even up to commutativity.
 Ids are ``arith-{add,sub,mul}-A-B``.
+
+Parameters (:mod:`.params`): ``(:operators add sub)`` draws only those operations (each
+equally likely), ``(:operand_range LO HI)`` replaces the two-digit range [10, 99] and
+``(:multiplier_range LO HI)`` the one-digit factor's [2, 9]; the defaults give exactly the
+draws above. The train pool then holds ``min(500, half the distinct questions)`` questions,
+so the eval questions never run out.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -36,7 +43,36 @@ _WORDS = {"add": "plus", "sub": "minus", "mul": "times"}
 _OPS = ("add", "sub", "mul")
 
 
-def make_question(op: str, a: int, b: int) -> Question:
+@dataclass(frozen=True)
+class ArithmeticConfig:
+    """The generated distribution: operations and operand ranges (inclusive)."""
+
+    ops: tuple[str, ...] = _OPS
+    lo: int = 10
+    hi: int = 99
+    mul_lo: int = 2
+    mul_hi: int = 9
+
+    def count(self) -> int:
+        """Distinct questions up to commutativity."""
+        k = self.hi - self.lo + 1
+        sizes = {
+            "add": k * (k + 1) // 2,
+            "sub": sum(max(0, self.hi - (b + 10) + 1) for b in range(self.lo, self.hi + 1)),
+            "mul": (self.mul_hi - self.mul_lo + 1) * k,
+        }
+        return sum(sizes[op] for op in self.ops)
+
+    def train_size(self) -> int:
+        """Questions in the train pool: ``TRAIN_SIZE``, or half the distinct questions."""
+        return min(TRAIN_SIZE, self.count() // 2)
+
+
+#: The suites' distribution.
+DEFAULT_CONFIG = ArithmeticConfig()
+
+
+def make_question(op: str, a: int, b: int, config: ArithmeticConfig = DEFAULT_CONFIG) -> Question:
     """The arithmetic question ``a op b`` with its answer.
 
     Math distractors are near values only (no slips: a slip such as ``answer + 10`` forms
@@ -48,7 +84,7 @@ def make_question(op: str, a: int, b: int) -> Question:
     """
     if op not in _OPS:
         raise EpisodeError(f"unknown arithmetic operation {op!r}; valid choices: add, mul, sub")
-    if not _valid(op, a, b):
+    if not _valid(op, a, b, config):
         raise EpisodeError(f"operands {a}, {b} are outside the ranges of {op!r}")
     answer = {"add": a + b, "sub": a - b, "mul": a * b}[op]
     return Question(
@@ -60,22 +96,24 @@ def make_question(op: str, a: int, b: int) -> Question:
     )
 
 
-def _valid(op: str, a: int, b: int) -> bool:
+def _valid(op: str, a: int, b: int, c: ArithmeticConfig = DEFAULT_CONFIG) -> bool:
     if op == "add":
-        return 10 <= a <= 99 and 10 <= b <= 99
+        return c.lo <= a <= c.hi and c.lo <= b <= c.hi
     if op == "sub":
-        return 10 <= b <= 99 and b + 10 <= a <= 99
-    return 2 <= a <= 9 and 10 <= b <= 99
+        return c.lo <= b <= c.hi and b + 10 <= a <= c.hi
+    return c.mul_lo <= a <= c.mul_hi and c.lo <= b <= c.hi
 
 
-def _draw_operands(rng: np.random.Generator) -> tuple[str, int, int]:
-    op = _OPS[int(rng.integers(3))]
+def _draw_operands(
+    rng: np.random.Generator, c: ArithmeticConfig = DEFAULT_CONFIG
+) -> tuple[str, int, int]:
+    op = c.ops[int(rng.integers(len(c.ops)))]
     if op == "add":
-        return op, int(rng.integers(10, 100)), int(rng.integers(10, 100))
+        return op, int(rng.integers(c.lo, c.hi + 1)), int(rng.integers(c.lo, c.hi + 1))
     if op == "sub":
-        b = int(rng.integers(10, 90))
-        return op, int(rng.integers(b + 10, 100)), b
-    return op, int(rng.integers(2, 10)), int(rng.integers(10, 100))
+        b = int(rng.integers(c.lo, c.hi - 9))
+        return op, int(rng.integers(b + 10, c.hi + 1)), b
+    return op, int(rng.integers(c.mul_lo, c.mul_hi + 1)), int(rng.integers(c.lo, c.hi + 1))
 
 
 class ArithmeticSource(QuestionSource):
@@ -83,45 +121,49 @@ class ArithmeticSource(QuestionSource):
 
     name = "arithmetic"
 
+    def __init__(self, config: ArithmeticConfig = DEFAULT_CONFIG) -> None:
+        self.config = config
+
     def pool(self, split: str) -> tuple[Question, ...] | None:
-        """The 500 train questions; None for eval (generated on demand)."""
-        return _train_pool() if check_split(split) == "train" else None
+        """The train questions (500 by default); None for eval (generated on demand)."""
+        return _train_pool(self.config) if check_split(split) == "train" else None
 
     def draw(self, split: str, rng: np.random.Generator) -> Question:
         """A train question (one draw) or a fresh eval question not in the train pool."""
         if check_split(split) == "train":
             return super().draw(split, rng)
-        train_keys = _train_keys()
+        train_keys = _train_keys(self.config)
         while True:
-            op, a, b = _draw_operands(rng)
+            op, a, b = _draw_operands(rng, self.config)
             if canonical(op, a, b) not in train_keys:
-                return make_question(op, a, b)
+                return make_question(op, a, b, self.config)
 
     def get(self, qid: str) -> Question:
         """Rebuild question ``qid`` (``arith-OP-A-B``) from its id."""
         parts = qid.split("-")
         if len(parts) != 4 or parts[0] != "arith" or not (parts[2] + parts[3]).isdigit():
             raise EpisodeError(f"unknown arithmetic question id {qid!r}; expected arith-OP-A-B")
-        return make_question(parts[1], int(parts[2]), int(parts[3]))
+        return make_question(parts[1], int(parts[2]), int(parts[3]), self.config)
 
     def split_of(self, qid: str) -> str:
-        """``train`` for the 500 train ids, else ``eval``."""
-        return "train" if qid in _train_ids() else "eval"
+        """``train`` for the train pool's ids, else ``eval``."""
+        return "train" if qid in _train_ids(self.config) else "eval"
 
 
 @cache
-def _train_pool() -> tuple[Question, ...]:
+def _train_pool(config: ArithmeticConfig = DEFAULT_CONFIG) -> tuple[Question, ...]:
     rng = np.random.default_rng(TRAIN_SEED)
     seen: dict[str, Question] = {}
-    while len(seen) < TRAIN_SIZE:
-        question = make_question(*_draw_operands(rng))
+    size = config.train_size()
+    while len(seen) < size:
+        question = make_question(*_draw_operands(rng, config), config)
         seen.setdefault(question.qid, question)
     return tuple(seen.values())
 
 
 @cache
-def _train_ids() -> frozenset[str]:
-    return frozenset(q.qid for q in _train_pool())
+def _train_ids(config: ArithmeticConfig = DEFAULT_CONFIG) -> frozenset[str]:
+    return frozenset(q.qid for q in _train_pool(config))
 
 
 def canonical(op: str, a: int, b: int) -> tuple[str, int, int]:
@@ -130,9 +172,9 @@ def canonical(op: str, a: int, b: int) -> tuple[str, int, int]:
 
 
 @cache
-def _train_keys() -> frozenset[tuple[str, int, int]]:
+def _train_keys(config: ArithmeticConfig = DEFAULT_CONFIG) -> frozenset[tuple[str, int, int]]:
     out = set()
-    for q in _train_pool():
+    for q in _train_pool(config):
         _, op, a, b = q.qid.split("-")
         out.add(canonical(op, int(a), int(b)))
     return frozenset(out)

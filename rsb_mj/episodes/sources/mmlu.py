@@ -77,6 +77,7 @@ def _all() -> tuple[Question, ...]:
                     text=clean(row[0]),
                     answer=answer,
                     distractors=tuple(o for o in options if o != answer),
+                    subject=subject,
                 )
             )
     return tuple(out)

@@ -70,6 +70,7 @@ def _all() -> tuple[Question, ...]:
                 text=clean(row["question"]),
                 answer=answer,
                 distractors=tuple(o for o in options if o != answer),
+                subject=str(row["category"]),
             )
         )
     return tuple(sorted(out, key=lambda q: int(q.qid.split("-")[1])))

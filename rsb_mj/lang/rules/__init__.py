@@ -2,6 +2,7 @@
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
 :mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429),
+:mod:`.sources` (RSB450-457: question sources, template selection, the answer zone),
 :mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score),
 :mod:`.safety` (RSB512-513: the same for costs and moving objects) and the template rules
 (RSB43x) in :mod:`rsb_mj.lang.templates`.
@@ -9,7 +10,17 @@ Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx
 
 from __future__ import annotations
 
-from rsb_mj.lang.rules import a2a, geometry, motion, names, runtime, safety, semantics, syntax
+from rsb_mj.lang.rules import (
+    a2a,
+    geometry,
+    motion,
+    names,
+    runtime,
+    safety,
+    semantics,
+    sources,
+    syntax,
+)
 from rsb_mj.lang.rules.base import RULES, Context, Rule
 
 __all__ = [
@@ -23,5 +34,6 @@ __all__ = [
     "runtime",
     "safety",
     "semantics",
+    "sources",
     "syntax",
 ]

@@ -13,16 +13,15 @@ from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.vocabulary import TABLE_CATEGORIES, TABLE_HALF_SIZE, footprint_radius
 
-#: Name of the rsb answer-zone region (full name ``<target>_answer_zone``).
-ANSWER_ZONE = "answer_zone"
 #: Fraction of a region's area that discs of the effective spacing may cover before random
 #: placement gets slow (random sequential adsorption jams near 0.55).
 CROWDED_FRACTION = 0.45
 
 
 def answer_zone(ctx: Context) -> ast.Region | None:
-    """The region named ``answer_zone`` (any target), if any."""
-    return next((r for r in ctx.problem.regions if r.name == ANSWER_ZONE), None)
+    """The (first) answer-zone region (:attr:`rsb_mj.lang.ast.Problem.answer_zone_regions`),
+    if any."""
+    return next(iter(ctx.problem.answer_zone_regions), None)
 
 
 def placement_atoms(ctx: Context) -> dict[str, list[ast.Atom]]:

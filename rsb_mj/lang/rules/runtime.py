@@ -40,8 +40,6 @@ from rsb_mj.workspace import (
     rect_reachable,
 )
 
-#: Name of the rsb answer-zone region (full name ``<target>_answer_zone``).
-ANSWER_ZONE = "answer_zone"
 #: The variable the episode binds to the correct candidate.
 ANSWER_VARIABLE = "answer"
 #: Trial layouts the impossible-layout rule draws, proposals per candidate in each (the
@@ -58,12 +56,10 @@ Rect4 = tuple[float, float, float, float]
 
 
 def _zone_rects(problem: ast.Problem) -> list[Rect4]:
-    """Every rectangle of every region called ``answer_zone`` (as the scene draws them)."""
+    """Every rectangle of the answer-zone regions (``problem.answer_zone_regions``, as the
+    scene draws them)."""
     return [
-        (r.x0, r.y0, r.x1, r.y1)
-        for region in problem.regions
-        if region.name == ANSWER_ZONE
-        for r in region.ranges
+        (r.x0, r.y0, r.x1, r.y1) for region in problem.answer_zone_regions for r in region.ranges
     ]
 
 
@@ -298,12 +294,12 @@ def _scored_atoms(ctx: Context) -> list[tuple[str, ast.Atom]]:
     good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
 )
 def unscoreable_region(ctx: Context) -> None:
-    """``(In X REGION)`` in ``:grasp`` or ``:goal`` where REGION is not an answer zone (a
-    region called ``answer_zone``): the environment reports one region signal, whether a
+    """``(In X REGION)`` in ``:grasp`` or ``:goal`` where REGION is not an answer zone (one
+    ``(:answer_zone ...)`` declares): the environment reports one region signal, whether a
     candidate rests inside the answer zone, so no other region can be scored."""
     if not ctx.is_rsb:
         return
-    zones = sorted(r.full_name for r in ctx.problem.regions if r.name == ANSWER_ZONE)
+    zones = sorted(ctx.problem.answer_zone_names)
     for block, atom in _scored_atoms(ctx):
         if atom.predicate.lower() != "in" or len(atom.args) != 2:
             continue
@@ -314,7 +310,7 @@ def unscoreable_region(ctx: Context) -> None:
         ctx.report(
             "RSB504",
             f"(In ... {shown}) in :{block} cannot be scored: only the answer zone has a "
-            f"signal; valid choices: {', '.join(zones) or '(no region called answer_zone)'}",
+            f"signal; valid choices: {', '.join(zones) or '(no :answer_zone declared)'}",
             place.span,
         )
 

@@ -68,7 +68,7 @@ def incomplete_block(ctx: Context) -> None:
         ]
     if p.instruction is not None:
         checks.append(
-            (p.instruction.templates is None, p.instruction.span, ":instruction", "(:templates T)")
+            (not p.instruction.choices, p.instruction.span, ":instruction", "(:templates T)")
         )
     if p.options is not None:
         checks.append((not p.options.rule, p.options.span, ":options", "(:map RULE)"))
@@ -101,8 +101,10 @@ def _bad_value(
 )
 def unknown_source(ctx: Context) -> None:
     """A question source the episode sampler does not have (arithmetic, gsm8k, mmlu_pro,
-    mmlu)."""
+    mmlu; or a question bank, ``(:source (:file "questions.jsonl"))``)."""
     q = ctx.problem.question
+    if q is not None and q.file is not None:
+        return
     if q is not None and q.source is not None and q.source not in QUESTION_SOURCES:
         _bad_value(ctx, "RSB403", ":source", q.source, QUESTION_SOURCES, q.span)
 
@@ -137,10 +139,11 @@ def bad_choice_count(ctx: Context) -> None:
 )
 def unknown_template_set(ctx: Context) -> None:
     """An instruction template set other than ``seen`` (demonstrations) or ``unseen`` (held
-    out for evaluation)."""
+    out for evaluation); a task's own file is written ``(:file "my_templates.txt")``."""
     i = ctx.problem.instruction
-    if i is not None and i.templates is not None and i.templates not in TEMPLATE_SETS:
-        _bad_value(ctx, "RSB405", ":templates", i.templates, TEMPLATE_SETS, i.span)
+    for choice in i.choices if i is not None else ():
+        if choice.set_name is not None and choice.set_name not in TEMPLATE_SETS:
+            _bad_value(ctx, "RSB405", ":templates", choice.set_name, TEMPLATE_SETS, choice.span)
 
 
 @rule(
@@ -485,7 +488,7 @@ def unused_region(ctx: Context) -> None:
     if not ctx.is_rsb:
         return
     used = _mentioned_names(ctx)
-    zone_names = {r.full_name for r in ctx.problem.regions if r.name == "answer_zone"}
+    zone_names = set(ctx.problem.answer_zone_names)
     for region in ctx.problem.regions:
         decl = ctx.decls.get(region.target or "")
         on_table = decl is not None and decl.category in TABLE_CATEGORIES

@@ -32,12 +32,16 @@ class Predicate(ABC):
     name: ClassVar[str]
     params: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, args: tuple[str, ...] = (), *, where: str = "") -> None:
+    def __init__(
+        self, args: tuple[str, ...] = (), *, where: str = "", zones: tuple[str, ...] = ()
+    ) -> None:
         """Bind the arguments after the candidate.
 
         Args:
             args: the remaining argument names, e.g. ``("table_answer_zone",)``.
             where: ``path:line:col`` of the atom, for error messages.
+            zones: full names of the task's answer-zone regions (the regions with an
+                ``in_zone`` signal; :attr:`rsb_mj.lang.ast.Problem.answer_zone_names`).
 
         Raises:
             EvalError: when the argument count differs from :attr:`params`.
@@ -49,6 +53,7 @@ class Predicate(ABC):
             )
         self.args = args
         self.where = where
+        self.zones = zones
 
     def reset(self) -> None:  # noqa: B027 - stateless predicates need nothing
         """Forget any state kept from a previous episode."""

@@ -43,8 +43,10 @@ class Grasped(Predicate):
 
     name = "Grasped"
 
-    def __init__(self, args: tuple[str, ...] = (), *, where: str = "") -> None:
-        super().__init__(args, where=where)
+    def __init__(
+        self, args: tuple[str, ...] = (), *, where: str = "", zones: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(args, where=where, zones=zones)
         self._run: np.ndarray | None = None
 
     def reset(self) -> None:

@@ -2,7 +2,7 @@
 
 The environment reports one region signal, ``in_zone``: the candidate center's xy lies
 inside the answer zone and the candidate rests low (lift < 0.02 m). So ``REGION`` must be
-the answer zone (``table_answer_zone``, any name ending in ``answer_zone``).
+an answer-zone region: one the task declares with ``(:answer_zone ...)`` (``zones``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ from rsb_mj.errors import EvalError
 from rsb_mj.scoring.predicates.base import Predicate, register
 from rsb_mj.scoring.signals import StepSignals
 
-#: Suffix of the region names that have an ``in_zone`` signal.
-ZONE_SUFFIX = "answer_zone"
-
 
 @register
 class In(Predicate):
@@ -24,12 +21,15 @@ class In(Predicate):
     name = "In"
     params = ("region",)
 
-    def __init__(self, args: tuple[str, ...] = (), *, where: str = "") -> None:
-        super().__init__(args, where=where)
-        if not args[0].endswith(ZONE_SUFFIX):
+    def __init__(
+        self, args: tuple[str, ...] = (), *, where: str = "", zones: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(args, where=where, zones=zones)
+        if args[0] not in zones:
+            valid = ", ".join(zones) if zones else "none (the task declares no :answer_zone)"
             raise EvalError(
                 f"{where}: (In ?x {args[0]}) cannot be scored: only the answer zone has a "
-                "signal; valid choices: table_answer_zone"
+                f"signal; valid choices: {valid}"
             )
 
     def evaluate(self, signals: StepSignals) -> np.ndarray:

@@ -1,0 +1,151 @@
+"""The typed task view: what the sampler, scene and scoring read of a task file.
+
+:class:`Task` is built once from a parsed (and linted) :class:`~rsb_mj.lang.ast.Problem` by
+:func:`task_of`; it resolves what the AST leaves as written: the question source with its
+parameters and the question bank path, the instruction templates of each split (a shipped
+set or a template file, paths relative to the task file), the option map, the answer-zone
+regions and the candidates' nouns. Later stages take a ``Task`` (or a ``Problem``, which they
+turn into one with :func:`task_of`), never an untyped object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rsb_mj.errors import TaskError
+from rsb_mj.lang.ast import FILE_SOURCE, Problem, SourceParam
+from rsb_mj.lang.vocabulary import RSB_CATEGORIES
+
+#: Template sets used when a task has no ``:instruction`` block (the RSB paper's protocol).
+DEFAULT_TEMPLATES = {"train": "seen", "eval": "unseen"}
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """Where a task's questions come from.
+
+    Attributes:
+        name: a built-in source (``arithmetic``, ``gsm8k``, ``mmlu_pro``, ``mmlu``) or
+            ``"file"`` for a question bank.
+        params: the built-in source's parameters as written (``(:subject "biology")``).
+        file: the question bank, resolved against the task file's folder, or None.
+    """
+
+    name: str
+    params: tuple[SourceParam, ...] = ()
+    file: Path | None = None
+
+
+@dataclass(frozen=True)
+class TemplateSpec:
+    """The instruction templates of one split: a shipped set or a template file.
+
+    Attributes:
+        set_name: ``"seen"`` or ``"unseen"`` (``tasks/templates/{set}_{N}.txt``), or None.
+        file: a template file resolved against the task file's folder, or None.
+    """
+
+    set_name: str | None = None
+    file: Path | None = None
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task file as the runtime reads it.
+
+    Attributes:
+        problem: the parsed task (regions, objects, expressions for the scene and scoring).
+        path: the task file path (``"<string>"`` for text).
+        candidates: candidate object names, declaration order.
+        choices: options per episode (2..10).
+        source: the question source (:class:`SourceSpec`).
+        templates: ``(("train", spec), ("eval", spec))``: the templates of each split.
+        option_pairs: a fixed ``(:map (A obj) ...)`` as letter/object pairs, or None when
+            the mapping is shuffled per episode.
+        answer_zones: full names of the answer-zone regions.
+        nouns: candidate -> the noun instructions use ("block", "lemon").
+    """
+
+    problem: Problem
+    path: str
+    candidates: tuple[str, ...]
+    choices: int
+    source: SourceSpec
+    templates: tuple[tuple[str, TemplateSpec], ...]
+    option_pairs: tuple[tuple[str, str], ...] | None
+    answer_zones: tuple[str, ...]
+    nouns: tuple[tuple[str, str], ...]
+
+    def templates_for(self, split: str) -> TemplateSpec:
+        """The template selection of ``split`` (``"train"`` or ``"eval"``)."""
+        return dict(self.templates)[split]
+
+    def noun(self, obj: str) -> str:
+        """The noun instructions use for candidate ``obj``."""
+        return dict(self.nouns)[obj]
+
+    @property
+    def folder(self) -> Path:
+        """The folder relative paths of the task file are read from."""
+        return Path(self.path).parent if not self.path.startswith("<") else Path.cwd()
+
+
+def _noun(category: str) -> str:
+    info = RSB_CATEGORIES.get(category)
+    return info.noun if info is not None else category.replace("_", " ")
+
+
+def task_of(problem: Problem) -> Task:
+    """The :class:`Task` of ``problem`` (memoized per problem object).
+
+    Raises:
+        TaskError: when the task has no ``(:question (:source S) (:choices N))`` or names a
+            candidate that is not declared.
+    """
+    cached = _CACHE.get(id(problem))
+    if cached is not None and cached[0] is problem:
+        return cached[1]
+    task = _build(problem)
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    _CACHE[id(problem)] = (problem, task)
+    return task
+
+
+_CACHE: dict[int, tuple[Problem, Task]] = {}
+
+
+def _build(problem: Problem) -> Task:
+    path = str(problem.path)
+    q = problem.question
+    if q is None or q.source is None or q.choices is None:
+        raise TaskError(f"{path}: task has no (:question (:source S) (:choices N)) block")
+    folder = Path(path).parent if not path.startswith("<") else Path.cwd()
+    file = folder / q.file if q.source == FILE_SOURCE and q.file is not None else None
+    source = SourceSpec(q.source, q.params, file)
+    templates = []
+    for split, default in DEFAULT_TEMPLATES.items():
+        chosen = problem.instruction.for_split(split) if problem.instruction else None
+        if chosen is None:
+            spec = TemplateSpec(default)
+        elif chosen.file is not None:
+            spec = TemplateSpec(None, folder / chosen.file)
+        else:
+            spec = TemplateSpec(chosen.set_name)
+        templates.append((split, spec))
+    options = problem.options
+    pairs = options.pairs if options is not None and options.rule == "fixed" else None
+    candidates = problem.candidates
+    nouns = tuple((c, _noun(problem.category_of(c))) for c in candidates)
+    return Task(
+        problem=problem,
+        path=path,
+        candidates=candidates,
+        choices=int(q.choices),
+        source=source,
+        templates=tuple(templates),
+        option_pairs=pairs,
+        answer_zones=problem.answer_zone_names,
+        nouns=nouns,
+    )
