@@ -16,3 +16,5 @@ PHYSICS_HZ = 500
 CONTROL_HZ = 20
 #: Physics steps per control step at :data:`CONTROL_HZ`.
 SUBSTEPS = PHYSICS_HZ // CONTROL_HZ
+#: Control rates ``rsb eval --control-hz`` runs at [Hz]: the default and openpi's ALOHA rate.
+CONTROL_RATES: tuple[int, ...] = (CONTROL_HZ, 50)

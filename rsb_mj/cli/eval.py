@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from rsb_mj.errors import EvalError
+from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES, expand_suites
 
@@ -135,8 +136,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--control-hz",
         type=int,
-        default=20,
-        choices=(20, 50),
+        default=CONTROL_HZ,
+        choices=CONTROL_RATES,
         metavar="HZ",
         help="control rate of the environments: 20 (default) or 50 (openpi's ALOHA rate); "
         "suite step limits keep their duration (400 steps at 20 Hz = 1000 at 50 Hz); "

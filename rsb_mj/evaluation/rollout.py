@@ -35,6 +35,7 @@ from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus
+from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
 from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
 from rsb_mj.version import versions
@@ -87,7 +88,7 @@ def policy_view(
             action_space=getattr(u, "action_space", None),
             observation_space=getattr(u, "observation_space", None),
             candidates=candidates,
-            control_hz=float(getattr(u, "metadata", {}).get("render_fps", 20)),
+            control_hz=float(getattr(u, "metadata", {}).get("render_fps", CONTROL_HZ)),
             instruction=instruction,
         )
     return SimView(
@@ -95,7 +96,7 @@ def policy_view(
         data=u.data,
         scene=u.scene,
         candidates=candidates,
-        control_hz=float(u.metadata.get("render_fps", 20)),
+        control_hz=float(u.metadata.get("render_fps", CONTROL_HZ)),
         instruction=instruction,
         seed=policy_seed(episode.seed, policy.name),
         letters={cand: letter for letter, cand in episode.mapping.items()},

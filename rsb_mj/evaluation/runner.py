@@ -58,14 +58,12 @@ from rsb_mj.evaluation.worker import (
 )
 from rsb_mj.lock import lock_folder
 from rsb_mj.procs import spawn_context, terminate_pool, worker_init
-from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
-#: Control rates [Hz] ``rsb eval --control-hz`` runs at: the default and openpi's ALOHA rate.
-CONTROL_RATES = (CONTROL_HZ, 50)
 #: The rate [Hz] the suites' step limits are counted at.
 BASE_CONTROL_HZ = CONTROL_HZ
 #: Message of the error records of episodes whose worker process died.

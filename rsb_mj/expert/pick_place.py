@@ -37,12 +37,13 @@ from rsb_mj.expert.planner import plan_path
 from rsb_mj.expert.timing import time_parameterize
 from rsb_mj.expert.tracking import joint_inertia, lead
 from rsb_mj.expert.world import World, world_of
+from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 
 #: Control period [s] at the default rate (20 Hz); the expert uses its env's rate.
-DT = 0.05
+DT = 1.0 / CONTROL_HZ
 #: The control rate [Hz] that :data:`GRIP_STEPS` and :data:`SETTLE_STEPS` are counted at.
-BASE_HZ = 20
+BASE_HZ = CONTROL_HZ
 #: Height of the pre-grasp TCP above the grasp TCP [m].
 APPROACH_HEIGHT = 0.08
 #: Height of the object's bottom above the table while carried [m].
