@@ -40,6 +40,8 @@ TASK_RETRIES = 3
 LOOPBACK = "127.0.0.1"
 #: Name prefix of a local cluster's session folder in the temporary folder.
 TEMP_PREFIX = "rsb_ray_"
+#: Tries to start a local cluster (Ray waits a fixed 30 s for its node to register).
+LOCAL_START_ATTEMPTS = 3
 #: Age [s] after which a session folder without a session is taken as abandoned.
 STARTUP_GRACE_S = 600.0
 #: Seconds the version probe may take (a cold worker imports mujoco and rsb_mj).
@@ -123,6 +125,9 @@ class RayCluster:
                     log_to_driver=False,
                     logging_level="warning",
                 )
+        except InfraError:
+            self._close()
+            raise
         except Exception as exc:  # Ray raises plain Exception, e.g. "node timed out"
             self._close()
             where = "a local Ray cluster" if local else f"the Ray cluster at {self.address}"
@@ -146,15 +151,22 @@ class RayCluster:
                 "set RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 before Ray is imported"
             )
         reap_stale_clusters()
-        self._temp = tempfile.mkdtemp(prefix=TEMP_PREFIX)
-        ray.init(
-            _node_ip_address=LOOPBACK,
-            num_cpus=self.workers,
-            include_dashboard=False,
-            _temp_dir=self._temp,
-            log_to_driver=False,
-            logging_level="warning",
-        )
+        for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+            self._temp = tempfile.mkdtemp(prefix=TEMP_PREFIX)
+            try:
+                ray.init(
+                    _node_ip_address=LOOPBACK,
+                    num_cpus=self.workers,
+                    include_dashboard=False,
+                    _temp_dir=self._temp,
+                    log_to_driver=False,
+                    logging_level="warning",
+                )
+                return
+            except Exception:  # Ray gives its node 30 s to register: a loaded machine
+                self._close()
+                if attempt == LOCAL_START_ATTEMPTS:
+                    raise
 
     def _check(self, local: bool) -> None:
         ray = self._ray
