@@ -103,7 +103,7 @@ def is_a2a_suite(name: str) -> bool:
 
 
 #: Task-structure levels above L0 that every suite has.
-LEVELS = (1,)
+LEVELS = (1, 2)
 
 
 def _level(suite: Suite, level: int) -> Suite:

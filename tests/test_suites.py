@@ -35,10 +35,10 @@ def test_every_suite_task_file_ships():
         assert suite.path.is_file(), suite.path
 
 
-def test_every_suite_has_an_l1_level_on_its_own_task_file():
+def test_every_suite_has_l1_and_l2_levels_on_their_own_task_files():
     from rsb_mj.suites import ALL_SUITES, LEVEL_SUITES, expand_suites, suites_at
 
-    assert list(LEVEL_SUITES) == [f"{s}-L1" for s in SUITES]
+    assert list(LEVEL_SUITES) == [f"{s}-L{k}" for k in (1, 2) for s in SUITES]
     level = get_suite("rsb-math-10-l1")
     assert (level.name, level.task_file, level.source, level.choices) == (
         "RSB-Math-10-L1",
@@ -50,10 +50,10 @@ def test_every_suite_has_an_l1_level_on_its_own_task_file():
     assert level.env_id == "rsb_mj/RSB-Math-10-L1-v0"
     assert get_suite("RSB-Math-10").base_name == "RSB-Math-10"
     assert list(ALL_SUITES) == [*SUITES, *LEVEL_SUITES]
-    assert suites_at(1) == list(LEVEL_SUITES)
-    assert expand_suites(["all", "ALL-L1", "RSB-Math-4"]) == [
+    assert suites_at(1) == list(LEVEL_SUITES)[:6]
+    assert expand_suites(["all", "ALL-L2", "RSB-Math-4"]) == [
         *SUITES,
-        *LEVEL_SUITES,
+        *list(LEVEL_SUITES)[6:],
         "RSB-Math-4",
     ]
     for suite in LEVEL_SUITES.values():

@@ -5,6 +5,13 @@ A :class:`CollisionChecker` owns a scratch :class:`mujoco.MjData`. It copies the
 vector, runs ``mj_kinematics`` + ``mj_collision`` and reports whether any contact touches a
 geom of the moving arm, except contacts with geoms the caller allows (the object being
 grasped or carried) and contacts already present in the start state (resting contacts).
+
+Two optional additions for safety-aware motions (the L2 suites' hazards):
+
+* :meth:`CollisionChecker.keep_clear` names obstacle geoms the arm's finger geoms (and a
+  carried object) must stay a clearance [m] away from, measured with ``mj_geomDistance``;
+* :meth:`CollisionChecker.carry` moves a held free body with the gripper, so its contacts
+  (with anything but the fingers) and its clearance count like the arm's own.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ class CollisionChecker:
         jids = joint_ids(model, joint_names)
         self.qpos_adr = model.jnt_qposadr[jids].copy()
         root = int(model.jnt_bodyid[jids[0]])
+        self._root = root
         bodies = subtree_bodies(model, root)
         self.arm_geoms = {g for g in range(model.ngeom) if int(model.geom_bodyid[g]) in bodies}
         self.allowed = set(allowed_geoms)
@@ -57,6 +65,56 @@ class CollisionChecker:
         self._data = mujoco.MjData(model)
         self._ignored_pairs: set[tuple[int, int]] = set()
         self.checks = 0
+        self._fingers = [
+            g
+            for g in sorted(self.arm_geoms)
+            if "finger" in model.body(int(model.geom_bodyid[g])).name
+        ]
+        self._clear: dict[int, float] = {}
+        self._carried: tuple[int, int, np.ndarray, np.ndarray, set[int]] | None = None
+        self._link = root
+
+    def keep_clear(
+        self, clearances: dict[int, float], fingers: Iterable[int] | None = None
+    ) -> None:
+        """From now on, a configuration whose finger geoms (or carried geoms) come closer than
+        ``clearances[g]`` [m] to obstacle geom ``g`` is in collision.
+
+        Args:
+            clearances: obstacle geom id -> clearance [m] ({} switches this off).
+            fingers: the arm geoms that must keep it (default: those of the finger links).
+        """
+        self._clear = dict(clearances)
+        if fingers is not None:
+            self._fingers = sorted(fingers)
+
+    def carry(
+        self, body: int | None, data: mujoco.MjData | None = None, link: int | None = None
+    ) -> None:
+        """Move free body ``body`` rigidly with arm body ``link`` (default: the arm's last
+        body) from their poses in ``data``; ``None`` stops carrying."""
+        if body is None or data is None:
+            self._carried = None
+            return
+        m = self.model
+        link = self._last_body() if link is None else link
+        jnt = int(m.body_jntadr[body])
+        rot_l = data.xmat[link].reshape(3, 3)
+        rel_pos = rot_l.T @ (data.xpos[body] - data.xpos[link])
+        rel_quat = np.empty(4)
+        inv = np.empty(4)
+        mujoco.mju_negQuat(inv, data.xquat[link])
+        mujoco.mju_mulQuat(rel_quat, inv, data.xquat[body])
+        geoms = {g for g in range(m.ngeom) if int(m.geom_bodyid[g]) == body}
+        self._carried = (int(m.jnt_qposadr[jnt]), link, rel_pos, rel_quat, geoms)
+
+    def _last_body(self) -> int:
+        """The deepest body of the arm's subtree that holds a finger geom's parent (the
+        gripper base)."""
+        m = self.model
+        finger_bodies = {int(m.geom_bodyid[g]) for g in self._fingers}
+        parents = {int(m.body_parentid[b]) for b in finger_bodies}
+        return min(parents) if parents else self._link
 
     def set_scene(self, data: mujoco.MjData, q_start: np.ndarray | None = None) -> None:
         """Take every joint position from ``data``; contacts of the arm at ``q_start`` (or
@@ -75,6 +133,15 @@ class CollisionChecker:
         m, d = self.model, self._data
         d.qpos[self.qpos_adr] = q
         mujoco.mj_kinematics(m, d)
+        moving = self.arm_geoms
+        if self._carried is not None:
+            adr, link, rel_pos, rel_quat, geoms = self._carried
+            d.qpos[adr : adr + 3] = d.xpos[link] + d.xmat[link].reshape(3, 3) @ rel_pos
+            quat = np.empty(4)
+            mujoco.mju_mulQuat(quat, d.xquat[link], rel_quat)
+            d.qpos[adr + 3 : adr + 7] = quat
+            mujoco.mj_kinematics(m, d)
+            moving = self.arm_geoms | geoms
         mujoco.mj_collision(m, d)
         self.checks += 1
         out = []
@@ -83,7 +150,7 @@ class CollisionChecker:
             if c.dist >= self.margin:
                 continue
             g1, g2 = int(c.geom1), int(c.geom2)
-            a1, a2 = g1 in self.arm_geoms, g2 in self.arm_geoms
+            a1, a2 = g1 in moving, g2 in moving
             if not (a1 or a2):
                 continue
             if (a1 and g2 in self.allowed) or (a2 and g1 in self.allowed):
@@ -105,8 +172,27 @@ class CollisionChecker:
         return self.model.geom(g).name or f"geom {g} of body {body}"
 
     def in_collision(self, q: np.ndarray) -> bool:
-        """True if the arm at ``q`` touches anything it may not touch."""
-        return any((g1, g2) not in self._ignored_pairs for g1, g2, _ in self._contacts(q))
+        """True if the arm at ``q`` touches anything it may not touch, or comes closer to a
+        :meth:`keep_clear` obstacle than its clearance."""
+        if any((g1, g2) not in self._ignored_pairs for g1, g2, _ in self._contacts(q)):
+            return True
+        return bool(self._clear) and self._too_close()
+
+    def _too_close(self) -> bool:
+        """Whether a finger (or carried) geom is within its clearance of an obstacle, at the
+        configuration :meth:`_contacts` just set."""
+        m, d = self.model, self._data
+        near = list(self._fingers)
+        if self._carried is not None:
+            near += sorted(self._carried[4])
+        for h, clearance in self._clear.items():
+            for g in near:
+                reach = m.geom_rbound[g] + m.geom_rbound[h] + clearance
+                if np.sum((d.geom_xpos[g] - d.geom_xpos[h]) ** 2) > reach * reach:
+                    continue
+                if mujoco.mj_geomDistance(m, d, g, h, clearance, None) < clearance:
+                    return True
+        return False
 
     def depth(self, q: np.ndarray) -> float:
         """Deepest penetration [m] of a counted contact at ``q`` (0 when collision-free)."""

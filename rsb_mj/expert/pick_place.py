@@ -89,6 +89,9 @@ class PickPlaceExpert:
         target: name of the candidate object to place (e.g. ``episode.target``).
         rng: generator for the motion planner's samples; defaults to one seeded with the
             episode seed, so the same episode gives the same motions.
+        safe: keep the fingers and the carried object clear of the task's hazards (the
+            objects its ``:cost`` names, :mod:`rsb_mj.expert.hazards`); False plans as if
+            they were not there (a safety-unaware baseline).
 
     Attributes:
         done: True once the object is released and the arm is back home (or on failure).
@@ -99,8 +102,12 @@ class PickPlaceExpert:
         warnings: problems the expert worked around (e.g. no collision-free grasp).
     """
 
-    def __init__(self, env: Any, target: str, *, rng: np.random.Generator | None = None) -> None:
+    def __init__(
+        self, env: Any, target: str, *, rng: np.random.Generator | None = None, safe: bool = True
+    ) -> None:
         self.env = env
+        self.safe = safe
+        self._ignored: set[int] = set()
         self.target = target
         self._rng = rng
         self.done = False
@@ -164,6 +171,10 @@ class PickPlaceExpert:
         self.target = pick
         self.side = "right" if x >= 0 else "left"
         self.arm = Arm(w.model, self.side)
+        if self.safe:
+            self.arm.checker.keep_clear(w.hazards)
+        else:
+            self._ignored = set(w.hazards)
         others = {s: Arm(w.model, s) for s in SIDES}
         # The idle arm holds its measured pose; its gripper stays open.
         self._rest = np.zeros(14)
@@ -194,7 +205,7 @@ class PickPlaceExpert:
 
     def _move_joint(self, q_goal: np.ndarray, gripper: float, allowed: tuple[int, ...] = ()):
         w, arm = self.world, self.arm
-        arm.checker.allowed = set(allowed)
+        arm.checker.allowed = set(allowed) | self._ignored
         start = self._target_q
         arm.checker.set_scene(w.data, q_start=start)
         assert self._rng is not None
@@ -262,7 +273,7 @@ class PickPlaceExpert:
         w, arm = self.world, self.arm
         body = w.candidate_bodies[self.target]
         grasp = plan_top_down(w.model, w.data, body, w.table_top_z)
-        arm.checker.allowed = set(w.body_geoms(body))
+        arm.checker.allowed = set(w.body_geoms(body)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None
         errors: list[str] = []
@@ -308,7 +319,7 @@ class PickPlaceExpert:
         it) to the nearest yaw in :data:`PLACE_YAWS` that is.
         """
         w, arm = self.world, self.arm
-        arm.checker.allowed = set(w.body_geoms(w.candidate_bodies[self.target]))
+        arm.checker.allowed = set(w.body_geoms(w.candidate_bodies[self.target])) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         errors = []
         for yaw in PLACE_YAWS:
@@ -354,8 +365,14 @@ class PickPlaceExpert:
         self.phase = "carry"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, lift)
-        yield self._move_joint(q_above, 0.0, allowed=obj_geoms)
+        if self.safe and w.hazards:  # the carried object keeps clear of the hazards too
+            arm.checker.carry(w.model.body(body).id, w.data)
+        try:
+            p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, lift)
+            carry = self._move_joint(q_above, 0.0, allowed=obj_geoms)
+        finally:
+            arm.checker.carry(None)
+        yield carry
         yield from self._settle()
         self.phase = "lower"
         p_place = p_above.copy()

@@ -7,7 +7,7 @@ them so the rest of the expert never depends on the environment's attribute name
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import mujoco
@@ -15,6 +15,7 @@ import numpy as np
 
 from rsb_mj.env.views import SimView
 from rsb_mj.expert.collision import subtree_bodies
+from rsb_mj.expert.hazards import hazard_clearances
 from rsb_mj.scene.aloha import finger_joints, finger_to_gripper
 
 
@@ -30,6 +31,8 @@ class World:
         zone_half: answer-zone half size in x, y [m], shape (2,).
         candidate_bodies: candidate object name -> its body name in the model.
         seed: the episode seed.
+        hazards: geom id -> clearance [m] of the objects the task's ``:cost`` names
+            (:mod:`rsb_mj.expert.hazards`); empty without a ``:cost``.
     """
 
     model: mujoco.MjModel
@@ -39,6 +42,7 @@ class World:
     zone_half: np.ndarray
     candidate_bodies: dict[str, str]
     seed: int
+    hazards: dict[int, float] = field(default_factory=dict)
 
     def body_geoms(self, body: str) -> tuple[int, ...]:
         """Geom ids of ``body`` and its children."""
@@ -69,4 +73,5 @@ def world_of(env: Any) -> World:
         zone_half=np.asarray(scene.zone_half_size, float)[:2],
         candidate_bodies=bodies,
         seed=int(seed),
+        hazards=hazard_clearances(u.model, scene.problem),
     )

@@ -138,7 +138,7 @@ class TryAllPolicy(Policy):
             return False
         target = self.order[len(self.tried)]
         self.tried.append(target)
-        self._expert = PickPlaceExpert(self._env, target, rng=self._rng)
+        self._expert = PickPlaceExpert(self._env, target, rng=self._rng, safe=False)
         return True
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:

@@ -23,9 +23,15 @@ from rsb_mj.policies.base import Policy, PolicyStatus, policy_rng
 
 
 class ScriptedPolicy(Policy):
-    """Chooses a target at reset; the scripted expert does the rest."""
+    """Chooses a target at reset; the scripted expert does the rest.
+
+    Only the expert keeps clear of a task's hazards (the objects its ``:cost`` names); the
+    baselines plan as if they were not there (``safe = False``: safety-unaware policies).
+    """
 
     simulator = True
+    #: Keep the motions clear of the task's hazards.
+    safe = False
 
     def __init__(self) -> None:
         self._expert: Any = None
@@ -41,7 +47,7 @@ class ScriptedPolicy(Policy):
 
         rng = policy_rng(env)
         self.target = self.choose(env, info, rng)
-        self._expert = PickPlaceExpert(env, self.target, rng=rng)
+        self._expert = PickPlaceExpert(env, self.target, rng=rng, safe=self.safe)
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         """The expert's next action."""
@@ -65,6 +71,7 @@ class ExpertPolicy(ScriptedPolicy):
 
     name = "expert"
     privileged = True
+    safe = True
 
     def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """The episode's target, read through the privileged channel (``env.answer``)."""

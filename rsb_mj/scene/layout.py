@@ -178,6 +178,9 @@ def arm_for(pose: Pose2D) -> str:
 #: Extra distance [m] between a distractor's footprint and a candidate's, so the gripper
 #: fingers fit between them.
 DISTRACTOR_CLEARANCE = 0.03
+#: Extra distance [m] between a hazard's footprint (an object the task's ``:cost`` names) and
+#: a candidate's: close enough that a careless grasp of the candidate touches it.
+HAZARD_CLEARANCE = 0.01
 #: Extra distance [m] between a distractor's footprint and the answer zone, so the gripper
 #: that places a candidate in the zone does not touch it.
 DISTRACTOR_ZONE_MARGIN = 0.03
@@ -192,6 +195,20 @@ def distractor_names(problem: Problem) -> tuple[str, ...]:
     return tuple(d.name for d in problem.objects if d.name not in fixed)
 
 
+def cost_objects(problem: Problem) -> tuple[str, ...]:
+    """Declared objects that a ``:cost`` atom names (hazards), in declaration order."""
+    from rsb_mj.lang.ast import Name, walk_atoms
+
+    named = {
+        arg.value
+        for expr in getattr(problem, "cost_terms", None) or ()
+        for atom in walk_atoms(expr)
+        for arg in atom.args
+        if isinstance(arg, Name)
+    }
+    return tuple(d.name for d in problem.objects if d.name in named)
+
+
 def sample_distractors(
     problem: Problem, rng: np.random.Generator, placed: dict[str, Pose2D]
 ) -> dict[str, Pose2D]:
@@ -200,9 +217,10 @@ def sample_distractors(
     Each distractor's center is drawn uniformly inside its ``:init (On obj REGION)`` region
     (inset by its footprint radius, a rectangle picked by area); its footprint keeps
     :data:`DISTRACTOR_ZONE_MARGIN` from the answer zone, :data:`DISTRACTOR_CLEARANCE` from
-    every candidate footprint in ``placed`` and :data:`FOOTPRINT_CLEARANCE` from the other
-    distractors. Reach is not required (nothing needs to pick them). Only the distractors are
-    redrawn on a restart, so the candidates keep ``placed``.
+    every candidate footprint in ``placed`` (a hazard, an object the ``:cost`` names:
+    :data:`HAZARD_CLEARANCE`) and :data:`FOOTPRINT_CLEARANCE` from the other distractors. Reach
+    is not required (nothing needs to pick them). Only the distractors are redrawn on a
+    restart, so the candidates keep ``placed``.
 
     Args:
         problem: the parsed task.
@@ -222,6 +240,7 @@ def sample_distractors(
         return {}
     yaw_range = (-np.pi, np.pi)
     zone = answer_zone_rects(problem)
+    hazards = set(cost_objects(problem))
     plans = []
     for name in names:
         radius = footprint_radius(problem.category_of(name))
@@ -233,11 +252,9 @@ def sample_distractors(
                 f"{name!r} (radius {radius:.3f} m)"
             )
         areas = np.array([max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects])
-        plans.append((name, radius, region_name, rects, areas / areas.sum()))
-    fixed = [
-        (p.x, p.y, footprint_radius(problem.category_of(n)) + DISTRACTOR_CLEARANCE)
-        for n, p in placed.items()
-    ]
+        gap = HAZARD_CLEARANCE if name in hazards else DISTRACTOR_CLEARANCE
+        plans.append((name, radius, region_name, rects, areas / areas.sum(), gap))
+    fixed = [(p.x, p.y, footprint_radius(problem.category_of(n))) for n, p in placed.items()]
     for _ in range(RESTARTS):
         out = _place_distractors(plans, zone, fixed, yaw_range, rng)
         if out is not None:
@@ -258,12 +275,13 @@ def _place_distractors(
 ) -> dict[str, Pose2D] | None:
     """One sequential pass over the distractors; None when one found no valid spot.
 
-    ``fixed``: (x, y, keep-out radius [m]) of the placed candidates."""
+    ``fixed``: (x, y, footprint radius [m]) of the placed candidates."""
+    n_fixed = len(fixed)
     xs = [f[0] for f in fixed]
     ys = [f[1] for f in fixed]
     keep = [f[2] for f in fixed]
     out: dict[str, Pose2D] = {}
-    for name, radius, _region, rects, weights in plans:
+    for name, radius, _region, rects, weights, gap in plans:
         found = False
         for _ in range(TRIES_PER_CANDIDATE // BATCH):
             which = rng.choice(len(rects), size=BATCH, p=weights)
@@ -275,6 +293,7 @@ def _place_distractors(
                 ok &= _disc_rect_distance(x, y, rect) >= radius + DISTRACTOR_ZONE_MARGIN
             if xs:
                 px, py, pk = np.asarray(xs), np.asarray(ys), np.asarray(keep)
+                pk = pk + np.where(np.arange(len(pk)) < n_fixed, gap, 0.0)
                 dist = np.hypot(x[:, None] - px[None, :], y[:, None] - py[None, :])
                 ok &= np.all(dist >= (pk + radius)[None, :], axis=1)
             hits = np.flatnonzero(ok)

@@ -38,7 +38,7 @@ def test_question_uses():
 
 def test_manifest_lists_all_tables_with_their_sizes():
     manifest = read_manifest()
-    assert len(manifest) == 2 * len(ALL_SUITES) == 24
+    assert len(manifest) == 2 * len(ALL_SUITES) == 36
     for name, suite in ALL_SUITES.items():
         assert manifest[f"{name}.eval.jsonl"]["rows"] == EVAL_ROWS == 500
         assert manifest[f"{name}.train.jsonl"]["rows"] == TRAIN_ROWS
@@ -128,7 +128,8 @@ def test_level_table_is_its_base_table_plus_distractors(name):
     assert len(table) == len(base)
     for row, ref in zip(table, base, strict=True):
         assert set(diff_rows(ref, row)) == set(LEVEL_FIELDS)
-        assert sorted(row.distractors) == ["can_1", "lemon_1", "toy_car_1"]
+        extra = ["bottle_1"] if LEVEL_SUITES[name].level == 2 else []
+        assert sorted(row.distractors) == [*extra, "can_1", "lemon_1", "toy_car_1"]
 
 
 def test_a_level_is_not_balanced_on_its_own():

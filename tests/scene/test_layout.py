@@ -141,3 +141,26 @@ def test_distractors_that_cannot_fit_raise(tmp_path):
         r"\(regions \['table_distractors'\]\)",
     ):
         sample_distractors(problem, rng, layout)
+
+
+def test_the_hazard_stands_closer_to_the_candidates_than_distractors():
+    from rsb_mj.scene.layout import HAZARD_CLEARANCE, cost_objects, sample_distractors
+
+    problem = _l1("rsb_math_4_l2.bddl")
+    assert cost_objects(problem) == ("bottle_1", "cart_1")
+    radius = {n: footprint_radius(problem.category_of(n)) for n in problem.declarations()}
+    gaps = []
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        layout = sample_layout(problem, rng)
+        placed = sample_distractors(problem, rng, layout)
+        assert "cart_1" not in placed  # it moves
+        p = placed["bottle_1"]
+        gaps.append(
+            min(
+                math.hypot(p.x - q.x, p.y - q.y) - radius[c] - radius["bottle_1"]
+                for c, q in layout.items()
+            )
+        )
+    assert min(gaps) >= HAZARD_CLEARANCE - 1e-12
+    assert min(gaps) < 0.03  # closer than DISTRACTOR_CLEARANCE allows a distractor

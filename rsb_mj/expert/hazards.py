@@ -1,0 +1,49 @@
+"""Which objects a safety-aware expert keeps clear of: the hazards a task's ``:cost`` names.
+
+Every static object (not a candidate, not a ``:moving_objects`` body) that a ``:cost`` atom
+names is a hazard. The expert's fingers (and the object it carries) keep
+``D + HAZARD_MARGIN`` metres from it, where D is the largest distance of a
+``(CheckGripperDistance OBJ D)`` or ``(CheckDistance A B D)`` atom naming it (0 for the
+other predicates: touching it is what costs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mujoco
+
+from rsb_mj.lang.ast import Name, Number, walk_atoms
+
+#: Clearance kept beyond the cost's own distance [m] (tracking error of the servos).
+HAZARD_MARGIN = 0.015
+
+
+def hazard_objects(problem: Any) -> dict[str, float]:
+    """Hazard object name -> the distance [m] its ``:cost`` atoms measure (0: contact)."""
+    from rsb_mj.lang.motion import read_moving_objects
+
+    declared = {d.name for d in getattr(problem, "objects", ())}
+    skip = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
+    out: dict[str, float] = {}
+    for expr in getattr(problem, "cost_terms", None) or ():
+        for atom in walk_atoms(expr):
+            numbers = [float(a.value) for a in atom.args if isinstance(a, Number)]
+            reach = max(numbers) if atom.predicate.lower().endswith("distance") and numbers else 0.0
+            for arg in atom.args:
+                if isinstance(arg, Name) and arg.value in declared and arg.value not in skip:
+                    out[arg.value] = max(out.get(arg.value, 0.0), reach)
+    return out
+
+
+def hazard_clearances(model: mujoco.MjModel, problem: Any) -> dict[int, float]:
+    """Geom id -> clearance [m] (distance + :data:`HAZARD_MARGIN`) of every hazard's geoms
+    that collide (contype or conaffinity set)."""
+    out: dict[int, float] = {}
+    for name, reach in hazard_objects(problem).items():
+        body = model.body(name).id
+        for g in range(model.ngeom):
+            collides = model.geom_contype[g] or model.geom_conaffinity[g]
+            if int(model.geom_bodyid[g]) == body and collides:
+                out[g] = reach + HAZARD_MARGIN
+    return out

@@ -1,0 +1,56 @@
+"""Hazards of a task's :cost and the checker's clearance and carrying (expert/hazards.py,
+expert/collision.py)."""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+
+from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.expert.collision import CollisionChecker
+from rsb_mj.expert.hazards import HAZARD_MARGIN, hazard_clearances, hazard_objects
+from rsb_mj.lang import load_task
+from rsb_mj.resources import tasks_dir
+from rsb_mj.scene.aloha import arm_joints
+
+
+def test_hazards_are_the_static_objects_a_cost_names():
+    l2 = load_task(tasks_dir() / "rsb_math_4_l2.bddl")
+    assert hazard_objects(l2) == {"bottle_1": 0.0}  # cart_1 moves: not a hazard
+    assert hazard_objects(load_task(tasks_dir() / "rsb_math_4_safety.bddl")) == {}
+    assert hazard_objects(load_task(tasks_dir() / "rsb_math_4.bddl")) == {}
+
+
+def test_clearance_and_carrying_in_the_checker():
+    env = RsbEnv(tasks_dir() / "rsb_math_4_l2.bddl", cameras=())
+    try:
+        env.reset(seed=4)
+        m, d = env.model, env.data
+        clear = hazard_clearances(m, env.problem)
+        bottle = m.body("bottle_1").id
+        assert set(clear) == {g for g in range(m.ngeom) if m.geom_bodyid[g] == bottle}
+        assert set(clear.values()) == {HAZARD_MARGIN}
+        checker = CollisionChecker(m, arm_joints("right"))
+        checker.set_scene(d)
+        q = d.qpos[checker.qpos_adr].copy()
+        assert not checker.in_collision(q)
+        checker.keep_clear({g: 5.0 for g in clear})  # 5 m: every pose is too close
+        assert checker.in_collision(q)
+        checker.keep_clear({})
+        block = m.body("block_a").id
+        checker.carry(block, d)
+        q2 = q + np.array([0.3, 0.0, 0.0, 0.0, 0.0, 0.0])
+        checker.in_collision(q2)
+        scratch = checker._data
+        link = checker._carried[1]
+        rel = d.xmat[link].reshape(3, 3).T @ (d.xpos[block] - d.xpos[link])
+        want = scratch.xpos[link] + scratch.xmat[link].reshape(3, 3) @ rel
+        np.testing.assert_allclose(scratch.xpos[block], want, atol=1e-9)
+        assert not np.allclose(scratch.xpos[block], d.xpos[block])
+        checker.carry(None)
+        checker.set_scene(d)  # the scene is retaken before every plan
+        checker.in_collision(q2)
+        np.testing.assert_allclose(scratch.xpos[block], d.xpos[block], atol=1e-12)
+        mujoco.mj_forward(m, d)
+    finally:
+        env.close()
