@@ -6,6 +6,8 @@ Outputs in the report folder:
   (GSR/TSR), several runs side by side, plus confusion matrices;
 * ``safety.csv``: TSR, nSG and mean cumulative cost per suite, for tasks with a ``:cost``;
 * ``levels.csv``: the same per level, for suites run at L0-L2 (``-L1``/``-L2`` names);
+* ``visual_levels.csv``, ``language_levels.csv``: one table per perturbation axis (V0..V4 or
+  W0..W4 x suite: TSR / nSG / cost) when the runs hold several levels of that axis;
 * ``summary.csv``, ``table1_tsr.csv``, ``table2_nsg.csv``, ``table6_gsr_tsr.csv``;
 * ``rates.png``: grouped bars of GSR, TSR and nSG per suite with 95% intervals;
 * ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite.
@@ -30,6 +32,7 @@ from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
+from rsb_mj.evaluation.axes import axis_table
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit
 from rsb_mj.evaluation.metrics import (
     SETTING_DEFAULTS,
@@ -326,6 +329,20 @@ def write_report(
             "",
             markdown(levels),
         ]
+    for axis, title in (("visual", "Visual levels V0-V4"), ("language", "Language levels W0-W4")):
+        table = axis_table(flat, axis, max_error_rate=max_error_rate)
+        if len(table) > 1:
+            atomic_write_text(out / f"{axis}_levels.csv", csv_text(table))
+            parts += [
+                "",
+                f"## {title}",
+                "",
+                "One row per policy and level, one column per suite (runs at other levels "
+                "come from other run directories): TSR % / nSG % (/ mean cumulative cost "
+                "for tasks with a :cost).",
+                "",
+                markdown(table),
+            ]
     ablations = ablation_table(flat, max_error_rate=max_error_rate)
     if len(ablations) > 1:
         atomic_write_text(out / "ablations.csv", csv_text(ablations))
