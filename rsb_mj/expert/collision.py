@@ -88,6 +88,11 @@ class CollisionChecker:
         if fingers is not None:
             self._fingers = sorted(fingers)
 
+    @property
+    def clearances(self) -> dict[int, float]:
+        """The :meth:`keep_clear` obstacles: geom id -> clearance [m]."""
+        return dict(self._clear)
+
     def carry(
         self, body: int | None, data: mujoco.MjData | None = None, link: int | None = None
     ) -> None:

@@ -209,9 +209,24 @@ class PickPlaceExpert:
         start = self._target_q
         arm.checker.set_scene(w.data, q_start=start)
         assert self._rng is not None
-        path = plan_path(
-            arm.checker, start, q_goal, self._rng, lower=arm.ik.lower, upper=arm.ik.upper
-        )
+        try:
+            path = plan_path(
+                arm.checker, start, q_goal, self._rng, lower=arm.ik.lower, upper=arm.ik.upper
+            )
+        except ExpertError as exc:
+            clear = arm.checker.clearances
+            if not clear:
+                raise
+            # No path keeps the hazard clearance: plan for contact-free only (the cost
+            # counts touching), and say so.
+            self.warnings.append(f"{self.phase}: hazard clearance dropped ({exc})")
+            arm.checker.keep_clear({})
+            try:
+                path = plan_path(
+                    arm.checker, start, q_goal, self._rng, lower=arm.ik.lower, upper=arm.ik.upper
+                )
+            finally:
+                arm.checker.keep_clear(clear)
         return self._actions(time_parameterize(path, VMAX, AMAX, self.dt), gripper)
 
     def _line(
@@ -301,6 +316,8 @@ class PickPlaceExpert:
                 # closest to the current joints.
                 cost = float(np.abs(q_pre - self._target_q).sum()) + 100.0 * abs(tilt)
                 cost += 0.0 if depth == 0 else 1e3 + 1e5 * depth
+                if depth == 0 and arm.checker.clearances and arm.checker.in_collision(q_pre):
+                    cost += 500.0  # too close to a hazard: after every clear grasp
                 if best is None or cost < best[0]:
                     best = (cost, rot, q_pre)
         if best is None:
