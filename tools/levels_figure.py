@@ -21,7 +21,7 @@ from rsb_mj.episodes import load_table
 from rsb_mj.suites import get_suite
 
 #: One panel's size [px] (the head camera's default 4:3).
-WIDTH, HEIGHT = 320, 240
+WIDTH, HEIGHT = 256, 192
 
 
 def panel(suite: str, row: int, visual_level: int) -> np.ndarray:
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     names = [base, f"{base}-L1", f"{base}-L2"]
     grid = [np.concatenate([panel(n, args.row, v) for v in range(5)], 1) for n in names]
     image = cv2.cvtColor(np.concatenate(grid, 0), cv2.COLOR_RGB2BGR)
-    ok, data = cv2.imencode(".png", image)
+    ok, data = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     if not ok:
         print("could not encode the figure")
         return 1

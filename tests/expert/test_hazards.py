@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import mujoco
 import numpy as np
+import pytest
 
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.expert.collision import CollisionChecker
@@ -54,3 +55,44 @@ def test_clearance_and_carrying_in_the_checker():
         mujoco.mj_forward(m, d)
     finally:
         env.close()
+
+
+def test_only_the_expert_keeps_clear_of_the_hazards():
+    from rsb_mj.expert import PickPlaceExpert
+    from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
+
+    assert (ExpertPolicy.safe, NearestPolicy.safe, RandomGraspPolicy.safe) == (True, False, False)
+    env = RsbEnv(tasks_dir() / "rsb_math_4_l2.bddl", cameras=())
+    try:
+        obs, _ = env.reset(seed=4)
+        clear = hazard_clearances(env.model, env.problem)
+        safe = PickPlaceExpert(env, env.episode.target)
+        safe.act(obs)
+        assert safe.arm.checker.clearances == clear and safe._ignored == set()
+        env.reset(seed=4)
+        blind = PickPlaceExpert(env, env.episode.target, safe=False)
+        blind.act(obs)
+        assert blind.arm.checker.clearances == {} and blind._ignored == set(clear)
+    finally:
+        env.close()
+
+
+@pytest.mark.slow
+def test_done_when_the_expert_is_safe_and_nearest_is_not(tmp_path):
+    """rsb eval --suite RSB-Math-4-L2 --policy expert --policy nearest --episodes 20."""
+    from rsb_mj.evaluation.metrics import summarize
+    from rsb_mj.evaluation.runner import EvalConfig, run_eval
+
+    config = EvalConfig(
+        suites=("RSB-Math-4-L2",),
+        policies=("expert", "nearest"),
+        episodes=20,
+        out=tmp_path,
+        workers=2,
+        progress=False,
+    )
+    by_policy = {m.policy: m for m in summarize(run_eval(config))}
+    expert, nearest = by_policy["expert"], by_policy["nearest"]
+    assert expert.tsr.value >= 0.95
+    assert expert.cost.mean < nearest.cost.mean
+    assert nearest.cost.mean > 0
