@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.numeric import normalize_number
@@ -32,8 +32,11 @@ _ARITH = re.compile(r"^arith-(add|sub|mul)-(\d+)-(\d+)$")
 _WORDS = {"add": "plus", "sub": "minus", "mul": "times"}
 _CALC = re.compile(r"<<[^<>]*>>")
 
+if TYPE_CHECKING:
+    from rsb_mj.lang.ast import Problem
 
-def object_phrase(episode: Episode, problem: Any, letter: str) -> str:
+
+def object_phrase(episode: Episode, problem: Problem, letter: str) -> str:
     """How the instruction names option ``letter``'s candidate: ``"the green block"``, or
     ``"the block lettered C"`` when every candidate has one colour (ten choices)."""
     from rsb_mj.episodes.sampler import noun_of
@@ -80,7 +83,7 @@ def _reasoning(episode: Episode) -> tuple[str, str]:
     raise EpisodeError(f"{qid}: no rationale rule for this question source")
 
 
-def rationale(episode: Episode, problem: Any) -> str:
+def rationale(episode: Episode, problem: Problem) -> str:
     """The rationale of a training episode (see the module docstring).
 
     Raises:
@@ -109,6 +112,6 @@ def rationale(episode: Episode, problem: Any) -> str:
     return f"{reasoning.rstrip('. ')}; option {letter} is {shown}; {letter} is {phrase}."
 
 
-def training_prompt(episode: Episode, problem: Any) -> str:
+def training_prompt(episode: Episode, problem: Problem) -> str:
     """The instruction followed by ``<think>rationale</think>`` (ReasoningVLA's prompt)."""
     return f"{episode.instruction} <think>{rationale(episode, problem)}</think>"

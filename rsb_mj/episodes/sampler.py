@@ -201,7 +201,8 @@ def draw_semantics(
     question = source.draw(split, rng)
     options, correct = draw_options(question, choices, rng)
     mapping = _draw_mapping(task, letters, candidates, rng)
-    colors = _draw_colors(candidates, question, options, rng)
+    nouns = tuple(task.noun(c) for c in candidates)
+    colors = _draw_colors(candidates, question, options, rng, nouns)
     template_list = templates_for(task, split, templates)
     template = template_list[int(rng.integers(len(template_list)))]
     text = display_text(question.text)
@@ -233,12 +234,14 @@ def _draw_colors(
     question: Question,
     options: tuple[str, ...],
     rng: np.random.Generator,
+    nouns: tuple[str, ...] = (),
 ) -> dict[str, str]:
     if style(len(candidates)) == "letters":
         return {c: TEN_CHOICE_COLOR for c in candidates}
-    # Colors named in the question or an option are avoided, so that "A is the red block"
-    # never repeats an option's words.
-    words = set(re.findall(r"[a-z]+", " ".join((question.text, *options)).lower()))
+    # Colors named in the question, an option or a candidate's noun are avoided, so that
+    # "A is the red block" never repeats an option's words and no candidate is an "orange
+    # orange" or a "purple orange".
+    words = set(re.findall(r"[a-z]+", " ".join((question.text, *options, *nouns)).lower()))
     names = [n for n in PALETTE if n not in words]
     if len(names) < len(candidates):
         names = list(PALETTE)

@@ -46,7 +46,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -73,6 +73,9 @@ SLACK_SD = 0.5
 MAX_ATTEMPTS = 1000
 #: Name of the manifest file.
 MANIFEST = "manifest.json"
+
+if TYPE_CHECKING:
+    from rsb_mj.lang.ast import Problem
 
 
 def episodes_dir() -> Path:
@@ -107,7 +110,7 @@ def max_question_uses(rows: int, pool_size: int | None) -> int:
     return math.ceil(rows / pool_size) + 1
 
 
-def load_suite_problem(suite: Suite) -> Any:
+def load_suite_problem(suite: Suite) -> Problem:
     """Parse and lint the suite's task file (``rsb_mj.lang.load_task``)."""
     from rsb_mj.lang import load_task
 
@@ -191,7 +194,7 @@ def build_table(
     suite_name: str,
     split: str,
     rows: int | None = None,
-    problem: Any = None,
+    problem: Problem | None = None,
     train: list[Episode] | None = None,
 ) -> tuple[list[Episode], int]:
     """Draw the table of ``suite_name`` and ``split``.
@@ -262,7 +265,9 @@ def build_table(
 LEVEL_FIELDS = ("suite", "task", "distractors")
 
 
-def derive_table(suite_name: str, base: list[Episode], problem: Any = None) -> list[Episode]:
+def derive_table(
+    suite_name: str, base: list[Episode], problem: Problem | None = None
+) -> list[Episode]:
     """The table of level suite ``suite_name`` from its base suite's table ``base``: row ``i``
     is ``sample_episode`` of the level's task file with base row ``i``'s split, index and seed.
 

@@ -17,7 +17,7 @@ import dataclasses
 import json
 import re
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,9 @@ LANGUAGE_LEVELS = (0, 1, 2, 3, 4)
 LANGUAGE_SEED_TAG = 0x574C
 _FIELD = re.compile(r"\{[^{}]*\}")
 _WORD = re.compile(r"[a-z]+")
+
+if TYPE_CHECKING:
+    from rsb_mj.lang.ast import Problem
 
 
 @cache
@@ -77,7 +80,7 @@ def command_slots(template: Template) -> list[tuple[int, int, str]]:
     return slots
 
 
-def _values(episode: Episode, problem: Any) -> dict[str, str]:
+def _values(episode: Episode, problem: Problem) -> dict[str, str]:
     """The placeholder values the sampler filled in (see ``episodes/sampler.py``)."""
     from rsb_mj.episodes.sampler import instruction_values
 
@@ -90,7 +93,9 @@ def _fill(template: Template, values: dict[str, str]) -> str:
     return " ".join(render(template, values).split())
 
 
-def perturb_instruction(episode: Episode, problem: Any, level: int) -> tuple[str, dict[str, Any]]:
+def perturb_instruction(
+    episode: Episode, problem: Problem, level: int
+) -> tuple[str, dict[str, Any]]:
     """The instruction of ``episode`` with ``level`` command words substituted.
 
     Args:

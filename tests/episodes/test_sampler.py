@@ -162,3 +162,13 @@ def test_a_level_draws_its_base_episode_then_the_distractors(name):
         assert {k: v for k, v in row_a.items() if k not in ("suite", "task")} == row_b
         assert list(distractors) == ["can_1", "lemon_1", "toy_car_1"]
         assert {d["color"] for d in distractors.values()} <= set(PALETTE)
+
+
+def test_a_color_that_is_a_candidates_noun_is_never_drawn():
+    problem = make_problem("arithmetic", 6, category="orange")
+    colors = set()
+    for seed in range(30):
+        episode = sample_episode(problem, suite="", split="eval", index=0, seed=seed)
+        colors |= set(episode.colors.values())
+        assert "orange orange" not in episode.instruction
+    assert "orange" not in colors and len(colors) == 7
