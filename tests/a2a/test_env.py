@@ -79,3 +79,17 @@ def test_placing_on_the_other_plate_fails_with_that_choice(color_env):
     assert np.asarray(info["signals"]["on_plate"])[-1].tolist() == [
         p == wrong for p in ("plate_a", "plate_b")
     ]
+
+
+@pytest.mark.slow  # check_env resets and steps many times (~25 s on a free core)
+def test_the_gymnasium_id_passes_check_env_and_draws_free_episodes():
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("rsb_mj/A2A-Time-v0", width=160, height=120, render_mode="rgb_array")
+    check_env(env.unwrapped)
+    _, info = env.reset(seed=0)
+    assert info["instruction"].startswith(("pick up the cube", "set the cube", "the cube belongs"))
+    assert "clock showing" in info["instruction"]  # an eval item, unseen templates
+    assert env.render().shape == (120, 160, 3)
+    env.close()
