@@ -41,6 +41,7 @@ from rsb_mj.episodes.templates import (
     load_templates,
     option_list,
     render,
+    template_by_id,
 )
 from rsb_mj.errors import EpisodeError, TaskError
 from rsb_mj.lang.a2a import is_a2a_source
@@ -122,6 +123,25 @@ def display_text(text: str) -> str:
     that precipitated the passage excerpted above was") gets a blank, ``" ___."``, so the
     instruction's next sentence does not run on from it."""
     return text if text.endswith(_QUESTION_ENDS) else f"{text} ___."
+
+
+def template_of(task: TaskLike, template_id: str) -> Template:
+    """The template ``template_id`` of an episode of ``task``: a shipped one
+    (``unseen-4-03``) or one of the task's own template files (``mine-6-00``).
+
+    Raises:
+        EpisodeError: for an id in neither.
+    """
+    try:
+        return template_by_id(template_id)
+    except EpisodeError:
+        view = as_task(task)
+        for _, spec in view.templates:
+            if spec.file is not None:
+                for template in load_template_file(spec.file, view.choices):
+                    if template.id == template_id:
+                        return template
+        raise
 
 
 def noun_of(task: TaskLike, obj: str) -> str:

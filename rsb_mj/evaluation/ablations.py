@@ -99,13 +99,12 @@ def _rng(episode: Episode, mode: str) -> np.random.Generator:
 
 
 def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
-    from rsb_mj.episodes.sampler import render_instruction
-    from rsb_mj.episodes.templates import template_by_id
+    from rsb_mj.episodes.sampler import render_instruction, template_of
 
     ep = dataclasses.replace(episode, **changes)  # type: ignore[arg-type]
     return render_instruction(
         problem,
-        template_by_id(ep.template_id),
+        template_of(problem, ep.template_id),
         ep.question,
         ep.options,
         ep.mapping,
@@ -134,9 +133,9 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
         picks = _rng(episode, mode).integers(len(words), size=len(episode.instruction.split()))
         text = " ".join(words[int(i)] for i in picks)
         return dataclasses.replace(episode, instruction=text, extra=extra)
-    from rsb_mj.episodes.templates import template_by_id
+    from rsb_mj.episodes.sampler import template_of
 
-    template = template_by_id(episode.template_id)
+    template = template_of(problem, episode.template_id)
     if mode == "command-only":
         return dataclasses.replace(episode, instruction=command_part(template.text), extra=extra)
     if mode == "no-mapping":

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.templates import Template, render, template_by_id
+from rsb_mj.episodes.templates import Template, render
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import assets_dir
 
@@ -116,7 +116,9 @@ def perturb_instruction(
     record: dict[str, Any] = {"level": level, "slots": 0, "substituted": 0, "substitutions": []}
     if level == 0:
         return episode.instruction, record
-    template = template_by_id(episode.template_id)
+    from rsb_mj.episodes.sampler import template_of
+
+    template = template_of(problem, episode.template_id)
     values = _values(episode, problem)
     if _fill(template, values) != episode.instruction:
         raise EpisodeError(

@@ -88,3 +88,18 @@ def test_missing_files_are_errors_at_the_task_position(tmp_path):
         ("RSB453", 4, "question bank 'q.jsonl' not found"),
         ("RSB455", 5, "template file 'mine.txt' not found"),
     ]
+
+
+def test_ablations_and_language_levels_find_the_tasks_own_templates(tmp_path):
+    from rsb_mj.evaluation.ablations import ablate
+    from rsb_mj.perturb.language import perturb_instruction
+
+    problem = load_task(_files(tmp_path, _bank()))
+    episode = sample_episode(problem, suite="", split="eval", index=0, seed=3)
+    assert episode.template_id == "mine-3-00"
+    shuffled = ablate(episode, problem, "shuffled-options")
+    assert shuffled.instruction.endswith("put it in the gray zone.")
+    assert shuffled.instruction != episode.instruction
+    text, _ = perturb_instruction(episode, problem, 4)
+    prefix = episode.instruction.split(" put it")[0]
+    assert text.startswith(prefix) and text != episode.instruction
