@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.ast import Number, Section, Symbol
+from rsb_mj.lang.ast import Number, Problem, Section, Symbol
 from rsb_mj.workspace import CAMERAS
 
 #: image_settings key -> valid range.
@@ -80,26 +80,22 @@ class SettingError(TaskError):
         self.span, self.detail = span, detail
 
 
-def _fail(problem: Any, node: Any, detail: str) -> SettingError:
+def _fail(problem: Problem, node: Any, detail: str) -> SettingError:
     return SettingError(_where(problem, node), getattr(node, "span", None), detail)
 
 
-def _where(problem: Any, node: Any) -> str:
+def _where(problem: Problem, node: Any) -> str:
     span = getattr(node, "span", None)
-    return (
-        f"{getattr(problem, 'path', '<task>')}:{span}"
-        if span and span.line
-        else str(getattr(problem, "path", "<task>"))
-    )
+    return f"{problem.path}:{span}" if span and span.line else str(problem.path)
 
 
-def _number(problem: Any, node: Any, what: str, lo: float, hi: float) -> float:
+def _number(problem: Problem, node: Any, what: str, lo: float, hi: float) -> float:
     if not isinstance(node, Number) or not lo <= float(node.value) <= hi:
         raise _fail(problem, node, f"{what} takes a number in [{lo:g}, {hi:g}]")
     return float(node.value)
 
 
-def _pairs(problem: Any, section: Section) -> dict[str, Any]:
+def _pairs(problem: Problem, section: Section) -> dict[str, Any]:
     values: dict[str, Any] = {}
     items = list(section.items)
     i = 0
@@ -119,7 +115,7 @@ def _pairs(problem: Any, section: Section) -> dict[str, Any]:
     return values
 
 
-def _noise(problem: Any, section: Section) -> dict[str, Any]:
+def _noise(problem: Problem, section: Section) -> dict[str, Any]:
     values: dict[str, Any] = {}
     items = list(section.items)
     i = 0
@@ -143,7 +139,7 @@ def _noise(problem: Any, section: Section) -> dict[str, Any]:
     return values
 
 
-def _cameras(problem: Any, section: Section) -> dict[str, Any]:
+def _cameras(problem: Problem, section: Section) -> dict[str, Any]:
     values: dict[str, Any] = {}
     items = list(section.items)
     i = 0
@@ -171,7 +167,7 @@ def _cameras(problem: Any, section: Section) -> dict[str, Any]:
     return values
 
 
-def _random_color(problem: Any, section: Section) -> dict[str, Any]:
+def _random_color(problem: Problem, section: Section) -> dict[str, Any]:
     items = list(section.items)
     ok = len(items) == 1 and isinstance(items[0], Symbol)
     if not ok or items[0].value.lower() not in ("true", "false"):
@@ -179,7 +175,7 @@ def _random_color(problem: Any, section: Section) -> dict[str, Any]:
     return {"enabled": items[0].value.lower() == "true"}
 
 
-def read_settings(problem: Any) -> VisualSettings:
+def read_settings(problem: Problem) -> VisualSettings:
     """The visual blocks of ``problem`` (a :class:`rsb_mj.lang.Problem`).
 
     Raises:
@@ -194,7 +190,7 @@ def read_settings(problem: Any) -> VisualSettings:
         "random_color": _random_color,
     }
     blocks: dict[str, dict[str, Any]] = {}
-    for section in getattr(problem, "sections", ()):
+    for section in problem.sections:
         if not isinstance(section, Section) or section.keyword not in readers:
             continue
         if section.keyword in blocks:

@@ -9,7 +9,7 @@ drawn parameter.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
@@ -19,6 +19,9 @@ from rsb_mj.errors import EnvError, EpisodeError
 from rsb_mj.perturb.language import LANGUAGE_LEVELS, perturb_instruction, synonym_table
 from rsb_mj.perturb.settings import VisualSettings, read_settings
 from rsb_mj.perturb.visual import VISUAL_LEVELS, VisualPerturber, kelvin_rgb
+
+if TYPE_CHECKING:
+    from rsb_mj.lang.ast import Problem
 
 __all__ = [
     "LANGUAGE_LEVELS",
@@ -52,7 +55,7 @@ class Perturbations:
     def __init__(
         self,
         model: mujoco.MjModel,
-        problem: Any,
+        problem: Problem,
         candidates: tuple[str, ...],
         visual_level: int = 0,
         language_level: int = 0,

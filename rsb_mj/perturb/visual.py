@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import colorsys
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mujoco
 import numpy as np
@@ -52,6 +52,9 @@ from rsb_mj.colors import PALETTE
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.perturb.settings import VisualSettings, read_settings
+
+if TYPE_CHECKING:
+    from rsb_mj.lang.ast import Problem
 
 #: Visual levels V0 (none) .. V4 (light, colors, camera, sensor noise).
 VISUAL_LEVELS = (0, 1, 2, 3, 4)
@@ -157,7 +160,7 @@ class VisualPerturber:
     def __init__(
         self,
         model: mujoco.MjModel,
-        problem: Any,
+        problem: Problem,
         candidates: tuple[str, ...],
         level: int,
         image_size: tuple[int, int] = (320, 240),
@@ -184,7 +187,7 @@ class VisualPerturber:
         self._headlight = (hl.ambient.copy(), hl.diffuse.copy(), hl.specular.copy())
         root_names = [m.body(int(m.body_rootid[m.geom_bodyid[g]])).name for g in range(m.ngeom)]
         visual = [g for g in range(m.ngeom) if m.geom_group[g] in (1, 2)]
-        objects = {d.name for d in getattr(problem, "objects", ())}
+        objects = {d.name for d in problem.objects}
         table = m.body("table").id if "table" in _names(m, mujoco.mjtObj.mjOBJ_BODY) else -1
         self._zone = [g for g in visual if m.geom(g).name.startswith("answer_zone/")]
         self._table = [

@@ -201,7 +201,7 @@ def cost_objects(problem: Problem) -> tuple[str, ...]:
 
     named = {
         arg.value
-        for expr in getattr(problem, "cost_terms", None) or ()
+        for expr in problem.cost_terms or ()
         for atom in walk_atoms(expr)
         for arg in atom.args
         if isinstance(arg, Name)
