@@ -80,10 +80,12 @@ def bad_source_parameter(ctx: Context) -> None:
 
 
 def _check_params(ctx: Context, kind: str, code: str) -> None:
+    q = ctx.problem.question
+    if q is None or q.file is not None:
+        return  # checked before the import: it brings in rsb_mj.episodes (and numpy)
     from rsb_mj.episodes.sources.params import SOURCE_PARAMS, check_params
 
-    q = ctx.problem.question
-    if q is None or q.file is not None or q.source not in SOURCE_PARAMS:
+    if q.source not in SOURCE_PARAMS:
         return
     for problem in check_params(q.source, q.params):
         if problem.code == kind:
@@ -102,11 +104,11 @@ def question_bank(ctx: Context) -> None:
     that breaks the schema (JSON object with ``question``, ``options``, ``answer``, optional
     ``subject``, ``split``, ``id``), a duplicate, a question with fewer options than
     ``:choices``, or no question of a split. Each finding points at its line of the bank."""
-    from rsb_mj.episodes.sources.bank import load_bank
-
     q = ctx.problem.question
     if q is None or q.file is None:
-        return
+        return  # checked before the import: it brings in rsb_mj.episodes (and numpy)
+    from rsb_mj.episodes.sources.bank import load_bank
+
     path = _folder(ctx) / q.file
     if not path.is_file():
         ctx.report("RSB453", f"question bank {q.file!r} not found (looked in {path})", q.span)
