@@ -26,7 +26,7 @@ class Fallback(Exception):
 
 
 #: One token: a comment, a parenthesis, or an atom (whitespace between them is skipped).
-_SCAN = re.compile(r";[^\n]*|[()]|[^ \t\f\r\n();]+")
+_SCAN = re.compile(r"(;[^\n]*)|(\()|(\))|[^ \t\f\r\n();]+")
 _NAME = re.compile(r"[a-z_][a-z0-9_\-]*", re.I)
 _KEYWORD = re.compile(r":[a-z_][a-z0-9_\-]*", re.I)
 _VARIABLE = re.compile(r"\?[a-z_][a-z0-9_]*", re.I)
@@ -76,7 +76,7 @@ class Token(str):
     column; ``end_column`` exclusive), as the rule callbacks read them. Tokens never span lines
     here (comments and whitespace are not tokens)."""
 
-    __slots__ = ("column", "line", "start_pos", "type")
+    __slots__ = ("column", "line", "type")
 
     @property
     def value(self) -> str:
@@ -92,11 +92,6 @@ class Token(str):
     def end_column(self) -> int:
         """Column just after the last character."""
         return self.column + len(self)
-
-    @property
-    def end_pos(self) -> int:
-        """Offset just after the last character."""
-        return self.start_pos + len(self)
 
 
 class _List:
@@ -120,41 +115,41 @@ def _read(text: str) -> _List:
     if '"' in text:
         raise Fallback
     stack: list[_List] = []
+    items: list[Any] = []  # items of the innermost open form (stack[-1].items)
     top: _List | None = None
-    offset = 0
     new = str.__new__
+    scan = _SCAN.finditer
     for line_no, line in enumerate(text.split("\n"), start=1):
-        for match in _SCAN.finditer(line):
-            value = match.group()
-            first = value[0]
-            if first == ";":
+        for match in scan(line):
+            kind = match.lastindex  # 1: comment, 2: "(", 3: ")", None: an atom
+            if kind == 1:
                 continue
-            token = new(Token, value)
-            column = match.start()
-            token.start_pos = offset + column
+            token = new(Token, match.group())
             token.line = line_no
-            token.column = column + 1
-            if first == "(":
+            token.column = match.start() + 1
+            if kind is None:
+                if not stack:
+                    raise Fallback
+                token.type = ""
+                items.append(token)
+            elif kind == 2:
                 token.type = "LPAR"
                 form = _List(token)
                 if stack:
-                    stack[-1].items.append(form)
+                    items.append(form)
                 elif top is not None:
                     raise Fallback  # text after the (define ...) form
                 else:
                     top = form
                 stack.append(form)
-            elif first == ")":
+                items = form.items
+            else:
                 if not stack:
                     raise Fallback
                 token.type = "RPAR"
                 stack.pop().close = token
-            elif stack:
-                token.type = ""
-                stack[-1].items.append(token)
-            else:
-                raise Fallback
-        offset += len(line) + 1
+                if stack:
+                    items = stack[-1].items
     if stack or top is None:
         raise Fallback
     return top
