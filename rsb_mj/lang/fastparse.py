@@ -15,6 +15,7 @@ results (spans included) on every corpus file and on randomly edited ones.
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from typing import Any
 
 from rsb_mj.lang import ast
@@ -83,10 +84,8 @@ class Token(str):
         """The text."""
         return str(self)
 
-    @property
-    def end_line(self) -> int:
-        """Line of the last character."""
-        return self.line
+    #: Line of the last character (the token's line; read without a Python-level call).
+    end_line = property(attrgetter("line"))
 
     @property
     def end_column(self) -> int:

@@ -32,15 +32,12 @@ def _span(children: list[Any]) -> ast.Span:
     its opening ``(`` to its closing ``)``.
     """
     first, last = children[0], children[-1]
-    if isinstance(first, str):
-        line, column = first.line, first.column
-    else:
-        line, column = first.span.line, first.span.column
-    if isinstance(last, str):
-        end_line, end_column = last.end_line, last.end_column
-    else:
-        end_line, end_column = last.span.end_line, last.span.end_column
-    return ast.Span(line, column, end_line, end_column)
+    # A token and a Span both have line, column, end_line, end_column.
+    if not isinstance(first, str):
+        first = first.span
+    if not isinstance(last, str):
+        last = last.span
+    return ast.Span(first.line, first.column, last.end_line, last.end_column)
 
 
 @dataclass(frozen=True)

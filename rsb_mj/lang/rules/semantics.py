@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -526,7 +527,8 @@ def language_mismatch(ctx: Context) -> None:
     language = ctx.problem.language
     if language is None or ctx.is_rsb or ctx.path.startswith("<"):
         return
-    stem = _SCENE.sub("", _SUFFIX.sub("", Path(ctx.path).stem))
+    stem = os.path.splitext(os.path.basename(ctx.path))[0]  # Path.stem, without Path
+    stem = _SCENE.sub("", _SUFFIX.sub("", stem))
     from_name = _words(stem.replace("_", " "))
     if not from_name or from_name == _words(language):
         return
