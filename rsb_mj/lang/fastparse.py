@@ -26,8 +26,9 @@ class Fallback(Exception):
     """The text is outside what the fast reader handles; parse it with Lark."""
 
 
-#: One token: a comment, a parenthesis, or an atom (whitespace between them is skipped).
-_SCAN = re.compile(r"(;[^\n]*)|(\()|(\))|[^ \t\f\r\n();]+")
+#: One token: a newline (counted, not a token), a comment, a parenthesis, or an atom (other
+#: whitespace between them is skipped). Group numbers are read by :func:`_read`.
+_SCAN = re.compile(r"(\n)|(;[^\n]*)|(\()|(\))|[^ \t\f\r\n();]+")
 _NAME = re.compile(r"[a-z_][a-z0-9_\-]*", re.I)
 _KEYWORD = re.compile(r":[a-z_][a-z0-9_\-]*", re.I)
 _VARIABLE = re.compile(r"\?[a-z_][a-z0-9_]*", re.I)
@@ -117,38 +118,42 @@ def _read(text: str) -> _List:
     items: list[Any] = []  # items of the innermost open form (stack[-1].items)
     top: _List | None = None
     new = str.__new__
-    scan = _SCAN.finditer
-    for line_no, line in enumerate(text.split("\n"), start=1):
-        for match in scan(line):
-            kind = match.lastindex  # 1: comment, 2: "(", 3: ")", None: an atom
-            if kind == 1:
-                continue
-            token = new(Token, match.group())
-            token.line = line_no
-            token.column = match.start() + 1
-            if kind is None:
-                if not stack:
-                    raise Fallback
-                token.type = ""
-                items.append(token)
-            elif kind == 2:
-                token.type = "LPAR"
-                form = _List(token)
-                if stack:
-                    items.append(form)
-                elif top is not None:
-                    raise Fallback  # text after the (define ...) form
-                else:
-                    top = form
-                stack.append(form)
-                items = form.items
+    line_no = 1
+    newline = -1  # offset of the newline before the current line (-1 on the first line)
+    for match in _SCAN.finditer(text):
+        kind = match.lastindex  # 1: newline, 2: comment, 3: "(", 4: ")", None: an atom
+        if kind == 1:
+            line_no += 1
+            newline = match.start()
+            continue
+        if kind == 2:
+            continue
+        token = new(Token, match.group())
+        token.line = line_no
+        token.column = match.start() - newline
+        if kind is None:
+            if not stack:
+                raise Fallback
+            token.type = ""
+            items.append(token)
+        elif kind == 3:
+            token.type = "LPAR"
+            form = _List(token)
+            if stack:
+                items.append(form)
+            elif top is not None:
+                raise Fallback  # text after the (define ...) form
             else:
-                if not stack:
-                    raise Fallback
-                token.type = "RPAR"
-                stack.pop().close = token
-                if stack:
-                    items = stack[-1].items
+                top = form
+            stack.append(form)
+            items = form.items
+        else:
+            if not stack:
+                raise Fallback
+            token.type = "RPAR"
+            stack.pop().close = token
+            if stack:
+                items = stack[-1].items
     if stack or top is None:
         raise Fallback
     return top
