@@ -19,7 +19,7 @@ from operator import attrgetter
 from typing import Any
 
 from rsb_mj.lang import ast
-from rsb_mj.lang.transformer import AstBuilder, NumberRangeError
+from rsb_mj.lang.transformer import AstBuilder, NumberRangeError, _float
 
 
 class Fallback(Exception):
@@ -202,6 +202,33 @@ def _head(form: _List, keyword: str) -> list[Any]:
 # ---- expressions ------------------------------------------------------------------------------
 
 
+# The most frequent leaves are built here directly, as AstBuilder's ``name``, ``number`` and
+# ``rect`` build them (the tests compare every node and span with Lark's): one token's span
+# and no children list to filter.
+
+
+def _token_span(token: Token) -> ast.Span:
+    return ast.Span(token.line, token.column, token.line, token.column + len(token))
+
+
+def _name_node(item: Any) -> ast.Name:
+    token = _name(item)
+    return ast.Name(str(token), span=_token_span(token))
+
+
+def _number_node(item: Any) -> ast.Number:
+    token = _number(item)
+    return ast.Number(_float(token), span=_token_span(token))
+
+
+def _rect(item: Any) -> ast.Rect:
+    form = _form(item, 4)
+    x0, y0, x1, y1 = (_float(_number(x)) for x in form.items)
+    close = form.close
+    span = ast.Span(form.open.line, form.open.column, close.line, close.column + 1)
+    return ast.Rect(x0, y0, x1, y1, span=span)
+
+
 def _arg(items: list[Any], i: int) -> tuple[Any, int]:
     item = items[i]
     if isinstance(item, _List):
@@ -217,8 +244,8 @@ def _arg(items: list[Any], i: int) -> tuple[Any, int]:
         following.type = "DASH"
         return _T.variable([var, following, _name(items[i + 2])]), i + 3
     if _NUMBER.fullmatch(item):
-        return _T.number([_number(item)]), i + 1
-    return _T.name([_name(item)]), i + 1
+        return _number_node(item), i + 1
+    return _name_node(item), i + 1
 
 
 def _expr(item: Any) -> Any:
@@ -299,8 +326,10 @@ def _region_prop(item: Any) -> Any:
         if len(rest) != 1:
             raise Fallback
         inner = _form(rest[0])
-        make, size = (_T.rect, 4) if keyword == ":ranges" else (_T.pair, 2)
-        values = [make(_numbers_form(x, size)) for x in inner.items]
+        if keyword == ":ranges":
+            values = [_rect(x) for x in inner.items]
+        else:
+            values = [_T.pair(_numbers_form(x, 2)) for x in inner.items]
         method = _T.ranges if keyword == ":ranges" else _T.yaw_rotation
         return method([*head, inner.open, *values, inner.close, form.close])
     if keyword == ":rgba":
