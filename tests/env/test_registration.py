@@ -160,7 +160,7 @@ def main():
         )
     obs, info = vec.reset(seed=[1, 2])
     obs, reward, term, trunc, info = vec.step(obs["state"])
-    print("shapes", obs["images"]["head"].shape, obs["state"].shape, list(reward))
+    print("shapes", obs["images"]["head"].shape, obs["state"].shape, [float(r) for r in reward])
     vec.close()
 
 if __name__ == "__main__":
