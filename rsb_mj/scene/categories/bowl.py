@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import mujoco
-import numpy as np
 
 from rsb_mj.scene.categories.base import BuiltObject, Category
-from rsb_mj.scene.categories.shapes import add_mesh, hull, revolve, visual
+from rsb_mj.scene.categories.revolved import hollow_vessel
 
 #: Outer profile (radius, z) [m] from the bottom: the collision shape (convex).
 OUTER = (
@@ -39,21 +38,5 @@ class Bowl(Category):
     rest_height = HEIGHT / 2
 
     def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
-        down = np.array([0.0, 0.0, HEIGHT / 2])
-        outer, outer_faces = revolve(OUTER)
-        drawn, drawn_faces = revolve(DRAWN)
-        mesh = mujoco.mjtGeom.mjGEOM_MESH
-        hull(
-            body,
-            f"{obj}/hull",
-            500.0,
-            type=mesh,
-            meshname=add_mesh(spec, "bowl_hull", outer - down, outer_faces),
-        )
-        shell = visual(
-            body,
-            f"{obj}/shell",
-            type=mesh,
-            meshname=add_mesh(spec, "bowl_shell", drawn - down, drawn_faces),
-        )
+        shell = hollow_vessel(spec, body, obj, "bowl", OUTER, DRAWN, HEIGHT, 500.0)
         return BuiltObject(color_geoms=(shell.name,), letter_geoms=(), grip_width=0.05)

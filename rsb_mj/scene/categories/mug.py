@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import mujoco
-import numpy as np
 
 from rsb_mj.scene.categories.base import BuiltObject, Category
-from rsb_mj.scene.categories.shapes import add_mesh, hull, revolve, solid, visual
+from rsb_mj.scene.categories.revolved import hollow_vessel
+from rsb_mj.scene.categories.shapes import solid
 
 RADIUS, HEIGHT, WALL = 0.025, 0.064, 0.0025
 #: Outer profile (radius, z) [m] from the bottom: the body's collision shape (convex).
@@ -34,23 +34,7 @@ class Mug(Category):
     rest_height = HEIGHT / 2
 
     def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
-        down = np.array([0.0, 0.0, HEIGHT / 2])
-        outer, outer_faces = revolve(OUTER)
-        drawn, drawn_faces = revolve(DRAWN)
-        mesh = mujoco.mjtGeom.mjGEOM_MESH
-        hull(
-            body,
-            f"{obj}/hull",
-            400.0,
-            type=mesh,
-            meshname=add_mesh(spec, "mug_hull", outer - down, outer_faces),
-        )
-        shell = visual(
-            body,
-            f"{obj}/shell",
-            type=mesh,
-            meshname=add_mesh(spec, "mug_shell", drawn - down, drawn_faces),
-        )
+        shell = hollow_vessel(spec, body, obj, "mug", OUTER, DRAWN, HEIGHT, 400.0)
         color = [shell.name]
         for i, (half, (x, z)) in enumerate(HANDLE):
             bar = solid(

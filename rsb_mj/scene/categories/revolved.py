@@ -13,7 +13,7 @@ import mujoco
 import numpy as np
 
 from rsb_mj.scene.categories.base import BuiltObject, Category
-from rsb_mj.scene.categories.shapes import add_mesh, revolve, solid
+from rsb_mj.scene.categories.shapes import add_mesh, hull, revolve, solid, visual
 
 Profile = tuple[tuple[float, float], ...]
 
@@ -60,3 +60,46 @@ class RevolvedObject(Category):
 
     def details(self, body: mujoco.MjsBody, obj: str) -> None:
         """Add fixed-color, non-colliding details (none by default)."""
+
+
+def hollow_vessel(
+    spec: mujoco.MjSpec,
+    body: mujoco.MjsBody,
+    obj: str,
+    name: str,
+    outer: Profile,
+    drawn: Profile,
+    height: float,
+    density: float,
+) -> mujoco.MjsGeom:
+    """A vessel (bowl, mug) drawn hollow that collides as its solid outer shape.
+
+    Args:
+        spec, body: the scene being built and the object's body (origin at half ``height``).
+        obj: the object's name (geoms are ``{obj}/hull`` and ``{obj}/shell``).
+        name: the category name (meshes are ``{name}_hull`` and ``{name}_shell``).
+        outer: convex outer profile (radius, z) [m], z from the bottom: the collision shape.
+        drawn: the drawn profile (outer side up to the rim, then the inside down).
+        height: the vessel's height [m].
+        density: of the collision hull [kg/m^3].
+
+    Returns:
+        The drawn shell geom (it takes the episode color).
+    """
+    down = np.array([0.0, 0.0, height / 2])
+    outer_verts, outer_faces = revolve(outer)
+    drawn_verts, drawn_faces = revolve(drawn)
+    mesh = mujoco.mjtGeom.mjGEOM_MESH
+    hull(
+        body,
+        f"{obj}/hull",
+        density,
+        type=mesh,
+        meshname=add_mesh(spec, f"{name}_hull", outer_verts - down, outer_faces),
+    )
+    return visual(
+        body,
+        f"{obj}/shell",
+        type=mesh,
+        meshname=add_mesh(spec, f"{name}_shell", drawn_verts - down, drawn_faces),
+    )
