@@ -83,6 +83,25 @@ def _inset(rects: Sequence[Rect4], radius: float) -> list[Rect4]:
     return out
 
 
+def _plan(problem: Problem, name: str) -> tuple[float, str, list[Rect4], np.ndarray]:
+    """Where ``name`` may stand: its footprint radius [m], its region's name, the region's
+    rectangles inset by the radius (table frame, m) and each one's probability (by area).
+
+    Raises:
+        SceneError: when the region is smaller than the footprint.
+    """
+    radius = footprint_radius(problem.category_of(name))
+    region_name = problem.placement_of(name)
+    rects = _inset(_rects(problem.region(region_name)), radius)
+    if not rects:
+        raise SceneError(
+            f"{problem.path}: region {region_name!r} is smaller than the footprint of "
+            f"{name!r} (radius {radius:.3f} m)"
+        )
+    areas = np.array([max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects])
+    return radius, region_name, rects, areas / areas.sum()
+
+
 def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2D]:
     """Draw one layout of ``problem``'s candidates.
 
@@ -107,16 +126,7 @@ def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2
     zone = answer_zone_rects(problem)
     plans = []
     for name in names:
-        radius = footprint_radius(problem.category_of(name))
-        region_name = problem.placement_of(name)
-        rects = _inset(_rects(problem.region(region_name)), radius)
-        if not rects:
-            raise SceneError(
-                f"{path}: region {region_name!r} is smaller than the footprint of {name!r} "
-                f"(radius {radius:.3f} m)"
-            )
-        areas = np.array([max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects])
-        plans.append((name, radius, region_name, rects, areas / areas.sum()))
+        plans.append((name, *_plan(problem, name)))
     for _ in range(RESTARTS):
         placed = _try_once(plans, zone, min_spacing, yaw_range, rng)
         if placed is not None:
@@ -243,17 +253,8 @@ def sample_distractors(
     hazards = set(cost_objects(problem))
     plans = []
     for name in names:
-        radius = footprint_radius(problem.category_of(name))
-        region_name = problem.placement_of(name)
-        rects = _inset(_rects(problem.region(region_name)), radius)
-        if not rects:
-            raise SceneError(
-                f"{problem.path}: region {region_name!r} is smaller than the footprint of "
-                f"{name!r} (radius {radius:.3f} m)"
-            )
-        areas = np.array([max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects])
         gap = HAZARD_CLEARANCE if name in hazards else DISTRACTOR_CLEARANCE
-        plans.append((name, radius, region_name, rects, areas / areas.sum(), gap))
+        plans.append((name, *_plan(problem, name), gap))
     fixed = [(p.x, p.y, footprint_radius(problem.category_of(n))) for n, p in placed.items()]
     for _ in range(RESTARTS):
         out = _place_distractors(plans, zone, fixed, yaw_range, rng)
