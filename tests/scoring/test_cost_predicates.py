@@ -8,13 +8,16 @@ import mujoco
 import numpy as np
 import pytest
 
+from rsb_mj.env import RsbEnv
 from rsb_mj.episodes import sample_episode
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation import episode_source
 from rsb_mj.lang import parse_text
 from rsb_mj.lang.vocabulary import RSB_COST
+from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scoring.cost import CostMeter
-from rsb_mj.scoring.cost_predicates import COST_PREDICATES
+from rsb_mj.scoring.cost_predicates import COST_PREDICATES, DIST_MARGIN_M
 
 TASK = Path(__file__).parents[2] / "tasks" / "rsb_math_4.bddl"
 #: One term per line; the tests read the violations by term index.
@@ -234,3 +237,52 @@ def test_a_variable_over_candidates_cannot_be_costed():
     problem = parse_text(_task("(Fall ?c - candidate)"), "t.bddl")
     with pytest.raises(EvalError, match=r"^t.bddl:28:10: :cost terms take object names and"):
         CostMeter(problem)
+
+
+def _hull_distance(m: mujoco.MjModel, d: mujoco.MjData, g1: int, g2: int) -> float:
+    """Distance [m] between two mesh geoms' convex hulls (Gilbert's iteration on vertices)."""
+
+    def verts(g: int) -> np.ndarray:
+        k = m.geom_dataid[g]
+        v = m.mesh_vert[m.mesh_vertadr[k] : m.mesh_vertadr[k] + m.mesh_vertnum[k]]
+        return d.geom_xpos[g] + v @ d.geom_xmat[g].reshape(3, 3).T
+
+    a, b = verts(g1), verts(g2)
+    x = a.mean(0) - b.mean(0)
+    for _ in range(5000):
+        step = x - (a[np.argmax(a @ -x)] - b[np.argmax(b @ x)])
+        if step @ step < 1e-18:
+            break
+        x = x - np.clip((x @ step) / (step @ step), 0.0, 1.0) * step
+    return float(np.linalg.norm(x))
+
+
+def test_gripper_distance_cutoff_stays_where_mujoco_reads_true_distances(tmp_path):
+    """RSB-Math-4-L2 eval row 2, a substep of the expert's reach (the bottle's and the left
+    finger's saved poses): the collision hulls are 0.054 m apart, MuJoCo 3.8.1's distance
+    query reads 0.0 with a cutoff of 0.08 m but its cap with the probe's cutoff (just above
+    the 0.03 m threshold), so the term is not charged."""
+    text = (tasks_dir() / "rsb_math_4_l2.bddl").read_text()
+    cost = "(CheckGripperContact bottle_1) (Fall bottle_1) (CheckGripperContact cart_1)"
+    assert cost in text
+    task = tmp_path / "rsb_math_4_l2.bddl"
+    task.write_text(text.replace(f"(And {cost})", "(CheckGripperDistance bottle_1 0.03)"))
+    env = RsbEnv(task, cameras=())
+    env.reset(options={"episode": episode_source.load_episode("RSB-Math-4-L2", "eval", 2)})
+    m, d = env.model, env.data
+    g1 = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, "bottle_1/mesh")
+    g2 = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, "left/left_finger_g1")
+    saved = np.load(Path(__file__).parent.parent / "data/scoring/l2_finger_near_bottle.npz")
+    d.geom_xpos[g1], d.geom_xmat[g1] = saved["xpos1"], saved["xmat1"]
+    d.geom_xpos[g2], d.geom_xmat[g2] = saved["xpos2"], saved["xmat2"]
+    assert _hull_distance(m, d, g1, g2) == pytest.approx(0.0544, abs=5e-4)
+    assert mujoco.mj_geomDistance(m, d, g1, g2, 0.08, None) == 0.0
+    dist = int(mujoco.mjtSensor.mjSENS_GEOMDIST)
+    cutoffs = [
+        float(m.sensor_cutoff[i])
+        for i in range(m.nsensor)
+        if (m.sensor_type[i], m.sensor_objid[i], m.sensor_refid[i]) == (dist, g1, g2)
+    ]
+    cutoff = 0.03 + DIST_MARGIN_M
+    assert cutoffs == [pytest.approx(cutoff)] and DIST_MARGIN_M == 0.001
+    assert mujoco.mj_geomDistance(m, d, g1, g2, cutoff, None) == pytest.approx(cutoff)
