@@ -110,12 +110,11 @@ def test_a_worker_that_dies_gives_infra_error_records_and_the_run_goes_on(tmp_pa
     # the crash breaks the first pool: the episode it ran (and the other one in flight, if
     # any) become infra errors, and the rest run on a second pool
     assert not flag.exists() and len(pools) == 2
-    first = records[0]
-    assert (first.index, first.termination, first.error_kind, first.error) == (
-        0, "error", "infra", WORKER_DIED,
-    )  # fmt: skip
+    # which of the two first episodes (one per worker) meets the flag first is a race
     errors = [r for r in records if r.termination == "error"]
-    assert 1 <= len(errors) <= 2 and {r.error for r in errors} == {WORKER_DIED}
+    assert 1 <= len(errors) <= 2 and {r.index for r in errors} <= {0, 1}
+    assert {(r.error_kind, r.error) for r in errors} == {("infra", WORKER_DIED)}
+    assert any(r.policy.endswith(":crash_once_if_flagged") for r in errors)
     assert all(r.termination == "step_limit" for r in records if r not in errors)
     path = cfg.out / RECORDS_FILE
     assert path.read_text().count("\n") == 12
