@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import mujoco
-
 from rsb_mj.scene.categories.revolved import RevolvedObject
-from rsb_mj.scene.categories.shapes import STEM_BROWN, visual
 
 
 class Apple(RevolvedObject):
@@ -28,14 +25,4 @@ class Apple(RevolvedObject):
         ),
     )
     density = 800.0
-
-    def details(self, body: mujoco.MjsBody, obj: str) -> None:
-        visual(
-            body,
-            f"{obj}/stem",
-            type=mujoco.mjtGeom.mjGEOM_CAPSULE,
-            size=[0.0016, 0.005, 0],
-            pos=[0.001, 0.0, self.height / 2 + 0.004],
-            euler=[0.0, 0.3, 0.0],
-            rgba=list(STEM_BROWN),
-        )
+    stem = (0.0016, 0.005, 0.001, 0.004, 0.3)

@@ -13,7 +13,7 @@ import mujoco
 import numpy as np
 
 from rsb_mj.scene.categories.base import BuiltObject, Category
-from rsb_mj.scene.categories.shapes import add_mesh, hull, revolve, solid, visual
+from rsb_mj.scene.categories.shapes import STEM_BROWN, add_mesh, hull, revolve, solid, visual
 
 Profile = tuple[tuple[float, float], ...]
 
@@ -22,12 +22,15 @@ class RevolvedObject(Category):
     """Convex revolved pieces; the body origin is at half the object's height.
 
     Subclasses set ``name``, ``pieces`` (profiles [m], z from the object's bottom),
-    ``density`` [kg/m^3] and optionally ``scale`` (x, y, z) applied to every piece.
+    ``density`` [kg/m^3] and optionally ``scale`` (x, y, z) applied to every piece and ``stem``.
     """
 
     pieces: tuple[Profile, ...] = ()
     density: float = 500.0
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    #: A brown capsule stem on top: (radius, half length, x offset, centre above the top [m],
+    #: tilt about y [rad]); None for none.
+    stem: tuple[float, float, float, float, float] | None = None
 
     @property
     def height(self) -> float:
@@ -59,7 +62,18 @@ class RevolvedObject(Category):
         return BuiltObject(color_geoms=tuple(color), letter_geoms=(), grip_width=width)
 
     def details(self, body: mujoco.MjsBody, obj: str) -> None:
-        """Add fixed-color, non-colliding details (none by default)."""
+        """Add fixed-color, non-colliding details: the :attr:`stem` if set, nothing else."""
+        if self.stem is not None:
+            radius, half_length, x, above, tilt = self.stem
+            visual(
+                body,
+                f"{obj}/stem",
+                type=mujoco.mjtGeom.mjGEOM_CAPSULE,
+                size=[radius, half_length, 0],
+                pos=[x, 0.0, self.height / 2 + above],
+                euler=[0.0, tilt, 0.0],
+                rgba=list(STEM_BROWN),
+            )
 
 
 def hollow_vessel(
