@@ -27,6 +27,7 @@ of that parameter (see :mod:`rsb_mj.perturb.visual`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,19 +96,22 @@ def _number(problem: Problem, node: Any, what: str, lo: float, hi: float) -> flo
     return float(node.value)
 
 
+def _choice(problem: Problem, node: Any, valid: Collection[str], block: str, noun: str) -> str:
+    """The symbol ``node`` names, one of ``valid``; else an error naming the choices."""
+    if isinstance(node, Symbol) and node.value in valid:
+        return node.value
+    name = node.value if isinstance(node, Symbol) else type(node).__name__
+    choices = ", ".join(valid)
+    raise _fail(problem, node, f"({block}) has no {noun} {name!r}; valid choices: {choices}")
+
+
 def _pairs(problem: Problem, section: Section) -> dict[str, Any]:
     values: dict[str, Any] = {}
     items = list(section.items)
     i = 0
     while i < len(items):
         key = items[i]
-        if not isinstance(key, Symbol) or key.value not in IMAGE_KEYS:
-            name = key.value if isinstance(key, Symbol) else type(key).__name__
-            raise _fail(
-                problem,
-                key,
-                f"(:image_settings) has no key {name!r}; valid choices: {', '.join(IMAGE_KEYS)}",
-            )
+        _choice(problem, key, IMAGE_KEYS, ":image_settings", "key")
         if i + 1 >= len(items):
             raise _fail(problem, key, f"{key.value} needs a value")
         values[key.value] = _number(problem, items[i + 1], key.value, *IMAGE_KEYS[key.value])
@@ -121,13 +125,7 @@ def _noise(problem: Problem, section: Section) -> dict[str, Any]:
     i = 0
     while i < len(items):
         key = items[i]
-        if not isinstance(key, Symbol) or key.value not in NOISE_KEYS:
-            name = key.value if isinstance(key, Symbol) else type(key).__name__
-            raise _fail(
-                problem,
-                key,
-                f"(:noise) has no kind {name!r}; valid choices: {', '.join(NOISE_KEYS)}",
-            )
+        _choice(problem, key, NOISE_KEYS, ":noise", "kind")
         ranges = NOISE_KEYS[key.value]
         args = items[i + 1 : i + 1 + len(ranges)]
         if len(args) < len(ranges):
@@ -145,13 +143,7 @@ def _cameras(problem: Problem, section: Section) -> dict[str, Any]:
     i = 0
     while i < len(items):
         name = items[i]
-        if not isinstance(name, Symbol) or name.value not in CAMERAS:
-            given = name.value if isinstance(name, Symbol) else type(name).__name__
-            raise _fail(
-                problem,
-                name,
-                f"(:camera) has no camera {given!r}; valid choices: {', '.join(CAMERAS)}",
-            )
+        _choice(problem, name, CAMERAS, ":camera", "camera")
         rest = items[i + 1 : i + 4]
         if rest and isinstance(rest[0], Number):
             if len(rest) < 3 or not all(isinstance(x, Number) for x in rest):
