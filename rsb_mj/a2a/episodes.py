@@ -17,7 +17,6 @@ RSB suites), drawn with the row's seed; the question or target phrase is the ite
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -26,6 +25,8 @@ from rsb_mj.colors import TEN_CHOICE_COLOR
 from rsb_mj.episode import Episode, Pose2D
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang.a2a import A2A_SOURCES
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.task import task_of
 
 #: Plate orders an eval item runs in.
 LAYOUTS = ("original", "swapped")
@@ -72,7 +73,7 @@ def category_of_source(source: str) -> str:
     )
 
 
-def plate_slots(problem: Any) -> dict[str, Pose2D]:
+def plate_slots(problem: Problem) -> dict[str, Pose2D]:
     """The plates' poses of the original layout: the centre of each plate's ``:init`` region
     (table frame, metres; yaw 0)."""
     out = {}
@@ -83,7 +84,7 @@ def plate_slots(problem: Any) -> dict[str, Pose2D]:
     return out
 
 
-def layout_for(problem: Any, layout: str) -> dict[str, Pose2D]:
+def layout_for(problem: Problem, layout: str) -> dict[str, Pose2D]:
     """The plates' poses of ``layout`` (``original`` or ``swapped``).
 
     Raises:
@@ -108,7 +109,7 @@ def instruction_for(item: Item, template: str) -> str:
 
 
 def make_episode(
-    problem: Any,
+    problem: Problem,
     item: Item,
     *,
     suite: str,
@@ -158,10 +159,12 @@ def make_episode(
     )
 
 
-def sample_a2a_episode(problem: Any, *, suite: str, split: str, index: int, seed: int) -> Episode:
+def sample_a2a_episode(
+    problem: Problem, *, suite: str, split: str, index: int, seed: int
+) -> Episode:
     """A free draw (``RsbEnv.reset()`` without a table row): an item of the split's pool,
     the correct option and the layout, all from ``numpy.random.default_rng(seed)``."""
-    category = category_of_source(problem.question.source)
+    category = category_of_source(task_of(problem).source.name)
     eval_items, train_items = item_pool(category)
     pool = eval_items if split == "eval" else train_items
     rng = np.random.default_rng(seed)

@@ -25,6 +25,8 @@ import numpy as np
 
 from rsb_mj.a2a.episodes import make_episode
 from rsb_mj.a2a.items import Item, item_pool
+from rsb_mj.episode import Episode
+from rsb_mj.lang.ast import Problem
 from rsb_mj.scene.categories.answer_plate import HALF_SIZE
 from rsb_mj.scene.legibility import POLICY_SIZE, resize_with_pad
 from rsb_mj.scene.pictures import content_image
@@ -105,7 +107,7 @@ def plate_patch(env: Any, image: np.ndarray, plate: str, view: View) -> np.ndarr
 
 
 def read_plates(
-    env: Any, episode: Any, refs: tuple[str, ...], policy: bool = True
+    env: Any, episode: Episode, refs: tuple[str, ...], policy: bool = True
 ) -> list[PlateRead]:
     """Reset ``env`` to ``episode`` and read every plate from the head image (``policy``:
     from the 224 x 224 policy input, else from the 320 x 240 image)."""
@@ -138,7 +140,7 @@ def read_plates(
 _ENVS: dict[str, Any] = {}
 
 
-def _env(problem: Any) -> Any:
+def _env(problem: Problem) -> Any:
     key = str(problem.path)
     if key not in _ENVS:
         os.environ.setdefault("MUJOCO_GL", "egl")
@@ -148,7 +150,7 @@ def _env(problem: Any) -> Any:
     return _ENVS[key]
 
 
-def plate_reader(problem: Any, item: Item) -> str | None:
+def plate_reader(problem: Problem, item: Item) -> str | None:
     """Read ``item``'s plates in both plate orders at 224 x 224; the reason to drop it
     (which plate was read as what, with the scores), or None when every plate reads."""
     env = _env(problem)

@@ -33,12 +33,13 @@ from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.table import dumps, episodes_dir, read_table, row_seed, table_name
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.ast import Problem
 from rsb_mj.suites import A2A_SUITES, get_suite
 
 #: Manifest of the A2A tables (beside ``manifest.json`` of the RSB tables).
 A2A_MANIFEST = "a2a_manifest.json"
 #: ``reader(problem, item) -> None`` (legible) or the reason an item is dropped.
-Reader = Callable[[Any, Item], str | None]
+Reader = Callable[[Problem, Item], str | None]
 
 
 def _balanced(n: int, key: str) -> list[int]:
@@ -62,7 +63,7 @@ def category_of(suite: str) -> str:
     return s.name.removeprefix("A2A-").upper()
 
 
-def load_problem(suite: str) -> Any:
+def load_problem(suite: str) -> Problem:
     """The parsed task file of an A2A suite."""
     from rsb_mj.lang import load_task
 
@@ -70,7 +71,7 @@ def load_problem(suite: str) -> Any:
 
 
 def select_items(
-    suite: str, split: str, problem: Any, reader: Reader | None, dropped: dict[str, str] | None
+    suite: str, split: str, problem: Problem, reader: Reader | None, dropped: dict[str, str] | None
 ) -> tuple[list[Item], dict[str, str]]:
     """The items of a table and the dropped ones (id -> reason), in pool order.
 
@@ -95,7 +96,7 @@ def select_items(
     return kept, drops
 
 
-def build_rows(suite: str, split: str, items: list[Item], problem: Any) -> list[Episode]:
+def build_rows(suite: str, split: str, items: list[Item], problem: Problem) -> list[Episode]:
     """The rows of a table made of ``items`` (see the module docstring)."""
     name = get_suite(suite).name
     correct = _balanced(len(items), f"{name}/{split}/correct")

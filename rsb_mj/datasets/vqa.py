@@ -21,18 +21,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.ast import Problem
 
 #: File of the samples inside the export folder.
 SAMPLES_FILE = "samples.jsonl"
 
 
-def answer_text(episode: Any, problem: Any) -> str:
+def answer_text(episode: Episode, problem: Problem) -> str:
     """``"C, the cyan block"``: the correct letter and the object it maps to."""
     from rsb_mj.episodes.rationale import object_phrase
 

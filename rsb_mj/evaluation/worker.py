@@ -34,6 +34,7 @@ from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import a2a_fields, run_episode
 from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
+from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
@@ -136,7 +137,7 @@ def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
     if key not in _ENVS:
         _ENVS[key] = (env_factory or default_env_factory)(job.suite, job.split, cameras)
     env = _ENVS[key]
-    problem = getattr(env.unwrapped, "problem", None) or load_problem(job.suite)
+    problem = load_problem(job.suite)
     episode = job_episode(job, problem)
     writer = VideoWriter(Path(job.video)) if job.video else None
     record = run_episode(
@@ -153,7 +154,7 @@ def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
     return record
 
 
-def job_episode(job: Job, problem: Any) -> Episode:
+def job_episode(job: Job, problem: Problem) -> Episode:
     """The episode ``job`` runs: its frozen row, with the instruction ablated or the question
     swapped for its counterfactual twin as ``job.variant`` says."""
     episode = load_episode(job.suite, job.split, job.index)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from rsb_mj.episode import Episode
 from rsb_mj.errors import ExpertError
 from rsb_mj.evaluation.episode_source import (
     check_rows,
@@ -35,6 +36,7 @@ from rsb_mj.evaluation.episode_source import (
 )
 from rsb_mj.expert.dataset import episode_filename, file_sha256, verify_demo, write_demo
 from rsb_mj.expert.parallel import run_jobs
+from rsb_mj.lang.ast import Problem
 from rsb_mj.lock import lock_folder, make_folder
 from rsb_mj.suites import get_suite
 from rsb_mj.version import mujoco_version, rsb_mj_version
@@ -145,7 +147,7 @@ def write_one(job: DemoJob) -> dict[str, Any]:
     return {"index": job.index, "success": record.success, "failure": failure}
 
 
-def rationale_of(episode: Any, problem: Any) -> str:
+def rationale_of(episode: Episode, problem: Problem) -> str:
     """The episode's rationale (:mod:`rsb_mj.episodes.rationale`) for a train episode whose
     question source has a rule, else ``""``."""
     from rsb_mj.episodes.rationale import rationale

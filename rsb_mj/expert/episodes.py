@@ -18,6 +18,7 @@ import numpy as np
 
 from rsb_mj.episode import Episode
 from rsb_mj.errors import RsbError
+from rsb_mj.lang.ast import Problem
 from rsb_mj.suites import A2A_SUITES, SUITES, get_suite
 
 
@@ -47,7 +48,7 @@ def label(source: str) -> str:
 
 
 @cache
-def load_problem(source: str) -> Any:
+def load_problem(source: str) -> Problem:
     """The parsed and linted task file of ``source``."""
     from rsb_mj.lang import load_task
 

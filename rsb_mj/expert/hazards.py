@@ -9,24 +9,22 @@ other predicates: touching it is what costs).
 
 from __future__ import annotations
 
-from typing import Any
-
 import mujoco
 
-from rsb_mj.lang.ast import Name, Number, walk_atoms
+from rsb_mj.lang.ast import Name, Number, Problem, walk_atoms
 
 #: Clearance kept beyond the cost's own distance [m] (tracking error of the servos).
 HAZARD_MARGIN = 0.015
 
 
-def hazard_objects(problem: Any) -> dict[str, float]:
+def hazard_objects(problem: Problem) -> dict[str, float]:
     """Hazard object name -> the distance [m] its ``:cost`` atoms measure (0: contact)."""
     from rsb_mj.lang.motion import read_moving_objects
 
-    declared = {d.name for d in getattr(problem, "objects", ())}
+    declared = {d.name for d in problem.objects}
     skip = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
     out: dict[str, float] = {}
-    for expr in getattr(problem, "cost_terms", None) or ():
+    for expr in problem.cost_terms or ():
         for atom in walk_atoms(expr):
             numbers = [float(a.value) for a in atom.args if isinstance(a, Number)]
             reach = max(numbers) if atom.predicate.lower().endswith("distance") and numbers else 0.0
@@ -36,7 +34,7 @@ def hazard_objects(problem: Any) -> dict[str, float]:
     return out
 
 
-def hazard_clearances(model: mujoco.MjModel, problem: Any) -> dict[int, float]:
+def hazard_clearances(model: mujoco.MjModel, problem: Problem) -> dict[int, float]:
     """Geom id -> clearance [m] (distance + :data:`HAZARD_MARGIN`) of every hazard's geoms
     that collide (contype or conaffinity set)."""
     out: dict[int, float] = {}

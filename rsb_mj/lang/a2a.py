@@ -15,13 +15,13 @@ the plate of its answer. The blocks read::
 the first plate the released cube comes to rest on (:mod:`rsb_mj.a2a.scoring`). What a
 plate shows comes from the episode (the item's answers), never from the task file.
 
-This module holds only names (no imports of the runtime), so the linter and the runtime
-read the same facts.
+This module holds only names (no imports of the runtime; the typed AST only), so the linter
+and the runtime read the same facts.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from rsb_mj.lang.ast import Problem
 
 #: Category of the object the robot moves in an A2A task.
 PICK_CATEGORY = "pick_cube"
@@ -51,16 +51,15 @@ def is_a2a_source(source: str | None) -> bool:
     return source in A2A_SOURCES.values()
 
 
-def is_a2a(problem: Any) -> bool:
-    """True when ``problem`` (a :class:`rsb_mj.lang.ast.Problem`) is an A2A task: its
-    question source is an A2A one, or it declares a pick object."""
-    question = getattr(problem, "question", None)
-    if question is not None and is_a2a_source(getattr(question, "source", None)):
+def is_a2a(problem: Problem) -> bool:
+    """True when ``problem`` is an A2A task: its question source is an A2A one, or it
+    declares a pick object."""
+    if problem.question is not None and is_a2a_source(problem.question.source):
         return True
-    return any(d.category == PICK_CATEGORY for d in getattr(problem, "objects", ()))
+    return bool(pick_objects(problem))
 
 
-def pick_objects(problem: Any) -> tuple[str, ...]:
+def pick_objects(problem: Problem) -> tuple[str, ...]:
     """Names of the declared pick objects (``- pick_cube``), in declaration order."""
     return tuple(d.name for d in problem.objects if d.category == PICK_CATEGORY)
 

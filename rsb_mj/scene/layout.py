@@ -120,9 +120,9 @@ def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2
     """
     names = tuple(problem.candidates)
     path = problem.path
-    layout_block = problem.layout
-    min_spacing = float(getattr(layout_block, "min_spacing", None) or 0.0)
-    yaw_range = getattr(layout_block, "yaw_range", None) or (0.0, 0.0)
+    block = problem.layout
+    min_spacing = float(block.min_spacing or 0.0) if block is not None else 0.0
+    yaw_range = (block.yaw_range if block is not None else None) or (0.0, 0.0)
     zone = answer_zone_rects(problem)
     plans = []
     for name in names:

@@ -17,6 +17,7 @@ from typing import Any
 import mujoco
 import numpy as np
 
+from rsb_mj.episode import Episode
 from rsb_mj.errors import SceneError
 from rsb_mj.scene.pictures import TEX_H, TEX_W, content_image
 
@@ -69,7 +70,7 @@ def write_picture(model: mujoco.MjModel, plate: str, image: np.ndarray) -> None:
     gens[tex] = gens.get(tex, 0) + 1
 
 
-def apply_plates(model: mujoco.MjModel, episode: Any) -> None:
+def apply_plates(model: mujoco.MjModel, episode: Episode) -> None:
     """Show the episode's pictures (``extra["plates"]``, letter -> spec) on its plates.
 
     Raises:

@@ -1,0 +1,203 @@
+"""The typed task view reaches every stage: parameters named ``problem``, ``task`` or
+``episode`` carry a concrete type (never ``Any``), and no module probes those objects with
+``getattr``/``hasattr``."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+import types
+import typing
+from pathlib import Path
+
+import pytest
+
+import rsb_mj
+from rsb_mj.episode import Episode
+from rsb_mj.episodes.sampler import TaskLike
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.task import Task
+from rsb_mj.scene.compiler import Scene
+
+#: The stages downstream of the language layer (every module of these packages is walked).
+STAGE_PACKAGES = (
+    "rsb_mj.a2a",
+    "rsb_mj.datasets",
+    "rsb_mj.env",
+    "rsb_mj.episodes",
+    "rsb_mj.evaluation",
+    "rsb_mj.expert",
+    "rsb_mj.perturb",
+    "rsb_mj.scene",
+    "rsb_mj.scoring",
+)
+#: Single modules walked besides the packages.
+STAGE_MODULES = ("rsb_mj.episode", "rsb_mj.lang.a2a", "rsb_mj.lang.task")
+#: Parameter name -> the types its annotation may be made of (a union of some of them).
+ALLOWED: dict[str, frozenset[type]] = {
+    "problem": frozenset({Problem, Task, type(None)}),  # None: "load it" (build_table)
+    "task": frozenset({Task, Problem, str, Path}),  # str / Path: a task file
+    "episode": frozenset({Episode}),
+}
+#: Names the test resolves for modules that import them only for type checking.
+TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}
+TYPE_NAMES["Scene"] = Scene
+#: Names that hold a task, problem or episode object (probing targets).
+HOLDERS = frozenset({"problem", "task", "episode", "parsed"})
+
+
+def stage_modules() -> list[str]:
+    """Every module of :data:`STAGE_PACKAGES` plus :data:`STAGE_MODULES`, sorted."""
+    names = set(STAGE_MODULES)
+    for package in STAGE_PACKAGES:
+        names.add(package)
+        path = importlib.import_module(package).__path__
+        names.update(m.name for m in pkgutil.walk_packages(path, f"{package}."))
+    return sorted(names)
+
+
+def functions_of(module: types.ModuleType) -> list[types.FunctionType]:
+    """The functions defined in ``module``: module level and the methods of its classes."""
+    out = []
+    for value in vars(module).values():
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        if inspect.isfunction(value):
+            out.append(value)
+        elif inspect.isclass(value):
+            out.extend(v for v in vars(value).values() if inspect.isfunction(v))
+    return out
+
+
+def _members(hint: object) -> tuple[object, ...]:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return typing.get_args(hint)
+    return (hint,)
+
+
+def _describe(hint: object) -> str:
+    """``Problem | None``, ``Any``, ``missing``: a hint as the report writes it (the same on
+    every Python version)."""
+    if hint is inspect.Parameter.empty:
+        return "missing"
+    return " | ".join(_name(m) for m in _members(hint))
+
+
+def _name(member: object) -> str:
+    if isinstance(member, type) and typing.get_origin(member) is None:
+        return "None" if member is type(None) else member.__qualname__
+    return str(member).replace("typing.", "")
+
+
+def untyped_parameters(module: types.ModuleType) -> tuple[list[str], int]:
+    """The parameters of ``module``'s functions named in :data:`ALLOWED` whose annotation is
+    missing, ``Any`` or made of other types (``"module.func(name: hint)"``), and how many
+    such parameters were checked."""
+    bad, checked = [], 0
+    for fn in functions_of(module):
+        names = [n for n in inspect.signature(fn).parameters if n in ALLOWED]
+        if not names:
+            continue
+        hints = typing.get_type_hints(fn, localns=TYPE_NAMES)
+        for name in names:
+            checked += 1
+            hint = hints.get(name, inspect.Parameter.empty)
+            members = _members(hint)
+            if not all(isinstance(m, type) and m in ALLOWED[name] for m in members):
+                bad.append(f"{module.__name__}.{fn.__qualname__}({name}: {_describe(hint)})")
+    return bad, checked
+
+
+def probes(source: str) -> list[str]:
+    """``getattr``/``hasattr`` calls on a task, problem or episode in ``source``
+    (``"line: call"``): on a name in :data:`HOLDERS` or an attribute of that name, or
+    fetching one (``getattr(env, "problem", None)``)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id not in ("getattr", "hasattr") or not node.args:
+            continue
+        target = node.args[0]
+        name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+        asked = node.args[1] if len(node.args) > 1 else None
+        fetched = asked.value if isinstance(asked, ast.Constant) else None
+        if name in HOLDERS or fetched in HOLDERS:
+            out.append(f"{node.lineno}: {ast.unparse(node)}")
+    return out
+
+
+def test_stage_parameters_are_typed():
+    bad, checked = [], 0
+    for name in stage_modules():
+        found, n = untyped_parameters(importlib.import_module(name))
+        bad += found
+        checked += n
+    assert bad == []
+    assert checked >= 100  # the walk reached the stages (119 parameters when written)
+
+
+def load_module(folder: Path, source: str) -> types.ModuleType:
+    """Import ``source`` written to ``folder/fake_stage.py`` as module ``fake_stage``."""
+    path = folder / "fake_stage.py"
+    path.write_text("from __future__ import annotations\nfrom typing import Any\n\n" + source)
+    spec = importlib.util.spec_from_file_location("fake_stage", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("def f(problem: Any) -> None: ...", "f(problem: Any)"),
+        ("def f(episode) -> None: ...", "f(episode: missing)"),
+        ("def f(task: object) -> None: ...", "f(task: object)"),
+        ("def f(problem: Problem | Any) -> None: ...", "f(problem: Problem | Any)"),
+        ("def f(episode: Problem) -> None: ...", "f(episode: Problem)"),
+        ("def f(task: dict[str, Any]) -> None: ...", "f(task: dict[str, Any])"),
+        ("class C:\n    def m(self, problem: dict) -> None: ...", "C.m(problem: dict)"),
+    ],
+)
+def test_an_untyped_parameter_is_reported(tmp_path, source, expected):
+    module = load_module(tmp_path, source)
+    assert untyped_parameters(module) == ([f"fake_stage.{expected}"], 1)
+
+
+def test_typed_parameters_pass(tmp_path):
+    module = load_module(
+        tmp_path,
+        "from rsb_mj.episode import Episode\n"
+        "from rsb_mj.lang.ast import Problem\n\n\n"
+        "def f(problem: Problem | None, episode: Episode, task: str) -> None: ...\n",
+    )
+    assert untyped_parameters(module) == ([], 3)
+
+
+def test_no_module_probes_a_task_problem_or_episode():
+    root = Path(rsb_mj.__file__).parent
+    found = {
+        str(path.relative_to(root)): hits
+        for path in sorted(root.rglob("*.py"))
+        if (hits := probes(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_probes_are_found():
+    source = (
+        "x = getattr(problem, 'question', None)\n"
+        "y = hasattr(env.problem, 'objects')\n"
+        "z = getattr(module, 'name')\n"
+        "w = getattr(episode.extra, 'get')\n"
+        "v = getattr(env.unwrapped, 'problem', None) or load()\n"
+    )
+    assert probes(source) == [
+        "1: getattr(problem, 'question', None)",
+        "2: hasattr(env.problem, 'objects')",
+        "5: getattr(env.unwrapped, 'problem', None)",
+    ]
