@@ -88,3 +88,101 @@ def test_source_choice_counts_are_the_samplers():
 
     assert {n: tuple(s.choices) for n, s in SOURCES.items()} == vocabulary.SOURCE_CHOICES
     assert set(SOURCES) <= set(vocabulary.QUESTION_SOURCES)
+
+
+# Template placeholders: the linter (rsb_mj.lang.templates), the template loader and the
+# instruction renderer (rsb_mj.episodes.templates, rsb_mj.episodes.sampler) read one
+# registry, rsb_mj.choices.
+
+
+def _task_of_n(n: int):
+    """The typed view of a task with ``n`` letter-block candidates (obj_a, obj_b, ...)."""
+    from rsb_mj.lang import parse_text
+    from rsb_mj.lang.task import task_of
+
+    names = " ".join(f"obj_{x}" for x in "abcdefghik"[:n])
+    text = (
+        f"(define (problem p{n}) (:domain rsb) (:question (:source arithmetic) (:choices {n}))"
+        f" (:objects {names} - letter_block) (:candidates {names}))"
+    )
+    return task_of(parse_text(text))
+
+
+def _filled(n: int) -> dict[str, str]:
+    """What the sampler fills for an ``n``-choice episode (option k is ``1k``; letter L
+    maps to obj_l; every candidate red)."""
+    from rsb_mj.choices import LETTERS
+    from rsb_mj.episodes.sampler import instruction_values
+
+    letters = LETTERS[n]
+    mapping = {x: f"obj_{x.lower()}" for x in letters}
+    options = tuple(f"1{k}" for k in range(n))
+    return instruction_values(
+        _task_of_n(n), "what is 5 plus 6?", options, mapping, dict.fromkeys(mapping.values(), "red")
+    )
+
+
+@pytest.mark.parametrize("n", range(2, 11))
+def test_the_linter_accepts_exactly_the_placeholders_the_runtime_fills(n):
+    from rsb_mj import choices
+    from rsb_mj.episodes import templates as runtime
+    from rsb_mj.lang import templates as linter
+
+    assert tuple(range(2, 11)) == choices.CHOICE_COUNTS
+    accepted = linter.PLACEHOLDERS[n]
+    assert accepted == choices.placeholders(n)
+    assert tuple(_filled(n)) == accepted  # the sampler's values, in the registry's order
+    assert linter.REQUIRED[n] == runtime.PLACEHOLDERS[n] == choices.required_placeholders(n)
+    assert set(choices.required_placeholders(n)) <= set(accepted)
+    maps = tuple(f"MAP{x}" for x in choices.LETTERS[n]) if n <= 8 else ()
+    assert accepted == ("Q", *maps, "OPTIONS")
+
+
+@pytest.mark.parametrize("n", range(2, 11))
+def test_linter_and_loader_judge_every_template_alike(n):
+    """A template with every accepted placeholder passes both; dropping a required one, or
+    adding one from another choice count, fails both."""
+    from rsb_mj.choices import ALPHABET, placeholders, required_placeholders
+    from rsb_mj.episodes.templates import Template, render, template_problems
+    from rsb_mj.lang.templates import lint_template
+
+    def judged(text: str) -> tuple[list[str], list[str]]:
+        return [d.code for d in lint_template(text, "t.txt", n)], template_problems(text, n)
+
+    full = " ".join("{" + p + "}" for p in placeholders(n)) + " put it in the zone"
+    assert judged(full) == ([], [])
+    rendered = render(Template("t", full, "", 1), _filled(n))
+    assert "{" not in rendered and "}" not in rendered
+    for p in required_placeholders(n):
+        codes, problems = judged(full.replace("{" + p + "}", ""))
+        assert codes == ["RSB432"]
+        assert problems == [f"placeholder {{{p}}} appears 0 times; it must appear once"]
+    foreign = sorted({p for m in range(2, 11) for p in placeholders(m)} - set(placeholders(n)))
+    others = ALPHABET[n:8] if n <= 8 else ALPHABET[:8]  # MAPA..MAPH: the colors style's
+    assert foreign == [f"MAP{x}" for x in others]
+    for p in foreign:
+        codes, problems = judged(full + " {" + p + "}")
+        assert codes == ["RSB433"]
+        assert problems and problems[0].startswith(f"unknown placeholder {{{p}}}")
+
+
+def test_every_shipped_template_lints_clean_and_renders_fully():
+    from rsb_mj.choices import CHOICE_COUNTS
+    from rsb_mj.episodes.templates import TEMPLATE_SETS, load_templates, render, templates_dir
+    from rsb_mj.lang import lint_file
+    from rsb_mj.lang.templates import choices_from_name
+
+    files = sorted(templates_dir().glob("*.txt"))
+    expected = {f"{s}_{n}.txt" for s in TEMPLATE_SETS for n in CHOICE_COUNTS}
+    assert {f.name for f in files} == expected  # 18 files: seen/unseen x 2..10
+    rendered = 0
+    for path in files:
+        assert lint_file(path)[1] == [], path.name
+        n = choices_from_name(path.name)
+        values = _filled(n)
+        for template in load_templates(path.stem.split("_")[0], n):
+            text = render(template, values)
+            assert "{" not in text and "}" not in text, template.id
+            assert "what is 5 plus 6?" in text, template.id
+            rendered += 1
+    assert rendered >= 18 * 5

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.choices import LETTERS, map_placeholder, style
+from rsb_mj.choices import LETTERS, map_placeholder, placeholders, style
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import Distractor, Episode, Pose2D
 from rsb_mj.episodes.options import draw_options
@@ -158,7 +158,12 @@ def instruction_values(
 ) -> dict[str, str]:
     """The placeholder values of an instruction: ``Q`` (``colors`` style, up to 8 choices:
     with the options), ``OPTIONS``, and ``MAPA``.. (``"A is the red block"``) in the
-    ``colors`` style (:mod:`rsb_mj.choices`)."""
+    ``colors`` style (:mod:`rsb_mj.choices`).
+
+    Returns:
+        Exactly :func:`rsb_mj.choices.placeholders` of the choice count, in its order: the
+        placeholders the template linter accepts are the ones filled here.
+    """
     values = {"OPTIONS": option_list(options)}
     if style(len(options)) == "colors":
         listed = option_list(options)
@@ -170,7 +175,7 @@ def instruction_values(
             values[map_placeholder(letter)] = phrase
     else:
         values["Q"] = text
-    return values
+    return {name: values[name] for name in placeholders(len(options))}
 
 
 def render_instruction(
