@@ -162,7 +162,7 @@ def _with_slips(
 def _text(question: Question, n: int, rng: np.random.Generator) -> tuple[tuple[str, ...], int]:
     pool = list(question.distractors)
     need = n - 1
-    if len(pool) < need:
+    if not question.serves(n):
         raise EpisodeError(
             f"question {question.qid} has {len(pool)} distractors; {n} options need {need}"
         )

@@ -50,3 +50,8 @@ class Question:
     value_weights: Mapping[str, float] = field(default_factory=dict, hash=False, compare=False)
     step: str = ""
     subject: str = ""
+
+    def serves(self, choices: int) -> bool:
+        """True when an episode with ``choices`` options can be made of this question: its
+        options are generated (numeric), or it has at least ``choices - 1`` distractors."""
+        return self.numeric or len(self.distractors) >= choices - 1

@@ -296,6 +296,7 @@ class Question:
         file: the question bank path as written (relative to the task file), or None.
         repeated: positions of a second ``(:source ...)`` or ``(:choices ...)`` (a lint
             error; the first is kept).
+        source_span: position of the (first) ``(:source ...)`` form.
     """
 
     source: str | None = None
@@ -304,6 +305,7 @@ class Question:
     file: str | None = None
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
     repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+    source_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
     def param(self, name: str) -> SourceParam | None:
         """The parameter called ``name``, or None."""

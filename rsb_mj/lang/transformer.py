@@ -277,7 +277,15 @@ class AstBuilder:
         source = values.get("source")
         name, params, file = source.value if source is not None else (None, (), None)
         choices = values["choices"].value if "choices" in values else None
-        node = ast.Question(name, choices, params, file, span=_span(children), repeated=repeated)
+        node = ast.Question(
+            name,
+            choices,
+            params,
+            file,
+            span=_span(children),
+            repeated=repeated,
+            source_span=source.span if source is not None else ast.NO_SPAN,
+        )
         return Part("question", node, _span(children))
 
     def source(self, children: list[Any]) -> _Prop:

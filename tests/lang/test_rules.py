@@ -758,6 +758,17 @@ CASES = [
         ":choices 4 for an Act2Answer source; valid choices: 2",
     ),
     (
+        "RSB458",
+        BASE_10,
+        "(:source arithmetic)",
+        "(:source (arithmetic (:operators sub) (:operand_range 0 10)))",
+        4,
+        14,
+        "(arithmetic (:operators sub) (:operand_range 0 10)) leaves no train or eval question "
+        "at 10 choices (0 train, 0 eval); 1 distinct question cannot be split into train and "
+        "eval; (:operand_range 0 11) gives 3",
+    ),
+    (
         "RSB520",
         BASE_10,
         "(:source arithmetic)",
@@ -827,6 +838,7 @@ def test_family_of_code_matches_module():
         "a2a": "4",
         "sources": "4",
         "motion": "4",
+        "narrowed": "4",
         "runtime": "5",
         "safety": "5",
     }

@@ -149,6 +149,11 @@ class ArithmeticSource(QuestionSource):
         """``train`` for the train pool's ids, else ``eval``."""
         return "train" if qid in _train_ids(self.config) else "eval"
 
+    def eval_count(self) -> int:
+        """Distinct eval questions (up to commutativity): the distribution's questions less
+        the train pool's."""
+        return self.config.count() - len(_train_keys(self.config))
+
 
 @cache
 def _train_pool(config: ArithmeticConfig = DEFAULT_CONFIG) -> tuple[Question, ...]:

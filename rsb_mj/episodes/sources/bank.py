@@ -82,7 +82,7 @@ class Bank:
                 f"least {choices}",
             )
             for q in self.questions
-            if not q.numeric and len(q.distractors) + 1 < choices
+            if not q.serves(choices)
         ]
 
 

@@ -38,19 +38,23 @@ class FilteredSource(QuestionSource):
         self.choices = base.choices
         self._pools: dict[str, tuple[Question, ...]] = {}
 
+    def kept(self, split: str) -> tuple[Question, ...]:
+        """The questions of ``split`` that ``keep`` accepts, possibly none (cached)."""
+        check_split(split)
+        if split not in self._pools:
+            self._pools[split] = tuple(q for q in self.base.pool(split) or () if self.keep(q))
+        return self._pools[split]
+
     def pool(self, split: str) -> tuple[Question, ...]:
         """The kept questions of ``split``.
 
         Raises:
             EpisodeError: when no question of ``split`` is left.
         """
-        check_split(split)
-        if split not in self._pools:
-            pool = tuple(q for q in self.base.pool(split) or () if self.keep(q))
-            if not pool:
-                raise EpisodeError(f"source {self.label}: no {split} questions are left")
-            self._pools[split] = pool
-        return self._pools[split]
+        pool = self.kept(split)
+        if not pool:
+            raise EpisodeError(f"source {self.label}: no {split} questions are left")
+        return pool
 
     def get(self, qid: str) -> Question:
         """The question ``qid`` of the base source."""
@@ -73,29 +77,38 @@ def _subjects(params: tuple, groups: dict[str, tuple[str, ...]]) -> frozenset[st
     return frozenset(wanted) if found else None
 
 
+def label_of(name: str, params: tuple) -> str:
+    """The source as written in the task file: ``(gsm8k (:answer_range 0 100))``."""
+    shown = " ".join(f"(:{p.name} {' '.join(map(str, p.values))})" for p in params)
+    return f"({name} {shown})"
+
+
+def arithmetic_config(params: tuple) -> ArithmeticConfig:
+    """The :class:`ArithmeticConfig` that ``arithmetic`` parameters select (defaults for the
+    ones not given); valid parameters assumed (:func:`~.params.check_params`)."""
+    operand = range_of(params, "operand_range") or (DEFAULT_CONFIG.lo, DEFAULT_CONFIG.hi)
+    factor = range_of(params, "multiplier_range") or (DEFAULT_CONFIG.mul_lo, DEFAULT_CONFIG.mul_hi)
+    ops = names_of(params, "operators")
+    return ArithmeticConfig(
+        tuple(o for o in DEFAULT_CONFIG.ops if ops is None or o in ops), *operand, *factor
+    )
+
+
 def configured_source(base: QuestionSource, params: tuple) -> QuestionSource:
     """``base`` narrowed by ``params`` (task-file :class:`~rsb_mj.lang.ast.SourceParam`).
 
     Raises:
-        EpisodeError: for a parameter :func:`~.params.check_params` rejects.
+        EpisodeError: for a parameter :func:`~.params.check_params` rejects, or arithmetic
+            parameters that leave too few distinct questions to split.
     """
     problems = check_params(base.name, params)
     if problems:
         raise EpisodeError(f"source {base.name!r}: {problems[0].message}")
     if not params:
         return base
-    shown = " ".join(f"(:{p.name} {' '.join(map(str, p.values))})" for p in params)
-    label = f"({base.name} {shown})"
+    label = label_of(base.name, params)
     if base.name == "arithmetic":
-        operand = range_of(params, "operand_range") or (DEFAULT_CONFIG.lo, DEFAULT_CONFIG.hi)
-        factor = range_of(params, "multiplier_range") or (
-            DEFAULT_CONFIG.mul_lo,
-            DEFAULT_CONFIG.mul_hi,
-        )
-        ops = names_of(params, "operators")
-        config = ArithmeticConfig(
-            tuple(o for o in DEFAULT_CONFIG.ops if ops is None or o in ops), *operand, *factor
-        )
+        config = arithmetic_config(params)
         if config.train_size() < 1:
             raise EpisodeError(f"source {label}: too few distinct questions to split")
         return ArithmeticSource(config)

@@ -3,6 +3,7 @@
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
 :mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429),
 :mod:`.sources` (RSB450-457: question sources, template selection, the answer zone),
+:mod:`.narrowed` (RSB458: a narrowed source with an empty split),
 :mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score),
 :mod:`.safety` (RSB512-513: the same for costs and moving objects) and the template rules
 (RSB43x) in :mod:`rsb_mj.lang.templates`.
@@ -15,6 +16,7 @@ from rsb_mj.lang.rules import (
     geometry,
     motion,
     names,
+    narrowed,
     runtime,
     safety,
     semantics,
@@ -31,6 +33,7 @@ __all__ = [
     "geometry",
     "motion",
     "names",
+    "narrowed",
     "runtime",
     "safety",
     "semantics",

@@ -81,7 +81,7 @@ def bad_source_parameter(ctx: Context) -> None:
 
 def _check_params(ctx: Context, kind: str, code: str) -> None:
     q = ctx.problem.question
-    if q is None or q.file is not None:
+    if q is None or q.file is not None or not q.params:
         return  # checked before the import: it brings in rsb_mj.episodes (and numpy)
     from rsb_mj.episodes.sources.params import SOURCE_PARAMS, check_params
 
