@@ -3,7 +3,9 @@ mutant either gets a lint error, or it compiles, resets, runs 20 steps and is sc
 
 The mutations work on the s-expressions: numbers are scaled or replaced, names, predicates
 and choice counts replaced, forms deleted or duplicated (top-level blocks and anything
-nested). The default
+nested), and the ``(:source ...)`` replaced by a built-in source with drawn parameter values
+(ranges, subjects, groups, operators: RSB451/452/458 or both splits draw). A mutant that
+lints clean must also draw a train episode (the env resets on eval). The default
 run checks 50 mutants (about 25 s); the slow one 2,000 (about 5 minutes on 2 busy cores).
 """
 
@@ -17,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from rsb_mj.episodes.sources.params import SOURCE_PARAMS
 from rsb_mj.lang import lint_text
 from rsb_mj.lang.rules.base import Context
 from rsb_mj.lang.rules.runtime import layout_trials
@@ -51,6 +54,54 @@ NUMBERS = st.one_of(
     st.floats(0.0, 0.3, allow_nan=False).map(lambda v: f"{v:.3f}"),
 )
 
+#: A ``(:source NAME)`` or ``(:source (...))`` form.
+SOURCE_FORM = re.compile(r"\(:source (?:[^()\s]+|\((?:[^()]|\([^()]*\))*\))\)")
+#: GSM8K answer range ends at the data's edges (answers run from -47 to 192,000,000, the eval
+#: ones from -10 to 2,880,000) and the parameter check's +-1e6.
+ANSWER_EDGES = st.sampled_from([-1000000, -100, -50, -11, -10, -3, 0, 385000, 999000, 1000000])
+#: Range widths: an operand range below 10 is RSB452.
+SPANS = st.sampled_from([0, 9, 10, 11, 12, 20, 89])
+#: Subjects at the edges of the pools: mmlu's mathematics subjects (not in its pool) and
+#: moral_scenarios (no train question).
+EDGE_SUBJECTS = st.sampled_from(["abstract_algebra", "high_school_statistics", "moral_scenarios"])
+
+
+@st.composite
+def source_form(draw: st.DrawFn) -> str:
+    """A built-in source with drawn parameter values: half of them anywhere (one or two
+    parameters), half near the edges where a split empties (RSB458) or a range turns invalid
+    (RSB452): subtraction alone over a range 10 or 11 wide, GSM8K answer ranges between the
+    data's extremes, mmlu subjects without questions in a split."""
+    name = draw(st.sampled_from(sorted(SOURCE_PARAMS)))
+    if draw(st.booleans()):
+        if name == "arithmetic":
+            lo = draw(st.integers(0, 60))
+            span = draw(st.sampled_from([9, 10, 11]))
+            return f"(:source (arithmetic (:operators sub) (:operand_range {lo} {lo + span})))"
+        if name == "gsm8k":
+            lo, hi = sorted(draw(st.tuples(ANSWER_EDGES, ANSWER_EDGES)))
+            return f"(:source (gsm8k (:answer_range {lo} {hi})))"
+        if name == "mmlu":
+            subjects = draw(st.lists(EDGE_SUBJECTS, min_size=1, max_size=2))
+            return f"(:source (mmlu (:subject {' '.join(subjects)})))"
+    infos = draw(st.permutations(SOURCE_PARAMS[name]))
+    params = []
+    for info in infos[: draw(st.integers(1, min(2, len(infos))))]:
+        if info.kind == "range":
+            lo = draw(st.integers(-20, 120) if info.name == "answer_range" else st.integers(0, 30))
+            values = [str(lo), str(lo + draw(SPANS))]
+        else:
+            names = draw(st.lists(st.sampled_from(info.valid), min_size=1, max_size=2))
+            values = [f'"{v}"' if " " in v else v for v in names]
+        params.append(f"(:{info.name} {' '.join(values)})")
+    return f"(:source ({name} {' '.join(params)}))"
+
+
+def _with_source(text: str, form: str) -> str:
+    """``text`` with its first ``(:source ...)`` form replaced by ``form``."""
+    found = SOURCE_FORM.search(text)
+    return text if found is None else text[: found.start()] + form + text[found.end() :]
+
 
 def _tokens(text: str) -> list[re.Match[str]]:
     return [m for m in _TOKEN.finditer(text) if not m.group().startswith(";")]
@@ -76,11 +127,23 @@ def mutant(draw: st.DrawFn) -> tuple[str, str]:
     for _ in range(draw(st.integers(1, 3))):
         kind = draw(
             st.sampled_from(
-                ["nudge", "number", "name", "predicate", "choices", "delete", "duplicate", "block"]
+                [
+                    "nudge",
+                    "number",
+                    "name",
+                    "predicate",
+                    "choices",
+                    "delete",
+                    "duplicate",
+                    "block",
+                    "source",
+                ]
             )
         )
         tokens = _tokens(text)
-        if kind == "nudge":  # a number scaled by 0.5-1.5: often still valid, so it must run
+        if kind == "source":
+            text = _with_source(text, draw(source_form()))
+        elif kind == "nudge":  # a number scaled by 0.5-1.5: often still valid, so it must run
             pool = [m for m in tokens if _NUMBER.match(m.group())]
             if pool:
                 m = draw(st.sampled_from(pool))
@@ -125,6 +188,7 @@ def runs_or_is_flagged(name: str, text: str) -> str:
     """``"flagged"`` when lint reports an error; else build the env from the mutant, reset,
     step 20 times and score, and return ``"ran"`` (any exception fails the test)."""
     from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.episodes import sample_episode
 
     path = f"mutant_of_{name}"
     problem, diagnostics = lint_text(text, path)
@@ -141,6 +205,7 @@ def runs_or_is_flagged(name: str, text: str) -> str:
         env.scorer.finish()
     finally:
         env.close()
+    sample_episode(problem, suite="", split="train", index=0, seed=0)
     return "ran"
 
 
@@ -161,6 +226,30 @@ def test_a_crowded_region_is_flagged_and_the_sampler_agrees():
     assert [d.code for d in diagnostics if d.is_error] == ["RSB503"]
     with pytest.raises(SceneError, match="could not place 10 candidates after 64 attempts"):
         sample_layout(problem, np.random.default_rng(0))
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.sampled_from(sorted(n for n in SOURCES if n.startswith("rsb_"))), source_form())
+def test_a_narrowed_source_is_flagged_or_draws_both_splits(name, form):
+    """The source mutations alone, without building the env: lint-clean => every split draws
+    (each row's question and options; the env part is :func:`test_a_mutant_is_flagged_or_runs`)."""
+    from rsb_mj.episodes import sample_episode
+
+    text = _with_source(SOURCES[name], form)
+    problem, diagnostics = lint_text(text, f"narrowed_{name}")
+    if problem is None or any(d.is_error for d in diagnostics):
+        event("flagged: " + " ".join(sorted({d.code for d in diagnostics if d.is_error})))
+        return
+    event("draws")
+    for split in ("train", "eval"):
+        for seed in range(2):
+            sample_episode(problem, suite="", split=split, index=seed, seed=seed)
 
 
 @settings(
