@@ -60,16 +60,24 @@ def stage_modules() -> list[str]:
 
 
 def functions_of(module: types.ModuleType) -> list[types.FunctionType]:
-    """The functions defined in ``module``: module level and the methods of its classes."""
+    """The functions defined in ``module``: module level and the methods of its classes
+    (static and class methods too), cached ones (``functools.cache``) unwrapped."""
     out = []
     for value in vars(module).values():
         if getattr(value, "__module__", None) != module.__name__:
             continue
-        if inspect.isfunction(value):
-            out.append(value)
-        elif inspect.isclass(value):
-            out.extend(v for v in vars(value).values() if inspect.isfunction(v))
-    return out
+        if inspect.isclass(value):
+            out.extend(_function(v) for v in vars(value).values())
+        else:
+            out.append(_function(value))
+    return [f for f in out if f is not None]
+
+
+def _function(value: object) -> types.FunctionType | None:
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    value = inspect.unwrap(value) if callable(value) else value
+    return value if inspect.isfunction(value) else None
 
 
 def _members(hint: object) -> tuple[object, ...]:
@@ -92,22 +100,38 @@ def _name(member: object) -> str:
     return str(member).replace("typing.", "")
 
 
+def _concrete(hint: object) -> bool:
+    """A class, or a union or generic of classes, with no ``Any`` (and not missing)."""
+    if hint is typing.Any or hint is inspect.Parameter.empty:
+        return False
+    if typing.get_origin(hint) is not None:
+        return all(_concrete(a) for a in typing.get_args(hint))
+    return isinstance(hint, type)
+
+
 def untyped_parameters(module: types.ModuleType) -> tuple[list[str], int]:
     """The parameters of ``module``'s functions named in :data:`ALLOWED` whose annotation is
-    missing, ``Any`` or made of other types (``"module.func(name: hint)"``), and how many
-    such parameters were checked."""
+    missing, ``Any`` or made of other types (``"module.func(name: hint)"``), and the return
+    annotations of functions named ``*problem``, ``*task`` or ``*episode`` that are missing
+    or hold ``Any`` (``"module.func -> hint"``); and how many of both were checked."""
     bad, checked = [], 0
     for fn in functions_of(module):
         names = [n for n in inspect.signature(fn).parameters if n in ALLOWED]
-        if not names:
+        returns = fn.__name__.endswith(tuple(ALLOWED))
+        if not names and not returns:
             continue
         hints = typing.get_type_hints(fn, localns=TYPE_NAMES)
+        where = f"{module.__name__}.{fn.__qualname__}"
         for name in names:
             checked += 1
             hint = hints.get(name, inspect.Parameter.empty)
-            members = _members(hint)
-            if not all(isinstance(m, type) and m in ALLOWED[name] for m in members):
-                bad.append(f"{module.__name__}.{fn.__qualname__}({name}: {_describe(hint)})")
+            if not all(isinstance(m, type) and m in ALLOWED[name] for m in _members(hint)):
+                bad.append(f"{where}({name}: {_describe(hint)})")
+        if returns:
+            checked += 1
+            hint = hints.get("return", inspect.Parameter.empty)
+            if not _concrete(hint):
+                bad.append(f"{where} -> {_describe(hint)}")
     return bad, checked
 
 
@@ -137,7 +161,7 @@ def test_stage_parameters_are_typed():
         bad += found
         checked += n
     assert bad == []
-    assert checked >= 100  # the walk reached the stages (119 parameters when written)
+    assert checked >= 140  # the walk reached the stages (146 parameters and returns when written)
 
 
 def load_module(folder: Path, source: str) -> types.ModuleType:
@@ -161,6 +185,11 @@ def load_module(folder: Path, source: str) -> types.ModuleType:
         ("def f(episode: Problem) -> None: ...", "f(episode: Problem)"),
         ("def f(task: dict[str, Any]) -> None: ...", "f(task: dict[str, Any])"),
         ("class C:\n    def m(self, problem: dict) -> None: ...", "C.m(problem: dict)"),
+        ("class C:\n    @staticmethod\n    def m(episode: Any) -> None: ...", "C.m(episode: Any)"),
+        ("import functools\n@functools.cache\ndef f(task: Any) -> None: ...", "f(task: Any)"),
+        ("def load_problem(path: str) -> Any: ...", "load_problem -> Any"),
+        ("def job_episode(job: int): ...", "job_episode -> missing"),
+        ("def as_task(x: int) -> list[Any]: ...", "as_task -> list[Any]"),
     ],
 )
 def test_an_untyped_parameter_is_reported(tmp_path, source, expected):
