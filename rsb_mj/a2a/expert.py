@@ -24,8 +24,8 @@ def retarget(env: Any, world: Any, target: str) -> str:
     The zone becomes the plate's top face: centre at the plate body's current xy (world
     frame, metres), half size :data:`HALF_SIZE` less a 3 cm margin.
     """
-    scene = getattr(env.unwrapped, "scene", None)
-    picks = pick_objects(scene.problem) if scene is not None else ()
+    scene = env.unwrapped.scene  # world_of(env) has read it: a reset RsbEnv or its SimView
+    picks = pick_objects(scene.problem)
     if not picks or target not in scene.candidates:
         return target
     body = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))[target]
