@@ -54,8 +54,8 @@ class Coverage:
         counts: usable questions per split, ``{"train": n, "eval": n}``.
         hint: what the valid values are and what would fill an empty split (``""`` when
             no split is empty).
-        fix: a replacement parameter that fills every split, e.g.
-            ``(:answer_range -100 -10)``, or None.
+        fix: a ``(:source ...)`` form that fills every split (checked with the same
+            filter), e.g. ``(:source (gsm8k (:answer_range -100 -10)))``, or None.
     """
 
     label: str
@@ -109,14 +109,29 @@ def _arithmetic(params: tuple, choices: int | None) -> Coverage:
         return Coverage(label, choices, counts)
     n = config.count()
     hint = f"{n} distinct question{'' if n == 1 else 's'} cannot be split into train and eval"
+    empty = {"train": 0, "eval": 0}
+    if range_of(params, "operand_range") is None:  # the default range always splits
+        return Coverage(label, choices, empty, hint)
     for step in range(1, MAX_WIDEN + 1):
         for lo, hi in ((config.lo, config.hi + step), (config.lo - step, config.hi)):
-            wider = dataclasses.replace(config, lo=lo, hi=hi)
-            if lo >= 0 and hi <= MAX_VALUE and wider.train_size() >= 1:
-                fix = f"(:operand_range {lo} {hi})"
-                hint += f"; {fix} gives {wider.count()}"
-                return Coverage(label, choices, {"train": 0, "eval": 0}, hint, fix)
-    return Coverage(label, choices, {"train": 0, "eval": 0}, hint + "; widen :operand_range")
+            wider = _with_range(params, "operand_range", lo, hi)
+            if lo >= 0 and hi <= MAX_VALUE and arithmetic_config(wider).train_size() >= 1:
+                configured_source(get_source("arithmetic"), wider)  # the runtime accepts it
+                gives = arithmetic_config(wider).count()
+                hint += f"; (:operand_range {lo} {hi}) gives {gives}"
+                return Coverage(label, choices, empty, hint, _source_form("arithmetic", wider))
+    return Coverage(label, choices, empty, hint + "; widen :operand_range")
+
+
+def _with_range(params: tuple, name: str, lo: int, hi: int) -> tuple:
+    """``params`` with the range parameter ``name`` set to ``(lo, hi)``."""
+    return tuple(dataclasses.replace(p, values=(lo, hi)) if p.name == name else p for p in params)
+
+
+def _source_form(name: str, params: tuple) -> str:
+    """The whole ``(:source ...)`` form (for parameters of names and numbers, as the range
+    parameters of arithmetic and gsm8k are)."""
+    return f"(:source {label_of(name, params)})"
 
 
 def _gsm8k(found: Coverage, params: tuple) -> Coverage:
@@ -138,17 +153,18 @@ def _gsm8k(found: Coverage, params: tuple) -> Coverage:
         elif above:
             hi = math.ceil(above[0])
     hint = "; ".join(notes)
-    wider = tuple(
-        dataclasses.replace(p, values=(lo, hi)) if p.name == "answer_range" else p for p in params
-    )
+    wider = _with_range(params, "answer_range", lo, hi)
     source = configured_source(base, wider)
     assert isinstance(source, FilteredSource)
     counts = {s: _usable(source.kept(s), found.choices) for s in SPLITS}
     if wider == params or not all(counts.values()):
         return dataclasses.replace(found, hint=hint)
-    fix = f"(:answer_range {lo} {hi})"
     kept = " and ".join(f"{counts[s]} {s}" for s in SPLITS)
-    return dataclasses.replace(found, hint=f"{hint}; {fix} keeps {kept}", fix=fix)
+    return dataclasses.replace(
+        found,
+        hint=f"{hint}; (:answer_range {lo} {hi}) keeps {kept}",
+        fix=_source_form("gsm8k", wider),
+    )
 
 
 def _subjects(found: Coverage, name: str, params: tuple) -> Coverage:

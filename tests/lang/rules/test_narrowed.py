@@ -32,7 +32,7 @@ FLAGGED = [
         "(gsm8k (:answer_range -100 -11)) leaves no eval question at 10 choices (2 train, "
         "0 eval); gsm8k eval answers run from -10 to 2880000; (:answer_range -100 -10) keeps "
         "2 train and 1 eval",
-        "(:answer_range -100 -10)",
+        "(:source (gsm8k (:answer_range -100 -10)))",
         {"eval": "source (gsm8k (:answer_range -100 -11)): no eval questions are left"},
         "(:source (gsm8k (:answer_range -100 -10)))",
         id="empty-answer-range",
@@ -43,7 +43,7 @@ FLAGGED = [
         "(gsm8k (:answer_range -1000000 -50)) leaves no train or eval question at 10 choices "
         "(0 train, 0 eval); gsm8k train answers run from -47 to 192000000; gsm8k eval answers "
         "run from -10 to 2880000; (:answer_range -1000000 -10) keeps 2 train and 1 eval",
-        "(:answer_range -1000000 -10)",
+        "(:source (gsm8k (:answer_range -1000000 -10)))",
         {
             "train": "source (gsm8k (:answer_range -1000000 -50)): no train questions are left",
             "eval": "source (gsm8k (:answer_range -1000000 -50)): no eval questions are left",
@@ -87,7 +87,7 @@ FLAGGED = [
         "(arithmetic (:operators sub) (:operand_range 0 10)) leaves no train or eval question "
         "at 10 choices (0 train, 0 eval); 1 distinct question cannot be split into train and "
         "eval; (:operand_range 0 11) gives 3",
-        "(:operand_range 0 11)",
+        "(:source (arithmetic (:operators sub) (:operand_range 0 11)))",
         {
             split: "source (arithmetic (:operators sub) (:operand_range 0 10)): too few "
             "distinct questions to split"
@@ -124,6 +124,7 @@ def test_flagged_at_the_source_form_and_the_runtime_agrees(
         else:
             assert sample_episode(problem, suite="", split=split, index=0, seed=0).question_id
 
+    assert fix is None or fix == widened
     wide = _task(tmp_path, base, widened)
     assert lint_file(wide)[1] == []
     problem = parse_file(wide)
