@@ -15,20 +15,26 @@ results (spans included) on every corpus file and on randomly edited ones.
 from __future__ import annotations
 
 import re
+from itertools import accumulate, repeat
 from operator import attrgetter
 from typing import Any
 
 from rsb_mj.lang import ast
-from rsb_mj.lang.transformer import AstBuilder, NumberRangeError, _float
+from rsb_mj.lang.transformer import AstBuilder, NumberRangeError, Part, _float, _Names, _Prop
+from rsb_mj.lang.vocabulary import canonical_predicate
 
 
 class Fallback(Exception):
     """The text is outside what the fast reader handles; parse it with Lark."""
 
 
-#: One token: a newline (counted, not a token), a comment, a parenthesis, or an atom (other
-#: whitespace between them is skipped). Group numbers are read by :func:`_read`.
-_SCAN = re.compile(r"(\n)|(;[^\n]*)|(\()|(\))|[^ \t\f\r\n();]+")
+#: One token (a parenthesis or an atom), captured so that ``split`` keeps the whitespace
+#: between tokens too (Lark's whitespace: space, tab, form feed, CR, LF; any other character
+#: ends up in an atom).
+_SPLIT = re.compile(r"([()]|[^ \t\f\r\n();]+)")
+#: A comment, to the end of its line.
+_COMMENT = re.compile(r";[^\n]*")
+_NEWLINE = re.compile(r"\n")
 _NAME = re.compile(r"[a-z_][a-z0-9_\-]*", re.I)
 _KEYWORD = re.compile(r":[a-z_][a-z0-9_\-]*", re.I)
 _VARIABLE = re.compile(r"\?[a-z_][a-z0-9_]*", re.I)
@@ -105,58 +111,79 @@ class _List:
         self.close: Token | None = None
 
 
-def _read(text: str) -> _List:
-    """Tokens and nesting of ``text``: the one top-level form (else :class:`Fallback`).
+def _blank(match: re.Match[str]) -> str:
+    return " " * (match.end() - match.start())
 
-    Every character is in a token except Lark's whitespace (space, tab, form feed, CR, LF):
-    anything else, such as a vertical tab, ends up inside an atom, which then matches no
-    terminal and sends the file to Lark.
+
+class _Flat:
+    """The tokens of a text in one flat list, with their positions.
+
+    Comments are blanked out (same length, so offsets stay), then one ``re.split`` cuts the
+    text into whitespace and tokens; offsets and line numbers come from running sums over the
+    pieces, so no Python code runs per character or per newline. Columns are worked out only
+    for the tokens that a span starts or ends at.
+
+    Attributes:
+        tokens: the token texts, in order.
+        starts: offset of each token's first character in the text.
+        lines: 1-based line of each token (tokens never span lines).
+        line_starts: offset of the first character of each line.
     """
-    if '"' in text:
-        raise Fallback
-    stack: list[_List] = []
-    items: list[Any] = []  # items of the innermost open form (stack[-1].items)
-    top: _List | None = None
-    new = str.__new__
-    line_no = 1
-    newline = -1  # offset of the newline before the current line (-1 on the first line)
-    for match in _SCAN.finditer(text):
-        kind = match.lastindex  # 1: newline, 2: comment, 3: "(", 4: ")", None: an atom
-        if kind == 1:
-            line_no += 1
-            newline = match.start()
-            continue
-        if kind == 2:
-            continue
-        token = new(Token, match.group())
-        token.line = line_no
-        token.column = match.start() - newline
-        if kind is None:
-            if not stack:
+
+    __slots__ = ("line_starts", "lines", "starts", "tokens")
+
+    def __init__(self, text: str) -> None:
+        if ";" in text:
+            text = _COMMENT.sub(_blank, text)
+        parts = _SPLIT.split(text)  # whitespace, token, whitespace, ..., token, whitespace
+        spaces = parts[0::2]
+        self.tokens: list[str] = parts[1::2]
+        self.starts: list[int] = list(accumulate(map(len, parts)))[0:-1:2]
+        self.lines: list[int] = list(accumulate(map(str.count, spaces, repeat("\n")), initial=1))[
+            1:
+        ]
+        self.line_starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
+
+    def span(self, first: int, last: int) -> ast.Span:
+        """From the start of token ``first`` to the end of token ``last``."""
+        lines, starts, line_starts = self.lines, self.starts, self.line_starts
+        line, end_line = lines[first], lines[last]
+        return ast.Span(
+            line,
+            starts[first] - line_starts[line - 1] + 1,
+            end_line,
+            starts[last] - line_starts[end_line - 1] + 1 + len(self.tokens[last]),
+        )
+
+    def token(self, i: int, kind: str = "") -> Token:
+        """Token ``i`` as the rule callbacks read it (text, type, line, column)."""
+        token = str.__new__(Token, self.tokens[i])
+        token.type = kind
+        token.line = line = self.lines[i]
+        token.column = self.starts[i] - self.line_starts[line - 1] + 1
+        return token
+
+    def tree(self, i: int) -> tuple[_List, int]:
+        """The form opening at token ``i`` (a ``(``) as nested :class:`_List` s, and the index
+        just after its ``)`` (:class:`Fallback` when it is not closed)."""
+        tokens = self.tokens
+        top = _List(self.token(i, "LPAR"))
+        stack = [top]
+        i += 1
+        while stack:
+            if i >= len(tokens):
                 raise Fallback
-            token.type = ""
-            items.append(token)
-        elif kind == 3:
-            token.type = "LPAR"
-            form = _List(token)
-            if stack:
-                items.append(form)
-            elif top is not None:
-                raise Fallback  # text after the (define ...) form
+            text = tokens[i]
+            if text == "(":
+                form = _List(self.token(i, "LPAR"))
+                stack[-1].items.append(form)
+                stack.append(form)
+            elif text == ")":
+                stack.pop().close = self.token(i, "RPAR")
             else:
-                top = form
-            stack.append(form)
-            items = form.items
-        else:
-            if not stack:
-                raise Fallback
-            token.type = "RPAR"
-            stack.pop().close = token
-            if stack:
-                items = stack[-1].items
-    if stack or top is None:
-        raise Fallback
-    return top
+                stack[-1].items.append(self.token(i))
+            i += 1
+        return top, i
 
 
 def _word(item: Any, pattern: re.Pattern[str], kind: str) -> Token:
@@ -475,28 +502,287 @@ def _layout_prop(item: Any) -> Any:
     return _T.yaw_range([*_head(form, keyword), _pair_values(form.items[1]), form.close])
 
 
+# ---- the direct road ------------------------------------------------------------------------
+#
+# The blocks nearly every file has (domain, language, regions with targets, ranges and yaws,
+# declarations, objects of interest, expressions) are built straight from the flat tokens:
+# no token objects and no children lists. Any other block is turned into the nested forms
+# above and read by the rule-by-rule functions.
+
+_EXPRESSION_BLOCKS = frozenset({":init", ":goal", ":cost", ":grasp"})
+_DIRECT_BLOCKS = _EXPRESSION_BLOCKS | {
+    ":domain",
+    ":language",
+    ":regions",
+    ":fixtures",
+    ":objects",
+    ":obj_of_interest",
+}
+
+
+class _Reader(_Flat):
+    """Builds the AST from :class:`_Flat` tokens; each method takes the index of a form's
+    ``(`` and returns the node and the index just after its ``)``. An index past the end
+    (an unclosed form) raises IndexError, which :func:`fast_parse` turns into
+    :class:`Fallback`."""
+
+    __slots__ = ()
+
+    def name(self, i: int) -> str:
+        text = self.tokens[i]
+        if not _NAME.fullmatch(text) or text.lower() in _RESERVED:
+            raise Fallback
+        return text
+
+    def number(self, i: int) -> float:
+        text = self.tokens[i]
+        if not _NUMBER.fullmatch(text):
+            raise Fallback
+        return _float(text)
+
+    def keyword(self, i: int) -> str:
+        """The lower-case keyword heading the form at ``i`` (``":goal"``)."""
+        tokens = self.tokens
+        if tokens[i] != "(" or not _KEYWORD.fullmatch(head := tokens[i + 1]):
+            raise Fallback
+        return head.lower()
+
+    # ---- expressions -----------------------------------------------------------------------
+
+    def expr(self, i: int) -> tuple[ast.Expr, int]:
+        tokens = self.tokens
+        if tokens[i] != "(":
+            raise Fallback
+        head = tokens[i + 1]
+        word = head.lower()
+        j = i + 2
+        if word in ("and", "or", "not"):
+            terms = []
+            while tokens[j] != ")":
+                term, j = self.expr(j)
+                terms.append(term)
+            span = self.span(i, j)
+            if word == "and":
+                return ast.And(tuple(terms), span=span), j + 1
+            if word == "or":
+                return ast.Or(tuple(terms), span=span), j + 1
+            if len(terms) != 1:
+                raise Fallback
+            return ast.Not(terms[0], span=span), j + 1
+        predicate = self.name(i + 1)
+        args: list[ast.Arg] = []
+        while (text := tokens[j]) != ")":
+            if text == "(":  # a number list, e.g. VLA-Arena part ids
+                k = j + 1
+                values = []
+                while tokens[k] != ")":
+                    values.append(self.number(k))
+                    k += 1
+                args.append(ast.NumberList(tuple(values), span=self.span(j, k)))
+                j = k + 1
+            elif text[0] == "?":
+                if not _VARIABLE.fullmatch(text):
+                    raise Fallback
+                if tokens[j + 1] == "-":
+                    kind = self.name(j + 2)
+                    args.append(ast.Variable(text[1:], kind, span=self.span(j, j + 2)))
+                    j += 3
+                else:
+                    args.append(ast.Variable(text[1:], None, span=self.span(j, j)))
+                    j += 1
+            elif _NUMBER.fullmatch(text):
+                args.append(ast.Number(_float(text), span=self.span(j, j)))
+                j += 1
+            else:
+                args.append(ast.Name(self.name(j), span=self.span(j, j)))
+                j += 1
+        atom = ast.Atom(canonical_predicate(predicate), tuple(args), span=self.span(i, j))
+        return atom, j + 1
+
+    # ---- regions ---------------------------------------------------------------------------
+
+    def region(self, i: int) -> tuple[ast.Region, int]:
+        tokens = self.tokens
+        if tokens[i] != "(":
+            raise Fallback
+        name = self.name(i + 1)
+        fields: dict[str, Any] = {}
+        extra: list[ast.Section] = []
+        prop_spans = []
+        j = i + 2
+        while tokens[j] != ")":
+            keyword = self.keyword(j)
+            start = j
+            if keyword == ":target":
+                fields["target"] = self.name(j + 2)
+                j += 3
+            elif keyword == ":ranges":
+                rects, j = self.rects(j + 2)
+                fields["ranges"] = fields.get("ranges", ()) + rects
+            elif keyword == ":yaw_rotation":
+                pairs, j = self.pairs(j + 2)
+                fields["yaw_rotation"] = fields.get("yaw_rotation", ()) + pairs
+            elif keyword == ":rgba":
+                if tokens[j + 2] != "(":
+                    raise Fallback
+                k = j + 3
+                values = []
+                while tokens[k] != ")":
+                    values.append(self.number(k))
+                    k += 1
+                fields["rgba"] = tuple(values)
+                j = k + 1
+            else:  # a generic (:keyword ...) property, read rule by rule
+                form, j = self.tree(j)
+                part = _generic(form, keyword)
+                extra.append(part.value)
+                prop_spans.append((part.keyword, part.span))
+                continue
+            if tokens[j] != ")":
+                raise Fallback
+            prop_spans.append((keyword[1:], self.span(start, j)))
+            j += 1
+        region = ast.Region(
+            name, extra=tuple(extra), span=self.span(i, j), prop_spans=tuple(prop_spans), **fields
+        )
+        return region, j + 1
+
+    def rects(self, i: int) -> tuple[tuple[ast.Rect, ...], int]:
+        """``((x0 y0 x1 y1) ...)`` at ``i``: the rectangles and the index after the list."""
+        tokens = self.tokens
+        if tokens[i] != "(":
+            raise Fallback
+        rects = []
+        j = i + 1
+        while tokens[j] != ")":
+            if tokens[j] != "(" or tokens[j + 5] != ")":
+                raise Fallback
+            number = self.number
+            rect = ast.Rect(
+                number(j + 1), number(j + 2), number(j + 3), number(j + 4), span=self.span(j, j + 5)
+            )
+            rects.append(rect)
+            j += 6
+        return tuple(rects), j + 1
+
+    def pairs(self, i: int) -> tuple[tuple[tuple[float, float], ...], int]:
+        """``((lo hi) ...)`` at ``i``: the pairs and the index after the list."""
+        tokens = self.tokens
+        if tokens[i] != "(":
+            raise Fallback
+        pairs = []
+        j = i + 1
+        while tokens[j] != ")":
+            if tokens[j] != "(" or tokens[j + 3] != ")":
+                raise Fallback
+            pairs.append((self.number(j + 1), self.number(j + 2)))
+            j += 4
+        return tuple(pairs), j + 1
+
+    # ---- blocks ----------------------------------------------------------------------------
+
+    def declarations(self, i: int) -> tuple[tuple[ast.TypedName, ...], int]:
+        """``name ... - category ...`` from ``i`` to the block's ``)``."""
+        tokens = self.tokens
+        out: list[ast.TypedName] = []
+        pending: list[int] = []
+        j = i
+        while tokens[j] != ")":
+            if tokens[j] == "-":
+                category = self.name(j + 1)
+                category_span = self.span(j, j + 1)
+                out.extend(
+                    ast.TypedName(
+                        tokens[k], category, span=self.span(k, k), category_span=category_span
+                    )
+                    for k in pending
+                )
+                pending = []
+                j += 2
+            else:
+                self.name(j)
+                pending.append(j)
+                j += 1
+        out.extend(ast.TypedName(tokens[k], "", span=self.span(k, k)) for k in pending)
+        return tuple(out), j
+
+    def block(self, i: int) -> tuple[Any, int]:
+        """The top-level block at ``i`` as the rule callbacks return it (a ``Part``)."""
+        keyword = self.keyword(i)
+        if keyword not in _DIRECT_BLOCKS:
+            form, j = self.tree(i)
+            return _section(form), j
+        tokens = self.tokens
+        j = i + 2
+        if keyword in _EXPRESSION_BLOCKS:
+            exprs = []
+            while tokens[j] != ")":
+                expr, j = self.expr(j)
+                exprs.append(expr)
+            value: Any = tuple(exprs)
+        elif keyword == ":regions":
+            regions = []
+            while tokens[j] != ")":
+                region, j = self.region(j)
+                regions.append(region)
+            value = regions
+        elif keyword in (":fixtures", ":objects"):
+            value, j = self.declarations(j)
+        elif keyword == ":obj_of_interest":
+            names: list[int] = []
+            while tokens[j] != ")":
+                self.name(j)
+                names.append(j)
+                j += 1
+            value = _Names(tokens[k] for k in names)
+            value.spans = tuple(self.span(k, k) for k in names)
+        elif keyword == ":domain":
+            value = self.name(j)
+            j += 1
+        else:  # :language
+            words = []
+            while (word := tokens[j]) != ")":
+                if not _WORD.fullmatch(word):
+                    raise Fallback
+                words.append(word)
+                j += 1
+            value = " ".join(words)
+        if tokens[j] != ")":
+            raise Fallback
+        return Part(keyword[1:], value, self.span(i, j)), j + 1
+
+    def problem(self) -> ast.Problem:
+        """``(define (problem NAME) BLOCK ...)``: the whole text."""
+        tokens = self.tokens
+        if (
+            tokens[0] != "("
+            or tokens[1].lower() != "define"
+            or tokens[2] != "("
+            or tokens[3].lower() != "problem"
+            or tokens[5] != ")"
+        ):
+            raise Fallback
+        children: list[Any] = [self.token(0, "LPAR")]
+        children.append(_Prop("name", self.name(4), self.span(2, 5)))
+        j = 6
+        while tokens[j] != ")":
+            part, j = self.block(j)
+            children.append(part)
+        if j != len(tokens) - 1:
+            raise Fallback  # text after the (define ...) form
+        children.append(self.token(j, "RPAR"))
+        return _T.start(children)
+
+
 def fast_parse(text: str) -> ast.Problem:
     """The problem of ``text`` (``path`` not set), exactly as the Lark parser would build it.
 
     Raises:
         Fallback: when the text needs the full parser (errors, rare constructs).
     """
-    top = _read(text)
-    items = top.items
-    if len(items) < 2:
+    if '"' in text:
         raise Fallback
-    define = items[0]
-    if not isinstance(define, Token) or define.lower() != "define":
-        raise Fallback
-    define.type = "DEFINE"
-    name_form = _form(items[1], 2)
-    problem = name_form.items[0]
-    if not isinstance(problem, Token) or problem.lower() != "problem":
-        raise Fallback
-    problem.type = "PROBLEM"
-    name = _T.problem_name([name_form.open, problem, _name(name_form.items[1]), name_form.close])
     try:
-        sections = [_section(x) for x in items[2:]]
-    except NumberRangeError:
-        raise Fallback from None  # Lark reports it (same RSB107 diagnostic)
-    return _T.start([top.open, define, name, *sections, top.close])
+        return _Reader(text).problem()
+    except (IndexError, NumberRangeError):
+        raise Fallback from None  # unclosed forms; Lark reports both (same diagnostics)

@@ -191,7 +191,7 @@ class _Layout:
             return False
         first, last = _start(span), _end(span)
         inside = [pos for pos in self.positions if first <= pos <= last]
-        starts = [p if isinstance(p, tuple) else _start(p) for p in parts]
+        starts = [_start(p) if isinstance(p, ast.Span) else p for p in parts]
         return any(start > pos for pos in inside for start in starts)
 
     def expr_apart(self, e: ast.Expr) -> bool:

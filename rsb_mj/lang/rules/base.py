@@ -120,6 +120,8 @@ class Context:
             self.regions.setdefault(region.full_name, region)
         self.candidates = problem.candidates
         self.is_rsb = (problem.domain or "").lower() == "rsb" or problem.question is not None
+        self._expressions: tuple[tuple[str, ast.Expr], ...] | None = None
+        self._atoms: tuple[tuple[str, ast.Atom], ...] | None = None
 
     def block_span(self, keyword: str) -> ast.Span:
         """Span of the first top-level block ``keyword`` (the problem's span if absent)."""
@@ -138,20 +140,27 @@ class Context:
             Diagnostic(spec.code, spec.name, spec.severity, message, self.path, where, fix)
         )
 
-    def expressions(self) -> Iterable[tuple[str, ast.Expr]]:
+    def expressions(self) -> tuple[tuple[str, ast.Expr], ...]:
         """Every top-level expression with its block keyword (init, grasp, goal, cost)."""
-        p = self.problem
-        for block, terms in (
-            ("init", p.init),
-            ("grasp", p.grasp_terms),
-            ("goal", p.goal_terms),
-            ("cost", p.cost_terms or ()),
-        ):
-            for term in terms:
-                yield block, term
+        if self._expressions is None:
+            p = self.problem
+            self._expressions = tuple(
+                (block, term)
+                for block, terms in (
+                    ("init", p.init),
+                    ("grasp", p.grasp_terms),
+                    ("goal", p.goal_terms),
+                    ("cost", p.cost_terms or ()),
+                )
+                for term in terms
+            )
+        return self._expressions
 
-    def atoms(self) -> Iterable[tuple[str, ast.Atom]]:
-        """Every atom with the block keyword it appears in, in source order."""
-        for block, expr in self.expressions():
-            for atom in ast.walk_atoms(expr):
-                yield block, atom
+    def atoms(self) -> tuple[tuple[str, ast.Atom], ...]:
+        """Every atom with the block keyword it appears in, in source order (worked out once:
+        most rules read them)."""
+        if self._atoms is None:
+            self._atoms = tuple(
+                (block, atom) for block, expr in self.expressions() for atom in ast.walk_atoms(expr)
+            )
+        return self._atoms
