@@ -6,11 +6,14 @@ gymnasium (and numpy with it) costs about 120 ms that every ``rsb`` command (``r
 if gymnasium is already imported; otherwise it puts a finder first on ``sys.meta_path``
 that lets the normal machinery load gymnasium and registers right after gymnasium's module
 has run (so registration sees a complete gymnasium), then removes itself.
+
+The finder and loader follow the import protocols by their methods (``find_spec``;
+``create_module`` / ``exec_module``) rather than subclassing ``importlib.abc``, whose import
+pulls in ``importlib.resources`` and ``tempfile`` (about 20 ms at every start).
 """
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
 import sys
 from collections.abc import Callable, Sequence
@@ -18,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
+class _AfterImport:
     """Runs ``callback`` once, right after module ``name`` has been executed."""
 
     def __init__(self, name: str, callback: Callable[[], None]) -> None:
@@ -35,7 +38,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
             return spec
         loader, callback = spec.loader, self.callback
 
-        class _Loader(importlib.abc.Loader):
+        class _Loader:
             def create_module(self, spec: Any) -> ModuleType | None:
                 return loader.create_module(spec)
 

@@ -21,24 +21,39 @@ import sys
 from rsb_mj.errors import RsbError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``rsb`` argument parser with every subcommand registered."""
+def command_modules() -> list[str]:
+    """Names of the subcommand modules, in name order (``expert_check`` is ``rsb
+    expert-check``)."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``rsb`` argument parser with every subcommand registered, or only the one whose
+    module is ``only`` (a command then starts without importing the others)."""
     parser = argparse.ArgumentParser(
         prog="rsb",
         description="rsb_mj: RoboSemanticBench in MuJoCo.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    for name in [only] if only is not None else command_modules():
+        module = importlib.import_module(f"{__name__}.{name}")
         module.register(sub)
     return parser
 
 
+def _command_module(argv: list[str]) -> str | None:
+    """The module of the subcommand ``argv`` names, or None (no command, ``--help``, or an
+    unknown name: the full parser then answers, listing the valid choices)."""
+    if not argv or argv[0].startswith("-"):
+        return None
+    name = argv[0].replace("-", "_")
+    return name if name in command_modules() else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rsb`` console script; returns the exit status."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_command_module(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)

@@ -90,9 +90,9 @@ def _lint_one(path: Path, target: str | None = None) -> tuple[str | None, list]:
 
 def _workers(jobs: int, n_files: int) -> int:
     """How many processes lint ``n_files`` files (1: this one)."""
-    if jobs == 0 and n_files < PARALLEL_FROM:
+    if jobs == 1 or (jobs == 0 and n_files < PARALLEL_FROM):
         return 1
-    import multiprocessing
+    import multiprocessing  # (about 15 ms: only when workers may be forked)
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate, repeat
-from operator import attrgetter
+from operator import attrgetter, sub
 from typing import Any
 
 from rsb_mj.lang import ast
@@ -34,7 +34,9 @@ class Fallback(Exception):
 _SPLIT = re.compile(r"([()]|[^ \t\f\r\n();]+)")
 #: A comment, to the end of its line.
 _COMMENT = re.compile(r";[^\n]*")
-_NEWLINE = re.compile(r"\n")
+#: Builds a :class:`~rsb_mj.lang.ast.Span` from a 4-tuple without the keyword handling of
+#: its constructor (one per node).
+_span_new = tuple.__new__
 _NAME = re.compile(r"[a-z_][a-z0-9_\-]*", re.I)
 _KEYWORD = re.compile(r":[a-z_][a-z0-9_\-]*", re.I)
 _VARIABLE = re.compile(r"\?[a-z_][a-z0-9_]*", re.I)
@@ -111,6 +113,20 @@ class _List:
         self.close: Token | None = None
 
 
+#: Words already seen to be names (a file repeats its object and region names; files of one
+#: suite share most): a set lookup instead of a regular expression match.
+_NAMES: set[str] = set()
+
+
+def _is_name(text: str) -> bool:
+    """True (and remembered) when ``text`` is a NAME the grammar accepts and not reserved."""
+    if not _NAME.fullmatch(text) or text.lower() in _RESERVED:
+        return False
+    if len(_NAMES) < 100_000:  # bounded: a process linting very many files
+        _NAMES.add(text)
+    return True
+
+
 def _blank(match: re.Match[str]) -> str:
     return " " * (match.end() - match.start())
 
@@ -119,48 +135,45 @@ class _Flat:
     """The tokens of a text in one flat list, with their positions.
 
     Comments are blanked out (same length, so offsets stay), then one ``re.split`` cuts the
-    text into whitespace and tokens; offsets and line numbers come from running sums over the
-    pieces, so no Python code runs per character or per newline. Columns are worked out only
-    for the tokens that a span starts or ends at.
+    text into whitespace and tokens; offsets, lines and columns come from running sums and
+    ``str`` methods mapped over the pieces, so no Python code runs per character, newline or
+    token.
 
     Attributes:
         tokens: the token texts, in order.
-        starts: offset of each token's first character in the text.
         lines: 1-based line of each token (tokens never span lines).
-        line_starts: offset of the first character of each line.
+        columns: 1-based column of each token's first character.
     """
 
-    __slots__ = ("line_starts", "lines", "starts", "tokens")
+    __slots__ = ("columns", "lines", "tokens")
 
     def __init__(self, text: str) -> None:
         if ";" in text:
             text = _COMMENT.sub(_blank, text)
         parts = _SPLIT.split(text)  # whitespace, token, whitespace, ..., token, whitespace
-        spaces = parts[0::2]
         self.tokens: list[str] = parts[1::2]
-        self.starts: list[int] = list(accumulate(map(len, parts)))[0:-1:2]
-        self.lines: list[int] = list(accumulate(map(str.count, spaces, repeat("\n")), initial=1))[
-            1:
-        ]
-        self.line_starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
+        starts = list(accumulate(map(len, parts)))[0:-1:2]
+        newlines = map(str.count, parts[0::2], repeat("\n"))
+        self.lines: list[int] = list(accumulate(newlines, initial=1))[1:]
+        # column = offset - offset of the newline before it (-1 on the first line)
+        self.columns: list[int] = list(
+            map(sub, starts, map(text.rfind, repeat("\n"), repeat(0), starts))
+        )
 
     def span(self, first: int, last: int) -> ast.Span:
         """From the start of token ``first`` to the end of token ``last``."""
-        lines, starts, line_starts = self.lines, self.starts, self.line_starts
-        line, end_line = lines[first], lines[last]
-        return ast.Span(
-            line,
-            starts[first] - line_starts[line - 1] + 1,
-            end_line,
-            starts[last] - line_starts[end_line - 1] + 1 + len(self.tokens[last]),
+        lines, columns = self.lines, self.columns
+        return _span_new(
+            ast.Span,
+            (lines[first], columns[first], lines[last], columns[last] + len(self.tokens[last])),
         )
 
     def token(self, i: int, kind: str = "") -> Token:
         """Token ``i`` as the rule callbacks read it (text, type, line, column)."""
         token = str.__new__(Token, self.tokens[i])
         token.type = kind
-        token.line = line = self.lines[i]
-        token.column = self.starts[i] - self.line_starts[line - 1] + 1
+        token.line = self.lines[i]
+        token.column = self.columns[i]
         return token
 
     def tree(self, i: int) -> tuple[_List, int]:
@@ -530,7 +543,7 @@ class _Reader(_Flat):
 
     def name(self, i: int) -> str:
         text = self.tokens[i]
-        if not _NAME.fullmatch(text) or text.lower() in _RESERVED:
+        if text not in _NAMES and not _is_name(text):
             raise Fallback
         return text
 
