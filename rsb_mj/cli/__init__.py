@@ -8,7 +8,7 @@ Modules are discovered in name order, so adding a subcommand touches no other fi
 Exit status: 0 success, 1 findings or failed checks, 2 usage or internal error (including
 an output folder that cannot be written or is in use by another run, and a policy that
 fails its start-up check), 3 the run finished but some episodes ended in errors (not
-scored; rerunning the same command retries them; ``rsb eval``).
+scored; rerunning the same command retries them; ``rsb eval``, ``rsb demos``).
 """
 
 from __future__ import annotations

@@ -17,9 +17,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Run the built-in expert on rows START..START+N-1 of a suite's split and write one "
             "HDF5 file per episode (JPEG camera frames, 14-D states and actions, instruction, "
             "episode metadata). Rerunning re-verifies and skips finished files (damaged ones are "
-            "rewritten), so a killed run resumes. One run per folder at a time. Exit 0 done, "
-            "1 some expert failures, 2 usage error, rows outside the suite's table, an "
-            "unwritable or busy folder."
+            "rewritten), so a killed run resumes. One run per folder at a time. Episodes run "
+            "as rsb eval --policy expert runs them (same rows, seeds, rollout, workers). Exit "
+            "0 done, 1 some expert failures, 2 usage error, rows outside the suite's table, an "
+            "unwritable or busy folder, 3 some episodes ended in errors (not written; rerun "
+            "to retry them)."
         ),
     )
     p.add_argument("suite", help=f"suite name ({', '.join(SUITES)}) or a task file (.bddl)")
@@ -93,11 +95,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"  rewritten: {reason}")
     for f in res["failures"]:
         print(f"  episode {f['index']}: expert failed: {f['failure']}")
+    for e in res["errors"]:
+        print(f"  episode {e['index']}: error (not written): {e['error']}")
     damaged = f"{len(res['damaged'])} damaged rewritten, " if res["damaged"] else ""
+    errors = f", {len(res['errors'])} errors: rerun to retry" if res["errors"] else ""
     print(
         f"rsb demos: {label(suite)} {args.split}: {res['total']} episodes in {args.out} "
         f"({res['written']} written, {res['existing']} already there, {damaged}"
-        f"{res['failed']} with expert failures) in {res['seconds']:.0f} s"
+        f"{res['failed']} with expert failures{errors}) in {res['seconds']:.0f} s"
     )
     if args.format == "lerobot":
         from rsb_mj.datasets.lerobot import export_lerobot
@@ -110,4 +115,4 @@ def run(args: argparse.Namespace) -> int:
             f"rsb demos: LeRobot v{out.version} dataset of {out.episodes} successful episodes "
             f"in {out.out_dir}"
         )
-    return 1 if res["failed"] else 0
+    return 3 if res["errors"] else 1 if res["failed"] else 0

@@ -19,7 +19,7 @@ from rsb_mj.scene.gl import patch_late_import
 from rsb_mj.scene.plates import sync_textures
 from rsb_mj.workspace import CAMERAS
 
-__all__ = ["CAMERAS", "CameraRig"]
+__all__ = ["CAMERAS", "CameraRig", "check_cameras"]
 
 
 #: Every live rig, closed at interpreter exit while EGL is still usable (an unclosed
@@ -35,6 +35,19 @@ def _close_live_rigs() -> None:
         rig.close()
 
 
+def check_cameras(cameras: tuple[str, ...], width: int, height: int) -> None:
+    """Refuse camera names outside :data:`CAMERAS` and an image size [px] below 1x1.
+
+    Raises:
+        EnvError: naming the unknown cameras and the valid choices, or the size.
+    """
+    unknown = [c for c in cameras if c not in CAMERAS]
+    if unknown:
+        raise EnvError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERAS)}")
+    if width < 1 or height < 1:
+        raise EnvError(f"image size {width}x{height}: width and height must be >= 1")
+
+
 class CameraRig:
     """Renders a fixed list of cameras of one model at one size."""
 
@@ -46,11 +59,7 @@ class CameraRig:
         height: int,
         quality: str,
     ) -> None:
-        unknown = [c for c in cameras if c not in CAMERAS]
-        if unknown:
-            raise EnvError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERAS)}")
-        if width < 1 or height < 1:
-            raise EnvError(f"image size {width}x{height}: width and height must be >= 1")
+        check_cameras(cameras, width, height)
         self.cameras = tuple(cameras)
         self.width, self.height = int(width), int(height)
         model.vis.global_.offwidth = max(model.vis.global_.offwidth, self.width)

@@ -22,6 +22,8 @@ class Job:
             an infrastructure error.
         variant: ``"original"``, an instruction ablation mode or ``"counterfactual"`` (see
             :mod:`rsb_mj.evaluation.ablations`).
+        cameras: cameras rendered besides the policy's own, for a caller's ``on_step`` hook
+            (``rsb demos`` records them); ``()`` for none.
     """
 
     suite: str
@@ -34,6 +36,7 @@ class Job:
     request_timeout_s: float = 60.0
     episode_timeout_s: float = 600.0
     variant: str = "original"
+    cameras: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:

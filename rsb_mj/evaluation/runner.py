@@ -14,11 +14,12 @@ Before any work the request is checked: every episode index lies in its frozen t
 built-in or ``openpi:`` policy passes :meth:`Policy.preflight` (an unreachable policy server
 stops the run within its connect timeout, before any record is written).
 
-Workers: ``workers == 1`` runs in this process; more uses a pool of spawned processes, each
-keeping its environments between episodes and ending with the parent (see
-:mod:`rsb_mj.procs`). A worker that dies (killed, out of memory, a crash in native code)
-turns the episodes it had in flight into error records of kind ``"infra"`` and the run goes
-on with a fresh pool. Jobs are ordered by suite, then episode, then policy, so workers
+Workers (:mod:`rsb_mj.evaluation.pool`, the pool ``rsb demos`` runs on too): ``workers == 1``
+runs in this process; more uses a pool of spawned processes, each keeping its environments
+between episodes and ending with the parent (see :mod:`rsb_mj.procs`), or Ray tasks
+(``ray``). A worker that dies (killed, out of memory, a crash in native code) turns the
+episodes it had in flight into error records of kind ``"infra"`` and the run goes on with a
+fresh pool. Jobs are ordered by suite, then episode, then policy, so workers
 reuse environments.
 """
 
@@ -27,11 +28,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
-import os
 import re
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +37,7 @@ from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size
 from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.pool import run_jobs
 from rsb_mj.evaluation.records import (
     RECORDS_FILE,
     EpisodeRecord,
@@ -52,12 +50,10 @@ from rsb_mj.evaluation.worker import (
     EnvFactory,
     SettingsEnvFactory,
     build_policy,
-    close_all,
     error_record,
     run_job,
 )
 from rsb_mj.lock import lock_folder
-from rsb_mj.procs import spawn_context, terminate_pool, worker_init
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
@@ -66,10 +62,6 @@ from rsb_mj.suites import get_suite
 RUN_FILE = "run.json"
 #: The rate [Hz] the suites' step limits are counted at.
 BASE_CONTROL_HZ = CONTROL_HZ
-#: Message of the error records of episodes whose worker process died.
-#: Pools in a row that may break before any episode finishes before the run stops.
-MAX_BARREN_POOLS = 3
-WORKER_DIED = "InfraError: the worker process running this episode died (killed or crashed)"
 
 
 @dataclass(frozen=True)
@@ -401,7 +393,7 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             dynamic_ncols=True,
         )
 
-        def finish(record: EpisodeRecord) -> None:
+        def finish(job: Job, record: EpisodeRecord) -> None:
             append_record(path, record)
             existing[record.key] = record
             if record.termination == "error":
@@ -415,104 +407,17 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             bar.update(1)
 
         try:
-            if config.ray is not None:
-                if todo:
-                    _run_ray(todo, config.ray, config.workers, env_factory, finish)
-            elif config.workers == 1 or len(todo) <= 1:
-                try:
-                    for job in todo:
-                        finish(run_job(job, env_factory))
-                finally:
-                    close_all()
-            else:
-                _run_pool(todo, config.workers, env_factory, finish)
+            run_jobs(
+                run_job,
+                todo,
+                finish,
+                died=lambda job, cause: error_record(job, InfraError.kind, cause),
+                workers=config.workers,
+                ray=config.ray,
+                args=(env_factory,),
+            )
         finally:
             bar.close()
     finally:
         lock.release()
     return [existing[job.key] for job in jobs]
-
-
-def _run_ray(
-    todo: list[Job],
-    address: str,
-    workers: int,
-    env_factory: EnvFactory | None,
-    finish: Callable[[EpisodeRecord], None],
-) -> None:
-    """Run ``todo`` as Ray tasks (see :mod:`rsb_mj.ray_pool`); a task whose
-    worker died more often than Ray retries it becomes an error record (kind ``"infra"``)."""
-    from rsb_mj.ray_pool import RayCluster, failure_message, is_worker_death
-
-    with RayCluster(address, workers) as cluster:
-        for job, record, exc in cluster.map(run_job, todo, env_factory):
-            if exc is not None:
-                cause = WORKER_DIED if is_worker_death(exc) else failure_message(exc)
-                record = error_record(job, InfraError.kind, cause)
-            finish(record)
-
-
-def _run_pool(
-    todo: list[Job],
-    workers: int,
-    env_factory: EnvFactory | None,
-    finish: Callable[[EpisodeRecord], None],
-) -> None:
-    """Run ``todo`` on ``workers`` spawned processes, one job in flight per worker.
-
-    A worker that dies breaks the pool: the jobs in flight become error records (kind
-    ``"infra"``) and the rest continue on a fresh pool.
-    """
-    queue = list(reversed(todo))
-    barren = 0  # pools in a row that broke before finishing any episode
-    while queue:
-        if barren >= MAX_BARREN_POOLS:
-            raise InfraError(
-                f"worker processes died {barren} times in a row before finishing any episode; "
-                "stopping (the episodes they held are recorded as errors)"
-            )
-        pool = ProcessPoolExecutor(
-            max_workers=min(workers, len(queue)),
-            mp_context=spawn_context(),
-            initializer=worker_init,
-            initargs=(os.getpid(),),
-        )
-        pending: dict[Future, Job] = {}
-        barren += 1
-        finished = False
-        try:
-            while queue or pending:
-                broken = False
-                while queue and len(pending) < workers:
-                    try:  # a pool whose worker just died refuses new jobs
-                        future = pool.submit(run_job, queue[-1], env_factory)
-                    except BrokenProcessPool:
-                        broken = True
-                        break
-                    pending[future] = queue.pop()
-                if not broken:
-                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        job = pending.pop(future)
-                        try:
-                            record = future.result()
-                            finished = True
-                        except BrokenProcessPool:
-                            broken = True
-                            record = error_record(job, InfraError.kind, WORKER_DIED)
-                        finish(record)
-                    if finished:
-                        barren = 0
-                if broken:
-                    for future, job in pending.items():
-                        try:
-                            record = future.result(timeout=30)
-                        except (BrokenProcessPool, TimeoutError):
-                            record = error_record(job, InfraError.kind, WORKER_DIED)
-                        finish(record)
-                    pending.clear()
-                    break
-        except BaseException:
-            terminate_pool(pool)
-            raise
-        pool.shutdown(wait=True, cancel_futures=True)

@@ -14,11 +14,12 @@ run retries. Only ``KeyboardInterrupt`` propagates.
 from __future__ import annotations
 
 import contextlib
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
@@ -60,16 +61,20 @@ def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any
 @dataclass(frozen=True)
 class SettingsEnvFactory:
     """A picklable ``env_factory``: the suite's (or task file's) ``RsbEnv`` with the given
-    settings (``rsb eval --visual-level``, ``--language-level``, ``--control-hz``).
+    settings (``rsb eval --visual-level``, ``--language-level``, ``--control-hz``; ``rsb
+    demos --width``, ``--height``).
 
     Attributes:
         visual_level, language_level: VLA-Arena's perturbation levels (0-4).
         control_hz: control rate [Hz] (20 or 50; see ``RsbEnv``).
+        width, height: camera image size [px].
     """
 
     visual_level: int = 0
     language_level: int = 0
     control_hz: int = 20
+    width: int = 320
+    height: int = 240
 
     def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
         """The environment of ``suite`` rendering ``cameras``."""
@@ -79,6 +84,8 @@ class SettingsEnvFactory:
             "visual_level": self.visual_level,
             "language_level": self.language_level,
             "control_hz": self.control_hz,
+            "width": self.width,
+            "height": self.height,
         }
         if is_task_file(suite):
             return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras, **settings)
@@ -122,15 +129,13 @@ def _policy(job: Job) -> Policy:
     return policy
 
 
-def _rollout_options(job: Job) -> dict[str, Any]:
-    if "episode_timeout_s" in inspect.signature(run_episode).parameters:
-        return {"episode_timeout_s": job.episode_timeout_s}
-    return {}
-
-
-def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
+def _run(
+    job: Job,
+    env_factory: EnvFactory | None,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None,
+) -> EpisodeRecord:
     policy = _policy(job)
-    cameras = tuple(policy.cameras)
+    cameras = tuple(dict.fromkeys((*policy.cameras, *job.cameras)))
     if job.video and VIDEO_CAMERA not in cameras:
         cameras = (*cameras, VIDEO_CAMERA)
     key = (job.suite, job.split, cameras)
@@ -147,7 +152,8 @@ def _run(job: Job, env_factory: EnvFactory | None) -> EpisodeRecord:
         problem,
         max_steps=job.max_steps,
         on_frame=writer,
-        **_rollout_options(job),
+        on_step=on_step,
+        episode_timeout_s=job.episode_timeout_s,
     )
     if writer:
         writer.close()
@@ -218,15 +224,24 @@ def _forget_policy(spec: str) -> None:
             policy.close()
 
 
-def run_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
+def run_job(
+    job: Job,
+    env_factory: EnvFactory | None = None,
+    *,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+) -> EpisodeRecord:
     """Run one job in this process and return its record (written by the caller).
+
+    ``on_step`` is the rollout's hook (:func:`~rsb_mj.evaluation.rollout.run_episode`): it
+    sees the observation before each action (with the cameras of the policy and of
+    ``job.cameras``) and the action, e.g. to record a demonstration.
 
     Never raises except ``KeyboardInterrupt``: a failure becomes an error record (see the
     module docstring). After an error the job's policy is rebuilt for the next episode,
     and after an error outside the policy the environment too.
     """
     try:
-        record = _run(job, env_factory)
+        record = _run(job, env_factory, on_step)
     except KeyboardInterrupt:
         raise
     except EpisodeFault as exc:

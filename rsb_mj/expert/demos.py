@@ -5,13 +5,16 @@ row index, so the set is resumable: a rerun re-verifies every finished file, kee
 ones and writes the missing and damaged ones; a killed run leaves at most hidden temporary
 files, which are removed. One writer per folder: the folder is locked (:mod:`rsb_mj.lock`)
 while demos are written, and a second ``rsb demos`` on it is refused. Rows of a suite must
-lie in its frozen table. Work is spread over processes (each builds its environment once),
-with a progress bar and one summary line at the end.
+lie in its frozen table.
 
-Each episode is the one ``rsb eval --policy expert`` and ``rsb expert-check`` run on the same
-row: the same lookup (:mod:`rsb_mj.evaluation.episode_source`), the same rollout loop
-(:func:`rsb_mj.evaluation.rollout.run_episode`, recording through its ``on_step`` hook), the
-same expert seed; only the writer is the demos' own.
+Each demonstration is an ``rsb eval --policy expert`` job (:class:`~rsb_mj.evaluation.jobs.Job`)
+run on the evaluation stack: the same episode lookup
+(:mod:`rsb_mj.evaluation.episode_source`), worker caches and rollout loop
+(:func:`rsb_mj.evaluation.worker.run_job`, recording through the rollout's ``on_step``
+hook), the same policy seed, and the same process pool (:mod:`rsb_mj.evaluation.pool`:
+this process, spawned workers or Ray tasks). Only the writer is the demos' own: each worker
+writes its episode's file. An episode that ends in an error (the record's ``error``) writes
+nothing and is retried by the next run, as ``rsb eval`` retries error records.
 """
 
 from __future__ import annotations
@@ -34,56 +37,66 @@ from rsb_mj.evaluation.episode_source import (
     step_limit,
     task_path,
 )
+from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.pool import run_jobs
+from rsb_mj.evaluation.worker import SettingsEnvFactory, run_job
 from rsb_mj.expert.dataset import episode_filename, file_sha256, verify_demo, write_demo
-from rsb_mj.expert.parallel import run_jobs
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lock import lock_folder, make_folder
 from rsb_mj.suites import get_suite
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
+#: The policy spec that demonstrates (the built-in privileged expert).
+EXPERT = "expert"
+
 
 @dataclass(frozen=True)
 class DemoJob:
-    """What one worker needs to write one episode."""
+    """What one worker needs to write one episode.
 
-    suite: str  # suite name or task file path
-    split: str
-    index: int
+    Attributes:
+        job: the episode as ``rsb eval --policy expert`` runs it; ``job.cameras`` are the
+            cameras recorded.
+        out_dir: the folder the file goes to.
+        env_factory: the environment with the recorded image size.
+        cot: the training prompt carries the rationale (``--cot``).
+    """
+
+    job: Job
     out_dir: str
-    cameras: tuple[str, ...]
-    width: int
-    height: int
+    env_factory: SettingsEnvFactory
     cot: bool = False
 
 
-_ENVS: dict[tuple[Any, ...], Any] = {}
+@dataclass(frozen=True)
+class DemoResult:
+    """What one demonstration came to.
 
+    Attributes:
+        index: the episode's row.
+        success: the expert succeeded.
+        failure: the record's ``failure_reason`` (``""`` on success).
+        error: the episode ended in an error (``"Type: message"``; nothing was written),
+            else None.
+    """
 
-def _env(job: DemoJob) -> Any:
-    from rsb_mj.env import RsbEnv
-
-    key = (job.suite, job.split, job.cameras, job.width, job.height)
-    if key not in _ENVS:
-        for env in _ENVS.values():
-            env.close()
-        _ENVS.clear()
-        suite = "" if is_task_file(job.suite) else get_suite(job.suite).name
-        _ENVS[key] = RsbEnv(
-            task_path(job.suite),
-            suite=suite,
-            split=job.split,
-            cameras=job.cameras,
-            width=job.width,
-            height=job.height,
-        )
-    return _ENVS[key]
+    index: int
+    success: bool = False
+    failure: str = ""
+    error: str | None = None
 
 
 @dataclass
 class Recorder:
     """Collects what a demonstration stores, from the rollout's ``on_step`` hook: the
-    observation before each action (state and camera frames) and the action."""
+    observation before each action (state and camera frames) and the action.
 
+    Attributes:
+        cameras: the cameras whose frames are kept, in this order; None keeps every camera
+            of the observation.
+    """
+
+    cameras: tuple[str, ...] | None = None
     states: list[np.ndarray] = field(default_factory=list)
     actions: list[np.ndarray] = field(default_factory=list)
     images: dict[str, list[np.ndarray]] = field(default_factory=dict)
@@ -91,43 +104,30 @@ class Recorder:
     def __call__(self, obs: dict[str, Any], action: np.ndarray) -> None:
         self.states.append(np.asarray(obs["state"], dtype=np.float64).copy())
         self.actions.append(np.asarray(action, dtype=np.float64).copy())
-        for name, frame in obs.get("images", {}).items():
-            self.images.setdefault(name, []).append(frame)
+        frames = obs.get("images", {})
+        for name in frames if self.cameras is None else self.cameras:
+            self.images.setdefault(name, []).append(frames[name])
 
 
-def write_one(job: DemoJob) -> dict[str, Any]:
-    """Run the expert on one episode, as ``rsb eval --policy expert`` does, and write its file.
-
-    Returns:
-        ``{"index", "success", "failure"}`` (``failure``: the record's reason, ``""`` on
-        success).
+def write_one(demo: DemoJob) -> DemoResult:
+    """Run the expert on one episode (:func:`~rsb_mj.evaluation.worker.run_job`, as ``rsb
+    eval --policy expert`` does) and write its file, unless the episode ended in an error.
 
     Raises:
-        ExpertError: when the episode ended in an error (nothing is written).
+        WriteError, ExpertError: the file cannot be written or does not read back.
     """
-    from rsb_mj.evaluation.rollout import run_episode
-    from rsb_mj.policies.scripted import ExpertPolicy
-
-    episode = load_episode(job.suite, job.split, job.index)
-    problem = load_problem(job.suite)
-    recorder = Recorder()
-    record = run_episode(
-        _env(job),
-        ExpertPolicy(),
-        episode,
-        problem,
-        max_steps=step_limit(job.suite),
-        on_step=recorder,
-        episode_timeout_s=None,
-    )
+    job = demo.job
+    recorder = Recorder(job.cameras)
+    record = run_job(job, demo.env_factory, on_step=recorder)
     if record.is_error:
-        raise ExpertError(f"{label(job.suite)} row {job.index}: {record.error}")
+        return DemoResult(job.index, error=record.error or "")
     failure = record.failure_reason or ""
-    thought = rationale_of(episode, problem)
+    episode = load_episode(job.suite, job.split, job.index)
+    thought = rationale_of(episode, load_problem(job.suite))
     # the instruction the env gave: demos run unperturbed, so the episode's own
-    prompt = f"{episode.instruction} <think>{thought}</think>" if job.cot else episode.instruction
+    prompt = f"{episode.instruction} <think>{thought}</think>" if demo.cot else episode.instruction
     write_demo(
-        Path(job.out_dir) / episode_filename(job.index),
+        Path(demo.out_dir) / episode_filename(job.index),
         episode=episode,
         instruction=episode.instruction,
         states=np.stack(recorder.states),
@@ -144,7 +144,12 @@ def write_one(job: DemoJob) -> dict[str, Any]:
             "rsb_mj_version": rsb_mj_version(),
         },
     )
-    return {"index": job.index, "success": record.success, "failure": failure}
+    return DemoResult(job.index, success=record.success, failure=failure)
+
+
+def _died(demo: DemoJob, cause: str) -> DemoResult:
+    """The result of a demonstration whose worker died (nothing was written)."""
+    return DemoResult(demo.job.index, error=cause)
 
 
 def rationale_of(episode: Episode, problem: Problem) -> str:
@@ -207,22 +212,29 @@ def write_demos(
 
     Every train demonstration stores its rationale (``rationale``); with ``cot`` the
     training prompt (``prompt``) is the instruction followed by ``<think>rationale</think>``
-    (ReasoningVLA), else the instruction. With ``ray`` (``""``: a local cluster of ``jobs``
-    CPUs, else a cluster's address) the episodes run as Ray tasks; the workers write the
-    files, so on a cluster of several machines ``out_dir`` must be a shared folder with the
-    same path on every node.
+    (ReasoningVLA), else the instruction. The episodes run on ``jobs`` worker processes, or
+    with ``ray`` (``""``: a local cluster of ``jobs`` CPUs, else a cluster's address) as Ray
+    tasks; the workers write the files, so on a cluster of several machines ``out_dir`` must
+    be a shared folder with the same path on every node.
 
     Returns:
         Counts: ``{"total", "existing", "written", "failed", "damaged", "seconds",
-        "failures"}``; ``failed`` counts written episodes in which the expert did not
-        succeed (their files carry ``success = False`` and the reason); ``damaged`` lists
-        the files found damaged and rewritten (one reason each).
+        "failures", "errors"}``; ``failed`` counts written episodes in which the expert did
+        not succeed (their files carry ``success = False`` and the reason; ``failures``
+        lists them, ``{"index", "failure"}``); ``errors`` lists the episodes that ended in
+        an error, ``{"index", "error"}``, whose files were not written (a rerun retries
+        them); ``damaged`` lists the files found damaged and rewritten (one reason each).
 
     Raises:
         ExpertError: rows outside a suite's table, or ``cot`` outside the train split;
-            LockedError: another ``rsb demos``
-        writes to ``out_dir``; WriteError: ``out_dir`` cannot be written.
+        EnvError: unknown cameras or an image size below 1x1; LockedError: another ``rsb
+        demos`` writes to ``out_dir``; WriteError: ``out_dir`` cannot be written;
+        InfraError: worker processes kept dying.
     """
+    from tqdm import tqdm
+
+    from rsb_mj.env.cameras import check_cameras
+
     name = suite if is_task_file(suite) else get_suite(suite).name
     task_path(name)
     if cot and split != "train":
@@ -230,33 +242,46 @@ def write_demos(
             f"--cot with --split {split}: rationales are made for the train split only "
             "(eval answers never reach training data)"
         )
+    cameras = tuple(dict.fromkeys(cameras))
+    check_cameras(cameras, width, height)
     check_rows(name, split, n, start)
+    env_factory = SettingsEnvFactory(width=width, height=height)
+    limit = step_limit(name)
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out_dir = lock.folder
         damaged: list[str] = []
         todo = missing_indices(out_dir, n, start, damaged=damaged)
         work = [
-            DemoJob(name, split, i, str(out_dir), tuple(cameras), width, height, cot) for i in todo
-        ]
-        t0 = time.perf_counter()
-        failures = [
-            res
-            for res in run_jobs(
-                write_one,
-                work,
-                jobs=jobs,
-                desc=f"demos {label(name)}",
-                progress=progress,
-                ray=ray,
+            DemoJob(
+                Job(name, split, i, EXPERT, limit, cameras=cameras), str(out_dir), env_factory, cot
             )
-            if not res["success"]
+            for i in todo
         ]
+        results: list[DemoResult] = []
+        bar = tqdm(total=len(work), desc=f"demos {label(name)}", unit="ep", disable=not progress)
+
+        def finish(demo: DemoJob, result: DemoResult) -> None:
+            results.append(result)
+            bar.update()
+
+        t0 = time.perf_counter()
+        try:
+            run_jobs(write_one, work, finish, died=_died, workers=jobs, ray=ray)
+        finally:
+            bar.close()
+    errors = [{"index": r.index, "error": r.error} for r in results if r.error is not None]
+    failures = [
+        {"index": r.index, "failure": r.failure}
+        for r in results
+        if r.error is None and not r.success
+    ]
     return {
         "total": n,
         "existing": n - len(todo),
-        "written": len(work),
+        "written": len(work) - len(errors),
         "failed": len(failures),
         "damaged": damaged,
         "seconds": time.perf_counter() - t0,
         "failures": failures,
+        "errors": errors,
     }

@@ -11,9 +11,10 @@ import dataclasses
 import pytest
 
 from rsb_mj.errors import InfraError
-from rsb_mj.evaluation import runner
+from rsb_mj.evaluation import pool
+from rsb_mj.evaluation.pool import WORKER_DIED
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
-from rsb_mj.evaluation.runner import WORKER_DIED, EvalConfig, run_eval
+from rsb_mj.evaluation.runner import EvalConfig, run_eval
 
 from .fakes import fake_env_factory
 
@@ -99,12 +100,12 @@ def test_a_worker_that_dies_gives_infra_error_records_and_the_run_goes_on(tmp_pa
     monkeypatch.setenv("RSB_TEST_FLAG", str(flag))
     pools = []
 
-    class CountedPool(runner.ProcessPoolExecutor):
+    class CountedPool(pool.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             pools.append(self)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "ProcessPoolExecutor", CountedPool)
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", CountedPool)
     cfg = _config(tmp_path, ["crash_once_if_flagged", "ok"], episodes=6, workers=2)
     records = run_eval(cfg, env_factory=fake_env_factory)
     # the crash breaks the first pool: the episode it ran (and the other one in flight, if
