@@ -109,6 +109,24 @@ class Recorder:
             self.images.setdefault(name, []).append(frames[name])
 
 
+def demo_job(
+    source: str,
+    split: str,
+    index: int,
+    out_dir: Path,
+    *,
+    cameras: tuple[str, ...] = (),
+    width: int = 320,
+    height: int = 240,
+    cot: bool = False,
+) -> DemoJob:
+    """The demonstration of row ``index``: the job ``rsb eval --policy expert`` plans for
+    that row (same policy, step limit and episode timeout), rendering ``cameras`` at
+    ``width`` x ``height`` px for the recorder."""
+    job = Job(source, split, index, EXPERT, step_limit(source), cameras=tuple(cameras))
+    return DemoJob(job, str(out_dir), SettingsEnvFactory(width=width, height=height), cot)
+
+
 def write_one(demo: DemoJob) -> DemoResult:
     """Run the expert on one episode (:func:`~rsb_mj.evaluation.worker.run_job`, as ``rsb
     eval --policy expert`` does) and write its file, unless the episode ended in an error.
@@ -245,16 +263,12 @@ def write_demos(
     cameras = tuple(dict.fromkeys(cameras))
     check_cameras(cameras, width, height)
     check_rows(name, split, n, start)
-    env_factory = SettingsEnvFactory(width=width, height=height)
-    limit = step_limit(name)
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out_dir = lock.folder
         damaged: list[str] = []
         todo = missing_indices(out_dir, n, start, damaged=damaged)
         work = [
-            DemoJob(
-                Job(name, split, i, EXPERT, limit, cameras=cameras), str(out_dir), env_factory, cot
-            )
+            demo_job(name, split, i, out_dir, cameras=cameras, width=width, height=height, cot=cot)
             for i in todo
         ]
         results: list[DemoResult] = []

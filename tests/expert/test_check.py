@@ -10,8 +10,10 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
+from rsb_mj.evaluation.runner import EvalConfig, plan
 from rsb_mj.expert.check import SuiteCheck, check_suites
 from rsb_mj.expert.dataset import episode_filename, read_demo
+from rsb_mj.expert.demos import demo_job
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import SUITES
 
@@ -131,7 +133,15 @@ def test_expert_check_eval_and_demos_run_the_same_episode_alike(tmp_path, capsys
     same = {f.name: None for f in dataclasses.fields(EpisodeRecord) if f.name in VOLATILE}
     assert dataclasses.replace(from_check, **same) == dataclasses.replace(from_eval, **same)
     assert from_eval.success and demo.attrs["success"] and demo.attrs["failure"] == ""
+    assert (demo.attrs["seed"], demo.attrs["grasped"]) == (from_eval.seed, from_eval.grasped)
     assert demo.attrs["num_frames"] == from_eval.steps
+    # and the same job: demos plan the row as rsb eval --policy expert does, plus cameras
+    config = EvalConfig(
+        suites=(source,), policies=("expert",), episodes=1, out=ev, split="eval", start=row
+    )
+    (planned,) = plan(config)
+    job = demo_job(source, "eval", row, demos, cameras=("head",)).job
+    assert job == dataclasses.replace(planned, cameras=("head",))
 
 
 @pytest.mark.slow

@@ -73,6 +73,17 @@ def test_writes_readable_episodes_and_resumes(tmp_path):
     assert _names(tmp_path) == [episode_filename(i) for i in range(3)]
 
 
+def test_two_worker_processes_write_the_same_bytes_as_this_process(tmp_path):
+    options = {"cameras": ("head",), "width": 64, "height": 48, "progress": False}
+    write_demos("RSB-Math-4", "train", 2, tmp_path / "one", start=5, **options)
+    res = write_demos("RSB-Math-4", "train", 2, tmp_path / "two", start=5, jobs=2, **options)
+    assert (res["written"], res["failed"], res["errors"]) == (2, 0, [])
+    names = [episode_filename(5), episode_filename(6)]
+    assert _names(tmp_path / "one") == _names(tmp_path / "two") == names
+    for name in names:
+        assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
 def test_cli_prints_one_summary_line(tmp_path, capsys):
     out = tmp_path / "demos"
     code = main(
@@ -84,6 +95,49 @@ def test_cli_prints_one_summary_line(tmp_path, capsys):
     with h5py.File(out / episode_filename(0)) as f:
         assert list(f["observations/images"]) == []
         assert f.attrs["suite"] == "RSB-Math-10"
+
+
+def test_an_episode_in_error_writes_nothing_the_others_are_written_and_a_rerun_retries_it(
+    tmp_path, capsys, monkeypatch
+):
+    from rsb_mj.policies.scripted import ExpertPolicy
+
+    calls = []
+    choose = ExpertPolicy.choose
+
+    def fails_first(self, env, info, rng):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("planner lost")
+        return choose(self, env, info, rng)
+
+    monkeypatch.setattr(ExpertPolicy, "choose", fails_first)
+    argv = ["demos", "RSB-Math-4", "-n", "2", "-o", str(tmp_path), "--cameras", ""]
+    assert main([*argv, "--no-progress"]) == 3
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        "  episode 0: error (not written): PolicyError: policy expert: reset() raised "
+        "RuntimeError: planner lost"
+    )
+    assert out[1].startswith(
+        f"rsb demos: RSB-Math-4 train: 2 episodes in {tmp_path} (1 written, 0 already there, "
+        "0 with expert failures, 1 errors: rerun to retry) in "
+    )
+    assert _names(tmp_path) == [episode_filename(1)]
+    assert main([*argv, "--no-progress"]) == 0  # the error is retried, the file kept
+    assert capsys.readouterr().out.startswith(
+        f"rsb demos: RSB-Math-4 train: 2 episodes in {tmp_path} (1 written, 1 already there, "
+    )
+    assert _names(tmp_path) == [episode_filename(0), episode_filename(1)]
+
+
+def test_unknown_cameras_are_refused_before_any_episode(tmp_path, capsys):
+    argv = ["demos", "RSB-Math-4", "-n", "1", "-o", str(tmp_path / "d"), "--cameras", "top"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "rsb demos: error: unknown cameras ['top']; valid choices: head, left_wrist, right_wrist\n"
+    )
+    assert not (tmp_path / "d").exists()
 
 
 def test_cli_rejects_an_unknown_suite(capsys):

@@ -1,0 +1,94 @@
+"""The one pool of rsb eval and rsb demos: in this process or on spawned workers, a worker
+that dies hands its job on as ``died`` and the run goes on, other failures stop it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from rsb_mj.errors import InfraError
+from rsb_mj.evaluation.pool import WORKER_DIED, run_jobs
+
+
+def square_and_pid(job: int) -> tuple[int, int]:
+    """Module-level (spawned workers import it): the job's square and the worker's pid."""
+    return job * job, os.getpid()
+
+
+def dies_on_two(job: int) -> tuple[int, int]:
+    """Ends its process without a word on job 2 (a native crash, an OOM kill)."""
+    if job == 2:
+        os._exit(1)
+    return square_and_pid(job)
+
+
+def always_dies(job: int) -> tuple[int, int]:
+    os._exit(1)
+
+
+def raises_on_one(job: int) -> tuple[int, int]:
+    if job == 1:
+        raise ValueError("job 1 is bad")
+    return square_and_pid(job)
+
+
+def _run(fn, todo, workers):
+    seen: list[tuple[int, object]] = []
+    run_jobs(
+        fn,
+        todo,
+        lambda job, result: seen.append((job, result)),
+        died=lambda job, cause: cause,
+        workers=workers,
+    )
+    return seen
+
+
+def test_one_worker_runs_in_this_process_in_order():
+    me = os.getpid()
+    assert _run(square_and_pid, [3, 1, 2], workers=1) == [(3, (9, me)), (1, (1, me)), (2, (4, me))]
+
+
+def test_arguments_follow_the_job():
+    seen = []
+    run_jobs(divmod, [7, 9], lambda j, r: seen.append(r), died=lambda j, c: c, args=(4,))
+    assert seen == [(1, 3), (2, 1)]
+
+
+def test_workers_are_other_processes_and_every_job_finishes_once():
+    seen = _run(square_and_pid, list(range(5)), workers=2)
+    assert sorted((job, result[0]) for job, result in seen) == [(i, i * i) for i in range(5)]
+    assert os.getpid() not in {result[1] for _, result in seen}
+
+
+def test_a_dying_worker_hands_its_job_on_and_a_fresh_pool_runs_the_rest():
+    seen = dict(_run(dies_on_two, list(range(6)), workers=2))
+    assert sorted(seen) == list(range(6))
+    assert seen[2] == WORKER_DIED
+    # the job in flight beside it may have died with the pool (which one is a race)
+    died = {job for job, result in seen.items() if result == WORKER_DIED}
+    assert 2 in died and len(died) <= 2
+    assert all(seen[j][0] == j * j for j in range(6) if j not in died)
+
+
+def test_pools_that_keep_dying_stop_the_run():
+    seen = []
+    with pytest.raises(InfraError, match=r"^worker processes died 3 times in a row before"):
+        run_jobs(
+            always_dies,
+            list(range(8)),
+            lambda job, result: seen.append((job, result)),
+            died=lambda job, cause: cause,
+            workers=2,
+        )
+    # three pools of (usually) two jobs each, every job handed on as died, none run twice
+    assert {result for _, result in seen} == {WORKER_DIED}
+    assert sorted(job for job, _ in seen) == list(range(len(seen)))
+    assert 3 <= len(seen) <= 6
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_any_other_failure_of_a_job_stops_the_run(workers):
+    with pytest.raises(ValueError, match=r"^job 1 is bad$"):
+        _run(raises_on_one, [0, 1, 2, 3], workers=workers)
