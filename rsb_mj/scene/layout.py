@@ -25,6 +25,7 @@ import numpy as np
 from rsb_mj.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
+from rsb_mj.lang.motion import distractor_names
 from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN, side_of
 from rsb_mj.workspace import ANSWER_ZONE_MARGIN, FOOTPRINT_CLEARANCE
 
@@ -194,15 +195,6 @@ HAZARD_CLEARANCE = 0.01
 #: Extra distance [m] between a distractor's footprint and the answer zone, so the gripper
 #: that places a candidate in the zone does not touch it.
 DISTRACTOR_ZONE_MARGIN = 0.03
-
-
-def distractor_names(problem: Problem) -> tuple[str, ...]:
-    """The objects of ``problem`` that are neither candidates nor ``:moving_objects`` (those
-    start at their region's center and follow their motion), in declaration order."""
-    from rsb_mj.lang.motion import read_moving_objects
-
-    fixed = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
-    return tuple(d.name for d in problem.objects if d.name not in fixed)
 
 
 def cost_objects(problem: Problem) -> tuple[str, ...]:

@@ -228,6 +228,33 @@ def test_a_crowded_region_is_flagged_and_the_sampler_agrees():
         sample_layout(problem, np.random.default_rng(0))
 
 
+def test_a_static_distractor_larger_than_its_region_is_flagged_and_the_sampler_agrees():
+    from rsb_mj.episodes import sample_episode
+    from rsb_mj.errors import SceneError
+
+    # Without (:moving_objects), the toy cart is a static distractor of its 10 x 6 cm lane.
+    text = SOURCES["rsb_hardmath_10_l2.bddl"]
+    start = text.index("  (:moving_objects")
+    end = next(e for s, e, d in _forms(text) if s == start + 2)
+    text = text[:start] + text[end:]
+    problem, diagnostics = lint_text(text, "static_cart.bddl")
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in diagnostics] == [
+        (
+            "RSB501",
+            18,
+            5,
+            "region 'table_lane' is smaller than the footprint of 'cart_1' (radius 0.052 m): "
+            "no rectangle is wider and deeper than 0.104 m",
+        )
+    ]
+    with pytest.raises(SceneError) as caught:
+        sample_episode(problem, suite="", split="eval", index=0, seed=0)
+    assert str(caught.value) == (
+        "static_cart.bddl: region 'table_lane' is smaller than the footprint of 'cart_1' "
+        "(radius 0.052 m)"
+    )
+
+
 @settings(
     max_examples=100,
     deadline=None,

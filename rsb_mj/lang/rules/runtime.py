@@ -117,6 +117,22 @@ def _plans(ctx: Context) -> list[_Plan] | None:
     return plans
 
 
+def _distractor_plans(ctx: Context) -> list[_Plan]:
+    """The placement plan of each static distractor placed on a region with ``:ranges`` (the
+    others are reported by other rules)."""
+    from rsb_mj.lang.motion import distractor_names
+
+    plans = []
+    for name in distractor_names(ctx.problem):
+        decl = ctx.objects.get(name)
+        atom = placement(ctx.problem, name)
+        region = ctx.regions.get(atom.args[1].value) if atom is not None else None  # type: ignore[union-attr]
+        if decl is not None and region is not None and region.ranges:
+            radius = footprint_radius(decl.category)
+            plans.append(_Plan(name, radius, region, _inset(region, radius)))
+    return plans
+
+
 def _fmt(rect: Rect4) -> str:
     return "(" + " ".join(f"{v:g}" for v in rect) + ")"
 
@@ -129,13 +145,14 @@ def _fmt(rect: Rect4) -> str:
     good="(candidates (:target table) (:ranges ((-0.25 -0.12 0.25 0.02))))",
 )
 def region_smaller_than_footprint(ctx: Context) -> None:
-    """A region that cannot hold even one of the candidates placed in it: every one of its
-    rectangles, shrunk by the candidate's footprint radius (so that the whole object stands
+    """A region that cannot hold even one of the candidates or static distractors (objects
+    that are neither candidates nor ``:moving_objects``) placed in it: every one of its
+    rectangles, shrunk by the object's footprint radius (so that the whole object stands
     inside), is empty. The layout sampler would stop on every episode."""
     if not ctx.is_rsb:
         return
     seen: set[str] = set()
-    for plan in _plans(ctx) or ():
+    for plan in [*(_plans(ctx) or ()), *_distractor_plans(ctx)]:
         if plan.rects or plan.region.full_name in seen:
             continue
         seen.add(plan.region.full_name)
