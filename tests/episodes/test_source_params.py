@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rsb_mj.choices import LETTERS
 from rsb_mj.episodes.numeric import parse_number
+from rsb_mj.episodes.options import draw_options
 from rsb_mj.episodes.sources import get_source, resolve_source
 from rsb_mj.episodes.sources.arithmetic import DEFAULT_CONFIG, ArithmeticConfig, _train_pool
 from rsb_mj.episodes.sources.params import MMLU_GROUPS, MMLU_SUBJECTS, check_params
@@ -40,6 +42,12 @@ def test_the_mmlu_groups_cover_every_subject_file_once():
             ":answer_range (0 10000000) must lie within +-1000000",
         ),
         ("arithmetic", ("operand_range", 10, 15), ":operand_range (10 15) must span at least 10"),
+        (
+            "arithmetic",
+            ("multiplier_range", 0, 3),
+            ":multiplier_range (0 3) must start at 1 or more: the options of a x b are "
+            "multiples of a, so a factor 0 leaves none",
+        ),
         (
             "arithmetic",
             ("operators", "div"),
@@ -108,3 +116,18 @@ def test_subjects_and_groups_narrow_mmlu_and_mmlu_pro():
     subjects = {q.subject for q in humanities.pool("train")}
     assert subjects <= set(MMLU_GROUPS["humanities"]) and "philosophy" in subjects
     assert humanities.choices == (2, 3, 4)
+
+
+def test_a_multiplier_range_from_1_draws_options_for_both_splits():
+    source = resolve_source(
+        _spec(
+            "arithmetic", ("operators", "mul"), ("multiplier_range", 1, 3), ("operand_range", 0, 10)
+        )
+    )
+    rng = np.random.default_rng(0)
+    for split in ("train", "eval"):
+        for _ in range(20):
+            question = source.draw(split, rng)
+            options, correct = draw_options(question, 10, rng)
+            assert len(set(options)) == 10
+            assert options[LETTERS[10].index(correct)] == question.answer

@@ -143,6 +143,8 @@ class ParamInfo:
         doc: what it selects.
         valid: the valid names of a ``"names"`` parameter.
         min_span: for a ``"range"``, the least HI - LO.
+        min_value: for a ``"range"``, the least LO (None: down to -:data:`MAX_VALUE`).
+        below_min: why a LO below ``min_value`` is refused (``""``: "must not be negative").
     """
 
     name: str
@@ -150,6 +152,8 @@ class ParamInfo:
     doc: str
     valid: tuple[str, ...] = ()
     min_span: int = 0
+    min_value: int | None = None
+    below_min: str = ""
 
 
 #: Every parameter of every built-in source.
@@ -162,8 +166,16 @@ SOURCE_PARAMS: dict[str, tuple[ParamInfo, ...]] = {
             "the operands a, b of a + b and a - b and b of a x b (default 10 99; a - b keeps "
             "a >= b + 10, so the range spans at least 10)",
             min_span=10,
+            min_value=0,
         ),
-        ParamInfo("multiplier_range", "range", "the one-digit factor a of a x b (default 2 9)"),
+        ParamInfo(
+            "multiplier_range",
+            "range",
+            "the one-digit factor a of a x b (default 2 9; at least 1: the options of a x b "
+            "are multiples of a)",
+            min_value=1,
+            below_min="the options of a x b are multiples of a, so a factor 0 leaves none",
+        ),
     ),
     "gsm8k": (ParamInfo("answer_range", "range", "keep problems whose answer is in [LO, HI]"),),
     "mmlu_pro": (
@@ -244,8 +256,11 @@ def _check_value(info: ParamInfo, values: tuple) -> tuple[str, str | None] | Non
         if lo > hi:
             return f"({lo} {hi}) is inverted; write ({hi} {lo})", f"({hi} {lo})"
         return f"({lo} {hi}) must span at least {info.min_span}", None
-    if info.name in ("operand_range", "multiplier_range") and lo < 0:
-        return f"({lo} {hi}) must not be negative", None
+    if info.min_value is not None and lo < info.min_value:
+        if not info.below_min:
+            return f"({lo} {hi}) must not be negative", None
+        fix = f"({info.min_value} {max(hi, info.min_value)})"
+        return f"({lo} {hi}) must start at {info.min_value} or more: {info.below_min}", fix
     return None
 
 

@@ -75,7 +75,7 @@ def unknown_source_parameter(ctx: Context) -> None:
 def bad_source_parameter(ctx: Context) -> None:
     """A source parameter with a bad value: an unknown subject or group, a range that is not
     two whole numbers LO <= HI within +-1e6 (operand ranges: not negative, spanning at least
-    10), or a parameter given twice."""
+    10; multiplier ranges: from 1), or a parameter given twice."""
     _check_params(ctx, "value", "RSB452")
 
 
