@@ -4,13 +4,14 @@
 ``ray://head:10001`` or ``auto``) or starts a local one for the run (``ADDRESS`` empty)
 and runs jobs as Ray tasks, one CPU each, at most one task in flight per cluster CPU. The
 caller keeps writing results in this process, one per finished task, so records, resume
-and error rules are those of the local process pool (see
-:mod:`rsb_mj.evaluation.runner`): a record is the same bytes apart from its timing fields
+and error rules are those of the local process pool (see :mod:`rsb_mj.evaluation.pool`,
+which drives this class): a record is the same bytes apart from its timing fields
 whichever pool ran it.
 
 A worker process that dies (killed, out of memory, a native crash) is retried by Ray, up
 to :data:`TASK_RETRIES` times; a task that still fails is handed back as the exception
-(the runner turns it into an ``infra`` error record, retried on resume).
+(the pool hands it on as died: ``rsb eval`` records an ``infra`` error, ``rsb demos`` writes
+no file; both retry it on resume).
 
 A local cluster stays on the loopback interface: its node address is 127.0.0.1 (so every
 Ray server listens on 127.0.0.1 only), usage statistics are off, no dashboard is started,
