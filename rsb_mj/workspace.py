@@ -25,6 +25,15 @@ REACH_MIN, REACH_MAX = 0.20, 0.56
 ANSWER_ZONE_MARGIN = 0.01
 #: Extra distance [m] the layout keeps between two candidate footprints beyond touching.
 FOOTPRINT_CLEARANCE = 0.005
+#: Extra distance [m] between a distractor's footprint and a candidate's, so the gripper
+#: fingers fit between them.
+DISTRACTOR_CLEARANCE = 0.03
+#: Extra distance [m] between a hazard's footprint (an object the task's ``:cost`` names) and
+#: a candidate's: close enough that a careless grasp of the candidate touches it.
+HAZARD_CLEARANCE = 0.01
+#: Extra distance [m] between a distractor's footprint and the answer zone, so the gripper
+#: that places a candidate in the zone does not touch it.
+DISTRACTOR_ZONE_MARGIN = 0.03
 #: The scene's cameras (``(:camera NAME ...)`` blocks name one of them).
 CAMERAS: tuple[str, ...] = ("head", "left_wrist", "right_wrist")
 

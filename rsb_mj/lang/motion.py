@@ -274,11 +274,3 @@ def read_moving_objects(problem: Problem) -> tuple[tuple[Motion, ...], tuple[Iss
     reader = _Reader(problem)
     reader.read()
     return tuple(reader.motions), tuple(reader.issues)
-
-
-def distractor_names(problem: Problem) -> tuple[str, ...]:
-    """The objects of ``problem`` that are neither candidates nor ``:moving_objects`` (those
-    start at their region's center and follow their motion), in declaration order: the ones
-    the layout sampler places in their regions (:func:`rsb_mj.scene.layout.sample_distractors`)."""
-    fixed = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
-    return tuple(d.name for d in problem.objects if d.name not in fixed)

@@ -25,9 +25,15 @@ import numpy as np
 from rsb_mj.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
-from rsb_mj.lang.motion import distractor_names
+from rsb_mj.lang.placement import cost_objects, distractor_names
 from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN, side_of
-from rsb_mj.workspace import ANSWER_ZONE_MARGIN, FOOTPRINT_CLEARANCE
+from rsb_mj.workspace import (
+    ANSWER_ZONE_MARGIN,
+    DISTRACTOR_CLEARANCE,
+    DISTRACTOR_ZONE_MARGIN,
+    FOOTPRINT_CLEARANCE,
+    HAZARD_CLEARANCE,
+)
 
 #: Proposals drawn at once per candidate, proposals per candidate, and full restarts.
 BATCH = 64
@@ -184,31 +190,6 @@ def _try_once(
 def arm_for(pose: Pose2D) -> str:
     """The arm (``"left"``/``"right"``) on the side of ``pose``."""
     return side_of(pose.x)
-
-
-#: Extra distance [m] between a distractor's footprint and a candidate's, so the gripper
-#: fingers fit between them.
-DISTRACTOR_CLEARANCE = 0.03
-#: Extra distance [m] between a hazard's footprint (an object the task's ``:cost`` names) and
-#: a candidate's: close enough that a careless grasp of the candidate touches it.
-HAZARD_CLEARANCE = 0.01
-#: Extra distance [m] between a distractor's footprint and the answer zone, so the gripper
-#: that places a candidate in the zone does not touch it.
-DISTRACTOR_ZONE_MARGIN = 0.03
-
-
-def cost_objects(problem: Problem) -> tuple[str, ...]:
-    """Declared objects that a ``:cost`` atom names (hazards), in declaration order."""
-    from rsb_mj.lang.ast import Name, walk_atoms
-
-    named = {
-        arg.value
-        for expr in problem.cost_terms or ()
-        for atom in walk_atoms(expr)
-        for arg in atom.args
-        if isinstance(arg, Name)
-    }
-    return tuple(d.name for d in problem.objects if d.name in named)
 
 
 def sample_distractors(

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from rsb_mj.episodes.sources.params import SOURCE_PARAMS
 from rsb_mj.lang import lint_text
 from rsb_mj.lang.rules.base import Context
-from rsb_mj.lang.rules.runtime import layout_trials
+from rsb_mj.lang.rules.runtime import distractor_trials, layout_trials
 from rsb_mj.lang.vocabulary import PREDICATES, QUESTION_SOURCES, RSB_CATEGORIES
 from rsb_mj.workspace import SCENE_BODY_NAMES
 
@@ -219,6 +219,8 @@ def test_every_shipped_task_runs_and_places_in_the_trials(name):
     assert problem is not None and diagnostics == []
     successes, trials = layout_trials(Context(problem, name))
     assert successes == 2 and trials <= 4
+    around = distractor_trials(Context(problem, name))
+    assert around is None or (around[0] == 2 and around[1] <= 4)
 
 
 def test_a_crowded_region_is_flagged_and_the_sampler_agrees():
@@ -230,6 +232,35 @@ def test_a_crowded_region_is_flagged_and_the_sampler_agrees():
     assert [d.code for d in diagnostics if d.is_error] == ["RSB503"]
     with pytest.raises(SceneError, match="could not place 10 candidates after 64 attempts"):
         sample_layout(problem, np.random.default_rng(0))
+
+
+def test_crowded_distractors_are_flagged_and_the_sampler_agrees():
+    from rsb_mj.episodes import sample_episode
+    from rsb_mj.errors import SceneError
+
+    # A mutant the slow test found: the can, lemon and toy car get a 5 cm strip and the
+    # candidates' own region.
+    old = "(:ranges ((-0.3 0.06 -0.1 0.3) (0.1 0.06 0.3 0.3) (-0.28 -0.14 0.28 0.05))))"
+    text = SOURCES["rsb_general_10_l1.bddl"]
+    assert old in text
+    text = text.replace(old, "(:ranges ((-0.15 0.06 -0.1 0.3) (-0.28 -0.14 0.28 0.05))))")
+    problem, diagnostics = lint_text(text, "crowded_l1.bddl")
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in diagnostics] == [
+        (
+            "RSB503",
+            11,
+            5,
+            "the 3 non-candidate objects fit in 0 of 16 trial layouts of table_distractors "
+            "(clear of the candidates and the answer zone); enlarge the regions or declare "
+            "fewer objects",
+        )
+    ]
+    with pytest.raises(SceneError) as caught:
+        sample_episode(problem, suite="", split="eval", index=0, seed=0)
+    assert str(caught.value) == (
+        "crowded_l1.bddl: could not place the 3 non-candidate objects after 64 attempts "
+        "(regions ['table_distractors']); enlarge the regions or declare fewer objects"
+    )
 
 
 def test_a_static_distractor_larger_than_its_region_is_flagged_and_the_sampler_agrees():

@@ -122,7 +122,7 @@ def test_no_distractors_no_draw(problem_factory):
 
 
 def test_distractors_that_cannot_fit_raise(tmp_path):
-    from rsb_mj.lang import load_task
+    from rsb_mj.lang import lint_file, parse_file
     from rsb_mj.resources import tasks_dir
     from rsb_mj.scene.layout import sample_distractors
 
@@ -132,7 +132,8 @@ def test_distractors_that_cannot_fit_raise(tmp_path):
     )
     path = tmp_path / "crowded.bddl"
     path.write_text(src)
-    problem = load_task(path)
+    assert [d.code for d in lint_file(path)[1]] == ["RSB503"]  # the linter knows it too
+    problem = parse_file(path)
     rng = np.random.default_rng(0)
     layout = sample_layout(problem, rng)
     with pytest.raises(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.a2a import is_a2a
+from rsb_mj.lang.placement import cost_objects, distractor_names
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.vocabulary import (
     ARTICULATED_CATEGORIES,
@@ -31,7 +32,10 @@ from rsb_mj.lang.vocabulary import (
 from rsb_mj.workspace import (
     ANSWER_ZONE_MARGIN,
     ARM_BASE_XY,
+    DISTRACTOR_CLEARANCE,
+    DISTRACTOR_ZONE_MARGIN,
     FOOTPRINT_CLEARANCE,
+    HAZARD_CLEARANCE,
     REACH_MAX,
     REACH_MIN,
     SCENE_BODY_NAMES,
@@ -91,12 +95,14 @@ def _inset(region: ast.Region, radius: float) -> list[Rect4]:
 
 @dataclass(frozen=True)
 class _Plan:
-    """Where one candidate may stand: its footprint radius and its region's inset area."""
+    """Where one candidate (or static distractor) may stand: its footprint radius, its
+    region's inset area and, for a distractor, its clearance to the candidates [m]."""
 
     name: str
     radius: float
     region: ast.Region
     rects: list[Rect4]
+    gap: float = 0.0
 
 
 def _plans(ctx: Context) -> list[_Plan] | None:
@@ -118,10 +124,10 @@ def _plans(ctx: Context) -> list[_Plan] | None:
 
 
 def _distractor_plans(ctx: Context) -> list[_Plan]:
-    """The placement plan of each static distractor placed on a region with ``:ranges`` (the
-    others are reported by other rules)."""
-    from rsb_mj.lang.motion import distractor_names
-
+    """The placement plan of each static distractor (:func:`~rsb_mj.lang.placement.
+    distractor_names`) placed on a region with ``:ranges`` (other rules report the others),
+    with its clearance to the candidates (a hazard's is smaller)."""
+    hazards = set(cost_objects(ctx.problem))
     plans = []
     for name in distractor_names(ctx.problem):
         decl = ctx.objects.get(name)
@@ -129,7 +135,8 @@ def _distractor_plans(ctx: Context) -> list[_Plan]:
         region = ctx.regions.get(atom.args[1].value) if atom is not None else None  # type: ignore[union-attr]
         if decl is not None and region is not None and region.ranges:
             radius = footprint_radius(decl.category)
-            plans.append(_Plan(name, radius, region, _inset(region, radius)))
+            gap = HAZARD_CLEARANCE if name in hazards else DISTRACTOR_CLEARANCE
+            plans.append(_Plan(name, radius, region, _inset(region, radius), gap))
     return plans
 
 
@@ -198,9 +205,9 @@ def unreachable_region(ctx: Context) -> None:
 
 def _trial(
     plans: list[_Plan], zone: list[Rect4], spacing: float, rng: random.Random, tries: int
-) -> bool:
-    """One sequential pass of the layout sampler's rules (pure Python): True when every
-    candidate found a spot within ``tries`` proposals."""
+) -> list[tuple[float, float, float]] | None:
+    """One sequential pass of the layout sampler's rules (pure Python): the (x, y, radius)
+    of every candidate [m] when each found a spot within ``tries`` proposals, else None."""
     placed: list[tuple[float, float, float]] = []
     uniform = rng.random
     for plan in plans:
@@ -225,6 +232,42 @@ def _trial(
             placed.append((x, y, radius))
             break
         else:
+            return None
+    return placed
+
+
+def _distractor_trial(
+    plans: list[_Plan],
+    zone: list[Rect4],
+    candidates: list[tuple[float, float, float]],
+    rng: random.Random,
+    tries: int,
+) -> bool:
+    """One pass of the distractor sampler's rules around placed ``candidates`` (x, y, radius
+    [m]): each center inside its inset region (reach is not needed), its footprint
+    ``DISTRACTOR_ZONE_MARGIN`` clear of the answer zone, its plan's gap clear of every
+    candidate footprint and ``FOOTPRINT_CLEARANCE`` clear of the distractors placed before."""
+    placed: list[tuple[float, float, float]] = []
+    uniform = rng.random
+    for plan in plans:
+        rects, radius = plan.rects, plan.radius
+        areas = [max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects]
+        cumulative = list(itertools.accumulate(areas))
+        keep_off = radius + DISTRACTOR_ZONE_MARGIN
+        need = [(px, py, (pr + plan.gap + radius) ** 2) for px, py, pr in candidates]
+        need += [(px, py, (pr + FOOTPRINT_CLEARANCE + radius) ** 2) for px, py, pr in placed]
+        for _ in range(tries):
+            x0, y0, x1, y1 = (
+                rects[0] if len(rects) == 1 else rng.choices(rects, cum_weights=cumulative)[0]
+            )
+            x, y = x0 + uniform() * (x1 - x0), y0 + uniform() * (y1 - y0)
+            if any((x - px) ** 2 + (y - py) ** 2 < d2 for px, py, d2 in need):
+                continue
+            if any(_rect_distance(x, y, z) < keep_off for z in zone):
+                continue
+            placed.append((x, y, radius))
+            break
+        else:
             return False
     return True
 
@@ -234,10 +277,9 @@ def _rect_distance(x: float, y: float, rect: Rect4) -> float:
     return math.hypot(max(x0 - x, x - x1, 0.0), max(y0 - y, y - y1, 0.0))
 
 
-def layout_trials(ctx: Context) -> tuple[int, int] | None:
-    """(successes, trials) of the trial layouts of ``ctx``'s candidates, or None when the
-    plan cannot be made (other rules report why). Stops once :data:`TRIAL_NEEDED` passes
-    succeeded."""
+def _trial_setup(ctx: Context) -> tuple[list[_Plan], list[Rect4], float] | None:
+    """(candidate plans, answer-zone rectangles, min spacing [m]) for trial layouts, or None
+    when the plan cannot be made (other rules report why)."""
     plans = _plans(ctx)
     if not plans or any(not any(rect_reachable(*r) for r in p.rects) for p in plans):
         return None  # RSB501, RSB502
@@ -251,12 +293,44 @@ def layout_trials(ctx: Context) -> tuple[int, int] | None:
     )
     if not (on_table and 0.0 <= spacing < 1.0):
         return None  # RSB302, RSB309
+    return plans, _zone_rects(ctx.problem), spacing
+
+
+def layout_trials(ctx: Context) -> tuple[int, int] | None:
+    """(successes, trials) of the trial layouts of ``ctx``'s candidates, or None when the
+    plan cannot be made (other rules report why). Stops once :data:`TRIAL_NEEDED` passes
+    succeeded."""
+    setup = _trial_setup(ctx)
+    if setup is None:
+        return None
+    plans, zone, spacing = setup
     rng = random.Random(TRIAL_SEED)
-    zone = _zone_rects(ctx.problem)
     successes = trials = 0
     while trials < TRIAL_LAYOUTS and successes < TRIAL_NEEDED:
         trials += 1
-        successes += _trial(plans, zone, spacing, rng, TRIAL_TRIES)
+        successes += _trial(plans, zone, spacing, rng, TRIAL_TRIES) is not None
+    return successes, trials
+
+
+def distractor_trials(ctx: Context) -> tuple[int, int] | None:
+    """(successes, trials) of trial layouts of ``ctx``'s static distractors, each around a
+    trial layout of the candidates (trials whose candidates find no layout count as
+    failures), or None when the task has none or a plan cannot be made. Stops once
+    :data:`TRIAL_NEEDED` passes succeeded."""
+    setup = _trial_setup(ctx)
+    extra = _distractor_plans(ctx)
+    if setup is None or not extra or len(extra) != len(distractor_names(ctx.problem)):
+        return None  # no distractors, or RSB2xx / RSB507 report an unplaced one
+    if any(not p.rects for p in extra):
+        return None  # RSB501
+    plans, zone, spacing = setup
+    rng = random.Random(TRIAL_SEED)
+    successes = trials = 0
+    while trials < TRIAL_LAYOUTS and successes < TRIAL_NEEDED:
+        trials += 1
+        placed = _trial(plans, zone, spacing, rng, TRIAL_TRIES)
+        if placed is not None:
+            successes += _distractor_trial(extra, zone, placed, rng, TRIAL_TRIES)
     return successes, trials
 
 
@@ -273,10 +347,15 @@ def impossible_layout(ctx: Context) -> None:
     answer zone, and every two centers at least ``max(:min_spacing, r_i + r_j + 5 mm)``
     apart. The linter runs the sampler's rules on 16 trial layouts with the sampler's budget
     of proposals (fixed seed) and needs 2 to succeed; otherwise the sampler would stop, or
-    fail some episodes."""
+    fail some episodes. The same holds for the static distractors (objects neither
+    candidates nor moving) around each trial layout: centers in their inset regions, 3 cm
+    clear of the answer zone and of the candidates (a ``:cost`` hazard 1 cm), 5 mm clear of
+    each other."""
     if not ctx.is_rsb:
         return
     result = layout_trials(ctx)
+    if result is not None and result[0] >= TRIAL_NEEDED:
+        _impossible_distractors(ctx)
     if result is None or result[0] >= TRIAL_NEEDED:
         return
     successes, trials = result
@@ -289,6 +368,23 @@ def impossible_layout(ctx: Context) -> None:
         f"layouts of {choices_text(regions)} (centers at least {spacing:g} m apart, within "
         "reach, clear of the answer zone); enlarge the regions or lower :min_spacing",
         layout.span if layout is not None else ctx.block_span("regions"),
+    )
+
+
+def _impossible_distractors(ctx: Context) -> None:
+    """RSB503 for static distractors that find no room around the candidates."""
+    result = distractor_trials(ctx)
+    if result is None or result[0] >= TRIAL_NEEDED:
+        return
+    successes, trials = result
+    extra = _distractor_plans(ctx)
+    regions = sorted({p.region.full_name for p in extra})
+    ctx.report(
+        "RSB503",
+        f"the {len(extra)} non-candidate objects fit in {successes} of {trials} trial layouts "
+        f"of {choices_text(regions)} (clear of the candidates and the answer zone); enlarge "
+        "the regions or declare fewer objects",
+        extra[0].region.span,
     )
 
 

@@ -1,0 +1,28 @@
+"""Which objects of a task the layout sampler places around the candidates, and which of them
+are hazards: one definition for the sampler (:func:`rsb_mj.scene.layout.sample_distractors`)
+and the linter (RSB501, RSB503). Pure Python.
+"""
+
+from __future__ import annotations
+
+from rsb_mj.lang.ast import Name, Problem, walk_atoms
+from rsb_mj.lang.motion import read_moving_objects
+
+
+def distractor_names(problem: Problem) -> tuple[str, ...]:
+    """The objects of ``problem`` that are neither candidates nor ``:moving_objects`` (those
+    start at their region's center and follow their motion), in declaration order."""
+    fixed = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
+    return tuple(d.name for d in problem.objects if d.name not in fixed)
+
+
+def cost_objects(problem: Problem) -> tuple[str, ...]:
+    """Declared objects that a ``:cost`` atom names (hazards), in declaration order."""
+    named = {
+        arg.value
+        for expr in problem.cost_terms or ()
+        for atom in walk_atoms(expr)
+        for arg in atom.args
+        if isinstance(arg, Name)
+    }
+    return tuple(d.name for d in problem.objects if d.name in named)
