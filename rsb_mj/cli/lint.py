@@ -16,6 +16,7 @@ parser and the rules. ``--no-cache`` lints every file afresh.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -120,8 +121,14 @@ def lint_all(
     import rsb_mj.lang.linter  # noqa: F401  (imported once, before the workers fork)
 
     chunk = max(1, len(files) // (workers * 4))
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return pool.map(functools.partial(_lint_one, target=target), files, chunksize=chunk)
+    # What the workers inherit stays out of their garbage collections: a collection would
+    # otherwise touch (and so copy) every inherited page.
+    gc.freeze()
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(functools.partial(_lint_one, target=target), files, chunksize=chunk)
+    finally:
+        gc.unfreeze()
 
 
 def find_rule(key: str) -> Rule | None:

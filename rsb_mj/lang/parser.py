@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import difflib
 import functools
 import re
 from pathlib import Path
@@ -262,6 +261,8 @@ def syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
     message = f"unexpected {str(token)!r}; expected " + _one_of(expected)
     fix = None
     if token.type in ("KEYWORD", "NAME"):
+        import difflib  # (only for findings: not paid by clean files)
+
         close = difflib.get_close_matches(
             str(token).lower(), _keyword_literals(err.expected), n=1, cutoff=0.6
         )

@@ -8,7 +8,6 @@ stable: 1xx syntax, 2xx names and types, 3xx geometry and placement, 4xx semanti
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -82,6 +81,8 @@ def rule(
 def did_you_mean(value: str, choices: Iterable[str]) -> str | None:
     """The closest of ``choices`` to ``value`` (case-insensitive), or None."""
     pool = {c.lower(): c for c in choices}
+    import difflib  # (only for findings: not paid by clean files)
+
     close = difflib.get_close_matches(value.lower(), list(pool), n=1, cutoff=0.6)
     return pool[close[0]] if close else None
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.a2a import is_a2a
@@ -29,6 +29,10 @@ from rsb_mj.lang.vocabulary import (
     canonical_predicate,
     footprint_radius,
 )
+
+if TYPE_CHECKING:
+    import random
+
 from rsb_mj.workspace import (
     ANSWER_ZONE_MARGIN,
     ARM_BASE_XY,
@@ -304,6 +308,8 @@ def layout_trials(ctx: Context) -> tuple[int, int] | None:
     if setup is None:
         return None
     plans, zone, spacing = setup
+    import random  # (rsb scenes only: LIBERO files do not pay for it)
+
     rng = random.Random(TRIAL_SEED)
     successes = trials = 0
     while trials < TRIAL_LAYOUTS and successes < TRIAL_NEEDED:
@@ -324,6 +330,8 @@ def distractor_trials(ctx: Context) -> tuple[int, int] | None:
     if any(not p.rects for p in extra):
         return None  # RSB501
     plans, zone, spacing = setup
+    import random  # (rsb scenes only: LIBERO files do not pay for it)
+
     rng = random.Random(TRIAL_SEED)
     successes = trials = 0
     while trials < TRIAL_LAYOUTS and successes < TRIAL_NEEDED:
