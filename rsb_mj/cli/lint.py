@@ -106,8 +106,8 @@ def _workers(jobs: int, n_files: int) -> int:
 def lint_all(
     files: list[Path], jobs: int = 0, target: str | None = None
 ) -> list[tuple[str | None, list]]:
-    """``lint_file`` of every file, in order, over ``jobs`` forked workers (0: automatic);
-    ``target`` as :func:`rsb_mj.lang.linter.lint_file` takes it.
+    """``lint_file`` of every file, in order, over ``jobs`` processes (0: automatic): this one
+    and ``jobs - 1`` forked workers; ``target`` as :func:`rsb_mj.lang.linter.lint_file` takes it.
 
     Raises:
         InternalError: naming the first file on which :func:`lint_file` failed (a bug).
@@ -120,13 +120,18 @@ def lint_all(
 
     import rsb_mj.lang.linter  # noqa: F401  (imported once, before the workers fork)
 
-    chunk = max(1, len(files) // (workers * 4))
+    lint_one = functools.partial(_lint_one, target=target)
+    # This process lints the first share itself while workers - 1 forked ones lint the rest.
+    mine = len(files) // workers
+    chunk = max(1, (len(files) - mine) // ((workers - 1) * 4))
     # What the workers inherit stays out of their garbage collections: a collection would
     # otherwise touch (and so copy) every inherited page.
     gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return pool.map(functools.partial(_lint_one, target=target), files, chunksize=chunk)
+        with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
+            rest = pool.map_async(lint_one, files[mine:], chunksize=chunk)
+            head = [lint_one(path) for path in files[:mine]]
+            return head + rest.get()
     finally:
         gc.unfreeze()
 

@@ -121,6 +121,8 @@ def test_output_is_the_same_with_any_number_of_workers(capsys):
     one = capsys.readouterr().out
     assert main(["lint", "--jobs", "2", str(suites)]) == 1
     assert capsys.readouterr().out == one
+    assert main(["lint", "--jobs", "3", str(suites)]) == 1
+    assert capsys.readouterr().out == one
     assert one.endswith("300 files checked: 26 errors, 67 warnings\n")
 
 
@@ -133,6 +135,24 @@ def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch
     monkeypatch.setattr("rsb_mj.cli.lint.lint_file", boom)
     assert main(["lint", str(good), "--no-cache"]) == 2
     assert capsys.readouterr().err == (f"rsb lint: internal error on {good}: RuntimeError('bug')\n")
+
+
+def test_an_internal_error_in_a_forked_worker_names_the_file(files, capsys, monkeypatch):
+    """With two processes the second half of the files is linted by a forked worker."""
+    good, broken, warn = files
+    from rsb_mj.cli import lint
+
+    real = lint.lint_file
+
+    def boom(path, target=None):
+        if path == warn:
+            raise RuntimeError("bug")
+        return real(path, target=target)
+
+    monkeypatch.setattr("rsb_mj.cli.lint.lint_file", boom)
+    assert lint.lint_all([good, broken], jobs=2)[0][1] == []
+    with pytest.raises(lint.InternalError, match=r"warn\.bddl: RuntimeError"):
+        lint.lint_all([good, broken, warn], jobs=2)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
