@@ -28,11 +28,33 @@ Public API::
 
 from __future__ import annotations
 
-from rsb_mj.episodes.question import Question
-from rsb_mj.episodes.sampler import sample_episode
-from rsb_mj.episodes.sources import SOURCES, SPLITS, QuestionSource, get_source
-from rsb_mj.episodes.table import build_all, check_tables, load_table, read_table
-from rsb_mj.episodes.templates import Template, load_templates
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rsb_mj.episodes.question import Question
+    from rsb_mj.episodes.sampler import sample_episode
+    from rsb_mj.episodes.sources import SOURCES, SPLITS, QuestionSource, get_source
+    from rsb_mj.episodes.table import build_all, check_tables, load_table, read_table
+    from rsb_mj.episodes.templates import Template, load_templates
+
+#: Public name -> the module that defines it, imported on first access (so that importing one
+#: submodule, e.g. a question bank's reader in ``rsb lint``, does not load numpy and the
+#: sampler with this package).
+_LAZY = {
+    "Question": "rsb_mj.episodes.question",
+    "sample_episode": "rsb_mj.episodes.sampler",
+    "SOURCES": "rsb_mj.episodes.sources",
+    "SPLITS": "rsb_mj.episodes.sources",
+    "QuestionSource": "rsb_mj.episodes.sources",
+    "get_source": "rsb_mj.episodes.sources",
+    "build_all": "rsb_mj.episodes.table",
+    "check_tables": "rsb_mj.episodes.table",
+    "load_table": "rsb_mj.episodes.table",
+    "read_table": "rsb_mj.episodes.table",
+    "Template": "rsb_mj.episodes.templates",
+    "load_templates": "rsb_mj.episodes.templates",
+}
 
 __all__ = [
     "SOURCES",
@@ -48,3 +70,16 @@ __all__ = [
     "read_table",
     "sample_episode",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

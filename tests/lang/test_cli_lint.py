@@ -168,3 +168,21 @@ def test_target_rsb_lists_what_rsb_cannot_build_in_libero_files(jobs, capsys):
     assert sum("no (:candidates ...) block" in line for line in foreign) == 20
     assert sum("no (:question" in line for line in foreign) == 20
     assert any("(flat_stove, articulated): rsb_mj builds only the table" in x for x in foreign)
+
+
+def test_linting_imports_neither_numpy_nor_the_sampler():
+    """`rsb lint` starts fast: the LIBERO / VLA-Arena suites, the shipped tasks and the guide's
+    task with its own question bank are linted without numpy, the episode sampler, the
+    built-in question banks or the other subcommands."""
+    data = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
+    tasks = Path(__file__).resolve().parents[2] / "tasks"
+    code = (
+        "import sys; from rsb_mj.cli import main; "
+        f"status = main(['lint', '--no-cache', '--jobs', '1', {str(data)!r}, {str(tasks)!r}]); "
+        "print(status, sorted(m for m in sys.modules if m == 'numpy' or m.startswith("
+        "('rsb_mj.episodes.sampler', 'rsb_mj.episodes.sources.gsm8k', 'rsb_mj.cli.eval'))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.splitlines()[-1] == "1 []"

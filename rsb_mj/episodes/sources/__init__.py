@@ -9,22 +9,33 @@ parameters (:mod:`.params`) and user question banks (:mod:`.bank`) through
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Any
 
-from rsb_mj.episodes.sources.arithmetic import ArithmeticSource
 from rsb_mj.episodes.sources.base import SPLITS, QuestionSource, check_split
-from rsb_mj.episodes.sources.gsm8k import Gsm8kSource
-from rsb_mj.episodes.sources.mmlu import MmluSource
-from rsb_mj.episodes.sources.mmlu_pro import MmluProSource
 from rsb_mj.errors import EpisodeError
 
 if TYPE_CHECKING:
     from rsb_mj.lang.task import SourceSpec
 
-#: Every source, by the name task files use.
-SOURCES: dict[str, QuestionSource] = {
-    s.name: s for s in (ArithmeticSource(), Gsm8kSource(), MmluProSource(), MmluSource())
-}
+
+@functools.cache
+def _built_in() -> dict[str, QuestionSource]:
+    """Every built-in source, by the name task files use (made on first use: importing this
+    package for a question bank, as ``rsb lint`` does, loads neither numpy nor the banks)."""
+    from rsb_mj.episodes.sources.arithmetic import ArithmeticSource
+    from rsb_mj.episodes.sources.gsm8k import Gsm8kSource
+    from rsb_mj.episodes.sources.mmlu import MmluSource
+    from rsb_mj.episodes.sources.mmlu_pro import MmluProSource
+
+    return {s.name: s for s in (ArithmeticSource(), Gsm8kSource(), MmluProSource(), MmluSource())}
+
+
+def __getattr__(name: str) -> Any:
+    """``SOURCES``: every built-in source by name (see :func:`_built_in`)."""
+    if name == "SOURCES":
+        return _built_in()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get_source(name: str) -> QuestionSource:
@@ -34,10 +45,10 @@ def get_source(name: str) -> QuestionSource:
         EpisodeError: for an unknown name, listing the valid ones.
     """
     try:
-        return SOURCES[name]
+        return _built_in()[name]
     except KeyError:
         raise EpisodeError(
-            f"unknown question source {name!r}; valid choices: {', '.join(sorted(SOURCES))}"
+            f"unknown question source {name!r}; valid choices: {', '.join(sorted(_built_in()))}"
         ) from None
 
 
