@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rsb_mj.lang.cache import LintCache, cacheable
 from rsb_mj.lang.files import iter_files
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.lang.cache import LintCache
     from rsb_mj.lang.rules import Rule
 
 
@@ -180,7 +179,7 @@ def findings_of(
         linted = lint_all([files[i] for i in todo], jobs, target)
         for i, (text, diagnostics) in zip(todo, linted, strict=True):
             results[i] = [_finding(d, text) for d in diagnostics]
-            if cache is not None and text is not None and cacheable(text):
+            if cache is not None and text is not None and cache.cacheable(text):
                 cache.put(cache.key(files[i], target, text), results[i])
     if cache is not None:
         cache.save(keep=set(keys.values()))
@@ -224,7 +223,11 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         print(f"rsb lint: error: --jobs must be >= 0, got {args.jobs}", file=sys.stderr)
         return 2
-    cache = None if args.no_cache else LintCache.open()
+    cache = None
+    if not args.no_cache:
+        from rsb_mj.lang.cache import LintCache  # (hashing and JSON: not paid by --no-cache)
+
+        cache = LintCache.open()
     try:
         results = findings_of(files, args.jobs, args.target, cache)
     except InternalError as exc:  # report it, never a traceback
@@ -232,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     findings = [f for found in results for f in found]
     if args.format == "json":
+        import json
+
         print(json.dumps([f["json"] for f in findings], indent=2))
     else:
         if findings:

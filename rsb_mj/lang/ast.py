@@ -1,8 +1,8 @@
 """Typed AST of the rsb task language (a superset of LIBERO / VLA-Arena BDDL).
 
-Every node is a frozen dataclass with value equality. Each node carries its source
-:class:`Span` in ``span``; the span is excluded from equality, hashing and ``repr`` so that
-tests can write ``assert parse_text(src) == expected`` with hand-built nodes.
+Every node is a frozen dataclass with value equality (from :class:`Node`). Each node carries
+its source :class:`Span` in ``span``; the span is excluded from equality, hashing and ``repr``
+so that tests can write ``assert parse_text(src) == expected`` with hand-built nodes.
 
 Frames and units: region ``:ranges`` are rectangles ``(x0 y0 x1 y1)`` in the *table frame*
 (origin at the center of the table top, x to the robot's right, y away from the robot, z up),
@@ -27,8 +27,9 @@ The :class:`Problem` root offers the helpers the later stages use::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple, Union
+import functools
+from dataclasses import dataclass, field, fields
+from typing import Any, NamedTuple, Union
 
 from rsb_mj.errors import TaskError
 
@@ -53,21 +54,60 @@ class Span(NamedTuple):
 NO_SPAN = Span()
 
 
+class Node:
+    """Base of the AST nodes: value equality, hashing and ``repr`` over the fields declared to
+    take part in them (spans and other positions do not), written once here instead of being
+    generated for each of the ~20 node classes: ``rsb lint`` imports this module at every
+    start, and generating them cost about 10 ms of it."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _key(self) == _key(other)
+
+    def __hash__(self) -> int:
+        return hash((self.__class__, _key(self)))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _shown(type(self)))
+        return f"{type(self).__qualname__}({shown})"
+
+
+#: A node class: a frozen dataclass whose equality, hash and ``repr`` come from :class:`Node`.
+_node = dataclass(frozen=True, eq=False, repr=False)
+
+
+@functools.cache
+def _compared(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.compare)
+
+
+@functools.cache
+def _shown(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.repr)
+
+
+def _key(node: Any) -> tuple[Any, ...]:
+    return tuple(getattr(node, name) for name in _compared(type(node)))
+
+
 # --------------------------------------------------------------------------------------------
 # Expressions (:init, :goal, :cost, :grasp)
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Name:
+@_node
+class Name(Node):
     """A bare name used as a predicate argument, e.g. ``block_a`` or ``table_answer_zone``."""
 
     value: str
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Variable:
+@_node
+class Variable(Node):
     """A variable such as ``?answer`` (``name="answer"``) or ``?c - candidate`` (``kind``)."""
 
     name: str
@@ -75,16 +115,16 @@ class Variable:
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Number:
+@_node
+class Number(Node):
     """A numeric argument, e.g. a distance threshold in metres (``0.05``)."""
 
     value: float
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class NumberList:
+@_node
+class NumberList(Node):
     """A parenthesized list of numbers, e.g. VLA-Arena part ids ``(3 9 12)``."""
 
     values: tuple[float, ...]
@@ -94,8 +134,8 @@ class NumberList:
 Arg = Union[Name, Variable, Number, NumberList]  # noqa: UP007
 
 
-@dataclass(frozen=True)
-class Atom:
+@_node
+class Atom(Node):
     """A predicate applied to arguments, e.g. ``(On block_a table_candidates)``.
 
     ``predicate`` uses the vocabulary's canonical spelling when the predicate is known
@@ -107,24 +147,24 @@ class Atom:
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class And:
+@_node
+class And(Node):
     """Conjunction of any number of terms."""
 
     terms: tuple[Expr, ...]
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Or:
+@_node
+class Or(Node):
     """Disjunction of any number of terms."""
 
     terms: tuple[Expr, ...]
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Not:
+@_node
+class Not(Node):
     """Negation of one term."""
 
     term: Expr
@@ -153,16 +193,16 @@ def walk_atoms(expr: Expr | None) -> tuple[Atom, ...]:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Symbol:
+@_node
+class Symbol(Node):
     """A bare symbol or ``:keyword`` inside a generic block."""
 
     value: str
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class SList:
+@_node
+class SList(Node):
     """A parenthesized list inside a generic block."""
 
     items: tuple[SExp, ...]
@@ -172,8 +212,8 @@ class SList:
 SExp = Union[Symbol, Number, Variable, SList]  # noqa: UP007
 
 
-@dataclass(frozen=True)
-class Section:
+@_node
+class Section(Node):
     """A top-level block kept as s-expressions, e.g. ``(:camera ...)`` or ``(:noise ...)``.
 
     Attributes:
@@ -191,8 +231,8 @@ class Section:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TypedName:
+@_node
+class TypedName(Node):
     """An object or fixture declaration ``name - category``."""
 
     name: str
@@ -202,8 +242,8 @@ class TypedName:
     category_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Rect:
+@_node
+class Rect(Node):
     """An axis-aligned rectangle ``(x0 y0 x1 y1)`` in the table frame [m]."""
 
     x0: float
@@ -229,8 +269,8 @@ class Rect:
         )
 
 
-@dataclass(frozen=True)
-class Region:
+@_node
+class Region(Node):
     """A named region of a target fixture or object.
 
     The region ``candidates`` with ``(:target table)`` is referred to as ``table_candidates``
@@ -273,8 +313,8 @@ class Region:
 FILE_SOURCE = "file"
 
 
-@dataclass(frozen=True)
-class SourceParam:
+@_node
+class SourceParam(Node):
     """A parameter of a built-in question source, e.g. ``(:subject "biology")`` or
     ``(:answer_range 0 100)``: the keyword without its colon, lower case, and its values
     (names and quoted strings as text without quotes, numbers as numbers)."""
@@ -284,8 +324,8 @@ class SourceParam:
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Question:
+@_node
+class Question(Node):
     """``(:question (:source S) (:choices N))``: where questions come from and how many options.
 
     A field is None when the file omits it (the linter reports that as an error, so a
@@ -314,8 +354,8 @@ class Question:
         return next((p for p in self.params if p.name == name), None)
 
 
-@dataclass(frozen=True)
-class TemplateChoice:
+@_node
+class TemplateChoice(Node):
     """One template selection of ``(:templates ...)``: a shipped set or a template file.
 
     Attributes:
@@ -330,8 +370,8 @@ class TemplateChoice:
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Instruction:
+@_node
+class Instruction(Node):
     """``(:instruction (:templates ...))``: which instruction templates episodes draw from.
 
     ``(:templates seen)`` (both splits), ``(:templates (:file "my_templates.txt"))``, or one
@@ -362,16 +402,16 @@ class Instruction:
         return next((c for c in self.choices if c.split is None), None)
 
 
-@dataclass(frozen=True)
-class AnswerZone:
+@_node
+class AnswerZone(Node):
     """``(:answer_zone table_answer_zone)``: the region(s) (full names) the answer goes in."""
 
     regions: tuple[str, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class OptionMap:
+@_node
+class OptionMap(Node):
     """``(:options (:map shuffle))`` or a fixed ``(:options (:map (A block_a) (B block_b) ...))``.
 
     Attributes:
@@ -387,8 +427,8 @@ class OptionMap:
     repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
 
 
-@dataclass(frozen=True)
-class Layout:
+@_node
+class Layout(Node):
     """``(:layout (:min_spacing D) (:yaw_range (LO HI)))``.
 
     Attributes:
@@ -411,8 +451,8 @@ LEGACY_ANSWER_ZONE = "answer_zone"
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Problem:
+@_node
+class Problem(Node):
     """A parsed task file.
 
     Attributes:

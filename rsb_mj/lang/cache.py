@@ -106,6 +106,8 @@ class LintCache:
         digest.update(text.encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
 
+    cacheable = staticmethod(cacheable)
+
     def get(self, key: str) -> list[dict[str, Any]] | None:
         """The findings stored under ``key``, or None."""
         found = self.entries.get(key)

@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 from rsb_mj.errors import RsbError
 from rsb_mj.lang.ast import Problem, Span
-from rsb_mj.lang.cache import cache_root
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.fastparse import Fallback, fast_parse
 from rsb_mj.lang.transformer import MAX_MAGNITUDE, AstBuilder, NumberRangeError
@@ -92,6 +91,8 @@ def tables_path(grammar_text: str) -> Path | None:
     import sys
 
     import lark
+
+    from rsb_mj.lang.cache import cache_root
 
     root = cache_root()
     if root is None:
