@@ -16,6 +16,7 @@ heuristic.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable
 from decimal import Decimal
@@ -34,10 +35,14 @@ def numeric_options(episode: Episode) -> list[Decimal] | None:
     return None if any(v is None for v in values) else values  # type: ignore[return-value]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def profile(value: Decimal, step: Decimal) -> int:
     """The "niceness" class of ``value``: ``2 * divisor_count + round``, where ``round`` says
     the value is a multiple of 10 steps (0..25). Distractors are drawn so that their classes
-    are distributed like the answers' (:mod:`rsb_mj.episodes.options`)."""
+    are distributed like the answers' (:mod:`rsb_mj.episodes.options`).
+
+    Remembered per (value, step): it depends on the numbers only, not on how they are written,
+    and measuring the GSM8K weights asks for ~150,000 classes of far fewer values."""
     units = value / step
     is_round = units == units.to_integral_value() and int(units) % 10 == 0 and units != 0
     return 2 * divisor_count(value) + int(is_round)
@@ -76,16 +81,21 @@ def measure_profile_weights(answers: Iterable[Decimal], reach: int = 10) -> tupl
 
 
 def measure_value_weights(
-    answers: Iterable[Decimal], reach: int = 10, strength: float = VALUE_STRENGTH
+    answers: Iterable[Decimal],
+    reach: int = 10,
+    strength: float = VALUE_STRENGTH,
+    classes: tuple[float, ...] | None = None,
 ) -> dict[str, float]:
     """One weight per value (normalized text, ``"1080"``) seen as an answer or near one: the
     :func:`measure_profile_weights` weight of its class times how much more often the value
     is an answer than its class predicts, ``(answers + s) / (expected + s)`` with ``s`` =
     ``strength`` pseudo-answers. Distractors drawn with these weights take popular answer
     values (10, 20, 100 in GSM8K) as often as answers do, so a per-value answer prior learned
-    on train data gains little on eval data."""
+    on train data gains little on eval data. ``classes``: the class weights of ``answers``
+    when already measured (:func:`measure_profile_weights` with the same ``reach``)."""
     answers = list(answers)
-    classes = measure_profile_weights(answers, reach)
+    if classes is None:
+        classes = measure_profile_weights(answers, reach)
     counts: Counter = Counter()
     near: Counter = Counter()
     for answer in answers:

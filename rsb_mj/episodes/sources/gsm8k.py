@@ -138,7 +138,8 @@ def profile_weights() -> tuple[float, ...]:
 def value_weights() -> dict[str, float]:
     """The per-value weights of distractors (:func:`measure_value_weights` on the train
     answers)."""
-    return measure_value_weights(parse_number(q.answer) for q in _read("train"))
+    answers = (parse_number(q.answer) for q in _read("train"))
+    return measure_value_weights(answers, classes=profile_weights())
 
 
 #: Power the measured weights are raised to before drawing distractors: a distractor is drawn
