@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from rsb_mj.lang import ast
@@ -40,8 +39,19 @@ def _span(children: list[Any]) -> ast.Span:
     return ast.Span(first.line, first.column, last.end_line, last.end_column)
 
 
-@dataclass(frozen=True)
-class Part:
+class _Carrier:
+    """A keyword, a value and a span, handed from one rule callback to the next (a plain
+    slotted class: the parser makes thousands and never compares them)."""
+
+    __slots__ = ("keyword", "span", "value")
+
+    def __init__(self, keyword: str, value: Any, span: ast.Span) -> None:
+        self.keyword = keyword
+        self.value = value
+        self.span = span
+
+
+class Part(_Carrier):
     """A top-level block on its way into :class:`~rsb_mj.lang.ast.Problem`.
 
     Attributes:
@@ -50,18 +60,13 @@ class Part:
         span: the block's source span.
     """
 
-    keyword: str
-    value: Any
-    span: ast.Span
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class _Prop:
+class _Prop(_Carrier):
     """A keyword property inside a block, e.g. ``(:target table)``."""
 
-    keyword: str
-    value: Any
-    span: ast.Span
+    __slots__ = ()
 
 
 def _tokens(children: list[Any], *types: str) -> list[Token]:
@@ -121,12 +126,14 @@ def _first_props(children: list[Any]) -> tuple[dict[str, _Prop], tuple[ast.Span,
     return first, tuple(repeated)
 
 
-@dataclass(frozen=True)
 class _FileRef:
     """``(:file "path")``: the path as written (quotes removed)."""
 
-    path: str
-    span: ast.Span
+    __slots__ = ("path", "span")
+
+    def __init__(self, path: str, span: ast.Span) -> None:
+        self.path = path
+        self.span = span
 
 
 def _number(text: Token) -> float | int:
