@@ -13,9 +13,7 @@ Data flows one way: task file -> :func:`load_task` (AST + lint) -> :func:`sample
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import Any
 
 from rsb_mj.deferred import register_when_gymnasium_loads
 from rsb_mj.errors import (
@@ -27,6 +25,7 @@ from rsb_mj.errors import (
     SceneError,
     TaskError,
 )
+from rsb_mj.lazy import lazy_exports
 
 
 def _register() -> None:
@@ -89,17 +88,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rsb_mj' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 
 
 __all__ = [

@@ -17,8 +17,9 @@ categories and predicates.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from rsb_mj.lazy import lazy_exports
 
 #: Public name -> defining module, imported on first access: ``rsb_mj.lang.cache`` and
 #: ``rsb_mj.lang.files`` (what ``rsb lint`` needs when every result is cached) stay light.
@@ -104,17 +105,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rsb_mj.lang.vocabulary import RSB_CATEGORIES, CategoryInfo
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rsb_mj.lang' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 __all__ = [

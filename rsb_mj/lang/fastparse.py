@@ -660,37 +660,30 @@ class _Reader(_Flat):
         )
         return region, j + 1
 
-    def rects(self, i: int) -> tuple[tuple[ast.Rect, ...], int]:
-        """``((x0 y0 x1 y1) ...)`` at ``i``: the rectangles and the index after the list."""
+    def groups(self, i: int, size: int) -> tuple[list[tuple[int, list[float]]], int]:
+        """``((n ... n) ...)`` at ``i``, groups of ``size`` numbers: each group's ``(`` index
+        with its numbers, and the index after the list."""
         tokens = self.tokens
         if tokens[i] != "(":
             raise Fallback
-        rects = []
+        groups = []
         j = i + 1
         while tokens[j] != ")":
-            if tokens[j] != "(" or tokens[j + 5] != ")":
+            if tokens[j] != "(" or tokens[j + size + 1] != ")":
                 raise Fallback
-            number = self.number
-            rect = ast.Rect(
-                number(j + 1), number(j + 2), number(j + 3), number(j + 4), span=self.span(j, j + 5)
-            )
-            rects.append(rect)
-            j += 6
-        return tuple(rects), j + 1
+            groups.append((j, [self.number(k) for k in range(j + 1, j + size + 1)]))
+            j += size + 2
+        return groups, j + 1
+
+    def rects(self, i: int) -> tuple[tuple[ast.Rect, ...], int]:
+        """``((x0 y0 x1 y1) ...)`` at ``i``: the rectangles and the index after the list."""
+        groups, end = self.groups(i, 4)
+        return tuple(ast.Rect(*values, span=self.span(j, j + 5)) for j, values in groups), end
 
     def pairs(self, i: int) -> tuple[tuple[tuple[float, float], ...], int]:
         """``((lo hi) ...)`` at ``i``: the pairs and the index after the list."""
-        tokens = self.tokens
-        if tokens[i] != "(":
-            raise Fallback
-        pairs = []
-        j = i + 1
-        while tokens[j] != ")":
-            if tokens[j] != "(" or tokens[j + 3] != ")":
-                raise Fallback
-            pairs.append((self.number(j + 1), self.number(j + 2)))
-            j += 4
-        return tuple(pairs), j + 1
+        groups, end = self.groups(i, 2)
+        return tuple((lo, hi) for _, (lo, hi) in groups), end
 
     # ---- blocks ----------------------------------------------------------------------------
 

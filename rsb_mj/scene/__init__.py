@@ -14,9 +14,7 @@ later ``import mujoco`` renders headless.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
+from rsb_mj.lazy import lazy_exports
 from rsb_mj.scene.gl import choose_gl_backend
 
 choose_gl_backend()
@@ -38,8 +36,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rsb_mj.scene' has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -212,32 +213,9 @@ def _trial(
 ) -> list[tuple[float, float, float]] | None:
     """One sequential pass of the layout sampler's rules (pure Python): the (x, y, radius)
     of every candidate [m] when each found a spot within ``tries`` proposals, else None."""
-    placed: list[tuple[float, float, float]] = []
-    uniform = rng.random
-    for plan in plans:
-        rects, radius = plan.rects, plan.radius
-        areas = [max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects]
-        cumulative = list(itertools.accumulate(areas))
-        keep_off = radius + ANSWER_ZONE_MARGIN
-        need = [
-            (px, py, max(spacing, pr + radius + FOOTPRINT_CLEARANCE) ** 2) for px, py, pr in placed
-        ]
-        for _ in range(tries):
-            x0, y0, x1, y1 = (
-                rects[0] if len(rects) == 1 else rng.choices(rects, cum_weights=cumulative)[0]
-            )
-            x, y = x0 + uniform() * (x1 - x0), y0 + uniform() * (y1 - y0)
-            if any((x - px) ** 2 + (y - py) ** 2 < d2 for px, py, d2 in need):
-                continue
-            if not reachable(x, y):
-                continue
-            if any(_rect_distance(x, y, z) < keep_off for z in zone):
-                continue
-            placed.append((x, y, radius))
-            break
-        else:
-            return None
-    return placed
+    return _sequential_pass(
+        plans, zone, rng, tries, margin=ANSWER_ZONE_MARGIN, spacing=spacing, reach=True
+    )
 
 
 def _distractor_trial(
@@ -251,15 +229,40 @@ def _distractor_trial(
     [m]): each center inside its inset region (reach is not needed), its footprint
     ``DISTRACTOR_ZONE_MARGIN`` clear of the answer zone, its plan's gap clear of every
     candidate footprint and ``FOOTPRINT_CLEARANCE`` clear of the distractors placed before."""
+    placed = _sequential_pass(
+        plans, zone, rng, tries, margin=DISTRACTOR_ZONE_MARGIN, fixed=candidates, reach=False
+    )
+    return placed is not None
+
+
+def _sequential_pass(
+    plans: list[_Plan],
+    zone: list[Rect4],
+    rng: random.Random,
+    tries: int,
+    *,
+    margin: float,
+    spacing: float = 0.0,
+    fixed: Sequence[tuple[float, float, float]] = (),
+    reach: bool,
+) -> list[tuple[float, float, float]] | None:
+    """Places ``plans`` one after the other, as the samplers do: each center drawn uniformly
+    over its rectangles (weighted by area) until, within ``tries`` proposals, its footprint
+    is its plan's gap clear of the ``fixed`` footprints (x, y, radius [m]), ``spacing`` and
+    ``FOOTPRINT_CLEARANCE`` clear of those placed before, reachable (with ``reach``) and
+    ``margin`` clear of the answer zone. Returns the placed (x, y, radius), or None when a
+    plan found no spot."""
     placed: list[tuple[float, float, float]] = []
     uniform = rng.random
     for plan in plans:
         rects, radius = plan.rects, plan.radius
         areas = [max((x1 - x0) * (y1 - y0), 1e-12) for x0, y0, x1, y1 in rects]
         cumulative = list(itertools.accumulate(areas))
-        keep_off = radius + DISTRACTOR_ZONE_MARGIN
-        need = [(px, py, (pr + plan.gap + radius) ** 2) for px, py, pr in candidates]
-        need += [(px, py, (pr + FOOTPRINT_CLEARANCE + radius) ** 2) for px, py, pr in placed]
+        keep_off = radius + margin
+        need = [(px, py, (pr + plan.gap + radius) ** 2) for px, py, pr in fixed]
+        need += [
+            (px, py, max(spacing, pr + radius + FOOTPRINT_CLEARANCE) ** 2) for px, py, pr in placed
+        ]
         for _ in range(tries):
             x0, y0, x1, y1 = (
                 rects[0] if len(rects) == 1 else rng.choices(rects, cum_weights=cumulative)[0]
@@ -267,13 +270,15 @@ def _distractor_trial(
             x, y = x0 + uniform() * (x1 - x0), y0 + uniform() * (y1 - y0)
             if any((x - px) ** 2 + (y - py) ** 2 < d2 for px, py, d2 in need):
                 continue
+            if reach and not reachable(x, y):
+                continue
             if any(_rect_distance(x, y, z) < keep_off for z in zone):
                 continue
             placed.append((x, y, radius))
             break
         else:
-            return False
-    return True
+            return None
+    return placed
 
 
 def _rect_distance(x: float, y: float, rect: Rect4) -> float:
