@@ -28,7 +28,7 @@ def empty_narrowed_source(ctx: Context) -> None:
     with too few distinct questions to split. Reported at the ``(:source ...)`` form with the
     count per split and what would fill the empty one (the widened range, or the subjects of
     the same group with questions in both splits). Counting reads the source's questions
-    once per process (GSM8K about 3 s cold)."""
+    once per process (GSM8K about 2 s cold)."""
     q = ctx.problem.question
     if q is None or not q.params or q.file is not None or q.source not in SOURCE_CHOICES:
         return  # checked before the imports: they bring in rsb_mj.episodes and its data
