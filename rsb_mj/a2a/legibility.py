@@ -26,6 +26,7 @@ import numpy as np
 from rsb_mj.a2a.episodes import make_episode
 from rsb_mj.a2a.items import Item, item_pool
 from rsb_mj.episode import Episode
+from rsb_mj.evaluation.legibility import LegibilityResult
 from rsb_mj.lang.ast import Problem
 from rsb_mj.scene.categories.answer_plate import HALF_SIZE
 from rsb_mj.scene.legibility import POLICY_SIZE, resize_with_pad
@@ -172,29 +173,10 @@ __all__ = ["MIN_MARGIN", "PlateRead", "plate_reader", "read_plates", "references
 
 
 @dataclass
-class A2ALegibility:
-    """Figures of ``rsb legibility`` on one A2A table (the interface of
-    :class:`rsb_mj.evaluation.legibility.LegibilityResult` that the command uses)."""
-
-    label: str
-    rows: int
-    reads: int
-    correct: int
-    min_margin: float
-    image: str
-    seconds: float
-    misses: list[dict[str, Any]]
-    min_accuracy: float = 0.99
-
-    @property
-    def accuracy(self) -> float:
-        """Plates read right / plates read."""
-        return self.correct / self.reads if self.reads else 0.0
-
-    @property
-    def passed(self) -> bool:
-        """Accuracy at the pass mark."""
-        return self.accuracy >= self.min_accuracy
+class A2ALegibility(LegibilityResult):
+    """Figures of ``rsb legibility`` on one A2A table: the plates read, with the accuracy and
+    pass mark of :class:`~rsb_mj.evaluation.legibility.LegibilityResult` (no letters, so no
+    height checks); its own line and JSON name plates."""
 
     def line(self) -> str:
         """One printable line."""
@@ -258,5 +240,12 @@ def check_a2a_source(
                 )
     image = "224x224 policy input" if policy_input else f"{WIDTH}x{HEIGHT}"
     return A2ALegibility(
-        suite, len(rows), reads, correct, margin, image, time.perf_counter() - t0, misses
+        suite,
+        rows=len(rows),
+        reads=reads,
+        correct=correct,
+        min_margin=margin,
+        image=image,
+        seconds=time.perf_counter() - t0,
+        misses=misses,
     )
