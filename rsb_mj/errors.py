@@ -63,6 +63,13 @@ class PolicyError(EpisodeFault):
     kind = "policy"
 
 
+def describe(exc: BaseException) -> str:
+    """``"Type: message"`` of an exception (``"Type"`` when it has no message), as error
+    records store it."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def did_you_mean(value: str, choices: list[str] | tuple[str, ...]) -> str:
     """Return ``"; valid choices: a, b, c"`` for an error message about ``value``."""
     return "; valid choices: " + ", ".join(sorted(choices))

@@ -8,7 +8,8 @@ steps while the scene settles). The policy is handed a view of the environment, 
 environment (see :mod:`rsb_mj.env.views`).
 
 Errors are not results: anything the policy raises (``SystemExit`` included, not
-``KeyboardInterrupt``), an action that is not an action, a fault of the policy's server, a
+``KeyboardInterrupt``), an action that is not an action (wrong shape, non-finite, or
+non-physical: see :func:`check_physical`), a fault of the policy's server, a
 failing environment or an episode over its wall-clock limit ends the episode with
 ``termination == "error"``, the cause in ``error`` and ``error_kind`` (``"policy"``,
 ``"infra"``). Such records are excluded from every metric and rerun on resume.
@@ -45,6 +46,11 @@ from rsb_mj.version import versions
 SETTLE_STEPS = 20
 #: Default wall-clock limit of one episode [s] (reset, policy and simulation together).
 EPISODE_TIMEOUT_S = 600.0
+#: How far outside its range an action component may lie, in units of that range (the
+#: env's action space: the model's actuator ranges, grippers 0..1). Beyond
+#: ``low - PHYSICAL_MARGIN * (high - low)`` or ``high + PHYSICAL_MARGIN * (high - low)`` the
+#: action is refused as a policy error (see :func:`check_physical`).
+PHYSICAL_MARGIN = 1.0
 
 
 def as_chunk(action: Any, policy: Policy) -> np.ndarray:
@@ -74,6 +80,46 @@ def as_chunk(action: Any, policy: Policy) -> np.ndarray:
             f"{[tuple(map(int, b)) for b in bad[:4]]}"
         )
     return chunk
+
+
+def physical_bounds(action_space: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The (14,) lower and upper bounds of a physical action for ``action_space`` (a Box
+    with finite bounds; None without one): each range widened by :data:`PHYSICAL_MARGIN`
+    ranges on each side. For the ALOHA arms of ``RsbEnv`` (joint ranges [rad] from the
+    model's actuators) the waist at +-pi allows +-3 pi, the grippers (0..1) -1..2."""
+    low, high = getattr(action_space, "low", None), getattr(action_space, "high", None)
+    if low is None or high is None:
+        return None
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    if low.shape != (ACTION_DIM,) or not (np.isfinite(low).all() and np.isfinite(high).all()):
+        return None
+    span = PHYSICAL_MARGIN * (high - low)
+    return low - span, high + span
+
+
+def check_physical(
+    chunk: np.ndarray, bounds: tuple[np.ndarray, np.ndarray] | None, policy: Policy
+) -> None:
+    """Refuse a chunk with a component outside ``bounds`` (see :func:`physical_bounds`):
+    an action like 1e30 is no joint position, and clipping it silently would score a
+    broken policy as a step-limit failure.
+
+    Raises:
+        PolicyError: naming the first (row, index) entries, the value and the bound.
+    """
+    if bounds is None:
+        return
+    low, high = bounds
+    bad = np.argwhere((chunk < low) | (chunk > high))
+    if bad.size:
+        row, index = (int(v) for v in bad[0])
+        raise PolicyError(
+            f"policy {policy.name}: act() returned non-physical values at (row, index) "
+            f"{[tuple(map(int, b)) for b in bad[:4]]}: {chunk[row, index]:.6g} at index "
+            f"{index}, which allows {low[index]:.6g}..{high[index]:.6g} (its range widened "
+            f"by {PHYSICAL_MARGIN:g} range on each side); expected joint positions [rad] "
+            "and grippers 0 (closed) .. 1 (open)"
+        )
 
 
 def policy_view(
@@ -208,6 +254,7 @@ def run_episode(
             public = {k: v for k, v in info.items() if k != "episode"}
             _call_policy(policy, "reset()", lambda: policy.reset(view, obs, public))
             settle = 0
+            bounds = physical_bounds(getattr(env.unwrapped, "action_space", None))
             last = np.asarray(obs["state"], dtype=np.float64)  # held if done before acting
             while termination == "step_limit":
                 check()
@@ -218,6 +265,7 @@ def run_episode(
                     chunk, settle = last[None], settle + 1
                 else:
                     chunk = as_chunk(_call_policy(policy, "act()", policy.act, obs), policy)
+                    check_physical(chunk, bounds, policy)
                     wrote = _call_policy(policy, "text", lambda: policy.text)
                     if wrote:
                         text = str(wrote)[-MAX_TEXT_CHARS:]
@@ -327,7 +375,7 @@ def _record(
         steps=steps,
         max_steps=max_steps,
         wall_s=round(time.perf_counter() - start, 3),
-        privileged=bool(policy.privileged),
+        privileged=policy.marked,
         variant=str(episode.extra.get("variant", "original")),
         text=text,
         text_choice=text_choice(text, episode.options),

@@ -25,7 +25,6 @@ reuse environments.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import re
@@ -54,6 +53,7 @@ from rsb_mj.evaluation.worker import (
     run_job,
 )
 from rsb_mj.lock import lock_folder
+from rsb_mj.policies.spec import builds_in_workers, check_spec
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
@@ -221,23 +221,10 @@ def plan(config: EvalConfig) -> list[Job]:
     return jobs
 
 
-def _is_user_spec(spec: str) -> bool:
-    return ":" in spec and not spec.startswith("openpi:")
-
-
 def _check_policy(spec: str) -> None:
     """Validate specs early: built-in and openpi specs are built (no connection yet); a
-    user ``module:factory`` must name an importable module (workers import and call it)."""
-    if not _is_user_spec(spec):
-        build_policy(Job("", "", 0, spec, 1)).close()
-        return
-    module = spec.partition(":")[0]
-    try:
-        found = importlib.util.find_spec(module)
-    except (ImportError, ValueError) as exc:
-        raise EvalError(f"policy {spec!r}: cannot import {module!r} ({exc})") from None
-    if found is None:
-        raise EvalError(f"policy {spec!r}: no module named {module!r} on the Python path")
+    user's must name a module or file that is there (workers import and call it)."""
+    check_spec(spec)
 
 
 def preflight(config: EvalConfig, specs: list[str]) -> None:
@@ -247,7 +234,7 @@ def preflight(config: EvalConfig, specs: list[str]) -> None:
         InfraError: from the first policy that cannot run (e.g. its server is down).
     """
     for spec in dict.fromkeys(specs):
-        if _is_user_spec(spec):
+        if builds_in_workers(spec):
             continue  # built (and checked) in the workers: the factory may be expensive
         policy = build_policy(
             Job("", "", 0, spec, 1, "", config.connect_timeout_s, config.request_timeout_s)

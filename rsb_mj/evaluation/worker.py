@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.episode import Episode
-from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
+from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
 from rsb_mj.evaluation.episode_source import (
     is_task_file,
@@ -91,12 +91,6 @@ class SettingsEnvFactory:
             return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras, **settings)
         s = get_suite(suite)
         return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras, **settings)
-
-
-def describe(exc: BaseException) -> str:
-    """``"Type: message"`` of an exception, as stored in a record's ``error``."""
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def build_policy(job: Job) -> Policy:

@@ -12,6 +12,12 @@ What a policy is handed never holds the answer (see :mod:`rsb_mj.env.views`): ``
 a :class:`~rsb_mj.env.views.SimView` for motion planning; only a policy that sets
 ``privileged = True`` (the built-in expert) can read ``env.answer``, and its records and
 report rows are marked privileged.
+
+A user's policy (``module:factory``) runs in a policy process of its own
+(:mod:`rsb_mj.policies.child`) and is handed exactly this interface's values, copied over a
+socket. Run in rsb's own process instead (``inprocess:module:factory``, for debugging), it
+could read anything rsb holds, the answer included: its records carry the privileged mark
+too (:attr:`Policy.marked`), so it is never ranked.
 """
 
 from __future__ import annotations
@@ -51,12 +57,21 @@ class Policy(ABC):
             policies); it gets a :class:`~rsb_mj.env.views.SimView`, still without the answer.
         privileged: the policy reads the correct candidate (``env.answer``); its runs are an
             oracle reference, marked ``privileged`` and never ranked beside learned policies.
+        user_in_process: user code built in rsb's own process (an ``inprocess:`` spec, set on
+            the instance): nothing stops it reading the answer, so it is marked as well.
     """
 
     name: str = "policy"
     cameras: ClassVar[tuple[str, ...]] = ()
     simulator: ClassVar[bool] = False
     privileged: ClassVar[bool] = False
+    user_in_process: bool = False
+
+    @property
+    def marked(self) -> bool:
+        """Its records say ``privileged: true`` and its report rows carry the privileged
+        mark (never ranked): it reads the answer, or it is user code run in process."""
+        return bool(self.privileged or self.user_in_process)
 
     def preflight(self, timeout_s: float) -> None:  # noqa: B027 - most policies need nothing
         """Check, before any episode runs, that the policy can run (e.g. its server answers).

@@ -6,20 +6,24 @@ Specs::
     try-all | nearest-to-zone | fixed-letter        built in, language-blind
     fixed-position                                  (rsb_mj.policies.blind)
     openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]       an openpi policy server (websocket)
-    package.module:factory                          your own: factory() returns a policy
+    module:factory | path/to/file.py:factory        your own, in a policy process
+    inprocess:module:factory                        your own, in rsb's process (debugging)
 
-A user's factory may return any object with ``act(obs)``; ``reset(env, obs, info)``,
-``done``, ``text`` (a rationale written with the last action) and ``close()`` are optional,
-and a ``cameras`` attribute names the cameras it reads (default: all three).
+Your own policy (see :mod:`rsb_mj.policies.user` for what ``factory()`` may return and how
+the module or file is found) runs in a policy process of its own and is handed only what
+the policy interface promises (:mod:`rsb_mj.policies.child`). ``inprocess:`` builds it in
+rsb's process instead, for a debugger or a policy that declares ``simulator = True`` or
+``privileged = True``: nothing then stops it from reading the answer, so its records say
+``privileged: true`` and its report rows carry the privileged mark (never ranked); the
+``inprocess:`` prefix stays part of the policy's name in every record.
+
+The forms are a registry: a new kind of spec is one :class:`SpecForm` in :data:`PREFIXES`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import Any
-
-import numpy as np
+from dataclasses import dataclass
 
 from rsb_mj.errors import EvalError
 from rsb_mj.policies.base import Policy
@@ -32,6 +36,7 @@ from rsb_mj.policies.blind import (
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
+from rsb_mj.policies.user import UserPolicy, build_user_policy, check_user_spec, split_spec
 
 #: Built-in policy name -> class.
 BUILTIN: dict[str, Callable[[], Policy]] = {
@@ -45,88 +50,137 @@ BUILTIN: dict[str, Callable[[], Policy]] = {
     "fixed-position": FixedPositionPolicy,
 }
 
-_FORMS = (
-    "noop, expert, random-grasp, nearest, try-all, nearest-to-zone, fixed-letter, "
-    "fixed-position, openpi:HOST:PORT[:HORIZON][,KEY=VALUE...], module:factory"
-)
+#: The spec prefix of user code built in rsb's own process.
+IN_PROCESS = "inprocess:"
+
+__all__ = [
+    "BUILTIN",
+    "IN_PROCESS",
+    "PREFIXES",
+    "SpecForm",
+    "UserPolicy",
+    "builds_in_workers",
+    "check_spec",
+    "make_policy",
+    "policy_cameras",
+]
 
 
-class UserPolicy(Policy):
-    """Adapts a user's object with ``act`` (and optionally reset/done/close/cameras)."""
+@dataclass(frozen=True)
+class SpecForm:
+    """One kind of policy spec.
 
-    def __init__(self, name: str, inner: Any) -> None:
-        self.name = name
-        self.inner = inner
-        self.cameras = tuple(getattr(inner, "cameras", ("head", "left_wrist", "right_wrist")))
+    Attributes:
+        usage: the form as the valid choices list it (e.g. ``"openpi:HOST:PORT"``).
+        build: the policy of a spec of this form.
+        check: validates a spec before any episode, running none of the policy's code and
+            opening no connection.
+        in_workers: built only where episodes run (its code may be slow to load, or the
+            user's): the runner neither builds it nor runs its preflight beforehand.
+    """
 
-    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        """Forward to the user's ``reset`` if it has one."""
-        if hasattr(self.inner, "reset"):
-            self.inner.reset(env, obs, info)
+    usage: str
+    build: Callable[[str], Policy]
+    check: Callable[[str], None]
+    in_workers: bool = False
 
-    def act(self, obs: dict[str, Any]) -> np.ndarray:
-        """Forward to the user's ``act``."""
-        return np.asarray(self.inner.act(obs), dtype=np.float64)
 
-    @property
-    def done(self) -> bool:
-        """The user's ``done``, False if absent."""
-        return bool(getattr(self.inner, "done", False))
-
-    @property
-    def text(self) -> str | None:
-        """The user's ``text`` (a rationale written with the last action), None if absent."""
-        value = getattr(self.inner, "text", None)
-        return None if value is None else str(value)
-
-    def close(self) -> None:
-        """Forward to the user's ``close`` if it has one."""
-        if hasattr(self.inner, "close"):
-            self.inner.close()
+def _build_and_close(spec: str) -> None:
+    make_policy(spec).close()
 
 
 def _openpi(spec: str) -> Policy:
     return OpenPiPolicy.from_spec(spec)
 
 
-def _user(spec: str) -> Policy:
-    module_name, _, attr = spec.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise EvalError(f"policy {spec!r}: cannot import {module_name!r} ({exc})") from None
-    factory = getattr(module, attr, None)
-    if not callable(factory):
-        raise EvalError(f"policy {spec!r}: {module_name} has no callable {attr!r}")
-    made = factory()
-    if isinstance(made, Policy):
-        made.name = spec
-        return made
-    if not callable(getattr(made, "act", None)):
-        raise EvalError(f"policy {spec!r}: {attr}() returned an object without act(obs)")
-    return UserPolicy(spec, made)
+def _child(spec: str) -> Policy:
+    from rsb_mj.policies.child import ChildPolicy
+
+    return ChildPolicy(spec)
+
+
+def _user_part(spec: str) -> str:
+    inner = spec[len(IN_PROCESS) :]
+    if split_spec(inner) is None:
+        raise EvalError(
+            f"policy {spec!r}: expected inprocess:module:factory or "
+            "inprocess:path/to/file.py:factory"
+        )
+    return inner
+
+
+def _in_process(spec: str) -> Policy:
+    policy = build_user_policy(_user_part(spec))
+    policy.name = spec
+    policy.user_in_process = True
+    return policy
+
+
+def _check_in_process(spec: str) -> None:
+    check_user_spec(_user_part(spec))
+
+
+#: Spec prefix -> its form, tried in order after the built-in names.
+PREFIXES: dict[str, SpecForm] = {
+    "openpi:": SpecForm("openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]", _openpi, _build_and_close),
+    IN_PROCESS: SpecForm(
+        "inprocess:module:factory", _in_process, _check_in_process, in_workers=True
+    ),
+}
+#: A user's ``module:factory`` or ``path/to/file.py:factory`` (no prefix).
+USER = SpecForm("module:factory, path/to/file.py:factory", _child, check_user_spec, in_workers=True)
+_BUILTIN_FORM = SpecForm("built in", lambda spec: BUILTIN[spec](), _build_and_close)
+
+
+def spec_form(spec: str) -> SpecForm:
+    """The form of ``spec``.
+
+    Raises:
+        EvalError: for a spec of no form, listing the valid ones.
+    """
+    if spec in BUILTIN:
+        return _BUILTIN_FORM
+    for prefix, form in PREFIXES.items():
+        if spec.startswith(prefix):
+            return form
+    if split_spec(spec) is not None:
+        return USER
+    forms = ", ".join([*BUILTIN, *(f.usage for f in PREFIXES.values()), USER.usage])
+    raise EvalError(f"unknown policy {spec!r}; valid choices: {forms}")
 
 
 def make_policy(spec: str) -> Policy:
     """The policy named by ``spec`` (see the module docstring).
 
     Raises:
-        EvalError: for an unknown name or a malformed spec, listing the valid forms.
+        EvalError: for an unknown name or a malformed spec, listing the valid forms;
+            PolicyError when a user's policy cannot be built.
     """
-    if spec in BUILTIN:
-        return BUILTIN[spec]()
-    if spec.startswith("openpi:"):
-        return _openpi(spec)
-    module_name, sep, attr = spec.partition(":")
-    if sep and module_name and attr.isidentifier():
-        return _user(spec)
-    raise EvalError(f"unknown policy {spec!r}; valid choices: {_FORMS}")
+    return spec_form(spec).build(spec)
+
+
+def check_spec(spec: str) -> None:
+    """Check ``spec`` before any episode runs, without running a user's code or connecting.
+
+    Raises:
+        EvalError: for an unknown or malformed spec, or a user module or file not there.
+    """
+    spec_form(spec).check(spec)
+
+
+def builds_in_workers(spec: str) -> bool:
+    """The policy of ``spec`` is built only where episodes run (see :class:`SpecForm`)."""
+    return spec_form(spec).in_workers
 
 
 def policy_cameras(spec: str) -> tuple[str, ...]:
-    """Cameras the policy of ``spec`` reads, without connecting or importing user code."""
+    """Cameras the policy of ``spec`` reads, without connecting (a user's policy is built)."""
     if spec in BUILTIN:
         return ()
     if spec.startswith("openpi:"):
         return OpenPiPolicy.cameras
-    return make_policy(spec).cameras
+    policy = make_policy(spec)
+    try:
+        return tuple(policy.cameras)
+    finally:
+        policy.close()

@@ -21,9 +21,9 @@ from .fakes import fake_env_factory
 M = "evaluation.user_policies"
 
 
-def _config(tmp_path, policies, episodes=2, workers=1, **kw):
+def _config(tmp_path, policies, episodes=2, workers=1, prefix="", **kw):
     return EvalConfig(
-        suites=("RSB-Math-4",), policies=tuple(f"{M}:{p}" for p in policies),
+        suites=("RSB-Math-4",), policies=tuple(f"{prefix}{M}:{p}" for p in policies),
         episodes=episodes, out=tmp_path / "run", workers=workers, max_steps=3,
         progress=False, **kw,
     )  # fmt: skip
@@ -106,7 +106,10 @@ def test_a_worker_that_dies_gives_infra_error_records_and_the_run_goes_on(tmp_pa
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(pool, "ProcessPoolExecutor", CountedPool)
-    cfg = _config(tmp_path, ["crash_once_if_flagged", "ok"], episodes=6, workers=2)
+    # in rsb's process (inprocess:), the policy's os._exit ends the worker itself
+    cfg = _config(
+        tmp_path, ["crash_once_if_flagged", "ok"], episodes=6, workers=2, prefix="inprocess:"
+    )
     records = run_eval(cfg, env_factory=fake_env_factory)
     # the crash breaks the first pool: the episode it ran (and the other one in flight, if
     # any) become infra errors, and the rest run on a second pool
@@ -130,7 +133,7 @@ def test_workers_that_keep_dying_before_any_episode_stop_the_run(tmp_path, monke
     flag = tmp_path / "crash"
     flag.touch()
     monkeypatch.setenv("RSB_TEST_FLAG", str(flag))
-    cfg = _config(tmp_path, ["crash_if_flagged"], episodes=8, workers=2)
+    cfg = _config(tmp_path, ["crash_if_flagged"], episodes=8, workers=2, prefix="inprocess:")
     with pytest.raises(InfraError, match=r"^worker processes died 3 times in a row before"):
         run_eval(cfg, env_factory=fake_env_factory)
     records = read_records(cfg.out / RECORDS_FILE)

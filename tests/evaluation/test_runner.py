@@ -1,7 +1,8 @@
 """Runner: plan order, resume without loss or duplicates, chunks, user policies, errors.
 
-These tests run in-process against :mod:`fakes` (a signals-only stand-in for the env);
-the real environment and a killed subprocess are exercised in ``test_eval_cli.py``.
+These tests run in-process against :mod:`fakes` (a signals-only stand-in for the env; its
+toy policies read the answer, so they run as ``inprocess:`` specs); the real environment
+and a killed subprocess are exercised in ``test_eval_cli.py``.
 """
 
 import pytest
@@ -13,6 +14,8 @@ from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
 
 from .fakes import fake_env_factory, make_episode
 
+FAKES = "inprocess:evaluation.fakes"
+
 
 @pytest.fixture(autouse=True)
 def _fake_tables(monkeypatch):
@@ -21,7 +24,7 @@ def _fake_tables(monkeypatch):
     worker.close_all()
 
 
-def _config(tmp_path, policies=("evaluation.fakes:oracle",), episodes=3, **kw):
+def _config(tmp_path, policies=("inprocess:evaluation.fakes:oracle",), episodes=3, **kw):
     return EvalConfig(
         suites=("RSB-Math-4",), policies=policies, episodes=episodes, out=tmp_path / "run",
         progress=False, **kw,
@@ -53,7 +56,7 @@ def test_unknown_policy_and_split_are_refused_up_front(tmp_path):
 
 def test_oracle_succeeds_and_wrong_choice_fails(tmp_path):
     records = run_eval(
-        _config(tmp_path, policies=("evaluation.fakes:oracle", "evaluation.fakes:always_a")),
+        _config(tmp_path, policies=(f"{FAKES}:oracle", f"{FAKES}:always_a")),
         env_factory=fake_env_factory,
     )
     oracle = [r for r in records if r.policy.endswith("oracle")]
@@ -94,7 +97,7 @@ def test_a_bad_action_shape_ends_the_episode_as_an_error(tmp_path, monkeypatch):
     (record,) = run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
     assert (record.termination, record.error_kind, record.grasped) == ("error", "policy", False)
     assert record.error == (
-        "PolicyError: policy evaluation.fakes:oracle: act() returned shape (1, 13); "
+        "PolicyError: policy inprocess:evaluation.fakes:oracle: act() returned shape (1, 13); "
         "expected (14,) or (H, 14)"
     )
 
@@ -111,7 +114,9 @@ def test_chosen_episodes_get_a_head_camera_video(tmp_path):
     cfg = _config(tmp_path, episodes=2, videos=(1,))
     records = run_eval(cfg, env_factory=fake_env_factory)
     videos = sorted((cfg.out / "videos").iterdir())
-    assert [v.name for v in videos] == ["RSB-Math-4_evaluation.fakes_oracle_eval_0001.mp4"]
+    assert [v.name for v in videos] == [
+        "RSB-Math-4_inprocess_evaluation.fakes_oracle_eval_0001.mp4"
+    ]
     cap = cv2.VideoCapture(str(videos[0]))
     frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
     assert (frames, int(cap.get(cv2.CAP_PROP_FRAME_WIDTH))) == (records[1].steps + 1, 32)
@@ -129,7 +134,7 @@ def test_ablations_and_counterfactual_twins_are_their_own_records_and_resume(tmp
     cfg = _config(
         tmp_path,
         episodes=2,
-        policies=("evaluation.fakes:oracle",),
+        policies=("inprocess:evaluation.fakes:oracle",),
         instructions=("blank", "shuffled-options"),
         counterfactual=True,
     )

@@ -1,8 +1,10 @@
 """Nothing a policy is handed holds the answer: a snooping policy searches it all.
 
-The snooper is a ``module:factory`` user policy. At reset it walks everything reachable from
-what it is handed (the env view, the observation, the info: attributes, dataclass fields,
-mappings, sequences, bound methods' owners) and, at every step, the observation again. The
+The snooper is an ``inprocess:module:factory`` user policy (so the test can read what it
+saw; in a policy process it is handed copies of the same values). At reset it walks
+everything reachable from what it is handed (the env view, the observation, the info:
+attributes, dataclass fields, mappings, sequences, bound methods' owners) and, at every
+step, the observation again. The
 test then checks that no episode, no seed, no question id and no table index was reachable,
 and that a snooper which grasps whatever candidate its search points to can do no better
 than the candidate order it is handed.
@@ -79,7 +81,7 @@ def test_a_snooping_policy_finds_no_episode_seed_question_or_index(suite):
     SEEN.clear()
     s = get_suite(suite)
     env = RsbEnv(s.path, suite=suite, cameras=("head",))
-    policy = make_policy("policies.test_no_answer:snooper")
+    policy = make_policy("inprocess:policies.test_no_answer:snooper")
     episode = load_episode(suite, "eval", 17)
     order = env.scene.candidates  # the task file's :candidates order
     try:

@@ -1,0 +1,395 @@
+"""User policies in a process of their own, talking to rsb over a socket (protocol 1).
+
+``--policy module:factory`` (or ``path/to/file.py:factory``) builds the policy in a *policy
+process*: a fresh Python interpreter (``subprocess``, never ``fork``: it inherits none of
+rsb's memory) that imports the factory, calls it and serves the policy's methods. All it
+ever receives is what :mod:`rsb_mj.policies.base` promises: the observation, the
+instruction, the spaces, the candidate names, the control rate and the public ``info``
+(``instruction``, ``candidates``, ``step``, ``signals``, ``sim``), copied over the socket.
+Walking the interpreter's frames (``sys._getframe``) or its objects (``gc.get_objects``)
+finds nothing of the episode, and rsb's process turns itself non-dumpable when it starts
+one (``PR_SET_DUMPABLE`` on Linux), so the policy cannot read its memory through
+``/proc/<pid>/mem`` or ``ptrace`` either.
+
+Whatever the policy's code does becomes at worst an error record of the episode
+(``error_kind == "policy"``), and the run goes on with a fresh policy process: it raises
+anything (``KeyboardInterrupt`` and ``SystemExit`` included), its process ends
+(``os._exit``, a crash in native code, killed), it breaks the protocol, or it forks and lets
+the copy return into the server loop (the copy is stopped before it can answer; see
+*Forks*). The process runs in a session of its own (a Ctrl-C at the terminal reaches rsb
+alone, which then stops the policy), ends with rsb's process (``PR_SET_DEATHSIG`` and a
+watchdog, as pool workers do: :mod:`rsb_mj.procs`), and ``close`` kills its whole process
+group.
+
+Protocol
+--------
+Transport: one end of a Unix stream socket pair each; every message is one frame of
+:mod:`rsb_mj.policies.frames` (a JSON header with raw numeric arrays, never pickle), a
+JSON object with a ``type``. rsb sends one request and reads one reply, strictly in turn.
+
+Requests (rsb -> policy process) and their replies:
+
+``hello`` ``{protocol: 1, spec}``
+    Build the policy from ``spec``. Reply ``ready`` ``{protocol, name, cameras: [str],
+    simulator: bool, privileged: bool, capabilities: {}}``. rsb refuses a policy that
+    declares ``simulator`` or ``privileged`` (neither the simulator nor the answer leaves
+    rsb's process; run such a class with ``inprocess:``).
+``reset`` ``{slot, env, obs, info}``
+    Start an episode. ``env``: ``{action_space, observation_space, candidates,
+    control_hz, instruction}`` (rebuilt as a :class:`~rsb_mj.env.views.PolicyEnv`; spaces
+    as ``{space: "Box", low, high, dtype}``, ``{space: "Dict", spaces: {name: ...}}``,
+    ``{space: "Discrete", n, start}`` or null). Reply ``state`` ``{slot, done}``.
+``act`` ``{slot, obs}``
+    The next action. Reply ``action`` ``{slot, action, done, text}``: ``action`` a float64
+    array (14,) or (H, 14) (converted in the policy process with ``np.asarray(...,
+    float64)``, so a string or a ragged list fails there, as ``act() raised ...``);
+    ``done`` and ``text`` read right after ``act``.
+``status`` ``{slot}``
+    Reply ``status`` ``{slot, phase, failure, warnings}`` (a
+    :class:`~rsb_mj.policies.base.PolicyStatus`).
+``close`` ``{}``
+    Call the policy's ``close``; reply ``bye`` ``{}``; the process exits.
+
+Any request may be answered ``error`` ``{what, error, kind}``: ``what`` the call
+(``"building it"``, ``"reset()"``, ``"act()"``, ``"done"``, ``"text"``, ``"status()"``,
+``"close()"``), ``error`` its ``"Type: message"``, ``kind`` ``"policy"`` (the policy's code
+raised) or ``"protocol"`` (a request it could not read). ``slot`` is the episode's slot,
+always 0 in protocol 1 (one episode at a time); a reply echoes it.
+
+Forks: a reply carries ``forked: n`` when the policy's code called ``os.fork`` ``n`` times
+during the request. A forked copy that returns into the server loop writes its pid to an
+*escape pipe* held by rsb and exits at once; told of a fork, rsb waits up to
+:data:`FORK_GRACE_S` on that pipe, and a pid there makes the episode a policy error. (A copy
+that execs or exits by itself, as ``subprocess`` and multiprocessing workers do, is fine.)
+
+Extending it (rules that keep protocol 1 peers working):
+
+1. Receivers ignore keys they do not know; an absent optional key keeps its protocol 1
+   meaning.
+2. A request type the policy process does not know is answered ``error`` with ``kind:
+   "protocol"`` (never by exiting), so rsb can fall back.
+3. A new ability is announced by the policy process in ``ready.capabilities`` and used by
+   rsb only when announced; optional reply content is asked for in ``hello``, so a process
+   that does not know it never sees the request.
+4. ``protocol`` changes only for a change that breaks these rules.
+
+Planned on these rules (not implemented):
+
+* **Batched queries** (issue 25): ``capabilities.batch = B`` when the policy has
+  ``act_batch(list of obs) -> list of actions or chunks``. Each episode in flight holds a
+  ``slot`` (``reset`` per slot, with per-episode state in the policy); the request
+  ``act_batch`` ``{items: [{slot, obs}, ...]}`` (at most B) is answered ``actions``
+  ``{items: [{slot, action, done, text}, ...]}``, one item per request item in order; an
+  item may be ``{slot, error}`` instead, so one failing episode fails alone. ``status``
+  stays per slot.
+* **Per-layer features** (issue 29): ``hello`` carries ``features: true``; the process
+  announces ``capabilities.features = true`` when the policy has a ``features`` attribute
+  (``{layer name: 1-D array}``), and each ``action`` reply (each ``actions`` item) then
+  carries ``features``, read right after ``act``. Arrays are plain numeric, float16
+  allowed; nothing flows back to the policy.
+
+Cost: one ``act`` round trip with three 224x224 RGB images is well under a millisecond
+(``tools/bench_child_policy.py``; the figure is in the README).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+import weakref
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.errors import PolicyError
+from rsb_mj.policies import frames
+from rsb_mj.policies.base import Policy, PolicyStatus
+
+#: The protocol this module speaks (see the module docstring).
+PROTOCOL = 1
+#: Seconds a policy process may take to start and build the policy (its factory may load
+#: a large checkpoint).
+STARTUP_TIMEOUT_S = 600.0
+#: Seconds rsb waits for a forked copy to report that it returned into the server loop.
+FORK_GRACE_S = 1.0
+#: Seconds ``close`` waits for the process to exit before killing it.
+CLOSE_TIMEOUT_S = 5.0
+#: Socket buffer size asked for [bytes] (the kernel may cap it): one observation fits.
+SOCKET_BUFFER_BYTES = 4 << 20
+#: Longest error text kept from a policy process [chars].
+MAX_ERROR_CHARS = 2000
+#: ``PR_SET_DUMPABLE`` from ``<linux/prctl.h>``.
+_PR_SET_DUMPABLE = 4
+
+_BOOT = (
+    "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
+    "from rsb_mj.policies.child_server import main; "
+    "main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))"
+)
+
+
+def forbid_memory_access() -> bool:
+    """Linux: make this process non-dumpable, so other processes of the same user (a policy
+    process) cannot read its memory (``/proc/<pid>/mem``, ``ptrace``); True when done."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def encode_space(space: Any) -> Any:
+    """A gymnasium space as a frame value (see the module docstring), None for None.
+
+    Raises:
+        PolicyError: for a space other than Box, Dict or Discrete.
+    """
+    if space is None:
+        return None
+    kind = type(space).__name__
+    if kind == "Box":
+        return {"space": "Box", "low": space.low, "high": space.high, "dtype": space.dtype.str}
+    if kind == "Dict":
+        return {"space": "Dict", "spaces": {k: encode_space(v) for k, v in space.spaces.items()}}
+    if kind == "Discrete":
+        return {"space": "Discrete", "n": int(space.n), "start": int(space.start)}
+    raise PolicyError(f"cannot send a {kind} space to a policy process (Box, Dict, Discrete)")
+
+
+def _exit_cause(proc: subprocess.Popen) -> str:
+    try:
+        code = proc.wait(timeout=CLOSE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return "closed its connection"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"was killed by {name}"
+    return f"exited with status {code}"
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+class ChildPolicy(Policy):
+    """A user's policy served by a policy process (see the module docstring).
+
+    Args:
+        spec: ``module:factory`` or ``path/to/file.py:factory``.
+        startup_timeout_s: seconds the process may take to build the policy.
+
+    Raises:
+        PolicyError: when the policy cannot be built (its factory raised, the module is not
+            there, the process died) or declares ``simulator``/``privileged``.
+    """
+
+    def __init__(self, spec: str, *, startup_timeout_s: float = STARTUP_TIMEOUT_S) -> None:
+        self.name = spec
+        self.cameras: tuple[str, ...] = ()
+        self._done = False
+        self._text: str | None = None
+        self._busy = False
+        forbid_memory_access()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        for sock in (ours, theirs):
+            for opt in (socket.SO_SNDBUF, socket.SO_RCVBUF):
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
+        escape_r, escape_w = os.pipe()
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, json.dumps(sys.path), str(theirs.fileno()),
+                 str(escape_w), str(os.getpid())],
+                pass_fds=(theirs.fileno(), escape_w),
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )  # fmt: skip
+        finally:
+            theirs.close()
+            os.close(escape_w)
+        self._sock, self._escape = ours, escape_r
+        self._finalizer = weakref.finalize(self, _release, self._proc, ours, escape_r)
+        try:
+            ready = self._request(
+                {"type": "hello", "protocol": PROTOCOL, "spec": spec},
+                "ready",
+                "building it",
+                timeout_s=startup_timeout_s,
+            )
+        except BaseException:
+            self.close()
+            raise
+        self.cameras = tuple(str(c) for c in ready.get("cameras", ()))
+        declared = [k for k in ("simulator", "privileged") if ready.get(k)]
+        if declared:
+            self.close()
+            raise PolicyError(
+                f"policy {spec}: declares {declared[0]} = True, but neither the simulator nor "
+                f"the answer leaves rsb's process; run it there with --policy inprocess:{spec} "
+                "(its records are then marked privileged and never ranked)"
+            )
+
+    @property
+    def pid(self) -> int:
+        """The policy process's pid."""
+        return int(self._proc.pid)
+
+    def _fail(self, what: str, message: str) -> PolicyError:
+        return PolicyError(f"policy {self.name}: {what}: {message}")
+
+    def _request(
+        self, message: dict[str, Any], expect: str, what: str, *, timeout_s: float | None = None
+    ) -> dict[str, Any]:
+        """Send ``message``, return the reply of type ``expect``.
+
+        Raises:
+            PolicyError: for an error reply, a dead process, a broken protocol or a copy of
+                the process that escaped a fork.
+        """
+        if self._busy:
+            raise self._fail(what, "the policy process is out of step (an earlier call was "
+                             "interrupted); it is restarted for the next episode")  # fmt: skip
+        if self._proc.poll() is not None:
+            raise self._fail(what, f"its process {_exit_cause(self._proc)} earlier")
+        self._busy = True
+        self._sock.settimeout(timeout_s)
+        try:
+            frames.send(self._sock, message)
+            reply = frames.recv(self._sock)
+        except frames.Closed:
+            raise self._fail(
+                what, f"its process {_exit_cause(self._proc)} (the episode is not scored)"
+            ) from None
+        except TimeoutError:
+            raise self._fail(what, f"no answer within {timeout_s:g} s") from None
+        except frames.FrameError as exc:
+            raise self._fail(what, f"the policy process broke the protocol ({exc})") from None
+        self._busy = False
+        self._check_escape(what, int(reply.get("forked") or 0))
+        kind = reply["type"]
+        if kind == "error":
+            error = str(reply.get("error", ""))[:MAX_ERROR_CHARS]
+            if reply.get("kind") == "protocol":
+                raise self._fail(what, f"the policy process could not read the request ({error})")
+            if reply.get("what") == "building it":
+                raise PolicyError(f"policy {self.name}: building it failed: {error}")
+            raise PolicyError(f"policy {self.name}: {reply.get('what', what)} raised {error}")
+        if kind != expect:
+            self._busy = True  # out of step: never reused
+            raise self._fail(what, f"the policy process answered {kind!r}, expected {expect!r}")
+        return reply
+
+    def _check_escape(self, what: str, forked: int) -> None:
+        """Raise when a forked copy of the policy process returned into its server loop."""
+        ready, _, _ = select.select([self._escape], [], [], FORK_GRACE_S if forked else 0.0)
+        if not ready:
+            return
+        note = os.read(self._escape, 4096).decode(errors="replace").split()
+        if not note:  # end of file: the process is gone; the next request says how
+            return
+        self._busy = True  # never reused: the episode is an error and the process restarted
+        raise self._fail(
+            what,
+            f"the policy forked a process (pid {note[0]}) that returned into rsb's policy "
+            "loop; it was stopped, and the episode is not scored",
+        )
+
+    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Send the episode's start (the view's public fields, ``obs`` and public ``info``)."""
+        view = {
+            "action_space": encode_space(getattr(env, "action_space", None)),
+            "observation_space": encode_space(getattr(env, "observation_space", None)),
+            "candidates": tuple(env.candidates),
+            "control_hz": float(env.control_hz),
+            "instruction": str(env.instruction),
+        }
+        public = {k: info[k] for k in ("instruction", "candidates", "step", "signals", "sim")
+                  if k in info}  # fmt: skip
+        reply = self._request(
+            {"type": "reset", "slot": 0, "env": view, "obs": obs, "info": public},
+            "state",
+            "reset()",
+        )
+        self._done, self._text = bool(reply.get("done")), None
+
+    def act(self, obs: dict[str, Any]) -> np.ndarray:
+        """The policy's action for ``obs`` (also updates ``done`` and ``text``)."""
+        reply = self._request({"type": "act", "slot": 0, "obs": obs}, "action", "act()")
+        action, text = reply.get("action"), reply.get("text")
+        if not isinstance(action, np.ndarray):
+            raise self._fail("act()", f"the policy process sent {type(action).__name__}, "
+                             "not an array")  # fmt: skip
+        if text is not None and not isinstance(text, str):
+            raise self._fail("text", f"the policy process sent {type(text).__name__}")
+        self._done, self._text = bool(reply.get("done")), text
+        return action
+
+    @property
+    def done(self) -> bool:
+        """The policy's ``done`` after its last ``reset`` or ``act``."""
+        return self._done
+
+    @property
+    def text(self) -> str | None:
+        """The policy's ``text`` after its last ``act``."""
+        return self._text
+
+    def status(self) -> PolicyStatus:
+        """The policy's ``status()``."""
+        reply = self._request({"type": "status", "slot": 0}, "status", "status()")
+        warnings = reply.get("warnings") or []
+        return PolicyStatus(
+            phase=str(reply.get("phase") or ""),
+            failure=None if reply.get("failure") is None else str(reply["failure"]),
+            warnings=tuple(str(w) for w in warnings) if isinstance(warnings, list) else (),
+        )
+
+    def close(self) -> None:
+        """Ask the policy to close, then end its process group (at once when out of step)."""
+        polite = self._proc.poll() is None and not self._busy
+        if polite:
+            try:
+                self._request({"type": "close"}, "bye", "close()", timeout_s=CLOSE_TIMEOUT_S)
+            except PolicyError:
+                polite = False
+        if polite:
+            _wait_unreaped(self._proc.pid, CLOSE_TIMEOUT_S)
+        self._finalizer()
+
+
+def _wait_unreaped(pid: int, timeout_s: float) -> None:
+    """Wait up to ``timeout_s`` for process ``pid`` to exit, leaving it unreaped (so its pid,
+    and with it its process group's id, is not reused before the group is killed)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.005)
+
+
+def _release(proc: subprocess.Popen, sock: socket.socket, escape: int) -> None:
+    """Kill the policy process's group (forked copies included), reap it, free the ends."""
+    _kill_group(proc.pid)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=CLOSE_TIMEOUT_S)
+    sock.close()
+    with contextlib.suppress(OSError):
+        os.close(escape)

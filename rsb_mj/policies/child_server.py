@@ -1,0 +1,220 @@
+"""The policy process's side of :mod:`rsb_mj.policies.child`: build the policy, serve it.
+
+Started by :class:`~rsb_mj.policies.child.ChildPolicy` as ``python -c ...`` with the parent's
+``sys.path``; :func:`main` reads requests from the socket until ``close`` or end of file.
+Everything the policy's code raises (``BaseException``: ``KeyboardInterrupt`` and
+``SystemExit`` too) is answered as an ``error`` reply and the loop goes on; what the policy
+is handed is rebuilt from the frames alone (nothing else of rsb's reaches this process).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.errors import describe
+from rsb_mj.policies import frames
+from rsb_mj.policies.base import Policy, PolicyStatus
+
+#: The protocol this module speaks (as :data:`rsb_mj.policies.child.PROTOCOL`).
+PROTOCOL = 1
+#: Longest ``text`` sent back [chars] (the runner keeps far less).
+MAX_TEXT_CHARS = 65536
+
+
+class _Raised(Exception):
+    """The policy's code raised; ``reply`` is the error to send."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__(reply["error"])
+        self.reply = reply
+
+
+def decode_space(value: Any) -> Any:
+    """The gymnasium space of an :func:`~rsb_mj.policies.child.encode_space` value."""
+    if value is None:
+        return None
+    from gymnasium import spaces
+
+    kind = value.get("space")
+    if kind == "Box":
+        return spaces.Box(value["low"], value["high"], dtype=np.dtype(value["dtype"]))
+    if kind == "Dict":
+        return spaces.Dict({k: decode_space(v) for k, v in value["spaces"].items()})
+    if kind == "Discrete":
+        return spaces.Discrete(int(value["n"]), start=int(value["start"]))
+    raise ValueError(f"unknown space {kind!r}")
+
+
+class Server:
+    """Serves one policy over ``sock`` (see :mod:`rsb_mj.policies.child` for the messages).
+
+    Args:
+        sock: this process's end of the socket pair.
+        escape_fd: write end of the escape pipe (a forked copy reports itself there).
+    """
+
+    def __init__(self, sock: socket.socket, escape_fd: int) -> None:
+        self.sock = sock
+        self.escape_fd = escape_fd
+        self.pid = os.getpid()
+        self.policy: Policy | None = None
+        self.forks = 0
+        os.register_at_fork(after_in_parent=self._count_fork)
+
+    def _count_fork(self) -> None:
+        self.forks += 1
+
+    def _stop_escaped_copy(self) -> None:
+        """In a forked copy that returned here: report to rsb and exit at once."""
+        if os.getpid() != self.pid:
+            try:
+                os.write(self.escape_fd, f"{os.getpid()}\n".encode())
+            finally:
+                os._exit(0)
+
+    def _call(self, what: str, fn: Callable[[], Any]) -> Any:
+        """Run policy code; what it raises becomes an ``error`` reply."""
+        try:
+            return fn()
+        except BaseException as exc:  # the policy's code: nothing of it ends this loop
+            self._stop_escaped_copy()
+            raise _Raised({"type": "error", "what": what, "error": describe(exc),
+                           "kind": "policy"}) from None  # fmt: skip
+        finally:
+            self._stop_escaped_copy()
+
+    def _hello(self, msg: dict[str, Any]) -> dict[str, Any]:
+        from rsb_mj.policies.user import build_user_policy
+
+        if msg.get("protocol") != PROTOCOL:
+            return _protocol_error(f"protocol {msg.get('protocol')!r}; this process speaks "
+                                   f"{PROTOCOL}")  # fmt: skip
+        spec = str(msg.get("spec"))
+        policy = self._call("building it", lambda: build_user_policy(spec))
+        self.policy = policy
+        return {
+            "type": "ready",
+            "protocol": PROTOCOL,
+            "name": spec,
+            "cameras": list(self._call("building it", lambda: tuple(policy.cameras))),
+            "simulator": bool(policy.simulator),
+            "privileged": bool(policy.privileged),
+            "capabilities": {},
+        }
+
+    def _state(self, policy: Policy) -> bool:
+        return bool(self._call("done", lambda: policy.done))
+
+    def _reset(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
+        from rsb_mj.env.views import PolicyEnv
+
+        view = msg["env"]
+        env = PolicyEnv(
+            action_space=decode_space(view["action_space"]),
+            observation_space=decode_space(view["observation_space"]),
+            candidates=tuple(view["candidates"]),
+            control_hz=float(view["control_hz"]),
+            instruction=str(view["instruction"]),
+        )
+        obs, info = msg["obs"], msg["info"]
+        self._call("reset()", lambda: policy.reset(env, obs, info))
+        return {"type": "state", "slot": 0, "done": self._state(policy)}
+
+    def _act(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
+        obs = msg["obs"]
+        action = self._call("act()", lambda: np.asarray(policy.act(obs), dtype=np.float64))
+        text = self._call("text", lambda: policy.text)
+        return {
+            "type": "action",
+            "slot": 0,
+            "action": action,
+            "done": self._state(policy),
+            "text": None if text is None else str(text)[-MAX_TEXT_CHARS:],
+        }
+
+    def _status(self, policy: Policy) -> dict[str, Any]:
+        status = self._call("status()", policy.status)
+        if not isinstance(status, PolicyStatus):
+            status = PolicyStatus()
+        return {
+            "type": "status",
+            "slot": 0,
+            "phase": str(status.phase),
+            "failure": status.failure,
+            "warnings": [str(w) for w in status.warnings],
+        }
+
+    def handle(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The reply to one request."""
+        kind = msg["type"]
+        try:
+            if kind == "hello":
+                return self._hello(msg)
+            policy = self.policy
+            if policy is None and kind != "close":
+                return _protocol_error(f"{kind!r} before the policy was built (hello)")
+            if kind == "reset":
+                return self._reset(msg, policy)
+            if kind == "act":
+                return self._act(msg, policy)
+            if kind == "status":
+                return self._status(policy)
+            if kind == "close":
+                if policy is not None:
+                    self._call("close()", policy.close)
+                return {"type": "bye"}
+        except _Raised as raised:
+            return raised.reply
+        return _protocol_error(f"unknown request type {kind!r}")
+
+    def serve(self) -> None:
+        """Answer requests until ``close`` or end of file."""
+        while True:
+            try:
+                msg = frames.recv(self.sock)
+            except frames.Closed:
+                return
+            except frames.FrameError as exc:
+                self._send(_protocol_error(str(exc)))
+                return
+            self.forks = 0
+            try:
+                reply = self.handle(msg)
+            except (KeyError, TypeError, ValueError) as exc:  # a malformed request
+                reply = _protocol_error(f"malformed {msg.get('type')!r} request ({describe(exc)})")
+            self._stop_escaped_copy()
+            if self.forks:
+                reply["forked"] = self.forks
+            self._send(reply)
+            if msg["type"] == "close":
+                return
+
+    def _send(self, reply: dict[str, Any]) -> None:
+        try:
+            frames.send(self.sock, reply)
+        except frames.Closed:
+            raise SystemExit(0) from None
+        except frames.FrameError as exc:  # e.g. a status the policy filled with objects
+            frames.send(self.sock, {"type": "error", "what": reply.get("type", "?"),
+                                    "error": describe(exc), "kind": "policy"})  # fmt: skip
+
+
+def _protocol_error(message: str) -> dict[str, Any]:
+    return {"type": "error", "what": "the request", "error": message, "kind": "protocol"}
+
+
+def main(sock_fd: int, escape_fd: int, parent_pid: int) -> None:
+    """Entry point of a policy process: end with rsb's process, serve until closed."""
+    from rsb_mj.procs import worker_init
+
+    worker_init(parent_pid)
+    sock = socket.socket(fileno=sock_fd)
+    try:
+        Server(sock, escape_fd).serve()
+    finally:
+        sock.close()

@@ -1,0 +1,218 @@
+"""A user's policy factory, named ``module:factory`` or ``path/to/file.py:factory``.
+
+``load_factory`` imports the factory and :func:`build_user_policy` calls it:
+
+* module form (``my_pkg.my_policy:make``): imported from the Python path; a module that is
+  not found there is looked up in the current folder too (as ``python -m`` would), so
+  ``rsb eval`` finds your modules from your project's folder without ``PYTHONPATH``;
+* file form (``examples/my_policy.py:make``, relative to the current folder or absolute):
+  the file is loaded as a module named after it, with its folder first on the Python path
+  (as ``python examples/my_policy.py`` would), so it can import its neighbours.
+
+A factory may return a :class:`~rsb_mj.policies.base.Policy` or any object with
+``act(obs)``; ``reset(env, obs, info)``, ``done``, ``text`` (a rationale written with the
+last action), ``status()`` and ``close()`` are optional, and a ``cameras`` attribute names
+the cameras it reads (default: all three). :class:`UserPolicy` adapts such an object.
+
+Where the factory runs is the spec's business (:mod:`rsb_mj.policies.spec`): in a policy
+process by default (:mod:`rsb_mj.policies.child`), in rsb's own process for ``inprocess:``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.errors import EvalError
+from rsb_mj.policies.base import Policy, PolicyStatus
+
+#: Cameras a user policy reads when it does not say (``cameras`` attribute).
+DEFAULT_CAMERAS = ("head", "left_wrist", "right_wrist")
+
+
+def split_spec(spec: str) -> tuple[str, str] | None:
+    """``(module or file, factory)`` of a user spec, or None when ``spec`` is not one.
+
+    >>> split_spec("examples/my_policy.py:make")
+    ('examples/my_policy.py', 'make')
+    """
+    where, sep, attr = spec.rpartition(":")
+    if not (sep and where and attr.isidentifier()):
+        return None
+    if is_file_form(where) or all(part.isidentifier() for part in where.split(".")):
+        return where, attr
+    return None
+
+
+def is_file_form(where: str) -> bool:
+    """``where`` names a Python file (``.py``, or a path with a folder separator)."""
+    return where.endswith(".py") or "/" in where or os.sep in where
+
+
+def _with_current_folder(module: str) -> None:
+    """Put the current folder first on the path when ``module`` is not found without it."""
+    top = module.partition(".")[0]
+    try:
+        found = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        found = None
+    cwd = os.getcwd()
+    if found is None and cwd not in sys.path:
+        sys.path.insert(0, cwd)
+        importlib.invalidate_caches()
+
+
+def check_user_spec(spec: str) -> None:
+    """Check, without running any of its code, that the module or file of ``spec`` exists.
+
+    Raises:
+        EvalError: naming the module or file that is not there.
+    """
+    where, _ = _parts(spec)
+    if is_file_form(where):
+        _file(spec, where)
+        return
+    _with_current_folder(where)
+    try:
+        found = importlib.util.find_spec(where)
+    except (ImportError, ValueError) as exc:
+        raise EvalError(f"policy {spec!r}: cannot import {where!r} ({exc})") from None
+    if found is None:
+        raise EvalError(
+            f"policy {spec!r}: cannot import {where!r}: no such module on the Python path "
+            f"or in the current folder ({os.getcwd()})"
+        )
+
+
+def _parts(spec: str) -> tuple[str, str]:
+    parts = split_spec(spec)
+    if parts is None:
+        raise EvalError(
+            f"policy {spec!r}: expected module:factory or path/to/file.py:factory "
+            "(factory: a Python name)"
+        )
+    return parts
+
+
+def _file(spec: str, where: str) -> Path:
+    path = Path(where).expanduser()
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    if not path.is_file():
+        what = "not a regular file" if path.exists() else "no such file"
+        raise EvalError(f"policy {spec!r}: {where}: {what} (relative to {Path.cwd()})")
+    if path.suffix != ".py":
+        raise EvalError(f"policy {spec!r}: {where}: a policy file ends in .py")
+    return path
+
+
+def _load_file(spec: str, where: str) -> Any:
+    path = _file(spec, where).resolve()
+    for module in list(sys.modules.values()):  # loaded before: the same module object
+        if getattr(module, "__file__", None) == str(path):
+            return module
+    name = path.stem if path.stem.isidentifier() else "rsb_user_policy"
+    if name in sys.modules:
+        name = f"rsb_user_policy_{abs(hash(str(path)))}"
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    loader = importlib.util.spec_from_file_location(name, path)
+    if loader is None or loader.loader is None:
+        raise EvalError(f"policy {spec!r}: {where}: cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(loader)
+    sys.modules[name] = module
+    try:
+        loader.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def load_factory(spec: str) -> Callable[[], Any]:
+    """The factory ``spec`` names, its module imported (runs the module's code).
+
+    Raises:
+        EvalError: for a module or file that is not there or a name that is not callable;
+            whatever the module raises while it is imported.
+    """
+    where, attr = _parts(spec)
+    if is_file_form(where):
+        module = _load_file(spec, where)
+    else:
+        _with_current_folder(where)
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as exc:
+            raise EvalError(f"policy {spec!r}: cannot import {where!r} ({exc})") from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise EvalError(f"policy {spec!r}: {where} has no callable {attr!r}")
+    return factory
+
+
+def build_user_policy(spec: str) -> Policy:
+    """Import the factory of ``spec``, call it and adapt what it returns.
+
+    Raises:
+        EvalError: see :func:`load_factory`, or for an object without ``act(obs)``;
+            whatever the factory raises.
+    """
+    made = load_factory(spec)()
+    if isinstance(made, Policy):
+        made.name = spec
+        return made
+    if not callable(getattr(made, "act", None)):
+        attr = spec.rpartition(":")[2]
+        raise EvalError(f"policy {spec!r}: {attr}() returned an object without act(obs)")
+    return UserPolicy(spec, made)
+
+
+class UserPolicy(Policy):
+    """Adapts a user's object with ``act`` (and optionally reset/done/text/status/close,
+    ``cameras``, and the ``simulator``/``privileged`` declarations of :class:`Policy`)."""
+
+    def __init__(self, name: str, inner: Any) -> None:
+        self.name = name
+        self.inner = inner
+        self.cameras = tuple(getattr(inner, "cameras", DEFAULT_CAMERAS))
+        self.simulator = bool(getattr(inner, "simulator", False))
+        self.privileged = bool(getattr(inner, "privileged", False))
+
+    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Forward to the user's ``reset`` if it has one."""
+        if hasattr(self.inner, "reset"):
+            self.inner.reset(env, obs, info)
+
+    def act(self, obs: dict[str, Any]) -> np.ndarray:
+        """Forward to the user's ``act``."""
+        return np.asarray(self.inner.act(obs), dtype=np.float64)
+
+    @property
+    def done(self) -> bool:
+        """The user's ``done``, False if absent."""
+        return bool(getattr(self.inner, "done", False))
+
+    @property
+    def text(self) -> str | None:
+        """The user's ``text`` (a rationale written with the last action), None if absent."""
+        value = getattr(self.inner, "text", None)
+        return None if value is None else str(value)
+
+    def status(self) -> PolicyStatus:
+        """The user's ``status()`` if it has one and it returns a :class:`PolicyStatus`."""
+        status = getattr(self.inner, "status", None)
+        value = status() if callable(status) else None
+        return value if isinstance(value, PolicyStatus) else PolicyStatus()
+
+    def close(self) -> None:
+        """Forward to the user's ``close`` if it has one."""
+        if hasattr(self.inner, "close"):
+            self.inner.close()
