@@ -9,6 +9,12 @@ Rerunning the same command resumes: finished episodes are kept, the rest run, an
 that ended in an error (a policy server that went away, a policy that raised, a worker that
 died) are retried. Errors are never scored.
 
+Your own policy (``--policy my_pkg.my_policy:make`` or ``--policy path/to/my_policy.py:make``,
+found from the current folder) runs in a policy process of its own: whatever it does (raise,
+even KeyboardInterrupt; exit; crash; fork) ends only its episode, as an error record, and
+the run goes on. ``--policy inprocess:...`` runs it inside rsb for debugging; such runs are
+marked privileged and never ranked.
+
 Exit status: 0 every episode scored; 2 usage error, unwritable --out, another run on the
 same --out, or a policy that fails its start-up check (e.g. an unreachable policy server,
 reported within --connect-timeout); 3 the run finished but some episodes ended in errors
@@ -60,8 +66,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         required=True,
         metavar="SPEC",
         help="noop | expert | random-grasp | nearest | try-all | nearest-to-zone | "
-        "fixed-letter | fixed-position | openpi:HOST:PORT[:HORIZON] | module:factory "
-        "(repeatable)",
+        "fixed-letter | fixed-position | openpi:HOST:PORT[:HORIZON] | module:factory | "
+        "path/to/file.py:factory (your own, run in a policy process that gets only the "
+        "observation, instruction and spaces) | inprocess:module:factory (your own in rsb's "
+        "process, for debugging: marked privileged, never ranked) (repeatable)",
     )
     p.add_argument("--episodes", type=int, default=10, help="episodes per suite (default 10)")
     p.add_argument("--out", type=Path, required=True, help="run directory (resumed if present)")

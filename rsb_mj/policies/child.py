@@ -261,11 +261,11 @@ class ChildPolicy(Policy):
             PolicyError: for an error reply, a dead process, a broken protocol or a copy of
                 the process that escaped a fork.
         """
+        if self._proc.poll() is not None:
+            raise self._fail(what, f"its process {_exit_cause(self._proc)} earlier")
         if self._busy:
             raise self._fail(what, "the policy process is out of step (an earlier call was "
                              "interrupted); it is restarted for the next episode")  # fmt: skip
-        if self._proc.poll() is not None:
-            raise self._fail(what, f"its process {_exit_cause(self._proc)} earlier")
         self._busy = True
         self._sock.settimeout(timeout_s)
         try:
@@ -299,14 +299,13 @@ class ChildPolicy(Policy):
         ready, _, _ = select.select([self._escape], [], [], FORK_GRACE_S if forked else 0.0)
         if not ready:
             return
-        note = os.read(self._escape, 4096).decode(errors="replace").split()
-        if not note:  # end of file: the process is gone; the next request says how
+        if not os.read(self._escape, 4096):  # end of file: the process is gone (said later)
             return
         self._busy = True  # never reused: the episode is an error and the process restarted
         raise self._fail(
             what,
-            f"the policy forked a process (pid {note[0]}) that returned into rsb's policy "
-            "loop; it was stopped, and the episode is not scored",
+            "the policy forked a process that returned into rsb's policy loop; the copy was "
+            "stopped, and the episode is not scored",
         )
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:

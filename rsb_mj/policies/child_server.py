@@ -9,8 +9,11 @@ is handed is rebuilt from the frames alone (nothing else of rsb's reaches this p
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import socket
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -208,10 +211,56 @@ def _protocol_error(message: str) -> dict[str, Any]:
     return {"type": "error", "what": "the request", "error": message, "kind": "protocol"}
 
 
+#: ``CAP_SYS_PTRACE`` from ``<linux/capability.h>``.
+_CAP_SYS_PTRACE = 19
+#: ``PR_CAPBSET_DROP`` and ``PR_SET_NO_NEW_PRIVS`` from ``<linux/prctl.h>``.
+_PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 24, 38
+#: ``_LINUX_CAPABILITY_VERSION_3``.
+_CAP_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = (("version", ctypes.c_uint32), ("pid", ctypes.c_int))
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = (
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    )
+
+
+def drop_ptrace() -> bool:
+    """Linux: give up reading other processes' memory for good (this process and what it
+    execs): no new privileges, ``CAP_SYS_PTRACE`` dropped from the bounding, effective,
+    permitted and inheritable sets. rsb's process is non-dumpable too
+    (:func:`~rsb_mj.policies.child.forbid_memory_access`), so even a policy running as root
+    cannot read it through ``/proc/<pid>/mem``. True when done."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        libc.prctl(_PR_CAPBSET_DROP, _CAP_SYS_PTRACE, 0, 0, 0)  # EPERM unless privileged
+        header, data = _CapHeader(_CAP_VERSION_3, 0), (_CapData * 2)()
+        if libc.capget(ctypes.byref(header), data) != 0:
+            return False
+        keep = ~(1 << _CAP_SYS_PTRACE) & 0xFFFFFFFF
+        data[0].effective &= keep
+        data[0].permitted &= keep
+        data[0].inheritable &= keep
+        return libc.capset(ctypes.byref(header), data) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 def main(sock_fd: int, escape_fd: int, parent_pid: int) -> None:
-    """Entry point of a policy process: end with rsb's process, serve until closed."""
+    """Entry point of a policy process: give up ``ptrace``, end with rsb's process, serve
+    until closed."""
     from rsb_mj.procs import worker_init
 
+    drop_ptrace()
     worker_init(parent_pid)
     sock = socket.socket(fileno=sock_fd)
     try:

@@ -93,7 +93,7 @@ def _plain(array: np.ndarray) -> np.ndarray:
         dtype = dtype.newbyteorder("<")
     if dtype.str not in DTYPES:
         raise FrameError(f"cannot send a {array.dtype} array; plain numeric dtypes only")
-    return np.ascontiguousarray(array, dtype=dtype)
+    return np.asarray(array).astype(dtype, order="C", copy=False)  # 0-d stays 0-d
 
 
 def encode(message: dict[str, Any]) -> list[bytes | memoryview]:
