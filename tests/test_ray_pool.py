@@ -179,7 +179,7 @@ def test_running_cluster_two_workers_retry_a_killed_worker(tmp_path, monkeypatch
         env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
-        crash = "evaluation.user_policies:crash_once_if_flagged"
+        crash = "inprocess:evaluation.user_policies:crash_once_if_flagged"  # kills its worker
         args = ["eval", "--suite", "RSB-Math-4", "--policy", crash, "--policy", "random-grasp",
                 "--max-steps", "60", "--no-progress"]  # fmt: skip
         deadline = time.monotonic() + 120

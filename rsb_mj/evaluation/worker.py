@@ -8,7 +8,9 @@ so building them is paid once per process, not per episode.
 that raises, even ``SystemExit``, in its factory, ``reset`` or ``act``; a policy server
 that went away; an environment that fails) becomes an *error record*
 (``termination == "error"``) naming the cause, which the metrics leave out and a resumed
-run retries. Only ``KeyboardInterrupt`` propagates.
+run retries. Only ``KeyboardInterrupt`` propagates: a user's policy runs in a policy process
+of its own (:mod:`rsb_mj.policies.child`), so a ``KeyboardInterrupt`` it raises, an exit or
+a fork there is an error record too; only ``inprocess:`` policies share this process.
 """
 
 from __future__ import annotations

@@ -7,9 +7,11 @@ ever receives is what :mod:`rsb_mj.policies.base` promises: the observation, the
 instruction, the spaces, the candidate names, the control rate and the public ``info``
 (``instruction``, ``candidates``, ``step``, ``signals``, ``sim``), copied over the socket.
 Walking the interpreter's frames (``sys._getframe``) or its objects (``gc.get_objects``)
-finds nothing of the episode, and rsb's process turns itself non-dumpable when it starts
-one (``PR_SET_DUMPABLE`` on Linux), so the policy cannot read its memory through
-``/proc/<pid>/mem`` or ``ptrace`` either.
+finds nothing of the episode. Nor can the policy read rsb's memory through
+``/proc/<pid>/mem`` or ``ptrace`` (Linux): rsb's process turns itself non-dumpable when it
+starts one (``PR_SET_DUMPABLE``), and the policy process gives up ``CAP_SYS_PTRACE`` and new
+privileges before it imports any of the policy's code (so this holds for root too). What
+stays public stays readable: the frozen episode tables are files of the repository.
 
 Whatever the policy's code does becomes at worst an error record of the episode
 (``error_kind == "policy"``), and the run goes on with a fresh policy process: it raises
