@@ -36,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print every row whatever its error episodes (they stay excluded from rates)",
     )
+    p.add_argument(
+        "--allow-mixed-renderers",
+        action="store_true",
+        help="pool records drawn by different renderers (GL backend, driver or reference "
+        "render differ; refused by default, the header says so)",
+    )
     p.set_defaults(func=run)
 
 
@@ -52,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 <= args.max_error_rate <= 1.0:
         raise EvalError(f"--max-error-rate {args.max_error_rate}: must be within 0..1")
     limit = None if args.allow_errors else args.max_error_rate
-    print(write_report(args.dirs, out, plots=not args.no_plots, max_error_rate=limit), end="")
+    text = write_report(
+        args.dirs,
+        out,
+        plots=not args.no_plots,
+        max_error_rate=limit,
+        allow_mixed_renderers=args.allow_mixed_renderers,
+    )
+    print(text, end="")
     print(f"written to {out}/")
     return 0

@@ -16,7 +16,9 @@ Rows are labelled by policy; with several run directories, by ``<dir name>:<poli
 privileged policies (the built-in expert reads the answer) carry the mark ``(privileged)``.
 The header lists every non-default setting (step limit, quality preset, control rate) and
 the error episodes, which are excluded from every rate; a row with more errors than
-``max_error_rate`` is withheld.
+``max_error_rate`` is withheld. It names the renderer that drew the records; records of
+several renderers are refused unless ``allow_mixed_renderers`` (see
+:mod:`rsb_mj.evaluation.renderers`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from rsb_mj.evaluation.metrics import (
     summarize,
 )
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
+from rsb_mj.evaluation.renderers import renderer_lines
 from rsb_mj.evaluation.tables import (
     MAX_ERROR_RATE,
     ablation_table,
@@ -237,6 +240,7 @@ def write_report(
     *,
     plots: bool = True,
     max_error_rate: float | None = MAX_ERROR_RATE,
+    allow_mixed_renderers: bool = False,
 ) -> str:
     """Write the report files into ``out``; return the Markdown text.
 
@@ -246,11 +250,14 @@ def write_report(
         plots: also write the PNG plots.
         max_error_rate: rows with a larger share of error episodes are withheld (None: print
             every row).
+        allow_mixed_renderers: pool records drawn by different renderers (the header says
+            so); by default they are refused.
 
     Raises:
         EvalError: for a folder without records, or records that cannot be pooled.
     """
     runs = load_runs(dirs)
+    renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
     metrics = {label: summarize(recs) for label, recs in runs.items()}
     out.mkdir(parents=True, exist_ok=True)
     labelled = [(label, m) for label, ms in metrics.items() for m in ms]
@@ -280,6 +287,8 @@ def write_report(
         f"Settings: mujoco {', '.join(mujoco)}; "
         + ("non-default:" if odd else "all defaults (suite step limits, fast quality, 20 Hz)"),
         *odd,
+        "",
+        *renderers,
         "",
         "Tasks: "
         + "; ".join(f"{t} (task file sha256 {h[:16] or 'unknown'})" for t, h in tasks.items()),

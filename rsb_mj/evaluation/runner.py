@@ -20,7 +20,9 @@ between episodes and ending with the parent (see :mod:`rsb_mj.procs`), or Ray ta
 (``ray``). A worker that dies (killed, out of memory, a crash in native code) turns the
 episodes it had in flight into error records of kind ``"infra"`` and the run goes on with a
 fresh pool. Jobs are ordered by suite, then episode, then policy, so workers
-reuse environments.
+reuse environments. ``run.json`` also holds the renderer fingerprint of the process that
+started the run, and each record's ``sim["renderer"]`` that of the process that ran its
+episode (:mod:`rsb_mj.scene.fingerprint`; taken once per worker).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_text
@@ -55,6 +57,7 @@ from rsb_mj.evaluation.worker import (
 from rsb_mj.lock import lock_folder
 from rsb_mj.policies.spec import builds_in_workers, check_spec
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
+from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
 
@@ -287,6 +290,7 @@ def _prepare(config: EvalConfig) -> Path:
             "language_level": config.language_level,
             "control_hz": config.control_hz,
             "versions": versions(),
+            "renderer": renderer_fingerprint().to_dict(),
         }
         atomic_write_text(run_file, json.dumps(description, indent=2))
     videos = config.out / "videos"
@@ -316,6 +320,14 @@ def _scored(records: list[EpisodeRecord]) -> dict[RecordKey, EpisodeRecord]:
         if held is None or held.termination == "error":
             out[r.key] = r
     return out
+
+
+def run_fingerprinted_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
+    """:func:`~rsb_mj.evaluation.worker.run_job` with this process's renderer fingerprint
+    added to the record's ``sim`` as ``"renderer"`` (what drew the pixels the policy saw)."""
+    record = run_job(job, env_factory)
+    renderer = renderer_fingerprint().to_dict()
+    return replace(record, sim={**record.sim, "renderer": renderer})
 
 
 def _postfix(done: dict[tuple[str, str], list[int]], errors: int) -> str:
@@ -395,7 +407,7 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
 
         try:
             run_jobs(
-                run_job,
+                run_fingerprinted_job,
                 todo,
                 finish,
                 died=lambda job, cause: error_record(job, InfraError.kind, cause),

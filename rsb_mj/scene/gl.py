@@ -1,8 +1,12 @@
-"""Choose MuJoCo's offscreen OpenGL backend before MuJoCo is imported.
+"""Choose MuJoCo's offscreen OpenGL backend before MuJoCo is imported, and name what draws.
 
 ``MUJOCO_GL`` set by the user wins. Otherwise EGL is used when its library is present
 (headless machines with Mesa), else OSMesa (``apt-get install libosmesa6``), else MuJoCo's
 default (GLFW, needs a display).
+
+:func:`active_backend` names the backend MuJoCo's renderer actually uses (after
+:func:`patch_late_import`), :func:`gl_strings` the vendor, renderer and version strings of the
+current OpenGL context (what :mod:`rsb_mj.scene.fingerprint` records with every run).
 """
 
 from __future__ import annotations
@@ -10,13 +14,22 @@ from __future__ import annotations
 import ctypes.util
 import os
 
+#: Headless backends in order of preference, with the library each needs.
+_LIBRARIES = {"egl": "EGL", "osmesa": "OSMesa"}
+
+
+def library_present(backend: str) -> bool:
+    """True when the system library of the headless ``backend`` (``"egl"``: libEGL,
+    ``"osmesa"``: libOSMesa, from ``apt-get install libosmesa6``) can be found."""
+    return bool(ctypes.util.find_library(_LIBRARIES[backend]))
+
 
 def choose_gl_backend() -> str:
     """Set ``MUJOCO_GL`` if unset and return its value ("" when left to MuJoCo)."""
     if os.environ.get("MUJOCO_GL"):
         return os.environ["MUJOCO_GL"]
-    for backend, library in (("egl", "EGL"), ("osmesa", "OSMesa")):
-        if ctypes.util.find_library(library):
+    for backend in _LIBRARIES:
+        if library_present(backend):
             os.environ["MUJOCO_GL"] = backend
             if backend == "osmesa":
                 os.environ.setdefault("PYOPENGL_PLATFORM", "osmesa")
@@ -46,3 +59,30 @@ def patch_late_import() -> None:
     else:
         return
     gl_context.GLContext = GLContext
+
+
+def active_backend() -> str:
+    """The backend ``mujoco.Renderer`` creates its contexts with: ``"egl"``, ``"osmesa"``,
+    ``"glfw"`` (or ``"cgl"``/``"wgl"`` elsewhere), from the module of MuJoCo's ``GLContext``;
+    ``"none"`` when rendering is disabled (``MUJOCO_GL=disable``). Imports MuJoCo."""
+    patch_late_import()
+    from mujoco.rendering.classic import gl_context
+
+    current = getattr(gl_context, "GLContext", None)
+    if current is None:
+        return "none"
+    module = current.__module__  # "mujoco.egl", "mujoco.osmesa", "mujoco.glfw", ...
+    return module.split(".")[1] if module.startswith("mujoco.") else module
+
+
+def gl_strings() -> tuple[str, str, str]:
+    """``(GL_VENDOR, GL_RENDERER, GL_VERSION)`` of the OpenGL context current in this thread
+    (e.g. ``("Mesa/X.org", "llvmpipe (LLVM 15.0.6, 256 bits)", "4.5 (Compatibility Profile)
+    Mesa 22.3.6")``); ``""`` for a string the driver does not give."""
+    from OpenGL import GL
+
+    def read(name: int) -> str:
+        value = GL.glGetString(name)
+        return value.decode(errors="replace") if value else ""
+
+    return read(GL.GL_VENDOR), read(GL.GL_RENDERER), read(GL.GL_VERSION)
