@@ -6,8 +6,12 @@
     {b"__ndarray__": True, b"data": arr.tobytes(), b"dtype": arr.dtype.str, b"shape": arr.shape}
 
 and a numpy scalar as ``{b"__npgeneric__": True, b"data": x.item(), b"dtype": x.dtype.str}``.
-Object, void and complex dtypes are refused (openpi never falls back to pickle). Decoded
-arrays are read-only views of the received bytes, as in openpi-client.
+Object, void and complex dtypes are refused both ways (openpi never falls back to pickle).
+Received envelopes are checked before any array is built: the dtype must be a plain
+numeric one (:data:`DECODED_KINDS`: bool, signed and unsigned integers, floats; an
+``"|O"`` object array would make numpy read pointers out of the server's bytes), the shape
+a list of non-negative integers whose product times the item size is the byte count.
+Decoded arrays are read-only views of the received bytes, as in openpi-client.
 ``tests/policies/test_openpi_wire.py`` checks :func:`packb` against golden bytes written by
 openpi-client's own packer (``tools/openpi_wire_golden.py``).
 """
@@ -41,13 +45,53 @@ def _pack_array(obj: Any) -> Any:
     return obj
 
 
+#: numpy dtype kinds a received envelope may carry: bool, signed and unsigned integers,
+#: floats. Anything else (object ``O``, void ``V``, complex, strings, dates) is refused.
+DECODED_KINDS = frozenset("biuf")
+
+
+def _dtype(obj: dict[Any, Any], what: str) -> np.dtype:
+    """The envelope's dtype, if it is a plain numeric one (see :data:`DECODED_KINDS`)."""
+    raw = obj.get(b"dtype")
+    if isinstance(raw, bytes):
+        raw = raw.decode("ascii", "replace")
+    if not isinstance(raw, str):
+        raise WireError(f"{what} has dtype {raw!r:.40}, not a dtype string")
+    try:
+        dtype = np.dtype(raw)
+    except (TypeError, ValueError):
+        raise WireError(f"{what} has dtype {raw!r:.40}, which numpy does not know") from None
+    if dtype.kind not in DECODED_KINDS or dtype.fields is not None or dtype.subdtype:
+        raise WireError(
+            f"{what} has dtype {raw!r:.40}; only bool, integer and float dtypes are decoded"
+        )
+    return dtype
+
+
 def _unpack_array(obj: dict[Any, Any]) -> Any:
     if b"__ndarray__" in obj:
-        return np.ndarray(
-            buffer=obj[b"data"], dtype=np.dtype(obj[b"dtype"]), shape=tuple(obj[b"shape"])
-        )
+        dtype = _dtype(obj, "an array envelope")
+        data, shape = obj.get(b"data"), obj.get(b"shape")
+        if not isinstance(data, bytes):
+            raise WireError(f"an array envelope has data of type {type(data).__name__}, not bytes")
+        if not isinstance(shape, list | tuple) or not all(type(n) is int and n >= 0 for n in shape):
+            raise WireError(f"an array envelope has shape {shape!r:.60}, not non-negative integers")
+        count = int(np.prod(shape, dtype=object)) if shape else 1
+        if count * dtype.itemsize != len(data):
+            raise WireError(
+                f"an array envelope of shape {tuple(shape)} and dtype {dtype.str} needs "
+                f"{count * dtype.itemsize} bytes, got {len(data)}"
+            )
+        return np.ndarray(buffer=data, dtype=dtype, shape=tuple(shape))
     if b"__npgeneric__" in obj:
-        return np.dtype(obj[b"dtype"]).type(obj[b"data"])
+        dtype = _dtype(obj, "a scalar envelope")
+        value = obj.get(b"data")
+        if not isinstance(value, bool | int | float):
+            raise WireError(f"a scalar envelope of dtype {dtype.str} holds {type(value).__name__}")
+        try:
+            return dtype.type(value)
+        except (OverflowError, ValueError) as exc:
+            raise WireError(f"a scalar envelope of dtype {dtype.str}: {exc}") from None
     return obj
 
 
@@ -69,10 +113,15 @@ def unpackb(data: bytes) -> Any:
     """Decode openpi's bytes (numpy envelopes become arrays and scalars).
 
     Raises:
-        WireError: for bytes that are not one msgpack object or a malformed envelope.
+        WireError: for bytes that are not one msgpack object, or an envelope that is
+            malformed or carries a refused dtype (see the module docstring).
     """
     try:
         return msgpack.unpackb(data, object_hook=_unpack_array)
+    except WireError as exc:
+        raise WireError(
+            f"{len(data)} bytes of openpi msgpack holding a refused value: {exc}"
+        ) from None
     except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
         head = bytes(data[:16]).hex(" ") if isinstance(data, bytes | bytearray) else "?"
         raise WireError(

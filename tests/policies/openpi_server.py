@@ -18,6 +18,8 @@ Its ``mode`` picks the policy or the fault:
 ``garbage_metadata``  sends bytes that are not msgpack as its metadata
 ``nan``           actions with NaN at row 2, index 6
 ``wrong_shape``   actions of shape (H, 7)
+``object_dtype``  actions as an array envelope of dtype ``"|O"`` whose bytes would be read
+                  as object pointers (issue 23 item 1: a segfault before the wire checked it)
 
 ``restart_after=N`` makes any mode restart itself (stop, listen again on the same port)
 right after its N-th answer.
@@ -38,6 +40,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import numpy as np
 from websockets.sync.server import Server, ServerConnection, serve
 
@@ -46,6 +49,10 @@ from rsb_mj.policies.wire import packb, unpackb
 HORIZON = 5
 METADATA = {"policy": "hold-state", "action_horizon": HORIZON}
 GARBAGE = b"\xc1\xc1 not msgpack \xff"
+#: The hostile reply of ``object_dtype``: 8 "pointers" read from b"AAAA...".
+OBJECT_REPLY = msgpack.packb(
+    {"actions": {b"__ndarray__": True, b"data": b"A" * 64, b"dtype": "|O", b"shape": [8]}}
+)
 
 # ---- openpi's ALOHA transforms (adapt_to_pi=True), as in openpi's aloha_policy.py -------
 
@@ -160,8 +167,8 @@ class FakeOpenPiServer:
                 if self.mode == "close" and self._answered >= self.answer_first:
                     conn.close()
                     return
-                if self.mode == "garbage":
-                    conn.send(GARBAGE)
+                if self.mode in ("garbage", "object_dtype"):
+                    conn.send(GARBAGE if self.mode == "garbage" else OBJECT_REPLY)
                     continue
                 if obs["prompt"] == "boom":
                     raise ValueError("the policy exploded")

@@ -21,7 +21,7 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 
-from .openpi_server import FakeOpenPiServer, PlainTcpServer, free_port
+from .openpi_server import OBJECT_REPLY, FakeOpenPiServer, PlainTcpServer, free_port
 
 #: A run still going after this many seconds is hung.
 HANG_S = 240.0
@@ -139,3 +139,38 @@ def test_mid_run_faults_become_error_records_and_a_restart_costs_nothing(tmp_pat
     ]  # fmt: skip
     assert servers["restart"].connections >= 2
     assert "rsb eval: 8 episodes ended in errors (6 infra, 2 policy), not scored:" in err
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_object_dtype_reply_is_an_error_record_not_a_segfault(tmp_path, workers):
+    """Issue 23 item 1: ``"dtype": "|O"`` made numpy read pointers out of the server's bytes
+    (rc 139 with one worker, "worker process died" with two). ``rsb eval`` runs in a child
+    process, so a crash fails this test instead of ending pytest."""
+    import os
+    import subprocess
+
+    server = FakeOpenPiServer("object_dtype")
+    server.start()
+    out = tmp_path / "run"
+    argv = [sys.executable, "-m", "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "2",
+            "--out", str(out), "--workers", str(workers), "--no-progress", "--max-steps", "6",
+            "--policy", f"openpi:127.0.0.1:{server.port}:3"]  # fmt: skip
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=HANG_S, env=os.environ.copy()
+        )
+    finally:
+        server.stop()
+    assert done.returncode == 3, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stdout + done.stderr
+    records = read_records(out / RECORDS_FILE)
+    assert sorted(r.index for r in records) == [0, 1]
+    cause = (
+        f"InfraError: openpi server ws://127.0.0.1:{server.port}: answered with "
+        f"{len(OBJECT_REPLY)} bytes of openpi msgpack holding a refused value: an array "
+        "envelope has dtype '|O'; only bool, integer and float dtypes are decoded"
+    )
+    assert [(r.termination, r.error_kind, r.error) for r in records] == [
+        ("error", "infra", cause)
+    ] * 2
+    assert "rsb eval: 2 episodes ended in errors (2 infra), not scored:" in done.stderr

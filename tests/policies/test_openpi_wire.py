@@ -106,13 +106,68 @@ def test_values_the_format_cannot_carry_are_named(value, message):
     [
         (b"\xc1", r"^1 bytes that are not openpi msgpack \(.+; first bytes c1\)$"),
         (b"\x93\x01\x02", r"^3 bytes that are not openpi msgpack \(.+; first bytes 93 01 02\)$"),
-        (packb({b"__ndarray__": True, b"data": b"\x00" * 3, b"dtype": "<f4", b"shape": [2]}),
-         r"^\d+ bytes that are not openpi msgpack \(.*buffer is too small.*\)$"),
     ],
 )  # fmt: skip
 def test_bytes_that_are_not_the_format_are_a_wire_error(data, message):
     with pytest.raises(WireError, match=message):
         unpackb(data)
+
+
+def _envelope(dtype: Any, data: Any = b"AAAAAAAA", shape: Any = (1,)) -> bytes:
+    """Raw msgpack of ``{"actions": <array envelope>}`` as a hostile server writes it
+    (:func:`packb` itself refuses to write such envelopes)."""
+    import msgpack
+
+    env = {b"__ndarray__": True, b"data": data, b"dtype": dtype, b"shape": shape}
+    return msgpack.packb({"actions": env})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # issue 23 item 1: an object array would make numpy read pointers out of the bytes
+        (_envelope("|O"), r"an array envelope has dtype '\|O'; only bool, integer and float"),
+        (_envelope("|V8"), r"an array envelope has dtype '\|V8'; only bool, integer and float"),
+        (_envelope("<c16", b"A" * 16), r"an array envelope has dtype '<c16'; only bool, integer"),
+        (_envelope("<U2"), r"an array envelope has dtype '<U2'; only bool, integer and float"),
+        (_envelope("(2,)<f4"), r"an array envelope has dtype '\(2,\)<f4'; only bool, integer"),
+        (_envelope([["a", "<f4"]]),
+         r"an array envelope has dtype \[\['a', '<f4'\]\], not a dtype string"),
+        (_envelope("<f4", b"\x00" * 3, [2]),
+         r"an array envelope of shape \(2,\) and dtype <f4 needs 8 bytes, got 3"),
+        (_envelope("<f8", shape=[2**62, 2**62]),
+         r"an array envelope of shape \(4611686018427387904, 4611686018427387904\) and dtype <f8 "
+         r"needs 170141183460469231731687303715884105728 bytes, got 8"),
+        (_envelope("<f8", shape=[-1]), r"an array envelope has shape \[-1\], not non-negative"),
+        (_envelope("<f8", shape=[True]), r"an array envelope has shape \[True\], not non-negative"),
+        (_envelope("<f8", data="text"), r"an array envelope has data of type str, not bytes"),
+        (_envelope("nonsense"), r"an array envelope has dtype 'nonsense', which numpy does not"),
+        (packb({"x": {b"__npgeneric__": True, b"data": b"AAAA", b"dtype": "|O"}}),
+         r"a scalar envelope has dtype '\|O'; only bool, integer and float"),
+        (packb({"x": {b"__npgeneric__": True, b"data": "x", b"dtype": "<f4"}}),
+         r"a scalar envelope of dtype <f4 holds str"),
+        (packb({"x": {b"__npgeneric__": True, b"data": 300, b"dtype": "|u1"}}),
+         r"a scalar envelope of dtype \|u1: "),
+    ],
+)  # fmt: skip
+def test_hostile_envelopes_are_refused_before_any_array_is_built(data, message):
+    with pytest.raises(
+        WireError, match=r"^\d+ bytes of openpi msgpack holding a refused value: " + message
+    ):
+        unpackb(data)
+
+
+def test_the_numeric_dtypes_still_decode():
+    values = {
+        "b": np.array([True, False]),
+        "i1": np.arange(3, dtype=np.int8),
+        "u8": np.arange(2, dtype=np.uint64),
+        "f2": np.ones((2, 0), np.float16),
+        ">f4": np.arange(4, dtype=">f4").reshape(2, 2),
+        "scalar": np.int16(-7),
+    }
+    got = unpackb(packb(values))
+    assert all(_same(got[k], v) for k, v in values.items()), got
 
 
 def test_openpi_client_is_not_a_dependency_and_numpy_is_not_capped():
