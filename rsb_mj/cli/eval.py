@@ -76,6 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--split", default="eval", choices=SPLITS)
     p.add_argument("--start", type=int, default=0, help="first episode index (default 0)")
     p.add_argument(
+        "-j",
         "--workers",
         type=int,
         default=min(2, os.cpu_count() or 1),

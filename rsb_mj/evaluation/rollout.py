@@ -35,7 +35,8 @@ from rsb_mj.evaluation.failure import failure_reason
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
-from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus
+from rsb_mj.policies.base import Policy, PolicyStatus
+from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
 from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
@@ -54,32 +55,12 @@ PHYSICAL_MARGIN = 1.0
 
 
 def as_chunk(action: Any, policy: Policy) -> np.ndarray:
-    """The policy's output as a float (H, 14) chunk.
+    """The policy's output as a float (H, 14) chunk (:func:`rsb_mj.policies.chunk.check_chunk`).
 
     Raises:
         PolicyError: for anything that is not one finite action or a non-empty chunk.
     """
-    try:
-        chunk = np.asarray(action, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise PolicyError(
-            f"policy {policy.name}: act() returned {type(action).__name__} that is not an "
-            f"array of numbers ({exc}); expected ({ACTION_DIM},) or (H, {ACTION_DIM})"
-        ) from None
-    if chunk.ndim == 1:
-        chunk = chunk[None]
-    if chunk.ndim != 2 or chunk.shape[1] != ACTION_DIM or chunk.shape[0] == 0:
-        raise PolicyError(
-            f"policy {policy.name}: act() returned shape {chunk.shape}; "
-            f"expected ({ACTION_DIM},) or (H, {ACTION_DIM})"
-        )
-    bad = np.argwhere(~np.isfinite(chunk))
-    if bad.size:
-        raise PolicyError(
-            f"policy {policy.name}: act() returned non-finite values at (row, index) "
-            f"{[tuple(map(int, b)) for b in bad[:4]]}"
-        )
-    return chunk
+    return check_chunk(action, f"policy {policy.name}", "act() returned")
 
 
 def physical_bounds(action_space: Any) -> tuple[np.ndarray, np.ndarray] | None:

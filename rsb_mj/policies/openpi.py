@@ -47,11 +47,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from PIL import Image
 
-from rsb_mj.errors import EvalError, InfraError, PolicyError
+from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.policies.aloha_convention import GRIPPERS, get_convention
-from rsb_mj.policies.base import ACTION_DIM, Policy
+from rsb_mj.policies.base import Policy
+from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.policies.openpi_conn import (
     BACKOFF_S,
     CONNECT_TIMEOUT_S,
@@ -60,6 +60,7 @@ from rsb_mj.policies.openpi_conn import (
     OpenPiConnection,
 )
 from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.resize import resize_with_pad
 
 #: rsb_mj camera -> openpi ALOHA image key.
 CAMERA_KEYS: dict[str, str] = {
@@ -71,21 +72,6 @@ CAMERA_KEYS: dict[str, str] = {
 DEFAULT_ENV_HZ = float(CONTROL_HZ)
 #: Hold [s] at the reset pose before the first query.
 RESET_HOLD_S = 0.5
-
-
-def resize_with_pad(image: np.ndarray, height: int, width: int) -> np.ndarray:
-    """Resize an HWC uint8 image into ``height`` x ``width`` [px] keeping its aspect ratio,
-    centred on black (openpi-client's ``image_tools.resize_with_pad``: PIL bilinear)."""
-    if image.shape[:2] == (height, width):
-        return image
-    pil = Image.fromarray(image)
-    cur_w, cur_h = pil.size
-    ratio = max(cur_w / width, cur_h / height)
-    new_h, new_w = int(cur_h / ratio), int(cur_w / ratio)
-    resized = pil.resize((new_w, new_h), resample=Image.BILINEAR)
-    canvas = Image.new(resized.mode, (width, height), 0)
-    canvas.paste(resized, (max(0, int((width - new_w) / 2)), max(0, int((height - new_h) / 2))))
-    return np.asarray(canvas)
 
 
 def resample_chunk(chunk: np.ndarray, src_hz: float, dst_hz: float, rows: int) -> np.ndarray:
@@ -317,28 +303,7 @@ class OpenPiPolicy(Policy):
                 f"openpi server {self.uri}: answer has no 'actions' (keys: "
                 f"{', '.join(map(str, reply)) or 'none'})"
             )
-        raw = reply["actions"]
-        try:
-            actions = np.asarray(raw, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise PolicyError(
-                f"openpi server {self.uri}: actions are {type(raw).__name__}, not numbers; "
-                f"expected (H, {ACTION_DIM})"
-            ) from None
-        if actions.ndim == 1:
-            actions = actions[None]
-        if actions.ndim != 2 or actions.shape[1] != ACTION_DIM or actions.shape[0] == 0:
-            raise PolicyError(
-                f"openpi server {self.uri}: actions of shape {actions.shape}; expected "
-                f"(H, {ACTION_DIM}) with H >= 1"
-            )
-        bad = np.argwhere(~np.isfinite(actions))
-        if bad.size:
-            raise PolicyError(
-                f"openpi server {self.uri}: non-finite actions at (row, index) "
-                f"{[tuple(map(int, b)) for b in bad[:4]]}"
-            )
-        return actions
+        return check_chunk(reply["actions"], f"openpi server {self.uri}", "its actions have")
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         """The rest of the reset move, else query the server: up to ``horizon`` rows (H, 14)."""

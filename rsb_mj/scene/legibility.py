@@ -47,25 +47,16 @@ def policy_scale(width: int, height: int, size: int = POLICY_SIZE) -> float:
 
 
 def resize_with_pad(image: np.ndarray, size: int = POLICY_SIZE) -> tuple[np.ndarray, tuple]:
-    """openpi-client's ``image_tools.resize_with_pad`` to ``size`` x ``size``.
-
-    Same arithmetic as openpi: ``ratio = max(W / size, H / size)``, the resized size truncated
-    to ints, PIL bilinear resampling, pasted on black at the truncated half padding.
+    """openpi-client's ``resize_with_pad`` to ``size`` x ``size`` (:mod:`rsb_mj.resize`).
 
     Returns:
         the uint8 (size, size, 3) image and its frame ``(scale, du, dv)``: a continuous pixel
         coordinate (u, v) of ``image`` lands at ``(scale * u + du, scale * v + dv)``.
     """
-    from PIL import Image
+    from rsb_mj import resize
 
     h, w = image.shape[:2]
-    ratio = max(w / size, h / size)
-    new_h, new_w = int(h / ratio), int(w / ratio)
-    resized = Image.fromarray(image).resize((new_w, new_h), resample=Image.BILINEAR)
-    canvas = Image.new(resized.mode, (size, size), 0)
-    left, top = max(0, int((size - new_w) / 2)), max(0, int((size - new_h) / 2))
-    canvas.paste(resized, (left, top))
-    return np.asarray(canvas), (new_w / w, float(left), float(top))
+    return resize.resize_with_pad(image, size, size), resize.pad_frame(w, h, size, size)
 
 
 def intrinsics(model: mujoco.MjModel, camera: str, width: int, height: int) -> np.ndarray:

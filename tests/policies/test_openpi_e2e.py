@@ -124,8 +124,8 @@ def test_mid_run_faults_become_error_records_and_a_restart_costs_nothing(tmp_pat
         "garbage": ("infra", f"InfraError: {uri('garbage')}: answered with 16 bytes that are "
                     "not openpi msgpack ("),
         "close": ("infra", f"InfraError: {uri('close')}: query failed after 4 attempt(s) in "),
-        "nan": ("policy", f"PolicyError: {uri('nan')}: non-finite actions at (row, index) "
-                "[(2, 6)]"),
+        "nan": ("policy", f"PolicyError: {uri('nan')}: its actions have non-finite values "
+                "at (row, index) [(2, 6)]"),
     }  # fmt: skip
     for name, (kind, message) in expected.items():
         for r in by[name]:

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rsb_mj.policies.openpi import resize_with_pad
 from rsb_mj.policies.wire import WireError, packb, unpackb
+from rsb_mj.resize import resize_with_pad
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "openpi_wire"
@@ -178,3 +178,15 @@ def test_openpi_client_is_not_a_dependency_and_numpy_is_not_capped():
     assert not any(r.lower().startswith("openpi-client") for r in reqs)
     assert [r for r in core if r.startswith("numpy")] == ["numpy<3,>=1.26"]
     assert {r.split(">")[0].split("=")[0] for r in core} >= {"msgpack", "websockets", "pillow"}
+
+
+def test_one_resize_serves_the_client_and_the_legibility_checks():
+    from rsb_mj.policies import openpi
+    from rsb_mj.scene import legibility
+
+    assert openpi.resize_with_pad is resize_with_pad
+    image = TOOL.test_image()
+    got, frame = legibility.resize_with_pad(image, 224)
+    np.testing.assert_array_equal(got, resize_with_pad(image, 224, 224))
+    assert frame == (224 / 320, 0.0, 28.0)  # 320x240 -> 224x168, 28 px of black above
+    assert legibility.resize_with_pad(got, 224)[1] == (1.0, 0.0, 0.0)
