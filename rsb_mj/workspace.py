@@ -36,6 +36,14 @@ HAZARD_CLEARANCE = 0.01
 DISTRACTOR_ZONE_MARGIN = 0.03
 #: The scene's cameras (``(:camera NAME ...)`` blocks name one of them).
 CAMERAS: tuple[str, ...] = ("head", "left_wrist", "right_wrist")
+#: The ALOHA name of each camera, the one users train on: ``observation.images.<name>`` in a
+#: LeRobot export, ``images.<name>`` sent to openpi and vla-eval model servers
+#: (documented in :mod:`rsb_mj.env.cameras`).
+ALOHA_CAMERA_NAMES: dict[str, str] = {
+    "head": "cam_high",
+    "left_wrist": "cam_left_wrist",
+    "right_wrist": "cam_right_wrist",
+}
 
 
 def side_of(x: float) -> str:

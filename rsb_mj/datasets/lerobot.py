@@ -21,7 +21,10 @@ dependency; the ``lerobot`` extra installs both):
 
 Features (ALOHA names, as openpi's ALOHA configs read them): ``observation.state`` and
 ``action`` float32 (14,) ``[left 6 joints (rad), left gripper, right 6, right gripper]``
-(grippers 0 closed .. 1 open, rsb_mj's convention), ``observation.images.cam_high``,
+in ALOHA's convention as openpi's ``LeRobotAlohaDataConfig`` (default ``adapt_to_pi=True``)
+reads it (grippers: the state as the normalized finger position, the action as the
+normalized joint angle; :class:`~rsb_mj.policies.aloha_convention.AlohaConvention`, named
+with its scales in ``meta/info.json``'s ``rsb_convention``), ``observation.images.cam_high``,
 ``cam_left_wrist``, ``cam_right_wrist`` (H.264 MP4, from the ``head``, ``left_wrist``,
 ``right_wrist`` cameras), and LeRobot's ``timestamp``, ``frame_index``, ``episode_index``,
 ``index``, ``task_index``. The task is the demonstration's training prompt (the
@@ -51,15 +54,16 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.errors import RsbError
+from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
 from rsb_mj.suites import CONTROL_HZ
+from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 VERSIONS = ("3.0", "2.1")
-#: rsb_mj camera -> LeRobot/ALOHA camera name.
-CAMERA_NAMES = {
-    "head": "cam_high",
-    "left_wrist": "cam_left_wrist",
-    "right_wrist": "cam_right_wrist",
-}
+#: rsb_mj camera -> LeRobot/ALOHA camera name (:data:`rsb_mj.env.cameras.ALOHA_CAMERA_NAMES`).
+CAMERA_NAMES = ALOHA_CAMERA_NAMES
+#: The joint and gripper convention of ``observation.state`` and ``action``
+#: (:mod:`rsb_mj.policies.aloha_convention`), named in ``meta/info.json``.
+CONVENTION = get_convention(DEFAULT_CONVENTION)
 #: Names of the 14 state/action dimensions (ALOHA order).
 MOTORS = [
     f"{side}_{joint}"
@@ -370,8 +374,8 @@ def _build(
         task_index = tasks.setdefault(ep.instruction, len(tasks))
         frame_index = np.arange(length)
         frames = {
-            "observation.state": ep.states,
-            "action": ep.actions,
+            "observation.state": CONVENTION.state_to_server(ep.states),
+            "action": CONVENTION.actions_to_server(ep.actions),
             "timestamp": (frame_index / CONTROL_HZ).astype(np.float32),
             "frame_index": frame_index,
             "episode_index": np.full(length, index),
@@ -440,6 +444,7 @@ def _build(
         "total_episodes": len(episodes),
         "total_frames": total,
         "total_tasks": len(tasks),
+        "rsb_convention": CONVENTION.metadata(),
     }
     if version == "2.1":
         info |= {

@@ -4,6 +4,15 @@
 OpenGL buffers. Only visual geoms are drawn (groups 1 and 2; collision hulls in group 3 and
 sites are hidden). The ``fast`` preset turns off shadows, reflections and multisampling;
 ``full`` keeps them.
+
+Camera names: the gymnasium observation's ``images`` are keyed by the scene's camera names
+(:data:`CAMERAS`: ``head``, ``left_wrist``, ``right_wrist``); everything users train on and
+serve uses ALOHA's names, :data:`ALOHA_CAMERA_NAMES` (the one mapping, defined beside
+:data:`CAMERAS` in :mod:`rsb_mj.workspace` so MuJoCo-free modules read it too)::
+
+    head         ->  cam_high          LeRobot export  observation.images.cam_high
+    left_wrist   ->  cam_left_wrist    openpi client   images.cam_left_wrist
+    right_wrist  ->  cam_right_wrist   vla-eval        images.cam_right_wrist
 """
 
 from __future__ import annotations
@@ -17,9 +26,9 @@ import numpy as np
 from rsb_mj.errors import EnvError
 from rsb_mj.scene.gl import patch_late_import
 from rsb_mj.scene.plates import sync_textures
-from rsb_mj.workspace import CAMERAS
+from rsb_mj.workspace import ALOHA_CAMERA_NAMES, CAMERAS
 
-__all__ = ["CAMERAS", "CameraRig", "check_cameras"]
+__all__ = ["ALOHA_CAMERA_NAMES", "CAMERAS", "CameraRig", "check_cameras"]
 
 
 #: Every live rig, closed at interpreter exit while EGL is still usable (an unclosed

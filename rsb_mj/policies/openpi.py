@@ -17,10 +17,15 @@ Images are resized with padding to ``image_size`` (224, as openpi's ALOHA exampl
 the client side). The returned chunk's first ``horizon`` rows are executed before the next
 query (openpi's ``ActionChunkBroker``).
 
-Conventions (:mod:`rsb_mj.policies.aloha_convention`): ``"aloha"`` (default) maps the
-action grippers from ALOHA's normalized joint angle back to rsb_mj's linear opening exactly
-as openpi's ALOHA transforms (``adapt_to_pi=True``) expect, so a model that holds its state
-holds the robot; ``"rsb"`` converts nothing.
+Conventions (:mod:`rsb_mj.policies.aloha_convention`): ``"aloha"`` (default) is the
+convention of ``rsb export-lerobot``'s datasets and of real ALOHA data as openpi's ALOHA
+transforms read them (``AlohaInputs``/``AlohaOutputs`` with their default ``adapt_to_pi=True``):
+the state's grippers go out as ALOHA's normalized finger position, the returned action
+grippers (ALOHA's normalized joint angle) come back to rsb_mj's linear opening, so that a
+model fine-tuned on an export with openpi's ``LeRobotAlohaDataConfig`` reproduces the
+recorded actions, and a model that holds its state holds the robot. ``"rsb"`` converts
+nothing (a server speaking rsb_mj's scale, or a model fine-tuned on a dataset exported
+before datasets named their convention).
 
 Server metadata: ``reset_pose`` (six arm joint angles [rad], openpi's ALOHA configs send
 ``[0, -1.5, 1.5, 0, 0, 0]``) is honoured like openpi's ALOHA runtime does at reset: both
@@ -49,7 +54,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from rsb_mj.errors import EvalError, InfraError
-from rsb_mj.policies.aloha_convention import GRIPPERS, get_convention
+from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, GRIPPERS, get_convention
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.policies.openpi_conn import (
@@ -61,13 +66,10 @@ from rsb_mj.policies.openpi_conn import (
 )
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.resize import resize_with_pad
+from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
-#: rsb_mj camera -> openpi ALOHA image key.
-CAMERA_KEYS: dict[str, str] = {
-    "head": "cam_high",
-    "left_wrist": "cam_left_wrist",
-    "right_wrist": "cam_right_wrist",
-}
+#: rsb_mj camera -> openpi ALOHA image key (:data:`rsb_mj.env.cameras.ALOHA_CAMERA_NAMES`).
+CAMERA_KEYS: dict[str, str] = ALOHA_CAMERA_NAMES
 #: Control rate [Hz] assumed when ``reset`` gets no environment view.
 DEFAULT_ENV_HZ = float(CONTROL_HZ)
 #: Hold [s] at the reset pose before the first query.
@@ -111,7 +113,7 @@ class OpenPiPolicy(Policy):
         request_timeout_s: float = REQUEST_TIMEOUT_S,
         retries: int = RETRIES,
         backoff_s: float = BACKOFF_S,
-        convention: str = "aloha",
+        convention: str = DEFAULT_CONVENTION,
         control_hz: float | None = None,
         reset_move_s: float = 1.0,
     ) -> None:
@@ -128,7 +130,8 @@ class OpenPiPolicy(Policy):
             request_timeout_s: limit [s] of one query (send the observation, get actions).
             retries: further attempts after a refused, reset or closed connection.
             backoff_s: pause [s] before retry k is ``backoff_s * 2**k``.
-            convention: ``"aloha"`` (openpi's ALOHA transforms) or ``"rsb"`` (no mapping).
+            convention: ``"aloha"`` (ALOHA's scales as openpi's ALOHA transforms and
+                ``rsb export-lerobot`` use them) or ``"rsb"`` (no mapping).
             control_hz: the server's action rate [Hz]; None: the environment's rate.
             reset_move_s: duration [s] of the move to the server's ``reset_pose``.
 

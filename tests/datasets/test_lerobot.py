@@ -20,7 +20,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 import rsb_mj  # noqa: E402, F401  (registers the ids)
 from rsb_mj.cli import main  # noqa: E402
-from rsb_mj.datasets.lerobot import MOTORS, ExportError, export_lerobot  # noqa: E402
+from rsb_mj.datasets.lerobot import CONVENTION, MOTORS, ExportError, export_lerobot  # noqa: E402
 from rsb_mj.datasets.video import decode_mp4, probe_mp4  # noqa: E402
 from rsb_mj.episode import Episode  # noqa: E402
 from rsb_mj.expert.dataset import read_demo  # noqa: E402
@@ -65,11 +65,16 @@ def v21(synthetic_demos, tmp_path_factory):
 
 
 def expected_rows(synthetic_demos):
-    """(states, actions, instruction, episode json) of the two successful demos."""
+    """(states, actions, instruction, episode json) of the two successful demos, states and
+    actions in the export's convention (ALOHA's grippers, :data:`CONVENTION`)."""
     out = []
     for i in (0, 1):
         d = read_demo(synthetic_demos / f"episode_{i:06d}.hdf5", images=False)
-        out.append((d.states, d.actions, d.attrs["instruction"], d.attrs["episode"]))
+        states, actions = (
+            CONVENTION.state_to_server(d.states),
+            CONVENTION.actions_to_server(d.actions),
+        )
+        out.append((states, actions, d.attrs["instruction"], d.attrs["episode"]))
     return out
 
 
@@ -307,8 +312,8 @@ def test_replaying_an_exported_dataset_reproduces_its_success(tmp_path):
     env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
     env.reset(options={"episode": json.loads(ep["rsb_episode"])})
     rewards = []
-    for action in actions:
-        _, reward, terminated, truncated, info = env.step(action.astype(np.float64))
+    for action in CONVENTION.actions_from_server(actions):  # ALOHA's grippers -> rsb_mj's
+        _, reward, terminated, truncated, info = env.step(action)
         rewards.append(reward)
         if terminated or truncated:
             break

@@ -15,6 +15,11 @@ from rsb_mj.env.views import PolicyEnv
 from rsb_mj.policies import OpenPiPolicy
 from rsb_mj.policies.aloha_convention import (
     CONVENTIONS,
+    DEFAULT_CONVENTION,
+    PI_ANGLE_LOW,
+    PI_OPEN,
+    PUPPET_JOINT_CLOSE,
+    PUPPET_JOINT_OPEN,
     AlohaConvention,
     RsbConvention,
     finger_position,
@@ -49,21 +54,54 @@ def test_the_issue_numbers_rsb_convention_moves_the_fingers():
 
 
 def test_aloha_convention_inverts_the_server_path_for_every_opening():
+    """State out through ``state_to_server``, openpi's transforms around an echoing model,
+    actions back: every opening comes back (float32 on the wire; the state path's arcsin
+    flattens near fully open, hence 2e-5 there, 2e-6 below 0.99)."""
     grippers = np.linspace(0.0, 1.0, 1001)
     states = _states(grippers)
-    back = AlohaConvention().actions_from_server(_server_echo(states))
-    np.testing.assert_allclose(back, states, atol=1e-6)  # joints and grippers
+    convention = AlohaConvention()
+    back = convention.actions_from_server(_server_echo(convention.state_to_server(states)))
+    np.testing.assert_allclose(back, states, atol=2e-5)  # joints and grippers
+    np.testing.assert_allclose(back[:990, 6], grippers[:990], atol=2e-6)
 
 
-def test_aloha_convention_sends_the_state_unchanged_and_clips_grippers_to_0_1():
-    state = np.arange(14.0)
-    np.testing.assert_array_equal(AlohaConvention().state_to_server(state), state)
+def test_aloha_convention_puts_rsb_grippers_in_pis_0_1_range():
+    """The issue's numbers: rsb's raw scale put openpi's training targets at -1.17..0.94
+    and a fine-tuned model's 0.3 / 0.6 came back as 0.237 / 0.668. In the aloha convention
+    pi's gripper is g * PI_OPEN for the state and the action alike, so an ideal model's
+    output comes back unchanged."""
+    g = np.array([0.0, 0.3, 0.6, 1.0])
+    rows = _states(g)
+    convention = AlohaConvention()
+    sent = convention.state_to_server(rows)
+    pi_states = np.stack([aloha_decode_state(r.copy()) for r in sent])
+    np.testing.assert_allclose(pi_states[:, 6], g * PI_OPEN, atol=1e-12)
+    np.testing.assert_allclose(sent[:, 6], [0.599736, 0.786892, 0.926750, 1.0], atol=1e-6)
+    actions = convention.actions_to_server(rows)
+    np.testing.assert_allclose(actions[:, 6], [0.553378, 0.687684, 0.821991, 1.001067], atol=1e-6)
+    targets = actions[:, 6] * (PUPPET_JOINT_OPEN - PUPPET_JOINT_CLOSE) + PUPPET_JOINT_CLOSE
+    targets -= PI_ANGLE_LOW  # openpi's _gripper_from_angular_inv: the training target
+    np.testing.assert_allclose(targets, g * PI_OPEN, atol=1e-12)
+    assert round(PI_OPEN, 6) == 0.945653
+    ideal = aloha_encode_actions(pi_states)  # a model that returns its (pi) state
+    np.testing.assert_allclose(convention.actions_from_server(ideal)[:, 6], g, atol=1e-12)
+
+
+def test_aloha_convention_maps_grippers_only_and_clips_them_to_0_1():
+    state = np.arange(14.0) / 20
+    sent = AlohaConvention().state_to_server(state)
+    keep = [i for i in range(14) if i not in (6, 13)]
+    np.testing.assert_array_equal(sent[keep], state[keep])
+    assert AlohaConvention().state_to_server(np.full(14, 7.0))[6] == 1.0  # clipped to open
+    closed = AlohaConvention().state_to_server(np.full(14, -1.0))[6]
+    assert closed == pytest.approx(0.599736, abs=1e-6)
     actions = np.zeros((2, 14))
-    actions[:, [6, 13]] = [[-5.0, 5.0], [0.5, 1.0]]
+    actions[:, [6, 13]] = [[-5.0, 5.0], [0.5534, 1.0]]
     out = AlohaConvention().actions_from_server(actions)
     assert out[0, 6] == 0.0 and out[0, 13] == 1.0
-    np.testing.assert_allclose(out[1, [6, 13]], [0.5195, 1.0], atol=1e-4)
+    np.testing.assert_allclose(out[1, [6, 13]], [4.95e-5, 0.997618], atol=1e-6)
     assert sorted(CONVENTIONS) == ["aloha", "rsb"]
+    assert DEFAULT_CONVENTION == "aloha"
 
 
 def test_finger_position_inverts_the_horn_angle():
