@@ -19,11 +19,13 @@ set), where that is a failure.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +35,12 @@ pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot extr
 import pyarrow.parquet as pq
 
 from rsb_mj.cli import main
+from rsb_mj.episodes.table import load_table
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.worker import close_all, run_job
-from rsb_mj.expert.dataset import read_demo
+from rsb_mj.expert.dataset import episode_filename, read_demo, write_demo
+from rsb_mj.policies import OpenPiPolicy
 from rsb_mj.policies.aloha_convention import AlohaConvention
 
 from .openpi_server import free_port
@@ -85,19 +89,20 @@ def pi05_check(exported: Path):
     proc.wait()
 
 
-@pytest.fixture(scope="module")
-def server(exported: Path, pi05_check):
-    """The imitator behind openpi's server on 127.0.0.1 (its port), up once /healthz answers."""
+@contextlib.contextmanager
+def _serving(dataset: Path, log_path: Path) -> Iterator[int]:
+    """The imitator of ``dataset`` behind openpi's server on 127.0.0.1 (its port), up once
+    openpi's ``/healthz`` answers; stopped at exit."""
     python, port = _venv_python(), free_port()
-    log = (exported / "imitator.log").open("w")
+    log = log_path.open("w")
     proc = subprocess.Popen(
-        [python, str(IMITATOR), str(exported / "ds"), str(port)], stdout=log, stderr=log
+        [python, str(IMITATOR), str(dataset), str(port)], stdout=log, stderr=log
     )
     deadline = time.monotonic() + START_S
     try:
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"the imitator exited {proc.returncode}:\n" + _tail(exported))
+                pytest.fail(f"the imitator exited {proc.returncode}:\n" + _tail(log_path))
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
                     if r.status == 200:
@@ -105,7 +110,7 @@ def server(exported: Path, pi05_check):
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"the imitator did not serve within {START_S:g} s:\n" + _tail(exported))
+                pytest.fail(f"the imitator did not serve within {START_S:g} s:\n" + _tail(log_path))
             time.sleep(1.0)
         yield port
     finally:
@@ -118,8 +123,41 @@ def server(exported: Path, pi05_check):
         log.close()
 
 
-def _tail(root: Path) -> str:
-    return (root / "imitator.log").read_text()[-3000:]
+@pytest.fixture(scope="module")
+def server(exported: Path, pi05_check):
+    """The imitator of the 10 exported demonstrations (its port)."""
+    with _serving(exported / "ds", exported / "imitator.log") as port:
+        yield port
+
+
+@pytest.fixture(scope="module")
+def half_open(exported: Path):
+    """Demonstration 0 with its grippers swept through every opening (the expert only opens
+    and closes them fully), exported, and its imitator: (demo, port)."""
+    demo = read_demo(exported / "demos" / "episode_000000.hdf5", images=True)
+    states, actions = np.array(demo.states), np.array(demo.actions)
+    sweep = 0.5 - 0.5 * np.cos(np.linspace(0.0, 3 * np.pi, len(actions)))
+    actions[:, 6], actions[:, 13] = sweep, 1.0 - sweep
+    states[1:, [6, 13]] = actions[:-1, [6, 13]]  # the fingers follow one step late
+    folder = exported / "half_open"
+    folder.mkdir()
+    write_demo(
+        folder / episode_filename(0),
+        episode=load_table("RSB-Math-4", "train")[0],
+        instruction=demo.attrs["instruction"],
+        states=states,
+        actions=actions,
+        images={cam: list(frames) for cam, frames in demo.images.items()},
+        attrs={"success": True, "grasped": True, "prompt": demo.attrs["prompt"]},
+    )
+    export = ["export-lerobot", str(folder), "-o", str(folder / "ds")]
+    assert main([*export, "--lerobot-version", "2.1"]) == 0
+    with _serving(folder / "ds", folder / "imitator.log") as port:
+        yield read_demo(folder / episode_filename(0), images=True), port
+
+
+def _tail(log: Path) -> str:
+    return log.read_text()[-3000:]
 
 
 def _recorded(root: Path, index: int):
@@ -186,6 +224,32 @@ def test_every_executed_action_equals_the_recorded_one(exported, server):
         close_all()
     joints, grippers = max(j for j, _ in worst.values()), max(g for _, g in worst.values())
     assert joints < TOLERANCE and grippers < TOLERANCE, worst
+
+
+@needs_venv
+def test_every_gripper_opening_comes_back_through_openpis_transforms(half_open):
+    """The issue's trap: with rsb_mj's raw gripper scale in the export, the default client
+    turned a fine-tuned model's 0.3 / 0.6 into 0.237 / 0.668. Here each frame's own
+    observation goes to the imitator through the default client; the chunk it executes is
+    the recorded one, grippers at every opening included."""
+    demo, port = half_open
+    actions = np.asarray(demo.actions)
+    policy = OpenPiPolicy.from_spec(f"openpi:127.0.0.1:{port}")
+    worst = 0.0
+    try:
+        for t in range(0, len(actions), 5):
+            obs = {
+                "state": np.asarray(demo.states[t]),
+                "images": {cam: frames[t] for cam, frames in demo.images.items()},
+            }
+            policy.reset(None, obs, {"instruction": demo.attrs["prompt"]})
+            rows = policy.act(obs)
+            expected = actions[np.minimum(np.arange(t, t + len(rows)), len(actions) - 1)]
+            worst = max(worst, float(np.abs(rows - expected).max()))
+    finally:
+        policy.close()
+    assert len(rows) == 10
+    assert np.ptp(actions[:, 6]) == pytest.approx(1.0) and worst < TOLERANCE, worst
 
 
 @needs_venv
