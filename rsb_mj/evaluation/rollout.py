@@ -35,7 +35,7 @@ from rsb_mj.evaluation.failure import failure_reason
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
-from rsb_mj.policies.base import Policy, PolicyStatus
+from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus
 from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
