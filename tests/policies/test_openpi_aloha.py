@@ -170,3 +170,35 @@ def test_reset_pose_is_reached_and_held_in_the_real_env(env):
     finally:
         srv.stop()
     assert np.abs(states - start).max() < 1e-3
+
+
+def test_the_export_writes_and_names_the_aloha_convention(tmp_path):
+    """``rsb export-lerobot``'s state and action are the aloha convention's, named in
+    ``meta/info.json`` (a 3-step demo with half-open grippers, no cameras)."""
+    pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot extra")
+    import json
+
+    import pyarrow.parquet as pq
+
+    from rsb_mj.datasets.lerobot import export_lerobot
+    from rsb_mj.episodes.table import load_table
+    from rsb_mj.expert.dataset import episode_filename, write_demo
+
+    ep = load_table("RSB-Math-4", "train")[0]
+    states = _states(np.array([0.0, 0.3, 0.6]))
+    actions = _states(np.array([0.3, 0.6, 1.0]))
+    (tmp_path / "demos").mkdir()
+    write_demo(tmp_path / "demos" / episode_filename(0), episode=ep, instruction=ep.instruction,
+               states=states, actions=actions, images={}, attrs={"success": True})  # fmt: skip
+    export_lerobot(tmp_path / "demos", tmp_path / "ds", version="2.1", cameras=())
+    info = json.loads((tmp_path / "ds/meta/info.json").read_text())
+    assert info["rsb_convention"] == AlohaConvention().metadata()
+    assert info["rsb_convention"]["name"] == DEFAULT_CONVENTION == "aloha"
+    table = pq.read_table(tmp_path / "ds/data/chunk-000/episode_000000.parquet")
+    written = np.array(table["action"].to_pylist())
+    np.testing.assert_allclose(written[:, 6], [0.687684, 0.821991, 1.001067], atol=1e-6)
+    np.testing.assert_allclose(written[:, 13], [1.001067, 0.821991, 0.687684], atol=1e-6)
+    state = np.array(table["observation.state"].to_pylist())
+    np.testing.assert_allclose(state[:, 6], [0.599736, 0.786892, 0.926750], atol=1e-6)
+    back = AlohaConvention().actions_from_server(written)
+    np.testing.assert_allclose(back, actions, atol=1e-6)  # float32 in the parquet

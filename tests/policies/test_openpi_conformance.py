@@ -164,6 +164,7 @@ def _recorded(root: Path, index: int):
     return read_demo(root / "demos" / f"episode_{index:06d}.hdf5", images=False)
 
 
+@needs_venv
 def test_the_export_carries_alohas_convention_and_names_it(exported):
     info = json.loads((exported / "ds/meta/info.json").read_text())
     assert info["codebase_version"] == "v2.1"
