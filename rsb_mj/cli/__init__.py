@@ -9,6 +9,9 @@ Exit status: 0 success, 1 findings or failed checks, 2 usage or internal error (
 an output folder that cannot be written or is in use by another run, and a policy that
 fails its start-up check), 3 the run finished but some episodes ended in errors (not
 scored; rerunning the same command retries them; ``rsb eval``, ``rsb demos``).
+
+A command with ``--allow-root DIR`` (:func:`rsb_mj.lang.files.add_allow_root`) runs with
+those folders allowed for the files task files name.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import pkgutil
 import sys
 
 from rsb_mj.errors import RsbError
+from rsb_mj.lang.files import allow_roots
 
 
 def command_modules() -> list[str]:
@@ -59,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return int(args.func(args))
+        with allow_roots(getattr(args, "allow_root", None) or ()):
+            return int(args.func(args))
     except RsbError as exc:
         print(f"rsb {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ import json
 import time
 from pathlib import Path
 
+from rsb_mj.lang.files import add_allow_root
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import ALL_SUITES
 
@@ -44,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument(
         "--jobs", type=int, default=1, help="worker processes (the bytes do not depend on it)"
     )
+    add_allow_root(build)
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
     check.add_argument(
         "suites",

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rsb_mj.lang.files import iter_files
+from rsb_mj.lang.files import add_allow_root, iter_files
 
 if TYPE_CHECKING:  # pragma: no cover
     from rsb_mj.lang.cache import LintCache
@@ -50,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check the files as scenes rsb_mj must build (what the environment asks): a "
         "LIBERO / VLA-Arena file then lists every part rsb_mj cannot build (RSB510)",
     )
+    add_allow_root(parser)
     parser.add_argument(
         "--no-cache",
         action="store_true",

@@ -9,6 +9,7 @@ Public API::
     lint_file(path) -> (text | None, [Diagnostic])  # task files and template files
     lint_template(text, path, choices) -> [Diagnostic]
     format_text(text, path) -> str                  # canonical layout (comments kept)
+    with allow_roots([DIR]): ...                    # files a task names may lie under DIR
     RULES: code -> Rule (name, severity, doc, bad and good example)
 
 See :mod:`rsb_mj.lang.ast` for the node types and :mod:`rsb_mj.lang.vocabulary` for the
@@ -63,6 +64,7 @@ _EXPORTS: dict[str, str] = {
     "RULES": "rsb_mj.lang.linter",  # the linter imports every rule family (templates too)
     "Rule": "rsb_mj.lang.rules",
     "lint_template": "rsb_mj.lang.templates",
+    "allow_roots": "rsb_mj.lang.files",
     "RSB_CATEGORIES": "rsb_mj.lang.vocabulary",
     "CategoryInfo": "rsb_mj.lang.vocabulary",
 }
@@ -97,6 +99,7 @@ if TYPE_CHECKING:  # pragma: no cover
         walk_atoms,
     )
     from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
+    from rsb_mj.lang.files import allow_roots
     from rsb_mj.lang.formatter import format_problem, format_text
     from rsb_mj.lang.linter import lint_file, lint_problem, lint_text, load_task
     from rsb_mj.lang.parser import parse_file, parse_text
@@ -140,6 +143,7 @@ __all__ = [
     "TemplateChoice",
     "TypedName",
     "Variable",
+    "allow_roots",
     "format_problem",
     "format_text",
     "lint_file",

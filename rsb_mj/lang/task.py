@@ -3,7 +3,8 @@
 :class:`Task` is built once from a parsed (and linted) :class:`~rsb_mj.lang.ast.Problem` by
 :func:`task_of`; it resolves what the AST leaves as written: the question source with its
 parameters and the question bank path, the instruction templates of each split (a shipped
-set or a template file, paths relative to the task file), the option map, the answer-zone
+set or a template file, paths relative to the task file and inside its folder: see
+:mod:`rsb_mj.lang.files`), the option map, the answer-zone
 regions and the candidates' nouns. Later stages take a ``Task`` (or a ``Problem``, which they
 turn into one with :func:`task_of`), never an untyped object.
 """
@@ -14,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.ast import FILE_SOURCE, Problem, SourceParam
+from rsb_mj.lang.ast import FILE_SOURCE, Problem, SourceParam, Span
+from rsb_mj.lang.files import ReferencedFileError, resolve_referenced, task_folder
 from rsb_mj.lang.vocabulary import RSB_CATEGORIES
 
 #: Template sets used when a task has no ``:instruction`` block (the RSB paper's protocol).
@@ -88,12 +90,28 @@ class Task:
     @property
     def folder(self) -> Path:
         """The folder relative paths of the task file are read from."""
-        return Path(self.path).parent if not self.path.startswith("<") else Path.cwd()
+        return task_folder(self.path)
 
 
 def _noun(category: str) -> str:
     info = RSB_CATEGORIES.get(category)
     return info.noun if info is not None else category.replace("_", " ")
+
+
+def _referenced(path: str, name: str, what: str, span: Span) -> Path:
+    """A file the task names, checked (:func:`rsb_mj.lang.files.resolve_referenced`); a
+    missing one is left to its reader, which says so.
+
+    Raises:
+        TaskError: ``path:line:col: ...`` for a file outside the task's folder (and every
+            allowed root), not a regular file, or over the size cap.
+    """
+    try:
+        return resolve_referenced(path, name, what)
+    except ReferencedFileError as exc:
+        if exc.kind == "missing":
+            return task_folder(path) / name
+        raise TaskError(f"{path}:{span.line}:{span.column}: {exc}") from None
 
 
 def task_of(problem: Problem) -> Task:
@@ -121,8 +139,9 @@ def _build(problem: Problem) -> Task:
     q = problem.question
     if q is None or q.source is None or q.choices is None:
         raise TaskError(f"{path}: task has no (:question (:source S) (:choices N)) block")
-    folder = Path(path).parent if not path.startswith("<") else Path.cwd()
-    file = folder / q.file if q.source == FILE_SOURCE and q.file is not None else None
+    file = None
+    if q.source == FILE_SOURCE and q.file is not None:
+        file = _referenced(path, q.file, "question bank", q.source_span)
     source = SourceSpec(q.source, q.params, file)
     templates = []
     for split, default in DEFAULT_TEMPLATES.items():
@@ -130,7 +149,7 @@ def _build(problem: Problem) -> Task:
         if chosen is None:
             spec = TemplateSpec(default)
         elif chosen.file is not None:
-            spec = TemplateSpec(None, folder / chosen.file)
+            spec = TemplateSpec(None, _referenced(path, chosen.file, "template file", chosen.span))
         else:
             spec = TemplateSpec(chosen.set_name)
         templates.append((split, spec))

@@ -103,3 +103,45 @@ def test_too_few_options_for_the_choice_count_name_the_line(tmp_path):
     source.check_choices(4)
     with pytest.raises(EpisodeError, match=r"questions\.jsonl:2: 4 options; the task's 6 choices"):
         source.check_choices(6)
+
+
+def test_numeric_answers_out_of_range_are_problems_at_their_lines(tmp_path):
+    path = _write(
+        tmp_path,
+        [
+            _q(1, split="train"),
+            {"question": "How many atoms?", "answer": "1e30", "split": "eval"},
+            {"question": "How many more atoms?", "answer": 1e308, "split": "eval"},
+            {"question": "How many legs?", "answer": "8", "split": "eval"},
+        ],
+    )
+    limits = "a numeric answer has at most 15 digits before the point and 6 after it"
+    assert read_bank(path).problems == (
+        (2, f"answer '1e30' is out of range: {limits} (give it options to use another text)"),
+        (3, f"answer '1e+308' is out of range: {limits} (give it options to use another text)"),
+    )
+    with pytest.raises(EpisodeError, match=r"questions\.jsonl:2: answer '1e30' is out of range"):
+        BankSource(path)
+
+
+def test_placeholders_in_question_and_option_texts_are_listed_with_line_and_column(tmp_path):
+    rows = [
+        _q(1, split="train"),
+        {"question": "Is {MAPB} right?", "options": ["{Q}", "no"], "answer": "no"},
+        {"question": "Is {x} in {1, 2} or \\mathbb{R}?", "options": ["a", "b"], "answer": "a"},
+    ]
+    path = _write(tmp_path, rows)
+    line = json.dumps(rows[1])
+    assert read_bank(path).placeholders == (
+        (2, line.index("{MAPB}") + 1, "{MAPB}"),
+        (2, line.index("{Q}") + 1, "{Q}"),
+    )
+
+
+def test_a_fifo_bank_is_not_a_regular_file(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "q.jsonl")
+    assert read_bank(tmp_path / "q.jsonl").problems == (
+        (0, f"question bank {tmp_path / 'q.jsonl'} is not a regular file (a FIFO)"),
+    )

@@ -5,6 +5,8 @@ Each case edits a valid task (``BASE``, ``BASE_10`` or ``LIBERO`` in lang_sample
 place and checks the first finding of the rule.
 """
 
+from pathlib import Path
+
 import pytest
 
 from rsb_mj.lang import RSB_CATEGORIES, RULES, lint_text
@@ -496,6 +498,26 @@ CASES = [
         "question bank 'q.jsonl' not found (looked in q.jsonl)",
     ),
     (
+        "RSB470",
+        BASE,
+        "(:source arithmetic)",
+        '(:source (:file "/etc/passwd"))',
+        4,
+        14,
+        "question bank '/etc/passwd' resolves to /etc/passwd, outside the task file's folder "
+        f"{Path.cwd()}; files a task names must lie in its folder (or allow another with "
+        "--allow-root DIR)",
+    ),
+    (
+        "RSB471",
+        BASE,
+        "(:templates seen)",
+        '(:templates (:train seen) (:eval (:file "tests")))',
+        5,
+        43,
+        "template file 'tests' is not a regular file (a folder)",
+    ),
+    (
         "RSB455",
         BASE,
         "(:templates seen)",
@@ -811,9 +833,13 @@ def test_rule_fires_with_exact_message(code, base, old, new, line, column, messa
     assert first.path == (LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl")
 
 
+#: Rules whose findings lie in another file (a question bank): tested on real files.
+IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
+
+
 def test_every_semantic_rule_has_a_fixture():
     checked = {code for code, rule in RULES.items() if rule.check is not None}
-    assert checked == {c[0] for c in CASES}
+    assert checked == {c[0] for c in CASES} | IN_OTHER_FILES
 
 
 def test_there_are_at_least_twenty_semantic_rules():
@@ -839,6 +865,7 @@ def test_family_of_code_matches_module():
         "sources": "4",
         "motion": "4",
         "narrowed": "4",
+        "references": "4",
         "runtime": "5",
         "safety": "5",
     }

@@ -12,7 +12,14 @@ Schema of a line (UTF-8; blank lines and lines starting with ``#`` are skipped):
 * ``options``: at least as many distinct, non-empty texts as the task's ``:choices``
   (a question with more gets the answer and ``N - 1`` of its distractors per episode, drawn
   as for MMLU-Pro). It may be left out when ``answer`` is a number (``"42"``, ``"3.5"``):
-  the options are then generated around it as for GSM8K.
+  the options are then generated around it as for GSM8K. Such a number has at most
+  :data:`~rsb_mj.episodes.numeric.MAX_ANSWER_DIGITS` (15) digits before the point and
+  :data:`~rsb_mj.episodes.numeric.MAX_ANSWER_DECIMALS` (6) after it (``1e30`` is refused).
+* Text in ``question`` or ``options`` is shown as written: a placeholder such as ``{MAPA}``
+  or ``{Q}`` there is *not* filled in (only templates are); :attr:`Bank.placeholders` lists
+  each one with its line and column, and ``rsb lint`` warns about them (RSB472).
+* The file is read through :func:`rsb_mj.lang.files.read_referenced`: a regular file of at
+  most :data:`~rsb_mj.lang.files.MAX_REFERENCED_BYTES` (32 MiB).
 * ``split``: without it, a question is ``eval`` when the first 4 bytes of
   ``sha256(question text, lower-cased and whitespace-collapsed)`` are divisible by 3 (about
   a third of the bank) and ``train`` otherwise: fixed by the text alone, so adding questions
@@ -29,10 +36,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rsb_mj.episodes.numeric import normalize_number
+from rsb_mj.episodes.numeric import check_answer, decimals_of, format_number, parse_number
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import QuestionSource, check_split
 from rsb_mj.errors import EpisodeError
@@ -41,6 +49,10 @@ from rsb_mj.errors import EpisodeError
 FIELDS = ("question", "options", "answer", "subject", "split", "id")
 #: One question in this many goes to eval when the line has no split.
 EVAL_ONE_IN = 3
+#: What looks like an instruction placeholder in a question or option text: the names the
+#: sampler fills in templates ({Q}, {OPTIONS}, {MAPA}..) and other all-capital names of
+#: three or more letters ({ANSWER}); ``{x}``, ``{1, 2}`` or LaTeX's ``\mathbb{R}`` are not.
+PLACEHOLDER = re.compile(r"\{(Q|OPTIONS|MAP[A-Z]|[A-Z][A-Z0-9_]{2,})\}")
 
 
 def hashed_split(text: str) -> str:
@@ -61,6 +73,8 @@ class Bank:
         lines: question id -> its line in the file.
         problems: ``(line, message)`` of every invalid line or file-level problem (line 0
             for the file as a whole).
+        placeholders: ``(line, column, "{NAME}")`` of every :data:`PLACEHOLDER` in a
+            question or option text (1-based, the column in the line as written).
     """
 
     path: Path
@@ -68,6 +82,7 @@ class Bank:
     splits: dict[str, str]
     lines: dict[str, int]
     problems: tuple[tuple[int, str], ...]
+    placeholders: tuple[tuple[int, int, str], ...] = ()
 
     def pool(self, split: str) -> tuple[Question, ...]:
         """The questions of ``split``, file order."""
@@ -124,12 +139,16 @@ def _parse_line(raw: str, line: int, stem: str) -> tuple[Question, str | None]:
     qid = f"file-{stem}-{ident}"
     if "options" not in row:
         try:
-            value = normalize_number(answer)
+            number = parse_number(answer)
         except EpisodeError:
             raise ValueError(
                 f"missing field 'options' (only a numeric answer may leave it out; "
                 f"{answer!r} is not a number)"
             ) from None
+        try:
+            value = format_number(check_answer(number, answer), decimals_of(number))
+        except EpisodeError as exc:
+            raise ValueError(str(exc)) from None
         return Question(qid, question, value, numeric=True, subject=subject), split
     options = row["options"]
     if not isinstance(options, list) or not options:
@@ -150,16 +169,30 @@ def _parse_line(raw: str, line: int, stem: str) -> tuple[Question, str | None]:
     return Question(qid, question, answer, distractors, subject=subject), split
 
 
+def _placeholders(raw: str, line: int, question: Question) -> list[tuple[int, int, str]]:
+    """The :data:`PLACEHOLDER` matches of a line that lie in its question or option texts."""
+    texts = (question.text, *question.distractors, question.answer)
+    return [
+        (line, m.start() + 1, m.group(0))
+        for m in PLACEHOLDER.finditer(raw)
+        if any(m.group(0) in t for t in texts)
+    ]
+
+
 def read_bank(path: Path) -> Bank:
     """Read and validate a question bank (never raises on its contents; see ``problems``)."""
+    from rsb_mj.lang.files import ReferencedFileError, read_referenced
+
     problems: list[tuple[int, str]] = []
     questions: list[Question] = []
     splits: dict[str, str] = {}
+    found: list[tuple[int, int, str]] = []
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Bank(path, (), {}, {}, ((0, "question bank not found"),))
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_referenced(path, "question bank").decode("utf-8")
+    except ReferencedFileError as exc:
+        message = "question bank not found" if exc.kind == "missing" else str(exc)
+        return Bank(path, (), {}, {}, ((0, message),))
+    except UnicodeDecodeError as exc:
         return Bank(path, (), {}, {}, ((0, f"cannot read the question bank: {exc}"),))
     texts: dict[str, int] = {}
     lines: dict[str, int] = {}
@@ -182,13 +215,14 @@ def read_bank(path: Path) -> Bank:
         splits[question.qid] = split or hashed_split(question.text)
         lines[question.qid] = line
         questions.append(question)
+        found.extend(_placeholders(raw, line, question))
     if not problems:
         for split in ("train", "eval"):
             if not any(s == split for s in splits.values()):
                 problems.append(
                     (0, f'no {split} questions; add more, or give some a "split": "{split}"')
                 )
-    return Bank(path, tuple(questions), splits, lines, tuple(problems))
+    return Bank(path, tuple(questions), splits, lines, tuple(problems), tuple(found))
 
 
 _BANKS: dict[tuple[str, int, int], Bank] = {}

@@ -4,6 +4,7 @@ Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx
 :mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429),
 :mod:`.sources` (RSB450-457: question sources, template selection, the answer zone),
 :mod:`.narrowed` (RSB458: a narrowed source with an empty split),
+:mod:`.references` (RSB470-472: the files a task names, placeholders in a question bank),
 :mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score),
 :mod:`.safety` (RSB512-513: the same for costs and moving objects) and the template rules
 (RSB43x) in :mod:`rsb_mj.lang.templates`.
@@ -17,6 +18,7 @@ from rsb_mj.lang.rules import (
     motion,
     names,
     narrowed,
+    references,
     runtime,
     safety,
     semantics,
@@ -34,6 +36,7 @@ __all__ = [
     "motion",
     "names",
     "narrowed",
+    "references",
     "runtime",
     "safety",
     "semantics",

@@ -14,10 +14,7 @@ from rsb_mj.choices import CHOICE_COUNTS
 from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.rules.base import RULES, Context, did_you_mean, rule
-
-
-def _folder(ctx: Context) -> Path:
-    return Path(ctx.path).parent if not ctx.path.startswith("<") else Path.cwd()
+from rsb_mj.lang.rules.references import usable_reference
 
 
 def _report_in(ctx: Context, code: str, message: str, path: Path, line: int) -> None:
@@ -109,7 +106,9 @@ def question_bank(ctx: Context) -> None:
         return  # checked before the import: it brings in rsb_mj.episodes (and numpy)
     from rsb_mj.episodes.sources.bank import load_bank
 
-    path = _folder(ctx) / q.file
+    path = usable_reference(ctx, q.file, "question bank")
+    if path is None:
+        return  # outside the task's folder, or not a regular file: RSB470/RSB471 say why
     if not path.is_file():
         ctx.report("RSB453", f"question bank {q.file!r} not found (looked in {path})", q.span)
         return
@@ -157,7 +156,9 @@ def template_selection(ctx: Context) -> None:
     for choice in i.choices:
         if choice.file is None:
             continue
-        path = _folder(ctx) / choice.file
+        path = usable_reference(ctx, choice.file, "template file")
+        if path is None:
+            continue  # outside the task's folder, or not a regular file: RSB470/RSB471
         if not path.is_file():
             ctx.report(
                 "RSB455",
