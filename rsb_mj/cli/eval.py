@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.files import add_allow_root
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES, expand_suites
@@ -167,6 +168,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also run each row's counterfactual twin (same scene, a question whose answer is "
         "another candidate) and report consistency, choice sensitivity and stuck rate",
     )
+    add_allow_root(p)
     p.set_defaults(func=run)
 
 
@@ -204,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         language_level=args.language_level,
         control_hz=args.control_hz,
         ray=args.ray,
+        allow_roots=tuple(args.allow_root),
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)

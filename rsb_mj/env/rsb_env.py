@@ -27,8 +27,9 @@ Info (reset and every step):
     and ``cost_violations`` (per cost term, whether it held this step; see
     :mod:`rsb_mj.scoring.cost`), at reset ``cost_terms`` when the task has a ``:cost``
     (``{"terms": [(text, kind), ...], "implicit_and": bool}``), and at reset ``sim`` (mujoco
-    version, quality preset, control and physics periods, the task file's sha256). Nothing in
-    ``info`` holds or determines the answer: no episode, seed, question id or table index.
+    version, quality preset, control and physics periods, the task's sha256: of its file and
+    the files it names, :mod:`rsb_mj.lang.digest`). Nothing in ``info`` holds or determines
+    the answer: no episode, seed, question id or table index.
 
 Rewards:
     Sparse: 1.0 on the step where success is decided, else 0.0.
@@ -69,7 +70,6 @@ Version History:
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -83,6 +83,7 @@ from rsb_mj.env.signals import recorder_for
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.digest import task_digest
 from rsb_mj.perturb import Perturbations
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
@@ -140,9 +141,8 @@ class RsbEnv(gymnasium.Env):
             raise EnvError(f"unknown render_mode {render_mode!r}; valid choices: rgb_array")
         self.problem = _load_problem(task)
         source = Path(str(self.problem.path))
-        self.task_sha256 = (
-            hashlib.sha256(source.read_bytes()).hexdigest() if source.is_file() else ""
-        )
+        # the task file and every file it names (rsb_mj.lang.digest)
+        self.task_sha256 = task_digest(source).sha256 if source.is_file() else ""
         physics_hz = PHYSICS_HZ
         if not isinstance(control_hz, int) or control_hz < 1 or physics_hz % control_hz:
             valid = [h for h in range(1, physics_hz + 1) if physics_hz % h == 0 and h >= 10]

@@ -11,12 +11,14 @@ first scored one, else its last error.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from rsb_mj.atomic import WriteError
 from rsb_mj.errors import EvalError
 
 #: (suite, split, index, policy, variant): what identifies a record.
@@ -204,16 +206,43 @@ _REQUIRED = {
 
 
 def append_record(path: Path, record: EpisodeRecord) -> None:
-    """Append ``record`` as one line with a single write, then fsync."""
+    """Append ``record`` as one line with a single write, then fsync.
+
+    Raises:
+        WriteError: when the line cannot be written whole (full disk, ``ulimit -f``, no
+            permission): naming ``path`` and the cause. A part already written is cut off
+            again where possible (else :func:`repair` cuts it on resume); the records before
+            it stay.
+    """
     data = (record.to_json() + "\n").encode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot append a record ({exc.strerror or exc})") from None
+    try:
+        size = os.fstat(fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
+            raise WriteError(
+                f"{path}: cannot append a record ({exc.strerror or exc}); the {_lines(size, fd)} "
+                "records before it are kept: make room and rerun the same command to resume"
+            ) from None
     finally:
         os.close(fd)
+
+
+def _lines(size: int, fd: int) -> int:
+    """Complete lines in the first ``size`` bytes of ``fd`` (for a message; 0 if unreadable)."""
+    try:
+        return os.pread(fd, size, 0).count(b"\n") if size else 0
+    except OSError:
+        return 0
 
 
 def repair(path: Path) -> int:
@@ -229,6 +258,34 @@ def repair(path: Path) -> int:
     return len(data) - keep
 
 
+def numbered_records(path: Path) -> list[tuple[int, EpisodeRecord]]:
+    """Every complete line of ``path`` as ``(line number, record)``, in file order (blank
+    lines skipped, a torn last line ignored); ``[]`` when there is no file.
+
+    Raises:
+        EvalError: for a malformed complete line, naming ``path:line``; for a file that
+            cannot be read.
+    """
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise EvalError(f"{path}: cannot read the records ({exc.strerror or exc})") from None
+    complete = data.split(b"\n")[:-1]  # the last piece is "" or a torn line
+    out = []
+    for number, line in enumerate(complete, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+            raise EvalError(f"{path}:{number}: not a JSON record ({msg})") from None
+        out.append((number, EpisodeRecord.from_dict(row, where=f"{path}:{number}")))
+    return out
+
+
 def read_records(path: Path) -> list[EpisodeRecord]:
     """Records of ``path``, one per key (its first scored record, else its last error), in
     order of each key's first line; a torn last line is ignored.
@@ -236,19 +293,8 @@ def read_records(path: Path) -> list[EpisodeRecord]:
     Raises:
         EvalError: for a malformed complete line, naming ``path:line``.
     """
-    if not path.exists():
-        return []
-    lines = path.read_bytes().split(b"\n")
-    complete = lines[:-1]  # the last piece is "" or a torn line
     chosen: dict[RecordKey, EpisodeRecord] = {}
-    for number, line in enumerate(complete, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise EvalError(f"{path}:{number}: not a JSON record ({exc.msg})") from None
-        rec = EpisodeRecord.from_dict(row, where=f"{path}:{number}")
+    for _, rec in numbered_records(path):
         held = chosen.get(rec.key)
         if held is None or held.is_error:
             chosen[rec.key] = rec

@@ -1,18 +1,26 @@
 """The resumable evaluation runner behind ``rsb eval``.
 
 A run directory holds ``episodes.jsonl`` (one record per finished episode, see
-:mod:`rsb_mj.evaluation.records`), ``run.json`` (the split and the versions it started
-with) and ``.rsb.lock`` (see :mod:`rsb_mj.lock`: one writer per folder; a second run on
-the same folder is refused with the holder's pid). Running the same command again
-resumes: jobs with a scored record are skipped; jobs without a record, or whose record is
-an *error* (``termination == "error"``: an infrastructure fault or a failing policy, never
-scored), run again. Only the parent process writes records, one atomic append per finished
-episode, so a kill loses at most the episodes in flight (they rerun) and never duplicates one.
+:mod:`rsb_mj.evaluation.records`), ``run.json`` (the split, levels and control rate, the
+versions it started with, and per suite the task's digest: the sha256 of its task file and
+of every file that names, :mod:`rsb_mj.lang.digest`) and ``.rsb.lock`` (see
+:mod:`rsb_mj.lock`: one writer per folder; a second run on the same folder is refused with
+the holder's pid). Running the same command again resumes: jobs with a scored record are
+skipped; jobs without a record, or whose record is an *error* (``termination == "error"``:
+an infrastructure fault or a failing policy, never scored), run again. A resumed run is
+refused when it asks another split, level, control rate or step limit, or when a task
+changed since (its file, its question bank or a template file: the message names the file).
+Only the parent process writes records, one atomic append per finished episode, so a kill
+loses at most the episodes in flight (they rerun) and never duplicates one; an append that
+fails (full disk, ``ulimit -f``) stops the run with a :class:`~rsb_mj.atomic.WriteError`
+naming the file, and the records written before it stay (resume after freeing space).
 
 Before any work the request is checked: every episode index lies in its frozen table, every
 ``--video`` index is an episode of the run, the output folder can be written, and every
 built-in or ``openpi:`` policy passes :meth:`Policy.preflight` (an unreachable policy server
-stops the run within its connect timeout, before any record is written).
+stops the run within its connect timeout, before any record is written). A task file that
+draws from a question bank gets a warning on stderr when its rows repeat questions (each
+row draws its question independently, so a small pool repeats).
 
 Workers (:mod:`rsb_mj.evaluation.pool`, the pool ``rsb demos`` runs on too): ``workers == 1``
 runs in this process; more uses a pool of spawned processes, each keeping its environments
@@ -30,11 +38,13 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
+from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size
 from rsb_mj.evaluation.jobs import Job
@@ -54,6 +64,8 @@ from rsb_mj.evaluation.worker import (
     error_record,
     run_job,
 )
+from rsb_mj.lang.digest import TaskDigest
+from rsb_mj.lang.files import allow_roots
 from rsb_mj.lock import lock_folder
 from rsb_mj.policies.spec import builds_in_workers, check_spec
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
@@ -100,6 +112,9 @@ class EvalConfig:
             :data:`CONTROL_RATES`); a suite's step limit, counted at 20 Hz, is scaled to the
             same duration (400 steps = 20 s = 1,000 steps at 50 Hz) unless ``max_steps`` is
             set. A run directory keeps the rate it started with.
+        allow_roots: folders besides a task file's own that the files it names (question
+            bank, template files) may lie in (``--allow-root``; see
+            :mod:`rsb_mj.lang.files`).
     """
 
     suites: tuple[str, ...]
@@ -121,6 +136,7 @@ class EvalConfig:
     language_level: int = 0
     control_hz: int = BASE_CONTROL_HZ
     ray: str | None = None
+    allow_roots: tuple[Path, ...] = ()
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -248,9 +264,10 @@ def preflight(config: EvalConfig, specs: list[str]) -> None:
             policy.close()
 
 
-def _prepare(config: EvalConfig) -> Path:
-    """Check the run description of ``config.out`` (the folder is locked); returns the
-    records path with a torn last line cut off."""
+def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
+    """Check the run description of ``config.out`` (the folder is locked) against the config
+    and the tasks' digests, record new suites' digests; returns the records path with a torn
+    last line cut off."""
     run_file = config.out / RUN_FILE
     if run_file.exists():
         try:
@@ -281,6 +298,11 @@ def _prepare(config: EvalConfig) -> Path:
                     f"{run_file}: this run directory holds {flag} {held}; use another --out "
                     f"for {flag} {asked}"
                 )
+        tasks = run_tasks.held_tasks(run_file, previous)
+        run_tasks.check_held(run_file, tasks, digests)
+        if any(suite not in tasks for suite in digests):
+            tasks.update({k: run_tasks.entry(d) for k, d in digests.items() if k not in tasks})
+            atomic_write_text(run_file, json.dumps({**previous, "tasks": tasks}, indent=2))
     else:
         from rsb_mj.version import versions
 
@@ -291,6 +313,7 @@ def _prepare(config: EvalConfig) -> Path:
             "control_hz": config.control_hz,
             "versions": versions(),
             "renderer": renderer_fingerprint().to_dict(),
+            "tasks": {k: run_tasks.entry(d) for k, d in digests.items()},
         }
         atomic_write_text(run_file, json.dumps(description, indent=2))
     videos = config.out / "videos"
@@ -349,19 +372,32 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
 
     Raises:
         EvalError: a bad request (rows outside a table, unknown policy, a run folder of
-            another split or step limit, a second writer); InfraError when a policy fails
-            its preflight; WriteError when the folder cannot be written.
+            another split or step limit, a task changed since the folder started, a second
+            writer); InfraError when a policy fails its preflight; WriteError when the
+            folder cannot be written (also when a record cannot be appended: the run stops,
+            the records written before stay).
     """
+    with allow_roots(config.allow_roots):
+        return _run_eval(config, env_factory)
+
+
+def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[EpisodeRecord]:
     from tqdm import tqdm
 
     jobs = plan(config)
+    run_tasks.check_task_files(config.suites)
+    digests = run_tasks.task_digests(config.suites)
     if env_factory is None:
         env_factory = configured_env_factory(config)
     lock = lock_folder(config.out, "rsb eval")
     try:
-        path = _prepare(config)
+        path = _prepare(config, digests)
+        rows = range(config.start, config.start + config.episodes)
+        for note in run_tasks.repeated_questions(config.suites, config.split, rows):
+            print(f"rsb eval: warning: {note}", file=sys.stderr)
         _check_video_paths(jobs)
         existing = _scored(read_records(path))
+        run_tasks.check_records(path, existing.values(), digests)
         stale = [
             j
             for j in jobs
