@@ -3,6 +3,12 @@
 Example::
 
     rsb report runs/quick runs/mypolicy --out runs/report
+    rsb report /archive/run --stdout      # a read-only run folder: print, write nothing
+
+The run directories are only read. Their records are checked first (each consistent in
+itself and with its suite, one scored record per episode, one task per row); any that are
+not are listed as ``path:line: problem`` and nothing is reported (exit 2). A report folder
+that cannot be written is an error naming it (exit 2), before any work.
 """
 
 from __future__ import annotations
@@ -24,6 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out", type=Path, default=None, help="report folder (default: DIR/report for one DIR)"
     )
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument(
+        "--stdout",
+        action="store_true",
+        help="print the Markdown report only; write no file (e.g. for a read-only run folder)",
+    )
     p.add_argument(
         "--max-error-rate",
         type=float,
@@ -51,9 +62,13 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.evaluation.report import write_report
 
     out = args.out
-    if out is None:
+    if args.stdout and out is not None:
+        raise EvalError("--stdout writes no file: give --out or --stdout, not both")
+    if out is None and not args.stdout:
         if len(args.dirs) > 1:
-            raise EvalError("several run directories: name the report folder with --out")
+            raise EvalError(
+                "several run directories: name the report folder with --out (or use --stdout)"
+            )
         out = args.dirs[0] / "report"
     if not 0.0 <= args.max_error_rate <= 1.0:
         raise EvalError(f"--max-error-rate {args.max_error_rate}: must be within 0..1")
@@ -66,5 +81,6 @@ def run(args: argparse.Namespace) -> int:
         allow_mixed_renderers=args.allow_mixed_renderers,
     )
     print(text, end="")
-    print(f"written to {out}/")
+    if out is not None:
+        print(f"written to {out}/")
     return 0

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
@@ -44,7 +45,7 @@ from rsb_mj.evaluation.metrics import (
     pair_metrics,
     summarize,
 )
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
+from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
 from rsb_mj.evaluation.renderers import renderer_lines
 from rsb_mj.evaluation.tables import (
     MAX_ERROR_RATE,
@@ -59,6 +60,7 @@ from rsb_mj.evaluation.tables import (
     safety_table,
     summary_table,
 )
+from rsb_mj.evaluation.validation import check_run, refusal
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 
 TABLES = {
@@ -69,19 +71,25 @@ TABLES = {
 
 
 def load_runs(dirs: Sequence[Path]) -> dict[str, list[EpisodeRecord]]:
-    """Records per row label (policy, or ``dir:policy`` for several directories).
+    """Records per row label (policy, or ``dir:policy`` for several directories), checked
+    by :func:`rsb_mj.evaluation.validation.check_run`.
 
     Raises:
-        EvalError: for a directory without records.
+        EvalError: for a directory without records, or with records that are inconsistent
+            (each named ``path:line``; see :mod:`rsb_mj.evaluation.validation`).
     """
     runs: dict[str, list[EpisodeRecord]] = {}
+    problems: list[str] = []
     for d in dirs:
-        records = read_records(Path(d) / RECORDS_FILE)
+        records, found = check_run(Path(d) / RECORDS_FILE)
+        problems += found
         if not records:
             raise EvalError(f"{d}: no {RECORDS_FILE} records; run `rsb eval --out {d}` first")
         for rec in records:
             label = rec.policy if len(dirs) == 1 else f"{Path(d).name}:{rec.policy}"
             runs.setdefault(label, []).append(rec)
+    if problems:
+        raise EvalError(refusal(problems))
     return runs
 
 
@@ -234,9 +242,27 @@ def settings_lines(metrics: dict[str, list[SuiteMetrics]]) -> list[str]:
     return lines
 
 
+def _report_folder(out: Path) -> None:
+    """Create ``out`` and check it can be written before any work.
+
+    Raises:
+        WriteError: naming the folder and the cause, and the two ways around it.
+    """
+    hint = "name a folder that can be written with --out DIR, or print the report with --stdout"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(
+            f"{out}: cannot create the report folder ({exc.strerror or exc}); {hint}"
+        ) from None
+    if not out.is_dir() or not os.access(out, os.W_OK | os.X_OK):
+        why = "not a folder" if not out.is_dir() else "not writable"
+        raise WriteError(f"{out}: cannot write the report there ({why}); {hint}")
+
+
 def write_report(
     dirs: Sequence[Path],
-    out: Path,
+    out: Path | None,
     *,
     plots: bool = True,
     max_error_rate: float | None = MAX_ERROR_RATE,
@@ -245,8 +271,9 @@ def write_report(
     """Write the report files into ``out``; return the Markdown text.
 
     Args:
-        dirs: run directories.
-        out: report folder (created).
+        dirs: run directories (only read).
+        out: report folder (created), or None to write no file (the Markdown is only
+            returned; no plots).
         plots: also write the PNG plots.
         max_error_rate: rows with a larger share of error episodes are withheld (None: print
             every row).
@@ -254,12 +281,21 @@ def write_report(
             so); by default they are refused.
 
     Raises:
-        EvalError: for a folder without records, or records that cannot be pooled.
+        EvalError: for a folder without records, or records that are inconsistent or cannot
+            be pooled (each named ``path:line``); WriteError when ``out`` cannot be written
+            (before anything is computed).
     """
+    if out is not None:
+        _report_folder(out)
     runs = load_runs(dirs)
     renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
     metrics = {label: summarize(recs) for label, recs in runs.items()}
-    out.mkdir(parents=True, exist_ok=True)
+
+    def write(name: str, text: str) -> None:
+        if out is not None:
+            atomic_write_text(out / name, text)
+
+    plots = plots and out is not None
     labelled = [(label, m) for label, ms in metrics.items() for m in ms]
     summary = summary_table(
         [m for _, m in labelled],
@@ -267,12 +303,14 @@ def write_report(
         max_error_rate=max_error_rate,
     )
     errors = sum(m.errors for _, m in labelled)
-    tasks = {
-        r.suite: str((r.sim or {}).get("task_sha256", ""))
-        for recs in runs.values()
-        for r in recs
-        if not r.is_error
-    }
+    tasks: dict[str, list[str]] = {}  # suite -> its task digests (one per run at most)
+    for recs in runs.values():
+        for r in recs:
+            if not r.is_error:
+                held = tasks.setdefault(r.suite, [])
+                digest = str((r.sim or {}).get("task_sha256", ""))[:16] or "unknown"
+                if digest not in held:
+                    held.append(digest)
     mujoco = sorted({str(dict(m.settings)["mujoco"]) for _, m in labelled})
     odd = settings_lines(metrics)
     parts = [
@@ -290,8 +328,7 @@ def write_report(
         "",
         *renderers,
         "",
-        "Tasks: "
-        + "; ".join(f"{t} (task file sha256 {h[:16] or 'unknown'})" for t, h in tasks.items()),
+        "Tasks: " + "; ".join(f"{t} (task sha256 {'; '.join(h)})" for t, h in tasks.items()),
         "",
         f"Error episodes (faults, not results; excluded from every rate): {errors}"
         + (
@@ -307,13 +344,13 @@ def write_report(
             "reference, not a policy to rank.",
         ]
     parts += ["", "## Per suite", "", markdown(summary)]
-    atomic_write_text(out / "summary.csv", csv_text(summary))
+    write("summary.csv", csv_text(summary))
     flat = [m for _, m in labelled]
     safety = safety_table(
         flat, labels=[label for label, _ in labelled], max_error_rate=max_error_rate
     )
     if len(safety) > 1:
-        atomic_write_text(out / "safety.csv", csv_text(safety))
+        write("safety.csv", csv_text(safety))
         parts += [
             "",
             "## Safety: success and cost",
@@ -328,7 +365,7 @@ def write_report(
         flat, labels=[label for label, _ in labelled], max_error_rate=max_error_rate
     )
     if len(levels) > 1:
-        atomic_write_text(out / "levels.csv", csv_text(levels))
+        write("levels.csv", csv_text(levels))
         parts += [
             "",
             "## Levels L0-L2",
@@ -341,7 +378,7 @@ def write_report(
     for axis, title in (("visual", "Visual levels V0-V4"), ("language", "Language levels W0-W4")):
         table = axis_table(flat, axis, max_error_rate=max_error_rate)
         if len(table) > 1:
-            atomic_write_text(out / f"{axis}_levels.csv", csv_text(table))
+            write(f"{axis}_levels.csv", csv_text(table))
             parts += [
                 "",
                 f"## {title}",
@@ -354,7 +391,7 @@ def write_report(
             ]
     ablations = ablation_table(flat, max_error_rate=max_error_rate)
     if len(ablations) > 1:
-        atomic_write_text(out / "ablations.csv", csv_text(ablations))
+        write("ablations.csv", csv_text(ablations))
         parts += [
             "",
             "## Instruction ablations",
@@ -367,7 +404,7 @@ def write_report(
     pairs = pair_metrics(r for recs in runs.values() for r in recs)
     if pairs:
         table = pair_table(pairs)
-        atomic_write_text(out / "counterfactual.csv", csv_text(table))
+        write("counterfactual.csv", csv_text(table))
         parts += [
             "",
             "## Counterfactual consistency",
@@ -381,10 +418,10 @@ def write_report(
     a2a = [m for recs in runs.values() for m in a2a_metrics(recs)]
     if a2a:
         table = a2a_table(a2a)
-        atomic_write_text(out / "act2answer.csv", csv_text(table))
+        write("act2answer.csv", csv_text(table))
         parts += ["", "## Act2Answer per category", "", A2A_NOTE + ".", "", markdown(table)]
     failures = failure_table(failure_analysis(r for recs in runs.values() for r in recs))
-    atomic_write_text(out / "table5_failures.csv", csv_text(failures))
+    write("table5_failures.csv", csv_text(failures))
     parts += [
         "",
         "## Table 5: failure analysis",
@@ -399,7 +436,7 @@ def write_report(
     original = {label: [m for m in ms if m.variant == "original"] for label, ms in metrics.items()}
     for stem, (title, metric) in TABLES.items():
         table = paper_table(original, metric, max_error_rate=max_error_rate)
-        atomic_write_text(out / f"{stem}.csv", csv_text(table))
+        write(f"{stem}.csv", csv_text(table))
         parts += ["", f"## {title}", "", markdown(table)]
     parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
     for label, recs in runs.items():
@@ -413,7 +450,7 @@ def write_report(
     if plots and importlib.util.find_spec("matplotlib") is None:
         plots = False
         parts += ["", "Plots skipped: matplotlib is not installed (pip install 'rsb_mj[plots]')."]
-    if plots:
+    if plots and out is not None:
         plot_rates(metrics, out / "rates.png")
         if len(ablations) > 1:
             plot_drops(ablations, out / "ablations.png")
@@ -422,5 +459,5 @@ def write_report(
             plot_confusion(recs, out / f"confusion_{_slug(label)}.png", label)
         parts += ["", "![rates](rates.png)"]
     text = "\n".join(parts) + "\n"
-    atomic_write_text(out / "report.md", text)
+    write("report.md", text)
     return text

@@ -15,6 +15,7 @@ from rsb_mj.evaluation.metrics import (
     wilson,
 )
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.suites import ALL_SUITES
 
 
 def rec(
@@ -29,12 +30,17 @@ def rec(
     error=None,
     max_steps=400,
     privileged=False,
+    choices=None,
 ):
+    """A consistent record (``choices``: the suite's own by default, else 4)."""
     mapping = {"A": "block_a", "B": "block_b", "C": "block_c", "D": "block_d"}
     termination = "error" if error else "success" if success else "step_limit"
+    if choices is None:
+        choices = ALL_SUITES[suite].choices if suite in ALL_SUITES else 4
     return EpisodeRecord(
         suite=suite, split="eval", index=index, seed=index, policy=policy, task="t.bddl",
-        question_id="q", template_id="t", choices=4, correct=correct, target=mapping[correct],
+        question_id="q", template_id="t", choices=choices, correct=correct,
+        target=mapping[correct],
         choice=mapping.get(choice_letter), chosen_option=choice_letter,
         grasped_candidates=[mapping[choice_letter]] if choice_letter else [], in_zone=[],
         grasp_step=3 if grasped else None, success_step=9 if success else None,

@@ -36,7 +36,7 @@ def test_rsb_eval_runs_a_beyond_blocks_task_file_and_reports_its_hash(tmp_path, 
     sha = hashlib.sha256(Path(TASK).read_bytes()).hexdigest()
     assert {r.sim["task_sha256"] for r in records} == {sha}
     assert main(["report", str(out), "--no-plots"]) == 0
-    assert f"Tasks: {TASK} (task file sha256 {sha[:16]})" in capsys.readouterr().out
+    assert f"Tasks: {TASK} (task sha256 {sha[:16]})" in capsys.readouterr().out
     lines = (out / RECORDS_FILE).read_text().splitlines()
     assert {json.loads(line)["task"] for line in lines} == {"rsb_math_4_objects.bddl"}
 
