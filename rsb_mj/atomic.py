@@ -23,15 +23,21 @@ class WriteError(RsbError):
 
 
 def atomic_write_bytes(
-    path: str | Path, data: bytes, *, verify: Callable[[Path], None] | None = None
+    path: str | Path,
+    data: bytes,
+    *,
+    verify: Callable[[Path], None] | None = None,
+    mode: int = 0o644,
 ) -> None:
     """Write ``data`` to ``path`` atomically.
 
     Args:
-        path: the target file; its folder must exist.
+        path: the target file; its folder must exist. (A symlink is replaced by a regular
+            file: pass the resolved path to write the file it points to.)
         data: the full content.
         verify: called with the temporary file before the rename; raising keeps the
             target untouched.
+        mode: permission bits of the new file (e.g. the old file's, to keep them).
 
     Raises:
         WriteError: naming ``path`` and the cause (permissions, disk full, file size limit).
@@ -49,7 +55,7 @@ def atomic_write_bytes(
             os.fsync(fh.fileno())
         if verify is not None:
             verify(tmp)
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
@@ -65,6 +71,7 @@ def atomic_write_text(
     *,
     encoding: str = "utf-8",
     verify: Callable[[Path], None] | None = None,
+    mode: int = 0o644,
 ) -> None:
     """:func:`atomic_write_bytes` of ``text`` encoded with ``encoding``."""
-    atomic_write_bytes(path, text.encode(encoding), verify=verify)
+    atomic_write_bytes(path, text.encode(encoding), verify=verify, mode=mode)

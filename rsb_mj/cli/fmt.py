@@ -2,7 +2,9 @@
 
 With ``--check`` nothing is written; the files that would change are listed. A file is
 rewritten atomically (:mod:`rsb_mj.atomic`: temporary file, then rename): a failed write (full
-disk, ``ulimit -f``, no permission) leaves it as it was and prints one line naming it.
+disk, ``ulimit -f``, no permission) leaves it as it was and prints one line naming it. A
+symlink stays a symlink (the file it points to is rewritten) and a file keeps its permission
+bits.
 Exit status: 0 nothing to change (or all rewritten), 1 ``--check`` found files to change or a
 file does not parse, 2 usage error or a file that could not be written.
 """
@@ -10,6 +12,8 @@ file does not parse, 2 usage error or a file that could not be written.
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -29,6 +33,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--check", action="store_true", help="write nothing; exit 1 if a file would change"
     )
     parser.set_defaults(func=run)
+
+
+def _rewrite(path: Path, text: str) -> None:
+    """Write ``text`` over the file ``path`` names, atomically: through a symlink to its
+    target (the link stays), keeping the file's permission bits.
+
+    Raises:
+        WriteError: naming the file and the cause.
+    """
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError as exc:
+        raise WriteError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    atomic_write_text(target, text, mode=mode)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             status = 1
         else:
             try:
-                atomic_write_text(path, formatted)
+                _rewrite(path, formatted)
             except WriteError as err:
                 print(f"rsb fmt: error: {err}; the file is unchanged", file=sys.stderr)
                 changed -= 1

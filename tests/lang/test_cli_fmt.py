@@ -1,5 +1,6 @@
 """``rsb fmt``: rewrite, --check, exit codes, atomic writes."""
 
+import stat
 import subprocess
 import sys
 
@@ -76,3 +77,27 @@ def test_rewrite_goes_through_a_rename(tmp_path):
     assert main(["fmt", str(path)]) == 0
     assert path.stat().st_ino != before
     assert path.read_text(encoding="utf-8") == BASE
+
+
+def test_a_symlink_stays_a_symlink_and_its_target_is_formatted(tmp_path, capsys):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    target = shared / "real.bddl"
+    target.write_text(MESSY, encoding="utf-8")
+    link = tmp_path / "t.bddl"
+    link.symlink_to(target)
+    assert main(["fmt", str(link)]) == 0
+    assert link.is_symlink() and link.resolve() == target
+    assert target.read_text(encoding="utf-8") == BASE
+    assert capsys.readouterr().out == f"reformatted {link}\n1 file checked, 1 reformatted\n"
+    assert sorted(p.name for p in shared.iterdir()) == ["real.bddl"]  # no temporary file left
+
+
+def test_a_rewritten_file_keeps_its_permission_bits(tmp_path):
+    for mode in (0o600, 0o755, 0o640):
+        path = tmp_path / f"t{mode:o}.bddl"
+        path.write_text(MESSY, encoding="utf-8")
+        path.chmod(mode)
+        assert main(["fmt", str(path)]) == 0
+        assert path.read_text(encoding="utf-8") == BASE
+        assert stat.S_IMODE(path.stat().st_mode) == mode
