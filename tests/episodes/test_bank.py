@@ -138,10 +138,18 @@ def test_placeholders_in_question_and_option_texts_are_listed_with_line_and_colu
     )
 
 
-def test_a_fifo_bank_is_not_a_regular_file(tmp_path):
+def test_a_fifo_bank_is_not_a_regular_file_and_reading_it_does_not_block(tmp_path):
     import os
+    import subprocess
+    import sys
 
     os.mkfifo(tmp_path / "q.jsonl")
-    assert read_bank(tmp_path / "q.jsonl").problems == (
-        (0, f"question bank {tmp_path / 'q.jsonl'} is not a regular file (a FIFO)"),
+    code = (
+        "from pathlib import Path\n"
+        "from rsb_mj.episodes.sources.bank import read_bank\n"
+        f"print(read_bank(Path({str(tmp_path / 'q.jsonl')!r})).problems)\n"
     )
+    # in a child process: a reader that opened the FIFO would wait for a writer forever
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    message = f"question bank {tmp_path / 'q.jsonl'} is not a regular file (a FIFO)"
+    assert run.stdout.strip() == repr(((0, message),))
