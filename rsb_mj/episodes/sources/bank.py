@@ -44,6 +44,7 @@ from rsb_mj.episodes.numeric import check_answer, decimals_of, format_number, pa
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.base import QuestionSource, check_split
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.files import ReferencedFileError, read_referenced
 
 #: Fields a line may have.
 FIELDS = ("question", "options", "answer", "subject", "split", "id")
@@ -181,8 +182,6 @@ def _placeholders(raw: str, line: int, question: Question) -> list[tuple[int, in
 
 def read_bank(path: Path) -> Bank:
     """Read and validate a question bank (never raises on its contents; see ``problems``)."""
-    from rsb_mj.lang.files import ReferencedFileError, read_referenced
-
     problems: list[tuple[int, str]] = []
     questions: list[Question] = []
     splits: dict[str, str] = {}

@@ -60,7 +60,7 @@ def referenced_file_outside(ctx: Context) -> None:
     "RSB471",
     "referenced-file-unusable",
     "error",
-    bad='(:templates (:file "/dev/zero"))   ; or a FIFO, a folder, a 2 GB bank',
+    bad='(:templates (:file "pipe_4.txt"))   ; a FIFO (or a device, a folder, a 2 GB file)',
     good='(:templates (:file "mine_4.txt"))',
 )
 def referenced_file_unusable(ctx: Context) -> None:
