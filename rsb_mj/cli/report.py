@@ -8,7 +8,7 @@ Example::
 The run directories are only read. Their records are checked first (each consistent in
 itself and with its suite, one scored record per episode, one task per row); any that are
 not are listed as ``path:line: problem`` and nothing is reported (exit 2). A report folder
-that cannot be written is an error naming it (exit 2), before any work.
+that cannot be written is an error naming it (exit 2), before anything is written.
 """
 
 from __future__ import annotations

@@ -283,12 +283,12 @@ def write_report(
     Raises:
         EvalError: for a folder without records, or records that are inconsistent or cannot
             be pooled (each named ``path:line``); WriteError when ``out`` cannot be written
-            (before anything is computed).
+            (before anything is written).
     """
-    if out is not None:
-        _report_folder(out)
     runs = load_runs(dirs)
     renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
+    if out is not None:  # refused records leave no folder behind; nothing is written yet
+        _report_folder(out)
     metrics = {label: summarize(recs) for label, recs in runs.items()}
 
     def write(name: str, text: str) -> None:

@@ -46,7 +46,7 @@ def _task(folder: Path) -> Path:
 
 def _config(out: Path, *suites: str, episodes: int = 2) -> EvalConfig:
     return EvalConfig(
-        suites=suites, policies=("evaluation.fakes:oracle",), episodes=episodes, out=out,
+        suites=suites, policies=("inprocess:evaluation.fakes:oracle",), episodes=episodes, out=out,
         progress=False,
     )  # fmt: skip
 
@@ -130,7 +130,7 @@ def test_a_record_append_past_ulimit_f_stops_with_one_line_and_the_run_resumes(t
     out = tmp_path / "run"
     argv = [
         sys.executable, "-m", "tests.evaluation.fake_eval", "eval", "--suite", "RSB-Math-4",
-        "--policy", "evaluation.fakes:oracle", "--episodes", "8", "--workers", "1",
+        "--policy", "inprocess:evaluation.fakes:oracle", "--episodes", "8", "--workers", "1",
         "--out", str(out), "--no-progress",
     ]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"}
@@ -190,7 +190,7 @@ def test_eval_reads_a_bank_outside_the_task_folder_only_under_allow_root(
         .replace('"geography.jsonl"', '"../shared/geography.jsonl"')
     )
     task.write_text(text)
-    argv = ["eval", str(task), "--policy", "evaluation.fakes:oracle", "--episodes", "1"]
+    argv = ["eval", str(task), "--policy", "inprocess:evaluation.fakes:oracle", "--episodes", "1"]
     argv += ["--workers", "1", "--no-progress", "--out", str(tmp_path / "run")]
     assert main(argv) == 2
     assert "RSB470 referenced-file-outside: question bank '../shared/geography.jsonl'" in (
