@@ -24,6 +24,7 @@ __all__ = [
     "iter_files",
     "lint_file",
     "lint_problem",
+    "lint_source",
     "lint_text",
     "load_task",
 ]
@@ -74,12 +75,27 @@ def lint_file(
     text, diagnostics = read_source(path)
     if text is None:
         return None, diagnostics
+    return text, lint_source(text, path, target=target)[1]
+
+
+def lint_source(
+    text: str, path: str | Path, *, target: str | None = None
+) -> tuple[Problem | None, list[Diagnostic]]:
+    """Lint ``text`` as the contents of the file at ``path`` (what :func:`lint_file` does after
+    reading it; an editor's unsaved buffer): a template file (``templates/**/*.txt``) by the
+    template rules, anything else as a task file. Relative ``(:file ...)`` references resolve
+    against the folder of ``path``.
+
+    Returns:
+        The problem (None for a template file or a task that does not parse) and the findings.
+    """
+    path = Path(path)
     if is_template_file(path):
         choices = templates.choices_from_name(path.name)
         if choices is None:
-            return text, [templates.choice_count_unknown(str(path))]
-        return text, templates.lint_template(text, str(path), choices)
-    return text, lint_text(text, str(path), target=target)[1]
+            return None, [templates.choice_count_unknown(str(path))]
+        return None, templates.lint_template(text, str(path), choices)
+    return lint_text(text, str(path), target=target)
 
 
 def load_task(path: str | Path, *, target: str | None = None) -> Problem:

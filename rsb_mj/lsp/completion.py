@@ -1,0 +1,261 @@
+"""Completion: what may be written at the cursor, by the grammar and the registries.
+
+At ``(|`` the grammar (:mod:`rsb_mj.lsp.grammar`) says which forms may open inside the
+enclosing form: block keywords inside ``(define ...)``, ``:source``/``:choices`` inside
+``:question``, region properties inside a region, predicates and ``And``/``Or``/``Not`` inside
+an expression block, a source's parameters inside ``(:source (NAME ...))``. After a form's
+head, the registries say what its names may be: the predicate's argument kinds pick declared
+objects, fixtures or regions; ``- `` in ``:objects`` picks categories; ``:source`` picks
+source names; a parameter picks its valid values; and so on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rsb_mj.lang import ast
+from rsb_mj.lang import vocabulary as vocab
+from rsb_mj.lang.a2a import A2A_SOURCES
+from rsb_mj.lsp import grammar, reference
+from rsb_mj.lsp.context import Cursor
+
+#: Blocks whose items are expressions (predicates inside them, at any depth).
+EXPRESSION_BLOCKS = (":init", ":grasp", ":goal", ":cost")
+CONNECTIVES = ("and", "or", "not")
+#: Variables the scorer binds: the correct option's candidate, and any candidate.
+VARIABLES = ("?answer", "?c - candidate")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One completion: the text inserted, its kind (``keyword``, ``predicate``, ``category``,
+    ``object``, ``region``, ``source``, ``parameter``, ``value``, ``variable``), a one-line
+    detail and a lazily made reference text (``doc()``)."""
+
+    label: str
+    kind: str
+    detail: str = ""
+    topic: tuple[str, str] | None = None
+
+    def doc(self, problem: ast.Problem | None = None) -> str | None:
+        """The reference text of the item, or None."""
+        if self.topic is None:
+            return None
+        what, key = self.topic
+        if what == "predicate":
+            return reference.predicate(key)
+        if what == "category":
+            return reference.category(key)
+        if what == "source":
+            return reference.source(key)
+        if what == "block":
+            return reference.block(key)
+        if what == "parameter":
+            source, _, param = key.partition(" ")
+            return reference.source_param(source, param)
+        if what == "region" and problem is not None:
+            region = next((r for r in problem.regions if r.full_name == key), None)
+            return reference.region(region, problem) if region is not None else None
+        return None
+
+
+def in_expression(cursor: Cursor, depth: int) -> bool:
+    """True when the form ``depth`` levels out is an expression block or a connective
+    inside one."""
+    for form in reversed(cursor.forms[: len(cursor.forms) + depth + 1]):
+        if form.head in EXPRESSION_BLOCKS:
+            return True
+        if form.head not in CONNECTIVES:
+            return False
+    return False
+
+
+def _expression_block(cursor: Cursor) -> str:
+    return next((f.head for f in reversed(cursor.forms) if f.head in EXPRESSION_BLOCKS), "")
+
+
+def is_rsb(problem: ast.Problem | None, text: str) -> bool:
+    """True unless the task says ``(:domain robosuite)`` (a LIBERO / VLA-Arena file)."""
+    if problem is not None:
+        return (problem.domain or "rsb").lower() != "robosuite" or problem.question is not None
+    return "(:domain robosuite)" not in text.lower().replace("  ", " ")
+
+
+def _predicates(block: str, rsb: bool) -> list[Item]:
+    if rsb:
+        allowed = {
+            ":init": vocab.RSB_PLACEMENT,
+            ":grasp": vocab.RSB_SCOREABLE,
+            ":goal": vocab.RSB_SCOREABLE,
+            ":cost": vocab.RSB_COST,
+        }.get(block, frozenset(p.name for p in vocab.PREDICATES.values()))
+        infos = [p for p in vocab.PREDICATES.values() if p.name in allowed]
+    else:
+        infos = list(vocab.predicates_of(("libero", "vla_arena")).values())
+    return [
+        Item(
+            p.name, "predicate", f"({p.name} {' '.join(p.args or ('...',))})", ("predicate", p.name)
+        )
+        for p in infos
+    ]
+
+
+def _keywords(keys: tuple[str, ...], parent: str) -> list[Item]:
+    out = []
+    for key in keys:
+        if key == grammar.ANY_KEYWORD:
+            if parent == "define":
+                out += [
+                    Item(":" + b, "keyword", "block kept verbatim", ("block", b))
+                    for b in sorted(vocab.GENERIC_BLOCKS)
+                ]
+        elif not key.startswith("<"):
+            label = key if key.startswith(":") else key.capitalize()
+            topic = ("block", key[1:]) if parent == "define" else None
+            out.append(Item(label, "keyword", f"({label} ...)", topic))
+    return out
+
+
+def _names(problem: ast.Problem | None, objects: bool, fixtures: bool, regions: bool) -> list[Item]:
+    if problem is None:
+        return []
+    out = []
+    if fixtures:
+        out += [Item(d.name, "object", f"fixture - {d.category}") for d in problem.fixtures]
+    if objects:
+        out += [Item(d.name, "object", f"object - {d.category}") for d in problem.objects]
+    if regions:
+        out += [
+            Item(r.full_name, "region", "region", ("region", r.full_name)) for r in problem.regions
+        ]
+    return out
+
+
+def _values(values: tuple[str, ...] | frozenset[str], kind: str, detail: str) -> list[Item]:
+    return [Item(v, kind, detail) for v in sorted(values)]
+
+
+def _opening(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[Item]:
+    """Completions for the head of the innermost form (the cursor right after ``(``)."""
+    index = grammar.index()
+    parent = cursor.head(-2)
+    outer = cursor.head(-3)
+    if len(cursor.forms) == 1:
+        return [Item("define", "keyword", "(define (problem NAME) ...)")]
+    if in_expression(cursor, -2):
+        keys = index.children.get(parent, ())
+        items = _keywords(tuple(k for k in keys if k in CONNECTIVES), parent)
+        if "<atom>" in keys:
+            items += _predicates(_expression_block(cursor), rsb)
+        return items
+    if outer == ":regions":
+        return _keywords(index.children.get("<region>", ()), "<region>")
+    if outer == ":source" and parent:
+        source = parent
+        from rsb_mj.episodes.sources.params import SOURCE_PARAMS
+
+        return [
+            Item(
+                f":{p.name}",
+                "parameter",
+                reference.source_param_line(p),
+                ("parameter", f"{source} {p.name}"),
+            )
+            for p in SOURCE_PARAMS.get(source, ())
+        ]
+    if parent == ":source":
+        items = _keywords(
+            tuple(k for k in index.children.get(":source", ()) if k.startswith(":")), parent
+        )
+        return items + _sources(rsb)
+    if parent == ":moving_objects":
+        return _names(problem, True, False, False)
+    if outer == ":moving_objects":
+        from rsb_mj.lang import motion
+
+        keys = sorted({k for ks in motion.KEYS.values() for k in ks} | {"type"})
+        return [Item(f":motion_{k}", "keyword", "moving object property") for k in keys]
+    if parent == "define" and cursor.forms[-2].nested:
+        keys = tuple(k for k in index.children.get("define", ()) if k != "problem")
+        return _keywords(keys, "define")
+    return _keywords(index.children.get(parent, ()), parent)
+
+
+def _sources(rsb: bool) -> list[Item]:
+    names = list(vocab.SOURCE_CHOICES) + list(A2A_SOURCES.values())
+    return [Item(n, "source", "question source", ("source", n)) for n in names] if rsb else []
+
+
+def _argument(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[Item]:
+    """Completions for an item after the head of the innermost form."""
+    head = cursor.head()
+    parent = cursor.head(-2)
+    index = cursor.index
+    if in_expression(cursor, -2) and head not in CONNECTIVES:
+        info = vocab.PREDICATES.get(head)
+        if info is None:
+            return []
+        kinds = info.args
+        kind = kinds[index - 1] if kinds is not None and 0 < index <= len(kinds) else None
+        if kinds is not None and kind is None:
+            return []
+        items = _names(
+            problem,
+            objects=kind in (None, "object", "place"),
+            fixtures=kind in (None, "object", "place"),
+            regions=kind in (None, "place", "region"),
+        )
+        if kind in (None, "object") and _expression_block(cursor) != ":init":
+            items += [Item(v, "variable", "bound by the scorer") for v in VARIABLES]
+        if kind == "parts":
+            items.append(Item("all", "value", "every part"))
+        return items
+    if head in (":objects", ":fixtures"):
+        if cursor.previous != "-":
+            return []
+        if head == ":fixtures":
+            pool = vocab.RSB_FIXTURE_CATEGORIES if rsb else vocab.KNOWN_CATEGORIES
+        else:
+            pool = frozenset(vocab.RSB_CATEGORIES) if rsb else vocab.ALL_CATEGORIES
+        return [Item(c, "category", "object category", ("category", c)) for c in sorted(pool)]
+    if cursor.head(-3) == ":source" and head.startswith(":"):
+        source = parent
+        from rsb_mj.episodes.sources.params import SOURCE_PARAMS
+
+        info = next((p for p in SOURCE_PARAMS.get(source, ()) if f":{p.name}" == head), None)
+        return _values(info.valid, "value", f":{info.name}") if info is not None else []
+    if cursor.head(-3) == ":moving_objects" and head == ":motion_type":
+        from rsb_mj.lang import motion
+
+        return _values(motion.MOTION_TYPES, "value", "motion type")
+    single = {
+        ":domain": (vocab.DOMAINS, "domain"),
+        ":map": (vocab.MAP_RULES[:1], "option mapping"),
+        ":templates": (vocab.TEMPLATE_SETS, "template set"),
+        ":train": (vocab.TEMPLATE_SETS, "template set"),
+        ":eval": (vocab.TEMPLATE_SETS, "template set"),
+    }
+    if head in single:
+        values, detail = single[head]
+        return _values(values, "value", detail)
+    if head == ":source" and index == 1:
+        return _sources(rsb)
+    if head == ":target":
+        return _names(problem, True, True, False)
+    if head in (":candidates", ":obj_of_interest"):
+        return _names(problem, True, False, False)
+    if head == ":answer_zone":
+        return _names(problem, False, False, True)
+    return []
+
+
+def complete(cursor: Cursor, problem: ast.Problem | None, text: str) -> list[Item]:
+    """Every completion at ``cursor`` (empty in a comment, a string or outside any form)."""
+    if cursor.in_comment or not cursor.forms:
+        return []
+    if cursor.token is not None and cursor.token.kind == "string":
+        return []
+    rsb = is_rsb(problem, text)
+    items = _opening(cursor, problem, rsb) if cursor.index == 0 else _argument(cursor, problem, rsb)
+    prefix = cursor.prefix.lower()
+    return [i for i in items if i.label.lower().startswith(prefix)]

@@ -1,0 +1,314 @@
+"""The ``rsb lsp`` language server (pygls, stdio) for task files and template files.
+
+Diagnostics are published on open and, debounced, on change: a change waits
+:data:`DEBOUNCE_S` for the next one before the text is linted, so a burst of keystrokes is
+linted once. Lint work runs on one worker thread, in order (the linter is not shared between
+threads), and a result is published only if the document has not changed since; hover,
+completion and definition read the latest analysis (their declared names come from the last
+version that parsed, so they keep working while a form is half typed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from rsb_mj.lang.ast import Problem, Span
+from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lsp import completion, context, definition, fixes, formatting, hover
+from rsb_mj.lsp.analysis import Analysis, analyze
+from rsb_mj.lsp.diagnostics import publishable
+from rsb_mj.lsp.positions import Positions
+from rsb_mj.version import rsb_mj_version
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: Seconds a change waits for the next one before the document is linted.
+DEBOUNCE_S = 0.03
+_KINDS = {
+    "keyword": types.CompletionItemKind.Keyword,
+    "predicate": types.CompletionItemKind.Function,
+    "category": types.CompletionItemKind.Class,
+    "object": types.CompletionItemKind.Variable,
+    "region": types.CompletionItemKind.Field,
+    "source": types.CompletionItemKind.Module,
+    "parameter": types.CompletionItemKind.Property,
+    "value": types.CompletionItemKind.EnumMember,
+    "variable": types.CompletionItemKind.Variable,
+}
+#: A small broken task: linting it at start-up loads the parser (and its error path).
+_WARM_UP = "(define (problem warm_up) (:domain rsb) (:goall))"
+
+
+class RsbLanguageServer(LanguageServer):
+    """The server: documents' analyses, the lint worker, and the debounce timers.
+
+    Attributes:
+        debounce: seconds a change waits for the next one (:data:`DEBOUNCE_S`).
+        analyses: URI -> the latest analysis of the document.
+        parsed: URI -> the latest problem that parsed (declared names for completion).
+    """
+
+    def __init__(self, debounce: float = DEBOUNCE_S) -> None:
+        super().__init__(
+            "rsb", rsb_mj_version(), text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+        )
+        self.debounce = debounce
+        self.analyses: dict[str, Analysis] = {}
+        self.parsed: dict[str, Problem] = {}
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="rsb-lint")
+        self._timers: dict[str, asyncio.Task[None]] = {}
+
+    @property
+    def encoding(self) -> str:
+        """The negotiated position encoding."""
+        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+
+    def path_of(self, uri: str) -> Path:
+        """The file a document URI names (``untitled.bddl`` in the working folder for a
+        document that is not a file)."""
+        fs = to_fs_path(uri)
+        return Path(fs) if fs else Path.cwd() / "untitled.bddl"
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` on the lint worker."""
+        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+
+    async def analysis(self, uri: str) -> Analysis:
+        """The analysis of the document's current text (linting it now if it is stale)."""
+        doc = self.workspace.get_text_document(uri)
+        known = self.analyses.get(uri)
+        if known is not None and known.version == doc.version and known.text == doc.source:
+            return known
+        found = await self.run(analyze, doc.source, self.path_of(uri), doc.version)
+        self._store(uri, found)
+        return found
+
+    def _store(self, uri: str, found: Analysis) -> None:
+        self.analyses[uri] = found
+        if found.problem is not None:
+            self.parsed[uri] = found.problem
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Lint the document ``delay`` seconds from now, unless it changes again first."""
+        timer = self._timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        self._timers[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay))
+
+    async def _lint_later(self, uri: str, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        doc = self.workspace.get_text_document(uri)
+        text, version = doc.source, doc.version
+        found = await self.run(analyze, text, self.path_of(uri), version)
+        current = self.workspace.text_documents.get(uri)
+        if current is None or current.version != version:
+            return  # changed (a newer lint is scheduled) or closed meanwhile
+        self._store(uri, found)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri, publishable(found, self.encoding), version)
+        )
+
+    def problem(self, uri: str) -> Problem | None:
+        """The latest problem of the document that parsed, or None."""
+        return self.parsed.get(uri)
+
+    def cursor(self, uri: str, position: types.Position) -> tuple[context.Cursor, Positions]:
+        """The cursor at an LSP position of the document's current text."""
+        doc = self.workspace.get_text_document(uri)
+        positions = Positions(doc.source, self.encoding)
+        return context.cursor_at(doc.source, positions.offset_of(position)), positions
+
+
+def _diagnostic_of(data: object) -> Diagnostic | None:
+    """The finding an LSP diagnostic's ``data`` holds (``rsb lint --format json`` form)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        span = Span(data["line"], data["column"], data["end_line"], data["end_column"])
+        return Diagnostic(
+            data["code"],
+            data["name"],
+            data["severity"],
+            data["message"],
+            data["path"],
+            span,
+            data["fix"],
+        )
+    except (KeyError, TypeError):
+        return None
+
+
+def _warm_up() -> None:
+    """Load what the first requests need: the parser (on the lint worker), then the grammar
+    index and the registries hover reads (a background thread)."""
+    analyze(_WARM_UP, Path.cwd() / "warm_up.bddl")
+
+    def rest() -> None:
+        from rsb_mj.lsp import grammar, reference
+
+        grammar.index()
+        for call in (
+            lambda: reference.predicate("In"),
+            lambda: reference.category("can"),
+            lambda: reference.source("arithmetic"),
+        ):
+            try:
+                call()
+            except Exception:  # a registry that fails to load is reported when asked for
+                log.exception("warm-up")
+
+    threading.Thread(target=rest, name="rsb-warm-up", daemon=True).start()
+
+
+def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
+    """A server with every feature registered."""
+    server = RsbLanguageServer(debounce)
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: RsbLanguageServer, params: types.InitializedParams) -> None:
+        ls.worker.submit(_warm_up)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: RsbLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, 0.0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: RsbLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, ls.debounce)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: RsbLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, 0.0)  # question banks may have changed on disk
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: RsbLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        timer = ls._timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        ls.analyses.pop(uri, None)
+        ls.parsed.pop(uri, None)
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls: RsbLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        uri = params.text_document.uri
+        cursor, positions = ls.cursor(uri, params.position)
+        found = ls.analyses.get(uri)
+        here = []
+        if found is not None and found.text == positions.text:
+            line = params.position.line + 1
+            for d in found.diagnostics:
+                start, end = positions.span_offsets(d.span)
+                on_start = d.span.line == line or d.span.end_line == d.span.line
+                if d.path == str(found.path) and on_start and start <= cursor.offset <= end:
+                    here.append(d)
+        text = await asyncio.to_thread(hover.hover_text, cursor, ls.problem(uri), here)
+        if text is None:
+            return None
+        tok = cursor.token
+        where = positions.range(tok.start, tok.end) if tok is not None else None
+        return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), where)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=["(", ":", "?", "-"], resolve_provider=False),
+    )
+    async def on_completion(
+        ls: RsbLanguageServer, params: types.CompletionParams
+    ) -> types.CompletionList:
+        uri = params.text_document.uri
+        cursor, positions = ls.cursor(uri, params.position)
+        problem = ls.problem(uri)
+        items = await asyncio.to_thread(completion.complete, cursor, problem, positions.text)
+        start = cursor.offset - len(cursor.prefix)
+        replace = positions.range(start, cursor.offset)
+        out = []
+        for i, item in enumerate(items):
+            doc = item.doc(problem)
+            out.append(
+                types.CompletionItem(
+                    label=item.label,
+                    kind=_KINDS.get(item.kind),
+                    detail=item.detail or None,
+                    documentation=types.MarkupContent(types.MarkupKind.Markdown, doc)
+                    if doc
+                    else None,
+                    text_edit=types.TextEdit(replace, item.label),
+                    sort_text=f"{i:04d}",
+                )
+            )
+        return types.CompletionList(is_incomplete=False, items=out)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def on_definition(
+        ls: RsbLanguageServer, params: types.DefinitionParams
+    ) -> types.Location | None:
+        uri = params.text_document.uri
+        cursor, positions = ls.cursor(uri, params.position)
+        path = ls.path_of(uri)
+        found = definition.definition(cursor, ls.problem(uri), path, positions)
+        if found is None:
+            return None
+        if found.start is None or found.end is None:
+            zero = types.Position(0, 0)
+            return types.Location(found.path.as_uri(), types.Range(zero, zero))
+        return types.Location(uri, positions.range(found.start, found.end))
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    async def on_formatting(
+        ls: RsbLanguageServer, params: types.DocumentFormattingParams
+    ) -> list[types.TextEdit] | None:
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        out = await ls.run(formatting.formatted, text, ls.path_of(uri))
+        if out is None:
+            return None
+        positions = Positions(text, ls.encoding)
+        return [types.TextEdit(positions.range(0, len(text)), out)]
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    )
+    async def on_code_action(
+        ls: RsbLanguageServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction] | None:
+        uri = params.text_document.uri
+        found = await ls.analysis(uri)
+        positions = Positions(found.text, ls.encoding)
+        actions = []
+        for shown in params.context.diagnostics:
+            d = _diagnostic_of(shown.data)
+            if d is None or d not in found.diagnostics or not d.fix:
+                continue
+            edit = await ls.run(
+                fixes.quick_fix, found.text, found.path, d, list(found.diagnostics), positions
+            )
+            if edit is None:
+                continue
+            change = types.TextEdit(positions.range(edit.start, edit.end), edit.new)
+            actions.append(
+                types.CodeAction(
+                    title=f"{d.code} {d.name}: {edit.title}",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[shown],
+                    edit=types.WorkspaceEdit(changes={uri: [change]}),
+                    is_preferred=True,
+                )
+            )
+        return actions
+
+    return server
