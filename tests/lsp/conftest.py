@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest_lsp
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
-from pygls.protocol import default_converter
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ROOT / "tasks"

@@ -26,7 +26,12 @@ BROKEN = [
     ("category.bddl", "rsb_math_4.bddl", "- letter_block", "- leter_block"),
     ("predicate.bddl", "rsb_general_4.bddl", "(On block_b", "(Onn block_b"),
     ("unclosed.bddl", "a2a_color.bddl", "(:yaw_range (0 0))))", "(:yaw_range (0 0)))"),
-    ("parameter.bddl", "rsb_general_4.bddl", "(:source mmlu_pro)", "(:source (mmlu_pro (:topic biology)))"),
+    (
+        "parameter.bddl",
+        "rsb_general_4.bddl",
+        "(:source mmlu_pro)",
+        "(:source (mmlu_pro (:topic biology)))",
+    ),
     ("clean.bddl", "rsb_math_4_safety.bddl", "", ""),
 ]
 
