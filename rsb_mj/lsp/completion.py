@@ -259,3 +259,24 @@ def complete(cursor: Cursor, problem: ast.Problem | None, text: str) -> list[Ite
     items = _opening(cursor, problem, rsb) if cursor.index == 0 else _argument(cursor, problem, rsb)
     prefix = cursor.prefix.lower()
     return [i for i in items if i.label.lower().startswith(prefix)]
+
+
+def complete_template(line_before: str, name: str) -> tuple[int, list[Item]]:
+    """Placeholders after a ``{`` in a template file called ``name`` (its choice count from
+    the name, as ``rsb lint`` reads it): how many characters before the cursor they replace
+    (the ``{`` and what follows it), and the items (``{Q}``, ``{MAPA}`` ...)."""
+    from rsb_mj.lang import templates
+
+    start = line_before.rfind("{")
+    if start < 0 or "}" in line_before[start:] or line_before.lstrip().startswith("#"):
+        return 0, []
+    choices = templates.choices_from_name(name)
+    if choices is None:
+        return 0, []
+    typed = line_before[start:]
+    required = set(templates.REQUIRED[choices])
+    items = [
+        Item("{" + p + "}", "value", f"{choices} choices" + (", required" if p in required else ""))
+        for p in templates.PLACEHOLDERS[choices]
+    ]
+    return len(typed), [i for i in items if i.label.lower().startswith(typed.lower())]

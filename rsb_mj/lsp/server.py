@@ -24,6 +24,7 @@ from pygls.uris import to_fs_path
 
 from rsb_mj.lang.ast import Problem, Span
 from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.files import is_template_file
 from rsb_mj.lsp import completion, context, definition, fixes, formatting, hover
 from rsb_mj.lsp.analysis import Analysis, analyze
 from rsb_mj.lsp.diagnostics import publishable
@@ -234,7 +235,9 @@ def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=["(", ":", "?", "-"], resolve_provider=False),
+        types.CompletionOptions(
+            trigger_characters=["(", ":", "?", "-", "{"], resolve_provider=False
+        ),
     )
     async def on_completion(
         ls: RsbLanguageServer, params: types.CompletionParams
@@ -242,8 +245,14 @@ def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
         uri = params.text_document.uri
         cursor, positions = ls.cursor(uri, params.position)
         problem = ls.problem(uri)
-        items = await asyncio.to_thread(completion.complete, cursor, problem, positions.text)
-        start = cursor.offset - len(cursor.prefix)
+        path = ls.path_of(uri)
+        if is_template_file(path):
+            line = positions.text[: cursor.offset].rsplit("\n", 1)[-1]
+            typed, items = completion.complete_template(line, path.name)
+            start = cursor.offset - typed
+        else:
+            items = await asyncio.to_thread(completion.complete, cursor, problem, positions.text)
+            start = cursor.offset - len(cursor.prefix)
         replace = positions.range(start, cursor.offset)
         out = []
         for i, item in enumerate(items):

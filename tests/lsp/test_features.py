@@ -241,3 +241,24 @@ async def test_formatting_is_rsb_fmt(client, folder):
         )
     )
     assert none is None
+
+
+async def test_completion_of_template_placeholders(client, folder):
+    from rsb_mj.lang.templates import PLACEHOLDERS
+
+    (folder / "templates").mkdir(exist_ok=True)
+    path = folder / "templates" / "mine_4.txt"
+    path.write_text("{Q} {MAPA}, {MAPB}, {MAPC}, {MAPD}. put it in the zone\n", encoding="utf-8")
+    for typed, expected in (
+        ("{", ["{" + p + "}" for p in PLACEHOLDERS[4]]),
+        ("{MA", ["{MAPA}", "{MAPB}", "{MAPC}", "{MAPD}"]),
+    ):
+        text = path.read_text(encoding="utf-8") + "answer " + typed
+        uri = await _edit(client, path, text)
+        found = await client.text_document_completion_async(
+            types.CompletionParams(
+                types.TextDocumentIdentifier(uri), types.Position(1, len("answer " + typed))
+            )
+        )
+        assert [i.label for i in found.items] == expected
+        assert found.items[0].text_edit.range.start == types.Position(1, len("answer "))
