@@ -11,6 +11,7 @@ source names; a parameter picks its valid values; and so on.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rsb_mj.lang import ast
@@ -78,7 +79,7 @@ def is_rsb(problem: ast.Problem | None, text: str) -> bool:
     """True unless the task says ``(:domain robosuite)`` (a LIBERO / VLA-Arena file)."""
     if problem is not None:
         return (problem.domain or "rsb").lower() != "robosuite" or problem.question is not None
-    return "(:domain robosuite)" not in text.lower().replace("  ", " ")
+    return re.search(r"\(\s*:domain\s+robosuite\s*\)", text, re.I) is None
 
 
 def _predicates(block: str, rsb: bool) -> list[Item]:

@@ -22,7 +22,7 @@ from rsb_mj.lang.formatter import format_text
 from rsb_mj.resources import grammar_path
 from rsb_mj.scoring.predicates import In
 
-from .conftest import TASKS, change_doc, open_doc, position_of, published
+from .conftest import ROOT, TASKS, change_doc, open_doc, position_of, published
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -262,3 +262,20 @@ async def test_completion_of_template_placeholders(client, folder):
         )
         assert [i.label for i in found.items] == expected
         assert found.items[0].text_edit.range.start == types.Position(1, len("answer "))
+
+
+async def test_completion_in_a_libero_file_offers_libero_and_vla_arena_predicates(client, folder):
+    source = ROOT / "tests/data/bddl_suites/libero/libero_10"
+    source = source / "KITCHEN_SCENE3_turn_on_the_stove_and_put_the_moka_pot_on_it.bddl"
+    path = folder / "libero.bddl"
+    shutil.copy(source, path)
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("(:init", "(:init\n    (|)", 1)
+    uri = await _edit(client, path, edited.replace(CURSOR, ""))
+    found = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), position_of(edited, CURSOR))
+    )
+    libero = vocab.predicates_of(("libero", "vla_arena"))
+    assert sorted(i.label for i in found.items) == sorted(
+        ["And", "Not", "Or", *(p.name for p in libero.values())]
+    )
