@@ -1,4 +1,4 @@
-"""Locate the data folders that ship with rsb_mj.
+"""Locate the data folders that ship with rsb_mj, and the user cache folder.
 
 The repository keeps ``grammar/``, ``tasks/`` and ``assets/`` at its top level. A wheel
 installs them as ``rsb_mj/_share/<name>`` (see ``pyproject.toml``); an editable install or a
@@ -7,6 +7,7 @@ checkout finds them beside the package.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rsb_mj.errors import RsbError
@@ -42,3 +43,16 @@ def tasks_dir() -> Path:
 def assets_dir() -> Path:
     """Folder of the shipped assets (question data, textures, meshes)."""
     return share_dir("assets")
+
+
+def cache_root() -> Path | None:
+    """Root of rsb_mj's user cache: ``RSB_MJ_CACHE``, else ``~/.cache/rsb_mj``; None when
+    there is no home directory. (The root of the lint result cache and the grammar's LALR
+    tables; the scene cache, :mod:`rsb_mj.scene.cache`, checks it is writable.)"""
+    named = os.environ.get("RSB_MJ_CACHE")
+    if named:
+        return Path(named)
+    try:
+        return Path.home() / ".cache" / "rsb_mj"
+    except RuntimeError:  # no home directory
+        return None

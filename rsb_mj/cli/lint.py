@@ -4,9 +4,9 @@ Exit status: 0 clean, 1 findings (errors or warnings), 2 usage or internal error
 ``rsb lint --explain CODE`` prints a rule's documentation with a bad and a good example;
 ``rsb lint --rules`` lists every rule.
 
-Many files are linted by forked worker processes (``--jobs``; by default one per CPU from
-:data:`PARALLEL_FROM` files on, where the fork start method exists); the output is the same,
-in file order, whatever the number of workers.
+Files are linted in this process, in order (300 LIBERO / VLA-Arena files take about a second
+cold, see ``tools/bench_lint.py``; a second process gained nothing on 2 shared cores), so
+``--jobs`` is deprecated: it is accepted and ignored, with a note on stderr.
 
 Results are cached per file (:mod:`rsb_mj.lang.cache`): an unchanged file under an unchanged
 linter is not parsed again, and a run whose files are all cached does not even import the
@@ -16,8 +16,6 @@ parser and the rules. ``--no-cache`` lints every file afresh.
 from __future__ import annotations
 
 import argparse
-import gc
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,15 +58,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--jobs",
         "-j",
         type=int,
-        default=0,
+        default=None,
         metavar="N",
-        help="worker processes (default 0: one per CPU when there are many files)",
+        help="deprecated and ignored: files are linted in this process",
     )
     parser.set_defaults(func=run)
-
-
-#: Fewest files for which ``--jobs 0`` forks workers (below, forking costs more than it saves).
-PARALLEL_FROM = 64
 
 
 class InternalError(Exception):
@@ -85,55 +79,25 @@ def lint_file(path: Path, *, target: str | None = None) -> tuple[str | None, lis
 def _lint_one(path: Path, target: str | None = None) -> tuple[str | None, list]:
     try:
         return lint_file(path, target=target)
-    except Exception as exc:  # re-raised in the parent with the file's name
+    except Exception as exc:  # reported with the file's name, never as a traceback
         raise InternalError(f"{path}: {exc!r}") from None
 
 
-def _workers(jobs: int, n_files: int) -> int:
-    """How many processes lint ``n_files`` files (1: this one)."""
-    if jobs == 1 or (jobs == 0 and n_files < PARALLEL_FROM):
-        return 1
-    import multiprocessing  # (about 15 ms: only when workers may be forked)
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    if jobs > 0:
-        return min(jobs, n_files)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(cpus or 1, n_files // (PARALLEL_FROM // 2)))
-
-
-def lint_all(
-    files: list[Path], jobs: int = 0, target: str | None = None
-) -> list[tuple[str | None, list]]:
-    """``lint_file`` of every file, in order, over ``jobs`` processes (0: automatic): this one
-    and ``jobs - 1`` forked workers; ``target`` as :func:`rsb_mj.lang.linter.lint_file` takes it.
+def lint_all(files: list[Path], target: str | None = None) -> list[tuple[str | None, list]]:
+    """``lint_file`` of every file, in order; ``target`` as
+    :func:`rsb_mj.lang.linter.lint_file` takes it.
 
     Raises:
         InternalError: naming the first file on which :func:`lint_file` failed (a bug).
     """
-    workers = _workers(jobs, len(files)) if len(files) > 1 else 1
-    if workers <= 1:
-        return [_lint_one(path, target) for path in files]
-    import functools
-    import multiprocessing
+    return [_lint_one(path, target) for path in files]
 
-    import rsb_mj.lang.linter  # noqa: F401  (imported once, before the workers fork)
 
-    lint_one = functools.partial(_lint_one, target=target)
-    # This process lints the first share itself while workers - 1 forked ones lint the rest.
-    mine = len(files) // workers
-    chunk = max(1, (len(files) - mine) // ((workers - 1) * 4))
-    # What the workers inherit stays out of their garbage collections: a collection would
-    # otherwise touch (and so copy) every inherited page.
-    gc.freeze()
-    try:
-        with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
-            rest = pool.map_async(lint_one, files[mine:], chunksize=chunk)
-            head = [lint_one(path) for path in files[:mine]]
-            return head + rest.get()
-    finally:
-        gc.unfreeze()
+#: What ``--jobs`` prints (it is accepted for old scripts and ignored).
+JOBS_DEPRECATED = (
+    "rsb lint: note: --jobs is deprecated and ignored; files are linted in this process "
+    "(a second process gained nothing on 2 cores)"
+)
 
 
 def find_rule(key: str) -> Rule | None:
@@ -157,10 +121,10 @@ def _finding(diagnostic: Any, text: str | None) -> dict[str, Any]:
 
 
 def findings_of(
-    files: list[Path], jobs: int, target: str | None, cache: LintCache | None
+    files: list[Path], target: str | None, cache: LintCache | None
 ) -> list[list[dict[str, Any]]]:
     """Per file (in order), its findings (see :func:`_finding`): from ``cache`` when the file
-    is unchanged, else linted (over ``jobs`` workers) and stored in it.
+    is unchanged, else linted and stored in it.
 
     Raises:
         InternalError: naming the first file on which the linter failed (a bug).
@@ -177,7 +141,7 @@ def findings_of(
             results[i] = cache.get(keys[i])
     todo = [i for i, found in enumerate(results) if found is None]
     if todo:
-        linted = lint_all([files[i] for i in todo], jobs, target)
+        linted = lint_all([files[i] for i in todo], target)
         for i, (text, diagnostics) in zip(todo, linted, strict=True):
             results[i] = [_finding(d, text) for d in diagnostics]
             if cache is not None and text is not None and cache.cacheable(text):
@@ -221,16 +185,15 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.jobs < 0:
-        print(f"rsb lint: error: --jobs must be >= 0, got {args.jobs}", file=sys.stderr)
-        return 2
+    if args.jobs is not None:
+        print(JOBS_DEPRECATED, file=sys.stderr)
     cache = None
     if not args.no_cache:
         from rsb_mj.lang.cache import LintCache  # (hashing and JSON: not paid by --no-cache)
 
         cache = LintCache.open()
     try:
-        results = findings_of(files, args.jobs, args.target, cache)
+        results = findings_of(files, args.target, cache)
     except InternalError as exc:  # report it, never a traceback
         print(f"rsb lint: internal error on {exc}", file=sys.stderr)
         return 2

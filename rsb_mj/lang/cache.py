@@ -20,27 +20,16 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
+
+from rsb_mj.resources import cache_root
 
 #: Entries kept in one cache file (beyond, the file restarts with the current run's entries).
 MAX_ENTRIES = 50_000
 #: Format of the cache file (part of the fingerprint).
 FORMAT = 1
-
-
-def cache_root() -> Path | None:
-    """Root of rsb_mj's user cache: ``RSB_MJ_CACHE``, else ``~/.cache/rsb_mj``; None when
-    there is no home directory. (The same root as the scene cache.)"""
-    named = os.environ.get("RSB_MJ_CACHE")
-    if named:
-        return Path(named)
-    try:
-        return Path.home() / ".cache" / "rsb_mj"
-    except RuntimeError:  # no home directory
-        return None
 
 
 def _package_files() -> list[Path]:

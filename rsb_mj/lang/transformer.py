@@ -13,9 +13,10 @@ from typing import Any
 from rsb_mj.lang import ast
 from rsb_mj.lang.vocabulary import canonical_predicate
 
-#: A token: any ``str`` subclass with Lark's token attributes (``type``, ``line``, ``column``,
-#: ``end_line``, ``end_column``): Lark's own ``Token`` or :class:`rsb_mj.lang.fastparse`'s.
-#: Every other child a callback sees (AST nodes, :class:`Part`, :class:`_Prop`) is not a str.
+#: A token: Lark's ``Token``, a ``str`` subclass with ``type``, ``line``, ``column``,
+#: ``end_line`` and ``end_column``. Every other child a callback sees (AST nodes,
+#: :class:`Part`, :class:`_Prop`) is not a str. (Typed as ``str``: this module does not import
+#: Lark.)
 Token = str
 
 
@@ -146,10 +147,9 @@ def _number(text: Token) -> float | int:
 class AstBuilder:
     """The grammar's rule callbacks, producing :class:`~rsb_mj.lang.ast.Problem` from ``start``.
 
-    Two parsers call them with the same children (tokens and built nodes, every token kept):
-    Lark's LALR parser, through :class:`rsb_mj.lang.parser.ToAst` (so no parse tree is built),
-    and :mod:`rsb_mj.lang.fastparse`. This module does not import Lark, so the fast path does
-    not pay for it. :func:`rsb_mj.lang.parser.parse_source` sets ``Problem.path`` afterwards.
+    Lark's LALR parser calls them as it reduces each rule (:func:`rsb_mj.lang.grammar.grammar`
+    mixes this class into a ``lark.Transformer``), with every token kept, so no parse tree is
+    built. :func:`rsb_mj.lang.parser.parse_source` sets ``Problem.path`` afterwards.
     """
 
     # ---- root --------------------------------------------------------------------------------

@@ -114,16 +114,21 @@ def test_the_installed_command_shows_no_traceback(files):
     assert "Traceback" not in proc.stdout and "RSB102" in proc.stdout
 
 
-def test_output_is_the_same_with_any_number_of_workers(capsys):
-    """The full LIBERO and VLA-Arena suites: same text, in file order, with 1 or 2 workers."""
+def test_jobs_is_deprecated_and_changes_nothing(capsys):
+    """The full LIBERO and VLA-Arena suites: ``--jobs N`` prints a note and the same text."""
     suites = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
-    assert main(["lint", "--jobs", "1", str(suites)]) == 1
-    one = capsys.readouterr().out
-    assert main(["lint", "--jobs", "2", str(suites)]) == 1
-    assert capsys.readouterr().out == one
-    assert main(["lint", "--jobs", "3", str(suites)]) == 1
-    assert capsys.readouterr().out == one
-    assert one.endswith("300 files checked: 26 errors, 67 warnings\n")
+    assert main(["lint", str(suites)]) == 1
+    plain = capsys.readouterr()
+    assert plain.err == ""
+    assert plain.out.endswith("300 files checked: 26 errors, 67 warnings\n")
+    for jobs in ("1", "2"):
+        assert main(["lint", "--jobs", jobs, str(suites)]) == 1
+        out, err = capsys.readouterr()
+        assert out == plain.out
+        assert err == (
+            "rsb lint: note: --jobs is deprecated and ignored; files are linted in this "
+            "process (a second process gained nothing on 2 cores)\n"
+        )
 
 
 def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch):
@@ -137,8 +142,7 @@ def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch
     assert capsys.readouterr().err == (f"rsb lint: internal error on {good}: RuntimeError('bug')\n")
 
 
-def test_an_internal_error_in_a_forked_worker_names_the_file(files, capsys, monkeypatch):
-    """With two processes the second half of the files is linted by a forked worker."""
+def test_an_internal_error_stops_at_the_first_failing_file(files, monkeypatch):
     good, broken, warn = files
     from rsb_mj.cli import lint
 
@@ -150,18 +154,17 @@ def test_an_internal_error_in_a_forked_worker_names_the_file(files, capsys, monk
         return real(path, target=target)
 
     monkeypatch.setattr("rsb_mj.cli.lint.lint_file", boom)
-    assert lint.lint_all([good, broken], jobs=2)[0][1] == []
-    with pytest.raises(lint.InternalError, match=r"warn\.bddl: RuntimeError"):
-        lint.lint_all([good, broken, warn], jobs=2)
+    assert lint.lint_all([good, broken])[0][1] == []
+    with pytest.raises(lint.InternalError, match=r"warn\.bddl: RuntimeError\('bug'\)"):
+        lint.lint_all([good, warn, broken])
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_target_rsb_lists_what_rsb_cannot_build_in_libero_files(jobs, capsys):
+def test_target_rsb_lists_what_rsb_cannot_build_in_libero_files(capsys):
     corpus = Path(__file__).resolve().parents[1] / "data" / "bddl_corpus" / "libero"
-    assert main(["lint", str(corpus), "--jobs", jobs]) == 1
+    assert main(["lint", str(corpus)]) == 1
     plain = capsys.readouterr().out
     assert "RSB510" not in plain
-    assert main(["lint", str(corpus), "--target", "rsb", "--jobs", jobs]) == 1
+    assert main(["lint", str(corpus), "--target", "rsb"]) == 1
     out = capsys.readouterr().out
     foreign = [line for line in out.splitlines() if " RSB510 foreign-scene: " in line]
     # Every one of the 20 files lacks :candidates and :question.
@@ -178,7 +181,7 @@ def test_linting_imports_neither_numpy_nor_the_sampler():
     tasks = Path(__file__).resolve().parents[2] / "tasks"
     code = (
         "import sys; from rsb_mj.cli import main; "
-        f"status = main(['lint', '--no-cache', '--jobs', '1', {str(data)!r}, {str(tasks)!r}]); "
+        f"status = main(['lint', '--no-cache', {str(data)!r}, {str(tasks)!r}]); "
         "print(status, sorted(m for m in sys.modules if m == 'numpy' or m.startswith("
         "('rsb_mj.episodes.sampler', 'rsb_mj.episodes.sources.gsm8k', 'rsb_mj.cli.eval'))))"
     )
