@@ -22,14 +22,14 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE
-from rsb_mj.ray_pool import (
+from rsb_mj.evaluation.pool.ray_cluster import (
     LOCAL_ENV,
     RayCluster,
     _is_loopback,
     failure_message,
     reap_stale_clusters,
 )
+from rsb_mj.evaluation.records import RECORDS_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITES = ("--suite", "RSB-Math-4", "--suite", "RSB-General-10")

@@ -18,7 +18,7 @@ import argparse
 import os
 import time
 
-from rsb_mj.ray_pool import LOCAL_ENV
+from rsb_mj.evaluation.pool.ray_cluster import LOCAL_ENV
 
 
 def main() -> None:
@@ -33,8 +33,8 @@ def main() -> None:
 
     from rsb_mj.evaluation.episode_source import step_limit
     from rsb_mj.evaluation.jobs import Job
+    from rsb_mj.evaluation.pool.ray_cluster import RayCluster
     from rsb_mj.evaluation.worker import close_all, run_job
-    from rsb_mj.ray_pool import RayCluster
 
     limit = step_limit(args.suite)
     jobs = [Job(args.suite, "eval", i, args.policy, limit) for i in range(args.episodes)]

@@ -20,18 +20,46 @@ Python API::
         print(m.suite, m.gsr.value, m.tsr.value, m.nsg)
 """
 
-from rsb_mj.evaluation.metrics import (
-    Rate,
-    SuiteMetrics,
-    chance_margin,
-    chance_verdict,
-    confusion,
-    nsg,
-    summarize,
-    wilson,
-)
-from rsb_mj.evaluation.records import EpisodeRecord, append_record, read_records
-from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rsb_mj.lazy import lazy_exports
+
+#: Public name -> defining module, imported on first access: the pool
+#: (:mod:`rsb_mj.evaluation.pool`, imported by every spawned worker) loads without the harness.
+_EXPORTS: dict[str, str] = {
+    "Rate": "rsb_mj.evaluation.metrics",
+    "SuiteMetrics": "rsb_mj.evaluation.metrics",
+    "chance_margin": "rsb_mj.evaluation.metrics",
+    "chance_verdict": "rsb_mj.evaluation.metrics",
+    "confusion": "rsb_mj.evaluation.metrics",
+    "nsg": "rsb_mj.evaluation.metrics",
+    "summarize": "rsb_mj.evaluation.metrics",
+    "wilson": "rsb_mj.evaluation.metrics",
+    "EpisodeRecord": "rsb_mj.evaluation.records",
+    "append_record": "rsb_mj.evaluation.records",
+    "read_records": "rsb_mj.evaluation.records",
+    "EvalConfig": "rsb_mj.evaluation.runner",
+    "plan": "rsb_mj.evaluation.runner",
+    "run_eval": "rsb_mj.evaluation.runner",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.evaluation.metrics import (
+        Rate,
+        SuiteMetrics,
+        chance_margin,
+        chance_verdict,
+        confusion,
+        nsg,
+        summarize,
+        wilson,
+    )
+    from rsb_mj.evaluation.records import EpisodeRecord, append_record, read_records
+    from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 __all__ = [
     "EpisodeRecord",

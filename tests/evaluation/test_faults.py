@@ -11,8 +11,7 @@ import dataclasses
 import pytest
 
 from rsb_mj.errors import InfraError
-from rsb_mj.evaluation import pool
-from rsb_mj.evaluation.pool import WORKER_DIED
+from rsb_mj.evaluation.pool import WORKER_DIED, processes
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 
@@ -100,12 +99,12 @@ def test_a_worker_that_dies_gives_infra_error_records_and_the_run_goes_on(tmp_pa
     monkeypatch.setenv("RSB_TEST_FLAG", str(flag))
     pools = []
 
-    class CountedPool(pool.ProcessPoolExecutor):
+    class CountedPool(processes.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             pools.append(self)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", CountedPool)
+    monkeypatch.setattr(processes, "ProcessPoolExecutor", CountedPool)
     # in rsb's process (inprocess:), the policy's os._exit ends the worker itself
     cfg = _config(
         tmp_path, ["crash_once_if_flagged", "ok"], episodes=6, workers=2, prefix="inprocess:"

@@ -4,11 +4,16 @@ that dies hands its job on as ``died`` and the run goes on, other failures stop 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 
 from rsb_mj.errors import InfraError
-from rsb_mj.evaluation.pool import WORKER_DIED, run_jobs
+from rsb_mj.evaluation.pool import WORKER_DIED, backend_for, run_jobs
+from rsb_mj.evaluation.pool.in_process import InProcess
+from rsb_mj.evaluation.pool.processes import SpawnedProcesses
+from rsb_mj.evaluation.pool.ray_cluster import RayTasks
 
 
 def square_and_pid(job: int) -> tuple[int, int]:
@@ -92,3 +97,25 @@ def test_pools_that_keep_dying_stop_the_run():
 def test_any_other_failure_of_a_job_stops_the_run(workers):
     with pytest.raises(ValueError, match=r"^job 1 is bad$"):
         _run(raises_on_one, [0, 1, 2, 3], workers=workers)
+
+
+def test_the_back_end_follows_workers_ray_and_the_number_of_jobs():
+    assert type(backend_for(1, None, 10)) is InProcess
+    assert type(backend_for(4, None, 1)) is InProcess  # one job: no process to start
+    spawned = backend_for(3, None, 10)
+    assert type(spawned) is SpawnedProcesses and spawned.workers == 3
+    on_ray = backend_for(2, "", 10)
+    assert type(on_ray) is RayTasks and (on_ray.address, on_ray.workers) == ("", 2)
+
+
+def test_the_pool_loads_without_the_evaluation_harness():
+    """Every spawned worker imports the pool (its initializer) before its first job."""
+    code = (
+        "import sys, rsb_mj.evaluation.pool.processes; "
+        "print(sorted(m for m in ('numpy', 'mujoco', 'ray', 'rsb_mj.evaluation.runner', "
+        "'rsb_mj.evaluation.worker') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout == "[]\n"

@@ -1,17 +1,17 @@
-"""Run jobs as Ray tasks: ``rsb eval --ray [ADDRESS]`` and ``rsb demos --ray [ADDRESS]``.
+"""The Ray back end of the pool: ``rsb eval --ray [ADDRESS]`` and ``rsb demos --ray [ADDRESS]``.
 
 :class:`RayCluster` connects to an existing cluster (``ADDRESS``, e.g. ``10.0.0.5:6379``,
 ``ray://head:10001`` or ``auto``) or starts a local one for the run (``ADDRESS`` empty)
-and runs jobs as Ray tasks, one CPU each, at most one task in flight per cluster CPU. The
-caller keeps writing results in this process, one per finished task, so records, resume
-and error rules are those of the local process pool (see :mod:`rsb_mj.evaluation.pool`,
-which drives this class): a record is the same bytes apart from its timing fields
-whichever pool ran it.
+and runs jobs as Ray tasks, one CPU each, at most one task in flight per cluster CPU;
+:class:`RayTasks` is the pool's back end on it. The caller keeps writing results in this
+process, one per finished task, so records, resume and error rules are those of the other
+back ends (see :mod:`rsb_mj.evaluation.pool`): a record is the same bytes apart from its
+timing fields whichever back end ran it.
 
 A worker process that dies (killed, out of memory, a native crash) is retried by Ray, up
 to :data:`TASK_RETRIES` times; a task that still fails is handed back as the exception
-(the pool hands it on as died: ``rsb eval`` records an ``infra`` error, ``rsb demos`` writes
-no file; both retry it on resume).
+(:class:`RayTasks` hands it on as died: ``rsb eval`` records an ``infra`` error, ``rsb
+demos`` writes no file; both retry it on resume).
 
 A local cluster stays on the loopback interface: its node address is 127.0.0.1 (so every
 Ray server listens on 127.0.0.1 only), usage statistics are off, no dashboard is started,
@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from rsb_mj.errors import EvalError, InfraError
+from rsb_mj.evaluation.pool.base import WORKER_DIED, Backend, J, R
 
 #: Ray task retries after a worker process dies.
 TASK_RETRIES = 3
@@ -311,3 +312,34 @@ def is_worker_death(exc: BaseException) -> bool:
         isinstance(exc, (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError))
         or "worker died" in str(exc).lower()
     )
+
+
+class RayTasks(Backend):
+    """Runs the jobs as Ray tasks on a :class:`RayCluster` opened for the run.
+
+    Args:
+        address: ``""`` for a local cluster on 127.0.0.1, else a running cluster's address.
+        workers: CPUs of a local cluster (ignored for an existing one).
+    """
+
+    def __init__(self, address: str, workers: int = 1) -> None:
+        self.address, self.workers = address, workers
+
+    def run(
+        self,
+        fn: Callable[..., R],
+        todo: Sequence[J],
+        finish: Callable[[J, R], None],
+        died: Callable[[J, str], R],
+        args: tuple[Any, ...],
+    ) -> None:
+        """See :meth:`Backend.run`; a task whose worker died more often than Ray retries it
+        (or that failed otherwise) is handed on as ``died(job, cause)``."""
+        if not todo:
+            return
+        with RayCluster(self.address, self.workers) as cluster:
+            for job, result, exc in cluster.map(fn, todo, *args):
+                if exc is not None:
+                    cause = WORKER_DIED if is_worker_death(exc) else failure_message(exc)
+                    result = died(job, cause)
+                finish(job, result)
