@@ -21,7 +21,11 @@ from rsb_mj.lang.a2a import A2A_SOURCES
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.resources import tasks_dir
 
-__all__ = ["CONTROL_HZ", "SUITES", "Suite", "get_suite"]
+__all__ = ["CONTROL_HZ", "SUITES", "TASK_MAX_STEPS", "Suite", "get_suite"]
+
+#: Control steps of an episode of a task file that is not a named suite (``RSB-Task-v0``,
+#: ``rsb eval tasks/x.bddl``): the default of :attr:`Suite.max_steps`.
+TASK_MAX_STEPS = 400
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class Suite:
     task_file: str
     source: str
     choices: int
-    max_steps: int = 400
+    max_steps: int = TASK_MAX_STEPS
     family: str = "rsb"
     level: int = 0
     base: str = ""

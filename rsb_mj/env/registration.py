@@ -23,12 +23,10 @@ from typing import Any
 import gymnasium
 
 from rsb_mj.errors import EnvError
-from rsb_mj.suites import A2A_SUITES, ALL_SUITES, CONTROL_HZ
+from rsb_mj.suites import A2A_SUITES, ALL_SUITES, CONTROL_HZ, TASK_MAX_STEPS
 
 ENTRY_POINT = "rsb_mj.env.registration:make_env"
 TASK_ENV_ID = "rsb_mj/RSB-Task-v0"
-#: Truncation of ``RSB-Task-v0`` [control steps].
-TASK_MAX_STEPS = 400
 #: Multiprocessing start method of :func:`make_vec`'s async workers.
 DEFAULT_VECTOR_CONTEXT = "spawn"
 

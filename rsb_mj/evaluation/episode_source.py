@@ -24,7 +24,7 @@ import numpy as np
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.suites import get_suite
+from rsb_mj.suites import TASK_MAX_STEPS, get_suite
 
 #: Rows a task file offers (seeded draws; a bound so a typo cannot ask for 10^11 episodes).
 TASK_FILE_ROWS = 100_000
@@ -56,8 +56,6 @@ def label(source: str) -> str:
 
 def step_limit(source: str) -> int:
     """The control-step limit of a source (a suite's, or 400 for a task file)."""
-    from rsb_mj.env.registration import TASK_MAX_STEPS
-
     return TASK_MAX_STEPS if is_task_file(source) else get_suite(source).max_steps
 
 

@@ -27,7 +27,6 @@ __all__ = [
     "LANGUAGE_LEVELS",
     "VISUAL_LEVELS",
     "Perturbations",
-    "PerturbedEnvFactory",
     "VisualPerturber",
     "VisualSettings",
     "kelvin_rgb",
@@ -92,27 +91,3 @@ class Perturbations:
     def noise(self, images: dict[str, np.ndarray], step: int) -> dict[str, np.ndarray]:
         """The images with sensor noise (V4 or a ``:noise`` block), else unchanged."""
         return self.visual.noise(images, step)
-
-
-class PerturbedEnvFactory:
-    """A picklable ``env_factory`` for :func:`rsb_mj.evaluation.runner.run_eval`: the suite's
-    ``RsbEnv`` at the given visual and language levels (``rsb eval --visual-level K``)."""
-
-    def __init__(self, visual_level: int = 0, language_level: int = 0) -> None:
-        self.visual_level = int(visual_level)
-        self.language_level = int(language_level)
-
-    def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
-        """The environment of ``suite`` rendering ``cameras``."""
-        from rsb_mj.env import RsbEnv
-        from rsb_mj.suites import get_suite
-
-        s = get_suite(suite)
-        return RsbEnv(
-            s.path,
-            suite=s.name,
-            split=split,
-            cameras=cameras,
-            visual_level=self.visual_level,
-            language_level=self.language_level,
-        )

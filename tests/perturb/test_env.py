@@ -11,7 +11,7 @@ import pytest
 import rsb_mj  # noqa: F401  (registers the envs)
 from rsb_mj.cli import main
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
-from rsb_mj.perturb import PerturbedEnvFactory
+from rsb_mj.evaluation.worker import SettingsEnvFactory
 
 
 def test_gym_make_levels_perturb_the_reported_instruction_not_the_episode():
@@ -73,7 +73,7 @@ def test_expert_succeeds_at_v4_w4(tmp_path, suite):
         suites=(suite,), policies=("expert",), episodes=3, out=tmp_path / "run",
         progress=False, workers=1,
     )  # fmt: skip
-    records = run_eval(config, env_factory=PerturbedEnvFactory(4, 4))
+    records = run_eval(config, env_factory=SettingsEnvFactory(4, 4))
     assert all(r.success for r in records), [(r.index, r.termination) for r in records]
     for r in records:
         p = r.sim["perturbation"]
