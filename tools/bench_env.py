@@ -13,7 +13,8 @@ Measures, on this machine, with identical control rate (20 Hz, 25 physics steps 
 Each figure is the fastest of 5 blocks (the machine is shared; the minimum is the least
 disturbed estimate).
 
-Usage: ``python tools/bench_env.py [--steps 200] [--camera-steps 20] [--json out.json]``.
+Usage: ``python tools/bench_env.py [--steps 200] [--camera-steps 20] [--json out.json]
+[--no-robosuite]``.
 Prints one line per figure and the ratios with their targets; records mujoco/robosuite
 versions and the quality preset.
 """
@@ -35,7 +36,8 @@ os.environ.setdefault("MUJOCO_GL", "egl")
 import mujoco
 import numpy as np
 
-from rsb_mj.env.rsb_env import SUBSTEPS, RsbEnv
+from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.rates import CONTROL_HZ, SUBSTEPS
 from rsb_mj.suites import get_suite
 
 TASK = "RSB-Math-4"
@@ -171,17 +173,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=200, help="control steps per figure")
     parser.add_argument("--camera-steps", type=int, default=20, help="steps with cameras")
     parser.add_argument("--json", type=str, default="", help="also write the figures here")
+    parser.add_argument(
+        "--no-robosuite",
+        action="store_true",
+        help="measure rsb and raw MuJoCo only (robosuite takes ~10 s to build its env)",
+    )
     args = parser.parse_args(argv)
 
     figures = bench_rsb(args.steps, args.camera_steps)
-    figures.update(bench_robosuite(max(20, args.steps // 4), max(5, args.camera_steps // 2)))
     ratios = {
         "step_vs_raw_mj_step": figures["rsb_step_s"] / figures["raw_mj_step_x25_s"],
         "step_vs_raw_nstep": figures["rsb_step_s"] / figures["raw_mj_step_nstep25_s"],
-        "speedup_vs_robosuite": figures["robosuite_step_s"] / figures["rsb_step_s"],
-        "camera_speedup_vs_robosuite": figures["robosuite_step_cameras_s"]
-        / figures["rsb_step_cameras_s"],
     }
+    if not args.no_robosuite:
+        figures.update(bench_robosuite(max(20, args.steps // 4), max(5, args.camera_steps // 2)))
+        ratios["speedup_vs_robosuite"] = figures["robosuite_step_s"] / figures["rsb_step_s"]
+        ratios["camera_speedup_vs_robosuite"] = (
+            figures["robosuite_step_cameras_s"] / figures["rsb_step_cameras_s"]
+        )
     targets = {
         "step_vs_raw_mj_step": ("<=", 1.3),
         "speedup_vs_robosuite": (">=", 4.0),
@@ -189,10 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     meta = {
         "mujoco": mujoco.__version__,
-        "robosuite": version("robosuite"),
+        "robosuite": None if args.no_robosuite else version("robosuite"),
         "quality": "fast",
         "task": TASK,
-        "control_hz": 20,
+        "control_hz": CONTROL_HZ,
         "substeps": SUBSTEPS,
         "python": sys.version.split()[0],
     }

@@ -25,7 +25,7 @@ from rsb_mj.expert.demos import DemoJob, write_one
 from rsb_mj.policies.scripted import ExpertPolicy
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", default="RSB-Math-4")
@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=5, help="episodes per measurement")
     parser.add_argument("--width", type=int, default=320)
     parser.add_argument("--height", type=int, default=240)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     problem = load_problem(args.suite)
     episodes = [load_episode(args.suite, args.split, i) for i in range(args.n)]
 

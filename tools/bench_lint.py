@@ -36,8 +36,11 @@ process start, which the "python" start-up figure shows.
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,21 +53,33 @@ DEFAULT_PATHS = (ROOT / "tests" / "data" / "bddl_suites",)
 TARGET_S = 1.5
 
 
-#: Child processes keep their compiled bytecode (as an installed package does) in a private
-#: folder, even where PYTHONDONTWRITEBYTECODE is set, without writing into the source tree.
-_PYCACHE = tempfile.mkdtemp(prefix="bench-lint-pyc-")
-_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-_ENV["PYTHONPYCACHEPREFIX"] = _PYCACHE
 #: This checkout's rsb_mj is measured, in this process and in the children, whatever copy the
 #: interpreter has installed.
-_ENV["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 sys.path.insert(0, str(ROOT))
+
+
+def _scratch(prefix: str) -> str:
+    """A fresh temporary folder, removed when this process exits."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+@functools.cache
+def _base_env() -> dict[str, str]:
+    """The children's environment: their compiled bytecode in a private folder (as an
+    installed package keeps it), even where PYTHONDONTWRITEBYTECODE is set, without writing
+    into the source tree; this checkout first on the path."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = _scratch("bench-lint-pyc-")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    return env
 
 
 def _env_for(checkout: Path) -> dict[str, str]:
     """The children's environment with ``checkout``'s rsb_mj first on the path."""
     path = os.pathsep.join(filter(None, [str(checkout), os.environ.get("PYTHONPATH")]))
-    return {**_ENV, "PYTHONPATH": path}
+    return {**_base_env(), "PYTHONPATH": path}
 
 
 def _child_run(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
@@ -72,7 +87,11 @@ def _child_run(args: list[str], env: dict[str, str] | None = None) -> tuple[floa
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
-        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env or _ENV, check=False
+        args,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env or _base_env(),
+        check=False,
     )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -128,7 +147,7 @@ def _end_to_end(
     """(what, wall [s], CPU [s]) of the cold, split and cached runs of ``checkout``'s rsb_mj."""
     py = sys.executable
     command = [py, "-m", "rsb_mj", "lint", *map(str, paths)]
-    cache = tempfile.mkdtemp(prefix="bench-lint-cache-")
+    cache = _scratch("bench-lint-cache-")
     env = {**_env_for(checkout), "RSB_MJ_CACHE": cache}
     if checkout == ROOT:
         split = [py, str(Path(__file__).resolve()), "--split-child", "2", *map(str, paths)]
@@ -185,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # ---- grammar -------------------------------------------------------------------------
     with tempfile.TemporaryDirectory() as cache:
-        env = {**_ENV, "RSB_MJ_CACHE": cache}
+        env = {**_base_env(), "RSB_MJ_CACHE": cache}
         load = [py, "-c", "from rsb_mj.lang.grammar import grammar; grammar()"]
         _, build_cpu = _child_run(load, env)  # first use builds and caches
         _, load_cpu = _best(load, repeat, env)

@@ -67,7 +67,7 @@ def category_task(name: str, folder: Path) -> Path:
     return path
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the measurement and print its figures; 1 when a category misses the bar."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="seeds (train rows) per category")
@@ -76,7 +76,7 @@ def main() -> int:
     parser.add_argument("--category", action="append", help="only these (repeatable)")
     parser.add_argument("--out", type=Path, help="folder for the task files (kept)")
     parser.add_argument("--run", type=Path, help="run folder to keep (records; resumable)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     names = args.category or [c for c in CATEGORIES if c != "letter_block"]
     unknown = sorted(set(names) - set(CATEGORIES))
     if unknown:

@@ -36,12 +36,12 @@ def measure(level: int, episodes: int, steps: int) -> tuple[float, float]:
     return resets / episodes, stepping / (episodes * steps)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Print V0 and V4 times and their ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--episodes", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     r0, s0 = measure(0, args.episodes, args.steps)
     r4, s4 = measure(4, args.episodes, args.steps)
     print(f"V0/W0: reset {r0 * 1e3:.1f} ms, step {s0 * 1e3:.1f} ms")

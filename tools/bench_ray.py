@@ -21,13 +21,13 @@ import time
 from rsb_mj.evaluation.pool.ray_cluster import LOCAL_ENV
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=24)
     parser.add_argument("--suite", default="RSB-Math-4")
     parser.add_argument("--policy", default="expert")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for name, value in LOCAL_ENV.items():
         os.environ.setdefault(name, value)
 

@@ -11,6 +11,7 @@
 # kept there and reused). Needs rsb_mj with the lerobot extra in the current Python, a
 # python3.12 (PY312=/path/to/python3.12 to choose) and PyPI access for the venvs.
 set -euo pipefail
+case "${1:-}" in -h | --help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 WORK="${1:-/tmp/rsb_verify_lerobot}"
 PY312="${PY312:-$(command -v python3.12 || ls "$HOME"/.pyenv/versions/3.12*/bin/python3.12 2>/dev/null | head -1)}"

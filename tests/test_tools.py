@@ -1,0 +1,112 @@
+"""Every script in tools/ runs: each is imported and answers ``--help``; the cheap ones do a
+tiny real run (the rest need a GPU-free hour, WordNet, openpi-client or PyPI)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = ROOT / "tools"
+SCRIPTS = sorted(p for p in TOOLS.iterdir() if p.suffix in (".py", ".sh"))
+PY_SCRIPTS = [p for p in SCRIPTS if p.suffix == ".py"]
+
+
+def _load(path: Path):
+    """Import a tool as a module (``tools`` is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"rsb_tool_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    return subprocess.run(
+        list(args), capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env, check=False
+    )
+
+
+def test_every_tool_is_covered():
+    """A new script in tools/ lands in the parametrized tests below by its suffix."""
+    others = {p.name for p in TOOLS.iterdir() if p.is_file() and p not in SCRIPTS}
+    assert others <= {".gitkeep"}
+    assert len(PY_SCRIPTS) >= 12
+
+
+@pytest.mark.parametrize("path", PY_SCRIPTS, ids=lambda p: p.name)
+def test_every_python_tool_imports_and_answers_help(path, capsys):
+    module = _load(path)
+    with pytest.raises(SystemExit) as exit_:
+        module.main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: ") and "-h, --help" in out
+
+
+def test_the_shell_tool_answers_help():
+    result = _run("bash", str(TOOLS / "verify_lerobot.sh"), "--help")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith("Load `rsb export-lerobot` output with lerobot's own")
+    assert "Usage: tools/verify_lerobot.sh [WORKDIR]" in result.stdout
+
+
+@pytest.mark.parametrize("name", ["make_templates.py", "level_tasks.py"])
+def test_the_generated_task_files_are_what_the_generators_write(name):
+    """``--check`` regenerates in memory and compares: the shipped files are up to date."""
+    assert _load(TOOLS / name).main(["--check"]) == 0
+
+
+def test_bench_lint_tiny_run_on_two_files():
+    result = _run(
+        sys.executable, str(TOOLS / "bench_lint.py"), "--repeat", "1", "tests/data/lang_fmt"
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "2 task files (3 KiB), best of 1"
+    assert lines[1].startswith("start-up CPU: python ")
+    assert lines[2].startswith("grammar: build ")
+    assert lines[3].startswith("warm parse+lint: ")
+    assert [line.split(":")[0] for line in lines[4:]] == [
+        "end to end (cold, one process)",
+        "end to end (cold, two spawned workers)",
+        "end to end (cached)",
+    ]
+
+
+def test_bench_lint_refuses_a_baseline_that_is_not_a_checkout(tmp_path):
+    result = _run(
+        sys.executable,
+        str(TOOLS / "bench_lint.py"),
+        "--baseline",
+        str(tmp_path),
+        "tests/data/lang_fmt",
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"--baseline {tmp_path}: not an rsb_mj checkout\n"
+
+
+@pytest.mark.slow
+def test_bench_env_tiny_run_without_robosuite(tmp_path):
+    out = tmp_path / "env.json"
+    result = _run(
+        sys.executable, str(TOOLS / "bench_env.py"), "--steps", "5", "--camera-steps", "1",
+        "--no-robosuite", "--json", str(out),
+    )  # fmt: skip
+    assert result.returncode in (0, 1), result.stderr  # 1: a target missed on a busy machine
+    figures = json.loads(out.read_text())
+    assert set(figures["figures"]) == {
+        "rsb_construct_reset_s", "rsb_step_cameras_s", "rsb_step_s", "raw_mj_step_x25_s",
+        "raw_mj_step_nstep25_s",
+    }  # fmt: skip
+    assert set(figures["ratios"]) == {"step_vs_raw_mj_step", "step_vs_raw_nstep"}
+    assert figures["meta"]["substeps"] == 25 and figures["meta"]["robosuite"] is None
