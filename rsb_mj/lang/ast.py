@@ -1,8 +1,12 @@
 """Typed AST of the rsb task language (a superset of LIBERO / VLA-Arena BDDL).
 
-Every node is a frozen dataclass with value equality (from :class:`Node`). Each node carries
-its source :class:`Span` in ``span``; the span is excluded from equality, hashing and ``repr``
-so that tests can write ``assert parse_text(src) == expected`` with hand-built nodes.
+Every node is a frozen dataclass with value equality (from :class:`~rsb_mj.lang.nodes.Node`).
+Each node carries its source :class:`Span` in ``span``; the span is excluded from equality,
+hashing and ``repr`` so that tests can write ``assert parse_text(src) == expected`` with
+hand-built nodes. This module holds the :class:`Problem` root and the declarations (objects,
+fixtures, regions); it re-exports the rsb blocks (:mod:`rsb_mj.lang.blocks`), the nodes inside
+blocks (expressions, generic s-expressions: :mod:`rsb_mj.lang.expr`) and :class:`Span` and
+:data:`NO_SPAN` (:mod:`rsb_mj.lang.nodes`), so ``from rsb_mj.lang.ast import X`` reaches them all.
 
 Frames and units: region ``:ranges`` are rectangles ``(x0 y0 x1 y1)`` in the *table frame*
 (origin at the center of the table top, x to the robot's right, y away from the robot, z up),
@@ -27,203 +31,73 @@ The :class:`Problem` root offers the helpers the later stages use::
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass, field, fields
-from typing import Any, NamedTuple, Union
+from dataclasses import field
 
 from rsb_mj.errors import TaskError
-
-
-class Span(NamedTuple):
-    """A source range, 1-based: ``line:column`` of the first character to ``end_line:end_column``
-    (exclusive end column, as Lark reports it).
-
-    A named tuple: immutable, ordered by position, and cheap to build (a parse makes one per
-    node, tens of thousands when linting a folder)."""
-
-    line: int = 0
-    column: int = 0
-    end_line: int = 0
-    end_column: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.line}:{self.column}"
-
-
-#: The span of nodes built by hand (not parsed).
-NO_SPAN = Span()
-
-
-class Node:
-    """Base of the AST nodes: value equality, hashing and ``repr`` over the fields declared to
-    take part in them (spans and other positions do not), written once here instead of being
-    generated for each of the ~20 node classes: ``rsb lint`` imports this module at every
-    start, and generating them cost about 10 ms of it."""
-
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _key(self) == _key(other)
-
-    def __hash__(self) -> int:
-        return hash((self.__class__, _key(self)))
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _shown(type(self)))
-        return f"{type(self).__qualname__}({shown})"
-
-
-#: A node class: a frozen dataclass whose equality, hash and ``repr`` come from :class:`Node`.
-_node = dataclass(frozen=True, eq=False, repr=False)
-
-
-@functools.cache
-def _compared(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if f.compare)
-
-
-@functools.cache
-def _shown(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if f.repr)
-
-
-def _key(node: Any) -> tuple[Any, ...]:
-    return tuple(getattr(node, name) for name in _compared(type(node)))
-
-
-# --------------------------------------------------------------------------------------------
-# Expressions (:init, :goal, :cost, :grasp)
-# --------------------------------------------------------------------------------------------
-
-
-@_node
-class Name(Node):
-    """A bare name used as a predicate argument, e.g. ``block_a`` or ``table_answer_zone``."""
-
-    value: str
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class Variable(Node):
-    """A variable such as ``?answer`` (``name="answer"``) or ``?c - candidate`` (``kind``)."""
-
-    name: str
-    kind: str | None = None
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class Number(Node):
-    """A numeric argument, e.g. a distance threshold in metres (``0.05``)."""
-
-    value: float
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class NumberList(Node):
-    """A parenthesized list of numbers, e.g. VLA-Arena part ids ``(3 9 12)``."""
-
-    values: tuple[float, ...]
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-Arg = Union[Name, Variable, Number, NumberList]  # noqa: UP007
-
-
-@_node
-class Atom(Node):
-    """A predicate applied to arguments, e.g. ``(On block_a table_candidates)``.
-
-    ``predicate`` uses the vocabulary's canonical spelling when the predicate is known
-    (``On``, ``In``, ``Grasped`` ...), otherwise the spelling of the source.
-    """
-
-    predicate: str
-    args: tuple[Arg, ...] = ()
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class And(Node):
-    """Conjunction of any number of terms."""
-
-    terms: tuple[Expr, ...]
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class Or(Node):
-    """Disjunction of any number of terms."""
-
-    terms: tuple[Expr, ...]
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class Not(Node):
-    """Negation of one term."""
-
-    term: Expr
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-Expr = Union[Atom, And, Or, Not]  # noqa: UP007
-
-
-def walk_atoms(expr: Expr | None) -> tuple[Atom, ...]:
-    """All atoms of ``expr`` in source order (depth first)."""
-    if expr is None:
-        return ()
-    if isinstance(expr, Atom):
-        return (expr,)
-    if isinstance(expr, Not):
-        return walk_atoms(expr.term)
-    out: list[Atom] = []
-    for term in expr.terms:
-        out.extend(walk_atoms(term))
-    return tuple(out)
-
-
-# --------------------------------------------------------------------------------------------
-# Generic s-expressions (perturbation and rendering blocks we keep but do not interpret)
-# --------------------------------------------------------------------------------------------
-
-
-@_node
-class Symbol(Node):
-    """A bare symbol or ``:keyword`` inside a generic block."""
-
-    value: str
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class SList(Node):
-    """A parenthesized list inside a generic block."""
-
-    items: tuple[SExp, ...]
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-SExp = Union[Symbol, Number, Variable, SList]  # noqa: UP007
-
-
-@_node
-class Section(Node):
-    """A top-level block kept as s-expressions, e.g. ``(:camera ...)`` or ``(:noise ...)``.
-
-    Attributes:
-        keyword: the block keyword in lower case without the colon, e.g. ``"camera"``.
-        items: the block's contents.
-    """
-
-    keyword: str
-    items: tuple[SExp, ...] = ()
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+from rsb_mj.lang.blocks import (
+    FILE_SOURCE,
+    LEGACY_ANSWER_ZONE,
+    AnswerZone,
+    Instruction,
+    Layout,
+    OptionMap,
+    Question,
+    SourceParam,
+    TemplateChoice,
+)
+from rsb_mj.lang.expr import (
+    And,
+    Arg,
+    Atom,
+    Expr,
+    Name,
+    Not,
+    Number,
+    NumberList,
+    Or,
+    Section,
+    SExp,
+    SList,
+    Symbol,
+    Variable,
+    walk_atoms,
+)
+from rsb_mj.lang.nodes import NO_SPAN, Node, Span
+from rsb_mj.lang.nodes import node as _node
+
+__all__ = [
+    "FILE_SOURCE",
+    "LEGACY_ANSWER_ZONE",
+    "NO_SPAN",
+    "And",
+    "AnswerZone",
+    "Arg",
+    "Atom",
+    "Expr",
+    "Instruction",
+    "Layout",
+    "Name",
+    "Node",
+    "Not",
+    "Number",
+    "NumberList",
+    "OptionMap",
+    "Or",
+    "Problem",
+    "Question",
+    "Rect",
+    "Region",
+    "SExp",
+    "SList",
+    "Section",
+    "SourceParam",
+    "Span",
+    "Symbol",
+    "TemplateChoice",
+    "TypedName",
+    "Variable",
+    "walk_atoms",
+]
 
 
 # --------------------------------------------------------------------------------------------
@@ -302,148 +176,6 @@ class Region(Node):
     def full_name(self) -> str:
         """``<target>_<name>``, the name predicates use (just ``name`` without a target)."""
         return f"{self.target}_{self.name}" if self.target else self.name
-
-
-# --------------------------------------------------------------------------------------------
-# rsb blocks
-# --------------------------------------------------------------------------------------------
-
-
-#: ``Question.source`` of a user question bank, ``(:source (:file "questions.jsonl"))``.
-FILE_SOURCE = "file"
-
-
-@_node
-class SourceParam(Node):
-    """A parameter of a built-in question source, e.g. ``(:subject "biology")`` or
-    ``(:answer_range 0 100)``: the keyword without its colon, lower case, and its values
-    (names and quoted strings as text without quotes, numbers as numbers)."""
-
-    name: str
-    values: tuple[str | int | float, ...] = ()
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class Question(Node):
-    """``(:question (:source S) (:choices N))``: where questions come from and how many options.
-
-    A field is None when the file omits it (the linter reports that as an error, so a
-    problem returned by :func:`rsb_mj.lang.load_task` always has both).
-
-    Attributes:
-        source: the source name, or :data:`FILE_SOURCE` for a question bank file.
-        choices: the number of options (2..10).
-        params: parameters of a built-in source, ``(:source (NAME (:key value ...) ...))``.
-        file: the question bank path as written (relative to the task file), or None.
-        repeated: positions of a second ``(:source ...)`` or ``(:choices ...)`` (a lint
-            error; the first is kept).
-        source_span: position of the (first) ``(:source ...)`` form.
-    """
-
-    source: str | None = None
-    choices: int | float | None = None
-    params: tuple[SourceParam, ...] = ()
-    file: str | None = None
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-    repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
-    source_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-    def param(self, name: str) -> SourceParam | None:
-        """The parameter called ``name``, or None."""
-        return next((p for p in self.params if p.name == name), None)
-
-
-@_node
-class TemplateChoice(Node):
-    """One template selection of ``(:templates ...)``: a shipped set or a template file.
-
-    Attributes:
-        split: ``"train"`` or ``"eval"`` for ``(:train X)`` / ``(:eval X)``, None for both.
-        set_name: ``"seen"`` or ``"unseen"`` (shipped files), or None for a file.
-        file: the template file path as written (relative to the task file), or None.
-    """
-
-    split: str | None = None
-    set_name: str | None = None
-    file: str | None = None
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class Instruction(Node):
-    """``(:instruction (:templates ...))``: which instruction templates episodes draw from.
-
-    ``(:templates seen)`` (both splits), ``(:templates (:file "my_templates.txt"))``, or one
-    per split, ``(:templates (:train seen) (:eval unseen))`` (the six suites: seen templates
-    for training, unseen ones for evaluation, as in the RSB paper).
-
-    Attributes:
-        templates: the set name of a plain ``(:templates NAME)`` (None otherwise).
-        choices: every selection written, in source order (see :meth:`for_split`).
-        repeated: positions of a second ``(:templates ...)`` (a lint error; the first wins).
-    """
-
-    templates: str | None = None
-    choices: tuple[TemplateChoice, ...] = field(default=(), repr=False)
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-    repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
-
-    def __post_init__(self) -> None:
-        if self.templates is not None and not self.choices:
-            object.__setattr__(self, "choices", (TemplateChoice(None, self.templates),))
-
-    def for_split(self, split: str) -> TemplateChoice | None:
-        """The selection for ``split``: its ``(:train X)``/``(:eval X)``, else the one for
-        both splits, else None."""
-        for choice in self.choices:
-            if choice.split == split:
-                return choice
-        return next((c for c in self.choices if c.split is None), None)
-
-
-@_node
-class AnswerZone(Node):
-    """``(:answer_zone table_answer_zone)``: the region(s) (full names) the answer goes in."""
-
-    regions: tuple[str, ...] = ()
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-@_node
-class OptionMap(Node):
-    """``(:options (:map shuffle))`` or a fixed ``(:options (:map (A block_a) (B block_b) ...))``.
-
-    Attributes:
-        rule: ``"shuffle"`` (drawn per episode) or ``"fixed"`` (``pairs`` given).
-        pairs: option letter -> candidate name pairs for a fixed mapping, else ``()``.
-        repeated: positions of further ``(:map ...)`` forms in the same block (a lint error:
-            only one mapping may be given; the first is kept).
-    """
-
-    rule: str
-    pairs: tuple[tuple[str, str], ...] = ()
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-    repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
-
-
-@_node
-class Layout(Node):
-    """``(:layout (:min_spacing D) (:yaw_range (LO HI)))``.
-
-    Attributes:
-        min_spacing: minimum gap between candidate footprints [m], or None.
-        yaw_range: candidate yaw interval [rad], or None.
-    """
-
-    min_spacing: float | None = None
-    yaw_range: tuple[float, float] | None = None
-    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
-
-
-#: The region name (``<target>_answer_zone``) read as the answer zone when a file has no
-#: ``(:answer_zone ...)`` block: deprecated, kept so older task files run (RSB452 warns).
-LEGACY_ANSWER_ZONE = "answer_zone"
 
 
 # --------------------------------------------------------------------------------------------

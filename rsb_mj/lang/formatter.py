@@ -11,16 +11,9 @@ with Python's shortest round-trip repr, and expressions on one line when they fi
 
 Formatting is an identity on the AST: ``parse(format(parse(text))) == parse(text)``.
 
-Comments stay where they are. Every output line remembers the source positions it renders
-(where its first form starts, where its last token ends); then
-
-* a comment on a line of its own is written on its own line just before the form that
-  followed it in the source (so it travels with that form when blocks are reordered, and
-  comments before ``(define`` stay at the top); after the last form it ends the file;
-* a comment after code (inline, trailing) stays at the end of the line that renders the
-  code before it, two spaces after it (several on one line are joined).
-
-A form with a comment inside it is not joined onto one line, so each comment keeps its
+Comments stay where they are (:mod:`rsb_mj.lang.comments`: every output line remembers the
+source positions it renders, and each comment is placed beside the form it was beside). A
+form with a comment inside it is not joined onto one line, so each comment keeps its
 neighbour.
 """
 
@@ -28,16 +21,40 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.comments import (
+    Comment,
+    Line,
+    Pos,
+    close,
+    comments_of,
+    end_of,
+    find_comments,
+    head_end,
+    place_comments,
+    start_of,
+)
+
+__all__ = [
+    "WIDTH",
+    "Comment",
+    "Line",
+    "Pos",
+    "arg",
+    "comments_of",
+    "expr_line",
+    "find_comments",
+    "format_problem",
+    "format_text",
+    "number",
+    "place_comments",
+    "sexp",
+]
 
 #: Target line width [characters].
 WIDTH = 100
 _STEP = "  "
-
-#: A source position ``(line, column)``, 1-based; ``(0, 0)`` for hand-built nodes.
-Pos = tuple[int, int]
 
 
 def number(value: float | int) -> str:
@@ -84,99 +101,6 @@ def sexp(item: ast.SExp) -> str:
     return "(" + " ".join(sexp(i) for i in item.items) + ")"
 
 
-# ---------------------------------------------------------------------------------------------
-# Output lines that remember their source
-# ---------------------------------------------------------------------------------------------
-
-
-def _start(span: ast.Span) -> Pos:
-    return (span.line, span.column)
-
-
-def _end(span: ast.Span) -> Pos:
-    return (span.end_line, span.end_column)
-
-
-def _head_end(span: ast.Span, head: str) -> Pos:
-    """Approximate end of ``(head`` written at the start of ``span``."""
-    return (span.line, span.column + 1 + len(head))
-
-
-@dataclass
-class Line:
-    """One output line.
-
-    Attributes:
-        text: the line, indentation included.
-        start: source position of the form this line begins (None for a continuation).
-        end: source position just after the last token this line renders, including the
-            ``)`` of enclosing forms closed on it.
-    """
-
-    text: str
-    start: Pos | None
-    end: Pos
-
-    def __post_init__(self) -> None:
-        #: End of the line's own form, before ``)`` of enclosing forms were appended.
-        self.form_end = self.end
-
-    @property
-    def indent(self) -> str:
-        """The line's leading spaces."""
-        return self.text[: len(self.text) - len(self.text.lstrip(" "))]
-
-
-def _close(lines: list[Line], span: ast.Span) -> list[Line]:
-    """Append ``)`` closing the form at ``span`` to the last line."""
-    last = lines[-1]
-    last.text += ")"
-    last.end = max(last.end, _end(span))
-    return lines
-
-
-@dataclass(frozen=True)
-class Comment:
-    """A ``;`` comment of the source.
-
-    Attributes:
-        line: 1-based line.
-        column: 1-based column of the ``;``.
-        text: from ``;`` to the end of the line, trailing spaces removed.
-        own_line: True when only spaces precede it on its line.
-    """
-
-    line: int
-    column: int
-    text: str
-    own_line: bool
-
-    @property
-    def pos(self) -> Pos:
-        """``(line, column)``."""
-        return (self.line, self.column)
-
-
-def find_comments(text: str) -> list[Comment]:
-    """Every ``;`` comment of ``text`` in source order (quoted strings skipped)."""
-    out: list[Comment] = []
-    for number_, line in enumerate(text.split("\n"), start=1):  # lines as the parser counts them
-        in_string = False
-        for index, char in enumerate(line):
-            if char == '"':
-                in_string = not in_string
-            elif char == ";" and not in_string:
-                own = not line[:index].strip()
-                out.append(Comment(number_, index + 1, line[index:].rstrip(), own))
-                break
-    return out
-
-
-def comments_of(text: str) -> list[tuple[int, str]]:
-    """``(line, comment text)`` of every ``;`` comment in ``text`` (quoted strings skipped)."""
-    return [(c.line, c.text) for c in find_comments(text)]
-
-
 class _Layout:
     """Lays out one problem around ``comments`` (their positions decide what stays broken)."""
 
@@ -189,9 +113,9 @@ class _Layout:
         from its neighbour."""
         if not self.positions:
             return False
-        first, last = _start(span), _end(span)
+        first, last = start_of(span), end_of(span)
         inside = [pos for pos in self.positions if first <= pos <= last]
-        starts = [_start(p) if isinstance(p, ast.Span) else p for p in parts]
+        starts = [start_of(p) if isinstance(p, ast.Span) else p for p in parts]
         return any(start > pos for pos in inside for start in starts)
 
     def expr_apart(self, e: ast.Expr) -> bool:
@@ -215,16 +139,16 @@ class _Layout:
         """An expression, broken at connectives if too wide or holding a comment."""
         one = indent + expr_line(e)
         if isinstance(e, ast.Atom) or (len(one) <= WIDTH and not self.expr_apart(e)):
-            return [Line(one, _start(e.span), _end(e.span))]
+            return [Line(one, start_of(e.span), end_of(e.span))]
         if isinstance(e, ast.Not):
             inner = self.expr(e.term, indent + _STEP)
-            head = Line(indent + "(Not", _start(e.span), _head_end(e.span, "Not"))
-            return _close([head, *inner], e.span)
+            head = Line(indent + "(Not", start_of(e.span), head_end(e.span, "Not"))
+            return close([head, *inner], e.span)
         word = "And" if isinstance(e, ast.And) else "Or"
-        lines = [Line(indent + "(" + word, _start(e.span), _head_end(e.span, word))]
+        lines = [Line(indent + "(" + word, start_of(e.span), head_end(e.span, word))]
         for term in e.terms:
             lines.extend(self.expr(term, indent + _STEP))
-        return _close(lines, e.span)
+        return close(lines, e.span)
 
     def terms(self, head: str, terms: tuple[ast.Expr, ...], span: ast.Span) -> list[Line]:
         """``(:goal ...)``-style block of expressions."""
@@ -233,7 +157,7 @@ class _Layout:
         ):
             one = f"{_STEP}({head} {expr_line(terms[0])})"
             if len(one) <= WIDTH:
-                return [Line(one, _start(span), _end(span))]
+                return [Line(one, start_of(span), end_of(span))]
         body = [line for t in terms for line in self.expr(t, _STEP * 2)]
         return self.block(head, body, span)
 
@@ -242,9 +166,9 @@ class _Layout:
     def block(self, head: str, body: list[Line], span: ast.Span, indent: str = _STEP) -> list[Line]:
         """``(head`` then body lines, closing on the last line (``(head)`` when empty)."""
         if not body:
-            return [Line(f"{indent}({head})", _start(span), _end(span))]
-        first = Line(f"{indent}({head}", _start(span), _head_end(span, head))
-        return _close([first, *body], span)
+            return [Line(f"{indent}({head})", start_of(span), end_of(span))]
+        first = Line(f"{indent}({head}", start_of(span), head_end(span, head))
+        return close([first, *body], span)
 
     def sexp_lines(
         self, head: str, items: tuple[ast.SExp, ...], span: ast.Span, indent: str
@@ -252,8 +176,8 @@ class _Layout:
         """A pass-through form, on one line when it fits."""
         one = indent + "(" + " ".join([head, *(sexp(i) for i in items)]) + ")"
         if not items or (len(one) <= WIDTH and not self.sexp_apart(span, items)):
-            return [Line(one, _start(span), _end(span))]
-        lines = [Line(indent + "(" + head, _start(span), _head_end(span, head))]
+            return [Line(one, start_of(span), end_of(span))]
+        lines = [Line(indent + "(" + head, start_of(span), head_end(span, head))]
         for item in items:
             if isinstance(item, ast.SList) and item.items:
                 first = item.items[0]
@@ -262,8 +186,8 @@ class _Layout:
                         self.sexp_lines(sexp(first), item.items[1:], item.span, indent + _STEP)
                     )
                     continue
-            lines.append(Line(indent + _STEP + sexp(item), _start(item.span), _end(item.span)))
-        return _close(lines, span)
+            lines.append(Line(indent + _STEP + sexp(item), start_of(item.span), end_of(item.span)))
+        return close(lines, span)
 
     # ---- blocks --------------------------------------------------------------------------
 
@@ -274,7 +198,7 @@ class _Layout:
 
         def prop(keyword: str, text: str) -> None:
             span = spans.get(keyword, region.span)
-            body.append(Line(f"{inner}({text})", _start(span), _end(span)))
+            body.append(Line(f"{inner}({text})", start_of(span), end_of(span)))
 
         if region.target is not None:
             prop("target", f":target {region.target}")
@@ -315,13 +239,13 @@ class _Layout:
             return spans.get(keyword, ast.NO_SPAN)
 
         def line(keyword: str, text: str) -> list[Line]:
-            return [Line(_STEP + text, _start(at(keyword)), _end(at(keyword)))]
+            return [Line(_STEP + text, start_of(at(keyword)), end_of(at(keyword)))]
 
         lines = [
             Line(
                 f"(define (problem {p.name})",
-                _start(p.span),
-                _head_end(p.span, f"define (problem {p.name})"),
+                start_of(p.span),
+                head_end(p.span, f"define (problem {p.name})"),
             )
         ]
         if p.domain is not None:
@@ -349,7 +273,7 @@ class _Layout:
         if _present(p, "obj_of_interest", bool(p.obj_of_interest)):
             name_spans = p.obj_of_interest_spans or (ast.NO_SPAN,) * len(p.obj_of_interest)
             body = [
-                Line(_STEP * 2 + name, _start(s), _end(s))
+                Line(_STEP * 2 + name, start_of(s), end_of(s))
                 for name, s in zip(p.obj_of_interest, name_spans, strict=True)
             ]
             lines += self.block(":obj_of_interest", body, at("obj_of_interest"))
@@ -383,7 +307,7 @@ class _Layout:
             lines += line("answer_zone", f"({text})")
         for section in p.sections:
             lines += self.sexp_lines(":" + section.keyword, section.items, section.span, _STEP)
-        return _close(lines, p.span)
+        return close(lines, p.span)
 
 
 _BARE = re.compile(r"[a-z_][a-z0-9_\-]*", re.I)
@@ -431,8 +355,8 @@ def _declaration_blocks(decls: tuple[ast.TypedName, ...], indent: str) -> list[l
     def flush() -> None:
         category = group[0].category
         text = indent + " ".join(d.name for d in group) + (f" - {category}" if category else "")
-        end = max(_end(group[-1].span), _end(group[-1].category_span))
-        blocks[-1].append(Line(text, _start(group[0].span), end))
+        end = max(end_of(group[-1].span), end_of(group[-1].category_span))
+        blocks[-1].append(Line(text, start_of(group[0].span), end))
         if not category:
             blocks.append([])
 
@@ -444,39 +368,6 @@ def _declaration_blocks(decls: tuple[ast.TypedName, ...], indent: str) -> list[l
     if group:
         flush()
     return [b for b in blocks if b] or [[]]
-
-
-def place_comments(lines: list[Line], comments: list[Comment]) -> list[str]:
-    """The text lines with ``comments`` placed beside the forms they were beside."""
-    before: dict[int, list[str]] = {}
-    after: dict[int, list[str]] = {}
-    trailing: list[str] = []
-    starts = sorted((ln.start, i) for i, ln in enumerate(lines) if ln.start is not None)
-    for c in comments:
-        if c.own_line:
-            target = next((i for start, i in starts if start > c.pos), None)
-            if target is None:
-                trailing.append(c.text)
-            else:
-                before.setdefault(target, []).append(lines[target].indent + c.text)
-            continue
-        inside = [
-            (ln.start, i)
-            for i, ln in enumerate(lines)
-            if ln.start is not None and ln.start <= c.pos <= ln.form_end
-        ]
-        if inside:
-            target = max(inside)[1]
-        else:
-            ended = [(ln.form_end, i) for i, ln in enumerate(lines) if ln.form_end <= c.pos]
-            target = max(ended)[1] if ended else 0
-        after.setdefault(target, []).append(c.text)
-    out: list[str] = []
-    for i, ln in enumerate(lines):
-        out.extend(before.get(i, []))
-        texts = after.get(i)
-        out.append(ln.text + ("  " + " ".join(texts) if texts else ""))
-    return out + trailing
 
 
 def format_problem(problem: ast.Problem, comments: list[Comment] | None = None) -> str:

@@ -17,13 +17,13 @@ from pathlib import Path
 from rsb_mj.lang.ast import Problem, Span
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.grammar import grammar
+from rsb_mj.lang.numbers import NumberRangeError
 from rsb_mj.lang.syntax_errors import (
     MAX_DEPTH,
     number_out_of_range,
     syntax_diagnostic,
     too_deep,
 )
-from rsb_mj.lang.transformer import NumberRangeError
 
 __all__ = [
     "MAX_DEPTH",

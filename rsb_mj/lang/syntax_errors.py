@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from rsb_mj.lang.ast import Span
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.grammar import grammar
-from rsb_mj.lang.transformer import MAX_MAGNITUDE, NumberRangeError
+from rsb_mj.lang.numbers import MAX_MAGNITUDE, NumberRangeError
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Token
@@ -241,7 +241,7 @@ def too_deep(text: str, path: str) -> Diagnostic | None:
 
 
 def number_out_of_range(err: NumberRangeError, path: str) -> Diagnostic:
-    """RSB107 at a number literal beyond +-:data:`~rsb_mj.lang.transformer.MAX_MAGNITUDE`."""
+    """RSB107 at a number literal beyond +-:data:`~rsb_mj.lang.numbers.MAX_MAGNITUDE`."""
     text = str(err.token)
     shown = repr(text) if len(text) <= 24 else f"'{text[:12]}...' ({len(text)} characters)"
     reason = (
