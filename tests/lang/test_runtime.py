@@ -29,7 +29,7 @@ from rsb_mj.workspace import SCENE_BODY_NAMES
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 SOURCES = {p.name: p.read_text(encoding="utf-8") for p in sorted(TASKS.glob("*.bddl"))}
 
-#: One token (a comment, a parenthesis, or an atom), as the fast reader splits a text.
+#: One token (a comment, a parenthesis, or an atom) of a task file, for mutating it.
 _TOKEN = re.compile(r";[^\n]*|[()]|[^ \t\f\r\n();]+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _NAME = re.compile(r"[a-z_][a-z0-9_\-]*$", re.I)
