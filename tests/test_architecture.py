@@ -33,8 +33,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rsb_mj"
 #: The stages in data-flow order, each with the module prefixes it holds.
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Leaves every stage may use: errors, writing files, locks, version, data folders,
-    # physical rates, the table's geometry, answer letters and colors, split names, and the
-    # Episode record (a value: every stage from the sampler on reads it).
+    # physical rates, the table's geometry, answer letters and colors, split names, image
+    # resizing (openpi's resize_with_pad), and the Episode record (a value: every stage from
+    # the sampler on reads it).
     (
         "base",
         (
@@ -51,6 +52,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rsb_mj.colors",
             "rsb_mj.choices",
             "rsb_mj.splits",
+            "rsb_mj.resize",
         ),
     ),
     # Task file -> AST: grammar, parser, AST, formatter, vocabulary, the typed task view,
@@ -85,8 +87,8 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The built-in expert (a planner the scripted policies drive).
     ("expert", ("rsb_mj.expert", "rsb_mj.a2a.expert")),
     ("policies", ("rsb_mj.policies",)),
-    # Runs, records, metrics, reports, the pool.
-    ("evaluation", ("rsb_mj.evaluation", "rsb_mj.a2a.legibility")),
+    # Runs, records, metrics, reports, the pool; rsb doctor (reference frames vs goldens).
+    ("evaluation", ("rsb_mj.evaluation", "rsb_mj.a2a.legibility", "rsb_mj.doctor")),
     ("datasets", ("rsb_mj.datasets", "rsb_mj.integrations")),
     ("cli", ("rsb_mj.cli", "rsb_mj.__main__")),
 )

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "tools"
 SCRIPTS = sorted(p for p in TOOLS.iterdir() if p.suffix in (".py", ".sh"))
 PY_SCRIPTS = [p for p in SCRIPTS if p.suffix == ".py"]
+SH_SCRIPTS = [p for p in SCRIPTS if p.suffix == ".sh"]
 
 
 def _load(path: Path):
@@ -53,9 +54,15 @@ def test_every_python_tool_imports_and_answers_help(path, capsys):
     assert out.startswith("usage: ") and "-h, --help" in out
 
 
-def test_the_shell_tool_answers_help():
-    result = _run("bash", str(TOOLS / "verify_lerobot.sh"), "--help")
+@pytest.mark.parametrize("path", SH_SCRIPTS, ids=lambda p: p.name)
+def test_every_shell_tool_answers_help(path):
+    result = _run("bash", str(path), "--help")
     assert result.returncode == 0 and result.stderr == ""
+    assert f"Usage: tools/{path.name}" in result.stdout
+
+
+def test_verify_lerobot_help_is_its_header():
+    result = _run("bash", str(TOOLS / "verify_lerobot.sh"), "--help")
     assert result.stdout.startswith("Load `rsb export-lerobot` output with lerobot's own")
     assert "Usage: tools/verify_lerobot.sh [WORKDIR]" in result.stdout
 
