@@ -82,8 +82,26 @@ def _env_for(checkout: Path) -> dict[str, str]:
     return {**_base_env(), "PYTHONPATH": path}
 
 
-def _child_run(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Wall time and CPU time [s] of one child process running ``args``."""
+def _imports_own_package(checkout: Path) -> bool:
+    """Whether a child run in ``checkout`` imports that checkout's rsb_mj."""
+    if not (checkout / "rsb_mj" / "__init__.py").is_file():
+        return False
+    probe = subprocess.run(
+        [sys.executable, "-c", "import rsb_mj; print(rsb_mj.__file__)"],
+        capture_output=True,
+        text=True,
+        env=_env_for(checkout),
+        cwd=checkout,
+        check=False,
+    )
+    return Path(probe.stdout.strip()).resolve() == (checkout / "rsb_mj" / "__init__.py").resolve()
+
+
+def _child_run(
+    args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> tuple[float, float]:
+    """Wall time and CPU time [s] of one child process running ``args`` in ``cwd`` (``python
+    -m`` puts its working folder first on the path: the checkout measured must be there)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
@@ -91,6 +109,7 @@ def _child_run(args: list[str], env: dict[str, str] | None = None) -> tuple[floa
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env=env or _base_env(),
+        cwd=cwd,
         check=False,
     )
     wall = time.perf_counter() - start
@@ -99,9 +118,11 @@ def _child_run(args: list[str], env: dict[str, str] | None = None) -> tuple[floa
     return wall, cpu
 
 
-def _best(args: list[str], repeat: int, env: dict[str, str] | None = None) -> tuple[float, float]:
-    _child_run(args, env)  # warm-up: bytecode compiled, files in the page cache
-    runs = [_child_run(args, env) for _ in range(repeat)]
+def _best(
+    args: list[str], repeat: int, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> tuple[float, float]:
+    _child_run(args, env, cwd)  # warm-up: bytecode compiled, files in the page cache
+    runs = [_child_run(args, env, cwd) for _ in range(repeat)]
     return min(w for w, _ in runs), min(c for _, c in runs)
 
 
@@ -146,6 +167,7 @@ def _end_to_end(
 ) -> list[tuple[str, float, float]]:
     """(what, wall [s], CPU [s]) of the cold, split and cached runs of ``checkout``'s rsb_mj."""
     py = sys.executable
+    paths = [p.resolve() for p in paths]  # the children run in the checkout's folder
     command = [py, "-m", "rsb_mj", "lint", *map(str, paths)]
     cache = _scratch("bench-lint-cache-")
     env = {**_env_for(checkout), "RSB_MJ_CACHE": cache}
@@ -161,7 +183,7 @@ def _end_to_end(
             (f"{label}cold, its default", [*command, "--no-cache"]),
         ]
     runs.append((f"{label}cached", command))
-    return [(what, *_best(args, repeat, env)) for what, args in runs]
+    return [(what, *_best(args, repeat, env, checkout)) for what, args in runs]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     if not texts:
         print("no *.bddl files found", file=sys.stderr)
         return 2
-    if args.baseline is not None and not (args.baseline / "rsb_mj" / "__init__.py").is_file():
+    if args.baseline is not None and not _imports_own_package(args.baseline.resolve()):
         print(f"--baseline {args.baseline}: not an rsb_mj checkout", file=sys.stderr)
         return 2
     n = len(texts)
