@@ -2,8 +2,7 @@
 
 The commands run as real subprocesses; once their workers are busy, only the parent is
 killed (SIGKILL or SIGTERM, not its process group), and every process it started must be
-gone within 5 s (:mod:`rsb_mj.evaluation.pool.processes`: parent-death signal plus the
-watchdog thread).
+gone within 5 s (:mod:`rsb_mj.procs`: parent-death signal plus the watchdog thread).
 """
 
 from __future__ import annotations

@@ -151,8 +151,8 @@ def _split_child(workers: int, paths: list[str]) -> int:
     (what a ``--jobs`` on the evaluation pool's spawn back end would do); prints the findings."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from rsb_mj.evaluation.pool.processes import spawn_context
     from rsb_mj.lang.files import iter_files
+    from rsb_mj.procs import spawn_context
 
     files = [str(p) for p in iter_files(paths)]
     chunks = [files[i :: workers * 4] for i in range(workers * 4)]

@@ -1,83 +1,32 @@
 """The spawned-processes back end of the pool: ``workers`` ``spawn`` processes, each keeping
 its environments between jobs, none outliving the run.
 
-Jobs go to a ``ProcessPoolExecutor`` on the ``spawn`` context (:func:`spawn_context`; never
-``fork``: MuJoCo's GL contexts and Ray's threads do not survive it), one job in flight per
-worker. A worker process that dies (killed, out of memory, a crash in native code) breaks
-the executor: each job it had in flight is handed to ``finish`` as ``died(job, WORKER_DIED)``
-and the rest run on a fresh executor, unless :data:`MAX_BARREN_POOLS` executors in a row broke
-before finishing any job. Anything else ``fn`` raises stops the run (the workers are killed).
+Jobs go to a ``ProcessPoolExecutor`` on the ``spawn`` context
+(:func:`rsb_mj.procs.spawn_context`), one job in flight per worker. A worker process that dies
+(killed, out of memory, a crash in native code) breaks the executor: each job it had in flight
+is handed to ``finish`` as ``died(job, WORKER_DIED)`` and the rest run on a fresh executor,
+unless :data:`MAX_BARREN_POOLS` executors in a row broke before finishing any job. Anything
+else ``fn`` raises stops the run (the workers are killed).
 
-Workers never outlive their parent: every worker starts with :func:`worker_init`, and when
-the parent dies, even by SIGKILL, the worker ends within about a second:
-
-- on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` asks the kernel to kill the worker when
-  the thread that created it exits;
-- everywhere, a daemon watchdog thread polls ``os.getppid()`` every
-  :data:`WATCHDOG_PERIOD_S` seconds and ends the process with ``os._exit`` once the parent
-  is gone (the worker was re-parented).
+Workers never outlive their parent: every worker starts with
+:func:`rsb_mj.procs.worker_init` (a parent-death signal and a watchdog thread), so it ends
+within about a second of the parent, even one killed by SIGKILL.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import multiprocessing
 import os
-import signal
-import sys
-import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.context import BaseContext
 from typing import Any
 
 from rsb_mj.errors import InfraError
 from rsb_mj.evaluation.pool.base import WORKER_DIED, Backend, J, R
+from rsb_mj.procs import spawn_context, worker_init
 
 #: Executors in a row that may break before any job finishes before the run stops.
 MAX_BARREN_POOLS = 3
-#: Seconds between two checks of the watchdog thread.
-WATCHDOG_PERIOD_S = 0.5
-#: ``PR_SET_PDEATHSIG`` from ``<linux/prctl.h>``.
-_PR_SET_PDEATHSIG = 1
-
-
-def spawn_context() -> BaseContext:
-    """The ``spawn`` multiprocessing context of every rsb_mj worker process."""
-    return multiprocessing.get_context("spawn")
-
-
-def _set_parent_death_signal() -> bool:
-    """Linux only: have the kernel SIGKILL this process when its parent exits."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _watchdog(parent_pid: int) -> None:
-    while True:
-        if os.getppid() != parent_pid:
-            os._exit(1)
-        time.sleep(WATCHDOG_PERIOD_S)
-
-
-def worker_init(parent_pid: int) -> None:
-    """Initializer of every worker process: end with the parent (see the module docstring).
-
-    Args:
-        parent_pid: ``os.getpid()`` of the process that creates the workers.
-    """
-    _set_parent_death_signal()
-    if os.getppid() != parent_pid:  # the parent died before the signal was armed
-        os._exit(1)
-    threading.Thread(target=_watchdog, args=(parent_pid,), daemon=True, name="rsb-watchdog").start()
 
 
 def terminate_pool(pool: Any) -> None:
