@@ -91,6 +91,8 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Runs, records, metrics, reports, the pool; rsb doctor (reference frames vs goldens).
     ("evaluation", ("rsb_mj.evaluation", "rsb_mj.a2a.legibility", "rsb_mj.doctor")),
     ("datasets", ("rsb_mj.datasets", "rsb_mj.integrations")),
+    # the language server reads the linter, formatter and registries; only the CLI starts it
+    ("tools", ("rsb_mj.lsp",)),
     ("cli", ("rsb_mj.cli", "rsb_mj.__main__")),
 )
 
