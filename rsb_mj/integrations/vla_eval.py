@@ -14,12 +14,27 @@ should set ``shuffle_seed`` (kept in the config, never sent) to draw the rows in
 order.
 
 Observation sent to the server (ALOHA names, as rsb_mj's openpi client sends them):
-``images`` ``{"cam_high", "cam_left_wrist", "cam_right_wrist"}`` uint8 (H, W, 3) from the
-``head``, ``left_wrist``, ``right_wrist`` cameras; ``state`` float32 (14,) measured joints
-``[left 6 (rad), left gripper, right 6, right gripper]`` (grippers 0 closed .. 1 open);
-``task_description`` the instruction. Action expected: ``{"actions": (14,)}`` joint-position
-targets in the same layout (an ``(H, 14)`` chunk from a server without chunk handling is
-refused: use vla-eval's ``chunk_size`` on the server side). 20 Hz control.
+``images`` ``{"cam_high"}`` uint8 (H, W, 3) from the ``head`` camera, plus
+``cam_left_wrist`` and ``cam_right_wrist`` (``left_wrist``, ``right_wrist``) with
+``send_wrist_image``; ``state`` float32 (14,) measured joints ``[left 6 (rad), left
+gripper, right 6, right gripper]`` (grippers 0 closed .. 1 open) with ``send_state``;
+``task_description`` the instruction. ``send_wrist_image`` and ``send_state`` default to
+true (ALOHA policies read three cameras and the joints); a model server that declares
+them in its ``observation_params`` (vla-eval's LeRobot and pi0 servers do) sets them when
+the config does not. Action expected: ``{"actions": (14,)}`` joint-position targets in
+the same layout (an ``(H, 14)`` chunk from a server without chunk handling is refused:
+use vla-eval's ``chunk_size`` on the server side). 20 Hz control.
+
+Modes: ``mode: sync`` (the shipped configs; the env waits for each action) and vla-eval's
+real-time ``mode: live`` (``--benchmark-field mode=live --benchmark-field hz=20``): on a
+tick without a fresh action the benchmark holds (:meth:`RsbBenchmark.get_hold_action`):
+the last target, or before the first one the measured joints at reset, never a zero pose.
+
+Recording (``--record-video``, or a config's ``recording:`` block): every frame of the
+``head`` camera goes to vla-eval's recorder (``recorder.record_video``: one MP4 per
+episode at the recorder's ``video_fps``, 20 by default = the control rate), and every
+step's ``reward``, ``done``, ``success``, ``grasped``, ``action`` and ``state`` to its step
+rows (``recorder.record_step``).
 
 Episode result (``metrics``): ``success`` (TSR flag, one-attempt scoring), ``grasped``
 (GSR flag), ``correct_choice``, ``choice`` (the letter first grasped, ``""`` if none),
@@ -34,20 +49,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 from vla_eval.benchmarks.base import StepBenchmark, StepResult
+from vla_eval.recording import NullEpisodeRecorder
 from vla_eval.render import configure_mujoco_render
 from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, EpisodeResult, Observation, Task
 
+from rsb_mj.datasets.lerobot import CAMERA_NAMES, MOTORS
 from rsb_mj.errors import EnvError, RsbError
+from rsb_mj.scene.aloha import HOME_ARM
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES, get_suite
 
-#: rsb_mj camera -> name in the observation (ALOHA).
-CAMERA_NAMES = {
-    "head": "cam_high",
-    "left_wrist": "cam_left_wrist",
-    "right_wrist": "cam_right_wrist",
-}
 #: The 14-D joint-position convention of action and state (vla-eval has none built in).
 JOINTS14 = "aloha_joint_positions_14_gripper_01_open"
 ACTION_SPEC = {
@@ -55,12 +67,15 @@ ACTION_SPEC = {
         "joint_positions",
         14,
         JOINTS14,
-        description="[left waist, shoulder, elbow, forearm_roll, wrist_angle, wrist_rotate "
-        "(rad), left gripper (0 closed..1 open), right 6 (rad), right gripper]",
+        description=f"{MOTORS} (arm joints in rad, grippers 0 closed..1 open)",
     )
 }
 STATE_SPEC = DimSpec("state", 14, JOINTS14, description="measured joints, action layout")
 CONFIGS_DIR = Path(__file__).parent / "configs"
+#: The robot's home pose in the 14-D layout (arms at ``HOME_ARM``, grippers open).
+HOME_STATE = np.array([*HOME_ARM, 1.0, *HOME_ARM, 1.0])
+#: The camera that ``recorder.record_video`` receives (rsb eval's --video camera too).
+VIDEO_CAMERA = "head"
 
 
 def config_path(suite: str) -> Path:
@@ -80,9 +95,13 @@ class RsbBenchmark(StepBenchmark):
             of the rows from ``start`` on drawn with this seed (kept from the server).
         width, height: camera image size [px].
         quality: render preset ``"fast"`` or ``"full"``.
+        send_wrist_image: also send the two wrist cameras (else only ``cam_high``).
+        send_state: send the measured 14-D joint state.
     """
 
     render_backends: ClassVar[frozenset[str]] = frozenset({"gpu", "cpu"})
+    #: Step-row fields this benchmark records (vla-eval validates ``step_fields`` on them).
+    _ALL_RECORD_FIELDS = frozenset({"reward", "done", "success", "grasped", "action", "state"})
 
     @classmethod
     def configure_render(cls, mode: str) -> dict[str, str]:
@@ -98,6 +117,8 @@ class RsbBenchmark(StepBenchmark):
         width: int = 320,
         height: int = 240,
         quality: str = "fast",
+        send_wrist_image: bool = True,
+        send_state: bool = True,
     ) -> None:
         super().__init__()
         self.suite = get_suite(suite)
@@ -115,9 +136,19 @@ class RsbBenchmark(StepBenchmark):
         if shuffle_seed is not None:
             order = np.random.default_rng(shuffle_seed).permutation(order)
         self._rows = [rows[i] for i in order]
-        self._env_kwargs = {"width": width, "height": height, "quality": quality}
+        self.send_wrist_image = bool(send_wrist_image)
+        self.send_state = bool(send_state)
+        self.cameras = tuple(CAMERA_NAMES) if self.send_wrist_image else (VIDEO_CAMERA,)
+        self._env_kwargs = {
+            "width": width,
+            "height": height,
+            "quality": quality,
+            "cameras": self.cameras,
+        }
         self._env: Any = None
         self._instruction = ""
+        self._reset_state: np.ndarray | None = None
+        self._recorder = NullEpisodeRecorder()  # vla-eval's start_episode sets the real one
 
     # ---- vla-eval API ----------------------------------------------------------------------
 
@@ -138,12 +169,22 @@ class RsbBenchmark(StepBenchmark):
         return dict(ACTION_SPEC)
 
     def get_observation_spec(self) -> dict[str, DimSpec]:
-        """Three RGB cameras, the 14-D state and the instruction."""
-        return {
-            **{name: IMAGE_RGB for name in CAMERA_NAMES.values()},
-            "state": STATE_SPEC,
-            "language": LANGUAGE,
-        }
+        """The RGB cameras sent, the 14-D state (with ``send_state``) and the instruction."""
+        spec: dict[str, DimSpec] = {CAMERA_NAMES[c]: IMAGE_RGB for c in self.cameras}
+        if self.send_state:
+            spec["state"] = STATE_SPEC
+        spec["language"] = LANGUAGE
+        return spec
+
+    def get_hold_action(self, last_action: Action | None) -> Action:
+        """What a real-time tick without a fresh action commands (``mode: live``): the last
+        joint target (absolute positions hold), or before the first one the joints measured
+        at reset (a zero target would drive both arms to the zero pose); before any reset
+        (vla-eval probes it at start-up), the home pose with the grippers open."""
+        if last_action is not None:
+            return last_action
+        hold = HOME_STATE if self._reset_state is None else self._reset_state
+        return {"actions": np.asarray(hold, dtype=np.float32)}
 
     def reset(self, task: Task) -> Any:
         """Reset the env on the table row of ``task["episode_idx"]``."""
@@ -161,6 +202,8 @@ class RsbBenchmark(StepBenchmark):
             self._env = gymnasium.make(self.suite.env_id, **self._env_kwargs)
         obs, info = self._env.reset(options={"episode": self._rows[k]})
         self._instruction = info["instruction"]
+        self._reset_state = np.array(obs["state"], dtype=np.float64)
+        self._recorder.record_video(obs["images"][VIDEO_CAMERA])
         return obs
 
     def step(self, action: Action) -> StepResult:
@@ -174,17 +217,30 @@ class RsbBenchmark(StepBenchmark):
                 "joint-position target per step (chunks: set chunk_size on the server)"
             )
         obs, reward, terminated, truncated, info = self._env.step(arr)
+        outcome = self._env.unwrapped.scorer.outcome
+        self._recorder.record_video(obs["images"][VIDEO_CAMERA])
+        self._recorder.record_step(
+            reward=float(reward),
+            done=bool(terminated or truncated),
+            success=bool(info.get("is_success", outcome.success)),
+            grasped=bool(outcome.grasped),
+            action=arr.astype(np.float32),
+            state=np.asarray(obs["state"], np.float32),
+        )
         return StepResult(
             obs=obs, reward=float(reward), done=bool(terminated or truncated), info=info
         )
 
     def make_obs(self, raw_obs: Any, task: Task) -> Observation:
-        """ALOHA-named images, float32 state, the instruction."""
-        return {
-            "images": {CAMERA_NAMES[c]: img for c, img in raw_obs.get("images", {}).items()},
-            "state": np.asarray(raw_obs["state"], np.float32),
+        """ALOHA-named images, float32 state (with ``send_state``), the instruction."""
+        images = raw_obs.get("images", {})
+        obs: dict[str, Any] = {
+            "images": {CAMERA_NAMES[c]: images[c] for c in self.cameras},
             "task_description": self._instruction,
         }
+        if self.send_state:
+            obs["state"] = np.asarray(raw_obs["state"], np.float32)
+        return obs
 
     def get_step_result(self, step_result: StepResult) -> EpisodeResult:
         """The one-attempt outcome of the episode so far."""

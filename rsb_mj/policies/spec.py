@@ -6,6 +6,7 @@ Specs::
     try-all | nearest-to-zone | fixed-letter        built in, language-blind
     fixed-position                                  (rsb_mj.policies.blind)
     openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]       an openpi policy server (websocket)
+    lerobot:PATH[,KEY=VALUE...]                     a LeRobot checkpoint (rsb_mj.policies.lerobot)
     module:factory | path/to/file.py:factory        your own, in a policy process
     inprocess:module:factory                        your own, in rsb's process (debugging)
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rsb_mj.errors import EvalError
 from rsb_mj.policies.base import Policy
@@ -93,6 +95,17 @@ def _openpi(spec: str) -> Policy:
     return OpenPiPolicy.from_spec(spec)
 
 
+def _lerobot(name: str) -> Callable[[str], Any]:
+    """``rsb_mj.policies.lerobot.<name>(spec)``, imported when first called."""
+
+    def call(spec: str) -> Any:
+        from rsb_mj.policies import lerobot
+
+        return getattr(lerobot, name)(spec)
+
+    return call
+
+
 def _child(spec: str) -> Policy:
     from rsb_mj.policies.child import ChildPolicy
 
@@ -123,6 +136,12 @@ def _check_in_process(spec: str) -> None:
 #: Spec prefix -> its form, tried in order after the built-in names.
 PREFIXES: dict[str, SpecForm] = {
     "openpi:": SpecForm("openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]", _openpi, _build_and_close),
+    "lerobot:": SpecForm(
+        "lerobot:PATH[,KEY=VALUE...]",
+        _lerobot("LeRobotPolicy"),
+        _lerobot("check_spec"),
+        in_workers=True,
+    ),
     IN_PROCESS: SpecForm(
         "inprocess:module:factory", _in_process, _check_in_process, in_workers=True
     ),

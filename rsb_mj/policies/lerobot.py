@@ -1,0 +1,265 @@
+"""``lerobot:PATH[,device=cuda]``: a LeRobot policy checkpoint run inside ``rsb eval``.
+
+``PATH`` is the ``pretrained_model`` folder ``lerobot-train`` writes
+(``outputs/train/RUN/checkpoints/last/pretrained_model``), or a checkpoint folder holding
+one. It is loaded with lerobot's own classes, as lerobot's own inference does: the config
+with ``PreTrainedConfig.from_pretrained``, the policy class of its ``type`` with
+``get_policy_class(type).from_pretrained``, the saved pre- and post-processors
+(normalization) with ``make_pre_post_processors``. Needs the ``lerobot-policy`` extra
+(``pip install 'rsb_mj[lerobot-policy]'``, or ``tools/lerobot_venv.sh``).
+
+Each control step goes through lerobot's ``predict_action`` (its real-robot inference
+path): the observation below -> ``prepare_observation_for_inference`` (HWC uint8 -> CHW
+float32 in [0, 1], batch of one) -> the pre-processor -> ``policy.select_action`` ->
+the post-processor -> one (14,) joint-position target in the env's action order. Policies
+that predict chunks (ACT, SmolVLA, pi0, diffusion) keep their own queue of
+``n_action_steps`` actions in ``select_action``, so a chunk is executed to its end before
+the next inference, exactly as in lerobot's own eval loop.
+
+Observation handed to the policy (the names of ``rsb export-lerobot``, so a checkpoint
+trained on an export reads what it trained on)::
+
+    observation.images.cam_high         <- obs["images"]["head"]         (H, W, 3) uint8
+    observation.images.cam_left_wrist   <- obs["images"]["left_wrist"]
+    observation.images.cam_right_wrist  <- obs["images"]["right_wrist"]
+    observation.state                   <- obs["state"] as float32 (14,)
+    task                                <- the episode's instruction (info["instruction"])
+
+Only the cameras the checkpoint declares are rendered. Images whose size differs from
+the checkpoint's declared (3, H, W) are resized with padding to it (openpi's rule,
+:func:`rsb_mj.policies.openpi.resize_with_pad`); an export at the env's size (320x240 by
+default) is passed through untouched. The task is the instruction even for a dataset
+exported from ``rsb demos --cot`` (whose task is the training prompt with its rationale):
+at evaluation a policy gets only the instruction.
+
+Nothing is downloaded: ``PATH`` must be a local folder, and a backbone's
+``pretrained_backbone_weights`` (ImageNet, fetched when ACT or diffusion is *built*) is
+cleared before the policy is built, since the checkpoint's weights replace it anyway.
+torch's random generator is seeded at each reset from the instruction and the candidate
+names, so sampling policies (diffusion, flow matching) draw the same noise for the same
+episode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.datasets.lerobot import CAMERA_NAMES, ROBOT_TYPE, video_key
+from rsb_mj.errors import EvalError
+from rsb_mj.policies.base import ACTION_DIM, Policy
+
+#: The spec form, as error messages and the spec registry list it.
+FORM = "lerobot:PATH[,device=cuda]"
+#: The extra that installs lerobot (and torch) for this adapter.
+EXTRA = "lerobot-policy"
+STATE_KEY = "observation.state"
+ACTION_KEY = "action"
+#: LeRobot image feature -> rsb_mj camera.
+CAMERA_OF_KEY = {video_key(cam): cam for cam in CAMERA_NAMES}
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """What a checkpoint's ``config.json`` declares (read without lerobot).
+
+    Attributes:
+        path: the ``pretrained_model`` folder.
+        policy_type: lerobot's policy name (``act``, ``smolvla``, ``diffusion``, ...).
+        cameras: rsb_mj cameras of its image features, in the config's order.
+        image_hw: (height, width) [px] of each image feature, by rsb_mj camera.
+    """
+
+    path: Path
+    policy_type: str
+    cameras: tuple[str, ...]
+    image_hw: dict[str, tuple[int, int]]
+
+
+def parse_spec(spec: str) -> tuple[Path, str]:
+    """``(PATH, device)`` of ``lerobot:PATH[,device=DEVICE]``.
+
+    Raises:
+        EvalError: for a spec of another form, an empty path or an unknown option.
+    """
+    if not spec.startswith("lerobot:"):
+        raise EvalError(f"policy {spec!r}: expected {FORM}")
+    head, *options = spec[len("lerobot:") :].split(",")
+    if not head:
+        raise EvalError(f"policy {spec!r}: no checkpoint path ({FORM})")
+    device = "cpu"
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep or key != "device" or not value:
+            raise EvalError(f"policy {spec!r}: unknown option {option!r} ({FORM}); valid keys: device")
+        device = value
+    if device != "cpu" and device != "cuda" and not device.startswith("cuda:"):
+        raise EvalError(f"policy {spec!r}: device {device!r}; valid choices: cpu, cuda, cuda:N")
+    return Path(head).expanduser(), device
+
+
+def read_checkpoint(spec: str) -> Checkpoint:
+    """The checkpoint of ``spec``, from its ``config.json`` (no lerobot, no torch).
+
+    Raises:
+        EvalError: when PATH holds no LeRobot ``config.json``, or the checkpoint reads or
+            writes features other than rsb_mj's (its cameras, a (14,) state and action).
+    """
+    path, _ = parse_spec(spec)
+    if (path / "pretrained_model" / "config.json").is_file():
+        path = path / "pretrained_model"
+    config_file = path / "config.json"
+    if not config_file.is_file():
+        raise EvalError(
+            f"policy {spec!r}: {path} holds no LeRobot checkpoint (no config.json); pass the "
+            "pretrained_model folder lerobot-train wrote, e.g. "
+            "outputs/train/RUN/checkpoints/last/pretrained_model"
+        )
+    try:
+        config = json.loads(config_file.read_text())
+        policy_type = str(config["type"])
+        inputs = dict(config["input_features"])
+        outputs = dict(config["output_features"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise EvalError(f"{config_file}: not a LeRobot policy config ({exc!r})") from None
+    cameras: list[str] = []
+    image_hw: dict[str, tuple[int, int]] = {}
+    for key, feature in inputs.items():
+        shape = tuple(int(n) for n in feature.get("shape", ()))
+        if feature.get("type") == "VISUAL":
+            if key not in CAMERA_OF_KEY:
+                raise EvalError(
+                    f"{config_file}: image feature {key!r} is not an rsb_mj camera; valid "
+                    f"choices: {', '.join(CAMERA_OF_KEY)}"
+                )
+            cam = CAMERA_OF_KEY[key]
+            cameras.append(cam)
+            image_hw[cam] = (shape[1], shape[2]) if len(shape) == 3 else (0, 0)
+        elif key == STATE_KEY and shape != (ACTION_DIM,):
+            raise EvalError(f"{config_file}: {STATE_KEY} has shape {list(shape)}; rsb_mj's is [14]")
+        elif key != STATE_KEY:
+            raise EvalError(
+                f"{config_file}: input feature {key!r} is not one rsb_mj provides; valid "
+                f"choices: {', '.join([*CAMERA_OF_KEY, STATE_KEY])}"
+            )
+    action_shape = tuple(int(n) for n in outputs.get(ACTION_KEY, {}).get("shape", ()))
+    if action_shape != (ACTION_DIM,):
+        raise EvalError(
+            f"{config_file}: output {ACTION_KEY!r} has shape {list(action_shape)}; rsb_mj's "
+            "action is [14] joint positions"
+        )
+    return Checkpoint(path, policy_type, tuple(cameras), image_hw)
+
+
+def check_spec(spec: str) -> None:
+    """Validate a ``lerobot:`` spec before any episode: the spec, the checkpoint's config,
+    and that lerobot can be imported (without importing it)."""
+    read_checkpoint(spec)
+    import importlib.util
+
+    if importlib.util.find_spec("lerobot") is None:
+        raise EvalError(_missing(spec, "No module named 'lerobot'"))
+
+
+def _missing(spec: str, why: str) -> str:
+    return (
+        f"policy {spec!r}: lerobot is not installed in this Python ({why}); "
+        f"pip install 'rsb_mj[{EXTRA}]' (or build a venv with tools/lerobot_venv.sh)"
+    )
+
+
+def episode_seed(instruction: str, candidates: tuple[str, ...]) -> int:
+    """torch's seed for an episode: sha256 of its instruction and candidate names (63 bits)."""
+    text = "\n".join([instruction, *candidates])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+class LeRobotPolicy(Policy):
+    """A LeRobot ``PreTrainedPolicy`` with its saved processors (see the module docstring).
+
+    Args:
+        spec: ``lerobot:PATH[,device=DEVICE]``.
+
+    Raises:
+        EvalError: for a bad spec or checkpoint, lerobot missing (naming the extra), or a
+            CUDA device torch does not see.
+    """
+
+    def __init__(self, spec: str) -> None:
+        self.name = spec
+        self.checkpoint = read_checkpoint(spec)
+        self.cameras = self.checkpoint.cameras
+        _, device = parse_spec(spec)
+        try:
+            import torch
+            from lerobot.configs.policies import PreTrainedConfig
+            from lerobot.policies.factory import get_policy_class, make_pre_post_processors
+            from lerobot.utils.control_utils import predict_action
+        except ImportError as exc:
+            raise EvalError(_missing(spec, str(exc))) from None
+        if device.startswith("cuda") and not torch.cuda.is_available():
+            raise EvalError(f"policy {spec!r}: device {device!r} but torch sees no CUDA device")
+        path = str(self.checkpoint.path)
+        config = PreTrainedConfig.from_pretrained(path, local_files_only=True)
+        config.device = device
+        if getattr(config, "pretrained_backbone_weights", None) is not None:
+            config.pretrained_backbone_weights = None  # replaced by model.safetensors
+        self._policy = get_policy_class(config.type).from_pretrained(path, config=config)
+        self._policy.to(device)
+        self._policy.eval()
+        self._pre, self._post = make_pre_post_processors(
+            self._policy.config,
+            path,
+            preprocessor_overrides={"device_processor": {"device": device}},
+        )
+        self._torch = torch
+        self._device = torch.device(device)
+        self._predict = predict_action
+        self._task = ""
+
+    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Clear the policy's action queue; the instruction becomes the task; seed torch."""
+        self._task = str(info.get("instruction", getattr(env, "instruction", "")))
+        self._policy.reset()
+        candidates = tuple(getattr(env, "candidates", ()))
+        self._torch.manual_seed(episode_seed(self._task, candidates))
+
+    def frame(self, obs: dict[str, Any]) -> dict[str, np.ndarray]:
+        """The observation in lerobot's names, before ``prepare_observation_for_inference``:
+        HWC uint8 images at the checkpoint's size and the float32 (14,) state."""
+        from rsb_mj.policies.openpi import resize_with_pad
+
+        frame: dict[str, np.ndarray] = {}
+        images = obs.get("images", {})
+        for cam in self.cameras:
+            image = np.asarray(images[cam], dtype=np.uint8)
+            height, width = self.checkpoint.image_hw[cam]
+            if height and width and image.shape[:2] != (height, width):
+                image = resize_with_pad(image, height, width)
+            frame[video_key(cam)] = image
+        frame[STATE_KEY] = np.asarray(obs["state"], dtype=np.float32)
+        return frame
+
+    def act(self, obs: dict[str, Any]) -> np.ndarray:
+        """One (14,) action: lerobot's ``predict_action`` on this step's observation."""
+        action = self._predict(
+            self.frame(obs),
+            self._policy,
+            self._device,
+            self._pre,
+            self._post,
+            bool(getattr(self._policy.config, "use_amp", False)),
+            task=self._task,
+            robot_type=ROBOT_TYPE,
+        )
+        return action.reshape(-1).detach().to("cpu").numpy().astype(np.float64)
+
+
+def make_lerobot_policy(spec: str) -> Policy:
+    """The :class:`LeRobotPolicy` of ``lerobot:PATH[,device=...]``."""
+    return LeRobotPolicy(spec)
