@@ -96,7 +96,9 @@ def parse_spec(spec: str) -> tuple[Path, str]:
     for option in options:
         key, sep, value = option.partition("=")
         if not sep or key != "device" or not value:
-            raise EvalError(f"policy {spec!r}: unknown option {option!r} ({FORM}); valid keys: device")
+            raise EvalError(
+                f"policy {spec!r}: unknown option {option!r} ({FORM}); valid keys: device"
+            )
         device = value
     if device != "cpu" and device != "cuda" and not device.startswith("cuda:"):
         raise EvalError(f"policy {spec!r}: device {device!r}; valid choices: cpu, cuda, cuda:N")
