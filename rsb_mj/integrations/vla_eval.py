@@ -17,13 +17,19 @@ Observation sent to the server (ALOHA names, as rsb_mj's openpi client sends the
 ``images`` ``{"cam_high"}`` uint8 (H, W, 3) from the ``head`` camera, plus
 ``cam_left_wrist`` and ``cam_right_wrist`` (``left_wrist``, ``right_wrist``) with
 ``send_wrist_image``; ``state`` float32 (14,) measured joints ``[left 6 (rad), left
-gripper, right 6, right gripper]`` (grippers 0 closed .. 1 open) with ``send_state``;
-``task_description`` the instruction. ``send_wrist_image`` and ``send_state`` default to
+gripper, right 6, right gripper]`` with ``send_state``; ``task_description`` the
+instruction. ``send_wrist_image`` and ``send_state`` default to
 true (ALOHA policies read three cameras and the joints); a model server that declares
 them in its ``observation_params`` (vla-eval's LeRobot and pi0 servers do) sets them when
 the config does not. Action expected: ``{"actions": (14,)}`` joint-position targets in
 the same layout (an ``(H, 14)`` chunk from a server without chunk handling is refused:
 use vla-eval's ``chunk_size`` on the server side). 20 Hz control.
+
+Grippers travel in ``convention`` (:mod:`rsb_mj.policies.aloha_convention`), by default
+the one ``rsb export-lerobot`` writes (``aloha``: ALOHA's state and action gripper scales),
+so a checkpoint trained on an export, served by vla-eval's LeRobot server, gets the state
+it trained on and its actions come back to rsb_mj's scale; ``convention: rsb`` sends
+rsb_mj's own scale (grippers 0 closed .. 1 open, linear in the finger) unchanged.
 
 Modes: ``mode: sync`` (the shipped configs; the env waits for each action) and vla-eval's
 real-time ``mode: live`` (``--benchmark-field mode=live --benchmark-field hz=20``): on a
@@ -54,11 +60,13 @@ from vla_eval.render import configure_mujoco_render
 from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, EpisodeResult, Observation, Task
 
-from rsb_mj.datasets.lerobot import CAMERA_NAMES, MOTORS
+from rsb_mj.datasets.lerobot import CONVENTION, MOTORS
 from rsb_mj.errors import EnvError, RsbError
+from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.scene.aloha import HOME_ARM
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES, get_suite
+from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 #: The 14-D joint-position convention of action and state (vla-eval has none built in).
 JOINTS14 = "aloha_joint_positions_14_gripper_01_open"
@@ -67,7 +75,7 @@ ACTION_SPEC = {
         "joint_positions",
         14,
         JOINTS14,
-        description=f"{MOTORS} (arm joints in rad, grippers 0 closed..1 open)",
+        description=f"{MOTORS} (arm joints in rad, grippers in the benchmark's convention)",
     )
 }
 STATE_SPEC = DimSpec("state", 14, JOINTS14, description="measured joints, action layout")
@@ -97,6 +105,8 @@ class RsbBenchmark(StepBenchmark):
         quality: render preset ``"fast"`` or ``"full"``.
         send_wrist_image: also send the two wrist cameras (else only ``cam_high``).
         send_state: send the measured 14-D joint state.
+        convention: the grippers' convention on the wire (``aloha``, the export's, or
+            ``rsb``).
     """
 
     render_backends: ClassVar[frozenset[str]] = frozenset({"gpu", "cpu"})
@@ -119,6 +129,7 @@ class RsbBenchmark(StepBenchmark):
         quality: str = "fast",
         send_wrist_image: bool = True,
         send_state: bool = True,
+        convention: str = CONVENTION.name,
     ) -> None:
         super().__init__()
         self.suite = get_suite(suite)
@@ -138,6 +149,7 @@ class RsbBenchmark(StepBenchmark):
         self._rows = [rows[i] for i in order]
         self.send_wrist_image = bool(send_wrist_image)
         self.send_state = bool(send_state)
+        self.convention = get_convention(convention)
         self.cameras = tuple(CAMERA_NAMES) if self.send_wrist_image else (VIDEO_CAMERA,)
         self._env_kwargs = {
             "width": width,
@@ -180,11 +192,12 @@ class RsbBenchmark(StepBenchmark):
         """What a real-time tick without a fresh action commands (``mode: live``): the last
         joint target (absolute positions hold), or before the first one the joints measured
         at reset (a zero target would drive both arms to the zero pose); before any reset
-        (vla-eval probes it at start-up), the home pose with the grippers open."""
+        (vla-eval probes it at start-up), the home pose with the grippers open; as a target
+        in the wire's convention, like a server's."""
         if last_action is not None:
             return last_action
         hold = HOME_STATE if self._reset_state is None else self._reset_state
-        return {"actions": np.asarray(hold, dtype=np.float32)}
+        return {"actions": np.asarray(self.convention.actions_to_server(hold), np.float32)}
 
     def reset(self, task: Task) -> Any:
         """Reset the env on the table row of ``task["episode_idx"]``."""
@@ -216,6 +229,7 @@ class RsbBenchmark(StepBenchmark):
                 f"model server action {{'actions': shape {shape}}}; expected one (14,) "
                 "joint-position target per step (chunks: set chunk_size on the server)"
             )
+        arr = self.convention.actions_from_server(arr[None])[0]
         obs, reward, terminated, truncated, info = self._env.step(arr)
         outcome = self._env.unwrapped.scorer.outcome
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
@@ -239,7 +253,8 @@ class RsbBenchmark(StepBenchmark):
             "task_description": self._instruction,
         }
         if self.send_state:
-            obs["state"] = np.asarray(raw_obs["state"], np.float32)
+            state = self.convention.state_to_server(np.asarray(raw_obs["state"], np.float64))
+            obs["state"] = np.asarray(state, np.float32)
         return obs
 
     def get_step_result(self, step_result: StepResult) -> EpisodeResult:

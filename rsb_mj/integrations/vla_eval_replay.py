@@ -3,8 +3,9 @@
 For smoke runs and tests of the vla-eval plugin: it answers each observation with the next
 action of the demonstration whose instruction equals the observation's
 ``task_description`` (an HDF5 folder written by ``rsb demos``), and holds the last action
-after the recording ends. It sees only what any policy sees (the instruction); it runs no
-expert and reads no answer.
+after the recording ends. Actions go out in ``convention`` (the benchmark's, by default the
+export's: ``aloha``), as a model trained on the exported demos would send them. It sees
+only what any policy sees (the instruction); it runs no expert and reads no answer.
 
     python -m rsb_mj.integrations.vla_eval_replay --args.demo_dir DEMOS --port 8765
 """
@@ -20,7 +21,9 @@ from vla_eval.model_servers.predict import PredictModelServer
 from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, Observation
 
+from rsb_mj.datasets.lerobot import CONVENTION
 from rsb_mj.integrations.vla_eval import ACTION_SPEC, CAMERA_NAMES, STATE_SPEC
+from rsb_mj.policies.aloha_convention import get_convention
 
 
 class DemoReplayServer(PredictModelServer):
@@ -28,9 +31,12 @@ class DemoReplayServer(PredictModelServer):
 
     Args:
         demo_dir: folder of ``episode_*.hdf5`` demonstrations.
+        convention: the actions' convention (the benchmark's ``convention``).
     """
 
-    def __init__(self, demo_dir: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self, demo_dir: str = "", convention: str = CONVENTION.name, **kwargs: Any
+    ) -> None:
         kwargs.setdefault("chunk_size", 1)
         super().__init__(**kwargs)
         from rsb_mj.datasets.lerobot import find_demos
@@ -39,7 +45,8 @@ class DemoReplayServer(PredictModelServer):
         self._actions: dict[str, np.ndarray] = {}
         for path in find_demos(Path(demo_dir)):
             demo = read_demo(path, images=False)
-            self._actions[str(demo.attrs["instruction"])] = np.asarray(demo.actions, np.float32)
+            actions = get_convention(convention).actions_to_server(np.asarray(demo.actions))
+            self._actions[str(demo.attrs["instruction"])] = np.asarray(actions, np.float32)
         self._cursor: dict[tuple[str, str], tuple[str, int]] = {}
 
     def get_action_spec(self) -> dict[str, DimSpec]:

@@ -1,4 +1,4 @@
-"""``lerobot:PATH[,device=cuda]``: a LeRobot policy checkpoint run inside ``rsb eval``.
+"""``lerobot:PATH[,device=cuda][,convention=NAME]``: a LeRobot checkpoint run inside ``rsb eval``.
 
 ``PATH`` is the ``pretrained_model`` folder ``lerobot-train`` writes
 (``outputs/train/RUN/checkpoints/last/pretrained_model``), or a checkpoint folder holding
@@ -22,8 +22,17 @@ trained on an export reads what it trained on)::
     observation.images.cam_high         <- obs["images"]["head"]         (H, W, 3) uint8
     observation.images.cam_left_wrist   <- obs["images"]["left_wrist"]
     observation.images.cam_right_wrist  <- obs["images"]["right_wrist"]
-    observation.state                   <- obs["state"] as float32 (14,)
+    observation.state                   <- obs["state"] in the dataset's convention, float32
     task                                <- the episode's instruction (info["instruction"])
+
+Conventions (:mod:`rsb_mj.policies.aloha_convention`): ``rsb export-lerobot`` writes the
+state and action grippers in ALOHA's scales and names the convention in the dataset's
+``meta/info.json`` (``rsb_convention``). The adapter reads it from the dataset the checkpoint
+was trained on (``train_config.json``'s ``dataset.root``): the state goes to the policy
+through ``state_to_server``, and the action that leaves the post-processor comes back to
+rsb_mj's scale through ``actions_from_server``. A dataset that names no convention (exported
+before datasets did) is ``rsb`` (no mapping); when the dataset is not on this machine the
+export's own convention is assumed; ``,convention=aloha|rsb`` overrides both.
 
 Only the cameras the checkpoint declares are rendered. Images whose size differs from
 the checkpoint's declared (3, H, W) are resized with padding to it (openpi's rule,
@@ -50,18 +59,22 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.datasets.lerobot import CAMERA_NAMES, ROBOT_TYPE, video_key
+from rsb_mj.datasets.lerobot import CONVENTION, ROBOT_TYPE, video_key
 from rsb_mj.errors import EvalError
+from rsb_mj.policies.aloha_convention import CONVENTIONS, Convention, get_convention
 from rsb_mj.policies.base import ACTION_DIM, Policy
+from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 #: The spec form, as error messages and the spec registry list it.
-FORM = "lerobot:PATH[,device=cuda]"
+FORM = "lerobot:PATH[,device=cuda][,convention=aloha|rsb]"
+#: The spec's options and their valid values (None: any non-empty value).
+OPTIONS = ("device", "convention")
 #: The extra that installs lerobot (and torch) for this adapter.
 EXTRA = "lerobot-policy"
 STATE_KEY = "observation.state"
 ACTION_KEY = "action"
 #: LeRobot image feature -> rsb_mj camera.
-CAMERA_OF_KEY = {video_key(cam): cam for cam in CAMERA_NAMES}
+CAMERA_OF_KEY = {video_key(cam): cam for cam in ALOHA_CAMERA_NAMES}
 
 
 @dataclass(frozen=True)
@@ -73,36 +86,78 @@ class Checkpoint:
         policy_type: lerobot's policy name (``act``, ``smolvla``, ``diffusion``, ...).
         cameras: rsb_mj cameras of its image features, in the config's order.
         image_hw: (height, width) [px] of each image feature, by rsb_mj camera.
+        convention: the state/action convention the policy was trained in.
     """
 
     path: Path
     policy_type: str
     cameras: tuple[str, ...]
     image_hw: dict[str, tuple[int, int]]
+    convention: str
 
 
-def parse_spec(spec: str) -> tuple[Path, str]:
-    """``(PATH, device)`` of ``lerobot:PATH[,device=DEVICE]``.
+@dataclass(frozen=True)
+class Spec:
+    """A parsed ``lerobot:`` spec.
+
+    Attributes:
+        path: the checkpoint path as given.
+        device: torch device (``cpu``, ``cuda``, ``cuda:N``).
+        convention: the convention named in the spec, or None (read from the dataset).
+    """
+
+    path: Path
+    device: str = "cpu"
+    convention: str | None = None
+
+
+def parse_spec(spec: str) -> Spec:
+    """The parts of ``lerobot:PATH[,device=DEVICE][,convention=NAME]``.
 
     Raises:
-        EvalError: for a spec of another form, an empty path or an unknown option.
+        EvalError: for a spec of another form, an empty path, an unknown option or value.
     """
     if not spec.startswith("lerobot:"):
         raise EvalError(f"policy {spec!r}: expected {FORM}")
     head, *options = spec[len("lerobot:") :].split(",")
     if not head:
         raise EvalError(f"policy {spec!r}: no checkpoint path ({FORM})")
-    device = "cpu"
+    values: dict[str, str] = {}
     for option in options:
         key, sep, value = option.partition("=")
-        if not sep or key != "device" or not value:
+        if not sep or key not in OPTIONS or not value:
             raise EvalError(
-                f"policy {spec!r}: unknown option {option!r} ({FORM}); valid keys: device"
+                f"policy {spec!r}: unknown option {option!r} ({FORM}); valid keys: "
+                + ", ".join(OPTIONS)
             )
-        device = value
-    if device != "cpu" and device != "cuda" and not device.startswith("cuda:"):
+        values[key] = value
+    device = values.get("device", "cpu")
+    if device not in ("cpu", "cuda") and not device.startswith("cuda:"):
         raise EvalError(f"policy {spec!r}: device {device!r}; valid choices: cpu, cuda, cuda:N")
-    return Path(head).expanduser(), device
+    convention = values.get("convention")
+    if convention is not None and convention not in CONVENTIONS:
+        raise EvalError(
+            f"policy {spec!r}: convention {convention!r}; valid choices: "
+            + ", ".join(sorted(CONVENTIONS))
+        )
+    return Spec(Path(head).expanduser(), device, convention)
+
+
+def training_convention(checkpoint: Path) -> str:
+    """The convention of the dataset a checkpoint was trained on.
+
+    ``train_config.json``'s ``dataset.root`` -> ``meta/info.json``'s ``rsb_convention``
+    name; ``"rsb"`` for a dataset that names none (exported before datasets did); the
+    export's own convention when the dataset cannot be read (e.g. a checkpoint copied to
+    another machine).
+    """
+    try:
+        train = json.loads((checkpoint / "train_config.json").read_text())
+        info = json.loads((Path(train["dataset"]["root"]) / "meta" / "info.json").read_text())
+    except (OSError, ValueError, KeyError, TypeError):
+        return CONVENTION.name
+    named = info.get("rsb_convention")
+    return str(named["name"]) if isinstance(named, dict) and "name" in named else "rsb"
 
 
 def read_checkpoint(spec: str) -> Checkpoint:
@@ -112,7 +167,7 @@ def read_checkpoint(spec: str) -> Checkpoint:
         EvalError: when PATH holds no LeRobot ``config.json``, or the checkpoint reads or
             writes features other than rsb_mj's (its cameras, a (14,) state and action).
     """
-    path, _ = parse_spec(spec)
+    path = parse_spec(spec).path
     if (path / "pretrained_model" / "config.json").is_file():
         path = path / "pretrained_model"
     config_file = path / "config.json"
@@ -155,7 +210,13 @@ def read_checkpoint(spec: str) -> Checkpoint:
             f"{config_file}: output {ACTION_KEY!r} has shape {list(action_shape)}; rsb_mj's "
             "action is [14] joint positions"
         )
-    return Checkpoint(path, policy_type, tuple(cameras), image_hw)
+    convention = parse_spec(spec).convention or training_convention(path)
+    if convention not in CONVENTIONS:
+        raise EvalError(
+            f"{path}: trained on a dataset in convention {convention!r}, which rsb_mj does not "
+            f"know; valid choices: {', '.join(sorted(CONVENTIONS))} (set ,convention=NAME)"
+        )
+    return Checkpoint(path, policy_type, tuple(cameras), image_hw, convention)
 
 
 def check_spec(spec: str) -> None:
@@ -196,7 +257,8 @@ class LeRobotPolicy(Policy):
         self.name = spec
         self.checkpoint = read_checkpoint(spec)
         self.cameras = self.checkpoint.cameras
-        _, device = parse_spec(spec)
+        self.convention: Convention = get_convention(self.checkpoint.convention)
+        device = parse_spec(spec).device
         try:
             import torch
             from lerobot.configs.policies import PreTrainedConfig
@@ -233,8 +295,9 @@ class LeRobotPolicy(Policy):
 
     def frame(self, obs: dict[str, Any]) -> dict[str, np.ndarray]:
         """The observation in lerobot's names, before ``prepare_observation_for_inference``:
-        HWC uint8 images at the checkpoint's size and the float32 (14,) state."""
-        from rsb_mj.policies.openpi import resize_with_pad
+        HWC uint8 images at the checkpoint's size and the float32 (14,) state in the
+        training data's convention."""
+        from rsb_mj.resize import resize_with_pad
 
         frame: dict[str, np.ndarray] = {}
         images = obs.get("images", {})
@@ -243,12 +306,14 @@ class LeRobotPolicy(Policy):
             height, width = self.checkpoint.image_hw[cam]
             if height and width and image.shape[:2] != (height, width):
                 image = resize_with_pad(image, height, width)
-            frame[video_key(cam)] = image
-        frame[STATE_KEY] = np.asarray(obs["state"], dtype=np.float32)
+            frame[video_key(cam)] = np.array(image)  # torch wants a writable array
+        state = self.convention.state_to_server(np.asarray(obs["state"], dtype=np.float64))
+        frame[STATE_KEY] = np.asarray(state, dtype=np.float32)
         return frame
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
-        """One (14,) action: lerobot's ``predict_action`` on this step's observation."""
+        """One (14,) action: lerobot's ``predict_action`` on this step's observation, back
+        from the training data's convention to rsb_mj's."""
         action = self._predict(
             self.frame(obs),
             self._policy,
@@ -259,9 +324,10 @@ class LeRobotPolicy(Policy):
             task=self._task,
             robot_type=ROBOT_TYPE,
         )
-        return action.reshape(-1).detach().to("cpu").numpy().astype(np.float64)
+        row = action.reshape(1, -1).detach().to("cpu").numpy().astype(np.float64)
+        return self.convention.actions_from_server(row)[0]
 
 
 def make_lerobot_policy(spec: str) -> Policy:
-    """The :class:`LeRobotPolicy` of ``lerobot:PATH[,device=...]``."""
+    """The :class:`LeRobotPolicy` of ``lerobot:PATH[,device=...][,convention=...]``."""
     return LeRobotPolicy(spec)

@@ -133,7 +133,7 @@ def test_training_frames_equal_what_rsb_eval_hands_the_policy(act_run, monkeypat
             assert step[key + "/error"] < CODEC_MEAN_ERROR, (key, step[key + "/error"])
             assert step[key + "/bgr"] > 3 * CODEC_MEAN_ERROR  # the bound tells channel orders apart
         assert step["observation.state"] == ((1, 14), (1, 14), torch.float32, torch.float32)
-        assert step["observation.state/error"] < 1e-5  # rad
+        assert step["observation.state/error"] < 1e-5  # rad; grippers in the export's scale
     executed = np.stack(actions)
     assert executed.shape == (hi - lo, 14)
     np.testing.assert_allclose(executed, np.asarray(demo.actions), rtol=0, atol=1e-5)
@@ -157,3 +157,4 @@ def test_a_policy_reads_only_the_cameras_its_checkpoint_declares(act_run):
     assert policy.cameras == ("head", "left_wrist", "right_wrist")
     assert policy.checkpoint.path == act_run.checkpoint
     assert policy.checkpoint.policy_type == "act"
+    assert policy.checkpoint.convention == "aloha"  # read from the dataset's meta/info.json
