@@ -35,7 +35,8 @@ as JSON, so a dataset can be replayed in the env), ``rsb_success``, ``rsb_graspe
 
 The dataset is built in a hidden sibling folder (every file written through
 :mod:`rsb_mj.atomic`) and renamed into place at the end, so the output folder is complete
-or absent.
+or absent; the folders of killed exports are removed by the next one
+(:mod:`rsb_mj.datasets.staging`).
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ import io
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +53,8 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.datasets.staging import remove_stale, staging_dir
+from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
 from rsb_mj.errors import RsbError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
 from rsb_mj.suites import CONTROL_HZ
@@ -64,20 +66,9 @@ CAMERA_NAMES = ALOHA_CAMERA_NAMES
 #: The joint and gripper convention of ``observation.state`` and ``action``
 #: (:mod:`rsb_mj.policies.aloha_convention`), named in ``meta/info.json``.
 CONVENTION = get_convention(DEFAULT_CONVENTION)
-#: Names of the 14 state/action dimensions (ALOHA order).
-MOTORS = [
-    f"{side}_{joint}"
-    for side in ("left", "right")
-    for joint in (
-        "waist",
-        "shoulder",
-        "elbow",
-        "forearm_roll",
-        "wrist_angle",
-        "wrist_rotate",
-        "gripper",
-    )
-]
+#: Names of the 14 state/action dimensions (ALOHA order: each side's arm joints as the
+#: robot model names them, :data:`rsb_mj.scene.aloha.ARM_JOINT_NAMES`, then its gripper).
+MOTORS = [f"{side}_{joint}" for side in SIDES for joint in (*ARM_JOINT_NAMES, "gripper")]
 ROBOT_TYPE = "aloha"
 CHUNKS_SIZE = 1000
 QUANTILES = (0.01, 0.10, 0.50, 0.90, 0.99)
@@ -320,13 +311,12 @@ def export_lerobot(
     paths = find_demos(demo_dir)
     _pyarrow()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    build = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=out_dir.parent))
+    remove_stale(out_dir)
+    build = staging_dir(out_dir, ".tmp")
     try:
         summary = _build(paths, build, version, tuple(cameras), successful_only, progress)
         if out_dir.exists():
-            old = Path(
-                tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=out_dir.parent)
-            )
+            old = staging_dir(out_dir, ".old")
             os.replace(out_dir, old / "ds")
             shutil.rmtree(old)
         os.replace(build, out_dir)
