@@ -103,6 +103,70 @@ def test_one_step_observation_and_result():
     bench.cleanup()
 
 
+class ListRecorder:
+    """Stands in for vla-eval's EpisodeRecorder: keeps what the benchmark records."""
+
+    def __init__(self):
+        self.frames, self.steps = [], []
+
+    def record_video(self, frame):
+        self.frames.append(frame)
+
+    def record_step(self, **fields):
+        self.steps.append(fields)
+
+
+def test_grippers_travel_in_the_exports_convention_and_steps_are_recorded():
+    bench = RsbBenchmark("RSB-Math-4", width=32, height=24)
+    assert bench.convention.name == "aloha"  # rsb export-lerobot's
+    bench._recorder = recorder = ListRecorder()
+    raw = bench.reset({"episode_idx": 0})
+    obs = bench.make_obs(raw, {})
+    expected = bench.convention.state_to_server(raw["state"])
+    np.testing.assert_allclose(obs["state"], expected.astype(np.float32))
+    hold = bench.get_hold_action(None)["actions"]  # before the first action: the reset joints
+    assert raw["state"][6] == raw["state"][13] == 1.0  # open, and ALOHA's action scale says:
+    np.testing.assert_allclose(hold[[6, 13]], [1.0011, 1.0011], atol=1e-4)
+    np.testing.assert_allclose(bench.convention.actions_from_server(hold[None])[0], raw["state"],
+                               atol=1e-6)  # fmt: skip
+    assert bench.get_hold_action({"actions": hold}) == {"actions": hold}
+    res = bench.step({"actions": hold})
+    (step,) = recorder.steps
+    assert sorted(step) == ["action", "done", "grasped", "reward", "state", "success"]
+    np.testing.assert_allclose(step["action"], raw["state"], atol=1e-6)  # rsb_mj's scale
+    np.testing.assert_allclose(step["state"], res.obs["state"].astype(np.float32))
+    assert [f.shape for f in recorder.frames] == [(24, 32, 3), (24, 32, 3)]
+    np.testing.assert_array_equal(recorder.frames[1], res.obs["images"]["head"])
+    bench.cleanup()
+
+
+def test_hold_before_any_reset_is_the_home_pose_and_rsb_convention_sends_raw_state():
+    from rsb_mj.scene.aloha import HOME_ARM
+
+    bench = RsbBenchmark("RSB-Math-4", width=32, height=24, convention="rsb")
+    home = np.array([*HOME_ARM, 1.0, *HOME_ARM, 1.0], np.float32)
+    np.testing.assert_array_equal(bench.get_hold_action(None)["actions"], home)
+    raw = bench.reset({"episode_idx": 0})
+    np.testing.assert_array_equal(bench.make_obs(raw, {})["state"], raw["state"].astype(np.float32))
+    bench.cleanup()
+
+
+def test_without_wrist_images_and_state_only_the_head_camera_is_rendered_and_sent():
+    bench = RsbBenchmark(
+        "RSB-Math-4", width=32, height=24, send_wrist_image=False, send_state=False
+    )
+    assert sorted(bench.get_observation_spec()) == ["cam_high", "language"]
+    raw = bench.reset({"episode_idx": 0})
+    assert sorted(raw["images"]) == ["head"]  # the env renders one camera
+    obs = bench.make_obs(raw, {})
+    assert sorted(obs) == ["images", "task_description"] and sorted(obs["images"]) == ["cam_high"]
+    full = RsbBenchmark("RSB-Math-4")
+    assert sorted(full.get_observation_spec()) == [
+        "cam_high", "cam_left_wrist", "cam_right_wrist", "language", "state"
+    ]  # fmt: skip
+    bench.cleanup()
+
+
 def aggregate(tmp_path, name, metrics, errors=0):
     episodes = [{"episode_id": i, "metrics": m} for i, m in enumerate(metrics)]
     episodes += [
@@ -185,7 +249,8 @@ def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
             ["vla-eval", "run", "--no-docker", "-c", str(config_path("RSB-Math-4")),
              "--server-url", f"ws://127.0.0.1:{port}", "--output-dir", str(tmp_path / "results"),
              "--benchmark-field", "episodes_per_task=2",
-             "--param", "split=train", "--param", "width=64", "--param", "height=48"],
+             "--param", "split=train", "--param", "width=64", "--param", "height=48",
+             "--record-video"],
             capture_output=True, text=True, timeout=900, env={**os.environ, "NO_COLOR": "1"},
         )  # fmt: skip
     finally:
@@ -196,3 +261,7 @@ def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
     (row,) = summarize(tmp_path / "results")
     assert (row.benchmark, row.choices, row.episodes, row.errors) == ("RSB-Math-4", 4, 2, 0)
     assert (row.grasped, row.success, row.nsg) == (2, 2, 1.0)
+    videos = sorted(
+        p.name for p in (tmp_path / "results" / "episodes" / "RSB-Math-4").glob("*.mp4")
+    )
+    assert videos == ["task0000_ep0000_success.mp4", "task0000_ep0001_success.mp4"]
