@@ -8,7 +8,7 @@
 # frame's task must be the episode's instruction. Prints the figures; exit 0 when all hold.
 #
 # Usage: tools/verify_lerobot.sh [WORKDIR]     (default /tmp/rsb_verify_lerobot; venvs are
-# kept there and reused). Needs rsb_mj with the lerobot extra in the current Python, a
+# kept there and reused). Needs rsb_mj with the lerobot-export extra in the current Python, a
 # python3.12 (PY312=/path/to/python3.12 to choose) and PyPI access for the venvs.
 set -euo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac

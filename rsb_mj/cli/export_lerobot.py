@@ -17,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "(observation.state, action, observation.images.cam_high|cam_left_wrist|"
             "cam_right_wrist), the instruction as the task, 20 fps. Version 3.0 is read by "
             "lerobot >= 0.4; 2.1 by the lerobot openpi pins (openpi fine-tuning). Needs the "
-            "lerobot extra: pip install 'rsb_mj[lerobot]'. Exit 0 done, 2 usage error."
+            "lerobot-export extra (pyarrow, PyAV; not lerobot): pip install "
+            "'rsb_mj[lerobot-export]'. Exit 0 done, 2 usage error."
         ),
     )
     p.add_argument("demo_dir", type=Path, help="folder of episode_*.hdf5 (rsb demos -o)")

@@ -1,7 +1,7 @@
 """Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.expert.dataset`) as a LeRobot dataset.
 
 Two layouts of LeRobot's ``LeRobotDataset`` (written with pyarrow and PyAV, no lerobot
-dependency; the ``lerobot`` extra installs both):
+dependency; the ``lerobot-export`` extra installs both):
 
 ``3.0`` (lerobot >= 0.4)::
 
@@ -54,9 +54,9 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.datasets.staging import remove_stale, staging_dir
-from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
 from rsb_mj.errors import RsbError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
+from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
 from rsb_mj.suites import CONTROL_HZ
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
@@ -96,7 +96,7 @@ def _pyarrow():
         import pyarrow.parquet as pq
     except ImportError:
         raise ExportError(
-            "LeRobot export needs pyarrow and PyAV: pip install 'rsb_mj[lerobot]'"
+            "LeRobot export needs pyarrow and PyAV: pip install 'rsb_mj[lerobot-export]'"
         ) from None
     return pa, pq
 

@@ -31,7 +31,7 @@ def _av():
         import av
     except ImportError:
         raise RsbError(
-            "writing videos needs PyAV: pip install 'rsb_mj[lerobot]' (or pip install av)"
+            "writing videos needs PyAV: pip install 'rsb_mj[lerobot-export]' (or pip install av)"
         ) from None
     return av
 

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 pa = pytest.importorskip(
-    "pyarrow", reason="LeRobot export needs the lerobot extra: pip install -e '.[lerobot]'"
+    "pyarrow",
+    reason="the export needs the lerobot-export extra: pip install -e '.[lerobot-export]'",
 )
 pytest.importorskip(
-    "av", reason="LeRobot export needs the lerobot extra: pip install -e '.[lerobot]'"
+    "av", reason="the export needs the lerobot-export extra: pip install -e '.[lerobot-export]'"
 )
 
 import pyarrow.parquet as pq  # noqa: E402
