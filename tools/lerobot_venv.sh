@@ -30,7 +30,7 @@ if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ] || [ $# -ne 1 ]; then
 fi
 cd "$(dirname "$0")/.."
 VENV="$1"
-PY="${PYTHON:-python3.11}"
+PY="${PYTHON:-python}"
 LEROBOT=0.4.4
 TORCH=2.14.1
 TORCHVISION=0.29.1
