@@ -74,8 +74,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def run(cmd: list[str], log: Path, ok: tuple[int, ...] = (0,)) -> None:
     """Run one stage, its output appended to ``log``; exit if its status is not in ``ok``."""
     print("+ " + " ".join(cmd), flush=True)
+    t0 = time.perf_counter()
     with log.open("a") as fh:
         done = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
+    print(f"  ({time.perf_counter() - t0:.1f} s)", flush=True)
     if done.returncode not in ok:
         tail = log.read_text().splitlines()[-20:]
         print("\n".join(tail), file=sys.stderr)
