@@ -225,7 +225,11 @@ def check_spec(spec: str) -> None:
     read_checkpoint(spec)
     import importlib.util
 
-    if importlib.util.find_spec("lerobot") is None:
+    try:
+        found = importlib.util.find_spec("lerobot")
+    except (ImportError, ValueError):  # a broken install, or one blocked in sys.modules
+        found = None
+    if found is None:
         raise EvalError(_missing(spec, "No module named 'lerobot'"))
 
 

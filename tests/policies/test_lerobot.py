@@ -146,6 +146,19 @@ def test_without_lerobot_the_error_names_the_extra(tmp_path, monkeypatch):
         check_spec(f"lerobot:{ckpt}")
 
 
+def test_rsb_eval_checks_the_spec_before_any_episode(tmp_path, monkeypatch, capsys):
+    from rsb_mj.cli import main
+
+    ckpt = write_checkpoint(tmp_path / "ckpt")
+    monkeypatch.setitem(sys.modules, "lerobot", None)
+    argv = ["eval", "--suite", "RSB-Math-4", "--episodes", "1", "--no-progress"]
+    assert main([*argv, "--out", str(tmp_path / "a"), "--policy", f"lerobot:{tmp_path}"]) == 2
+    assert f"{tmp_path} holds no LeRobot checkpoint (no config.json)" in capsys.readouterr().err
+    assert main([*argv, "--out", str(tmp_path / "b"), "--policy", f"lerobot:{ckpt}"]) == 2
+    assert "pip install 'rsb_mj[lerobot-policy]'" in capsys.readouterr().err
+    assert not (tmp_path / "b" / "episodes.jsonl").exists()
+
+
 def test_the_form_is_listed_among_the_valid_policies():
     with pytest.raises(EvalError, match=r"lerobot:PATH\[,KEY=VALUE\.\.\.\]"):
         make_policy("lerobot-ish")

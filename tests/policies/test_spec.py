@@ -75,13 +75,14 @@ def test_specs_are_checked_without_running_user_code(spec, message):
 
 
 def test_the_forms_are_a_registry_and_the_error_lists_every_one():
-    assert list(PREFIXES) == ["openpi:", "inprocess:"]
+    assert list(PREFIXES) == ["openpi:", "lerobot:", "inprocess:"]
     with pytest.raises(EvalError) as err:
         make_policy("greedy")
     assert str(err.value) == (
         "unknown policy 'greedy'; valid choices: noop, expert, random-grasp, nearest, try-all, "
         "nearest-to-zone, fixed-letter, fixed-position, openpi:HOST:PORT[:HORIZON][,KEY=VALUE...], "
-        "inprocess:module:factory, module:factory, path/to/file.py:factory"
+        "lerobot:PATH[,KEY=VALUE...], inprocess:module:factory, module:factory, "
+        "path/to/file.py:factory"
     )
 
 
