@@ -56,6 +56,7 @@ from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
+from rsb_mj.policies.lerobot import ROBOT_TYPE, video_key
 from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
 from rsb_mj.suites import CONTROL_HZ
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
@@ -69,7 +70,6 @@ CONVENTION = get_convention(DEFAULT_CONVENTION)
 #: Names of the 14 state/action dimensions (ALOHA order: each side's arm joints as the
 #: robot model names them, :data:`rsb_mj.scene.aloha.ARM_JOINT_NAMES`, then its gripper).
 MOTORS = [f"{side}_{joint}" for side in SIDES for joint in (*ARM_JOINT_NAMES, "gripper")]
-ROBOT_TYPE = "aloha"
 CHUNKS_SIZE = 1000
 QUANTILES = (0.01, 0.10, 0.50, 0.90, 0.99)
 
@@ -99,11 +99,6 @@ def _pyarrow():
             "LeRobot export needs pyarrow and PyAV: pip install 'rsb_mj[lerobot-export]'"
         ) from None
     return pa, pq
-
-
-def video_key(camera: str) -> str:
-    """LeRobot feature key of an rsb_mj camera, e.g. ``observation.images.cam_high``."""
-    return f"observation.images.{CAMERA_NAMES[camera]}"
 
 
 def _features(cameras: tuple[str, ...], height: int, width: int, version: str) -> dict:

@@ -7,4 +7,6 @@
   files (no vla-eval needed).
 - :mod:`rsb_mj.integrations.vla_eval_replay`: a vla-eval model server that replays
   recorded demonstrations open loop (tests, smoke runs).
+- :mod:`rsb_mj.integrations.vla_eval_lerobot`: vla-eval's own LeRobot model server, run
+  unchanged on lerobot 0.4 (Python 3.11), with a server config for the RSB benchmark.
 """

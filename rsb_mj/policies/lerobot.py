@@ -44,7 +44,9 @@ at evaluation a policy gets only the instruction.
 Nothing is downloaded: ``PATH`` must be a local folder, and a backbone's
 ``pretrained_backbone_weights`` (ImageNet, fetched when ACT or diffusion is *built*) is
 cleared before the policy is built, since the checkpoint's weights replace it anyway.
-torch's random generator is seeded at each reset from the instruction and the candidate
+Triton is kept out of the process (``torch.compile`` is off): its bundled LLVM crashes a
+process that has already loaded Mesa's renderer, as ``rsb eval`` has by the time it builds
+a policy. torch's random generator is seeded at each reset from the instruction and the candidate
 names, so sampling policies (diffusion, flow matching) draw the same noise for the same
 episode.
 """
@@ -53,15 +55,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rsb_mj.datasets.lerobot import CONVENTION, ROBOT_TYPE, video_key
 from rsb_mj.errors import EvalError
-from rsb_mj.policies.aloha_convention import CONVENTIONS, Convention, get_convention
+from rsb_mj.policies.aloha_convention import (
+    CONVENTIONS,
+    DEFAULT_CONVENTION,
+    Convention,
+    get_convention,
+)
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
@@ -71,8 +78,18 @@ FORM = "lerobot:PATH[,device=cuda][,convention=aloha|rsb]"
 OPTIONS = ("device", "convention")
 #: The extra that installs lerobot (and torch) for this adapter.
 EXTRA = "lerobot-policy"
+#: LeRobot's feature names of the state and action (``rsb export-lerobot`` writes them too).
 STATE_KEY = "observation.state"
 ACTION_KEY = "action"
+#: The robot type of the export's datasets, handed to the pre-processor.
+ROBOT_TYPE = "aloha"
+
+
+def video_key(camera: str) -> str:
+    """LeRobot feature key of an rsb_mj camera, e.g. ``observation.images.cam_high``."""
+    return f"observation.images.{ALOHA_CAMERA_NAMES[camera]}"
+
+
 #: LeRobot image feature -> rsb_mj camera.
 CAMERA_OF_KEY = {video_key(cam): cam for cam in ALOHA_CAMERA_NAMES}
 
@@ -155,7 +172,7 @@ def training_convention(checkpoint: Path) -> str:
         train = json.loads((checkpoint / "train_config.json").read_text())
         info = json.loads((Path(train["dataset"]["root"]) / "meta" / "info.json").read_text())
     except (OSError, ValueError, KeyError, TypeError):
-        return CONVENTION.name
+        return DEFAULT_CONVENTION
     named = info.get("rsb_convention")
     return str(named["name"]) if isinstance(named, dict) and "name" in named else "rsb"
 
@@ -263,6 +280,11 @@ class LeRobotPolicy(Policy):
         self.cameras = self.checkpoint.cameras
         self.convention: Convention = get_convention(self.checkpoint.convention)
         device = parse_spec(spec).device
+        if "triton" not in sys.modules:
+            # Triton (torch.compile's GPU kernels) bundles an LLVM that crashes (SIGSEGV) a
+            # process where Mesa's renderer, with its own LLVM, is loaded: rsb eval renders
+            # before it builds policies. lerobot's inference does not compile.
+            sys.modules["triton"] = None  # type: ignore[assignment]
         try:
             import torch
             from lerobot.configs.policies import PreTrainedConfig
@@ -277,6 +299,8 @@ class LeRobotPolicy(Policy):
         config.device = device
         if getattr(config, "pretrained_backbone_weights", None) is not None:
             config.pretrained_backbone_weights = None  # replaced by model.safetensors
+        if getattr(config, "compile_model", False):
+            config.compile_model = False  # no Triton (above)
         self._policy = get_policy_class(config.type).from_pretrained(path, config=config)
         self._policy.to(device)
         self._policy.eval()
