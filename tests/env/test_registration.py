@@ -193,7 +193,7 @@ def test_record_video_writes_an_mp4_of_the_head_camera(tmp_path):
     pytest.importorskip(
         "moviepy", reason="RecordVideo needs the video extra: pip install -e '.[video]'"
     )
-    av = pytest.importorskip("av", reason="decoding the video needs PyAV (the lerobot extra)")
+    av = pytest.importorskip("av", reason="decoding the video needs PyAV (lerobot-export extra)")
     from gymnasium.wrappers import RecordVideo
 
     env = gymnasium.make("rsb_mj/RSB-Math-4-v0", width=64, height=48, render_mode="rgb_array")

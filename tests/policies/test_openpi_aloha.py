@@ -175,7 +175,7 @@ def test_reset_pose_is_reached_and_held_in_the_real_env(env):
 def test_the_export_writes_and_names_the_aloha_convention(tmp_path):
     """``rsb export-lerobot``'s state and action are the aloha convention's, named in
     ``meta/info.json`` (a 3-step demo with half-open grippers, no cameras)."""
-    pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot extra")
+    pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot-export extra")
     import json
 
     import pyarrow.parquet as pq

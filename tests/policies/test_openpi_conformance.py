@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot extra")
+pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot-export extra")
 import pyarrow.parquet as pq
 
 from rsb_mj.cli import main
