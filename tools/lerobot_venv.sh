@@ -51,7 +51,7 @@ if ! ldconfig -p | grep -q "libavcodec.so"; then
 fi
 
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ -x "$VENV/bin/python" ]; then
-  "$VENV/bin/pip" install -q --no-deps -e . # the checkout may have moved
+  "$VENV/bin/pip" install -q --disable-pip-version-check -e ".[test]"  # this checkout's deps
   echo "lerobot_venv: $VENV is ready ($WANT)"
   exit 0
 fi
