@@ -12,6 +12,9 @@ Two ways of telling the candidates apart, chosen by ``N`` (:func:`style`):
   (:data:`rsb_mj.colors.TEN_CHOICE_COLOR`) and show their option letter; the instruction
   lists the options (``{OPTIONS}``); 10-choice suites are this style, and their candidates
   must be able to show a letter.
+
+Candidates that show their option's *answer* (an ``answer_plate``, Act2Answer) need neither:
+their instructions take only the question, ``{Q}`` (:data:`ANSWER_PLACEHOLDERS`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,18 @@ LETTERS: dict[int, tuple[str, ...]] = {n: ALPHABET[:n] for n in CHOICE_COUNTS}
 MAX_COLORED = len(PALETTE)
 #: The two styles (see the module docstring).
 STYLES = ("colors", "letters")
+#: The placeholders of an instruction for candidates that show their answers: the question
+#: (or the description of the target) only; the candidates themselves show the options.
+ANSWER_PLACEHOLDERS: tuple[str, ...] = ("Q",)
+#: Choice count of answer-showing tasks (Act2Answer's binary items).
+ANSWER_CHOICES = 2
+#: File-name prefix of their template files (``tasks/templates/a2a-{set}-{form}.txt``).
+ANSWER_TEMPLATE_PREFIX = "a2a-"
+
+
+def is_answer_template(file_name: str) -> bool:
+    """True for the name of an answer-template file (``a2a-unseen-text.txt``)."""
+    return file_name.startswith(ANSWER_TEMPLATE_PREFIX) and file_name.endswith(".txt")
 
 
 def style(choices: int) -> str:

@@ -168,15 +168,29 @@ def test_linter_and_loader_judge_every_template_alike(n):
 
 def test_every_shipped_template_lints_clean_and_renders_fully():
     from rsb_mj.choices import CHOICE_COUNTS
-    from rsb_mj.episodes.templates import TEMPLATE_SETS, load_templates, render, templates_dir
+    from rsb_mj.episodes.templates import (
+        ANSWER_FORMS,
+        TEMPLATE_SETS,
+        load_answer_templates,
+        load_templates,
+        render,
+        templates_dir,
+    )
     from rsb_mj.lang import lint_file
     from rsb_mj.lang.templates import choices_from_name
 
     files = sorted(templates_dir().glob("*.txt"))
     expected = {f"{s}_{n}.txt" for s in TEMPLATE_SETS for n in CHOICE_COUNTS}
-    assert {f.name for f in files} == expected  # 18 files: seen/unseen x 2..10
+    answers = {f"a2a-{s}-{f}.txt" for s in TEMPLATE_SETS for f in ANSWER_FORMS.values()}
+    assert {f.name for f in files} == expected | answers  # seen/unseen x 2..10, 4 A2A files
+    for set_name in TEMPLATE_SETS:
+        for form in ANSWER_FORMS:
+            for template in load_answer_templates(set_name, form):
+                path = templates_dir() / f"a2a-{set_name}-{ANSWER_FORMS[form]}.txt"
+                assert lint_file(path)[1] == [], path.name
+                assert render(template, {"Q": "the red circle"}).count("the red circle") == 1
     rendered = 0
-    for path in files:
+    for path in (f for f in files if f.name in expected):
         assert lint_file(path)[1] == [], path.name
         n = choices_from_name(path.name)
         values = _filled(n)

@@ -6,7 +6,9 @@ letter, position, color and numeric rank are uniform (chi-square), every text-on
 on an eval table the per-value answer prior and the linear text-only classifier fitted on
 the suite's train table do too, the answer never appears outside the option list, the
 question ids belong to the table's split and no eval question near-duplicates a train
-question. Prints instruction-length statistics.
+question. Prints instruction-length statistics. Each table gets its family's audit
+(:mod:`rsb_mj.episodes.families`: an Act2Answer table the paired audit, side, arrangement,
+letter and picture features), whatever its choice count.
 Exit 0 when every table passes, 1 when one fails (the failing checks are printed), 2 on
 usage errors.
 """
@@ -60,8 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb audit``; returns the exit status."""
-    from rsb_mj.a2a.audit import audit_a2a
-    from rsb_mj.episodes.audit import audit
+    from rsb_mj.episodes.families import audit_rows
     from rsb_mj.episodes.table import load_table, read_table
     from rsb_mj.suites import SUITES, expand_suites, get_suite
 
@@ -75,10 +76,7 @@ def run(args: argparse.Namespace) -> int:
             suite = get_suite(name)
             train = load_table(suite.name, "train") if args.split == "eval" else None
             tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split), train))
-    reports = [
-        (audit_a2a if rows and rows[0].choices == 2 else audit)(rows, label, args.max_words, train)
-        for label, rows, train in tables
-    ]
+    reports = [audit_rows(rows, label, args.max_words, train) for label, rows, train in tables]
     if args.format == "json":
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:

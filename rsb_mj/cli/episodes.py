@@ -3,8 +3,10 @@
 * ``rsb episodes build [SUITE...]`` regenerates the tables (byte for byte) and the manifest;
   ``rsb episodes build TASK.bddl`` freezes the rows ``rsb eval TASK.bddl`` evaluates
   (:mod:`rsb_mj.episodes.task_tables`) into ``episodes/`` beside the task file (or ``--out``);
-* ``rsb episodes check [SUITE...]`` verifies sha256 sums and re-draws every row from its
-  ``(suite, split, index, seed)``, naming each table row that drifted (exit 1);
+* ``rsb episodes check [SUITE...]`` verifies sha256 sums against the one manifest and
+  rebuilds every table by its family (:mod:`rsb_mj.episodes.families`): RSB rows re-drawn
+  from their ``(suite, split, index, seed)``, naming each row that drifted; Act2Answer
+  tables rebuilt from their items (exit 1);
 * ``rsb episodes show SUITE [--split S] [--index I]`` prints one row.
 """
 
@@ -51,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "suites",
         nargs="*",
         metavar="SUITE",
-        help="default: all suites (levels included) and the A2A suites",
+        help="default: every suite (levels included, and the A2A suites)",
     )
     check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
     show = sub.add_parser("show", help="print one row of a table")
@@ -64,79 +66,67 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb episodes``; returns the exit status."""
-    from rsb_mj.episodes.table import build_all, check_tables, load_table
-    from rsb_mj.suites import expand_suites, is_a2a_suite
+    from rsb_mj.episodes.table import load_table
+    from rsb_mj.suites import expand_suites
 
     if args.action == "build" and any(s.endswith(".bddl") for s in args.suites):
         return _build_task_files(args)
-    if args.action in ("build", "check"):
-        names = expand_suites(list(args.suites))
-        a2a = [n for n in names if is_a2a_suite(n)]
-        args.suites = [n for n in names if not is_a2a_suite(n)]
-        if a2a or (not names and args.action == "check" and args.dir is None):
-            code = _run_a2a(args, a2a)
-            if a2a and not args.suites:
-                return code
-            if code:
-                return code
     if args.action == "build":
-        if args.rows is not None and args.out is None:
-            print("rsb episodes: error: --rows changes the shipped tables; give --out DIR")
-            return 2
-        splits = ("eval", "train") if args.split == "both" else (args.split,)
-        start = time.perf_counter()
-        results = build_all(args.suites or None, splits, args.out, args.jobs, args.rows)
-        for r in results:
-            state = "rewritten" if r.changed else "unchanged"
-            relaxed = f", {r.relaxed} rows without heuristic balance" if r.relaxed else ""
-            print(f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}{relaxed}")
-        print(f"built {len(results)} tables in {time.perf_counter() - start:.1f} s")
-        return 0
+        return _build(args, expand_suites(list(args.suites)))
     if args.action == "check":
-        start = time.perf_counter()
-        problems = check_tables(args.suites or None, args.dir, complete=args.dir is None)
-        for line in problems:
-            print(line)
-        took = time.perf_counter() - start
-        if problems:
-            print(
-                f"FAILED: {len(problems)} problems ({took:.1f} s); rebuild with: rsb episodes build"
-            )
-            return 1
-        print(f"OK: every table matches its manifest and re-draws byte for byte ({took:.1f} s)")
-        return 0
+        return _check(args, expand_suites(list(args.suites)))
     table = load_table(args.suite, args.split)
     return _show(args, table)
 
 
-def _run_a2a(args: argparse.Namespace, suites: list[str]) -> int:
-    """Build or check the Act2Answer tables (:mod:`rsb_mj.a2a.table`); with no suites named,
-    ``check`` covers all twelve and ``build`` none (the RSB default is unchanged)."""
-    from rsb_mj.a2a.table import build_a2a, check_a2a
+def _build(args: argparse.Namespace, names: list[str]) -> int:
+    """``rsb episodes build [SUITE...]``: each suite's tables by its family; with no suite
+    named, the RSB suites (the Act2Answer tables render every item: name them, or ``a2a``)."""
+    from rsb_mj.episodes.families import family_of
+    from rsb_mj.episodes.paired import build_paired
+    from rsb_mj.episodes.table import build_all
+
+    paired = [n for n in names if family_of(n).name == "a2a"]
+    seeded = [n for n in names if n not in paired]
+    if args.rows is not None and args.out is None:
+        print("rsb episodes: error: --rows changes the shipped tables; give --out DIR")
+        return 2
+    if args.rows is not None and paired:
+        print("rsb episodes: error: --rows does not apply to Act2Answer tables")
+        return 2
+    splits = ("eval", "train") if args.split == "both" else (args.split,)
+    start = time.perf_counter()
+    results = []
+    if seeded or not names:
+        results += build_all(seeded or None, splits, args.out, args.jobs, args.rows)
+    if paired:
+        from rsb_mj.evaluation.legibility import answer_reader
+
+        results += build_paired(paired, splits, args.out, reader=answer_reader)
+    for r in results:
+        state = "rewritten" if r.changed else "unchanged"
+        relaxed = f", {r.relaxed} rows without heuristic balance" if r.relaxed else ""
+        dropped = f", {len(r.dropped)} items dropped (illegible)" if r.suite in paired else ""
+        print(
+            f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}{relaxed}{dropped}"
+        )
+    print(f"built {len(results)} tables in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _check(args: argparse.Namespace, names: list[str]) -> int:
+    """``rsb episodes check [SUITE...]``: every table against the one manifest, by family."""
+    from rsb_mj.episodes.families import check_tables
 
     start = time.perf_counter()
-    if args.action == "build":
-        if not suites:
-            return 0
-        if args.rows is not None:
-            print("rsb episodes: error: --rows does not apply to Act2Answer tables")
-            return 2
-        splits = ("eval", "train") if args.split == "both" else (args.split,)
-        for r in build_a2a(suites, splits, args.out):
-            state = "rewritten" if r.changed else "unchanged"
-            print(
-                f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}, "
-                f"{len(r.dropped)} items dropped (illegible)"
-            )
-        print(f"built Act2Answer tables in {time.perf_counter() - start:.1f} s")
-        return 0
-    problems = check_a2a(suites or None, args.dir)
+    problems = check_tables(names or None, args.dir, complete=args.dir is None)
     for line in problems:
         print(line)
+    took = time.perf_counter() - start
     if problems:
-        print(f"FAILED: {len(problems)} Act2Answer problems; rebuild with: rsb episodes build a2a")
+        print(f"FAILED: {len(problems)} problems ({took:.1f} s); rebuild with: rsb episodes build")
         return 1
-    print(f"OK: Act2Answer tables match their manifest ({time.perf_counter() - start:.1f} s)")
+    print(f"OK: every table matches its manifest and re-draws byte for byte ({took:.1f} s)")
     return 0
 
 

@@ -3,14 +3,17 @@
 For rows 0..N-1 of each source (a suite's frozen eval table, or a task file's seeded rows as
 ``rsb expert-check`` draws them), renders only the head camera at reset and
 
-* reads every candidate's letter (objects without letters: their color) from the image with
-  :func:`rsb_mj.scene.reading.read_candidates`, knowing only where the candidates stand;
+* reads every candidate by its display kind from the image with
+  :func:`rsb_mj.scene.display.read_displays`, knowing only where the candidates stand: its
+  letter, its color (objects without letters), or the answer it shows (Act2Answer plates,
+  read at the 224 x 224 policy input unless told otherwise);
 * measures every letter's projected height [px] (:func:`rsb_mj.scene.legibility.letter_heights`)
   at the rendered size and at the policy input (``resize_with_pad`` to 224 x 224).
 
 With ``--policy-input`` the reads are made on the 224 x 224 policy image instead of the
-rendered one. Exit status 1 when a source reads below ``--min-accuracy`` (99%) or a letter is
-smaller than 12 px at 320 x 240 / 8 px at 224 x 224; 0 otherwise.
+rendered one (``--rendered-input``: the rendered one). Exit status 1 when a source reads
+below ``--min-accuracy`` (99%) or a letter is smaller than 12 px at 320 x 240 / 8 px at
+224 x 224; 0 otherwise.
 """
 
 from __future__ import annotations
@@ -58,10 +61,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--start", type=int, default=0, help="first row (0)")
     p.add_argument("--width", type=int, default=320, help="head image width [px] (320)")
     p.add_argument("--height", type=int, default=240, help="head image height [px] (240)")
-    p.add_argument(
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
         "--policy-input",
-        action="store_true",
-        help="read from the 224x224 resize_with_pad image a pi0 policy gets",
+        action="store_const",
+        const=True,
+        default=None,
+        dest="policy_input",
+        help="read from the 224x224 resize_with_pad image a pi0 policy gets (default for "
+        "candidates that show their answers)",
+    )
+    which.add_argument(
+        "--rendered-input",
+        action="store_const",
+        const=False,
+        dest="policy_input",
+        help="read from the rendered image (default for letters and colors)",
     )
     p.add_argument("--min-accuracy", type=float, default=0.99, help="pass mark per source (0.99)")
     p.add_argument("--json", type=Path, help="write the per-source figures here")
@@ -108,19 +123,6 @@ def run(args: argparse.Namespace) -> int:
         raise RsbError(f"-n must be >= 1 and --start >= 0, got -n {args.n} --start {args.start}")
     results = []
     for source in expand_sources(args.sources):
-        if source in A2A_SUITES:  # Act2Answer plates, read at 224x224 (rsb_mj.a2a.legibility)
-            from rsb_mj.a2a.legibility import check_a2a_source
-
-            result = check_a2a_source(source, split=args.split, n=args.n, start=args.start)
-            result.min_accuracy = args.min_accuracy
-            for miss in result.misses[:10]:
-                print(
-                    f"  {source} row {miss['row']}: {miss['candidate']} shows "
-                    f"{miss['truth']!r}, read {miss['read']!r}"
-                )
-            print(result.line(), flush=True)
-            results.append(result)
-            continue
         result = check_source(
             source,
             split=args.split,

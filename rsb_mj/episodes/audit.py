@@ -154,7 +154,8 @@ def leaks_answer(episode: Episode) -> bool:
     return re.search(pattern, rest.lower()) is not None
 
 
-def _lengths(values: list[int]) -> dict[str, float]:
+def lengths(values: list[int]) -> dict[str, float]:
+    """Min, median, mean, 95th percentile and max of ``values``."""
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return {
@@ -166,7 +167,7 @@ def _lengths(values: list[int]) -> dict[str, float]:
     }
 
 
-def _rate_check(name: str, hits: int, n: int, chance: float, z: float, note: str = "") -> Check:
+def rate_check(name: str, hits: int, n: int, chance: float, z: float, note: str = "") -> Check:
     """A success rate against the chance band ``chance +- z sd``."""
     rate = hits / n
     lo, hi = chance_band(chance, n, z)
@@ -191,7 +192,7 @@ def learned_checks(episodes: list[Episode], train: list[Episode]) -> list[Check]
             continue
         hits = sum(g == c for g, c in applied)
         out.append(
-            _rate_check(
+            rate_check(
                 f"fitted on train:{name}",
                 hits,
                 len(applied),
@@ -331,8 +332,8 @@ def audit(
     if note:
         report.notes.append(note)
     report.lengths = {
-        "chars": _lengths([len(e.instruction) for e in episodes]),
-        "words": _lengths([len(e.instruction.split()) for e in episodes]),
+        "chars": lengths([len(e.instruction) for e in episodes]),
+        "words": lengths([len(e.instruction.split()) for e in episodes]),
     }
     if max_words is not None:
         long = [e.index for e in episodes if len(e.instruction.split()) > max_words]

@@ -78,6 +78,28 @@ def draw_options(
     return options, LETTERS[n][index]
 
 
+def pinned_options(question: Question, correct: str, n: int) -> tuple[str, ...]:
+    """The ``n`` option texts of a designed row (:class:`rsb_mj.episodes.sampler.Pins`): the
+    answer at letter ``correct``, the question's first ``n - 1`` distractors in order at the
+    other letters. Nothing is drawn.
+
+    Raises:
+        EpisodeError: for an unsupported ``n``, a letter outside it, or too few distractors.
+    """
+    if n not in LETTERS:
+        raise EpisodeError(f"{n} options; valid choices: {counts_text()}")
+    if correct not in LETTERS[n]:
+        raise EpisodeError(f"correct option {correct!r}; valid choices: {', '.join(LETTERS[n])}")
+    if len(question.distractors) < n - 1:
+        raise EpisodeError(
+            f"question {question.qid} has {len(question.distractors)} distractors; "
+            f"{n} options need {n - 1}"
+        )
+    rest = list(question.distractors[: n - 1])
+    index = LETTERS[n].index(correct)
+    return (*rest[:index], question.answer, *rest[index:])
+
+
 def _numeric(question: Question, n: int, rng: np.random.Generator) -> tuple[tuple[str, ...], int]:
     answer = parse_number(question.answer)
     step = parse_number(question.step) if question.step else step_of(answer)

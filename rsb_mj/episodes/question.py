@@ -34,8 +34,16 @@ class Question:
             ``7 times 23``: distractors are other multiples of 7, results of the same
             expression family); ``""`` for the default of
             :func:`rsb_mj.episodes.numeric.step_of`.
-        subject: the source's subject or category (``"biology"``, ``"anatomy"``), ``""``
-            when it has none; ``(:subject ...)`` parameters select on it.
+        subject: the source's subject or category (``"biology"``, ``"anatomy"``,
+            ``"COLOR"``), ``""`` when it has none; ``(:subject ...)`` parameters select on it.
+        form: ``"question"`` (a question or a sentence stem, "what is 27 minus 17?") or
+            ``"target"`` (a description of the candidate to act on, "the orange hexagon");
+            an instruction uses the templates of its question's form
+            (:mod:`rsb_mj.episodes.templates`).
+        displays: how a candidate that shows its option's answer (an ``answer_plate``,
+            :mod:`rsb_mj.scene.display`) draws each answer, as picture specs
+            (:mod:`rsb_mj.scene.pictures`): the answer's first, then one per distractor, in
+            order; ``()`` when the source has none (its options are only text).
     """
 
     qid: str
@@ -50,8 +58,17 @@ class Question:
     value_weights: Mapping[str, float] = field(default_factory=dict, hash=False, compare=False)
     step: str = ""
     subject: str = ""
+    form: str = "question"
+    displays: tuple[str, ...] = ()
 
     def serves(self, choices: int) -> bool:
         """True when an episode with ``choices`` options can be made of this question: its
         options are generated (numeric), or it has at least ``choices - 1`` distractors."""
         return self.numeric or len(self.distractors) >= choices - 1
+
+    def display_of(self, option: str) -> str | None:
+        """The picture spec ``option`` (the answer or a distractor) is shown as, or None when
+        the question has no displays."""
+        if not self.displays:
+            return None
+        return dict(zip((self.answer, *self.distractors), self.displays, strict=True))[option]

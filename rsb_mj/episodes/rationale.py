@@ -10,9 +10,11 @@ is not the correct option's text is a build error, never a training sample.
 * HardMath (``gsm8k-train-ROW``): GSM8K's own worked solution with the calculator
   annotations (``<<16-3-4=9>>``) removed and the ``#### N`` line as ``"the answer is N"``,
   then the matched option and block.
-* General (``mmlu_pro-ID``, ``mmlu-SUBJECT-ROW``): ``"the answer is <answer text>; option C
-  is <answer text>; C is the cyan block."`` (the shipped MMLU-Pro copy has no
-  ``cot_content``).
+* General (``mmlu_pro-ID``, ``mmlu-SUBJECT-ROW``) and every other fixed source:
+  ``"the answer is <answer text>; option C is <answer text>; C is the cyan block."`` (the
+  shipped MMLU-Pro copy has no ``cot_content``).
+* Candidates that show their answers (Act2Answer plates): ``"the answer is Paris; the
+  left plate shows it."`` (no letters to name).
 
 :func:`training_prompt` writes the instruction followed by ``<think>rationale</think>``.
 """
@@ -71,16 +73,13 @@ def _reasoning(episode: Episode) -> tuple[str, str]:
         value = normalize_number(final)
         text = " ".join(_CALC.sub("", steps).split())
         return f"{text} the answer is {value}", value
-    if qid.startswith(("mmlu_pro-", "mmlu-")):
-        from rsb_mj.episodes.sources import get_source
+    from rsb_mj.episodes.sources import source_of
 
-        source = get_source("mmlu_pro" if qid.startswith("mmlu_pro-") else "mmlu")
-        answer = source.get(qid).answer
-        return f"the answer is {answer}", answer
-    if qid.startswith("a2a-"):  # Act2Answer: the correct answer's words
-        answer = episode.options[episode.letters.index(episode.correct)]
-        return f"the answer is {answer}", answer
-    raise EpisodeError(f"{qid}: no rationale rule for this question source")
+    try:
+        answer = source_of(qid).get(qid).answer
+    except EpisodeError:
+        raise EpisodeError(f"{qid}: no rationale rule for this question source") from None
+    return f"the answer is {answer}", answer
 
 
 def rationale(episode: Episode, problem: Problem) -> str:
@@ -104,10 +103,12 @@ def rationale(episode: Episode, problem: Problem) -> str:
         )
     letter = episode.correct
     shown = correct_text.rstrip(". ")
-    if "item" in episode.extra:  # Act2Answer: plates show answers, not letters
+    if episode.extra.get("plates"):  # the candidates show their answers, not letters
+        from rsb_mj.episodes.sampler import noun_of
+
         x = episode.layout[episode.target].x
         side = "left" if all(x <= p.x for p in episode.layout.values()) else "right"
-        return f"{reasoning.rstrip('. ')}; the {side} plate shows it."
+        return f"{reasoning.rstrip('. ')}; the {side} {noun_of(problem, episode.target)} shows it."
     phrase = object_phrase(episode, problem, letter)
     return f"{reasoning.rstrip('. ')}; option {letter} is {shown}; {letter} is {phrase}."
 

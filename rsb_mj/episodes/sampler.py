@@ -1,19 +1,29 @@
 """Draw one episode of a task: question, options, mapping, colors, template, layout.
 
-Every draw comes from ``numpy.random.default_rng(seed)`` in this fixed order:
+Every task family takes the same steps. Every draw comes from
+``numpy.random.default_rng(seed)`` in this fixed order:
 
 1. the question (one draw for a fixed pool; rejection for generated eval arithmetic);
 2. the options and the correct option (:mod:`rsb_mj.episodes.options`);
 3. the option -> candidate mapping (a permutation, for ``(:options (:map shuffle))``);
-4. the candidate colors (up to 8 choices: distinct palette colors; 9 and 10 choices: all
-   :data:`rsb_mj.colors.TEN_CHOICE_COLOR`; see :mod:`rsb_mj.choices`);
-5. the instruction template;
+4. the candidate colors (up to 8 choices: distinct palette colors; 9 and 10 choices, and
+   candidates that show their answers: all :data:`rsb_mj.colors.TEN_CHOICE_COLOR`, no draw;
+   see :mod:`rsb_mj.choices`);
+5. the instruction template (candidates that show their answers, e.g. Act2Answer's answer
+   plates: the templates of the question's form, ``{Q}`` only, :mod:`.templates`);
 6. the layout, from :func:`rsb_mj.scene.layout.sample_layout`, so a change of the layout
    sampler changes only the layouts of frozen episodes, never their semantics;
 7. only for task files with non-candidate objects (the L1/L2 suites): their poses
    (:func:`rsb_mj.scene.layout.sample_distractors`), then one palette color each. Nothing is
    drawn for the others, so a level's episode has its base suite's question, mapping, colors,
    template and candidate layout for the same seed.
+
+A designed table row (:mod:`rsb_mj.episodes.paired`) fixes the question, the correct option
+and the mapping in advance (:class:`Pins`) and its layout: nothing is drawn for them, so its
+seed draws the template first. ``extra`` holds ``source``, what the source adds
+(:meth:`~rsb_mj.episodes.sources.base.QuestionSource.episode_extra`; Act2Answer:
+``category``, ``item``), the design's ``layout`` (``original`` / ``swapped``) and, for
+candidates that show their answers, ``plates``: option letter -> the picture spec it shows.
 
 Positions are rounded to 1 micrometre and yaw to 1 microradian, so an episode and its JSON row
 are the same value on every platform.
@@ -28,15 +38,16 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.choices import LETTERS, map_placeholder, placeholders, style
+from rsb_mj.choices import ANSWER_PLACEHOLDERS, LETTERS, map_placeholder, placeholders, style
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import Distractor, Episode, Pose2D
-from rsb_mj.episodes.options import draw_options
+from rsb_mj.episodes.options import draw_options, pinned_options
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import check_split, resolve_source
 from rsb_mj.episodes.templates import (
     TEMPLATE_SETS,
     Template,
+    load_answer_templates,
     load_template_file,
     load_templates,
     option_list,
@@ -44,8 +55,8 @@ from rsb_mj.episodes.templates import (
     template_by_id,
 )
 from rsb_mj.errors import EpisodeError, TaskError
-from rsb_mj.lang.a2a import is_a2a_source
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.display import shows_answers as candidates_show_answers
 from rsb_mj.lang.task import Task, task_of
 from rsb_mj.suites import ALL_SUITES
 
@@ -73,7 +84,12 @@ LAYOUT_DECIMALS = 6
 
 @dataclass(frozen=True)
 class Semantics:
-    """Everything of an episode except its layout (what the instruction is made of)."""
+    """Everything of an episode except its layout (what the instruction is made of).
+
+    Attributes:
+        source_extra: what the source adds to ``extra`` (``category``, ``item``).
+        shown: option letter -> picture spec, for candidates that show their answers.
+    """
 
     question: Question
     options: tuple[str, ...]
@@ -83,6 +99,31 @@ class Semantics:
     template: Template
     instruction: str
     source: str
+    source_extra: dict[str, str] = dataclasses.field(default_factory=dict)
+    shown: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Pins:
+    """What a designed table row fixes before its draw (:mod:`rsb_mj.episodes.paired`).
+
+    Attributes:
+        question: the question (an item of the task's source).
+        correct: the letter of the correct option; the other options are the question's
+            distractors in order (:func:`~rsb_mj.episodes.options.pinned_options`).
+        mapping: option letter -> candidate.
+    """
+
+    question: Question
+    correct: str
+    mapping: dict[str, str]
+
+
+def shows_answers(task: TaskLike) -> bool:
+    """True when the task's candidates show their options' answers (answer plates,
+    :func:`rsb_mj.lang.display.shows_answers`): the instruction then neither lists the
+    options nor maps them to candidates."""
+    return candidates_show_answers(as_task(task).problem)
 
 
 def template_set_for(task: TaskLike, split: str, templates: str | None = None) -> str:
@@ -103,15 +144,21 @@ def template_set_for(task: TaskLike, split: str, templates: str | None = None) -
     return chosen
 
 
-def templates_for(task: TaskLike, split: str, templates: str | None = None) -> tuple[Template, ...]:
-    """The templates an episode of ``split`` draws from (see :func:`template_set_for`)."""
+def templates_for(
+    task: TaskLike, split: str, templates: str | None = None, form: str = "question"
+) -> tuple[Template, ...]:
+    """The templates an episode of ``split`` draws from (see :func:`template_set_for`); for
+    candidates that show their answers, those of the question's ``form``."""
     view = as_task(task)
     chosen = template_set_for(view, split, templates)
+    answers = shows_answers(view)
     if chosen:
+        if answers:
+            return load_answer_templates(chosen, form, view.choices)
         return load_templates(chosen, view.choices)
     file = view.templates_for(split).file
     assert file is not None
-    return load_template_file(file, view.choices)
+    return load_template_file(file, view.choices, answers)
 
 
 #: Last characters that end a question as written; other questions are sentence stems.
@@ -158,12 +205,16 @@ def instruction_values(
 ) -> dict[str, str]:
     """The placeholder values of an instruction: ``Q`` (``colors`` style, up to 8 choices:
     with the options), ``OPTIONS``, and ``MAPA``.. (``"A is the red block"``) in the
-    ``colors`` style (:mod:`rsb_mj.choices`).
+    ``colors`` style (:mod:`rsb_mj.choices`); only ``Q``, the question as shown, for
+    candidates that show their answers.
 
     Returns:
-        Exactly :func:`rsb_mj.choices.placeholders` of the choice count, in its order: the
-        placeholders the template linter accepts are the ones filled here.
+        Exactly :func:`rsb_mj.choices.placeholders` of the choice count (or
+        :data:`~rsb_mj.choices.ANSWER_PLACEHOLDERS`), in its order: the placeholders the
+        template linter accepts are the ones filled here.
     """
+    if shows_answers(problem):
+        return {name: text for name in ANSWER_PLACEHOLDERS}
     values = {"OPTIONS": option_list(options)}
     if style(len(options)) == "colors":
         listed = option_list(options)
@@ -199,13 +250,15 @@ def draw_semantics(
     split: str,
     rng: np.random.Generator,
     templates: str | None = None,
+    pins: Pins | None = None,
 ) -> Semantics:
-    """Steps 1-5 of the draw order (see the module docstring).
+    """Steps 1-5 of the draw order (see the module docstring); with ``pins``, steps 1-3 are
+    the pinned question, correct option and mapping (no draw).
 
     Raises:
         EpisodeError: when the task file has no question block, names an unknown source or
-            a choice count the source cannot serve, or has a candidate count that differs
-            from its choice count.
+            a choice count the source cannot serve, has a candidate count that differs
+            from its choice count, or shows answers its source has no pictures for.
     """
     check_split(split)
     task = as_task(problem)
@@ -223,20 +276,52 @@ def draw_semantics(
         raise EpisodeError(f"{path}: suite {suite} has {ALL_SUITES[suite].choices} choices")
     letters = LETTERS[choices]
 
-    question = source.draw(split, rng)
-    options, correct = draw_options(question, choices, rng)
-    mapping = _draw_mapping(task, letters, candidates, rng)
+    if pins is None:
+        question = source.draw(split, rng)
+        options, correct = draw_options(question, choices, rng)
+        mapping = _draw_mapping(task, letters, candidates, rng)
+    else:
+        question, correct, mapping = pins.question, pins.correct, dict(pins.mapping)
+        options = pinned_options(question, correct, choices)
+    answers = shows_answers(task)
     nouns = tuple(task.noun(c) for c in candidates)
-    colors = _draw_colors(candidates, question, options, rng, nouns)
-    template_list = templates_for(task, split, templates)
+    colors = _draw_colors(candidates, question, options, rng, nouns, shared=answers)
+    template_list = templates_for(task, split, templates, question.form)
     template = template_list[int(rng.integers(len(template_list)))]
-    text = display_text(question.text)
+    text = question.text
+    if source.complete_stems and question.form == "question":
+        text = display_text(text)
     instruction = render_instruction(task, template, text, options, mapping, colors)
     if text != question.text:
         question = dataclasses.replace(question, text=text)
     return Semantics(
-        question, options, correct, mapping, colors, template, instruction, source.name
+        question,
+        options,
+        correct,
+        mapping,
+        colors,
+        template,
+        instruction,
+        source.name,
+        source.episode_extra(question),
+        _shown(task, question, options, letters) if answers else {},
     )
+
+
+def _shown(
+    task: Task, question: Question, options: tuple[str, ...], letters: tuple[str, ...]
+) -> dict[str, str]:
+    """Option letter -> the picture spec its candidate shows.
+
+    Raises:
+        EpisodeError: when the question has no pictures of its answers.
+    """
+    if not question.displays:
+        raise EpisodeError(
+            f"{task.path}: the candidates show their answers, but question {question.qid} "
+            f"of source {task.source.name!r} has no pictures of them"
+        )
+    return {letter: str(question.display_of(o)) for letter, o in zip(letters, options, strict=True)}
 
 
 def _draw_mapping(
@@ -260,8 +345,11 @@ def _draw_colors(
     options: tuple[str, ...],
     rng: np.random.Generator,
     nouns: tuple[str, ...] = (),
+    shared: bool = False,
 ) -> dict[str, str]:
-    if style(len(candidates)) == "letters":
+    """Each candidate's color; one shared color, with no draw, in the ``letters`` style and
+    for candidates that show their answers (``shared``)."""
+    if shared or style(len(candidates)) == "letters":
         return {c: TEN_CHOICE_COLOR for c in candidates}
     # Colors named in the question, an option or a candidate's noun are avoided, so that
     # "A is the red block" never repeats an option's words and no candidate is an "orange
@@ -315,8 +403,15 @@ def assemble(
     index: int,
     seed: int,
     distractors: dict[str, Distractor] | None = None,
+    arrangement: str | None = None,
 ) -> Episode:
-    """The :class:`Episode` made of drawn semantics, a layout and the distractors."""
+    """The :class:`Episode` made of drawn semantics, a layout and the distractors;
+    ``arrangement``: a designed row's plate order, recorded as ``extra["layout"]``."""
+    extra: dict[str, object] = {"source": sem.source, **sem.source_extra}
+    if arrangement is not None:
+        extra["layout"] = arrangement
+    if sem.shown:
+        extra["plates"] = dict(sem.shown)
     return Episode(
         suite=suite,
         split=split,
@@ -332,7 +427,7 @@ def assemble(
         layout=layout,
         template_id=sem.template.id,
         instruction=sem.instruction,
-        extra={"source": sem.source},
+        extra=extra,
         distractors=dict(distractors or {}),
     )
 
@@ -366,11 +461,6 @@ def sample_episode(
         EpisodeError: for an invalid split, source, template set or task (see
             :func:`draw_semantics`); SceneError when no layout fits.
     """
-    parsed = problem.problem if isinstance(problem, Task) else problem
-    if parsed.question is not None and is_a2a_source(parsed.question.source):  # rsb_mj.a2a
-        from rsb_mj.a2a.episodes import sample_a2a_episode
-
-        return sample_a2a_episode(parsed, suite=suite, split=split, index=index, seed=seed)
     rng = np.random.default_rng(seed)
     sem = draw_semantics(problem, suite=suite, split=split, rng=rng, templates=templates)
     layout = draw_layout(problem, rng)

@@ -331,7 +331,8 @@ def sha256(data: bytes) -> str:
 
 @dataclass(frozen=True)
 class BuildResult:
-    """What :func:`build_all` wrote for one table."""
+    """What a table build wrote for one table (``dropped``: a paired table's items the
+    legibility check dropped, id -> reason)."""
 
     suite: str
     split: str
@@ -340,6 +341,7 @@ class BuildResult:
     sha256: str
     relaxed: int
     changed: bool
+    dropped: dict[str, str] = field(default_factory=dict)
 
 
 def _build_bytes(
@@ -476,16 +478,26 @@ def diff_rows(stored: Episode, fresh: Episode) -> list[str]:
 
 def lint_templates() -> list[str]:
     """Diagnostics of the task-language linter (``rsb_mj.lang.lint_template``) on the shipped
-    template files, as ``path:line:col: CODE message`` lines."""
-    from rsb_mj.episodes.templates import PLACEHOLDERS, TEMPLATE_SETS, templates_dir
+    template files (the answer templates included), as ``path:line:col: CODE message``
+    lines."""
+    from rsb_mj.episodes.templates import (
+        PLACEHOLDERS,
+        TEMPLATE_SETS,
+        answer_template_files,
+        templates_dir,
+    )
     from rsb_mj.lang import lint_template
 
+    files = [
+        (templates_dir() / f"{set_name}_{choices}.txt", choices)
+        for set_name in TEMPLATE_SETS
+        for choices in PLACEHOLDERS
+    ]
+    files += [(path, 2) for path in answer_template_files()]
     out = []
-    for set_name in TEMPLATE_SETS:
-        for choices in PLACEHOLDERS:
-            path = templates_dir() / f"{set_name}_{choices}.txt"
-            text = path.read_text(encoding="utf-8")
-            out += [d.header() for d in lint_template(text, str(path), choices)]
+    for path, choices in files:
+        text = path.read_text(encoding="utf-8")
+        out += [d.header() for d in lint_template(text, str(path), choices)]
     return out
 
 
@@ -494,17 +506,21 @@ def check_tables(
     folder: Path | None = None,
     max_report: int = 5,
     complete: bool = True,
+    lint: bool = True,
 ) -> list[str]:
-    """Verify the frozen tables; returns the problems found (empty when all is well).
+    """Verify the frozen tables of the RSB suites (seeded draws; default: every one of
+    :data:`rsb_mj.suites.ALL_SUITES`); returns the problems found (empty when all is well).
+    :func:`rsb_mj.episodes.families.check_tables` checks every family's.
 
-    Lints the template files, then checks each manifest entry's file exists with the recorded
-    sha256 and row count, and that every row is reproduced exactly by :func:`sample_episode`
-    from its ``(suite, split, index, seed)``; drifted rows are named with the differing fields. With
-    ``complete``, an eval or train table of a wanted suite missing from the manifest is a
-    problem too (the shipped folder has all twelve; a folder built with ``--out`` need not).
+    Lints the template files (``lint``), then checks each manifest entry's file exists with
+    the recorded sha256 and row count, and that every row is reproduced exactly by
+    :func:`sample_episode` from its ``(suite, split, index, seed)``; drifted rows are named
+    with the differing fields. With ``complete``, an eval or train table of a wanted suite
+    missing from the manifest is a problem too (the shipped folder has all of them; a folder
+    built with ``--out`` need not).
     """
     folder = episodes_dir() if folder is None else folder
-    problems: list[str] = lint_templates()
+    problems: list[str] = lint_templates() if lint else []
     manifest = read_manifest(folder)
     if not manifest:
         return [*problems, f"{folder / MANIFEST}: missing or empty; run: rsb episodes build"]
@@ -518,7 +534,7 @@ def check_tables(
     problems += [f"{name}: not in the manifest" for name in missing]
     loaded: dict[str, Any] = {}
     for name, entry in manifest.items():
-        if entry["suite"] not in wanted:
+        if entry["suite"] not in wanted or entry["suite"] not in ALL_SUITES:
             continue
         path = folder / name
         if not path.is_file():

@@ -1,10 +1,14 @@
 """The head-camera reading check over frozen rows (behind ``rsb legibility``).
 
 For each row, the environment is reset to the row's episode with only the head camera; the
-reset image is read by :func:`rsb_mj.scene.reading.read_candidates` (the reader gets the
-image, the candidates' positions and the episode's choice set, never their letters or
-yaws), and the letters' projected heights are measured with the camera model
-(:func:`rsb_mj.scene.legibility.letter_heights`).
+reset image is read candidate by candidate by its display kind
+(:func:`rsb_mj.scene.display.read_displays`: a letter, a color, or the answer a plate
+shows; the reader gets the image, the candidates' positions and the episode's choice set,
+never their letters or yaws), and the letters' projected heights are measured with the
+camera model (:func:`rsb_mj.scene.legibility.letter_heights`). Answer-showing candidates are
+read at the policy's 224 x 224 input by default and compared with ``OTHERS`` more pictures
+of their source besides their own (:func:`answer_references`); :func:`answer_reader` is the
+same read as the build-time filter of the paired tables (:mod:`rsb_mj.episodes.paired`).
 
 Rows: a suite's frozen table, or a task file's rows as
 :mod:`rsb_mj.evaluation.episode_source` draws them (seeded by source, split and index), so
@@ -13,11 +17,18 @@ Rows: a suite's frozen table, or a task file's rows as
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from rsb_mj.episode import Episode
+from rsb_mj.episodes.question import Question
+from rsb_mj.lang.ast import Problem
 from rsb_mj.scene.legibility import MIN_HEIGHT_PX, MIN_POLICY_HEIGHT_PX
+
+#: Other pictures of its source an answer-showing candidate is also compared with.
+OTHERS = 8
 
 
 @dataclass
@@ -30,7 +41,7 @@ class LegibilityResult:
         reads: candidates read (rows x candidates).
         correct: reads equal to the truth.
         rows_all_correct: rows where every candidate was read right.
-        kinds: ``"letter"`` and/or ``"color"``: what was read.
+        kinds: ``"letter"``, ``"color"`` and/or ``"answer"``: what was read.
         min_margin: smallest margin of a correct read over the runner-up choice.
         min_height: smallest letter height [px] at the rendered size (None: no letters).
         min_policy_height: the same in the 224x224 policy input.
@@ -104,6 +115,41 @@ class LegibilityResult:
         }
 
 
+def answer_references(source: str, own: tuple[str, ...]) -> tuple[str, ...]:
+    """The first ``OTHERS`` distinct pictures of question source ``source`` (its eval then
+    train pool, in order) that are not in ``own``."""
+    return tuple(s for s in _source_pictures(source) if s not in own)[:OTHERS]
+
+
+def _source_pictures(source: str) -> tuple[str, ...]:
+    from rsb_mj.episodes.sources import get_source
+
+    found = _PICTURES.get(source)
+    if found is None:
+        specs: dict[str, None] = {}
+        for split in ("eval", "train"):
+            for q in get_source(source).pool(split) or ():
+                specs.update(dict.fromkeys(q.displays))
+        found = _PICTURES[source] = tuple(specs)
+    return found
+
+
+_PICTURES: dict[str, tuple[str, ...]] = {}
+
+
+def _references(episode: Episode) -> tuple[str, ...]:
+    shown = tuple(str(v) for v in episode.extra.get("plates", {}).values())
+    if not shown:
+        return ()
+    return answer_references(str(episode.extra["source"]), shown)
+
+
+def _shows_answers(env: Any) -> bool:
+    from rsb_mj.scene.display import answer_candidates
+
+    return bool(answer_candidates(env.unwrapped.problem))
+
+
 def check_source(
     source: str,
     *,
@@ -112,18 +158,19 @@ def check_source(
     start: int = 0,
     width: int = 320,
     height: int = 240,
-    policy_input: bool = False,
+    policy_input: bool | None = None,
 ) -> LegibilityResult:
     """Read rows ``start .. start + n - 1`` of ``source`` (a suite name or task file path).
 
     Args:
         width, height: head image size [px].
-        policy_input: read from the 224x224 ``resize_with_pad`` image instead.
+        policy_input: read from the 224x224 ``resize_with_pad`` image instead; None: for
+            candidates that show their answers, else from the rendered image.
     """
     from rsb_mj.env.rsb_env import RsbEnv
     from rsb_mj.evaluation.episode_source import is_task_file, label, load_episode, task_path
     from rsb_mj.scene.legibility import letter_heights, policy_scale, resize_with_pad
-    from rsb_mj.scene.reading import View, read_candidates
+    from rsb_mj.scene.reading import View, read_displays
 
     t0 = time.perf_counter()
     suite = "" if is_task_file(source) else source
@@ -134,6 +181,8 @@ def check_source(
     kinds: set[str] = set()
     heights: list[float] = []
     scale = policy_scale(width, height)
+    if policy_input is None:
+        policy_input = _shows_answers(env)
     try:
         for row in range(start, start + n):
             episode = load_episode(source, split, row)
@@ -143,19 +192,20 @@ def check_source(
             if policy_input:
                 image, frame = resize_with_pad(image)
                 view = View("head", width, height, frame)
-            reads = read_candidates(env.scene, env.data, image, episode, view)
+            refs = _references(episode)
+            reads = read_displays(env.scene, env.data, image, episode, view, refs)
             letters = {obj: letter for letter, obj in episode.mapping.items()}
             heights.extend(
                 letter_heights(env.scene, env.data, letters, width=width, height=height).values()
             )
             result.rows += 1
             result.reads += len(reads)
-            good = [r for r in reads if r.correct]
+            good = [r for r in reads if r.accepted]
             result.correct += len(good)
             result.rows_all_correct += len(good) == len(reads)
             for r in reads:
                 kinds.add(r.kind)
-                if r.correct:
+                if r.accepted:
                     result.min_margin = min(result.min_margin, r.margin)
                 else:
                     result.misses.append(
@@ -178,3 +228,56 @@ def check_source(
     result.image = "224x224 (policy input)" if policy_input else f"{width}x{height}"
     result.seconds = time.perf_counter() - t0
     return result
+
+
+_READER_ENVS: dict[str, Any] = {}
+
+
+def answer_reader(problem: Problem, item: Question) -> str | None:
+    """The build-time legibility filter of a paired table: read ``item``'s pictures on the
+    answer-showing candidates in both arrangements from the 224 x 224 policy input; the
+    reason to drop it (which candidate was read as what, with the scores), or None when
+    every one reads (:attr:`rsb_mj.scene.reading.Read.accepted`)."""
+    from rsb_mj.episodes.paired import ARRANGEMENTS, paired_row
+    from rsb_mj.scene.display import answer_candidates
+    from rsb_mj.scene.legibility import POLICY_SIZE, resize_with_pad
+    from rsb_mj.scene.reading import View, read_answer
+
+    key = str(problem.path)
+    if key not in _READER_ENVS:
+        os.environ.setdefault("MUJOCO_GL", "egl")
+        from rsb_mj.env import RsbEnv
+
+        _READER_ENVS[key] = RsbEnv(problem, cameras=("head",), width=320, height=240)
+    env = _READER_ENVS[key]
+    refs = answer_references(item_source(problem), item.displays)
+    for arrangement in ARRANGEMENTS:
+        episode = paired_row(
+            problem,
+            item,
+            suite="",
+            split="eval",
+            index=0,
+            seed=0,
+            correct="A",
+            arrangement=arrangement,
+        )
+        obs, _ = env.reset(options={"episode": episode})
+        image, frame = resize_with_pad(obs["images"]["head"], POLICY_SIZE)
+        view = View("head", 320, 240, frame)
+        scene, data = env.unwrapped.scene, env.unwrapped.data
+        for obj in answer_candidates(problem):
+            r = read_answer(scene, data, image, episode, obj, view, refs)
+            if not r.accepted:
+                return (
+                    f"{arrangement} layout: {obj} showing {r.truth!r} read as {r.read!r} "
+                    f"(NCC {r.score:.3f}, margin {r.margin:+.3f}) at 224x224"
+                )
+    return None
+
+
+def item_source(problem: Problem) -> str:
+    """The question source id of ``problem``."""
+    from rsb_mj.lang.task import task_of
+
+    return task_of(problem).source.name

@@ -1,9 +1,8 @@
-"""Act2Answer (A2A) words of the task language: pick object, answer plates, sources.
+"""Act2Answer (A2A) names of the task language: its question sources and categories.
 
-An A2A task (:func:`is_a2a`) asks a binary knowledge question; its candidates are two (or
-more) answer plates (category ``answer_plate``), each showing one answer as a picture or as
-printed text, and it declares one pick object (category ``pick_cube``) that the robot puts on
-the plate of its answer. The blocks read::
+An A2A task asks a binary knowledge question; its candidates are answer plates (category
+``answer_plate``, which show their option's answer, :mod:`rsb_mj.scene.display`) and its goal
+moves a named object onto the chosen one::
 
     (:question (:source a2a_color) (:choices 2))
     (:objects cube - pick_cube plate_a plate_b - answer_plate)
@@ -11,12 +10,11 @@ the plate of its answer. The blocks read::
     (:grasp (Grasped cube))
     (:goal (And (On cube ?answer) (Released cube)))
 
-``(On cube ?answer)`` is scored as "the cube rests on the chosen plate" and the *choice* is
-the first plate the released cube comes to rest on (:mod:`rsb_mj.a2a.scoring`). What a
-plate shows comes from the episode (the item's answers), never from the task file.
-
-This module holds only names (no imports of the runtime; the typed AST only), so the linter
-and the runtime read the same facts.
+Nothing here is special to the pipeline: the sources are question sources
+(:mod:`rsb_mj.episodes.sources.act2answer`), the plates a display kind, ``(On cube ?answer)``
+a goal placement (:mod:`rsb_mj.lang.goal`), and the general lint rules check every form.
+This module holds only names (the typed AST only), so the linter and the runtime read the
+same facts.
 """
 
 from __future__ import annotations
@@ -44,6 +42,9 @@ A2A_SOURCES: dict[str, str] = {
 }
 #: Choice counts an A2A source serves (binary items; the paper's protocol).
 A2A_CHOICES = (2,)
+#: Question sources whose questions carry a picture of each answer (``Question.displays``),
+#: which candidates that show their answers need (RSB463).
+DISPLAY_SOURCES: tuple[str, ...] = tuple(A2A_SOURCES.values())
 
 
 def is_a2a_source(source: str | None) -> bool:
@@ -52,8 +53,7 @@ def is_a2a_source(source: str | None) -> bool:
 
 
 def is_a2a(problem: Problem) -> bool:
-    """True when ``problem`` is an A2A task: its question source is an A2A one, or it
-    declares a pick object."""
+    """True when ``problem`` draws from an A2A source or declares a pick object."""
     if problem.question is not None and is_a2a_source(problem.question.source):
         return True
     return bool(pick_objects(problem))
@@ -67,6 +67,7 @@ def pick_objects(problem: Problem) -> tuple[str, ...]:
 __all__ = [
     "A2A_CHOICES",
     "A2A_SOURCES",
+    "DISPLAY_SOURCES",
     "PICK_CATEGORY",
     "PLATE_CATEGORY",
     "is_a2a",

@@ -6,13 +6,17 @@ and the linter (RSB501, RSB503). Pure Python.
 from __future__ import annotations
 
 from rsb_mj.lang.ast import Name, Problem, walk_atoms
+from rsb_mj.lang.goal import named_movers
 from rsb_mj.lang.motion import read_moving_objects
 
 
 def distractor_names(problem: Problem) -> tuple[str, ...]:
-    """The objects of ``problem`` that are neither candidates nor ``:moving_objects`` (those
-    start at their region's center and follow their motion), in declaration order."""
+    """The objects of ``problem`` that are neither candidates, nor ``:moving_objects`` (those
+    start at their region's center and follow their motion), nor an object the goal moves
+    (:func:`rsb_mj.lang.goal.named_movers`: it starts where ``:init`` puts it), in
+    declaration order."""
     fixed = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
+    fixed |= set(named_movers(problem))
     return tuple(d.name for d in problem.objects if d.name not in fixed)
 
 

@@ -6,7 +6,9 @@ with ``#`` are ignored. Placeholders are ``{NAME}``:
 * 2..8 choices (the ``colors`` style of :mod:`rsb_mj.choices`): ``{Q}`` (the question),
   one ``{MAPx}`` per option letter (``{MAPA}`` ... ``{MAPD}`` for 4: "A is the red block"),
   optionally ``{OPTIONS}`` ("(A) 12 (B) 15 ...");
-* 9 and 10 choices (``letters``): ``{Q}`` and ``{OPTIONS}``.
+* 9 and 10 choices (``letters``): ``{Q}`` and ``{OPTIONS}``;
+* candidates that show their answers (answer plates; files ``a2a-{set}-{form}.txt``, 2
+  choices): ``{Q}`` only.
 
 The episode sampler calls :func:`lint_template` on every template file it loads;
 ``rsb lint`` runs it on ``*.txt`` files under a ``templates`` folder (the choice count comes
@@ -17,8 +19,18 @@ in ``(:instruction (:templates (:file "...")))`` with the task's choice count.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from rsb_mj.choices import CHOICE_COUNTS, counts_text, placeholders, required_placeholders, style
+from rsb_mj.choices import (
+    ANSWER_CHOICES,
+    ANSWER_PLACEHOLDERS,
+    CHOICE_COUNTS,
+    counts_text,
+    is_answer_template,
+    placeholders,
+    required_placeholders,
+    style,
+)
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Span
 from rsb_mj.lang.diagnostics import Diagnostic
@@ -99,7 +111,10 @@ def _diag(code: str, message: str, path: str, span: Span, fix: str | None = None
 
 
 def choices_from_name(name: str) -> int | None:
-    """The choice count a template file name states (``seen_4.txt`` -> 4), or None."""
+    """The choice count a template file name states (``seen_4.txt`` -> 4; an answer-template
+    file, ``a2a-seen-text.txt``, is binary: 2), or None."""
+    if is_answer_template(name):
+        return ANSWER_CHOICES
     numbers = re.findall(r"(?<![0-9])(10|[2-9])(?![0-9])", name)
     return int(numbers[-1]) if numbers else None
 
@@ -115,13 +130,17 @@ def choice_count_unknown(path: str) -> Diagnostic:
     )
 
 
-def lint_template(text: str, path: str, choices: int) -> list[Diagnostic]:
+def lint_template(
+    text: str, path: str, choices: int, answers: bool | None = None
+) -> list[Diagnostic]:
     """Check every template line of a template file.
 
     Args:
         text: the file's contents (one template per line; ``#`` comments, blank lines).
         path: the file name used in diagnostics.
         choices: the choice count the templates are for (2..10).
+        answers: templates for candidates that show their answers (``{Q}`` only); None:
+            those of an answer-template file name (``a2a-seen-text.txt``).
 
     Returns:
         The diagnostics (RSB430-RSB434), in line order; empty when clean.
@@ -131,22 +150,33 @@ def lint_template(text: str, path: str, choices: int) -> list[Diagnostic]:
     """
     if choices not in PLACEHOLDERS:
         raise TaskError(f"{path}: {choices!r} choices; valid choices: {counts_text()}")
+    if answers is None:
+        answers = is_answer_template(Path(path).name)
+    allowed = ANSWER_PLACEHOLDERS if answers else PLACEHOLDERS[choices]
+    required = ANSWER_PLACEHOLDERS if answers else REQUIRED[choices]
     out: list[Diagnostic] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        out.extend(_lint_line(line, number, path, choices))
+        out.extend(_lint_line(line, number, path, choices, allowed, required))
     return out
 
 
-def _lint_line(line: str, number: int, path: str, choices: int) -> list[Diagnostic]:
+def _lint_line(
+    line: str,
+    number: int,
+    path: str,
+    choices: int,
+    allowed: tuple[str, ...],
+    required: tuple[str, ...],
+) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     found: set[str] = set()
     for match in _PLACEHOLDER.finditer(line):
         name = match.group(1)
         span = Span(number, match.start() + 1, number, match.end() + 1)
         found.add(name)
-        if name in PLACEHOLDERS[choices]:
+        if name in allowed:
             continue
         if LEAKING.search(name):
             out.append(
@@ -158,7 +188,7 @@ def _lint_line(line: str, number: int, path: str, choices: int) -> list[Diagnost
                     span,
                 )
             )
-        elif name in _MAPS:
+        elif name in _MAPS and allowed != ANSWER_PLACEHOLDERS:
             why = (
                 f"{choices}-choice templates list the options with {{OPTIONS}}"
                 if style(choices) == "letters"
@@ -173,9 +203,9 @@ def _lint_line(line: str, number: int, path: str, choices: int) -> list[Diagnost
                 )
             )
         else:
-            close = did_you_mean(name, PLACEHOLDERS[choices])
+            close = did_you_mean(name, allowed)
             hint = f"did you mean {{{close}}}? " if close else ""
-            valid = ", ".join("{" + p + "}" for p in PLACEHOLDERS[choices])
+            valid = ", ".join("{" + p + "}" for p in allowed)
             out.append(
                 _diag(
                     "RSB430",
@@ -197,7 +227,7 @@ def _lint_line(line: str, number: int, path: str, choices: int) -> list[Diagnost
                 Span(number, column, number, column + 1),
             )
         )
-    missing = [p for p in REQUIRED[choices] if p not in found]
+    missing = [p for p in required if p not in found]
     if missing:
         shown = ", ".join("{" + p + "}" for p in missing)
         out.append(

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rsb_mj.choices import CHOICE_COUNTS as _CHOICE_COUNTS
-from rsb_mj.lang.a2a import A2A_SOURCES
+from rsb_mj.lang.a2a import A2A_CHOICES, A2A_SOURCES
 from rsb_mj.workspace import TABLE_HALF_XY
 
 #: Footprint radius [m] assumed for a category with no entry in :data:`RSB_CATEGORIES`.
@@ -38,11 +38,23 @@ class CategoryInfo:
         noun: the word instructions use for it ("block", "can").
         footprint_radius: radius [m] of the disc that bounds the object on the table (top view).
         letters: True if the object can show an option letter on its top face.
+        shows_answer: True if the object shows its option's answer (a picture or printed
+            text, :mod:`rsb_mj.scene.display`) instead of being told apart by a letter or a
+            color: an instruction then needs no option list and no mapping.
     """
 
     noun: str
     footprint_radius: float
     letters: bool
+    shows_answer: bool = False
+
+    @property
+    def display(self) -> str:
+        """How a candidate of this category is told apart: ``"answer"`` (it shows its
+        option's answer), ``"letter"`` (it can show its option letter) or ``"color"``."""
+        if self.shows_answer:
+            return "answer"
+        return "letter" if self.letters else "color"
 
 
 #: Categories the rsb scene compiler builds.
@@ -71,9 +83,9 @@ RSB_CATEGORIES: dict[str, CategoryInfo] = {
     "shoe": CategoryInfo("shoe", 0.06, False),  # 11 x 4.2 cm
     "rubber_duck": CategoryInfo("rubber duck", 0.037, False),  # 6.7 x 4.4 cm, beak and tail
     "sponge": CategoryInfo("sponge", 0.042, False),  # 7 x 4.4 cm
-    # Act2Answer (rsb_mj.lang.a2a): the cube the robot moves and the plates showing answers.
+    # Act2Answer: the cube the robot moves and the plates showing answers.
     "pick_cube": CategoryInfo("cube", 0.029, False),  # 4 cm cube
-    "answer_plate": CategoryInfo("plate", 0.1, False),  # 16 x 12 cm tile (never grasped)
+    "answer_plate": CategoryInfo("plate", 0.1, False, shows_answer=True),  # 16 x 12 cm tile
 }
 
 #: Categories registered by LIBERO and VLA-Arena (task files with ``(:domain robosuite)``): every
@@ -336,7 +348,9 @@ _PREDICATES = (
         "On",
         ("object", "place"),
         (_LIB, _VLA, _RSB),
-        "object rests on a region or object; rsb places candidates with it in :init",
+        "object rests on a region or object; rsb places candidates with it in :init and "
+        "scores it on a candidate (On cube ?answer)",
+        rsb_scoreable=True,
         rsb_placement=True,
         per_step_cost=True,
     ),
@@ -496,6 +510,7 @@ SOURCE_CHOICES: dict[str, tuple[int, ...]] = {
     "gsm8k": _CHOICE_COUNTS,
     "mmlu_pro": _CHOICE_COUNTS,
     "mmlu": (2, 3, 4),
+    **{source: A2A_CHOICES for source in A2A_SOURCES.values()},
 }
 #: ``(:instruction (:templates T))`` values.
 TEMPLATE_SETS = ("seen", "unseen")

@@ -32,11 +32,11 @@ from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import BuiltObject, get_category
+from rsb_mj.scene.display import answer_candidates, apply_answers
 from rsb_mj.scene.frames import TABLE_TOP_Z, table_to_world
 from rsb_mj.scene.layout import answer_zone_rects
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
-from rsb_mj.scene.plates import apply_plates
 from rsb_mj.scene.probes import Probe, add_probes
 
 #: Fixture categories the compiler knows (the table is part of the robot scene).
@@ -138,8 +138,7 @@ class Scene:
         self._apply_distractors(data, episode)
         if self.motion:
             self.motion.reset(data, episode.seed)
-        if episode.extra.get("plates"):  # Act2Answer plate pictures (rsb_mj.scene.plates)
-            apply_plates(model, episode)
+        apply_answers(model, episode, answer_candidates(self.problem))  # rsb_mj.scene.display
         mujoco.mj_forward(model, data)
 
     def _apply_distractors(self, data: mujoco.MjData, episode: Episode) -> None:

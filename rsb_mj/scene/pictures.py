@@ -1,12 +1,11 @@
-"""Pictures shown on Act2Answer plates, drawn procedurally from a content spec.
+"""Pictures an answer-showing candidate (an ``answer_plate``) shows, drawn from a spec.
 
-A *content spec* is a short string that fully determines a picture, e.g.
-``"color:red:circle"``, ``"shape:triangle:blue"``, ``"count:5:green"``,
-``"size:0.40:square:purple"``, ``"spatial:above:circle:red:square:blue"``,
-``"clock:3:30"`` or ``"text:Paris"``. :func:`content_image` draws it as an RGB uint8
-image of ``(TEX_H, TEX_W)`` pixels (the plate top is 16 x 12 cm, so one pixel is 0.625 mm);
-the same spec always gives the same bytes (OpenCV drawing, no randomness). Images are cached
-per process.
+A *content spec* (:mod:`rsb_mj.picture_specs`: kinds, shapes, relations, text fitting) is a
+short string that fully determines a picture, e.g. ``"color:red:circle"``,
+``"count:5:green"``, ``"clock:3:30"`` or ``"text:Paris"``. :func:`content_image` draws it as
+an RGB uint8 image of ``(TEX_H, TEX_W)`` pixels (the plate top is 16 x 12 cm, so one pixel is
+0.625 mm); the same spec always gives the same bytes (OpenCV drawing, no randomness).
+Images are cached per process.
 
 Image frame: row 0 is the plate's far edge (table +y), column 0 its left edge (table -x), as
 the head camera sees it.
@@ -22,17 +21,17 @@ import numpy as np
 
 from rsb_mj.colors import PALETTE
 from rsb_mj.errors import SceneError
+from rsb_mj.picture_specs import (
+    KINDS,
+    MAX_LINE_CHARS,
+    MAX_TEXT_LINES,
+    RELATIONS,
+    SHAPES,
+    wrap_text,
+)
 
 #: Texture size [px] of a plate top (width along table x, height along table y).
 TEX_W, TEX_H = 256, 192
-#: Shapes a spec may name.
-SHAPES = ("circle", "square", "triangle", "star", "hexagon", "cross", "diamond", "heart")
-#: Spec kinds.
-KINDS = ("color", "shape", "count", "size", "spatial", "clock", "text")
-#: Relations a spatial spec may name (the first shape relative to the second).
-RELATIONS = ("left", "right", "above", "below")
-#: Largest text a plate shows: lines and characters per line.
-MAX_TEXT_LINES, MAX_LINE_CHARS = 2, 9
 _BG = (255, 255, 255)
 _BORDER = (110, 110, 110)
 
@@ -127,21 +126,6 @@ def _text(img: np.ndarray, text: str) -> None:
         (w, _), _ = cv2.getTextSize(line, font, scale, thick)
         org = (round((TEX_W - w) / 2), round(top + i * gap))
         cv2.putText(img, line, org, font, scale, (0, 0, 0), thick, cv2.LINE_AA)
-
-
-def wrap_text(text: str) -> list[str] | None:
-    """``text`` in at most ``MAX_TEXT_LINES`` lines of ``MAX_LINE_CHARS`` characters (broken
-    at spaces), or None when it does not fit."""
-    words, lines = text.split(), [""]
-    for word in words:
-        if len(word) > MAX_LINE_CHARS:
-            return None
-        joined = f"{lines[-1]} {word}".strip()
-        if len(joined) <= MAX_LINE_CHARS:
-            lines[-1] = joined
-        else:
-            lines.append(word)
-    return lines if len(lines) <= MAX_TEXT_LINES and lines[0] else None
 
 
 def _clock(img: np.ndarray, hour: int, minute: int) -> None:

@@ -1,9 +1,9 @@
-"""Act2Answer plate contents: per-episode pictures written into the plates' textures.
+"""Answer-plate textures: per-episode pictures written into the plates' content textures.
 
 Each answer plate (category ``answer_plate``) has its own texture ``{plate}/content``
-(:data:`rsb_mj.scene.pictures.TEX_W` x ``TEX_H`` RGB). :func:`apply_plates` writes the
-pictures an episode asks for (``episode.extra["plates"]``: letter -> picture spec) into
-``model.tex_data`` and marks the textures changed; every renderer of the model re-uploads
+(:data:`rsb_mj.scene.pictures.TEX_W` x ``TEX_H`` RGB). :func:`write_picture` writes a
+picture (:func:`rsb_mj.scene.display.apply_answers`: the one an episode's option shows)
+into ``model.tex_data`` and marks the texture changed; every renderer of the model re-uploads
 changed textures before its next image (:func:`sync_textures`, called by
 :class:`rsb_mj.env.cameras.CameraRig`). So plates change per episode without recompiling,
 and two environments with the same episode render the same pixels.
@@ -17,9 +17,8 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from rsb_mj.episode import Episode
 from rsb_mj.errors import SceneError
-from rsb_mj.scene.pictures import TEX_H, TEX_W, content_image
+from rsb_mj.scene.pictures import TEX_H, TEX_W
 
 #: model -> texture id -> generation (bumped on every write).
 _GENERATIONS: weakref.WeakKeyDictionary[mujoco.MjModel, dict[int, int]] = (
@@ -70,23 +69,6 @@ def write_picture(model: mujoco.MjModel, plate: str, image: np.ndarray) -> None:
     gens[tex] = gens.get(tex, 0) + 1
 
 
-def apply_plates(model: mujoco.MjModel, episode: Episode) -> None:
-    """Show the episode's pictures (``extra["plates"]``, letter -> spec) on its plates.
-
-    Raises:
-        SceneError: for a letter the mapping lacks, or a malformed spec.
-    """
-    plates = dict(episode.extra.get("plates", {}))
-    for letter, spec in plates.items():
-        plate = episode.mapping.get(letter)
-        if plate is None:
-            raise SceneError(
-                f"episode plates name option {letter!r}; valid choices: "
-                + ", ".join(episode.mapping)
-            )
-        write_picture(model, plate, content_image(str(spec)))
-
-
 def sync_textures(model: mujoco.MjModel, renderer: Any, seen: dict[int, int]) -> None:
     """Upload to ``renderer``'s GL context the textures written since it last looked
     (``seen``: texture id -> generation uploaded, updated in place)."""
@@ -107,4 +89,4 @@ def sync_textures(model: mujoco.MjModel, renderer: Any, seen: dict[int, int]) ->
         seen[tex] = gens[tex]
 
 
-__all__ = ["add_plate_texture", "apply_plates", "sync_textures", "texture_name", "write_picture"]
+__all__ = ["add_plate_texture", "sync_textures", "texture_name", "write_picture"]

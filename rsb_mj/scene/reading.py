@@ -17,10 +17,21 @@ Objects without letters (cans, toy cars, ...): the task's instruction names them
 ("A is the purple can"), so the read is the color: the median chromaticity ``rgb / sum(rgb)``
 of the bright pixels around the candidate's projected center, matched to the nearest of the
 episode's colors (:data:`rsb_mj.colors.PALETTE`).
+
+Candidates that show their answers (answer plates, :mod:`rsb_mj.scene.display`): the top
+face is rectified from the image (its corners projected with the camera model) into a
+``PATCH_W`` x ``PATCH_H`` patch and matched by normalized cross-correlation over the RGB
+pixels against *reference pictures*: the episode's own plus others of its source, so the
+reader must recognise the picture, not only tell two apart. An answer counts as read when
+its own picture wins by ``MIN_MARGIN``.
+
+:data:`READERS` holds one reader per display kind; :func:`read_displays` reads every
+candidate with its kind's reader (:func:`read_candidates`: letters and colors only).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -31,8 +42,10 @@ import numpy as np
 
 from rsb_mj.colors import PALETTE
 from rsb_mj.episode import LETTERS, Episode
+from rsb_mj.scene.display import display_kind
 from rsb_mj.scene.legibility import project
 from rsb_mj.scene.letters import letter_image
+from rsb_mj.scene.pictures import content_image
 
 if TYPE_CHECKING:
     from rsb_mj.scene.compiler import Scene
@@ -49,6 +62,12 @@ SHIFT = 5
 YAWS = tuple(np.round(np.arange(-0.40, 0.401, 0.1), 3))
 #: Half edge [px] of the image window sampled for an object's color.
 COLOR_WINDOW = 3
+#: Size [px] of a rectified answer patch (a 16 x 12 cm plate face: 2.5 mm per pixel).
+PATCH_W, PATCH_H = 64, 48
+#: Smallest NCC margin of an answer's own picture over the runner-up.
+MIN_MARGIN = 0.02
+#: Display kind -> the smallest margin a right read needs to count (none: any).
+MIN_MARGINS: dict[str, float] = {"answer": MIN_MARGIN}
 
 
 @dataclass(frozen=True)
@@ -57,8 +76,8 @@ class Read:
 
     Attributes:
         candidate: the candidate object's name.
-        kind: ``"letter"`` or ``"color"``.
-        truth: the letter it shows or the color it has.
+        kind: ``"letter"``, ``"color"`` or ``"answer"`` (the display kind read).
+        truth: the letter it shows, the color it has or the picture spec it shows.
         read: what the reader saw.
         score: NCC of the best letter (-1..1), or minus the chromaticity distance of the
             best color.
@@ -76,6 +95,12 @@ class Read:
     def correct(self) -> bool:
         """Whether the read matches the truth."""
         return self.read == self.truth
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the read counts as right: it matches the truth, by at least its kind's
+        :data:`MIN_MARGINS` (an answer's own picture by ``MIN_MARGIN``)."""
+        return self.correct and self.margin >= MIN_MARGINS.get(self.kind, float("-inf"))
 
 
 @cache
@@ -222,23 +247,138 @@ def read_candidates(
     """
     if view is None:
         view = View("head", image.shape[1], image.shape[0])
+    return [
+        (letter_read if scene._built[obj].letter_geoms else color_read)(
+            scene, data, image, episode, obj, view
+        )
+        for obj in scene.candidates
+    ]
+
+
+def letter_read(
+    scene: Scene, data: mujoco.MjData, image: np.ndarray, episode: Episode, obj: str, view: View
+) -> Read:
+    """Read the letter lettered candidate ``obj`` shows (see the module docstring)."""
     model = scene.model
-    letter_of = {obj: letter for letter, obj in episode.mapping.items()}
-    letters = LETTERS[len(scene.candidates)]
+    gid = model.geom(scene._built[obj].letter_geoms[0]).id
+    half = model.geom_size[gid]
+    center = data.geom_xpos[gid] + np.array([0.0, 0.0, half[2]])
+    face = (round(2 * half[0] / MM), round(2 * half[1] / MM))
+    patch = rectify(model, data, image, center, view)
+    read, score, margin = read_letter(patch, LETTERS[len(scene.candidates)], face)
+    letter_of = {o: letter for letter, o in episode.mapping.items()}
+    return Read(obj, "letter", letter_of[obj], read, score, margin)
+
+
+def color_read(
+    scene: Scene, data: mujoco.MjData, image: np.ndarray, episode: Episode, obj: str, view: View
+) -> Read:
+    """Read the color of candidate ``obj`` among the episode's colors."""
+    model = scene.model
     colors = tuple(sorted({episode.colors[c] for c in scene.candidates}))
-    out: list[Read] = []
-    for obj in scene.candidates:
-        geoms = scene._built[obj].letter_geoms
-        if geoms:
-            gid = model.geom(geoms[0]).id
-            half = model.geom_size[gid]
-            center = data.geom_xpos[gid] + np.array([0.0, 0.0, half[2]])
-            face = (round(2 * half[0] / MM), round(2 * half[1] / MM))
-            patch = rectify(model, data, image, center, view)
-            read, score, margin = read_letter(patch, letters, face)
-            out.append(Read(obj, "letter", letter_of[obj], read, score, margin))
-        else:
-            pixel = view.pixels(model, data, data.xpos[model.body(obj).id])
-            read, score, margin = read_color(image, pixel, colors)
-            out.append(Read(obj, "color", episode.colors[obj], read, score, margin))
-    return out
+    pixel = view.pixels(model, data, data.xpos[model.body(obj).id])
+    read, score, margin = read_color(image, pixel, colors)
+    return Read(obj, "color", episode.colors[obj], read, score, margin)
+
+
+# ---- answers (pictures an answer-showing candidate shows) -----------------------------------
+
+
+def _unit(img: np.ndarray) -> np.ndarray:
+    v = img.astype(np.float64).ravel()
+    v = v - v.mean()
+    n = np.linalg.norm(v)
+    return v / n if n > 0 else v
+
+
+@cache
+def _reference(spec: str) -> np.ndarray:
+    small = cv2.resize(content_image(spec), (PATCH_W, PATCH_H), interpolation=cv2.INTER_AREA)
+    return _unit(small)
+
+
+def face_patch(
+    model: mujoco.MjModel, data: mujoco.MjData, image: np.ndarray, geom: str, view: View
+) -> np.ndarray:
+    """The rectified top face of box ``geom`` (PATCH_H, PATCH_W, 3) from ``image`` seen as
+    ``view``; row 0 at the face's far (+y) edge, column 0 at its -x edge."""
+    gid = model.geom(geom).id
+    hx, hy, hz = model.geom_size[gid]
+    rot = data.geom_xmat[gid].reshape(3, 3)
+    local = np.array([[-hx, hy, hz], [hx, hy, hz], [hx, -hy, hz], [-hx, -hy, hz]])
+    corners = data.geom_xpos[gid] + local @ rot.T
+    src = (view.pixels(model, data, corners) - 0.5).astype(np.float32)
+    dst = np.array([[0, 0], [PATCH_W, 0], [PATCH_W, PATCH_H], [0, PATCH_H]], np.float32) - 0.5
+    hom = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(
+        image, hom, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def read_answer(
+    scene: Scene,
+    data: mujoco.MjData,
+    image: np.ndarray,
+    episode: Episode,
+    obj: str,
+    view: View,
+    references: tuple[str, ...] = (),
+) -> Read:
+    """Read which picture answer-showing candidate ``obj`` shows: the best of its episode's
+    pictures and ``references`` by NCC; ``margin``: its own picture over the best other
+    one when it won, else the winner's over the runner-up (negative: not read)."""
+    letter = {o: k for k, o in episode.mapping.items()}[obj]
+    shown = episode.extra["plates"]
+    truth = str(shown[letter])
+    refs = list(dict.fromkeys((*map(str, shown.values()), *references)))
+    model = scene.model
+    body = model.body(obj).id
+    geom = model.geom(int(model.body_geomadr[body])).name  # the face: the body's first box
+    patch = _unit(face_patch(model, data, image, geom, view))
+    scores = sorted(((float(patch @ _reference(r)), r) for r in refs), reverse=True)
+    best, runner = scores[0], scores[1]
+    own = next(s for s, r in scores if r == truth)
+    rival = max(s for s, r in scores if r != truth)
+    margin = own - rival if best[1] == truth else best[0] - runner[0]
+    return Read(obj, "answer", truth, best[1], best[0], margin)
+
+
+#: ``reader(scene, data, image, episode, obj, view, references) -> Read`` per display kind.
+READERS: dict[str, Callable[..., Read]] = {
+    "letter": lambda scene, data, image, episode, obj, view, _: letter_read(
+        scene, data, image, episode, obj, view
+    ),
+    "color": lambda scene, data, image, episode, obj, view, _: color_read(
+        scene, data, image, episode, obj, view
+    ),
+    "answer": read_answer,
+}
+
+
+def read_displays(
+    scene: Scene,
+    data: mujoco.MjData,
+    image: np.ndarray,
+    episode: Episode,
+    view: View | None = None,
+    references: tuple[str, ...] = (),
+) -> list[Read]:
+    """Read every candidate of ``episode`` from ``image`` by its display kind
+    (:func:`rsb_mj.scene.display.display_kind`).
+
+    Args:
+        scene, data: the scene the episode was applied to and its forwarded data.
+        image: the uint8 image of ``view`` (default: a head image of ``image.shape``).
+        references: other pictures answer-showing candidates are compared with.
+
+    Returns:
+        one :class:`~rsb_mj.scene.reading.Read` per candidate, in candidate order.
+    """
+    if view is None:
+        view = View("head", image.shape[1], image.shape[0])
+    return [
+        READERS[display_kind(scene.problem, obj)](
+            scene, data, image, episode, obj, view, references
+        )
+        for obj in scene.candidates
+    ]

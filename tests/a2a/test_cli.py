@@ -11,7 +11,7 @@ def test_the_a2a_group_expands_to_the_twelve_suites():
 
 def test_episodes_check_and_show(capsys):
     assert main(["episodes", "check", "A2A-Color", "A2A-Normative"]) == 0
-    assert "OK: Act2Answer tables match their manifest" in capsys.readouterr().out
+    assert "OK: every table matches its manifest and re-draws byte" in capsys.readouterr().out
     assert main(["episodes", "show", "A2A-Color", "--index", "1"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "A2A-Color eval row 1 (seed 3693855265)"
@@ -28,4 +28,5 @@ def test_audit_passes_and_lists_the_side_checks(capsys):
 def test_legibility_reads_the_plates_at_224(capsys):
     assert main(["legibility", "A2A-Size", "-n", "2"]) == 0
     line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line.startswith("A2A-Size") and "plates read 4/4 = 100.00% over 2 rows" in line
+    assert line.startswith("A2A-Size") and "answer       read 4/4 = 100.00% (2/2 rows" in line
+    assert "on 224x224 (policy input); no letters; PASS" in line

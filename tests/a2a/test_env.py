@@ -4,8 +4,8 @@ cube on the plate it is told, the record carries item, layout and side."""
 import numpy as np
 import pytest
 
-from rsb_mj.a2a.table import build_rows, select_items
 from rsb_mj.env import RsbEnv
+from rsb_mj.episodes.paired import build_rows, select_items
 from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.scene.legibility import project

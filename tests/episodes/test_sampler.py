@@ -172,3 +172,59 @@ def test_a_color_that_is_a_candidates_noun_is_never_drawn():
         colors |= set(episode.colors.values())
         assert "orange orange" not in episode.instruction
     assert "orange" not in colors and len(colors) == 7
+
+
+def test_an_act2answer_free_draw_is_the_samplers_draw_with_answers_on_the_plates():
+    """No family branch: question, options, mapping, template and layout come from the one
+    draw order; the plates show the options' pictures and share one color."""
+    from rsb_mj.lang import load_task
+    from rsb_mj.suites import get_suite
+
+    problem = load_task(get_suite("A2A-Color").path)
+    episode = sample_episode(problem, suite="A2A-Color", split="eval", index=3, seed=5)
+    assert episode == sample_episode(problem, suite="A2A-Color", split="eval", index=3, seed=5)
+    item = get_source("a2a_color").get(episode.question_id)
+    assert item in get_source("a2a_color").pool("eval")
+    assert sorted(episode.options) == sorted((item.answer, *item.distractors))
+    assert episode.colors == {"plate_a": TEN_CHOICE_COLOR, "plate_b": TEN_CHOICE_COLOR}
+    assert re.fullmatch(r"a2a-unseen-picture-0[0-2]", episode.template_id)
+    assert item.text in episode.instruction and "options" not in episode.instruction
+    assert list(episode.extra) == ["source", "category", "item", "plates"]
+    assert episode.extra["plates"] == {
+        letter: item.display_of(episode.options[k]) for k, letter in enumerate("AB")
+    }
+    assert episode.distractors == {}  # the cube is the goal's mover, not a distractor
+    for plate, pose in episode.layout.items():  # plates near the centres of their regions
+        centre = -0.11 if plate == "plate_a" else 0.11
+        assert abs(pose.x - centre) <= 0.0025 and abs(pose.y - 0.12) <= 0.0025
+    train = sample_episode(problem, suite="A2A-Color", split="train", index=0, seed=5)
+    assert train.template_id.startswith("a2a-seen-picture-")
+
+
+def test_an_act2answer_text_item_keeps_its_question_as_written():
+    from rsb_mj.lang import load_task
+    from rsb_mj.suites import get_suite
+
+    problem = load_task(get_suite("A2A-Quantitative").path)
+    for seed in range(40):
+        episode = sample_episode(
+            problem, suite="A2A-Quantitative", split="eval", index=0, seed=seed
+        )
+        assert episode.template_id.startswith("a2a-unseen-text-")
+        assert episode.question == get_source("a2a_quantitative").get(episode.question_id).text
+        assert episode.question in episode.instruction
+
+
+def test_answer_showing_candidates_need_pictures_from_their_source(tmp_path):
+    from rsb_mj.lang import parse_text
+
+    text = (get_suite_path("A2A-Color")).read_text().replace("a2a_color", "arithmetic")
+    problem = parse_text(text, str(tmp_path / "plates_arithmetic.bddl"))
+    with pytest.raises(EpisodeError, match=r"the candidates show their answers, but question"):
+        sample_episode(problem, suite="", split="eval", index=0, seed=0)
+
+
+def get_suite_path(name):
+    from rsb_mj.suites import get_suite
+
+    return get_suite(name).path

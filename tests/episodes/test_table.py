@@ -21,7 +21,7 @@ from rsb_mj.episodes.table import (
     sha256,
 )
 from rsb_mj.errors import EpisodeError
-from rsb_mj.suites import ALL_SUITES, LEVEL_SUITES, SUITES
+from rsb_mj.suites import A2A_SUITES, ALL_SUITES, LEVEL_SUITES, SUITES
 
 
 def test_row_seed_is_a_fixed_hash():
@@ -38,7 +38,7 @@ def test_question_uses():
 
 def test_manifest_lists_all_tables_with_their_sizes():
     manifest = read_manifest()
-    assert len(manifest) == 2 * len(ALL_SUITES) == 36
+    assert len(manifest) == 2 * (len(ALL_SUITES) + len(A2A_SUITES)) == 60  # one manifest
     for name, suite in ALL_SUITES.items():
         assert manifest[f"{name}.eval.jsonl"]["rows"] == EVAL_ROWS == 500
         assert manifest[f"{name}.train.jsonl"]["rows"] == TRAIN_ROWS

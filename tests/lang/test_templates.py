@@ -112,8 +112,9 @@ def test_lint_file_routes_template_files(tmp_path):
 
 def test_shipped_template_files_are_clean():
     files = sorted((tasks_dir() / "templates").glob("*.txt"))
+    answers = [f"a2a-{s}-{f}.txt" for s in ("seen", "unseen") for f in ("picture", "text")]
     assert sorted(p.name for p in files) == sorted(
-        f"{s}_{n}.txt" for s in ("seen", "unseen") for n in range(2, 11)
+        [*(f"{s}_{n}.txt" for s in ("seen", "unseen") for n in range(2, 11)), *answers]
     )
     for path in files:
         assert lint_file(path)[1] == [], path
@@ -145,3 +146,23 @@ def test_generated_template_files_are_up_to_date():
         env={**os.environ, "PYTHONPATH": str(repo)},
     )  # fmt: skip
     assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr
+
+
+def test_answer_templates_take_only_the_question():
+    """``a2a-{set}-{form}.txt`` (candidates that show their answers) are binary and take
+    {Q} alone: a mapping or an option list would describe options nobody needs to map."""
+    from rsb_mj.lang.templates import choices_from_name
+
+    assert choices_from_name("a2a-unseen-text.txt") == 2
+    clean = lint_template("put the cube on {Q}.\n", "a2a-seen-picture.txt", 2)
+    assert clean == []
+    (finding,) = lint_template("{Q} {MAPA} {MAPB}\n", "a2a-seen-text.txt", 2)[:1]
+    assert finding.code == "RSB430"
+    assert finding.message.startswith(
+        "unknown placeholder {MAPA}; valid choices for 2 options: {Q}"
+    )
+    (missing,) = lint_template("put the cube on the plate.\n", "a2a-seen-text.txt", 2)
+    assert (missing.code, missing.message) == (
+        "RSB432",
+        "template lacks {Q}, which every 2-choice template needs",
+    )

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rsb_mj.a2a.episodes import layout_for
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import LETTERS, Episode
-from rsb_mj.lang.a2a import is_a2a
+from rsb_mj.episodes.paired import arrangement_layout
 from rsb_mj.lang.ast import Atom, Layout, Name, Problem, Question, Rect, Region, TypedName
+from rsb_mj.lang.vocabulary import RSB_CATEGORIES
 from rsb_mj.scene.layout import sample_layout
 
 LETTERS10 = "abcdefghik"
@@ -49,18 +49,21 @@ def problem_factory():
 
 def make_episode(problem: Problem, seed: int = 0) -> Episode:
     """An episode of ``problem`` built without the episode sampler's semantics: options in
-    order, candidate ``i`` stands for letter ``i``, distinct colors for 4 choices; the layout
-    and any non-candidate objects' placements drawn from ``seed``."""
+    order, candidate ``i`` stands for letter ``i``, distinct colors for 4 choices (answer
+    plates: in their slots, printing the options); the layout and any non-candidate objects'
+    placements drawn from ``seed``."""
     from rsb_mj.episodes.sampler import draw_distractors
 
     rng = np.random.default_rng(seed)
-    if is_a2a(problem):  # Act2Answer plates stand in fixed slots (rsb_mj.a2a.episodes)
-        layout, distractors = layout_for(problem, "original"), {}
+    names = problem.candidates
+    letters = LETTERS[len(names)]
+    extra = {}
+    if RSB_CATEGORIES[problem.category_of(names[0])].shows_answer:
+        layout, distractors = arrangement_layout(problem, "original"), {}  # plates in slots
+        extra["plates"] = {x: f"text:{i}" for i, x in enumerate(letters)}  # the options
     else:
         layout = sample_layout(problem, rng)
         distractors = draw_distractors(problem, rng, layout)
-    names = problem.candidates
-    letters = LETTERS[len(names)]
     n = len(names)  # distinct palette colors up to 8 choices (red, green, blue, yellow, ...)
     colors = list(PALETTE)[:n] if n <= len(PALETTE) else [TEN_CHOICE_COLOR] * n
     return Episode(
@@ -78,6 +81,7 @@ def make_episode(problem: Problem, seed: int = 0) -> Episode:
         layout=layout,
         template_id="test",
         instruction="what is 1 plus 1?",
+        extra=extra,
         distractors=distractors,
     )
 

@@ -1,6 +1,6 @@
-"""Question sources by name: ``arithmetic``, ``gsm8k``, ``mmlu_pro``, ``mmlu``; with task-file
-parameters (:mod:`.params`) and user question banks (:mod:`.bank`) through
-:func:`resolve_source`.
+"""Question sources by name: ``arithmetic``, ``gsm8k``, ``mmlu_pro``, ``mmlu`` and the twelve
+Act2Answer sources ``a2a_color`` ... (:mod:`.act2answer`); with task-file parameters
+(:mod:`.params`) and user question banks (:mod:`.bank`) through :func:`resolve_source`.
 
 >>> from rsb_mj.episodes.sources import get_source
 >>> get_source("gsm8k").pool("eval")[0].answer
@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 def _built_in() -> dict[str, QuestionSource]:
     """Every built-in source, by the name task files use (made on first use: importing this
     package for a question bank, as ``rsb lint`` does, loads neither numpy nor the banks)."""
+    from rsb_mj.episodes.sources.act2answer import act2answer_sources
     from rsb_mj.episodes.sources.arithmetic import ArithmeticSource
     from rsb_mj.episodes.sources.gsm8k import Gsm8kSource
     from rsb_mj.episodes.sources.mmlu import MmluSource
     from rsb_mj.episodes.sources.mmlu_pro import MmluProSource
 
-    return {s.name: s for s in (ArithmeticSource(), Gsm8kSource(), MmluProSource(), MmluSource())}
+    sources = (ArithmeticSource(), Gsm8kSource(), MmluProSource(), MmluSource())
+    return {s.name: s for s in (*sources, *act2answer_sources())}
 
 
 def __getattr__(name: str) -> Any:
@@ -79,8 +81,10 @@ def resolve_source(spec: SourceSpec) -> QuestionSource:
 
 
 def source_of(qid: str) -> QuestionSource:
-    """The source a question id belongs to (by its prefix)."""
-    prefix = qid.split("-", 1)[0]
+    """The source a question id belongs to (by its prefix; ``a2a-color-0007``: ``a2a_color``)."""
+    prefix, _, rest = qid.partition("-")
+    if prefix == "a2a":
+        return get_source(f"a2a_{rest.partition('-')[0]}")
     name = {"arith": "arithmetic"}.get(prefix, prefix)
     return get_source(name)
 

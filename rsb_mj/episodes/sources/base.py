@@ -60,6 +60,9 @@ class QuestionSource(ABC):
     name: str = ""
     #: Choice counts the source supports (generated options: every count, 2..10).
     choices: tuple[int, ...] = CHOICE_COUNTS
+    #: Whether a question that ends mid-sentence gets a blank before the instruction goes
+    #: on (:func:`rsb_mj.episodes.sampler.display_text`).
+    complete_stems: bool = True
 
     @abstractmethod
     def pool(self, split: str) -> tuple[Question, ...] | None:
@@ -83,6 +86,11 @@ class QuestionSource(ABC):
         pool = self.pool(check_split(split))
         assert pool is not None, "generated sources override draw()"
         return pool[int(rng.integers(len(pool)))]
+
+    def episode_extra(self, question: Question) -> dict[str, str]:
+        """Fields an episode of ``question`` carries in ``extra`` besides ``source`` (none;
+        Act2Answer: its category and item)."""
+        return {}
 
     def check_choices(self, choices: int) -> None:
         """Raise EpisodeError if this source cannot serve ``choices`` options."""

@@ -3,6 +3,7 @@
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
 :mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429),
 :mod:`.sources` (RSB450-457: question sources, template selection, the answer zone),
+:mod:`.display` (RSB463: candidates that show their answers and the sources that give them),
 :mod:`.narrowed` (RSB458: a narrowed source with an empty split),
 :mod:`.references` (RSB470-472: the files a task names, placeholders in a question bank),
 :mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score),
@@ -13,7 +14,7 @@ Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx
 from __future__ import annotations
 
 from rsb_mj.lang.rules import (
-    a2a,
+    display,
     geometry,
     motion,
     names,
@@ -31,7 +32,7 @@ __all__ = [
     "RULES",
     "Context",
     "Rule",
-    "a2a",
+    "display",
     "geometry",
     "motion",
     "names",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rsb_mj.lang import ast
-from rsb_mj.lang.rules.a2a import a2a_goal_atom
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 from rsb_mj.lang.vocabulary import (
     ALL_CATEGORIES,
@@ -453,13 +452,13 @@ def undefined_variable(ctx: Context) -> None:
     "RSB213",
     "unscoreable-predicate",
     "error",
-    bad="(:goal (And (On ?answer table_answer_zone) (Released ?answer)))",
+    bad="(:goal (And (InContact ?answer table) (Released ?answer)))",
     good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
 )
 def unscoreable_predicate(ctx: Context) -> None:
     """In an rsb task, a registered predicate the rsb simulator cannot evaluate where it is
     used: ``:grasp`` and ``:goal`` take the predicates ``rsb_mj.scoring`` scores
-    (``RSB_SCOREABLE``: Grasped, In, Released), ``:cost`` the safety predicates
+    (``RSB_SCOREABLE``: Grasped, In, On, Released), ``:cost`` the safety predicates
     ``rsb_mj.scoring.cost`` evaluates (``RSB_COST``), ``:init`` the placement the layout
     sampler reads (``On``). LIBERO and VLA-Arena files are not checked: their own simulators
     evaluate their predicates."""
@@ -470,7 +469,7 @@ def unscoreable_predicate(ctx: Context) -> None:
         if info is None:
             continue  # RSB204
         valid = {"init": RSB_PLACEMENT, "cost": RSB_COST}.get(block, RSB_SCOREABLE)
-        if info.name in valid or (block == "goal" and a2a_goal_atom(ctx.problem, atom)):
+        if info.name in valid:
             continue
         names = ", ".join(_DOMAIN_WORDS[d] for d in PREDICATE_DOMAINS if d in info.domains)
         doing = {"init": "place objects with", "cost": "evaluate"}.get(block, "score")

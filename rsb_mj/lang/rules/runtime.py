@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rsb_mj.lang import ast
-from rsb_mj.lang.a2a import is_a2a
+from rsb_mj.lang.goal import ANSWER_VARIABLE
 from rsb_mj.lang.placement import cost_objects, distractor_names
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.vocabulary import (
@@ -49,8 +49,6 @@ from rsb_mj.workspace import (
     rect_reachable,
 )
 
-#: The variable the episode binds to the correct candidate.
-ANSWER_VARIABLE = "answer"
 #: Trial layouts the impossible-layout rule draws, proposals per candidate in each (the
 #: sampler's own budget), and how many must succeed. The sampler itself makes up to 64
 #: passes per episode, so a task that lints clean fails an episode with probability below
@@ -420,25 +418,45 @@ def _scored_atoms(ctx: Context) -> list[tuple[str, ast.Atom]]:
     good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
 )
 def unscoreable_region(ctx: Context) -> None:
-    """``(In X REGION)`` in ``:grasp`` or ``:goal`` where REGION is not an answer zone (one
-    ``(:answer_zone ...)`` declares): the environment reports one region signal, whether a
-    candidate rests inside the answer zone, so no other region can be scored."""
+    """A place in ``:grasp`` or ``:goal`` the scorer has no signal for: ``(In X REGION)``
+    where REGION is not an answer zone (one ``(:answer_zone ...)`` declares; the environment
+    reports whether an object rests inside the answer zone, no other region), or
+    ``(On X PLACE)`` where PLACE is not a candidate (``On`` is scored on a candidate: "the
+    cube rests on the chosen plate", ``(On cube ?answer)``; a region takes ``In``)."""
     if not ctx.is_rsb:
         return
     zones = sorted(ctx.problem.answer_zone_names)
+    candidates = ctx.problem.candidates
     for block, atom in _scored_atoms(ctx):
-        if atom.predicate.lower() != "in" or len(atom.args) != 2:
+        predicate = atom.predicate.lower()
+        if predicate not in ("in", "on") or len(atom.args) != 2:
             continue
         place = atom.args[1]
-        if isinstance(place, ast.Name) and place.value in zones:
-            continue
         shown = place.value if isinstance(place, ast.Name) else "that argument"
-        ctx.report(
-            "RSB504",
-            f"(In ... {shown}) in :{block} cannot be scored: only the answer zone has a "
-            f"signal; valid choices: {', '.join(zones) or '(no :answer_zone declared)'}",
-            place.span,
-        )
+        if predicate == "in":
+            if isinstance(place, ast.Name) and place.value in zones:
+                continue
+            ctx.report(
+                "RSB504",
+                f"(In ... {shown}) in :{block} cannot be scored: only the answer zone has a "
+                f"signal; valid choices: {', '.join(zones) or '(no :answer_zone declared)'}",
+                place.span,
+            )
+        elif not _names_candidate(place, candidates):
+            valid = ", ".join(("?answer", "?c - candidate", *candidates))
+            ctx.report(
+                "RSB504",
+                f"(On ... {shown}) in :{block} cannot be scored: On is scored on a "
+                f"candidate; valid choices: {valid} (a region takes In)",
+                place.span,
+            )
+
+
+def _names_candidate(arg: ast.Arg, candidates: Sequence[str]) -> bool:
+    """True for ``?answer``, a variable over the candidates, or a candidate's name."""
+    if isinstance(arg, ast.Variable):
+        return arg.name == ANSWER_VARIABLE or arg.kind == "candidate"
+    return isinstance(arg, ast.Name) and arg.value in candidates
 
 
 @rule(
@@ -450,13 +468,15 @@ def unscoreable_region(ctx: Context) -> None:
 )
 def unscoreable_argument(ctx: Context) -> None:
     """An atom of ``:grasp`` or ``:goal`` the scorer cannot bind: its first argument must be
-    the candidate it talks about (``?answer``, a variable ranging over the candidates such as
-    ``?c - candidate``, or a candidate's name), and any further argument a name (the answer
-    zone). An Act2Answer task's grasp and goal name its pick object instead (RSB461, RSB462)."""
-    if not ctx.is_rsb or is_a2a(ctx.problem):
+    the object it talks about: a candidate (``?answer``, a variable ranging over the
+    candidates such as ``?c - candidate``, or a candidate's name) or another object of
+    ``:objects`` (the cube of ``(On cube ?answer)``); further arguments are names (the
+    answer zone), or for ``On`` the candidate the object rests on (RSB504)."""
+    if not ctx.is_rsb:
         return
     candidates = set(ctx.problem.candidates)
-    valid = ", ".join(("?answer", "?c - candidate", *ctx.problem.candidates))
+    objects = [d.name for d in ctx.problem.objects if d.name not in candidates]
+    valid = ", ".join(("?answer", "?c - candidate", *ctx.problem.candidates, *objects))
     for block, atom in _scored_atoms(ctx):
         if canonical_predicate(atom.predicate) not in RSB_SCOREABLE:
             continue  # RSB204, RSB213
@@ -473,22 +493,25 @@ def unscoreable_argument(ctx: Context) -> None:
             isinstance(subject, ast.Name)
             and subject.value in ctx.decls
             and subject.value not in candidates
+            and subject.value not in objects
         ):
             shown = subject.value if isinstance(subject, ast.Name) else "a number"
             ctx.report(
                 "RSB505",
-                f"({atom.predicate} {shown} ...) in :{block} names no candidate; valid "
-                f"choices: {valid}",
+                f"({atom.predicate} {shown} ...) in :{block} names no candidate or object; "
+                f"valid choices: {valid}",
                 subject.span,
             )
-        for arg in rest:
-            if not isinstance(arg, ast.Name):
-                ctx.report(
-                    "RSB505",
-                    f"({atom.predicate} ...) in :{block} takes names after the candidate "
-                    "(e.g. table_answer_zone)",
-                    arg.span,
-                )
+        supported = canonical_predicate(atom.predicate) == "On"
+        for i, arg in enumerate(rest):
+            if isinstance(arg, ast.Name) or (supported and i == 0):
+                continue
+            ctx.report(
+                "RSB505",
+                f"({atom.predicate} ...) in :{block} takes names after the candidate "
+                "(e.g. table_answer_zone)",
+                arg.span,
+            )
 
 
 @rule(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rsb_mj.choices import LETTERS, MAX_COLORED, counts_text, style
 from rsb_mj.lang import ast
-from rsb_mj.lang.a2a import A2A_CHOICES, is_a2a
+from rsb_mj.lang.goal import named_movers
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 from rsb_mj.lang.vocabulary import (
     CHOICE_COUNTS,
@@ -121,8 +121,6 @@ def bad_choice_count(ctx: Context) -> None:
     """A choice count that is not a whole number from 2 to 10. Options are lettered A, B, C,
     ... with J skipped (it is easily confused with I): ten choices are A-I and K."""
     q = ctx.problem.question
-    if is_a2a(ctx.problem) and q is not None and q.choices in A2A_CHOICES:
-        return  # binary Act2Answer items (rsb_mj.lang.a2a; RSB463 checks the count)
     if q is not None and q.choices is not None and q.choices not in CHOICE_COUNTS:
         ctx.report(
             "RSB404",
@@ -570,23 +568,33 @@ def letterless_candidate(ctx: Context) -> None:
 
 @rule(
     "RSB420",
-    "grasp-not-candidate",
+    "grasp-not-mover",
     "error",
     bad="(:grasp (Grasped block_a))",
     good="(:grasp (Grasped ?c - candidate))",
 )
-def grasp_not_candidate(ctx: Context) -> None:
-    """A ``:grasp`` predicate that does not range over the candidates (``?c - candidate``):
-    GSR counts a grasp of *any* candidate, so a fixed object here would make GSR and nSG
-    meaningless. An Act2Answer task grasps its pick object instead (RSB461)."""
+def grasp_not_mover(ctx: Context) -> None:
+    """A ``:grasp`` that does not grasp what the goal moves. When the goal moves the chosen
+    candidate (``(In ?answer ZONE)``), ``:grasp`` ranges over the candidates
+    (``?c - candidate``): GSR counts a grasp of *any* candidate, so a fixed object here
+    would make GSR and nSG meaningless. When the goal moves a named object onto the chosen
+    candidate (``(On cube ?answer)``, :func:`rsb_mj.lang.goal.named_movers`), ``:grasp``
+    names that object: ``(Grasped cube)``."""
     grasp = ctx.problem.grasp
-    if grasp is None or is_a2a(ctx.problem):
+    if grasp is None:
         return
-    typed = any(
-        isinstance(a, ast.Variable) and a.kind == "candidate"
-        for atom in ast.walk_atoms(grasp)
-        for a in atom.args
-    )
+    movers = named_movers(ctx.problem)
+    args = [a for atom in ast.walk_atoms(grasp) for a in atom.args]
+    if movers:
+        if not any(isinstance(a, ast.Name) and a.value in movers for a in args):
+            ctx.report(
+                "RSB420",
+                f":grasp must grasp what the goal moves, e.g. (Grasped {movers[0]})",
+                ctx.block_span("grasp"),
+                fix=f"(Grasped {movers[0]})",
+            )
+        return
+    typed = any(isinstance(a, ast.Variable) and a.kind == "candidate" for a in args)
     if not typed:
         ctx.report(
             "RSB420",

@@ -13,6 +13,7 @@ from pathlib import Path
 from rsb_mj.choices import CHOICE_COUNTS
 from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.display import shows_answers
 from rsb_mj.lang.rules.base import RULES, Context, did_you_mean, rule
 from rsb_mj.lang.rules.references import usable_reference
 
@@ -134,7 +135,7 @@ def template_selection(ctx: Context) -> None:
     (``seen``, ``unseen`` or ``(:file "t.txt")``) for both, or ``(:train X)`` and/or
     ``(:eval X)``; or a template file that is missing. A template file's own lines are
     checked like ``tasks/templates`` files for the task's choice count (RSB430-434, reported
-    in that file)."""
+    in that file; ``{Q}`` only when the candidates show their answers)."""
     from rsb_mj.lang.templates import lint_template
 
     i = ctx.problem.instruction
@@ -167,7 +168,8 @@ def template_selection(ctx: Context) -> None:
             )
         elif choices is not None:
             text = path.read_text(encoding="utf-8", errors="replace")
-            ctx.diagnostics.extend(lint_template(text, str(path), choices))
+            answers = shows_answers(ctx.problem)
+            ctx.diagnostics.extend(lint_template(text, str(path), choices, answers))
 
 
 @rule(

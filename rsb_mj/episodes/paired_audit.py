@@ -1,17 +1,19 @@
-"""The shortcut audit of an Act2Answer table: side, position, letter and picture features.
+"""The shortcut audit of a paired table (:mod:`rsb_mj.episodes.paired`): side, arrangement,
+letter and picture features.
 
-Over an A2A table it checks, each inside the 95% chance band of 1/2 over the rows it applies
-to (:func:`rsb_mj.episodes.audit._rate_check`):
+Over a paired table it checks, each inside the 95% chance band of 1/2 over the rows it
+applies to (:func:`rsb_mj.episodes.audit.rate_check`):
 
-* ``side``: the correct plate is the left one (table x < 0); also per layout
+* ``side``: the correct plate is the left one (table x < 0); also per arrangement
   (``side:original``, ``side:swapped``);
 * ``letter``: the correct option is A;
 * ``probe:<name>``: the answer-blind picture and text features of
-  :func:`rsb_mj.a2a.items.probe_hits` (the longer answer, alphabetically first, the larger
-  number or time, the bigger picture) would pick the correct plate;
-* ``pairs`` (eval tables): every item appears exactly once in each plate order, with the same
-  answers and plates, so paired accuracy is defined for every item;
-* ``split``: no item id or question text is shared with the train table (when given);
+  :func:`rsb_mj.episodes.sources.act2answer.probe_hits` (the longer answer, alphabetically
+  first, the larger number or time, the bigger picture) would pick the correct plate;
+* ``pairs`` (eval tables): every item appears exactly once in each arrangement, with the
+  same answers and plates, so paired accuracy is defined for every item;
+* ``split``: no item id, and no question text, is shared with the train table (when given;
+  target descriptions such as "the red circle" repeat across items by design);
 * ``text:<heuristic>`` (informational): the RSB text heuristics that apply to two options.
 
 Exit and report format are those of ``rsb audit`` (:class:`rsb_mj.episodes.audit.AuditReport`).
@@ -21,10 +23,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from rsb_mj.a2a.items import probe_hits
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.audit import AuditReport, Check, _lengths, _rate_check
+from rsb_mj.episodes.audit import AuditReport, Check, lengths, rate_check
 from rsb_mj.episodes.heuristics import BALANCED
+from rsb_mj.episodes.sources import get_source
+from rsb_mj.episodes.sources.act2answer import probe_hits
 from rsb_mj.episodes.stats import Z95
 
 
@@ -59,58 +62,65 @@ def _pairs(rows: list[Episode]) -> Check:
     return Check("pairs", not bad, detail, float(len(bad)))
 
 
-def audit_a2a(
+def _targets(rows: list[Episode]) -> bool:
+    """True when the table's questions are target descriptions (they may repeat)."""
+    e = rows[0]
+    return get_source(str(e.extra["source"])).get(e.question_id).form == "target"
+
+
+def _split(rows: list[Episode], train: list[Episode]) -> Check:
+    ids = {e.question_id for e in train} & {e.question_id for e in rows}
+    texts = {e.question for e in train} & {e.question for e in rows}
+    shared = sorted(ids)[:3] + sorted(texts)[:1]
+    return Check(
+        "split",
+        not ids and not (texts and not _targets(rows)),
+        f"{len(ids)} item ids, {len(texts)} question texts shared with train"
+        + (f": {shared}" if shared else ""),
+        float(len(ids)),
+    )
+
+
+def audit_paired(
     rows: list[Episode],
     label: str,
     max_words: int | None = None,
     train: list[Episode] | None = None,
 ) -> AuditReport:
-    """Audit one A2A table (see the module docstring)."""
+    """Audit one paired table (see the module docstring)."""
     report = AuditReport(label, len(rows), 2, len({e.question_id for e in rows}))
     if not rows:
         report.checks.append(Check("rows", False, "empty table", 0))
         return report
     checks = report.checks
-    checks.append(_rate_check("side", sum(map(correct_on_left, rows)), len(rows), 0.5, Z95))
+    checks.append(rate_check("side", sum(map(correct_on_left, rows)), len(rows), 0.5, Z95))
     for layout in ("original", "swapped"):
         part = [e for e in rows if e.extra.get("layout") == layout]
         if part:
             hits = sum(map(correct_on_left, part))
-            checks.append(_rate_check(f"side:{layout}", hits, len(part), 0.5, Z95))
-    checks.append(_rate_check("letter", sum(e.correct == "A" for e in rows), len(rows), 0.5, Z95))
+            checks.append(rate_check(f"side:{layout}", hits, len(part), 0.5, Z95))
+    checks.append(rate_check("letter", sum(e.correct == "A" for e in rows), len(rows), 0.5, Z95))
     cells: dict[str, Counter] = defaultdict(Counter)
     for e in rows:
         for name, hit in _hits(e).items():
             cells[name][hit] += 1
     for name, c in sorted(cells.items()):
-        checks.append(_rate_check(f"probe:{name}", c[True], c.total(), 0.5, Z95))
+        checks.append(rate_check(f"probe:{name}", c[True], c.total(), 0.5, Z95))
     if rows[0].split == "eval":
         checks.append(_pairs(rows))
     if train is not None:
-        ids = {e.question_id for e in train} & {e.question_id for e in rows}
-        texts = {e.question for e in train} & {e.question for e in rows}
-        shared = sorted(ids)[:3] + sorted(texts)[:1]
-        checks.append(
-            Check(
-                "split",
-                not ids and not (texts and rows[0].extra.get("category") not in _PICTURE),
-                f"{len(ids)} item ids, {len(texts)} question texts shared with train"
-                + (f": {shared}" if shared else ""),
-                float(len(ids)),
-            )
-        )
+        checks.append(_split(rows, train))
     for name, pick in BALANCED.items():
         applied = [(g, e.correct) for e in rows if (g := pick(e)) is not None]
         if applied:
-            hits = sum(g == c for g, c in applied)
-            rate = hits / len(applied)
+            rate = sum(g == c for g, c in applied) / len(applied)
             report.notes.append(
                 f"text:{name} picks the answer in {rate:.3f} of {len(applied)} rows"
             )
     words = [len(e.instruction.split()) for e in rows]
     report.lengths = {
-        "chars": _lengths([len(e.instruction) for e in rows]),
-        "words": _lengths(words),
+        "chars": lengths([len(e.instruction) for e in rows]),
+        "words": lengths(words),
     }
     if max_words is not None:
         over = sum(w > max_words for w in words)
@@ -120,5 +130,4 @@ def audit_a2a(
     return report
 
 
-#: Picture categories repeat target phrases ("the red circle") across items by design.
-_PICTURE = ("COLOR", "SHAPE", "COUNTING", "SIZE", "SPATIAL", "TIME")
+__all__ = ["audit_paired", "correct_on_left"]

@@ -1,59 +1,62 @@
-"""Act2Answer binary items: a question, its correct answer and one distractor, per category.
+"""Act2Answer: binary items, one question source per knowledge category (``a2a_color`` ...).
 
-Picture categories are generated procedurally (every combination of a small closed
-vocabulary, shuffled with a fixed seed): COLOR, SHAPE, COUNTING (dots, 1-9), SIZE (the
-bigger or smaller of two shapes), SPATIAL (which of two shapes is left of / right of /
-above / below the other) and TIME (analog clock faces at 5-minute steps). Text
+An item is a :class:`~rsb_mj.episodes.question.Question` with one distractor and a picture
+for each answer (``displays``, :mod:`rsb_mj.picture_specs` specs): the candidates of an
+Act2Answer task are answer plates that show them (:mod:`rsb_mj.scene.display`), so the
+instruction names the target or asks the question and never lists options.
+
+Picture categories (:mod:`.a2a_pictures`: COLOR, SHAPE, COUNTING, SIZE, SPATIAL, TIME) are
+generated procedurally; an item's text is a *target* phrase ("the red shape"). Text
 categories come from the MMLU questions shipped in ``assets/questions/mmlu`` mapped by
 subject to the paper's knowledge categories (:data:`TEXT_SUBJECTS`): each keeps its correct
-answer and one of its three wrong options as the distractor; answers must fit a plate (two
-lines of nine characters, :func:`rsb_mj.scene.pictures.wrap_text`) and questions
-``MAX_QUESTION_CHARS``.
+answer and one of its three wrong options as the distractor, shown as printed text
+(``"text:Paris"``); answers must fit a plate (two lines of nine characters,
+:func:`rsb_mj.picture_specs.wrap_text`) and questions ``MAX_QUESTION_CHARS``.
 
 Items are drawn in a fixed order (seed :data:`ITEM_SEED`) and accepted while they keep the
 *picture-feature probes* (:func:`probe_hits`: the longer answer, the alphabetically first,
 the larger number, the more dots, the later time, the bigger shape) inside their chance
 share, so no feature of the two answers predicts which one is correct. The first
-:data:`EVAL_ITEMS` accepted items of a category are its eval items, the next up to
-:data:`TRAIN_ITEMS` its train items; items sharing a question text or an answer pair stay on
-one side. Items that the plate reader cannot tell apart are dropped by the table build
-(:mod:`rsb_mj.a2a.table`), with the reason logged.
+``EVAL_ITEMS + SPARE_ITEMS`` accepted items of a category are its eval pool, the next up to
+``TRAIN_ITEMS + SPARE_ITEMS`` its train pool; items sharing a question text or an answer
+pair stay on one side. Ids ``a2a-<category>-NNNN`` (position in the category's order). The
+frozen tables (:mod:`rsb_mj.episodes.paired`) keep the first ``EVAL_ITEMS`` /
+``TRAIN_ITEMS`` items the plate reader can tell apart.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
-import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
 
-from rsb_mj.colors import PALETTE
-from rsb_mj.episodes.sources.base import questions_dir, read_lines
+from rsb_mj.episodes.question import Question
+from rsb_mj.episodes.sources.a2a_pictures import PICTURE_POOLS, Raw
+from rsb_mj.episodes.sources.base import QuestionSource, check_split, questions_dir, read_lines
 from rsb_mj.episodes.sources.mmlu_pro import clean
 from rsb_mj.errors import EpisodeError
-from rsb_mj.lang.a2a import A2A_SOURCES
-from rsb_mj.scene.pictures import RELATIONS, SHAPES, wrap_text
+from rsb_mj.lang.a2a import A2A_CHOICES, A2A_SOURCES
+from rsb_mj.picture_specs import wrap_text
 
 #: Seed of every category's item order.
 ITEM_SEED = 20261130
-#: Eval items per category (each runs in both plate orders: 300 eval episodes, as the paper's
-#: N = 300 per category).
+#: Eval items per category in a frozen table (each runs in both plate orders: 300 eval
+#: episodes, as the paper's N = 300 per category).
 EVAL_ITEMS = 150
-#: Train items per category at most.
+#: Train items per category in a frozen table, at most.
 TRAIN_ITEMS = 100
-#: Extra candidates per split for the items the legibility check drops.
+#: Extra items per split for the ones the legibility check drops.
 SPARE_ITEMS = 30
 #: Longest question (characters) of a text item.
 MAX_QUESTION_CHARS = 220
 #: Categories drawn as pictures; the others are printed text.
-PICTURE_CATEGORIES = ("COLOR", "SHAPE", "COUNTING", "SIZE", "SPATIAL", "TIME")
+PICTURE_CATEGORIES = tuple(PICTURE_POOLS)
 #: Text category -> MMLU subjects (test split) it draws from.
 TEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
     "PHYSICAL": (
@@ -120,126 +123,13 @@ TEXT_SUBJECTS: dict[str, tuple[str, ...]] = {
         "high_school_european_history",
     ),
 }
-#: Colors pictures use (the scene palette).
-COLORS = tuple(PALETTE)
-#: SIZE: radii (fraction of the plate's height) of the shapes compared.
-SIZES = (0.16, 0.24, 0.32, 0.40)
 #: How far a probe's hit count may run ahead of half the accepted items (rows).
 SLACK = 2.0
-
-
-@dataclass(frozen=True)
-class Item:
-    """One binary question.
-
-    Attributes:
-        item_id: stable id, e.g. ``"a2a-color-0007"`` (the order of the category's pool).
-        category: upper-case category, e.g. ``"COLOR"``.
-        question: what the instruction asks: for a picture category the target phrase
-            ("the red shape"), for a text category the question.
-        answer, distractor: the two answers as words ("red", "Paris").
-        answer_spec, distractor_spec: the pictures of the two plates
-            (:mod:`rsb_mj.scene.pictures` specs).
-    """
-
-    item_id: str
-    category: str
-    question: str
-    answer: str
-    distractor: str
-    answer_spec: str
-    distractor_spec: str
 
 
 def category_names() -> tuple[str, ...]:
     """The twelve categories, in the suites' order."""
     return tuple(A2A_SOURCES)
-
-
-# ---- picture pools (answer, distractor, question, specs) -----------------------------------
-
-Raw = tuple[str, str, str, str, str]
-
-
-def _color_pool() -> Iterator[Raw]:
-    for shape in SHAPES:
-        for a, d in itertools.permutations(COLORS, 2):
-            yield a, d, f"the {a} {shape}", f"color:{a}:{shape}", f"color:{d}:{shape}"
-
-
-def _shape_pool() -> Iterator[Raw]:
-    for color in COLORS:
-        for a, d in itertools.permutations(SHAPES, 2):
-            article = "an" if a[0] in "aeiou" else "a"
-            yield a, d, f"the picture of {article} {a}", f"shape:{a}:{color}", f"shape:{d}:{color}"
-
-
-def _count_pool() -> Iterator[Raw]:
-    for color in COLORS:
-        for a, d in itertools.permutations(range(1, 10), 2):
-            noun = "dot" if a == 1 else "dots"
-            yield (
-                str(a),
-                str(d),
-                f"the picture with {a} {noun}",
-                f"count:{a}:{color}",
-                f"count:{d}:{color}",
-            )
-
-
-def _size_pool() -> Iterator[Raw]:
-    for shape, color in itertools.product(SHAPES, COLORS):
-        for a, d in itertools.permutations(SIZES, 2):
-            word = "bigger" if a > d else "smaller"
-            yield (
-                f"{word} {shape}",
-                f"{'smaller' if a > d else 'bigger'} {shape}",
-                f"the {word} {color} {shape}",
-                f"size:{a:.2f}:{shape}:{color}",
-                f"size:{d:.2f}:{shape}:{color}",
-            )
-
-
-_OPPOSITE = {"left": "right", "right": "left", "above": "below", "below": "above"}
-_PHRASE = {"left": "left of", "right": "right of", "above": "above", "below": "below"}
-
-
-def _spatial_pool() -> Iterator[Raw]:
-    for s1, s2 in itertools.permutations(("circle", "square", "triangle", "star", "heart"), 2):
-        for c1, c2 in itertools.permutations(COLORS[:4], 2):
-            for rel in RELATIONS:
-                other = _OPPOSITE[rel]
-                yield (
-                    f"{s1} {_PHRASE[rel]} {s2}",
-                    f"{s1} {_PHRASE[other]} {s2}",
-                    f"the picture where the {c1} {s1} is {_PHRASE[rel]} the {c2} {s2}",
-                    f"spatial:{rel}:{s1}:{c1}:{s2}:{c2}",
-                    f"spatial:{other}:{s1}:{c1}:{s2}:{c2}",
-                )
-
-
-def _time_pool() -> Iterator[Raw]:
-    times = [(h, m) for h in range(1, 13) for m in range(0, 60, 15)]
-    for (h, m), (h2, m2) in itertools.permutations(times, 2):
-        if h == h2 or abs(h - h2) in (6,):
-            continue
-        yield (
-            f"{h}:{m:02d}",
-            f"{h2}:{m2:02d}",
-            f"the clock showing {h}:{m:02d}",
-            f"clock:{h}:{m:02d}",
-            f"clock:{h2}:{m2:02d}",
-        )
-
-
-_PICTURE_POOLS: dict[str, Callable[[], Iterator[Raw]]] = {
-    "COLOR": _color_pool,
-    "SHAPE": _shape_pool,
-    "COUNTING": _count_pool,
-    "SIZE": _size_pool,
-    "SPATIAL": _spatial_pool,
-    "TIME": _time_pool,
-}
 
 
 # ---- text pools ----------------------------------------------------------------------------
@@ -343,8 +233,8 @@ def _candidates(category: str) -> Iterator[tuple[str, list[Raw]]]:
     """(side key, raw choices) in the category's fixed order: the key keeps items that share
     a question text or an answer pair on one split; the choices are the ways to make the
     item (text items: one per fitting distractor)."""
-    if category in _PICTURE_POOLS:
-        pool = list(_PICTURE_POOLS[category]())
+    if category in PICTURE_POOLS:
+        pool = list(PICTURE_POOLS[category]())
         for i in _order(len(pool), category):
             raw = pool[int(i)]
             yield " / ".join(sorted(raw[3:])), [raw]
@@ -360,16 +250,28 @@ def _candidates(category: str) -> Iterator[tuple[str, list[Raw]]]:
         )
 
 
+def _item(category: str, n: int, raw: Raw) -> Question:
+    answer, distractor, text, answer_spec, distractor_spec = raw
+    return Question(
+        qid=f"a2a-{category.lower()}-{n:04d}",
+        text=text,
+        answer=answer,
+        distractors=(distractor,),
+        subject=category,
+        form="target" if category in PICTURE_POOLS else "question",
+        displays=(answer_spec, distractor_spec),
+    )
+
+
 @cache
-def item_pool(category: str) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
+def item_pool(category: str) -> tuple[tuple[Question, ...], tuple[Question, ...]]:
     """(eval items, train items) of ``category`` before the legibility filter: up to
-    ``EVAL_ITEMS + SPARE_ITEMS`` eval and ``TRAIN_ITEMS + SPARE_ITEMS`` train candidates in
-    order (the table build keeps the first legible ``EVAL_ITEMS`` / ``TRAIN_ITEMS``)."""
-    eval_items: list[Item] = []
-    train_items: list[Item] = []
+    ``EVAL_ITEMS + SPARE_ITEMS`` eval and ``TRAIN_ITEMS + SPARE_ITEMS`` train items in
+    order (a frozen table keeps the first legible ``EVAL_ITEMS`` / ``TRAIN_ITEMS``)."""
+    eval_items: list[Question] = []
+    train_items: list[Question] = []
     balance = {"eval": _Balance(), "train": _Balance()}
     side_of: dict[str, str] = {}
-    prefix = f"a2a-{category.lower()}"
     room = {"eval": EVAL_ITEMS + SPARE_ITEMS, "train": TRAIN_ITEMS + SPARE_ITEMS}
     for n, (key, choices) in enumerate(_candidates(category)):
         if len(eval_items) >= room["eval"] and len(train_items) >= room["train"]:
@@ -385,19 +287,81 @@ def item_pool(category: str) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
             if balance[side].ok(hits):
                 balance[side].accept(hits)
                 side_of[key] = side
-                target.append(Item(f"{prefix}-{n:04d}", category, raw[2], *raw[:2], *raw[3:]))
+                target.append(_item(category, n, raw))
                 break
     return tuple(eval_items), tuple(train_items)
+
+
+def category_of_source(name: str) -> str:
+    """The category of an Act2Answer source id (``a2a_color`` -> ``COLOR``).
+
+    Raises:
+        EpisodeError: for a source that is not an Act2Answer one.
+    """
+    for category, source in A2A_SOURCES.items():
+        if source == name:
+            return category
+    raise EpisodeError(
+        f"unknown Act2Answer source {name!r}; valid choices: {', '.join(A2A_SOURCES.values())}"
+    )
+
+
+class Act2AnswerSource(QuestionSource):
+    """The items of one Act2Answer category (suite ``A2A-<Category>``)."""
+
+    choices = A2A_CHOICES
+    #: Act2Answer questions are shown as written (a stem gets no blank; see
+    #: :func:`rsb_mj.episodes.sampler.display_text`).
+    complete_stems = False
+
+    def __init__(self, category: str) -> None:
+        self.category = category
+        self.name = A2A_SOURCES[category]
+
+    def pool(self, split: str) -> tuple[Question, ...]:
+        """The category's eval or train items, in order (before the legibility filter)."""
+        eval_items, train_items = item_pool(self.category)
+        return eval_items if check_split(split) == "eval" else train_items
+
+    def get(self, qid: str) -> Question:
+        """The item ``qid`` (``a2a-color-0007``).
+
+        Raises:
+            EpisodeError: for an id that is not an item of this category.
+        """
+        for split in ("eval", "train"):
+            for question in self.pool(split):
+                if question.qid == qid:
+                    return question
+        prefix = f"a2a-{self.category.lower()}"
+        raise EpisodeError(f"unknown {self.name} item id {qid!r} (expected {prefix}-NNNN)")
+
+    def split_of(self, qid: str) -> str:
+        """``train`` for an item of the train pool, else ``eval``."""
+        return "train" if any(q.qid == qid for q in self.pool("train")) else "eval"
+
+    def episode_extra(self, question: Question) -> dict[str, str]:
+        """``{"category": "COLOR", "item": "a2a-color-0007"}``: what records and reports of
+        Act2Answer episodes group by."""
+        return {"category": question.subject, "item": question.qid}
+
+
+def act2answer_sources() -> tuple[Act2AnswerSource, ...]:
+    """One source per category, in the suites' order."""
+    return tuple(Act2AnswerSource(category) for category in category_names())
 
 
 __all__ = [
     "EVAL_ITEMS",
     "ITEM_SEED",
     "PICTURE_CATEGORIES",
+    "SPARE_ITEMS",
     "TEXT_SUBJECTS",
     "TRAIN_ITEMS",
-    "Item",
+    "Act2AnswerSource",
+    "act2answer_sources",
     "category_names",
+    "category_of_source",
     "item_pool",
     "probe_hits",
 ]
