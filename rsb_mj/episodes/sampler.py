@@ -38,45 +38,28 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.choices import ANSWER_PLACEHOLDERS, LETTERS, map_placeholder, placeholders, style
+from rsb_mj.choices import LETTERS, style
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import Distractor, Episode, Pose2D
+from rsb_mj.episodes.instructions import (
+    TaskLike,
+    as_task,
+    display_text,
+    instruction_values,
+    noun_of,
+    render_instruction,
+    shows_answers,
+    template_of,
+    template_set_for,
+    templates_for,
+)
 from rsb_mj.episodes.options import draw_options, pinned_options
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import check_split, resolve_source
-from rsb_mj.episodes.templates import (
-    TEMPLATE_SETS,
-    Template,
-    load_answer_templates,
-    load_template_file,
-    load_templates,
-    option_list,
-    render,
-    template_by_id,
-)
-from rsb_mj.errors import EpisodeError, TaskError
-from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.display import shows_answers as candidates_show_answers
-from rsb_mj.lang.task import Task, task_of
+from rsb_mj.episodes.templates import Template
+from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.task import Task
 from rsb_mj.suites import ALL_SUITES
-
-#: What the sampler accepts: a parsed task or its typed view.
-TaskLike = Problem | Task
-
-
-def as_task(task: TaskLike) -> Task:
-    """The typed :class:`~rsb_mj.lang.task.Task` of ``task``.
-
-    Raises:
-        EpisodeError: when the task has no question block.
-    """
-    if isinstance(task, Task):
-        return task
-    try:
-        return task_of(task)
-    except TaskError as exc:
-        raise EpisodeError(str(exc)) from None
-
 
 #: Decimal places kept for positions [m] and yaw [rad].
 LAYOUT_DECIMALS = 6
@@ -117,130 +100,6 @@ class Pins:
     question: Question
     correct: str
     mapping: dict[str, str]
-
-
-def shows_answers(task: TaskLike) -> bool:
-    """True when the task's candidates show their options' answers (answer plates,
-    :func:`rsb_mj.lang.display.shows_answers`): the instruction then neither lists the
-    options nor maps them to candidates."""
-    return candidates_show_answers(as_task(task).problem)
-
-
-def template_set_for(task: TaskLike, split: str, templates: str | None = None) -> str:
-    """Which shipped template set an episode uses (``""`` for the task's template file).
-
-    ``templates`` if given (an override, e.g. ``rsb eval --templates``); otherwise what the
-    task's ``(:instruction (:templates ...))`` selects for ``split`` (the six suites:
-    ``(:train seen) (:eval unseen)``; a task without the block: the same).
-    """
-    spec = as_task(task).templates_for(check_split(split))
-    chosen = templates if templates is not None else spec.set_name
-    if chosen is None:
-        return ""
-    if chosen not in TEMPLATE_SETS:
-        raise EpisodeError(
-            f"unknown template set {chosen!r}; valid choices: {', '.join(TEMPLATE_SETS)}"
-        )
-    return chosen
-
-
-def templates_for(
-    task: TaskLike, split: str, templates: str | None = None, form: str = "question"
-) -> tuple[Template, ...]:
-    """The templates an episode of ``split`` draws from (see :func:`template_set_for`); for
-    candidates that show their answers, those of the question's ``form``."""
-    view = as_task(task)
-    chosen = template_set_for(view, split, templates)
-    answers = shows_answers(view)
-    if chosen:
-        if answers:
-            return load_answer_templates(chosen, form, view.choices)
-        return load_templates(chosen, view.choices)
-    file = view.templates_for(split).file
-    assert file is not None
-    return load_template_file(file, view.choices, answers)
-
-
-#: Last characters that end a question as written; other questions are sentence stems.
-_QUESTION_ENDS = (".", "?", "!", ":", ";", ")", '"', "'", "\u201d", "\u2019", "_")
-
-
-def display_text(text: str) -> str:
-    """The question as the instruction shows it: a stem that ends mid-sentence ("The issue
-    that precipitated the passage excerpted above was") gets a blank, ``" ___."``, so the
-    instruction's next sentence does not run on from it."""
-    return text if text.endswith(_QUESTION_ENDS) else f"{text} ___."
-
-
-def template_of(task: TaskLike, template_id: str) -> Template:
-    """The template ``template_id`` of an episode of ``task``: a shipped one
-    (``unseen-4-03``) or one of the task's own template files (``mine-6-00``).
-
-    Raises:
-        EpisodeError: for an id in neither.
-    """
-    try:
-        return template_by_id(template_id)
-    except EpisodeError:
-        view = as_task(task)
-        for _, spec in view.templates:
-            if spec.file is not None:
-                for template in load_template_file(spec.file, view.choices):
-                    if template.id == template_id:
-                        return template
-        raise
-
-
-def noun_of(task: TaskLike, obj: str) -> str:
-    """The noun instructions use for ``obj`` ("block" for a letter_block)."""
-    return as_task(task).noun(obj)
-
-
-def instruction_values(
-    problem: TaskLike,
-    text: str,
-    options: tuple[str, ...],
-    mapping: dict[str, str],
-    colors: dict[str, str],
-) -> dict[str, str]:
-    """The placeholder values of an instruction: ``Q`` (``colors`` style, up to 8 choices:
-    with the options), ``OPTIONS``, and ``MAPA``.. (``"A is the red block"``) in the
-    ``colors`` style (:mod:`rsb_mj.choices`); only ``Q``, the question as shown, for
-    candidates that show their answers.
-
-    Returns:
-        Exactly :func:`rsb_mj.choices.placeholders` of the choice count (or
-        :data:`~rsb_mj.choices.ANSWER_PLACEHOLDERS`), in its order: the placeholders the
-        template linter accepts are the ones filled here.
-    """
-    if shows_answers(problem):
-        return {name: text for name in ANSWER_PLACEHOLDERS}
-    values = {"OPTIONS": option_list(options)}
-    if style(len(options)) == "colors":
-        listed = option_list(options)
-        end = "" if listed.endswith((".", "?", "!")) else "."
-        values["Q"] = f"{text} options: {listed}{end}"
-        for letter in LETTERS[len(options)]:
-            obj = mapping[letter]
-            phrase = f"{letter} is the {colors[obj]} {noun_of(problem, obj)}"
-            values[map_placeholder(letter)] = phrase
-    else:
-        values["Q"] = text
-    return {name: values[name] for name in placeholders(len(options))}
-
-
-def render_instruction(
-    problem: TaskLike,
-    template: Template,
-    text: str,
-    options: tuple[str, ...],
-    mapping: dict[str, str],
-    colors: dict[str, str],
-) -> str:
-    """The instruction ``template`` gives for a question shown as ``text`` (whitespace
-    collapsed), its options, and the option->candidate mapping and colours."""
-    values = instruction_values(problem, text, options, mapping, colors)
-    return " ".join(render(template, values).split())
 
 
 def draw_semantics(
@@ -475,3 +334,25 @@ def sample_episode(
         seed=seed,
         distractors=distractors,
     )
+
+
+__all__ = [
+    "LAYOUT_DECIMALS",
+    "Pins",
+    "Semantics",
+    "TaskLike",
+    "as_task",
+    "assemble",
+    "display_text",
+    "draw_distractors",
+    "draw_layout",
+    "draw_semantics",
+    "instruction_values",
+    "noun_of",
+    "render_instruction",
+    "sample_episode",
+    "shows_answers",
+    "template_of",
+    "template_set_for",
+    "templates_for",
+]

@@ -1,7 +1,7 @@
 """Pictures an answer-showing candidate (an ``answer_plate``) shows, drawn from a spec.
 
-A *content spec* (:mod:`rsb_mj.picture_specs`: kinds, shapes, relations, text fitting) is a
-short string that fully determines a picture, e.g. ``"color:red:circle"``,
+A *content spec* (:mod:`rsb_mj.episodes.sources.picture_specs`: kinds, shapes, relations,
+text fitting) is a short string that fully determines a picture, e.g. ``"color:red:circle"``,
 ``"count:5:green"``, ``"clock:3:30"`` or ``"text:Paris"``. :func:`content_image` draws it as
 an RGB uint8 image of ``(TEX_H, TEX_W)`` pixels (the plate top is 16 x 12 cm, so one pixel is
 0.625 mm); the same spec always gives the same bytes (OpenCV drawing, no randomness).
@@ -20,8 +20,7 @@ import cv2
 import numpy as np
 
 from rsb_mj.colors import PALETTE
-from rsb_mj.errors import SceneError
-from rsb_mj.picture_specs import (
+from rsb_mj.episodes.sources.picture_specs import (
     KINDS,
     MAX_LINE_CHARS,
     MAX_TEXT_LINES,
@@ -29,6 +28,7 @@ from rsb_mj.picture_specs import (
     SHAPES,
     wrap_text,
 )
+from rsb_mj.errors import SceneError
 
 #: Texture size [px] of a plate top (width along table x, height along table y).
 TEX_W, TEX_H = 256, 192

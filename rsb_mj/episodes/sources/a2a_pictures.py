@@ -3,7 +3,7 @@
 COLOR, SHAPE, COUNTING (dots, 1-9), SIZE (the bigger or smaller of two shapes), SPATIAL
 (which of two shapes is left of / right of / above / below the other) and TIME (analog clock
 faces, quarter hours). Each raw item is (answer, distractor, target phrase, answer picture,
-distractor picture), pictures as :mod:`rsb_mj.picture_specs` specs; the target phrase
+distractor picture), pictures as :mod:`.picture_specs` specs; the target phrase
 ("the red shape") names the picture the robot acts on. The order here is generation order;
 :mod:`rsb_mj.episodes.sources.act2answer` shuffles it with a fixed seed.
 """
@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Iterator
 
 from rsb_mj.colors import PALETTE
-from rsb_mj.picture_specs import RELATIONS, SHAPES
+from rsb_mj.episodes.sources.picture_specs import RELATIONS, SHAPES
 
 #: Colors pictures use (the scene palette).
 COLORS = tuple(PALETTE)

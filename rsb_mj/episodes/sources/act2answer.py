@@ -1,7 +1,7 @@
 """Act2Answer: binary items, one question source per knowledge category (``a2a_color`` ...).
 
 An item is a :class:`~rsb_mj.episodes.question.Question` with one distractor and a picture
-for each answer (``displays``, :mod:`rsb_mj.picture_specs` specs): the candidates of an
+for each answer (``displays``, :mod:`.picture_specs` specs): the candidates of an
 Act2Answer task are answer plates that show them (:mod:`rsb_mj.scene.display`), so the
 instruction names the target or asks the question and never lists options.
 
@@ -11,7 +11,7 @@ categories come from the MMLU questions shipped in ``assets/questions/mmlu`` map
 subject to the paper's knowledge categories (:data:`TEXT_SUBJECTS`): each keeps its correct
 answer and one of its three wrong options as the distractor, shown as printed text
 (``"text:Paris"``); answers must fit a plate (two lines of nine characters,
-:func:`rsb_mj.picture_specs.wrap_text`) and questions ``MAX_QUESTION_CHARS``.
+:func:`.picture_specs.wrap_text`) and questions ``MAX_QUESTION_CHARS``.
 
 Items are drawn in a fixed order (seed :data:`ITEM_SEED`) and accepted while they keep the
 *picture-feature probes* (:func:`probe_hits`: the longer answer, the alphabetically first,
@@ -40,9 +40,9 @@ from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources.a2a_pictures import PICTURE_POOLS, Raw
 from rsb_mj.episodes.sources.base import QuestionSource, check_split, questions_dir, read_lines
 from rsb_mj.episodes.sources.mmlu_pro import clean
+from rsb_mj.episodes.sources.picture_specs import wrap_text
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang.a2a import A2A_CHOICES, A2A_SOURCES
-from rsb_mj.picture_specs import wrap_text
 
 #: Seed of every category's item order.
 ITEM_SEED = 20261130

@@ -2,9 +2,10 @@
 
 A spec names a kind and its arguments, ``"color:red:circle"``, ``"shape:triangle:blue"``,
 ``"count:5:green"``, ``"size:0.40:square:purple"``, ``"spatial:above:circle:red:square:blue"``,
-``"clock:3:30"`` or ``"text:Paris"``. This module is the vocabulary both sides read: the
-question sources that make specs (:mod:`rsb_mj.episodes.sources.act2answer`) and the scene
-that draws them (:mod:`rsb_mj.scene.pictures`), so neither imports the other. Pure Python.
+``"clock:3:30"`` or ``"text:Paris"``. Specs are the data of the question sources whose
+answers are pictures (:mod:`rsb_mj.episodes.sources.act2answer`, which makes them); the
+scene draws them (:mod:`rsb_mj.scene.pictures`) from this vocabulary, so the sources never
+import the scene. Pure Python.
 """
 
 from __future__ import annotations
