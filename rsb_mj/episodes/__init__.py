@@ -6,11 +6,16 @@ Data flows one way: a parsed task (``:question`` source and choice count, candid
 modules, one concept each:
 
 * :mod:`.sources` -- ``arithmetic`` (sign rule ``a >= b + 10``), ``gsm8k``, ``mmlu_pro``,
-  ``mmlu``: disjoint, deterministic train/eval pools;
+  ``mmlu`` and the twelve Act2Answer sources (binary items with pictures): disjoint,
+  deterministic train/eval pools;
 * :mod:`.options` -- distinct options, correct letter and numeric rank uniform;
-* :mod:`.templates` -- ``tasks/templates/{seen,unseen}_{4,10}.txt``;
-* :mod:`.sampler` -- the draw order from ``default_rng(seed)``;
-* :mod:`.table` -- the frozen tables ``tasks/episodes/*.jsonl`` and their manifest;
+* :mod:`.templates` -- ``tasks/templates/{seen,unseen}_{2..10}.txt`` and the answer
+  templates ``a2a-{seen,unseen}-{picture,text}.txt``;
+* :mod:`.instructions` -- which templates a split uses, and how they are filled;
+* :mod:`.sampler` -- the draw order from ``default_rng(seed)``, the same for every family;
+* :mod:`.table` -- the RSB frozen tables ``tasks/episodes/*.jsonl`` and the one manifest;
+  :mod:`.paired` -- the Act2Answer tables (every item in both plate orders);
+  :mod:`.families` -- which family builds, checks, audits and verifies a suite's tables;
 * :mod:`.heuristics`, :mod:`.probes`, :mod:`.learned`, :mod:`.dedup`, :mod:`.audit`,
   :mod:`.stats` -- the shortcut audit (``rsb audit``): text-only heuristics, number-shape
   probes, a per-value prior and linear classifiers fitted on train, near-duplicates across
@@ -21,9 +26,9 @@ Public API::
     sample_episode(problem, *, suite, split, index, seed) -> Episode
     get_source(name) -> QuestionSource       # arithmetic, gsm8k, mmlu_pro, mmlu
     load_templates(set_name, choices) -> tuple[Template, ...]
-    load_table(suite, split="eval") -> list[Episode]   # frozen tables in tasks/episodes
-    build_all() / check_tables()                     # rsb episodes build / check
-    rsb_mj.episodes.audit.audit(episodes) -> AuditReport  # rsb audit
+    load_table(suite, split="eval") -> list[Episode]   # frozen tables, checked against the manifest
+    build_all() / check_tables()                     # rsb episodes build / check (all families)
+    rsb_mj.episodes.families.audit_rows(episodes, label) -> AuditReport  # rsb audit
 """
 
 from __future__ import annotations
@@ -33,10 +38,11 @@ from typing import TYPE_CHECKING
 from rsb_mj.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from rsb_mj.episodes.families import check_tables, load_table
     from rsb_mj.episodes.question import Question
     from rsb_mj.episodes.sampler import sample_episode
     from rsb_mj.episodes.sources import SOURCES, SPLITS, QuestionSource, get_source
-    from rsb_mj.episodes.table import build_all, check_tables, load_table, read_table
+    from rsb_mj.episodes.table import build_all, read_table
     from rsb_mj.episodes.templates import Template, load_templates
 
 #: Public name -> the module that defines it, imported on first access (so that importing one
@@ -50,8 +56,8 @@ _LAZY = {
     "QuestionSource": "rsb_mj.episodes.sources",
     "get_source": "rsb_mj.episodes.sources",
     "build_all": "rsb_mj.episodes.table",
-    "check_tables": "rsb_mj.episodes.table",
-    "load_table": "rsb_mj.episodes.table",
+    "check_tables": "rsb_mj.episodes.families",
+    "load_table": "rsb_mj.episodes.families",
     "read_table": "rsb_mj.episodes.table",
     "Template": "rsb_mj.episodes.templates",
     "load_templates": "rsb_mj.episodes.templates",

@@ -15,12 +15,13 @@ A table given by path is audited by the family of the suite its rows name, and a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rsb_mj.errors import RsbError
+from rsb_mj.errors import EpisodeError, RsbError
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES, Suite, get_suite
 
 if TYPE_CHECKING:
@@ -28,16 +29,29 @@ if TYPE_CHECKING:
     from rsb_mj.episodes.audit import AuditReport
 
 
-def _check_rsb(suites: list[Suite], folder: Path | None, complete: bool) -> list[str]:
+def _check_rsb(
+    suites: list[Suite],
+    folder: Path | None,
+    complete: bool,
+    splits: tuple[str, ...],
+    max_report: int = 5,
+) -> list[str]:
     from rsb_mj.episodes.table import check_tables as check_seeded
 
-    return check_seeded([s.name for s in suites], folder, complete=complete, lint=False)
+    names = [s.name for s in suites]
+    return check_seeded(names, folder, max_report, complete, lint=False, splits=splits)
 
 
-def _check_paired(suites: list[Suite], folder: Path | None, complete: bool) -> list[str]:
+def _check_paired(
+    suites: list[Suite],
+    folder: Path | None,
+    complete: bool,
+    splits: tuple[str, ...],
+    max_report: int = 5,
+) -> list[str]:
     from rsb_mj.episodes.paired import check_paired
 
-    return check_paired(suites, folder, complete)
+    return check_paired(suites, folder, complete, splits)  # names its first differing row
 
 
 def _audit_rsb(*args: Any) -> AuditReport:
@@ -59,13 +73,13 @@ class Family:
     Attributes:
         name: the :attr:`~rsb_mj.suites.Suite.family` value.
         design: how its tables are made, for messages.
-        check: ``check(suites, folder, complete) -> problems``.
+        check: ``check(suites, folder, complete, splits, max_report) -> problems``.
         audit: ``audit(rows, label, max_words, train) -> AuditReport``.
     """
 
     name: str
     design: str
-    check: Callable[[list[Suite], Path | None, bool], list[str]]
+    check: Callable[[list[Suite], Path | None, bool, tuple[str, ...], int], list[str]]
     audit: Callable[..., AuditReport]
 
 
@@ -121,6 +135,7 @@ def every_suite() -> list[Suite]:
 def check_tables(
     suites: list[str] | None = None,
     folder: Path | None = None,
+    max_report: int = 5,
     complete: bool = True,
 ) -> list[str]:
     """Verify the frozen tables of ``suites`` (default: every suite) against the one
@@ -128,6 +143,7 @@ def check_tables(
     problems found (empty when all is well).
 
     Args:
+        max_report: drifted rows named per RSB table (then a count).
         complete: a table of a wanted suite missing from the manifest is a problem too.
     """
     from rsb_mj.episodes.table import lint_templates
@@ -137,8 +153,75 @@ def check_tables(
     for family in FAMILIES.values():
         members = [s for s in wanted if s.family == family.name]
         if members:
-            problems += family.check(members, folder, complete)
+            problems += family.check(members, folder, complete, ("eval", "train"), max_report)
     return problems
+
+
+#: (path, size, mtime_ns) of every table this process verified.
+_VERIFIED: set[tuple[str, int, int]] = set()
+
+
+def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
+    """Check the frozen table of ``suite`` and ``split`` against the one manifest before it
+    is used: its sha256 is the manifest's (hashed once per file and process). Returns the
+    table's path.
+
+    Raises:
+        EpisodeError: for a table missing from the folder or the manifest, or one whose
+            bytes differ from the manifest's: the message names ``file:line`` of the first
+            row that differs from what its family rebuilds (a hand-edited ``correct`` would
+            otherwise score the wrong candidate as a success) and how to restore it.
+    """
+    from rsb_mj.episodes.table import MANIFEST, episodes_dir, read_manifest, sha256, table_name
+
+    s = get_suite(suite)
+    folder = episodes_dir() if folder is None else folder
+    path = folder / table_name(s.name, split)
+    try:
+        stat = path.stat()
+    except OSError:
+        raise EpisodeError(
+            f"episode table {path} not found; build it with: rsb episodes build"
+        ) from None
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key in _VERIFIED:
+        return path
+    entry = read_manifest(folder).get(path.name)
+    if entry is None:
+        raise EpisodeError(
+            f"{path}: not in the manifest {folder / MANIFEST}; a table the manifest does not "
+            f"list is not used; rebuild it with: rsb episodes build {s.name}"
+        )
+    digest = sha256(path.read_bytes())
+    if digest != entry["sha256"]:
+        found = family_of(s).check([s], folder, True, (split,), 1)
+        at_row = re.compile(re.escape(path.name) + r":\d+: ")
+        rows = [f"{folder / p}" for p in found if at_row.match(p)]
+        raise EpisodeError(
+            "\n".join(
+                [
+                    *rows[:1],
+                    f"{path}: sha256 {digest[:12]} is not the manifest's {entry['sha256'][:12]}: "
+                    "the table was changed by hand, so its rows would score the wrong "
+                    f"episodes; restore it (e.g. git checkout {path.name}) or rebuild it: "
+                    f"rsb episodes build {s.name}",
+                ]
+            )
+        )
+    _VERIFIED.add(key)
+    return path
+
+
+def load_table(suite: str, split: str = "eval") -> list[Episode]:
+    """The frozen table of ``suite`` and ``split``, verified against the manifest first
+    (:func:`verify_table`); what ``rsb eval`` reads.
+
+    Raises:
+        EpisodeError: for a missing, unlisted or changed table (see :func:`verify_table`).
+    """
+    from rsb_mj.episodes.table import read_table
+
+    return read_table(verify_table(suite, split))
 
 
 __all__ = [
@@ -149,4 +232,6 @@ __all__ = [
     "every_suite",
     "family_of",
     "family_of_rows",
+    "load_table",
+    "verify_table",
 ]

@@ -42,6 +42,7 @@ from rsb_mj.episodes.sources.act2answer import EVAL_ITEMS, TRAIN_ITEMS
 from rsb_mj.episodes.table import (
     MANIFEST,
     BuildResult,
+    diff_rows,
     dumps,
     episodes_dir,
     load_suite_problem,
@@ -224,17 +225,21 @@ def build_paired(
 
 
 def check_paired(
-    suites: list[Suite], folder: Path | None = None, complete: bool = True
+    suites: list[Suite],
+    folder: Path | None = None,
+    complete: bool = True,
+    splits: tuple[str, ...] = ("eval", "train"),
 ) -> list[str]:
-    """Verify the paired tables of ``suites``: manifest sha256 and rows, and every table
-    rebuilt from its items (without the dropped ones) byte for byte. With ``complete``, a
-    table missing from the manifest is a problem too. Returns the problems found."""
+    """Verify the paired ``splits`` tables of ``suites``: manifest sha256 and rows, and every
+    table rebuilt from its items (without the dropped ones) byte for byte; the first row
+    that differs is named ``file:line``. With ``complete``, a table missing from the
+    manifest is a problem too. Returns the problems found."""
     folder = episodes_dir() if folder is None else folder
     manifest = read_manifest(folder)
     problems = []
     for suite in suites:
         problem = None
-        for split in ("eval", "train"):
+        for split in splits:
             file = table_name(suite.name, split)
             entry = manifest.get(file)
             path = folder / file
@@ -259,11 +264,18 @@ def check_paired(
             if len(stored) != entry["rows"]:
                 problems.append(f"{file}: {len(stored)} rows, manifest says {entry['rows']}")
             if dumps(fresh) != data:
-                bad = [
-                    i for i, (a, b) in enumerate(zip(stored, fresh, strict=False)) if a != b
-                ] or [min(len(stored), len(fresh))]
-                problems.append(f"{file}: rows differ from the items, first at row {bad[0]}")
+                problems.append(_first_difference(file, stored, fresh))
     return problems
+
+
+def _first_difference(file: str, stored: list[Episode], fresh: list[Episode]) -> str:
+    """``file:line: ...`` of the first stored row that is not its item's row."""
+    for i, (a, b) in enumerate(zip(stored, fresh, strict=False)):
+        if a != b:
+            fields = ", ".join(diff_rows(a, b)) or "its bytes"
+            return f"{file}:{i + 1}: row {i} differs from its item's row in {fields}"
+    i = min(len(stored), len(fresh))
+    return f"{file}:{i + 1}: {len(stored)} rows, the items make {len(fresh)}"
 
 
 __all__ = [

@@ -320,7 +320,9 @@ def read_table(path: Path) -> list[Episode]:
 
 
 def load_table(suite: str, split: str = "eval") -> list[Episode]:
-    """The frozen table of ``suite`` and ``split`` shipped in ``tasks/episodes``."""
+    """The frozen table of ``suite`` and ``split`` shipped in ``tasks/episodes``, read as it
+    is; :func:`rsb_mj.episodes.families.load_table` (``rsb_mj.load_table``, what ``rsb eval``
+    reads) checks it against the manifest first."""
     return read_table(episodes_dir() / table_name(get_suite(suite).name, split))
 
 
@@ -507,8 +509,9 @@ def check_tables(
     max_report: int = 5,
     complete: bool = True,
     lint: bool = True,
+    splits: tuple[str, ...] = ("eval", "train"),
 ) -> list[str]:
-    """Verify the frozen tables of the RSB suites (seeded draws; default: every one of
+    """Verify the frozen ``splits`` tables of the RSB suites (seeded draws; default: every one of
     :data:`rsb_mj.suites.ALL_SUITES`); returns the problems found (empty when all is well).
     :func:`rsb_mj.episodes.families.check_tables` checks every family's.
 
@@ -528,13 +531,15 @@ def check_tables(
     missing = [
         table_name(s, split)
         for s in sorted(wanted)
-        for split in ("eval", "train")
+        for split in splits
         if complete and table_name(s, split) not in manifest
     ]
     problems += [f"{name}: not in the manifest" for name in missing]
     loaded: dict[str, Any] = {}
     for name, entry in manifest.items():
         if entry["suite"] not in wanted or entry["suite"] not in ALL_SUITES:
+            continue
+        if entry["split"] not in splits:
             continue
         path = folder / name
         if not path.is_file():

@@ -6,8 +6,10 @@ same row runs the same question, mapping, layout, instruction and seed.
 A *source* is a suite name (``RSB-Math-4``) or a task file (``tasks/rsb_math_4_objects.bddl``,
 any lint-clean ``.bddl``):
 
-* a suite's row ``index`` is row ``index`` of its frozen table (:mod:`rsb_mj.episodes`);
-  a row outside the table, or a missing or damaged table, is an error (never a fresh draw);
+* a suite's row ``index`` is row ``index`` of its frozen table (:mod:`rsb_mj.episodes`),
+  checked against the manifest once per process before any row is used
+  (:func:`rsb_mj.episodes.families.verify_table`); a row outside the table, or a missing,
+  damaged or hand-edited table, is an error (never a fresh draw);
 * a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
   (file name, split, index), and carries the path as given as its ``suite``.
 """
@@ -76,9 +78,10 @@ def load_problem(source: str) -> Problem:
 
 @cache
 def _table(suite: str, split: str) -> tuple[Episode, ...]:
-    from rsb_mj.episodes.table import load_table
+    from rsb_mj.episodes.families import load_table
 
-    return tuple(load_table(suite, split))  # a missing or damaged table is an error
+    # verified against the manifest first: a missing, damaged or edited table is an error
+    return tuple(load_table(suite, split))
 
 
 def load_episode(source: str, split: str, index: int) -> Episode:

@@ -69,3 +69,87 @@ def test_an_act2answer_table_given_by_path_gets_the_paired_audit(tmp_path):
 
 def test_check_covers_both_families_against_the_one_manifest():
     assert check_tables(["RSB-Math-4-L1", "A2A-Normative"]) == []
+
+
+def _tampered_copy(tmp_path, name, old, new):
+    """A copy of the shipped manifest and table ``name`` with the first ``old`` replaced."""
+    import shutil
+
+    from rsb_mj.episodes.table import MANIFEST, episodes_dir
+
+    folder = tmp_path / "episodes"
+    folder.mkdir(parents=True)
+    shutil.copy(episodes_dir() / MANIFEST, folder / MANIFEST)
+    text = (episodes_dir() / name).read_text(encoding="utf-8")
+    assert old in text
+    (folder / name).write_text(text.replace(old, new, 1), encoding="utf-8")
+    return folder
+
+
+def test_a_verified_table_is_hashed_once_per_process(monkeypatch):
+    from rsb_mj.episodes import families, table
+
+    calls = []
+    real = table.sha256
+    monkeypatch.setattr(table, "sha256", lambda data: calls.append(1) or real(data))
+    monkeypatch.setattr(families, "_VERIFIED", set())
+    first = families.load_table("RSB-Math-10-L1", "train")
+    assert families.load_table("RSB-Math-10-L1", "train") == first
+    assert len(calls) == 1
+
+
+def test_a_hand_edited_row_is_refused_with_its_file_and_row(tmp_path):
+    from rsb_mj.episodes.families import verify_table
+    from rsb_mj.errors import EpisodeError
+
+    folder = _tampered_copy(tmp_path, "RSB-Math-4.eval.jsonl", '"correct": "D"', '"correct": "A"')
+    with pytest.raises(EpisodeError) as caught:
+        verify_table("RSB-Math-4", "eval", folder)
+    first, second = str(caught.value).splitlines()
+    assert first == f"{folder}/RSB-Math-4.eval.jsonl:1: RSB-Math-4 eval row 0 drifted in correct"
+    assert second.startswith(f"{folder}/RSB-Math-4.eval.jsonl: sha256 ")
+    assert second.endswith("rebuild it: rsb episodes build RSB-Math-4")
+    paired = _tampered_copy(
+        tmp_path / "a2a", "A2A-Color.eval.jsonl", '"correct": "B"', '"correct": "A"'
+    )
+    with pytest.raises(
+        EpisodeError, match=r"A2A-Color.eval.jsonl:1: row 0 differs from its item's row in correct"
+    ):
+        verify_table("A2A-Color", "eval", paired)
+
+
+def test_rsb_eval_refuses_a_hand_edited_table_before_any_episode(tmp_path, monkeypatch, capsys):
+    """Issue 23, item 2: `"correct": "D"` -> `"A"` in a copy; rsb eval exits non-zero, names
+    the file and row, and writes nothing."""
+    from rsb_mj.episodes import table
+    from rsb_mj.evaluation import episode_source
+
+    folder = _tampered_copy(tmp_path, "RSB-Math-4.eval.jsonl", '"correct": "D"', '"correct": "A"')
+    monkeypatch.setattr(table, "episodes_dir", lambda: folder)
+    episode_source._table.cache_clear()
+    out = tmp_path / "run"
+    try:
+        code = main(
+            [
+                "eval",
+                "--suite",
+                "RSB-Math-4",
+                "--policy",
+                "expert",
+                "--episodes",
+                "1",
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+            ]
+        )
+    finally:
+        episode_source._table.cache_clear()
+    assert code == 2
+    err = capsys.readouterr()
+    assert (
+        f"{folder}/RSB-Math-4.eval.jsonl:1: RSB-Math-4 eval row 0 drifted in correct"
+        in err.out + err.err
+    )
+    assert not out.exists()
