@@ -97,8 +97,11 @@ _QUESTION_ENDS = (".", "?", "!", ":", ";", ")", '"', "'", "\u201d", "\u2019", "_
 
 def display_text(text: str) -> str:
     """The question as the instruction shows it: a stem that ends mid-sentence ("The issue
-    that precipitated the passage excerpted above was") gets a blank, ``" ___."``, so the
-    instruction's next sentence does not run on from it."""
+    that precipitated the passage excerpted above was", "The element (4, 2) of Z_12 x Z_8
+    has order") gets a blank, ``" ___."``, so the instruction's next sentence does not run
+    on from it. Every question gets it, whatever its family; a description of the target
+    (``Question.form == "target"``, "the orange hexagon") is not a sentence and is shown as
+    written."""
     return text if text.endswith(_QUESTION_ENDS) else f"{text} ___."
 
 

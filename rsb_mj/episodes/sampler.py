@@ -147,9 +147,7 @@ def draw_semantics(
     colors = _draw_colors(candidates, question, options, rng, nouns, shared=answers)
     template_list = templates_for(task, split, templates, question.form)
     template = template_list[int(rng.integers(len(template_list)))]
-    text = question.text
-    if source.complete_stems and question.form == "question":
-        text = display_text(text)
+    text = display_text(question.text) if question.form == "question" else question.text
     instruction = render_instruction(task, template, text, options, mapping, colors)
     if text != question.text:
         question = dataclasses.replace(question, text=text)

@@ -144,3 +144,14 @@ def test_a_reader_drops_items_and_the_manifest_replays_it(tmp_path):
     assert logged == [f"A2A-Shape train: dropped {q}: unreadable" for q in result.dropped]
     assert result.rows == 100
     assert check_paired([get_suite("A2A-Shape")], tmp_path, complete=False) == []
+
+
+def test_a_question_that_ends_mid_sentence_reads_as_a_sentence():
+    """Issue 24, item 4 (the tables were rebuilt for it): "... has order pick up the cube"
+    became "... has order ___. pick up the cube"."""
+    row = load_table("A2A-Quantitative", "eval")[0]
+    assert row.question == "The element (4, 2) of Z_12 x Z_8 has order ___."
+    assert row.instruction == (
+        "The element (4, 2) of Z_12 x Z_8 has order ___. pick up the cube and set it on the "
+        "plate that answers this."
+    )

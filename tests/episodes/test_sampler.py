@@ -201,18 +201,27 @@ def test_an_act2answer_free_draw_is_the_samplers_draw_with_answers_on_the_plates
     assert train.template_id.startswith("a2a-seen-picture-")
 
 
-def test_an_act2answer_text_item_keeps_its_question_as_written():
+def test_an_act2answer_question_reads_as_a_sentence_and_a_target_as_written():
+    """Issue 24, item 4: a question that ends without punctuation gets the blank before the
+    instruction goes on (as every question does); target descriptions are not sentences."""
+    from rsb_mj.episodes.sampler import display_text
     from rsb_mj.lang import load_task
     from rsb_mj.suites import get_suite
 
     problem = load_task(get_suite("A2A-Quantitative").path)
+    stems = 0
     for seed in range(40):
         episode = sample_episode(
             problem, suite="A2A-Quantitative", split="eval", index=0, seed=seed
         )
-        assert episode.template_id.startswith("a2a-unseen-text-")
-        assert episode.question == get_source("a2a_quantitative").get(episode.question_id).text
-        assert episode.question in episode.instruction
+        written = get_source("a2a_quantitative").get(episode.question_id).text
+        assert episode.question == display_text(written) and episode.question in episode.instruction
+        stems += episode.question != written
+    assert stems > 0
+    problem = load_task(get_suite("A2A-Color").path)
+    episode = sample_episode(problem, suite="A2A-Color", split="eval", index=0, seed=1)
+    assert episode.question == get_source("a2a_color").get(episode.question_id).text
+    assert "___" not in episode.instruction
 
 
 def test_answer_showing_candidates_need_pictures_from_their_source(tmp_path):

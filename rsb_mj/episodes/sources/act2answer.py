@@ -310,9 +310,6 @@ class Act2AnswerSource(QuestionSource):
     """The items of one Act2Answer category (suite ``A2A-<Category>``)."""
 
     choices = A2A_CHOICES
-    #: Act2Answer questions are shown as written (a stem gets no blank; see
-    #: :func:`rsb_mj.episodes.sampler.display_text`).
-    complete_stems = False
 
     def __init__(self, category: str) -> None:
         self.category = category

@@ -60,9 +60,6 @@ class QuestionSource(ABC):
     name: str = ""
     #: Choice counts the source supports (generated options: every count, 2..10).
     choices: tuple[int, ...] = CHOICE_COUNTS
-    #: Whether a question that ends mid-sentence gets a blank before the instruction goes
-    #: on (:func:`rsb_mj.episodes.sampler.display_text`).
-    complete_stems: bool = True
 
     @abstractmethod
     def pool(self, split: str) -> tuple[Question, ...] | None:
