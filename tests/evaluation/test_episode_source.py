@@ -17,14 +17,19 @@ from rsb_mj.evaluation.episode_source import (
 )
 
 
-def test_a_damaged_table_is_an_error_never_a_silent_fresh_draw(monkeypatch):
-    def damaged(suite, split):
-        raise EpisodeError(f"tasks/episodes/{suite}.{split}.jsonl:3: not a JSON row")
+def test_a_damaged_table_is_an_error_never_a_silent_fresh_draw(monkeypatch, tmp_path):
+    import shutil
 
+    from rsb_mj.episodes.table import MANIFEST, episodes_dir
+
+    shutil.copy(episodes_dir() / MANIFEST, tmp_path / MANIFEST)
+    lines = (episodes_dir() / "RSB-Math-4.eval.jsonl").read_text().splitlines(keepends=True)
+    lines[2] = "{not a JSON row\n"
+    (tmp_path / "RSB-Math-4.eval.jsonl").write_text("".join(lines))
     episode_source._table.cache_clear()
-    monkeypatch.setattr(rsb_mj.episodes.table, "load_table", damaged)
+    monkeypatch.setattr(rsb_mj.episodes.table, "episodes_dir", lambda: tmp_path)
     try:
-        with pytest.raises(EpisodeError, match=r"RSB-Math-4.eval.jsonl:3: not a JSON row"):
+        with pytest.raises(EpisodeError, match=r"RSB-Math-4.eval.jsonl:3: not an episode row"):
             load_episode("RSB-Math-4", "eval", 0)
     finally:
         episode_source._table.cache_clear()
