@@ -1,10 +1,10 @@
 """``RsbEnv``: the RSB task as a gymnasium environment on the bimanual Aloha in MuJoCo.
 
 Description:
-    A multiple-choice question is asked in the instruction; N candidate objects (2..10)
-    stand on the table, each standing for one option; the policy must place the object of
-    the correct option in the gray answer zone. The env only simulates and reports raw
-    signals; success is scored downstream (:mod:`rsb_mj.scoring`).
+    A multiple-choice question is asked in the instruction; N candidates (2..10) stand for
+    the options; the policy does what the task's goal says with the correct one (RSB: put it
+    in the gray answer zone; Act2Answer: put a cube on that plate). The env reports the raw
+    signals the task's predicates declare; success is scored by :mod:`rsb_mj.scoring`.
 
 Action Space:
     ``Box((14,), float64)``: joint position targets
@@ -35,9 +35,9 @@ Rewards:
     Sparse: 1.0 on the step where success is decided, else 0.0.
 
 Episode End:
-    ``terminated`` when the one-attempt outcome is decided: the correct candidate rested in
-    the answer zone, released, for 0.5 s (success), or the first candidate grasped was a
-    wrong one (failure). Truncated by the registered ``max_episode_steps``; at truncation,
+    ``terminated`` when the one-attempt outcome is decided (:mod:`rsb_mj.scoring.outcome`):
+    the goal held for the correct choice for 0.5 s (success), or the choice was a wrong one
+    (failure). Truncated by the registered ``max_episode_steps``; at truncation,
     ``is_success`` is the outcome scored on the last substep.
 
 Control:
@@ -79,7 +79,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CAMERAS, CameraRig
-from rsb_mj.env.signals import recorder_for
+from rsb_mj.env.signals import SignalRecorder
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
@@ -89,7 +89,7 @@ from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
 from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.cost import CostMeter
-from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.scoring.scorer import EpisodeScorer, signal_plan
 from rsb_mj.splits import SPLITS
 
 
@@ -156,7 +156,10 @@ class RsbEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._cost = CostMeter(self.problem) if self.problem.cost_terms else None
         probes = self._cost.probes if self._cost is not None else ()
-        self.scene: Scene = compile_scene(self.problem, quality=quality, probes=probes)
+        plan = signal_plan(self.problem)  # the signals the task's predicates declare
+        self.scene: Scene = compile_scene(
+            self.problem, quality=quality, probes=probes, tracked=plan.objects
+        )
         self.model: mujoco.MjModel = self.scene.model
         if self._cost is not None:
             self._cost.bind(self.model)
@@ -165,7 +168,7 @@ class RsbEnv(gymnasium.Env):
         self.scorer: EpisodeScorer | None = None
         self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
         self._render_rig: CameraRig | None = None
-        self._signals = recorder_for(self.scene)
+        self._signals = SignalRecorder(self.scene, plan)
         self._step_count = 0
         self._perturb = Perturbations(
             self.model,
@@ -393,7 +396,4 @@ class RsbEnv(gymnasium.Env):
 
     def _is_success(self) -> bool:
         """The outcome if the episode ended now (decided, or scored on this substep)."""
-        if self.scorer is None:
-            return False
-        out = self.scorer.outcome
-        return out.success if out.decided else out.correct_choice and out.goal_final
+        return self.scorer is not None and self.scorer.success_now()

@@ -27,7 +27,6 @@ import numpy as np
 from rsb_mj.colors import PALETTE, rgba
 from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.a2a import pick_objects
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
@@ -186,11 +185,13 @@ def _add_letter_materials(spec: mujoco.MjSpec, letters: tuple[str, ...]) -> None
 
 
 def _add_signal_sensors(spec: mujoco.MjSpec, candidates: tuple[str, ...]) -> None:
-    """Sensors the environment reads once per physics step (see :class:`SignalSensors`):
-    ``sig/contact/{obj}/{side}/{finger}`` (number of contacts between the candidate and one
-    finger link), ``sig/table/{obj}`` (contacts between the candidate and the table body,
-    answer-zone patch included), ``sig/pos/{obj}`` (candidate body position, world) and
-    ``sig/finger/{side}/{finger}`` (finger slide position)."""
+    """Sensors the environment reads once per physics step (see :class:`SignalSensors`),
+    for each of ``candidates`` (the candidates and the other tracked objects):
+    ``sig/contact/{obj}/{side}/{finger}`` (number of contacts between the object and one
+    finger link), ``sig/table/{obj}`` (contacts between the object and the table body,
+    answer-zone patch included), ``sig/pos/{obj}`` and ``sig/quat/{obj}`` (object body
+    position and orientation, world) and ``sig/finger/{side}/{finger}`` (finger slide
+    position)."""
     body, contact = mujoco.mjtObj.mjOBJ_BODY, mujoco.mjtSensor.mjSENS_CONTACT
     for obj in candidates:
         for side in aloha.SIDES:
@@ -218,6 +219,13 @@ def _add_signal_sensors(spec: mujoco.MjSpec, candidates: tuple[str, ...]) -> Non
         spec.add_sensor(
             name=f"sig/pos/{obj}", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, objtype=body, objname=obj
         )
+    for obj in candidates:
+        spec.add_sensor(
+            name=f"sig/quat/{obj}",
+            type=mujoco.mjtSensor.mjSENS_FRAMEQUAT,
+            objtype=body,
+            objname=obj,
+        )
     for side in aloha.SIDES:
         for name in aloha.finger_joints(side):
             spec.add_sensor(
@@ -236,17 +244,20 @@ class SignalSensors:
         contact: int (N, 2, 2): candidate, side [left, right], finger -> contact count.
         table: int (N,): candidate -> contact count with the table (zone patch included).
         position: int (N, 3): candidate -> world x, y, z of its body [m].
+        orientation: int (N, 4): candidate -> world orientation of its body (w, x, y, z).
         finger: int (2, 2): side, finger -> slide position [m].
     """
 
     contact: np.ndarray
     table: np.ndarray
     position: np.ndarray
+    orientation: np.ndarray
     finger: np.ndarray
 
     @classmethod
     def of(cls, model: mujoco.MjModel, candidates: tuple[str, ...]) -> SignalSensors:
-        """Look the sensors up by name in a compiled scene model."""
+        """Look the sensors up by name in a compiled scene model (``candidates``: the
+        candidates, or any tracked objects)."""
         adr = lambda name: int(model.sensor(name).adr[0])  # noqa: E731
         contact = np.array(
             [
@@ -256,24 +267,33 @@ class SignalSensors:
         ).reshape(len(candidates), 2, 2)
         table = np.array([adr(f"sig/table/{o}") for o in candidates], dtype=int)
         position = np.array([adr(f"sig/pos/{o}") + np.arange(3) for o in candidates])
+        orientation = np.array([adr(f"sig/quat/{o}") + np.arange(4) for o in candidates])
         finger = np.array(
             [[adr(f"sig/finger/{n}") for n in aloha.finger_joints(s)] for s in aloha.SIDES]
         )
-        return cls(contact, table, position.reshape(len(candidates), 3), finger)
+        n = len(candidates)
+        return cls(contact, table, position.reshape(n, 3), orientation.reshape(n, 4), finger)
 
 
 def compile_scene(
-    problem: Problem, *, quality: str = "fast", probes: tuple[Probe, ...] = ()
+    problem: Problem,
+    *,
+    quality: str = "fast",
+    probes: tuple[Probe, ...] = (),
+    tracked: tuple[str, ...] = (),
 ) -> Scene:
     """Compile ``problem`` (a :class:`rsb_mj.lang.Problem`) into a :class:`Scene`.
 
     Non-candidate objects are compiled at the center of their ``:init`` region; an episode
     with ``distractors`` moves and colors them (:meth:`Scene.apply_episode`). ``probes``
-    are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the safety costs' contacts).
+    are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the safety costs' contacts);
+    ``tracked`` names the objects besides the candidates that get signal sensors (the
+    objects the task's predicates talk about, :func:`rsb_mj.scoring.signal_plan`).
 
     Raises:
-        SceneError: for an unknown category or fixture, a task without candidates, or a
-            model MuJoCo rejects (the message names the task file).
+        SceneError: for an unknown category or fixture, a task without candidates, a
+            tracked object the task does not declare, or a model MuJoCo rejects (the
+            message names the task file).
     """
     path = problem.path
     candidates = tuple(problem.candidates)
@@ -333,8 +353,13 @@ def compile_scene(
     unknown = [c for c in candidates if c not in built]
     if unknown:
         raise SceneError(f"{path}: candidates {unknown} are not declared in :objects")
-    # Act2Answer's pick object gets the same sensors (rsb_mj.a2a.scoring reads them).
-    _add_signal_sensors(spec, (*candidates, *pick_objects(problem)))
+    untracked = [o for o in tracked if o not in built]
+    if untracked:
+        raise SceneError(
+            f"{path}: tracked objects {untracked} are not in :objects; valid choices: "
+            + ", ".join(built)
+        )
+    _add_signal_sensors(spec, tuple(dict.fromkeys((*candidates, *tracked))))
     add_probes(spec, probes)
     try:
         model = spec.compile()

@@ -1,75 +1,104 @@
 """Score one episode from the environment's signals: one attempt, choice, success.
 
-The protocol (RSB, read strictly; stated in the README):
+The protocol (stated in the README): the task names what moves and ``?answer`` binds a
+candidate. :class:`EpisodeScorer` evaluates the task file's ``:grasp`` and ``:goal`` every
+control step and hands their truth to the task's choice rule (:mod:`rsb_mj.scoring.outcome`):
 
-* **One attempt.** The episode's *choice* is the first candidate grasped (``:grasp``, e.g.
-  the strict Appendix C grasp of :mod:`rsb_mj.scoring.predicates.grasped`). Two candidates
-  first grasped in the same substep: the first in candidate order is the choice.
-* A first grasp on a wrong candidate **fails the episode** whatever follows: the outcome is
-  decided at that substep (``decided``; the env reports ``terminated`` and the runner stops).
-* **Success** (the TSR flag) needs the choice to be the correct candidate and the ``:goal``
-  (e.g. the answer in the zone, released) to hold at the end of the episode. The outcome is
-  decided early, as a success, once the goal has held without a break for
-  :data:`SUCCESS_HOLD_STEPS` control steps (0.5 s at 20 Hz) after the correct choice: a
-  block that bounces through the zone is not a success, a block that rests there is. An
-  episode cut before that (step limit, policy done) is scored on its last substep
-  (:meth:`EpisodeScorer.finish`).
+* ``(:grasp (Grasped ?c - candidate))`` (RSB: the candidate moves): the **choice** is the
+  first candidate grasped; a wrong one fails the episode at once. **Success** needs the
+  correct choice and the ``:goal`` for the answer (``(And (In ?answer zone) (Released
+  ?answer))``) holding for :data:`SUCCESS_HOLD_STEPS` control steps (0.5 s at 20 Hz), or at
+  the last substep of an episode cut before that (:meth:`EpisodeScorer.finish`).
+* ``(:grasp (Grasped cube))`` with ``(:goal (And (On cube ?answer) (Released cube)))``
+  (Act2Answer: the cube moves): GSR is the cube grasped; the **choice** is the first
+  candidate the goal holds for, 0.5 s without a break (the released cube resting on a
+  plate); **success** needs the grasp and the correct choice.
 
 So TSR <= GSR, nSG stays at most 1, and a knock-in, a push, a second try or a placement
-after a wrong first grasp never scores.
+after a wrong first choice never scores.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.a2a import is_a2a, pick_objects
 from rsb_mj.lang.ast import Expr, Problem
-from rsb_mj.scoring.expression import CompiledExpression
-from rsb_mj.scoring.signals import StepSignals
+from rsb_mj.scoring.expression import ANSWER_VARIABLE, CompiledExpression, subjects
+from rsb_mj.scoring.outcome import (
+    SUCCESS_HOLD_STEPS,
+    ChoiceRule,
+    FirstGrasp,
+    FirstPlacement,
+    Outcome,
+)
+from rsb_mj.scoring.signals import SignalPlan, StepSignals
 
-#: Control steps the goal must hold without a break, after the correct choice, to decide a
-#: success before the episode ends (0.5 s at 20 Hz).
-SUCCESS_HOLD_STEPS = 10
 
+def compile_task(
+    grasp: Expr,
+    goal: Expr,
+    candidates: tuple[str, ...],
+    *,
+    movers: tuple[str, ...] = (),
+    path: str = "<task>",
+    zones: tuple[str, ...] = (),
+) -> tuple[CompiledExpression, CompiledExpression, SignalPlan]:
+    """Compile a task's ``:grasp`` and ``:goal`` on one object axis.
 
-@dataclass
-class Outcome:
-    """What scoring found in one episode so far.
+    Returns:
+        (grasp, goal, plan): the compiled expressions and the signals they read.
 
-    Attributes:
-        grasped: some candidate was grasped (the GSR flag).
-        choice: first candidate grasped (the policy's one attempt), or None.
-        grasp_step: control step (1-based) of the first grasp, or None.
-        grasped_candidates: every candidate grasped, in order of first grasp (diagnostics;
-            only the first counts).
-        correct_choice: the choice is the correct candidate.
-        success: the choice is correct and the goal held (decided, or at the last substep).
-        decided: the outcome can no longer change (success held, or a wrong choice).
-        decided_step: control step (1-based) where it was decided, or None.
-        success_step: control step where success was decided, or None.
-        goal_final: the goal holds at the last substep scored.
-        in_zone: candidates inside the answer zone at the last substep scored.
-        steps: control steps scored.
+    Raises:
+        EvalError: when an expression cannot be scored, or the ``:grasp`` uses ``?answer``
+            or names what moves while the ``:goal`` has no ``?answer`` to place it on.
     """
+    candidates = tuple(candidates)
+    objects = subjects((grasp, goal), candidates)
+    kw: dict[str, Any] = {"objects": objects, "movers": movers, "path": path, "zones": zones}
+    grasp_expr = CompiledExpression(grasp, candidates, **kw)
+    goal_expr = CompiledExpression(goal, candidates, **kw)
+    if grasp_expr.variable == ANSWER_VARIABLE:
+        raise EvalError(
+            f"{path}: the :grasp block cannot use ?answer; it ranges over the candidates, "
+            "e.g. (Grasped ?c - candidate), or names the object that moves, e.g. "
+            "(Grasped cube)"
+        )
+    if grasp_expr.variable is None and goal_expr.variable != ANSWER_VARIABLE:
+        raise EvalError(
+            f"{path}: the :grasp block names what moves, so the :goal must say where with "
+            "?answer, e.g. (On cube ?answer); or range the :grasp over the candidates, "
+            "e.g. (Grasped ?c - candidate)"
+        )
+    names = tuple(grasp_expr.signals | goal_expr.signals)
+    return grasp_expr, goal_expr, SignalPlan(objects, candidates, names)
 
-    grasped: bool = False
-    choice: str | None = None
-    grasp_step: int | None = None
-    grasped_candidates: list[str] = field(default_factory=list)
-    correct_choice: bool = False
-    success: bool = False
-    decided: bool = False
-    decided_step: int | None = None
-    success_step: int | None = None
-    goal_final: bool = False
-    in_zone: list[str] = field(default_factory=list)
-    steps: int = 0
+
+def _movers(problem: Problem) -> tuple[str, ...]:
+    """The task's declared objects that are not candidates (a subject may name them)."""
+    candidates = set(problem.candidates)
+    return tuple(d.name for d in problem.objects if d.name not in candidates)
+
+
+def signal_plan(problem: Problem) -> SignalPlan:
+    """The signals an environment of ``problem`` records: those its compiled ``:grasp`` and
+    ``:goal`` declare, or the candidates' base signals for a task with nothing to score.
+
+    Raises:
+        EvalError: when the expressions cannot be scored.
+    """
+    candidates = tuple(problem.candidates)
+    if problem.grasp is None or problem.goal is None:
+        return SignalPlan.of_candidates(candidates)
+    return compile_task(
+        problem.grasp,
+        problem.goal,
+        candidates,
+        movers=_movers(problem),
+        path=str(problem.path),
+        zones=problem.answer_zone_names,
+    )[2]
 
 
 class EpisodeScorer:
@@ -77,6 +106,8 @@ class EpisodeScorer:
 
     Attributes:
         grasp_expr, goal_expr: the compiled expressions.
+        plan: the signals they read, over which objects.
+        rule: the task's choice rule (:class:`FirstGrasp` or :class:`FirstPlacement`).
         outcome: the :class:`Outcome` so far.
     """
 
@@ -89,6 +120,7 @@ class EpisodeScorer:
         *,
         path: str = "<task>",
         zones: tuple[str, ...] = (),
+        movers: tuple[str, ...] = (),
     ) -> None:
         """Bind the expressions to an episode.
 
@@ -99,21 +131,28 @@ class EpisodeScorer:
             target: the correct candidate (``episode.target``).
             path: the task file, for error messages.
             zones: full names of the answer-zone regions (``problem.answer_zone_names``).
+            movers: the task's objects other than the candidates (``cube``), which an atom
+                may name as what moves.
 
         Raises:
-            EvalError: when an expression cannot be scored.
+            EvalError: when an expression cannot be scored or ``target`` is no candidate.
         """
         self.candidates = tuple(candidates)
-        self.target = target
-        self.grasp_expr = CompiledExpression(grasp, self.candidates, target, path=path, zones=zones)
-        if self.grasp_expr.free_variable is None:
+        if target not in self.candidates:
             raise EvalError(
-                f"{path}: the :grasp block must range over the candidates, "
-                "e.g. (Grasped ?c - candidate)"
+                f"answer {target!r} is not a candidate; valid: {', '.join(self.candidates)}"
             )
-        self.goal_expr = CompiledExpression(goal, self.candidates, target, path=path, zones=zones)
+        self.target = target
+        self.grasp_expr, self.goal_expr, self.plan = compile_task(
+            grasp, goal, self.candidates, movers=movers, path=path, zones=zones
+        )
+        self.rule: ChoiceRule
+        if self.grasp_expr.variable is not None:
+            self.rule = FirstGrasp(self.candidates, target)
+        else:
+            movers_named = subjects((grasp,), ())  # no candidate axis: the named subjects
+            self.rule = FirstPlacement(self.candidates, target, movers_named)
         self.outcome = Outcome()
-        self._held = 0  # consecutive substeps the goal held after the correct choice
 
     @classmethod
     def for_problem(
@@ -126,10 +165,6 @@ class EpisodeScorer:
         """
         if problem.grasp is None or problem.goal is None:
             raise EvalError(f"{problem.path}: scoring needs both a :grasp and a :goal block")
-        if is_a2a(problem):  # Act2Answer: the cube on a plate (rsb_mj.a2a.scoring)
-            from rsb_mj.a2a.scoring import A2AScorer
-
-            return A2AScorer(tuple(candidates), target, pick_objects(problem)[0])  # type: ignore[return-value]
         return cls(
             problem.grasp,
             problem.goal,
@@ -137,6 +172,7 @@ class EpisodeScorer:
             target,
             path=str(problem.path),
             zones=problem.answer_zone_names,
+            movers=_movers(problem),
         )
 
     def update(self, signals: StepSignals | Mapping[str, Any]) -> Outcome:
@@ -146,44 +182,34 @@ class EpisodeScorer:
             The outcome so far; once ``outcome.decided`` is True nothing changes any more.
         """
         if not isinstance(signals, StepSignals):
-            signals = StepSignals.from_info(signals, len(self.candidates))
+            plan = self.plan
+            signals = StepSignals.from_info(
+                signals, len(plan.objects), len(plan.candidates), names=plan.names
+            )
         out = self.outcome
         if out.decided:
             return out
         out.steps += 1
         grasp = self.grasp_expr.witnesses(signals)
-        goal = self.goal_expr.holds(self.goal_expr.witnesses(signals))
-        hold = SUCCESS_HOLD_STEPS * signals.substeps
-        for s in range(signals.substeps):
-            for n in np.flatnonzero(grasp[s]):
-                name = self.candidates[n]
-                if name not in out.grasped_candidates:
-                    out.grasped_candidates.append(name)
-                if not out.grasped:
-                    out.grasped, out.choice, out.grasp_step = True, name, out.steps
-                    out.correct_choice = name == self.target
-            if out.grasped and not out.correct_choice:
-                self._decide(success=False)
-                break
-            self._held = self._held + 1 if (out.correct_choice and goal[s]) else 0
-            if self._held >= hold:
-                self._decide(success=True)
-                break
-        out.goal_final = bool(goal[s])
-        out.in_zone = [self.candidates[n] for n in np.flatnonzero(signals.in_zone[s])]
+        goal = self.goal_expr.witnesses(signals)
+        if self.goal_expr.variable not in (None, ANSWER_VARIABLE):  # "some candidate ..."
+            goal = self.goal_expr.holds(goal)[:, None].repeat(len(self.candidates), axis=1)
+        self.rule.update(out, grasp, goal, self.goal_expr.place_witnesses(signals))
         return out
+
+    def success_now(self) -> bool:
+        """Whether the episode is a success if it ends now: the decided outcome, else what
+        :meth:`finish` would find on the last substep seen."""
+        out = self.outcome
+        return out.success if out.decided else self.rule.would_succeed(out)
 
     def finish(self) -> Outcome:
         """Close the episode (step limit, policy done): an undecided outcome is scored on
-        the last substep seen (correct choice and the goal holding)."""
+        the last substep seen."""
         out = self.outcome
         if not out.decided:
-            out.success = out.correct_choice and out.goal_final
-            out.decided = True
+            self.rule.finish(out)
         return out
 
-    def _decide(self, *, success: bool) -> None:
-        out = self.outcome
-        out.success, out.decided, out.decided_step = success, True, out.steps
-        if success:
-            out.success_step = out.steps
+
+__all__ = ["SUCCESS_HOLD_STEPS", "EpisodeScorer", "Outcome", "compile_task", "signal_plan"]

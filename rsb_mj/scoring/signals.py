@@ -1,14 +1,22 @@
 """The per-substep signals the environment reports, as one validated value.
 
 The environment (contract 5) reports ``info["signals"]`` at every control step with one row
-per physics substep (``S = 25`` rows of 2 ms at 20 Hz; ``S = 1`` at reset). The candidate
-axis ``N`` follows ``info["candidates"]``. Scoring reads nothing else from the simulator, so
-the predicates can be tested on hand-written signals and on real MuJoCo runs alike.
+per physics substep (``S = 25`` rows of 2 ms at 20 Hz; ``S = 1`` at reset). It records the
+signals the task's compiled ``:grasp`` and ``:goal`` predicates declare (a
+:class:`SignalPlan`), over two axes:
+
+* ``M``, the *objects* the predicates talk about (their first arguments): the candidates
+  when the task moves a candidate (RSB: ``(Grasped ?c - candidate)``, ``(In ?answer ...)``),
+  or the object the task names (Act2Answer: ``(Grasped cube)``, ``(On cube ?answer)``);
+* ``N``, the candidates (``info["candidates"]``), for relations to a candidate (``on``).
+
+Scoring reads nothing else from the simulator, so the predicates can be tested on
+hand-written signals and on real MuJoCo runs alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,74 +24,137 @@ import numpy as np
 
 from rsb_mj.errors import EvalError
 
-#: Signal name -> (dtype kind, shape suffix after S, with "N" for the candidate axis).
+#: Signal name -> (dtype kind, shape suffix after S; "M" the object axis, "N" the candidates).
 SIGNAL_SHAPES: dict[str, tuple[str, tuple[int | str, ...]]] = {
-    "contact": ("b", ("N", 2)),
-    "pinch": ("b", ("N", 2)),
-    "table_contact": ("b", ("N",)),
+    "contact": ("b", ("M", 2)),
+    "pinch": ("b", ("M", 2)),
+    "table_contact": ("b", ("M",)),
     "gripper_cmd": ("f", (2,)),
     "gripper_open": ("f", (2,)),
-    "lift": ("f", ("N",)),
-    "in_zone": ("b", ("N",)),
+    "lift": ("f", ("M",)),
+    "in_zone": ("b", ("M",)),
+    "on": ("b", ("M", "N")),
 }
+#: The signals an RSB task (``Grasped``, ``In``, ``Released`` over its candidates) records,
+#: and what a task without ``:grasp``/``:goal`` records.
+BASE_SIGNALS: tuple[str, ...] = tuple(k for k in SIGNAL_SHAPES if k != "on")
+
+
+@dataclass(frozen=True)
+class SignalPlan:
+    """Which signals an episode records, over which objects.
+
+    Attributes:
+        objects: the object axis M (names of the objects the predicates talk about).
+        candidates: the candidate axis N (``info["candidates"]``).
+        names: the signals to record, in :data:`SIGNAL_SHAPES` order.
+    """
+
+    objects: tuple[str, ...]
+    candidates: tuple[str, ...]
+    names: tuple[str, ...] = BASE_SIGNALS
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.names) - set(SIGNAL_SHAPES))
+        if unknown:
+            raise EvalError(f"unknown signals {unknown}; valid choices: {', '.join(SIGNAL_SHAPES)}")
+        object.__setattr__(self, "names", tuple(k for k in SIGNAL_SHAPES if k in self.names))
+
+    @classmethod
+    def of_candidates(cls, candidates: Iterable[str]) -> SignalPlan:
+        """The candidates' :data:`BASE_SIGNALS` (a task with nothing to score)."""
+        names = tuple(candidates)
+        return cls(names, names)
 
 
 @dataclass(frozen=True, eq=False)
 class StepSignals:
     """Signals of one control step, one row per physics substep.
 
+    The arrays (each present only when recorded; reading one that is not raises
+    :class:`~rsb_mj.errors.EvalError`):
+
+    * ``contact`` bool (S, M, 2): object m touches the [left, right] gripper's finger or pad
+      geoms;
+    * ``pinch`` bool (S, M, 2): object m touches both finger links of the [left, right]
+      gripper;
+    * ``table_contact`` bool (S, M): object m touches the table (zone patch included);
+    * ``gripper_cmd`` float (S, 2): commanded [left, right] gripper, 0 closed .. 1 open;
+    * ``gripper_open`` float (S, 2): measured normalized opening, 0 closed .. 1 open;
+    * ``lift`` float (S, M): object center height above its resting height at reset [m];
+    * ``in_zone`` bool (S, M): object center's xy inside the answer zone and the object
+      resting low (lift < 0.02 m);
+    * ``on`` bool (S, M, N): object m's center lies over candidate n's top face (in n's
+      frame) and object m rests low (lift < 0.02 m).
+
     Attributes:
-        contact: bool (S, N, 2); candidate n touches the [left, right] gripper's finger or
-            pad geoms.
-        pinch: bool (S, N, 2); candidate n touches both finger links of the [left, right]
-            gripper.
-        table_contact: bool (S, N); candidate n touches the table (zone patch included).
-        gripper_cmd: float (S, 2); commanded [left, right] gripper, 0 closed .. 1 open.
-        gripper_open: float (S, 2); measured normalized opening, 0 closed .. 1 open.
-        lift: float (S, N); candidate center height above its resting height at reset [m].
-        in_zone: bool (S, N); candidate center's xy inside the answer zone and the candidate
-            resting low (lift < 0.02 m).
+        arrays: signal name -> array, validated and converted (bool or float64).
+        substeps: S; objects: M; candidates: N.
     """
 
-    contact: np.ndarray
-    pinch: np.ndarray
-    table_contact: np.ndarray
-    gripper_cmd: np.ndarray
-    gripper_open: np.ndarray
-    lift: np.ndarray
-    in_zone: np.ndarray
+    arrays: Mapping[str, np.ndarray]
+    substeps: int
+    objects: int
+    candidates: int
 
-    @property
-    def substeps(self) -> int:
-        """Number of physics substeps S in this control step."""
-        return int(self.lift.shape[0])
+    def get(self, name: str) -> np.ndarray:
+        """The signal ``name``.
 
-    @property
-    def candidates(self) -> int:
-        """Number of candidates N."""
-        return int(self.lift.shape[1])
+        Raises:
+            EvalError: when it was not recorded.
+        """
+        try:
+            return self.arrays[name]
+        except KeyError:
+            raise EvalError(
+                f"signal {name!r} was not recorded; recorded: {', '.join(self.arrays) or 'none'}"
+            ) from None
+
+    contact = property(lambda self: self.get("contact"))
+    pinch = property(lambda self: self.get("pinch"))
+    table_contact = property(lambda self: self.get("table_contact"))
+    gripper_cmd = property(lambda self: self.get("gripper_cmd"))
+    gripper_open = property(lambda self: self.get("gripper_open"))
+    lift = property(lambda self: self.get("lift"))
+    in_zone = property(lambda self: self.get("in_zone"))
+    on = property(lambda self: self.get("on"))
 
     @classmethod
-    def from_info(cls, signals: Mapping[str, Any], n_candidates: int) -> StepSignals:
+    def from_info(
+        cls,
+        signals: Mapping[str, Any],
+        objects: int,
+        candidates: int | None = None,
+        *,
+        names: Iterable[str] = BASE_SIGNALS,
+    ) -> StepSignals:
         """Validate ``info["signals"]`` and convert it.
 
         Args:
             signals: the mapping of signal name -> array reported by the environment.
-            n_candidates: N, the length of ``info["candidates"]``.
+            objects: M, the length of the object axis.
+            candidates: N, the length of ``info["candidates"]`` (default: M, the candidates
+                being the objects).
+            names: the signals needed (a :class:`SignalPlan`'s ``names``); others are
+                ignored.
 
         Raises:
             EvalError: naming the missing signal or the one with a wrong shape.
         """
-        missing = sorted(set(SIGNAL_SHAPES) - set(signals))
+        names = tuple(names)
+        unknown = sorted(set(names) - set(SIGNAL_SHAPES))
+        if unknown:
+            raise EvalError(f"unknown signals {unknown}; valid choices: {', '.join(SIGNAL_SHAPES)}")
+        missing = [k for k in names if k not in signals]
         if missing:
-            raise EvalError(
-                f"info['signals'] lacks {missing}; expected keys: {', '.join(SIGNAL_SHAPES)}"
-            )
+            raise EvalError(f"info['signals'] lacks {missing}; expected keys: {', '.join(names)}")
+        sizes = {"M": objects, "N": objects if candidates is None else candidates}
         arrays: dict[str, np.ndarray] = {}
         rows: int | None = None
-        for key, (kind, suffix) in SIGNAL_SHAPES.items():
+        for key in names:
+            kind, suffix = SIGNAL_SHAPES[key]
             arr = np.asarray(signals[key])
-            want = tuple(n_candidates if d == "N" else d for d in suffix)
+            want = tuple(sizes[d] if isinstance(d, str) else d for d in suffix)
             if arr.ndim != len(want) + 1 or arr.shape[1:] != want:
                 raise EvalError(
                     f"info['signals'][{key!r}] has shape {arr.shape}; expected (S, "
@@ -97,4 +168,4 @@ class StepSignals:
                     f"info['signals'][{key!r}] has {arr.shape[0]} substeps, others have {rows}"
                 )
             arrays[key] = arr.astype(bool) if kind == "b" else arr.astype(np.float64)
-        return cls(**arrays)
+        return cls(arrays, rows or 0, sizes["M"], sizes["N"])

@@ -40,7 +40,8 @@ def test_plates_show_the_episode_pictures_in_both_layouts(color_env):
         assert orange[0] > 150 and orange[2] < 90, orange  # orange: red high, blue low
         assert pink[2] > 110 and pink[0] > 150, pink  # pink: red and blue high
         assert info["candidates"] == ("plate_a", "plate_b")
-        assert info["signals"]["on_plate"].shape == (1, 2)
+        assert info["signals"]["on"].shape == (1, 1, 2)  # the cube over the two plates
+        assert info["signals"]["pinch"].shape == (1, 1, 2) and "in_zone" not in info["signals"]
     a = env.unwrapped.data.xpos[env.unwrapped.model.body("plate_a").id][0]
     assert a > 0  # swapped: plate_a stands right
 
@@ -76,7 +77,7 @@ def test_placing_on_the_other_plate_fails_with_that_choice(color_env):
     out = env.unwrapped.scorer.outcome
     assert (out.grasped, out.choice, out.correct_choice, out.success) == (True, wrong, False, False)
     assert info["is_success"] is False
-    assert np.asarray(info["signals"]["on_plate"])[-1].tolist() == [
+    assert np.asarray(info["signals"]["on"])[-1, 0].tolist() == [
         p == wrong for p in ("plate_a", "plate_b")
     ]
 

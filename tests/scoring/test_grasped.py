@@ -108,13 +108,13 @@ def test_lookup_is_case_insensitive_and_unknown_names_list_the_valid_ones():
     with pytest.raises(
         EvalError,
         match=r"t.bddl:3:5: predicate 'Touching' cannot be scored; valid choices: "
-        r"Grasped, In, Released",
+        r"Grasped, In, On, Released",
     ):
         get_predicate("Touching", where="t.bddl:3:5")
 
 
-def test_grasped_takes_only_the_candidate():
+def test_grasped_takes_only_the_object():
     with pytest.raises(
-        EvalError, match=r"\(Grasped \.\.\.\) takes 1 argument\(s\) \(candidate\), got 2"
+        EvalError, match=r"\(Grasped \.\.\.\) takes 1 argument\(s\) \(object\), got 2"
     ):
         Grasped(("table",))

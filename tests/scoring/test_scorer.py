@@ -77,6 +77,7 @@ def test_an_episode_cut_while_the_answer_rests_in_the_zone_is_a_success(make_sig
     sc = _scorer()
     sc.update(_lift(make_signals, 2))
     sc.update(_placed(make_signals, 2))
+    assert sc.success_now() and not sc.outcome.decided
     out = sc.finish()
     assert (out.success, out.success_step, out.decided) == (True, None, True)
 
@@ -128,9 +129,31 @@ def test_held_in_the_zone_is_not_yet_released(make_signals):
     assert sc.finish().success is False
 
 
-def test_grasp_block_must_range_over_candidates():
-    with pytest.raises(EvalError, match=r"t.bddl: the :grasp block must range over the candidates"):
-        EpisodeScorer(Atom("Grasped", (Variable("answer"),)), GOAL, CANDS, "block_a", path="t.bddl")
+def test_grasp_block_cannot_use_the_answer():
+    with pytest.raises(
+        EvalError,
+        match=r"t.bddl: the :grasp block cannot use \?answer; it ranges over the candidates, "
+        r"e.g. \(Grasped \?c - candidate\), or names the object that moves",
+    ):
+        EpisodeScorer(
+            Atom("Grasped", (Variable("answer"),)),
+            GOAL,
+            CANDS,
+            "block_a",
+            path="t.bddl",
+            zones=("table_answer_zone",),
+        )
+
+
+def test_a_grasp_naming_what_moves_needs_a_goal_placing_it_on_the_answer():
+    with pytest.raises(EvalError, match=r"t.bddl: the :grasp block names what moves, so the :goal"):
+        EpisodeScorer(
+            Atom("Grasped", (Name("block_a"),)),
+            Atom("Released", (Name("block_a"),)),
+            CANDS,
+            "block_a",
+            path="t.bddl",
+        )
 
 
 def test_the_answer_must_be_a_candidate():

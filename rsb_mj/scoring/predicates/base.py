@@ -1,10 +1,16 @@
 """The base class and registry of scoring predicates.
 
-A predicate is evaluated once per control step on that step's :class:`StepSignals` and
-answers, for every physics substep and every candidate, whether it holds with that
-candidate as its first argument: a bool array of shape (S, N). Predicates may keep state
-across steps (``Grasped`` counts consecutive substeps of contact); :meth:`Predicate.reset`
-clears it at the start of an episode.
+A predicate's first argument is the object it talks about (its *subject*: a candidate, or
+an object the task names, such as Act2Answer's cube). It is evaluated once per control step
+on that step's :class:`StepSignals` and answers, for every physics substep and every object
+on the signals' object axis M, whether it holds: a bool array of shape (S, M). A predicate
+with a *support* (``(On cube ?answer)``: a candidate as its second argument) answers per
+object and candidate, shape (S, M, N).
+
+Each predicate declares the signals it reads (:attr:`Predicate.signals`); the environment
+records the union over a task's compiled predicates (:class:`rsb_mj.scoring.SignalPlan`).
+Predicates may keep state across steps (``Grasped`` counts consecutive substeps of
+contact); :meth:`Predicate.reset` clears it at the start of an episode.
 """
 
 from __future__ import annotations
@@ -22,20 +28,31 @@ PREDICATES: dict[str, type[Predicate]] = {}
 
 
 class Predicate(ABC):
-    """A predicate whose first argument is a candidate object.
+    """A predicate whose first argument is the object it talks about.
 
     Attributes:
         name: canonical spelling, as in task files (``"Grasped"``).
-        params: names of the arguments after the candidate (e.g. ``("region",)`` for ``In``).
+        params: names of the name arguments after the subject (and the support), e.g.
+            ``("region",)`` for ``In``.
+        support: True when the second argument is a candidate the subject relates to
+            (``On``): :meth:`evaluate` returns (S, M, N).
+        place: True when the predicate says where its subject is (``In``, ``On``): the
+            goal's place, which the expert moves the subject to and records report as
+            ``in_zone``.
+        signals: the signals :meth:`evaluate` reads (keys of
+            :data:`rsb_mj.scoring.signals.SIGNAL_SHAPES`).
     """
 
     name: ClassVar[str]
     params: ClassVar[tuple[str, ...]] = ()
+    support: ClassVar[bool] = False
+    place: ClassVar[bool] = False
+    signals: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self, args: tuple[str, ...] = (), *, where: str = "", zones: tuple[str, ...] = ()
     ) -> None:
-        """Bind the arguments after the candidate.
+        """Bind the name arguments after the subject (and the support).
 
         Args:
             args: the remaining argument names, e.g. ``("table_answer_zone",)``.
@@ -48,19 +65,24 @@ class Predicate(ABC):
         """
         if len(args) != len(self.params):
             raise EvalError(
-                f"{where}: ({self.name} ...) takes {1 + len(self.params)} argument(s) "
-                f"(candidate{''.join(', ' + p for p in self.params)}), got {1 + len(args)}"
+                f"{where}: ({self.name} ...) takes {len(self.roles())} argument(s) "
+                f"({', '.join(self.roles())}), got {1 + int(self.support) + len(args)}"
             )
         self.args = args
         self.where = where
         self.zones = zones
+
+    @classmethod
+    def roles(cls) -> tuple[str, ...]:
+        """The arguments' roles, e.g. ``("object", "candidate")`` for ``On``."""
+        return ("object", *(("candidate",) if cls.support else ()), *cls.params)
 
     def reset(self) -> None:  # noqa: B027 - stateless predicates need nothing
         """Forget any state kept from a previous episode."""
 
     @abstractmethod
     def evaluate(self, signals: StepSignals) -> np.ndarray:
-        """Truth per substep and candidate: bool array of shape (S, N)."""
+        """Truth per substep and object, bool (S, M); with a support (S, M, N)."""
 
 
 def register(cls: type[Predicate]) -> type[Predicate]:

@@ -1,18 +1,18 @@
 """``(Grasped ?c)``: the grasp criterion of the RSB paper, Appendix C, read strictly.
 
-A candidate counts as grasped at a physics substep when, for one gripper (the same one for
-every condition):
+An object (a candidate, or the object a task names: Act2Answer's cube) counts as grasped at
+a physics substep when, for one gripper (the same one for every condition):
 
-1. the candidate touches *both* finger links of that gripper (``pinch``): it is held between
+1. the object touches *both* finger links of that gripper (``pinch``): it is held between
    the fingers. A push or a brush touches one finger; a contact through a held object is a
-   contact with the held object, not with this candidate;
+   contact with the held object, not with this one;
 2. that same gripper is commanded closed (``gripper_cmd`` below :data:`CLOSED_BELOW`). A
    closed gripper on the *other* arm never counts. Commanded, not measured: a gripper closed
    on a 4-5 cm block stays measurably half open;
 3. that gripper is not closed on nothing: its measured opening is above
    :data:`HELD_OPEN_ABOVE` (closed fingertips pushing a block touch it with both fingers but
    hold nothing between them);
-4. the candidate is lifted off the table (center at least :data:`LIFT_ABOVE_M` above its
+4. the object is lifted off the table (center at least :data:`LIFT_ABOVE_M` above its
    resting height and no contact with the table), or conditions 1-3 have held for
    :data:`STABLE_CONTROL_STEPS` consecutive control steps (0.4 s at 20 Hz; the count is kept
    in physics substeps, ``STABLE_CONTROL_STEPS * S`` with S substeps per control step, and
@@ -31,7 +31,7 @@ CLOSED_BELOW = 0.5
 #: Measured normalized opening above which a closed gripper holds something between its
 #: fingers (0.05 of the 35 mm finger travel: 1.75 mm per finger beyond fully closed).
 HELD_OPEN_ABOVE = 0.05
-#: Lift of the candidate center above its resting height that counts as "lifted" [m].
+#: Lift of the object center above its resting height that counts as "lifted" [m].
 LIFT_ABOVE_M = 0.01
 #: Consecutive control steps of a pinch with the closed gripper that count as a grasp.
 STABLE_CONTROL_STEPS = 8
@@ -42,6 +42,7 @@ class Grasped(Predicate):
     """Appendix C grasp, strict: pinched by one closed gripper, and lifted or held 0.4 s."""
 
     name = "Grasped"
+    signals = ("pinch", "table_contact", "gripper_cmd", "gripper_open", "lift")
 
     def __init__(
         self, args: tuple[str, ...] = (), *, where: str = "", zones: tuple[str, ...] = ()
@@ -54,7 +55,7 @@ class Grasped(Predicate):
         self._run = None
 
     def evaluate(self, signals: StepSignals) -> np.ndarray:
-        """Truth per substep and candidate, shape (S, N)."""
+        """Truth per substep and object, shape (S, M)."""
         closed = signals.gripper_cmd < CLOSED_BELOW  # (S, 2)
         holding = signals.gripper_open > HELD_OPEN_ABOVE  # (S, 2)
         held = signals.pinch & (closed & holding)[:, None, :]  # (S, N, 2)

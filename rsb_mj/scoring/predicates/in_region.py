@@ -1,7 +1,7 @@
-"""``(In ?x REGION)``: the candidate rests inside a region.
+"""``(In ?x REGION)``: the object rests inside a region.
 
-The environment reports one region signal, ``in_zone``: the candidate center's xy lies
-inside the answer zone and the candidate rests low (lift < 0.02 m). So ``REGION`` must be
+The environment reports one region signal, ``in_zone``: the object center's xy lies
+inside the answer zone and the object rests low (lift < 0.02 m). So ``REGION`` must be
 an answer-zone region: one the task declares with ``(:answer_zone ...)`` (``zones``).
 """
 
@@ -16,10 +16,12 @@ from rsb_mj.scoring.signals import StepSignals
 
 @register
 class In(Predicate):
-    """The candidate is inside the answer zone, resting."""
+    """The object is inside the answer zone, resting."""
 
     name = "In"
     params = ("region",)
+    place = True
+    signals = ("in_zone",)
 
     def __init__(
         self, args: tuple[str, ...] = (), *, where: str = "", zones: tuple[str, ...] = ()
@@ -33,5 +35,5 @@ class In(Predicate):
             )
 
     def evaluate(self, signals: StepSignals) -> np.ndarray:
-        """Truth per substep and candidate, shape (S, N)."""
+        """Truth per substep and object, shape (S, M)."""
         return signals.in_zone.copy()

@@ -1,4 +1,4 @@
-"""``(Released ?x)``: no gripper finger or pad touches the candidate."""
+"""``(Released ?x)``: no gripper finger or pad touches the object."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from rsb_mj.scoring.signals import StepSignals
 
 @register
 class Released(Predicate):
-    """Neither gripper touches the candidate."""
+    """Neither gripper touches the object."""
 
     name = "Released"
+    signals = ("contact",)
 
     def evaluate(self, signals: StepSignals) -> np.ndarray:
-        """Truth per substep and candidate, shape (S, N)."""
+        """Truth per substep and object, shape (S, M)."""
         return ~signals.contact.any(axis=2)

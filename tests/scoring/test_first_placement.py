@@ -1,16 +1,25 @@
-"""A2A scoring on hand-written signals: grasp, first resting plate decides, finish."""
+"""The placement rule on hand-written signals (Act2Answer's task: the cube moves, the plates
+are the candidates): grasp, the first resting plate decides, finish."""
 
 import numpy as np
 import pytest
 
-from rsb_mj.a2a.scoring import A2AScorer
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.ast import And, Atom, Name, Variable
+from rsb_mj.scoring import EpisodeScorer
+from rsb_mj.scoring.outcome import FirstPlacement
 
 S = 25  # substeps per control step
+GRASP = Atom("Grasped", (Name("cube"),))
+GOAL = And((Atom("On", (Name("cube"), Variable("answer"))), Atom("Released", (Name("cube"),))))
+
+
+def a2a_scorer(target):
+    return EpisodeScorer(GRASP, GOAL, ("plate_a", "plate_b"), target, movers=("cube",))
 
 
 def signals(*, pinch=False, lifted=False, on_plate=None, touching=None):
-    """One control step of the cube's signals (N = 1) and on_plate over 2 plates."""
+    """One control step of the cube's signals (M = 1) over 2 plates."""
     touch = pinch if touching is None else touching
     return {
         "contact": np.full((S, 1, 2), [touch, False]),
@@ -19,8 +28,7 @@ def signals(*, pinch=False, lifted=False, on_plate=None, touching=None):
         "gripper_cmd": np.full((S, 2), [0.0 if pinch else 1.0, 1.0]),
         "gripper_open": np.full((S, 2), [0.5, 1.0]),
         "lift": np.full((S, 1), 0.05 if lifted else 0.0),
-        "in_zone": np.zeros((S, 1), bool),
-        "on_plate": np.tile(np.array(on_plate or [False, False]), (S, 1)),
+        "on": np.tile(np.array(on_plate or [False, False]), (S, 1, 1)),
     }
 
 
@@ -30,19 +38,25 @@ def run(scorer, steps):
     return out
 
 
+def test_a_grasp_naming_the_cube_selects_the_placement_rule():
+    scorer = a2a_scorer("plate_b")
+    assert isinstance(scorer.rule, FirstPlacement) and scorer.rule.movers == ("cube",)
+    assert scorer.plan.objects == ("cube",) and "on" in scorer.plan.names
+
+
 def test_grasp_then_rest_on_the_correct_plate_succeeds_after_half_a_second():
-    scorer = A2AScorer(("plate_a", "plate_b"), "plate_b", "cube")
+    scorer = a2a_scorer("plate_b")
     out = run(
         scorer, [signals(pinch=True, lifted=True)] * 3 + [signals(on_plate=[False, True])] * 9
     )
     assert (out.grasped, out.grasp_step, out.decided) == (True, 1, False)
     out = scorer.update(signals(on_plate=[False, True]))
     assert (out.decided, out.choice, out.success, out.success_step) == (True, "plate_b", True, 13)
-    assert out.grasped_candidates == ["cube"]
+    assert out.grasped_candidates == ["cube"] and out.in_zone == ["plate_b"] and out.goal_final
 
 
 def test_the_first_plate_decides_even_if_the_cube_moves_on():
-    scorer = A2AScorer(("plate_a", "plate_b"), "plate_b", "cube")
+    scorer = a2a_scorer("plate_b")
     out = run(scorer, [signals(pinch=True, lifted=True)] + [signals(on_plate=[True, False])] * 10)
     assert (out.choice, out.correct_choice, out.success) == ("plate_a", False, False)
     out = run(scorer, [signals(on_plate=[False, True])] * 20)
@@ -50,43 +64,45 @@ def test_the_first_plate_decides_even_if_the_cube_moves_on():
 
 
 def test_a_held_cube_over_a_plate_is_not_a_choice():
-    scorer = A2AScorer(("plate_a", "plate_b"), "plate_a", "cube")
+    scorer = a2a_scorer("plate_a")
     out = run(scorer, [signals(pinch=True, on_plate=[True, False])] * 30)
-    assert (out.grasped, out.decided, out.choice) == (True, False, None)
+    assert (out.grasped, out.decided, out.choice, out.in_zone) == (True, False, None, [])
 
 
 def test_a_pushed_cube_chooses_without_a_grasp_and_fails():
-    scorer = A2AScorer(("plate_a", "plate_b"), "plate_a", "cube")
+    scorer = a2a_scorer("plate_a")
     out = run(scorer, [signals(on_plate=[True, False])] * 10)
-    assert (out.grasped, out.choice, out.correct_choice, out.success) == (
+    assert (out.grasped, out.choice, out.correct_choice, out.success, out.goal_final) == (
         False,
         "plate_a",
         True,
+        False,
         False,
     )
 
 
 def test_finish_takes_the_plate_the_released_cube_lies_on():
-    scorer = A2AScorer(("plate_a", "plate_b"), "plate_a", "cube")
+    scorer = a2a_scorer("plate_a")
     run(scorer, [signals(pinch=True, lifted=True)] * 2 + [signals(on_plate=[True, False])] * 3)
+    assert scorer.success_now() and not scorer.outcome.decided  # info["is_success"] agrees
     out = scorer.finish()
-    assert (out.decided, out.choice, out.success) == (True, "plate_a", True)
-    nothing = A2AScorer(("plate_a", "plate_b"), "plate_a", "cube")
+    assert (out.decided, out.choice, out.success, out.success_step) == (True, "plate_a", True, 5)
+    nothing = a2a_scorer("plate_a")
     nothing.update(signals())
     assert (nothing.finish().choice, nothing.outcome.success) == (None, False)
 
 
 def test_bad_inputs_are_named():
     with pytest.raises(
-        EvalError, match=r"target 'plate_c' is not a plate; valid choices: plate_a, plate_b"
+        EvalError, match=r"answer 'plate_c' is not a candidate; valid: plate_a, plate_b"
     ):
-        A2AScorer(("plate_a", "plate_b"), "plate_c", "cube")
-    scorer = A2AScorer(("plate_a", "plate_b"), "plate_a", "cube")
+        a2a_scorer("plate_c")
+    scorer = a2a_scorer("plate_a")
     bad = signals()
-    del bad["on_plate"]
-    with pytest.raises(EvalError, match=r"needs info\['signals'\]\['on_plate'\]"):
+    del bad["on"]
+    with pytest.raises(EvalError, match=r"info\['signals'\] lacks \['on'\]; expected keys: "):
         scorer.update(bad)
     bad = signals()
-    bad["on_plate"] = np.zeros((S, 3), bool)
-    with pytest.raises(EvalError, match=r"has shape \(25, 3\); expected \(25, 2\)"):
+    bad["on"] = np.zeros((S, 1, 3), bool)
+    with pytest.raises(EvalError, match=r"\['on'\] has shape \(25, 1, 3\); expected \(S, 1, 2\)"):
         scorer.update(bad)
