@@ -1,7 +1,9 @@
 """The scripted pick-and-place expert (privileged: it reads the simulator state).
 
-:class:`PickPlaceExpert` grasps the candidate ``target`` with the arm on its side of the
-table and puts it in the answer zone: approach above the object (collision-free joint-space
+:class:`PickPlaceExpert` is told a candidate ``target``; the task's goal says what to move
+where (:meth:`rsb_mj.expert.world.World.aim`): ``(In ?answer zone)`` the candidate into the
+answer zone, ``(On cube ?answer)`` the cube onto the candidate. The arm on the candidate's
+side of the table moves it: approach above the object (collision-free joint-space
 plan), straight descent, close, straight lift, carry above the zone (joint-space plan),
 straight lowering, release, straight retreat, return home. Each phase is planned when the
 previous one ends, from the measured state, so the plan adapts to where the object really
@@ -29,7 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.a2a.expert import retarget
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import AMAX, VMAX, Arm
 from rsb_mj.expert.grasp import object_box, plan_top_down, top_down_rotation
@@ -81,12 +82,13 @@ def control_rate(env: Any) -> float:
 
 
 class PickPlaceExpert:
-    """Scripted expert that places ``target`` in the answer zone.
+    """Scripted expert that answers with candidate ``target``: it moves what the task's
+    goal moves (the candidate, or the object it names) to where the goal says.
 
     Args:
         env: an :class:`rsb_mj.env.RsbEnv` (or a wrapper of one) that has been reset, or
             will be before the first :meth:`act`.
-        target: name of the candidate object to place (e.g. ``episode.target``).
+        target: name of the candidate to answer with (e.g. ``episode.target``).
         rng: generator for the motion planner's samples; defaults to one seeded with the
             episode seed, so the same episode gives the same motions.
         safe: keep the fingers and the carried object clear of the task's hazards (the
@@ -99,6 +101,7 @@ class PickPlaceExpert:
         phase: the phase being executed (``approach``, ``descend``, ``close``, ``lift``,
             ``carry``, ``lower``, ``release``, ``retreat``, ``home``, ``done``).
         side: the arm used, ``"left"`` or ``"right"``.
+        mover: the body of the object moved (set when the first :meth:`act` plans).
         warnings: problems the expert worked around (e.g. no collision-free grasp).
     """
 
@@ -109,6 +112,7 @@ class PickPlaceExpert:
         self.safe = safe
         self._ignored: set[int] = set()
         self.target = target
+        self.mover = target
         self._rng = rng
         self.done = False
         self.failure: str | None = None
@@ -157,18 +161,9 @@ class PickPlaceExpert:
         self.world: World = world_of(self.env)
         self.dt = 1.0 / control_rate(self.env)  # 1 / 20 == 0.05 exactly
         w = self.world
-        pick = retarget(self.env, w, self.target)  # Act2Answer: the cube onto a plate
-        if pick not in w.candidate_bodies:
-            raise ExpertError(
-                f"target {self.target!r} is not a candidate; valid choices: "
-                f"{', '.join(w.candidate_bodies)}"
-            )
-        body = w.candidate_bodies[pick]
-        # The arm on the target's side; for Act2Answer, on the side of the plate.
-        x = float(
-            w.data.xpos[w.model.body(body).id][0] if pick == self.target else w.zone_center[0]
-        )
-        self.target = pick
+        self.mover = w.aim(self.target)  # what the goal moves, and where
+        # The arm on the side of the candidate (the moved object, or where it goes).
+        x = float(w.data.xpos[w.model.body(w.candidate_bodies[self.target]).id][0])
         self.side = "right" if x >= 0 else "left"
         self.arm = Arm(w.model, self.side)
         if self.safe:
@@ -286,7 +281,7 @@ class PickPlaceExpert:
         every vertical one collides.
         """
         w, arm = self.world, self.arm
-        body = w.candidate_bodies[self.target]
+        body = self.mover
         grasp = plan_top_down(w.model, w.data, body, w.table_top_z)
         arm.checker.allowed = set(w.body_geoms(body)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
@@ -336,7 +331,7 @@ class PickPlaceExpert:
         it) to the nearest yaw in :data:`PLACE_YAWS` that is.
         """
         w, arm = self.world, self.arm
-        arm.checker.allowed = set(w.body_geoms(w.candidate_bodies[self.target])) | self._ignored
+        arm.checker.allowed = set(w.body_geoms(self.mover)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         errors = []
         for yaw in PLACE_YAWS:
@@ -357,7 +352,7 @@ class PickPlaceExpert:
 
     def _run(self) -> Iterator[list[np.ndarray]]:
         w, arm = self.world, self.arm
-        body = w.candidate_bodies[self.target]
+        body = self.mover
         obj_geoms = w.body_geoms(body)
         self.phase = "approach"
         p_grasp, rot, q_pre = self._grasp_pose()

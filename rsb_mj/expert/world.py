@@ -14,9 +14,13 @@ import mujoco
 import numpy as np
 
 from rsb_mj.env.views import SimView
+from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.expert.collision import subtree_bodies
 from rsb_mj.expert.hazards import hazard_clearances
+from rsb_mj.lang.ast import Expr
 from rsb_mj.scene.aloha import finger_joints, finger_to_gripper
+from rsb_mj.scene.footprint import footprint
+from rsb_mj.scoring.placement import Placement, goal_placement
 
 
 @dataclass
@@ -27,12 +31,16 @@ class World:
         model: the compiled model.
         data: the live data (read only by the expert).
         table_top_z: world z of the table top [m].
-        zone_center: answer-zone center, world frame [m], shape (3,).
-        zone_half: answer-zone half size in x, y [m], shape (2,).
+        zone_center: where the expert puts the object it moves: the answer-zone center, or
+            the center of the candidate it puts the object on (:meth:`aim_onto`), world
+            frame on the table top [m], shape (3,).
+        zone_half: that place's half size in x, y [m], shape (2,).
         candidate_bodies: candidate object name -> its body name in the model.
         seed: the episode seed.
         hazards: geom id -> clearance [m] of the objects the task's ``:cost`` names
             (:mod:`rsb_mj.expert.hazards`); empty without a ``:cost``.
+        goal: the task's ``:goal`` (what it moves where, :meth:`aim`), or None.
+        task: the task file, for error messages.
     """
 
     model: mujoco.MjModel
@@ -43,11 +51,45 @@ class World:
     candidate_bodies: dict[str, str]
     seed: int
     hazards: dict[int, float] = field(default_factory=dict)
+    goal: Expr | None = None
+    task: str = "<task>"
 
     def body_geoms(self, body: str) -> tuple[int, ...]:
         """Geom ids of ``body`` and its children."""
         bodies = subtree_bodies(self.model, self.model.body(body).id)
         return tuple(g for g in range(self.model.ngeom) if int(self.model.geom_bodyid[g]) in bodies)
+
+    def aim(self, target: str) -> str:
+        """Aim at what the goal asks for candidate ``target`` (:mod:`rsb_mj.scoring.placement`)
+        and return the body to move: ``(In ?answer zone)`` moves the candidate into the
+        answer zone, ``(On cube ?answer)`` the cube onto the candidate (:meth:`aim_onto`).
+
+        Raises:
+            ExpertError: when ``target`` is no candidate or the goal has no place.
+        """
+        if target not in self.candidate_bodies:
+            raise ExpertError(
+                f"target {target!r} is not a candidate; valid choices: "
+                f"{', '.join(self.candidate_bodies)}"
+            )
+        try:
+            place = goal_placement(self.goal, target, path=self.task) if self.goal else None
+        except RsbError as exc:
+            raise ExpertError(str(exc)) from None
+        place = place or Placement(target)
+        if place.onto is not None:
+            self.aim_onto(self.candidate_bodies[place.onto])
+        return self.candidate_bodies.get(place.mover, place.mover)
+
+    def aim_onto(self, body: str) -> None:
+        """Put the moved object on ``body`` instead of the answer zone: the zone becomes the
+        body's footprint (:mod:`rsb_mj.scene.footprint`) at its current pose."""
+        bid = self.model.body(body).id
+        fp = footprint(self.model, body)
+        rot = self.data.xmat[bid].reshape(3, 3)
+        center = self.data.xpos[bid][:2] + rot[:2, :2] @ fp.center
+        self.zone_center = np.array([center[0], center[1], self.table_top_z])
+        self.zone_half = fp.half.copy()
 
     def gripper_opening(self, side: str) -> float:
         """Measured normalized opening of ``side``'s gripper (0 closed .. 1 open)."""
@@ -74,4 +116,6 @@ def world_of(env: Any) -> World:
         candidate_bodies=bodies,
         seed=int(seed),
         hazards=hazard_clearances(u.model, scene.problem),
+        goal=scene.problem.goal,
+        task=str(scene.problem.path),
     )
