@@ -1,4 +1,5 @@
-"""Scoring on the real MuJoCo environment's signals (teleported blocks, closed grippers)."""
+"""Scoring on the real MuJoCo environment's signals (teleported blocks and cubes, turned
+plates, closed grippers)."""
 
 import mujoco
 import numpy as np
@@ -54,3 +55,38 @@ def test_closing_both_grippers_on_nothing_is_no_grasp(env):
     assert info["signals"]["gripper_cmd"].max() == 0.0
     assert np.all(info["signals"]["gripper_open"] < 0.2)
     assert not out.grasped and out.in_zone == [] and out.steps == 10
+
+
+@pytest.fixture(scope="module")
+def a2a_env():
+    from rsb_mj.env import RsbEnv
+
+    suite = get_suite("A2A-Color")
+    e = RsbEnv(suite.path, suite=suite.name, cameras=())
+    yield e
+    e.close()
+
+
+def _settle(env, steps=5):
+    hold = env.state()
+    for _ in range(steps):
+        *_, info = env.step(hold)
+    return info
+
+
+def test_a_cube_on_a_plate_is_on_it_in_the_plates_frame(a2a_env):
+    from rsb_mj.evaluation.episode_source import load_episode
+
+    env = a2a_env
+    env.reset(options={"episode": load_episode("A2A-Color", "eval", 0)})
+    plate_b = env.data.xpos[env.model.body("plate_b").id].copy()
+    _teleport(env, "cube", plate_b[:2] + [0.07, 0.0])  # 1 cm inside the long side
+    on = _settle(env)["signals"]["on"]
+    assert on.shape == (25, 1, 2) and on[-1, 0].tolist() == [False, True]
+    # The plate turned a quarter about z: 7 cm along its short side is off it.
+    adr = env.model.joint("plate_b/free").qposadr[0]
+    env.data.qpos[adr + 3 : adr + 7] = [np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]
+    _teleport(env, "cube", plate_b[:2] + [0.07, 0.0])
+    assert _settle(env)["signals"]["on"][-1, 0].tolist() == [False, False]
+    _teleport(env, "cube", plate_b[:2] + [0.0, 0.07])  # along its long side now
+    assert _settle(env)["signals"]["on"][-1, 0].tolist() == [False, True]
