@@ -80,13 +80,13 @@ def test_a_cube_on_a_plate_is_on_it_in_the_plates_frame(a2a_env):
     env = a2a_env
     env.reset(options={"episode": load_episode("A2A-Color", "eval", 0)})
     plate_b = env.data.xpos[env.model.body("plate_b").id].copy()
-    _teleport(env, "cube", plate_b[:2] + [0.07, 0.0])  # 1 cm inside the long side
+    _teleport(env, "cube", plate_b[:2] + np.array([0.07, 0.0]))  # 1 cm inside the long side
     on = _settle(env)["signals"]["on"]
     assert on.shape == (25, 1, 2) and on[-1, 0].tolist() == [False, True]
     # The plate turned a quarter about z: 7 cm along its short side is off it.
     adr = env.model.joint("plate_b/free").qposadr[0]
     env.data.qpos[adr + 3 : adr + 7] = [np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]
-    _teleport(env, "cube", plate_b[:2] + [0.07, 0.0])
+    _teleport(env, "cube", plate_b[:2] + np.array([0.07, 0.0]))
     assert _settle(env)["signals"]["on"][-1, 0].tolist() == [False, False]
-    _teleport(env, "cube", plate_b[:2] + [0.0, 0.07])  # along its long side now
+    _teleport(env, "cube", plate_b[:2] + np.array([0.0, 0.07]))  # along its long side now
     assert _settle(env)["signals"]["on"][-1, 0].tolist() == [False, True]

@@ -12,9 +12,7 @@ RSB_GOAL = And(
         Atom("Released", (Variable("answer"),)),
     )
 )
-A2A_GOAL = And(
-    (Atom("On", (Name("cube"), Variable("answer"))), Atom("Released", (Name("cube"),)))
-)
+A2A_GOAL = And((Atom("On", (Name("cube"), Variable("answer"))), Atom("Released", (Name("cube"),))))
 
 
 def test_in_moves_the_candidate_into_the_zone():
