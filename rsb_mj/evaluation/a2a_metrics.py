@@ -1,19 +1,21 @@
-"""Act2Answer metrics: per-category success against the random threshold, per layout,
-paired over the two plate orders, and side bias.
+"""Act2Answer's per-category view of the suite metrics: success against the random
+threshold, per candidate order, paired over the orders, and side bias.
 
-Over the scored (non-error) records of one policy on one A2A suite:
+A view, not a second scorer: every number comes from the generic records and metrics. Over
+the records whose episodes name a candidate ``layout`` (every Act2Answer eval item runs in
+both plate orders, ``original`` and ``swapped``), per (policy, suite) of one variant:
 
-* **success**: TSR (the cube grasped and resting on the correct plate), with its Wilson 95%
-  interval, and the *random threshold* of the paper's Appendix E: chance 0.5 with the margin
-  ``Delta = 1.96 sqrt(0.25 / n)``; the verdict says whether the rate is above, within or
-  below ``0.5 +- Delta`` (usable knowledge / no reliable knowledge / instruction or
-  perception failure). The two layouts of an item are not independent, so the band is
-  mildly anticonservative (the paper's note).
-* **per layout**: success in the ``original`` and in the ``swapped`` plate order.
-* **paired**: among items scored in both orders, the share right in both (chance 1/4 for a
-  random choice; a policy with a fixed side gets 0).
-* **side bias**: among episodes with a choice, the share that chose the left plate, minus 0.5
-  (0 for no preference, +-0.5 for always the same side).
+* **success**, **grasp**, errors: TSR and GSR of :func:`rsb_mj.evaluation.metrics.summarize`
+  (Wilson 95% intervals), and the *random threshold* of the paper's Appendix E: chance
+  ``1/N`` with the margin ``Delta = 1.96 sqrt(p0 (1 - p0) / n)`` (0.5 +- 1.96 sqrt(0.25 / n)
+  for binary items); the verdict says whether the rate is above, within or below it (usable
+  knowledge / no reliable knowledge / instruction or perception failure). The two layouts of
+  an item are not independent, so the band is mildly anticonservative (the paper's note).
+* **per layout**: success in each candidate order.
+* **paired**: among questions (``question_id``) scored in both orders, the share right in
+  both (chance 1/4 for a random choice; a policy with a fixed side gets 0).
+* **side bias**: among episodes with a choice, the share whose choice stood on the left
+  (``chosen_side``), minus 0.5 (0 for no preference, +-0.5 for always the same side).
 """
 
 from __future__ import annotations
@@ -22,46 +24,49 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rsb_mj.evaluation.metrics import Rate, chance_margin, chance_verdict
+from rsb_mj.evaluation.metrics import Rate, SuiteMetrics, chance_margin, chance_verdict, summarize
 from rsb_mj.evaluation.records import EpisodeRecord
 
-#: Plate orders, as recorded.
+#: Candidate orders, as recorded.
 LAYOUTS = ("original", "swapped")
 
 
 @dataclass(frozen=True)
 class A2AMetrics:
-    """Act2Answer metrics of one policy on one suite (see the module docstring).
+    """The per-category view of one policy on one suite (see the module docstring).
 
     Attributes:
-        policy, suite, category: names; privileged: the policy read the answer.
-        errors: error episodes (excluded).
-        success, grasp: TSR and GSR over the scored episodes.
-        layouts: layout -> success in that plate order.
-        paired: items right in both orders, among items scored in both.
-        left: episodes that chose the left plate, among episodes with a choice.
+        metrics: the suite's generic metrics (:class:`SuiteMetrics`).
+        category: the knowledge category the records name.
+        layouts: layout -> success in that candidate order.
+        paired: questions right in both orders, among questions scored in both.
+        left: episodes whose choice stood on the left, among episodes with a choice.
     """
 
-    policy: str
-    suite: str
+    metrics: SuiteMetrics
     category: str
-    privileged: bool
-    errors: int
-    success: Rate
-    grasp: Rate
     layouts: dict[str, Rate] = field(default_factory=dict)
     paired: Rate = field(default_factory=lambda: Rate(0, 0))
     left: Rate = field(default_factory=lambda: Rate(0, 0))
 
+    policy = property(lambda self: self.metrics.policy)
+    suite = property(lambda self: self.metrics.suite)
+    privileged = property(lambda self: self.metrics.privileged)
+    errors = property(lambda self: self.metrics.errors)
+    success = property(lambda self: self.metrics.tsr)
+    grasp = property(lambda self: self.metrics.gsr)
+
     @property
     def margin(self) -> float:
         """The chance margin Delta for this many episodes."""
-        return chance_margin(self.success.n, 2)
+        return chance_margin(self.success.n, self.metrics.choices)
 
     @property
     def verdict(self) -> str:
-        """``above``, ``within`` or ``below`` 0.5 +- Delta."""
-        return chance_verdict(self.success.value, self.success.n, 2) if self.success.n else "-"
+        """``above``, ``within`` or ``below`` 1/N +- Delta."""
+        if not self.success.n:
+            return "-"
+        return chance_verdict(self.success.value, self.success.n, self.metrics.choices)
 
     @property
     def side_bias(self) -> float | None:
@@ -70,40 +75,40 @@ class A2AMetrics:
 
 
 def is_a2a_record(record: EpisodeRecord) -> bool:
-    """True for a record of an Act2Answer episode."""
-    return record.item is not None
+    """True for a record of an episode run in a named candidate order (Act2Answer)."""
+    return record.layout is not None
 
 
 def a2a_metrics(records: Iterable[EpisodeRecord], variant: str = "original") -> list[A2AMetrics]:
-    """One :class:`A2AMetrics` per (policy, suite) of the A2A records of ``variant``, in
-    order of first appearance."""
+    """One :class:`A2AMetrics` per (policy, suite) of the ``variant`` records that name a
+    layout, in order of first appearance.
+
+    Raises:
+        EvalError: as :func:`summarize`, for records of one suite run with different
+            settings.
+    """
+    chosen = [r for r in records if is_a2a_record(r) and r.variant == variant]
     groups: dict[tuple[str, str], list[EpisodeRecord]] = defaultdict(list)
-    for r in records:
-        if is_a2a_record(r) and r.variant == variant:
-            groups[(r.policy, r.suite)].append(r)
-    return [_metrics(policy, suite, rs) for (policy, suite), rs in groups.items()]
+    for r in chosen:
+        groups[(r.policy, r.suite)].append(r)
+    return [_view(m, groups[(m.policy, m.suite)]) for m in summarize(chosen)]
 
 
-def _metrics(policy: str, suite: str, records: Sequence[EpisodeRecord]) -> A2AMetrics:
+def _view(metrics: SuiteMetrics, records: Sequence[EpisodeRecord]) -> A2AMetrics:
     scored = [r for r in records if not r.is_error]
     layouts = {
         layout: Rate(sum(r.success for r in part), len(part))
         for layout in LAYOUTS
         if (part := [r for r in scored if r.layout == layout])
     }
-    by_item: dict[str, dict[str, bool]] = defaultdict(dict)
+    by_question: dict[str, dict[str, bool]] = defaultdict(dict)
     for r in scored:
-        by_item[str(r.item)][str(r.layout)] = r.success
-    both = [v for v in by_item.values() if all(layout in v for layout in LAYOUTS)]
+        by_question[r.question_id][str(r.layout)] = r.success
+    both = [v for v in by_question.values() if all(layout in v for layout in LAYOUTS)]
     chose = [r for r in scored if r.chosen_side is not None]
     return A2AMetrics(
-        policy=policy,
-        suite=suite,
+        metrics=metrics,
         category=next((str(r.category) for r in records if r.category), ""),
-        privileged=any(r.privileged for r in records),
-        errors=len(records) - len(scored),
-        success=Rate(sum(r.success for r in scored), len(scored)),
-        grasp=Rate(sum(r.grasped for r in scored), len(scored)),
         layouts=layouts,
         paired=Rate(sum(all(v.values()) for v in both), len(both)),
         left=Rate(sum(r.chosen_side == "left" for r in chose), len(chose)),
@@ -132,7 +137,8 @@ def a2a_table(metrics: Sequence[A2AMetrics]) -> list[list[str]]:
         ]
     ]
     for m in metrics:
-        threshold = f"50 +- {pct(m.margin)}" if m.success.n else "-"
+        chance = f"{100 / m.metrics.choices:g}"
+        threshold = f"{chance} +- {pct(m.margin)}" if m.success.n else "-"
         bias = "-" if m.side_bias is None else f"{100 * m.side_bias:+.1f}"
         rows.append(
             [
