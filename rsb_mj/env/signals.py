@@ -15,8 +15,10 @@ the cube in Act2Answer) and N candidates (``scene.candidates``):
 - ``lift`` float (S, M): object center height above its resting height at reset [m];
 - ``in_zone`` bool (S, M): object center's xy inside an answer-zone rectangle and
   ``lift < REST_MAX_LIFT``;
-- ``on`` bool (S, M, N): object m's center lies over candidate n's footprint
-  (:mod:`rsb_mj.scene.footprint`, in n's current frame) and ``lift < REST_MAX_LIFT``.
+- ``on`` bool (S, M, N): object m rests on candidate n alone: its center lies over n's
+  footprint (:mod:`rsb_mj.scene.footprint`, in n's current frame), ``lift < REST_MAX_LIFT``
+  and m touches no other candidate (a cube bridging two plates is on neither); m is an
+  object the task moves onto a candidate (``sig/touch/{m}/{n}`` contact sensors).
 
 Row k describes the state at the start of physics substep k+1, as MuJoCo's forward pass
 computed it inside ``mj_step`` (contacts, positions). Everything comes from the scene's
@@ -31,7 +33,7 @@ import numpy as np
 
 from rsb_mj.scene.aloha import finger_to_gripper
 from rsb_mj.scene.compiler import Scene, SignalSensors
-from rsb_mj.scene.footprint import footprint, in_footprint
+from rsb_mj.scene.footprint import Footprint, footprint, in_footprint
 from rsb_mj.scene.layout import answer_zone_rects
 from rsb_mj.scoring.signals import SignalPlan
 
@@ -68,14 +70,18 @@ class SignalRecorder:
         self._gather = np.concatenate(
             [sen.contact.ravel(), sen.table.ravel(), sen.position.ravel(), sen.finger.ravel()]
         )
-        self._supports = None
+        self._supports: tuple[np.ndarray, np.ndarray, list[Footprint], np.ndarray] | None = None
         if "on" in self.plan.names:
-            cand = SignalSensors.of(scene.model, self.plan.candidates)
+            cand_names = self.plan.candidates
+            cand = SignalSensors.of(scene.model, cand_names)
             bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
+            adr = lambda name: int(scene.model.sensor(name).adr[0])  # noqa: E731
+            touch = [[adr(f"sig/touch/{o}/{c}") for c in cand_names] for o in self.plan.objects]
             self._supports = (
                 cand.position,
                 cand.orientation,
-                [footprint(scene.model, bodies[c]) for c in self.plan.candidates],
+                [footprint(scene.model, bodies[c]) for c in cand_names],
+                np.array(touch, dtype=int).reshape(self.n, len(cand_names)),
             )
         self.rest_z = np.zeros(self.n)
         self.buffer = np.zeros((0, self.nsensordata))
@@ -132,15 +138,18 @@ class SignalRecorder:
         return inside
 
     def _on(self, pos: np.ndarray) -> np.ndarray:
-        """Bool (S, M, N): the objects' centres over the candidates' footprints."""
+        """Bool (S, M, N): the objects' centres over the candidates' footprints, touching no
+        other candidate."""
         assert self._supports is not None
-        position, orientation, prints = self._supports
+        position, orientation, prints, touch = self._supports
         out = np.zeros((*pos.shape[:2], len(prints)), dtype=bool)
         for c, fp in enumerate(prints):
             at = self.buffer[:, position[c]][:, None, :]  # (S, 1, 3)
             quat = self.buffer[:, orientation[c]][:, None, :]  # (S, 1, 4)
             out[:, :, c] = in_footprint(pos, at, quat, fp)
-        return out
+        touching = self.buffer[:, touch] > 0  # (S, M, N)
+        others = touching.sum(axis=2, keepdims=True) - touching  # other candidates touched
+        return out & (others == 0)
 
     def snapshot(self, data: mujoco.MjData, gripper_cmd: np.ndarray) -> dict[str, np.ndarray]:
         """Signals of the current state alone (S = 1), as reported at reset."""

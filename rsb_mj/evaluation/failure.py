@@ -7,6 +7,7 @@ Reasons, first match wins:
   solution"``, see :meth:`rsb_mj.policies.base.Policy.status`);
 * ``"step limit N reached in phase P"``: cut at the step limit while the policy was still
   working (``" in phase P"`` only when the policy names its phase);
+* ``"X, Y grasped in the same control step: no choice"`` (two candidates at once);
 * ``"no grasp detected"``; ``"grasped X instead of Y"`` (a wrong one attempt);
 * ``"target not released in the zone (in zone: [...])"``: the correct candidate was grasped
   but the goal did not hold.
@@ -53,6 +54,8 @@ def failure_reason(
         reason = f"step limit {max_steps} reached"
         if status.phase:
             reason += f" in phase {status.phase}"
+    elif outcome.void_reason:
+        reason = outcome.void_reason
     elif not outcome.grasped:
         reason = "no grasp detected"
     elif outcome.choice != target:

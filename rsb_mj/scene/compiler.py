@@ -236,6 +236,25 @@ def _add_signal_sensors(spec: mujoco.MjSpec, candidates: tuple[str, ...]) -> Non
             )
 
 
+def _add_touch_sensors(
+    spec: mujoco.MjSpec, movers: tuple[str, ...], candidates: tuple[str, ...]
+) -> None:
+    """``sig/touch/{obj}/{candidate}``: contacts between each tracked object that is not a
+    candidate (one the task moves onto a candidate) and each candidate."""
+    body, contact = mujoco.mjtObj.mjOBJ_BODY, mujoco.mjtSensor.mjSENS_CONTACT
+    for obj in movers:
+        for cand in candidates:
+            sensor = spec.add_sensor(
+                name=f"sig/touch/{obj}/{cand}",
+                type=contact,
+                objtype=body,
+                objname=obj,
+                reftype=body,
+                refname=cand,
+            )
+            sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
+
+
 @dataclass(frozen=True)
 class SignalSensors:
     """Addresses in ``data.sensordata`` of the signal sensors.
@@ -360,6 +379,7 @@ def compile_scene(
             + ", ".join(built)
         )
     _add_signal_sensors(spec, tuple(dict.fromkeys((*candidates, *tracked))))
+    _add_touch_sensors(spec, tuple(o for o in tracked if o not in candidates), candidates)
     add_probes(spec, probes)
     try:
         model = spec.compile()

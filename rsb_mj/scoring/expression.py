@@ -232,6 +232,14 @@ class CompiledExpression:
         )
         self.signals.update(predicate.signals)
         subject = self._subject(atom, subject_arg, where)
+        moves_a_candidate = (
+            not isinstance(subject_arg, Name) or subject_arg.value in self.candidates
+        )
+        if cls.support and moves_a_candidate:
+            raise EvalError(
+                f"{where}: ({atom.predicate} ...) puts an object the task declares on a "
+                "candidate, not a candidate; valid choices: " + ", ".join(self._movers or ("none",))
+            )
         return _AtomNode(predicate, subject, support, len(self.candidates))
 
     def _subject(self, atom: Atom, arg: object, where: str) -> int | np.ndarray:

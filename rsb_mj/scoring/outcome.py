@@ -46,6 +46,8 @@ class Outcome:
         goal_final: the goal holds for the answer at the last substep scored.
         in_zone: candidates at the goal's place at the last substep scored (see each rule).
         steps: control steps scored.
+        void_reason: why the one attempt made no choice and failed (two candidates grasped
+            in the same control step), or None.
     """
 
     grasped: bool = False
@@ -60,6 +62,7 @@ class Outcome:
     goal_final: bool = False
     in_zone: list[str] = field(default_factory=list)
     steps: int = 0
+    void_reason: str | None = None
 
 
 class ChoiceRule(ABC):
@@ -102,8 +105,10 @@ class ChoiceRule(ABC):
 class FirstGrasp(ChoiceRule):
     """The choice is the first candidate grasped (RSB, read strictly).
 
-    * Two candidates first grasped in the same substep: the first in candidate order is the
-      choice.
+    * Two or more candidates grasped in the control step of the first grasp (the two arms,
+      or one gripper pinching two) are **no choice**: the episode fails at once, whatever
+      their order (``void_reason`` says why). A grasp only through a held object is no grasp
+      at all (the grasp needs the candidate between the fingers).
     * A first grasp on a wrong candidate **fails the episode** at that substep, whatever
       follows.
     * **Success** needs the correct choice and the goal for the answer: decided once it has
@@ -115,6 +120,9 @@ class FirstGrasp(ChoiceRule):
 
     def update(self, out: Outcome, grasp: np.ndarray, goal: np.ndarray, place: np.ndarray) -> None:
         answer = goal[:, self.candidates.index(self.target)]
+        if not out.grasped and np.count_nonzero(grasp.any(axis=0)) > 1:
+            self._void(out, grasp, answer, place)
+            return
         hold = SUCCESS_HOLD_STEPS * len(grasp)
         s = 0
         for s in range(len(grasp)):
@@ -135,6 +143,19 @@ class FirstGrasp(ChoiceRule):
         out.goal_final = bool(answer[s])
         out.in_zone = [self.candidates[n] for n in np.flatnonzero(place[s])]
 
+    def _void(self, out: Outcome, grasp: np.ndarray, answer: np.ndarray, place: np.ndarray) -> None:
+        """Several candidates first grasped in this control step: no choice, a failure,
+        decided at the substep where the second one was grasped."""
+        first = {int(n): int(np.argmax(grasp[:, n])) for n in np.flatnonzero(grasp.any(axis=0))}
+        order = sorted(first, key=lambda n: (first[n], n))
+        s = sorted(first.values())[1]
+        names = [self.candidates[n] for n in order]
+        out.grasped, out.grasp_step, out.grasped_candidates = True, out.steps, names
+        out.void_reason = f"{', '.join(names)} grasped in the same control step: no choice"
+        self._decide(out, success=False)
+        out.goal_final = bool(answer[s])
+        out.in_zone = [self.candidates[n] for n in np.flatnonzero(place[s])]
+
     def finish(self, out: Outcome) -> None:
         out.success = self.would_succeed(out)
         out.decided = True
@@ -147,8 +168,11 @@ class FirstPlacement(ChoiceRule):
     """The choice is the first candidate the goal holds for (Act2Answer: the first plate the
     released cube rests on) for :data:`SUCCESS_HOLD_STEPS` control steps without a break.
 
-    * That first placement decides the episode; nothing after it counts. With the goal
-      holding for two candidates at once, the first in candidate order counts.
+    * That first placement decides the episode; nothing after it counts (a cube slid to
+      the other plate after it, or thrown and bouncing on, keeps its first choice). While
+      the goal holds for more than one candidate at once, nothing is placed (``On`` itself
+      refuses a cube touching two plates, so a straddling cube decides nothing until it
+      rests on one plate only).
     * **GSR**: the ``:grasp`` (the moved object grasped) held at some substep; a placement
       without a grasp (a push) is a choice but no success.
     * **Success**: grasped, and the choice is the correct candidate.
@@ -176,7 +200,7 @@ class FirstPlacement(ChoiceRule):
                 out.grasped, out.grasp_step = True, out.steps
                 out.grasped_candidates = list(self.movers)
             hits = np.flatnonzero(goal[s])
-            on = int(hits[0]) if hits.size else None
+            on = int(hits[0]) if hits.size == 1 else None
             self._held = self._held + 1 if (on is not None and on == self._on) else 1
             self._on = on
             if on is not None and self._held >= hold:

@@ -49,3 +49,16 @@ def test_outcome_reasons_with_the_policys_warnings():
     assert _reason(Outcome(grasped=True, choice="block_a", correct_choice=True)) == (
         "target not released in the zone (in zone: none)"
     )
+
+
+def test_no_choice_says_which_candidates_were_grasped_at_once():
+    void = Outcome(
+        grasped=True,
+        grasped_candidates=["block_b", "block_c"],
+        decided=True,
+        void_reason="block_b, block_c grasped in the same control step: no choice",
+    )
+    assert (
+        _reason(void, termination="wrong_choice")
+        == "block_b, block_c grasped in the same control step: no choice"
+    )

@@ -94,6 +94,16 @@ def test_on_needs_a_candidate_support():
         CompiledExpression(Atom("On", (Name("cube"),)), PLATES, movers=("cube",))
 
 
+def test_on_puts_a_declared_object_on_a_candidate_not_a_candidate():
+    for subject in (Variable("c", "candidate"), Name("plate_a")):
+        with pytest.raises(
+            EvalError,
+            match=r"\(On \.\.\.\) puts an object the task declares on a candidate, not a "
+            r"candidate; valid choices: cube",
+        ):
+            CompiledExpression(Atom("On", (subject, Name("plate_b"))), PLATES, movers=("cube",))
+
+
 def test_unknown_candidate_names_the_valid_ones():
     atom = Atom("Released", (Name("block_z"),), span=Span(4, 9, 4, 28))
     with pytest.raises(

@@ -63,6 +63,14 @@ def test_the_first_plate_decides_even_if_the_cube_moves_on():
     assert out.choice == "plate_a" and out.decided_step == 11
 
 
+def test_a_goal_holding_for_two_plates_at_once_places_nothing():
+    scorer = a2a_scorer("plate_a")
+    out = run(scorer, [signals(pinch=True, lifted=True)] + [signals(on_plate=[True, True])] * 15)
+    assert (out.decided, out.choice, out.in_zone) == (False, None, ["plate_a", "plate_b"])
+    out = run(scorer, [signals(on_plate=[True, False])] * 10)
+    assert (out.decided, out.choice, out.success, out.decided_step) == (True, "plate_a", True, 26)
+
+
 def test_a_held_cube_over_a_plate_is_not_a_choice():
     scorer = a2a_scorer("plate_a")
     out = run(scorer, [signals(pinch=True, on_plate=[True, False])] * 30)

@@ -159,3 +159,40 @@ def test_a_grasp_naming_what_moves_needs_a_goal_placing_it_on_the_answer():
 def test_the_answer_must_be_a_candidate():
     with pytest.raises(EvalError, match=r"answer 'block_x' is not a candidate"):
         _scorer("block_x")
+
+
+def _both(make_signals, a, b, *, b_from=0):
+    """Candidates a (left gripper) and b (right gripper, from substep ``b_from``) pinched
+    by closed grippers and lifted in one control step."""
+    d = _lift(make_signals, a)
+    d["contact"][b_from:, b, 1] = d["pinch"][b_from:, b, 1] = True
+    d["gripper_cmd"][:, 1], d["gripper_open"][:, 1] = 0.0, 0.5
+    d["lift"][b_from:, b] = 0.05
+    d["table_contact"][b_from:, b] = False
+    return d
+
+
+@pytest.mark.parametrize("b_from", [0, 20], ids=["same-substep", "later-substep"])
+def test_two_candidates_grasped_in_one_control_step_are_no_choice(make_signals, b_from):
+    sc = _scorer()
+    sc.update(make_signals())
+    out = sc.update(_both(make_signals, 2, 0, b_from=b_from))  # the answer and a wrong one
+    assert (out.grasped, out.choice, out.correct_choice, out.success) == (True, None, False, False)
+    assert (out.decided, out.decided_step, out.grasp_step) == (True, 2, 2)
+    assert out.grasped_candidates == (
+        ["block_a", "block_c"] if b_from == 0 else ["block_c", "block_a"]
+    )
+    assert out.void_reason.endswith("grasped in the same control step: no choice")
+
+
+def test_a_second_candidate_grasped_in_the_next_control_step_is_no_choice_of_its_own(make_signals):
+    sc = _scorer()
+    sc.update(_lift(make_signals, 2))  # the answer first
+    out = sc.update(_both(make_signals, 2, 0))  # then a wrong one with the other arm
+    assert (out.choice, out.correct_choice, out.void_reason, out.decided) == (
+        "block_c",
+        True,
+        None,
+        False,
+    )
+    assert out.grasped_candidates == ["block_c", "block_a"]
