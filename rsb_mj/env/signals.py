@@ -71,17 +71,23 @@ class SignalRecorder:
             [sen.contact.ravel(), sen.table.ravel(), sen.position.ravel(), sen.finger.ravel()]
         )
         self._supports: tuple[np.ndarray, np.ndarray, list[Footprint], np.ndarray] | None = None
+        self._movers: list[int] = []
         if "on" in self.plan.names:
             cand_names = self.plan.candidates
             cand = SignalSensors.of(scene.model, cand_names)
             bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
             adr = lambda name: int(scene.model.sensor(name).adr[0])  # noqa: E731
-            touch = [[adr(f"sig/touch/{o}/{c}") for c in cand_names] for o in self.plan.objects]
+            # Only objects that are not candidates rest on one (On refuses a candidate).
+            self._movers = [i for i, o in enumerate(self.plan.objects) if o not in cand_names]
+            touch = [
+                [adr(f"sig/touch/{self.plan.objects[i]}/{c}") for c in cand_names]
+                for i in self._movers
+            ]
             self._supports = (
                 cand.position,
                 cand.orientation,
                 [footprint(scene.model, bodies[c]) for c in cand_names],
-                np.array(touch, dtype=int).reshape(self.n, len(cand_names)),
+                np.array(touch, dtype=int).reshape(len(self._movers), len(cand_names)),
             )
         self.rest_z = np.zeros(self.n)
         self.buffer = np.zeros((0, self.nsensordata))
@@ -142,14 +148,17 @@ class SignalRecorder:
         other candidate."""
         assert self._supports is not None
         position, orientation, prints, touch = self._supports
-        out = np.zeros((*pos.shape[:2], len(prints)), dtype=bool)
+        movers = pos[:, self._movers]  # (S, K, 3): the objects that are not candidates
+        over = np.zeros((*movers.shape[:2], len(prints)), dtype=bool)
         for c, fp in enumerate(prints):
             at = self.buffer[:, position[c]][:, None, :]  # (S, 1, 3)
             quat = self.buffer[:, orientation[c]][:, None, :]  # (S, 1, 4)
-            out[:, :, c] = in_footprint(pos, at, quat, fp)
-        touching = self.buffer[:, touch] > 0  # (S, M, N)
+            over[:, :, c] = in_footprint(movers, at, quat, fp)
+        touching = self.buffer[:, touch] > 0  # (S, K, N)
         others = touching.sum(axis=2, keepdims=True) - touching  # other candidates touched
-        return out & (others == 0)
+        out = np.zeros((*pos.shape[:2], len(prints)), dtype=bool)
+        out[:, self._movers] = over & (others == 0)
+        return out
 
     def snapshot(self, data: mujoco.MjData, gripper_cmd: np.ndarray) -> dict[str, np.ndarray]:
         """Signals of the current state alone (S = 1), as reported at reset."""

@@ -90,3 +90,25 @@ def test_a_cube_on_a_plate_is_on_it_in_the_plates_frame(a2a_env):
     assert _settle(env)["signals"]["on"][-1, 0].tolist() == [False, False]
     _teleport(env, "cube", plate_b[:2] + np.array([0.0, 0.07]))  # along its long side now
     assert _settle(env)["signals"]["on"][-1, 0].tolist() == [False, True]
+
+
+def test_on_over_candidates_and_a_named_object_rows_only_the_named_one():
+    """A task whose :grasp ranges over the plates and whose goal puts the cube on ?answer
+    records its signals over (plate_a, plate_b, cube); only the cube can be on a plate."""
+    from rsb_mj.env import RsbEnv
+    from rsb_mj.evaluation.episode_source import load_episode
+    from rsb_mj.lang import parse_text
+
+    text = get_suite("A2A-Color").path.read_text()
+    text = text.replace("(:grasp (Grasped cube))", "(:grasp (Grasped ?c - candidate))")
+    env = RsbEnv(parse_text(text, "mixed.bddl"), cameras=())
+    try:
+        env.reset(options={"episode": load_episode("A2A-Color", "eval", 0)})
+        plate_b = env.data.xpos[env.model.body("plate_b").id]
+        _teleport(env, "cube", plate_b[:2])
+        on = _settle(env)["signals"]["on"]
+        assert on.shape == (25, 3, 2)
+        assert on[-1].tolist() == [[False, False], [False, False], [False, True]]
+        assert env.scorer.plan.objects == ("plate_a", "plate_b", "cube")
+    finally:
+        env.close()
