@@ -82,11 +82,11 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Episode -> MuJoCo model: objects, layout, rendering.
     ("scene", ("rsb_mj.scene",)),
     # Predicates, the scorer and safety costs over a scene's state.
-    ("scoring", ("rsb_mj.scoring", "rsb_mj.a2a.scoring")),
+    ("scoring", ("rsb_mj.scoring",)),
     # The gymnasium environment, its cameras, signals and perturbations.
-    ("env", ("rsb_mj.env", "rsb_mj.perturb", "rsb_mj.a2a.signals")),
+    ("env", ("rsb_mj.env", "rsb_mj.perturb")),
     # The built-in expert (a planner the scripted policies drive).
-    ("expert", ("rsb_mj.expert", "rsb_mj.a2a.expert")),
+    ("expert", ("rsb_mj.expert",)),
     ("policies", ("rsb_mj.policies",)),
     # Runs, records, metrics, reports, the pool; rsb doctor (reference frames vs goldens).
     ("evaluation", ("rsb_mj.evaluation", "rsb_mj.a2a.legibility", "rsb_mj.doctor")),

@@ -17,7 +17,7 @@ from rsb_mj.env.views import SimView
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.expert.collision import subtree_bodies
 from rsb_mj.expert.hazards import hazard_clearances
-from rsb_mj.lang.ast import Expr
+from rsb_mj.lang.ast import Problem
 from rsb_mj.scene.aloha import finger_joints, finger_to_gripper
 from rsb_mj.scene.footprint import footprint
 from rsb_mj.scoring.placement import Placement, goal_placement
@@ -39,8 +39,7 @@ class World:
         seed: the episode seed.
         hazards: geom id -> clearance [m] of the objects the task's ``:cost`` names
             (:mod:`rsb_mj.expert.hazards`); empty without a ``:cost``.
-        goal: the task's ``:goal`` (what it moves where, :meth:`aim`), or None.
-        task: the task file, for error messages.
+        problem: the task (its ``:goal`` says what moves where, :meth:`aim`), or None.
     """
 
     model: mujoco.MjModel
@@ -51,8 +50,7 @@ class World:
     candidate_bodies: dict[str, str]
     seed: int
     hazards: dict[int, float] = field(default_factory=dict)
-    goal: Expr | None = None
-    task: str = "<task>"
+    problem: Problem | None = None
 
     def body_geoms(self, body: str) -> tuple[int, ...]:
         """Geom ids of ``body`` and its children."""
@@ -72,11 +70,12 @@ class World:
                 f"target {target!r} is not a candidate; valid choices: "
                 f"{', '.join(self.candidate_bodies)}"
             )
-        try:
-            place = goal_placement(self.goal, target, path=self.task) if self.goal else None
-        except RsbError as exc:
-            raise ExpertError(str(exc)) from None
-        place = place or Placement(target)
+        place = Placement(target)  # a task without a goal: the target into the zone
+        if self.problem is not None and self.problem.goal is not None:
+            try:
+                place = goal_placement(self.problem, target)
+            except RsbError as exc:
+                raise ExpertError(str(exc)) from None
         if place.onto is not None:
             self.aim_onto(self.candidate_bodies[place.onto])
         return self.candidate_bodies.get(place.mover, place.mover)
@@ -116,6 +115,5 @@ def world_of(env: Any) -> World:
         candidate_bodies=bodies,
         seed=int(seed),
         hazards=hazard_clearances(u.model, scene.problem),
-        goal=scene.problem.goal,
-        task=str(scene.problem.path),
+        problem=scene.problem,
     )

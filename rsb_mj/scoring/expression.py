@@ -26,11 +26,10 @@ import numpy as np
 
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import And, Atom, Expr, Name, Not, Or, Variable
+from rsb_mj.lang.goal import ANSWER_VARIABLE
 from rsb_mj.scoring.predicates import Predicate, get_predicate
 from rsb_mj.scoring.signals import StepSignals
 
-#: The variable bound to the correct candidate.
-ANSWER_VARIABLE = "answer"
 #: Variable kinds that range over the candidates (None: undeclared, e.g. ``?answer``).
 CANDIDATE_KINDS = (None, "candidate")
 

@@ -1,15 +1,16 @@
 """What a task's goal moves, and where, once ``?answer`` is bound to a candidate.
 
-The goal's *place* atom (a predicate with ``place = True``: ``In``, ``On``) says where its
-subject must end::
+The goal's placements (:func:`rsb_mj.lang.goal.placements`: ``In``, ``On``) say where their
+mover must end::
 
     (In ?answer table_answer_zone)   # candidate c moves into the answer zone
     (On cube ?answer)                # the cube moves onto candidate c
 
-:func:`goal_placement` reads it for one candidate: the built-in expert
-(:mod:`rsb_mj.expert.pick_place`) picks up :attr:`Placement.mover` and puts it in the answer
-zone or on :attr:`Placement.onto`. It reads the same predicate registry the scorer
-evaluates, so the expert and the scorer agree on what the goal asks.
+:func:`goal_placement` binds the first one to a candidate: the built-in expert
+(:mod:`rsb_mj.expert.world`) picks up :attr:`Placement.mover` and puts it in the answer zone
+or on :attr:`Placement.onto`. Whether the place is a candidate (a support) or a region is
+the scoring predicate's own fact (:attr:`rsb_mj.scoring.Predicate.support`), so the expert
+and the scorer agree on what the goal asks.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import Expr, Name, Variable
-from rsb_mj.scoring.expression import atoms
+from rsb_mj.lang.ast import Arg, Name, Problem, Variable
+from rsb_mj.lang.goal import placements
 from rsb_mj.scoring.predicates import get_predicate
 
 
@@ -35,29 +36,28 @@ class Placement:
     onto: str | None = None
 
 
-def goal_placement(goal: Expr, candidate: str, *, path: str = "<task>") -> Placement:
-    """The first place atom of ``goal`` with its variable bound to ``candidate``.
+def goal_placement(problem: Problem, candidate: str) -> Placement:
+    """The first placement of ``problem``'s goal with its variable bound to ``candidate``.
 
     Raises:
-        EvalError: when the goal has no place atom (valid ones listed) or its arguments
-            are not names or variables.
+        EvalError: when the goal has no placement (valid ones listed) or its arguments are
+            not names or variables.
     """
-    for atom in atoms(goal):
-        cls = get_predicate(atom.predicate, where=f"{path}:{atom.span}")
-        if not cls.place or not atom.args:
-            continue
-        mover = _bind(atom.args[0], candidate, path)
-        onto = _bind(atom.args[1], candidate, path) if cls.support and len(atom.args) > 1 else None
-        return Placement(mover, onto)
+    for place in placements(problem):
+        where = f"{problem.path}:{place.atom.span}"
+        mover = _bind(place.mover, candidate, where)
+        if get_predicate(place.predicate, where=where).support:
+            return Placement(mover, _bind(place.place, candidate, where))
+        return Placement(mover)
     raise EvalError(
-        f"{path}: the :goal has no place atom to move anything to; valid choices: "
+        f"{problem.path}: the :goal has no place atom to move anything to; valid choices: "
         "(In ?answer REGION), (On OBJECT ?answer)"
     )
 
 
-def _bind(arg: object, candidate: str, path: str) -> str:
+def _bind(arg: Arg, candidate: str, where: str) -> str:
     if isinstance(arg, Variable):
         return candidate
     if isinstance(arg, Name):
         return arg.value
-    raise EvalError(f"{path}: a place atom takes names or variables, got {arg!r}")
+    raise EvalError(f"{where}: a place atom takes names or variables, got {arg!r}")
