@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from rsb_mj.lang import ast
 from rsb_mj.lang import vocabulary as vocab
-from rsb_mj.lang.a2a import A2A_SOURCES
 from rsb_mj.lsp import grammar, reference
 from rsb_mj.lsp.context import Cursor
 
@@ -183,7 +182,7 @@ def _opening(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[Ite
 
 
 def _sources(rsb: bool) -> list[Item]:
-    names = list(vocab.SOURCE_CHOICES) + list(A2A_SOURCES.values())
+    names = list(vocab.SOURCE_CHOICES)
     return [Item(n, "source", "question source", ("source", n)) for n in names] if rsb else []
 
 

@@ -117,6 +117,7 @@ async def test_completion_of_sources_and_parameters(client, folder):
     assert props == [":choices", ":source"]
     sources = await complete(client, folder, "(:source arithmetic)", "(:source |)")
     assert sources == ["arithmetic", "gsm8k", "mmlu_pro", "mmlu", *A2A_SOURCES.values()]
+    assert len(sources) == len(set(sources)) == len(vocab.SOURCE_CHOICES)
     params = await complete(client, folder, "(:source arithmetic)", "(:source (mmlu_pro (|)))")
     assert params == [f":{p.name}" for p in SOURCE_PARAMS["mmlu_pro"]]
     groups = await complete(
@@ -154,7 +155,7 @@ async def test_hover_on_a_predicate_reads_the_vocabulary_and_the_scorer(client, 
     info = vocab.PREDICATES["in"]
     assert text.startswith("**(In object place)** predicate, arity 2\n\n" + info.doc)
     assert "Registries: libero, vla_arena, rsb" in text
-    assert "**Scoring**: The candidate is inside the answer zone, resting." in text
+    assert "**Scoring**: The object is inside the answer zone, resting." in text
     module = inspect.getmodule(In)
     assert inspect.cleandoc(module.__doc__).replace("``", "`") in text
 
