@@ -102,6 +102,34 @@ def test_bench_lint_refuses_a_baseline_that_is_not_a_checkout(tmp_path):
     assert result.stderr == f"--baseline {tmp_path}: not an rsb_mj checkout\n"
 
 
+def test_bench_demos_tiny_run_against_this_checkout_as_baseline(tmp_path):
+    out = tmp_path / "demos.json"
+    result = _run(
+        sys.executable, str(TOOLS / "bench_demos.py"), "-n", "1", "--cameras", "head",
+        "--width", "32", "--height", "24", "--baseline", str(ROOT), "--json", str(out),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(
+        "rsb demos RSB-Math-4 --split train -n 1 -j 1 --cameras head at 32x24, best of 1; "
+        "load average "
+    )
+    assert lines[1].startswith("this checkout: 1 episodes in ")
+    assert lines[2].startswith("baseline: 1 episodes in ")
+    assert lines[3].startswith("target: 30 episodes/min/core; this checkout ")
+    assert lines[5] == "files: 1 of 1 byte-identical to the baseline's"
+    figures = json.loads(out.read_text())["figures"]
+    assert set(figures) == {"this checkout", "baseline"}
+    mine = figures["this checkout"]
+    assert mine["episodes_per_min_per_core"] == pytest.approx(60 / mine["cpu_s"])
+
+
+def test_bench_demos_refuses_a_baseline_that_is_not_a_checkout(tmp_path):
+    result = _run(sys.executable, str(TOOLS / "bench_demos.py"), "--baseline", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr == f"--baseline {tmp_path}: not an rsb_mj checkout\n"
+
+
 @pytest.mark.slow
 def test_bench_env_tiny_run_without_robosuite(tmp_path):
     out = tmp_path / "env.json"

@@ -24,6 +24,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,6 +70,73 @@ def decode_jpeg(data: np.ndarray) -> np.ndarray:
     )
 
 
+@dataclass(frozen=True)
+class EncodedFrames:
+    """Every camera's frames of one demonstration as JPEG bytes.
+
+    Attributes:
+        jpegs: camera -> the JPEG bytes (uint8 arrays, :func:`encode_jpeg`) of its T frames,
+            in the order of the cameras recorded.
+        height, width: the frames' size [px] (0 x 0 without frames).
+    """
+
+    jpegs: dict[str, list[np.ndarray]]
+    height: int = 0
+    width: int = 0
+
+
+def encode_frames(images: Mapping[str, Sequence[np.ndarray]]) -> EncodedFrames:
+    """JPEG bytes of RGB uint8 (H, W, 3) frames, by camera."""
+    height = width = 0
+    for frames in images.values():
+        if len(frames):
+            height, width = frames[0].shape[:2]
+    return EncodedFrames(
+        {cam: [encode_jpeg(f) for f in frames] for cam, frames in images.items()}, height, width
+    )
+
+
+class FrameEncoder:
+    """JPEG-encodes camera frames in one background thread as a recorder receives them.
+
+    OpenCV releases the GIL while it encodes, so encoding overlaps stepping and rendering;
+    a recorder keeps a few KiB of JPEG per frame instead of the raw frames (230 KiB each at
+    320x240). Frames are encoded in arrival order; the result is what
+    :func:`encode_frames` makes of the same frames. Close it (or use it as a context
+    manager) to stop the thread.
+    """
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="rsb-jpeg")
+        self._jobs: dict[str, list[Future[np.ndarray]]] = {}
+        self.height = self.width = 0
+
+    def add(self, camera: str, frame: np.ndarray) -> None:
+        """Queue ``frame`` (RGB uint8 (H, W, 3); not modified afterwards) of ``camera``."""
+        if not self.height:
+            self.height, self.width = frame.shape[:2]
+        self._jobs.setdefault(camera, []).append(self._pool.submit(encode_jpeg, frame))
+
+    def result(self) -> EncodedFrames:
+        """Every frame queued so far, encoded (waits for the thread).
+
+        Raises:
+            ExpertError: a frame could not be encoded.
+        """
+        jpegs = {cam: [job.result() for job in jobs] for cam, jobs in self._jobs.items()}
+        return EncodedFrames(jpegs, self.height, self.width)
+
+    def close(self) -> None:
+        """Drop what is still queued and stop the thread."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> FrameEncoder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def write_demo(
     path: Path,
     *,
@@ -75,7 +144,7 @@ def write_demo(
     instruction: str,
     states: np.ndarray,
     actions: np.ndarray,
-    images: dict[str, list[np.ndarray]],
+    images: Mapping[str, Sequence[np.ndarray]] | EncodedFrames,
     attrs: dict[str, Any],
 ) -> None:
     """Write one demonstration atomically: built in memory, written to a temporary file,
@@ -87,9 +156,11 @@ def write_demo(
         instruction: the instruction the policy received.
         states: (T, 14) states.
         actions: (T, 14) actions.
-        images: camera -> T RGB frames (may be empty).
+        images: camera -> T RGB frames (may be empty), or the frames already encoded
+            (:class:`EncodedFrames`, e.g. from a :class:`FrameEncoder`): the same file.
         attrs: further attributes (success, versions, task hash, ...).
     """
+    frames = images if isinstance(images, EncodedFrames) else encode_frames(images)
     vlen = h5py.vlen_dtype(np.dtype("uint8"))
     buf = io.BytesIO()
     with h5py.File(buf, "w") as f:
@@ -97,13 +168,10 @@ def write_demo(
         obs.create_dataset("state", data=np.asarray(states, np.float64))
         f.create_dataset("action", data=np.asarray(actions, np.float64))
         grp = obs.create_group("images")
-        height = width = 0
-        for cam, frames in images.items():
-            ds = grp.create_dataset(cam, shape=(len(frames),), dtype=vlen)
-            for t, frame in enumerate(frames):
-                ds[t] = encode_jpeg(frame)
-            if frames:
-                height, width = frames[0].shape[:2]
+        for cam, jpegs in frames.jpegs.items():
+            ds = grp.create_dataset(cam, shape=(len(jpegs),), dtype=vlen)
+            if jpegs:
+                _write_column(ds, jpegs)
         row = episode.to_dict()
         f.attrs.update(
             {
@@ -121,15 +189,28 @@ def write_demo(
                 "correct": episode.correct,
                 "target": episode.target,
                 "episode": json.dumps(row),
-                "cameras": json.dumps(list(images)),
-                "image_height": height,
-                "image_width": width,
+                "cameras": json.dumps(list(frames.jpegs)),
+                "image_height": frames.height,
+                "image_width": frames.width,
                 "fps": 20,
                 "num_frames": len(actions),
                 **attrs,
             }
         )
     atomic_write_bytes(path, buf.getvalue(), verify=verify_demo)
+
+
+def _write_column(ds: h5py.Dataset, rows: Sequence[np.ndarray]) -> None:
+    """Write every row of the 1-D variable-length uint8 dataset ``ds`` in one HDF5 call.
+
+    The file's bytes are those of writing row by row (``ds[t] = row``), about 5x faster.
+    The low-level write is needed because ``ds[...] = column`` stacks rows of equal length
+    into a 2-D array and fails.
+    """
+    column = np.empty(len(rows), dtype=ds.dtype)
+    for t, row in enumerate(rows):
+        column[t] = row
+    ds.id.write(h5py.h5s.create_simple((len(rows),)), ds.id.get_space(), column)
 
 
 def verify_demo(path: Path) -> None:

@@ -20,7 +20,7 @@ nothing and is retried by the next run, as ``rsb eval`` retries error records.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,14 @@ from rsb_mj.evaluation.episode_source import (
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_jobs
 from rsb_mj.evaluation.worker import SettingsEnvFactory, run_job
-from rsb_mj.expert.dataset import episode_filename, file_sha256, verify_demo, write_demo
+from rsb_mj.expert.dataset import (
+    EncodedFrames,
+    FrameEncoder,
+    episode_filename,
+    file_sha256,
+    verify_demo,
+    write_demo,
+)
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lock import lock_folder, make_folder
 from rsb_mj.suites import get_suite
@@ -86,27 +93,43 @@ class DemoResult:
     error: str | None = None
 
 
-@dataclass
 class Recorder:
     """Collects what a demonstration stores, from the rollout's ``on_step`` hook: the
-    observation before each action (state and camera frames) and the action.
+    observation before each action (state and camera frames) and the action. Camera frames
+    are JPEG-encoded in a background thread as they arrive (:class:`FrameEncoder`); close
+    the recorder (or use it as a context manager) to stop that thread.
 
-    Attributes:
+    Args:
         cameras: the cameras whose frames are kept, in this order; None keeps every camera
             of the observation.
     """
 
-    cameras: tuple[str, ...] | None = None
-    states: list[np.ndarray] = field(default_factory=list)
-    actions: list[np.ndarray] = field(default_factory=list)
-    images: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    def __init__(self, cameras: tuple[str, ...] | None = None) -> None:
+        self.cameras = cameras
+        self.states: list[np.ndarray] = []
+        self.actions: list[np.ndarray] = []
+        self._frames = FrameEncoder()
 
     def __call__(self, obs: dict[str, Any], action: np.ndarray) -> None:
         self.states.append(np.asarray(obs["state"], dtype=np.float64).copy())
         self.actions.append(np.asarray(action, dtype=np.float64).copy())
         frames = obs.get("images", {})
         for name in frames if self.cameras is None else self.cameras:
-            self.images.setdefault(name, []).append(frames[name])
+            self._frames.add(name, frames[name])
+
+    def frames(self) -> EncodedFrames:
+        """The frames recorded so far, JPEG-encoded (waits for the encoder)."""
+        return self._frames.result()
+
+    def close(self) -> None:
+        """Stop the encoder thread (frames still queued are dropped)."""
+        self._frames.close()
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def demo_job(
@@ -135,10 +158,11 @@ def write_one(demo: DemoJob) -> DemoResult:
         WriteError, ExpertError: the file cannot be written or does not read back.
     """
     job = demo.job
-    recorder = Recorder(job.cameras)
-    record = run_job(job, demo.env_factory, on_step=recorder)
-    if record.is_error:
-        return DemoResult(job.index, error=record.error or "")
+    with Recorder(job.cameras) as recorder:
+        record = run_job(job, demo.env_factory, on_step=recorder)
+        if record.is_error:
+            return DemoResult(job.index, error=record.error or "")
+        frames = recorder.frames()
     failure = record.failure_reason or ""
     episode = load_episode(job.suite, job.split, job.index)
     thought = rationale_of(episode, load_problem(job.suite))
@@ -150,7 +174,7 @@ def write_one(demo: DemoJob) -> DemoResult:
         instruction=episode.instruction,
         states=np.stack(recorder.states),
         actions=np.stack(recorder.actions),
-        images=recorder.images,
+        images=frames,
         attrs={
             "success": record.success,
             "grasped": record.grasped,

@@ -98,3 +98,57 @@ def test_verify_finds_truncated_and_inconsistent_files(tmp_path):
     path.write_bytes(path.read_bytes()[:2000])
     with pytest.raises(ExpertError, match=rf"^{path}: unreadable demonstration \("):
         verify_demo(path)
+
+
+def _frames(n: int, seed: int = 0) -> list[np.ndarray]:
+    """``n`` different smooth 24x32 RGB frames (JPEG sizes differ from frame to frame)."""
+    rng = np.random.default_rng(seed)
+    ramp = np.linspace(0, 200, 32)[None, :, None] + np.linspace(0, 50, 24)[:, None, None]
+    return [np.clip(ramp + rng.uniform(0, 55, 3), 0, 255).astype(np.uint8) for _ in range(n)]
+
+
+def test_frames_encoded_in_the_background_write_the_same_file(tmp_path):
+    from rsb_mj.expert.dataset import FrameEncoder, encode_frames, encode_jpeg
+
+    images = {"head": _frames(6), "left_wrist": _frames(6, seed=1)}
+    with FrameEncoder() as encoder:
+        for t in range(6):
+            for cam, frames in images.items():
+                encoder.add(cam, frames[t])
+        encoded = encoder.result()
+    assert list(encoded.jpegs) == ["head", "left_wrist"]
+    assert (encoded.height, encoded.width) == (24, 32)
+    assert [j.tobytes() for j in encoded.jpegs["left_wrist"]] == [
+        encode_jpeg(f).tobytes() for f in images["left_wrist"]
+    ]
+    assert len({len(j) for j in encoded.jpegs["head"]}) > 1
+    direct = encode_frames(images)
+    assert (direct.height, direct.width) == (24, 32)
+    assert {c: [j.tobytes() for j in v] for c, v in direct.jpegs.items()} == {
+        c: [j.tobytes() for j in v] for c, v in encoded.jpegs.items()
+    }
+    common = {"episode": _episode(), "instruction": "i", "attrs": {"success": True}}
+    common |= {"states": np.zeros((6, 14)), "actions": np.ones((6, 14))}
+    write_demo(tmp_path / "raw.hdf5", images=images, **common)
+    write_demo(tmp_path / "encoded.hdf5", images=encoded, **common)
+    assert (tmp_path / "raw.hdf5").read_bytes() == (tmp_path / "encoded.hdf5").read_bytes()
+
+
+@pytest.mark.parametrize("lengths", [(812,) * 5, (5, 7, 0, 9)], ids=["equal", "mixed"])
+def test_one_write_per_camera_is_byte_for_byte_the_row_by_row_file(tmp_path, lengths):
+    """Equal lengths are the case ``ds[...] = column`` gets wrong (it stacks them)."""
+    from rsb_mj.expert.dataset import _write_column
+
+    rows = [np.arange(n, dtype=np.uint8) * (i + 1) for i, n in enumerate(lengths)]
+    vlen = h5py.vlen_dtype(np.dtype("uint8"))
+    for name, by_rows in (("rows.hdf5", True), ("column.hdf5", False)):
+        with h5py.File(tmp_path / name, "w") as f:
+            ds = f.create_dataset("x", shape=(len(rows),), dtype=vlen)
+            if by_rows:
+                for t, row in enumerate(rows):
+                    ds[t] = row
+            else:
+                _write_column(ds, rows)
+    assert (tmp_path / "rows.hdf5").read_bytes() == (tmp_path / "column.hdf5").read_bytes()
+    with h5py.File(tmp_path / "column.hdf5") as f:
+        assert [r.tolist() for r in f["x"][()]] == [r.tolist() for r in rows]
