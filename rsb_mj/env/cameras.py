@@ -114,7 +114,7 @@ class CameraRig:
         sync_textures(self._model, renderer, self._tex_seen)
         renderer.update_scene(data, camera=camera, scene_option=self.option)
         if self._bounds is not None:
-            cull_outside_view(renderer.scene, self._bounds, self.width / self.height)
+            cull_outside_view(renderer.scene, data, self._bounds, self.width / self.height)
         return renderer.render()
 
     def render_all(self, data: mujoco.MjData) -> dict[str, np.ndarray]:

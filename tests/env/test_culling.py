@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.env.cameras import CAMERAS, CameraRig
-from rsb_mj.env.culling import MARGIN_ABS, MARGIN_REL, GeomBounds, cull_outside_view
+from rsb_mj.env.culling import GeomBounds, cull_outside_view
 from rsb_mj.scene.aloha import SIDES, aloha_spec, arm_joints, home_qpos_ctrl
 
 
@@ -40,7 +40,7 @@ def _culled(rig, data, camera):
     renderer = rig._get()
     renderer.update_scene(data, camera=camera, scene_option=rig.option)
     ids = [renderer.scene.geoms[i].objid for i in range(renderer.scene.ngeom)]
-    cull_outside_view(renderer.scene, rig._bounds, rig.width / rig.height)
+    cull_outside_view(renderer.scene, data, rig._bounds, rig.width / rig.height)
     gone = [
         ids[i] for i in range(renderer.scene.ngeom) if renderer.scene.geoms[i].type == 1001
     ]  # mjGEOM_NONE
@@ -82,17 +82,18 @@ def test_nothing_is_culled_with_shadows(scene):
     rig.close()
 
 
-def test_bounds_are_the_farthest_vertex_and_the_half_diagonal_widened(scene):
+def test_bounds_are_the_box_of_the_mesh_vertices_and_the_box_itself(scene):
     model, _ = scene
     bounds = GeomBounds(model)
-    mesh = model.mesh("gripper0_left_vx300s_8_custom_finger_left_lite").id
+    geom = model.geom("left/left_finger_g0")
+    mesh = geom.dataid[0]
     start, count = model.mesh_vertadr[mesh], model.mesh_vertnum[mesh]
-    farthest = np.linalg.norm(model.mesh_vert[start : start + count].astype(float), axis=1).max()
-    assert bounds.mesh_radius[mesh] == pytest.approx(farthest, rel=1e-12)
-    box = mujoco.MjvGeom()
-    box.type, box.size[:], box.rgba[:] = mujoco.mjtGeom.mjGEOM_BOX, (0.3, 0.4, 1.2), (1, 1, 1, 1)
-    assert bounds.radius(box) == pytest.approx(1.3 * (1 + MARGIN_REL) + MARGIN_ABS, rel=1e-6)
-    box.rgba[3] = 0.5  # transparent geoms are drawn last and sorted: never culled
-    assert bounds.radius(box) is None
-    box.rgba[3], box.type = 1.0, mujoco.mjtGeom.mjGEOM_SPHERE
-    assert bounds.radius(box) is None
+    verts = model.mesh_vert[start : start + count].astype(float)
+    lo, hi = verts.min(axis=0), verts.max(axis=0)
+    np.testing.assert_allclose(bounds.center[geom.id], (lo + hi) / 2, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(bounds.half[geom.id], (hi - lo) / 2, rtol=0, atol=1e-15)
+    table = model.geom("table_top").id
+    assert bounds.cullable[table] and (bounds.center[table] == 0).all()
+    np.testing.assert_array_equal(bounds.half[table], model.geom_size[table])
+    floor = model.geom("floor").id  # a plane is never culled
+    assert not bounds.cullable[floor] and (bounds.half[floor] == 0).all()
