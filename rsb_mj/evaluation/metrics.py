@@ -39,14 +39,19 @@ Z95 = 1.96
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of k successes out of n trials; ``(0, 1)`` when n is 0."""
+    """Wilson score interval of k successes out of n trials; ``(0, 1)`` when n is 0.
+
+    The interval always holds k / n: at k = 0 and k = n the bound is exactly 0 or 1 (the
+    floating-point formula can land 1e-16 on the wrong side, e.g. 0.9999999999999999 for
+    6 of 6, which made error bars negative).
+    """
     if n == 0:
         return (0.0, 1.0)
     p = k / n
     denom = 1 + z * z / n
     center = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, center - half), min(1.0, center + half))
+    return (max(0.0, min(p, center - half)), min(1.0, max(p, center + half)))
 
 
 def nsg(tsr: float, gsr: float, choices: int) -> float | None:
