@@ -71,6 +71,9 @@ class EpisodeRecord:
             plate order (``"original"`` or ``"swapped"``) and the knowledge category.
         chosen_side: Act2Answer: ``"left"`` or ``"right"``, where the chosen plate stood
             (None without a choice).
+        instruction: the instruction the policy was given (after any ablation or language
+            perturbation: ``info["instruction"]`` at reset), or None in records written
+            before it was recorded and in error records of episodes that never started.
     """
 
     suite: str
@@ -114,6 +117,7 @@ class EpisodeRecord:
     layout: str | None = None
     category: str | None = None
     chosen_side: str | None = None
+    instruction: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -199,6 +203,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "layout": (str, type(None)),
     "category": (str, type(None)),
     "chosen_side": (str, type(None)),
+    "instruction": (str, type(None)),
 }
 _REQUIRED = {
     f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING

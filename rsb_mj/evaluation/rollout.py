@@ -213,6 +213,7 @@ def run_episode(
     start = time.perf_counter()
     termination, error, error_kind, steps = "step_limit", None, None, 0
     text: str | None = None
+    instruction: str | None = None
     sim: dict[str, Any] = {}
     scorer: EpisodeScorer | None = None
     tally: CostTally | None = None
@@ -231,7 +232,8 @@ def run_episode(
             scorer = EpisodeScorer.for_problem(
                 problem, env_candidates(env.unwrapped), episode.target
             )
-            view = policy_view(env, policy, episode, str(info.get("instruction", "")))
+            instruction = str(info.get("instruction", ""))
+            view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
             _call_policy(policy, "reset()", lambda: policy.reset(view, obs, public))
             settle = 0
@@ -287,7 +289,7 @@ def run_episode(
     )
     record = _record(
         episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim, text,
-        reason,
+        reason, instruction,
     )  # fmt: skip
     if tally is None:
         return record
@@ -328,6 +330,7 @@ def _record(
     sim: dict[str, Any],
     text: str | None,
     reason: str | None,
+    instruction: str | None = None,
 ) -> EpisodeRecord:
     letter_of = {cand: letter for letter, cand in episode.mapping.items()}
     return EpisodeRecord(
@@ -365,6 +368,7 @@ def _record(
         failure_reason=reason,
         versions=versions(),
         sim=sim,
+        instruction=instruction,
         **a2a_fields(episode, out.choice),
     )
 

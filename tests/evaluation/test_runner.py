@@ -146,6 +146,9 @@ def test_ablations_and_counterfactual_twins_are_their_own_records_and_resume(tmp
     assert by[0, "shuffled-options"].target == by[0, "original"].target
     assert by[0, "shuffled-options"].correct != by[0, "original"].correct
     assert by[0, "counterfactual"].target != by[0, "original"].target
+    # each record holds the instruction its policy was given (the fake env reports the row's)
+    assert by[0, "original"].instruction == make_episode(index=0).instruction
+    assert by[0, "blank"].instruction == ""
     assert all(r.success for r in records)  # the privileged toy oracle reads the answer
     again = run_eval(cfg, env_factory=fake_env_factory)
     assert again == records and (cfg.out / "episodes.jsonl").read_text().count("\n") == 8
