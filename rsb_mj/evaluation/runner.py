@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,6 +56,7 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
+from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
     SettingsEnvFactory,
@@ -187,10 +187,6 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     return SettingsEnvFactory(config.visual_level, config.language_level, config.control_hz)
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
-
-
 def _check_bounds(config: EvalConfig) -> None:
     """Refuse rows outside the frozen tables before any work (or memory) is spent."""
     for name in config.suites:
@@ -219,10 +215,8 @@ def plan(config: EvalConfig) -> list[Job]:
             for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
                 if index in config.videos:
-                    tag = "" if variant == "original" else f"_{variant}"
-                    stem = Path(name).stem if is_task_file(name) else name
-                    file = f"{stem}_{_slug(spec)}_{config.split}_{index:04d}{tag}.mp4"
-                    video = str(config.out / "videos" / file)
+                    file = video_file(name, spec, config.split, index, variant)
+                    video = str(config.out / VIDEOS_DIR / file)
                 jobs.append(
                     Job(
                         name,
@@ -316,7 +310,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
             "tasks": {k: run_tasks.entry(d) for k, d in digests.items()},
         }
         atomic_write_text(run_file, json.dumps(description, indent=2))
-    videos = config.out / "videos"
+    videos = config.out / VIDEOS_DIR
     if config.videos and videos.exists() and not videos.is_dir():
         raise WriteError(f"{videos}: exists and is not a folder (videos go there)")
     records = config.out / RECORDS_FILE

@@ -7,6 +7,7 @@ once complete, so an existing ``.mp4`` is always whole; a failure names the path
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,29 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import WriteError
+from rsb_mj.evaluation.episode_source import is_task_file
 from rsb_mj.suites import CONTROL_HZ
 
 #: The camera recorded in videos.
 VIDEO_CAMERA = "head"
+#: Folder of the videos inside a run directory.
+VIDEOS_DIR = "videos"
+
+
+def video_file(source: str, policy: str, split: str, index: int, variant: str = "original") -> str:
+    """File name of an episode's video in ``<run>/videos/`` (``rsb eval --video INDEX``).
+
+    >>> video_file("RSB-Math-4", "my/pol.py:make", "eval", 7, "blank")
+    'RSB-Math-4_my_pol.py_make_eval_0007_blank.mp4'
+
+    Args:
+        source: a suite name or a task file path (its stem is used).
+        policy: the policy spec as the record names it.
+        split, index: the row; variant: the record's instruction variant.
+    """
+    tag = "" if variant == "original" else f"_{variant}"
+    stem = Path(source).stem if is_task_file(source) else source
+    return f"{stem}_{re.sub(r'[^A-Za-z0-9_.-]+', '_', policy)}_{split}_{index:04d}{tag}.mp4"
 
 
 class VideoWriter:
