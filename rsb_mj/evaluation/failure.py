@@ -65,3 +65,47 @@ def failure_reason(
     if status.warnings:
         reason += "; " + "; ".join(status.warnings)
     return reason
+
+
+#: What :func:`failure_kind` returns, in the order its reasons are tried.
+FAILURE_KINDS = (
+    "infra error",
+    "policy error",
+    "policy gave up",
+    "step limit",
+    "no grasp",
+    "wrong candidate",
+    "not placed",
+    "other",
+)
+
+
+def failure_kind(
+    reason: str | None, *, policy: str, termination: str, error_kind: str | None = None
+) -> str | None:
+    """The family of a failure reason (one of :data:`FAILURE_KINDS`), None for a success.
+
+    It reads the reasons :func:`failure_reason` writes: an error record is an ``infra
+    error`` or a ``policy error`` (its ``error_kind``); ``"<policy>: ..."`` is the policy
+    giving up; then ``step limit``, ``no grasp``, ``wrong candidate`` (``"grasped X instead
+    of Y"``) and ``not placed`` (the target not released in the zone).
+
+    >>> failure_kind("grasped block_b instead of block_a", policy="p", termination="wrong_choice")
+    'wrong candidate'
+    """
+    if termination == "error":
+        return "policy error" if error_kind == "policy" else "infra error"
+    if reason is None:
+        return None
+    if reason.startswith(f"{policy}: "):
+        return "policy gave up"
+    for prefix, kind in (
+        ("step limit ", "step limit"),
+        ("no grasp detected", "no grasp"),
+        ("target not released in the zone", "not placed"),
+    ):
+        if reason.startswith(prefix):
+            return kind
+    if reason.startswith("grasped ") and " instead of " in reason:
+        return "wrong candidate"
+    return "other"
