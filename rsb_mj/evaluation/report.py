@@ -10,7 +10,14 @@ Outputs in the report folder:
   W0..W4 x suite: TSR / nSG / cost) when the runs hold several levels of that axis;
 * ``summary.csv``, ``table1_tsr.csv``, ``table2_nsg.csv``, ``table6_gsr_tsr.csv``;
 * ``rates.png``: grouped bars of GSR, TSR and nSG per suite with 95% intervals;
-* ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite.
+* ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite;
+* ``report.html`` (``html=True``, ``rsb report --html``): one self-contained page of the same
+  tables, the plots and an episode browser (:mod:`rsb_mj.evaluation.html`).
+
+The tables are computed once (:func:`build_report` returns a
+:class:`~rsb_mj.evaluation.report_model.ReportData`) and rendered by :func:`markdown_text`
+and the HTML page alike, so the two show the same strings. A run directory's
+``probe.json`` adds its tables to both (:mod:`rsb_mj.evaluation.report_probe`).
 
 Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``;
 privileged policies (the built-in expert reads the answer) carry the mark ``(privileged)``.
@@ -23,6 +30,7 @@ several renderers are refused unless ``allow_mixed_renderers`` (see
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import io
 import os
@@ -47,8 +55,11 @@ from rsb_mj.evaluation.metrics import (
 )
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
 from rsb_mj.evaluation.renderers import renderer_lines
+from rsb_mj.evaluation.report_model import Confusion, Plot, ReportData, Section
+from rsb_mj.evaluation.report_probe import probe_sections
 from rsb_mj.evaluation.tables import (
     MAX_ERROR_RATE,
+    Table,
     ablation_table,
     csv_text,
     failure_table,
@@ -62,6 +73,9 @@ from rsb_mj.evaluation.tables import (
 )
 from rsb_mj.evaluation.validation import check_run, refusal
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
+
+#: File name of the HTML page in the report folder.
+HTML_FILE = "report.html"
 
 TABLES = {
     "table1_tsr": ("Table 1: TSR (%)", "tsr"),
@@ -86,39 +100,54 @@ def load_runs(dirs: Sequence[Path]) -> dict[str, list[EpisodeRecord]]:
         if not records:
             raise EvalError(f"{d}: no {RECORDS_FILE} records; run `rsb eval --out {d}` first")
         for rec in records:
-            label = rec.policy if len(dirs) == 1 else f"{Path(d).name}:{rec.policy}"
-            runs.setdefault(label, []).append(rec)
+            runs.setdefault(row_label(Path(d), rec.policy, len(dirs) > 1), []).append(rec)
     if problems:
         raise EvalError(refusal(problems))
     return runs
+
+
+def row_label(run_dir: Path, policy: str, several: bool) -> str:
+    """A row's label: the policy, or ``<dir name>:<policy>`` when several run directories
+    are reported side by side."""
+    return f"{run_dir.name}:{policy}" if several else policy
+
+
+def run_dirs_of(dirs: Sequence[Path], runs: dict[str, list[EpisodeRecord]]) -> dict[str, Path]:
+    """The run directory of each row label of ``runs`` (:func:`load_runs` of ``dirs``)."""
+    out = {}
+    for label, records in runs.items():
+        policy = records[0].policy
+        out[label] = next(
+            Path(d) for d in dirs if row_label(Path(d), policy, len(dirs) > 1) == label
+        )
+    return out
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
-def confusion_markdown(records: Sequence[EpisodeRecord], suite: str, choices: int) -> str:
+def confusion_table(records: Sequence[EpisodeRecord], suite: str, choices: int) -> Table:
     """Chosen (columns, then "none") vs correct (rows) option counts of one suite."""
     matrix = confusion([r for r in records if r.suite == suite], choices)
     header = ["correct \\ chosen", *LETTERS[choices], "none"]
-    rows = [header] + [
+    return [header] + [
         [letter, *map(str, counts)] for letter, counts in zip(LETTERS[choices], matrix, strict=True)
     ]
-    return markdown(rows)
 
 
-def _save(fig: Any, path: Path) -> None:
-    """Write a matplotlib figure as PNG atomically and close it."""
+def _png(fig: Any) -> bytes:
+    """The PNG bytes of a matplotlib figure (100 dpi); closes it."""
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)
-    atomic_write_bytes(path, buf.getvalue())
+    return buf.getvalue()
 
 
-def plot_rates(metrics: dict[str, list[SuiteMetrics]], path: Path) -> None:
-    """Grouped bars (suites x labels) of GSR, TSR and nSG with 95% intervals."""
+def plot_rates(metrics: dict[str, list[SuiteMetrics]]) -> bytes:
+    """PNG: grouped bars (suites x labels) of GSR, TSR and nSG with 95% intervals."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -161,11 +190,11 @@ def plot_rates(metrics: dict[str, list[SuiteMetrics]], path: Path) -> None:
     axes[0].legend(fontsize=8)
     axes[-1].set_xticks(x, suites, rotation=20, ha="right")
     fig.tight_layout()
-    _save(fig, path)
+    return _png(fig)
 
 
-def plot_drops(table: list[list[str]], path: Path) -> None:
-    """Bars of the TSR drop (percentage points, 95% interval) per ablation, one group per
+def plot_drops(table: list[list[str]]) -> bytes:
+    """PNG: bars of the TSR drop (percentage points, 95% interval) per ablation, one group per
     policy and suite, from :func:`~rsb_mj.evaluation.tables.ablation_table` rows."""
     import matplotlib
 
@@ -190,11 +219,11 @@ def plot_drops(table: list[list[str]], path: Path) -> None:
     ax.set_xticks(x, labels, fontsize=7)
     ax.set_ylabel("TSR drop (pp)")
     fig.tight_layout()
-    _save(fig, path)
+    return _png(fig)
 
 
-def plot_confusion(records: Sequence[EpisodeRecord], path: Path, title: str) -> None:
-    """One heatmap per suite: correct option (rows) vs chosen option (columns + none)."""
+def plot_confusion(records: Sequence[EpisodeRecord], title: str) -> bytes:
+    """PNG: one heatmap per suite: correct option (rows) vs chosen option (columns + none)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -220,7 +249,7 @@ def plot_confusion(records: Sequence[EpisodeRecord], path: Path, title: str) -> 
         ax.set_title(suite, fontsize=9)
     fig.suptitle(title)
     fig.tight_layout()
-    _save(fig, path)
+    return _png(fig)
 
 
 def settings_lines(metrics: dict[str, list[SuiteMetrics]]) -> list[str]:
@@ -260,49 +289,16 @@ def _report_folder(out: Path) -> None:
         raise WriteError(f"{out}: cannot write the report there ({why}); {hint}")
 
 
-def write_report(
+def _header(
     dirs: Sequence[Path],
-    out: Path | None,
-    *,
-    plots: bool = True,
-    max_error_rate: float | None = MAX_ERROR_RATE,
-    allow_mixed_renderers: bool = False,
-) -> str:
-    """Write the report files into ``out``; return the Markdown text.
-
-    Args:
-        dirs: run directories (only read).
-        out: report folder (created), or None to write no file (the Markdown is only
-            returned; no plots).
-        plots: also write the PNG plots.
-        max_error_rate: rows with a larger share of error episodes are withheld (None: print
-            every row).
-        allow_mixed_renderers: pool records drawn by different renderers (the header says
-            so); by default they are refused.
-
-    Raises:
-        EvalError: for a folder without records, or records that are inconsistent or cannot
-            be pooled (each named ``path:line``); WriteError when ``out`` cannot be written
-            (before anything is written).
-    """
-    runs = load_runs(dirs)
-    renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
-    if out is not None:  # refused records leave no folder behind; nothing is written yet
-        _report_folder(out)
-    metrics = {label: summarize(recs) for label, recs in runs.items()}
-
-    def write(name: str, text: str) -> None:
-        if out is not None:
-            atomic_write_text(out / name, text)
-
-    plots = plots and out is not None
-    labelled = [(label, m) for label, ms in metrics.items() for m in ms]
-    summary = summary_table(
-        [m for _, m in labelled],
-        labels=[label for label, _ in labelled],
-        max_error_rate=max_error_rate,
-    )
-    errors = sum(m.errors for _, m in labelled)
+    runs: dict[str, list[EpisodeRecord]],
+    metrics: dict[str, list[SuiteMetrics]],
+    renderers: list[str],
+    max_error_rate: float | None,
+) -> list[str]:
+    """The Markdown lines between the title and the first table."""
+    labelled = [m for ms in metrics.values() for m in ms]
+    errors = sum(m.errors for m in labelled)
     tasks: dict[str, list[str]] = {}  # suite -> its task digests (one per run at most)
     for recs in runs.values():
         for r in recs:
@@ -311,11 +307,9 @@ def write_report(
                 digest = str((r.sim or {}).get("task_sha256", ""))[:16] or "unknown"
                 if digest not in held:
                     held.append(digest)
-    mujoco = sorted({str(dict(m.settings)["mujoco"]) for _, m in labelled})
+    mujoco = sorted({str(dict(m.settings)["mujoco"]) for m in labelled})
     odd = settings_lines(metrics)
-    parts = [
-        "# rsb_mj evaluation report",
-        "",
+    lines = [
         "Runs: " + ", ".join(f"`{d}`" for d in dirs),
         "",
         "Protocol: one attempt per episode (the choice is the first candidate grasped; a "
@@ -337,127 +331,269 @@ def write_report(
             else ""
         ),
     ]
-    if any(m.privileged for _, m in labelled):
-        parts += [
+    if any(m.privileged for m in labelled):
+        lines += [
             "",
             "Rows marked (privileged) read the answer (the built-in expert): an upper-bound "
             "reference, not a policy to rank.",
         ]
-    parts += ["", "## Per suite", "", markdown(summary)]
-    write("summary.csv", csv_text(summary))
+    return lines
+
+
+def _sections(
+    runs: dict[str, list[EpisodeRecord]],
+    metrics: dict[str, list[SuiteMetrics]],
+    max_error_rate: float | None,
+) -> list[Section]:
+    """Every table of the report, in order; optional ones only when they have rows."""
+    labelled = [(label, m) for label, ms in metrics.items() for m in ms]
     flat = [m for _, m in labelled]
-    safety = safety_table(
-        flat, labels=[label for label, _ in labelled], max_error_rate=max_error_rate
-    )
+    labels = [label for label, _ in labelled]
+    records = [r for recs in runs.values() for r in recs]
+    out = [
+        Section(
+            "summary",
+            "Per suite",
+            "",
+            summary_table(flat, labels=labels, max_error_rate=max_error_rate),
+            "summary",
+        )
+    ]
+    safety = safety_table(flat, labels=labels, max_error_rate=max_error_rate)
     if len(safety) > 1:
-        write("safety.csv", csv_text(safety))
-        parts += [
-            "",
-            "## Safety: success and cost",
-            "",
-            "Tasks with a :cost block: TSR and nSG beside the mean cumulative cost per episode "
-            "(1 per control step a step term is violated, 10 per end term violated at the end; "
-            "normal 95% interval). A policy may succeed and still be unsafe.",
-            "",
-            markdown(safety),
-        ]
-    levels = level_table(
-        flat, labels=[label for label, _ in labelled], max_error_rate=max_error_rate
-    )
+        out.append(
+            Section(
+                "safety",
+                "Safety: success and cost",
+                "Tasks with a :cost block: TSR and nSG beside the mean cumulative cost per "
+                "episode (1 per control step a step term is violated, 10 per end term violated "
+                "at the end; normal 95% interval). A policy may succeed and still be unsafe.",
+                safety,
+                "safety",
+            )
+        )
+    levels = level_table(flat, labels=labels, max_error_rate=max_error_rate)
     if len(levels) > 1:
-        write("levels.csv", csv_text(levels))
-        parts += [
-            "",
-            "## Levels L0-L2",
-            "",
-            "Suites run at several structural levels (-L1, -L2; the bare suite is L0): TSR, "
-            "nSG and mean cumulative cost per level.",
-            "",
-            markdown(levels),
-        ]
+        out.append(
+            Section(
+                "levels",
+                "Levels L0-L2",
+                "Suites run at several structural levels (-L1, -L2; the bare suite is L0): "
+                "TSR, nSG and mean cumulative cost per level.",
+                levels,
+                "levels",
+            )
+        )
     for axis, title in (("visual", "Visual levels V0-V4"), ("language", "Language levels W0-W4")):
         table = axis_table(flat, axis, max_error_rate=max_error_rate)
         if len(table) > 1:
-            write(f"{axis}_levels.csv", csv_text(table))
-            parts += [
-                "",
-                f"## {title}",
-                "",
-                "One row per policy and level, one column per suite (runs at other levels "
-                "come from other run directories): TSR % / nSG % (/ mean cumulative cost "
-                "for tasks with a :cost).",
-                "",
-                markdown(table),
-            ]
+            out.append(
+                Section(
+                    f"{axis}_levels",
+                    title,
+                    "One row per policy and level, one column per suite (runs at other levels "
+                    "come from other run directories): TSR % / nSG % (/ mean cumulative cost "
+                    "for tasks with a :cost).",
+                    table,
+                    f"{axis}_levels",
+                )
+            )
     ablations = ablation_table(flat, max_error_rate=max_error_rate)
     if len(ablations) > 1:
-        write("ablations.csv", csv_text(ablations))
-        parts += [
-            "",
-            "## Instruction ablations",
-            "",
-            "TSR and nSG with the instruction ablated, beside the original instruction; drop "
-            "= original - ablated TSR in percentage points (Newcombe 95% interval).",
-            "",
-            markdown(ablations),
-        ]
-    pairs = pair_metrics(r for recs in runs.values() for r in recs)
+        out.append(
+            Section(
+                "ablations",
+                "Instruction ablations",
+                "TSR and nSG with the instruction ablated, beside the original instruction; "
+                "drop = original - ablated TSR in percentage points (Newcombe 95% interval).",
+                ablations,
+                "ablations",
+            )
+        )
+    pairs = pair_metrics(records)
     if pairs:
-        table = pair_table(pairs)
-        write("counterfactual.csv", csv_text(table))
-        parts += [
-            "",
-            "## Counterfactual consistency",
-            "",
-            "Each eval row and its twin (same scene, a question whose answer is another "
-            "candidate). consistency: both choices correct; sensitivity: the choice moved; "
-            "stuck: the same candidate chosen in both (language-blind: stuck 100%).",
-            "",
-            markdown(table),
-        ]
+        out.append(
+            Section(
+                "counterfactual",
+                "Counterfactual consistency",
+                "Each eval row and its twin (same scene, a question whose answer is another "
+                "candidate). consistency: both choices correct; sensitivity: the choice moved; "
+                "stuck: the same candidate chosen in both (language-blind: stuck 100%).",
+                pair_table(pairs),
+                "counterfactual",
+            )
+        )
     a2a = [m for recs in runs.values() for m in a2a_metrics(recs)]
     if a2a:
-        table = a2a_table(a2a)
-        write("act2answer.csv", csv_text(table))
-        parts += ["", "## Act2Answer per category", "", A2A_NOTE + ".", "", markdown(table)]
-    failures = failure_table(failure_analysis(r for recs in runs.values() for r in recs))
-    write("table5_failures.csv", csv_text(failures))
-    parts += [
-        "",
-        "## Table 5: failure analysis",
-        "",
-        "Among episodes that grasped a candidate but failed: the share whose choice was "
-        "correct but not placed, and whose first grasp was a wrong target; for policies "
-        "that write text, whether the text named a wrong or the correct option, and the "
-        "reasoning-following rate (the choice is the option the text names). Wilson 95%.",
-        "",
-        markdown(failures),
-    ]
+        out.append(
+            Section(
+                "act2answer",
+                "Act2Answer per category",
+                A2A_NOTE + ".",
+                a2a_table(a2a),
+                "act2answer",
+            )
+        )
+    out.append(
+        Section(
+            "table5_failures",
+            "Table 5: failure analysis",
+            "Among episodes that grasped a candidate but failed: the share whose choice was "
+            "correct but not placed, and whose first grasp was a wrong target; for policies "
+            "that write text, whether the text named a wrong or the correct option, and the "
+            "reasoning-following rate (the choice is the option the text names). Wilson 95%.",
+            failure_table(failure_analysis(records)),
+            "table5_failures",
+        )
+    )
     original = {label: [m for m in ms if m.variant == "original"] for label, ms in metrics.items()}
     for stem, (title, metric) in TABLES.items():
         table = paper_table(original, metric, max_error_rate=max_error_rate)
-        write(f"{stem}.csv", csv_text(table))
-        parts += ["", f"## {title}", "", markdown(table)]
+        out.append(Section(stem, title, "", table, stem))
+    return out
+
+
+def build_report(
+    dirs: Sequence[Path],
+    *,
+    plots: bool = True,
+    max_error_rate: float | None = MAX_ERROR_RATE,
+    allow_mixed_renderers: bool = False,
+) -> ReportData:
+    """Compute everything a report shows (see :func:`write_report`); writes nothing.
+
+    Args:
+        dirs: run directories (only read).
+        plots: also draw the PNG figures (:func:`with_plots`).
+        max_error_rate: rows with a larger share of error episodes are withheld (None: print
+            every row).
+        allow_mixed_renderers: pool records drawn by different renderers.
+
+    Raises:
+        EvalError: for a folder without records, records that are inconsistent or cannot be
+            pooled, or a malformed probe file.
+    """
+    dirs = tuple(Path(d) for d in dirs)
+    runs = load_runs(dirs)
+    renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
+    metrics = {label: summarize(recs) for label, recs in runs.items()}
+    header = _header(dirs, runs, metrics, renderers, max_error_rate)
+    sections = _sections(runs, metrics, max_error_rate) + probe_sections(dirs)
+    confusions = tuple(
+        Confusion(
+            label,
+            m.suite,
+            f"{label_of(m, label)} on {m.suite}",
+            confusion_table(recs, m.suite, m.choices),
+        )
+        for label, recs in runs.items()
+        for m in metrics[label]
+    )
+    data = ReportData(
+        dirs=dirs,
+        header=tuple(header),
+        sections=tuple(sections),
+        confusions=confusions,
+        plots=(),
+        notes=(),
+        runs=runs,
+        metrics=metrics,
+        run_dirs=run_dirs_of(dirs, runs),
+    )
+    return with_plots(data) if plots else data
+
+
+def with_plots(data: ReportData) -> ReportData:
+    """``data`` with its figures: the ablation drops (when there are ablations), the rates
+    and one confusion heatmap per row label; without matplotlib, a note saying so instead."""
+    if importlib.util.find_spec("matplotlib") is None:
+        note = "Plots skipped: matplotlib is not installed (pip install 'rsb_mj[plots]')."
+        return dataclasses.replace(data, notes=(*data.notes, note))
+    figures = []
+    ablations = next((s.table for s in data.sections if s.key == "ablations"), None)
+    if ablations is not None:
+        figures.append(Plot("ablations.png", "ablations", plot_drops(ablations)))
+    figures.append(Plot("rates.png", "rates", plot_rates(dict(data.metrics))))
+    for label, recs in data.runs.items():
+        name = f"confusion_{_slug(label)}.png"
+        figures.append(Plot(name, f"confusion: {label}", plot_confusion(recs, label)))
+    return dataclasses.replace(data, plots=(*data.plots, *figures))
+
+
+#: Plots the Markdown report shows inline (the confusion heatmaps are files beside it).
+MARKDOWN_PLOTS = ("ablations.png", "rates.png")
+
+
+def markdown_text(data: ReportData) -> str:
+    """The Markdown report of ``data`` (``report.md``)."""
+    parts = ["# rsb_mj evaluation report", "", *data.header]
+    for s in data.sections:
+        parts += ["", f"## {s.title}", "", *([s.note, ""] if s.note else []), markdown(s.table)]
     parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
-    for label, recs in runs.items():
-        for m in metrics[label]:
-            parts += [
-                "",
-                f"### {label_of(m, label)} on {m.suite}",
-                "",
-                confusion_markdown(recs, m.suite, m.choices),
-            ]
-    if plots and importlib.util.find_spec("matplotlib") is None:
-        plots = False
-        parts += ["", "Plots skipped: matplotlib is not installed (pip install 'rsb_mj[plots]')."]
-    if plots and out is not None:
-        plot_rates(metrics, out / "rates.png")
-        if len(ablations) > 1:
-            plot_drops(ablations, out / "ablations.png")
-            parts += ["", "![ablations](ablations.png)"]
-        for label, recs in runs.items():
-            plot_confusion(recs, out / f"confusion_{_slug(label)}.png", label)
-        parts += ["", "![rates](rates.png)"]
-    text = "\n".join(parts) + "\n"
-    write("report.md", text)
+    for c in data.confusions:
+        parts += ["", f"### {c.title}", "", markdown(c.table)]
+    for note in data.notes:
+        parts += ["", note]
+    for p in data.plots:
+        if p.name in MARKDOWN_PLOTS:
+            parts += ["", f"![{p.caption}]({p.name})"]
+    return "\n".join(parts) + "\n"
+
+
+def write_report(
+    dirs: Sequence[Path],
+    out: Path | None,
+    *,
+    plots: bool = True,
+    max_error_rate: float | None = MAX_ERROR_RATE,
+    allow_mixed_renderers: bool = False,
+    html: bool = False,
+) -> str:
+    """Write the report files into ``out``; return the Markdown text.
+
+    The records are checked and every table computed before the folder is made; each file
+    is written atomically, ``report.md`` (and ``report.html``) last.
+
+    Args:
+        dirs: run directories (only read).
+        out: report folder (created), or None to write no file (the Markdown is only
+            returned; no plots, no page).
+        plots: also write the PNG plots.
+        max_error_rate: rows with a larger share of error episodes are withheld (None: print
+            every row).
+        allow_mixed_renderers: pool records drawn by different renderers (the header says
+            so); by default they are refused.
+        html: also write ``report.html``: one self-contained page of the same tables, the
+            plots and an episode browser (:mod:`rsb_mj.evaluation.html`).
+
+    Raises:
+        EvalError: for a folder without records, or records that are inconsistent or cannot
+            be pooled (each named ``path:line``); WriteError when ``out`` cannot be written
+            (before anything is written).
+    """
+    data = build_report(
+        dirs,
+        plots=False,
+        max_error_rate=max_error_rate,
+        allow_mixed_renderers=allow_mixed_renderers,
+    )
+    if out is None:
+        return markdown_text(data)
+    _report_folder(out)  # refused records leave no folder behind; nothing is written yet
+    if plots:
+        data = with_plots(data)
+    text = markdown_text(data)
+    page = None
+    if html:
+        from rsb_mj.evaluation.html import render_page
+
+        page = render_page(data, out)
+    for s in data.sections:
+        if s.csv:
+            atomic_write_text(out / f"{s.csv}.csv", csv_text(s.table))
+    for p in data.plots:
+        atomic_write_bytes(out / p.name, p.png)
+    atomic_write_text(out / "report.md", text)
+    if page is not None:
+        atomic_write_text(out / HTML_FILE, page)
     return text
