@@ -3,7 +3,12 @@
 Example::
 
     rsb report runs/quick runs/mypolicy --out runs/report
+    rsb report runs/quick --html          # also runs/quick/report/report.html
     rsb report /archive/run --stdout      # a read-only run folder: print, write nothing
+
+``--html`` adds ``report.html``: one self-contained page (no network) with the same tables,
+the plots and an episode browser (filters, sorting, each episode's instruction, choice,
+signals and recorded head-camera frames); see docs/html_report.md.
 
 The run directories are only read. Their records are checked first (each consistent in
 itself and with its suite, one scored record per episode, one task per row); any that are
@@ -30,6 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out", type=Path, default=None, help="report folder (default: DIR/report for one DIR)"
     )
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument(
+        "--html",
+        action="store_true",
+        help="also write report.html: one self-contained page of the tables, plots and an "
+        "episode browser (opens offline in any browser)",
+    )
     p.add_argument(
         "--stdout",
         action="store_true",
@@ -64,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     out = args.out
     if args.stdout and out is not None:
         raise EvalError("--stdout writes no file: give --out or --stdout, not both")
+    if args.stdout and args.html:
+        raise EvalError("--stdout writes no file: --html needs a report folder (--out DIR)")
     if out is None and not args.stdout:
         if len(args.dirs) > 1:
             raise EvalError(
@@ -79,8 +92,9 @@ def run(args: argparse.Namespace) -> int:
         plots=not args.no_plots,
         max_error_rate=limit,
         allow_mixed_renderers=args.allow_mixed_renderers,
+        html=args.html,
     )
     print(text, end="")
     if out is not None:
-        print(f"written to {out}/")
+        print(f"written to {out}/" + (f" (page: {out / 'report.html'})" if args.html else ""))
     return 0
