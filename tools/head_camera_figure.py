@@ -1,4 +1,4 @@
-"""Head-camera figure for the README: what a policy sees of the candidates.
+"""Head-camera figure for docs/protocol.md: what a policy sees of the candidates.
 
 Renders the head camera at reset for two rows (``RSB-Math-10`` eval row 0 and the Beyond
 Blocks ``rsb_math_4_objects.bddl`` row 1), each as the 320x240 observation beside the 224x224

@@ -91,7 +91,7 @@ Planned on these rules (not implemented):
   allowed; nothing flows back to the policy.
 
 Cost: one ``act`` round trip with three 224x224 RGB images is well under a millisecond
-(``tools/bench_child_policy.py``; the figure is in the README).
+(``tools/bench_child_policy.py``; the figure is in docs/ecosystem.md).
 """
 
 from __future__ import annotations

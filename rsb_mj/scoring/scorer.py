@@ -1,6 +1,6 @@
 """Score one episode from the environment's signals: one attempt, choice, success.
 
-The protocol (stated in the README): the task names what moves and ``?answer`` binds a
+The protocol (stated in docs/protocol.md): the task names what moves and ``?answer`` binds a
 candidate. :class:`EpisodeScorer` evaluates the task file's ``:grasp`` and ``:goal`` every
 control step and hands their truth to the task's choice rule (:mod:`rsb_mj.scoring.outcome`):
 

@@ -8,7 +8,7 @@ imports nothing of rsb_mj), with openpi's source files from ``tests/third_party/
 Training side, as openpi fine-tunes on a LeRobot dataset:
 
 1. the data config: openpi's ``LeRobotAlohaDataConfig`` (default ``adapt_to_pi=True``, delta
-   joint actions) with the README's repack (the three ``cam_*`` images, state, action and the
+   joint actions) with docs/ecosystem.md's repack (the three ``cam_*`` images, state, action and the
    prompt) and ``prompt_from_task=True``, created for pi0's or pi0.5's model numbers (action
    dim 32, horizon 50; pi0.5: quantile normalization and the state in the prompt);
 2. the frames as openpi's data loader reads them (``LeRobotDataset(repo, delta_timestamps=
@@ -75,7 +75,7 @@ from openpi.training import droid_rlds_dataset  # noqa: E402
 from openpi_client import base_policy  # noqa: E402
 from typing_extensions import override  # noqa: E402
 
-#: The repack of the README's recipe: the export's keys -> the keys openpi's ALOHA policy reads.
+#: The repack of docs/ecosystem.md's recipe: the export's keys -> the keys openpi's ALOHA policy reads.
 REPACK = {
     "images": {
         "cam_high": "observation.images.cam_high",

@@ -4,7 +4,7 @@ Act2Answer: a cube straddling both plates, a cube set on one plate then slid to 
 a thrown cube. RSB: a grasp through a held distractor (-L1, -L2), two candidates grasped in
 the same control step by the two arms. Each case asserts the exact outcome of
 :class:`rsb_mj.scoring.EpisodeScorer` (and, for the last, the record's ``failure_reason``);
-the rules are the README's protocol section.
+the rules are docs/protocol.md.
 """
 
 import mujoco
