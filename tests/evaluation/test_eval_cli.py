@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -120,15 +121,40 @@ def test_the_same_command_gives_the_same_records(tmp_path):
     assert once(tmp_path / "a") == once(tmp_path / "b")
 
 
+def readme_main_job() -> list[str]:
+    """The README main job's ``rsb eval`` words: its first ``bash`` block, after ``pip install
+    -e . &&``."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("```bash\n", 1)[1].split("```", 1)[0].strip()
+    install, _, command = block.partition(" && ")
+    assert install == "pip install -e .", block
+    return shlex.split(command)
+
+
+def test_the_readme_main_job_is_the_one_the_slow_test_runs():
+    from rsb_mj.cli import build_parser
+
+    words = readme_main_job()
+    args = build_parser().parse_args(words[1:])
+    assert (words[0], args.command, args.suite, args.policy, args.episodes, args.out) == (
+        "rsb", "eval", ["all"], ["expert", "random-grasp"], 20, Path("runs/quick"),
+    )  # fmt: skip
+
+
 @pytest.mark.slow
 def test_readme_main_job_expert_near_perfect_random_grasp_at_chance(tmp_path):
-    """The README main job: expert and random-grasp, 20 episodes on each of the six suites."""
+    """The README main job, as written there (parsed by rsb's parser; run in process, two
+    workers, in a temporary folder): expert and random-grasp, 20 episodes on each of the six
+    suites."""
+    from rsb_mj.cli import build_parser
     from rsb_mj.evaluation.metrics import summarize
-    from rsb_mj.suites import SUITES
+    from rsb_mj.suites import SUITES, expand_suites
 
+    args = build_parser().parse_args(readme_main_job()[1:])
+    assert tuple(expand_suites(args.suite)) == tuple(SUITES)
     config = EvalConfig(
-        suites=tuple(SUITES), policies=("expert", "random-grasp"), episodes=20,
-        out=tmp_path / "quick", workers=2, progress=False,
+        suites=tuple(expand_suites(args.suite)), policies=tuple(args.policy),
+        episodes=args.episodes, out=tmp_path / args.out, workers=2, progress=False,
     )  # fmt: skip
     metrics = {(m.policy, m.suite): m for m in summarize(run_eval(config))}
     expert = [m for (p, _), m in metrics.items() if p == "expert"]

@@ -75,7 +75,8 @@ from openpi.training import droid_rlds_dataset  # noqa: E402
 from openpi_client import base_policy  # noqa: E402
 from typing_extensions import override  # noqa: E402
 
-#: The repack of docs/ecosystem.md's recipe: the export's keys -> the keys openpi's ALOHA policy reads.
+#: The repack of docs/ecosystem.md's recipe: the export's keys -> the keys openpi's ALOHA
+#: policy reads.
 REPACK = {
     "images": {
         "cam_high": "observation.images.cam_high",
