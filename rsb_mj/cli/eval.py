@@ -168,6 +168,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also run each row's counterfactual twin (same scene, a question whose answer is "
         "another candidate) and report consistency, choice sensitivity and stuck rate",
     )
+    p.add_argument(
+        "--features",
+        default="",
+        metavar="MODE",
+        help="store each episode's per-layer policy features for rsb probe: first (the first "
+        "query that hands them over), choice (the query whose actions made the choice), "
+        "every:K (queries 0, K, 2K, ...); written to OUT/features/ (float16 .npz), never "
+        "scored; the policy hands them over as its features attribute or method, an openpi "
+        "server as a reply key 'features', a torch-based policy through --feature-modules",
+    )
+    p.add_argument(
+        "--feature-modules",
+        default="",
+        metavar="NAMES",
+        help="comma-separated module names of a torch-based policy (e.g. lerobot:) whose "
+        "outputs are its features (forward hooks; the mean over tokens); needs --features",
+    )
     add_allow_root(p)
     p.set_defaults(func=run)
 
@@ -207,6 +224,8 @@ def run(args: argparse.Namespace) -> int:
         control_hz=args.control_hz,
         ray=args.ray,
         allow_roots=tuple(args.allow_root),
+        features=args.features,
+        feature_modules=tuple(m.strip() for m in args.feature_modules.split(",") if m.strip()),
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)
@@ -230,6 +249,10 @@ def run(args: argparse.Namespace) -> int:
         print("\ncounterfactual pairs (same scene, the answer moved to another candidate):")
         print(markdown(pair_table(pairs)))
     print(f"records: {args.out / 'episodes.jsonl'}; report: rsb report {args.out}")
+    if args.features:
+        kept = sum(1 for r in records if r.features and r.features.get("file"))
+        print(f"features: {kept} of {len(records)} episodes in {args.out / 'features'}; "
+              f"probe: rsb probe {args.out}")  # fmt: skip
     errors = [r for r in records if r.termination == "error"]
     if errors:
         print(error_summary(errors), file=sys.stderr)

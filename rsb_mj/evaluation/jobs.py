@@ -24,6 +24,11 @@ class Job:
             :mod:`rsb_mj.evaluation.ablations`).
         cameras: cameras rendered besides the policy's own, for a caller's ``on_step`` hook
             (``rsb demos`` records them); ``()`` for none.
+        features: the ``--features`` mode (``first``, ``choice``, ``every:K``), ``""`` for
+            none: the policy's per-layer features are kept (:mod:`rsb_mj.probing.capture`).
+        features_dir: the run's features folder the episode's archive is written to.
+        feature_modules: modules of a torch-based policy whose outputs are its features
+            (``--feature-modules``; :mod:`rsb_mj.policies.feature_hooks`).
     """
 
     suite: str
@@ -37,6 +42,9 @@ class Job:
     episode_timeout_s: float = 600.0
     variant: str = "original"
     cameras: tuple[str, ...] = ()
+    features: str = ""
+    features_dir: str = ""
+    feature_modules: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:

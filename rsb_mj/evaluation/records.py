@@ -74,6 +74,9 @@ class EpisodeRecord:
         instruction: the instruction the policy was given (after any ablation or language
             perturbation: ``info["instruction"]`` at reset), or None in records written
             before it was recorded and in error records of episodes that never started.
+        features: ``rsb eval --features`` only (None otherwise): where the episode's
+            per-layer features are stored and their shapes, or why there are none (see
+            :mod:`rsb_mj.probing.store`). Never scored.
     """
 
     suite: str
@@ -118,6 +121,7 @@ class EpisodeRecord:
     category: str | None = None
     chosen_side: str | None = None
     instruction: str | None = None
+    features: dict[str, Any] | None = None
 
     @property
     def is_error(self) -> bool:
@@ -204,6 +208,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "category": (str, type(None)),
     "chosen_side": (str, type(None)),
     "instruction": (str, type(None)),
+    "features": (dict, type(None)),
 }
 _REQUIRED = {
     f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING

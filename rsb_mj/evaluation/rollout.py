@@ -37,6 +37,8 @@ from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus
 from rsb_mj.policies.chunk import check_chunk
+from rsb_mj.policies.features import read_features
+from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
 from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
@@ -196,6 +198,7 @@ def run_episode(
     on_frame: Callable[[dict[str, Any]], None] | None = None,
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
     episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
+    features: FeatureRecorder | None = None,
 ) -> EpisodeRecord:
     """Roll out ``policy`` on ``episode`` and return its record.
 
@@ -209,6 +212,9 @@ def run_episode(
         on_step: called before every ``env.step`` with the observation the action follows
             and the (14,) action (e.g. a demonstration recorder).
         episode_timeout_s: wall-clock limit of the episode [s]; None for none.
+        features: keeps the policy's per-layer features of the queries it wants
+            (``rsb eval --features``); read after each ``act``, never handed back, and
+            never part of the score (:mod:`rsb_mj.probing.capture`).
     """
     start = time.perf_counter()
     termination, error, error_kind, steps = "step_limit", None, None, 0
@@ -236,7 +242,9 @@ def run_episode(
             view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
             _call_policy(policy, "reset()", lambda: policy.reset(view, obs, public))
-            settle = 0
+            settle, query = 0, 0
+            if features is not None:
+                features.offered = policy.offers_features
             bounds = physical_bounds(getattr(env.unwrapped, "action_space", None))
             last = np.asarray(obs["state"], dtype=np.float64)  # held if done before acting
             while termination == "step_limit":
@@ -252,6 +260,9 @@ def run_episode(
                     wrote = _call_policy(policy, "text", lambda: policy.text)
                     if wrote:
                         text = str(wrote)[-MAX_TEXT_CHARS:]
+                    if features is not None and features.wants(query):
+                        features.take(lambda: read_features(policy), query, steps)
+                    query += 1
                 for last in chunk:
                     if on_step:
                         on_step(obs, last)
@@ -265,6 +276,8 @@ def run_episode(
                     if on_frame:
                         on_frame(obs)
                     outcome = scorer.update(info["signals"])
+                    if features is not None and outcome.grasped:
+                        features.chose()
                     if tally is not None:
                         tally.update(info)
                     if outcome.decided:

@@ -68,6 +68,8 @@ from rsb_mj.lang.digest import TaskDigest
 from rsb_mj.lang.files import allow_roots
 from rsb_mj.lock import lock_folder
 from rsb_mj.policies.spec import builds_in_workers, check_spec
+from rsb_mj.probing.capture import FeatureMode
+from rsb_mj.probing.store import FEATURES_DIR
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
@@ -115,6 +117,12 @@ class EvalConfig:
         allow_roots: folders besides a task file's own that the files it names (question
             bank, template files) may lie in (``--allow-root``; see
             :mod:`rsb_mj.lang.files`).
+        features: ``--features`` mode (``first``, ``choice``, ``every:K``; ``""``: none):
+            each episode's per-layer features go to ``out/features/`` and its record names
+            them (:mod:`rsb_mj.probing.store`). A run directory keeps the mode it started
+            with.
+        feature_modules: ``--feature-modules``: the modules of a torch-based policy whose
+            outputs are its features (needs ``features``).
     """
 
     suites: tuple[str, ...]
@@ -137,6 +145,8 @@ class EvalConfig:
     control_hz: int = BASE_CONTROL_HZ
     ray: str | None = None
     allow_roots: tuple[Path, ...] = ()
+    features: str = ""
+    feature_modules: tuple[str, ...] = ()
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -170,6 +180,10 @@ class EvalConfig:
         ):
             if not value > 0:
                 raise EvalError(f"{flag} {value}: must be a positive number of seconds")
+        if self.features:
+            FeatureMode.parse(self.features)
+        elif self.feature_modules:
+            raise EvalError("--feature-modules names where features come from: add --features")
         last = self.start + self.episodes - 1
         for index in self.videos:
             if not self.start <= index <= last:
@@ -229,6 +243,9 @@ def plan(config: EvalConfig) -> list[Job]:
                         request_timeout_s=config.request_timeout_s,
                         episode_timeout_s=config.episode_timeout_s,
                         variant=variant,
+                        features=config.features,
+                        features_dir=str(config.out / FEATURES_DIR) if config.features else "",
+                        feature_modules=config.feature_modules,
                     )
                 )
     return jobs
@@ -292,6 +309,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
                     f"{run_file}: this run directory holds {flag} {held}; use another --out "
                     f"for {flag} {asked}"
                 )
+        _check_features(run_file, previous, config)
         tasks = run_tasks.held_tasks(run_file, previous)
         run_tasks.check_held(run_file, tasks, digests)
         if any(suite not in tasks for suite in digests):
@@ -305,6 +323,8 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
             "visual_level": config.visual_level,
             "language_level": config.language_level,
             "control_hz": config.control_hz,
+            "features": config.features,
+            "feature_modules": list(config.feature_modules),
             "versions": versions(),
             "renderer": renderer_fingerprint().to_dict(),
             "tasks": {k: run_tasks.entry(d) for k, d in digests.items()},
@@ -321,6 +341,23 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
     except OSError as exc:
         raise WriteError(f"{records}: cannot write ({exc.strerror or exc})") from None
     return records
+
+
+def _check_features(run_file: Path, previous: dict, config: EvalConfig) -> None:
+    """Refuse a resumed run that asks other ``--features`` or ``--feature-modules`` than the
+    run directory started with (its records would mix episodes with and without them)."""
+    held = (str(previous.get("features", "")), tuple(previous.get("feature_modules", ())))
+    asked = (config.features, tuple(config.feature_modules))
+    if held != asked:
+
+        def said(mode: str, modules: tuple[str, ...]) -> str:
+            text = f"--features {mode}" if mode else "no --features"
+            return text + (f" --feature-modules {','.join(modules)}" if modules else "")
+
+        raise EvalError(
+            f"{run_file}: this run directory holds {said(*held)}; use another --out for "
+            f"{said(*asked)}"
+        )
 
 
 def _check_video_paths(jobs: list[Job]) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,8 @@ from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
+from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
+from rsb_mj.probing.store import feature_name, missing_entry, write_features
 from rsb_mj.suites import get_suite
 from rsb_mj.version import versions
 
@@ -100,12 +102,25 @@ def build_policy(job: Job) -> Policy:
 
     A policy that talks to a server (``OpenPiPolicy``) has ``connect_timeout_s`` and
     ``request_timeout_s`` attributes; they are set to the job's (``--connect-timeout``,
-    ``--request-timeout``) before any connection opens.
+    ``--request-timeout``) before any connection opens. A policy with a
+    ``feature_modules`` attribute gets the job's ``--feature-modules``.
+
+    Raises:
+        PolicyError: for ``--feature-modules`` with a policy that has no such attribute.
     """
     policy = make_policy(job.policy)
     for name in ("connect_timeout_s", "request_timeout_s"):
         if hasattr(policy, name):
             setattr(policy, name, float(getattr(job, name)))
+    if job.feature_modules:
+        if not hasattr(policy, "feature_modules"):
+            policy.close()
+            raise PolicyError(
+                f"policy {job.policy}: takes no --feature-modules (only policies built on "
+                "torch modules hook them, e.g. lerobot:); a Python policy hands over its "
+                "features itself (see rsb_mj.policies.features)"
+            )
+        policy.feature_modules = tuple(job.feature_modules)
     return policy
 
 
@@ -141,6 +156,9 @@ def _run(
     problem = load_problem(job.suite)
     episode = job_episode(job, problem)
     writer = VideoWriter(Path(job.video)) if job.video else None
+    recorder = None
+    if job.features:
+        recorder = FeatureRecorder(FeatureMode.parse(job.features), f"policy {job.policy}")
     record = run_episode(
         env,
         policy,
@@ -150,10 +168,28 @@ def _run(
         on_frame=writer,
         on_step=on_step,
         episode_timeout_s=job.episode_timeout_s,
+        features=recorder,
     )
     if writer:
         writer.close()
-    return record
+    if recorder is None or record.is_error:
+        return record
+    return replace(record, features=_features_entry(job, recorder))
+
+
+def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
+    """Write the episode's features (if it kept any) and return its record entry."""
+    captured = recorder.captured()
+    if captured is not None:
+        name = feature_name(job.suite, job.split, job.index, job.policy, job.variant)
+        return write_features(Path(job.features_dir), name, captured)
+    if recorder.error is not None:
+        why = recorder.error
+    elif not recorder.offered:
+        why = "the policy offers no features (no features attribute or method)"
+    else:
+        why = "the policy handed over no features (features was None at every query read)"
+    return missing_entry(job.features, why)
 
 
 def job_episode(job: Job, problem: Problem) -> Episode:

@@ -13,6 +13,10 @@ a :class:`~rsb_mj.env.views.SimView` for motion planning; only a policy that set
 ``privileged = True`` (the built-in expert) can read ``env.answer``, and its records and
 report rows are marked privileged.
 
+A policy may also hand over per-layer features of its last ``act`` (:attr:`Policy.features`,
+:mod:`rsb_mj.policies.features`) for ``rsb eval --features``; they are stored beside the
+records and never scored, and nothing about them flows back to the policy.
+
 A user's policy (``module:factory``) runs in a policy process of its own
 (:mod:`rsb_mj.policies.child`) and is handed exactly this interface's values, copied over a
 socket. Run in rsb's own process instead (``inprocess:module:factory``, for debugging), it
@@ -66,6 +70,10 @@ class Policy(ABC):
     simulator: ClassVar[bool] = False
     privileged: ClassVar[bool] = False
     user_in_process: bool = False
+    #: Per-layer features of the last ``act`` (:mod:`rsb_mj.policies.features`): a mapping
+    #: layer name -> 1-D array in depth order, or None. A subclass that has them overrides
+    #: this with an attribute, a property or a method returning the mapping.
+    features: Any = None
 
     @property
     def marked(self) -> bool:
@@ -91,6 +99,12 @@ class Policy(ABC):
     @abstractmethod
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         """Next action (14,) or chunk (H, 14) for observation ``obs``."""
+
+    @property
+    def offers_features(self) -> bool:
+        """True when the policy may hand over per-layer features (it overrides
+        :attr:`features`, or sets it on the instance)."""
+        return type(self).features is not Policy.features or "features" in vars(self)
 
     @property
     def done(self) -> bool:

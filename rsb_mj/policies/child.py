@@ -33,9 +33,11 @@ Requests (rsb -> policy process) and their replies:
 
 ``hello`` ``{protocol: 1, spec}``
     Build the policy from ``spec``. Reply ``ready`` ``{protocol, name, cameras: [str],
-    simulator: bool, privileged: bool, capabilities: {}}``. rsb refuses a policy that
-    declares ``simulator`` or ``privileged`` (neither the simulator nor the answer leaves
-    rsb's process; run such a class with ``inprocess:``).
+    simulator: bool, privileged: bool, capabilities: {features: bool}}``. rsb refuses a
+    policy that declares ``simulator`` or ``privileged`` (neither the simulator nor the
+    answer leaves rsb's process; run such a class with ``inprocess:``).
+    ``capabilities.features`` is true when the policy has a ``features`` attribute or
+    method (:mod:`rsb_mj.policies.features`); an absent key means false.
 ``reset`` ``{slot, env, obs, info}``
     Start an episode. ``env``: ``{action_space, observation_space, candidates,
     control_hz, instruction}`` (rebuilt as a :class:`~rsb_mj.env.views.PolicyEnv`; spaces
@@ -49,14 +51,21 @@ Requests (rsb -> policy process) and their replies:
 ``status`` ``{slot}``
     Reply ``status`` ``{slot, phase, failure, warnings}`` (a
     :class:`~rsb_mj.policies.base.PolicyStatus`).
+``features`` ``{slot}``
+    Sent only to a process that announced ``capabilities.features``, and only after an
+    ``act`` whose features ``rsb eval --features`` stores. Reply ``features`` ``{slot,
+    features}``: the policy's per-layer features of that ``act``, read at this request (a
+    map layer name -> float32 1-D array, checked in the policy process with
+    :func:`~rsb_mj.policies.features.check_features`), or null for none. Nothing is sent
+    back to the policy: it is never told which acts were asked for.
 ``close`` ``{}``
     Call the policy's ``close``; reply ``bye`` ``{}``; the process exits.
 
 Any request may be answered ``error`` ``{what, error, kind}``: ``what`` the call
 (``"building it"``, ``"reset()"``, ``"act()"``, ``"done"``, ``"text"``, ``"status()"``,
-``"close()"``), ``error`` its ``"Type: message"``, ``kind`` ``"policy"`` (the policy's code
-raised) or ``"protocol"`` (a request it could not read). ``slot`` is the episode's slot,
-always 0 in protocol 1 (one episode at a time); a reply echoes it.
+``"features"``, ``"close()"``), ``error`` its ``"Type: message"``, ``kind`` ``"policy"``
+(the policy's code raised) or ``"protocol"`` (a request it could not read). ``slot`` is the
+episode's slot, always 0 in protocol 1 (one episode at a time); a reply echoes it.
 
 Forks: a reply carries ``forked: n`` when the policy's code called ``os.fork`` ``n`` times
 during the request. A forked copy that returns into the server loop writes its pid to an
@@ -75,6 +84,11 @@ Extending it (rules that keep protocol 1 peers working):
    that does not know it never sees the request.
 4. ``protocol`` changes only for a change that breaks these rules.
 
+Built on these rules: **per-layer features** (issue 29): the ``features`` capability and
+request above. A separate request, rather than a key of every ``action`` reply, so that
+only the acts whose features are stored pay for them; with batched queries it stays per
+slot.
+
 Planned on these rules (not implemented):
 
 * **Batched queries** (issue 25): ``capabilities.batch = B`` when the policy has
@@ -84,11 +98,6 @@ Planned on these rules (not implemented):
   ``{items: [{slot, action, done, text}, ...]}``, one item per request item in order; an
   item may be ``{slot, error}`` instead, so one failing episode fails alone. ``status``
   stays per slot.
-* **Per-layer features** (issue 29): ``hello`` carries ``features: true``; the process
-  announces ``capabilities.features = true`` when the policy has a ``features`` attribute
-  (``{layer name: 1-D array}``), and each ``action`` reply (each ``actions`` item) then
-  carries ``features``, read right after ``act``. Arrays are plain numeric, float16
-  allowed; nothing flows back to the policy.
 
 Cost: one ``act`` round trip with three 224x224 RGB images is well under a millisecond
 (``tools/bench_child_policy.py``; the figure is in docs/ecosystem.md).
@@ -203,6 +212,7 @@ class ChildPolicy(Policy):
     def __init__(self, spec: str, *, startup_timeout_s: float = STARTUP_TIMEOUT_S) -> None:
         self.name = spec
         self.cameras: tuple[str, ...] = ()
+        self.capabilities: dict[str, Any] = {}
         self._done = False
         self._text: str | None = None
         self._busy = False
@@ -237,6 +247,8 @@ class ChildPolicy(Policy):
             self.close()
             raise
         self.cameras = tuple(str(c) for c in ready.get("cameras", ()))
+        capabilities = ready.get("capabilities")
+        self.capabilities = dict(capabilities) if isinstance(capabilities, dict) else {}
         declared = [k for k in ("simulator", "privileged") if ready.get(k)]
         if declared:
             self.close()
@@ -349,6 +361,20 @@ class ChildPolicy(Policy):
     def text(self) -> str | None:
         """The policy's ``text`` after its last ``act``."""
         return self._text
+
+    @property
+    def offers_features(self) -> bool:
+        """The policy process announced the ``features`` capability."""
+        return bool(self.capabilities.get("features"))
+
+    @property
+    def features(self) -> Any:
+        """The policy's per-layer features of its last ``act`` (a ``features`` request), or
+        None when it offers none."""
+        if not self.offers_features:
+            return None
+        reply = self._request({"type": "features", "slot": 0}, "features", "features")
+        return reply.get("features")
 
     def status(self) -> PolicyStatus:
         """The policy's ``status()``."""

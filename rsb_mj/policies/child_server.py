@@ -22,6 +22,7 @@ import numpy as np
 from rsb_mj.errors import describe
 from rsb_mj.policies import frames
 from rsb_mj.policies.base import Policy, PolicyStatus
+from rsb_mj.policies.features import check_features, read_features
 
 #: The protocol this module speaks (as :data:`rsb_mj.policies.child.PROTOCOL`).
 PROTOCOL = 1
@@ -107,7 +108,7 @@ class Server:
             "cameras": list(self._call("building it", lambda: tuple(policy.cameras))),
             "simulator": bool(policy.simulator),
             "privileged": bool(policy.privileged),
-            "capabilities": {},
+            "capabilities": {"features": bool(policy.offers_features)},
         }
 
     def _state(self, policy: Policy) -> bool:
@@ -140,6 +141,11 @@ class Server:
             "text": None if text is None else str(text)[-MAX_TEXT_CHARS:],
         }
 
+    def _features(self, policy: Policy) -> dict[str, Any]:
+        who = f"policy {policy.name}"
+        value = self._call("features", lambda: check_features(read_features(policy), who))
+        return {"type": "features", "slot": 0, "features": value}
+
     def _status(self, policy: Policy) -> dict[str, Any]:
         status = self._call("status()", policy.status)
         if not isinstance(status, PolicyStatus):
@@ -167,6 +173,8 @@ class Server:
                 return self._act(msg, policy)
             if kind == "status":
                 return self._status(policy)
+            if kind == "features":
+                return self._features(policy)
             if kind == "close":
                 if policy is not None:
                     self._call("close()", policy.close)

@@ -43,6 +43,11 @@ timeouts from ``--connect-timeout``/``--request-timeout``). Faults raise
 :class:`~rsb_mj.errors.InfraError`; unusable actions (NaN, wrong shape) and server
 tracebacks raise :class:`~rsb_mj.errors.PolicyError`.
 
+Per-layer features (``rsb eval --features``, :mod:`rsb_mj.policies.features`): a server may
+add ``features`` to a reply, a map layer name -> 1-D array (float16 allowed) of what its
+layers computed for that observation; it is the policy's ``features`` until the next
+query. Nothing of it is sent back.
+
 Spec options (:meth:`OpenPiPolicy.from_spec`): ``convention``, ``control_hz``, ``retries``,
 ``image_size``, ``reset_move_s``, e.g. ``openpi:gpu-box:8000:25,control_hz=50``.
 """
@@ -159,6 +164,7 @@ class OpenPiPolicy(Policy):
         self.control_hz, self.reset_move_s = control_hz, reset_move_s
         self.prompt = ""
         self._text: str | None = None
+        self._features: Any = None
         self.metadata: dict[str, Any] = {}
         self.env_hz = DEFAULT_ENV_HZ
         self._pending: np.ndarray | None = None  # rows of the reset move still to execute
@@ -260,7 +266,7 @@ class OpenPiPolicy(Policy):
         """Connect (once), take the instruction as the prompt, plan the reset-pose move."""
         self._take_metadata(self._connection().open())
         self.prompt = str(info["instruction"])
-        self._text = None
+        self._text = self._features = None
         self.env_hz = float(getattr(env, "control_hz", None) or DEFAULT_ENV_HZ)
         self._pending = None
         pose = self.metadata.get("reset_pose")
@@ -315,6 +321,7 @@ class OpenPiPolicy(Policy):
             return rows
         reply = self._connection().request(self.observation(obs))
         self._text = _reply_text(reply)
+        self._features = reply.get("features")
         actions = get_convention(self.convention).actions_from_server(self._actions(reply))
         if self.control_hz is not None and self.control_hz != self.env_hz:
             return resample_chunk(actions, self.control_hz, self.env_hz, self.horizon)
@@ -324,6 +331,16 @@ class OpenPiPolicy(Policy):
     def text(self) -> str | None:
         """The text of the last reply (its ``text`` or ``reasoning`` key), if any."""
         return self._text
+
+    @property
+    def offers_features(self) -> bool:
+        """A server may add ``features`` to any reply."""
+        return True
+
+    @property
+    def features(self) -> Any:
+        """The ``features`` of the last reply (layer name -> 1-D array), if it had them."""
+        return self._features
 
     def close(self) -> None:
         """Close the websocket (a later reset reconnects)."""

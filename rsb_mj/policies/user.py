@@ -11,8 +11,10 @@
 
 A factory may return a :class:`~rsb_mj.policies.base.Policy` or any object with
 ``act(obs)``; ``reset(env, obs, info)``, ``done``, ``text`` (a rationale written with the
-last action), ``status()`` and ``close()`` are optional, and a ``cameras`` attribute names
-the cameras it reads (default: all three). :class:`UserPolicy` adapts such an object.
+last action), ``features`` (per-layer features of the last action, an attribute or a method:
+:mod:`rsb_mj.policies.features`), ``status()`` and ``close()`` are optional, and a
+``cameras`` attribute names the cameras it reads (default: all three). :class:`UserPolicy`
+adapts such an object.
 
 Where the factory runs is the spec's business (:mod:`rsb_mj.policies.spec`): in a policy
 process by default (:mod:`rsb_mj.policies.child`), in rsb's own process for ``inprocess:``.
@@ -32,6 +34,7 @@ import numpy as np
 
 from rsb_mj.errors import EvalError
 from rsb_mj.policies.base import Policy, PolicyStatus
+from rsb_mj.policies.features import offers_features, read_features
 
 #: Cameras a user policy reads when it does not say (``cameras`` attribute).
 DEFAULT_CAMERAS = ("head", "left_wrist", "right_wrist")
@@ -176,8 +179,8 @@ def build_user_policy(spec: str) -> Policy:
 
 
 class UserPolicy(Policy):
-    """Adapts a user's object with ``act`` (and optionally reset/done/text/status/close,
-    ``cameras``, and the ``simulator``/``privileged`` declarations of :class:`Policy`)."""
+    """Adapts a user's object with ``act`` (and optionally reset/done/text/features/status/
+    close, ``cameras``, and the ``simulator``/``privileged`` declarations of :class:`Policy`)."""
 
     def __init__(self, name: str, inner: Any) -> None:
         self.name = name
@@ -205,6 +208,16 @@ class UserPolicy(Policy):
         """The user's ``text`` (a rationale written with the last action), None if absent."""
         value = getattr(self.inner, "text", None)
         return None if value is None else str(value)
+
+    @property
+    def offers_features(self) -> bool:
+        """The user's object has a ``features`` attribute or method."""
+        return offers_features(self.inner)
+
+    @property
+    def features(self) -> Any:
+        """The user's ``features`` (attribute, or what its method returns), None if absent."""
+        return read_features(self.inner)
 
     def status(self) -> PolicyStatus:
         """The user's ``status()`` if it has one and it returns a :class:`PolicyStatus`."""

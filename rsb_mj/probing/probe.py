@@ -1,0 +1,307 @@
+"""Layerwise linear probes: how well each layer's features predict the target, out of fold.
+
+For each layer of a :class:`~rsb_mj.probing.dataset.ProbeSet` (Act2Answer's *layerwise
+intent probing*):
+
+1. **Classifier**: standardize the features (mean 0, unit variance, fitted on the training
+   fold), reduce them with PCA to ``n_train - 1`` components when the dimension exceeds the
+   training samples, and fit an L2-regularized logistic regression (scikit-learn, ``C``
+   the inverse regularization strength, multinomial for more than two classes).
+2. **Out of fold**: ``folds``-fold cross-validation with folds *grouped*
+   (:func:`~rsb_mj.probing.dataset.groups_of`: the two plate orders of an item, a row's
+   variants and counterfactual twins never straddle train and test) and stratified by label
+   where the groups allow (:func:`grouped_folds`, seeded); every sample is predicted by the
+   one model that did not see its group.
+3. **Accuracy** of those predictions with a Wilson 95% interval, against **chance**: the
+   majority share of the labels when it exceeds 1/N (unbalanced labels), else 1/N; the
+   **chance band** is chance +- 1.96 sqrt(chance (1 - chance) / n), Act2Answer's margin
+   (Appendix E) for n samples. Verdict: ``above`` / ``below`` the band, else ``chance``.
+4. **Label-permutation control**: the same cross-validation on ``permutations`` random
+   permutations of the labels (seeded); reported as their mean accuracy, their 95th
+   percentile and the permutation p-value ``(1 + #{permuted >= observed}) / (1 + P)``.
+5. **Knows but does not act** (KBNA): among samples whose out-of-fold prediction is the
+   right value (the correct letter, or the correct side), the share whose choice was wrong
+   (no choice counts as wrong): information the layer holds that the action did not follow.
+
+Everything is deterministic for a given ``seed`` (folds, permutations, solver).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.metrics import Z95, wilson
+from rsb_mj.probing.dataset import ProbeSet
+
+#: Default number of folds.
+FOLDS = 5
+#: Default inverse L2 regularization strength of the logistic regression.
+C = 1.0
+#: Default number of label permutations of the control.
+PERMUTATIONS = 50
+#: Default seed of folds and permutations.
+SEED = 0
+#: Most features (after PCA) fitted with Newton-Cholesky; more use L-BFGS.
+NEWTON_MAX_FEATURES = 64
+
+
+@dataclass(frozen=True)
+class ProbeSettings:
+    """How a probe is fitted (see the module docstring).
+
+    Attributes:
+        folds: cross-validation folds (fewer when there are fewer groups).
+        c: inverse L2 regularization strength.
+        permutations: label permutations of the control (0: none).
+        seed: seed of the folds and the permutations.
+        grouped: group the folds (False only to show what leaks: ungrouped folds split the
+            samples at random).
+    """
+
+    folds: int = FOLDS
+    c: float = C
+    permutations: int = PERMUTATIONS
+    seed: int = SEED
+    grouped: bool = True
+
+    def __post_init__(self) -> None:
+        if self.folds < 2:
+            raise EvalError(f"--folds {self.folds}: at least 2")
+        if not self.c > 0:
+            raise EvalError(f"--C {self.c}: must be positive")
+        if self.permutations < 0:
+            raise EvalError(f"--permutations {self.permutations}: at least 0")
+
+
+@dataclass(frozen=True)
+class LayerResult:
+    """The probe of one layer.
+
+    Attributes:
+        label, suite: the probe set's row label and suite.
+        layer: the layer name; depth: its position (0 = nearest the input).
+        dim: the layer's feature size; n: samples; groups: distinct groups; folds: folds
+            used; classes: distinct labels.
+        accuracy: out-of-fold accuracy; interval: its Wilson 95% interval.
+        chance: the chance rate; chance_kind: ``"1/N"`` or ``"majority"``; band: the chance
+            band (low, high).
+        verdict: ``"above"``, ``"chance"`` or ``"below"`` (accuracy against the band).
+        permuted_mean, permuted_p95, permutation_p: the label-permutation control (None
+            without permutations).
+        known: samples predicted right; known_wrong: of those, the ones whose choice was
+            wrong; kbna: their share (None when none is predicted right); kbna_interval:
+            its Wilson 95% interval.
+        predictions: the out-of-fold prediction of each sample (same order as the set).
+    """
+
+    label: str
+    suite: str
+    layer: str
+    depth: int
+    dim: int
+    n: int
+    groups: int
+    folds: int
+    classes: int
+    accuracy: float
+    interval: tuple[float, float]
+    chance: float
+    chance_kind: str
+    band: tuple[float, float]
+    verdict: str
+    permuted_mean: float | None
+    permuted_p95: float | None
+    permutation_p: float | None
+    known: int
+    known_wrong: int
+    kbna: float | None
+    kbna_interval: tuple[float, float] | None
+    predictions: tuple[str, ...] = field(repr=False, default=())
+
+
+def chance_of(labels: np.ndarray, choices: int) -> tuple[float, str]:
+    """(chance rate, ``"1/N"`` or ``"majority"``): the majority share of ``labels`` when it
+    exceeds 1/``choices``, else 1/``choices``."""
+    _, counts = np.unique(labels, return_counts=True)
+    majority = float(counts.max() / counts.sum())
+    uniform = 1.0 / choices
+    return (majority, "majority") if majority > uniform + 1e-12 else (uniform, "1/N")
+
+
+def chance_band(chance: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """chance +- z sqrt(chance (1 - chance) / n), clipped to 0..1."""
+    half = z * math.sqrt(chance * (1 - chance) / n) if n else 1.0
+    return (max(0.0, chance - half), min(1.0, chance + half))
+
+
+def grouped_folds(
+    codes: np.ndarray, groups: np.ndarray, k: int, seed: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``k`` (train, test) index pairs whose test folds hold whole groups, stratified.
+
+    Groups are taken largest first (ties in a seeded random order) and each goes to the fold
+    whose classes are least filled, relative to each class's total; so folds get about
+    equal sizes and label shares, and a group never straddles two folds.
+
+    Args:
+        codes: (n,) int class of each sample (0..C-1).
+        groups: (n,) int group of each sample.
+        k: number of folds (at most the number of groups).
+        seed: seed of the tie order.
+    """
+    rng = np.random.default_rng(seed)
+    names, inverse = np.unique(groups, return_inverse=True)
+    classes = int(codes.max()) + 1
+    counts = np.zeros((len(names), classes))
+    np.add.at(counts, (inverse, codes), 1.0)
+    order = rng.permutation(len(names))
+    order = order[np.argsort(-counts[order].sum(axis=1), kind="stable")]
+    totals = counts.sum(axis=0)
+    fill = np.zeros((k, classes))
+    fold_of = np.empty(len(names), dtype=np.int64)
+    for g in order:
+        best = int(np.argmin(((fill + counts[g]) / totals).sum(axis=1)))
+        fold_of[g] = best
+        fill[best] += counts[g]
+    sample_fold = fold_of[inverse]
+    every = np.arange(len(codes))
+    return [(every[sample_fold != f], every[sample_fold == f]) for f in range(k)]
+
+
+def _splits(codes: np.ndarray, groups: np.ndarray, settings: ProbeSettings):
+    """The folds of a probe (grouped, or at random when ``settings.grouped`` is False)."""
+    if not settings.grouped:
+        k = min(settings.folds, len(codes))
+        rng = np.random.default_rng(settings.seed)
+        fold = rng.permutation(np.arange(len(codes)) % k)
+        every = np.arange(len(codes))
+        return [(every[fold != f], every[fold == f]) for f in range(k)], k
+    k = min(settings.folds, len(np.unique(groups)))
+    if k < 2:
+        raise EvalError(
+            f"{len(np.unique(groups))} group of related episodes: a grouped probe needs at "
+            "least 2 (run more episodes)"
+        )
+    return grouped_folds(codes, groups, k, settings.seed), k
+
+
+def _fit_predict(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, c: float):
+    from sklearn.decomposition import PCA
+    from sklearn.linear_model import LogisticRegression
+
+    classes = np.unique(y_train)
+    if len(classes) == 1:
+        return np.full(len(x_test), classes[0], dtype=y_train.dtype)
+    mean, std = x_train.mean(axis=0), x_train.std(axis=0)
+    std[std == 0] = 1.0  # a constant feature stays 0
+    a, b = (x_train - mean) / std, (x_test - mean) / std
+    if a.shape[1] > a.shape[0]:
+        pca = PCA(n_components=a.shape[0] - 1, svd_solver="full").fit(a)
+        a, b = pca.transform(a), pca.transform(b)
+    # The L2-regularized problem has one optimum; the solver only sets the speed:
+    # Newton-Cholesky for few features, L-BFGS for many (a Cholesky of D x D then costs more).
+    solver = "newton-cholesky" if a.shape[1] <= NEWTON_MAX_FEATURES else "lbfgs"
+    model = LogisticRegression(C=c, solver=solver, max_iter=2000)
+    model.fit(a, y_train)
+    return model.predict(b)
+
+
+def out_of_fold(
+    x: np.ndarray, codes: np.ndarray, splits: list[tuple[np.ndarray, np.ndarray]], c: float
+) -> np.ndarray:
+    """The out-of-fold predictions of the int classes ``codes`` from ``x`` over ``splits``."""
+    import sklearn
+
+    pred = np.empty(len(codes), dtype=codes.dtype)
+    with sklearn.config_context(assume_finite=True, skip_parameter_validation=True):
+        for train, test in splits:
+            pred[test] = _fit_predict(x[train], codes[train], x[test], c)
+    return pred
+
+
+def probe_layer(
+    data: ProbeSet, layer: str, settings: ProbeSettings | None = None
+) -> LayerResult:
+    """The probe of ``layer`` of ``data`` (see the module docstring; default settings when
+    ``settings`` is None)."""
+    settings = settings or ProbeSettings()
+    x = data.features[layer].astype(np.float64)
+    labels = data.labels
+    names, codes = np.unique(labels, return_inverse=True)
+    splits, k = _splits(codes, data.groups, settings)
+    pred_codes = out_of_fold(x, codes, splits, settings.c)
+    pred = names[pred_codes]
+    hits = int((pred_codes == codes).sum())
+    accuracy = hits / data.n
+    chance, kind = chance_of(labels, data.choices)
+    band = chance_band(chance, data.n)
+    verdict = "above" if accuracy > band[1] else "below" if accuracy < band[0] else "chance"
+    permuted_mean = permuted_p95 = permutation_p = None
+    if settings.permutations:
+        rng = np.random.default_rng([settings.seed, data.layers.index(layer)])
+        scores = []
+        for _ in range(settings.permutations):
+            shuffled = rng.permutation(codes)
+            scores.append(float((out_of_fold(x, shuffled, splits, settings.c) == shuffled).mean()))
+        arr = np.asarray(scores)
+        permuted_mean, permuted_p95 = float(arr.mean()), float(np.quantile(arr, 0.95))
+        permutation_p = float((1 + (arr >= accuracy - 1e-12).sum()) / (1 + len(arr)))
+    known = pred == data.correct
+    known_wrong = int((known & ~data.acted).sum())
+    n_known = int(known.sum())
+    return LayerResult(
+        label=data.label,
+        suite=data.suite,
+        layer=layer,
+        depth=data.layers.index(layer),
+        dim=int(x.shape[1]),
+        n=data.n,
+        groups=len(np.unique(data.groups)),
+        folds=k,
+        classes=len(np.unique(labels)),
+        accuracy=accuracy,
+        interval=wilson(hits, data.n),
+        chance=chance,
+        chance_kind=kind,
+        band=band,
+        verdict=verdict,
+        permuted_mean=permuted_mean,
+        permuted_p95=permuted_p95,
+        permutation_p=permutation_p,
+        known=n_known,
+        known_wrong=known_wrong,
+        kbna=known_wrong / n_known if n_known else None,
+        kbna_interval=wilson(known_wrong, n_known) if n_known else None,
+        predictions=tuple(str(p) for p in pred),
+    )
+
+
+def probe_set(data: ProbeSet, settings: ProbeSettings | None = None) -> list[LayerResult]:
+    """:func:`probe_layer` of every layer of ``data``, in depth order.
+
+    The fits run on one BLAS/OpenMP thread: they are small, and thread pools cost far more
+    than they save on them (x9 on a loaded 2-core machine)."""
+    settings = settings or ProbeSettings()
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        return [probe_layer(data, layer, settings) for layer in data.layers]
+
+
+__all__ = [
+    "FOLDS",
+    "PERMUTATIONS",
+    "SEED",
+    "C",
+    "LayerResult",
+    "ProbeSettings",
+    "chance_band",
+    "chance_of",
+    "out_of_fold",
+    "probe_layer",
+    "probe_set",
+]
