@@ -105,8 +105,7 @@ def _as_array(value: Any, who: str, name: str) -> np.ndarray:
     if not np.isfinite(arr).all():
         bad = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise PolicyError(
-            f"{who}: features: layer {name!r} has a non-finite value at index {bad} "
-            f"({arr[bad]})"
+            f"{who}: features: layer {name!r} has a non-finite value at index {bad} ({arr[bad]})"
         )
     return arr
 

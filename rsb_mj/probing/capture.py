@@ -159,9 +159,7 @@ class FeatureRecorder:
         if self.error is not None or not self.rows:
             return None
         layers = {name: np.stack([row[name] for row in self.rows]) for name in self.rows[0]}
-        return Captured(
-            self.mode, layers, tuple(self.queries), tuple(self.steps), self.choice_made
-        )
+        return Captured(self.mode, layers, tuple(self.queries), tuple(self.steps), self.choice_made)
 
 
 def _layout(feats: dict[str, np.ndarray]) -> tuple[tuple[str, int], ...]:

@@ -184,8 +184,7 @@ def load_probe_sets(
             "that hands them over (see rsb_mj.policies.features)"
         )
     return [
-        _probe_set(label, suite, items, target, query)
-        for (label, suite), items in buckets.items()
+        _probe_set(label, suite, items, target, query) for (label, suite), items in buckets.items()
     ]
 
 

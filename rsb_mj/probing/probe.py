@@ -223,9 +223,7 @@ def out_of_fold(
     return pred
 
 
-def probe_layer(
-    data: ProbeSet, layer: str, settings: ProbeSettings | None = None
-) -> LayerResult:
+def probe_layer(data: ProbeSet, layer: str, settings: ProbeSettings | None = None) -> LayerResult:
     """The probe of ``layer`` of ``data`` (see the module docstring; default settings when
     ``settings`` is None)."""
     settings = settings or ProbeSettings()
