@@ -88,8 +88,12 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The built-in expert (a planner the scripted policies drive).
     ("expert", ("rsb_mj.expert",)),
     ("policies", ("rsb_mj.policies",)),
-    # Runs, records, metrics, reports, the pool; rsb doctor (reference frames vs goldens).
-    ("evaluation", ("rsb_mj.evaluation", "rsb_mj.a2a.legibility", "rsb_mj.doctor")),
+    # Runs, records, metrics, reports, the pool; rsb doctor (reference frames vs goldens);
+    # layerwise probing (the rollout keeps features, the probe reads records: one stage).
+    (
+        "evaluation",
+        ("rsb_mj.evaluation", "rsb_mj.a2a.legibility", "rsb_mj.doctor", "rsb_mj.probing"),
+    ),
     ("datasets", ("rsb_mj.datasets", "rsb_mj.integrations")),
     # the language server reads the linter, formatter and registries; only the CLI starts it
     ("tools", ("rsb_mj.lsp",)),
