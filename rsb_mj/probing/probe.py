@@ -14,11 +14,16 @@ intent probing*):
    one model that did not see its group.
 3. **Accuracy** of those predictions with a Wilson 95% interval, against **chance**: the
    majority share of the labels when it exceeds 1/N (unbalanced labels), else 1/N; the
-   **chance band** is chance +- 1.96 sqrt(chance (1 - chance) / n), Act2Answer's margin
-   (Appendix E) for n samples. Verdict: ``above`` / ``below`` the band, else ``chance``.
-4. **Label-permutation control**: the same cross-validation on ``permutations`` random
-   permutations of the labels (seeded); reported as their mean accuracy, their 95th
-   percentile and the permutation p-value ``(1 + #{permuted >= observed}) / (1 + P)``.
+   **chance band** is chance +- 1.96 sqrt(chance (1 - chance) / n_eff), Act2Answer's margin
+   (Appendix E). The samples of a group are not independent (the two plate orders of an
+   item share their answer and most of what the policy sees, so a probe gets both right or
+   both wrong), so the interval and the band count *groups*, ``n_eff``: Act2Answer's
+   conservative effective sample size (its N = 150 for 300 episodes); with one episode per
+   question, ``n_eff = n``. Verdict: ``above`` / ``below`` the band, else ``chance``.
+4. **Label-permutation control**: the same cross-validation on ``permutations`` seeded
+   permutations of the labels *between groups of the same size* (a group takes another
+   group's labels whole, so the pairs stay pairs); reported as their mean accuracy, their
+   95th percentile and the permutation p-value ``(1 + #{permuted >= observed}) / (1 + P)``.
 5. **Knows but does not act** (KBNA): among samples whose out-of-fold prediction is the
    right value (the correct letter, or the correct side), the share whose choice was wrong
    (no choice counts as wrong): information the layer holds that the action did not follow.
@@ -84,9 +89,10 @@ class LayerResult:
     Attributes:
         label, suite: the probe set's row label and suite.
         layer: the layer name; depth: its position (0 = nearest the input).
-        dim: the layer's feature size; n: samples; groups: distinct groups; folds: folds
-            used; classes: distinct labels.
-        accuracy: out-of-fold accuracy; interval: its Wilson 95% interval.
+        dim: the layer's feature size; n: samples; groups: distinct groups (the effective
+            sample size of the interval and the band); folds: folds used; classes: distinct
+            labels.
+        accuracy: out-of-fold accuracy; interval: its Wilson 95% interval over ``groups``.
         chance: the chance rate; chance_kind: ``"1/N"`` or ``"majority"``; band: the chance
             band (low, high).
         verdict: ``"above"``, ``"chance"`` or ``"below"`` (accuracy against the band).
@@ -138,14 +144,31 @@ def chance_band(chance: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, chance - half), min(1.0, chance + half))
 
 
+def permute_groups(codes: np.ndarray, groups: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``codes`` with whole groups' label vectors exchanged among groups of the same size."""
+    out = codes.copy()
+    members: dict[int, list[int]] = {}
+    for i, g in enumerate(groups.tolist()):
+        members.setdefault(g, []).append(i)
+    by_size: dict[int, list[list[int]]] = {}
+    for idx in members.values():
+        by_size.setdefault(len(idx), []).append(idx)
+    for same in by_size.values():
+        order = rng.permutation(len(same))
+        for idx, k in zip(same, order, strict=True):
+            out[idx] = codes[same[int(k)]]
+    return out
+
+
 def grouped_folds(
     codes: np.ndarray, groups: np.ndarray, k: int, seed: int
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``k`` (train, test) index pairs whose test folds hold whole groups, stratified.
 
     Groups are taken largest first (ties in a seeded random order) and each goes to the fold
-    whose classes are least filled, relative to each class's total; so folds get about
-    equal sizes and label shares, and a group never straddles two folds.
+    least filled in the group's own classes, relative to each class's total (then the
+    smallest fold); so folds get about equal label shares and sizes, and a group never
+    straddles two folds.
 
     Args:
         codes: (n,) int class of each sample (0..C-1).
@@ -164,7 +187,10 @@ def grouped_folds(
     fill = np.zeros((k, classes))
     fold_of = np.empty(len(names), dtype=np.int64)
     for g in order:
-        best = int(np.argmin(((fill + counts[g]) / totals).sum(axis=1)))
+        # the fold least filled in this group's classes (relative to each class's total),
+        # then the smallest, then the first
+        classwise = ((fill + counts[g]) / totals * counts[g]).sum(axis=1)
+        best = int(np.lexsort((np.arange(k), fill.sum(axis=1), classwise))[0])
         fold_of[g] = best
         fill[best] += counts[g]
     sample_fold = fold_of[inverse]
@@ -235,15 +261,16 @@ def probe_layer(data: ProbeSet, layer: str, settings: ProbeSettings | None = Non
     pred = names[pred_codes]
     hits = int((pred_codes == codes).sum())
     accuracy = hits / data.n
+    n_eff = len(np.unique(data.groups))
     chance, kind = chance_of(labels, data.choices)
-    band = chance_band(chance, data.n)
+    band = chance_band(chance, n_eff)
     verdict = "above" if accuracy > band[1] else "below" if accuracy < band[0] else "chance"
     permuted_mean = permuted_p95 = permutation_p = None
     if settings.permutations:
         rng = np.random.default_rng([settings.seed, data.layers.index(layer)])
         scores = []
         for _ in range(settings.permutations):
-            shuffled = rng.permutation(codes)
+            shuffled = permute_groups(codes, data.groups, rng)
             scores.append(float((out_of_fold(x, shuffled, splits, settings.c) == shuffled).mean()))
         arr = np.asarray(scores)
         permuted_mean, permuted_p95 = float(arr.mean()), float(np.quantile(arr, 0.95))
@@ -258,11 +285,11 @@ def probe_layer(data: ProbeSet, layer: str, settings: ProbeSettings | None = Non
         depth=data.layers.index(layer),
         dim=int(x.shape[1]),
         n=data.n,
-        groups=len(np.unique(data.groups)),
+        groups=n_eff,
         folds=k,
         classes=len(np.unique(labels)),
         accuracy=accuracy,
-        interval=wilson(hits, data.n),
+        interval=wilson(accuracy * n_eff, n_eff),  # type: ignore[arg-type] # k: a share
         chance=chance,
         chance_kind=kind,
         band=band,
@@ -300,6 +327,7 @@ __all__ = [
     "chance_band",
     "chance_of",
     "out_of_fold",
+    "permute_groups",
     "probe_layer",
     "probe_set",
 ]

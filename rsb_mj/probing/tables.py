@@ -37,7 +37,7 @@ HEADER = [
     "depth",
     "layer",
     "dim",
-    "n",
+    "n (groups)",
     "accuracy %",
     "chance %",
     "chance band %",
@@ -51,10 +51,12 @@ NOTE = (
     "accuracy: out-of-fold accuracy of an L2 logistic regression on the layer's standardized "
     "features (PCA when dim > training samples), folds grouped so that the two plate orders "
     "of an item, a row's variants and counterfactual twins never straddle train and test; "
-    "Wilson 95% interval. chance: 1/N, or the majority share when the labels are unbalanced; "
-    "chance band: chance +- 1.96 sqrt(chance (1 - chance) / n). verdict: above / below the "
-    "band, else chance. permuted: mean accuracy of the same probe on label-permuted data "
-    "(p: share of permutations at least as accurate, with +1 smoothing). knows-but-does-not-"
+    "Wilson 95% interval over the groups (related episodes are not independent: Act2Answer's "
+    "conservative effective n). chance: 1/N, or the majority share when the labels are "
+    "unbalanced; chance band: chance +- 1.96 sqrt(chance (1 - chance) / groups). verdict: "
+    "above / below the band, else chance. permuted: mean accuracy of the same probe with the "
+    "labels permuted between groups (p: share of permutations at least as accurate, with +1 "
+    "smoothing). knows-but-does-not-"
     "act: among episodes whose out-of-fold prediction is right, the share whose choice was "
     "wrong or absent (of how many), Wilson 95%."
 )
@@ -83,7 +85,7 @@ def table(results: Sequence[LayerResult]) -> Table:
                 str(r.depth),
                 r.layer,
                 str(r.dim),
-                str(r.n),
+                f"{r.n} ({r.groups})",
                 f"{_pct(r.accuracy)} [{_pct(r.interval[0])}, {_pct(r.interval[1])}]",
                 f"{_pct(r.chance)} ({r.chance_kind})",
                 f"{_pct(r.band[0])}-{_pct(r.band[1])}",

@@ -121,9 +121,11 @@ class FakeOpenPiServer:
         answer_first: int = 0,
         restart_after: int = 0,
         text: str | None = None,
+        extra: Any = None,
     ) -> None:
         self.mode = mode
         self.text = text
+        self.extra = extra
         self.metadata = METADATA if metadata is None else metadata
         self.horizon = horizon
         self.answer_first = answer_first
@@ -175,6 +177,8 @@ class FakeOpenPiServer:
                 reply = {"actions": self._actions(obs)}
                 if self.text is not None:  # a server that writes a rationale
                     reply["text"] = self.text
+                if self.extra is not None:  # more reply keys, a function of the observation
+                    reply.update(self.extra(obs))
                 conn.send(packb(reply))
                 self._answered += 1
                 if self._answered == self.restart_after:

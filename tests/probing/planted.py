@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import numpy as np
+from evaluation.fakes import ToyOracle
 
 from rsb_mj.policies.base import Policy, policy_rng
 
@@ -111,3 +112,17 @@ def no_features() -> NoFeatures:
 def bad_features() -> BadFeatures:
     """``module:factory`` entry."""
     return BadFeatures()
+
+
+class Picks(ToyOracle):
+    """The toy oracle of :mod:`evaluation.fakes` (grasps the correct block at its first act)
+    reporting its act count as a feature."""
+
+    @property
+    def features(self):
+        return {"t": [float(self.t)]}
+
+
+def picks() -> Picks:
+    """``module:factory`` entry (``inprocess:probing.planted:picks``)."""
+    return Picks()
