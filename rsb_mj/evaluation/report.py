@@ -17,7 +17,10 @@ Outputs in the report folder:
 The tables are computed once (:func:`build_report` returns a
 :class:`~rsb_mj.evaluation.report_model.ReportData`) and rendered by :func:`markdown_text`
 and the HTML page alike, so the two show the same strings. A run directory's
-``probe.json`` adds its tables to both (:mod:`rsb_mj.evaluation.report_probe`).
+``probe.json`` adds its tables to both (:mod:`rsb_mj.evaluation.report_probe`; ``rsb probe
+RUN`` writes it); a run made with ``rsb eval --features`` whose ``probe.json`` holds no probe
+of the answer computed from its current records gets one computed afresh with default
+settings (:func:`rsb_mj.probing.run.report_sections`).
 
 Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``;
 privileged policies (the built-in expert reads the answer) carry the mark ``(privileged)``.
@@ -72,6 +75,7 @@ from rsb_mj.evaluation.tables import (
     summary_table,
 )
 from rsb_mj.evaluation.validation import check_run, refusal
+from rsb_mj.probing.run import report_sections
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 
 #: File name of the HTML page in the report folder.
@@ -479,6 +483,7 @@ def build_report(
     metrics = {label: summarize(recs) for label, recs in runs.items()}
     header = _header(dirs, runs, metrics, renderers, max_error_rate)
     sections = _sections(runs, metrics, max_error_rate) + probe_sections(dirs)
+    sections += report_sections(dirs)
     confusions = tuple(
         Confusion(
             label,

@@ -14,20 +14,24 @@ holds only formatted tables, so the report shows exactly what the probe computed
       ]
     }
 
-``note`` may be left out; every cell is a string; every row has the header's length.
+``note`` may be left out; every cell is a string; every row has the header's length. A
+table may also name ``records_sha256``, the sha256 of the run directory's records file it was
+computed from (``rsb probe`` does): it is shown only while the records are unchanged.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.records import RECORDS_FILE
 from rsb_mj.evaluation.report_model import Section
 
-__all__ = ["PROBE_FILE", "PROBE_FORMAT", "probe_sections"]
+__all__ = ["PROBE_FILE", "PROBE_FORMAT", "probe_sections", "read_probe_tables", "records_sha256"]
 
 #: File name of the probe tables inside a run directory.
 PROBE_FILE = "probe.json"
@@ -49,8 +53,18 @@ def _table(value: Any, where: str) -> list[list[str]]:
     return [list(row) for row in value]
 
 
+def records_sha256(run_dir: Path) -> str:
+    """sha256 of a run directory's records file (``""`` without one)."""
+    try:
+        return hashlib.sha256((Path(run_dir) / RECORDS_FILE).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return ""
+
+
 def read_probe_tables(path: Path) -> list[tuple[str, str, list[list[str]]]]:
-    """(title, note, table) of each table of a probe file.
+    """(title, note, table) of each table of a probe file, leaving out those whose
+    ``records_sha256`` is not that of the records beside the file (computed from other
+    records).
 
     Raises:
         EvalError: for a file that is not JSON or not in :data:`PROBE_FORMAT`, naming the
@@ -76,6 +90,11 @@ def read_probe_tables(path: Path) -> list[tuple[str, str, list[list[str]]]]:
         note = entry.get("note", "")
         if not isinstance(note, str):
             raise EvalError(f"{where}.note: must be a string")
+        digest = entry.get("records_sha256")
+        if digest is not None and not isinstance(digest, str):
+            raise EvalError(f"{where}.records_sha256: must be a string")
+        if digest is not None and digest != records_sha256(path.parent):
+            continue
         out.append((entry["title"], note, _table(entry.get("table"), f"{where}.table")))
     return out
 

@@ -4,12 +4,17 @@ Files ``rsb probe`` writes (``RUN/probe/`` for one run folder, else ``--out``), 
 
 * ``probe_T.md``: :func:`markdown_report` (the table and what each column means);
 * ``probe_T.csv``: :func:`table` as CSV (one row per policy, suite and layer);
-* ``probe_T.json``: :func:`results_json`, the machine-readable results (``rsb report``'s
-  Markdown and HTML read this file: ``{"target", "query", "variant", "settings", "runs",
-  "sets": [{"label", "suite", "choices", "n", "left_out"}], "layers": [one object per
-  row of the table, numbers as fractions]}``);
+* ``probe_T.json``: :func:`results_json`, the machine-readable results (``{"format": 1,
+  "target", "query", "variant", "settings", "runs", "records_sha256": {run: sha256 of its
+  episodes.jsonl}, "sets": [{"label", "suite", "choices", "n", "layers", "left_out"}],
+  "layers": [one :class:`~rsb_mj.probing.probe.LayerResult` per row of the table, rates as
+  fractions]}``;
+  :func:`read_results` reads it back);
 * ``probe_T.png``: :func:`plot_layers`, accuracy by depth with its interval and the chance
-  band, one line per (policy, suite).
+  band, one line per (policy, suite);
+
+and, for one run folder, the table of :func:`table` in ``RUN/probe.json``, the tables ``rsb
+report`` shows in Markdown and HTML (:func:`rsb_mj.probing.run.save_report_table`).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.atomic import atomic_write_bytes
+from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.report_probe import records_sha256
 from rsb_mj.evaluation.tables import Table, csv_text, markdown
 from rsb_mj.probing.dataset import ProbeSet
 from rsb_mj.probing.probe import LayerResult, ProbeSettings
@@ -120,6 +127,7 @@ def results_json(
         "variant": variant,
         "settings": asdict(settings),
         "runs": [str(d) for d in runs],
+        "records_sha256": {str(d): records_sha256(d) for d in runs},
         "sets": [
             {
                 "label": s.label,
@@ -136,14 +144,39 @@ def results_json(
     return json.dumps(doc, indent=2) + "\n"
 
 
-def markdown_report(results: Sequence[LayerResult], target: str, sets: Sequence[ProbeSet]) -> str:
-    """The Markdown of a probe: a title, the table, the note and what was left out."""
+def markdown_report(
+    results: Sequence[LayerResult], target: str, left_out: Sequence[tuple[str, str, dict]]
+) -> str:
+    """The Markdown of a probe: a title, the table, the note and what was left out
+    (``(label, suite, {why: count})`` per probe set)."""
     lines = [f"## Layerwise probe: target {target}", "", markdown(table(results)), "", NOTE]
-    for s in sets:
-        if s.left_out:
-            out = ", ".join(f"{n} {why}" for why, n in s.left_out.items())
-            lines += ["", f"{s.label} on {s.suite}: left out {out}."]
+    for label, suite, counts in left_out:
+        if counts:
+            out = ", ".join(f"{n} {why}" for why, n in counts.items())
+            lines += ["", f"{label} on {suite}: left out {out}."]
     return "\n".join(lines) + "\n"
+
+
+def read_results(path: Path) -> tuple[list[LayerResult], dict[str, Any]]:
+    """The results of a saved probe (:func:`results_json`) and its document.
+
+    Raises:
+        EvalError: naming the file when it is not a probe results document of this format.
+    """
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("format") != FORMAT:
+            raise ValueError(f"format {doc.get('format')!r}, expected {FORMAT}")
+        results = []
+        for row in doc["layers"]:
+            row = dict(row)
+            for key in ("interval", "band", "kbna_interval"):
+                if row.get(key) is not None:
+                    row[key] = tuple(row[key])
+            results.append(LayerResult(**row))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise EvalError(f"{path}: not a probe results file ({exc})") from None
+    return results, doc
 
 
 def plot_layers(results: Sequence[LayerResult], path: Path, title: str) -> None:
@@ -200,6 +233,7 @@ __all__ = [
     "csv_text",
     "markdown_report",
     "plot_layers",
+    "read_results",
     "results_json",
     "table",
 ]

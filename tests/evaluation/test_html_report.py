@@ -4,6 +4,7 @@ from elsewhere (the browser checks are in test_html_browser.py)."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import html
 import json
 import re
@@ -23,7 +24,7 @@ from rsb_mj.evaluation.html.markup import lines_html, table_html
 from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record, read_records
 from rsb_mj.evaluation.report import build_report, write_report
-from rsb_mj.evaluation.report_probe import PROBE_FILE, PROBE_FORMAT
+from rsb_mj.evaluation.report_probe import PROBE_FILE, PROBE_FORMAT, read_probe_tables
 from rsb_mj.evaluation.video import VideoWriter, video_file
 
 from .html_fixtures import markdown_tables, write_runs
@@ -209,6 +210,22 @@ def test_probe_tables_in_a_run_folder_appear_in_both_reports(tmp_path):
     assert markdown_tables(text)["Probe: Accuracy per layer"] == table
     page = (tmp_path / "r" / "report.html").read_text()
     assert dict(_parse(page).tables)["sec-probe-0"] == table
+
+
+def test_a_probe_table_of_other_records_is_left_out(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    append_record(run / RECORDS_FILE, rec(0, grasped=True, success=True, choice_letter="A"))
+    table = [["layer", "accuracy %"], ["L3", "80.0"]]
+    current = hashlib.sha256((run / RECORDS_FILE).read_bytes()).hexdigest()
+    tables = [{"title": "now", "table": table, "records_sha256": current},
+              {"title": "before", "table": table, "records_sha256": "0" * 64}]  # fmt: skip
+    (run / PROBE_FILE).write_text(json.dumps({"format": PROBE_FORMAT, "tables": tables}))
+    assert [title for title, _, _ in read_probe_tables(run / PROBE_FILE)] == ["now"]
+    text = write_report([run], tmp_path / "r", plots=False)
+    assert "## Probe: now" in text and "## Probe: before" not in text
+    append_record(run / RECORDS_FILE, rec(1, grasped=True, success=True, choice_letter="A"))
+    assert read_probe_tables(run / PROBE_FILE) == []  # the records changed since
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,9 @@ so every number below is fixed.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
 
 import pytest
 
@@ -87,3 +89,53 @@ def test_choice_needs_a_choice(run_dir, capsys):
         f"rsb probe: error: {POLICY} on A2A-Color: none of its 300 episodes with features "
         "has a choice label (left out: {'no choice': 300})\n"
     )
+
+
+def test_rsb_report_shows_the_saved_probe_while_it_is_current(run_dir, tmp_path, capsys):
+    _probe(run_dir, capsys)  # saves run_dir/probe/probe_answer.* and run_dir/probe.json
+    doc = json.loads((run_dir / "probe.json").read_text())
+    assert doc["format"] == "rsb-probe-tables/1"
+    (entry,) = [t for t in doc["tables"] if t["title"] == "layerwise probe, target answer"]
+    assert (
+        entry["records_sha256"]
+        == hashlib.sha256((run_dir / "episodes.jsonl").read_bytes()).hexdigest()
+    )
+    saved = (run_dir / "probe" / "probe_answer.md").read_text()
+    assert main(["report", str(run_dir), "--out", str(tmp_path / "rep"), "--no-plots"]) == 0
+    report = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Probe: layerwise probe, target answer\n" in report
+    assert "Computed by rsb probe from these records" in report
+    assert "Computed for this report" not in report  # nothing recomputed
+    rows = [line for line in saved.splitlines() if line.startswith(f"| {POLICY}")]
+    assert len(rows) == len(LAYERS) and all(row in report for row in rows)
+    capsys.readouterr()
+
+
+def test_rsb_report_probes_afresh_when_the_records_changed(run_dir, tmp_path, capsys):
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)  # with run_dir's probe.json, of all 300 records
+    assert (copy / "probe.json").exists()
+    records = (copy / "episodes.jsonl").read_text().splitlines()
+    (copy / "episodes.jsonl").write_text("\n".join(records[:100]) + "\n")
+    assert main(["report", str(copy), "--out", str(tmp_path / "rep"), "--no-plots"]) == 0
+    report = (tmp_path / "rep" / "report.md").read_text()
+    assert "Computed by rsb probe from these records" not in report  # the saved one is stale
+    assert "## Probe: layerwise probe, target answer\n" in report
+    assert "Computed for this report" in report
+    assert f"| {POLICY} | A2A-Color | 3     | L3    | 8   | 100 (50)   |" in report
+    assert not (tmp_path / "rep" / "probe_answer.json").exists()  # the report writes no probe
+    capsys.readouterr()
+
+
+def test_probing_again_replaces_the_table_of_its_title(run_dir, tmp_path, capsys):
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    _probe(copy, capsys, "--target", "side", "--no-plot")
+    _probe(copy, capsys, "--no-plot")
+    titles = [t["title"] for t in json.loads((copy / "probe.json").read_text())["tables"]]
+    assert sorted(titles) == ["layerwise probe, target answer", "layerwise probe, target side"]
+    records = (copy / "episodes.jsonl").read_text().splitlines()
+    (copy / "episodes.jsonl").write_text("\n".join(records[:100]) + "\n")
+    _probe(copy, capsys, "--no-plot")  # the side probe was of the 300 records: dropped
+    titles = [t["title"] for t in json.loads((copy / "probe.json").read_text())["tables"]]
+    assert titles == ["layerwise probe, target answer"]
