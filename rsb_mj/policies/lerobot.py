@@ -49,6 +49,12 @@ process that has already loaded Mesa's renderer, as ``rsb eval`` has by the time
 a policy. torch's random generator is seeded at each reset from the instruction and the candidate
 names, so sampling policies (diffusion, flow matching) draw the same noise for the same
 episode.
+
+Per-layer features (``rsb eval --features MODE --feature-modules NAME,...``): forward hooks
+on the named modules of the lerobot policy (``policy.named_modules()`` names, e.g.
+``model.encoder.layers.0`` and ``model.decoder.layers.0`` of ACT), each pooled to the mean
+over its tokens (:mod:`rsb_mj.policies.feature_hooks`); an act that runs no inference (a
+chunk's queued actions) reports none.
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ from rsb_mj.policies.aloha_convention import (
     get_convention,
 )
 from rsb_mj.policies.base import ACTION_DIM, Policy
+from rsb_mj.policies.feature_hooks import ModuleFeatures
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 #: The spec form, as error messages and the spec registry list it.
@@ -313,6 +320,36 @@ class LeRobotPolicy(Policy):
         self._device = torch.device(device)
         self._predict = predict_action
         self._task = ""
+        self._hooks: ModuleFeatures | None = None
+
+    @property
+    def feature_modules(self) -> tuple[str, ...]:
+        """The hooked modules (``rsb eval --feature-modules``); setting them installs the
+        hooks (:class:`~rsb_mj.policies.feature_hooks.ModuleFeatures`).
+
+        Raises:
+            EvalError: on setting, for a name that is not a module of the policy.
+        """
+        return () if self._hooks is None else self._hooks.names
+
+    @feature_modules.setter
+    def feature_modules(self, specs: tuple[str, ...]) -> None:
+        if self._hooks is not None:
+            self._hooks.remove()
+            self._hooks = None
+        if specs:
+            self._hooks = ModuleFeatures(self._policy, specs)
+
+    @property
+    def offers_features(self) -> bool:
+        """True once ``feature_modules`` are hooked."""
+        return self._hooks is not None
+
+    @property
+    def features(self) -> dict[str, np.ndarray] | None:
+        """The hooked modules' pooled outputs of the last ``act`` (None: it ran no
+        inference, or nothing is hooked)."""
+        return None if self._hooks is None else self._hooks.take()
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
         """Clear the policy's action queue; the instruction becomes the task; seed torch."""
@@ -342,6 +379,8 @@ class LeRobotPolicy(Policy):
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         """One (14,) action: lerobot's ``predict_action`` on this step's observation, back
         from the training data's convention to rsb_mj's."""
+        if self._hooks is not None:
+            self._hooks.clear()
         action = self._predict(
             self.frame(obs),
             self._policy,
