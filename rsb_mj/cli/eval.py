@@ -159,8 +159,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="MODE",
         help="also run every episode with the instruction ablated (repeatable): blank, "
-        "tokens, command-only, shuffled-options, no-mapping (4-choice suites); recorded as "
-        "each record's variant and shown beside the original",
+        "tokens, command-only, shuffled-options, no-mapping (4-choice suites), direct (the "
+        "answer itself in the task's words, e.g. 'place the block C in the gray answer zone.': "
+        "a control, reported as the semantic gap, never as a score); recorded as each "
+        "record's variant and shown beside the original",
     )
     p.add_argument(
         "--counterfactual",
@@ -195,7 +197,14 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
     from rsb_mj.evaluation.metrics import pair_metrics, summarize
     from rsb_mj.evaluation.runner import EvalConfig, run_eval
-    from rsb_mj.evaluation.tables import ablation_table, markdown, pair_table, summary_table
+    from rsb_mj.evaluation.tables import (
+        SEMANTIC_GAP_NOTE,
+        ablation_table,
+        markdown,
+        pair_table,
+        semantic_gap_table,
+        summary_table,
+    )
 
     suites: list[str] = []
     suites += expand_suites(list(args.suite))
@@ -239,6 +248,10 @@ def run(args: argparse.Namespace) -> int:
     if len(ablations) > 1:
         print("\ninstruction ablations (TSR drop = original - ablated, pp, Newcombe 95%):")
         print(markdown(ablations))
+    gaps = semantic_gap_table(metrics)
+    if len(gaps) > 1:
+        print(f"\nsemantic gap ({SEMANTIC_GAP_NOTE}):")
+        print(markdown(gaps))
     a2a = a2a_metrics(records)
     if a2a:
         print("\nAct2Answer, per category (rates in %, Wilson 95% intervals):")

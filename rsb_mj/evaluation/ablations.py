@@ -16,7 +16,12 @@ the frozen row (same row, same variant, same bytes):
   answer's candidate stays the same while its letter changes (the scene paints the new
   letters);
 * ``no-mapping``: the "A is the red block" phrases removed (4-choice suites, the only ones
-  whose instruction states the mapping).
+  whose instruction states the mapping);
+* ``direct``: the question replaced by its answer, in the task's own words ("place the block
+  C in the gray answer zone.", "put the cube on the plate showing 12:00.";
+  :mod:`rsb_mj.evaluation.direct`). It reveals the answer: a control, never a score; the
+  reports set it beside ``original`` as the *semantic gap* (TSR under ``direct`` minus TSR
+  under ``original``).
 
 **Counterfactual twins** (``rsb eval --counterfactual``): for eval row i, the twin keeps row
 i's scene (layout, colours, mapping, letters: identical model state) and template, but asks
@@ -37,6 +42,7 @@ import numpy as np
 from rsb_mj.choices import CHOICE_COUNTS, MAX_COLORED, style
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.direct import direct_instruction
 from rsb_mj.lang.ast import Problem
 
 #: The instruction modes, ``original`` first.
@@ -47,7 +53,10 @@ INSTRUCTION_MODES = (
     "command-only",
     "shuffled-options",
     "no-mapping",
+    "direct",
 )
+#: The instruction mode that states the answer (a control, see the module docstring).
+DIRECT = "direct"
 #: The record variant of a counterfactual twin.
 COUNTERFACTUAL = "counterfactual"
 
@@ -128,6 +137,10 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
     extra = {**episode.extra, "variant": mode}
     if mode == "blank":
         return dataclasses.replace(episode, instruction="", extra=extra)
+    if mode == DIRECT:
+        return dataclasses.replace(
+            episode, instruction=direct_instruction(problem, episode), extra=extra
+        )
     if mode == "tokens":
         words = vocabulary()
         picks = _rng(episode, mode).integers(len(words), size=len(episode.instruction.split()))

@@ -11,6 +11,8 @@ Outputs in the report folder:
 * ``summary.csv``, ``table1_tsr.csv``, ``table2_nsg.csv``, ``table6_gsr_tsr.csv``;
 * ``rates.png``: grouped bars of GSR, TSR and nSG per suite with 95% intervals;
 * ``confusion_<label>.png``: chosen vs correct option heatmaps, one panel per suite;
+* ``semantic_gap.csv``: for runs with ``--instruction direct``, TSR with the answer stated
+  beside the original and the semantic gap between them (a control, never a score);
 * ``report.html`` (``html=True``, ``rsb report --html``): one self-contained page of the same
   tables, the plots and an episode browser (:mod:`rsb_mj.evaluation.html`).
 
@@ -62,6 +64,7 @@ from rsb_mj.evaluation.report_model import Confusion, Plot, ReportData, Section
 from rsb_mj.evaluation.report_probe import probe_sections
 from rsb_mj.evaluation.tables import (
     MAX_ERROR_RATE,
+    SEMANTIC_GAP_NOTE,
     Table,
     ablation_table,
     csv_text,
@@ -72,6 +75,7 @@ from rsb_mj.evaluation.tables import (
     pair_table,
     paper_table,
     safety_table,
+    semantic_gap_table,
     summary_table,
 )
 from rsb_mj.evaluation.validation import check_run, refusal
@@ -413,6 +417,11 @@ def _sections(
                 ablations,
                 "ablations",
             )
+        )
+    gaps = semantic_gap_table(flat, max_error_rate=max_error_rate)
+    if len(gaps) > 1:
+        out.append(
+            Section("semantic_gap", "Semantic gap", SEMANTIC_GAP_NOTE + ".", gaps, "semantic_gap")
         )
     pairs = pair_metrics(records)
     if pairs:

@@ -276,6 +276,65 @@ def ablation_table(
     return rows
 
 
+#: What the semantic gap table shows (printed with it).
+SEMANTIC_GAP_NOTE = (
+    "TSR with the answer stated outright (--instruction direct, a control) beside the "
+    "original question; gap = direct - original TSR in pp (Newcombe 95%). fails direct too: "
+    "the direct TSR is not above chance (1/N), so perception or control fails (or the "
+    "instruction is not read); knowledge not grounded in action: it acts on the answer when "
+    "told, not when asked (the gap's interval lies above 0); no gap: it acts on the question "
+    "as on the answer"
+)
+#: The diagnoses of the semantic gap table.
+GAP_DIAGNOSES = (
+    "fails direct too: perception or control",
+    "passes direct, fails original: knowledge not grounded in action",
+    "no semantic gap",
+)
+
+
+def semantic_gap_table(
+    metrics: Sequence[SuiteMetrics], *, max_error_rate: float | None = MAX_ERROR_RATE
+) -> Table:
+    """Per policy and suite run with ``--instruction direct``: TSR under ``direct`` and
+    under ``original``, the semantic gap (direct - original, percentage points, Newcombe
+    95%) and which failure it shows (:data:`GAP_DIAGNOSES`, see :data:`SEMANTIC_GAP_NOTE`).
+    ``direct`` states the answer: its TSR is a control, never the policy's score."""
+    from rsb_mj.evaluation.metrics import difference_interval
+
+    base = {(m.policy, m.suite): m for m in metrics if m.variant == "original"}
+    header = ["policy", "suite", "n", "direct TSR %", "original TSR %", "semantic gap pp"]
+    rows = [[*header, "diagnosis"]]
+    for m in metrics:
+        o = base.get((m.policy, m.suite))
+        if m.variant != "direct" or o is None:
+            continue
+        name = m.policy + (PRIVILEGED_MARK if m.privileged else "")
+        if withheld(m, max_error_rate) or withheld(o, max_error_rate):
+            rows.append([name, m.suite, str(m.episodes), *[WITHHELD] * 4])
+            continue
+        lo, hi = difference_interval(m.tsr, o.tsr)
+        gap = m.tsr.value - o.tsr.value
+        if m.tsr.interval[0] <= 1.0 / m.choices:
+            diagnosis = GAP_DIAGNOSES[0]
+        elif lo > 0:
+            diagnosis = GAP_DIAGNOSES[1]
+        else:
+            diagnosis = GAP_DIAGNOSES[2]
+        rows.append(
+            [
+                name,
+                m.suite,
+                str(m.episodes),
+                rate_cell(m.tsr),
+                rate_cell(o.tsr),
+                f"{100 * gap:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]",
+                diagnosis,
+            ]
+        )
+    return rows
+
+
 def pair_table(pairs: Sequence[PairMetrics]) -> Table:
     """Counterfactual consistency, choice sensitivity and stuck rate per policy and suite."""
     header = ["policy", "suite", "pairs", "consistency %", "random 1/N^2 %"]
