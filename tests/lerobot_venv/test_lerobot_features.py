@@ -68,10 +68,12 @@ def test_a_hook_reports_the_token_mean_of_the_modules_output(act_run):
     for h in handles:
         h.remove()
     encoder = seen[MODULES[0]]  # (tokens, batch 1, 64): ACT is sequence-first
+    # the mean over tokens, up to float32 summation order (numpy's and torch's differ)
     assert got[MODULES[0]].tolist() == pytest.approx(
-        encoder.reshape(-1, 64).mean(dim=0).tolist(), abs=1e-6
+        encoder.reshape(-1, 64).mean(dim=0).tolist(), abs=1e-4
     )
-    assert got[MODULES[1]].tolist() == pytest.approx(seen[MODULES[1]].reshape(-1, 64)[0].tolist())
+    first_token = seen[MODULES[1]].reshape(-1, 64)[0]  # @first: no pooling, exact
+    assert got[MODULES[1]].tolist() == first_token.tolist()
     policy.act(obs)  # a queued action: no forward pass
     assert policy.features is None
     with pytest.raises(EvalError, match=r"'model.encoder.layer.0' is not a module .* closest"):
