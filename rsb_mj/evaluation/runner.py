@@ -28,8 +28,11 @@ between episodes and ending with the parent (see :mod:`rsb_mj.procs`), or Ray ta
 (``ray``). A worker that dies (killed, out of memory, a crash in native code) turns the
 episodes it had in flight into error records of kind ``"infra"`` and the run goes on with a
 fresh pool. Jobs are ordered by suite, then episode, then policy, so workers
-reuse environments. ``run.json`` also holds the renderer fingerprint of the process that
-started the run, and each record's ``sim["renderer"]`` that of the process that ran its
+reuse environments. With ``--features MODE`` the process that runs an episode also writes
+its policy's per-layer features to ``features/`` (one archive per episode, atomically, before
+the record is appended; :mod:`rsb_mj.probing.store`) and the record names it; ``run.json``
+keeps the mode, and a resumed run asking another is refused. ``run.json`` also holds the
+renderer fingerprint of the process that started the run, and each record's ``sim["renderer"]`` that of the process that ran its
 episode (:mod:`rsb_mj.scene.fingerprint`; taken once per worker).
 """
 

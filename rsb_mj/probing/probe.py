@@ -215,37 +215,53 @@ def _splits(codes: np.ndarray, groups: np.ndarray, settings: ProbeSettings):
     return grouped_folds(codes, groups, k, settings.seed), k
 
 
-def _fit_predict(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, c: float):
+Folds = list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+def prepare_folds(x: np.ndarray, splits: list[tuple[np.ndarray, np.ndarray]]) -> Folds:
+    """Per fold ``(test indices, training inputs, test inputs)``: standardized with the
+    training fold's mean and deviation, then reduced by PCA (fitted on the training fold) to
+    ``n_train - 1`` components when the dimension exceeds the training samples. The labels
+    play no part, so the label-permutation control reuses them."""
     from sklearn.decomposition import PCA
+
+    out = []
+    for train, test in splits:
+        mean, std = x[train].mean(axis=0), x[train].std(axis=0)
+        std[std == 0] = 1.0  # a constant feature stays 0
+        a, b = (x[train] - mean) / std, (x[test] - mean) / std
+        if a.shape[1] > a.shape[0]:
+            pca = PCA(n_components=a.shape[0] - 1, svd_solver="full").fit(a)
+            a, b = pca.transform(a), pca.transform(b)
+        out.append((test, a, b))
+    return out
+
+
+def _fit_predict(a: np.ndarray, y: np.ndarray, b: np.ndarray, c: float) -> np.ndarray:
     from sklearn.linear_model import LogisticRegression
 
-    classes = np.unique(y_train)
+    classes = np.unique(y)
     if len(classes) == 1:
-        return np.full(len(x_test), classes[0], dtype=y_train.dtype)
-    mean, std = x_train.mean(axis=0), x_train.std(axis=0)
-    std[std == 0] = 1.0  # a constant feature stays 0
-    a, b = (x_train - mean) / std, (x_test - mean) / std
-    if a.shape[1] > a.shape[0]:
-        pca = PCA(n_components=a.shape[0] - 1, svd_solver="full").fit(a)
-        a, b = pca.transform(a), pca.transform(b)
+        return np.full(len(b), classes[0], dtype=y.dtype)
     # The L2-regularized problem has one optimum; the solver only sets the speed:
     # Newton-Cholesky for few features, L-BFGS for many (a Cholesky of D x D then costs more).
     solver = "newton-cholesky" if a.shape[1] <= NEWTON_MAX_FEATURES else "lbfgs"
     model = LogisticRegression(C=c, solver=solver, max_iter=2000)
-    model.fit(a, y_train)
+    model.fit(a, y)
     return model.predict(b)
 
 
 def out_of_fold(
-    x: np.ndarray, codes: np.ndarray, splits: list[tuple[np.ndarray, np.ndarray]], c: float
+    folds: Folds, codes: np.ndarray, splits: list[tuple[np.ndarray, np.ndarray]], c: float
 ) -> np.ndarray:
-    """The out-of-fold predictions of the int classes ``codes`` from ``x`` over ``splits``."""
+    """The out-of-fold predictions of the int classes ``codes`` over ``splits``, from the
+    inputs :func:`prepare_folds` made of them."""
     import sklearn
 
     pred = np.empty(len(codes), dtype=codes.dtype)
     with sklearn.config_context(assume_finite=True, skip_parameter_validation=True):
-        for train, test in splits:
-            pred[test] = _fit_predict(x[train], codes[train], x[test], c)
+        for (train, _), (test, a, b) in zip(splits, folds, strict=True):
+            pred[test] = _fit_predict(a, codes[train], b, c)
     return pred
 
 
@@ -257,7 +273,8 @@ def probe_layer(data: ProbeSet, layer: str, settings: ProbeSettings | None = Non
     labels = data.labels
     names, codes = np.unique(labels, return_inverse=True)
     splits, k = _splits(codes, data.groups, settings)
-    pred_codes = out_of_fold(x, codes, splits, settings.c)
+    folds = prepare_folds(x, splits)
+    pred_codes = out_of_fold(folds, codes, splits, settings.c)
     pred = names[pred_codes]
     hits = int((pred_codes == codes).sum())
     accuracy = hits / data.n
@@ -271,7 +288,8 @@ def probe_layer(data: ProbeSet, layer: str, settings: ProbeSettings | None = Non
         scores = []
         for _ in range(settings.permutations):
             shuffled = permute_groups(codes, data.groups, rng)
-            scores.append(float((out_of_fold(x, shuffled, splits, settings.c) == shuffled).mean()))
+            predicted = out_of_fold(folds, shuffled, splits, settings.c)
+            scores.append(float((predicted == shuffled).mean()))
         arr = np.asarray(scores)
         permuted_mean, permuted_p95 = float(arr.mean()), float(np.quantile(arr, 0.95))
         permutation_p = float((1 + (arr >= accuracy - 1e-12).sum()) / (1 + len(arr)))
@@ -328,6 +346,7 @@ __all__ = [
     "chance_of",
     "out_of_fold",
     "permute_groups",
+    "prepare_folds",
     "probe_layer",
     "probe_set",
 ]
