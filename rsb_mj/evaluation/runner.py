@@ -32,8 +32,9 @@ reuse environments. With ``--features MODE`` the process that runs an episode al
 its policy's per-layer features to ``features/`` (one archive per episode, atomically, before
 the record is appended; :mod:`rsb_mj.probing.store`) and the record names it; ``run.json``
 keeps the mode, and a resumed run asking another is refused. ``run.json`` also holds the
-renderer fingerprint of the process that started the run, and each record's ``sim["renderer"]`` that of the process that ran its
-episode (:mod:`rsb_mj.scene.fingerprint`; taken once per worker).
+renderer fingerprint of the process that started the run, and each record's
+``sim["renderer"]`` that of the process that ran its episode
+(:mod:`rsb_mj.scene.fingerprint`; taken once per worker).
 """
 
 from __future__ import annotations
