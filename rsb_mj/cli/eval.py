@@ -84,6 +84,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="worker processes (default: min(2, CPUs))",
     )
     p.add_argument(
+        "--batch",
+        type=int,
+        default=1,
+        metavar="B",
+        help="episodes each worker runs at once in lockstep (default 1): the observations "
+        "waiting for actions go to the policy as one batched query when it takes batches "
+        "(act_batch, an openpi server advertising max_batch_size), else one by one; records "
+        "are the same as without --batch",
+    )
+    p.add_argument(
         "--ray",
         nargs="?",
         const="",
@@ -235,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         allow_roots=tuple(args.allow_root),
         features=args.features,
         feature_modules=tuple(m.strip() for m in args.feature_modules.split(",") if m.strip()),
+        batch=args.batch,
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)

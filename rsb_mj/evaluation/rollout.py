@@ -1,11 +1,19 @@
 """Run one episode of one policy in one environment and score it (one attempt).
 
-The loop: ``env.reset(options={"episode": ...})``, ``policy.reset(view, obs, info)``, then
-``policy.act`` (one action or a chunk executed row by row) and ``env.step`` until the
+The loop: ``env.reset(options={"episode": ...})``, the policy's reset, then the policy's
+next action (one action or a chunk executed row by row) and ``env.step`` until the
 one-attempt outcome is decided (:mod:`rsb_mj.scoring.scorer`), the step limit is reached,
 or the policy reports ``done`` (then the last action is held for :data:`SETTLE_STEPS` more
 steps while the scene settles). The policy is handed a view of the environment, never the
 environment (see :mod:`rsb_mj.env.views`).
+
+The episode is a coroutine (:meth:`Rollout.steps`) that never calls its policy: it yields
+each query (:mod:`rsb_mj.evaluation.queries`: reset, next action, status at the end) and
+goes on with the answer, and yields :data:`STEP` between the rows of a chunk. So one driver
+can run many episodes in lockstep and answer their queries in one batch
+(:mod:`rsb_mj.evaluation.lockstep`, ``rsb eval --batch``), while :func:`run_episode`
+answers one episode's queries by calling its policy at once; each episode's record is the
+same either way.
 
 Errors are not results: anything the policy raises (``SystemExit`` included, not
 ``KeyboardInterrupt``), an action that is not an action (wrong shape, non-finite, or
@@ -23,7 +31,7 @@ import math
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import numpy as np
@@ -32,12 +40,12 @@ from rsb_mj.env.views import PolicyEnv, SimView, policy_seed
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
 from rsb_mj.evaluation.failure import failure_reason
+from rsb_mj.evaluation.queries import DONE, Act, Ending, Finish, Query, Reset, answer
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
-from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus
+from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.policies.chunk import check_chunk
-from rsb_mj.policies.features import read_features
 from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
@@ -176,35 +184,20 @@ def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], 
         signal.signal(signal.SIGALRM, previous)
 
 
-def _call_policy(policy: Policy, what: str, fn: Callable[..., Any], *args: Any) -> Any:
-    """Run policy code; its failures become :class:`PolicyError` (faults keep their kind)."""
-    try:
-        return fn(*args)
-    except EpisodeFault:
-        raise
-    except (Exception, SystemExit) as exc:
-        raise PolicyError(
-            f"policy {policy.name}: {what} raised {type(exc).__name__}: {exc}"
-        ) from exc
+#: What an episode yields between two control steps of one chunk (no query: the driver
+#: may step other episodes before it goes on).
+STEP = "step"
+#: What :meth:`Rollout.steps` yields: a policy query or :data:`STEP`.
+Yielded = Query | str
 
 
-def run_episode(
-    env: Any,
-    policy: Policy,
-    episode: Episode,
-    problem: Problem,
-    *,
-    max_steps: int,
-    on_frame: Callable[[dict[str, Any]], None] | None = None,
-    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
-    episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
-    features: FeatureRecorder | None = None,
-) -> EpisodeRecord:
-    """Roll out ``policy`` on ``episode`` and return its record.
+class Rollout:
+    """One episode of one policy, as a coroutine (:meth:`steps`, see the module docstring).
 
     Args:
         env: an ``RsbEnv`` for the episode's task (any cameras the policy needs).
-        policy: the policy; reset here with a view of ``env`` (never ``env`` itself).
+        policy: the policy; read for its name and declarations (``simulator``,
+            ``privileged``, ``marked``), never called (its queries are yielded).
         episode: the episode to run.
         problem: the parsed task file (its ``:grasp`` and ``:goal`` are scored).
         max_steps: control steps before the episode is cut (the suite's limit).
@@ -213,18 +206,63 @@ def run_episode(
             and the (14,) action (e.g. a demonstration recorder).
         episode_timeout_s: wall-clock limit of the episode [s]; None for none.
         features: keeps the policy's per-layer features of the queries it wants
-            (``rsb eval --features``); read after each ``act``, never handed back, and
-            never part of the score (:mod:`rsb_mj.probing.capture`).
+            (``rsb eval --features``): an ``Act`` query says whether to read them, the
+            policy's thread reads them right after ``act`` (and ``text``) and hands them
+            back with the answer; never handed back to the policy, never part of the score
+            (:mod:`rsb_mj.probing.capture`).
+
+    Attributes:
+        deadline: ``time.monotonic()`` by which the episode must end (infinite without a
+            limit); set when :meth:`steps` starts.
     """
-    start = time.perf_counter()
-    termination, error, error_kind, steps = "step_limit", None, None, 0
-    text: str | None = None
-    instruction: str | None = None
-    sim: dict[str, Any] = {}
-    scorer: EpisodeScorer | None = None
-    tally: CostTally | None = None
-    try:
-        with wall_clock_limit(episode_timeout_s, f"episode {episode.index}") as check:
+
+    def __init__(
+        self,
+        env: Any,
+        policy: Policy,
+        episode: Episode,
+        problem: Problem,
+        *,
+        max_steps: int,
+        on_frame: Callable[[dict[str, Any]], None] | None = None,
+        on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+        episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
+        features: FeatureRecorder | None = None,
+    ) -> None:
+        self.env, self.policy, self.episode, self.problem = env, policy, episode, problem
+        self.features = features
+        self.max_steps = max_steps
+        self.on_frame, self.on_step = on_frame, on_step
+        self.timeout_s = episode_timeout_s
+        self.deadline = math.inf
+
+    def expired(self) -> InfraError:
+        """The fault of an episode past its wall-clock limit."""
+        return InfraError(
+            f"episode {self.episode.index} exceeded its wall-clock limit of "
+            f"{self.timeout_s:g} s (--episode-timeout)"
+        )
+
+    def _check(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise self.expired()
+
+    def steps(self) -> Generator[Yielded, Any, EpisodeRecord]:
+        """Run the episode: yields its policy queries (answers sent back, faults thrown in)
+        and :data:`STEP` between the rows of a chunk; returns the record."""
+        start = time.perf_counter()
+        if self.timeout_s is not None and math.isfinite(self.timeout_s):
+            self.deadline = time.monotonic() + self.timeout_s
+        env, policy, episode, max_steps = self.env, self.policy, self.episode, self.max_steps
+        on_frame, on_step = self.on_frame, self.on_step
+        termination, error, error_kind, steps = "step_limit", None, None, 0
+        text: str | None = None
+        instruction: str | None = None
+        features = self.features
+        sim: dict[str, Any] = {}
+        scorer: EpisodeScorer | None = None
+        tally: CostTally | None = None
+        try:
             try:
                 obs, info = env.reset(options={"episode": episode})
             except EpisodeFault:
@@ -236,34 +274,37 @@ def run_episode(
             if on_frame:
                 on_frame(obs)
             scorer = EpisodeScorer.for_problem(
-                problem, env_candidates(env.unwrapped), episode.target
+                self.problem, env_candidates(env.unwrapped), episode.target
             )
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
-            _call_policy(policy, "reset()", lambda: policy.reset(view, obs, public))
+            offered = yield Reset(view, obs, public, features=features is not None)
             settle, query = 0, 0
             if features is not None:
-                features.offered = policy.offers_features
+                features.offered = bool(offered)
             bounds = physical_bounds(getattr(env.unwrapped, "action_space", None))
             last = np.asarray(obs["state"], dtype=np.float64)  # held if done before acting
             while termination == "step_limit":
-                check()
-                if _call_policy(policy, "done", lambda: bool(policy.done)):
+                self._check()
+                wants = features is not None and features.wants(query)
+                reply = yield Act(obs, features=wants)
+                if reply is DONE:
                     if settle >= SETTLE_STEPS:
                         termination = "policy_done"
                         break
                     chunk, settle = last[None], settle + 1
                 else:
-                    chunk = as_chunk(_call_policy(policy, "act()", policy.act, obs), policy)
+                    chunk = as_chunk(reply.action, policy)
                     check_physical(chunk, bounds, policy)
-                    wrote = _call_policy(policy, "text", lambda: policy.text)
-                    if wrote:
-                        text = str(wrote)[-MAX_TEXT_CHARS:]
-                    if features is not None and features.wants(query):
-                        features.take(lambda: read_features(policy), query, steps)
+                    if reply.text:
+                        text = str(reply.text)[-MAX_TEXT_CHARS:]
+                    if wants:
+                        features.take(reply.read_features, query, steps)
                     query += 1
-                for last in chunk:
+                for row, last in enumerate(chunk):
+                    if row:
+                        yield STEP
                     if on_step:
                         on_step(obs, last)
                     try:
@@ -287,47 +328,83 @@ def run_episode(
                         break
                 if steps >= max_steps:
                     break
-    except EpisodeFault as exc:
-        termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
-    out = scorer.finish() if scorer is not None else Outcome()
-    reason = failure_reason(
-        out,
-        termination=termination,
-        target=episode.target,
-        max_steps=max_steps,
-        policy=policy.name,
-        status=_status(policy),
-        policy_done=termination == "policy_done" or _done(policy),
-        error=error,
-    )
-    record = _record(
-        episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim, text,
-        reason, instruction,
+        except EpisodeFault as exc:
+            termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
+        out = scorer.finish() if scorer is not None else Outcome()
+        ending = Ending()
+        if termination != "error" and not out.success:  # only a failure has a reason
+            with contextlib.suppress(EpisodeFault):  # a status that cannot be read says nothing
+                ending = yield Finish()
+        reason = failure_reason(
+            out,
+            termination=termination,
+            target=episode.target,
+            max_steps=max_steps,
+            policy=policy.name,
+            status=ending.status,
+            policy_done=termination == "policy_done" or ending.done,
+            error=error,
+        )
+        record = _record(
+            episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim,
+            text, reason, instruction,
+        )  # fmt: skip
+        if tally is None:
+            return record
+        return dataclasses.replace(
+            record,
+            cost=tally.total,
+            cost_terms=tally.summary(),
+            cost_implicit_and=tally.implicit_and,
+        )
+
+
+def drive(
+    steps: Generator[Yielded, Any, EpisodeRecord], respond: Callable[[Query], Any]
+) -> EpisodeRecord:
+    """Run one episode's coroutine to its record, answering each query with ``respond``
+    (a fault it raises is thrown back into the episode)."""
+    reply: Any = None
+    fault: EpisodeFault | None = None
+    while True:
+        try:
+            query = steps.throw(fault) if fault is not None else steps.send(reply)
+        except StopIteration as stop:
+            return stop.value
+        reply, fault = None, None
+        if query is STEP:
+            continue
+        try:
+            reply = respond(query)
+        except EpisodeFault as exc:
+            fault = exc
+
+
+def run_episode(
+    env: Any,
+    policy: Policy,
+    episode: Episode,
+    problem: Problem,
+    *,
+    max_steps: int,
+    on_frame: Callable[[dict[str, Any]], None] | None = None,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+    episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
+    features: FeatureRecorder | None = None,
+) -> EpisodeRecord:
+    """Roll out ``policy`` on ``episode`` in this thread and return its record.
+
+    The policy is called here, one query at a time (:func:`~rsb_mj.evaluation.queries.
+    answer`); in the main thread a ``SIGALRM`` timer also interrupts a policy call that
+    never returns. Arguments as :class:`Rollout`; ``rsb eval`` runs episodes through
+    :mod:`rsb_mj.evaluation.lockstep` instead (policy code on a thread of its own).
+    """
+    rollout = Rollout(
+        env, policy, episode, problem, max_steps=max_steps, on_frame=on_frame, on_step=on_step,
+        episode_timeout_s=episode_timeout_s, features=features,
     )  # fmt: skip
-    if tally is None:
-        return record
-    return dataclasses.replace(
-        record,
-        cost=tally.total,
-        cost_terms=tally.summary(),
-        cost_implicit_and=tally.implicit_and,
-    )
-
-
-def _status(policy: Policy) -> PolicyStatus:
-    """The policy's status; a policy whose ``status()`` fails says nothing."""
-    try:
-        status = policy.status()
-    except Exception:  # the episode is over; its record matters more than a status
-        return PolicyStatus()
-    return status if isinstance(status, PolicyStatus) else PolicyStatus()
-
-
-def _done(policy: Policy) -> bool:
-    try:
-        return bool(policy.done)
-    except Exception:  # as in _status
-        return False
+    with wall_clock_limit(episode_timeout_s, f"episode {episode.index}"):
+        return drive(rollout.steps(), lambda query: answer(policy, query))
 
 
 def _record(

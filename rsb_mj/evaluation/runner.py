@@ -34,7 +34,10 @@ the record is appended; :mod:`rsb_mj.probing.store`) and the record names it; ``
 keeps the mode, and a resumed run asking another is refused. ``run.json`` also holds the
 renderer fingerprint of the process that started the run, and each record's
 ``sim["renderer"]`` that of the process that ran its episode
-(:mod:`rsb_mj.scene.fingerprint`; taken once per worker).
+(:mod:`rsb_mj.scene.fingerprint`; taken once per worker). With ``batch > 1``
+(``--batch``) each worker holds that many episodes in lockstep and takes the next job as
+soon as a slot frees up (:mod:`rsb_mj.evaluation.batch_pool`); the records are those of
+an unbatched run.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
+from rsb_mj.evaluation.batch_pool import run_batched
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_jobs
@@ -71,6 +75,7 @@ from rsb_mj.evaluation.worker import (
 from rsb_mj.lang.digest import TaskDigest
 from rsb_mj.lang.files import allow_roots
 from rsb_mj.lock import lock_folder
+from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.spec import builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.probing.store import FEATURES_DIR
@@ -127,6 +132,8 @@ class EvalConfig:
             with.
         feature_modules: ``--feature-modules``: the modules of a torch-based policy whose
             outputs are its features (needs ``features``).
+        batch: episodes each worker runs at once in lockstep, their policy queries batched
+            (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
     """
 
     suites: tuple[str, ...]
@@ -151,6 +158,7 @@ class EvalConfig:
     allow_roots: tuple[Path, ...] = ()
     features: str = ""
     feature_modules: tuple[str, ...] = ()
+    batch: int = 1
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -165,6 +173,13 @@ class EvalConfig:
             raise EvalError("--episodes and --workers must be at least 1, --start at least 0")
         if self.max_steps is not None and self.max_steps < 1:
             raise EvalError("--max-steps must be at least 1")
+        if not 1 <= self.batch <= MAX_BATCH:
+            raise EvalError(f"--batch {self.batch}: must be 1..{MAX_BATCH}")
+        if self.batch > 1 and self.ray is not None:
+            raise EvalError(
+                f"--batch {self.batch} with --ray: a Ray task runs one episode; use --batch "
+                "with --workers, or --ray without --batch"
+            )
         if self.control_hz not in CONTROL_RATES:
             raise EvalError(
                 f"--control-hz {self.control_hz}; valid choices: "
@@ -383,7 +398,12 @@ def _scored(records: list[EpisodeRecord]) -> dict[RecordKey, EpisodeRecord]:
 def run_fingerprinted_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
     """:func:`~rsb_mj.evaluation.worker.run_job` with this process's renderer fingerprint
     added to the record's ``sim`` as ``"renderer"`` (what drew the pixels the policy saw)."""
-    record = run_job(job, env_factory)
+    return fingerprinted(run_job(job, env_factory))
+
+
+def fingerprinted(record: EpisodeRecord) -> EpisodeRecord:
+    """``record`` with this process's renderer fingerprint in its ``sim`` as ``"renderer"``
+    (in the worker that ran the episode; batched runs mark each record there too)."""
     renderer = renderer_fingerprint().to_dict()
     return replace(record, sim={**record.sim, "renderer": renderer})
 
@@ -477,15 +497,26 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
             bar.update(1)
 
         try:
-            run_jobs(
-                run_fingerprinted_job,
-                todo,
-                finish,
-                died=lambda job, cause: error_record(job, InfraError.kind, cause),
-                workers=config.workers,
-                ray=config.ray,
-                args=(env_factory,),
-            )
+            if config.batch > 1:
+                run_batched(
+                    todo,
+                    finish,
+                    died=lambda job, cause: error_record(job, InfraError.kind, cause),
+                    workers=config.workers,
+                    batch=config.batch,
+                    env_factory=env_factory,
+                    mark=fingerprinted,
+                )
+            else:
+                run_jobs(
+                    run_fingerprinted_job,
+                    todo,
+                    finish,
+                    died=lambda job, cause: error_record(job, InfraError.kind, cause),
+                    workers=config.workers,
+                    ray=config.ray,
+                    args=(env_factory,),
+                )
         finally:
             bar.close()
     finally:

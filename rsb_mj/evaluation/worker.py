@@ -1,22 +1,27 @@
 """Run jobs inside a worker process, keeping environments and policies between episodes.
 
-Each process (the parent with ``--workers 1``, else each pool worker) caches one
-environment per (suite, split, cameras), one policy per spec and one parsed task per suite,
-so building them is paid once per process, not per episode.
+Each process (the parent with ``--workers 1``, else each pool worker) caches its
+environments per (suite, split, cameras), its policies per spec (:class:`~rsb_mj.
+evaluation.lockstep.Ports`) and one parsed task per suite, so building them is paid once
+per process, not per episode. Episodes run through :func:`~rsb_mj.evaluation.lockstep.
+run_lockstep`: :func:`run_job` one at a time (the unbatched path is its one-slot case),
+:func:`run_batch` up to B at once in lockstep (``rsb eval --batch B``), with one
+environment per slot and a policy per slot, or one shared by all slots when it is batched.
 
 :func:`run_job` always returns a record: whatever goes wrong in an episode (a user policy
 that raises, even ``SystemExit``, in its factory, ``reset`` or ``act``; a policy server
 that went away; an environment that fails) becomes an *error record*
 (``termination == "error"``) naming the cause, which the metrics leave out and a resumed
-run retries. Only ``KeyboardInterrupt`` propagates: a user's policy runs in a policy process
-of its own (:mod:`rsb_mj.policies.child`), so a ``KeyboardInterrupt`` it raises, an exit or
-a fork there is an error record too; only ``inprocess:`` policies share this process.
+run retries; in a batch it is that episode's alone. Only ``KeyboardInterrupt`` propagates:
+a user's policy runs in a policy process of its own (:mod:`rsb_mj.policies.child`), so a
+``KeyboardInterrupt`` it raises, an exit or a fork there is an error record too; only
+``inprocess:`` policies share this process.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -34,8 +39,9 @@ from rsb_mj.evaluation.episode_source import (
     task_path,
 )
 from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.lockstep import Ports, Seat, run_lockstep
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.rollout import a2a_fields, run_episode
+from rsb_mj.evaluation.rollout import Rollout, a2a_fields
 from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import Policy
@@ -47,9 +53,40 @@ from rsb_mj.version import versions
 
 #: ``factory(suite_name, split, cameras) -> env``; the default builds ``rsb_mj.env.RsbEnv``.
 EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
+#: What identifies the environment an episode needs.
+EnvKey = tuple[str, str, tuple[str, ...]]
 
-_ENVS: dict[tuple[str, str, tuple[str, ...]], Any] = {}
-_POLICIES: dict[str, Policy] = {}
+
+class EnvPool:
+    """The environments of this process, per key; an episode holds one, then gives it back."""
+
+    def __init__(self) -> None:
+        self._free: dict[EnvKey, list[Any]] = {}
+
+    def take(self, key: EnvKey, build: Callable[[], Any]) -> Any:
+        """A free environment of ``key``, built with ``build()`` if there is none."""
+        free = self._free.get(key)
+        return free.pop() if free else build()
+
+    def give(self, key: EnvKey, env: Any) -> None:
+        """``env`` is free again (for the next episode of ``key``)."""
+        self._free.setdefault(key, []).append(env)
+
+    def close_all(self) -> None:
+        """Close every free environment."""
+        for envs in self._free.values():
+            for env in envs:
+                _close(env)
+        self._free.clear()
+
+
+def _close(env: Any) -> None:
+    with contextlib.suppress(Exception):  # a broken environment may fail to close
+        env.close()
+
+
+_ENVS = EnvPool()
+_PORTS = Ports()
 
 
 def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any:
@@ -124,57 +161,84 @@ def build_policy(job: Job) -> Policy:
     return policy
 
 
-def _policy(job: Job) -> Policy:
-    policy = _POLICIES.get(job.policy)
-    if policy is None:
-        try:
-            policy = build_policy(job)
-        except KeyboardInterrupt:
-            raise
-        except EpisodeFault:
-            raise
-        except BaseException as exc:  # a user factory that raises (SystemExit included)
-            raise PolicyError(f"policy {job.policy}: building it failed: {describe(exc)}") from exc
-        policy.name = job.policy  # records are keyed by the spec as the user wrote it
-        _POLICIES[job.policy] = policy
+def _make_policy(job: Job) -> Policy:
+    """The job's policy, named as the user wrote its spec; a factory's failure is a
+    :class:`PolicyError`."""
+    try:
+        policy = build_policy(job)
+    except KeyboardInterrupt:
+        raise
+    except EpisodeFault:
+        raise
+    except BaseException as exc:  # a user factory that raises (SystemExit included)
+        raise PolicyError(f"policy {job.policy}: building it failed: {describe(exc)}") from exc
+    policy.name = job.policy  # records are keyed by the spec as the user wrote it
     return policy
 
 
-def _run(
+def begin(
     job: Job,
-    env_factory: EnvFactory | None,
-    on_step: Callable[[dict[str, Any], np.ndarray], None] | None,
-) -> EpisodeRecord:
-    policy = _policy(job)
-    cameras = tuple(dict.fromkeys((*policy.cameras, *job.cameras)))
-    if job.video and VIDEO_CAMERA not in cameras:
-        cameras = (*cameras, VIDEO_CAMERA)
-    key = (job.suite, job.split, cameras)
-    if key not in _ENVS:
-        _ENVS[key] = (env_factory or default_env_factory)(job.suite, job.split, cameras)
-    env = _ENVS[key]
-    problem = load_problem(job.suite)
-    episode = job_episode(job, problem)
-    writer = VideoWriter(Path(job.video)) if job.video else None
-    recorder = None
-    if job.features:
-        recorder = FeatureRecorder(FeatureMode.parse(job.features), f"policy {job.policy}")
-    record = run_episode(
-        env,
-        policy,
-        episode,
-        problem,
-        max_steps=job.max_steps,
-        on_frame=writer,
-        on_step=on_step,
-        episode_timeout_s=job.episode_timeout_s,
-        features=recorder,
-    )
-    if writer:
-        writer.close()
-    if recorder is None or record.is_error:
-        return record
-    return replace(record, features=_features_entry(job, recorder))
+    slot: int,
+    env_factory: EnvFactory | None = None,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+) -> Seat | EpisodeRecord:
+    """The episode of ``job`` in ``slot``, ready to run (its policy and an environment
+    taken from this process's caches), or the job's error record when it cannot start."""
+    try:
+        port = _PORTS.take(job.policy, slot, lambda: _make_policy(job))
+    except KeyboardInterrupt:
+        raise
+    except EpisodeFault as exc:
+        return error_record(job, exc.kind, describe(exc))
+    except BaseException as exc:  # our own code failed
+        return error_record(job, InfraError.kind, describe(exc))
+    env, writer = None, None
+    try:
+        policy = port.policy
+        cameras = tuple(dict.fromkeys((*policy.cameras, *job.cameras)))
+        if job.video and VIDEO_CAMERA not in cameras:
+            cameras = (*cameras, VIDEO_CAMERA)
+        key = (job.suite, job.split, cameras)
+        env = _ENVS.take(key, lambda: (env_factory or default_env_factory)(*key))
+        problem = load_problem(job.suite)
+        episode = job_episode(job, problem)
+        writer = VideoWriter(Path(job.video)) if job.video else None
+        recorder = None
+        if job.features:
+            recorder = FeatureRecorder(FeatureMode.parse(job.features), f"policy {job.policy}")
+        rollout = Rollout(
+            env, policy, episode, problem, max_steps=job.max_steps, on_frame=writer,
+            on_step=on_step, episode_timeout_s=job.episode_timeout_s, features=recorder,
+        )  # fmt: skip
+    except BaseException as exc:
+        _PORTS.give(port)
+        if env is not None:
+            _close(env)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        if not port.batched:
+            _PORTS.retire(port)  # rebuilt for the next episode, as after any error
+        kind = exc.kind if isinstance(exc, EpisodeFault) else InfraError.kind
+        return error_record(job, kind, describe(exc))
+
+    def close(record: EpisodeRecord | None, exc: BaseException | None) -> EpisodeRecord:
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.close()
+        if exc is None and record is not None:
+            _ENVS.give(key, env)
+            if recorder is None or record.is_error:
+                return record
+            try:  # the archive is written before the record is appended
+                return replace(record, features=_features_entry(job, recorder))
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc_:
+                return error_record(job, InfraError.kind, describe(exc_))
+        _close(env)  # it raised out of the rollout: not reused
+        return error_record(job, InfraError.kind, describe(exc or InfraError("no record")))
+
+    return Seat(job, slot, port, rollout, rollout.steps(), close)
 
 
 def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
@@ -247,13 +311,25 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
     return EpisodeRecord(**{k: v for k, v in values.items() if k in names})
 
 
-def _forget_policy(spec: str) -> None:
-    """Drop a policy after an error so the next episode starts with a fresh one (e.g. a
-    new connection to a restarted server)."""
-    policy = _POLICIES.pop(spec, None)
-    if policy is not None:
-        with contextlib.suppress(Exception):  # closing a broken policy may fail again
-            policy.close()
+def run_batch(
+    take: Callable[[int], Sequence[Job]],
+    emit: Callable[[Job, EpisodeRecord], None],
+    *,
+    batch: int,
+    env_factory: EnvFactory | None = None,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+) -> None:
+    """Run the jobs ``take`` hands out, up to ``batch`` episodes at once in lockstep
+    (:func:`~rsb_mj.evaluation.lockstep.run_lockstep`), and ``emit`` each record as its
+    episode ends. Never raises except ``KeyboardInterrupt``; the caches stay for the next
+    call (:func:`close_all` closes them)."""
+    run_lockstep(
+        take,
+        lambda job, slot: begin(job, slot, env_factory, on_step),
+        emit,
+        batch=batch,
+        ports=_PORTS,
+    )
 
 
 def run_job(
@@ -264,7 +340,7 @@ def run_job(
 ) -> EpisodeRecord:
     """Run one job in this process and return its record (written by the caller).
 
-    ``on_step`` is the rollout's hook (:func:`~rsb_mj.evaluation.rollout.run_episode`): it
+    ``on_step`` is the rollout's hook (:class:`~rsb_mj.evaluation.rollout.Rollout`): it
     sees the observation before each action (with the cameras of the policy and of
     ``job.cameras``) and the action, e.g. to record a demonstration.
 
@@ -272,31 +348,18 @@ def run_job(
     module docstring). After an error the job's policy is rebuilt for the next episode,
     and after an error outside the policy the environment too.
     """
-    try:
-        record = _run(job, env_factory, on_step)
-    except KeyboardInterrupt:
-        raise
-    except EpisodeFault as exc:
-        _forget_policy(job.policy)
-        return error_record(job, exc.kind, describe(exc))
-    except BaseException as exc:  # the environment or our own code failed
-        _forget_policy(job.policy)
-        _close_envs()
-        return error_record(job, InfraError.kind, describe(exc))
-    if record.termination == "error":
-        _forget_policy(job.policy)
-    return record
-
-
-def _close_envs() -> None:
-    for env in _ENVS.values():
-        with contextlib.suppress(Exception):  # a broken environment may fail to close
-            env.close()
-    _ENVS.clear()
+    jobs, records = [job], []
+    run_batch(
+        lambda n: [jobs.pop()] if jobs else [],
+        lambda _, record: records.append(record),
+        batch=1,
+        env_factory=env_factory,
+        on_step=on_step,
+    )
+    return records[0]
 
 
 def close_all() -> None:
     """Close cached policies and environments (end of a run in this process)."""
-    for spec in list(_POLICIES):
-        _forget_policy(spec)
-    _close_envs()
+    _PORTS.close_all()
+    _ENVS.close_all()

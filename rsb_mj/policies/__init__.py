@@ -6,7 +6,7 @@ Built in: ``noop``, ``expert``, ``random-grasp``, ``nearest``; the language-blin
 ``module:factory`` for your own (see :mod:`rsb_mj.policies.spec`).
 """
 
-from rsb_mj.policies.base import ACTION_DIM, Policy, PolicyStatus, policy_rng
+from rsb_mj.policies.base import ACTION_DIM, BatchedPolicy, Policy, PolicyStatus, policy_rng
 from rsb_mj.policies.blind import (
     FixedLetterPolicy,
     FixedPositionPolicy,
@@ -21,6 +21,7 @@ from rsb_mj.policies.spec import BUILTIN, make_policy
 __all__ = [
     "ACTION_DIM",
     "BUILTIN",
+    "BatchedPolicy",
     "CAMERA_KEYS",
     "ExpertPolicy",
     "FixedLetterPolicy",

@@ -22,6 +22,19 @@ A user's policy (``module:factory``) runs in a policy process of its own
 socket. Run in rsb's own process instead (``inprocess:module:factory``, for debugging), it
 could read anything rsb holds, the answer included: its records carry the privileged mark
 too (:attr:`Policy.marked`), so it is never ranked.
+
+Batched policies (``rsb eval --batch B``): a policy that overrides :meth:`Policy.act_batch`
+holds several episodes at once, each in a *slot* (an int, stable for the episode):
+``reset_slot(slot, env, obs, info)`` starts the episode of a slot, ``act_batch(obs, slots)``
+answers the observations of several episodes in one call (``obs[i]`` belongs to
+``slots[i]``) with one action or chunk per observation, in order. An item of the returned
+list that is an exception instance fails that episode alone; an ``act_batch`` that raises
+fails every episode of the call. ``slot_done``, ``slot_text`` and ``slot_status`` are the
+per-slot ``done``, ``text`` and ``status``, ``slot_features`` the per-slot ``features``
+(read for the slots whose features ``rsb eval --features`` stores, right after
+``act_batch``); ``batch_size`` caps the observations of one call.
+:class:`BatchedPolicy` gives such a policy the one-episode methods (slot 0). A policy
+without ``act_batch`` is built once per slot and asked one episode at a time.
 """
 
 from __future__ import annotations
@@ -34,6 +47,9 @@ import numpy as np
 
 #: Dimension of one action (and of the state).
 ACTION_DIM = 14
+#: Most episodes one worker holds in lockstep (``rsb eval --batch``), so the most
+#: observations of one ``act_batch`` call.
+MAX_BATCH = 256
 
 
 @dataclass(frozen=True)
@@ -74,6 +90,9 @@ class Policy(ABC):
     #: layer name -> 1-D array in depth order, or None. A subclass that has them overrides
     #: this with an attribute, a property or a method returning the mapping.
     features: Any = None
+    #: Most observations one :meth:`act_batch` call takes (read for batched policies only;
+    #: the default takes as many as the worker holds).
+    batch_size: int = MAX_BATCH
 
     @property
     def marked(self) -> bool:
@@ -103,7 +122,9 @@ class Policy(ABC):
     @property
     def offers_features(self) -> bool:
         """True when the policy may hand over per-layer features (it overrides
-        :attr:`features`, or sets it on the instance)."""
+        :attr:`features` or :meth:`slot_features`, or sets ``features`` on the instance)."""
+        if type(self).slot_features is not Policy.slot_features:
+            return True
         return type(self).features is not Policy.features or "features" in vars(self)
 
     @property
@@ -124,6 +145,92 @@ class Policy(ABC):
 
     def close(self) -> None:  # noqa: B027 - most policies hold nothing
         """Release resources (connections) when the run ends."""
+
+    # ---- batched policies (see the module docstring) -------------------------------------
+
+    @property
+    def batched(self) -> bool:
+        """The policy holds several episodes at once (it overrides :meth:`act_batch`); the
+        runner then builds it once per worker, not once per slot."""
+        return type(self).act_batch is not Policy.act_batch
+
+    def reset_slot(self, slot: int, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Batched policies: start the episode of ``slot`` (arguments as :meth:`reset`)."""
+        raise NotImplementedError(f"{type(self).__name__} is not a batched policy")
+
+    def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
+        """Batched policies: one action (14,) or chunk (H, 14) per observation, in order
+        (``obs[i]`` is the observation of the episode in ``slots[i]``); an item may be an
+        exception instance, which fails that episode alone."""
+        raise NotImplementedError(f"{type(self).__name__} is not a batched policy")
+
+    def slot_done(self, slot: int) -> bool:
+        """Batched policies: :attr:`done` of the episode in ``slot``."""
+        return False
+
+    def slot_text(self, slot: int) -> str | None:
+        """Batched policies: :attr:`text` of the episode in ``slot`` after its last action."""
+        return None
+
+    def slot_status(self, slot: int) -> PolicyStatus:
+        """Batched policies: :meth:`status` of the episode in ``slot``."""
+        return PolicyStatus()
+
+    def slot_features(self, slot: int) -> Any:
+        """Batched policies: :attr:`features` of the episode in ``slot`` after its last
+        action (a mapping layer name -> 1-D array, or None; :mod:`rsb_mj.policies.features`).
+        A batched policy that has them overrides this (and :attr:`offers_features` then
+        says so)."""
+        return None
+
+
+class BatchedPolicy(Policy):
+    """A batched policy (see the module docstring): implement :meth:`reset_slot` and
+    :meth:`act_batch`; the one-episode interface is slot 0 of it (``reset``, ``act``,
+    ``done``, ``text``, ``status``), so the policy also runs without ``--batch``."""
+
+    @abstractmethod
+    def reset_slot(self, slot: int, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Start the episode of ``slot``."""
+
+    @abstractmethod
+    def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
+        """One action or chunk per observation (see :meth:`Policy.act_batch`)."""
+
+    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """:meth:`reset_slot` of slot 0."""
+        self.reset_slot(0, env, obs, info)
+
+    def act(self, obs: dict[str, Any]) -> np.ndarray:
+        """:meth:`act_batch` of one observation in slot 0 (an exception item is raised)."""
+        (action,) = self.act_batch([obs], [0])
+        if isinstance(action, BaseException):
+            raise action
+        return action
+
+    @property
+    def done(self) -> bool:
+        """:meth:`slot_done` of slot 0."""
+        return self.slot_done(0)
+
+    @property
+    def text(self) -> str | None:
+        """:meth:`slot_text` of slot 0."""
+        return self.slot_text(0)
+
+    def status(self) -> PolicyStatus:
+        """:meth:`slot_status` of slot 0."""
+        return self.slot_status(0)
+
+    @property
+    def features(self) -> Any:
+        """:meth:`slot_features` of slot 0."""
+        return self.slot_features(0)
+
+    @property
+    def offers_features(self) -> bool:
+        """True when the class overrides :meth:`slot_features`."""
+        return type(self).slot_features is not Policy.slot_features
 
 
 def policy_rng(env: Any) -> np.random.Generator:

@@ -33,27 +33,36 @@ Requests (rsb -> policy process) and their replies:
 
 ``hello`` ``{protocol: 1, spec}``
     Build the policy from ``spec``. Reply ``ready`` ``{protocol, name, cameras: [str],
-    simulator: bool, privileged: bool, capabilities: {features: bool}}``. rsb refuses a
-    policy that declares ``simulator`` or ``privileged`` (neither the simulator nor the
-    answer leaves rsb's process; run such a class with ``inprocess:``).
+    simulator: bool, privileged: bool, capabilities: {features: bool, batch?: B}}``. rsb
+    refuses a policy that declares ``simulator`` or ``privileged`` (neither the simulator
+    nor the answer leaves rsb's process; run such a class with ``inprocess:``).
     ``capabilities.features`` is true when the policy has a ``features`` attribute or
-    method (:mod:`rsb_mj.policies.features`); an absent key means false.
+    method (:mod:`rsb_mj.policies.features`; a batched one: ``slot_features``); an absent
+    key means false.
 ``reset`` ``{slot, env, obs, info}``
-    Start an episode. ``env``: ``{action_space, observation_space, candidates,
-    control_hz, instruction}`` (rebuilt as a :class:`~rsb_mj.env.views.PolicyEnv`; spaces
-    as ``{space: "Box", low, high, dtype}``, ``{space: "Dict", spaces: {name: ...}}``,
-    ``{space: "Discrete", n, start}`` or null). Reply ``state`` ``{slot, done}``.
+    Start the episode of ``slot``. ``env``: ``{action_space, observation_space,
+    candidates, control_hz, instruction}`` (rebuilt as a :class:`~rsb_mj.env.views.
+    PolicyEnv`; spaces as ``{space: "Box", low, high, dtype}``, ``{space: "Dict", spaces:
+    {name: ...}}``, ``{space: "Discrete", n, start}`` or null). Reply ``state`` ``{slot,
+    done}``.
 ``act`` ``{slot, obs}``
     The next action. Reply ``action`` ``{slot, action, done, text}``: ``action`` a float64
     array (14,) or (H, 14) (converted in the policy process with ``np.asarray(...,
     float64)``, so a string or a ragged list fails there, as ``act() raised ...``);
     ``done`` and ``text`` read right after ``act``.
+``act_batch`` ``{items: [{slot, obs}, ...]}`` (only when ``capabilities.batch`` is B)
+    One ``act_batch`` call of the policy for at most B items. Reply ``actions`` ``{items:
+    [...]}``, one item per request item in order: ``{slot, action, done, text}`` as
+    ``action`` above, or ``{slot, what, error}`` for an episode the policy failed (an
+    exception in its place in ``act_batch``'s list, an action that is not numbers); the
+    call raising is an ``error`` reply (every item fails).
 ``status`` ``{slot}``
     Reply ``status`` ``{slot, phase, failure, warnings}`` (a
     :class:`~rsb_mj.policies.base.PolicyStatus`).
 ``features`` ``{slot}``
     Sent only to a process that announced ``capabilities.features``, and only after an
-    ``act`` whose features ``rsb eval --features`` stores. Reply ``features`` ``{slot,
+    ``act`` (or ``act_batch`` item) of that slot whose features ``rsb eval --features``
+    stores. Reply ``features`` ``{slot,
     features}``: the policy's per-layer features of that ``act``, read at this request (a
     map layer name -> float32 1-D array, checked in the policy process with
     :func:`~rsb_mj.policies.features.check_features`), or null for none. Nothing is sent
@@ -62,10 +71,15 @@ Requests (rsb -> policy process) and their replies:
     Call the policy's ``close``; reply ``bye`` ``{}``; the process exits.
 
 Any request may be answered ``error`` ``{what, error, kind}``: ``what`` the call
-(``"building it"``, ``"reset()"``, ``"act()"``, ``"done"``, ``"text"``, ``"status()"``,
-``"features"``, ``"close()"``), ``error`` its ``"Type: message"``, ``kind`` ``"policy"``
-(the policy's code raised) or ``"protocol"`` (a request it could not read). ``slot`` is the
-episode's slot, always 0 in protocol 1 (one episode at a time); a reply echoes it.
+(``"building it"``, ``"reset()"``, ``"act()"``, ``"act_batch()"``, ``"done"``, ``"text"``,
+``"status()"``, ``"features"``, ``"close()"``), ``error`` its ``"Type: message"``, ``kind``
+``"policy"`` (the policy's code raised) or ``"protocol"`` (a request it could not read).
+``slot`` is the episode's slot: always 0 for a policy without ``capabilities.batch``; a
+batched policy (``act_batch``, see :mod:`rsb_mj.policies.base`) holds one episode per slot,
+reset per slot (``reset_slot``), its ``done``, ``text``, ``status`` and ``features`` per
+slot (``slot_done``, ``slot_text``, ``slot_status``, ``slot_features``); a reply echoes the
+slot. ``capabilities.batch`` is announced when the policy is batched: B = its
+``batch_size`` (at most :data:`~rsb_mj.policies.base.MAX_BATCH`).
 
 Forks: a reply carries ``forked: n`` when the policy's code called ``os.fork`` ``n`` times
 during the request. A forked copy that returns into the server loop writes its pid to an
@@ -87,17 +101,9 @@ Extending it (rules that keep protocol 1 peers working):
 Built on these rules: **per-layer features** (issue 29): the ``features`` capability and
 request above. A separate request, rather than a key of every ``action`` reply, so that
 only the acts whose features are stored pay for them; with batched queries it stays per
-slot.
-
-Planned on these rules (not implemented):
-
-* **Batched queries** (issue 25): ``capabilities.batch = B`` when the policy has
-  ``act_batch(list of obs) -> list of actions or chunks``. Each episode in flight holds a
-  ``slot`` (``reset`` per slot, with per-episode state in the policy); the request
-  ``act_batch`` ``{items: [{slot, obs}, ...]}`` (at most B) is answered ``actions``
-  ``{items: [{slot, action, done, text}, ...]}``, one item per request item in order; an
-  item may be ``{slot, error}`` instead, so one failing episode fails alone. ``status``
-  stays per slot.
+slot (one ``features`` request per slot whose features are stored, after the
+``act_batch``). **Batched queries** (issue 25): the ``batch`` capability and the
+``act_batch`` request above.
 
 Cost: one ``act`` round trip with three 224x224 RGB images is well under a millisecond
 (``tools/bench_child_policy.py``; the figure is in docs/ecosystem.md).
@@ -123,7 +129,7 @@ import numpy as np
 
 from rsb_mj.errors import PolicyError
 from rsb_mj.policies import frames
-from rsb_mj.policies.base import Policy, PolicyStatus
+from rsb_mj.policies.base import MAX_BATCH, Policy, PolicyStatus
 
 #: The protocol this module speaks (see the module docstring).
 PROTOCOL = 1
@@ -178,6 +184,23 @@ def encode_space(space: Any) -> Any:
     raise PolicyError(f"cannot send a {kind} space to a policy process (Box, Dict, Discrete)")
 
 
+def _view(env: Any) -> dict[str, Any]:
+    """The public fields of a :class:`~rsb_mj.env.views.PolicyEnv` as a frame value."""
+    return {
+        "action_space": encode_space(getattr(env, "action_space", None)),
+        "observation_space": encode_space(getattr(env, "observation_space", None)),
+        "candidates": tuple(env.candidates),
+        "control_hz": float(env.control_hz),
+        "instruction": str(env.instruction),
+    }
+
+
+def _public(info: dict[str, Any]) -> dict[str, Any]:
+    """The public ``info`` keys a policy process gets."""
+    keys = ("instruction", "candidates", "step", "signals", "sim")
+    return {k: info[k] for k in keys if k in info}
+
+
 def _exit_cause(proc: subprocess.Popen) -> str:
     try:
         code = proc.wait(timeout=CLOSE_TIMEOUT_S)
@@ -216,6 +239,7 @@ class ChildPolicy(Policy):
         self._done = False
         self._text: str | None = None
         self._busy = False
+        self._batch = 0
         forbid_memory_access()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         for sock in (ours, theirs):
@@ -249,6 +273,11 @@ class ChildPolicy(Policy):
         self.cameras = tuple(str(c) for c in ready.get("cameras", ()))
         capabilities = ready.get("capabilities")
         self.capabilities = dict(capabilities) if isinstance(capabilities, dict) else {}
+        batch = capabilities.get("batch") if isinstance(capabilities, dict) else None
+        self._batch = batch if isinstance(batch, int) and not isinstance(batch, bool) else 0
+        if self._batch > 0:
+            self.batch_size = min(self._batch, MAX_BATCH)
+        self._slots: dict[int, tuple[bool, str | None]] = {}  # slot -> (done, text)
         declared = [k for k in ("simulator", "privileged") if ready.get(k)]
         if declared:
             self.close()
@@ -324,17 +353,8 @@ class ChildPolicy(Policy):
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
         """Send the episode's start (the view's public fields, ``obs`` and public ``info``)."""
-        view = {
-            "action_space": encode_space(getattr(env, "action_space", None)),
-            "observation_space": encode_space(getattr(env, "observation_space", None)),
-            "candidates": tuple(env.candidates),
-            "control_hz": float(env.control_hz),
-            "instruction": str(env.instruction),
-        }
-        public = {k: info[k] for k in ("instruction", "candidates", "step", "signals", "sim")
-                  if k in info}  # fmt: skip
         reply = self._request(
-            {"type": "reset", "slot": 0, "env": view, "obs": obs, "info": public},
+            {"type": "reset", "slot": 0, "env": _view(env), "obs": obs, "info": _public(info)},
             "state",
             "reset()",
         )
@@ -371,14 +391,83 @@ class ChildPolicy(Policy):
     def features(self) -> Any:
         """The policy's per-layer features of its last ``act`` (a ``features`` request), or
         None when it offers none."""
+        return self.slot_features(0)
+
+    def slot_features(self, slot: int) -> Any:
+        """The per-layer features of the last ``act`` of the episode in ``slot`` (a
+        ``features`` request), or None when the policy offers none."""
         if not self.offers_features:
             return None
-        reply = self._request({"type": "features", "slot": 0}, "features", "features")
+        reply = self._request({"type": "features", "slot": slot}, "features", "features")
         return reply.get("features")
+
+    # ---- batched policies ------------------------------------------------------------
+
+    @property
+    def batched(self) -> bool:
+        """The policy process announced ``capabilities.batch``."""
+        return self._batch > 0
+
+    def reset_slot(self, slot: int, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """``reset`` of the episode in ``slot``."""
+        reply = self._request(
+            {"type": "reset", "slot": slot, "env": _view(env), "obs": obs,
+             "info": _public(info)},
+            "state",
+            "reset()",
+        )  # fmt: skip
+        self._slots[slot] = (bool(reply.get("done")), None)
+
+    def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
+        """One ``act_batch`` request: an action per item, a :class:`PolicyError` in place
+        of an item the policy failed (see the module docstring)."""
+        items = [{"slot": s, "obs": o} for s, o in zip(slots, obs, strict=True)]
+        reply = self._request({"type": "act_batch", "items": items}, "actions", "act_batch()")
+        items = reply.get("items")
+        if not isinstance(items, list) or [
+            i.get("slot") if isinstance(i, dict) else None for i in items
+        ] != list(slots):
+            self._busy = True  # out of step: never reused
+            raise self._fail("act_batch()", "the policy process answered other slots than asked")
+        out: list[Any] = []
+        for slot, item in zip(slots, items, strict=True):
+            if "error" in item:
+                error = str(item.get("error", ""))[:MAX_ERROR_CHARS]
+                out.append(
+                    PolicyError(f"policy {self.name}: {item.get('what', 'act_batch()')} "
+                                f"raised {error}")
+                )  # fmt: skip
+                continue
+            action, text = item.get("action"), item.get("text")
+            if not isinstance(action, np.ndarray):
+                out.append(self._fail("act_batch()", f"the policy process sent "
+                                      f"{type(action).__name__}, not an array"))  # fmt: skip
+                continue
+            if text is not None and not isinstance(text, str):
+                out.append(self._fail("text", f"the policy process sent {type(text).__name__}"))
+                continue
+            self._slots[slot] = (bool(item.get("done")), text)
+            out.append(action)
+        return out
+
+    def slot_done(self, slot: int) -> bool:
+        """The ``done`` of ``slot`` after its last ``reset`` or action."""
+        return self._slots.get(slot, (False, None))[0]
+
+    def slot_text(self, slot: int) -> str | None:
+        """The ``text`` of ``slot`` after its last action."""
+        return self._slots.get(slot, (False, None))[1]
+
+    def slot_status(self, slot: int) -> PolicyStatus:
+        """The ``status()`` of the episode in ``slot``."""
+        return self._status(slot)
 
     def status(self) -> PolicyStatus:
         """The policy's ``status()``."""
-        reply = self._request({"type": "status", "slot": 0}, "status", "status()")
+        return self._status(0)
+
+    def _status(self, slot: int) -> PolicyStatus:
+        reply = self._request({"type": "status", "slot": slot}, "status", "status()")
         warnings = reply.get("warnings") or []
         return PolicyStatus(
             phase=str(reply.get("phase") or ""),

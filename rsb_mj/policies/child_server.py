@@ -21,7 +21,7 @@ import numpy as np
 
 from rsb_mj.errors import describe
 from rsb_mj.policies import frames
-from rsb_mj.policies.base import Policy, PolicyStatus
+from rsb_mj.policies.base import MAX_BATCH, Policy, PolicyStatus
 from rsb_mj.policies.features import check_features, read_features
 
 #: The protocol this module speaks (as :data:`rsb_mj.policies.child.PROTOCOL`).
@@ -101,6 +101,11 @@ class Server:
         spec = str(msg.get("spec"))
         policy = self._call("building it", lambda: build_user_policy(spec))
         self.policy = policy
+        offers = self._call("building it", lambda: bool(policy.offers_features))
+        capabilities: dict[str, Any] = {"features": offers}
+        if self._call("building it", lambda: bool(policy.batched)):
+            size = self._call("building it", lambda: int(policy.batch_size))
+            capabilities["batch"] = max(1, min(size, MAX_BATCH))
         return {
             "type": "ready",
             "protocol": PROTOCOL,
@@ -108,10 +113,12 @@ class Server:
             "cameras": list(self._call("building it", lambda: tuple(policy.cameras))),
             "simulator": bool(policy.simulator),
             "privileged": bool(policy.privileged),
-            "capabilities": {"features": bool(policy.offers_features)},
+            "capabilities": capabilities,
         }
 
-    def _state(self, policy: Policy) -> bool:
+    def _state(self, policy: Policy, slot: int = 0) -> bool:
+        if policy.batched:
+            return bool(self._call("done", lambda: policy.slot_done(slot)))
         return bool(self._call("done", lambda: policy.done))
 
     def _reset(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
@@ -125,34 +132,82 @@ class Server:
             control_hz=float(view["control_hz"]),
             instruction=str(view["instruction"]),
         )
-        obs, info = msg["obs"], msg["info"]
-        self._call("reset()", lambda: policy.reset(env, obs, info))
-        return {"type": "state", "slot": 0, "done": self._state(policy)}
+        obs, info, slot = msg["obs"], msg["info"], int(msg.get("slot", 0))
+        if policy.batched:
+            self._call("reset()", lambda: policy.reset_slot(slot, env, obs, info))
+        else:
+            self._call("reset()", lambda: policy.reset(env, obs, info))
+        return {"type": "state", "slot": slot, "done": self._state(policy, slot)}
 
     def _act(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
-        obs = msg["obs"]
+        obs, slot = msg["obs"], int(msg.get("slot", 0))
+        if policy.batched:  # one item of a batch
+            (item,) = self._act_batch({"items": [{"slot": slot, "obs": obs}]}, policy)["items"]
+            if "error" in item:
+                return {"type": "error", "what": item["what"], "error": item["error"],
+                        "kind": "policy"}  # fmt: skip
+            return {"type": "action", **item}
         action = self._call("act()", lambda: np.asarray(policy.act(obs), dtype=np.float64))
         text = self._call("text", lambda: policy.text)
         return {
             "type": "action",
-            "slot": 0,
+            "slot": slot,
             "action": action,
             "done": self._state(policy),
             "text": None if text is None else str(text)[-MAX_TEXT_CHARS:],
         }
 
-    def _features(self, policy: Policy) -> dict[str, Any]:
+    def _features(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
+        slot = int(msg.get("slot", 0))
         who = f"policy {policy.name}"
-        value = self._call("features", lambda: check_features(read_features(policy), who))
-        return {"type": "features", "slot": 0, "features": value}
+        if policy.batched:
+            value = self._call("features", lambda: check_features(policy.slot_features(slot), who))
+        else:
+            value = self._call("features", lambda: check_features(read_features(policy), who))
+        return {"type": "features", "slot": slot, "features": value}
 
-    def _status(self, policy: Policy) -> dict[str, Any]:
-        status = self._call("status()", policy.status)
+    def _act_batch(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
+        """One ``act_batch`` call for the request's items; an item the policy failed is
+        ``{slot, what, error}`` (the others are answered)."""
+        items = msg["items"]
+        slots = [int(item["slot"]) for item in items]
+        obs = [item["obs"] for item in items]
+        actions = self._call("act_batch()", lambda: list(policy.act_batch(obs, slots)))
+        if len(actions) != len(items):
+            return {"type": "error", "what": "act_batch()", "kind": "policy",
+                    "error": f"ValueError: returned {len(actions)} actions for {len(items)} "
+                    "observations"}  # fmt: skip
+        out = []
+        for slot, action in zip(slots, actions, strict=True):
+            try:
+                if isinstance(action, BaseException):
+                    raise _Raised({"what": "act_batch()", "error": describe(action)})
+                array = self._call("act_batch()", lambda a=action: np.asarray(a, dtype=np.float64))
+                done = self._state(policy, slot)
+                text = self._call("text", lambda s=slot: policy.slot_text(s))
+            except _Raised as raised:
+                out.append({"slot": slot, "what": raised.reply["what"],
+                            "error": raised.reply["error"]})  # fmt: skip
+                continue
+            out.append({
+                "slot": slot,
+                "action": array,
+                "done": done,
+                "text": None if text is None else str(text)[-MAX_TEXT_CHARS:],
+            })  # fmt: skip
+        return {"type": "actions", "items": out}
+
+    def _status(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
+        slot = int(msg.get("slot", 0))
+        if policy.batched:
+            status = self._call("status()", lambda: policy.slot_status(slot))
+        else:
+            status = self._call("status()", policy.status)
         if not isinstance(status, PolicyStatus):
             status = PolicyStatus()
         return {
             "type": "status",
-            "slot": 0,
+            "slot": slot,
             "phase": str(status.phase),
             "failure": status.failure,
             "warnings": [str(w) for w in status.warnings],
@@ -171,10 +226,12 @@ class Server:
                 return self._reset(msg, policy)
             if kind == "act":
                 return self._act(msg, policy)
+            if kind == "act_batch" and policy.batched:
+                return self._act_batch(msg, policy)
             if kind == "status":
-                return self._status(policy)
+                return self._status(msg, policy)
             if kind == "features":
-                return self._features(policy)
+                return self._features(msg, policy)
             if kind == "close":
                 if policy is not None:
                     self._call("close()", policy.close)

@@ -43,10 +43,28 @@ timeouts from ``--connect-timeout``/``--request-timeout``). Faults raise
 :class:`~rsb_mj.errors.InfraError`; unusable actions (NaN, wrong shape) and server
 tracebacks raise :class:`~rsb_mj.errors.PolicyError`.
 
+Batched requests (``rsb eval --batch``): a server whose metadata holds ``max_batch_size``
+B >= 2 gets the observations of up to B episodes waiting for actions as one request
+(:meth:`~rsb_mj.policies.openpi_conn.OpenPiConnection.request_batch`)::
+
+    request   {"batch": [obs_0, ..., obs_{n-1}]}           1 < n <= B, each obs a single
+                                                            request's map (prompt included)
+    answer    {"batch": [answer_0, ..., answer_{n-1}]}      in order, each a single request's
+                                                            answer ({"actions": (H, 14), ...})
+                                                            or {"error": "text"} for an
+                                                            observation the server failed
+
+An item's ``error`` fails that episode alone; a traceback (text frame), a timeout or an
+answer with another count fails every episode of the request. One request, batched or not,
+has the request timeout. A server that advertises no ``max_batch_size`` (every openpi
+server) gets one request per observation, in turn, as without ``--batch``. The policy keeps
+each episode's prompt, reset move and text per slot, on one connection per worker.
+
 Per-layer features (``rsb eval --features``, :mod:`rsb_mj.policies.features`): a server may
 add ``features`` to a reply, a map layer name -> 1-D array (float16 allowed) of what its
-layers computed for that observation; it is the policy's ``features`` until the next
-query. Nothing of it is sent back.
+layers computed for that observation; it is the episode's ``features``
+(:meth:`OpenPiPolicy.slot_features`) until its next query; in a batched request each item's
+answer may carry its own. Nothing of it is sent back.
 
 Spec options (:meth:`OpenPiPolicy.from_spec`): ``convention``, ``control_hz``, ``retries``,
 ``image_size``, ``reset_move_s``, e.g. ``openpi:gpu-box:8000:25,control_hz=50``.
@@ -54,13 +72,14 @@ Spec options (:meth:`OpenPiPolicy.from_spec`): ``convention``, ``control_hz``, `
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from rsb_mj.errors import EvalError, InfraError
+from rsb_mj.errors import EpisodeFault, EvalError, InfraError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, GRIPPERS, get_convention
-from rsb_mj.policies.base import Policy
+from rsb_mj.policies.base import BatchedPolicy
 from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.policies.openpi_conn import (
     BACKOFF_S,
@@ -79,6 +98,25 @@ CAMERA_KEYS: dict[str, str] = ALOHA_CAMERA_NAMES
 DEFAULT_ENV_HZ = float(CONTROL_HZ)
 #: Hold [s] at the reset pose before the first query.
 RESET_HOLD_S = 0.5
+#: The metadata key a batching server advertises its batch size under.
+BATCH_KEY = "max_batch_size"
+
+
+@dataclass
+class _Episode:
+    """What the policy holds for one episode (one slot).
+
+    Attributes:
+        prompt: the instruction; env_hz: the environment's control rate [Hz];
+        pending: rows of the reset move still to execute; text: the last reply's text;
+        features: the last reply's ``features`` (None without).
+    """
+
+    prompt: str = ""
+    env_hz: float = DEFAULT_ENV_HZ
+    pending: np.ndarray | None = None
+    text: str | None = None
+    features: Any = None
 
 
 def resample_chunk(chunk: np.ndarray, src_hz: float, dst_hz: float, rows: int) -> np.ndarray:
@@ -97,12 +135,13 @@ def resample_chunk(chunk: np.ndarray, src_hz: float, dst_hz: float, rows: int) -
     return chunk[lo] * (1.0 - w) + chunk[hi] * w
 
 
-class OpenPiPolicy(Policy):
+class OpenPiPolicy(BatchedPolicy):
     """Queries an openpi policy server and executes its action chunks.
 
     The timeouts, ``retries`` and ``convention`` are plain attributes: set them after
     construction (``rsb eval --connect-timeout``/``--request-timeout`` do) and they apply
-    from the next connection.
+    from the next connection. It holds its episodes per slot (a batched policy, see the
+    module docstring); ``reset``/``act`` are slot 0.
     """
 
     cameras: ClassVar[tuple[str, ...]] = tuple(CAMERA_KEYS)
@@ -162,12 +201,8 @@ class OpenPiPolicy(Policy):
         self.retries, self.backoff_s = retries, backoff_s
         self.convention = convention
         self.control_hz, self.reset_move_s = control_hz, reset_move_s
-        self.prompt = ""
-        self._text: str | None = None
-        self._features: Any = None
         self.metadata: dict[str, Any] = {}
-        self.env_hz = DEFAULT_ENV_HZ
-        self._pending: np.ndarray | None = None  # rows of the reset move still to execute
+        self._episodes: dict[int, _Episode] = {}
         self._conn: OpenPiConnection | None = None
 
     @classmethod
@@ -247,7 +282,19 @@ class OpenPiPolicy(Policy):
                     f"openpi server {self.uri}: metadata reset_pose must be 6 finite arm "
                     f"joint angles [rad] (applied to both arms), got {pose!r:.120}"
                 )
+        size = metadata.get(BATCH_KEY)
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+            raise InfraError(
+                f"openpi server {self.uri}: metadata {BATCH_KEY} must be a whole number of "
+                f"observations per request (at least 1), got {size!r:.60}"
+            )
         self.metadata = dict(metadata)
+
+    @property
+    def batch_size(self) -> int:
+        """Observations per request: the server's ``max_batch_size`` (after connecting),
+        else 1 (one request per observation)."""
+        return max(1, int(self.metadata.get(BATCH_KEY) or 1))
 
     def preflight(self, timeout_s: float) -> None:
         """Connect and read the server's metadata within ``timeout_s`` [s], then close.
@@ -262,31 +309,35 @@ class OpenPiPolicy(Policy):
         finally:
             self.close()  # the workers open their own connections
 
-    def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        """Connect (once), take the instruction as the prompt, plan the reset-pose move."""
+    def reset_slot(self, slot: int, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Connect (once), take the instruction as the slot's prompt, plan its reset-pose
+        move."""
         self._take_metadata(self._connection().open())
-        self.prompt = str(info["instruction"])
-        self._text = self._features = None
-        self.env_hz = float(getattr(env, "control_hz", None) or DEFAULT_ENV_HZ)
-        self._pending = None
+        episode = _Episode(
+            prompt=str(info["instruction"]),
+            env_hz=float(getattr(env, "control_hz", None) or DEFAULT_ENV_HZ),
+        )
         pose = self.metadata.get("reset_pose")
         if pose is not None:
-            self._pending = self._reset_move(np.asarray(obs["state"], dtype=np.float64), pose)
+            state = np.asarray(obs["state"], dtype=np.float64)
+            episode.pending = self._reset_move(state, pose, episode.env_hz)
+        self._episodes[slot] = episode
 
-    def _reset_move(self, state: np.ndarray, pose: Any) -> np.ndarray:
+    def _reset_move(self, state: np.ndarray, pose: Any, env_hz: float) -> np.ndarray:
         """Rows (N, 14) that move both arms linearly to ``pose`` with grippers open, then
         hold there (openpi's ALOHA runtime moves in 1 s, then cycles the grippers)."""
         target = state.copy()
         target[0:6] = target[7:13] = np.asarray(pose, dtype=np.float64)
         target[list(GRIPPERS)] = 1.0
-        moves = max(1, round(self.reset_move_s * self.env_hz))
-        holds = round(RESET_HOLD_S * self.env_hz)
+        moves = max(1, round(self.reset_move_s * env_hz))
+        holds = round(RESET_HOLD_S * env_hz)
         f = (np.arange(1, moves + 1) / moves)[:, None]
         rows = state[None] + (target - state)[None] * f
         return np.concatenate([rows, np.repeat(target[None], holds, axis=0)])
 
-    def observation(self, obs: dict[str, Any]) -> dict[str, Any]:
-        """Our observation in openpi's ALOHA format (see the module docstring)."""
+    def observation(self, obs: dict[str, Any], prompt: str | None = None) -> dict[str, Any]:
+        """Our observation in openpi's ALOHA format (see the module docstring), with
+        ``prompt`` (default: slot 0's instruction)."""
         images = {}
         for camera, key in CAMERA_KEYS.items():
             if camera not in obs.get("images", {}):
@@ -302,7 +353,7 @@ class OpenPiPolicy(Policy):
         return {
             "state": np.asarray(state, dtype=np.float32),
             "images": images,
-            "prompt": self.prompt,
+            "prompt": self._episodes.get(0, _Episode()).prompt if prompt is None else prompt,
         }
 
     def _actions(self, reply: dict[str, Any]) -> np.ndarray:
@@ -314,33 +365,59 @@ class OpenPiPolicy(Policy):
             )
         return check_chunk(reply["actions"], f"openpi server {self.uri}", "its actions have")
 
-    def act(self, obs: dict[str, Any]) -> np.ndarray:
-        """The rest of the reset move, else query the server: up to ``horizon`` rows (H, 14)."""
-        if self._pending is not None:
-            rows, self._pending = self._pending, None
-            return rows
-        reply = self._connection().request(self.observation(obs))
-        self._text = _reply_text(reply)
-        self._features = reply.get("features")
+    def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
+        """Each slot's rest of the reset move, else the server's chunk: up to ``horizon``
+        rows (H, 14) per observation; the observations that need the server go out as one
+        batched request when it advertises ``max_batch_size`` (see the module docstring),
+        else one request each, in turn. A fault of an item is in its place."""
+        out: list[Any] = [None] * len(obs)
+        asking: list[tuple[int, _Episode, dict[str, Any]]] = []
+        for i, (o, slot) in enumerate(zip(obs, slots, strict=True)):
+            episode = self._episodes[slot]
+            if episode.pending is not None:
+                out[i], episode.pending = episode.pending, None
+            else:
+                asking.append((i, episode, self.observation(o, episode.prompt)))
+        if not asking:
+            return out
+        conn = self._connection()
+        if len(asking) > 1 and self.batch_size > 1:
+            replies: list[Any] = conn.request_batch([o for *_, o in asking])
+        else:
+            replies = [conn.request(o) for *_, o in asking]
+        for (i, episode, _), reply in zip(asking, replies, strict=True):
+            try:
+                if isinstance(reply, BaseException):
+                    raise reply
+                episode.text = _reply_text(reply)
+                episode.features = reply.get("features")
+                out[i] = self._chunk(reply, episode)
+            except EpisodeFault as exc:
+                out[i] = exc
+        return out
+
+    def _chunk(self, reply: dict[str, Any], episode: _Episode) -> np.ndarray:
+        """The rows of ``reply`` to execute, in rsb_mj's convention and the env's rate."""
         actions = get_convention(self.convention).actions_from_server(self._actions(reply))
-        if self.control_hz is not None and self.control_hz != self.env_hz:
-            return resample_chunk(actions, self.control_hz, self.env_hz, self.horizon)
+        if self.control_hz is not None and self.control_hz != episode.env_hz:
+            return resample_chunk(actions, self.control_hz, episode.env_hz, self.horizon)
         return actions[: self.horizon]
 
-    @property
-    def text(self) -> str | None:
-        """The text of the last reply (its ``text`` or ``reasoning`` key), if any."""
-        return self._text
+    def slot_text(self, slot: int) -> str | None:
+        """The text of the slot's last reply (its ``text`` or ``reasoning`` key), if any."""
+        episode = self._episodes.get(slot)
+        return None if episode is None else episode.text
 
     @property
     def offers_features(self) -> bool:
         """A server may add ``features`` to any reply."""
         return True
 
-    @property
-    def features(self) -> Any:
-        """The ``features`` of the last reply (layer name -> 1-D array), if it had them."""
-        return self._features
+    def slot_features(self, slot: int) -> Any:
+        """The ``features`` of the slot's last reply (layer name -> 1-D array), if it had
+        them."""
+        episode = self._episodes.get(slot)
+        return None if episode is None else episode.features
 
     def close(self) -> None:
         """Close the websocket (a later reset reconnects)."""

@@ -15,7 +15,9 @@ each observation on its own, so a re-sent query is safe). Protocol faults (garba
 metadata that is not a map, an answer that is not a map) and request timeouts are not
 retried. Every failure raises :class:`~rsb_mj.errors.InfraError` naming the server, what
 happened and the limit that was hit; a server traceback raises
-:class:`~rsb_mj.errors.PolicyError`.
+:class:`~rsb_mj.errors.PolicyError`. :meth:`OpenPiConnection.request_batch` sends several
+observations as one request (to a server that advertises ``max_batch_size``), within the
+same one request timeout.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
-from rsb_mj.errors import EvalError, InfraError, PolicyError
+from rsb_mj.errors import EpisodeFault, EvalError, InfraError, PolicyError
 from rsb_mj.policies.wire import WireError, packb, unpackb
 
 #: Defaults (seconds, count) of :class:`OpenPiConnection`; see ``rsb eval --help``.
@@ -303,6 +305,48 @@ class OpenPiConnection:
             f"openpi server {self.uri}: query failed after {self.retries + 1} attempt(s) in "
             f"{time.monotonic() - start:.1f} s ({self._limits()}); last: {last}"
         )
+
+    def request_batch(self, batch: list[dict[str, Any]]) -> list[dict[str, Any] | EpisodeFault]:
+        """Send several observations as one batched request and return their answers, in
+        order (a server advertising ``max_batch_size``; the form is in
+        :mod:`rsb_mj.policies.openpi`): an answer map per observation, or a
+        :class:`PolicyError` where the server answered ``{"error": ...}`` for it.
+
+        Raises:
+            InfraError: as :meth:`request`, or for an answer without ``batch``: a list of
+                as many maps as observations; PolicyError: when the server sent its
+                traceback (every observation of the request failed).
+        """
+        answer = self.request({"batch": list(batch)})
+        items = answer.get("batch")
+        if not isinstance(items, list) or len(items) != len(batch):
+            got = (
+                f"{len(items)} items"
+                if isinstance(items, list)
+                else f"keys {sorted(map(str, answer))}"
+            )
+            raise InfraError(
+                f"openpi server {self.uri}: a batched answer must hold 'batch': a list of "
+                f"{len(batch)} answers, one per observation; got {got}"
+            )
+        out: list[dict[str, Any] | EpisodeFault] = []
+        for k, item in enumerate(items):
+            if not isinstance(item, dict):
+                out.append(InfraError(
+                    f"openpi server {self.uri}: batched answer {k} is {type(item).__name__}, "
+                    "not a map"
+                ))  # fmt: skip
+            elif "actions" not in item and "error" in item:
+                error = item["error"]
+                if isinstance(error, bytes):
+                    error = error.decode("utf-8", "replace")
+                out.append(PolicyError(
+                    f"openpi server {self.uri}: the policy failed this observation: "
+                    f"{str(error)[:2000]}"
+                ))  # fmt: skip
+            else:
+                out.append(item)
+        return out
 
     # ---- closing --------------------------------------------------------------------------
 

@@ -13,7 +13,11 @@ A factory may return a :class:`~rsb_mj.policies.base.Policy` or any object with
 ``act(obs)``; ``reset(env, obs, info)``, ``done``, ``text`` (a rationale written with the
 last action), ``features`` (per-layer features of the last action, an attribute or a method:
 :mod:`rsb_mj.policies.features`), ``status()`` and ``close()`` are optional, and a
-``cameras`` attribute names the cameras it reads (default: all three). :class:`UserPolicy`
+``cameras`` attribute names the cameras it reads (default: all three). An object with
+``act_batch(obs, slots)`` and ``reset_slot(slot, env, obs, info)`` is a batched policy
+(``rsb eval --batch``, see :mod:`rsb_mj.policies.base`), with optional ``batch_size``,
+``slot_done(slot)``, ``slot_text(slot)``, ``slot_features(slot)`` and ``slot_status(slot)``;
+it needs no ``act``. :class:`UserPolicy`
 adapts such an object.
 
 Where the factory runs is the spec's business (:mod:`rsb_mj.policies.spec`): in a policy
@@ -33,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.policies.base import Policy, PolicyStatus
+from rsb_mj.policies.base import MAX_BATCH, Policy, PolicyStatus
 from rsb_mj.policies.features import offers_features, read_features
 
 #: Cameras a user policy reads when it does not say (``cameras`` attribute).
@@ -172,15 +176,23 @@ def build_user_policy(spec: str) -> Policy:
     if isinstance(made, Policy):
         made.name = spec
         return made
-    if not callable(getattr(made, "act", None)):
-        attr = spec.rpartition(":")[2]
+    attr = spec.rpartition(":")[2]
+    batched = callable(getattr(made, "act_batch", None))
+    if batched and not callable(getattr(made, "reset_slot", None)):
+        raise EvalError(
+            f"policy {spec!r}: {attr}() returned an object with act_batch(obs, slots) but "
+            "without reset_slot(slot, env, obs, info); a batched policy needs both"
+        )
+    if not (batched or callable(getattr(made, "act", None))):
         raise EvalError(f"policy {spec!r}: {attr}() returned an object without act(obs)")
     return UserPolicy(spec, made)
 
 
 class UserPolicy(Policy):
-    """Adapts a user's object with ``act`` (and optionally reset/done/text/features/status/
-    close, ``cameras``, and the ``simulator``/``privileged`` declarations of :class:`Policy`)."""
+    """Adapts a user's object with ``act`` or ``act_batch`` (and optionally
+    reset/done/text/features/status/close, the batched ``reset_slot``/``slot_*``,
+    ``cameras``, ``batch_size``, and the ``simulator``/``privileged`` declarations of
+    :class:`Policy`)."""
 
     def __init__(self, name: str, inner: Any) -> None:
         self.name = name
@@ -188,15 +200,59 @@ class UserPolicy(Policy):
         self.cameras = tuple(getattr(inner, "cameras", DEFAULT_CAMERAS))
         self.simulator = bool(getattr(inner, "simulator", False))
         self.privileged = bool(getattr(inner, "privileged", False))
+        self.batch_size = int(getattr(inner, "batch_size", MAX_BATCH))
+
+    @property
+    def batched(self) -> bool:
+        """The user's object has ``act_batch`` (and ``reset_slot``)."""
+        return callable(getattr(self.inner, "act_batch", None))
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        """Forward to the user's ``reset`` if it has one."""
+        """Forward to the user's ``reset`` if it has one (a batched one's slot 0 else)."""
         if hasattr(self.inner, "reset"):
             self.inner.reset(env, obs, info)
+        elif self.batched:
+            self.inner.reset_slot(0, env, obs, info)
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
-        """Forward to the user's ``act``."""
+        """Forward to the user's ``act`` (a batched one's ``act_batch`` in slot 0 else)."""
+        if not hasattr(self.inner, "act") and self.batched:
+            (action,) = self.inner.act_batch([obs], [0])
+            if isinstance(action, BaseException):
+                raise action
+            return np.asarray(action, dtype=np.float64)
         return np.asarray(self.inner.act(obs), dtype=np.float64)
+
+    def reset_slot(self, slot: int, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """Forward to the user's ``reset_slot``."""
+        self.inner.reset_slot(slot, env, obs, info)
+
+    def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
+        """Forward to the user's ``act_batch``."""
+        return list(self.inner.act_batch(obs, slots))
+
+    def slot_done(self, slot: int) -> bool:
+        """The user's ``slot_done(slot)``, False if absent."""
+        fn = getattr(self.inner, "slot_done", None)
+        return bool(fn(slot)) if callable(fn) else False
+
+    def slot_text(self, slot: int) -> str | None:
+        """The user's ``slot_text(slot)``, None if absent."""
+        fn = getattr(self.inner, "slot_text", None)
+        value = fn(slot) if callable(fn) else None
+        return None if value is None else str(value)
+
+    def slot_features(self, slot: int) -> Any:
+        """The user's ``slot_features(slot)`` (per-layer features of that slot's last
+        action), None if absent."""
+        fn = getattr(self.inner, "slot_features", None)
+        return fn(slot) if callable(fn) else None
+
+    def slot_status(self, slot: int) -> PolicyStatus:
+        """The user's ``slot_status(slot)`` if it returns a :class:`PolicyStatus`."""
+        fn = getattr(self.inner, "slot_status", None)
+        value = fn(slot) if callable(fn) else None
+        return value if isinstance(value, PolicyStatus) else PolicyStatus()
 
     @property
     def done(self) -> bool:
@@ -211,8 +267,9 @@ class UserPolicy(Policy):
 
     @property
     def offers_features(self) -> bool:
-        """The user's object has a ``features`` attribute or method."""
-        return offers_features(self.inner)
+        """The user's object has a ``features`` attribute or method (or, batched, a
+        ``slot_features`` method)."""
+        return offers_features(self.inner) or callable(getattr(self.inner, "slot_features", None))
 
     @property
     def features(self) -> Any:
