@@ -161,11 +161,11 @@ def test_a_raising_act_batch_fails_its_call_and_resume_reruns_it(tmp_path, monke
 def test_a_hung_call_ends_its_episodes_at_their_limit_and_the_rest_go_on(tmp_path, monkeypatch):
     monkeypatch.setenv("BATCH_FAIL", _instruction(1))
     cfg = _config(
-        tmp_path, f"{M}:hangs_with_episode_one", batch=2, episodes=4, episode_timeout_s=1.0
+        tmp_path, f"{M}:hangs_with_episode_one", batch=2, episodes=4, episode_timeout_s=4.0
     )
     records = run_eval(cfg, env_factory=fake_env_factory)
     assert [(r.index, r.termination, r.error_kind, r.error) for r in records] == [
-        (i, "error", "infra", f"InfraError: episode {i} exceeded its wall-clock limit of 1 s "
+        (i, "error", "infra", f"InfraError: episode {i} exceeded its wall-clock limit of 4 s "
          "(--episode-timeout)") for i in (0, 1)
     ] + [(2, "success", None, None), (3, "success", None, None)]  # fmt: skip
 
@@ -192,3 +192,17 @@ def test_a_batched_object_without_reset_slot_is_refused(tmp_path):
 def test_bad_batch_settings_are_refused(tmp_path, kw, message):
     with pytest.raises(EvalError, match=message):
         _config(tmp_path, "noop", **kw)
+
+
+def test_expert_in_lockstep_on_mujoco_gives_the_unbatched_records(tmp_path):
+    """Real RsbEnv: the built-in expert (a simulator policy, one per slot, planning on its
+    own thread while the loop steps the other episodes) records the same bytes at --batch 3."""
+    runs = {}
+    for batch in (1, 3):
+        cfg = EvalConfig(
+            suites=("RSB-Math-4",), policies=("expert",), episodes=3, out=tmp_path / f"b{batch}",
+            workers=1, max_steps=120, progress=False, batch=batch,
+        )  # fmt: skip
+        runs[batch] = _lines(run_eval(cfg))
+    assert runs[3] == runs[1]
+    assert [json.loads(line)["steps"] for line in runs[1]] == [120, 120, 120]
