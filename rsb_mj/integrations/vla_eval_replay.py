@@ -8,6 +8,11 @@ export's: ``aloha``), as a model trained on the exported demos would send them. 
 only what any policy sees (the instruction); it runs no expert and reads no answer.
 
     python -m rsb_mj.integrations.vla_eval_replay --args.demo_dir DEMOS --port 8765
+
+It batches like a GPU model server of vla-eval: with ``--args.max_batch_size N`` vla-eval's
+``PredictModelServer`` gathers the observations of up to N sessions (shards) that wait at
+once (``--args.max_wait_time`` seconds at most) into one :meth:`DemoReplayServer.
+predict_batch` call, each answered from its own session's cursor.
 """
 
 from __future__ import annotations
@@ -32,13 +37,21 @@ class DemoReplayServer(PredictModelServer):
     Args:
         demo_dir: folder of ``episode_*.hdf5`` demonstrations.
         convention: the actions' convention (the benchmark's ``convention``).
+        max_batch_size: sessions answered in one ``predict_batch`` call (> 1: vla-eval's
+            batched dispatch); max_wait_time: seconds it waits for a full batch.
     """
 
     def __init__(
-        self, demo_dir: str = "", convention: str = CONVENTION.name, **kwargs: Any
+        self,
+        demo_dir: str = "",
+        convention: str = CONVENTION.name,
+        max_batch_size: int = 1,
+        max_wait_time: float = 0.01,
+        **kwargs: Any,
     ) -> None:
+        """Read the demonstrations of ``demo_dir`` (see the class docstring)."""
         kwargs.setdefault("chunk_size", 1)
-        super().__init__(**kwargs)
+        super().__init__(max_batch_size=max_batch_size, max_wait_time=max_wait_time, **kwargs)
         from rsb_mj.datasets.lerobot import find_demos
         from rsb_mj.expert.dataset import read_demo
 
@@ -65,6 +78,12 @@ class DemoReplayServer(PredictModelServer):
         """Forget the episode's cursor."""
         self._cursor.pop((ctx.session_id, ctx.episode_id), None)
         await super().on_episode_end(result, ctx)
+
+    def predict_batch(
+        self, obs_batch: list[Observation], ctx_batch: list[SessionContext]
+    ) -> list[Action]:
+        """One answer per session of the batch, each from its own cursor."""
+        return [self.predict(obs, ctx) for obs, ctx in zip(obs_batch, ctx_batch, strict=True)]
 
     def predict(self, obs: Observation, ctx: SessionContext | None = None) -> Action:
         """The next recorded action of the demo with this instruction."""

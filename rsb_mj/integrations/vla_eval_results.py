@@ -7,6 +7,15 @@ result (``success``, ``grasped``, ``choices``, ...). Episodes that errored
 ``rsb eval``, and are counted apart.
 
     python -m rsb_mj.integrations.vla_eval_results RESULTS_DIR
+
+Sharded runs (vla-eval's scale path): start one model server (batching across shards with
+``max_batch_size`` > 1, e.g. ``rsb_mj.integrations.vla_eval_replay --args.max_batch_size
+16``), run every shard with the same ``--eval-id`` and output folder (``vla-eval run
+--no-docker -c CONFIG --shard-id K --num-shards N --eval-id ID --output-dir DIR``; the
+shards share ``DIR/recording-ID.sqlite`` and take episodes from one queue in it), then
+``vla-eval export DIR/recording-ID.sqlite`` writes one aggregate per benchmark with every
+shard's episodes, which this module reads like an unsharded run's. An aggregate vla-eval
+marks ``partial`` (a shard missing or unfinished work items) is summarized and flagged.
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ class VlaEvalSummary:
         choices: candidates per episode (4 or 10).
         episodes: scored episodes; errors: episodes that errored (not scored).
         grasped, success: GSR and TSR counts.
+        partial: vla-eval marked the aggregate partial (a shard missing or work items
+            unfinished: rerun the shards with the same ``--eval-id`` and export again).
     """
 
     benchmark: str
@@ -37,6 +48,7 @@ class VlaEvalSummary:
     errors: int
     grasped: int
     success: int
+    partial: bool = False
 
     @property
     def gsr(self) -> float:
@@ -83,6 +95,7 @@ def summarize_aggregate(path: Path) -> VlaEvalSummary:
         errors=len(episodes) - len(scored),
         grasped=sum(bool(ep["metrics"]["grasped"]) for ep in scored),
         success=sum(bool(ep["metrics"]["success"]) for ep in scored),
+        partial=bool(body.get("partial", False)),
     )
 
 
@@ -108,8 +121,9 @@ def format_table(rows: list[VlaEvalSummary]) -> str:
     lines = ["| benchmark | N | GSR | TSR | nSG | errors |", "|---|---|---|---|---|---|"]
     for r in rows:
         score = "n/a" if r.nsg is None else f"{r.nsg:.3f}"
+        name = f"{r.benchmark} (partial)" if r.partial else r.benchmark
         lines.append(
-            f"| {r.benchmark} | {r.choices} | {rate(r.grasped, r.episodes)} | "
+            f"| {name} | {r.choices} | {rate(r.grasped, r.episodes)} | "
             f"{rate(r.success, r.episodes)} | {score} | {r.errors} |"
         )
     return "\n".join(lines)

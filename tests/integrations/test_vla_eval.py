@@ -265,3 +265,101 @@ def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
         p.name for p in (tmp_path / "results" / "episodes" / "RSB-Math-4").glob("*.mp4")
     )
     assert videos == ["task0000_ep0000_success.mp4", "task0000_ep0001_success.mp4"]
+
+
+def test_a_partial_aggregate_is_summarized_and_flagged(tmp_path):
+    path = aggregate(tmp_path, "RSB-Math-4", [{"success": True, "grasped": True, "choices": 4}])
+    body = json.loads(path.read_text())
+    path.write_text(json.dumps({**body, "partial": True}))
+    (row,) = summarize(tmp_path)
+    assert (row.episodes, row.success, row.partial) == (1, 1, True)
+    assert format_table([row]).splitlines()[2].startswith("| RSB-Math-4 (partial) | 4 | 1/1")
+
+
+def test_the_replay_server_batches_across_sessions(tmp_path):
+    """vla-eval's batched dispatch hands predict_batch several sessions at once; each is
+    answered from its own cursor (two sessions on one instruction, at different steps)."""
+    from vla_eval.model_servers.base import SessionContext
+
+    from rsb_mj.expert.demos import write_demos
+    from rsb_mj.integrations.vla_eval_replay import DemoReplayServer
+
+    assert (
+        write_demos("RSB-Math-4", "train", 1, tmp_path, cameras=(), progress=False)["failed"] == 0
+    )
+    server = DemoReplayServer(demo_dir=str(tmp_path), max_batch_size=4)
+    (actions,) = server._actions.values()
+    (instruction,) = server._actions
+    a, b = (SessionContext(session_id=s, episode_id="e0", mode="sync") for s in ("a", "b"))
+    obs = {"task_description": instruction}
+    server.predict(obs, a)  # session a is one step ahead
+    got = server.predict_batch([obs, obs], [a, b])
+    assert np.array_equal(got[0]["actions"], actions[1])
+    assert np.array_equal(got[1]["actions"], actions[0])
+    assert server.max_batch_size == 4
+
+
+@pytest.mark.slow
+def test_two_shards_against_one_batching_server_merge_into_the_rsb_metrics(tmp_path):
+    """vla-eval's scale path: two ``vla-eval run`` shards (one --eval-id, one output folder)
+    step RSB-Math-4 train rows 0-3 against one replay server with batching on
+    (max_batch_size 2); ``vla-eval export`` merges them, and the RSB summary has every row
+    once, each choosing its correct option, as an unsharded run does."""
+    from rsb_mj.evaluation.episode_source import load_episode
+    from rsb_mj.expert.demos import write_demos
+
+    res = write_demos("RSB-Math-4", "train", 4, tmp_path / "demos", cameras=(), progress=False)
+    assert res["failed"] == 0
+    port, log = free_port(), tmp_path / "batch_sizes.log"
+    here = os.path.dirname(__file__)
+    server = subprocess.Popen(
+        [sys.executable, os.path.join(here, "batch_log_server.py"),
+         "--args.demo_dir", str(tmp_path / "demos"), "--args.max_batch_size", "2",
+         "--args.max_wait_time", "0.05", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "BATCH_SIZES_LOG": str(log)},
+    )  # fmt: skip
+    results = tmp_path / "results"
+    env = {**os.environ, "NO_COLOR": "1"}
+    try:
+        wait_for_port(port, server)
+        shards = []
+        for k in range(2):
+            cmd = [
+                "vla-eval", "run", "--no-docker", "-c", str(config_path("RSB-Math-4")),
+                "--server-url", f"ws://127.0.0.1:{port}", "--output-dir", str(results),
+                "--benchmark-field", "episodes_per_task=4", "--param", "split=train",
+                "--param", "width=64", "--param", "height=48", "--shard-id", str(k),
+                "--num-shards", "2", "--eval-id", "rsb-shards",
+            ]  # fmt: skip
+            shards.append(
+                subprocess.Popen(
+                    cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+                )
+            )
+        outs = [shard.communicate(timeout=900) for shard in shards]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert [s.returncode for s in shards] == [0, 0], [err[-2000:] for _, err in outs]
+    export = subprocess.run(
+        ["vla-eval", "export", str(results / "recording-rsb-shards.sqlite")],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert export.returncode == 0, export.stderr[-2000:]
+    body = json.loads((results / "RSB-Math-4_aggregate.json").read_text())
+    (task,) = body["tasks"]
+    episodes = sorted(task["episodes"], key=lambda e: e["episode_id"])
+    assert [e["episode_id"] for e in episodes] == [0, 1, 2, 3]
+    assert len({e["sid"] for e in episodes}) == 2  # both shards ran episodes
+    assert [e["metrics"]["choice"] for e in episodes] == [
+        load_episode("RSB-Math-4", "train", i).correct for i in range(4)
+    ]
+    assert "partial" not in body
+    sizes = [int(n) for n in log.read_text().split()]
+    assert max(sizes) == 2 and set(sizes) <= {1, 2}  # the server batched the two shards
+    (row,) = summarize(results)
+    assert (row.benchmark, row.choices, row.episodes, row.errors, row.partial) == (
+        "RSB-Math-4", 4, 4, 0, False,
+    )  # fmt: skip
+    assert (row.grasped, row.success, row.nsg) == (4, 4, 1.0)
