@@ -12,9 +12,12 @@ and ``--batch B`` for each B of ``--batches`` (1, 4, 16), one observation per co
 (``openpi:HOST:PORT:1,convention=rsb``). The simulator-bound limit is the same run with an
 instant in-process policy (physics + render per step, nothing to wait for) at B = 1.
 
-Observations per second exclude start-up (spawning workers, building B environments each):
-each configuration runs twice, with one round of episodes (``workers * B``) and with more
-rounds, and the rate is the extra observations over the extra time. Targets (the machine's
+Observations per second are the steady state: each configuration runs ``workers * B``
+episodes at a time (every slot busy, refilled at once) for ``rounds + 2`` rounds; the first
+round (start-up: spawning workers, building and first rendering B environments each) and
+the last (workers ending unevenly) are left out, and the rate is ``workers * B`` slots
+times the steps over the wall time of the episodes in between (each slot runs its episodes
+back to back). Targets (the machine's
 2 cores): B = 16 at least 3x B = 1 and at least 75% of the limit (``--check`` exits 1 when
 either is missed).
 
@@ -66,6 +69,7 @@ def instant() -> Instant:
 
 async def _serve(args: argparse.Namespace) -> None:
     from websockets.asyncio.server import serve
+    from websockets.exceptions import ConnectionClosed
 
     from rsb_mj.policies.openpi import BATCH_KEY
     from rsb_mj.policies.wire import packb, unpackb
@@ -75,18 +79,23 @@ async def _serve(args: argparse.Namespace) -> None:
 
     async def answer(ws: Any) -> None:
         await ws.send(packb({"policy": "latency-emulator", BATCH_KEY: args.max_batch}))
-        async for message in ws:
-            request = unpackb(message)
-            batched = "batch" in request
-            items = request["batch"] if batched else [request]
-            await asyncio.sleep((args.latency_ms + args.per_item_ms * len(items)) / 1000.0)
-            answers = [{"actions": np.asarray(o["state"], np.float32)[None]} for o in items]
-            await ws.send(packb({"batch": answers} if batched else answers[0]))
-            stats["requests"] += 1
-            stats["items"] += len(items)
-            tmp = stats_file.with_suffix(".tmp")
-            tmp.write_text(json.dumps(stats))
-            os.replace(tmp, stats_file)
+        try:
+            async for message in ws:
+                await one(ws, unpackb(message))
+        except ConnectionClosed:  # a worker that ended without closing: nothing to answer
+            return
+
+    async def one(ws: Any, request: dict[str, Any]) -> None:
+        batched = "batch" in request
+        items = request["batch"] if batched else [request]
+        await asyncio.sleep((args.latency_ms + args.per_item_ms * len(items)) / 1000.0)
+        answers = [{"actions": np.asarray(o["state"], np.float32)[None]} for o in items]
+        await ws.send(packb({"batch": answers} if batched else answers[0]))
+        stats["requests"] += 1
+        stats["items"] += len(items)
+        tmp = stats_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(stats))
+        os.replace(tmp, stats_file)
 
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
@@ -137,18 +146,22 @@ class Server:
 # ---- measuring ------------------------------------------------------------------------------
 
 
-def _run(spec: str, batch: int, episodes: int, out: Path, args: argparse.Namespace) -> float:
-    """Seconds ``rsb eval`` takes for ``episodes`` episodes (each must run to the limit)."""
+def measure(spec: str, batch: int, folder: Path, args: argparse.Namespace) -> dict[str, float]:
+    """Observations per second of ``spec`` at ``--batch batch`` in the steady state (see
+    the module docstring)."""
     from rsb_mj.evaluation.runner import EvalConfig, run_eval
     from rsb_mj.evaluation.worker import SettingsEnvFactory
 
+    slots = args.workers * batch
+    rounds = max(1, math.ceil(args.obs / (slots * args.steps)))
+    tag = f"{'instant' if spec.startswith('inprocess') else 'server'}_b{batch}"
     config = EvalConfig(
-        suites=(SUITE,), policies=(spec,), episodes=episodes, out=out, workers=args.workers,
-        max_steps=args.steps, progress=False, batch=batch, request_timeout_s=120.0,
+        suites=(SUITE,), policies=(spec,), episodes=slots * (rounds + 2), out=folder / tag,
+        workers=args.workers, max_steps=args.steps, progress=False, batch=batch,
+        request_timeout_s=120.0,
     )  # fmt: skip
-    factory = SettingsEnvFactory(width=args.size, height=args.size)
     start = time.perf_counter()
-    records = run_eval(config, env_factory=factory)
+    records = run_eval(config, env_factory=SettingsEnvFactory(width=args.size, height=args.size))
     took = time.perf_counter() - start
     bad = [r for r in records if (r.termination, r.steps) != ("step_limit", args.steps)]
     if bad:
@@ -156,24 +169,14 @@ def _run(spec: str, batch: int, episodes: int, out: Path, args: argparse.Namespa
             f"{spec} --batch {batch}: episode {bad[0].index} ended {bad[0].termination} after "
             f"{bad[0].steps} steps ({bad[0].error}); every episode must run {args.steps} steps"
         )
-    return took
-
-
-def measure(spec: str, batch: int, folder: Path, args: argparse.Namespace) -> dict[str, float]:
-    """Observations per second of ``spec`` at ``--batch batch`` without start-up (see the
-    module docstring)."""
-    per_round = args.workers * batch
-    rounds = max(1, math.ceil(args.obs / (per_round * args.steps)))
-    tag = f"{'instant' if spec.startswith('inprocess') else 'server'}_b{batch}"
-    first = _run(spec, batch, per_round, folder / f"{tag}_short", args)
-    second = _run(spec, batch, per_round * (1 + rounds), folder / f"{tag}_long", args)
-    observations, extra = rounds * per_round * args.steps, second - first
-    rate = observations / extra if extra > 0 else math.nan  # nan: too short to tell
+    steady = [r for r in records if slots <= r.index < slots * (rounds + 1)]
+    observations = sum(r.steps for r in steady)
+    seconds = sum(r.wall_s for r in steady)
     return {
-        "obs_per_s": rate,
+        "obs_per_s": slots * observations / seconds,
         "observations": observations,
-        "seconds": extra,
-        "short_run_s": first,
+        "episode_s": seconds / len(steady),
+        "run_s": took,
     }
 
 
@@ -265,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stats-file", help="serve: where it keeps its request counts")
     parser.add_argument("--max-batch", type=int, default=16, help="serve: max_batch_size")
     args = parser.parse_args(argv)
+    if min(args.workers, args.steps, args.obs, args.size, args.max_batch) < 1:
+        parser.error("--workers, --steps, --obs, --size and --max-batch must be at least 1")
     if args.command == "serve":
         if not (args.port_file and args.stats_file):
             parser.error("serve needs --port-file and --stats-file")
