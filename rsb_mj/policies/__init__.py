@@ -21,8 +21,8 @@ from rsb_mj.policies.spec import BUILTIN, make_policy
 __all__ = [
     "ACTION_DIM",
     "BUILTIN",
-    "BatchedPolicy",
     "CAMERA_KEYS",
+    "BatchedPolicy",
     "ExpertPolicy",
     "FixedLetterPolicy",
     "FixedPositionPolicy",
