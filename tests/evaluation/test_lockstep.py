@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +26,7 @@ from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from .fakes import fake_env_factory
 
 M = "evaluation.batch_policies"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _config(tmp_path, spec, *, batch, episodes=6, workers=1, name="run", **kw):
@@ -206,3 +213,44 @@ def test_expert_in_lockstep_on_mujoco_gives_the_unbatched_records(tmp_path):
         runs[batch] = _lines(run_eval(cfg))
     assert runs[3] == runs[1]
     assert [json.loads(line)["steps"] for line in runs[1]] == [120, 120, 120]
+
+
+def _cli(out, *extra: str) -> list[str]:
+    return [
+        sys.executable, "-m", "rsb_mj", "eval", "--suite", "RSB-Math-4", "--policy", "noop",
+        "--out", str(out), "--no-progress", *extra,
+    ]  # fmt: skip
+
+
+def test_a_killed_batched_run_resumes_to_exactly_n_episodes(tmp_path):
+    """rsb eval --batch 3 --workers 2 on MuJoCo, killed after its first records: the resumed
+    run (batched again) runs only what is missing; one record per episode."""
+    out = tmp_path / "run"
+    cmd = _cli(out, "--episodes", "8", "--max-steps", "60", "--workers", "2", "--batch", "3")
+    proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    records = out / RECORDS_FILE
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and proc.poll() is None:
+        if records.exists() and records.read_bytes().count(b"\n") >= 1:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.stderr.read().decode()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    proc.stderr.close()
+    killed_at = len(read_records(records))
+    assert 1 <= killed_at < 8
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert sorted(r.index for r in read_records(records)) == list(range(8))
+    assert records.read_text().count("\n") == 8
+    assert {(r.termination, r.steps) for r in read_records(records)} == {("step_limit", 60)}
+
+
+def test_the_cli_refuses_a_bad_batch():
+    done = subprocess.run(
+        _cli("/nonexistent/never", "--batch", "0"), cwd=ROOT, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2 and "--batch 0: must be 1..256" in done.stderr
