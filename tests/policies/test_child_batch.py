@@ -32,7 +32,7 @@ def test_a_batched_policy_announces_its_batch_and_keeps_episodes_per_slot():
     policy = ChildPolicy(f"{B}:batch_picker")
     try:
         assert policy.batched and policy.batch_size == 8  # the class's batch_size
-        policy.reset_slot(2, _env(), _obs(), _info("what is 1 plus 1?"))  # digits sum 2 -> candidate 2
+        policy.reset_slot(2, _env(), _obs(), _info("what is 1 plus 1?"))  # digits 2: candidate 2
         policy.reset_slot(5, _env(), _obs(), _info("what is 2 plus 2?"))  # 4 -> candidate 0
         first, second = policy.act_batch([_obs(), _obs()], [5, 2])
         assert first.shape == second.shape == (2, 14)
