@@ -55,22 +55,40 @@ from rsb_mj.version import versions
 EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
 #: What identifies the environment an episode needs.
 EnvKey = tuple[str, str, tuple[str, ...]]
+#: Fewest unused environments a process keeps for later episodes (see :class:`EnvPool`).
+SPARE_ENVS = 4
 
 
 class EnvPool:
-    """The environments of this process, per key; an episode holds one, then gives it back."""
+    """The environments of this process, per key; an episode holds one, then gives it back.
+
+    At most ``spare`` environments wait unused (at least :data:`SPARE_ENVS`; ``rsb eval
+    --batch B`` sets B, one per slot); past that, the one unused longest is closed, so a run
+    over several suites keeps at most two suites' B environments, not every suite's.
+    """
 
     def __init__(self) -> None:
+        self.spare = SPARE_ENVS
         self._free: dict[EnvKey, list[Any]] = {}
+        self._order: list[tuple[EnvKey, Any]] = []  # free environments, least recent first
 
     def take(self, key: EnvKey, build: Callable[[], Any]) -> Any:
         """A free environment of ``key``, built with ``build()`` if there is none."""
         free = self._free.get(key)
-        return free.pop() if free else build()
+        if not free:
+            return build()
+        env = free.pop()
+        self._order.remove((key, env))
+        return env
 
     def give(self, key: EnvKey, env: Any) -> None:
         """``env`` is free again (for the next episode of ``key``)."""
         self._free.setdefault(key, []).append(env)
+        self._order.append((key, env))
+        while len(self._order) > self.spare:
+            old_key, old = self._order.pop(0)
+            self._free[old_key].remove(old)
+            _close(old)
 
     def close_all(self) -> None:
         """Close every free environment."""
@@ -78,6 +96,7 @@ class EnvPool:
             for env in envs:
                 _close(env)
         self._free.clear()
+        self._order.clear()
 
 
 def _close(env: Any) -> None:
@@ -323,6 +342,7 @@ def run_batch(
     (:func:`~rsb_mj.evaluation.lockstep.run_lockstep`), and ``emit`` each record as its
     episode ends. Never raises except ``KeyboardInterrupt``; the caches stay for the next
     call (:func:`close_all` closes them)."""
+    _ENVS.spare = max(SPARE_ENVS, batch)
     run_lockstep(
         take,
         lambda job, slot: begin(job, slot, env_factory, on_step),

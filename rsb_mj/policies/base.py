@@ -35,6 +35,13 @@ per-slot ``done``, ``text`` and ``status``, ``slot_features`` the per-slot ``fea
 ``act_batch``); ``batch_size`` caps the observations of one call.
 :class:`BatchedPolicy` gives such a policy the one-episode methods (slot 0). A policy
 without ``act_batch`` is built once per slot and asked one episode at a time.
+
+An adapter of a model with a batched forward opts in the same way: its ``act_batch``
+stacks the observations, runs one forward and returns each episode's chunk (the runner
+executes chunks per episode), keeping what the model holds per episode (a prompt, a seed)
+per slot. For a LeRobot checkpoint that is ``predict_action_chunk`` on the stacked,
+pre-processed batch, the post-processor per row, instead of ``select_action``'s one shared
+action queue.
 """
 
 from __future__ import annotations

@@ -103,7 +103,7 @@ class FakeEnv:
     metadata: dict[str, Any] = {"render_fps": 20}  # noqa: RUF012
 
     def close(self) -> None:
-        pass
+        self.closed = True
 
 
 def fake_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> FakeEnv:

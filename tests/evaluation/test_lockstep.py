@@ -254,3 +254,23 @@ def test_the_cli_refuses_a_bad_batch():
         timeout=120,
     )  # fmt: skip
     assert done.returncode == 2 and "--batch 0: must be 1..256" in done.stderr
+
+
+def test_the_env_pool_keeps_a_slot_s_worth_of_spare_environments():
+    from rsb_mj.evaluation.worker import EnvPool
+
+    from .fakes import FakeEnv
+
+    pool = EnvPool()
+    pool.spare = 2
+    a, b = ("A", "eval", ()), ("B", "eval", ())
+    envs = [pool.take(k, FakeEnv) for k in (a, a, b)]  # nothing free: three built
+    for key, env in zip((a, a, b), envs, strict=True):
+        pool.give(key, env)
+    assert [e.closed for e in envs] == [True, False, False]  # the one unused longest
+    assert pool.take(a, FakeEnv) is envs[1] and pool.take(b, FakeEnv) is envs[2]
+    fresh = pool.take(a, FakeEnv)
+    assert fresh not in envs
+    pool.give(a, fresh)
+    pool.close_all()
+    assert fresh.closed
