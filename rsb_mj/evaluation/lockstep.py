@@ -131,6 +131,7 @@ class Ports:
     def __init__(self) -> None:
         self._ports: dict[tuple[str, int], Port] = {}  # slot -1: a spec's shared port
         self._shared: dict[str, bool] = {}  # spec -> its policy is batched
+        self._retired: list[Port] = []  # retired, still used by episodes in flight
 
     def take(self, spec: str, slot: int, build: Callable[[], Policy]) -> Port:
         """The port for an episode of ``spec`` in ``slot``, built with ``build()`` if need be.
@@ -156,18 +157,24 @@ class Ports:
                 del self._ports[key]
         if port.seats == 0:
             port.close()
+        else:
+            self._retired.append(port)
 
     def give(self, port: Port) -> None:
         """An episode stopped using ``port``."""
         port.seats -= 1
         if port.retired and port.seats == 0:
+            if port in self._retired:
+                self._retired.remove(port)
             port.close()
 
     def close_all(self) -> None:
-        """Close every port (end of the run in this process)."""
-        for port in list(self._ports.values()):
-            self.retire(port)
+        """Close every port (end of the run in this process, or a run stopped midway)."""
+        for port in [*self._ports.values(), *self._retired]:
+            port.seats = 0
+            port.close()
         self._ports.clear()
+        self._retired.clear()
         self._shared.clear()
 
 
