@@ -8,14 +8,15 @@ policy's code never runs in the loop's thread: each policy has a thread of its o
 (:class:`PolicyThread`), so the loop steps the episodes that have actions while the others
 wait for theirs.
 
-Policies (:class:`Ports`): a batched policy (:attr:`~rsb_mj.policies.base.Policy.batched`)
-is built once and shared by the worker's slots; the ``Act`` queries waiting on it go out
-as ``act_batch`` calls of at most ``batch_size`` observations. A policy that is not
-batched is built once per slot and asked one episode at a time. When stepping the waiting
-episodes takes longer than the policy's answers do (a latency of at least
-:data:`SPLIT_MIN_LATENCY_S`) and no other call is in flight, the waiting queries go out in
-two halves, so one half's query is answered while the other half steps (the halves then
-stay out of phase).
+Policies (:class:`Ports`): with more than one slot, a batched policy
+(:attr:`~rsb_mj.policies.base.Policy.batched`) is built once and shared by the worker's
+slots; the ``Act`` queries waiting on it go out as ``act_batch`` calls of at most
+``batch_size`` observations. A policy that is not batched (or any policy, with one slot) is
+built once per slot and asked one episode at a time through ``reset``/``act``. When
+stepping the waiting episodes takes longer than the policy's answers do (a latency of at
+least :data:`SPLIT_MIN_LATENCY_S`) and no other call is in flight, the waiting queries go
+out in two halves, so one half's query is answered while the other half steps (the halves
+then stay out of phase).
 
 Faults are per episode: a query that fails fails the episodes it was asked for (an
 ``act_batch`` that raises: every episode of the call; a failing item: its own), and the
@@ -107,9 +108,9 @@ class Port:
         latency: average seconds an ``Act`` call ran (0 before the first).
     """
 
-    def __init__(self, policy: Policy) -> None:
+    def __init__(self, policy: Policy, *, share: bool = True) -> None:
         self.policy = policy
-        self.batched = bool(policy.batched)
+        self.batched = bool(share and policy.batched)
         self.thread = PolicyThread(policy.name)
         self.seats = 0
         self.retired = False
@@ -126,9 +127,15 @@ class Port:
 
 class Ports:
     """The policies of one worker: per spec one shared port for a batched policy, else one
-    port per (spec, slot), each built on first use."""
+    port per (spec, slot), each built on first use.
+
+    Attributes:
+        share: share batched policies between slots (``batch > 1``); with one slot every
+            policy is asked one episode at a time (``reset``/``act``), as without batching.
+    """
 
     def __init__(self) -> None:
+        self.share = True
         self._ports: dict[tuple[str, int], Port] = {}  # slot -1: a spec's shared port
         self._shared: dict[str, bool] = {}  # spec -> its policy is batched
         self._retired: list[Port] = []  # retired, still used by episodes in flight
@@ -142,7 +149,7 @@ class Ports:
         key = (spec, -1 if self._shared.get(spec) else slot)
         port = self._ports.get(key)
         if port is None:
-            port = Port(build())
+            port = Port(build(), share=self.share)
             self._shared[spec] = port.batched
             key = (spec, -1 if port.batched else slot)
             self._ports[key] = port
@@ -393,6 +400,9 @@ def run_lockstep(
     Raises:
         KeyboardInterrupt: from the policy's code (``inprocess:``) or a Ctrl-C.
     """
+    if ports.share != (batch > 1):
+        ports.close_all()  # built for another mode
+        ports.share = batch > 1
     loop = _Loop(ports, emit, [None] * batch)
     more = True
     while True:

@@ -55,6 +55,17 @@ on the named modules of the lerobot policy (``policy.named_modules()`` names, e.
 ``model.encoder.layers.0`` and ``model.decoder.layers.0`` of ACT), each pooled to the mean
 over its tokens (:mod:`rsb_mj.policies.feature_hooks`); an act that runs no inference (a
 chunk's queued actions) reports none.
+
+Batched (``rsb eval --batch B``): an ACT checkpoint without temporal ensembling (a pure
+function of the observation, its chunk executed to the end: nothing kept per episode but
+the task) is one batched policy per worker: the observations of the episodes waiting for
+an action go through the pre-processor one by one, are stacked, and take one
+``predict_action_chunk`` forward; each episode gets its first ``n_action_steps`` rows
+through the post-processor, as the chunk ``select_action`` would have queued. Other
+policies keep per-episode state in the model (observation histories, ensembles, noise
+drawn from torch's one generator) and are built once per slot instead, and so is a policy
+with ``--feature-modules`` (its hooks pool one episode's forward; a batched forward would
+mix the episodes of the batch).
 """
 
 from __future__ import annotations
@@ -350,6 +361,7 @@ class LeRobotPolicy(Policy):
         """The hooked modules' pooled outputs of the last ``act`` (None: it ran no
         inference, or nothing is hooked)."""
         return None if self._hooks is None else self._hooks.take()
+        self._tasks: dict[int, str] = {}  # batched: each slot's instruction
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
         """Clear the policy's action queue; the instruction becomes the task; seed torch."""
@@ -393,6 +405,46 @@ class LeRobotPolicy(Policy):
         )
         row = action.reshape(1, -1).detach().to("cpu").numpy().astype(np.float64)
         return self.convention.actions_from_server(row)[0]
+
+    # ---- batched (see the module docstring) ----------------------------------------------
+
+    @property
+    def batched(self) -> bool:
+        """An ACT checkpoint without temporal ensembling and without feature hooks: one
+        batched forward per call."""
+        if self._hooks is not None:
+            return False
+        config = self._policy.config
+        return config.type == "act" and getattr(config, "temporal_ensemble_coeff", None) is None
+
+    def reset_slot(self, slot: int, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
+        """The slot's instruction becomes its task (the model keeps nothing per episode)."""
+        self._tasks[slot] = str(info.get("instruction", getattr(env, "instruction", "")))
+
+    def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
+        """One ``predict_action_chunk`` forward for every observation: each episode's first
+        ``n_action_steps`` rows (H, 14), post-processed, in rsb_mj's convention."""
+        from lerobot.policies.utils import prepare_observation_for_inference
+
+        torch = self._torch
+        items = []
+        with torch.inference_mode():
+            for o, slot in zip(obs, slots, strict=True):
+                item = prepare_observation_for_inference(
+                    self.frame(o), self._device, self._tasks.get(slot, ""), ROBOT_TYPE
+                )
+                items.append(self._pre(item))
+            batch = {
+                key: torch.cat([item[key] for item in items])
+                if isinstance(items[0][key], torch.Tensor)
+                else [item[key] for item in items]
+                for key in items[0]
+            }
+            steps = int(self._policy.config.n_action_steps)
+            chunks = self._policy.predict_action_chunk(batch)[:, :steps]
+            rows = self._post(chunks.reshape(-1, chunks.shape[-1]))
+        actions = rows.detach().to("cpu").numpy().astype(np.float64).reshape(len(obs), steps, -1)
+        return [self.convention.actions_from_server(a) for a in actions]
 
 
 def make_lerobot_policy(spec: str) -> Policy:

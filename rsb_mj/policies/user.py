@@ -256,12 +256,17 @@ class UserPolicy(Policy):
 
     @property
     def done(self) -> bool:
-        """The user's ``done``, False if absent."""
+        """The user's ``done`` (a batched one's ``slot_done(0)`` without it), False if absent."""
+        if not hasattr(self.inner, "done") and self.batched:
+            return self.slot_done(0)
         return bool(getattr(self.inner, "done", False))
 
     @property
     def text(self) -> str | None:
-        """The user's ``text`` (a rationale written with the last action), None if absent."""
+        """The user's ``text`` (a rationale written with the last action; a batched one's
+        ``slot_text(0)`` without it), None if absent."""
+        if not hasattr(self.inner, "text") and self.batched:
+            return self.slot_text(0)
         value = getattr(self.inner, "text", None)
         return None if value is None else str(value)
 
@@ -277,7 +282,10 @@ class UserPolicy(Policy):
         return read_features(self.inner)
 
     def status(self) -> PolicyStatus:
-        """The user's ``status()`` if it has one and it returns a :class:`PolicyStatus`."""
+        """The user's ``status()`` (a batched one's ``slot_status(0)`` without it) if it
+        returns a :class:`PolicyStatus`."""
+        if not hasattr(self.inner, "status") and self.batched:
+            return self.slot_status(0)
         status = getattr(self.inner, "status", None)
         value = status() if callable(status) else None
         return value if isinstance(value, PolicyStatus) else PolicyStatus()
