@@ -421,8 +421,8 @@ class ChildPolicy(Policy):
     def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
         """One ``act_batch`` request: an action per item, a :class:`PolicyError` in place
         of an item the policy failed (see the module docstring)."""
-        items = [{"slot": s, "obs": o} for s, o in zip(slots, obs, strict=True)]
-        reply = self._request({"type": "act_batch", "items": items}, "actions", "act_batch()")
+        asked = [{"slot": s, "obs": o} for s, o in zip(slots, obs, strict=True)]
+        reply = self._request({"type": "act_batch", "items": asked}, "actions", "act_batch()")
         items = reply.get("items")
         if not isinstance(items, list) or [
             i.get("slot") if isinstance(i, dict) else None for i in items
