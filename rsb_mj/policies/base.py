@@ -38,10 +38,16 @@ without ``act_batch`` is built once per slot and asked one episode at a time.
 
 An adapter of a model with a batched forward opts in the same way: its ``act_batch``
 stacks the observations, runs one forward and returns each episode's chunk (the runner
-executes chunks per episode), keeping what the model holds per episode (a prompt, a seed)
-per slot. For a LeRobot checkpoint that is ``predict_action_chunk`` on the stacked,
-pre-processed batch, the post-processor per row, instead of ``select_action``'s one shared
-action queue.
+executes chunks per episode), keeping what the model needs per episode (its prompt) per
+slot. An adapter that can batch some models only also overrides :attr:`Policy.batched`
+(False: built once per slot, asked one episode at a time). The LeRobot adapter
+(:mod:`rsb_mj.policies.lerobot`) is batched for an ACT checkpoint without temporal
+ensembling only: each observation through the pre-processor, the items stacked, one
+``predict_action_chunk`` forward, each episode's first ``n_action_steps`` rows through the
+post-processor (the chunk ``select_action`` would queue, executed to its end); a policy
+with per-episode state in the model (observation histories, ensembles, noise from torch's
+one generator) is not. With ``--batch 1`` no policy is shared between slots, so every
+policy, LeRobot's included, is asked through ``reset``/``act`` (``select_action``).
 """
 
 from __future__ import annotations
@@ -157,8 +163,9 @@ class Policy(ABC):
 
     @property
     def batched(self) -> bool:
-        """The policy holds several episodes at once (it overrides :meth:`act_batch`); the
-        runner then builds it once per worker, not once per slot."""
+        """The policy holds several episodes at once (it overrides :meth:`act_batch`; an
+        adapter that batches some models only narrows this); the runner then builds it
+        once per worker, not once per slot."""
         return type(self).act_batch is not Policy.act_batch
 
     def reset_slot(self, slot: int, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
