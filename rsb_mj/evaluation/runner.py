@@ -36,7 +36,7 @@ renderer fingerprint of the process that started the run, and each record's
 ``sim["renderer"]`` that of the process that ran its episode
 (:mod:`rsb_mj.scene.fingerprint`; taken once per worker). With ``batch > 1``
 (``--batch``) each worker holds that many episodes in lockstep and takes the next job as
-soon as a slot frees up (:mod:`rsb_mj.evaluation.batch_pool`); the records are those of
+soon as a slot frees up (:mod:`rsb_mj.evaluation.pool.batched`); the records are those of
 an unbatched run.
 """
 
@@ -52,10 +52,9 @@ from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
-from rsb_mj.evaluation.batch_pool import run_batched
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size
 from rsb_mj.evaluation.jobs import Job
-from rsb_mj.evaluation.pool import run_jobs
+from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.records import (
     RECORDS_FILE,
     EpisodeRecord,

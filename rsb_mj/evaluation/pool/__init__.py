@@ -15,6 +15,11 @@ track of. It runs them on one of three back ends (:class:`~rsb_mj.evaluation.poo
   retries is handed on as died, with its cause.
 
 Anything else ``fn`` raises stops the run (spawned workers are killed).
+
+Batched runs (``rsb eval --batch B``) go through :func:`run_batched`
+(:mod:`rsb_mj.evaluation.pool.batched`): in this process, or on spawned workers that each
+hold up to B episodes in lockstep and pull jobs as their slots free up; records are handed
+to ``finish`` in this process, as here.
 """
 
 from __future__ import annotations
@@ -23,9 +28,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rsb_mj.evaluation.pool.base import WORKER_DIED, Backend, J, R
+from rsb_mj.evaluation.pool.batched import run_batched
 from rsb_mj.evaluation.pool.processes import MAX_BARREN_POOLS
 
-__all__ = ["MAX_BARREN_POOLS", "WORKER_DIED", "Backend", "backend_for", "run_jobs"]
+__all__ = [
+    "MAX_BARREN_POOLS",
+    "WORKER_DIED",
+    "Backend",
+    "backend_for",
+    "run_batched",
+    "run_jobs",
+]
 
 
 def backend_for(workers: int = 1, ray: str | None = None, jobs: int = 2) -> Backend:

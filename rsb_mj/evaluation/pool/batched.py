@@ -33,7 +33,8 @@ from typing import Any
 
 from rsb_mj.errors import InfraError
 from rsb_mj.evaluation.jobs import Job
-from rsb_mj.evaluation.pool import MAX_BARREN_POOLS, WORKER_DIED
+from rsb_mj.evaluation.pool.base import WORKER_DIED
+from rsb_mj.evaluation.pool.processes import MAX_BARREN_POOLS
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.procs import spawn_context, worker_init
 
