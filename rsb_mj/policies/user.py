@@ -278,7 +278,10 @@ class UserPolicy(Policy):
 
     @property
     def features(self) -> Any:
-        """The user's ``features`` (attribute, or what its method returns), None if absent."""
+        """The user's ``features`` (attribute, or what its method returns; a batched one's
+        ``slot_features(0)`` without it), None if absent."""
+        if not offers_features(self.inner) and self.batched:
+            return self.slot_features(0)
         return read_features(self.inner)
 
     def status(self) -> PolicyStatus:

@@ -126,3 +126,28 @@ class Picks(ToyOracle):
 def picks() -> Picks:
     """``module:factory`` entry (``inprocess:probing.planted:picks``)."""
     return Picks()
+
+
+class BatchLayered:
+    """:class:`Layered` as a batched user object (``act_batch``, per-slot state and
+    ``slot_features``): the same features for the same episode."""
+
+    cameras = ()
+
+    def __init__(self) -> None:
+        self.slots: dict[int, Layered] = {}
+
+    def reset_slot(self, slot, env, obs, info) -> None:
+        self.slots[slot] = Layered()
+        self.slots[slot].reset(env, obs, info)
+
+    def act_batch(self, obs, slots):
+        return [self.slots[s].act(o) for o, s in zip(obs, slots, strict=True)]
+
+    def slot_features(self, slot):
+        return self.slots[slot].features()
+
+
+def batch_layered() -> BatchLayered:
+    """``module:factory`` entry."""
+    return BatchLayered()
