@@ -60,8 +60,9 @@ def test_batched_runs_keep_the_records_and_features_of_one_at_a_time(tmp_path, p
     assert [_row(r) for r in three] == [_row(r) for r in one]
     assert all(r.features and r.features.get("file") for r in one), [r.features for r in one]
     for a, b in zip(one, three, strict=True):
-        got, want = load_features(tmp_path / "three", b.features), load_features(
-            tmp_path / "one", a.features
+        got, want = (
+            load_features(tmp_path / "three", b.features),
+            load_features(tmp_path / "one", a.features),
         )
         assert list(got) == list(want)
         for name in want:
