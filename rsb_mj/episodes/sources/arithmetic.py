@@ -149,6 +149,13 @@ class ArithmeticSource(QuestionSource):
         """``train`` for the train pool's ids, else ``eval``."""
         return "train" if qid in _train_ids(self.config) else "eval"
 
+    def question_key(self, question: Question) -> str:
+        """The question up to commutativity (:func:`canonical`): ``add-17-27`` for both
+        ``17 + 27`` and ``27 + 17``."""
+        _, op, a, b = question.qid.split("-")
+        op, x, y = canonical(op, int(a), int(b))
+        return f"{op}-{x}-{y}"
+
     def eval_count(self) -> int:
         """Distinct eval questions (up to commutativity): the distribution's questions less
         the train pool's."""
