@@ -77,6 +77,11 @@ class EpisodeRecord:
         features: ``rsb eval --features`` only (None otherwise): where the episode's
             per-layer features are stored and their shapes, or why there are none (see
             :mod:`rsb_mj.probing.store`). Never scored.
+        tables: ``""`` for a row of the shipped tables (or a task file's seeded draw); for
+            a row of private tables (``rsb eval --tables DIR``) the sha256 of their private
+            manifest, and then ``seed`` is 0, ``question_id`` and ``item`` are
+            ``"private-N"`` and ``index`` is the row's position in the private table
+            (:func:`rsb_mj.evaluation.episode_source.private_record`).
     """
 
     suite: str
@@ -122,6 +127,7 @@ class EpisodeRecord:
     chosen_side: str | None = None
     instruction: str | None = None
     features: dict[str, Any] | None = None
+    tables: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -209,6 +215,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "chosen_side": (str, type(None)),
     "instruction": (str, type(None)),
     "features": (dict, type(None)),
+    "tables": (str,),
 }
 _REQUIRED = {
     f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING
