@@ -15,7 +15,7 @@ any lint-clean ``.bddl``):
 * with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.episodes.private`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
-  sha256 instead of the row (:func:`private_record`).
+  sha256 instead of the row (:func:`rsb_mj.evaluation.private_records.private_record`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import numpy as np
 
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.lang.ast import Problem
 from rsb_mj.suites import TASK_MAX_STEPS, get_suite
 
@@ -128,30 +127,6 @@ def tables_sha256(tables: str | Path) -> str:
     from rsb_mj.episodes.private import read_private
 
     return read_private(Path(tables)).sha256
-
-
-def private_record(record: EpisodeRecord, tables: str | Path) -> EpisodeRecord:
-    """What the record of a private row keeps: nothing that names the row or its question
-    (they would let whoever reads published records draw the row again or look it up).
-    ``tables`` becomes the private manifest's sha256; ``seed`` 0; ``question_id`` (and an
-    Act2Answer ``item``) ``"private-N"``, ``N`` the question's rank in the table by first
-    appearance, so a paired item's two rows still pair; ``index`` stays the row's position
-    in the private table, which with ``tables`` keys the record for resuming."""
-    rows = table_rows(record.suite, record.split, tables)
-    ranks: dict[str, int] = {}
-    for row in rows:
-        ranks.setdefault(row.question_id, len(ranks))
-
-    def hidden(qid: str | None) -> str | None:
-        return None if qid is None else f"private-{ranks.get(qid, len(ranks)):04d}"
-
-    return dataclasses.replace(
-        record,
-        seed=0,
-        question_id=str(hidden(record.question_id)),
-        item=hidden(record.item),
-        tables=tables_sha256(tables),
-    )
 
 
 def load_episode(source: str, split: str, index: int, tables: Tables = None) -> Episode:

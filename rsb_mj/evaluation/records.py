@@ -81,7 +81,7 @@ class EpisodeRecord:
             a row of private tables (``rsb eval --tables DIR``) the sha256 of their private
             manifest, and then ``seed`` is 0, ``question_id`` and ``item`` are
             ``"private-N"`` and ``index`` is the row's position in the private table
-            (:func:`rsb_mj.evaluation.episode_source.private_record`).
+            (:func:`rsb_mj.evaluation.private_records.private_record`).
     """
 
     suite: str

@@ -50,15 +50,10 @@ from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
-from rsb_mj.evaluation.episode_source import (
-    is_task_file,
-    private_record,
-    step_limit,
-    table_size,
-    tables_sha256,
-)
+from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size, tables_sha256
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_jobs
+from rsb_mj.evaluation.private_records import private_record
 from rsb_mj.evaluation.records import (
     RECORDS_FILE,
     EpisodeRecord,
@@ -137,7 +132,7 @@ class EvalConfig:
         tables: a folder of private tables (``--tables``, :mod:`rsb_mj.episodes.private`)
             the rows are read from instead of the shipped tables; each record then names
             its private manifest's sha256 instead of its row
-            (:func:`~rsb_mj.evaluation.episode_source.private_record`). A run directory
+            (:func:`~rsb_mj.evaluation.private_records.private_record`). A run directory
             keeps the tables it started with.
     """
 

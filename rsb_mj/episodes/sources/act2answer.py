@@ -22,6 +22,15 @@ share, so no feature of the two answers predicts which one is correct. The first
 pair stay on one side. Ids ``a2a-<category>-NNNN`` (position in the category's order). The
 frozen tables (:mod:`rsb_mj.episodes.paired`) keep the first ``EVAL_ITEMS`` /
 ``TRAIN_ITEMS`` items the plate reader can tell apart.
+
+Held-out reserve (private draws): the items after the pools (:func:`reserve_items`), less
+(:mod:`rsb_mj.episodes.reserve`) the text items whose question near-duplicates a question of
+a shipped table (RSB-General asks MMLU-Pro's versions of MMLU questions). Sizes: COLOR 113,
+SHAPE 94, COUNTING 229, SIZE 400, SPATIAL 562, TIME 1,361, PHYSICAL 67, BIOLOGICAL 45,
+QUANTITATIVE 187, SOCIAL 77, NORMATIVE 15, CULTURAL 430. COLOR and SHAPE have only 7 and 8
+picture pairs that no pool item shows, so most of their reserve items show a pool item's
+two pictures with the *other* one as the target ("the pink hexagon" beside an orange one,
+where a pool item asked for the orange): a new question, never a pool item's.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ train question with its operands swapped (``27 + 17`` after ``17 + 27``), so the
 disjoint even up to commutativity.
 Ids are ``arith-{add,sub,mul}-A-B``.
 
+Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): fresh eval draws that no
+shipped table asks, up to commutativity (:meth:`ArithmeticSource.question_key`): of the
+7,559 distinct eval questions the shipped eval tables ask 937, leaving 6,622.
+
 Parameters (:mod:`.params`): ``(:operators add sub)`` draws only those operations (each
 equally likely), ``(:operand_range LO HI)`` replaces the two-digit range [10, 99] and
 ``(:multiplier_range LO HI)`` the one-digit factor's [2, 9]; the defaults give exactly the
