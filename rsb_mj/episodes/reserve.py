@@ -3,7 +3,7 @@
 A private draw (:mod:`rsb_mj.episodes.private`) must not ask a question that a shipped table
 asks: a policy that looks the public rows up would know its answer. The *reserve* of a
 source is its held-out questions (:meth:`~rsb_mj.episodes.sources.base.QuestionSource.
-held_out`: the eval pool; Act2Answer: the items after its eval and train pools) less
+held_out`: the eval pool; Act2Answer: the items its eval and train pools did not take) less
 
 * every question the same source asks in a shipped table (every table the one manifest
   lists, both splits, verified first), compared by

@@ -23,7 +23,7 @@ pair stay on one side. Ids ``a2a-<category>-NNNN`` (position in the category's o
 frozen tables (:mod:`rsb_mj.episodes.paired`) keep the first ``EVAL_ITEMS`` /
 ``TRAIN_ITEMS`` items the plate reader can tell apart.
 
-Held-out reserve (private draws): the items after the pools (:func:`reserve_items`), less
+Held-out reserve (private draws): the items the pools did not take (:func:`reserve_items`), less
 (:mod:`rsb_mj.episodes.reserve`) the text items whose question near-duplicates a question of
 a shipped table (RSB-General asks MMLU-Pro's versions of MMLU questions). Sizes: COLOR 113,
 SHAPE 94, COUNTING 229, SIZE 400, SPATIAL 562, TIME 1,361, PHYSICAL 67, BIOLOGICAL 45,
@@ -306,7 +306,8 @@ def reserve_items(category: str) -> tuple[Question, ...]:
     """The held-out reserve of ``category``: the items a private draw
     (:mod:`rsb_mj.episodes.private`) takes, never in the eval or train pool.
 
-    The candidates after the pools, in the category's fixed order, that are not the same
+    The candidates the pools did not take (the balance or a full side turned them away),
+    in the category's fixed order, that are not the same
     question as a pool item (:meth:`~rsb_mj.episodes.sources.base.QuestionSource.
     question_key`: a text item's question text; a picture item's target phrase and its two
     pictures) nor as an earlier reserve item, accepted while the picture-feature probes stay

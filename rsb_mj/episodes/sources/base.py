@@ -89,7 +89,7 @@ class QuestionSource(ABC):
         shipped tables' questions are taken out (:mod:`rsb_mj.episodes.reserve`): the eval
         pool, in its fixed order; None for a generated pool (fresh questions are drawn).
         A source whose eval pool the shipped tables use up overrides it (Act2Answer: the
-        items after its eval and train pools)."""
+        items its eval and train pools did not take)."""
         return self.pool("eval")
 
     def question_key(self, question: Question) -> str:

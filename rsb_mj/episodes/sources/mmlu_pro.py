@@ -14,7 +14,8 @@ Ids ``mmlu_pro-QUESTION_ID``.
 
 Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): the 231 eval questions
 that no shipped table asks nor near-duplicates (the General eval tables ask 740 of the
-1,000; 29 more near-duplicate a question they ask), in id order. The train pool is no reserve: it is what models train on.
+1,000; 29 more near-duplicate a question they ask), in id order. The train pool is no
+reserve: it is what models train on.
 """
 
 from __future__ import annotations
