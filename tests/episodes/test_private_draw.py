@@ -6,12 +6,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import shutil
+from dataclasses import replace
 
 import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.episodes.dedup import DuplicateIndex, normalize
+from rsb_mj.episodes.families import load_table
 from rsb_mj.episodes.private import (
     VERSION,
     Secret,
@@ -108,11 +111,18 @@ def test_the_manifest_holds_the_secret_hash_and_version_never_the_secret(drawn):
         assert hmac.new(SECRET, b"", hashlib.sha256).hexdigest().encode() not in path.read_bytes()
 
 
+#: The arithmetic question text: "what is 82 minus 30?" (the source's words for its ops).
+ARITH = re.compile(r"what is (\d+) (plus|minus|times) (\d+)\?")
+OPS = {"plus": "add", "minus": "sub", "times": "mul"}
+
+
 def _key(row) -> str:
-    """What makes a question the same question, computed from the row alone."""
-    if row.question_id.startswith("arith-"):
-        _, op, a, b = row.question_id.split("-")
-        return "arith " + " ".join(map(str, canonical(op, int(a), int(b))))
+    """What makes a question the same question, computed from the row's question text (and
+    for a picture item the pictures it shows), never from its id."""
+    arith = ARITH.fullmatch(row.question)
+    if arith:
+        a, op, b = arith.groups()
+        return "arith " + " ".join(map(str, canonical(OPS[op], int(a), int(b))))
     plates = row.extra.get("plates")
     if plates and row.extra.get("category") in ("COLOR", "SHAPE", "COUNTING"):
         return f"{row.question} | {sorted(plates.values())}"
@@ -124,12 +134,17 @@ def test_private_rows_share_no_question_with_the_shipped_tables(drawn):
     ids = {r.question_id for r in shipped}
     keys = {_key(r) for r in shipped}
     index = DuplicateIndex(r.question for r in shipped)
+    # the key reads the text: a shipped sum asked the other way round is the same question
+    commuted = replace(load_table("RSB-Math-4", "eval")[1], question="what is 58 plus 87?")
+    assert commuted.question_id == "arith-add-87-58" and _key(commuted) in keys
+    assert _key(replace(commuted, question_id="arith-add-1-2")) in keys
     for name in ("RSB-Math-4.eval.jsonl", "A2A-Color.eval.jsonl"):
         rows = read_table(drawn / name)
         assert len(rows) == ROWS
         assert not ids & {r.question_id for r in rows}, name
         assert not keys & {_key(r) for r in rows}, name
         if name.startswith("RSB"):
+            assert all(ARITH.fullmatch(r.question) for r in rows)  # keyed by its text
             assert all(index.match(r.question) is None for r in rows)
             assert len({r.question_id for r in rows}) == ROWS  # each question once
             assert {r.split for r in rows} == {"eval"} and [r.index for r in rows] == list(
