@@ -146,12 +146,16 @@ def test_a_policy_receives_nothing_that_names_the_row(tables, tmp_path):
 
 @pytest.mark.slow
 def test_the_lookup_cheat_scores_on_public_rows_and_guesses_on_private_ones(tables, tmp_path):
-    public = run_eval(_config(tmp_path / "public", None, ("RSB-Math-4",), CHEAT, episodes=4))
-    assert [(r.success, r.text) for r in public] == [(True, "looked up")] * 4
-    private = run_eval(_config(tmp_path / "private", tables, ("RSB-Math-4",), CHEAT, episodes=4))
-    assert [r.text for r in private] == ["guessed"] * 4
-    rows = read_table(tables / "RSB-Math-4.eval.jsonl")[:4]
+    public = run_eval(_config(tmp_path / "public", None, ("RSB-Math-4",), CHEAT, episodes=16))
+    assert [(r.success, r.text) for r in public] == [(True, "looked up")] * 16  # TSR 16/16
+    private = run_eval(_config(tmp_path / "private", tables, ("RSB-Math-4",), CHEAT, episodes=16))
+    assert [r.text for r in private] == ["guessed"] * 16
+    rows = read_table(tables / "RSB-Math-4.eval.jsonl")[:16]
     assert [r.choice for r in private] == [guess(row) for row in rows]
+    # the expert's motions carry the guess: it succeeds exactly where the guess is right,
+    # 6 of 16 here (chance 25%; the 100-row test above holds the rate to chance)
+    assert [r.success for r in private] == [guess(row) == row.target for row in rows]
+    assert sum(r.success for r in private) == 6
 
 
 def test_vla_eval_runs_private_tables_and_sends_only_the_suite(tables):
