@@ -21,8 +21,9 @@ def private_record(record: EpisodeRecord, tables: str | Path) -> EpisodeRecord:
     (they would let whoever reads published records draw the row again or look it up).
     ``tables`` becomes the private manifest's sha256; ``seed`` 0; ``question_id`` (and an
     Act2Answer ``item``) ``"private-N"``, ``N`` the question's rank in the table by first
-    appearance, so a paired item's two rows still pair; ``index`` stays the row's position
-    in the private table, which with ``tables`` keys the record for resuming."""
+    appearance, so a paired item's two rows still pair; ``instruction`` None (it holds the
+    private question); ``index`` stays the row's position in the private table, which with
+    ``tables`` keys the record for resuming."""
     rows = table_rows(record.suite, record.split, tables)
     ranks: dict[str, int] = {}
     for row in rows:
@@ -36,6 +37,7 @@ def private_record(record: EpisodeRecord, tables: str | Path) -> EpisodeRecord:
         seed=0,
         question_id=str(hidden(record.question_id)),
         item=hidden(record.item),
+        instruction=None,
         tables=tables_sha256(tables),
     )
 

@@ -73,7 +73,8 @@ class EpisodeRecord:
             (None without a choice).
         instruction: the instruction the policy was given (after any ablation or language
             perturbation: ``info["instruction"]`` at reset), or None in records written
-            before it was recorded and in error records of episodes that never started.
+            before it was recorded, in error records of episodes that never started and
+            in records of private rows (it holds the private question).
         features: ``rsb eval --features`` only (None otherwise): where the episode's
             per-layer features are stored and their shapes, or why there are none (see
             :mod:`rsb_mj.probing.store`). Never scored.

@@ -95,10 +95,12 @@ def test_the_expert_succeeds_and_records_name_the_manifest_not_the_row(tables, t
     ]
     assert [r.item for r in records] == [None, None, "private-0000", "private-0000"]
     assert [r.layout for r in records[2:]] == ["original", "swapped"]
+    assert {r.instruction for r in records} == {None}  # it holds the private question
     written = (out / "episodes.jsonl").read_text()
     for name in ("RSB-Math-4.eval.jsonl", "A2A-Color.eval.jsonl"):
         for row in read_table(tables / name)[:2]:
             assert row.question_id not in written and str(row.seed) not in written
+            assert row.question not in written and row.instruction not in written
     assert json.loads((out / "run.json").read_text())["tables"] == digest
     assert len(run_eval(_config(out, tables))) == 4  # resumed: nothing runs again
     assert len(written.splitlines()) == len((out / "episodes.jsonl").read_text().splitlines())
