@@ -16,7 +16,7 @@ held_out`: the eval pool; Act2Answer: the items its eval and train pools did not
 A generated source (``arithmetic``) has no list: :class:`ReserveSource` draws its eval
 questions as the eval tables do and rejects the ones excluded above. The shipped tables
 are never rebuilt from the reserve (their pools, draws and bytes stay as they are); the
-reserve is what they leave. Its sizes are in the README ("Private draws") and in each
+reserve is what they leave. Its sizes are in docs/private_draws.md and in each
 source's docstring, and ``tests/episodes/test_private_reserve.py`` holds them, so a rebuild
 of a shipped table that changes a reserve fails until they are updated.
 """
