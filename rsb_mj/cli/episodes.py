@@ -131,7 +131,14 @@ def _build(args: argparse.Namespace, names: list[str]) -> int:
     start = time.perf_counter()
     results = []
     if seeded or not names:
-        results += build_all(seeded or None, splits, args.out, args.jobs, args.rows)
+        mapper = None
+        if args.jobs > 1:
+            from functools import partial
+
+            from rsb_mj.evaluation.pool import map_jobs
+
+            mapper = partial(map_jobs, workers=args.jobs)
+        results += build_all(seeded or None, splits, args.out, args.rows, mapper)
     if paired:
         from rsb_mj.evaluation.legibility import answer_reader
 

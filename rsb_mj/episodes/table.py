@@ -199,6 +199,8 @@ def learned_heuristics(train: list[Episode]) -> dict[str, Any]:
 
 #: ``seeds(index, attempt) -> seed``: the candidate seeds of a table's row ``index``.
 Seeds = Callable[[int, int], int]
+#: ``mapper(fn, jobs) -> [fn(job) for job in jobs]``, in order, anywhere (see :func:`build_all`).
+Mapper = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
 
 
 def build_table(
@@ -480,6 +482,15 @@ def _build_bytes(
     return dumps(episodes), len(episodes), relaxed
 
 
+def _build_job(job: tuple[str, str, int | None, bytes | None]) -> tuple[bytes, int, int]:
+    """:func:`_build_bytes` of one ``(name, split, rows[, train])`` job (for a mapper)."""
+    return _build_bytes(*job)
+
+
+def _serial(fn: Callable[[Any], Any], jobs: list[Any]) -> list[Any]:
+    return [fn(job) for job in jobs]
+
+
 def _parse(data: bytes | None) -> list[Episode] | None:
     if data is None:
         return None
@@ -491,8 +502,8 @@ def build_all(
     suites: list[str] | None = None,
     splits: tuple[str, ...] = ("eval", "train"),
     out_dir: Path | None = None,
-    jobs: int = 1,
     rows: int | None = None,
+    mapper: Mapper | None = None,
 ) -> list[BuildResult]:
     """Build and write the tables of ``suites`` (default: every suite, levels included) and
     the manifest.
@@ -501,11 +512,14 @@ def build_all(
         suites: suite names; None for all of :data:`rsb_mj.suites.ALL_SUITES`.
         splits: which tables of each suite.
         out_dir: destination folder (default ``tasks/episodes``).
-        jobs: worker processes; every table is independent, so the bytes do not depend on it.
         rows: rows per table (default: ``EVAL_ROWS`` / ``TRAIN_ROWS``). A bigger balanced
             train table is the way to get more demonstrations than the shipped 1,000: free
             draws (``RsbEnv.reset()`` without an episode) keep the sources' own shortcuts.
             A level's table has its base table's rows.
+        mapper: runs the independent table builds, ``mapper(fn, jobs)`` ->
+            ``[fn(job) for job in jobs]`` in order (``rsb episodes build --jobs N`` passes
+            :func:`rsb_mj.evaluation.pool.map_jobs` on N workers); None: one after another
+            in this process. The bytes do not depend on it.
     """
     out_dir = episodes_dir() if out_dir is None else out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -521,13 +535,7 @@ def build_all(
         todo = [(name, split, rows) for name in base_names]
         if split == "eval":
             todo = [(*t, _train_bytes(t[0], done, out_dir)) for t in todo]
-        if jobs > 1 and todo:
-            from concurrent.futures import ProcessPoolExecutor
-
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                built_now = list(pool.map(_build_bytes, *zip(*todo, strict=True)))
-        else:
-            built_now = [_build_bytes(*t) for t in todo]
+        built_now = (mapper or _serial)(_build_job, todo)
         done.update({(t[0], split): b for t, b in zip(todo, built_now, strict=True)})
         for name in level_names:
             base = _parse(_base_bytes(ALL_SUITES[name].base, split, done, out_dir)) or []
