@@ -68,6 +68,7 @@ from rsb_mj.episodes.table import (
     diff_rows,
     dumps,
     load_suite_problem,
+    read_listed_table,
     read_table,
     sha256,
     table_name,
@@ -464,18 +465,10 @@ def check_private(
         ]
     for file in _wanted(manifest, names):
         entry = manifest.tables[file]
-        path = Path(folder) / file
-        if not path.is_file():
-            problems.append(f"{file}: file missing")
+        found, rows = read_listed_table(Path(folder), file, entry)
+        problems += found
+        if rows is None:
             continue
-        digest = sha256(path.read_bytes())
-        if digest != entry["sha256"]:
-            problems.append(
-                f"{file}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
-            )
-        rows = read_table(path)
-        if len(rows) != entry["rows"]:
-            problems.append(f"{file}: {len(rows)} rows, manifest says {entry['rows']}")
         problems += _check_rows(file, rows, _target_of(entry), max_report)
         suite = _target_of(entry).suite
         if suite and suite.level:

@@ -604,6 +604,26 @@ def write_manifest(folder: Path, tables: dict[str, dict[str, Any]]) -> None:
     atomic_write_text(folder / MANIFEST, json.dumps(body, indent=2) + "\n")
 
 
+def read_listed_table(
+    folder: Path, name: str, entry: dict[str, Any]
+) -> tuple[list[str], list[Episode] | None]:
+    """(problems, rows) of the table ``name`` of ``folder`` against its manifest ``entry``:
+    a missing file (rows None), a sha256 or a row count that differs from the entry's."""
+    path = Path(folder) / name
+    if not path.is_file():
+        return [f"{name}: file missing"], None
+    problems = []
+    digest = sha256(path.read_bytes())
+    if digest != entry["sha256"]:
+        problems.append(
+            f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
+        )
+    rows = read_table(path)
+    if len(rows) != entry["rows"]:
+        problems.append(f"{name}: {len(rows)} rows, manifest says {entry['rows']}")
+    return problems, rows
+
+
 def diff_rows(stored: Episode, fresh: Episode) -> list[str]:
     """Names of the fields where two rows differ."""
     a, b = stored.to_dict(), fresh.to_dict()
@@ -674,18 +694,10 @@ def check_tables(
             continue
         if entry["split"] not in splits:
             continue
-        path = folder / name
-        if not path.is_file():
-            problems.append(f"{name}: file missing")
+        found, episodes = read_listed_table(folder, name, entry)
+        problems += found
+        if episodes is None:
             continue
-        digest = sha256(path.read_bytes())
-        if digest != entry["sha256"]:
-            problems.append(
-                f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
-            )
-        episodes = read_table(path)
-        if len(episodes) != entry["rows"]:
-            problems.append(f"{name}: {len(episodes)} rows, manifest says {entry['rows']}")
         suite = ALL_SUITES[entry["suite"]]
         if suite.name not in loaded:
             loaded[suite.name] = load_suite_problem(suite)
