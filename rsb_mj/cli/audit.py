@@ -9,6 +9,9 @@ question ids belong to the table's split and no eval question near-duplicates a 
 question. Prints instruction-length statistics. Each table gets its family's audit
 (:mod:`rsb_mj.episodes.families`: an Act2Answer table the paired audit, side, arrangement,
 letter and picture features), whatever its choice count.
+``rsb audit --tables DIR`` audits the private tables of a folder
+(:func:`rsb_mj.episodes.private.audit_private`: the same audit, the suite's shipped train
+table for the fitted probes, and no question of a shipped table).
 Exit 0 when every table passes, 1 when one fails (the failing checks are printed), 2 on
 usage errors.
 """
@@ -42,6 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="audit this JSONL table instead (repeatable)",
     )
     parser.add_argument(
+        "--tables",
+        type=Path,
+        metavar="DIR",
+        help="audit the private tables in DIR (rsb episodes build --private; SUITE names "
+        "some of them), each eval table with its suite's shipped train table",
+    )
+    parser.add_argument(
         "--train",
         type=Path,
         action="append",
@@ -66,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.episodes.table import load_table, read_table
     from rsb_mj.suites import SUITES, expand_suites, get_suite
 
+    if args.tables is not None:
+        return _private(args, expand_suites(list(args.suites)))
     if args.train and len(args.train) != len(args.table):
         print(f"rsb audit: error: {len(args.train)} --train for {len(args.table)} --table")
         return 2
@@ -77,6 +89,21 @@ def run(args: argparse.Namespace) -> int:
             train = load_table(suite.name, "train") if args.split == "eval" else None
             tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split), train))
     reports = [audit_rows(rows, label, args.max_words, train) for label, rows, train in tables]
+    return _print(args, reports)
+
+
+def _private(args: argparse.Namespace, names: list[str]) -> int:
+    """``rsb audit --tables DIR [SUITE...]``: the private tables of a folder."""
+    from rsb_mj.episodes.private import audit_private
+
+    if args.table or args.train or args.split != "eval":
+        print("rsb audit: error: --tables audits a private folder's eval tables alone")
+        return 2
+    return _print(args, audit_private(args.tables, names or None, args.max_words))
+
+
+def _print(args: argparse.Namespace, reports: list) -> int:
+    """Print ``reports`` (text or JSON); 0 when every table passed, else 1."""
     if args.format == "json":
         print(json.dumps([r.to_dict() for r in reports], indent=2))
     else:

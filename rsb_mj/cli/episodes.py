@@ -7,7 +7,10 @@
   rebuilds every table by its family (:mod:`rsb_mj.episodes.families`): RSB rows re-drawn
   from their ``(suite, split, index, seed)``, naming each row that drifted; Act2Answer
   tables rebuilt from their items (exit 1);
-* ``rsb episodes show SUITE [--split S] [--index I]`` prints one row.
+* ``rsb episodes show SUITE [--split S] [--index I]`` prints one row;
+* ``rsb episodes build SUITE|TASK.bddl... --private --secret-file FILE -o DIR`` draws fresh
+  eval tables from a secret, and ``rsb episodes check --tables DIR`` verifies them
+  (:mod:`rsb_mj.episodes.private`).
 """
 
 from __future__ import annotations
@@ -40,9 +43,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Act2Answer; or task files (*.bddl)",
     )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
-    build.add_argument("--out", type=Path, help="write to this folder instead of tasks/episodes")
+    build.add_argument(
+        "-o", "--out", type=Path, help="write to this folder instead of tasks/episodes"
+    )
     build.add_argument(
         "--rows", type=int, help="rows per table (default: 500 eval, 1000 train); use with --out"
+    )
+    build.add_argument(
+        "--private",
+        action="store_true",
+        help="draw fresh eval tables from --secret-file into --out (questions no shipped "
+        "table asks; see rsb_mj.episodes.private)",
+    )
+    build.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar="FILE",
+        help="the secret of a private draw (at least 16 bytes; never written anywhere)",
     )
     build.add_argument(
         "--jobs", type=int, default=1, help="worker processes (the bytes do not depend on it)"
@@ -56,6 +73,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="default: every suite (levels included, and the A2A suites)",
     )
     check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
+    check.add_argument(
+        "--tables",
+        type=Path,
+        metavar="DIR",
+        help="check the private tables in DIR (rsb episodes build --private) without their secret",
+    )
+    check.add_argument(
+        "--secret-file",
+        type=Path,
+        metavar="FILE",
+        help="with --tables: also check that DIR was drawn from this secret",
+    )
     show = sub.add_parser("show", help="print one row of a table")
     show.add_argument("suite", metavar="SUITE")
     show.add_argument("--split", choices=SPLITS, default="eval")
@@ -69,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.episodes.table import load_table
     from rsb_mj.suites import expand_suites
 
+    if args.action == "build" and (args.private or args.secret_file):
+        return _build_private(args, expand_suites(list(args.suites)))
+    if args.action == "check" and (args.tables or args.secret_file):
+        return _check_private(args, expand_suites(list(args.suites)))
     if args.action == "build" and any(s.endswith(".bddl") for s in args.suites):
         return _build_task_files(args)
     if args.action == "build":
@@ -98,7 +131,14 @@ def _build(args: argparse.Namespace, names: list[str]) -> int:
     start = time.perf_counter()
     results = []
     if seeded or not names:
-        results += build_all(seeded or None, splits, args.out, args.jobs, args.rows)
+        mapper = None
+        if args.jobs > 1:
+            from functools import partial
+
+            from rsb_mj.evaluation.pool import map_jobs
+
+            mapper = partial(map_jobs, workers=args.jobs)
+        results += build_all(seeded or None, splits, args.out, args.rows, mapper)
     if paired:
         from rsb_mj.evaluation.legibility import answer_reader
 
@@ -127,6 +167,67 @@ def _check(args: argparse.Namespace, names: list[str]) -> int:
         print(f"FAILED: {len(problems)} problems ({took:.1f} s); rebuild with: rsb episodes build")
         return 1
     print(f"OK: every table matches its manifest and re-draws byte for byte ({took:.1f} s)")
+    return 0
+
+
+def _build_private(args: argparse.Namespace, names: list[str]) -> int:
+    """``rsb episodes build SUITE|TASK.bddl... --private --secret-file FILE -o DIR``."""
+    from rsb_mj.episodes.private import Secret, build_private
+
+    missing = [
+        flag
+        for flag, value in (
+            ("--private", args.private),
+            ("--secret-file", args.secret_file),
+            ("-o DIR", args.out),
+        )
+        if not value
+    ]
+    if missing:
+        print(f"rsb episodes: error: a private draw needs {', '.join(missing)}")
+        return 2
+    if not names:
+        print("rsb episodes: error: name the suites or task files to draw privately")
+        return 2
+    if args.split == "train":
+        print("rsb episodes: error: a private draw has eval tables only (--split eval)")
+        return 2
+    from rsb_mj.evaluation.legibility import answer_reader
+
+    secret = Secret.read(args.secret_file)
+    start = time.perf_counter()
+    results = build_private(names, secret, args.out, args.rows, reader=answer_reader)
+    for r in results:
+        state = "rewritten" if r.changed else "unchanged"
+        dropped = f", {len(r.dropped)} items dropped (illegible)" if r.dropped else ""
+        print(f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}{dropped}")
+    print(
+        f"drew {len(results)} private tables in {time.perf_counter() - start:.1f} s into "
+        f"{args.out} (secret id {secret.id[:12]}); keep the folder and the secret private"
+    )
+    return 0
+
+
+def _check_private(args: argparse.Namespace, names: list[str]) -> int:
+    """``rsb episodes check [SUITE...] --tables DIR [--secret-file FILE]``."""
+    from rsb_mj.episodes.private import Secret, check_private
+
+    if args.tables is None:
+        print("rsb episodes: error: --secret-file checks a private folder: give --tables DIR")
+        return 2
+    secret = Secret.read(args.secret_file) if args.secret_file else None
+    start = time.perf_counter()
+    problems = check_private(args.tables, names or None, secret)
+    for line in problems:
+        print(line)
+    took = time.perf_counter() - start
+    if problems:
+        print(f"FAILED: {len(problems)} problems in {args.tables} ({took:.1f} s)")
+        return 1
+    print(
+        f"OK: every private table in {args.tables} matches its manifest, re-draws from its "
+        f"seeds and asks only held-out questions ({took:.1f} s)"
+    )
     return 0
 
 

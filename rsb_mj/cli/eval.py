@@ -4,6 +4,7 @@ Example (the README main job)::
 
     rsb eval --suite all --policy expert --policy random-grasp --episodes 5 --out runs/quick
     rsb eval tasks/rsb_math_4_objects.bddl --policy expert --episodes 20 --out runs/objects
+    rsb eval --suite RSB-Math-4 --tables private/ --policy expert --episodes 50 --out runs/p
 
 Rerunning the same command resumes: finished episodes are kept, the rest run, and episodes
 that ended in an error (a policy server that went away, a policy that raised, a worker that
@@ -75,6 +76,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--episodes", type=int, default=10, help="episodes per suite (default 10)")
     p.add_argument("--out", type=Path, required=True, help="run directory (resumed if present)")
     p.add_argument("--split", default="eval", choices=SPLITS)
+    p.add_argument(
+        "--tables",
+        type=Path,
+        metavar="DIR",
+        help="run the private eval tables in DIR (rsb episodes build --private) instead of "
+        "the shipped ones, checked against DIR's manifest; records name its sha256, not rows",
+    )
     p.add_argument("--start", type=int, default=0, help="first episode index (default 0)")
     p.add_argument(
         "-j",
@@ -246,6 +254,7 @@ def run(args: argparse.Namespace) -> int:
         features=args.features,
         feature_modules=tuple(m.strip() for m in args.feature_modules.split(",") if m.strip()),
         batch=args.batch,
+        tables=args.tables,
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)

@@ -9,6 +9,10 @@ Every suite names its family (:attr:`rsb_mj.suites.Suite.family`); its tables li
   checked by rebuilding them from their items; audited by
   :func:`rsb_mj.episodes.paired_audit.audit_paired`.
 
+Each family also draws private eval tables from a secret (:attr:`Family.private`, for
+:mod:`rsb_mj.episodes.private`) and re-draws one of their rows from what it records
+(:attr:`Family.redraw`), which is how a private table is checked without its secret.
+
 A table given by path is audited by the family of the suite its rows name, and as ``rsb``
 (seeded draws) when they name none (a task file's rows).
 """
@@ -27,6 +31,9 @@ from rsb_mj.suites import A2A_SUITES, ALL_SUITES, Suite, get_suite
 if TYPE_CHECKING:
     from rsb_mj.episode import Episode
     from rsb_mj.episodes.audit import AuditReport
+    from rsb_mj.episodes.sources.base import QuestionSource
+    from rsb_mj.episodes.table import DrawRequest
+    from rsb_mj.lang.ast import Problem
 
 
 def _check_rsb(
@@ -66,6 +73,32 @@ def _audit_paired(*args: Any) -> AuditReport:
     return audit_paired(*args)
 
 
+def _private_rsb(request: DrawRequest) -> tuple[list[Episode], dict[str, str]]:
+    from rsb_mj.episodes.table import private_rows
+
+    return private_rows(request), {}
+
+
+def _private_paired(request: DrawRequest) -> tuple[list[Episode], dict[str, str]]:
+    from rsb_mj.episodes.paired import private_paired
+
+    return private_paired(request)
+
+
+def _redraw_rsb(problem: Problem, row: Episode, source: QuestionSource) -> Episode:
+    from rsb_mj.episodes.sampler import sample_episode
+
+    return sample_episode(
+        problem, suite=row.suite, split=row.split, index=row.index, seed=row.seed, source=source
+    )
+
+
+def _redraw_paired(problem: Problem, row: Episode, source: QuestionSource) -> Episode:
+    from rsb_mj.episodes.paired import redraw_row
+
+    return redraw_row(problem, row, source.get(row.question_id))
+
+
 @dataclass(frozen=True)
 class Family:
     """One table family.
@@ -75,18 +108,40 @@ class Family:
         design: how its tables are made, for messages.
         check: ``check(suites, folder, complete, splits, max_report) -> problems``.
         audit: ``audit(rows, label, max_words, train) -> AuditReport``.
+        private: ``private(request) -> (rows, dropped items)``: a private eval table
+            (:mod:`rsb_mj.episodes.private`) drawn from the request's secret seeds and
+            held-out reserve (:class:`~rsb_mj.episodes.table.DrawRequest`).
+        redraw: ``redraw(problem, row, source) -> row``: a row drawn again from what it
+            records (its seed and pins) with ``source`` as the question source: how
+            ``rsb episodes check`` verifies a private table without its secret.
     """
 
     name: str
     design: str
     check: Callable[[list[Suite], Path | None, bool, tuple[str, ...], int], list[str]]
     audit: Callable[..., AuditReport]
+    private: Callable[[DrawRequest], tuple[list[Episode], dict[str, str]]]
+    redraw: Callable[[Problem, Episode, QuestionSource], Episode]
 
 
 #: Family name -> :class:`Family`.
 FAMILIES: dict[str, Family] = {
-    "rsb": Family("rsb", "seeded draws kept balanced", _check_rsb, _audit_rsb),
-    "a2a": Family("a2a", "paired items in both plate orders", _check_paired, _audit_paired),
+    "rsb": Family(
+        "rsb",
+        "seeded draws kept balanced",
+        _check_rsb,
+        _audit_rsb,
+        _private_rsb,
+        _redraw_rsb,
+    ),
+    "a2a": Family(
+        "a2a",
+        "paired items in both plate orders",
+        _check_paired,
+        _audit_paired,
+        _private_paired,
+        _redraw_paired,
+    ),
 }
 
 

@@ -42,6 +42,7 @@ from rsb_mj.episodes.sources.act2answer import EVAL_ITEMS, TRAIN_ITEMS
 from rsb_mj.episodes.table import (
     MANIFEST,
     BuildResult,
+    DrawRequest,
     diff_rows,
     dumps,
     episodes_dir,
@@ -158,14 +159,30 @@ def select_items(
     return kept, drops
 
 
-def build_rows(suite: str, split: str, items: list[Question], problem: Problem) -> list[Episode]:
-    """The rows of a table made of ``items`` (see the module docstring)."""
+def build_rows(
+    suite: str,
+    split: str,
+    items: list[Question],
+    problem: Problem,
+    *,
+    seed_of: Callable[[int], int] | None = None,
+    balance: str | None = None,
+) -> list[Episode]:
+    """The rows of a table made of ``items`` (see the module docstring).
+
+    Args:
+        seed_of: row index -> its seed (default: :func:`~rsb_mj.episodes.table.row_seed` of
+            (suite, split, index, 0)); a private draw passes its secret's.
+        balance: the key of the fixed shuffles that balance the correct option and the
+            arrangement (default ``"{suite}/{split}"``); a private draw passes a secret one.
+    """
     name = get_suite(suite).name
-    correct = _balanced(len(items), f"{name}/{split}/correct")
+    key = f"{name}/{split}" if balance is None else balance
+    correct = _balanced(len(items), f"{key}/correct")
     if split == "eval":
         plan = [(k, ARRANGEMENTS[j]) for k in range(len(items)) for j in range(2)]
     else:
-        swap = _balanced(len(items), f"{name}/{split}/layout")
+        swap = _balanced(len(items), f"{key}/layout")
         plan = [(k, ARRANGEMENTS[swap[k]]) for k in range(len(items))]
     return [
         paired_row(
@@ -174,12 +191,75 @@ def build_rows(suite: str, split: str, items: list[Question], problem: Problem) 
             suite=name,
             split=split,
             index=index,
-            seed=row_seed(name, split, index, 0),
+            seed=row_seed(name, split, index, 0) if seed_of is None else seed_of(index),
             correct="AB"[correct[k]],
             arrangement=arrangement,
         )
         for index, (k, arrangement) in enumerate(plan)
     ]
+
+
+def redraw_row(problem: Problem, row: Episode, item: Question) -> Episode:
+    """Row ``row`` drawn again from its item, seed, correct option and arrangement (what
+    the row pins): equal to ``row`` when the row is what the builder made of them."""
+    return paired_row(
+        problem,
+        item,
+        suite=row.suite,
+        split=row.split,
+        index=row.index,
+        seed=row.seed,
+        correct=row.correct,
+        arrangement=str(row.extra.get("layout", "")),
+    )
+
+
+def private_paired(request: DrawRequest) -> tuple[list[Episode], dict[str, str]]:
+    """The rows of a private paired eval table and the items dropped (id -> reason): the
+    reserve's items in a secret order (a permutation seeded by ``request.key``), the first
+    legible ones (``request.reader``) each in both arrangements, the correct option
+    balanced by a secret shuffle (``request.key`` again), row ``i``'s seed
+    ``request.seeds(i, 0)``. Default: ``EVAL_ITEMS`` items (300 rows, fewer when the reserve
+    has fewer items); ``request.rows`` must be even (two rows per item).
+
+    Raises:
+        EpisodeError: for an odd or non-positive row count, or more items than the reserve
+            has legible ones.
+    """
+    pool = request.source.pool("eval") or ()
+    if request.rows is not None and (request.rows < 2 or request.rows % 2):
+        raise EpisodeError(
+            f"--rows {request.rows}: a paired table has two rows per item (one per "
+            "arrangement); give an even number"
+        )
+    want = min(EVAL_ITEMS, len(pool)) if request.rows is None else request.rows // 2
+    order = np.random.default_rng(int(request.key[:16], 16)).permutation(len(pool))
+    kept: list[Question] = []
+    drops: dict[str, str] = {}
+    for i in order:
+        if len(kept) >= want:
+            break
+        item = pool[int(i)]
+        reason = request.reader(request.problem, item) if request.reader is not None else None
+        if reason:
+            drops[item.qid] = reason
+        else:
+            kept.append(item)
+    if len(kept) < want:
+        raise EpisodeError(
+            f"{request.suite}: the held-out reserve of source {request.source.name} has "
+            f"{len(kept)} legible items of {len(pool)}; a private table of {2 * want} rows "
+            f"needs {want} (--rows {2 * len(kept)} at most)"
+        )
+    rows = build_rows(
+        request.suite,
+        "eval",
+        kept,
+        request.problem,
+        seed_of=lambda index: request.seeds(index, 0),
+        balance=request.key,
+    )
+    return rows, drops
 
 
 def build_paired(
@@ -286,5 +366,7 @@ __all__ = [
     "build_rows",
     "check_paired",
     "paired_row",
+    "private_paired",
+    "redraw_row",
     "select_items",
 ]

@@ -55,7 +55,7 @@ from rsb_mj.episodes.instructions import (
 )
 from rsb_mj.episodes.options import draw_options, pinned_options
 from rsb_mj.episodes.question import Question
-from rsb_mj.episodes.sources import check_split, resolve_source
+from rsb_mj.episodes.sources import QuestionSource, check_split, resolve_source
 from rsb_mj.episodes.templates import Template
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang.task import Task
@@ -110,9 +110,11 @@ def draw_semantics(
     rng: np.random.Generator,
     templates: str | None = None,
     pins: Pins | None = None,
+    source: QuestionSource | None = None,
 ) -> Semantics:
     """Steps 1-5 of the draw order (see the module docstring); with ``pins``, steps 1-3 are
-    the pinned question, correct option and mapping (no draw).
+    the pinned question, correct option and mapping (no draw); ``source`` replaces the
+    task's own (a private draw's held-out reserve, :mod:`rsb_mj.episodes.reserve`).
 
     Raises:
         EpisodeError: when the task file has no question block, names an unknown source or
@@ -123,7 +125,7 @@ def draw_semantics(
     task = as_task(problem)
     path = task.path
     choices = task.choices
-    source = resolve_source(task.source)
+    source = resolve_source(task.source) if source is None else source
     source.check_choices(choices)
     candidates = task.candidates
     if len(candidates) != choices:
@@ -297,6 +299,7 @@ def sample_episode(
     index: int,
     seed: int,
     templates: str | None = None,
+    source: QuestionSource | None = None,
 ) -> Episode:
     """Draw the episode ``(suite, split, index, seed)`` of ``problem``.
 
@@ -310,6 +313,8 @@ def sample_episode(
         seed: the seed of ``numpy.random.default_rng``, the only source of randomness.
         templates: override the template set (``"seen"``/``"unseen"``), e.g. to evaluate
             on seen templates.
+        source: draw the question from this source instead of the task's (a private
+            draw's held-out reserve).
 
     Returns:
         The episode; the same arguments always give the same episode.
@@ -319,7 +324,9 @@ def sample_episode(
             :func:`draw_semantics`); SceneError when no layout fits.
     """
     rng = np.random.default_rng(seed)
-    sem = draw_semantics(problem, suite=suite, split=split, rng=rng, templates=templates)
+    sem = draw_semantics(
+        problem, suite=suite, split=split, rng=rng, templates=templates, source=source
+    )
     layout = draw_layout(problem, rng)
     distractors = draw_distractors(problem, rng, layout)
     return assemble(

@@ -44,6 +44,7 @@ import hashlib
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,8 +57,14 @@ from rsb_mj.colors import PALETTE
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.audit import leaks_answer
 from rsb_mj.episodes.heuristics import BALANCED, numeric_rank, target_color, target_position
-from rsb_mj.episodes.sampler import assemble, draw_layout, draw_semantics, sample_episode
-from rsb_mj.episodes.sources import get_source
+from rsb_mj.episodes.sampler import (
+    assemble,
+    draw_distractors,
+    draw_layout,
+    draw_semantics,
+    sample_episode,
+)
+from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import ALL_SUITES, Suite, get_suite
@@ -190,6 +197,12 @@ def learned_heuristics(train: list[Episode]) -> dict[str, Any]:
     return fitted_probes(train)
 
 
+#: ``seeds(index, attempt) -> seed``: the candidate seeds of a table's row ``index``.
+Seeds = Callable[[int, int], int]
+#: ``mapper(fn, jobs) -> [fn(job) for job in jobs]``, in order, anywhere (see :func:`build_all`).
+Mapper = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
+
+
 def build_table(
     suite_name: str,
     split: str,
@@ -216,14 +229,54 @@ def build_table(
             f"{suite.name} is level L{suite.level} of {suite.base}: its table is derived from "
             f"{suite.base}'s (derive_table), not balanced on its own"
         )
-    rows = default_rows(split) if rows is None else rows
     problem = load_suite_problem(suite) if problem is None else problem
-    pool = get_source(suite.source).pool(split)
+
+    def seeds(index: int, attempt: int) -> int:
+        return row_seed(suite.name, split, index, attempt)
+
+    rows = default_rows(split) if rows is None else rows
+    return draw_balanced(
+        problem, suite=suite.name, split=split, rows=rows, seeds=seeds, train=train
+    )
+
+
+def draw_balanced(
+    problem: Problem,
+    *,
+    suite: str,
+    split: str,
+    rows: int,
+    seeds: Seeds,
+    source: QuestionSource | None = None,
+    train: list[Episode] | None = None,
+) -> tuple[list[Episode], int]:
+    """Draw ``rows`` rows of ``problem`` kept balanced (the rules of the module docstring):
+    row ``i`` is the first of ``seeds(i, 0), seeds(i, 1), ...`` whose episode passes them.
+
+    Args:
+        suite: the name the rows carry (``""`` for a task file's).
+        source: the source questions are drawn from (default: the task's; a private draw
+            passes its held-out reserve, :mod:`rsb_mj.episodes.reserve`).
+        train: for an eval table, the suite's train table (see :func:`build_table`).
+
+    Returns:
+        (episodes, number of rows whose heuristic rules had to be dropped).
+
+    Raises:
+        EpisodeError: when no seed of a row passes even the rules kept after
+            ``MAX_ATTEMPTS``.
+    """
+    from rsb_mj.episodes.instructions import as_task
+    from rsb_mj.episodes.sources import resolve_source
+
+    task = as_task(problem)
+    label = suite or task.path
+    pool = (resolve_source(task.source) if source is None else source).pool(split)
     max_uses = max_question_uses(rows, None if pool is None else len(pool))
     heuristics = dict(BALANCED)
     if train is not None:
         heuristics.update(learned_heuristics(train))
-    balance = _Balance(suite.choices, max_uses, heuristics)
+    balance = _Balance(task.choices, max_uses, heuristics)
     out: list[Episode] = []
     for index in range(rows):
         attempt = 0
@@ -231,26 +284,26 @@ def build_table(
             strict = attempt < MAX_ATTEMPTS
             if attempt >= 4 * MAX_ATTEMPTS:
                 raise EpisodeError(
-                    f"{suite.name} {split} row {index}: no seed passed the balance rules "
+                    f"{label} {split} row {index}: no seed passed the balance rules "
                     f"in {attempt} attempts"
                 )
-            seed = row_seed(suite.name, split, index, attempt)
+            seed = seeds(index, attempt)
             attempt += 1
             rng = np.random.default_rng(seed)
-            sem = draw_semantics(problem, suite=suite.name, split=split, rng=rng)
-            probe = assemble(
-                problem, sem, {}, suite=suite.name, split=split, index=index, seed=seed
-            )
+            sem = draw_semantics(problem, suite=suite, split=split, rng=rng, source=source)
+            probe = assemble(problem, sem, {}, suite=suite, split=split, index=index, seed=seed)
             if not balance.semantic_ok(probe, strict):
                 continue
+            layout = draw_layout(problem, rng)
             episode = assemble(
                 problem,
                 sem,
-                draw_layout(problem, rng),
-                suite=suite.name,
+                layout,
+                suite=suite,
                 split=split,
                 index=index,
                 seed=seed,
+                distractors=draw_distractors(problem, rng, layout),
             )
             if balance.layout_ok(episode):
                 break
@@ -266,10 +319,14 @@ LEVEL_FIELDS = ("suite", "task", "distractors")
 
 
 def derive_table(
-    suite_name: str, base: list[Episode], problem: Problem | None = None
+    suite_name: str,
+    base: list[Episode],
+    problem: Problem | None = None,
+    source: QuestionSource | None = None,
 ) -> list[Episode]:
     """The table of level suite ``suite_name`` from its base suite's table ``base``: row ``i``
-    is ``sample_episode`` of the level's task file with base row ``i``'s split, index and seed.
+    is ``sample_episode`` of the level's task file with base row ``i``'s split, index and seed
+    (and ``source``, the one the base rows drew from when it was not the task's).
 
     Raises:
         EpisodeError: when a re-drawn row differs from its base row in anything but
@@ -280,7 +337,12 @@ def derive_table(
     out = []
     for row in base:
         episode = sample_episode(
-            problem, suite=suite.name, split=row.split, index=row.index, seed=row.seed
+            problem,
+            suite=suite.name,
+            split=row.split,
+            index=row.index,
+            seed=row.seed,
+            source=source,
         )
         fields = [f for f in diff_rows(row, episode) if f not in LEVEL_FIELDS]
         if fields:
@@ -290,6 +352,71 @@ def derive_table(
             )
         out.append(episode)
     return out
+
+
+@dataclass(frozen=True)
+class DrawRequest:
+    """What a private draw (:mod:`rsb_mj.episodes.private`) asks a table family for one
+    table (:attr:`rsb_mj.episodes.families.Family.private`).
+
+    Attributes:
+        problem: the parsed task file.
+        suite: the name the rows carry (``""`` for a task file's).
+        rows: rows wanted (None: the family's default).
+        seeds: ``(index, attempt) -> seed`` of row ``index`` (the secret's).
+        key: a secret token for the family's fixed shuffles.
+        source: the held-out reserve the questions come from
+            (:class:`~rsb_mj.episodes.reserve.ReserveSource`).
+        train: the suite's shipped train table (an eval table is balanced against the
+            probes fitted on it), None for a task file.
+        base: a level suite's base rows (of the same private draw), else None.
+        reader: the legibility check of answer-showing candidates (None: keep every item).
+    """
+
+    problem: Problem
+    suite: str
+    rows: int | None
+    seeds: Seeds
+    key: str
+    source: QuestionSource
+    train: list[Episode] | None = None
+    base: list[Episode] | None = None
+    reader: Callable[[Problem, Any], str | None] | None = None
+
+
+def private_rows(request: DrawRequest) -> list[Episode]:
+    """The rows of a private seeded table: a level's derived from its base's private rows
+    (:func:`derive_table`), else drawn balanced (:func:`draw_balanced`) from the request's
+    seeds and reserve. Default rows: ``EVAL_ROWS``, or for a listed reserve half its size
+    (so each question is asked once), whichever is fewer.
+
+    Raises:
+        EpisodeError: for more rows than half a listed reserve, naming its size.
+    """
+    if request.base is not None:
+        return derive_table(request.suite, request.base, request.problem, request.source)
+    pool = request.source.pool("eval")
+    most = EVAL_ROWS if pool is None else min(EVAL_ROWS, len(pool) // 2)
+    rows = most if request.rows is None else request.rows
+    if pool is not None and 2 * rows > len(pool):
+        raise EpisodeError(
+            f"{request.suite or request.problem.path}: the held-out reserve of source "
+            f"{request.source.name} holds {len(pool)} questions; a private table asks each "
+            f"once and keeps them drawn at random, so it has at most {len(pool) // 2} rows "
+            f"(--rows {rows})"
+        )
+    if rows < 1:
+        raise EpisodeError(f"--rows {rows}: a private table needs at least one row")
+    episodes, _ = draw_balanced(
+        request.problem,
+        suite=request.suite,
+        split="eval",
+        rows=rows,
+        seeds=request.seeds,
+        source=request.source,
+        train=request.train,
+    )
+    return episodes
 
 
 def dumps(episodes: list[Episode]) -> bytes:
@@ -355,6 +482,15 @@ def _build_bytes(
     return dumps(episodes), len(episodes), relaxed
 
 
+def _build_job(job: tuple[str, str, int | None, bytes | None]) -> tuple[bytes, int, int]:
+    """:func:`_build_bytes` of one ``(name, split, rows[, train])`` job (for a mapper)."""
+    return _build_bytes(*job)
+
+
+def _serial(fn: Callable[[Any], Any], jobs: list[Any]) -> list[Any]:
+    return [fn(job) for job in jobs]
+
+
 def _parse(data: bytes | None) -> list[Episode] | None:
     if data is None:
         return None
@@ -366,8 +502,8 @@ def build_all(
     suites: list[str] | None = None,
     splits: tuple[str, ...] = ("eval", "train"),
     out_dir: Path | None = None,
-    jobs: int = 1,
     rows: int | None = None,
+    mapper: Mapper | None = None,
 ) -> list[BuildResult]:
     """Build and write the tables of ``suites`` (default: every suite, levels included) and
     the manifest.
@@ -376,11 +512,14 @@ def build_all(
         suites: suite names; None for all of :data:`rsb_mj.suites.ALL_SUITES`.
         splits: which tables of each suite.
         out_dir: destination folder (default ``tasks/episodes``).
-        jobs: worker processes; every table is independent, so the bytes do not depend on it.
         rows: rows per table (default: ``EVAL_ROWS`` / ``TRAIN_ROWS``). A bigger balanced
             train table is the way to get more demonstrations than the shipped 1,000: free
             draws (``RsbEnv.reset()`` without an episode) keep the sources' own shortcuts.
             A level's table has its base table's rows.
+        mapper: runs the independent table builds, ``mapper(fn, jobs)`` ->
+            ``[fn(job) for job in jobs]`` in order (``rsb episodes build --jobs N`` passes
+            :func:`rsb_mj.evaluation.pool.map_jobs` on N workers); None: one after another
+            in this process. The bytes do not depend on it.
     """
     out_dir = episodes_dir() if out_dir is None else out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -396,13 +535,7 @@ def build_all(
         todo = [(name, split, rows) for name in base_names]
         if split == "eval":
             todo = [(*t, _train_bytes(t[0], done, out_dir)) for t in todo]
-        if jobs > 1 and todo:
-            from concurrent.futures import ProcessPoolExecutor
-
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                built_now = list(pool.map(_build_bytes, *zip(*todo, strict=True)))
-        else:
-            built_now = [_build_bytes(*t) for t in todo]
+        built_now = (mapper or _serial)(_build_job, todo)
         done.update({(t[0], split): b for t, b in zip(todo, built_now, strict=True)})
         for name in level_names:
             base = _parse(_base_bytes(ALL_SUITES[name].base, split, done, out_dir)) or []
@@ -469,6 +602,26 @@ def write_manifest(folder: Path, tables: dict[str, dict[str, Any]]) -> None:
     """Write ``manifest.json`` (sorted, stable bytes)."""
     body = {"format": 1, "tables": dict(sorted(tables.items()))}
     atomic_write_text(folder / MANIFEST, json.dumps(body, indent=2) + "\n")
+
+
+def read_listed_table(
+    folder: Path, name: str, entry: dict[str, Any]
+) -> tuple[list[str], list[Episode] | None]:
+    """(problems, rows) of the table ``name`` of ``folder`` against its manifest ``entry``:
+    a missing file (rows None), a sha256 or a row count that differs from the entry's."""
+    path = Path(folder) / name
+    if not path.is_file():
+        return [f"{name}: file missing"], None
+    problems = []
+    digest = sha256(path.read_bytes())
+    if digest != entry["sha256"]:
+        problems.append(
+            f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
+        )
+    rows = read_table(path)
+    if len(rows) != entry["rows"]:
+        problems.append(f"{name}: {len(rows)} rows, manifest says {entry['rows']}")
+    return problems, rows
 
 
 def diff_rows(stored: Episode, fresh: Episode) -> list[str]:
@@ -541,18 +694,10 @@ def check_tables(
             continue
         if entry["split"] not in splits:
             continue
-        path = folder / name
-        if not path.is_file():
-            problems.append(f"{name}: file missing")
+        found, episodes = read_listed_table(folder, name, entry)
+        problems += found
+        if episodes is None:
             continue
-        digest = sha256(path.read_bytes())
-        if digest != entry["sha256"]:
-            problems.append(
-                f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
-            )
-        episodes = read_table(path)
-        if len(episodes) != entry["rows"]:
-            problems.append(f"{name}: {len(episodes)} rows, manifest says {entry['rows']}")
         suite = ALL_SUITES[entry["suite"]]
         if suite.name not in loaded:
             loaded[suite.name] = load_suite_problem(suite)
@@ -603,11 +748,14 @@ __all__ = [
     "EVAL_ROWS",
     "TRAIN_ROWS",
     "BuildResult",
+    "DrawRequest",
     "build_all",
     "build_table",
     "check_tables",
     "derive_table",
+    "draw_balanced",
     "load_table",
+    "private_rows",
     "read_table",
     "row_seed",
 ]

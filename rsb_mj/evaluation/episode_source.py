@@ -11,7 +11,11 @@ any lint-clean ``.bddl``):
   (:func:`rsb_mj.episodes.families.verify_table`); a row outside the table, or a missing,
   damaged or hand-edited table, is an error (never a fresh draw);
 * a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
-  (file name, split, index), and carries the path as given as its ``suite``.
+  (file name, split, index), and carries the path as given as its ``suite``;
+* with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
+  ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.episodes.private`), checked
+  against that folder's private manifest first. Records of such rows name the manifest's
+  sha256 instead of the row (:func:`rsb_mj.evaluation.private_records.private_record`).
 """
 
 from __future__ import annotations
@@ -84,13 +88,63 @@ def _table(suite: str, split: str) -> tuple[Episode, ...]:
     return tuple(load_table(suite, split))
 
 
-def load_episode(source: str, split: str, index: int) -> Episode:
-    """Row ``index`` of (source, split): a suite's frozen row, a task file's seeded draw.
+#: What :func:`load_episode` and friends take as ``tables``: a private folder, or None
+#: (``""`` too) for the shipped tables and task files' seeded draws.
+Tables = str | Path | None
+
+
+def private_table(source: str, split: str, tables: str | Path) -> tuple[Episode, ...]:
+    """The rows of ``source``'s private eval table in folder ``tables``, verified against
+    its private manifest (once per file and process); a task file's rows carry its path as
+    given as their ``suite``.
+
+    Raises:
+        EvalError: for the train split, or a task file whose table in ``tables`` was drawn
+            for another file of the same stem;
+        EpisodeError: for a missing, unlisted or changed table (naming the folder).
+    """
+    from rsb_mj.episodes.private import file_of, load_private
+
+    if split != "eval":
+        raise EvalError(f"--tables {tables}: private tables hold eval rows only (--split eval)")
+    manifest, rows = load_private(Path(tables), file_of(source))
+    if not is_task_file(source):
+        return tuple(rows)
+    drawn = manifest.entry(file_of(source))["task"]
+    if Path(drawn).name != Path(source).name:
+        raise EvalError(
+            f"--tables {tables}: its table {file_of(source)} was drawn for {drawn}, not {source}"
+        )
+    return tuple(dataclasses.replace(row, suite=source) for row in rows)
+
+
+def tables_sha256(tables: str | Path) -> str:
+    """The sha256 of the private manifest of folder ``tables`` (what its records name).
+
+    Raises:
+        EpisodeError: for a folder without a private manifest.
+    """
+    from rsb_mj.episodes.private import read_private
+
+    return read_private(Path(tables)).sha256
+
+
+def load_episode(source: str, split: str, index: int, tables: Tables = None) -> Episode:
+    """Row ``index`` of (source, split): a suite's frozen row, a task file's seeded draw, or
+    with ``tables`` the row of the private table (see the module docstring).
 
     Raises:
         EvalError: when the index is outside the table (or a task file's row bound);
         EpisodeError: when a suite's table is missing or damaged.
     """
+    if tables:
+        rows = private_table(source, split, tables)
+        if not 0 <= index < len(rows):
+            raise EvalError(
+                f"episode index {index} is outside the private {label(source)} table in "
+                f"{tables} (valid: 0..{len(rows) - 1})"
+            )
+        return rows[index]
     if is_task_file(source):
         if not 0 <= index < TASK_FILE_ROWS:
             raise EvalError(
@@ -116,26 +170,40 @@ def load_episode(source: str, split: str, index: int) -> Episode:
     return table[index]
 
 
-def table_size(source: str, split: str) -> int:
-    """Number of rows of the frozen (suite, split) table (of a task file: its row bound)."""
+def table_size(source: str, split: str, tables: Tables = None) -> int:
+    """Number of rows of the frozen (suite, split) table (of a task file: its row bound; with
+    ``tables``: of the private table)."""
+    if tables:
+        return len(private_table(source, split, tables))
     if is_task_file(source):
         task_path(source)
         return TASK_FILE_ROWS
     return len(_table(source, split))
 
 
-def table_rows(suite: str, split: str) -> tuple[Episode, ...]:
-    """Every row of the frozen (suite, split) table (cached per process)."""
+def table_rows(suite: str, split: str, tables: Tables = None) -> tuple[Episode, ...]:
+    """Every row of the frozen (suite, split) table, or of the private table in ``tables``
+    (cached per process)."""
+    if tables:
+        return private_table(suite, split, tables)
     return _table(suite, split)
 
 
-def check_rows(source: str, split: str, n: int, start: int, *, count_flag: str = "-n") -> None:
+def check_rows(
+    source: str,
+    split: str,
+    n: int,
+    start: int,
+    *,
+    count_flag: str = "-n",
+    tables: Tables = None,
+) -> None:
     """Refuse rows ``start .. start + n - 1`` that lie outside (source, split)'s table.
 
     Raises:
         EvalError: naming the table size and the valid range, in the command's flags.
     """
-    rows = table_size(source, split)
+    rows = table_size(source, split, tables)
     if start + n > rows:
         raise EvalError(
             f"--start {start} {count_flag} {n}: the {source} {split} table has {rows} rows "

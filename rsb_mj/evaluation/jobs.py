@@ -29,6 +29,8 @@ class Job:
         features_dir: the run's features folder the episode's archive is written to.
         feature_modules: modules of a torch-based policy whose outputs are its features
             (``--feature-modules``; :mod:`rsb_mj.policies.feature_hooks`).
+        tables: a folder of private tables the row is read from (``rsb eval --tables``),
+            ``""`` for the shipped tables.
     """
 
     suite: str
@@ -45,6 +47,7 @@ class Job:
     features: str = ""
     features_dir: str = ""
     feature_modules: tuple[str, ...] = ()
+    tables: str = ""
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:

@@ -73,10 +73,16 @@ class EpisodeRecord:
             (None without a choice).
         instruction: the instruction the policy was given (after any ablation or language
             perturbation: ``info["instruction"]`` at reset), or None in records written
-            before it was recorded and in error records of episodes that never started.
+            before it was recorded, in error records of episodes that never started and
+            in records of private rows (it holds the private question).
         features: ``rsb eval --features`` only (None otherwise): where the episode's
             per-layer features are stored and their shapes, or why there are none (see
             :mod:`rsb_mj.probing.store`). Never scored.
+        tables: ``""`` for a row of the shipped tables (or a task file's seeded draw); for
+            a row of private tables (``rsb eval --tables DIR``) the sha256 of their private
+            manifest, and then ``seed`` is 0, ``question_id`` and ``item`` are
+            ``"private-N"`` and ``index`` is the row's position in the private table
+            (:func:`rsb_mj.evaluation.private_records.private_record`).
     """
 
     suite: str
@@ -122,6 +128,7 @@ class EpisodeRecord:
     chosen_side: str | None = None
     instruction: str | None = None
     features: dict[str, Any] | None = None
+    tables: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -209,6 +216,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "chosen_side": (str, type(None)),
     "instruction": (str, type(None)),
     "features": (dict, type(None)),
+    "tables": (str,),
 }
 _REQUIRED = {
     f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING

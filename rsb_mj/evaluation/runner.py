@@ -8,7 +8,8 @@ of every file that names, :mod:`rsb_mj.lang.digest`) and ``.rsb.lock`` (see
 the holder's pid). Running the same command again resumes: jobs with a scored record are
 skipped; jobs without a record, or whose record is an *error* (``termination == "error"``:
 an infrastructure fault or a failing policy, never scored), run again. A resumed run is
-refused when it asks another split, level, control rate or step limit, or when a task
+refused when it asks another split, level, control rate, step limit or tables (``--tables``:
+private tables, whose manifest's sha256 ``run.json`` keeps as ``tables``), or when a task
 changed since (its file, its question bank or a template file: the message names the file).
 Only the parent process writes records, one atomic append per finished episode, so a kill
 loses at most the episodes in flight (they rerun) and never duplicates one; an append that
@@ -52,9 +53,10 @@ from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
-from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size
+from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size, tables_sha256
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
+from rsb_mj.evaluation.private_records import private_record
 from rsb_mj.evaluation.records import (
     RECORDS_FILE,
     EpisodeRecord,
@@ -133,6 +135,11 @@ class EvalConfig:
             outputs are its features (needs ``features``).
         batch: episodes each worker runs at once in lockstep, their policy queries batched
             (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
+        tables: a folder of private tables (``--tables``, :mod:`rsb_mj.episodes.private`)
+            the rows are read from instead of the shipped tables; each record then names
+            its private manifest's sha256 instead of its row
+            (:func:`~rsb_mj.evaluation.private_records.private_record`). A run directory
+            keeps the tables it started with.
     """
 
     suites: tuple[str, ...]
@@ -158,6 +165,7 @@ class EvalConfig:
     features: str = ""
     feature_modules: tuple[str, ...] = ()
     batch: int = 1
+    tables: Path | None = None
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -186,6 +194,8 @@ class EvalConfig:
             )
         if not self.suites or not self.policies:
             raise EvalError("name at least one --suite and one --policy")
+        if self.tables is not None and self.split != "eval":
+            raise EvalError(f"--tables {self.tables}: private tables hold eval rows only")
         for mode in self.instructions:
             if mode not in INSTRUCTION_MODES:
                 raise EvalError(
@@ -222,7 +232,7 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
 def _check_bounds(config: EvalConfig) -> None:
     """Refuse rows outside the frozen tables before any work (or memory) is spent."""
     for name in config.suites:
-        rows = table_size(name, config.split)
+        rows = table_size(name, config.split, config.tables)
         if config.start + config.episodes > rows:
             raise EvalError(
                 f"--start {config.start} --episodes {config.episodes}: the {name} "
@@ -264,6 +274,7 @@ def plan(config: EvalConfig) -> list[Job]:
                         features=config.features,
                         features_dir=str(config.out / FEATURES_DIR) if config.features else "",
                         feature_modules=config.feature_modules,
+                        tables=str(config.tables or ""),
                     )
                 )
     return jobs
@@ -318,6 +329,20 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
                 f"{run_file}: this run directory holds split {previous['split']!r}; "
                 f"use another --out for split {config.split!r}"
             )
+        held_tables, asked_tables = previous.get("tables"), _tables_id(config)
+        if held_tables != asked_tables:
+            held_text = (
+                f"private tables {held_tables[:16]}" if held_tables else "the shipped tables"
+            )
+            asked_text = (
+                f"--tables {config.tables} (private tables {asked_tables[:16]})"
+                if asked_tables
+                else "the shipped tables"
+            )
+            raise EvalError(
+                f"{run_file}: this run directory holds records of {held_text}; use another "
+                f"--out for {asked_text}"
+            )
         defaults = {"visual_level": 0, "language_level": 0, "control_hz": BASE_CONTROL_HZ}
         for name, default in defaults.items():
             held, asked = previous.get(name, default), getattr(config, name)
@@ -347,6 +372,8 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
             "renderer": renderer_fingerprint().to_dict(),
             "tasks": {k: run_tasks.entry(d) for k, d in digests.items()},
         }
+        if config.tables is not None:
+            description["tables"] = _tables_id(config)
         atomic_write_text(run_file, json.dumps(description, indent=2))
     videos = config.out / VIDEOS_DIR
     if config.videos and videos.exists() and not videos.is_dir():
@@ -376,6 +403,11 @@ def _check_features(run_file: Path, previous: dict, config: EvalConfig) -> None:
             f"{run_file}: this run directory holds {said(*held)}; use another --out for "
             f"{said(*asked)}"
         )
+
+
+def _tables_id(config: EvalConfig) -> str | None:
+    """The sha256 of the private manifest of ``config.tables`` (None: the shipped tables)."""
+    return None if config.tables is None else tables_sha256(config.tables)
 
 
 def _check_video_paths(jobs: list[Job]) -> None:
@@ -447,8 +479,9 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
     try:
         path = _prepare(config, digests)
         rows = range(config.start, config.start + config.episodes)
-        for note in run_tasks.repeated_questions(config.suites, config.split, rows):
-            print(f"rsb eval: warning: {note}", file=sys.stderr)
+        if config.tables is None:  # a private table asks each question once
+            for note in run_tasks.repeated_questions(config.suites, config.split, rows):
+                print(f"rsb eval: warning: {note}", file=sys.stderr)
         _check_video_paths(jobs)
         existing = _scored(read_records(path))
         run_tasks.check_records(path, existing.values(), digests)
@@ -483,6 +516,8 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
         )
 
         def finish(job: Job, record: EpisodeRecord) -> None:
+            if config.tables is not None:
+                record = private_record(record, config.tables)
             append_record(path, record)
             existing[record.key] = record
             if record.termination == "error":

@@ -278,9 +278,10 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
 def job_episode(job: Job, problem: Problem) -> Episode:
     """The episode ``job`` runs: its frozen row, with the instruction ablated or the question
     swapped for its counterfactual twin as ``job.variant`` says."""
-    episode = load_episode(job.suite, job.split, job.index)
+    episode = load_episode(job.suite, job.split, job.index, job.tables)
     if job.variant == COUNTERFACTUAL:
-        return counterfactual_twin(episode, problem, table_rows(job.suite, job.split))
+        rows = table_rows(job.suite, job.split, job.tables)
+        return counterfactual_twin(episode, problem, rows)
     return ablate(episode, problem, job.variant)
 
 
@@ -292,7 +293,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         kind: ``"infra"`` or ``"policy"`` (stored as ``error_kind`` where records have it).
         message: the cause, ``"Type: message"`` (as the rollout writes it).
     """
-    ep = load_episode(job.suite, job.split, job.index)
+    ep = load_episode(job.suite, job.split, job.index, job.tables)
     values: dict[str, Any] = {
         "suite": job.suite,
         "split": job.split,

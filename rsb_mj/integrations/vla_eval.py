@@ -11,7 +11,11 @@ Tasks: one per suite (``name`` = suite name); episode ``k`` of a task is row
 table's size). vla-eval sends the task dict, including ``episode_idx``, to the model
 server; the frozen tables are public, so an evaluation that must not trust its server
 should set ``shuffle_seed`` (kept in the config, never sent) to draw the rows in a secret
-order.
+order. Better, ``tables: DIR`` runs the private eval tables of a folder (``rsb episodes
+build --private``, :mod:`rsb_mj.episodes.private`; checked against its private manifest):
+the task dict stays ``{"name": suite, "suite": suite}`` and ``episode_idx`` is then a
+position in a table the server has never seen, and the instruction it gets asks a question
+no shipped table asks, so no look-up of the public rows answers it.
 
 Observation sent to the server (ALOHA names, as rsb_mj's openpi client sends them):
 ``images`` ``{"cam_high"}`` uint8 (H, W, 3) from the ``head`` camera, plus
@@ -107,6 +111,8 @@ class RsbBenchmark(StepBenchmark):
         send_state: send the measured 14-D joint state.
         convention: the grippers' convention on the wire (``aloha``, the export's, or
             ``rsb``).
+        tables: a folder of private tables (eval rows only) to run instead of the
+            shipped table; never sent to the server.
     """
 
     render_backends: ClassVar[frozenset[str]] = frozenset({"gpu", "cpu"})
@@ -130,14 +136,15 @@ class RsbBenchmark(StepBenchmark):
         send_wrist_image: bool = True,
         send_state: bool = True,
         convention: str = CONVENTION.name,
+        tables: str | None = None,
     ) -> None:
         super().__init__()
         self.suite = get_suite(suite)
         if split not in SPLITS:
             raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
-        from rsb_mj.episodes.table import load_table
+        from rsb_mj.evaluation.episode_source import table_rows
 
-        rows = load_table(self.suite.name, split)
+        rows = table_rows(self.suite.name, split, tables)
         if not 0 <= start < len(rows):
             raise RsbError(
                 f"start {start}: the {self.suite.name} {split} table has rows 0..{len(rows) - 1}"

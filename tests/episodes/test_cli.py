@@ -46,6 +46,16 @@ def test_build_a_bigger_train_table_elsewhere_and_check_it(tmp_path, capsys):
     assert main(["episodes", "check", "RSB-Math-4", "--dir", str(tmp_path)]) == 0
 
 
+def test_jobs_build_tables_on_the_pool_with_the_same_bytes(tmp_path):
+    """``--jobs 2`` runs the two suites' builds on the one pool's spawned workers."""
+    argv = ["episodes", "build", "RSB-Math-4", "RSB-General-4", "--split", "train", "--rows"]
+    assert main([*argv, "30", "--out", str(tmp_path / "one")]) == 0
+    assert main([*argv, "30", "--out", str(tmp_path / "two"), "--jobs", "2"]) == 0
+    names = ["RSB-Math-4.train.jsonl", "RSB-General-4.train.jsonl", "manifest.json"]
+    for name in names:
+        assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
 def test_audit_max_words_fails_long_instructions(capsys):
     assert main(["audit", "RSB-Math-10", "--max-words", "100"]) == 0
     assert main(["audit", "RSB-General-10", "--max-words", "200"]) == 1

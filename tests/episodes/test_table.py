@@ -15,6 +15,7 @@ from rsb_mj.episodes.table import (
     episodes_dir,
     load_table,
     max_question_uses,
+    read_listed_table,
     read_manifest,
     read_table,
     row_seed,
@@ -156,3 +157,21 @@ def test_check_names_a_level_row_that_left_its_base(tmp_path):
     assert problems == [
         "RSB-Math-4-L1.eval.jsonl:3: differs from RSB-Math-4.eval.jsonl in template_id"
     ]
+
+
+def test_a_listed_table_is_read_against_its_manifest_entry(tmp_path):
+    name = "RSB-Math-4.eval.jsonl"
+    entry = read_manifest()[name]
+    shipped = (episodes_dir() / name).read_bytes()
+    assert read_listed_table(tmp_path, name, entry) == ([f"{name}: file missing"], None)
+    (tmp_path / name).write_bytes(shipped)
+    problems, rows = read_listed_table(tmp_path, name, entry)
+    assert problems == [] and len(rows) == entry["rows"] == 500
+    (tmp_path / name).write_bytes(b"".join(shipped.splitlines(keepends=True)[:3]))
+    problems, rows = read_listed_table(tmp_path, name, entry)
+    digest = sha256((tmp_path / name).read_bytes())
+    assert problems == [
+        f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}",
+        f"{name}: 3 rows, manifest says 500",
+    ]
+    assert len(rows) == 3

@@ -17,8 +17,11 @@ from rsb_mj.policies.base import Policy
 S = 25
 
 
-def make_episode(suite: str = "RSB-Math-4", split: str = "eval", index: int = 0) -> Episode:
-    """A valid 4-choice episode; the correct option rotates with the index."""
+def make_episode(
+    suite: str = "RSB-Math-4", split: str = "eval", index: int = 0, tables: object = None
+) -> Episode:
+    """A valid 4-choice episode; the correct option rotates with the index (``tables``, the
+    private tables load_episode takes, is ignored: the fake has none)."""
     letters = ("A", "B", "C", "D")
     blocks = ("block_a", "block_b", "block_c", "block_d")
     return Episode(

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from rsb_mj.errors import InfraError
-from rsb_mj.evaluation.pool import WORKER_DIED, backend_for, run_jobs
+from rsb_mj.evaluation.pool import WORKER_DIED, backend_for, map_jobs, run_jobs
 from rsb_mj.evaluation.pool.in_process import InProcess
 from rsb_mj.evaluation.pool.processes import SpawnedProcesses
 from rsb_mj.evaluation.pool.ray_cluster import RayTasks
@@ -119,3 +119,15 @@ def test_the_pool_loads_without_the_evaluation_harness():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout == "[]\n"
+
+
+def test_map_jobs_returns_results_in_job_order_on_spawned_workers():
+    results = map_jobs(square_and_pid, [3, 1, 2, 5], workers=2)
+    assert [r[0] for r in results] == [9, 1, 4, 25]
+    assert os.getpid() not in {r[1] for r in results}
+    assert [r[0] for r in map_jobs(square_and_pid, [4, 2])] == [16, 4]
+
+
+def test_map_jobs_stops_when_a_worker_dies():
+    with pytest.raises(InfraError, match=r"^job 2 of 3: InfraError: the worker process"):
+        map_jobs(dies_on_two, [1, 2, 3], workers=2)

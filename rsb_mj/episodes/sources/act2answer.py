@@ -22,6 +22,15 @@ share, so no feature of the two answers predicts which one is correct. The first
 pair stay on one side. Ids ``a2a-<category>-NNNN`` (position in the category's order). The
 frozen tables (:mod:`rsb_mj.episodes.paired`) keep the first ``EVAL_ITEMS`` /
 ``TRAIN_ITEMS`` items the plate reader can tell apart.
+
+Held-out reserve (private draws): the items the pools did not take (:func:`reserve_items`), less
+(:mod:`rsb_mj.episodes.reserve`) the text items whose question near-duplicates a question of
+a shipped table (RSB-General asks MMLU-Pro's versions of MMLU questions). Sizes: COLOR 113,
+SHAPE 94, COUNTING 229, SIZE 400, SPATIAL 562, TIME 1,361, PHYSICAL 67, BIOLOGICAL 45,
+QUANTITATIVE 187, SOCIAL 77, NORMATIVE 15, CULTURAL 430. COLOR and SHAPE have only 7 and 8
+picture pairs that no pool item shows, so most of their reserve items show a pool item's
+two pictures with the *other* one as the target ("the pink hexagon" beside an orange one,
+where a pool item asked for the orange): a new question, never a pool item's.
 """
 
 from __future__ import annotations
@@ -292,6 +301,41 @@ def item_pool(category: str) -> tuple[tuple[Question, ...], tuple[Question, ...]
     return tuple(eval_items), tuple(train_items)
 
 
+@cache
+def reserve_items(category: str) -> tuple[Question, ...]:
+    """The held-out reserve of ``category``: the items a private draw
+    (:mod:`rsb_mj.episodes.private`) takes, never in the eval or train pool.
+
+    The candidates the pools did not take (the balance or a full side turned them away),
+    in the category's fixed order, that are not the same
+    question as a pool item (:meth:`~rsb_mj.episodes.sources.base.QuestionSource.
+    question_key`: a text item's question text; a picture item's target phrase and its two
+    pictures) nor as an earlier reserve item, accepted while the picture-feature probes stay
+    at chance (their own balance, as for each pool). The pools are :func:`item_pool`'s,
+    spares included, so the reserve does not depend on which items a table build's
+    legibility check dropped; the reserve's sizes are in the module docstring.
+    """
+    eval_items, train_items = item_pool(category)
+    key = Act2AnswerSource(category).question_key
+    pools = (*eval_items, *train_items)
+    taken = {q.qid for q in pools}
+    seen = {key(q) for q in pools}
+    balance = _Balance()
+    out: list[Question] = []
+    for n, (_, choices) in enumerate(_candidates(category)):
+        for raw in choices:
+            item = _item(category, n, raw)
+            if item.qid in taken or key(item) in seen:
+                break
+            hits = probe_hits(raw[0], raw[1], raw[3], raw[4])
+            if balance.ok(hits):
+                balance.accept(hits)
+                seen.add(key(item))
+                out.append(item)
+                break
+    return tuple(out)
+
+
 def category_of_source(name: str) -> str:
     """The category of an Act2Answer source id (``a2a_color`` -> ``COLOR``).
 
@@ -326,15 +370,20 @@ class Act2AnswerSource(QuestionSource):
         Raises:
             EpisodeError: for an id that is not an item of this category.
         """
-        for split in ("eval", "train"):
-            for question in self.pool(split):
+        for pool in (*item_pool(self.category), reserve_items(self.category)):
+            for question in pool:
                 if question.qid == qid:
                     return question
         prefix = f"a2a-{self.category.lower()}"
         raise EpisodeError(f"unknown {self.name} item id {qid!r} (expected {prefix}-NNNN)")
 
+    def held_out(self) -> tuple[Question, ...]:
+        """The category's held-out reserve (:func:`reserve_items`): its eval pool is the
+        frozen tables' (their spare items included)."""
+        return reserve_items(self.category)
+
     def split_of(self, qid: str) -> str:
-        """``train`` for an item of the train pool, else ``eval``."""
+        """``train`` for an item of the train pool, else ``eval`` (the reserve's items too)."""
         return "train" if any(q.qid == qid for q in self.pool("train")) else "eval"
 
     def episode_extra(self, question: Question) -> dict[str, str]:
@@ -361,4 +410,5 @@ __all__ = [
     "category_of_source",
     "item_pool",
     "probe_hits",
+    "reserve_items",
 ]

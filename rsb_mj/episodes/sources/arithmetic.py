@@ -16,6 +16,10 @@ train question with its operands swapped (``27 + 17`` after ``17 + 27``), so the
 disjoint even up to commutativity.
 Ids are ``arith-{add,sub,mul}-A-B``.
 
+Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): fresh eval draws that no
+shipped table asks, up to commutativity (:meth:`ArithmeticSource.question_key`): of the
+7,559 distinct eval questions the shipped eval tables ask 937, leaving 6,622.
+
 Parameters (:mod:`.params`): ``(:operators add sub)`` draws only those operations (each
 equally likely), ``(:operand_range LO HI)`` replaces the two-digit range [10, 99] and
 ``(:multiplier_range LO HI)`` the one-digit factor's [2, 9]; the defaults give exactly the
@@ -148,6 +152,13 @@ class ArithmeticSource(QuestionSource):
     def split_of(self, qid: str) -> str:
         """``train`` for the train pool's ids, else ``eval``."""
         return "train" if qid in _train_ids(self.config) else "eval"
+
+    def question_key(self, question: Question) -> str:
+        """The question up to commutativity (:func:`canonical`): ``add-17-27`` for both
+        ``17 + 27`` and ``27 + 17``."""
+        _, op, a, b = question.qid.split("-")
+        op, x, y = canonical(op, int(a), int(b))
+        return f"{op}-{x}-{y}"
 
     def eval_count(self) -> int:
         """Distinct eval questions (up to commutativity): the distribution's questions less

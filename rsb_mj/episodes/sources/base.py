@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rsb_mj.choices import CHOICE_COUNTS
-from rsb_mj.episodes.dedup import near_duplicates
+from rsb_mj.episodes.dedup import near_duplicates, normalize
 from rsb_mj.episodes.question import Question
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import assets_dir
@@ -83,6 +83,24 @@ class QuestionSource(ABC):
         pool = self.pool(check_split(split))
         assert pool is not None, "generated sources override draw()"
         return pool[int(rng.integers(len(pool)))]
+
+    def held_out(self) -> tuple[Question, ...] | None:
+        """The questions a private draw (:mod:`rsb_mj.episodes.private`) may use before the
+        shipped tables' questions are taken out (:mod:`rsb_mj.episodes.reserve`): the eval
+        pool, in its fixed order; None for a generated pool (fresh questions are drawn).
+        A source whose eval pool the shipped tables use up overrides it (Act2Answer: the
+        items its eval and train pools did not take)."""
+        return self.pool("eval")
+
+    def question_key(self, question: Question) -> str:
+        """What makes two questions the same question (the held-out reserve and the
+        private-draw tests compare these): the normalized words of the text
+        (:func:`rsb_mj.episodes.dedup.normalize`), and for a target description ("the
+        orange hexagon", which repeats across items by design) the pictures it picks from."""
+        words = " ".join(normalize(question.text))
+        if question.form == "target":
+            return words + " | " + " | ".join(sorted(question.displays))
+        return words
 
     def episode_extra(self, question: Question) -> dict[str, str]:
         """Fields an episode of ``question`` carries in ``extra`` besides ``source`` (none;

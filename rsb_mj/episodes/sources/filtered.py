@@ -56,6 +56,15 @@ class FilteredSource(QuestionSource):
             raise EpisodeError(f"source {self.label}: no {split} questions are left")
         return pool
 
+    def held_out(self) -> tuple[Question, ...] | None:
+        """The base source's held-out questions that ``keep`` accepts (None: generated)."""
+        base = self.base.held_out()
+        return None if base is None else tuple(q for q in base if self.keep(q))
+
+    def question_key(self, question: Question) -> str:
+        """The base source's key of ``question``."""
+        return self.base.question_key(question)
+
     def get(self, qid: str) -> Question:
         """The question ``qid`` of the base source."""
         return self.base.get(qid)

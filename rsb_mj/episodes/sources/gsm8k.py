@@ -10,6 +10,12 @@ no options; distractors are generated around the answer (:mod:`rsb_mj.episodes.o
 Splits: train = GSM8K train (7,473, less 1 near-duplicate of a test problem), eval = GSM8K
 test (1,319). Ids ``gsm8k-{train,test}-ROW``
 (0-based line number).
+
+Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): the 530 test problems that
+no shipped table asks (the HardMath eval tables and their levels ask 789 of the 1,319),
+in file order. GSM8K has no other unseen problems: every test problem is public, and
+language models are known to have memorized some; a private draw protects against a
+look-up of the shipped rows, not against that.
 """
 
 from __future__ import annotations

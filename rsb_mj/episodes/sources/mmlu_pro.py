@@ -11,6 +11,11 @@ Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the e
 (questions with the same text stay on one side); the remaining 4,577 less the 44 that
 near-duplicate an eval question (:mod:`rsb_mj.episodes.dedup`) are the train pool (4,533).
 Ids ``mmlu_pro-QUESTION_ID``.
+
+Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): the 231 eval questions
+that no shipped table asks nor near-duplicates (the General eval tables ask 740 of the
+1,000; 29 more near-duplicate a question they ask), in id order. The train pool is no
+reserve: it is what models train on.
 """
 
 from __future__ import annotations

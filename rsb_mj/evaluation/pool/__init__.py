@@ -1,5 +1,5 @@
-"""The one pool: where the jobs of a run execute (``rsb eval``, so ``rsb expert-check``, and
-``rsb demos``).
+"""The one pool: where the jobs of a run execute (``rsb eval``, so ``rsb expert-check``,
+``rsb demos`` and ``rsb episodes build --jobs``).
 
 :func:`run_jobs` calls ``fn(job, *args)`` for every job and hands each result to ``finish``
 in this process, in completion order, so only the caller's process writes what a run keeps
@@ -20,6 +20,10 @@ Batched runs (``rsb eval --batch B``) go through :func:`run_batched`
 (:mod:`rsb_mj.evaluation.pool.batched`): in this process, or on spawned workers that each
 hold up to B episodes in lockstep and pull jobs as their slots free up; records are handed
 to ``finish`` in this process, as here.
+
+:func:`map_jobs` is the same pool for jobs that have no failure record to stand in for
+them (the episode tables): results in the order of the jobs, and a worker that dies stops
+the run.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rsb_mj.errors import InfraError
 from rsb_mj.evaluation.pool.base import WORKER_DIED, Backend, J, R
 from rsb_mj.evaluation.pool.batched import run_batched
 from rsb_mj.evaluation.pool.processes import MAX_BARREN_POOLS
@@ -36,6 +41,7 @@ __all__ = [
     "WORKER_DIED",
     "Backend",
     "backend_for",
+    "map_jobs",
     "run_batched",
     "run_jobs",
 ]
@@ -92,3 +98,48 @@ def run_jobs(
             ``finish`` raise.
     """
     backend_for(workers, ray, len(todo)).run(fn, todo, finish, died, args)
+
+
+def _call_indexed(item: tuple[int, J], fn: Callable[..., R], *args: Any) -> R:
+    """``fn(job, *args)`` of an ``(index, job)`` pair (module level: workers import it)."""
+    return fn(item[1], *args)
+
+
+def map_jobs(
+    fn: Callable[..., R],
+    todo: Sequence[J],
+    *,
+    workers: int = 1,
+    ray: str | None = None,
+    args: tuple[Any, ...] = (),
+) -> list[R]:
+    """``[fn(job, *args) for job in todo]`` on the pool's back end, in the order of ``todo``.
+
+    Args:
+        fn: a module-level function (spawned workers and Ray import it by name).
+        todo: the jobs.
+        workers, ray: the back end, as :func:`backend_for` takes them.
+        args: further arguments of ``fn`` (picklable).
+
+    Raises:
+        InfraError: when a worker dies (there is no record to stand in for its job's
+            result, so the run stops); whatever ``fn`` raises.
+    """
+    results: dict[int, R] = {}
+
+    def finish(item: tuple[int, J], result: R) -> None:
+        results[item[0]] = result
+
+    def died(item: tuple[int, J], cause: str) -> R:
+        raise InfraError(f"job {item[0] + 1} of {len(todo)}: {cause}")
+
+    run_jobs(
+        _call_indexed,
+        list(enumerate(todo)),
+        finish,
+        died=died,
+        workers=workers,
+        ray=ray,
+        args=(fn, *args),
+    )
+    return [results[i] for i in range(len(todo))]
