@@ -18,13 +18,13 @@ import pytest
 import rsb_mj
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.sampler import TaskLike
+from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.task import Task
 from rsb_mj.scene.compiler import Scene
 
 #: The stages downstream of the language layer (every module of these packages is walked).
 STAGE_PACKAGES = (
-    "rsb_mj.a2a",
     "rsb_mj.datasets",
     "rsb_mj.env",
     "rsb_mj.episodes",
@@ -45,6 +45,7 @@ ALLOWED: dict[str, frozenset[type]] = {
 #: Names the test resolves for modules that import them only for type checking.
 TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}
 TYPE_NAMES["Scene"] = Scene
+TYPE_NAMES["QuestionSource"] = QuestionSource
 #: Names that hold a task, problem or episode object (probing targets).
 HOLDERS = frozenset({"problem", "task", "episode", "parsed"})
 
