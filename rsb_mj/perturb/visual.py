@@ -51,6 +51,7 @@ import numpy as np
 from rsb_mj.colors import PALETTE
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
+from rsb_mj.perturb.draws import NEUTRAL_K, kelvin_rgb, scene_color, tilt_direction
 from rsb_mj.perturb.settings import VisualSettings, read_settings
 
 if TYPE_CHECKING:
@@ -66,11 +67,7 @@ LIGHT, COLORS, CAMERA, NOISE = 1, 2, 3, 4
 BRIGHTNESS_RANGE = (-0.75, 0.75)
 CONTRAST_RANGE = (-0.75, 0.75)
 TEMPERATURE_RANGE_K = (3500.0, 8500.0)
-NEUTRAL_K = 6500.0
-MAX_TILT_RAD = np.deg2rad(20.0)
 COLOR_RANGE = (0.2, 0.8)
-MIN_CHROMA = 0.15
-MIN_CANDIDATE_DISTANCE = 0.3
 ZONE_VALUE_RANGE = (0.85, 1.15)
 CANDIDATE_HUE_JITTER = 0.01
 CANDIDATE_SV_RANGE = (0.92, 1.08)
@@ -93,56 +90,6 @@ def check_level(level: int, name: str = "visual_level") -> int:
     if int(level) not in VISUAL_LEVELS:
         raise EnvError(f"{name} {level}: valid choices: 0, 1, 2, 3, 4")
     return int(level)
-
-
-def kelvin_rgb(kelvin: float) -> np.ndarray:
-    """Relative rgb of a black body at ``kelvin`` [K] (Tanner Helland's fit of Mitchell
-    Charity's table), divided by that of 6500 K so 6500 K is (1, 1, 1); max channel <= 1."""
-
-    def raw(k: float) -> np.ndarray:
-        t = k / 100.0
-        r = 255.0 if t <= 66 else 329.698727446 * (t - 60) ** -0.1332047592
-        g = (
-            99.4708025861 * np.log(t) - 161.1195681661
-            if t <= 66
-            else 288.1221695283 * (t - 60) ** -0.0755148492
-        )
-        b = (
-            255.0
-            if t >= 66
-            else (0.0 if t <= 19 else 138.5177312231 * np.log(t - 10) - 305.0447927307)
-        )
-        return np.clip([r, g, b], 1.0, 255.0)
-
-    rgb = raw(kelvin) / raw(NEUTRAL_K)
-    return rgb / rgb.max()
-
-
-def _tilt(direction: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``direction`` rotated by an angle ~ U(0, 20 deg) about a random perpendicular axis."""
-    d = direction / np.linalg.norm(direction)
-    axis = np.cross(d, rng.normal(size=3))
-    axis /= np.linalg.norm(axis)
-    angle = rng.uniform(0.0, MAX_TILT_RAD)
-    out = (
-        d * np.cos(angle)
-        + np.cross(axis, d) * np.sin(angle)
-        + axis * np.dot(axis, d) * (1 - np.cos(angle))
-    )
-    return out / np.linalg.norm(out)
-
-
-def _scene_color(
-    rng: np.random.Generator, low: float, high: float, avoid: list[np.ndarray]
-) -> np.ndarray:
-    """An rgb with channels ~ U(low, high), redrawn while near-gray (spread < 0.15) or
-    nearer than 0.3 (Euclidean, rgb in [0, 1]) to a color in ``avoid``."""
-    for _ in range(200):
-        rgb = rng.uniform(low, high, size=3)
-        far = all(np.linalg.norm(rgb - a) >= MIN_CANDIDATE_DISTANCE for a in avoid)
-        if rgb.max() - rgb.min() >= MIN_CHROMA and far:
-            return rgb
-    return rgb  # a range too narrow to leave gray: keep the last draw
 
 
 def _r(x: Any) -> Any:
@@ -266,10 +213,8 @@ class VisualPerturber:
         hl.diffuse[:] = self._headlight[1] * diffuse
         hl.ambient[:] = self._headlight[0] * ambient
         tilted = self.level >= LIGHT
-        dirs = [
-            _tilt(self._saved["light_dir"][i], rng) if tilted else self._saved["light_dir"][i]
-            for i in range(m.nlight)
-        ]
+        saved = self._saved["light_dir"]
+        dirs = [tilt_direction(saved[i], rng) if tilted else saved[i] for i in range(m.nlight)]
         if m.nlight:
             m.light_dir[:] = np.array(dirs)
         return {
@@ -287,8 +232,8 @@ class VisualPerturber:
         out: dict[str, Any] = {}
         if randomize:
             avoid = [np.asarray(PALETTE[c][:3]) for c in episode.colors.values() if c in PALETTE]
-            table_rgb = _scene_color(rng, low, high, avoid)
-            floor_rgb = _scene_color(rng, low, high, avoid)
+            table_rgb = scene_color(rng, low, high, avoid)
+            floor_rgb = scene_color(rng, low, high, avoid)
             for g in self._table:
                 m.geom_rgba[g, :3] = floor_rgb if m.geom_bodyid[g] == 0 else table_rgb
             zone = float(rng.uniform(*ZONE_VALUE_RANGE))
@@ -296,7 +241,7 @@ class VisualPerturber:
                 m.geom_rgba[g, :3] = np.clip(m.geom_rgba[g, :3] * zone, 0.0, 1.0)
             distractors = {}
             for g in self._distractors:
-                rgb = _scene_color(rng, low, high, avoid)
+                rgb = scene_color(rng, low, high, avoid)
                 m.geom_rgba[g, :3] = rgb
                 distractors[m.geom(g).name] = _r(rgb)
             out.update(
