@@ -50,11 +50,11 @@ from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
 from rsb_mj.evaluation.axes import axis_table
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit
+from rsb_mj.evaluation.failure_analysis import failure_analysis
 from rsb_mj.evaluation.metrics import (
     SETTING_DEFAULTS,
     SuiteMetrics,
     confusion,
-    failure_analysis,
     pair_metrics,
     summarize,
 )

@@ -20,7 +20,8 @@ import io
 import re
 from collections.abc import Sequence
 
-from rsb_mj.evaluation.metrics import CostMean, FailureAnalysis, PairMetrics, Rate, SuiteMetrics
+from rsb_mj.evaluation.failure_analysis import FailureAnalysis
+from rsb_mj.evaluation.metrics import CostMean, PairMetrics, Rate, SuiteMetrics
 from rsb_mj.suites import SUITES
 
 Table = list[list[str]]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rsb_mj.evaluation.metrics import failure_analysis
+from rsb_mj.evaluation.failure_analysis import failure_analysis
 from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.evaluation.tables import failure_table
 from rsb_mj.evaluation.text_choice import text_choice
