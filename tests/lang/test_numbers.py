@@ -6,7 +6,7 @@ from rsb_mj.cli import main
 from rsb_mj.errors import TaskError
 from rsb_mj.lang import lint_text, load_task
 from rsb_mj.lang.ast import Rect
-from rsb_mj.lang.rules.geometry import capacity
+from rsb_mj.lang.rules.placement import capacity
 
 from .lang_samples import BASE, LIBERO, LIBERO_PATH
 

@@ -902,7 +902,7 @@ def test_fix_suggestions():
 
 def test_capacity_bound_is_exact_at_the_boundary():
     from rsb_mj.lang import Rect
-    from rsb_mj.lang.rules.geometry import capacity
+    from rsb_mj.lang.rules.placement import capacity
 
     # A 0.07 m segment holds exactly 2 points 0.07 m apart, a 0.069 m one only 1.
     assert capacity((Rect(0.0, 0.0, 0.07, 0.0),), 0.07) == 2

@@ -7,59 +7,24 @@ from the robot); angles are radians.
 from __future__ import annotations
 
 import math
-import sys
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, rule
-from rsb_mj.lang.vocabulary import TABLE_CATEGORIES, TABLE_HALF_SIZE, footprint_radius
+from rsb_mj.lang.rules.placement import (
+    answer_zone,
+    capacity,
+    fmt_rect,
+    footprint,
+    on_table,
+    placement_atoms,
+    placements,
+    spacing,
+)
+from rsb_mj.lang.vocabulary import TABLE_HALF_SIZE
 
 #: Fraction of a region's area that discs of the effective spacing may cover before random
 #: placement gets slow (random sequential adsorption jams near 0.55).
 CROWDED_FRACTION = 0.45
-
-
-def answer_zone(ctx: Context) -> ast.Region | None:
-    """The (first) answer-zone region (:attr:`rsb_mj.lang.ast.Problem.answer_zone_regions`),
-    if any."""
-    return next(iter(ctx.problem.answer_zone_regions), None)
-
-
-def placement_atoms(ctx: Context) -> dict[str, list[ast.Atom]]:
-    """Region full name -> the ``(On CANDIDATE REGION)`` atoms of ``:init`` placing there."""
-    out: dict[str, list[ast.Atom]] = {}
-    for atom in ctx.problem.init:
-        if (
-            isinstance(atom, ast.Atom)
-            and atom.predicate == "On"
-            and len(atom.args) == 2
-            and isinstance(atom.args[0], ast.Name)
-            and isinstance(atom.args[1], ast.Name)
-            and atom.args[0].value in ctx.candidates
-        ):
-            out.setdefault(atom.args[1].value, []).append(atom)
-    return out
-
-
-def placements(ctx: Context) -> dict[str, list[str]]:
-    """Region full name -> candidates that ``:init`` places there with ``On``."""
-    return {
-        region: [a.args[0].value for a in atoms]  # type: ignore[union-attr]
-        for region, atoms in placement_atoms(ctx).items()
-    }
-
-
-def _radius(ctx: Context, name: str) -> float:
-    decl = ctx.decls.get(name)
-    return footprint_radius(decl.category) if decl else footprint_radius("")
-
-
-def _on_table(ctx: Context, region: ast.Region) -> bool:
-    decl = ctx.decls.get(region.target or "")
-    return decl is not None and decl.category in TABLE_CATEGORIES
-
-
-def _fmt_rect(rect: ast.Rect) -> str:
-    return f"({rect.x0:g} {rect.y0:g} {rect.x1:g} {rect.y1:g})"
 
 
 @rule(
@@ -89,11 +54,11 @@ def inverted_range(ctx: Context) -> None:
                 )
                 ctx.report(
                     "RSB301",
-                    f"range {_fmt_rect(rect)} of region {region.name!r} is inverted: "
+                    f"range {fmt_rect(rect)} of region {region.name!r} is inverted: "
                     + "; ".join(problems)
                     + "; the order is (x_min y_min x_max y_max)",
                     rect.span,
-                    fix=_fmt_rect(fixed),
+                    fix=fmt_rect(fixed),
                 )
 
 
@@ -111,7 +76,7 @@ def off_table_range(ctx: Context) -> None:
         return
     hx, hy = TABLE_HALF_SIZE
     for region in ctx.problem.regions:
-        if not _on_table(ctx, region):
+        if not on_table(ctx, region):
             continue
         for rect in region.ranges:
             out = []
@@ -127,7 +92,7 @@ def off_table_range(ctx: Context) -> None:
             if out:
                 ctx.report(
                     "RSB302",
-                    f"range {_fmt_rect(rect)} of region {region.name!r} leaves the table top "
+                    f"range {fmt_rect(rect)} of region {region.name!r} leaves the table top "
                     f"(x in [{-hx:g}, {hx:g}], y in [{-hy:g}, {hy:g}] m): " + "; ".join(out),
                     rect.span,
                 )
@@ -153,42 +118,18 @@ def zone_overlap(ctx: Context) -> None:
         region = ctx.regions.get(full_name)
         if region is None or region is zone:
             continue
-        reach = max(_radius(ctx, n) for n in names)
+        reach = max(footprint(ctx, n) for n in names)
         for rect in region.ranges:
             grown = ast.Rect(rect.x0 - reach, rect.y0 - reach, rect.x1 + reach, rect.y1 + reach)
             for zrect in zone.ranges:
                 if grown.overlaps(zrect):
                     ctx.report(
                         "RSB303",
-                        f"candidates in {full_name!r} {_fmt_rect(rect)} can reach into the "
-                        f"answer zone {zone.full_name!r} {_fmt_rect(zrect)} "
+                        f"candidates in {full_name!r} {fmt_rect(rect)} can reach into the "
+                        f"answer zone {zone.full_name!r} {fmt_rect(zrect)} "
                         f"(footprint radius {reach:g} m)",
                         rect.span,
                     )
-
-
-def _spacing(ctx: Context, names: list[str]) -> float:
-    """Smallest allowed center distance [m] between two of ``names``."""
-    layout = ctx.problem.layout
-    spacing = layout.min_spacing if layout and layout.min_spacing is not None else 0.0
-    smallest = min(_radius(ctx, n) for n in names)
-    return max(spacing, 2 * smallest)
-
-
-def capacity(rects: tuple[ast.Rect, ...], distance: float) -> int:
-    """Upper bound on how many points with pairwise distance >= ``distance`` [m] fit in the
-    rectangles (Groemer's inequality per rectangle: ``N <= 2A/(sqrt(3) d^2) + P/(2d) + 1``)."""
-    cell = math.sqrt(3) * distance**2
-    if not cell > 0:  # a spacing so small that its square underflows: no bound to state
-        return sys.maxsize
-    total = 0
-    for rect in rects:
-        w, h = max(rect.width, 0.0), max(rect.depth, 0.0)
-        bound = 2 * w * h / cell + (w + h) / distance + 1
-        if not math.isfinite(bound):
-            return sys.maxsize
-        total += math.floor(bound)
-    return total
 
 
 @rule(
@@ -211,7 +152,7 @@ def region_capacity(ctx: Context) -> None:
             continue
         if any(r.width < 0 or r.depth < 0 for r in region.ranges):
             continue
-        distance = _spacing(ctx, names)
+        distance = spacing(ctx, names)
         bound = capacity(region.ranges, distance)
         if len(names) > bound:
             ctx.report(
@@ -237,7 +178,7 @@ def region_crowded(ctx: Context) -> None:
         region = ctx.regions.get(full_name)
         if region is None or not region.ranges or len(names) < 2:
             continue
-        distance = _spacing(ctx, names)
+        distance = spacing(ctx, names)
         if distance <= 0 or len(names) > capacity(region.ranges, distance):
             continue
         area = sum(
@@ -274,7 +215,7 @@ def placement_without_ranges(ctx: Context) -> None:
         ):
             continue
         region = ctx.regions.get(atom.args[1].value)
-        if region is not None and not region.ranges and _on_table(ctx, region):
+        if region is not None and not region.ranges and on_table(ctx, region):
             ctx.report(
                 "RSB306",
                 f"{atom.args[1].value!r} has no (:ranges ...) to place objects in",
