@@ -8,6 +8,13 @@ import dataclasses
 import json
 
 import numpy as np
+import pytest
+
+pytest.importorskip(
+    "lerobot",
+    reason="needs lerobot and torch: the lerobot venv (tools/lerobot_venv.sh), where "
+    ".ci/run runs tests/lerobot_venv",
+)
 
 from rsb_mj.env.views import PolicyEnv
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
