@@ -331,6 +331,7 @@ class LeRobotPolicy(Policy):
         self._device = torch.device(device)
         self._predict = predict_action
         self._task = ""
+        self._tasks: dict[int, str] = {}  # batched: each slot's instruction
         self._hooks: ModuleFeatures | None = None
 
     @property
@@ -361,7 +362,6 @@ class LeRobotPolicy(Policy):
         """The hooked modules' pooled outputs of the last ``act`` (None: it ran no
         inference, or nothing is hooked)."""
         return None if self._hooks is None else self._hooks.take()
-        self._tasks: dict[int, str] = {}  # batched: each slot's instruction
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
         """Clear the policy's action queue; the instruction becomes the task; seed torch."""
