@@ -88,6 +88,13 @@ def _unpack_array(obj: dict[Any, Any]) -> Any:
         value = obj.get(b"data")
         if not isinstance(value, bool | int | float):
             raise WireError(f"a scalar envelope of dtype {dtype.str} holds {type(value).__name__}")
+        if dtype.kind in "iu" and isinstance(value, int):
+            info = np.iinfo(dtype)
+            if not info.min <= value <= info.max:  # numpy < 2 would wrap it, with a warning
+                raise WireError(
+                    f"a scalar envelope of dtype {dtype.str}: Python integer {value} out of "
+                    f"bounds for {dtype.name}"
+                )
         try:
             return dtype.type(value)
         except (OverflowError, ValueError) as exc:
