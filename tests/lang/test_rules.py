@@ -884,7 +884,10 @@ def test_family_of_code_matches_module():
         "motion": "4",
         "narrowed": "4",
         "references": "4",
-        "runtime": "5",
+        "runtime_layout": "5",
+        "runtime_scoring": "5",
+        "runtime_scene": "5",
+        "runtime_question": "5",
         "safety": "5",
     }
     for rule in RULES.values():

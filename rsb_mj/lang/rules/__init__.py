@@ -6,7 +6,10 @@ Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx
 :mod:`.display` (RSB463: candidates that show their answers and the sources that give them),
 :mod:`.narrowed` (RSB458: a narrowed source with an empty split),
 :mod:`.references` (RSB470-472: the files a task names, placeholders in a question bank),
-:mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score),
+:mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score;
+the family's modules: :mod:`.runtime_layout` RSB501-503 on the placement plans of
+:mod:`.runtime_plans` and the trial layouts of :mod:`.runtime_trials`, :mod:`.runtime_scoring`
+RSB504-506 and RSB511, :mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520),
 :mod:`.safety` (RSB512-513: the same for costs and moving objects) and the template rules
 (RSB43x) in :mod:`rsb_mj.lang.templates`.
 """
@@ -21,6 +24,12 @@ from rsb_mj.lang.rules import (
     narrowed,
     references,
     runtime,
+    runtime_layout,
+    runtime_plans,
+    runtime_question,
+    runtime_scene,
+    runtime_scoring,
+    runtime_trials,
     safety,
     semantics,
     sources,
@@ -39,6 +48,12 @@ __all__ = [
     "narrowed",
     "references",
     "runtime",
+    "runtime_layout",
+    "runtime_plans",
+    "runtime_question",
+    "runtime_scene",
+    "runtime_scoring",
+    "runtime_trials",
     "safety",
     "semantics",
     "sources",
