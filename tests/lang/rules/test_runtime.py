@@ -1,5 +1,7 @@
-"""Lint-clean implies runs (rsb_mj.lang.rules.runtime): mutate the shipped task files; a
-mutant either gets a lint error, or it compiles, resets, runs 20 steps and is scored.
+"""Lint-clean implies runs (:mod:`rsb_mj.lang.rules.runtime`, the RSB5xx family): mutate the
+shipped task files; a mutant either gets a lint error, or it compiles, resets, runs 20 steps
+and is scored. (The trial layouts and the layout rules have their own tests beside this one,
+:mod:`.test_runtime_trials` and :mod:`.test_runtime_layout`.)
 
 The mutations work on the s-expressions: numbers are scaled or replaced, names, predicates
 and choice counts replaced, forms deleted or duplicated (top-level blocks and anything
@@ -12,7 +14,6 @@ run checks 50 mutants (about 25 s); the slow one 2,000 (about 5 minutes on 2 bus
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,27 +22,17 @@ from hypothesis import strategies as st
 
 from rsb_mj.episodes.sources.params import SOURCE_PARAMS
 from rsb_mj.lang import lint_text
-from rsb_mj.lang.rules.base import Context
-from rsb_mj.lang.rules.runtime import distractor_trials, layout_trials
 from rsb_mj.lang.vocabulary import PREDICATES, QUESTION_SOURCES, RSB_CATEGORIES
 from rsb_mj.workspace import SCENE_BODY_NAMES
 
-TASKS = Path(__file__).resolve().parents[2] / "tasks"
-SOURCES = {p.name: p.read_text(encoding="utf-8") for p in sorted(TASKS.glob("*.bddl"))}
+from .shipped_tasks import SOURCES, TOKEN, forms_of, tokens_of
 
-#: One token (a comment, a parenthesis, or an atom) of a task file, for mutating it.
-_TOKEN = re.compile(r";[^\n]*|[()]|[^ \t\f\r\n();]+")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _NAME = re.compile(r"[a-z_][a-z0-9_\-]*$", re.I)
 
 #: Names a mutant may take: every name of the shipped files and what the runtime knows.
 NAMES = sorted(
-    {
-        m.group()
-        for text in SOURCES.values()
-        for m in _TOKEN.finditer(text)
-        if _NAME.match(m.group())
-    }
+    {m.group() for text in SOURCES.values() for m in TOKEN.finditer(text) if _NAME.match(m.group())}
     | set(RSB_CATEGORIES)
     | set(QUESTION_SOURCES)
     | SCENE_BODY_NAMES
@@ -107,22 +98,6 @@ def _with_source(text: str, form: str) -> str:
     return text if found is None else text[: found.start()] + form + text[found.end() :]
 
 
-def _tokens(text: str) -> list[re.Match[str]]:
-    return [m for m in _TOKEN.finditer(text) if not m.group().startswith(";")]
-
-
-def _forms(text: str) -> list[tuple[int, int, int]]:
-    """(start, end, depth) of every parenthesized form."""
-    out, stack = [], []
-    for m in _tokens(text):
-        if m.group() == "(":
-            stack.append(m.start())
-        elif m.group() == ")" and stack:
-            start = stack.pop()
-            out.append((start, m.end(), len(stack)))
-    return out
-
-
 @st.composite
 def mutant(draw: st.DrawFn) -> tuple[str, str]:
     """(file name, mutated text) of a shipped task file."""
@@ -144,7 +119,7 @@ def mutant(draw: st.DrawFn) -> tuple[str, str]:
                 ]
             )
         )
-        tokens = _tokens(text)
+        tokens = tokens_of(text)
         if kind == "source":
             text = _with_source(text, draw(source_form()))
         elif kind == "nudge":  # a number scaled by 0.5-1.5: often still valid, so it must run
@@ -177,7 +152,7 @@ def mutant(draw: st.DrawFn) -> tuple[str, str]:
             text = re.sub(r"\(:choices \d+\)", f"(:choices {count})", text)
         else:
             depth_one = kind == "block"
-            forms = [f for f in _forms(text) if (f[2] == 1) == depth_one and f[2] >= 1]
+            forms = [f for f in forms_of(text) if (f[2] == 1) == depth_one and f[2] >= 1]
             if not forms:
                 continue
             start, end, _ = draw(st.sampled_from(forms))
@@ -211,83 +186,6 @@ def runs_or_is_flagged(name: str, text: str) -> str:
         env.close()
     sample_episode(problem, suite="", split="train", index=0, seed=0)
     return "ran"
-
-
-@pytest.mark.parametrize("name", sorted(SOURCES))
-def test_every_shipped_task_runs_and_places_in_the_trials(name):
-    problem, diagnostics = lint_text(SOURCES[name], name)
-    assert problem is not None and diagnostics == []
-    successes, trials = layout_trials(Context(problem, name))
-    assert successes == 2 and trials <= 4
-    around = distractor_trials(Context(problem, name))
-    assert around is None or (around[0] == 2 and around[1] <= 4)
-
-
-def test_a_crowded_region_is_flagged_and_the_sampler_agrees():
-    from rsb_mj.errors import SceneError
-    from rsb_mj.scene.layout import sample_layout
-
-    text = SOURCES["rsb_math_10.bddl"].replace("(-0.28 -0.14 0.28 0.05)", "(-0.25 -0.1 0.25 0.02)")
-    problem, diagnostics = lint_text(text, "crowded.bddl")
-    assert [d.code for d in diagnostics if d.is_error] == ["RSB503"]
-    with pytest.raises(SceneError, match="could not place 10 candidates after 64 attempts"):
-        sample_layout(problem, np.random.default_rng(0))
-
-
-def test_crowded_distractors_are_flagged_and_the_sampler_agrees():
-    from rsb_mj.episodes import sample_episode
-    from rsb_mj.errors import SceneError
-
-    # A mutant the slow test found: the can, lemon and toy car get a 5 cm strip and the
-    # candidates' own region.
-    old = "(:ranges ((-0.3 0.06 -0.1 0.3) (0.1 0.06 0.3 0.3) (-0.28 -0.14 0.28 0.05))))"
-    text = SOURCES["rsb_general_10_l1.bddl"]
-    assert old in text
-    text = text.replace(old, "(:ranges ((-0.15 0.06 -0.1 0.3) (-0.28 -0.14 0.28 0.05))))")
-    problem, diagnostics = lint_text(text, "crowded_l1.bddl")
-    assert [(d.code, d.span.line, d.span.column, d.message) for d in diagnostics] == [
-        (
-            "RSB503",
-            11,
-            5,
-            "the 3 non-candidate objects fit in 0 of 16 trial layouts of table_distractors "
-            "(clear of the candidates and the answer zone); enlarge the regions or declare "
-            "fewer objects",
-        )
-    ]
-    with pytest.raises(SceneError) as caught:
-        sample_episode(problem, suite="", split="eval", index=0, seed=0)
-    assert str(caught.value) == (
-        "crowded_l1.bddl: could not place the 3 non-candidate objects after 64 attempts "
-        "(regions ['table_distractors']); enlarge the regions or declare fewer objects"
-    )
-
-
-def test_a_static_distractor_larger_than_its_region_is_flagged_and_the_sampler_agrees():
-    from rsb_mj.episodes import sample_episode
-    from rsb_mj.errors import SceneError
-
-    # Without (:moving_objects), the toy cart is a static distractor of its 10 x 6 cm lane.
-    text = SOURCES["rsb_hardmath_10_l2.bddl"]
-    start = text.index("  (:moving_objects")
-    end = next(e for s, e, d in _forms(text) if s == start + 2)
-    text = text[:start] + text[end:]
-    problem, diagnostics = lint_text(text, "static_cart.bddl")
-    assert [(d.code, d.span.line, d.span.column, d.message) for d in diagnostics] == [
-        (
-            "RSB501",
-            18,
-            5,
-            "region 'table_lane' is smaller than the footprint of 'cart_1' (radius 0.052 m): "
-            "no rectangle is wider and deeper than 0.104 m",
-        )
-    ]
-    with pytest.raises(SceneError) as caught:
-        sample_episode(problem, suite="", split="eval", index=0, seed=0)
-    assert str(caught.value) == (
-        "static_cart.bddl: region 'table_lane' is smaller than the footprint of 'cart_1' "
-        "(radius 0.052 m)"
-    )
 
 
 @settings(
@@ -340,3 +238,29 @@ def test_a_mutant_is_flagged_or_runs(case):
 @given(mutant())
 def test_two_thousand_mutants_are_flagged_or_run(case):
     event(runs_or_is_flagged(*case))  # --hypothesis-show-statistics: flagged / ran shares
+
+
+def test_the_family_module_re_exports_its_modules_names():
+    from rsb_mj.lang.rules import (
+        runtime,
+        runtime_layout,
+        runtime_plans,
+        runtime_question,
+        runtime_scene,
+        runtime_scoring,
+        runtime_trials,
+    )
+
+    modules = (
+        runtime_layout,
+        runtime_plans,
+        runtime_question,
+        runtime_scene,
+        runtime_scoring,
+        runtime_trials,
+    )
+    assert "layout_trials" in runtime.__all__ and "placement" in runtime.__all__
+    for name in runtime.__all__:
+        owners = [m for m in modules if name in m.__all__]
+        assert len(owners) == 1, name
+        assert getattr(runtime, name) is getattr(owners[0], name)
