@@ -46,7 +46,6 @@ from typing import Any
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
-from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
 from rsb_mj.evaluation.axes import axis_table
 from rsb_mj.evaluation.episode_source import is_task_file, step_limit
@@ -58,10 +57,11 @@ from rsb_mj.evaluation.metrics import (
     pair_metrics,
     summarize,
 )
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
+from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.renderers import renderer_lines
 from rsb_mj.evaluation.report_model import Confusion, Plot, ReportData, Section
 from rsb_mj.evaluation.report_probe import probe_sections
+from rsb_mj.evaluation.report_runs import load_runs, row_label, run_dirs_of
 from rsb_mj.evaluation.tables import (
     MAX_ERROR_RATE,
     SEMANTIC_GAP_NOTE,
@@ -78,9 +78,27 @@ from rsb_mj.evaluation.tables import (
     semantic_gap_table,
     summary_table,
 )
-from rsb_mj.evaluation.validation import check_run, refusal
 from rsb_mj.probing.run import report_sections
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
+
+# The names defined in the report's modules stay importable from here, where they were.
+__all__ = [
+    "HTML_FILE",
+    "MARKDOWN_PLOTS",
+    "TABLES",
+    "build_report",
+    "confusion_table",
+    "load_runs",
+    "markdown_text",
+    "plot_confusion",
+    "plot_drops",
+    "plot_rates",
+    "row_label",
+    "run_dirs_of",
+    "settings_lines",
+    "with_plots",
+    "write_report",
+]
 
 #: File name of the HTML page in the report folder.
 HTML_FILE = "report.html"
@@ -90,45 +108,6 @@ TABLES = {
     "table2_nsg": ("Table 2: nSG (%)", "nsg"),
     "table6_gsr_tsr": ("Table 6: GSR / TSR (%)", "gsr_tsr"),
 }
-
-
-def load_runs(dirs: Sequence[Path]) -> dict[str, list[EpisodeRecord]]:
-    """Records per row label (policy, or ``dir:policy`` for several directories), checked
-    by :func:`rsb_mj.evaluation.validation.check_run`.
-
-    Raises:
-        EvalError: for a directory without records, or with records that are inconsistent
-            (each named ``path:line``; see :mod:`rsb_mj.evaluation.validation`).
-    """
-    runs: dict[str, list[EpisodeRecord]] = {}
-    problems: list[str] = []
-    for d in dirs:
-        records, found = check_run(Path(d) / RECORDS_FILE)
-        problems += found
-        if not records:
-            raise EvalError(f"{d}: no {RECORDS_FILE} records; run `rsb eval --out {d}` first")
-        for rec in records:
-            runs.setdefault(row_label(Path(d), rec.policy, len(dirs) > 1), []).append(rec)
-    if problems:
-        raise EvalError(refusal(problems))
-    return runs
-
-
-def row_label(run_dir: Path, policy: str, several: bool) -> str:
-    """A row's label: the policy, or ``<dir name>:<policy>`` when several run directories
-    are reported side by side."""
-    return f"{run_dir.name}:{policy}" if several else policy
-
-
-def run_dirs_of(dirs: Sequence[Path], runs: dict[str, list[EpisodeRecord]]) -> dict[str, Path]:
-    """The run directory of each row label of ``runs`` (:func:`load_runs` of ``dirs``)."""
-    out = {}
-    for label, records in runs.items():
-        policy = records[0].policy
-        out[label] = next(
-            Path(d) for d in dirs if row_label(Path(d), policy, len(dirs) > 1) == label
-        )
-    return out
 
 
 def _slug(text: str) -> str:

@@ -9,7 +9,6 @@ import html
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -315,15 +314,3 @@ def test_a_refused_report_writes_no_page(tmp_path, capsys):
     assert main(["report", str(run), "--out", str(out), "--html"]) == 2
     assert "rsb report: error:" in capsys.readouterr().err
     assert not out.exists()
-
-
-def test_row_labels_name_their_run_folder(tmp_path):
-    dirs = write_runs(tmp_path / "runs", episodes=1)
-    data = build_report(dirs, plots=False)
-    assert dict(data.run_dirs) == {
-        "base:expert": dirs[0], "base:random-grasp": dirs[0], "base:talker": dirs[0],
-        "v2:random-grasp": dirs[1],
-    }  # fmt: skip
-    single = build_report(dirs[1:], plots=False)
-    assert dict(single.run_dirs) == {"random-grasp": dirs[1]}
-    assert Path(dirs[1]).name == "v2"
