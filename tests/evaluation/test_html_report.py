@@ -20,7 +20,6 @@ from rsb_mj.evaluation.html import CSP, render_page
 from rsb_mj.evaluation.html.episodes import COLUMNS, NOT_RECORDED, browser_data, episode_row
 from rsb_mj.evaluation.html.frames import video_frames
 from rsb_mj.evaluation.html.markup import lines_html, table_html
-from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record, read_records
 from rsb_mj.evaluation.report import build_report, write_report
 from rsb_mj.evaluation.report_probe import PROBE_FILE, PROBE_FORMAT, read_probe_tables
@@ -279,17 +278,6 @@ def test_plots_are_inline_pngs(tmp_path):
     assert names == ["ablations.png", "rates.png", "confusion_expert.png",
                      "confusion_random-grasp.png", "confusion_talker.png"]  # fmt: skip
     assert page.count('src="data:image/png;base64,iVBORw0KGgo') == 5
-
-
-def test_six_of_six_successes_plot_without_a_negative_error_bar(tmp_path):
-    # Wilson's upper bound for 6 of 6 was 0.9999999999999999: the bar's error went negative
-    assert wilson(6, 6) == (pytest.approx(0.6097, abs=1e-4), 1.0) and wilson(0, 11)[0] == 0.0
-    run = tmp_path / "run"
-    run.mkdir()
-    for i in range(6):
-        append_record(run / RECORDS_FILE, rec(i, grasped=True, success=True, choice_letter="A"))
-    write_report([run], tmp_path / "r")
-    assert (tmp_path / "r" / "rates.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_markup_keeps_cells_verbatim_and_renders_header_lines():

@@ -12,7 +12,8 @@ from .test_metrics import rec
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def _run(path, policy, success_every):
+def write_run(path, policy, success_every):
+    """A run folder of four records per suite; every ``success_every``-th one succeeds."""
     path.mkdir()
     for suite in SUITES:
         for i in range(4):
@@ -23,8 +24,8 @@ def _run(path, policy, success_every):
 
 
 def test_two_runs_side_by_side_with_tables_csv_and_plots(tmp_path):
-    _run(tmp_path / "a", "expert", 1)
-    _run(tmp_path / "b", "random-grasp", 4)
+    write_run(tmp_path / "a", "expert", 1)
+    write_run(tmp_path / "b", "random-grasp", 4)
     out = tmp_path / "report"
     text = write_report([tmp_path / "a", tmp_path / "b"], out)
     assert "## Table 1: TSR (%)" in text and "## Table 2: nSG (%)" in text
@@ -42,26 +43,12 @@ def test_two_runs_side_by_side_with_tables_csv_and_plots(tmp_path):
 
 
 def test_cli_prints_the_report_and_writes_beside_one_run(tmp_path, capsys):
-    _run(tmp_path / "a", "expert", 1)
+    write_run(tmp_path / "a", "expert", 1)
     assert main(["report", str(tmp_path / "a"), "--no-plots"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# rsb_mj evaluation report")
     assert (tmp_path / "a" / "report" / "report.md").exists()
     assert not (tmp_path / "a" / "report" / "rates.png").exists()
-
-
-def test_without_matplotlib_the_tables_are_written_and_the_plots_skipped(tmp_path, monkeypatch):
-    import importlib.util
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name)
-    )
-    _run(tmp_path / "a", "expert", 1)
-    text = write_report([tmp_path / "a"], tmp_path / "report")
-    assert "Plots skipped: matplotlib is not installed (pip install 'rsb_mj[plots]')." in text
-    assert (tmp_path / "report" / "table1_tsr.csv").exists()
-    assert not (tmp_path / "report" / "rates.png").exists()
 
 
 def test_a_run_with_costs_gets_the_safety_table(tmp_path):
@@ -80,7 +67,7 @@ def test_a_run_with_costs_gets_the_safety_table(tmp_path):
 
 
 def test_a_run_without_costs_has_no_safety_table(tmp_path):
-    _run(tmp_path / "a", "expert", 1)
+    write_run(tmp_path / "a", "expert", 1)
     text = write_report([tmp_path / "a"], tmp_path / "report", plots=False)
     assert "Safety" not in text and not (tmp_path / "report" / "safety.csv").exists()
 
