@@ -43,10 +43,8 @@ from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import LETTERS
 from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
 from rsb_mj.evaluation.axes import axis_table
-from rsb_mj.evaluation.episode_source import is_task_file, step_limit
 from rsb_mj.evaluation.failure_analysis import failure_analysis
 from rsb_mj.evaluation.metrics import (
-    SETTING_DEFAULTS,
     SuiteMetrics,
     confusion,
     pair_metrics,
@@ -54,6 +52,7 @@ from rsb_mj.evaluation.metrics import (
 )
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.renderers import renderer_lines
+from rsb_mj.evaluation.report_header import header_lines, settings_lines
 from rsb_mj.evaluation.report_model import Confusion, ReportData, Section
 from rsb_mj.evaluation.report_plots import plot_confusion, plot_drops, plot_rates, with_plots
 from rsb_mj.evaluation.report_probe import probe_sections
@@ -75,7 +74,6 @@ from rsb_mj.evaluation.tables import (
     summary_table,
 )
 from rsb_mj.probing.run import report_sections
-from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 
 # The names defined in the report's modules stay importable from here, where they were.
 __all__ = [
@@ -115,25 +113,6 @@ def confusion_table(records: Sequence[EpisodeRecord], suite: str, choices: int) 
     ]
 
 
-def settings_lines(metrics: dict[str, list[SuiteMetrics]]) -> list[str]:
-    """Header lines naming every non-default setting of the rows (none for a default run)."""
-    lines = []
-    for label, ms in metrics.items():
-        for m in ms:
-            settings = dict(m.settings)
-            known = m.suite in ALL_SUITES or m.suite in A2A_SUITES or is_task_file(m.suite)
-            default_steps = step_limit(m.suite) if known else None
-            odd = [
-                f"{k} {v}"
-                for k, v in settings.items()
-                if (k == "max_steps" and v != default_steps)
-                or (k in SETTING_DEFAULTS and v is not None and v != SETTING_DEFAULTS[k])
-            ]
-            if odd:
-                lines.append(f"- {label_of(m, label)} on {m.suite}: " + ", ".join(odd))
-    return lines
-
-
 def _report_folder(out: Path) -> None:
     """Create ``out`` and check it can be written before any work.
 
@@ -150,57 +129,6 @@ def _report_folder(out: Path) -> None:
     if not out.is_dir() or not os.access(out, os.W_OK | os.X_OK):
         why = "not a folder" if not out.is_dir() else "not writable"
         raise WriteError(f"{out}: cannot write the report there ({why}); {hint}")
-
-
-def _header(
-    dirs: Sequence[Path],
-    runs: dict[str, list[EpisodeRecord]],
-    metrics: dict[str, list[SuiteMetrics]],
-    renderers: list[str],
-    max_error_rate: float | None,
-) -> list[str]:
-    """The Markdown lines between the title and the first table."""
-    labelled = [m for ms in metrics.values() for m in ms]
-    errors = sum(m.errors for m in labelled)
-    tasks: dict[str, list[str]] = {}  # suite -> its task digests (one per run at most)
-    for recs in runs.values():
-        for r in recs:
-            if not r.is_error:
-                held = tasks.setdefault(r.suite, [])
-                digest = str((r.sim or {}).get("task_sha256", ""))[:16] or "unknown"
-                if digest not in held:
-                    held.append(digest)
-    mujoco = sorted({str(dict(m.settings)["mujoco"]) for m in labelled})
-    odd = settings_lines(metrics)
-    lines = [
-        "Runs: " + ", ".join(f"`{d}`" for d in dirs),
-        "",
-        "Protocol: one attempt per episode (the choice is the first candidate grasped; a "
-        "wrong first grasp fails the episode). Rates in %, Wilson 95% intervals in brackets; "
-        "selection = correct choice among grasping episodes; nSG only where GSR > 0.",
-        "",
-        f"Settings: mujoco {', '.join(mujoco)}; "
-        + ("non-default:" if odd else "all defaults (suite step limits, fast quality, 20 Hz)"),
-        *odd,
-        "",
-        *renderers,
-        "",
-        "Tasks: " + "; ".join(f"{t} (task sha256 {'; '.join(h)})" for t, h in tasks.items()),
-        "",
-        f"Error episodes (faults, not results; excluded from every rate): {errors}"
-        + (
-            f"; rows above {100 * max_error_rate:g}% errors are withheld"
-            if max_error_rate is not None
-            else ""
-        ),
-    ]
-    if any(m.privileged for m in labelled):
-        lines += [
-            "",
-            "Rows marked (privileged) read the answer (the built-in expert): an upper-bound "
-            "reference, not a policy to rank.",
-        ]
-    return lines
 
 
 def _sections(
@@ -345,7 +273,7 @@ def build_report(
     runs = load_runs(dirs)
     renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
     metrics = {label: summarize(recs) for label, recs in runs.items()}
-    header = _header(dirs, runs, metrics, renderers, max_error_rate)
+    header = header_lines(dirs, runs, metrics, renderers, max_error_rate)
     sections = _sections(runs, metrics, max_error_rate) + probe_sections(dirs)
     sections += report_sections(dirs)
     confusions = tuple(
