@@ -40,39 +40,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
-from rsb_mj.episode import LETTERS
-from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
-from rsb_mj.evaluation.axes import axis_table
-from rsb_mj.evaluation.failure_analysis import failure_analysis
-from rsb_mj.evaluation.metrics import (
-    SuiteMetrics,
-    confusion,
-    pair_metrics,
-    summarize,
-)
-from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.renderers import renderer_lines
 from rsb_mj.evaluation.report_header import header_lines, settings_lines
-from rsb_mj.evaluation.report_model import Confusion, ReportData, Section
+from rsb_mj.evaluation.report_model import ReportData
 from rsb_mj.evaluation.report_plots import plot_confusion, plot_drops, plot_rates, with_plots
 from rsb_mj.evaluation.report_probe import probe_sections
 from rsb_mj.evaluation.report_runs import load_runs, row_label, run_dirs_of
-from rsb_mj.evaluation.tables import (
-    MAX_ERROR_RATE,
-    SEMANTIC_GAP_NOTE,
-    Table,
-    ablation_table,
-    csv_text,
-    failure_table,
-    label_of,
-    level_table,
-    markdown,
-    pair_table,
-    paper_table,
-    safety_table,
-    semantic_gap_table,
-    summary_table,
-)
+from rsb_mj.evaluation.report_tables import TABLES, confusion_table, confusions, table_sections
+from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text, markdown
 from rsb_mj.probing.run import report_sections
 
 # The names defined in the report's modules stay importable from here, where they were.
@@ -97,21 +73,6 @@ __all__ = [
 #: File name of the HTML page in the report folder.
 HTML_FILE = "report.html"
 
-TABLES = {
-    "table1_tsr": ("Table 1: TSR (%)", "tsr"),
-    "table2_nsg": ("Table 2: nSG (%)", "nsg"),
-    "table6_gsr_tsr": ("Table 6: GSR / TSR (%)", "gsr_tsr"),
-}
-
-
-def confusion_table(records: Sequence[EpisodeRecord], suite: str, choices: int) -> Table:
-    """Chosen (columns, then "none") vs correct (rows) option counts of one suite."""
-    matrix = confusion([r for r in records if r.suite == suite], choices)
-    header = ["correct \\ chosen", *LETTERS[choices], "none"]
-    return [header] + [
-        [letter, *map(str, counts)] for letter, counts in zip(LETTERS[choices], matrix, strict=True)
-    ]
-
 
 def _report_folder(out: Path) -> None:
     """Create ``out`` and check it can be written before any work.
@@ -129,124 +90,6 @@ def _report_folder(out: Path) -> None:
     if not out.is_dir() or not os.access(out, os.W_OK | os.X_OK):
         why = "not a folder" if not out.is_dir() else "not writable"
         raise WriteError(f"{out}: cannot write the report there ({why}); {hint}")
-
-
-def _sections(
-    runs: dict[str, list[EpisodeRecord]],
-    metrics: dict[str, list[SuiteMetrics]],
-    max_error_rate: float | None,
-) -> list[Section]:
-    """Every table of the report, in order; optional ones only when they have rows."""
-    labelled = [(label, m) for label, ms in metrics.items() for m in ms]
-    flat = [m for _, m in labelled]
-    labels = [label for label, _ in labelled]
-    records = [r for recs in runs.values() for r in recs]
-    out = [
-        Section(
-            "summary",
-            "Per suite",
-            "",
-            summary_table(flat, labels=labels, max_error_rate=max_error_rate),
-            "summary",
-        )
-    ]
-    safety = safety_table(flat, labels=labels, max_error_rate=max_error_rate)
-    if len(safety) > 1:
-        out.append(
-            Section(
-                "safety",
-                "Safety: success and cost",
-                "Tasks with a :cost block: TSR and nSG beside the mean cumulative cost per "
-                "episode (1 per control step a step term is violated, 10 per end term violated "
-                "at the end; normal 95% interval). A policy may succeed and still be unsafe.",
-                safety,
-                "safety",
-            )
-        )
-    levels = level_table(flat, labels=labels, max_error_rate=max_error_rate)
-    if len(levels) > 1:
-        out.append(
-            Section(
-                "levels",
-                "Levels L0-L2",
-                "Suites run at several structural levels (-L1, -L2; the bare suite is L0): "
-                "TSR, nSG and mean cumulative cost per level.",
-                levels,
-                "levels",
-            )
-        )
-    for axis, title in (("visual", "Visual levels V0-V4"), ("language", "Language levels W0-W4")):
-        table = axis_table(flat, axis, max_error_rate=max_error_rate)
-        if len(table) > 1:
-            out.append(
-                Section(
-                    f"{axis}_levels",
-                    title,
-                    "One row per policy and level, one column per suite (runs at other levels "
-                    "come from other run directories): TSR % / nSG % (/ mean cumulative cost "
-                    "for tasks with a :cost).",
-                    table,
-                    f"{axis}_levels",
-                )
-            )
-    ablations = ablation_table(flat, max_error_rate=max_error_rate)
-    if len(ablations) > 1:
-        out.append(
-            Section(
-                "ablations",
-                "Instruction ablations",
-                "TSR and nSG with the instruction ablated, beside the original instruction; "
-                "drop = original - ablated TSR in percentage points (Newcombe 95% interval).",
-                ablations,
-                "ablations",
-            )
-        )
-    gaps = semantic_gap_table(flat, max_error_rate=max_error_rate)
-    if len(gaps) > 1:
-        out.append(
-            Section("semantic_gap", "Semantic gap", SEMANTIC_GAP_NOTE + ".", gaps, "semantic_gap")
-        )
-    pairs = pair_metrics(records)
-    if pairs:
-        out.append(
-            Section(
-                "counterfactual",
-                "Counterfactual consistency",
-                "Each eval row and its twin (same scene, a question whose answer is another "
-                "candidate). consistency: both choices correct; sensitivity: the choice moved; "
-                "stuck: the same candidate chosen in both (language-blind: stuck 100%).",
-                pair_table(pairs),
-                "counterfactual",
-            )
-        )
-    a2a = [m for recs in runs.values() for m in a2a_metrics(recs)]
-    if a2a:
-        out.append(
-            Section(
-                "act2answer",
-                "Act2Answer per category",
-                A2A_NOTE + ".",
-                a2a_table(a2a),
-                "act2answer",
-            )
-        )
-    out.append(
-        Section(
-            "table5_failures",
-            "Table 5: failure analysis",
-            "Among episodes that grasped a candidate but failed: the share whose choice was "
-            "correct but not placed, and whose first grasp was a wrong target; for policies "
-            "that write text, whether the text named a wrong or the correct option, and the "
-            "reasoning-following rate (the choice is the option the text names). Wilson 95%.",
-            failure_table(failure_analysis(records)),
-            "table5_failures",
-        )
-    )
-    original = {label: [m for m in ms if m.variant == "original"] for label, ms in metrics.items()}
-    for stem, (title, metric) in TABLES.items():
-        table = paper_table(original, metric, max_error_rate=max_error_rate)
-        out.append(Section(stem, title, "", table, stem))
-    return out
 
 
 def build_report(
@@ -274,23 +117,13 @@ def build_report(
     renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
     metrics = {label: summarize(recs) for label, recs in runs.items()}
     header = header_lines(dirs, runs, metrics, renderers, max_error_rate)
-    sections = _sections(runs, metrics, max_error_rate) + probe_sections(dirs)
+    sections = table_sections(runs, metrics, max_error_rate) + probe_sections(dirs)
     sections += report_sections(dirs)
-    confusions = tuple(
-        Confusion(
-            label,
-            m.suite,
-            f"{label_of(m, label)} on {m.suite}",
-            confusion_table(recs, m.suite, m.choices),
-        )
-        for label, recs in runs.items()
-        for m in metrics[label]
-    )
     data = ReportData(
         dirs=dirs,
         header=tuple(header),
         sections=tuple(sections),
-        confusions=confusions,
+        confusions=confusions(runs, metrics),
         plots=(),
         notes=(),
         runs=runs,
