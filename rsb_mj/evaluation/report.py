@@ -43,12 +43,13 @@ from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.renderers import renderer_lines
 from rsb_mj.evaluation.report_header import header_lines, settings_lines
+from rsb_mj.evaluation.report_markdown import MARKDOWN_PLOTS, markdown_text
 from rsb_mj.evaluation.report_model import ReportData
 from rsb_mj.evaluation.report_plots import plot_confusion, plot_drops, plot_rates, with_plots
 from rsb_mj.evaluation.report_probe import probe_sections
 from rsb_mj.evaluation.report_runs import load_runs, row_label, run_dirs_of
 from rsb_mj.evaluation.report_tables import TABLES, confusion_table, confusions, table_sections
-from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text, markdown
+from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text
 from rsb_mj.probing.run import report_sections
 
 # The names defined in the report's modules stay importable from here, where they were.
@@ -131,26 +132,6 @@ def build_report(
         run_dirs=run_dirs_of(dirs, runs),
     )
     return with_plots(data) if plots else data
-
-
-#: Plots the Markdown report shows inline (the confusion heatmaps are files beside it).
-MARKDOWN_PLOTS = ("ablations.png", "rates.png")
-
-
-def markdown_text(data: ReportData) -> str:
-    """The Markdown report of ``data`` (``report.md``)."""
-    parts = ["# rsb_mj evaluation report", "", *data.header]
-    for s in data.sections:
-        parts += ["", f"## {s.title}", "", *([s.note, ""] if s.note else []), markdown(s.table)]
-    parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
-    for c in data.confusions:
-        parts += ["", f"### {c.title}", "", markdown(c.table)]
-    for note in data.notes:
-        parts += ["", note]
-    for p in data.plots:
-        if p.name in MARKDOWN_PLOTS:
-            parts += ["", f"![{p.caption}]({p.name})"]
-    return "\n".join(parts) + "\n"
 
 
 def write_report(
