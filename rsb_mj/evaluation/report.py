@@ -17,12 +17,19 @@ Outputs in the report folder:
   tables, the plots and an episode browser (:mod:`rsb_mj.evaluation.html`).
 
 The tables are computed once (:func:`build_report` returns a
-:class:`~rsb_mj.evaluation.report_model.ReportData`) and rendered by :func:`markdown_text`
-and the HTML page alike, so the two show the same strings. A run directory's
+:class:`~rsb_mj.evaluation.report_model.ReportData`) and rendered by
+:func:`~rsb_mj.evaluation.report_markdown.markdown_text` and the HTML page alike, so the two
+show the same strings; :func:`write_report` writes the files. A run directory's
 ``probe.json`` adds its tables to both (:mod:`rsb_mj.evaluation.report_probe`; ``rsb probe
 RUN`` writes it); a run made with ``rsb eval --features`` whose ``probe.json`` holds no probe
 of the answer computed from its current records gets one computed afresh with default
 settings (:func:`rsb_mj.probing.run.report_sections`).
+
+The parts live beside this module, one each: the run directories and row labels
+(:mod:`.report_runs`), the header lines (:mod:`.report_header`), which tables appear
+(:mod:`.report_tables`; :mod:`.tables` formats their cells), the plots
+(:mod:`.report_plots`) and the Markdown renderer (:mod:`.report_markdown`). Their public
+names are importable from here too.
 
 Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``;
 privileged policies (the built-in expert reads the answer) carry the mark ``(privileged)``.
@@ -104,7 +111,7 @@ def build_report(
 
     Args:
         dirs: run directories (only read).
-        plots: also draw the PNG figures (:func:`with_plots`).
+        plots: also draw the PNG figures (:func:`~rsb_mj.evaluation.report_plots.with_plots`).
         max_error_rate: rows with a larger share of error episodes are withheld (None: print
             every row).
         allow_mixed_renderers: pool records drawn by different renderers.
