@@ -1,8 +1,8 @@
 # ruff: noqa: E501
 """One failing fixture per lint rule: the exact code, position and message.
 
-Each case edits a valid task (``BASE``, ``BASE_10`` or ``LIBERO`` in lang_samples.py) in one
-place and checks the first finding of the rule.
+Each case edits a valid task (``BASE``, ``BASE_10``, ``LIBERO`` or ``A2A_BASE`` in
+lang_samples.py) in one place and checks the first finding of the rule (tests/lang/rule_cases.py).
 """
 
 from pathlib import Path
@@ -12,7 +12,8 @@ import pytest
 from rsb_mj.lang import RSB_CATEGORIES, RULES, lint_text
 from rsb_mj.lang.vocabulary import footprint_radius
 
-from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO, LIBERO_PATH
+from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
+from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
 
 CASES = [
     (
@@ -820,35 +821,16 @@ CASES = [
 ]
 
 
-def _lint(base: str, old: str, new: str):
-    assert old in base, old
-    path = LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
-    # LIBERO files are also checked as scenes rsb_mj must build (RSB510 fires only then).
-    target = "rsb" if base is LIBERO else None
-    problem, diagnostics = lint_text(base.replace(old, new, 1), path, target=target)
-    assert problem is not None
-    return diagnostics
-
-
 @pytest.mark.parametrize(
     "base", [BASE, BASE_10, LIBERO, A2A_BASE], ids=["base", "base_10", "libero", "a2a"]
 )
 def test_the_bases_are_clean(base):
-    path = LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
-    assert lint_text(base, path)[1] == []
+    assert lint_text(base, path_of(base))[1] == []
 
 
-@pytest.mark.parametrize(
-    ("code", "base", "old", "new", "line", "column", "message"), CASES, ids=[c[0] for c in CASES]
-)
+@pytest.mark.parametrize(FIELDS, CASES, ids=[c[0] for c in CASES])
 def test_rule_fires_with_exact_message(code, base, old, new, line, column, message):
-    hits = [d for d in _lint(base, old, new) if d.code == code]
-    assert hits, f"{code} did not fire"
-    first = hits[0]
-    assert (first.span.line, first.span.column, first.message) == (line, column, message)
-    assert first.name == RULES[code].name
-    assert first.severity == RULES[code].severity
-    assert first.path == (LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl")
+    assert first_finding(code, base, old, new) == expected(code, base, line, column, message)
 
 
 #: Rules whose findings lie in another file (a question bank): tested on real files.
@@ -897,9 +879,9 @@ def test_family_of_code_matches_module():
 
 
 def test_fix_suggestions():
-    diagnostics = _lint(BASE, "(:goal (And", "(:goall (And")
+    diagnostics = lint_edit(BASE, "(:goal (And", "(:goall (And")
     assert [d.fix for d in diagnostics if d.code == "RSB201"] == [":goal"]
-    diagnostics = _lint(BASE, "(-0.25 -0.1 0.25 0.02)", "(0.25 -0.1 -0.25 0.02)")
+    diagnostics = lint_edit(BASE, "(-0.25 -0.1 0.25 0.02)", "(0.25 -0.1 -0.25 0.02)")
     assert [d.fix for d in diagnostics if d.code == "RSB301"] == ["(-0.25 -0.1 0.25 0.02)"]
 
 
