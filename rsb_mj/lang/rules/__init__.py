@@ -1,7 +1,9 @@
 """Lint rules, registered in :data:`rsb_mj.lang.rules.base.RULES` on import.
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
-:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx), :mod:`.motion` (RSB424-429),
+:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx),
+:mod:`.semantics_connectives` (RSB414-415, RSB421-422: ``And``/``Or`` in the expression blocks),
+:mod:`.motion` (RSB424-429),
 :mod:`.sources` (RSB450-457: question sources, template selection, the answer zone),
 :mod:`.display` (RSB463: candidates that show their answers and the sources that give them),
 :mod:`.narrowed` (RSB458: a narrowed source with an empty split),
@@ -32,6 +34,7 @@ from rsb_mj.lang.rules import (
     runtime_trials,
     safety,
     semantics,
+    semantics_connectives,
     sources,
     syntax,
 )
@@ -56,6 +59,7 @@ __all__ = [
     "runtime_trials",
     "safety",
     "semantics",
+    "semantics_connectives",
     "sources",
     "syntax",
 ]
