@@ -3,6 +3,7 @@
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
 :mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx),
 :mod:`.semantics_connectives` (RSB414-415, RSB421-422: ``And``/``Or`` in the expression blocks),
+:mod:`.semantics_goal` (RSB413, RSB420: the goal and the grasp depend on the answer),
 :mod:`.motion` (RSB424-429),
 :mod:`.sources` (RSB450-457: question sources, template selection, the answer zone),
 :mod:`.display` (RSB463: candidates that show their answers and the sources that give them),
@@ -35,6 +36,7 @@ from rsb_mj.lang.rules import (
     safety,
     semantics,
     semantics_connectives,
+    semantics_goal,
     sources,
     syntax,
 )
@@ -60,6 +62,7 @@ __all__ = [
     "safety",
     "semantics",
     "semantics_connectives",
+    "semantics_goal",
     "sources",
     "syntax",
 ]
