@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.lang import RSB_CATEGORIES, RULES, lint_text
+from rsb_mj.lang import RULES, lint_text
 from rsb_mj.lang.vocabulary import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
+from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
 from .rules.test_semantics_goal import CASES as GOAL_CASES
 
@@ -328,33 +329,6 @@ CASES = [
         "a second (:map ...) in :options; give one mapping rule",
     ),
     (
-        "RSB407",
-        BASE,
-        "(:choices 4)",
-        "(:choices 10)",
-        18,
-        3,
-        "(:choices 10) needs 10 candidates (options A B C D E F G H I K), got 4",
-    ),
-    (
-        "RSB408",
-        BASE,
-        "(:candidates block_a",
-        "(:candidates table",
-        18,
-        3,
-        "candidate 'table' is a fixture; candidates must be movable :objects",
-    ),
-    (
-        "RSB409",
-        BASE,
-        "(:candidates block_a block_b",
-        "(:candidates block_a block_a",
-        18,
-        3,
-        "candidate 'block_a' is listed twice",
-    ),
-    (
         "RSB410",
         BASE,
         "(:map shuffle)",
@@ -398,16 +372,6 @@ CASES = [
         10,
         5,
         "region 'table_spare' is defined but never used",
-    ),
-    (
-        "RSB419",
-        BASE_10,
-        " - letter_block",
-        " - can",
-        17,
-        5,
-        "candidate 'block_a' (can) cannot show an option letter, which a 10-choice task needs (more than 8 choices share one color); categories with letters: "
-        + ", ".join(sorted(c for c, i in RSB_CATEGORIES.items() if i.letters)),
     ),
     (
         "RSB463",
@@ -760,7 +724,7 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 
 #: Every rule's cases: this module's and those in the test modules of the families split out
 #: of :mod:`rsb_mj.lang.rules.semantics` (tests/lang/rules/test_semantics*.py).
-ALL_CASES = CASES + CONNECTIVES_CASES + GOAL_CASES
+ALL_CASES = CASES + CONNECTIVES_CASES + CANDIDATES_CASES + GOAL_CASES
 
 
 def test_every_semantic_rule_has_a_fixture():
@@ -788,6 +752,7 @@ def test_family_of_code_matches_module():
         "geometry": "3",
         "semantics": "4",
         "semantics_connectives": "4",
+        "semantics_candidates": "4",
         "semantics_goal": "4",
         "display": "4",
         "sources": "4",
