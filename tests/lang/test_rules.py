@@ -17,6 +17,7 @@ from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
 from .rules.test_semantics_goal import CASES as GOAL_CASES
+from .rules.test_semantics_mapping import CASES as MAPPING_CASES
 
 CASES = [
     (
@@ -318,42 +319,6 @@ CASES = [
         19,
         13,
         ":map 'random' is unknown; valid choices: shuffle",
-    ),
-    (
-        "RSB423",
-        BASE,
-        "(:map shuffle)",
-        "(:map shuffle) (:map (A block_a) (B block_b) (C block_c) (D block_d))",
-        19,
-        28,
-        "a second (:map ...) in :options; give one mapping rule",
-    ),
-    (
-        "RSB410",
-        BASE,
-        "(:map shuffle)",
-        "(:map (A block_a) (B block_b) (C block_c))",
-        19,
-        13,
-        "candidate 'block_d' has no option letter in :map",
-    ),
-    (
-        "RSB411",
-        BASE,
-        "(:map shuffle)",
-        "(:map (A block_a) (B block_b) (C block_c) (D table))",
-        19,
-        13,
-        "option D maps to 'table', which is not a candidate",
-    ),
-    (
-        "RSB412",
-        BASE_10,
-        "(:map shuffle)",
-        "(:map (A block_a) (B block_b) (C block_c) (D block_d) (E block_e) (F block_f) (G block_g) (H block_h) (I block_i) (J block_k))",
-        19,
-        13,
-        "option letter 'J' is not an option (J is skipped: it is easily confused with I); valid choices: A B C D E F G H I K",
     ),
     (
         "RSB416",
@@ -724,7 +689,7 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 
 #: Every rule's cases: this module's and those in the test modules of the families split out
 #: of :mod:`rsb_mj.lang.rules.semantics` (tests/lang/rules/test_semantics*.py).
-ALL_CASES = CASES + CONNECTIVES_CASES + CANDIDATES_CASES + GOAL_CASES
+ALL_CASES = CASES + CONNECTIVES_CASES + MAPPING_CASES + CANDIDATES_CASES + GOAL_CASES
 
 
 def test_every_semantic_rule_has_a_fixture():
@@ -752,6 +717,7 @@ def test_family_of_code_matches_module():
         "geometry": "3",
         "semantics": "4",
         "semantics_connectives": "4",
+        "semantics_mapping": "4",
         "semantics_candidates": "4",
         "semantics_goal": "4",
         "display": "4",
