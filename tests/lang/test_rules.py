@@ -18,6 +18,7 @@ from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
 from .rules.test_semantics_goal import CASES as GOAL_CASES
 from .rules.test_semantics_mapping import CASES as MAPPING_CASES
+from .rules.test_semantics_unused import CASES as UNUSED_CASES
 
 CASES = [
     (
@@ -319,24 +320,6 @@ CASES = [
         19,
         13,
         ":map 'random' is unknown; valid choices: shuffle",
-    ),
-    (
-        "RSB416",
-        BASE,
-        "block_d - letter_block)",
-        "block_d - letter_block\n    spare - letter_block)",
-        18,
-        5,
-        "'spare' is declared but never used",
-    ),
-    (
-        "RSB417",
-        BASE,
-        "    (answer_zone\n",
-        "    (spare\n      (:target table)\n      (:ranges ((0.3 0.0 0.4 0.1))))\n    (answer_zone\n",
-        10,
-        5,
-        "region 'table_spare' is defined but never used",
     ),
     (
         "RSB463",
@@ -689,7 +672,7 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 
 #: Every rule's cases: this module's and those in the test modules of the families split out
 #: of :mod:`rsb_mj.lang.rules.semantics` (tests/lang/rules/test_semantics*.py).
-ALL_CASES = CASES + CONNECTIVES_CASES + MAPPING_CASES + CANDIDATES_CASES + GOAL_CASES
+ALL_CASES = CASES + CONNECTIVES_CASES + UNUSED_CASES + MAPPING_CASES + CANDIDATES_CASES + GOAL_CASES
 
 
 def test_every_semantic_rule_has_a_fixture():
@@ -717,6 +700,7 @@ def test_family_of_code_matches_module():
         "geometry": "3",
         "semantics": "4",
         "semantics_connectives": "4",
+        "semantics_unused": "4",
         "semantics_mapping": "4",
         "semantics_candidates": "4",
         "semantics_goal": "4",

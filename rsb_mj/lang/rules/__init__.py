@@ -3,6 +3,7 @@
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
 :mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx),
 :mod:`.semantics_connectives` (RSB414-415, RSB421-422: ``And``/``Or`` in the expression blocks),
+:mod:`.semantics_unused` (RSB416-417: objects, fixtures and regions nothing refers to),
 :mod:`.semantics_mapping` (RSB410-412, RSB423: the option letters' map onto the candidates),
 :mod:`.semantics_candidates` (RSB407-409, RSB419: the candidates, one movable object per option),
 :mod:`.semantics_goal` (RSB413, RSB420: the goal and the grasp depend on the answer),
@@ -41,6 +42,7 @@ from rsb_mj.lang.rules import (
     semantics_connectives,
     semantics_goal,
     semantics_mapping,
+    semantics_unused,
     sources,
     syntax,
 )
@@ -69,6 +71,7 @@ __all__ = [
     "semantics_connectives",
     "semantics_goal",
     "semantics_mapping",
+    "semantics_unused",
     "sources",
     "syntax",
 ]
