@@ -17,6 +17,7 @@ from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
 from .rules.test_semantics_goal import CASES as GOAL_CASES
+from .rules.test_semantics_language import CASES as LANGUAGE_CASES
 from .rules.test_semantics_mapping import CASES as MAPPING_CASES
 from .rules.test_semantics_unused import CASES as UNUSED_CASES
 
@@ -425,15 +426,6 @@ CASES = [
         "valid choices: table_answer_zone, table_candidates",
     ),
     (
-        "RSB418",
-        LIBERO,
-        "(:language Put the bowl on the plate)",
-        "(:language Put the bowl on the stove)",
-        3,
-        3,
-        ":language 'Put the bowl on the stove' disagrees with the file name 'put_the_bowl_on_the_plate.bddl' ('put the bowl on the plate'); LIBERO prompts come from the file name",
-    ),
-    (
         "RSB424",
         BASE,
         "  (:layout",
@@ -672,7 +664,15 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 
 #: Every rule's cases: this module's and those in the test modules of the families split out
 #: of :mod:`rsb_mj.lang.rules.semantics` (tests/lang/rules/test_semantics*.py).
-ALL_CASES = CASES + CONNECTIVES_CASES + UNUSED_CASES + MAPPING_CASES + CANDIDATES_CASES + GOAL_CASES
+ALL_CASES = (
+    CASES
+    + CONNECTIVES_CASES
+    + LANGUAGE_CASES
+    + UNUSED_CASES
+    + MAPPING_CASES
+    + CANDIDATES_CASES
+    + GOAL_CASES
+)
 
 
 def test_every_semantic_rule_has_a_fixture():
@@ -700,6 +700,7 @@ def test_family_of_code_matches_module():
         "geometry": "3",
         "semantics": "4",
         "semantics_connectives": "4",
+        "semantics_language": "4",
         "semantics_unused": "4",
         "semantics_mapping": "4",
         "semantics_candidates": "4",
