@@ -14,6 +14,7 @@ from rsb_mj.lang.vocabulary import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
+from .rules.test_semantics import CASES as SEMANTICS_CASES
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
 from .rules.test_semantics_goal import CASES as GOAL_CASES
@@ -267,60 +268,6 @@ CASES = [
         24,
         5,
         "candidate 'block_d' starts in the answer zone 'table_answer_zone'",
-    ),
-    (
-        "RSB401",
-        BASE,
-        "  (:grasp (Grasped ?c - candidate))\n",
-        "",
-        2,
-        1,
-        "missing block ':grasp' for an rsb task",
-    ),
-    (
-        "RSB402",
-        BASE,
-        "(:question (:source arithmetic) (:choices 4))",
-        "(:question (:source arithmetic))",
-        4,
-        3,
-        ":question lacks (:choices N)",
-    ),
-    (
-        "RSB403",
-        BASE,
-        "(:source arithmetic)",
-        "(:source gsm8)",
-        4,
-        3,
-        ":source 'gsm8' is unknown; did you mean 'gsm8k'? valid choices: arithmetic, gsm8k, mmlu_pro, mmlu, a2a_color, a2a_shape, a2a_counting, a2a_size, a2a_spatial, a2a_time, a2a_physical, a2a_biological, a2a_quantitative, a2a_social, a2a_normative, a2a_cultural",
-    ),
-    (
-        "RSB404",
-        BASE,
-        "(:choices 4)",
-        "(:choices 11)",
-        4,
-        3,
-        ":choices 11 is not supported; valid choices: 2..10",
-    ),
-    (
-        "RSB405",
-        BASE,
-        "(:templates seen)",
-        "(:templates held_out)",
-        5,
-        29,
-        ":templates 'held_out' is unknown; valid choices: seen, unseen",
-    ),
-    (
-        "RSB406",
-        BASE,
-        "(:map shuffle)",
-        "(:map random)",
-        19,
-        13,
-        ":map 'random' is unknown; valid choices: shuffle",
     ),
     (
         "RSB463",
@@ -666,12 +613,13 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 #: of :mod:`rsb_mj.lang.rules.semantics` (tests/lang/rules/test_semantics*.py).
 ALL_CASES = (
     CASES
-    + CONNECTIVES_CASES
-    + LANGUAGE_CASES
-    + UNUSED_CASES
-    + MAPPING_CASES
+    + SEMANTICS_CASES
     + CANDIDATES_CASES
+    + MAPPING_CASES
     + GOAL_CASES
+    + CONNECTIVES_CASES
+    + UNUSED_CASES
+    + LANGUAGE_CASES
 )
 
 
@@ -699,12 +647,12 @@ def test_family_of_code_matches_module():
         "names": "2",
         "geometry": "3",
         "semantics": "4",
-        "semantics_connectives": "4",
-        "semantics_language": "4",
-        "semantics_unused": "4",
-        "semantics_mapping": "4",
         "semantics_candidates": "4",
+        "semantics_mapping": "4",
         "semantics_goal": "4",
+        "semantics_connectives": "4",
+        "semantics_unused": "4",
+        "semantics_language": "4",
         "display": "4",
         "sources": "4",
         "motion": "4",

@@ -1,13 +1,13 @@
 """Lint rules, registered in :data:`rsb_mj.lang.rules.base.RULES` on import.
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
-:mod:`.geometry` (RSB3xx), :mod:`.semantics` (RSB4xx),
-:mod:`.semantics_connectives` (RSB414-415, RSB421-422: ``And``/``Or`` in the expression blocks),
-:mod:`.semantics_language` (RSB418: LIBERO's :language against the file name),
-:mod:`.semantics_unused` (RSB416-417: objects, fixtures and regions nothing refers to),
-:mod:`.semantics_mapping` (RSB410-412, RSB423: the option letters' map onto the candidates),
-:mod:`.semantics_candidates` (RSB407-409, RSB419: the candidates, one movable object per option),
-:mod:`.semantics_goal` (RSB413, RSB420: the goal and the grasp depend on the answer),
+:mod:`.geometry` (RSB3xx); RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
+naming known values), :mod:`.semantics_candidates` (RSB407-409, RSB419: one movable object per
+option), :mod:`.semantics_mapping` (RSB410-412, RSB423: the ``(:map ...)`` of option letters
+onto candidates), :mod:`.semantics_goal` (RSB413, RSB420: goal and grasp depend on the answer),
+:mod:`.semantics_connectives` (RSB414-415, RSB421-422: ``And``/``Or`` in the expression
+blocks), :mod:`.semantics_unused` (RSB416-417: declarations nothing refers to),
+:mod:`.semantics_language` (RSB418: LIBERO's ``:language`` against the file name),
 :mod:`.motion` (RSB424-429),
 :mod:`.sources` (RSB450-457: question sources, template selection, the answer zone),
 :mod:`.display` (RSB463: candidates that show their answers and the sources that give them),

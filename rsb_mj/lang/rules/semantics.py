@@ -1,16 +1,20 @@
-"""RSB4xx: semantics of an rsb task (question, options, candidates, goal) and of costs."""
+"""RSB401-406: the blocks of a task are there, complete, and name values the runtime has.
+
+Every task needs ``:goal``; an rsb task also its other blocks (:data:`RSB_REQUIRED`) and their
+fields; ``:question``'s source and choice count, ``:instruction``'s template set and
+``:options``' mapping rule must be ones the episode sampler knows. The other RSB4xx families
+are modules beside this one: :mod:`.semantics_candidates` (RSB407-409, RSB419),
+:mod:`.semantics_mapping` (RSB410-412, RSB423), :mod:`.semantics_goal` (RSB413, RSB420),
+:mod:`.semantics_connectives` (RSB414-415, RSB421-422), :mod:`.semantics_unused`
+(RSB416-417) and :mod:`.semantics_language` (RSB418).
+"""
 
 from __future__ import annotations
 
 from rsb_mj.choices import counts_text
 from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, did_you_mean, rule
-from rsb_mj.lang.vocabulary import (
-    CHOICE_COUNTS,
-    MAP_RULES,
-    QUESTION_SOURCES,
-    TEMPLATE_SETS,
-)
+from rsb_mj.lang.vocabulary import CHOICE_COUNTS, MAP_RULES, QUESTION_SOURCES, TEMPLATE_SETS
 
 #: Blocks every rsb task needs.
 RSB_REQUIRED = ("question", "instruction", "candidates", "options", "grasp", "goal", "layout")
