@@ -22,7 +22,7 @@ from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_text
 from rsb_mj.expert.check import check_suites
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES
+from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.scene.categories import CATEGORIES
 
 #: Candidate region [m] of ``tasks/rsb_general_4_kitchen.bddl``, and a wider one for

@@ -26,9 +26,9 @@ from rsb_mj.colors import PALETTE
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Arg, Name, Problem
+from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.display import display_kind
 from rsb_mj.lang.goal import is_answer, placements
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES
 
 #: Predicate -> (verb, preposition) of the sentence.
 PHRASES: dict[str, tuple[str, str]] = {"In": ("place", "in"), "On": ("put", "on")}

@@ -65,8 +65,8 @@ _EXPORTS: dict[str, str] = {
     "Rule": "rsb_mj.lang.rules",
     "lint_template": "rsb_mj.lang.templates",
     "allow_roots": "rsb_mj.lang.files",
-    "RSB_CATEGORIES": "rsb_mj.lang.vocabulary",
-    "CategoryInfo": "rsb_mj.lang.vocabulary",
+    "RSB_CATEGORIES": "rsb_mj.lang.categories",
+    "CategoryInfo": "rsb_mj.lang.categories",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,6 +98,7 @@ if TYPE_CHECKING:  # pragma: no cover
         Variable,
         walk_atoms,
     )
+    from rsb_mj.lang.categories import RSB_CATEGORIES, CategoryInfo
     from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
     from rsb_mj.lang.files import allow_roots
     from rsb_mj.lang.formatter import format_problem, format_text
@@ -105,7 +106,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from rsb_mj.lang.parser import parse_file, parse_text
     from rsb_mj.lang.rules import RULES, Rule
     from rsb_mj.lang.templates import lint_template
-    from rsb_mj.lang.vocabulary import RSB_CATEGORIES, CategoryInfo
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -10,7 +10,7 @@ instruction names) or ``answer`` (the option's answer itself, a picture or print
 from __future__ import annotations
 
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES
+from rsb_mj.lang.categories import RSB_CATEGORIES
 
 #: The display kinds.
 DISPLAY_KINDS = ("letter", "color", "answer")

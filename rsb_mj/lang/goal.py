@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rsb_mj.lang.ast import Arg, Atom, Name, Problem, Variable, walk_atoms
-from rsb_mj.lang.vocabulary import PREDICATES, RSB_SCOREABLE
+from rsb_mj.lang.predicates import PREDICATES, RSB_SCOREABLE
 
 #: The variable the episode binds to the candidate of the correct option.
 ANSWER_VARIABLE = "answer"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import FILE_SOURCE, Problem, SourceParam, Span
+from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.files import ReferencedFileError, resolve_referenced, task_folder
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES
 
 #: Template sets used when a task has no ``:instruction`` block (the RSB paper's protocol).
 DEFAULT_TEMPLATES = {"train": "seen", "eval": "unseen"}

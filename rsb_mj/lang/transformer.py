@@ -26,7 +26,7 @@ from rsb_mj.lang.carriers import (
     tokens_of,
 )
 from rsb_mj.lang.numbers import MAX_MAGNITUDE, NumberRangeError, read_number
-from rsb_mj.lang.vocabulary import canonical_predicate
+from rsb_mj.lang.predicates import canonical_predicate
 
 __all__ = ["MAX_MAGNITUDE", "AstBuilder", "NumberRangeError", "Part"]
 

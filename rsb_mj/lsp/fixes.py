@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rsb_mj.lang.diagnostics import Diagnostic
-from rsb_mj.lang.vocabulary import PREDICATES
+from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lsp import context
 from rsb_mj.lsp.positions import Positions
 

@@ -45,7 +45,7 @@ Rect4 = tuple[float, float, float, float]
 
 def footprint_radius(category: str) -> float:
     """Footprint radius [m] of ``category`` (from the task-language vocabulary)."""
-    from rsb_mj.lang.vocabulary import footprint_radius as vocab_radius
+    from rsb_mj.lang.categories import footprint_radius as vocab_radius
 
     return float(vocab_radius(category))
 

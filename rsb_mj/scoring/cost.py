@@ -35,7 +35,7 @@ import numpy as np
 from rsb_mj.errors import EvalError, SceneError
 from rsb_mj.lang.ast import And, Atom, Expr, Name, Not, Or, Problem, Variable, walk_atoms
 from rsb_mj.lang.formatter import expr_line
-from rsb_mj.lang.vocabulary import PREDICATES
+from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.scene.probes import Probe
 from rsb_mj.scoring.cost_predicates import CostPredicate, Scope, get_cost_predicate
 

@@ -10,9 +10,9 @@ source's questions ("put the cube on the orange hexagon") only make sense with t
 from __future__ import annotations
 
 from rsb_mj.lang.a2a import DISPLAY_SOURCES
+from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.display import display_kind
 from rsb_mj.lang.rules.base import Context, choices_text, rule
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES
 
 
 @rule(

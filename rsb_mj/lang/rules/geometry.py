@@ -20,7 +20,7 @@ from rsb_mj.lang.rules.placement import (
     placements,
     spacing,
 )
-from rsb_mj.lang.vocabulary import TABLE_HALF_SIZE
+from rsb_mj.lang.table_top import TABLE_HALF_SIZE
 
 #: Fraction of a region's area that discs of the effective spacing may cover before random
 #: placement gets slow (random sequential adsorption jams near 0.55).

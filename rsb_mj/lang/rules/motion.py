@@ -7,7 +7,7 @@ import math
 from rsb_mj.lang import ast
 from rsb_mj.lang.motion import Motion, read_moving_objects
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
-from rsb_mj.lang.vocabulary import TABLE_HALF_SIZE
+from rsb_mj.lang.table_top import TABLE_HALF_SIZE
 
 _GOOD = "(:moving_objects (cart_1 (:motion_type linear) (:motion_period 40)))"
 

@@ -9,8 +9,8 @@ rule passes draws episodes of both splits. Files without source parameters never
 from __future__ import annotations
 
 from rsb_mj.choices import CHOICE_COUNTS
+from rsb_mj.lang.block_values import SOURCE_CHOICES
 from rsb_mj.lang.rules.base import Context, rule
-from rsb_mj.lang.vocabulary import SOURCE_CHOICES
 
 
 @rule(

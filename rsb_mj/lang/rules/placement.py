@@ -12,8 +12,9 @@ import math
 import sys
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.categories import footprint_radius
 from rsb_mj.lang.rules.base import Context
-from rsb_mj.lang.vocabulary import TABLE_CATEGORIES, footprint_radius
+from rsb_mj.lang.table_top import TABLE_CATEGORIES
 
 
 def answer_zone(ctx: Context) -> ast.Region | None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.categories import footprint_radius
 from rsb_mj.lang.placement import cost_objects, distractor_names
 from rsb_mj.lang.rules.base import Context
-from rsb_mj.lang.vocabulary import footprint_radius
 from rsb_mj.workspace import DISTRACTOR_CLEARANCE, HAZARD_CLEARANCE
 
 __all__ = ["Plan", "Rect4", "candidate_plans", "distractor_plans", "placement"]

@@ -6,8 +6,8 @@ The counts each source serves are the sampler's own table
 
 from __future__ import annotations
 
+from rsb_mj.lang.block_values import CHOICE_COUNTS, SOURCE_CHOICES
 from rsb_mj.lang.rules.base import Context, rule
-from rsb_mj.lang.vocabulary import CHOICE_COUNTS, SOURCE_CHOICES
 
 __all__ = ["source_choice_count"]
 

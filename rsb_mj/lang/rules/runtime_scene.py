@@ -7,13 +7,11 @@ to the rsb environment (``target="rsb"``) lists every part rsb_mj has no model o
 
 from __future__ import annotations
 
+from rsb_mj.lang.categories import RSB_CATEGORIES
+from rsb_mj.lang.known_categories import ARTICULATED_CATEGORIES
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.runtime_plans import placement
-from rsb_mj.lang.vocabulary import (
-    ARTICULATED_CATEGORIES,
-    RSB_CATEGORIES,
-    RSB_FIXTURE_CATEGORIES,
-)
+from rsb_mj.lang.table_top import RSB_FIXTURE_CATEGORIES
 from rsb_mj.workspace import SCENE_BODY_NAMES
 
 __all__ = ["bad_visual_setting", "foreign_scene", "reserved_name", "unplaced_object"]

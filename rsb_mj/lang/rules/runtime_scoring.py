@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.goal import ANSWER_VARIABLE
+from rsb_mj.lang.predicates import RSB_SCOREABLE, canonical_predicate
 from rsb_mj.lang.rules.base import Context, rule
-from rsb_mj.lang.vocabulary import RSB_SCOREABLE, canonical_predicate
 
 __all__ = [
     "empty_scored_block",

@@ -12,9 +12,9 @@ import math
 from rsb_mj.lang import ast
 from rsb_mj.lang.goal import ANSWER_VARIABLE
 from rsb_mj.lang.motion import read_moving_objects
+from rsb_mj.lang.predicates import PREDICATES, RSB_COST
 from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.rules.motion import _start_xy
-from rsb_mj.lang.vocabulary import PREDICATES, RSB_COST
 
 
 def _argument_problem(ctx: Context, arg: ast.Arg, kind: str) -> str | None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from rsb_mj.choices import counts_text
 from rsb_mj.lang import ast
+from rsb_mj.lang.block_values import CHOICE_COUNTS, MAP_RULES, QUESTION_SOURCES, TEMPLATE_SETS
 from rsb_mj.lang.rules.base import Context, did_you_mean, rule
-from rsb_mj.lang.vocabulary import CHOICE_COUNTS, MAP_RULES, QUESTION_SOURCES, TEMPLATE_SETS
 
 #: Blocks every rsb task needs.
 RSB_REQUIRED = ("question", "instruction", "candidates", "options", "grasp", "goal", "layout")

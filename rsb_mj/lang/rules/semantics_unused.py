@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, rule
-from rsb_mj.lang.vocabulary import TABLE_CATEGORIES
+from rsb_mj.lang.table_top import TABLE_CATEGORIES
 
 
 def _mentioned_names(ctx: Context) -> set[str]:

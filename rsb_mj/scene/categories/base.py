@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import mujoco
 
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES, CategoryInfo
+from rsb_mj.lang.categories import RSB_CATEGORIES, CategoryInfo
 
 
 @dataclass(frozen=True)
