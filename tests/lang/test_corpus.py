@@ -10,7 +10,7 @@ import pytest
 
 from rsb_mj.lang import format_text, lint_file, lint_text, parse_file, parse_text
 from rsb_mj.lang.ast import walk_atoms
-from rsb_mj.lang.vocabulary import predicates_of
+from rsb_mj.lang.predicates import predicates_of
 from rsb_mj.resources import tasks_dir
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "bddl_corpus"

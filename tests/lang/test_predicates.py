@@ -9,7 +9,7 @@ __init__.py`` as issue 17 quotes them; the argument kinds follow each project's
 import pytest
 
 from rsb_mj.lang import lint_text
-from rsb_mj.lang.vocabulary import (
+from rsb_mj.lang.predicates import (
     PREDICATES,
     RSB_PLACEMENT,
     RSB_SCOREABLE,
@@ -263,3 +263,22 @@ def test_an_rsb_task_flags_what_the_rsb_simulator_cannot_score(name):
     _, found = lint_text(text, "rsb_test_4.bddl")
     assert [d.code for d in found] == ["RSB213"]
     assert (found[0].span.line, found[0].span.column) == _position(text, atom)
+
+
+def test_every_corpus_predicate_is_known():
+    for name in (
+        "On",
+        "In",
+        "Open",
+        "Turnon",
+        "InContact",
+        "Fall",
+        "CheckGripperContact",
+        "CheckDistance",
+        "CheckGripperDistance",
+        "CheckGripperDistancePart",
+    ):
+        assert canonical_predicate(name.lower()) == name
+    assert PREDICATES["on"].arity == 2
+    assert PREDICATES["checkgripperdistancepart"].args == ("object", "numbers", "number")
+    assert canonical_predicate("Frobnicate") == "Frobnicate"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.lang import RULES, lint_text
-from rsb_mj.lang.vocabulary import footprint_radius
+from rsb_mj.lang.categories import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of

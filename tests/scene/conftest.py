@@ -9,7 +9,7 @@ from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episode import LETTERS, Episode
 from rsb_mj.episodes.paired import arrangement_layout
 from rsb_mj.lang.ast import Atom, Layout, Name, Problem, Question, Rect, Region, TypedName
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES
+from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.scene.layout import sample_layout
 
 LETTERS10 = "abcdefghik"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.vocabulary import RSB_CATEGORIES
+from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.scene.categories import CATEGORIES, get_category
 
 #: Signs of the 8 corners of a box.

@@ -13,7 +13,7 @@ from rsb_mj.episodes import sample_episode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation import episode_source
 from rsb_mj.lang import parse_text
-from rsb_mj.lang.vocabulary import RSB_COST
+from rsb_mj.lang.predicates import RSB_COST
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scoring.cost import CostMeter

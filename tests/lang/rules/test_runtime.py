@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 
 from rsb_mj.episodes.sources.params import SOURCE_PARAMS
 from rsb_mj.lang import lint_text
-from rsb_mj.lang.vocabulary import PREDICATES, QUESTION_SOURCES, RSB_CATEGORIES
+from rsb_mj.lang.block_values import QUESTION_SOURCES
+from rsb_mj.lang.categories import RSB_CATEGORIES
+from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.workspace import SCENE_BODY_NAMES
 
 from .shipped_tasks import SOURCES, TOKEN, forms_of, tokens_of
