@@ -1,6 +1,6 @@
 """How a task's candidates show their options: the display kind of each candidate. Pure Python.
 
-A candidate's category says it (:attr:`rsb_mj.lang.vocabulary.CategoryInfo.display`):
+A candidate's category says it (:attr:`rsb_mj.lang.categories.CategoryInfo.display`):
 ``letter`` (the option letter on the object), ``color`` (only its color, which the
 instruction names) or ``answer`` (the option's answer itself, a picture or printed text:
 ``answer_plate``). One reading for the sampler (which templates, which colors), the scene

@@ -2,7 +2,7 @@
 
 The task names what moves; ``?answer`` binds the candidate of the correct option. A
 placement is a goal atom of a scoreable predicate with an object and a place
-(:data:`rsb_mj.lang.vocabulary.RSB_SCOREABLE`, arguments ``("object", "place")``):
+(:data:`rsb_mj.lang.predicates.RSB_SCOREABLE`, arguments ``("object", "place")``):
 
 * ``(In ?answer table_answer_zone)``: the chosen candidate moves, into the answer zone (RSB);
 * ``(On cube ?answer)``: the cube moves, onto the chosen candidate (Act2Answer).

@@ -1,7 +1,7 @@
 """RSB520: a choice count the task's question source cannot serve.
 
 The counts each source serves are the sampler's own table
-(:data:`rsb_mj.lang.vocabulary.SOURCE_CHOICES`).
+(:data:`rsb_mj.lang.block_values.SOURCE_CHOICES`).
 """
 
 from __future__ import annotations

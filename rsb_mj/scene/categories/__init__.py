@@ -2,7 +2,7 @@
 
 ``get_category(name)`` returns the :class:`~rsb_mj.scene.categories.base.Category` for a
 task file's category name; its noun, footprint radius and letter support come from
-:data:`rsb_mj.lang.vocabulary.RSB_CATEGORIES`.
+:data:`rsb_mj.lang.categories.RSB_CATEGORIES`.
 """
 
 from __future__ import annotations
