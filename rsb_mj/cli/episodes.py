@@ -172,7 +172,8 @@ def _check(args: argparse.Namespace, names: list[str]) -> int:
 
 def _build_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes build SUITE|TASK.bddl... --private --secret-file FILE -o DIR``."""
-    from rsb_mj.episodes.private import Secret, build_private
+    from rsb_mj.episodes.private import build_private
+    from rsb_mj.episodes.private_secret import Secret
 
     missing = [
         flag
@@ -210,7 +211,8 @@ def _build_private(args: argparse.Namespace, names: list[str]) -> int:
 
 def _check_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [SUITE...] --tables DIR [--secret-file FILE]``."""
-    from rsb_mj.episodes.private import Secret, check_private
+    from rsb_mj.episodes.private import check_private
+    from rsb_mj.episodes.private_secret import Secret
 
     if args.tables is None:
         print("rsb episodes: error: --secret-file checks a private folder: give --tables DIR")

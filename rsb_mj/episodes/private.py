@@ -22,11 +22,12 @@ table is; a level suite's table (``RSB-Math-4-L1``) is derived from its base sui
 table of the same draw (the base is drawn too when not named); an Act2Answer table is
 paired (every item in both plate orders), its items read by the legibility check.
 
-The secret is the file's bytes less surrounding whitespace, at least :data:`MIN_SECRET_BYTES`
-long, and is never written anywhere: the manifest holds ``secret_sha256``, the sha256 of
+The secret is the file's bytes less surrounding whitespace, at least
+:data:`~rsb_mj.episodes.private_secret.MIN_SECRET_BYTES` long (:mod:`.private_secret`), and is
+never written anywhere: the manifest holds ``secret_sha256``, the sha256 of
 ``"rsb_mj/private/secret-id\\0" + secret`` (a domain of its own, so it is no key of any
-draw), and the builder's name and :data:`VERSION`. The same secret and version give the same
-bytes (tables and manifest). The manifest::
+draw), and the builder's name and :data:`~rsb_mj.episodes.private_secret.VERSION`. The same
+secret and version give the same bytes (tables and manifest). The manifest::
 
     {"format": 1,
      "private": {"builder": "rsb_mj.episodes.private", "version": 1, "secret_sha256": "..."},
@@ -49,8 +50,6 @@ probes. ``rsb eval --tables DIR`` runs them (:mod:`rsb_mj.evaluation.episode_sou
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -60,6 +59,7 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.families import FAMILIES, Family, family_of
+from rsb_mj.episodes.private_secret import MIN_SECRET_BYTES, VERSION, Secret
 from rsb_mj.episodes.table import (
     LEVEL_FIELDS,
     MANIFEST,
@@ -83,68 +83,10 @@ if TYPE_CHECKING:
     from rsb_mj.episodes.reserve import ReserveSource
     from rsb_mj.lang.ast import Problem
 
-#: The private builder's version: it changes whenever the same secret would draw other rows.
-VERSION = 1
 #: The builder's name in the manifest.
 BUILDER = "rsb_mj.episodes.private"
-#: The shortest secret accepted [bytes] (128 bits).
-MIN_SECRET_BYTES = 16
 #: The split of every private table.
 SPLIT = "eval"
-
-
-class Secret:
-    """The secret of a private draw: the seeds and shuffles of its tables (never written).
-
-    Args:
-        key: the secret's bytes.
-        where: where it came from, for messages.
-
-    Raises:
-        EpisodeError: for a secret shorter than :data:`MIN_SECRET_BYTES`.
-    """
-
-    def __init__(self, key: bytes, where: str = "the secret") -> None:
-        if len(key) < MIN_SECRET_BYTES:
-            raise EpisodeError(
-                f"{where}: a secret of {len(key)} bytes can be guessed; give at least "
-                f"{MIN_SECRET_BYTES} (e.g. head -c 32 /dev/urandom | base64 > secret.txt)"
-            )
-        self._key = bytes(key)
-
-    @classmethod
-    def read(cls, path: Path) -> Secret:
-        """The secret in file ``path``: its bytes less surrounding whitespace.
-
-        Raises:
-            EpisodeError: for a missing or unreadable file, or too short a secret.
-        """
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise EpisodeError(f"--secret-file {path}: cannot read it ({exc.strerror})") from None
-        return cls(data.strip(), f"--secret-file {path}")
-
-    @property
-    def id(self) -> str:
-        """The secret's public id (hex): sha256 of ``"rsb_mj/private/secret-id\\0" + secret``."""
-        return hashlib.sha256(b"rsb_mj/private/secret-id\0" + self._key).hexdigest()
-
-    def digest(self, *parts: object) -> bytes:
-        """``HMAC-SHA256(secret, "rsb_mj/private/v{VERSION}/" + "/".join(parts))``."""
-        message = "/".join(["rsb_mj/private", f"v{VERSION}", *map(str, parts)])
-        return hmac.new(self._key, message.encode(), hashlib.sha256).digest()
-
-    def seed(self, *parts: object) -> int:
-        """A 63-bit seed of :meth:`digest` (its first 8 bytes, shifted right by one)."""
-        return int.from_bytes(self.digest(*parts)[:8], "big") >> 1
-
-    def token(self, *parts: object) -> str:
-        """:meth:`digest` in hex."""
-        return self.digest(*parts).hex()
-
-    def __repr__(self) -> str:
-        return f"Secret(id {self.id[:12]})"
 
 
 @dataclass(frozen=True)

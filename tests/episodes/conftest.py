@@ -1,8 +1,9 @@
-"""Shared fixtures: task problems for the episode tests.
+"""Shared fixtures: task problems for the episode tests, and the private draw.
 
 ``suite_problem(name)`` parses the suite's real task file when the task-language parser is
 available; ``make_problem`` builds the same problem from AST nodes (the rsb_math_4 layout), so
-the episode tests do not depend on the parser.
+the episode tests do not depend on the parser. ``drawn`` is the private draw of
+:mod:`.private_draws`, drawn once for the ``test_private_*`` modules that read it.
 """
 
 from __future__ import annotations
@@ -78,3 +79,12 @@ def problem4() -> Problem:
 @pytest.fixture
 def problem10() -> Problem:
     return make_problem("arithmetic", 10)
+
+
+@pytest.fixture(scope="session")
+def drawn(tmp_path_factory):
+    """A private draw of RSB-Math-4 and A2A-Color, 50 rows each (no legibility reader);
+    read only (a test that changes it works on a copy)."""
+    from .private_draws import draw
+
+    return draw(tmp_path_factory.mktemp("private") / "draw")

@@ -1,4 +1,4 @@
-"""Private draws (rsb_mj.episodes.private): the secret, same bytes for the same secret, no
+"""Private draws (rsb_mj.episodes.private): same bytes for the same secret, no
 question of a shipped table, and the check and audit of a private folder."""
 
 from __future__ import annotations
@@ -15,51 +15,14 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.episodes.dedup import DuplicateIndex, normalize
 from rsb_mj.episodes.families import load_table
-from rsb_mj.episodes.private import (
-    VERSION,
-    Secret,
-    audit_private,
-    build_private,
-    check_private,
-    read_private,
-)
+from rsb_mj.episodes.private import audit_private, build_private, check_private, read_private
+from rsb_mj.episodes.private_secret import VERSION, Secret
 from rsb_mj.episodes.sources.arithmetic import canonical
 from rsb_mj.episodes.table import LEVEL_FIELDS, diff_rows, read_table
 from rsb_mj.errors import EpisodeError
 
+from .private_draws import ROWS, SECRET
 from .test_private_reserve import shipped_rows
-
-SECRET = b"issue 24 test secret, not for real use"
-ROWS = 50
-
-
-@pytest.fixture(scope="module")
-def drawn(tmp_path_factory):
-    """A private draw of RSB-Math-4 and A2A-Color, 50 rows each (no legibility reader)."""
-    out = tmp_path_factory.mktemp("private") / "draw"
-    build_private(["RSB-Math-4", "A2A-Color"], Secret(SECRET), out, rows=ROWS, log=lambda _: None)
-    return out
-
-
-def test_the_secret_is_read_stripped_and_only_its_domain_separated_hash_is_public(tmp_path):
-    file = tmp_path / "secret.txt"
-    file.write_bytes(b"  " + SECRET + b"\n")
-    secret = Secret.read(file)
-    assert secret.id == hashlib.sha256(b"rsb_mj/private/secret-id\0" + SECRET).hexdigest()
-    assert secret.id != hashlib.sha256(SECRET).hexdigest()
-    assert SECRET.decode() not in repr(secret)
-    message = b"rsb_mj/private/v1/rows/RSB-Math-4/3/0"
-    digest = hmac.new(SECRET, message, hashlib.sha256).digest()
-    assert secret.seed("rows", "RSB-Math-4", 3, 0) == int.from_bytes(digest[:8], "big") >> 1
-    file.write_bytes(b"short secret\n")
-    with pytest.raises(EpisodeError) as err:
-        Secret.read(file)
-    assert str(err.value) == (
-        f"--secret-file {file}: a secret of 12 bytes can be guessed; give at least 16 "
-        "(e.g. head -c 32 /dev/urandom | base64 > secret.txt)"
-    )
-    with pytest.raises(EpisodeError, match="cannot read it"):
-        Secret.read(tmp_path / "missing.txt")
 
 
 def test_same_secret_same_bytes_another_secret_other_rows(drawn, tmp_path):

@@ -14,14 +14,15 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.env.views import PolicyEnv, policy_seed
 from rsb_mj.episodes.families import load_table
-from rsb_mj.episodes.private import Secret, build_private, read_private
+from rsb_mj.episodes.private import build_private, read_private
+from rsb_mj.episodes.private_secret import Secret
 from rsb_mj.episodes.table import read_table
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.policies.base import Policy
 
 from .lookup_cheat import shipped_answers
-from .test_private_draw import SECRET
+from .private_draws import SECRET
 
 #: Candidate order of the RSB-Math-4 scene (the task file's ``:candidates``).
 CANDIDATES = ("block_a", "block_b", "block_c", "block_d")
