@@ -52,14 +52,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.families import FAMILIES, Family, family_of
 from rsb_mj.episodes.private_secret import MIN_SECRET_BYTES, VERSION, Secret
+from rsb_mj.episodes.private_target import SPLIT, Target, file_of, target_of
 from rsb_mj.episodes.table import (
     LEVEL_FIELDS,
     MANIFEST,
@@ -67,88 +66,22 @@ from rsb_mj.episodes.table import (
     DrawRequest,
     diff_rows,
     dumps,
-    load_suite_problem,
     read_listed_table,
     read_table,
     sha256,
     table_name,
 )
 from rsb_mj.errors import EpisodeError
-from rsb_mj.suites import Suite, get_suite
+from rsb_mj.suites import Suite
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rsb_mj.episodes.audit import AuditReport
-    from rsb_mj.episodes.reserve import ReserveSource
     from rsb_mj.lang.ast import Problem
 
 #: The builder's name in the manifest.
 BUILDER = "rsb_mj.episodes.private"
-#: The split of every private table.
-SPLIT = "eval"
-
-
-@dataclass(frozen=True)
-class Target:
-    """What one private table is drawn for: a suite, or a task file (``suite`` None).
-
-    Attributes:
-        name: the suite's name, or the task file's path as given.
-        suite: the suite, or None for a task file.
-    """
-
-    name: str
-    suite: Suite | None
-
-    @classmethod
-    def of(cls, name: str) -> Target:
-        """The target ``name`` names (``*.bddl``: a task file; else a suite).
-
-        Raises:
-            EpisodeError: for a task file that is not there; RsbError for an unknown suite.
-        """
-        if name.endswith(".bddl"):
-            if not Path(name).is_file():
-                raise EpisodeError(f"task file {name!r} not found")
-            return cls(Path(name).as_posix(), None)
-        suite = get_suite(name)
-        return cls(suite.name, suite)
-
-    @property
-    def label(self) -> str:
-        """The name seeds are keyed by: the suite's, or the task file's name."""
-        return self.suite.name if self.suite else Path(self.name).name
-
-    @property
-    def file(self) -> str:
-        """The table's file name: ``{suite}.eval.jsonl`` or ``{task stem}.eval.jsonl``."""
-        if self.suite:
-            return table_name(self.suite.name, SPLIT)
-        return f"{Path(self.name).stem}.{SPLIT}.jsonl"
-
-    @property
-    def family(self) -> Family:
-        """The suite's family; ``rsb`` (seeded draws) for a task file."""
-        return family_of(self.suite) if self.suite else FAMILIES["rsb"]
-
-    @cached_property
-    def problem(self) -> Problem:
-        """The parsed, linted task file."""
-        if self.suite:
-            return load_suite_problem(self.suite)
-        from rsb_mj.lang import load_task
-
-        return load_task(self.name)
-
-    @cached_property
-    def source(self) -> ReserveSource:
-        """The held-out reserve of the task's question source."""
-        from rsb_mj.episodes.reserve import reserve_source
-        from rsb_mj.episodes.sources import resolve_source
-        from rsb_mj.lang.task import task_of
-
-        return reserve_source(resolve_source(task_of(self.problem).source))
 
 
 @dataclass(frozen=True)
@@ -325,11 +258,6 @@ def build_private(
     return results
 
 
-def _target_of(entry: dict[str, Any]) -> Target:
-    """The target a manifest entry was drawn for."""
-    return Target.of(entry["suite"] or entry["task"])
-
-
 _LOADED: dict[tuple[str, int, int], list[Episode]] = {}
 
 
@@ -360,13 +288,6 @@ def load_private(folder: Path, file: str) -> tuple[PrivateManifest, list[Episode
             )
         _LOADED[key] = read_table(path)
     return manifest, _LOADED[key]
-
-
-def file_of(source: str) -> str:
-    """The private table file of an eval source (a suite name or a task file path)."""
-    if source.endswith(".bddl"):
-        return f"{Path(source).stem}.{SPLIT}.jsonl"
-    return table_name(get_suite(source).name, SPLIT)
 
 
 def _wanted(manifest: PrivateManifest, names: list[str] | None) -> list[str]:
@@ -411,8 +332,8 @@ def check_private(
         problems += found
         if rows is None:
             continue
-        problems += _check_rows(file, rows, _target_of(entry), max_report)
-        suite = _target_of(entry).suite
+        problems += _check_rows(file, rows, target_of(entry), max_report)
+        suite = target_of(entry).suite
         if suite and suite.level:
             problems += _check_level(folder, file, suite, rows, max_report)
     return problems
@@ -477,7 +398,7 @@ def audit_private(
     reports = []
     for file in _wanted(read_private(folder), names):
         manifest, rows = load_private(folder, file)
-        target = _target_of(manifest.tables[file])
+        target = target_of(manifest.tables[file])
         train = load_table(target.suite.name, "train") if target.suite else None
         report = audit_rows(rows, f"{target.label} private eval", max_words, train)
         source = target.source
