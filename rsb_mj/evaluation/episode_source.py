@@ -103,7 +103,8 @@ def private_table(source: str, split: str, tables: str | Path) -> tuple[Episode,
             for another file of the same stem;
         EpisodeError: for a missing, unlisted or changed table (naming the folder).
     """
-    from rsb_mj.episodes.private import file_of, load_private
+    from rsb_mj.episodes.private_manifest import load_private
+    from rsb_mj.episodes.private_target import file_of
 
     if split != "eval":
         raise EvalError(f"--tables {tables}: private tables hold eval rows only (--split eval)")
@@ -124,7 +125,7 @@ def tables_sha256(tables: str | Path) -> str:
     Raises:
         EpisodeError: for a folder without a private manifest.
     """
-    from rsb_mj.episodes.private import read_private
+    from rsb_mj.episodes.private_manifest import read_private
 
     return read_private(Path(tables)).sha256
 

@@ -4,7 +4,6 @@ question of a shipped table, and the check and audit of a private folder."""
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import re
 import shutil
@@ -15,7 +14,8 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.episodes.dedup import DuplicateIndex, normalize
 from rsb_mj.episodes.families import load_table
-from rsb_mj.episodes.private import audit_private, build_private, check_private, read_private
+from rsb_mj.episodes.private import audit_private, build_private, check_private
+from rsb_mj.episodes.private_manifest import read_private
 from rsb_mj.episodes.private_secret import VERSION, Secret
 from rsb_mj.episodes.sources.arithmetic import canonical
 from rsb_mj.episodes.table import LEVEL_FIELDS, diff_rows, read_table
@@ -41,8 +41,8 @@ def test_same_secret_same_bytes_another_secret_other_rows(drawn, tmp_path):
     assert [r.seed for r in theirs] != [r.seed for r in ours[:5]]
     assert [r.instruction for r in theirs] != [r.instruction for r in ours[:5]]
     # The bytes this secret draws at builder version 1. A change of the sampler, the layout
-    # sampler or a reserve that moves them must bump rsb_mj.episodes.private.VERSION (it is
-    # in every seed), so that one (secret, version) never names two different draws.
+    # sampler or a reserve that moves them must bump rsb_mj.episodes.private_secret.VERSION
+    # (it is in every seed), so that one (secret, version) never names two different draws.
     pinned = {
         "A2A-Color.eval.jsonl": "c01f3351bf8aa8c4ebebd94bfbca0888f1305903936950ccb2e8ed46858a1d2f",
         "RSB-Math-4.eval.jsonl": "61a1546534a8cd86252a32e59ba5e7455f35f4507c6d64c3a00a074c3a6047da",
@@ -50,28 +50,6 @@ def test_same_secret_same_bytes_another_secret_other_rows(drawn, tmp_path):
     digests = {n: hashlib.sha256((drawn / n).read_bytes()).hexdigest() for n in pinned}
     assert (VERSION, digests) == (1, pinned), "same secret, other bytes: bump VERSION"
     assert {n: e["sha256"] for n, e in read_private(drawn).tables.items()} == pinned
-
-
-def test_the_manifest_holds_the_secret_hash_and_version_never_the_secret(drawn):
-    body = json.loads((drawn / "manifest.json").read_text())
-    assert body["private"] == {
-        "builder": "rsb_mj.episodes.private",
-        "version": 1,
-        "secret_sha256": Secret(SECRET).id,
-    }
-    math = body["tables"]["RSB-Math-4.eval.jsonl"]
-    assert {k: math[k] for k in ("suite", "task", "split", "rows", "source", "reserve")} == {
-        "suite": "RSB-Math-4",
-        "task": "rsb_math_4.bddl",
-        "split": "eval",
-        "rows": 50,
-        "source": "arithmetic",
-        "reserve": None,
-    }
-    assert body["tables"]["A2A-Color.eval.jsonl"]["reserve"] == 113
-    for path in drawn.iterdir():
-        assert SECRET not in path.read_bytes()
-        assert hmac.new(SECRET, b"", hashlib.sha256).hexdigest().encode() not in path.read_bytes()
 
 
 #: The arithmetic question text: "what is 82 minus 30?" (the source's words for its ops).

@@ -14,7 +14,8 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.env.views import PolicyEnv, policy_seed
 from rsb_mj.episodes.families import load_table
-from rsb_mj.episodes.private import build_private, read_private
+from rsb_mj.episodes.private import build_private
+from rsb_mj.episodes.private_manifest import read_private
 from rsb_mj.episodes.private_secret import Secret
 from rsb_mj.episodes.table import read_table
 from rsb_mj.errors import EvalError
