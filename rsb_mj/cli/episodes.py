@@ -211,7 +211,7 @@ def _build_private(args: argparse.Namespace, names: list[str]) -> int:
 
 def _check_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [SUITE...] --tables DIR [--secret-file FILE]``."""
-    from rsb_mj.episodes.private import check_private
+    from rsb_mj.episodes.private_check import check_private
     from rsb_mj.episodes.private_secret import Secret
 
     if args.tables is None:

@@ -4,9 +4,7 @@ question of a shipped table, and the check and audit of a private folder."""
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-import shutil
 from dataclasses import replace
 
 import pytest
@@ -94,35 +92,6 @@ def test_private_rows_share_no_question_with_the_shipped_tables(drawn):
     pairs = read_table(drawn / "A2A-Color.eval.jsonl")
     assert [r.extra["layout"] for r in pairs[:4]] == ["original", "swapped"] * 2
     assert len({r.question_id for r in pairs}) == ROWS // 2
-
-
-def test_check_passes_and_names_a_changed_row_and_a_shipped_question(drawn, tmp_path):
-    assert check_private(drawn) == []
-    assert check_private(drawn, ["RSB-Math-4"], Secret(SECRET)) == []
-    assert check_private(drawn, None, Secret(SECRET + b"?"))[0].startswith(
-        f"{drawn / 'manifest.json'}: drawn from another secret"
-    )
-    broken = tmp_path / "broken"
-    shutil.copytree(drawn, broken)
-    path = broken / "RSB-Math-4.eval.jsonl"
-    lines = path.read_text().splitlines()
-    row = json.loads(lines[2])
-    row["correct"] = "A" if row["correct"] != "A" else "B"
-    lines[2] = json.dumps(row)
-    asked = json.loads(lines[4])
-    asked["question_id"] = "arith-add-87-58"  # the shipped RSB-Math-4 eval row 1 asks it
-    lines[4] = json.dumps(asked)
-    path.write_text("\n".join(lines) + "\n")
-    problems = check_private(broken)
-    assert problems[0].startswith("RSB-Math-4.eval.jsonl: sha256 ")
-    assert "RSB-Math-4.eval.jsonl:3: row 2 drifted in correct" in problems
-    assert "RSB-Math-4.eval.jsonl:5: row 4 drifted in question_id" in problems
-    assert (
-        "RSB-Math-4.eval.jsonl:5: question arith-add-87-58 is not in the held-out reserve of "
-        "arithmetic (a shipped table asks it)"
-    ) in problems
-    assert main(["episodes", "check", "--tables", str(broken)]) == 1
-    assert main(["episodes", "check", "--tables", str(drawn)]) == 0
 
 
 def test_audit_passes_and_adds_the_shipped_question_check(drawn, capsys):
