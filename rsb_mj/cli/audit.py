@@ -10,7 +10,7 @@ question. Prints instruction-length statistics. Each table gets its family's aud
 (:mod:`rsb_mj.episodes.families`: an Act2Answer table the paired audit, side, arrangement,
 letter and picture features), whatever its choice count.
 ``rsb audit --tables DIR`` audits the private tables of a folder
-(:func:`rsb_mj.episodes.private.audit_private`: the same audit, the suite's shipped train
+(:func:`rsb_mj.episodes.private_audit.audit_private`: the same audit, the suite's shipped train
 table for the fitted probes, and no question of a shipped table).
 Exit 0 when every table passes, 1 when one fails (the failing checks are printed), 2 on
 usage errors.
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb audit --tables DIR [SUITE...]``: the private tables of a folder."""
-    from rsb_mj.episodes.private import audit_private
+    from rsb_mj.episodes.private_audit import audit_private
 
     if args.table or args.train or args.split != "eval":
         print("rsb audit: error: --tables audits a private folder's eval tables alone")

@@ -46,6 +46,15 @@ for a paired row its item, correct option and arrangement) by its family
 (outside every shipped table), a level's rows against its base's. ``rsb audit --tables DIR``
 audits each table by its family, with the suite's shipped train table for the fitted
 probes. ``rsb eval --tables DIR`` runs them (:mod:`rsb_mj.evaluation.episode_source`).
+
+This module draws the tables (:func:`build_private`); the rest, one concept per module (this
+module re-exports their public names):
+
+* :mod:`.private_secret`: the secret, its seeds, shuffles and public id;
+* :mod:`.private_target`: what a table is drawn for (a suite or a task file), its file name;
+* :mod:`.private_manifest`: reading and writing the manifest, loading a table against it;
+* :mod:`.private_check`: ``rsb episodes check --tables``;
+* :mod:`.private_audit`: ``rsb audit --tables``.
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ from typing import TYPE_CHECKING, Any
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import Episode
+from rsb_mj.episodes.private_audit import audit_private
 from rsb_mj.episodes.private_check import check_private
 from rsb_mj.episodes.private_manifest import (
     BUILDER,
@@ -62,10 +72,9 @@ from rsb_mj.episodes.private_manifest import (
     load_private,
     manifest_bytes,
     read_private,
-    wanted_files,
 )
 from rsb_mj.episodes.private_secret import MIN_SECRET_BYTES, VERSION, Secret
-from rsb_mj.episodes.private_target import SPLIT, Target, file_of, target_of
+from rsb_mj.episodes.private_target import SPLIT, Target, file_of
 from rsb_mj.episodes.table import (
     MANIFEST,
     BuildResult,
@@ -80,7 +89,6 @@ from rsb_mj.errors import EpisodeError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rsb_mj.episodes.audit import AuditReport
     from rsb_mj.lang.ast import Problem
 
 
@@ -183,36 +191,6 @@ def build_private(
         )
     atomic_write_text(out / MANIFEST, manifest_bytes(secret, tables))
     return results
-
-
-def audit_private(
-    folder: Path, names: list[str] | None = None, max_words: int | None = None
-) -> list[AuditReport]:
-    """The audit of each private table of ``folder`` (default: all): its family's audit
-    (:func:`rsb_mj.episodes.families.audit_rows`) with the suite's shipped train table for
-    the fitted probes, plus the check that no row asks a question of a shipped table."""
-    from rsb_mj.episodes.audit import Check
-    from rsb_mj.episodes.families import audit_rows, load_table
-
-    reports = []
-    for file in wanted_files(read_private(folder), names):
-        manifest, rows = load_private(folder, file)
-        target = target_of(manifest.tables[file])
-        train = load_table(target.suite.name, "train") if target.suite else None
-        report = audit_rows(rows, f"{target.label} private eval", max_words, train)
-        source = target.source
-        asked = [r.index for r in rows if not source.holds(source.get(r.question_id))]
-        report.checks.append(
-            Check(
-                "private (no question of a shipped table)",
-                not asked,
-                f"{len(asked)} of {len(rows)} rows ask a question a shipped table asks"
-                + (f" (rows {asked[:10]})" if asked else ""),
-                len(asked),
-            )
-        )
-        reports.append(report)
-    return reports
 
 
 __all__ = [
