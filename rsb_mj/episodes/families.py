@@ -1,7 +1,7 @@
 """Table families: how the frozen tables of a suite are built, checked and audited.
 
 Every suite names its family (:attr:`rsb_mj.suites.Suite.family`); its tables live in
-``tasks/episodes`` under the one manifest (:data:`rsb_mj.episodes.table.MANIFEST`):
+``tasks/episodes`` under the one manifest (:data:`rsb_mj.episodes.table_files.MANIFEST`):
 
 * ``rsb``: seeded draws kept balanced (:mod:`rsb_mj.episodes.table`); checked by re-drawing
   every row from its seed; audited by :func:`rsb_mj.episodes.audit.audit`;
@@ -227,7 +227,13 @@ def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
             row that differs from what its family rebuilds (a hand-edited ``correct`` would
             otherwise score the wrong candidate as a success) and how to restore it.
     """
-    from rsb_mj.episodes.table import MANIFEST, episodes_dir, read_manifest, sha256, table_name
+    from rsb_mj.episodes.table_files import (
+        MANIFEST,
+        episodes_dir,
+        read_manifest,
+        sha256,
+        table_name,
+    )
 
     s = get_suite(suite)
     folder = episodes_dir() if folder is None else folder
@@ -274,7 +280,7 @@ def load_table(suite: str, split: str = "eval") -> list[Episode]:
     Raises:
         EpisodeError: for a missing, unlisted or changed table (see :func:`verify_table`).
     """
-    from rsb_mj.episodes.table import read_table
+    from rsb_mj.episodes.table_files import read_table
 
     return read_table(verify_table(suite, split))
 

@@ -60,14 +60,11 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.families import FAMILIES, Family, family_of
-from rsb_mj.episodes.table import (
-    LEVEL_FIELDS,
+from rsb_mj.episodes.table import LEVEL_FIELDS, BuildResult, DrawRequest, load_suite_problem
+from rsb_mj.episodes.table_files import (
     MANIFEST,
-    BuildResult,
-    DrawRequest,
     diff_rows,
     dumps,
-    load_suite_problem,
     read_listed_table,
     read_table,
     sha256,

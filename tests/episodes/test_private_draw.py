@@ -24,7 +24,8 @@ from rsb_mj.episodes.private import (
     read_private,
 )
 from rsb_mj.episodes.sources.arithmetic import canonical
-from rsb_mj.episodes.table import LEVEL_FIELDS, diff_rows, read_table
+from rsb_mj.episodes.table import LEVEL_FIELDS
+from rsb_mj.episodes.table_files import diff_rows, read_table
 from rsb_mj.errors import EpisodeError
 
 from .test_private_reserve import shipped_rows

@@ -15,7 +15,7 @@ from rsb_mj.cli import main
 from rsb_mj.env.views import PolicyEnv, policy_seed
 from rsb_mj.episodes.families import load_table
 from rsb_mj.episodes.private import Secret, build_private, read_private
-from rsb_mj.episodes.table import read_table
+from rsb_mj.episodes.table_files import read_table
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.policies.base import Policy

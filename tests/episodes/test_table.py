@@ -7,22 +7,18 @@ import shutil
 import pytest
 
 from rsb_mj.episodes.table import (
-    EVAL_ROWS,
-    TRAIN_ROWS,
     build_table,
     check_tables,
+    max_question_uses,
+    row_seed,
+)
+from rsb_mj.episodes.table_files import (
     dumps,
     episodes_dir,
     load_table,
-    max_question_uses,
-    read_listed_table,
-    read_manifest,
-    read_table,
-    row_seed,
-    sha256,
 )
 from rsb_mj.errors import EpisodeError
-from rsb_mj.suites import A2A_SUITES, ALL_SUITES, LEVEL_SUITES, SUITES
+from rsb_mj.suites import LEVEL_SUITES, SUITES
 
 
 def test_row_seed_is_a_fixed_hash():
@@ -35,17 +31,6 @@ def test_question_uses():
     assert max_question_uses(500, 1319) == 1
     assert max_question_uses(1000, 500) == 3
     assert max_question_uses(500, None) == 1
-
-
-def test_manifest_lists_all_tables_with_their_sizes():
-    manifest = read_manifest()
-    assert len(manifest) == 2 * (len(ALL_SUITES) + len(A2A_SUITES)) == 60  # one manifest
-    for name, suite in ALL_SUITES.items():
-        assert manifest[f"{name}.eval.jsonl"]["rows"] == EVAL_ROWS == 500
-        assert manifest[f"{name}.train.jsonl"]["rows"] == TRAIN_ROWS
-        data = (episodes_dir() / f"{name}.eval.jsonl").read_bytes()
-        assert sha256(data) == manifest[f"{name}.eval.jsonl"]["sha256"]
-        assert suite.choices == len(json.loads(data.splitlines()[0])["options"])
 
 
 @pytest.mark.parametrize("name", list(SUITES))
@@ -86,15 +71,6 @@ def test_check_names_the_drifted_row_and_the_bad_checksum(tmp_path):
     )
 
 
-def test_read_table_names_the_bad_line(tmp_path):
-    path = tmp_path / "t.jsonl"
-    path.write_text('{"suite": "x"}\n')
-    with pytest.raises(EpisodeError, match=r"t.jsonl:1: episode row: missing fields"):
-        read_table(path)
-    with pytest.raises(EpisodeError, match="not found; build it with: rsb episodes build"):
-        read_table(tmp_path / "none.jsonl")
-
-
 @pytest.mark.slow
 def test_full_rebuild_is_byte_identical(tmp_path):
     from rsb_mj.episodes.table import build_all
@@ -120,7 +96,8 @@ def test_check_reports_template_lint_findings(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("name", list(LEVEL_SUITES))
 def test_level_table_is_its_base_table_plus_distractors(name):
-    from rsb_mj.episodes.table import LEVEL_FIELDS, derive_table, diff_rows
+    from rsb_mj.episodes.table import LEVEL_FIELDS, derive_table
+    from rsb_mj.episodes.table_files import diff_rows
 
     base = load_table(LEVEL_SUITES[name].base, "eval")
     stored = (episodes_dir() / f"{name}.eval.jsonl").read_bytes().splitlines(keepends=True)
@@ -157,21 +134,3 @@ def test_check_names_a_level_row_that_left_its_base(tmp_path):
     assert problems == [
         "RSB-Math-4-L1.eval.jsonl:3: differs from RSB-Math-4.eval.jsonl in template_id"
     ]
-
-
-def test_a_listed_table_is_read_against_its_manifest_entry(tmp_path):
-    name = "RSB-Math-4.eval.jsonl"
-    entry = read_manifest()[name]
-    shipped = (episodes_dir() / name).read_bytes()
-    assert read_listed_table(tmp_path, name, entry) == ([f"{name}: file missing"], None)
-    (tmp_path / name).write_bytes(shipped)
-    problems, rows = read_listed_table(tmp_path, name, entry)
-    assert problems == [] and len(rows) == entry["rows"] == 500
-    (tmp_path / name).write_bytes(b"".join(shipped.splitlines(keepends=True)[:3]))
-    problems, rows = read_listed_table(tmp_path, name, entry)
-    digest = sha256((tmp_path / name).read_bytes())
-    assert problems == [
-        f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}",
-        f"{name}: 3 rows, manifest says 500",
-    ]
-    assert len(rows) == 3
