@@ -9,7 +9,6 @@ import pytest
 from rsb_mj.episodes.table import (
     build_table,
     check_tables,
-    max_question_uses,
     row_seed,
 )
 from rsb_mj.episodes.table_files import (
@@ -25,12 +24,6 @@ def test_row_seed_is_a_fixed_hash():
     digest = hashlib.sha256(b"rsb_mj/RSB-Math-4/eval/0/0").digest()
     assert row_seed("RSB-Math-4", "eval", 0, 0) == int.from_bytes(digest[:4], "big") == 2960763217
     assert row_seed("RSB-Math-4", "eval", 0, 1) != row_seed("RSB-Math-4", "eval", 0, 0)
-
-
-def test_question_uses():
-    assert max_question_uses(500, 1319) == 1
-    assert max_question_uses(1000, 500) == 3
-    assert max_question_uses(500, None) == 1
 
 
 @pytest.mark.parametrize("name", list(SUITES))
