@@ -39,7 +39,8 @@ from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sampler import Pins, assemble, draw_semantics
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.act2answer import EVAL_ITEMS, TRAIN_ITEMS
-from rsb_mj.episodes.table import BuildResult, DrawRequest, load_suite_problem, row_seed
+from rsb_mj.episodes.suite_problem import load_suite_problem
+from rsb_mj.episodes.table import BuildResult, DrawRequest, row_seed
 from rsb_mj.episodes.table_files import (
     MANIFEST,
     diff_rows,

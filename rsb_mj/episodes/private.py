@@ -60,7 +60,9 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.families import FAMILIES, Family, family_of
-from rsb_mj.episodes.table import LEVEL_FIELDS, BuildResult, DrawRequest, load_suite_problem
+from rsb_mj.episodes.level_tables import LEVEL_FIELDS
+from rsb_mj.episodes.suite_problem import load_suite_problem
+from rsb_mj.episodes.table import BuildResult, DrawRequest
 from rsb_mj.episodes.table_files import (
     MANIFEST,
     diff_rows,

@@ -15,10 +15,8 @@ alone. The train tables are built first and the eval table of a suite is balance
 the probes fitted on its train table, so ``rsb audit`` measures those probes on an eval
 table they could not have been fitted on.
 
-A level's table (``RSB-Math-4-L1``, see :mod:`rsb_mj.suites`) is not balanced on its own: row
-``i`` is re-drawn from its base suite's row ``i`` seed with the level's task file
-(:func:`derive_table`), which keeps the question, mapping, colors, template, instruction and
-candidate layout and adds the level's objects. The balance of the base table carries over.
+A level's table (``RSB-Math-4-L1``, see :mod:`rsb_mj.suites`) is not balanced on its own: it
+is derived from its base suite's table (:mod:`rsb_mj.episodes.level_tables`).
 
 Building all twelve tables (9,000 rows) takes a few minutes of CPU (the rows that need many
 seeds, and fitting the classifiers); ``rsb episodes build --jobs 2`` splits it. ``rsb
@@ -37,8 +35,10 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.balance import Seeds, draw_balanced
+from rsb_mj.episodes.level_tables import check_level_table, derive_table
 from rsb_mj.episodes.sampler import sample_episode
 from rsb_mj.episodes.sources import QuestionSource
+from rsb_mj.episodes.suite_problem import load_suite_problem
 from rsb_mj.episodes.table_files import (
     MANIFEST,
     diff_rows,
@@ -53,7 +53,7 @@ from rsb_mj.episodes.table_files import (
     write_manifest,
 )
 from rsb_mj.errors import EpisodeError
-from rsb_mj.suites import ALL_SUITES, Suite, get_suite
+from rsb_mj.suites import ALL_SUITES, get_suite
 
 #: Rows of each eval table.
 EVAL_ROWS = 500
@@ -74,13 +74,6 @@ def row_seed(suite: str, split: str, index: int, attempt: int) -> int:
     ``sha256("rsb_mj/{suite}/{split}/{index}/{attempt}")`` as an unsigned integer."""
     digest = hashlib.sha256(f"rsb_mj/{suite}/{split}/{index}/{attempt}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
-
-
-def load_suite_problem(suite: Suite) -> Problem:
-    """Parse and lint the suite's task file (``rsb_mj.lang.load_task``)."""
-    from rsb_mj.lang import load_task
-
-    return load_task(suite.path)
 
 
 Mapper = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
@@ -122,46 +115,6 @@ def build_table(
     return draw_balanced(
         problem, suite=suite.name, split=split, rows=rows, seeds=seeds, train=train
     )
-
-
-#: Fields a level's row may differ in from its base suite's row.
-LEVEL_FIELDS = ("suite", "task", "distractors")
-
-
-def derive_table(
-    suite_name: str,
-    base: list[Episode],
-    problem: Problem | None = None,
-    source: QuestionSource | None = None,
-) -> list[Episode]:
-    """The table of level suite ``suite_name`` from its base suite's table ``base``: row ``i``
-    is ``sample_episode`` of the level's task file with base row ``i``'s split, index and seed
-    (and ``source``, the one the base rows drew from when it was not the task's).
-
-    Raises:
-        EpisodeError: when a re-drawn row differs from its base row in anything but
-            :data:`LEVEL_FIELDS` (the level's task file changed what the base draws).
-    """
-    suite = get_suite(suite_name)
-    problem = load_suite_problem(suite) if problem is None else problem
-    out = []
-    for row in base:
-        episode = sample_episode(
-            problem,
-            suite=suite.name,
-            split=row.split,
-            index=row.index,
-            seed=row.seed,
-            source=source,
-        )
-        fields = [f for f in diff_rows(row, episode) if f not in LEVEL_FIELDS]
-        if fields:
-            raise EpisodeError(
-                f"{suite.name} {row.split} row {row.index}: differs from {row.suite} in "
-                f"{', '.join(fields)}; a level may only add objects to its base task file"
-            )
-        out.append(episode)
-    return out
 
 
 @dataclass(frozen=True)
@@ -451,27 +404,8 @@ def check_tables(
         if drifted > max_report:
             problems.append(f"{name}: {drifted} rows drifted in all")
         if suite.level:
-            problems += _check_level(folder, name, suite, episodes, max_report)
+            problems += check_level_table(folder, name, suite, episodes, max_report)
     return problems
-
-
-def _check_level(
-    folder: Path, name: str, suite: Suite, episodes: list[Episode], max_report: int
-) -> list[str]:
-    """Problems of a level's table against its base suite's table in ``folder``: same row
-    count, and each row equal to the base row but in :data:`LEVEL_FIELDS`."""
-    base_path = folder / table_name(suite.base, episodes[0].split if episodes else "eval")
-    if not base_path.is_file():
-        return [f"{name}: its base table {base_path.name} is missing"]
-    base = read_table(base_path)
-    if len(base) != len(episodes):
-        return [f"{name}: {len(episodes)} rows, its base table {base_path.name} {len(base)}"]
-    out = []
-    for row_no, (row, ref) in enumerate(zip(episodes, base, strict=True), start=1):
-        fields = [f for f in diff_rows(ref, row) if f not in LEVEL_FIELDS]
-        if fields and len(out) < max_report:
-            out.append(f"{name}:{row_no}: differs from {base_path.name} in {', '.join(fields)}")
-    return out
 
 
 __all__ = [
