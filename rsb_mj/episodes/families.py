@@ -43,7 +43,7 @@ def _check_rsb(
     splits: tuple[str, ...],
     max_report: int = 5,
 ) -> list[str]:
-    from rsb_mj.episodes.table import check_tables as check_seeded
+    from rsb_mj.episodes.table_check import check_tables as check_seeded
 
     names = [s.name for s in suites]
     return check_seeded(names, folder, max_report, complete, lint=False, splits=splits)
@@ -201,7 +201,7 @@ def check_tables(
         max_report: drifted rows named per RSB table (then a count).
         complete: a table of a wanted suite missing from the manifest is a problem too.
     """
-    from rsb_mj.episodes.table import lint_templates
+    from rsb_mj.episodes.table_check import lint_templates
 
     wanted = [get_suite(s) for s in suites] if suites else every_suite()
     problems = lint_templates()

@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from rsb_mj.episodes.level_tables import LEVEL_FIELDS, derive_table
-from rsb_mj.episodes.table import check_tables
+from rsb_mj.episodes.table_check import check_tables
 from rsb_mj.episodes.table_files import diff_rows, dumps, episodes_dir, load_table
 from rsb_mj.suites import LEVEL_SUITES
 
