@@ -14,7 +14,8 @@ modules, one concept each:
 * :mod:`.instructions` -- which templates a split uses, and how they are filled;
 * :mod:`.sampler` -- the draw order from ``default_rng(seed)``, the same for every family;
 * :mod:`.table_files` -- the frozen tables' files ``tasks/episodes/*.jsonl`` and the one
-  manifest; :mod:`.table` -- the RSB tables (seeded draws kept balanced);
+  manifest; :mod:`.table` -- the RSB tables (seeded draws kept balanced, :mod:`.balance`;
+  a level's derived from its base's, :mod:`.level_tables`; checked by :mod:`.table_check`);
   :mod:`.paired` -- the Act2Answer tables (every item in both plate orders);
   :mod:`.families` -- which family builds, checks, audits and verifies a suite's tables;
 * :mod:`.heuristics`, :mod:`.probes`, :mod:`.learned`, :mod:`.dedup`, :mod:`.audit`,

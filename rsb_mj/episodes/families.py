@@ -4,7 +4,8 @@ Every suite names its family (:attr:`rsb_mj.suites.Suite.family`); its tables li
 ``tasks/episodes`` under the one manifest (:data:`rsb_mj.episodes.table_files.MANIFEST`):
 
 * ``rsb``: seeded draws kept balanced (:mod:`rsb_mj.episodes.table`); checked by re-drawing
-  every row from its seed; audited by :func:`rsb_mj.episodes.audit.audit`;
+  every row from its seed (:mod:`rsb_mj.episodes.table_check`); audited by
+  :func:`rsb_mj.episodes.audit.audit`;
 * ``a2a``: paired tables, every item in each plate order (:mod:`rsb_mj.episodes.paired`);
   checked by rebuilding them from their items; audited by
   :func:`rsb_mj.episodes.paired_audit.audit_paired`.

@@ -20,7 +20,8 @@ is derived from its base suite's table (:mod:`rsb_mj.episodes.level_tables`).
 
 Building all twelve tables (9,000 rows) takes a few minutes of CPU (the rows that need many
 seeds, and fitting the classifiers); ``rsb episodes build --jobs 2`` splits it. ``rsb
-episodes check`` does not refit anything: every row is re-drawn from its seed alone.
+episodes check`` (:mod:`rsb_mj.episodes.table_check`) does not refit anything: every row is
+re-drawn from its seed alone.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def row_seed(suite: str, split: str, index: int, attempt: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+#: ``mapper(fn, jobs) -> [fn(job) for job in jobs]``, in order, anywhere (see :func:`build_all`).
 Mapper = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
 
 
