@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb audit``; returns the exit status."""
     from rsb_mj.episodes.families import audit_rows
-    from rsb_mj.episodes.table import load_table, read_table
+    from rsb_mj.episodes.table_files import load_table, read_table
     from rsb_mj.suites import SUITES, expand_suites, get_suite
 
     if args.tables is not None:

@@ -95,7 +95,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb episodes``; returns the exit status."""
-    from rsb_mj.episodes.table import load_table
+    from rsb_mj.episodes.table_files import load_table
     from rsb_mj.suites import expand_suites
 
     if args.action == "build" and (args.private or args.secret_file):

@@ -13,7 +13,9 @@ modules, one concept each:
   templates ``a2a-{seen,unseen}-{picture,text}.txt``;
 * :mod:`.instructions` -- which templates a split uses, and how they are filled;
 * :mod:`.sampler` -- the draw order from ``default_rng(seed)``, the same for every family;
-* :mod:`.table` -- the RSB frozen tables ``tasks/episodes/*.jsonl`` and the one manifest;
+* :mod:`.table_files` -- the frozen tables' files ``tasks/episodes/*.jsonl`` and the one
+  manifest; :mod:`.table` -- the RSB tables (seeded draws kept balanced, :mod:`.balance`;
+  a level's derived from its base's, :mod:`.level_tables`; checked by :mod:`.table_check`);
   :mod:`.paired` -- the Act2Answer tables (every item in both plate orders);
   :mod:`.families` -- which family builds, checks, audits and verifies a suite's tables;
 * :mod:`.heuristics`, :mod:`.probes`, :mod:`.learned`, :mod:`.dedup`, :mod:`.audit`,
@@ -42,7 +44,8 @@ if TYPE_CHECKING:
     from rsb_mj.episodes.question import Question
     from rsb_mj.episodes.sampler import sample_episode
     from rsb_mj.episodes.sources import SOURCES, SPLITS, QuestionSource, get_source
-    from rsb_mj.episodes.table import build_all, read_table
+    from rsb_mj.episodes.table import build_all
+    from rsb_mj.episodes.table_files import read_table
     from rsb_mj.episodes.templates import Template, load_templates
 
 #: Public name -> the module that defines it, imported on first access (so that importing one
@@ -58,7 +61,7 @@ _LAZY = {
     "build_all": "rsb_mj.episodes.table",
     "check_tables": "rsb_mj.episodes.families",
     "load_table": "rsb_mj.episodes.families",
-    "read_table": "rsb_mj.episodes.table",
+    "read_table": "rsb_mj.episodes.table_files",
     "Template": "rsb_mj.episodes.templates",
     "load_templates": "rsb_mj.episodes.templates",
 }

@@ -1,10 +1,11 @@
 """Table families: how the frozen tables of a suite are built, checked and audited.
 
 Every suite names its family (:attr:`rsb_mj.suites.Suite.family`); its tables live in
-``tasks/episodes`` under the one manifest (:data:`rsb_mj.episodes.table.MANIFEST`):
+``tasks/episodes`` under the one manifest (:data:`rsb_mj.episodes.table_files.MANIFEST`):
 
 * ``rsb``: seeded draws kept balanced (:mod:`rsb_mj.episodes.table`); checked by re-drawing
-  every row from its seed; audited by :func:`rsb_mj.episodes.audit.audit`;
+  every row from its seed (:mod:`rsb_mj.episodes.table_check`); audited by
+  :func:`rsb_mj.episodes.audit.audit`;
 * ``a2a``: paired tables, every item in each plate order (:mod:`rsb_mj.episodes.paired`);
   checked by rebuilding them from their items; audited by
   :func:`rsb_mj.episodes.paired_audit.audit_paired`.
@@ -43,7 +44,7 @@ def _check_rsb(
     splits: tuple[str, ...],
     max_report: int = 5,
 ) -> list[str]:
-    from rsb_mj.episodes.table import check_tables as check_seeded
+    from rsb_mj.episodes.table_check import check_tables as check_seeded
 
     names = [s.name for s in suites]
     return check_seeded(names, folder, max_report, complete, lint=False, splits=splits)
@@ -201,7 +202,7 @@ def check_tables(
         max_report: drifted rows named per RSB table (then a count).
         complete: a table of a wanted suite missing from the manifest is a problem too.
     """
-    from rsb_mj.episodes.table import lint_templates
+    from rsb_mj.episodes.table_check import lint_templates
 
     wanted = [get_suite(s) for s in suites] if suites else every_suite()
     problems = lint_templates()
@@ -227,7 +228,13 @@ def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
             row that differs from what its family rebuilds (a hand-edited ``correct`` would
             otherwise score the wrong candidate as a success) and how to restore it.
     """
-    from rsb_mj.episodes.table import MANIFEST, episodes_dir, read_manifest, sha256, table_name
+    from rsb_mj.episodes.table_files import (
+        MANIFEST,
+        episodes_dir,
+        read_manifest,
+        sha256,
+        table_name,
+    )
 
     s = get_suite(suite)
     folder = episodes_dir() if folder is None else folder
@@ -274,7 +281,7 @@ def load_table(suite: str, split: str = "eval") -> list[Episode]:
     Raises:
         EpisodeError: for a missing, unlisted or changed table (see :func:`verify_table`).
     """
-    from rsb_mj.episodes.table import read_table
+    from rsb_mj.episodes.table_files import read_table
 
     return read_table(verify_table(suite, split))
 

@@ -7,7 +7,7 @@ options tie on its feature (all two-digit numbers for "longest"). Among several 
 it picks the earliest letter. Rates are over the episodes where a heuristic applies.
 
 ``BALANCED`` heuristics are held at chance in the frozen tables by construction
-(:mod:`rsb_mj.episodes.table`); ``HELD_OUT`` ones are only measured by the audit, as a check
+(:mod:`rsb_mj.episodes.balance`); ``HELD_OUT`` ones are only measured by the audit, as a check
 that balancing the first set did not open another shortcut.
 """
 

@@ -1,7 +1,7 @@
 """Paired tables: every item of a fixed pool in each plate order (the Act2Answer design).
 
 ``tasks/episodes/A2A-<Category>.{eval,train}.jsonl``, listed in the one manifest
-(:data:`rsb_mj.episodes.table.MANIFEST`) with, per table, the items the legibility check
+(:data:`rsb_mj.episodes.table_files.MANIFEST`) with, per table, the items the legibility check
 dropped and why. Rows are episodes of the sampler (:func:`~rsb_mj.episodes.sampler.
 draw_semantics`) whose question, correct option and mapping are pinned
 (:class:`~rsb_mj.episodes.sampler.Pins`) and whose layout is an *arrangement* of the
@@ -39,17 +39,15 @@ from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sampler import Pins, assemble, draw_semantics
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.act2answer import EVAL_ITEMS, TRAIN_ITEMS
-from rsb_mj.episodes.table import (
+from rsb_mj.episodes.suite_problem import load_suite_problem
+from rsb_mj.episodes.table import BuildResult, DrawRequest, row_seed
+from rsb_mj.episodes.table_files import (
     MANIFEST,
-    BuildResult,
-    DrawRequest,
     diff_rows,
     dumps,
     episodes_dir,
-    load_suite_problem,
     read_manifest,
     read_table,
-    row_seed,
     sha256,
     table_name,
     write_manifest,

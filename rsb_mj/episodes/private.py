@@ -75,10 +75,9 @@ from rsb_mj.episodes.private_manifest import (
 )
 from rsb_mj.episodes.private_secret import MIN_SECRET_BYTES, VERSION, Secret
 from rsb_mj.episodes.private_target import SPLIT, Target, file_of
-from rsb_mj.episodes.table import (
+from rsb_mj.episodes.table import BuildResult, DrawRequest
+from rsb_mj.episodes.table_files import (
     MANIFEST,
-    BuildResult,
-    DrawRequest,
     dumps,
     read_table,
     sha256,

@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rsb_mj.episodes.level_tables import LEVEL_FIELDS
 from rsb_mj.episodes.private_manifest import read_private, wanted_files
 from rsb_mj.episodes.private_secret import VERSION
 from rsb_mj.episodes.private_target import SPLIT, Target, target_of
-from rsb_mj.episodes.table import (
-    LEVEL_FIELDS,
+from rsb_mj.episodes.table_files import (
     MANIFEST,
     diff_rows,
     read_listed_table,

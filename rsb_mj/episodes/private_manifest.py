@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.private_secret import VERSION
 from rsb_mj.episodes.private_target import file_of
-from rsb_mj.episodes.table import MANIFEST, read_table, sha256
+from rsb_mj.episodes.table_files import MANIFEST, read_table, sha256
 from rsb_mj.errors import EpisodeError
 
 if TYPE_CHECKING:

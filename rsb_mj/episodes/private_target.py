@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rsb_mj.episodes.families import FAMILIES, Family, family_of
-from rsb_mj.episodes.table import load_suite_problem, table_name
+from rsb_mj.episodes.suite_problem import load_suite_problem
+from rsb_mj.episodes.table_files import table_name
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import Suite, get_suite
 

@@ -105,7 +105,7 @@ def shipped_questions() -> Shipped:
         EpisodeError: for a shipped table that is missing or changed.
     """
     from rsb_mj.episodes.families import verify_table
-    from rsb_mj.episodes.table import read_manifest
+    from rsb_mj.episodes.table_files import read_manifest
 
     rows: list[dict] = []
     for entry in read_manifest().values():

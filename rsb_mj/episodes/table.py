@@ -1,98 +1,65 @@
-"""Frozen episode tables: build, write, read and check ``tasks/episodes/*.jsonl``.
+"""Frozen RSB tables: their sizes, row seeds and builds (``tasks/episodes/RSB-*.jsonl``).
 
 One JSONL file per suite and split (``RSB-Math-4.eval.jsonl``), one
 :meth:`Episode.to_dict` row per line, plus ``manifest.json`` with each file's row count and
-sha256. Sizes: ``EVAL_ROWS`` = 500 eval episodes (unseen templates) and ``TRAIN_ROWS`` =
-1,000 train episodes (seen templates) per suite; the train table is a fixed sample for
-demonstrations, kept small so the repository stays small (any number more can be drawn
-with :func:`rsb_mj.episodes.sample_episode` and fresh seeds).
+sha256 (the files: :mod:`rsb_mj.episodes.table_files`). Sizes: ``EVAL_ROWS`` = 500 eval
+episodes (unseen templates) and ``TRAIN_ROWS`` = 1,000 train episodes (seen templates) per
+suite; the train table is a fixed sample for demonstrations, kept small so the repository
+stays small (any number more can be drawn with :func:`rsb_mj.episodes.sample_episode` and
+fresh seeds).
 
 Row ``i`` keeps the first seed of ``row_seed(suite, split, i, attempt)``, ``attempt = 0, 1,
-...`` whose episode passes the *balance* rules, so every row is reproduced by
-``sample_episode(problem, suite=, split=, index=i, seed=row["seed"])`` alone:
+...`` whose episode passes the *balance* rules (:mod:`rsb_mj.episodes.balance`), so every
+row is reproduced by ``sample_episode(problem, suite=, split=, index=i, seed=row["seed"])``
+alone. The train tables are built first and the eval table of a suite is balanced against
+the probes fitted on its train table, so ``rsb audit`` measures those probes on an eval
+table they could not have been fitted on.
 
-* a question is used at most :func:`max_question_uses` times (once on eval tables);
-* the correct letter, the correct candidate's left-to-right position and color, the correct
-  option's rank among numeric options, and whether
-  each :data:`~rsb_mj.episodes.heuristics.BALANCED` heuristic would pick the correct option
-  stay within ``max(1, SLACK_SD * sd)`` rows of their chance share among the rows they apply
-  to, after every row (sd: the binomial standard deviation of that count; e.g. letter ``A``
-  in at most 125 + 4.8 of the first 500 rows of a 4-choice table);
-* the answer text does not appear outside the option list of the instruction;
-* eval tables only: the per-value answer prior and the linear text-only classifiers fitted
-  on the suite's train table (:func:`learned_heuristics`) stay at chance the same way. The
-  train tables are built first and the eval table of a suite is balanced against its train
-  table, so ``rsb audit`` measures those probes on an eval table they could not have been
-  fitted on. Without this rule, with distractors already drawn like answers, they reach
-  (eval, measured) HardMath-4 prior 36%, classifier 33%; General-4 38% and 31%.
+A level's table (``RSB-Math-4-L1``, see :mod:`rsb_mj.suites`) is not balanced on its own: it
+is derived from its base suite's table (:mod:`rsb_mj.episodes.level_tables`).
 
-A level's table (``RSB-Math-4-L1``, see :mod:`rsb_mj.suites`) is not balanced on its own: row
-``i`` is re-drawn from its base suite's row ``i`` seed with the level's task file
-(:func:`derive_table`), which keeps the question, mapping, colors, template, instruction and
-candidate layout and adds the level's objects. The balance of the base table carries over.
-
-After ``MAX_ATTEMPTS`` seeds the heuristic rules are dropped for that row (counted in the
-build summary) so a build always ends. Building all twelve tables (9,000 rows) takes a few
-minutes of CPU (the rows that need many seeds, and fitting the classifiers);
-``rsb episodes build --jobs 2`` splits it. ``rsb episodes check`` does not refit anything:
-every row is re-drawn from its seed alone.
+Building all twelve tables (9,000 rows) takes a few minutes of CPU (the rows that need many
+seeds, and fitting the classifiers); ``rsb episodes build --jobs 2`` splits it. ``rsb
+episodes check`` (:mod:`rsb_mj.episodes.table_check`) does not refit anything: every row is
+re-drawn from its seed alone.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
-from rsb_mj.choices import style
-from rsb_mj.colors import PALETTE
+from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.audit import leaks_answer
-from rsb_mj.episodes.heuristics import BALANCED, numeric_rank, target_color, target_position
-from rsb_mj.episodes.sampler import (
-    assemble,
-    draw_distractors,
-    draw_layout,
-    draw_semantics,
-    sample_episode,
-)
+from rsb_mj.episodes.balance import Seeds, draw_balanced
+from rsb_mj.episodes.level_tables import derive_table
 from rsb_mj.episodes.sources import QuestionSource
+from rsb_mj.episodes.suite_problem import load_suite_problem
+from rsb_mj.episodes.table_check import check_tables
+from rsb_mj.episodes.table_files import (
+    dumps,
+    episodes_dir,
+    load_table,
+    read_manifest,
+    read_table,
+    sha256,
+    table_name,
+    write_manifest,
+)
 from rsb_mj.errors import EpisodeError
-from rsb_mj.resources import tasks_dir
-from rsb_mj.suites import ALL_SUITES, Suite, get_suite
+from rsb_mj.suites import ALL_SUITES, get_suite
 
 #: Rows of each eval table.
 EVAL_ROWS = 500
 #: Rows of each train table.
 TRAIN_ROWS = 1000
-#: How far a count may run ahead of its chance share: ``max(1, SLACK_SD * sd)`` rows, with
-#: sd the binomial standard deviation of the count (a quarter of the 95% band's half-width).
-SLACK_SD = 0.5
-#: Seeds tried per row before the heuristic rules are dropped for it.
-MAX_ATTEMPTS = 1000
-#: Name of the manifest file.
-MANIFEST = "manifest.json"
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
-
-
-def episodes_dir() -> Path:
-    """The folder of the frozen tables (``tasks/episodes``)."""
-    return tasks_dir() / "episodes"
-
-
-def table_name(suite: str, split: str) -> str:
-    """File name of a table, e.g. ``"RSB-Math-4.eval.jsonl"``."""
-    return f"{suite}.{split}.jsonl"
 
 
 def default_rows(split: str) -> int:
@@ -107,98 +74,6 @@ def row_seed(suite: str, split: str, index: int, attempt: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def max_question_uses(rows: int, pool_size: int | None) -> int:
-    """How often one question may appear in a table of ``rows`` drawn from ``pool_size``
-    questions (None: a generated pool): once when the pool has at least twice as many
-    questions as rows, else ``ceil(rows / pool_size) + 1`` (e.g. 3 for 1,000 Math train rows
-    over 500 questions), so the last rows do not wait for the few unused questions."""
-    if pool_size is None or 2 * rows <= pool_size:
-        return 1
-    return math.ceil(rows / pool_size) + 1
-
-
-def load_suite_problem(suite: Suite) -> Problem:
-    """Parse and lint the suite's task file (``rsb_mj.lang.load_task``)."""
-    from rsb_mj.lang import load_task
-
-    return load_task(suite.path)
-
-
-@dataclass
-class _Balance:
-    """Running counts of the balance rules."""
-
-    choices: int
-    max_uses: int
-    heuristics: dict[str, Any] = field(default_factory=lambda: dict(BALANCED))
-    rows: int = 0
-    uses: Counter = field(default_factory=Counter)
-    cells: dict[str, Counter] = field(default_factory=dict)
-    relaxed: int = 0
-
-    def _room(self, key: str, value: Any, share: float) -> bool:
-        """Whether one more row with ``value`` under ``key`` stays within its chance share."""
-        cell = self.cells.setdefault(key, Counter())
-        n = cell.total() + 1
-        slack = max(1.0, SLACK_SD * math.sqrt(n * share * (1.0 - share)))
-        return cell[value] + 1 <= share * n + slack
-
-    def semantic_ok(self, episode: Episode, strict: bool) -> bool:
-        """The rules that need no layout (``strict``: the heuristic rules too)."""
-        if self.uses[episode.question_id] >= self.max_uses:
-            return False
-        if not self._room("letter", episode.correct, 1 / self.choices):
-            return False
-        colored = style(self.choices) == "colors"
-        if colored and not self._room("color", target_color(episode), 1 / len(PALETTE)):
-            return False
-        if leaks_answer(episode):
-            return False
-        rank = numeric_rank(episode)
-        if rank is not None and not self._room("rank", rank, 1 / self.choices):
-            return False
-        if strict:
-            for name, pick in self.heuristics.items():
-                guess = pick(episode)
-                if guess is None:
-                    continue
-                hit = guess == episode.correct
-                share = 1 / self.choices if hit else 1 - 1 / self.choices
-                if not self._room(f"h:{name}", hit, share):
-                    return False
-        return True
-
-    def layout_ok(self, episode: Episode) -> bool:
-        """The left-to-right position rule (needs the layout)."""
-        return self._room("position", target_position(episode), 1 / self.choices)
-
-    def accept(self, episode: Episode) -> None:
-        """Count an accepted row."""
-        self.uses[episode.question_id] += 1
-        self.cells.setdefault("letter", Counter())[episode.correct] += 1
-        self.cells.setdefault("position", Counter())[target_position(episode)] += 1
-        if style(self.choices) == "colors":
-            self.cells.setdefault("color", Counter())[target_color(episode)] += 1
-        rank = numeric_rank(episode)
-        if rank is not None:
-            self.cells.setdefault("rank", Counter())[rank] += 1
-        for name, pick in self.heuristics.items():
-            guess = pick(episode)
-            if guess is not None:
-                self.cells.setdefault(f"h:{name}", Counter())[guess == episode.correct] += 1
-        self.rows += 1
-
-
-def learned_heuristics(train: list[Episode]) -> dict[str, Any]:
-    """The probes fitted on a train table that an eval table is balanced against: the
-    per-value answer prior and the linear text-only classifiers (:mod:`.learned`)."""
-    from rsb_mj.episodes.learned import fitted_probes
-
-    return fitted_probes(train)
-
-
-#: ``seeds(index, attempt) -> seed``: the candidate seeds of a table's row ``index``.
-Seeds = Callable[[int, int], int]
 #: ``mapper(fn, jobs) -> [fn(job) for job in jobs]``, in order, anywhere (see :func:`build_all`).
 Mapper = Callable[[Callable[[Any], Any], list[Any]], list[Any]]
 
@@ -218,7 +93,8 @@ def build_table(
         rows: rows of the table (default :func:`default_rows`).
         problem: the parsed task file (default: the suite's).
         train: for an eval table, the suite's train table: the eval table is then also
-            balanced against the probes fitted on it (:func:`learned_heuristics`).
+            balanced against the probes fitted on it
+            (:func:`~rsb_mj.episodes.balance.learned_heuristics`).
 
     Returns:
         (episodes, number of rows whose heuristic rules had to be dropped).
@@ -238,120 +114,6 @@ def build_table(
     return draw_balanced(
         problem, suite=suite.name, split=split, rows=rows, seeds=seeds, train=train
     )
-
-
-def draw_balanced(
-    problem: Problem,
-    *,
-    suite: str,
-    split: str,
-    rows: int,
-    seeds: Seeds,
-    source: QuestionSource | None = None,
-    train: list[Episode] | None = None,
-) -> tuple[list[Episode], int]:
-    """Draw ``rows`` rows of ``problem`` kept balanced (the rules of the module docstring):
-    row ``i`` is the first of ``seeds(i, 0), seeds(i, 1), ...`` whose episode passes them.
-
-    Args:
-        suite: the name the rows carry (``""`` for a task file's).
-        source: the source questions are drawn from (default: the task's; a private draw
-            passes its held-out reserve, :mod:`rsb_mj.episodes.reserve`).
-        train: for an eval table, the suite's train table (see :func:`build_table`).
-
-    Returns:
-        (episodes, number of rows whose heuristic rules had to be dropped).
-
-    Raises:
-        EpisodeError: when no seed of a row passes even the rules kept after
-            ``MAX_ATTEMPTS``.
-    """
-    from rsb_mj.episodes.instructions import as_task
-    from rsb_mj.episodes.sources import resolve_source
-
-    task = as_task(problem)
-    label = suite or task.path
-    pool = (resolve_source(task.source) if source is None else source).pool(split)
-    max_uses = max_question_uses(rows, None if pool is None else len(pool))
-    heuristics = dict(BALANCED)
-    if train is not None:
-        heuristics.update(learned_heuristics(train))
-    balance = _Balance(task.choices, max_uses, heuristics)
-    out: list[Episode] = []
-    for index in range(rows):
-        attempt = 0
-        while True:
-            strict = attempt < MAX_ATTEMPTS
-            if attempt >= 4 * MAX_ATTEMPTS:
-                raise EpisodeError(
-                    f"{label} {split} row {index}: no seed passed the balance rules "
-                    f"in {attempt} attempts"
-                )
-            seed = seeds(index, attempt)
-            attempt += 1
-            rng = np.random.default_rng(seed)
-            sem = draw_semantics(problem, suite=suite, split=split, rng=rng, source=source)
-            probe = assemble(problem, sem, {}, suite=suite, split=split, index=index, seed=seed)
-            if not balance.semantic_ok(probe, strict):
-                continue
-            layout = draw_layout(problem, rng)
-            episode = assemble(
-                problem,
-                sem,
-                layout,
-                suite=suite,
-                split=split,
-                index=index,
-                seed=seed,
-                distractors=draw_distractors(problem, rng, layout),
-            )
-            if balance.layout_ok(episode):
-                break
-        if not strict:
-            balance.relaxed += 1
-        balance.accept(episode)
-        out.append(episode)
-    return out, balance.relaxed
-
-
-#: Fields a level's row may differ in from its base suite's row.
-LEVEL_FIELDS = ("suite", "task", "distractors")
-
-
-def derive_table(
-    suite_name: str,
-    base: list[Episode],
-    problem: Problem | None = None,
-    source: QuestionSource | None = None,
-) -> list[Episode]:
-    """The table of level suite ``suite_name`` from its base suite's table ``base``: row ``i``
-    is ``sample_episode`` of the level's task file with base row ``i``'s split, index and seed
-    (and ``source``, the one the base rows drew from when it was not the task's).
-
-    Raises:
-        EpisodeError: when a re-drawn row differs from its base row in anything but
-            :data:`LEVEL_FIELDS` (the level's task file changed what the base draws).
-    """
-    suite = get_suite(suite_name)
-    problem = load_suite_problem(suite) if problem is None else problem
-    out = []
-    for row in base:
-        episode = sample_episode(
-            problem,
-            suite=suite.name,
-            split=row.split,
-            index=row.index,
-            seed=row.seed,
-            source=source,
-        )
-        fields = [f for f in diff_rows(row, episode) if f not in LEVEL_FIELDS]
-        if fields:
-            raise EpisodeError(
-                f"{suite.name} {row.split} row {row.index}: differs from {row.suite} in "
-                f"{', '.join(fields)}; a level may only add objects to its base task file"
-            )
-        out.append(episode)
-    return out
 
 
 @dataclass(frozen=True)
@@ -417,45 +179,6 @@ def private_rows(request: DrawRequest) -> list[Episode]:
         train=request.train,
     )
     return episodes
-
-
-def dumps(episodes: list[Episode]) -> bytes:
-    """The JSONL bytes of a table (one row per line, UTF-8, trailing newline)."""
-    lines = [json.dumps(e.to_dict(), ensure_ascii=False) for e in episodes]
-    return ("\n".join(lines) + "\n").encode("utf-8")
-
-
-def read_table(path: Path) -> list[Episode]:
-    """Read a JSONL table.
-
-    Raises:
-        EpisodeError: ``path:line`` of a row that is not valid JSON or not an episode.
-    """
-    if not path.is_file():
-        raise EpisodeError(f"episode table {path} not found; build it with: rsb episodes build")
-    out = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(Episode.from_dict(json.loads(line)))
-        except (json.JSONDecodeError, TypeError, ValueError) as exc:
-            raise EpisodeError(f"{path}:{line_no}: not an episode row: {exc}") from None
-        except EpisodeError as exc:
-            raise EpisodeError(f"{path}:{line_no}: {exc}") from None
-    return out
-
-
-def load_table(suite: str, split: str = "eval") -> list[Episode]:
-    """The frozen table of ``suite`` and ``split`` shipped in ``tasks/episodes``, read as it
-    is; :func:`rsb_mj.episodes.families.load_table` (``rsb_mj.load_table``, what ``rsb eval``
-    reads) checks it against the manifest first."""
-    return read_table(episodes_dir() / table_name(get_suite(suite).name, split))
-
-
-def sha256(data: bytes) -> str:
-    """Hex sha256 of ``data``."""
-    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -590,160 +313,9 @@ def _train_bytes(
     )
 
 
-def read_manifest(folder: Path | None = None) -> dict[str, dict[str, Any]]:
-    """File name -> ``{"suite", "split", "rows", "sha256"}`` ({} when there is none)."""
-    path = (episodes_dir() if folder is None else folder) / MANIFEST
-    if not path.is_file():
-        return {}
-    return dict(json.loads(path.read_text(encoding="utf-8"))["tables"])
-
-
-def write_manifest(folder: Path, tables: dict[str, dict[str, Any]]) -> None:
-    """Write ``manifest.json`` (sorted, stable bytes)."""
-    body = {"format": 1, "tables": dict(sorted(tables.items()))}
-    atomic_write_text(folder / MANIFEST, json.dumps(body, indent=2) + "\n")
-
-
-def read_listed_table(
-    folder: Path, name: str, entry: dict[str, Any]
-) -> tuple[list[str], list[Episode] | None]:
-    """(problems, rows) of the table ``name`` of ``folder`` against its manifest ``entry``:
-    a missing file (rows None), a sha256 or a row count that differs from the entry's."""
-    path = Path(folder) / name
-    if not path.is_file():
-        return [f"{name}: file missing"], None
-    problems = []
-    digest = sha256(path.read_bytes())
-    if digest != entry["sha256"]:
-        problems.append(
-            f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
-        )
-    rows = read_table(path)
-    if len(rows) != entry["rows"]:
-        problems.append(f"{name}: {len(rows)} rows, manifest says {entry['rows']}")
-    return problems, rows
-
-
-def diff_rows(stored: Episode, fresh: Episode) -> list[str]:
-    """Names of the fields where two rows differ."""
-    a, b = stored.to_dict(), fresh.to_dict()
-    keys = [*a, *(k for k in b if k not in a)]
-    return [k for k in keys if a.get(k) != b.get(k)]
-
-
-def lint_templates() -> list[str]:
-    """Diagnostics of the task-language linter (``rsb_mj.lang.lint_template``) on the shipped
-    template files (the answer templates included), as ``path:line:col: CODE message``
-    lines."""
-    from rsb_mj.episodes.templates import (
-        PLACEHOLDERS,
-        TEMPLATE_SETS,
-        answer_template_files,
-        templates_dir,
-    )
-    from rsb_mj.lang import lint_template
-
-    files = [
-        (templates_dir() / f"{set_name}_{choices}.txt", choices)
-        for set_name in TEMPLATE_SETS
-        for choices in PLACEHOLDERS
-    ]
-    files += [(path, 2) for path in answer_template_files()]
-    out = []
-    for path, choices in files:
-        text = path.read_text(encoding="utf-8")
-        out += [d.header() for d in lint_template(text, str(path), choices)]
-    return out
-
-
-def check_tables(
-    suites: list[str] | None = None,
-    folder: Path | None = None,
-    max_report: int = 5,
-    complete: bool = True,
-    lint: bool = True,
-    splits: tuple[str, ...] = ("eval", "train"),
-) -> list[str]:
-    """Verify the frozen ``splits`` tables of the RSB suites (seeded draws; default: every one of
-    :data:`rsb_mj.suites.ALL_SUITES`); returns the problems found (empty when all is well).
-    :func:`rsb_mj.episodes.families.check_tables` checks every family's.
-
-    Lints the template files (``lint``), then checks each manifest entry's file exists with
-    the recorded sha256 and row count, and that every row is reproduced exactly by
-    :func:`sample_episode` from its ``(suite, split, index, seed)``; drifted rows are named
-    with the differing fields. With ``complete``, an eval or train table of a wanted suite
-    missing from the manifest is a problem too (the shipped folder has all of them; a folder
-    built with ``--out`` need not).
-    """
-    folder = episodes_dir() if folder is None else folder
-    problems: list[str] = lint_templates() if lint else []
-    manifest = read_manifest(folder)
-    if not manifest:
-        return [*problems, f"{folder / MANIFEST}: missing or empty; run: rsb episodes build"]
-    wanted = {get_suite(s).name for s in suites} if suites else set(ALL_SUITES)
-    missing = [
-        table_name(s, split)
-        for s in sorted(wanted)
-        for split in splits
-        if complete and table_name(s, split) not in manifest
-    ]
-    problems += [f"{name}: not in the manifest" for name in missing]
-    loaded: dict[str, Any] = {}
-    for name, entry in manifest.items():
-        if entry["suite"] not in wanted or entry["suite"] not in ALL_SUITES:
-            continue
-        if entry["split"] not in splits:
-            continue
-        found, episodes = read_listed_table(folder, name, entry)
-        problems += found
-        if episodes is None:
-            continue
-        suite = ALL_SUITES[entry["suite"]]
-        if suite.name not in loaded:
-            loaded[suite.name] = load_suite_problem(suite)
-        drifted = 0
-        for row_no, stored in enumerate(episodes, start=1):
-            fresh = sample_episode(
-                loaded[suite.name],
-                suite=stored.suite,
-                split=stored.split,
-                index=stored.index,
-                seed=stored.seed,
-            )
-            fields = diff_rows(stored, fresh)
-            if fields:
-                drifted += 1
-                if drifted <= max_report:
-                    problems.append(
-                        f"{name}:{row_no}: {suite.name} {stored.split} row {stored.index} "
-                        f"drifted in {', '.join(fields)}"
-                    )
-        if drifted > max_report:
-            problems.append(f"{name}: {drifted} rows drifted in all")
-        if suite.level:
-            problems += _check_level(folder, name, suite, episodes, max_report)
-    return problems
-
-
-def _check_level(
-    folder: Path, name: str, suite: Suite, episodes: list[Episode], max_report: int
-) -> list[str]:
-    """Problems of a level's table against its base suite's table in ``folder``: same row
-    count, and each row equal to the base row but in :data:`LEVEL_FIELDS`."""
-    base_path = folder / table_name(suite.base, episodes[0].split if episodes else "eval")
-    if not base_path.is_file():
-        return [f"{name}: its base table {base_path.name} is missing"]
-    base = read_table(base_path)
-    if len(base) != len(episodes):
-        return [f"{name}: {len(episodes)} rows, its base table {base_path.name} {len(base)}"]
-    out = []
-    for row_no, (row, ref) in enumerate(zip(episodes, base, strict=True), start=1):
-        fields = [f for f in diff_rows(ref, row) if f not in LEVEL_FIELDS]
-        if fields and len(out) < max_report:
-            out.append(f"{name}:{row_no}: differs from {base_path.name} in {', '.join(fields)}")
-    return out
-
-
+# check_tables, derive_table, draw_balanced, load_table and read_table live in table_check,
+# level_tables, balance and table_files; they stay importable from here, where they were
+# defined before (the project's code and tests import them from their own modules).
 __all__ = [
     "EVAL_ROWS",
     "TRAIN_ROWS",

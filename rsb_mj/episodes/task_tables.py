@@ -16,7 +16,8 @@ from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.table import default_rows, dumps, sha256
+from rsb_mj.episodes.table import default_rows
+from rsb_mj.episodes.table_files import dumps, sha256
 from rsb_mj.errors import EpisodeError
 
 

@@ -57,7 +57,7 @@ def test_camera_less_env_passes_the_passive_checker():
 @pytest.fixture(scope="module")
 def expert_actions():
     """The built-in expert's actions on RSB-Math-4 eval row 0 (and that episode)."""
-    from rsb_mj.episodes.table import load_table
+    from rsb_mj.episodes.table_files import load_table
     from rsb_mj.evaluation.episode_source import load_problem
     from rsb_mj.evaluation.rollout import run_episode
     from rsb_mj.expert.demos import Recorder

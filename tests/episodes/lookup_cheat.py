@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.episodes.families import load_table
-from rsb_mj.episodes.table import read_manifest
+from rsb_mj.episodes.table_files import read_manifest
 from rsb_mj.policies.scripted import ScriptedPolicy
 
 

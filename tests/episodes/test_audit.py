@@ -6,7 +6,7 @@ import pytest
 
 from rsb_mj.episodes.audit import audit, leaks_answer, learned_checks
 from rsb_mj.episodes.heuristics import HEURISTICS, numeric_rank
-from rsb_mj.episodes.table import load_table
+from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import SUITES
 

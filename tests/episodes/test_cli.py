@@ -3,7 +3,7 @@
 import dataclasses
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.table import dumps, load_table
+from rsb_mj.episodes.table_files import dumps, load_table
 
 
 def test_episodes_show(capsys):
@@ -64,7 +64,7 @@ def test_audit_max_words_fails_long_instructions(capsys):
 
 
 def test_audit_fits_the_probes_on_the_given_train_table(capsys):
-    from rsb_mj.episodes.table import episodes_dir
+    from rsb_mj.episodes.table_files import episodes_dir
 
     table = str(episodes_dir() / "RSB-HardMath-4.eval.jsonl")
     train = str(episodes_dir() / "RSB-HardMath-4.train.jsonl")

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rsb_mj.episodes.table import load_table
+from rsb_mj.episodes.table_files import load_table
 from rsb_mj.suites import get_suite
 
 env_module = pytest.importorskip("rsb_mj.env.rsb_env", reason="needs the scene stage's RsbEnv")

@@ -5,7 +5,7 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.episodes.families import FAMILIES, audit_rows, check_tables, family_of, family_of_rows
-from rsb_mj.episodes.table import load_table, read_table
+from rsb_mj.episodes.table_files import load_table, read_table
 from rsb_mj.errors import RsbError
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES, Suite
@@ -75,7 +75,7 @@ def _tampered_copy(tmp_path, name, old, new):
     """A copy of the shipped manifest and table ``name`` with the first ``old`` replaced."""
     import shutil
 
-    from rsb_mj.episodes.table import MANIFEST, episodes_dir
+    from rsb_mj.episodes.table_files import MANIFEST, episodes_dir
 
     folder = tmp_path / "episodes"
     folder.mkdir(parents=True)
@@ -87,11 +87,11 @@ def _tampered_copy(tmp_path, name, old, new):
 
 
 def test_a_verified_table_is_hashed_once_per_process(monkeypatch):
-    from rsb_mj.episodes import families, table
+    from rsb_mj.episodes import families, table_files
 
     calls = []
-    real = table.sha256
-    monkeypatch.setattr(table, "sha256", lambda data: calls.append(1) or real(data))
+    real = table_files.sha256
+    monkeypatch.setattr(table_files, "sha256", lambda data: calls.append(1) or real(data))
     monkeypatch.setattr(families, "_VERIFIED", set())
     first = families.load_table("RSB-Math-10-L1", "train")
     assert families.load_table("RSB-Math-10-L1", "train") == first
@@ -121,11 +121,11 @@ def test_a_hand_edited_row_is_refused_with_its_file_and_row(tmp_path):
 def test_rsb_eval_refuses_a_hand_edited_table_before_any_episode(tmp_path, monkeypatch, capsys):
     """Issue 23, item 2: `"correct": "D"` -> `"A"` in a copy; rsb eval exits non-zero, names
     the file and row, and writes nothing."""
-    from rsb_mj.episodes import table
+    from rsb_mj.episodes import table_files
     from rsb_mj.evaluation import episode_source
 
     folder = _tampered_copy(tmp_path, "RSB-Math-4.eval.jsonl", '"correct": "D"', '"correct": "A"')
-    monkeypatch.setattr(table, "episodes_dir", lambda: folder)
+    monkeypatch.setattr(table_files, "episodes_dir", lambda: folder)
     episode_source._table.cache_clear()
     out = tmp_path / "run"
     try:

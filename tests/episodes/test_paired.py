@@ -15,13 +15,8 @@ from rsb_mj.episodes.paired import (
 )
 from rsb_mj.episodes.paired_audit import audit_paired, correct_on_left
 from rsb_mj.episodes.sources import get_source
-from rsb_mj.episodes.table import (
-    MANIFEST,
-    episodes_dir,
-    load_suite_problem,
-    load_table,
-    read_manifest,
-)
+from rsb_mj.episodes.suite_problem import load_suite_problem
+from rsb_mj.episodes.table_files import MANIFEST, episodes_dir, load_table, read_manifest
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import A2A_SUITES, get_suite
 

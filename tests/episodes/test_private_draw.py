@@ -13,11 +13,12 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.episodes.dedup import DuplicateIndex, normalize
 from rsb_mj.episodes.families import load_table
+from rsb_mj.episodes.level_tables import LEVEL_FIELDS
 from rsb_mj.episodes.private import build_private, check_private
 from rsb_mj.episodes.private_manifest import read_private
 from rsb_mj.episodes.private_secret import VERSION, Secret
 from rsb_mj.episodes.sources.arithmetic import canonical
-from rsb_mj.episodes.table import LEVEL_FIELDS, diff_rows, read_table
+from rsb_mj.episodes.table_files import diff_rows, read_table
 from rsb_mj.errors import EpisodeError
 
 from .private_draws import ROWS, SECRET

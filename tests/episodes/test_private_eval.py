@@ -17,7 +17,7 @@ from rsb_mj.episodes.families import load_table
 from rsb_mj.episodes.private import build_private
 from rsb_mj.episodes.private_manifest import read_private
 from rsb_mj.episodes.private_secret import Secret
-from rsb_mj.episodes.table import read_table
+from rsb_mj.episodes.table_files import read_table
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.policies.base import Policy

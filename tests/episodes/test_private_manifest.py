@@ -18,7 +18,7 @@ from rsb_mj.episodes.private_manifest import (
     wanted_files,
 )
 from rsb_mj.episodes.private_secret import VERSION, Secret
-from rsb_mj.episodes.table import read_table
+from rsb_mj.episodes.table_files import read_table
 from rsb_mj.errors import EpisodeError
 
 from .private_draws import ROWS, SECRET

@@ -16,7 +16,7 @@ from rsb_mj.episodes.reserve import ReserveSource, reserve_source, shipped_quest
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.act2answer import category_names, item_pool, reserve_items
 from rsb_mj.episodes.sources.arithmetic import make_question
-from rsb_mj.episodes.table import read_manifest
+from rsb_mj.episodes.table_files import read_manifest
 from rsb_mj.errors import EpisodeError
 
 #: Held-out questions per fixed source at this commit (docs/private_draws.md, the sources'

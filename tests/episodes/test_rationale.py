@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from rsb_mj.episodes.rationale import rationale, training_prompt
-from rsb_mj.episodes.table import load_table
+from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang import load_task
 from rsb_mj.suites import get_suite

@@ -1,51 +1,19 @@
-"""Frozen tables: seeds, prefix reproduction, byte-identical rebuild, drift reports."""
+"""Frozen RSB tables: row seeds, prefix reproduction, byte-identical rebuild, levels refused."""
 
 import hashlib
-import json
-import shutil
 
 import pytest
 
-from rsb_mj.episodes.table import (
-    EVAL_ROWS,
-    TRAIN_ROWS,
-    build_table,
-    check_tables,
-    dumps,
-    episodes_dir,
-    load_table,
-    max_question_uses,
-    read_listed_table,
-    read_manifest,
-    read_table,
-    row_seed,
-    sha256,
-)
+from rsb_mj.episodes.table import build_table, row_seed
+from rsb_mj.episodes.table_files import dumps, episodes_dir, load_table
 from rsb_mj.errors import EpisodeError
-from rsb_mj.suites import A2A_SUITES, ALL_SUITES, LEVEL_SUITES, SUITES
+from rsb_mj.suites import SUITES
 
 
 def test_row_seed_is_a_fixed_hash():
     digest = hashlib.sha256(b"rsb_mj/RSB-Math-4/eval/0/0").digest()
     assert row_seed("RSB-Math-4", "eval", 0, 0) == int.from_bytes(digest[:4], "big") == 2960763217
     assert row_seed("RSB-Math-4", "eval", 0, 1) != row_seed("RSB-Math-4", "eval", 0, 0)
-
-
-def test_question_uses():
-    assert max_question_uses(500, 1319) == 1
-    assert max_question_uses(1000, 500) == 3
-    assert max_question_uses(500, None) == 1
-
-
-def test_manifest_lists_all_tables_with_their_sizes():
-    manifest = read_manifest()
-    assert len(manifest) == 2 * (len(ALL_SUITES) + len(A2A_SUITES)) == 60  # one manifest
-    for name, suite in ALL_SUITES.items():
-        assert manifest[f"{name}.eval.jsonl"]["rows"] == EVAL_ROWS == 500
-        assert manifest[f"{name}.train.jsonl"]["rows"] == TRAIN_ROWS
-        data = (episodes_dir() / f"{name}.eval.jsonl").read_bytes()
-        assert sha256(data) == manifest[f"{name}.eval.jsonl"]["sha256"]
-        assert suite.choices == len(json.loads(data.splitlines()[0])["options"])
 
 
 @pytest.mark.parametrize("name", list(SUITES))
@@ -66,35 +34,6 @@ def test_eval_tables_use_unseen_templates_and_distinct_eval_questions():
         assert not {e.question_id for e in train} & {e.question_id for e in table}
 
 
-def test_check_names_the_drifted_row_and_the_bad_checksum(tmp_path):
-    for name in ("RSB-Math-4.eval.jsonl", "manifest.json"):
-        shutil.copy(episodes_dir() / name, tmp_path / name)
-    manifest = json.loads((tmp_path / "manifest.json").read_text())
-    manifest["tables"] = {"RSB-Math-4.eval.jsonl": manifest["tables"]["RSB-Math-4.eval.jsonl"]}
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    assert check_tables(["RSB-Math-4"], tmp_path) == ["RSB-Math-4.train.jsonl: not in the manifest"]
-    lines = (tmp_path / "RSB-Math-4.eval.jsonl").read_text().splitlines()
-    row = json.loads(lines[6])
-    row["layout"]["block_a"][0] += 0.01
-    row["instruction"] = row["instruction"].replace("gray", "grey")
-    lines[6] = json.dumps(row, ensure_ascii=False)
-    (tmp_path / "RSB-Math-4.eval.jsonl").write_text("\n".join(lines) + "\n")
-    problems = check_tables(["RSB-Math-4"], tmp_path)
-    assert problems[1].startswith("RSB-Math-4.eval.jsonl: sha256 ")
-    assert problems[2] == (
-        "RSB-Math-4.eval.jsonl:7: RSB-Math-4 eval row 6 drifted in layout, instruction"
-    )
-
-
-def test_read_table_names_the_bad_line(tmp_path):
-    path = tmp_path / "t.jsonl"
-    path.write_text('{"suite": "x"}\n')
-    with pytest.raises(EpisodeError, match=r"t.jsonl:1: episode row: missing fields"):
-        read_table(path)
-    with pytest.raises(EpisodeError, match="not found; build it with: rsb episodes build"):
-        read_table(tmp_path / "none.jsonl")
-
-
 @pytest.mark.slow
 def test_full_rebuild_is_byte_identical(tmp_path):
     from rsb_mj.episodes.table import build_all
@@ -104,35 +43,6 @@ def test_full_rebuild_is_byte_identical(tmp_path):
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
 
 
-def test_check_reports_template_lint_findings(monkeypatch, tmp_path):
-    import rsb_mj.episodes.templates as templates
-
-    for path in templates.templates_dir().glob("*.txt"):
-        (tmp_path / path.name).write_text(path.read_text())
-    with (tmp_path / "unseen_10.txt").open("a") as handle:
-        handle.write("{Q} {OPTIONS} {ANSWER}\n")
-    monkeypatch.setattr(templates, "templates_dir", lambda: tmp_path)
-    from rsb_mj.episodes.table import lint_templates
-
-    (finding,) = lint_templates()
-    assert finding.startswith(f"{tmp_path / 'unseen_10.txt'}:8:15: RSB431")
-
-
-@pytest.mark.parametrize("name", list(LEVEL_SUITES))
-def test_level_table_is_its_base_table_plus_distractors(name):
-    from rsb_mj.episodes.table import LEVEL_FIELDS, derive_table, diff_rows
-
-    base = load_table(LEVEL_SUITES[name].base, "eval")
-    stored = (episodes_dir() / f"{name}.eval.jsonl").read_bytes().splitlines(keepends=True)
-    assert dumps(derive_table(name, base[:20])) == b"".join(stored[:20])
-    table = load_table(name, "eval")
-    assert len(table) == len(base)
-    for row, ref in zip(table, base, strict=True):
-        assert set(diff_rows(ref, row)) == set(LEVEL_FIELDS)
-        extra = ["bottle_1"] if LEVEL_SUITES[name].level == 2 else []
-        assert sorted(row.distractors) == [*extra, "can_1", "lemon_1", "toy_car_1"]
-
-
 def test_a_level_is_not_balanced_on_its_own():
     with pytest.raises(
         EpisodeError, match=r"RSB-Math-4-L1 is level L1 of RSB-Math-4: its table is derived"
@@ -140,38 +50,12 @@ def test_a_level_is_not_balanced_on_its_own():
         build_table("RSB-Math-4-L1", "eval", rows=1)
 
 
-def test_check_names_a_level_row_that_left_its_base(tmp_path):
-    names = ("RSB-Math-4.eval.jsonl", "RSB-Math-4-L1.eval.jsonl", "manifest.json")
-    for name in names:
-        shutil.copy(episodes_dir() / name, tmp_path / name)
-    manifest = json.loads((tmp_path / "manifest.json").read_text())
-    manifest["tables"] = {n: manifest["tables"][n] for n in names[:2]}
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    base = tmp_path / "RSB-Math-4.eval.jsonl"
-    lines = base.read_text().splitlines()
-    row = json.loads(lines[2])
-    row["template_id"] = "unseen-4-00"
-    lines[2] = json.dumps(row, ensure_ascii=False)
-    base.write_text("\n".join(lines) + "\n")
-    problems = [p for p in check_tables(["RSB-Math-4-L1"], tmp_path, complete=False)]
-    assert problems == [
-        "RSB-Math-4-L1.eval.jsonl:3: differs from RSB-Math-4.eval.jsonl in template_id"
-    ]
+def test_every_public_name_of_table_resolves_and_the_moved_ones_are_their_modules():
+    from rsb_mj.episodes import balance, level_tables, table, table_check, table_files
 
-
-def test_a_listed_table_is_read_against_its_manifest_entry(tmp_path):
-    name = "RSB-Math-4.eval.jsonl"
-    entry = read_manifest()[name]
-    shipped = (episodes_dir() / name).read_bytes()
-    assert read_listed_table(tmp_path, name, entry) == ([f"{name}: file missing"], None)
-    (tmp_path / name).write_bytes(shipped)
-    problems, rows = read_listed_table(tmp_path, name, entry)
-    assert problems == [] and len(rows) == entry["rows"] == 500
-    (tmp_path / name).write_bytes(b"".join(shipped.splitlines(keepends=True)[:3]))
-    problems, rows = read_listed_table(tmp_path, name, entry)
-    digest = sha256((tmp_path / name).read_bytes())
-    assert problems == [
-        f"{name}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}",
-        f"{name}: 3 rows, manifest says 500",
-    ]
-    assert len(rows) == 3
+    assert all(hasattr(table, name) for name in table.__all__)
+    assert table.check_tables is table_check.check_tables
+    assert table.derive_table is level_tables.derive_table
+    assert table.draw_balanced is balance.draw_balanced
+    assert table.load_table is table_files.load_table
+    assert table.read_table is table_files.read_table

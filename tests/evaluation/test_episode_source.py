@@ -3,8 +3,8 @@ damaged table is an error, never a silent fresh draw."""
 
 import pytest
 
-import rsb_mj.episodes.table
-from rsb_mj.episodes.table import load_table
+import rsb_mj.episodes.table_files
+from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import EpisodeError, EvalError
 from rsb_mj.evaluation import episode_source
 from rsb_mj.evaluation.episode_source import (
@@ -20,14 +20,14 @@ from rsb_mj.evaluation.episode_source import (
 def test_a_damaged_table_is_an_error_never_a_silent_fresh_draw(monkeypatch, tmp_path):
     import shutil
 
-    from rsb_mj.episodes.table import MANIFEST, episodes_dir
+    from rsb_mj.episodes.table_files import MANIFEST, episodes_dir
 
     shutil.copy(episodes_dir() / MANIFEST, tmp_path / MANIFEST)
     lines = (episodes_dir() / "RSB-Math-4.eval.jsonl").read_text().splitlines(keepends=True)
     lines[2] = "{not a JSON row\n"
     (tmp_path / "RSB-Math-4.eval.jsonl").write_text("".join(lines))
     episode_source._table.cache_clear()
-    monkeypatch.setattr(rsb_mj.episodes.table, "episodes_dir", lambda: tmp_path)
+    monkeypatch.setattr(rsb_mj.episodes.table_files, "episodes_dir", lambda: tmp_path)
     try:
         with pytest.raises(EpisodeError, match=r"RSB-Math-4.eval.jsonl:3: not an episode row"):
             load_episode("RSB-Math-4", "eval", 0)

@@ -35,7 +35,7 @@ pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot-expo
 import pyarrow.parquet as pq
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.table import load_table
+from rsb_mj.episodes.table_files import load_table
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.worker import close_all, run_job

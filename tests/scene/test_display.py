@@ -4,7 +4,7 @@ reset and read back from the head camera by its registered reader."""
 import pytest
 
 from rsb_mj.env import RsbEnv
-from rsb_mj.episodes.table import load_table
+from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import load_task
 from rsb_mj.resources import tasks_dir

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from rsb_mj.episodes.table import load_table
+from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import load_task
 from rsb_mj.scene import aloha
