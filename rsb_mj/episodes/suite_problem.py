@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rsb_mj.lang.ast import Problem
-    from rsb_mj.suites import Suite
+from rsb_mj.lang.ast import Problem
+from rsb_mj.suites import Suite
 
 
 def load_suite_problem(suite: Suite) -> Problem:
