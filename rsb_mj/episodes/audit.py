@@ -48,7 +48,7 @@ from rsb_mj.episodes.heuristics import (
     target_position,
 )
 from rsb_mj.episodes.probes import units_digit_oracle
-from rsb_mj.episodes.sources import get_source, source_of
+from rsb_mj.episodes.sources import QuestionSource, get_source, source_of
 from rsb_mj.episodes.stats import Z95, chance_band, chi_square_uniform, z_two_sided
 from rsb_mj.episodes.templates import option_list
 from rsb_mj.errors import EpisodeError
@@ -204,14 +204,17 @@ def learned_checks(episodes: list[Episode], train: list[Episode]) -> list[Check]
     return out
 
 
-def duplicate_rows(episodes: list[Episode]) -> list[int]:
+def duplicate_rows(episodes: list[Episode], source: QuestionSource | None = None) -> list[int]:
     """Indices of the eval rows whose question near-duplicates a train question of its
-    source (:mod:`rsb_mj.episodes.dedup`)."""
+    source (:mod:`rsb_mj.episodes.dedup`): ``source``, else the built-in source each
+    question id names."""
+    given = None if source is None else DuplicateIndex(q.text for q in source.pool("train") or ())
     out = []
     for e in episodes:
         if e.split != "eval":
             continue
-        if _train_index(source_of(e.question_id).name).match(e.question) is not None:
+        index = given if given is not None else _train_index(source_of(e.question_id).name)
+        if index.match(e.question) is not None:
             out.append(e.index)
     return out
 
@@ -239,6 +242,7 @@ def audit(
     label: str = "table",
     max_words: int | None = None,
     train: list[Episode] | None = None,
+    source: QuestionSource | None = None,
 ) -> AuditReport:
     """Audit ``episodes`` (all with the same choice count).
 
@@ -249,6 +253,9 @@ def audit(
             policy whose tokenizer truncates would never see the last options).
         train: the suite's train table, for an eval table: the per-value prior and the
             linear classifier are fitted on it and scored on ``episodes``.
+        source: the rows' question source, for the split checks; None: the built-in source
+            each question id names (:func:`~rsb_mj.episodes.sources.source_of`). A task's own
+            question bank (``(:source (:file ...))``, ids ``file-...``) must be given.
 
     Raises:
         EpisodeError: for an empty table or mixed choice counts.
@@ -307,9 +314,8 @@ def audit(
             len(leaks),
         )
     )
-    wrong = [
-        e.index for e in episodes if source_of(e.question_id).split_of(e.question_id) != e.split
-    ]
+    owner = (lambda qid: source) if source is not None else source_of
+    wrong = [e.index for e in episodes if owner(e.question_id).split_of(e.question_id) != e.split]
     checks.append(
         Check(
             "split (question ids in the row's split)",
@@ -319,7 +325,7 @@ def audit(
             len(wrong),
         )
     )
-    dups = duplicate_rows(episodes)
+    dups = duplicate_rows(episodes, source)
     checks.append(
         Check(
             "split (no near-duplicate of a train question)",

@@ -108,7 +108,7 @@ class Family:
         name: the :attr:`~rsb_mj.suites.Suite.family` value.
         design: how its tables are made, for messages.
         check: ``check(suites, folder, complete, splits, max_report) -> problems``.
-        audit: ``audit(rows, label, max_words, train) -> AuditReport``.
+        audit: ``audit(rows, label, max_words, train, source) -> AuditReport``.
         private: ``private(request) -> (rows, dropped items)``: a private eval table
             (:mod:`rsb_mj.episodes.private`) drawn from the request's secret seeds and
             held-out reserve (:class:`~rsb_mj.episodes.table.DrawRequest`).
@@ -178,9 +178,11 @@ def audit_rows(
     label: str,
     max_words: int | None = None,
     train: list[Episode] | None = None,
+    source: QuestionSource | None = None,
 ) -> AuditReport:
-    """The audit of ``rows`` by their family (:func:`family_of_rows`)."""
-    return family_of_rows(rows).audit(rows, label, max_words, train)
+    """The audit of ``rows`` by their family (:func:`family_of_rows`); ``source``: the rows'
+    question source when their ids do not name a built-in one (a task's own bank)."""
+    return family_of_rows(rows).audit(rows, label, max_words, train, source)
 
 
 def every_suite() -> list[Suite]:

@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.audit import AuditReport, Check, lengths, rate_check
 from rsb_mj.episodes.heuristics import BALANCED
-from rsb_mj.episodes.sources import get_source
+from rsb_mj.episodes.sources import QuestionSource, get_source
 from rsb_mj.episodes.sources.act2answer import probe_hits
 from rsb_mj.episodes.stats import Z95
 
@@ -86,8 +86,11 @@ def audit_paired(
     label: str,
     max_words: int | None = None,
     train: list[Episode] | None = None,
+    source: QuestionSource | None = None,
 ) -> AuditReport:
-    """Audit one paired table (see the module docstring)."""
+    """Audit one paired table (see the module docstring). ``train`` and ``source`` are the
+    family audit's common arguments; a paired table's checks read neither (its items name
+    their source by id)."""
     report = AuditReport(label, len(rows), 2, len({e.question_id for e in rows}))
     if not rows:
         report.checks.append(Check("rows", False, "empty table", 0))

@@ -29,8 +29,8 @@ def audit_private(
         manifest, rows = load_private(folder, file)
         target = target_of(manifest.tables[file])
         train = load_table(target.suite.name, "train") if target.suite else None
-        report = audit_rows(rows, f"{target.label} private eval", max_words, train)
         source = target.source
+        report = audit_rows(rows, f"{target.label} private eval", max_words, train, source.base)
         asked = [r.index for r in rows if not source.holds(source.get(r.question_id))]
         report.checks.append(
             Check(

@@ -47,3 +47,31 @@ def test_audit_fails_a_table_that_asks_a_shipped_question(drawn, tmp_path):
         "1 of 50 rows ask a question a shipped table asks (rows [4])",
         1,
     )
+
+
+def test_a_task_files_private_table_is_audited_against_its_own_question_bank(tmp_path, capsys):
+    """A task with its own bank (question ids ``file-...``, no built-in source of that name):
+    the split checks read the task's bank instead of failing on the id's prefix."""
+    from pathlib import Path
+
+    from rsb_mj.episodes.private import build_private
+    from rsb_mj.episodes.private_secret import Secret
+
+    from .private_draws import SECRET
+
+    task = Path(__file__).resolve().parents[2] / "tasks" / "examples" / "geography_6.bddl"
+    out = tmp_path / "draw"
+    build_private([str(task)], Secret(SECRET), out, rows=5, log=lambda _: None)
+    (report,) = audit_private(out)
+    checks = {c.name: (c.passed, c.detail) for c in report.checks}
+    assert checks["split (question ids in the row's split)"] == (
+        True,
+        "0 of 5 rows outside their split",
+    )
+    assert checks["split (no near-duplicate of a train question)"] == (True, "0 of 5 rows")
+    assert checks["private (no question of a shipped table)"] == (
+        True,
+        "0 of 5 rows ask a question a shipped table asks",
+    )
+    assert main(["audit", "--tables", str(out)]) == (0 if report.passed else 1)
+    assert "geography_6.bddl private eval" in capsys.readouterr().out

@@ -38,9 +38,20 @@ def test_eval_tables_use_unseen_templates_and_distinct_eval_questions():
 def test_full_rebuild_is_byte_identical(tmp_path):
     from rsb_mj.episodes.table import build_all
 
-    build_all(out_dir=tmp_path)
-    for path in sorted(episodes_dir().glob("*.json*")):
-        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+    """Every RSB table (levels included) rebuilt into an empty folder equals the shipped file,
+    and its manifest entry the shipped entry (the A2A tables are the paired builder's:
+    tests/episodes/test_paired.py)."""
+    from rsb_mj.episodes.table_files import read_manifest
+    from rsb_mj.suites import ALL_SUITES
+
+    results = build_all(out_dir=tmp_path)
+    names = sorted(r.path.name for r in results)
+    assert len(names) == 2 * len(ALL_SUITES)
+    for name in names:
+        assert (tmp_path / name).read_bytes() == (episodes_dir() / name).read_bytes(), name
+    shipped, built = read_manifest(), read_manifest(tmp_path)
+    assert sorted(built) == names
+    assert {n: shipped[n] for n in names} == built
 
 
 def test_a_level_is_not_balanced_on_its_own():
