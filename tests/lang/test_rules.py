@@ -14,6 +14,7 @@ from rsb_mj.lang.categories import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
+from .rules.test_names_declarations import CASES as DECLARATIONS_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
@@ -40,17 +41,6 @@ CASES = [
         18,
         3,
         "block ':objects' appears again (first at line 16); write it once",
-    ),
-    (
-        "RSB203",
-        BASE,
-        "- letter_block",
-        "- leter_block",
-        17,
-        5,
-        "object 'block_a' has unknown category 'leter_block'; did you mean 'letter_block'? valid "
-        "choices: answer_plate, apple, banana, bottle, bowl, bread, can, cereal, hammer, lemon, "
-        "letter_block, milk, ... (24 in all)",
     ),
     (
         "RSB204",
@@ -96,33 +86,6 @@ CASES = [
         26,
         27,
         "'table_answer_zon' in :goal is not a declared object, fixture or region; did you mean 'table_answer_zone'?",
-    ),
-    (
-        "RSB208",
-        BASE,
-        "block_a block_b block_c block_d - letter_block",
-        "block_a block_b block_c block_d block_a - letter_block",
-        17,
-        37,
-        "'block_a' is declared again (first at line 17)",
-    ),
-    (
-        "RSB209",
-        BASE,
-        "(:target table)\n      (:ranges ((-0.25",
-        "(:target tabel)\n      (:ranges ((-0.25",
-        7,
-        5,
-        "region 'candidates' targets 'tabel', which is not declared; did you mean 'table'? valid targets: block_a, block_b, block_c, block_d, table",
-    ),
-    (
-        "RSB210",
-        BASE,
-        "    table - table)",
-        "    table - table\n    lamp)",
-        16,
-        5,
-        "'lamp' has no category; write 'lamp - CATEGORY'",
     ),
     (
         "RSB211",
@@ -610,9 +573,11 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 
 
 #: Every rule's cases: this module's and those in the test modules of the families split out
-#: of :mod:`rsb_mj.lang.rules.semantics` (tests/lang/rules/test_semantics*.py).
+#: of :mod:`rsb_mj.lang.rules.names` and :mod:`rsb_mj.lang.rules.semantics`
+#: (tests/lang/rules/test_names*.py, tests/lang/rules/test_semantics*.py).
 ALL_CASES = (
     CASES
+    + DECLARATIONS_CASES
     + SEMANTICS_CASES
     + CANDIDATES_CASES
     + MAPPING_CASES
@@ -645,6 +610,7 @@ def test_family_of_code_matches_module():
     families = {
         "syntax": "1",
         "names": "2",
+        "names_declarations": "2",
         "geometry": "3",
         "semantics": "4",
         "semantics_candidates": "4",

@@ -1,7 +1,9 @@
 """Lint rules, registered in :data:`rsb_mj.lang.rules.base.RULES` on import.
 
-Families: :mod:`.syntax` (RSB1xx, reported by the parser), :mod:`.names` (RSB2xx),
-:mod:`.geometry` (RSB3xx); RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
+Families: :mod:`.syntax` (RSB1xx, reported by the parser); RSB2xx: :mod:`.names`,
+:mod:`.names_declarations` (RSB203, RSB208-210: objects, fixtures and regions, declared once
+with a known category and target); :mod:`.geometry` (RSB3xx);
+RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
 naming known values), :mod:`.semantics_candidates` (RSB407-409, RSB419: one movable object per
 option), :mod:`.semantics_mapping` (RSB410-412, RSB423: the ``(:map ...)`` of option letters
 onto candidates), :mod:`.semantics_goal` (RSB413, RSB420: goal and grasp depend on the answer),
@@ -28,6 +30,7 @@ from rsb_mj.lang.rules import (
     geometry,
     motion,
     names,
+    names_declarations,
     narrowed,
     references,
     runtime,
@@ -58,6 +61,7 @@ __all__ = [
     "geometry",
     "motion",
     "names",
+    "names_declarations",
     "narrowed",
     "references",
     "runtime",

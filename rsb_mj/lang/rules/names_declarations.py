@@ -1,0 +1,129 @@
+"""RSB203, RSB208-210: the declarations, objects, fixtures and regions, are ones the scene
+can build and refer to.
+
+Each declared object or fixture has a category, one its domain knows; every name and every
+region's full name (``<target>_<region>``) is declared once; every region targets a declared
+fixture or object.
+"""
+
+from __future__ import annotations
+
+from rsb_mj.lang import ast
+from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.vocabulary import ALL_CATEGORIES, RSB_CATEGORIES, RSB_FIXTURE_CATEGORIES
+
+
+@rule(
+    "RSB203",
+    "unknown-category",
+    "error",
+    bad="(:objects block_a - leter_block)",
+    good="(:objects block_a - letter_block)",
+)
+def unknown_category(ctx: Context) -> None:
+    """An object or fixture of a category nobody can build. With ``(:domain rsb)`` objects
+    must be rsb categories (``rsb_mj.lang.vocabulary.RSB_CATEGORIES``) and fixtures
+    ``table``; other domains may use any LIBERO or VLA-Arena category."""
+    for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
+        if not decl.category:
+            continue
+        if ctx.is_rsb:
+            valid = RSB_FIXTURE_CATEGORIES if decl.name in ctx.fixtures else set(RSB_CATEGORIES)
+        else:
+            valid = ALL_CATEGORIES
+        if decl.category in valid:
+            continue
+        close = did_you_mean(decl.category, valid)
+        hint = f"did you mean {close!r}? " if close else ""
+        kind = "fixture" if decl.name in ctx.fixtures else "object"
+        ctx.report(
+            "RSB203",
+            f"{kind} {decl.name!r} has unknown category {decl.category!r}; {hint}"
+            f"valid choices: {choices_text(valid)}",
+            decl.span,
+            fix=close,
+        )
+
+
+@rule(
+    "RSB208",
+    "duplicate-name",
+    "error",
+    bad="(:objects block_a block_a - letter_block)",
+    good="(:objects block_a block_b - letter_block)",
+)
+def duplicate_name(ctx: Context) -> None:
+    """The same name declared twice (objects and fixtures share one namespace) or two regions
+    with the same full name: references to it become ambiguous."""
+    seen: dict[str, ast.Span] = {}
+    for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
+        if decl.name in seen:
+            ctx.report(
+                "RSB208",
+                f"{decl.name!r} is declared again (first at line {seen[decl.name].line})",
+                decl.span,
+            )
+        else:
+            seen[decl.name] = decl.span
+    regions: dict[str, ast.Span] = {}
+    for region in ctx.problem.regions:
+        full = region.full_name
+        if full in regions:
+            ctx.report(
+                "RSB208",
+                f"region {full!r} is defined again (first at line {regions[full].line})",
+                region.span,
+            )
+        elif full in seen:
+            ctx.report("RSB208", f"region {full!r} has the name of a declared object", region.span)
+        regions.setdefault(full, region.span)
+
+
+@rule(
+    "RSB209",
+    "unknown-region-target",
+    "error",
+    bad="(candidates (:target tabel) (:ranges ((-0.2 -0.1 0.2 0.02))))",
+    good="(candidates (:target table) (:ranges ((-0.2 -0.1 0.2 0.02))))",
+)
+def unknown_region_target(ctx: Context) -> None:
+    """A region whose ``:target`` is not a declared fixture or object (or that has no
+    ``:target`` at all): nothing to attach it to, and its full name is unclear."""
+    for region in ctx.problem.regions:
+        if region.target is None:
+            ctx.report(
+                "RSB209",
+                f"region {region.name!r} has no (:target NAME); valid targets: "
+                f"{choices_text(ctx.decls) or '(none declared)'}",
+                region.span,
+            )
+            continue
+        if region.target in ctx.decls:
+            continue
+        close = did_you_mean(region.target, ctx.decls)
+        hint = f"did you mean {close!r}? " if close else ""
+        ctx.report(
+            "RSB209",
+            f"region {region.name!r} targets {region.target!r}, which is not declared; "
+            f"{hint}valid targets: {choices_text(ctx.decls) or '(none declared)'}",
+            region.span,
+            fix=close,
+        )
+
+
+@rule(
+    "RSB210",
+    "missing-category",
+    "error",
+    bad="(:objects block_a block_b)",
+    good="(:objects block_a block_b - letter_block)",
+)
+def missing_category(ctx: Context) -> None:
+    """A declared name with no ``- category`` after it: the scene cannot build it."""
+    for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
+        if not decl.category:
+            ctx.report(
+                "RSB210",
+                f"{decl.name!r} has no category; write '{decl.name} - CATEGORY'",
+                decl.span,
+            )
