@@ -15,6 +15,7 @@ from rsb_mj.lang.categories import footprint_radius
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
 from .rules.test_names_declarations import CASES as DECLARATIONS_CASES
+from .rules.test_names_predicates import CASES as PREDICATES_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
@@ -41,24 +42,6 @@ CASES = [
         18,
         3,
         "block ':objects' appears again (first at line 16); write it once",
-    ),
-    (
-        "RSB204",
-        BASE,
-        "(On block_b",
-        "(Onn block_b",
-        22,
-        5,
-        "unknown predicate 'Onn'; did you mean 'On'? valid choices: Grasped, In, On, Released",
-    ),
-    (
-        "RSB204",
-        LIBERO,
-        "(Fall plate_1)",
-        "(Grasped plate_1)",
-        22,
-        15,
-        "unknown predicate 'Grasped'; it is rsb's, not LIBERO or VLA-Arena's; valid choices: CheckDistance, CheckForce, CheckGripperContact, CheckGripperContactPart, CheckGripperDistance, CheckGripperDistancePart, Close, Collide, Fall, False, In, InContact, InContactPart, NotIn, NotOn, On, Open, PrintJointState, Stack, Temporal, True, Turnoff, Turnon, Up",
     ),
     (
         "RSB205",
@@ -104,24 +87,6 @@ CASES = [
         26,
         56,
         "variable '?anser' is not bound; valid choices: ?answer, or a typed variable such as '?c - candidate'",
-    ),
-    (
-        "RSB213",
-        BASE,
-        "(In ?answer table_answer_zone)",
-        "(InContact ?answer table)",
-        26,
-        15,
-        "the rsb simulator cannot score 'InContact' (LIBERO, VLA-Arena) in :goal; valid choices there: Grasped, In, On, Released",
-    ),
-    (
-        "RSB213",
-        BASE,
-        "(On block_b table_candidates)",
-        "(NotIn block_b table_candidates)",
-        22,
-        5,
-        "the rsb simulator cannot place objects with 'NotIn' (VLA-Arena) in :init; valid choices there: On",
     ),
     (
         "RSB301",
@@ -578,6 +543,7 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 ALL_CASES = (
     CASES
     + DECLARATIONS_CASES
+    + PREDICATES_CASES
     + SEMANTICS_CASES
     + CANDIDATES_CASES
     + MAPPING_CASES
@@ -611,6 +577,7 @@ def test_family_of_code_matches_module():
         "syntax": "1",
         "names": "2",
         "names_declarations": "2",
+        "names_predicates": "2",
         "geometry": "3",
         "semantics": "4",
         "semantics_candidates": "4",

@@ -2,7 +2,8 @@
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser); RSB2xx: :mod:`.names`,
 :mod:`.names_declarations` (RSB203, RSB208-210: objects, fixtures and regions, declared once
-with a known category and target); :mod:`.geometry` (RSB3xx);
+with a known category and target), :mod:`.names_predicates` (RSB204, RSB213: predicates the
+domain defines and the rsb simulator evaluates); :mod:`.geometry` (RSB3xx);
 RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
 naming known values), :mod:`.semantics_candidates` (RSB407-409, RSB419: one movable object per
 option), :mod:`.semantics_mapping` (RSB410-412, RSB423: the ``(:map ...)`` of option letters
@@ -31,6 +32,7 @@ from rsb_mj.lang.rules import (
     motion,
     names,
     names_declarations,
+    names_predicates,
     narrowed,
     references,
     runtime,
@@ -62,6 +64,7 @@ __all__ = [
     "motion",
     "names",
     "names_declarations",
+    "names_predicates",
     "narrowed",
     "references",
     "runtime",
