@@ -14,6 +14,7 @@ from rsb_mj.lang.categories import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
+from .rules.test_names_arguments import CASES as ARGUMENTS_CASES
 from .rules.test_names_declarations import CASES as DECLARATIONS_CASES
 from .rules.test_names_predicates import CASES as PREDICATES_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
@@ -42,24 +43,6 @@ CASES = [
         18,
         3,
         "block ':objects' appears again (first at line 16); write it once",
-    ),
-    (
-        "RSB205",
-        BASE,
-        "(In ?answer table_answer_zone)",
-        "(In ?answer)",
-        26,
-        15,
-        "'In' takes 2 arguments (object, place), got 1",
-    ),
-    (
-        "RSB206",
-        BASE,
-        "(On block_b table_candidates)",
-        "(On table_candidates block_b)",
-        22,
-        9,
-        "argument 1 of 'On' must be an object, got region 'table_candidates'",
     ),
     (
         "RSB207",
@@ -542,6 +525,7 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 #: (tests/lang/rules/test_names*.py, tests/lang/rules/test_semantics*.py).
 ALL_CASES = (
     CASES
+    + ARGUMENTS_CASES
     + DECLARATIONS_CASES
     + PREDICATES_CASES
     + SEMANTICS_CASES
@@ -576,6 +560,7 @@ def test_family_of_code_matches_module():
     families = {
         "syntax": "1",
         "names": "2",
+        "names_arguments": "2",
         "names_declarations": "2",
         "names_predicates": "2",
         "geometry": "3",

@@ -2,7 +2,8 @@
 
 Families: :mod:`.syntax` (RSB1xx, reported by the parser); RSB2xx: :mod:`.names`,
 :mod:`.names_declarations` (RSB203, RSB208-210: objects, fixtures and regions, declared once
-with a known category and target), :mod:`.names_predicates` (RSB204, RSB213: predicates the
+with a known category and target), :mod:`.names_arguments` (RSB205-206: each atom's arguments
+against its predicate's signature), :mod:`.names_predicates` (RSB204, RSB213: predicates the
 domain defines and the rsb simulator evaluates); :mod:`.geometry` (RSB3xx);
 RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
 naming known values), :mod:`.semantics_candidates` (RSB407-409, RSB419: one movable object per
@@ -31,6 +32,7 @@ from rsb_mj.lang.rules import (
     geometry,
     motion,
     names,
+    names_arguments,
     names_declarations,
     names_predicates,
     narrowed,
@@ -63,6 +65,7 @@ __all__ = [
     "geometry",
     "motion",
     "names",
+    "names_arguments",
     "names_declarations",
     "names_predicates",
     "narrowed",

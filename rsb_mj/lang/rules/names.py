@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.rules.names_arguments import ALL_PARTS
 from rsb_mj.lang.vocabulary import (
     DOMAINS,
     GENERIC_BLOCKS,
@@ -74,113 +75,6 @@ def duplicate_block(ctx: Context) -> None:
             )
         else:
             seen[keyword] = span
-
-
-@rule(
-    "RSB205",
-    "predicate-arity",
-    "error",
-    bad="(:goal (And (In ?answer)))",
-    good="(:goal (And (In ?answer table_answer_zone)))",
-)
-def predicate_arity(ctx: Context) -> None:
-    """A known predicate applied to the wrong number of arguments (arities as LIBERO's and
-    VLA-Arena's ``base_predicates.py`` and ``_eval_predicate`` read them)."""
-    for _, atom in ctx.atoms():
-        info = PREDICATES.get(atom.predicate.lower())
-        if info is None or info.args is None or len(atom.args) == info.arity:
-            continue
-        ctx.report(
-            "RSB205",
-            f"{info.name!r} takes {info.arity} argument{'s' if info.arity != 1 else ''} "
-            f"({', '.join(info.args)}), got {len(atom.args)}",
-            atom.span,
-        )
-
-
-def _arg_kind(ctx: Context, arg: ast.Arg) -> str:
-    if isinstance(arg, ast.Number):
-        return "number"
-    if isinstance(arg, ast.NumberList):
-        return "numbers"
-    if isinstance(arg, ast.Variable):
-        return "variable"
-    if arg.value in ctx.regions:
-        return "region"
-    if arg.value in ctx.decls:
-        return "object"
-    if arg.value == ALL_PARTS:
-        return "all"
-    return "undefined"
-
-
-#: The name that stands for every part of an object (``InContactPart``).
-ALL_PARTS = "all"
-
-_ACCEPTS = {
-    "object": {"object", "variable"},
-    "place": {"object", "region", "variable"},
-    "region": {"region", "variable"},
-    "number": {"number"},
-    "numbers": {"numbers"},
-    "parts": {"numbers", "all"},
-}
-
-
-def expected_kinds(atom: ast.Atom) -> tuple[str, ...] | None:
-    """The argument kinds ``atom``'s predicate expects, when known and the arity matches."""
-    info = PREDICATES.get(atom.predicate.lower())
-    if info is None or info.args is None or len(atom.args) != info.arity:
-        return None
-    return info.args
-
-
-@rule(
-    "RSB206",
-    "argument-kind",
-    "error",
-    bad="(:init (On table_candidates block_a))",
-    good="(:init (On block_a table_candidates))",
-)
-def argument_kind(ctx: Context) -> None:
-    """An argument of the wrong kind: a region where an object is expected, a name where a
-    number is expected, and so on (kinds: object, place = object or region, region, number,
-    numbers, parts = ``all`` or a list of part ids)."""
-    for _, atom in ctx.atoms():
-        kinds = expected_kinds(atom)
-        if kinds is None:
-            continue
-        for index, (arg, want) in enumerate(zip(atom.args, kinds, strict=True), start=1):
-            got = _arg_kind(ctx, arg)
-            if got == "undefined" or got in _ACCEPTS[want]:
-                continue
-            ctx.report(
-                "RSB206",
-                f"argument {index} of {atom.predicate!r} must be {_article(want)}, "
-                f"got {got} {_show(arg)}",
-                arg.span,
-            )
-
-
-def _article(kind: str) -> str:
-    return {
-        "object": "an object",
-        "place": "an object or region",
-        "region": "a region",
-        "number": "a number",
-        "numbers": "a list of numbers",
-        "parts": "all or a list of part ids",
-    }[kind]
-
-
-def _show(arg: ast.Arg) -> str:
-    if isinstance(arg, ast.Name):
-        return repr(arg.value)
-    if isinstance(arg, ast.Variable):
-        return f"'?{arg.name}'"
-    if isinstance(arg, ast.Number):
-        return f"{arg.value:g}"
-    return "(" + " ".join(f"{v:g}" for v in arg.values) + ")"
 
 
 @rule(
