@@ -17,6 +17,7 @@ from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
 from .rules.test_names_arguments import CASES as ARGUMENTS_CASES
 from .rules.test_names_declarations import CASES as DECLARATIONS_CASES
 from .rules.test_names_predicates import CASES as PREDICATES_CASES
+from .rules.test_names_references import CASES as REFERENCES_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
@@ -45,15 +46,6 @@ CASES = [
         "block ':objects' appears again (first at line 16); write it once",
     ),
     (
-        "RSB207",
-        BASE,
-        "(In ?answer table_answer_zone)",
-        "(In ?answer table_answer_zon)",
-        26,
-        27,
-        "'table_answer_zon' in :goal is not a declared object, fixture or region; did you mean 'table_answer_zone'?",
-    ),
-    (
         "RSB211",
         BASE,
         "(:domain rsb)",
@@ -61,15 +53,6 @@ CASES = [
         3,
         3,
         "unknown domain 'rbs'; valid choices: robosuite, rsb",
-    ),
-    (
-        "RSB212",
-        BASE,
-        "(Released ?answer)",
-        "(Released ?anser)",
-        26,
-        56,
-        "variable '?anser' is not bound; valid choices: ?answer, or a typed variable such as '?c - candidate'",
     ),
     (
         "RSB301",
@@ -528,6 +511,7 @@ ALL_CASES = (
     + ARGUMENTS_CASES
     + DECLARATIONS_CASES
     + PREDICATES_CASES
+    + REFERENCES_CASES
     + SEMANTICS_CASES
     + CANDIDATES_CASES
     + MAPPING_CASES
@@ -563,6 +547,7 @@ def test_family_of_code_matches_module():
         "names_arguments": "2",
         "names_declarations": "2",
         "names_predicates": "2",
+        "names_references": "2",
         "geometry": "3",
         "semantics": "4",
         "semantics_candidates": "4",

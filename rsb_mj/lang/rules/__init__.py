@@ -4,7 +4,8 @@ Families: :mod:`.syntax` (RSB1xx, reported by the parser); RSB2xx: :mod:`.names`
 :mod:`.names_declarations` (RSB203, RSB208-210: objects, fixtures and regions, declared once
 with a known category and target), :mod:`.names_arguments` (RSB205-206: each atom's arguments
 against its predicate's signature), :mod:`.names_predicates` (RSB204, RSB213: predicates the
-domain defines and the rsb simulator evaluates); :mod:`.geometry` (RSB3xx);
+domain defines and the rsb simulator evaluates), :mod:`.names_references` (RSB207, RSB212:
+names and variables that refer to something); :mod:`.geometry` (RSB3xx);
 RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
 naming known values), :mod:`.semantics_candidates` (RSB407-409, RSB419: one movable object per
 option), :mod:`.semantics_mapping` (RSB410-412, RSB423: the ``(:map ...)`` of option letters
@@ -35,6 +36,7 @@ from rsb_mj.lang.rules import (
     names_arguments,
     names_declarations,
     names_predicates,
+    names_references,
     narrowed,
     references,
     runtime,
@@ -68,6 +70,7 @@ __all__ = [
     "names_arguments",
     "names_declarations",
     "names_predicates",
+    "names_references",
     "narrowed",
     "references",
     "runtime",
