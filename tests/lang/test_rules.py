@@ -14,6 +14,7 @@ from rsb_mj.lang.categories import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
+from .rules.test_names import CASES as NAMES_CASES
 from .rules.test_names_arguments import CASES as ARGUMENTS_CASES
 from .rules.test_names_declarations import CASES as DECLARATIONS_CASES
 from .rules.test_names_predicates import CASES as PREDICATES_CASES
@@ -27,33 +28,6 @@ from .rules.test_semantics_mapping import CASES as MAPPING_CASES
 from .rules.test_semantics_unused import CASES as UNUSED_CASES
 
 CASES = [
-    (
-        "RSB201",
-        BASE,
-        "(:goal (And",
-        "(:goall (And",
-        26,
-        3,
-        "unknown block ':goall'; did you mean ':goal'? valid blocks: :camera, :candidates, :cost, :domain, :fixtures, :goal, :grasp, :image_settings, :init, :instruction, :language, :layout, :moving_objects, :noise, :obj_of_interest, :objects, :options, :question, :random_color, :regions, :requirements, :scene_properties",
-    ),
-    (
-        "RSB202",
-        BASE,
-        "  (:candidates",
-        "  (:objects block_e - letter_block)\n  (:candidates",
-        18,
-        3,
-        "block ':objects' appears again (first at line 16); write it once",
-    ),
-    (
-        "RSB211",
-        BASE,
-        "(:domain rsb)",
-        "(:domain rbs)",
-        3,
-        3,
-        "unknown domain 'rbs'; valid choices: robosuite, rsb",
-    ),
     (
         "RSB301",
         BASE,
@@ -508,6 +482,7 @@ IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
 #: (tests/lang/rules/test_names*.py, tests/lang/rules/test_semantics*.py).
 ALL_CASES = (
     CASES
+    + NAMES_CASES
     + ARGUMENTS_CASES
     + DECLARATIONS_CASES
     + PREDICATES_CASES
@@ -574,8 +549,7 @@ def test_family_of_code_matches_module():
 
 
 def test_fix_suggestions():
-    diagnostics = lint_edit(BASE, "(:goal (And", "(:goall (And")
-    assert [d.fix for d in diagnostics if d.code == "RSB201"] == [":goal"]
+    # (RSB201's fix: tests/lang/rules/test_names.py)
     diagnostics = lint_edit(BASE, "(-0.25 -0.1 0.25 0.02)", "(0.25 -0.1 -0.25 0.02)")
     assert [d.fix for d in diagnostics if d.code == "RSB301"] == ["(-0.25 -0.1 0.25 0.02)"]
 

@@ -1,12 +1,13 @@
 """Lint rules, registered in :data:`rsb_mj.lang.rules.base.RULES` on import.
 
-Families: :mod:`.syntax` (RSB1xx, reported by the parser); RSB2xx: :mod:`.names`,
-:mod:`.names_declarations` (RSB203, RSB208-210: objects, fixtures and regions, declared once
-with a known category and target), :mod:`.names_arguments` (RSB205-206: each atom's arguments
-against its predicate's signature), :mod:`.names_predicates` (RSB204, RSB213: predicates the
-domain defines and the rsb simulator evaluates), :mod:`.names_references` (RSB207, RSB212:
-names and variables that refer to something); :mod:`.geometry` (RSB3xx);
-RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
+Families: :mod:`.syntax` (RSB1xx, reported by the parser); RSB2xx: :mod:`.names` (RSB201-202,
+RSB211: the top-level blocks and the domain), :mod:`.names_declarations` (RSB203, RSB208-210:
+objects, fixtures and regions, declared once with a known category and target),
+:mod:`.names_predicates` (RSB204, RSB213: predicates the domain defines and the rsb simulator
+evaluates), :mod:`.names_arguments` (RSB205-206: each atom's arguments against its predicate's
+signature), :mod:`.names_references` (RSB207, RSB212: names and variables that refer to
+something);
+:mod:`.geometry` (RSB3xx); RSB4xx: :mod:`.semantics` (RSB401-406: the blocks, complete and
 naming known values), :mod:`.semantics_candidates` (RSB407-409, RSB419: one movable object per
 option), :mod:`.semantics_mapping` (RSB410-412, RSB423: the ``(:map ...)`` of option letters
 onto candidates), :mod:`.semantics_goal` (RSB413, RSB420: goal and grasp depend on the answer),

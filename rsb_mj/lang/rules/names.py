@@ -1,15 +1,56 @@
-"""RSB2xx: names and types (blocks, categories, predicates, declarations, variables)."""
+"""RSB201-202, RSB211: the top-level blocks and the domain are ones the language knows.
+
+Every block and region property keyword is one the language knows, each top-level block is
+written once, and ``:domain`` is ``rsb`` or ``robosuite``. The other RSB2xx families (names
+and types) are modules beside this one, one concept each (this module re-exports their
+public names):
+
+* :mod:`.names_declarations` (RSB203, RSB208-210): objects, fixtures and regions, declared
+  once, with a known category and a declared target;
+* :mod:`.names_predicates` (RSB204, RSB213): predicates the file's domain defines and, in an
+  rsb task, the rsb simulator evaluates;
+* :mod:`.names_arguments` (RSB205-206): each atom's arguments against its predicate's
+  signature (:data:`~.names_arguments.ALL_PARTS`, :func:`~.names_arguments.expected_kinds`);
+* :mod:`.names_references` (RSB207, RSB212): names and variables that refer to something.
+"""
 
 from __future__ import annotations
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
-from rsb_mj.lang.vocabulary import (
-    DOMAINS,
-    GENERIC_BLOCKS,
-    KNOWN_BLOCKS,
-    REGION_PROPERTIES,
+from rsb_mj.lang.rules.names_arguments import (
+    ALL_PARTS,
+    argument_kind,
+    expected_kinds,
+    predicate_arity,
 )
+from rsb_mj.lang.rules.names_declarations import (
+    duplicate_name,
+    missing_category,
+    unknown_category,
+    unknown_region_target,
+)
+from rsb_mj.lang.rules.names_predicates import unknown_predicate, unscoreable_predicate
+from rsb_mj.lang.rules.names_references import undefined_name, undefined_variable
+from rsb_mj.lang.vocabulary import DOMAINS, GENERIC_BLOCKS, KNOWN_BLOCKS, REGION_PROPERTIES
+
+__all__ = [
+    "ALL_PARTS",
+    "argument_kind",
+    "duplicate_block",
+    "duplicate_name",
+    "expected_kinds",
+    "missing_category",
+    "predicate_arity",
+    "undefined_name",
+    "undefined_variable",
+    "unknown_block",
+    "unknown_category",
+    "unknown_domain",
+    "unknown_predicate",
+    "unknown_region_target",
+    "unscoreable_predicate",
+]
 
 
 @rule(

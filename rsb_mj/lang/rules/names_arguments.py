@@ -12,6 +12,8 @@ from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.vocabulary import PREDICATES
 
+__all__ = ["ALL_PARTS", "argument_kind", "expected_kinds", "predicate_arity"]
+
 
 @rule(
     "RSB205",

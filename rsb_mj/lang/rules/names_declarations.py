@@ -12,6 +12,8 @@ from rsb_mj.lang import ast
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 from rsb_mj.lang.vocabulary import ALL_CATEGORIES, RSB_CATEGORIES, RSB_FIXTURE_CATEGORIES
 
+__all__ = ["duplicate_name", "missing_category", "unknown_category", "unknown_region_target"]
+
 
 @rule(
     "RSB203",

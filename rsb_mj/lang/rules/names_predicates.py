@@ -18,6 +18,8 @@ from rsb_mj.lang.vocabulary import (
     predicates_of,
 )
 
+__all__ = ["unknown_predicate", "unscoreable_predicate"]
+
 
 def _registry(ctx: Context) -> tuple[dict[str, PredicateInfo], dict[str, PredicateInfo], str]:
     """The predicates a file may name, by its domain: any other file than an rsb task reads

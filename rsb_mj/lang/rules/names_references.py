@@ -12,6 +12,8 @@ from rsb_mj.lang.rules.base import Context, did_you_mean, rule
 from rsb_mj.lang.rules.names_arguments import ALL_PARTS
 from rsb_mj.lang.vocabulary import PREDICATES, VARIABLE_KINDS
 
+__all__ = ["undefined_name", "undefined_variable"]
+
 
 @rule(
     "RSB207",
