@@ -17,6 +17,7 @@ public names):
 from __future__ import annotations
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.block_values import DOMAINS, GENERIC_BLOCKS, KNOWN_BLOCKS, REGION_PROPERTIES
 from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 from rsb_mj.lang.rules.names_arguments import (
     ALL_PARTS,
@@ -32,7 +33,6 @@ from rsb_mj.lang.rules.names_declarations import (
 )
 from rsb_mj.lang.rules.names_predicates import unknown_predicate, unscoreable_predicate
 from rsb_mj.lang.rules.names_references import undefined_name, undefined_variable
-from rsb_mj.lang.vocabulary import DOMAINS, GENERIC_BLOCKS, KNOWN_BLOCKS, REGION_PROPERTIES
 
 __all__ = [
     "ALL_PARTS",

@@ -3,14 +3,14 @@ their kinds.
 
 The signatures (argument kinds: object, place = object or region, region, number, numbers,
 parts = ``all`` or a list of part ids) are those of
-:data:`rsb_mj.lang.vocabulary.PREDICATES`, as LIBERO's and VLA-Arena's evaluators read them.
+:data:`rsb_mj.lang.predicates.PREDICATES`, as LIBERO's and VLA-Arena's evaluators read them.
 """
 
 from __future__ import annotations
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lang.rules.base import Context, rule
-from rsb_mj.lang.vocabulary import PREDICATES
 
 __all__ = ["ALL_PARTS", "argument_kind", "expected_kinds", "predicate_arity"]
 

@@ -1,14 +1,13 @@
 """RSB204, RSB213: the predicates a task names are ones its domain's registries define and,
 in an rsb task, ones the rsb simulator can evaluate in the block that names them.
 
-The registries are :data:`rsb_mj.lang.vocabulary.PREDICATES` (LIBERO's, VLA-Arena's and
+The registries are :data:`rsb_mj.lang.predicates.PREDICATES` (LIBERO's, VLA-Arena's and
 rsb's, each predicate with the domains that define it).
 """
 
 from __future__ import annotations
 
-from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
-from rsb_mj.lang.vocabulary import (
+from rsb_mj.lang.predicates import (
     PREDICATE_DOMAINS,
     PREDICATES,
     RSB_COST,
@@ -17,6 +16,7 @@ from rsb_mj.lang.vocabulary import (
     PredicateInfo,
     predicates_of,
 )
+from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
 
 __all__ = ["unknown_predicate", "unscoreable_predicate"]
 
