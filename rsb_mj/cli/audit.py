@@ -33,7 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Shortcut audit of frozen episode tables. Exit 0 pass, 1 fail, 2 usage.",
     )
     parser.add_argument(
-        "suites", nargs="*", metavar="SUITE", help="suites, 'a2a' for Act2Answer (default: all six)"
+        "suites",
+        nargs="*",
+        metavar="SUITE",
+        help="suites, 'a2a' for Act2Answer, or task files (TASK.bddl: the rows rsb eval draws "
+        "from it; default: the six RSB suites)",
     )
     parser.add_argument("--split", choices=SPLITS, default="eval")
     parser.add_argument(
@@ -81,15 +85,42 @@ def run(args: argparse.Namespace) -> int:
     if args.train and len(args.train) != len(args.table):
         print(f"rsb audit: error: {len(args.train)} --train for {len(args.table)} --table")
         return 2
+    tasks = [s for s in args.suites if s.endswith(".bddl")]
+    if tasks and args.table:
+        print("rsb audit: error: a task file is audited by its own rows; give it without --table")
+        return 2
     trains = [read_table(path) for path in args.train] or [None] * len(args.table)
-    tables = [(str(p), read_table(p), t) for p, t in zip(args.table, trains, strict=True)]
+    tables = [(str(p), read_table(p), t, None) for p, t in zip(args.table, trains, strict=True)]
     if not args.table:
-        for name in expand_suites(list(args.suites)) or list(SUITES):
+        suites = [s for s in args.suites if s not in tasks]
+        for name in expand_suites(suites) or ([] if tasks else list(SUITES)):
             suite = get_suite(name)
             train = load_table(suite.name, "train") if args.split == "eval" else None
-            tables.append((f"{suite.name} {args.split}", load_table(suite.name, args.split), train))
-    reports = [audit_rows(rows, label, args.max_words, train) for label, rows, train in tables]
+            rows = load_table(suite.name, args.split)
+            tables.append((f"{suite.name} {args.split}", rows, train, None))
+        tables += [_task_rows(task, args.split) for task in tasks]
+    reports = [
+        audit_rows(rows, label, args.max_words, train, source)
+        for label, rows, train, source in tables
+    ]
     return _print(args, reports)
+
+
+def _task_rows(task: str, split: str) -> tuple[str, list, list | None, object]:
+    """A task file's audit input: the rows ``rsb eval TASK`` evaluates (as many as a suite's
+    table holds: :func:`rsb_mj.episodes.task_tables.task_rows`), the train rows for the
+    fitted probes of an eval audit, and the task's question source (its own bank, for one
+    with ``(:source (:file ...))``)."""
+    from rsb_mj.episodes.sources import resolve_source
+    from rsb_mj.episodes.table import default_rows
+    from rsb_mj.episodes.task_tables import task_rows
+    from rsb_mj.lang import load_task
+    from rsb_mj.lang.task import task_of
+
+    rows = task_rows(task, split, default_rows(split))
+    train = task_rows(task, "train", default_rows("train")) if split == "eval" else None
+    source = resolve_source(task_of(load_task(task)).source)
+    return f"{task} {split}", rows, train, source
 
 
 def _private(args: argparse.Namespace, names: list[str]) -> int:

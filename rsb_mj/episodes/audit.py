@@ -262,6 +262,12 @@ def audit(
     """
     if not episodes:
         raise EpisodeError(f"{label}: no episodes to audit")
+    banked = next((e for e in episodes if e.question_id.startswith("file-")), None)
+    if source is None and banked is not None:
+        raise EpisodeError(
+            f"{label}: row {banked.index} asks {banked.question_id!r}, a question of a task's "
+            "own bank; audit the task file instead (rsb audit TASK.bddl)"
+        )
     choices = {e.choices for e in episodes}
     if len(choices) != 1:
         raise EpisodeError(f"{label}: mixed choice counts {sorted(choices)}; audit one suite")

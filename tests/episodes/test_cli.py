@@ -1,6 +1,7 @@
 """``rsb episodes`` and ``rsb audit`` as a user runs them."""
 
 import dataclasses
+from pathlib import Path
 
 from rsb_mj.cli import main
 from rsb_mj.episodes.table_files import dumps, load_table
@@ -76,3 +77,32 @@ def test_audit_fits_the_probes_on_the_given_train_table(capsys):
     assert "INFO units digit: the answer's is unique among the options in 77.2% of 500 rows" in out
     assert main(["audit", "--table", table]) == 0  # no train table: no fitted probes
     assert "fitted on train" not in capsys.readouterr().out
+
+
+def test_audit_of_a_task_file_audits_the_rows_rsb_eval_draws_from_its_own_bank(
+    tmp_path, monkeypatch, capsys
+):
+    """``rsb audit TASK.bddl``: the task's rows (500 eval, its 1,000 train rows for the fitted
+    probes) against the task's own bank. geography_6's free draws keep its bank's shortcut
+    (the shortest option is the answer about twice as often as chance), and the audit says
+    so; a table of such rows given by path is refused with the way to audit it."""
+    from rsb_mj.episodes.task_tables import build_task_tables
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    task = "tasks/examples/geography_6.bddl"
+    assert main(["audit", task]) == 1
+    out = capsys.readouterr().out
+    assert "PASS split (question ids in the row's split) 0 of 500 rows outside their split" in out
+    shortest = "heuristic:shortest: 0.352 in [0.134, 0.199] (chance 0.167, n=500)"
+    assert f"  {task} eval: {shortest}" in out
+    assert "1000 train rows" in out
+    assert out.endswith("\n") and "FAILED: 1 of 1 tables" in out
+    (table,) = build_task_tables(task, ("eval",), tmp_path, rows=4)
+    assert main(["audit", "--table", str(table.path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"rsb audit: error: {table.path}: row 0 asks 'file-geography-17', a question of a "
+        "task's own bank; audit the task file instead (rsb audit TASK.bddl)\n"
+    )
+    assert main(["audit", task, "--table", str(table.path)]) == 2
+    assert "a task file is audited by its own rows" in capsys.readouterr().out
