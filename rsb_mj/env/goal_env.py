@@ -36,7 +36,7 @@ from rsb_mj.scene.aloha import (
     finger_to_gripper,
 )
 from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
-from rsb_mj.scoring.goal_predicates import HOLD_STEPS
+from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
 
 #: Default step limit of a goal episode (30 s at 20 Hz).
 MAX_STEPS = 600
@@ -81,7 +81,8 @@ class GoalEnv(gymnasium.Env):
         control_hz: control rate [Hz] (a divisor of the physics rate).
         max_steps: the step limit.
 
-    Privileged attributes (the expert's): ``task``, ``scene``, ``model``, ``data``, ``seed``.
+    Privileged attributes (the expert's): ``task``, ``scene``, ``checker``, ``model``,
+    ``data``, ``seed``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": CONTROL_HZ}
@@ -103,6 +104,7 @@ class GoalEnv(gymnasium.Env):
         self.scene: GoalScene = compile_goal_scene(self.task, quality=quality)
         self.model: mujoco.MjModel = self.scene.model
         self.data = mujoco.MjData(self.model)
+        self.checker = GoalChecker(self.model, self.task)
         self.control_hz, self.substeps = control_hz, PHYSICS_HZ // control_hz
         self.max_steps = max_steps
         self.instruction = self.task.instruction
@@ -152,7 +154,7 @@ class GoalEnv(gymnasium.Env):
         """
         super().reset(seed=seed)
         self.seed = int(seed or 0)
-        self.layout = self.scene.reset(self.data, self.seed)
+        self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
         self._held = 0
         self._steps = 0
         return self._obs(), self._info(False)
@@ -171,7 +173,7 @@ class GoalEnv(gymnasium.Env):
         self.data.ctrl[self._act_ids] = np.where(self._is_finger, fingers, ctrl)
         mujoco.mj_step(self.model, self.data, nstep=self.substeps)
         self._steps += 1
-        holds = self.scene.checker.holds(self.data)
+        holds = self.checker.holds(self.data)
         self._held = self._held + 1 if holds else 0
         success = self._held >= HOLD_STEPS
         truncated = not success and self._steps >= self.max_steps

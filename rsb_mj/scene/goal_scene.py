@@ -34,7 +34,8 @@ objects are sites ``{name}_{region}``; table regions are sites ``{table}_{region
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import mujoco
 import numpy as np
@@ -45,7 +46,6 @@ from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import CATEGORIES, get_category
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
-from rsb_mj.scoring.goal_predicates import GoalChecker
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Scales tried, in order, when no shift at full scale makes every goal pair reachable.
@@ -212,7 +212,6 @@ class GoalScene:
         tops: object or fixture name -> its height [m] (top above its bottom).
         sources: object name -> where its model came from (``"rsb"`` an rsb category,
             ``"rsb-primitive"`` a primitive stand-in of :mod:`rsb_mj.scene.goal_props`).
-        checker: the goal's predicates on this model.
     """
 
     task: GoalTask
@@ -221,7 +220,6 @@ class GoalScene:
     rest: dict[str, float]
     tops: dict[str, float]
     sources: dict[str, str]
-    checker: GoalChecker = field(repr=False)
 
     # -- layout ---------------------------------------------------------------------------
     def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, float, float, float]]:
@@ -297,9 +295,12 @@ class GoalScene:
             data.qpos[adr + 3 : adr + 7] = (math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
         mujoco.mj_forward(model, data)
 
-    def check(self, data: mujoco.MjData) -> str | None:
+    def check(
+        self, data: mujoco.MjData, goal: Callable[[mujoco.MjData], bool] | None = None
+    ) -> str | None:
         """Why the settled scene is not a valid start, or None: an object moving, off the
-        table, interpenetrating another, or the goal already true."""
+        table, interpenetrating another, or ``goal`` (the goal's truth on ``data``, e.g.
+        :meth:`rsb_mj.scoring.goal_predicates.GoalChecker.holds`) already true."""
         model = self.model
         hx, hy = TABLE_HALF_XY
         for obj in self.task.objects:
@@ -323,7 +324,7 @@ class GoalScene:
                     f"{model.body(b1).name} and {model.body(b2).name} interpenetrate "
                     f"({-c.dist * 1e3:.1f} mm)"
                 )
-        if self.checker.holds(data):
+        if goal is not None and goal(data):
             return "the goal holds at reset"
         return None
 
@@ -331,9 +332,14 @@ class GoalScene:
     def _bodies(self) -> set[str]:
         return {self.model.body(i).name for i in range(self.model.nbody)}
 
-    def reset(self, data: mujoco.MjData, seed: int) -> dict[str, tuple[float, float, float, float]]:
-        """Draw, apply and settle the layout of episode ``seed``; returns the object poses
-        drawn (x, y, z [m, world], yaw [rad]).
+    def reset(
+        self,
+        data: mujoco.MjData,
+        seed: int,
+        goal: Callable[[mujoco.MjData], bool] | None = None,
+    ) -> dict[str, tuple[float, float, float, float]]:
+        """Draw, apply and settle the layout of episode ``seed`` (checked with
+        :meth:`check`); returns the object poses drawn (x, y, z [m, world], yaw [rad]).
 
         Raises:
             SceneError: when :data:`ATTEMPTS` draws all fail the checks (the last reason).
@@ -348,7 +354,7 @@ class GoalScene:
                 raise SceneError(f"{self.task.path}: no :init pose for {missing}")
             self._apply(data, poses)
             mujoco.mj_step(self.model, data, nstep=steps)
-            reason = self.check(data)
+            reason = self.check(data, goal)
             if reason is None:
                 data.time = 0.0
                 return poses
@@ -427,4 +433,4 @@ def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
         model = spec.compile()
     except ValueError as exc:
         raise SceneError(f"{task.path}: MuJoCo could not compile the goal scene: {exc}") from None
-    return GoalScene(task, model, fmap, rest, tops, sources, GoalChecker(model, task))
+    return GoalScene(task, model, fmap, rest, tops, sources)
