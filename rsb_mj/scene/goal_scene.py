@@ -46,6 +46,7 @@ from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import CATEGORIES, get_category
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
+from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Scales tried, in order, when no shift at full scale makes every goal pair reachable.
@@ -60,6 +61,8 @@ SETTLE_S = 1.0
 REST_SPEED = 0.02
 #: Penetration depth [m] beyond which two objects interpenetrate.
 PENETRATION = 0.004
+#: Where an object without an ``:init`` place is put: table-frame x and y ranges [m].
+FREE_X, FREE_Y = (-0.2, 0.2), (0.1, 0.3)
 #: Layout draws per episode before the reset fails.
 ATTEMPTS = 10
 #: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
@@ -238,6 +241,10 @@ class GoalScene:
             if not left:
                 break
             pending = left
+        for obj in task.objects:
+            if obj not in poses:  # no :init place (a warning of the task): a free spot
+                x, y = float(rng.uniform(*FREE_X)), float(rng.uniform(*FREE_Y))
+                poses[obj] = (x, y, TABLE_TOP_Z + self.rest[obj], float(rng.uniform(-1.5, 1.5)))
         return poses
 
     def _pose(
@@ -269,9 +276,13 @@ class GoalScene:
                 float(rng.uniform(-0.3, 0.3)),
             )
         sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, rel.place)
+        owner = _owner(task, rel.place)
+        if sid < 0 and owner in task.fixtures and owner != task.table:
+            # a drawer or a region the prop lacks: on top of the prop instead
+            bx, by, base = (float(v) for v in model.body_pos[model.body(owner).id])
+            return (bx, by, base + self.tops[owner] + rest + 0.002, 0.0)
         if sid < 0:
             return None
-        owner = _owner(task, rel.place)
         if owner in task.objects and owner not in poses:
             return None
         body = int(model.site_bodyid[sid])
@@ -380,8 +391,11 @@ def _object_model(spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category
     return 0.0, prop.height, "rsb-primitive"
 
 
-def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
-    """Compile ``task`` (tier A0/A1) on the Aloha table.
+def compile_goal_scene(
+    task: GoalTask, *, quality: str = "fast", probes: tuple[Probe, ...] = ()
+) -> GoalScene:
+    """Compile ``task`` (tier A0/A1) on the Aloha table; ``probes`` are extra sensors
+    (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms').
 
     Raises:
         SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
@@ -429,6 +443,7 @@ def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")
         rest[name], tops[name], sources[name] = _object_model(spec, body, name, category)
+    add_probes(spec, probes)
     try:
         model = spec.compile()
     except ValueError as exc:
