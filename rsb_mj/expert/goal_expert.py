@@ -8,9 +8,10 @@ closing axes and tilts) and plans, for each goal relation in source order:
   (``On a region``, ``In a site``), measured when that placement starts;
 * the **arm**: the one whose waist is in reach of both the mover and the place
   (:func:`choose_side`);
-* the **heights**: the carry keeps the object's bottom :data:`CARRY_CLEARANCE` above the
-  highest of the table and the support's top; the release puts it :data:`RELEASE_HEIGHT`
-  above the support's top (a cabinet, a shelf, a plate);
+* the **heights**: the lift takes the object's bottom ``CARRY_CLEARANCE`` above the table;
+  the collision-checked carry (the held object checked too) ends that far above the
+  support's top (:data:`HIGH_CLEARANCE` over a high support); the release puts it
+  ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate);
 * the **hazards**: the objects the task's ``:cost`` names keep their clearance
   (:mod:`rsb_mj.expert.hazards`), the mover excepted.
 
@@ -46,6 +47,10 @@ from rsb_mj.expert.world import World
 from rsb_mj.lang.goal_task import Relation
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_TOP_Z
+
+#: A support whose top is this far above the table [m] is high: the carry over it keeps
+#: :data:`HIGH_CLEARANCE` instead of ``CARRY_CLEARANCE`` (the arm reaches less far up).
+HIGH_SUPPORT, HIGH_CLEARANCE = 0.05, 0.04
 
 
 def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
@@ -172,18 +177,20 @@ class GoalExpert(PickPlaceExpert):
         self.phase = "lift"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        floor = max(w.table_top_z, support_top)
-        lift = CARRY_CLEARANCE + (tcp[2] - box.bottom) + floor
+        held = tcp[2] - box.bottom  # TCP height above the held object's bottom
+        lift = w.table_top_z + CARRY_CLEARANCE + held
+        high = support_top - w.table_top_z > HIGH_SUPPORT
+        above = support_top + (HIGH_CLEARANCE if high else CARRY_CLEARANCE) + held
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
         self.phase = "carry"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        if self.safe and arm.checker.clearances:
-            arm.checker.carry(w.model.body(body).id, w.data)
+        # the carried object keeps clear of the fixtures, the support and the hazards
+        arm.checker.carry(w.model.body(body).id, w.data)
         try:
-            p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, lift)
+            p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, above)
             carry = self._move_joint(q_above, 0.0, allowed=obj_geoms)
         finally:
             arm.checker.carry(None)

@@ -14,7 +14,7 @@ head camera's view, y away from it; :mod:`rsb_mj.workspace`) by::
 which keeps image-left image-left between LIBERO's ``agentview`` and the head camera. The
 scale ``s`` (1.0, else 0.85 or 0.75) and the shift are chosen once per task by
 :func:`choose_map`, deterministically: the first scale, then the shift nearest the origin
-on a 0.025 m grid (lateral within +-0.15 m, depth within +-0.3 m), for which one arm reaches
+on a 0.025 m grid (lateral within +-0.25 m, depth within +-0.3 m), for which one arm reaches
 both ends of every goal pair (the mover's ``:init`` region and its place) and every region
 centre lies on the table and off the arms' bases. Results are "LIBERO/VLA-Arena layouts on
 Aloha": a new benchmark, not comparable with published LIBERO/VLA-Arena numbers.
@@ -52,9 +52,11 @@ from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, T
 #: Scales tried, in order, when no shift at full scale makes every goal pair reachable.
 SCALES = (1.0, 0.85, 0.75)
 #: Lateral (x) and depth (y) shift bounds [m] of the frame map, and the grid step.
-SHIFT_X, SHIFT_Y, SHIFT_STEP = 0.15, 0.30, 0.025
+SHIFT_X, SHIFT_Y, SHIFT_STEP = 0.25, 0.30, 0.025
 #: Margin [m] kept inside the reach annulus for goal ends, and inside the table edge.
-REACH_MARGIN, EDGE_MARGIN = 0.03, 0.04
+REACH_MARGIN, EDGE_MARGIN = 0.06, 0.04
+#: How much nearer [m] a place on a fixture must be than the other ends (it is high).
+HIGH_REACH = 0.06
 #: Seconds the scene settles before the checks.
 SETTLE_S = 1.0
 #: Speed [m/s] under which an object counts as at rest.
@@ -133,6 +135,15 @@ def _owner(task: GoalTask, site: str) -> str | None:
     return next((n for n in names if site.startswith(n + "_")), None)
 
 
+def _on_fixture(task: GoalTask, name: str) -> bool:
+    """True when ``name`` starts on a fixture other than the table (``:init``)."""
+    for rel in task.init:
+        if rel.mover == name and rel.kind != "region":
+            owner = rel.place if rel.kind == "object" else _owner(task, rel.place)
+            return owner in task.fixtures and owner != task.table
+    return False
+
+
 def _reach(x: float, y: float, side: str) -> float:
     bx, by = ARM_BASE_XY[side]
     return math.hypot(x - bx, y - by)
@@ -154,10 +165,17 @@ def _score(task: GoalTask, fmap: FrameMap) -> tuple[int, int]:
         if any(e is None for e in ends):
             continue
         pts = [fmap.point(*_centre(e)) for e in ends if e is not None]
+        # an end on a fixture is high: the arm reaches less far up there
+        place_owner = rel.place if rel.kind == "object" else _owner(task, rel.place)
+        far = REACH_MAX - REACH_MARGIN
+        outer = [
+            far - (HIGH_REACH if _on_fixture(task, rel.mover) else 0.0),
+            far - (HIGH_REACH if place_owner in task.fixtures else 0.0),
+        ]
         if any(
             all(
-                REACH_MIN + REACH_MARGIN <= _reach(x, y, s) <= REACH_MAX - REACH_MARGIN
-                for x, y in pts
+                REACH_MIN + REACH_MARGIN <= _reach(x, y, s) <= limit
+                for (x, y), limit in zip(pts, outer, strict=True)
             )
             for s in ARM_BASE_XY
         ):
