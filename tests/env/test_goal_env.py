@@ -87,3 +87,17 @@ def test_a_cost_file_reports_its_cost_and_warnings_keep_positions():
     warn = GoalEnv(kiwi, cameras=()).warnings
     assert any(w.startswith(f"{kiwi}:") and "(:init Turnon ...) not applied" in w for w in warn)
     assert not any("the :cost is not evaluated" in w for w in warn)  # the stove is a body
+
+
+def test_the_goal_task_gymnasium_id_builds_a_goal_env():
+    import gymnasium
+
+    import rsb_mj  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make("rsb_mj/Goal-Task-v0", task=str(APPLE), cameras=())
+    try:
+        obs, info = env.reset(seed=2)
+        assert obs["state"].shape == (14,) and info["instruction"].startswith("Pick the apple")
+        assert type(env.unwrapped).__name__ == "GoalEnv"
+    finally:
+        env.close()
