@@ -102,7 +102,7 @@ JOBS_DEPRECATED = (
 
 def find_rule(key: str) -> Rule | None:
     """The rule with code or name ``key`` (case-insensitive), or None."""
-    from rsb_mj.lang.linter import RULES
+    from rsb_mj.lang.rules.base import RULES
 
     key = key.strip()
     for rule in RULES.values():
@@ -154,7 +154,7 @@ def findings_of(
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb lint``; returns the exit status."""
     if args.explain or args.rules:
-        from rsb_mj.lang.linter import RULES
+        from rsb_mj.lang.rules.base import RULES
     if args.explain:
         rule = find_rule(args.explain)
         if rule is None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.evaluation.episode_source import load_episode
+from rsb_mj.tables.episode_source import load_episode
 
 ROOT = Path(__file__).resolve().parents[2]
 E = "policies.escapes"
