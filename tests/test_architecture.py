@@ -54,6 +54,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rsb_mj.choices",
             "rsb_mj.splits",
             "rsb_mj.resize",
+            "rsb_mj.stats",
         ),
     ),
     # Task file -> AST: grammar, parser, AST, formatter, vocabulary, the typed task view,
