@@ -26,9 +26,9 @@ from collections import Counter, defaultdict
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.sources import QuestionSource, get_source
 from rsb_mj.episodes.sources.act2answer import probe_hits
+from rsb_mj.stats import Z95
 from rsb_mj.tables.audit import AuditReport, Check, lengths, rate_check
 from rsb_mj.tables.heuristics import BALANCED
-from rsb_mj.tables.stats import Z95
 
 
 def _wrong(e: Episode) -> str:

@@ -22,8 +22,8 @@ from rsb_mj.tables.private.check import check_private
 from rsb_mj.tables.private.manifest import read_private
 from rsb_mj.tables.private.secret import VERSION, Secret
 
-from .private_draws import ROWS, SECRET
 from ..test_reserve import shipped_rows
+from .private_draws import ROWS, SECRET
 
 
 def test_same_secret_same_bytes_another_secret_other_rows(drawn, tmp_path):
