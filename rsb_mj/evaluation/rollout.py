@@ -419,6 +419,7 @@ def run_episode(
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
     episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
     features: FeatureRecorder | None = None,
+    sealed: bool = False,
 ) -> EpisodeRecord:
     """Roll out ``policy`` on ``episode`` in this thread and return its record.
 
@@ -429,7 +430,7 @@ def run_episode(
     """
     rollout = Rollout(
         env, policy, episode, problem, max_steps=max_steps, on_frame=on_frame, on_step=on_step,
-        episode_timeout_s=episode_timeout_s, features=features,
+        episode_timeout_s=episode_timeout_s, features=features, sealed=sealed,
     )  # fmt: skip
     with wall_clock_limit(episode_timeout_s, f"episode {episode.index}"):
         return drive(rollout.steps(), lambda query: answer(policy, query))
