@@ -26,8 +26,8 @@ group.
 Protocol
 --------
 Transport: one end of a Unix stream socket pair each; every message is one frame of
-:mod:`rsb_mj.policies.frames` (a JSON header with raw numeric arrays, never pickle), a
-JSON object with a ``type``. rsb sends one request and reads one reply, strictly in turn.
+:mod:`rsb_mj.policies.frames` (openpi's msgpack-numpy format, never pickle), a
+map with a ``type``. rsb sends one request and reads one reply, strictly in turn.
 
 Requests (rsb -> policy process) and their replies:
 
