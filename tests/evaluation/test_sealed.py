@@ -43,6 +43,7 @@ def draw(tmp_path_factory):
     """A private RSB-Math-4 draw of 4 rows and its secret file, in one folder."""
     root = tmp_path_factory.mktemp("sealed")
     (root / "secret.txt").write_bytes(SECRET + b"\n")
+    (root / "secret.txt").chmod(0o600)
     build_private(["RSB-Math-4"], Secret(SECRET), root / "tables", rows=4)
     return root
 
@@ -191,6 +192,7 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     assert f"{path}:3: the record's signature does not match" in capsys.readouterr().err
     other = tmp_path / "other.txt"
     other.write_bytes(b"another secret of at least 16 bytes")
+    other.chmod(0o600)
     assert main(["report", str(run), "--stdout", "--secret-file", str(other)]) == 2
     assert "the run was sealed with another secret" in capsys.readouterr().err
 
@@ -235,6 +237,7 @@ def test_a_sealed_run_refuses_what_it_cannot_keep_sealed(draw, tmp_path):
         config(sealed=True, secret_file=secret, policies=("inprocess:a.b:c", "noop"))
     other = tmp_path / "other.txt"
     other.write_bytes(b"another secret of at least 16 bytes")
+    other.chmod(0o600)
     with pytest.raises(EvalError, match=r"not the secret the tables in .* were drawn from"):
         run_eval(config(tables=tables, secret_file=other))
 
@@ -247,7 +250,7 @@ def _nobody_cannot(reason_for: str) -> str | None:
         return "setpriv (util-linux) is not installed"
     probe = subprocess.run(
         ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-         "import rsb_mj.cli"],
+         "import numpy, mujoco, rsb_mj.cli"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
