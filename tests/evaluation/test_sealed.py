@@ -170,7 +170,14 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     shutil.copytree(attacked["out"], run)
     secret = str(attacked["config"].secret_file)
     assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 0
-    capsys.readouterr()
+    report = capsys.readouterr().out
+    # the policy's own faults: failures in the rates, and a column of their own
+    header = next(line for line in report.splitlines() if "policy faults" in line)
+    assert [c.strip() for c in header.split("|")][1:6] == [
+        "policy", "suite", "n", "errors", "policy faults"
+    ]  # fmt: skip
+    row = next(line for line in report.splitlines() if line.startswith(f"| {H}:raiser "))
+    assert [c.strip() for c in row.split("|")][3:7] == ["2", "0", "2", "0.0 [0.0, 65.8]"]
     assert main(["report", str(run), "--stdout"]) == 2
     assert capsys.readouterr().err == (
         f"rsb report: error: {run}: a sealed run; its records are verified with the secret it "
