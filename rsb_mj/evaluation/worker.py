@@ -228,6 +228,7 @@ def begin(
         rollout = Rollout(
             env, policy, episode, problem, max_steps=job.max_steps, on_frame=writer,
             on_step=on_step, episode_timeout_s=job.episode_timeout_s, features=recorder,
+            sealed=job.sealed,
         )  # fmt: skip
     except BaseException as exc:
         _PORTS.give(port)
