@@ -161,6 +161,8 @@ def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecor
     failure = ""
     if not terminated:
         failure = getattr(policy, "failure", None) or ("step limit" if truncated else "policy done")
+        if spec == "expert" and failure in ("step limit", "policy done"):
+            failure = f"expert done, goal not held ({_goal_state(env)})"
     return GoalRecord(
         **base,
         success=bool(terminated),

@@ -229,9 +229,11 @@ class GoalScene:
         task: the goal task.
         model: the compiled model.
         frame: the frame map of the task.
-        rest: object name -> height [m] of its body origin above the surface it rests on.
+        rest: object or fixture name -> height [m] of its body origin above its bottom.
         tops: object or fixture name -> its height [m] (top above its bottom).
-        sources: object name -> where its model came from (``"rsb"`` an rsb category,
+        sources: object or fixture name -> where its model came from (``"rsb"`` an rsb
+            category (:mod:`rsb_mj.scene.categories`: the question categories and the
+            LIBERO / VLA-Arena stand-ins),
             ``"rsb-primitive"`` a primitive stand-in of :mod:`rsb_mj.scene.goal_props`).
     """
 
@@ -284,7 +286,8 @@ class GoalScene:
                 base = bz - self.rest[rel.place]
             elif rel.place in task.fixtures:
                 bid = model.body(rel.place).id
-                bx, by, base = (float(v) for v in model.body_pos[bid])
+                bx, by, bz = (float(v) for v in model.body_pos[bid])
+                base = bz - self.rest[rel.place]
             else:
                 return None
             return (
@@ -296,20 +299,23 @@ class GoalScene:
         sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, rel.place)
         owner = _owner(task, rel.place)
         if sid < 0 and owner in task.fixtures and owner != task.table:
-            # a drawer or a region the prop lacks: on top of the prop instead
-            bx, by, base = (float(v) for v in model.body_pos[model.body(owner).id])
-            return (bx, by, base + self.tops[owner] + rest + 0.002, 0.0)
+            # a region the prop lacks: on top of the prop instead
+            bx, by, bz = (float(v) for v in model.body_pos[model.body(owner).id])
+            return (bx, by, bz - self.rest[owner] + self.tops[owner] + rest + 0.002, 0.0)
         if sid < 0:
             return None
         if owner in task.objects and owner not in poses:
             return None
         body = int(model.site_bodyid[sid])
-        local = model.site_pos[sid]
         if owner in poses:
-            ox, oy, oz, _ = poses[owner]
-            p = np.array([ox, oy, oz - self.rest[owner]]) + local
+            ox, oy, oz, oyaw = poses[owner]
+            origin = np.array([ox, oy, oz])
+            quat = np.array([math.cos(oyaw / 2), 0.0, 0.0, math.sin(oyaw / 2)])
         else:
-            p = model.body_pos[body] + local
+            origin, quat = model.body_pos[body].copy(), model.body_quat[body].copy()
+        local = np.empty(3)
+        mujoco.mju_rotVecQuat(local, model.site_pos[sid], quat)
+        p = origin + local
         return (float(p[0]), float(p[1]), float(p[2] + model.site_size[sid][2] + rest + 0.002), 0.0)
 
     def _apply(self, data: mujoco.MjData, poses: dict) -> None:
@@ -396,14 +402,12 @@ class GoalScene:
 def _object_model(spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str):
     """Build object ``name`` into ``body``; returns (rest height, height, source)."""
     known = CATEGORIES.get(category)
-    if known is not None and not getattr(known, "fixture", False):
+    if known is not None and not known.fixture:
         built = get_category(category).build(spec, body, name)
         rgba = CATEGORY_RGBA.get(category, (0.7, 0.7, 0.7, 1.0))
         for g in built.color_geoms:
             spec.geom(g).rgba = list(rgba)
-        half = getattr(known, "half_extents", None)
-        height = 2 * half[2] if half else 2 * known.rest_height
-        return known.rest_height, height, "rsb"
+        return known.rest_height, 2 * known.half_extents[2], "rsb"
     prop: Prop = object_prop(category)
     build_prop(body, name, prop)
     return 0.0, prop.height, "rsb-primitive"
@@ -442,8 +446,9 @@ def compile_goal_scene(
     for name, category in task.fixtures.items():
         if name == table:
             continue
+        known = CATEGORIES.get(category)
         prop = fixture_prop(category)
-        if prop is None:
+        if (known is None or not known.fixture) and prop is None:
             raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
         place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
         rect = _region_rect(task, place.place) if place else None
@@ -453,10 +458,17 @@ def compile_goal_scene(
         x, y = fmap.point(*_centre(rect))
         yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
         yaw = FrameMap.yaw(yaw_l)
-        body = spec.worldbody.add_body(name=name, pos=[x, y, TABLE_TOP_Z])
+        body = spec.worldbody.add_body(name=name)
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
-        build_prop(body, name, prop)
-        tops[name] = prop.height
+        if known is not None and known.fixture:
+            known.build(spec, body, name)
+            rest[name], tops[name] = known.rest_height, 2 * known.half_extents[2]
+            sources[name] = "rsb"
+        else:
+            assert prop is not None
+            build_prop(body, name, prop)
+            rest[name], tops[name], sources[name] = 0.0, prop.height, "rsb-primitive"
+        body.pos = [x, y, TABLE_TOP_Z + rest[name]]
     for name, category in task.objects.items():
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")

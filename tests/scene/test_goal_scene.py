@@ -73,4 +73,20 @@ def test_fixtures_are_static_props_with_region_sites():
     assert cabinet.jntnum[0] == 0  # no joint: a prop
     top = scene.model.site("wooden_cabinet_1_top_side")
     assert top.bodyid[0] == cabinet.id
-    assert scene.sources["akita_black_bowl_1"] == "rsb-primitive"
+    assert scene.sources["akita_black_bowl_1"] == scene.sources["wooden_cabinet_1"] == "rsb"
+
+
+SOCK = """(define (problem My_Task) (:domain robosuite) (:language Put the sock on the plate)
+  (:regions (sock_region (:target main_table) (:ranges ((-0.05 -0.2 -0.03 -0.18))))
+            (plate_region (:target main_table) (:ranges ((-0.05 0.1 -0.03 0.12)))))
+  (:fixtures main_table - table) (:objects sock_1 - sock plate_1 - plate)
+  (:init (On sock_1 main_table_sock_region) (On plate_1 main_table_plate_region))
+  (:goal (And (On sock_1 plate_1))))"""
+
+
+def test_a_category_without_a_model_is_a_primitive_stand_in():
+    from rsb_mj.lang.parser import parse_text
+
+    scene = compile_goal_scene(goal_task_of(parse_text(SOCK, "sock.bddl")))
+    assert scene.sources == {"sock_1": "rsb-primitive", "plate_1": "rsb"}
+    assert scene.rest["sock_1"] == 0.0 and scene.tops["sock_1"] == pytest.approx(0.06)
