@@ -102,12 +102,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--expert", action="store_true", help="also run the expert on each seed")
     p.add_argument("--match", default="", help="only files whose name contains this")
     p.add_argument("--json", type=Path, help="write every file's row here")
+    p.add_argument(
+        "--progress", action="store_true", help="print each file's row to stderr as it ends"
+    )
     args = p.parse_args(argv)
     files = sorted(f for d in args.folders for f in Path(d).rglob("*.bddl") if args.match in f.name)
     if not files:
         print(f"no task files under {', '.join(map(str, args.folders))}", file=sys.stderr)
         return 2
-    rows = [measure(f, args.seeds, args.expert) for f in files]
+    rows = []
+    for f in files:
+        rows.append(measure(f, args.seeds, args.expert))
+        if args.progress:  # one JSON line per file as it is measured
+            print(json.dumps(rows[-1], sort_keys=True), file=sys.stderr, flush=True)
     print(f"{len(files)} task files, {args.seeds} seeds each")
     print(summary(rows, args.expert))
     for r in rows:
