@@ -91,6 +91,8 @@ def failure_class(failure: str) -> str:
         return ""
     if failure.startswith("reset:"):
         return "reset"
+    if "not held" in failure and not failure.startswith("expert done"):
+        return "grasp"
     phase = failure.split(":", 1)[0]
     if phase in _PHASES:
         if "unreachable" in failure or "no reachable" in failure:

@@ -55,6 +55,8 @@ from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_TOP_Z
 HIGH_SUPPORT, HIGH_CLEARANCE = 0.05, 0.07
 
 
+#: How far [m] a held object must rise with the lift (else it slipped: a grasp failure).
+HELD_RISE = 0.03
 #: Extra heights [m] tried, in order, above the support when the pose above it collides.
 PLACE_RAISE = (0.0, 0.04, 0.08)
 #: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
@@ -250,6 +252,11 @@ class GoalExpert(PickPlaceExpert):
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
+        risen = object_box(w.model, w.data, body).bottom - box.bottom
+        if risen < HELD_RISE:  # the object stayed behind: it slipped out of the fingers
+            raise ExpertError(
+                f"object {body!r} not held: it rose {risen * 1e3:.0f} mm with the gripper"
+            )
         self.phase = "carry"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
