@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.rates import CONTROL_HZ

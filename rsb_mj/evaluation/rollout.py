@@ -49,7 +49,8 @@ from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
-from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
+from rsb_mj.scoring.outcome import Outcome
+from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.version import versions
 
 #: Control steps the last action is held after the policy reports ``done`` (1 s at 20 Hz),

@@ -54,7 +54,6 @@ from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
-from rsb_mj.evaluation.episode_source import is_task_file, step_limit, table_size, tables_sha256
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
@@ -88,6 +87,7 @@ from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import is_task_file, step_limit, table_size, tables_sha256
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
@@ -153,7 +153,7 @@ class EvalConfig:
             ``--sandbox-gpu``).
         batch: episodes each worker runs at once in lockstep, their policy queries batched
             (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
-        tables: a folder of private tables (``--tables``, :mod:`rsb_mj.episodes.private`)
+        tables: a folder of private tables (``--tables``, :mod:`rsb_mj.tables.private.build`)
             the rows are read from instead of the shipped tables; each record then names
             its private manifest's sha256 instead of its row
             (:func:`~rsb_mj.evaluation.private_records.private_record`). A run directory
@@ -561,8 +561,8 @@ def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
         return None
-    from rsb_mj.episodes.private_manifest import read_private
-    from rsb_mj.episodes.private_secret import Secret
+    from rsb_mj.tables.private.manifest import read_private
+    from rsb_mj.tables.private.secret import Secret
 
     secret = Secret.read(config.secret_file)
     if config.tables is not None and read_private(config.tables).secret_id != secret.id:

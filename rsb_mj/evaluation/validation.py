@@ -27,10 +27,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from rsb_mj.choices import CHOICE_COUNTS, LETTERS
-from rsb_mj.evaluation.episode_source import is_task_file
 from rsb_mj.evaluation.records import EpisodeRecord, RecordKey, numbered_records
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
+from rsb_mj.tables.episode_source import is_task_file
 
 #: Terminations of a scored record (an error record has ``"error"``; ``"policy_fault"``: a
 #: sealed run's episode ended by the policy's own fault, scored as a failure).

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from policies.openpi_server import HORIZON, HoldStateServer
 
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
+from rsb_mj.tables.episode_source import load_episode
 
 ROOT = Path(__file__).resolve().parents[2]
 

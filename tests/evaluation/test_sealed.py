@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.private import build_private
-from rsb_mj.episodes.private_secret import Secret
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
 from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, server_fault, verify
 from rsb_mj.evaluation.validation import record_problems
 from rsb_mj.policies.sandbox import available
+from rsb_mj.tables.private.build import build_private
+from rsb_mj.tables.private.secret import Secret
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = b"issue-34 sealed test secret, 32+ bytes long"

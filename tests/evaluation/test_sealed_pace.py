@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from rsb_mj.evaluation.episode_source import load_episode
+
 from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
