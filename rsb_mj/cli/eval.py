@@ -137,7 +137,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=60.0,
         metavar="S",
-        help="seconds a policy server may take to answer one query (default 60)",
+        help="seconds a policy server, or a file or module policy once built, may take to "
+        "answer one query (default 60); past it the episode is the policy's error (in a "
+        "sealed run, its failure)",
     )
     p.add_argument(
         "--episode-timeout",
