@@ -51,12 +51,8 @@ from rsb_mj.episodes.table_files import (
     write_manifest,
 )
 from rsb_mj.errors import EpisodeError
+from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
 from rsb_mj.suites import ALL_SUITES, get_suite
-
-#: Rows of each eval table.
-EVAL_ROWS = 500
-#: Rows of each train table.
-TRAIN_ROWS = 1000
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
@@ -317,8 +313,6 @@ def _train_bytes(
 # level_tables, balance and table_files; they stay importable from here, where they were
 # defined before (the project's code and tests import them from their own modules).
 __all__ = [
-    "EVAL_ROWS",
-    "TRAIN_ROWS",
     "BuildResult",
     "DrawRequest",
     "build_all",

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-from rsb_mj.episodes.table import EVAL_ROWS, TRAIN_ROWS
 from rsb_mj.episodes.table_files import (
     episodes_dir,
     read_listed_table,
@@ -13,6 +12,7 @@ from rsb_mj.episodes.table_files import (
     sha256,
 )
 from rsb_mj.errors import EpisodeError
+from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 
 
