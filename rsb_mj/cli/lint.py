@@ -100,7 +100,7 @@ JOBS_DEPRECATED = (
 
 def find_rule(key: str) -> Rule | None:
     """The rule with code or name ``key`` (case-insensitive), or None."""
-    from rsb_mj.lang.linter import RULES
+    from rsb_mj.lang.rules.base import RULES
 
     key = key.strip()
     for rule in RULES.values():
@@ -149,7 +149,7 @@ def _source(
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb lint``; returns the exit status."""
     if args.explain or args.rules:
-        from rsb_mj.lang.linter import RULES
+        from rsb_mj.lang.rules.base import RULES
     if args.explain:
         rule = find_rule(args.explain)
         if rule is None:

@@ -12,7 +12,7 @@ from bisect import bisect_right
 
 from lsprotocol import types
 
-from rsb_mj.lang.ast import Span
+from rsb_mj.lang.nodes import Span
 
 
 def _units(text: str, encoding: str) -> int:

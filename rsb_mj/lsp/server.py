@@ -26,9 +26,10 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from rsb_mj.lang.ast import Problem, Span
+from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.files import is_template_file
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lsp import completion, context, definition, fixes, formatting, hover
 from rsb_mj.lsp.analysis import Analysis, analyze
 from rsb_mj.lsp.diagnostics import publishable
