@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from rsb_mj.lang.linter import RULES, lint_source
+from rsb_mj.lang.linter import lint_source
+from rsb_mj.lang.rules.base import RULES
 
 from .conftest import ROOT, TASKS, change_doc, open_doc, position_of, published, server_env
 
@@ -63,7 +64,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def lint_json(files: dict[str, Path]) -> dict[str, list[dict]]:
     """``rsb lint --format json`` of every file (one run), by the task or template file."""
     run = subprocess.run(
-        [sys.executable, "-m", "rsb_mj", "lint", "--no-cache", "--format", "json"]
+        [sys.executable, "-m", "rsb_mj", "lint", "--format", "json"]
         + [str(p) for p in files.values()],
         capture_output=True,
         text=True,
