@@ -561,8 +561,8 @@ def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
         return None
-    from rsb_mj.episodes.private_manifest import read_private
-    from rsb_mj.episodes.private_secret import Secret
+    from rsb_mj.tables.private.manifest import read_private
+    from rsb_mj.tables.private.secret import Secret
 
     secret = Secret.read(config.secret_file)
     if config.tables is not None and read_private(config.tables).secret_id != secret.id:

@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rsb_mj.episodes.private_secret import Secret
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.tables.private.secret import Secret
 
 #: The key of a record line that holds its signature.
 SIGNATURE = "signature"
