@@ -44,7 +44,8 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Rect
 from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
-from rsb_mj.scene.categories import CATEGORIES, get_category
+from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
+from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.standins import STANDINS
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, TABLE_TOP_Z
@@ -213,7 +214,8 @@ class GoalScene:
             surface it rests on.
         tops: object or fixture name -> its height [m] (top above its bottom).
         sources: object name -> where its model came from (``"standins"`` a stand-in of
-            :mod:`rsb_mj.scene.categories.standins`, ``"rsb"`` a question task's category,
+            :mod:`rsb_mj.scene.categories.standins`, ``"assets:<fingerprint>"`` the user's
+            original (:mod:`rsb_mj.scene.assets`), ``"rsb"`` a question task's category,
             ``"rsb-primitive"`` a primitive of :mod:`rsb_mj.scene.goal_props`).
     """
 
@@ -371,28 +373,50 @@ class GoalScene:
         )
 
 
-def _object_model(spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str):
+def _source_category(objects: ObjectSource, category: str) -> Category | None:
+    """``category`` from ``objects`` (an original where the user's folder has it, else the
+    stand-in or rsb model), or None where rsb_mj has no model."""
+    if category not in CATEGORIES and (
+        objects.root is None or find_object_xml(objects.root, category) is None
+    ):
+        return None
+    return objects.category(category)
+
+
+def _label(known: Category, objects: ObjectSource, category: str) -> str:
+    if isinstance(known, OriginalCategory):
+        return objects.label
+    return "standins" if category in STANDINS else "rsb"
+
+
+def _object_model(
+    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str, objects: ObjectSource
+):
     """Build object ``name`` into ``body``; returns (rest height, height, source)."""
-    known = CATEGORIES.get(category)
-    if known is not None and not getattr(known, "fixture", False):
-        built = get_category(category).build(spec, body, name)
+    known = _source_category(objects, category)
+    if known is not None and not known.fixture:
+        built = known.build(spec, body, name)
         rgba = CATEGORY_RGBA.get(category, (0.7, 0.7, 0.7, 1.0))
         for g in built.color_geoms:
             spec.geom(g).rgba = list(rgba)
         height = 2 * known.half_extents[2]
-        return known.rest_height, height, "standins" if category in STANDINS else "rsb"
+        return known.rest_height, height, _label(known, objects, category)
     prop: Prop = object_prop(category)
     build_prop(body, name, prop)
     return 0.0, prop.height, "rsb-primitive"
 
 
-def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
-    """Compile ``task`` (tier A0/A1) on the Aloha table.
+def compile_goal_scene(
+    task: GoalTask, *, quality: str = "fast", objects: ObjectSource | None = None
+) -> GoalScene:
+    """Compile ``task`` (tier A0/A1) on the Aloha table, its objects and fixtures from
+    ``objects`` (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default).
 
     Raises:
         SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
             region in ``:init``, or a model MuJoCo rejects.
     """
+    objects = objects or STANDINS_SOURCE
     fmap = choose_map(task)
     spec = aloha.aloha_spec(quality)
     spec.modelname = "goal_" + task.problem.name
@@ -416,7 +440,7 @@ def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
     for name, category in task.fixtures.items():
         if name == table:
             continue
-        known = CATEGORIES.get(category)
+        known = _source_category(objects, category)
         prop = None if known is not None and known.fixture else fixture_prop(category)
         if prop is None and (known is None or not known.fixture):
             raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
@@ -442,7 +466,7 @@ def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
     for name, category in task.objects.items():
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")
-        rest[name], tops[name], sources[name] = _object_model(spec, body, name, category)
+        rest[name], tops[name], sources[name] = _object_model(spec, body, name, category, objects)
     try:
         model = spec.compile()
     except ValueError as exc:
