@@ -31,6 +31,8 @@ class Job:
             (``--feature-modules``; :mod:`rsb_mj.policies.feature_hooks`).
         tables: a folder of private tables the row is read from (``rsb eval --tables``),
             ``""`` for the shipped tables.
+        label: the policy's name in records and reports (``rsb eval --name``), ``""`` for
+            its spec (see :attr:`name`).
     """
 
     suite: str
@@ -48,8 +50,14 @@ class Job:
     features_dir: str = ""
     feature_modules: tuple[str, ...] = ()
     tables: str = ""
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        """The policy's name in the records: its label, else its spec."""
+        return self.label or self.policy
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:
         """The record key this job produces (see ``EpisodeRecord.key``)."""
-        return (self.suite, self.split, self.index, self.policy, self.variant)
+        return (self.suite, self.split, self.index, self.name, self.variant)
