@@ -81,6 +81,8 @@ _LAZY: dict[str, str] = {
     "EvalConfig": "rsb_mj.evaluation",
     "EpisodeRecord": "rsb_mj.evaluation",
     "run_eval": "rsb_mj.evaluation",
+    "evaluate": "rsb_mj.evaluation.evaluate",
+    "Results": "rsb_mj.evaluation.evaluate",
     "read_records": "rsb_mj.evaluation",
     "summarize": "rsb_mj.evaluation",
     "Policy": "rsb_mj.policies",

@@ -6,6 +6,9 @@ line and column, or the field, and list the valid choices where there are any.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class RsbError(Exception):
     """Root of every rsb_mj error."""
@@ -70,6 +73,9 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def did_you_mean(value: str, choices: list[str] | tuple[str, ...]) -> str:
-    """Return ``"; valid choices: a, b, c"`` for an error message about ``value``."""
-    return "; valid choices: " + ", ".join(sorted(choices))
+def did_you_mean(value: str, choices: Iterable[str]) -> str | None:
+    """The closest of ``choices`` to ``value`` (case-insensitive difflib ratio >= 0.6), or
+    None: the ``did you mean`` of every error message and lint finding."""
+    pool = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(value.lower(), list(pool), n=1, cutoff=0.6)
+    return pool[close[0]] if close else None

@@ -47,8 +47,8 @@ def assets_dir() -> Path:
 
 def cache_root() -> Path | None:
     """Root of rsb_mj's user cache: ``RSB_MJ_CACHE``, else ``~/.cache/rsb_mj``; None when
-    there is no home directory. (The root of the lint result cache and the grammar's LALR
-    tables; the scene cache, :mod:`rsb_mj.scene.cache`, checks it is writable.)"""
+    there is no home directory. (The root of the grammar's LALR tables; the scene cache,
+    :mod:`rsb_mj.scene.cache`, checks it is writable.)"""
     named = os.environ.get("RSB_MJ_CACHE")
     if named:
         return Path(named)

@@ -55,6 +55,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rsb_mj.choices",
             "rsb_mj.splits",
             "rsb_mj.resize",
+            "rsb_mj.stats",
         ),
     ),
     # Task file -> AST: grammar, parser, AST, formatter, vocabulary, the typed task view,
@@ -73,10 +74,10 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rsb_mj.a2a.items",
         ),
     ),
-    # AST -> findings: the lint rules, template files, the lint result cache.
+    # AST -> findings: the lint rules, template files.
     (
         "linter",
-        ("rsb_mj.lang.linter", "rsb_mj.lang.rules", "rsb_mj.lang.templates", "rsb_mj.lang.cache"),
+        ("rsb_mj.lang.linter", "rsb_mj.lang.rules", "rsb_mj.lang.templates"),
     ),
     # Task -> episodes: the sampler, frozen tables and their audits.
     ("episodes", ("rsb_mj.episodes", "rsb_mj.a2a")),

@@ -86,7 +86,6 @@ def test_bench_lint_tiny_run_on_two_files():
     assert [line.split(":")[0] for line in lines[4:]] == [
         "end to end (cold, one process)",
         "end to end (cold, two spawned workers)",
-        "end to end (cached)",
     ]
 
 

@@ -14,11 +14,10 @@ Reported, best of ``--repeat`` runs each:
 * **warm**: parse + lint of every file in this process (texts in memory), and the share of
   it that is parsing (Lark's lexer, LALR parser and the AST builder);
 * **end to end**: ``python -m rsb_mj lint PATH...`` as a user runs it, process start included,
-  wall clock and CPU time of the child: *cold* (``--no-cache``: every file parsed and linted,
-  as on a first run or after an upgrade) and *cached* (the files unchanged since the previous
-  run: their results come from the lint cache, :mod:`rsb_mj.lang.cache`); and, to show what a
-  ``--jobs 2`` would buy, the cold run split over two spawned worker processes. The children
-  use a private cache folder.
+  wall clock and CPU time of the child: *cold* (every file parsed and linted; rsb lint keeps
+  no result cache) and, to show what a ``--jobs 2`` would buy, the cold run split over two
+  spawned worker processes; a ``--baseline`` checkout from before the result cache was deleted
+  is also measured *cached*. The children use a private cache folder.
 
 ``--baseline DIR`` measures the end-to-end figures of the rsb_mj checkout at ``DIR`` too (for
 instance ``git worktree add /tmp/rsb-before <commit>``), interleaved with this checkout's, so
@@ -147,7 +146,7 @@ def _lint_chunk(paths: list[str]) -> list[str]:
 
 
 def _split_child(workers: int, paths: list[str]) -> int:
-    """``rsb lint --no-cache PATH...`` with the files split over ``workers`` spawned processes
+    """``rsb lint PATH...`` with the files split over ``workers`` spawned processes
     (what a ``--jobs`` on the evaluation pool's spawn back end would do); prints the findings."""
     from concurrent.futures import ProcessPoolExecutor
 
@@ -162,10 +161,19 @@ def _split_child(workers: int, paths: list[str]) -> int:
     return 0
 
 
+def _child_help(checkout: Path) -> str:
+    """``rsb lint --help`` of ``checkout``'s rsb_mj."""
+    command = [sys.executable, "-m", "rsb_mj", "lint", "--help"]
+    return subprocess.run(
+        command, capture_output=True, text=True, env=_env_for(checkout), cwd=checkout, timeout=60
+    ).stdout
+
+
 def _end_to_end(
     label: str, checkout: Path, paths: list[Path], repeat: int
 ) -> list[tuple[str, float, float]]:
-    """(what, wall [s], CPU [s]) of the cold, split and cached runs of ``checkout``'s rsb_mj."""
+    """(what, wall [s], CPU [s]) of the cold and split runs of ``checkout``'s rsb_mj (and the
+    cached run of a baseline that has a result cache)."""
     py = sys.executable
     paths = [p.resolve() for p in paths]  # the children run in the checkout's folder
     command = [py, "-m", "rsb_mj", "lint", *map(str, paths)]
@@ -174,7 +182,7 @@ def _end_to_end(
     if checkout == ROOT:
         split = [py, str(Path(__file__).resolve()), "--split-child", "2", *map(str, paths)]
         runs = [
-            (f"{label}cold, one process", [*command, "--no-cache"]),
+            (f"{label}cold, one process", command),
             (f"{label}cold, two spawned workers", split),
         ]
     else:  # an older checkout may fork workers by default: measure both ways
@@ -182,7 +190,8 @@ def _end_to_end(
             (f"{label}cold, one process", [*command, "--no-cache", "--jobs", "1"]),
             (f"{label}cold, its default", [*command, "--no-cache"]),
         ]
-    runs.append((f"{label}cached", command))
+        if "result cache" in _child_help(checkout):
+            runs.append((f"{label}cached", command))
     return [(what, *_best(args, repeat, env, checkout)) for what, args in runs]
 
 

@@ -4,9 +4,9 @@ Usage::
 
     python tools/html_screenshot.py runs/six/report/report.html docs/report_html.png --row 1
 
-Opens the page (rsb_mj.evaluation.html.chromium: the system's Chromium over the DevTools
-protocol), fails if it logs a console error, optionally scrolls to a section or opens an
-episode of the browser, and saves a PNG of the window.
+Opens the page (tests/evaluation/chromium.py, the test suite's driver of the system's
+Chromium over the DevTools protocol), fails if it logs a console error, optionally scrolls to
+a section or opens an episode of the browser, and saves a PNG of the window.
 """
 
 from __future__ import annotations
@@ -58,9 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    from rsb_mj.evaluation.html.chromium import Chromium
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root
+    from tests.evaluation.chromium import BrowserError, Chromium
 
-    with Chromium(width=args.width, height=args.height) as browser:
+    try:
+        browser = Chromium(width=args.width, height=args.height)
+    except BrowserError as exc:
+        print(f"html_screenshot: {exc}", file=sys.stderr)
+        return 1
+    with browser:
         page = browser.open(args.page)
         if args.section:
             page.evaluate(f"document.getElementById({json.dumps(args.section)}).scrollIntoView()")

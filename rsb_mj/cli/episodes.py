@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "build" and (args.private or args.secret_file):
         return _build_private(args, expand_suites(list(args.suites)))
+    if args.action == "build" and args.out is not None:
+        _public_out(args.out)
     if args.action == "check" and (args.tables or args.secret_file):
         return _check_private(args, expand_suites(list(args.suites)))
     if args.action == "build" and any(s.endswith(".bddl") for s in args.suites):
@@ -107,6 +110,27 @@ def run(args: argparse.Namespace) -> int:
         return _check(args, expand_suites(list(args.suites)))
     table = load_table(args.suite, args.split)
     return _show(args, table)
+
+
+def _public_out(out: Path) -> None:
+    """Check that ``-o`` names a folder the public tables can be written to, and not a
+    folder of private tables (whose manifest a public build would rewrite).
+
+    Raises:
+        WriteError: when ``out`` is (under) a file or cannot be created or written.
+        EpisodeError: for a folder of private tables.
+    """
+    from rsb_mj.atomic import writable_folder
+    from rsb_mj.episodes.table_files import MANIFEST
+    from rsb_mj.errors import EpisodeError
+
+    manifest = out / MANIFEST
+    if manifest.is_file() and b'"private"' in manifest.read_bytes():
+        raise EpisodeError(
+            f"-o {out}: holds private tables ({manifest}); a public build would rewrite its "
+            "manifest: name another folder"
+        )
+    writable_folder(out, "the tables (-o)")
 
 
 def _build(args: argparse.Namespace, names: list[str]) -> int:
@@ -192,9 +216,9 @@ def _build_private(args: argparse.Namespace, names: list[str]) -> int:
         return 2
     from rsb_mj.evaluation.legibility import answer_reader
 
-    secret = Secret.read(args.secret_file)
+    secret = Secret.read(args.secret_file, warn=_warn)
     start = time.perf_counter()
-    results = build_private(names, secret, args.out, args.rows, reader=answer_reader)
+    results = build_private(names, secret, args.out, args.rows, reader=answer_reader, log=_note)
     for r in results:
         state = "rewritten" if r.changed else "unchanged"
         dropped = f", {len(r.dropped)} items dropped (illegible)" if r.dropped else ""
@@ -206,6 +230,18 @@ def _build_private(args: argparse.Namespace, names: list[str]) -> int:
     return 0
 
 
+def _note(message: str) -> None:
+    """A line of the private builder: its warnings to stderr, the rest to stdout."""
+    if message.startswith("warning: "):
+        _warn(message.removeprefix("warning: "))
+    else:
+        print(message)
+
+
+def _warn(message: str) -> None:
+    print(f"rsb episodes: warning: {message}", file=sys.stderr)
+
+
 def _check_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [SUITE...] --tables DIR [--secret-file FILE]``."""
     from rsb_mj.episodes.private_check import check_private
@@ -214,7 +250,7 @@ def _check_private(args: argparse.Namespace, names: list[str]) -> int:
     if args.tables is None:
         print("rsb episodes: error: --secret-file checks a private folder: give --tables DIR")
         return 2
-    secret = Secret.read(args.secret_file) if args.secret_file else None
+    secret = Secret.read(args.secret_file, warn=_warn) if args.secret_file else None
     start = time.perf_counter()
     problems = check_private(args.tables, names or None, secret)
     for line in problems:

@@ -93,7 +93,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--out, then run the --policy given, if any (repeatable)",
     )
     add_episodes(p, "episodes per suite (default 10)", default=10)
-    add_out(p, "run directory (resumed if present)", required=True)
+    add_out(p, "run directory (resumed if present); required except for goal task files")
     p.add_argument("--split", default="eval", choices=SPLITS)
     p.add_argument(
         "--tables",
@@ -247,6 +247,11 @@ def run(args: argparse.Namespace) -> int:
         terminal_table,
     )
 
+    goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
+    if goal_files:
+        return _run_goal(args, goal_files)
+    if args.out is None:
+        raise EvalError("--out DIR is required: the run directory (resumed if present)")
     for policy in args.forget:
         dropped = forget(args.out, policy)
         print(f"rsb eval: forgot {dropped} records of {policy} in {args.out / RECORDS_FILE}")
@@ -324,6 +329,45 @@ def run(args: argparse.Namespace) -> int:
     if errors:
         print(error_summary(errors), file=sys.stderr)
         return EXIT_ERRORS
+    return 0
+
+
+def _is_goal_file(path: str) -> bool:
+    """True for a task file without ``(:question ...)`` (a goal task); a file that does not
+    parse is left to the question path, which reports it."""
+    from rsb_mj.errors import TaskError
+    from rsb_mj.lang.goal_task import is_goal_task
+    from rsb_mj.lang.parser import parse_file
+
+    try:
+        return is_goal_task(parse_file(path))
+    except TaskError:
+        return False
+
+
+def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
+    """``rsb eval`` on goal task files (:mod:`rsb_mj.evaluation.goal_eval`)."""
+    from rsb_mj.evaluation.goal_eval import run_goal_eval, summary
+
+    if len(files) != len(args.tasks) or args.suite:
+        raise EvalError(
+            "goal task files (without (:question ...)) run on their own: give only goal "
+            f"task files, or none; goal files: {', '.join(files)}"
+        )
+    records = run_goal_eval(
+        files,
+        list(dict.fromkeys(args.policy)),
+        episodes=args.episodes,
+        start=args.start,
+        out=args.out,
+        max_steps=args.max_steps,
+    )
+    print(summary(records))
+    failed = [r for r in records if not r.success and r.failure]
+    for r in failed[:5]:
+        print(f"  seed {r.seed} {r.policy}: {r.failure}", file=sys.stderr)
+    if args.out is not None:
+        print(f"records: {args.out / 'goal_episodes.jsonl'}")
     return 0
 
 

@@ -6,11 +6,9 @@ Exit status: 0 clean, 1 findings (errors or warnings), 2 usage or internal error
 
 Files are linted in this process, in order (300 LIBERO / VLA-Arena files take about a second
 cold, see ``tools/bench_lint.py``; a second process gained nothing on 2 shared cores), so
-``--jobs`` is deprecated: it is accepted and ignored, with a note on stderr.
-
-Results are cached per file (:mod:`rsb_mj.lang.cache`): an unchanged file under an unchanged
-linter is not parsed again, and a run whose files are all cached does not even import the
-parser and the rules. ``--no-cache`` lints every file afresh.
+``--jobs`` is deprecated: it is accepted and ignored, with a note on stderr. Every run lints
+every file afresh; ``--no-cache`` (from when results were cached) is accepted and changes
+nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.lang.files import add_allow_root, iter_files
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rsb_mj.lang.cache import LintCache
     from rsb_mj.lang.rules import Rule
 
 
@@ -52,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="lint every file afresh; neither read nor write the result cache",
+        help="accepted for old scripts: every file is linted afresh",
     )
     parser.add_argument(
         "--jobs",
@@ -70,7 +67,8 @@ class InternalError(Exception):
 
 
 def lint_file(path: Path, *, target: str | None = None) -> tuple[str | None, list]:
-    """:func:`rsb_mj.lang.linter.lint_file` (imported on first use: cached runs skip it)."""
+    """:func:`rsb_mj.lang.linter.lint_file` (imported on first use: ``--explain`` and usage
+    errors skip the parser and the rules)."""
     from rsb_mj.lang.linter import lint_file as lint
 
     return lint(path, target=target)
@@ -120,35 +118,15 @@ def _finding(diagnostic: Any, text: str | None) -> dict[str, Any]:
     }
 
 
-def findings_of(
-    files: list[Path], target: str | None, cache: LintCache | None
-) -> list[list[dict[str, Any]]]:
-    """Per file (in order), its findings (see :func:`_finding`): from ``cache`` when the file
-    is unchanged, else linted and stored in it.
+def findings_of(files: list[Path], target: str | None) -> list[list[dict[str, Any]]]:
+    """Per file (in order), its findings (see :func:`_finding`).
 
     Raises:
         InternalError: naming the first file on which the linter failed (a bug).
     """
-    results: list[list[dict[str, Any]] | None] = [None] * len(files)
-    keys: dict[int, str] = {}
-    if cache is not None:
-        for i, path in enumerate(files):
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue  # the linter reports it (RSB104)
-            keys[i] = cache.key(path, target, text)
-            results[i] = cache.get(keys[i])
-    todo = [i for i, found in enumerate(results) if found is None]
-    if todo:
-        linted = lint_all([files[i] for i in todo], target)
-        for i, (text, diagnostics) in zip(todo, linted, strict=True):
-            results[i] = [_finding(d, text) for d in diagnostics]
-            if cache is not None and text is not None and cache.cacheable(text):
-                cache.put(cache.key(files[i], target, text), results[i])
-    if cache is not None:
-        cache.save(keep=set(keys.values()))
-    return [found or [] for found in results]
+    return [
+        [_finding(d, text) for d in diagnostics] for text, diagnostics in lint_all(files, target)
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -187,13 +165,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.jobs is not None:
         print(JOBS_DEPRECATED, file=sys.stderr)
-    cache = None
-    if not args.no_cache:
-        from rsb_mj.lang.cache import LintCache  # (hashing and JSON: not paid by --no-cache)
-
-        cache = LintCache.open()
     try:
-        results = findings_of(files, args.target, cache)
+        results = findings_of(files, args.target)
     except InternalError as exc:  # report it, never a traceback
         print(f"rsb lint: internal error on {exc}", file=sys.stderr)
         return 2

@@ -49,9 +49,9 @@ from rsb_mj.episodes.heuristics import (
 )
 from rsb_mj.episodes.probes import units_digit_oracle
 from rsb_mj.episodes.sources import QuestionSource, get_source, source_of
-from rsb_mj.episodes.stats import Z95, chance_band, chi_square_uniform, z_two_sided
 from rsb_mj.episodes.templates import option_list
 from rsb_mj.errors import EpisodeError
+from rsb_mj.stats import Z95, chance_band, chi_square_uniform, z_two_sided
 
 #: Significance level of the chi-square uniformity tests.
 ALPHA = 0.05

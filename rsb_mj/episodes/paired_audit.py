@@ -28,7 +28,7 @@ from rsb_mj.episodes.audit import AuditReport, Check, lengths, rate_check
 from rsb_mj.episodes.heuristics import BALANCED
 from rsb_mj.episodes.sources import QuestionSource, get_source
 from rsb_mj.episodes.sources.act2answer import probe_hits
-from rsb_mj.episodes.stats import Z95
+from rsb_mj.stats import Z95
 
 
 def _wrong(e: Episode) -> str:

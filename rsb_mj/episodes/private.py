@@ -37,7 +37,10 @@ secret and version give the same bytes (tables and manifest). The manifest::
 
 (``reserve``: the held-out questions the source offered, null for a generated one;
 ``dropped``: an Act2Answer table's items the legibility check refused.) A later build into
-the same folder adds or replaces tables and needs the same secret and version.
+the same folder adds or replaces tables and needs the same secret and version. Tables and
+manifest are written 0600, the folder (when the draw creates it) 0700; a table file there
+that the folder's private manifest does not list (say a copy of a shipped table) is refused
+before anything is drawn, never overwritten.
 
 ``rsb episodes check --tables DIR`` verifies a private folder without its secret: sha256 and
 row counts against the manifest, every row drawn again from what it records (its seed, and
@@ -59,10 +62,12 @@ module re-exports their public names):
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
 from rsb_mj.episode import Episode
 from rsb_mj.episodes.private_audit import audit_private
 from rsb_mj.episodes.private_check import check_private
@@ -79,11 +84,16 @@ from rsb_mj.episodes.table import BuildResult, DrawRequest
 from rsb_mj.episodes.table_files import (
     MANIFEST,
     dumps,
+    episodes_dir,
     read_table,
     sha256,
     table_name,
 )
 from rsb_mj.errors import EpisodeError
+
+#: Permission bits of a private table and manifest (the folder, when the draw creates it,
+#: is 0700).
+PRIVATE_MODE = 0o600
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -141,7 +151,16 @@ def build_private(
                 f"{VERSION}: use another -o"
             )
         tables = dict(held.tables)
-    out.mkdir(parents=True, exist_ok=True)
+    _refuse_foreign_tables(out, [t.file for t in _targets(names, lambda _: None)], tables)
+    created = not out.exists()
+    writable_folder(out, "the private tables (-o)", mode=0o700)
+    if created:
+        os.chmod(out, 0o700)
+    elif stat.S_IMODE(out.stat().st_mode) & 0o077:
+        log(
+            f"warning: other users can enter {out} (mode {stat.S_IMODE(out.stat().st_mode):04o}); "
+            f"the tables in it are 0600, chmod 700 {out} to hide their names too"
+        )
     drawn: dict[str, list[Episode]] = {}
     results = []
     for target in _targets(names, log):
@@ -172,8 +191,8 @@ def build_private(
         data = dumps(episodes)
         path = out / target.file
         changed = not path.is_file() or path.read_bytes() != data
-        if changed:
-            atomic_write_bytes(path, data)
+        if changed or stat.S_IMODE(path.stat().st_mode) != PRIVATE_MODE:
+            atomic_write_bytes(path, data, mode=PRIVATE_MODE)
         digest = sha256(data)
         tables[target.file] = {
             "suite": suite.name if suite else "",
@@ -188,8 +207,32 @@ def build_private(
         results.append(
             BuildResult(target.label, SPLIT, path, len(episodes), digest, 0, changed, dropped)
         )
-    atomic_write_text(out / MANIFEST, manifest_bytes(secret, tables))
+    atomic_write_text(out / MANIFEST, manifest_bytes(secret, tables), mode=PRIVATE_MODE)
     return results
+
+
+def _refuse_foreign_tables(out: Path, files: list[str], listed: dict[str, Any]) -> None:
+    """Refuse, before anything is drawn, a table file in ``out`` that this draw would
+    replace but that its private manifest does not list (e.g. a copy of a shipped table:
+    overwriting it with private rows would silently change what it holds).
+
+    Raises:
+        EpisodeError: naming the file, and the shipped table it is a copy of.
+    """
+    for file in files:
+        path = out / file
+        if file in listed or not path.exists():
+            continue
+        shipped = episodes_dir() / file
+        what = (
+            f"a copy of the shipped table {shipped}"
+            if shipped.is_file() and path.is_file() and path.read_bytes() == shipped.read_bytes()
+            else "a file no private manifest in the folder lists"
+        )
+        raise EpisodeError(
+            f"{path}: exists and is {what}; a private draw would overwrite it: move it away "
+            "or name another -o"
+        )
 
 
 __all__ = [

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
+import stat
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from rsb_mj.errors import EpisodeError
@@ -21,6 +25,29 @@ from rsb_mj.errors import EpisodeError
 VERSION = 1
 #: The shortest secret accepted [bytes] (128 bits).
 MIN_SECRET_BYTES = 16
+#: A secret shorter than this [bytes] is accepted with a warning (a typed phrase of 16
+#: characters holds far fewer than 128 random bits).
+WARN_SECRET_BYTES = 32
+#: The largest secret file read [bytes].
+MAX_SECRET_FILE_BYTES = 4096
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 class Secret:
@@ -43,17 +70,53 @@ class Secret:
         self._key = bytes(key)
 
     @classmethod
-    def read(cls, path: Path) -> Secret:
+    def read(cls, path: Path, warn: Callable[[str], None] | None = None) -> Secret:
         """The secret in file ``path``: its bytes less surrounding whitespace.
 
+        Only a regular file of at most :data:`MAX_SECRET_FILE_BYTES` is read (a device such
+        as ``/dev/urandom`` never ends, a FIFO blocks until someone writes it).
+
+        Args:
+            path: the secret file.
+            warn: called with a message for a secret shorter than
+                :data:`WARN_SECRET_BYTES` or a file that other users can read (default:
+                printed to stderr).
+
         Raises:
-            EpisodeError: for a missing or unreadable file, or too short a secret.
+            EpisodeError: for a missing or unreadable file, one that is not a regular file
+                or is too big, or too short a secret.
         """
+        where = f"--secret-file {path}"
+        warn = warn or _warn
         try:
-            data = Path(path).read_bytes()
+            mode = os.stat(path).st_mode
+            if not stat.S_ISREG(mode):
+                raise EpisodeError(
+                    f"{where}: not a regular file ({_kind(mode)}); write the secret to a "
+                    "file, e.g. head -c 32 /dev/urandom | base64 > secret.txt"
+                )
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_SECRET_FILE_BYTES + 1)
         except OSError as exc:
-            raise EpisodeError(f"--secret-file {path}: cannot read it ({exc.strerror})") from None
-        return cls(data.strip(), f"--secret-file {path}")
+            raise EpisodeError(f"{where}: cannot read it ({exc.strerror or exc})") from None
+        if len(data) > MAX_SECRET_FILE_BYTES:
+            raise EpisodeError(
+                f"{where}: more than {MAX_SECRET_FILE_BYTES} bytes; a secret is a short "
+                "random string, e.g. head -c 32 /dev/urandom | base64 > secret.txt"
+            )
+        secret = cls(data.strip(), where)
+        if len(secret._key) < WARN_SECRET_BYTES:
+            warn(
+                f"{where}: a secret of {len(secret._key)} bytes is short; "
+                f"{WARN_SECRET_BYTES} random bytes or more are safer "
+                "(head -c 32 /dev/urandom | base64 > secret.txt)"
+            )
+        if mode & 0o044:
+            warn(
+                f"{where}: other users can read it (mode {stat.S_IMODE(mode):04o}); "
+                f"chmod 600 {path}"
+            )
+        return secret
 
     @property
     def id(self) -> str:
@@ -77,4 +140,10 @@ class Secret:
         return f"Secret(id {self.id[:12]})"
 
 
-__all__ = ["MIN_SECRET_BYTES", "VERSION", "Secret"]
+__all__ = [
+    "MAX_SECRET_FILE_BYTES",
+    "MIN_SECRET_BYTES",
+    "VERSION",
+    "WARN_SECRET_BYTES",
+    "Secret",
+]

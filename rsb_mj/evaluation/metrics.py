@@ -33,9 +33,7 @@ from rsb_mj.episode import LETTERS
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.rates import CONTROL_HZ
-
-#: Two-sided 95% normal quantile.
-Z95 = 1.96
+from rsb_mj.stats import Z95
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:

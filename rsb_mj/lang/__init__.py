@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 from rsb_mj.lazy import lazy_exports
 
-#: Public name -> defining module, imported on first access: ``rsb_mj.lang.cache`` and
-#: ``rsb_mj.lang.files`` (what ``rsb lint`` needs when every result is cached) stay light.
+#: Public name -> defining module, imported on first access: ``rsb_mj.lang.files`` (what
+#: ``rsb lint`` needs to find the files and ``rsb lint --explain``) stays light.
 _EXPORTS: dict[str, str] = {
     "NO_SPAN": "rsb_mj.lang.ast",
     "And": "rsb_mj.lang.ast",

@@ -5,8 +5,7 @@ LALR parser with cached tables and the AST builder inside). Syntax errors never 
 Lark exceptions: they become RSB1xx :class:`~rsb_mj.lang.diagnostics.Diagnostic` objects
 (:mod:`rsb_mj.lang.syntax_errors`); RSB104 ``unreadable-file`` is :func:`read_source`'s.
 
-Lark is imported on the first parse, not with this module: ``rsb lint`` on files whose
-results are cached (:mod:`rsb_mj.lang.cache`) never imports it.
+Lark is imported on the first parse, not with this module.
 """
 
 from __future__ import annotations

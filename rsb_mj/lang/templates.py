@@ -31,10 +31,10 @@ from rsb_mj.choices import (
     required_placeholders,
     style,
 )
-from rsb_mj.errors import TaskError
+from rsb_mj.errors import TaskError, did_you_mean
 from rsb_mj.lang.ast import Span
 from rsb_mj.lang.diagnostics import Diagnostic
-from rsb_mj.lang.rules.base import RULES, declare, did_you_mean
+from rsb_mj.lang.rules.base import RULES, declare
 
 #: Placeholders allowed per choice count (:func:`rsb_mj.choices.placeholders`).
 PLACEHOLDERS: dict[int, tuple[str, ...]] = {n: placeholders(n) for n in CHOICE_COUNTS}

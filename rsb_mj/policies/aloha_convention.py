@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.errors import EvalError, did_you_mean
+from rsb_mj.errors import EvalError
 
 #: Gripper indices in the 14-D state and action.
 GRIPPERS = (6, 13)
@@ -206,5 +206,7 @@ def get_convention(name: str) -> Convention:
         EvalError: for an unknown name, listing the valid ones.
     """
     if name not in CONVENTIONS:
-        raise EvalError(f"unknown openpi convention {name!r}" + did_you_mean(name, CONVENTIONS))
+        raise EvalError(
+            f"unknown openpi convention {name!r}; valid choices: {', '.join(sorted(CONVENTIONS))}"
+        )
     return CONVENTIONS[name]

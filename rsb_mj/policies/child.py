@@ -26,8 +26,8 @@ group.
 Protocol
 --------
 Transport: one end of a Unix stream socket pair each; every message is one frame of
-:mod:`rsb_mj.policies.frames` (a JSON header with raw numeric arrays, never pickle), a
-JSON object with a ``type``. rsb sends one request and reads one reply, strictly in turn.
+:mod:`rsb_mj.policies.frames` (openpi's msgpack-numpy format, never pickle), a
+map with a ``type``. rsb sends one request and reads one reply, strictly in turn.
 
 Requests (rsb -> policy process) and their replies:
 
@@ -128,7 +128,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import PolicyError
-from rsb_mj.policies import frames
+from rsb_mj.policies import frames, sandbox
 from rsb_mj.policies.base import MAX_BATCH, Policy, PolicyStatus
 
 #: The protocol this module speaks (see the module docstring).
@@ -150,7 +150,7 @@ _PR_SET_DUMPABLE = 4
 _BOOT = (
     "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
     "from rsb_mj.policies.child_server import main; "
-    "main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))"
+    "main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), json.loads(sys.argv[5]))"
 )
 
 
@@ -201,11 +201,13 @@ def _public(info: dict[str, Any]) -> dict[str, Any]:
     return {k: info[k] for k in keys if k in info}
 
 
-def _exit_cause(proc: subprocess.Popen) -> str:
+def _exit_cause(proc: subprocess.Popen, sandboxed: bool = False) -> str:
     try:
         code = proc.wait(timeout=CLOSE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return "closed its connection"
+    if sandboxed and code > 128:  # bwrap exits 128 + n when its command is killed by n
+        code = 128 - code
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -246,11 +248,21 @@ class ChildPolicy(Policy):
             for opt in (socket.SO_SNDBUF, socket.SO_RCVBUF):
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
+        settings = sandbox.current()
+        self.sandboxed = sandbox.check(settings, spec)
+        path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        argv = [sys.executable, "-c", _BOOT, json.dumps(path)]
         escape_r, escape_w = os.pipe()
+        # In the sandbox the policy process's parent is the PID namespace's first process
+        # (pid 1); when that one dies, the kernel ends every process of the namespace.
+        parent = 1 if self.sandboxed else os.getpid()
+        limits = json.dumps(settings.limits() if self.sandboxed else {})
+        argv += [str(theirs.fileno()), str(escape_w), str(parent), limits]
+        if self.sandboxed:
+            argv = sandbox.command(settings, argv, reads=[*path, *_spec_folder(spec)])
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, json.dumps(sys.path), str(theirs.fileno()),
-                 str(escape_w), str(os.getpid())],
+                argv,
                 pass_fds=(theirs.fileno(), escape_w),
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
@@ -305,7 +317,7 @@ class ChildPolicy(Policy):
                 the process that escaped a fork.
         """
         if self._proc.poll() is not None:
-            raise self._fail(what, f"its process {_exit_cause(self._proc)} earlier")
+            raise self._fail(what, f"its process {_exit_cause(self._proc, self.sandboxed)} earlier")
         if self._busy:
             raise self._fail(what, "the policy process is out of step (an earlier call was "
                              "interrupted); it is restarted for the next episode")  # fmt: skip
@@ -315,9 +327,8 @@ class ChildPolicy(Policy):
             frames.send(self._sock, message)
             reply = frames.recv(self._sock)
         except frames.Closed:
-            raise self._fail(
-                what, f"its process {_exit_cause(self._proc)} (the episode is not scored)"
-            ) from None
+            cause = _exit_cause(self._proc, self.sandboxed)
+            raise self._fail(what, f"its process {cause} (the episode is not scored)") from None
         except TimeoutError:
             raise self._fail(what, f"no answer within {timeout_s:g} s") from None
         except frames.FrameError as exc:
@@ -486,6 +497,16 @@ class ChildPolicy(Policy):
         if polite:
             _wait_unreaped(self._proc.pid, CLOSE_TIMEOUT_S)
         self._finalizer()
+
+
+def _spec_folder(spec: str) -> list[str]:
+    """The folder of a file policy's file (bound into its sandbox), ``[]`` for a module."""
+    from rsb_mj.policies.user import is_file_form, split_spec
+
+    parts = split_spec(spec)
+    if parts is None or not is_file_form(parts[0]):
+        return []
+    return [os.path.dirname(os.path.abspath(parts[0]))]
 
 
 def _wait_unreaped(pid: int, timeout_s: float) -> None:

@@ -11,7 +11,10 @@ Received envelopes are checked before any array is built: the dtype must be a pl
 numeric one (:data:`DECODED_KINDS`: bool, signed and unsigned integers, floats; an
 ``"|O"`` object array would make numpy read pointers out of the server's bytes), the shape
 a list of non-negative integers whose product times the item size is the byte count.
-Decoded arrays are read-only views of the received bytes, as in openpi-client.
+Decoded arrays are read-only views of the received bytes, as in openpi-client
+(``unpackb(..., writable=True)`` gives writable copies instead).
+This is rsb_mj's one numpy codec for sockets: :mod:`rsb_mj.policies.frames` frames the
+same bytes for policy processes.
 ``tests/policies/test_openpi_wire.py`` checks :func:`packb` against golden bytes written by
 openpi-client's own packer (``tools/openpi_wire_golden.py``).
 """
@@ -68,7 +71,16 @@ def _dtype(obj: dict[Any, Any], what: str) -> np.dtype:
     return dtype
 
 
-def _unpack_array(obj: dict[Any, Any]) -> Any:
+def _pack_plain(obj: Any) -> Any:
+    """:func:`_pack_array` for plain numeric dtypes only, numpy scalars as Python numbers."""
+    if isinstance(obj, np.ndarray | np.generic) and obj.dtype.kind not in DECODED_KINDS:
+        raise WireError(f"cannot send dtype {obj.dtype} (only bool, integer and float dtypes)")
+    if isinstance(obj, np.generic):
+        return obj.item()
+    return _pack_array(obj)
+
+
+def _unpack_array(obj: dict[Any, Any], writable: bool = False) -> Any:
     if b"__ndarray__" in obj:
         dtype = _dtype(obj, "an array envelope")
         data, shape = obj.get(b"data"), obj.get(b"shape")
@@ -82,6 +94,8 @@ def _unpack_array(obj: dict[Any, Any]) -> Any:
                 f"an array envelope of shape {tuple(shape)} and dtype {dtype.str} needs "
                 f"{count * dtype.itemsize} bytes, got {len(data)}"
             )
+        if writable:
+            return np.frombuffer(bytearray(data), dtype).reshape(tuple(shape))
         return np.ndarray(buffer=data, dtype=dtype, shape=tuple(shape))
     if b"__npgeneric__" in obj:
         dtype = _dtype(obj, "a scalar envelope")
@@ -102,29 +116,35 @@ def _unpack_array(obj: dict[Any, Any]) -> Any:
     return obj
 
 
-def packb(obj: Any) -> bytes:
+def packb(obj: Any, *, numpy_scalars: bool = True) -> bytes:
     """``obj`` (dicts, lists, str, numbers, numpy arrays and scalars) as openpi's bytes.
+
+    ``numpy_scalars=False`` sends numpy scalars as plain Python numbers (they come back
+    as ``int``, ``float`` or ``bool``), as rsb's policy processes expect.
 
     Raises:
         WireError: for a value msgpack cannot carry (e.g. an object array, a set).
     """
     try:
-        return msgpack.packb(obj, default=_pack_array)
+        return msgpack.packb(obj, default=_pack_array if numpy_scalars else _pack_plain)
     except WireError:
         raise
     except (TypeError, ValueError, OverflowError) as exc:
         raise WireError(f"cannot pack {type(obj).__name__}: {exc}") from None
 
 
-def unpackb(data: bytes) -> Any:
+def unpackb(data: bytes, *, writable: bool = False) -> Any:
     """Decode openpi's bytes (numpy envelopes become arrays and scalars).
+
+    Arrays are read-only views of ``data``, or writable copies with ``writable=True``.
 
     Raises:
         WireError: for bytes that are not one msgpack object, or an envelope that is
             malformed or carries a refused dtype (see the module docstring).
     """
     try:
-        return msgpack.unpackb(data, object_hook=_unpack_array)
+        hook = (lambda obj: _unpack_array(obj, True)) if writable else _unpack_array
+        return msgpack.unpackb(data, object_hook=hook)
     except WireError as exc:
         raise WireError(
             f"{len(data)} bytes of openpi msgpack holding a refused value: {exc}"

@@ -33,14 +33,14 @@ Everything is deterministic for a given ``seed`` (folds, permutations, solver).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.metrics import Z95, wilson
+from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.probing.dataset import ProbeSet
+from rsb_mj.stats import chance_band
 
 #: Default number of folds.
 FOLDS = 5
@@ -136,12 +136,6 @@ def chance_of(labels: np.ndarray, choices: int) -> tuple[float, str]:
     majority = float(counts.max() / counts.sum())
     uniform = 1.0 / choices
     return (majority, "majority") if majority > uniform + 1e-12 else (uniform, "1/N")
-
-
-def chance_band(chance: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """chance +- z sqrt(chance (1 - chance) / n), clipped to 0..1."""
-    half = z * math.sqrt(chance * (1 - chance) / n) if n else 1.0
-    return (max(0.0, chance - half), min(1.0, chance + half))
 
 
 def permute_groups(codes: np.ndarray, groups: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -342,7 +336,6 @@ __all__ = [
     "C",
     "LayerResult",
     "ProbeSettings",
-    "chance_band",
     "chance_of",
     "out_of_fold",
     "permute_groups",

@@ -11,8 +11,8 @@ from rsb_mj.episodes.options import draw_options, step_of, window
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.arithmetic import make_question
-from rsb_mj.episodes.stats import chi_square_uniform
 from rsb_mj.errors import EpisodeError
+from rsb_mj.stats import chi_square_uniform
 
 
 @pytest.mark.parametrize("n", [4, 10])

@@ -138,7 +138,7 @@ def test_an_internal_error_names_the_file_and_exits_2(files, capsys, monkeypatch
         raise RuntimeError("bug")
 
     monkeypatch.setattr("rsb_mj.cli.lint.lint_file", boom)
-    assert main(["lint", str(good), "--no-cache"]) == 2
+    assert main(["lint", str(good)]) == 2
     assert capsys.readouterr().err == (f"rsb lint: internal error on {good}: RuntimeError('bug')\n")
 
 
@@ -181,7 +181,7 @@ def test_linting_imports_neither_numpy_nor_the_sampler():
     tasks = Path(__file__).resolve().parents[2] / "tasks"
     code = (
         "import sys; from rsb_mj.cli import main; "
-        f"status = main(['lint', '--no-cache', {str(data)!r}, {str(tasks)!r}]); "
+        f"status = main(['lint', {str(data)!r}, {str(tasks)!r}]); "
         "print(status, sorted(m for m in sys.modules if m == 'numpy' or m.startswith("
         "('rsb_mj.episodes.sampler', 'rsb_mj.episodes.sources.gsm8k', 'rsb_mj.cli.eval'))))"
     )

@@ -14,7 +14,7 @@ from .lang_samples import BASE
 
 
 def _lint_broken(tmp_path, env):
-    """``rsb lint --no-cache`` of a file with a syntax error, in a fresh process."""
+    """``rsb lint --no-cache`` (still accepted) of a broken file, in a fresh process."""
     path = tmp_path / "broken.bddl"
     path.write_text(BASE.replace("(:choices 4)", "(:choices four)"), encoding="utf-8")
     return subprocess.run(

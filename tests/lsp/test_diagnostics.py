@@ -63,7 +63,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def lint_json(files: dict[str, Path]) -> dict[str, list[dict]]:
     """``rsb lint --format json`` of every file (one run), by the task or template file."""
     run = subprocess.run(
-        [sys.executable, "-m", "rsb_mj", "lint", "--no-cache", "--format", "json"]
+        [sys.executable, "-m", "rsb_mj", "lint", "--format", "json"]
         + [str(p) for p in files.values()],
         capture_output=True,
         text=True,

@@ -11,13 +11,8 @@ from rsb_mj.cli import main
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.worker import error_record
 from rsb_mj.probing.dataset import ProbeSet, groups_of, side_of
-from rsb_mj.probing.probe import (
-    ProbeSettings,
-    chance_band,
-    chance_of,
-    permute_groups,
-    probe_layer,
-)
+from rsb_mj.probing.probe import ProbeSettings, chance_of, permute_groups, probe_layer
+from rsb_mj.stats import chance_band
 
 
 def _record(suite: str, index: int, **changes):

@@ -15,16 +15,10 @@ parameter's position, the runtime raises it). Subject names match case-insensiti
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-
-def did_you_mean(value: str, valid: list[str]) -> str | None:
-    """The valid name closest to ``value`` (difflib ratio >= 0.6), or None."""
-    close = difflib.get_close_matches(value, valid, n=1)
-    return close[0] if close else None
-
+from rsb_mj.errors import did_you_mean
 
 #: MMLU-Pro categories (``category`` of each row); ``math`` is never in the pool.
 MMLU_PRO_SUBJECTS = (

@@ -3,7 +3,7 @@
 :func:`render_page` lays out the report :func:`rsb_mj.evaluation.report.build_report`
 computes (one object, two renderers: the page and ``report.md`` show the same strings);
 :mod:`.episodes` holds the episode browser's data, :mod:`.frames` the head-camera frames of
-recorded videos, :mod:`.chromium` the headless Chromium driver the browser tests use.
+recorded videos.
 """
 
 from __future__ import annotations

@@ -78,15 +78,6 @@ def rule(
     return wrap
 
 
-def did_you_mean(value: str, choices: Iterable[str]) -> str | None:
-    """The closest of ``choices`` to ``value`` (case-insensitive), or None."""
-    pool = {c.lower(): c for c in choices}
-    import difflib  # (only for findings: not paid by clean files)
-
-    close = difflib.get_close_matches(value.lower(), list(pool), n=1, cutoff=0.6)
-    return pool[close[0]] if close else None
-
-
 def choices_text(choices: Iterable[str], limit: int = 12) -> str:
     """``"a, b, c"`` (sorted; at most ``limit`` shown, then ``"... (N in all)"``)."""
     items = sorted(set(choices))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang import ast
 from rsb_mj.lang.motion import Motion, read_moving_objects
-from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.table_top import TABLE_HALF_SIZE
 
 _GOOD = "(:moving_objects (cart_1 (:motion_type linear) (:motion_period 40)))"

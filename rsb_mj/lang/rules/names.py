@@ -16,9 +16,10 @@ public names):
 
 from __future__ import annotations
 
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang import ast
 from rsb_mj.lang.block_values import DOMAINS, GENERIC_BLOCKS, KNOWN_BLOCKS, REGION_PROPERTIES
-from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.names_arguments import (
     ALL_PARTS,
     argument_kind,

@@ -8,10 +8,11 @@ fixture or object.
 
 from __future__ import annotations
 
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang import ast
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.known_categories import ALL_CATEGORIES
-from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.table_top import RSB_FIXTURE_CATEGORIES
 
 __all__ = ["duplicate_name", "missing_category", "unknown_category", "unknown_region_target"]

@@ -7,6 +7,7 @@ rsb's, each predicate with the domains that define it).
 
 from __future__ import annotations
 
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang.predicates import (
     PREDICATE_DOMAINS,
     PREDICATES,
@@ -16,7 +17,7 @@ from rsb_mj.lang.predicates import (
     PredicateInfo,
     predicates_of,
 )
-from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, choices_text, rule
 
 __all__ = ["unknown_predicate", "unscoreable_predicate"]
 

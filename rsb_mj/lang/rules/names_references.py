@@ -7,10 +7,11 @@ be one the episode binds (``?answer`` or a typed ``?c - candidate``), outside ``
 
 from __future__ import annotations
 
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang import ast
 from rsb_mj.lang.block_values import VARIABLE_KINDS
 from rsb_mj.lang.predicates import PREDICATES
-from rsb_mj.lang.rules.base import Context, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.rules.names_arguments import ALL_PARTS
 
 __all__ = ["undefined_name", "undefined_variable"]

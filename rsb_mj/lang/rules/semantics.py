@@ -12,9 +12,10 @@ are modules beside this one: :mod:`.semantics_candidates` (RSB407-409, RSB419),
 from __future__ import annotations
 
 from rsb_mj.choices import counts_text
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang import ast
 from rsb_mj.lang.block_values import CHOICE_COUNTS, MAP_RULES, QUESTION_SOURCES, TEMPLATE_SETS
-from rsb_mj.lang.rules.base import Context, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, rule
 
 #: Blocks every rsb task needs.
 RSB_REQUIRED = ("question", "instruction", "candidates", "options", "grasp", "goal", "layout")

@@ -7,9 +7,10 @@ listed twice, and each able to show its option letter when the options share one
 from __future__ import annotations
 
 from rsb_mj.choices import LETTERS, MAX_COLORED, style
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang.block_values import CHOICE_COUNTS
 from rsb_mj.lang.categories import RSB_CATEGORIES
-from rsb_mj.lang.rules.base import Context, choices_text, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, choices_text, rule
 
 
 @rule(

@@ -8,8 +8,9 @@ uses only the letters of the choice count (A-I and K: J is skipped).
 from __future__ import annotations
 
 from rsb_mj.choices import LETTERS
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang.block_values import CHOICE_COUNTS
-from rsb_mj.lang.rules.base import Context, did_you_mean, rule
+from rsb_mj.lang.rules.base import Context, rule
 
 
 @rule(

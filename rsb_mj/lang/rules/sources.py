@@ -11,10 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from rsb_mj.choices import CHOICE_COUNTS
+from rsb_mj.errors import did_you_mean
 from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.display import shows_answers
-from rsb_mj.lang.rules.base import RULES, Context, did_you_mean, rule
+from rsb_mj.lang.rules.base import RULES, Context, rule
 from rsb_mj.lang.rules.references import usable_reference
 
 

@@ -101,8 +101,8 @@ def test_a_symlink_inside_the_folder_and_an_allowed_root_are_fine(tmp_path, caps
         assert _findings(path) == []
         episode = sample_episode(parse_file(path), suite="", split="eval", index=0, seed=1)
         assert episode.question_id.startswith("file-geography-")
-    assert main(["lint", "--no-cache", "--allow-root", str(shared), str(path)]) == 0
-    assert main(["lint", "--no-cache", str(path)]) == 1
+    assert main(["lint", "--allow-root", str(shared), str(path)]) == 0
+    assert main(["lint", str(path)]) == 1
     assert "RSB470 referenced-file-outside" in capsys.readouterr().out
 
 
@@ -200,7 +200,7 @@ def test_a_huge_numeric_answer_is_a_finding_in_lint_and_an_error_in_eval(tmp_pat
         "range: a numeric answer has at most 15 digits before the point and 6 after it (give it "
         "options to use another text)"
     )
-    assert main(["lint", "--no-cache", str(path)]) == 1  # not 2, "internal error"
+    assert main(["lint", str(path)]) == 1  # not 2, "internal error"
     assert capsys.readouterr().out.startswith(finding + "\n")
     out = tmp_path / "run"
     argv = ["eval", str(path), "--policy", "noop", "--episodes", "1", "--out", str(out)]
