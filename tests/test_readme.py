@@ -299,7 +299,7 @@ def test_the_readme_hard_codes_no_test_count():
 
 
 def test_the_authoring_guide_says_a_task_files_rows_are_seeded_by_its_name():
-    from rsb_mj.evaluation.episode_source import row_seed
+    from rsb_mj.tables.episode_source import row_seed
 
     text = " ".join((REPO / "tasks" / "README.md").read_text(encoding="utf-8").split())
     assert "a seed fixed by the file name (not its folder), the split and `i`" in text

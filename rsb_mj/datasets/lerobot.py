@@ -57,8 +57,8 @@ from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
 from rsb_mj.policies.lerobot import ROBOT_TYPE, video_key
+from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
-from rsb_mj.suites import CONTROL_HZ
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 VERSIONS = ("3.0", "2.1")

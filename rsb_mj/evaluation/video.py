@@ -27,8 +27,8 @@ import numpy as np
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes
 from rsb_mj.errors import RsbError
-from rsb_mj.evaluation.episode_source import is_task_file
-from rsb_mj.suites import CONTROL_HZ
+from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.tables.episode_source import is_task_file
 
 CODEC = "libx264"
 #: Name of the codec as decoders report it (``video.codec`` in LeRobot's ``info.json``).
