@@ -568,11 +568,21 @@ def forget(out: Path, policy: str) -> int:
 
     Raises:
         EvalError: when ``out`` holds no records, or none of ``policy`` (naming those it
-            holds); WriteError when the records cannot be rewritten.
+            holds), or is a sealed run (its records are signed as one chain); WriteError
+            when the records cannot be rewritten.
     """
     path = out / RECORDS_FILE
     if not path.is_file():
         raise EvalError(f"{out}: no {RECORDS_FILE} records to forget {policy!r} from")
+    try:
+        sealed = bool(json.loads((out / RUN_FILE).read_text()).get("sealed"))
+    except (OSError, ValueError, AttributeError):
+        sealed = False
+    if sealed:
+        raise EvalError(
+            f"--forget {policy!r}: {out} is a sealed run, whose records are signed as one "
+            "chain: dropping some would break it; run the policy again in a new --out"
+        )
     lock = lock_folder(out, "rsb eval --forget")
     try:
         repair(path)

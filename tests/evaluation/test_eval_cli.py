@@ -303,3 +303,15 @@ def test_names_log_progress_and_forget(tmp_path, capsys):
         f"rsb eval: error: --forget 'near': {out / RECORDS_FILE} holds no records of it; its "
         "policies: 'my noop'\n"
     )
+
+
+def test_forget_refuses_a_sealed_run_folder(tmp_path, capsys):
+    from rsb_mj.cli import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / RECORDS_FILE).write_text('{"policy": "x"}\n')
+    (out / "run.json").write_text('{"split": "eval", "sealed": {"key_id": "ab"}}')
+    assert main(["eval", "-o", str(out), "--forget", "x"]) == 2
+    assert "is a sealed run, whose records are signed as one chain" in capsys.readouterr().err
+    assert (out / RECORDS_FILE).read_text() == '{"policy": "x"}\n'
