@@ -128,10 +128,10 @@ TERMINAL_NOTE = (
 
 
 def _short(value: float | None, interval: tuple[float, float] | None) -> str:
-    """``"97.5 [91-99]"``: the rate in % with its interval rounded to whole percent."""
+    """``"97.5 [91,99]"``: the rate in % with its interval rounded to whole percent."""
     if value is None or interval is None:
         return MISSING
-    return f"{pct(value)} [{100 * interval[0]:.0f}-{100 * interval[1]:.0f}]"
+    return f"{pct(value)} [{100 * interval[0]:.0f},{100 * interval[1]:.0f}]"
 
 
 def terminal_table(
@@ -164,7 +164,7 @@ def plain(table: Table) -> str:
     table = [[one_line(c) for c in row] for row in table]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     numeric = [
-        all(re.fullmatch(r"[-\d.]+( \[[-\d]+\])?|-", row[i]) for row in table[1:])
+        all(re.fullmatch(r"-?[\d.]+( \[-?\d+,-?\d+\])?|-", row[i]) for row in table[1:])
         for i in range(len(widths))
     ]
 

@@ -199,8 +199,8 @@ def test_the_terminal_table_fits_100_columns_with_its_jargon_in_one_line():
     assert lines[0].split() == ["policy", "suite", "n", "err", "GSR", "%", "TSR", "%", "nSG", "%",
                                 "vs", "chance"]  # fmt: skip
     assert lines[2] == (
-        "expert (privileged)  RSB-Math-4       20    0  100.0  100.0 [84-100]  100.0 [79-100]"
+        "expert (privileged)  RSB-Math-4       20    0  100.0  100.0 [84,100]  100.0 [79,100]"
         "  above"
     )
-    assert "random-grasp         RSB-Math-4       20    0  100.0    25.0 [11-47]" in text
+    assert "random-grasp         RSB-Math-4       20    0  100.0    25.0 [11,47]" in text
     assert "GSR" in TERMINAL_LEGEND and "TSR" in TERMINAL_LEGEND and "nSG" in TERMINAL_LEGEND
