@@ -47,7 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--width", type=int, default=320)
     p.add_argument("--height", type=int, default=240)
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress (default: a bar on a terminal, else a line per 5%% or per 10 s)",
+    )
     p.add_argument(
         "--cot",
         action="store_true",
