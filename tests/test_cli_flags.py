@@ -103,3 +103,16 @@ def test_version(capsys):
     assert capsys.readouterr().out.startswith(
         f"rsb_mj {rsb_mj_version()} (mujoco {mujoco.__version__}, Python 3."
     )
+
+
+def test_the_docs_name_every_command_policy_form_and_eval_flag():
+    from rsb_mj.cli import command_modules
+    from rsb_mj.policies.spec import PREFIXES
+
+    text = DOC.read_text()
+    for module in command_modules():
+        assert f"`rsb {module.replace('_', '-')}" in text, module
+    for form in PREFIXES.values():
+        assert f"`{form.usage}`" in text or f"`{form.usage.split(',')[0]}" in text, form.usage
+    for flag in ("--batch", "--name", "--forget", "-j/--jobs"):
+        assert flag in text, flag
