@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_jobs, add_out
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import ALL_SUITES
@@ -44,9 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Act2Answer; or task files (*.bddl)",
     )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
-    build.add_argument(
-        "-o", "--out", type=Path, help="write to this folder instead of tasks/episodes"
-    )
+    add_out(build, "write to this folder instead of tasks/episodes")
     build.add_argument(
         "--rows", type=int, help="rows per table (default: 500 eval, 1000 train); use with --out"
     )
@@ -62,9 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="the secret of a private draw (at least 16 bytes; never written anywhere)",
     )
-    build.add_argument(
-        "--jobs", type=int, default=1, help="worker processes (the bytes do not depend on it)"
-    )
+    add_jobs(build, "worker processes (the bytes do not depend on it)")
     add_allow_root(build)
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
     check.add_argument(
