@@ -118,6 +118,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--max-steps", type=int, default=None, help="override the suite step limit")
     p.add_argument(
+        "--assets",
+        default=None,
+        metavar="DIR",
+        help="goal tasks: build objects from your own LIBERO or VLA-Arena asset folder "
+        "(libero/libero/assets, vla_arena/vla_arena/assets) instead of the shipped stand-ins; "
+        "default $RSB_MJ_ASSETS, else an installed libero/vla_arena package's assets/",
+    )
+    p.add_argument(
         "--video",
         type=int,
         action="append",
@@ -137,7 +145,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=60.0,
         metavar="S",
-        help="seconds a policy server may take to answer one query (default 60)",
+        help="seconds a policy server, or a file or module policy once built, may take to "
+        "answer one query (default 60); past it the episode is the policy's error (in a "
+        "sealed run, its failure)",
     )
     p.add_argument(
         "--episode-timeout",
@@ -370,6 +380,9 @@ def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
             "goal task files (without (:question ...)) run on their own: give only goal "
             f"task files, or none; goal files: {', '.join(files)}"
         )
+    from rsb_mj.scene.assets import resolve_object_source
+
+    objects = resolve_object_source(args.assets)
     records = run_goal_eval(
         files,
         list(dict.fromkeys(args.policy)),
@@ -377,6 +390,7 @@ def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
         start=args.start,
         out=args.out,
         max_steps=args.max_steps,
+        objects=objects,
     )
     print(summary(records))
     failed = [r for r in records if not r.success and r.failure]

@@ -1,4 +1,4 @@
-"""Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.expert.dataset`) as a LeRobot dataset.
+"""Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.datasets.demo_file`) as a LeRobot dataset.
 
 Two layouts of LeRobot's ``LeRobotDataset`` (written with pyarrow and PyAV, no lerobot
 dependency; the ``lerobot-export`` extra installs both):
@@ -231,7 +231,7 @@ class _Episode:
 
 
 def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
-    from rsb_mj.expert.dataset import read_demo
+    from rsb_mj.datasets.demo_file import read_demo
 
     demo = read_demo(path, images=bool(cameras))
     missing = [c for c in cameras if c not in demo.images]

@@ -17,7 +17,9 @@ class Job:
         max_steps: control-step limit.
         video: path of an mp4 of the head camera to write, or ``""`` for none.
         connect_timeout_s: a policy server's connection limit [s] (openpi).
-        request_timeout_s: a policy server's limit per query [s] (openpi).
+        request_timeout_s: a policy server's limit per query [s] (openpi), and a policy
+            process's per request once the policy is built
+            (:class:`~rsb_mj.policies.child.ChildPolicy`).
         episode_timeout_s: wall-clock limit of the whole episode [s]; exceeding it records
             an infrastructure error.
         variant: ``"original"``, an instruction ablation mode or ``"counterfactual"`` (see

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
 from rsb_mj.evaluation.jobs import Job

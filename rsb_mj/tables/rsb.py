@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.errors import EpisodeError
 from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
