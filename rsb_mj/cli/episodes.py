@@ -98,14 +98,19 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "build" and (args.private or args.secret_file):
         return _build_private(args, expand_suites(list(args.suites)))
-    if args.action == "build" and args.out is not None:
-        _public_out(args.out)
     if args.action == "check" and (args.tables or args.secret_file):
         return _check_private(args, expand_suites(list(args.suites)))
     if args.action == "build" and any(s.endswith(".bddl") for s in args.suites):
         return _build_task_files(args)
     if args.action == "build":
-        return _build(args, expand_suites(list(args.suites)))
+        names = expand_suites(list(args.suites))
+        if args.out is not None:
+            from rsb_mj.suites import get_suite
+
+            for name in names:  # an unknown suite is refused before any folder is made
+                get_suite(name)
+            _public_out(args.out)
+        return _build(args, names)
     if args.action == "check":
         return _check(args, expand_suites(list(args.suites)))
     table = load_table(args.suite, args.split)
@@ -303,6 +308,8 @@ def _build_task_files(args: argparse.Namespace) -> int:
     if others:
         print(f"rsb episodes: error: give suites or task files, not both ({others[0]})")
         return 2
+    if args.out is not None:
+        _public_out(args.out)
     splits = ("eval", "train") if args.split == "both" else (args.split,)
     start = time.perf_counter()
     count = 0
