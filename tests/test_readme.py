@@ -291,7 +291,7 @@ def test_the_readme_hard_codes_no_test_count():
 
 
 def test_the_authoring_guide_says_a_task_files_rows_are_seeded_by_its_name():
-    from rsb_mj.evaluation.episode_source import row_seed
+    from rsb_mj.tables.episode_source import row_seed
 
     text = " ".join((REPO / "tasks" / "README.md").read_text(encoding="utf-8").split())
     assert "a seed fixed by the file name (not its folder), the split and `i`" in text
@@ -304,3 +304,10 @@ def test_the_lerobot_pip_route_names_its_video_decoder_needs():
     text = " ".join((REPO / "docs" / "ecosystem.md").read_text(encoding="utf-8").split())
     assert 'video_backend="pyav"' in text and "--dataset.video_backend=pyav" in text
     assert "FFmpeg's shared libraries" in text
+
+
+def test_the_act2answer_page_says_its_numbers_are_not_the_papers():
+    text = " ".join((REPO / "docs" / "act2answer.md").read_text(encoding="utf-8").split())
+    assert "one WidowX arm in SimplerEnv (80 control steps at 5 Hz per episode)" in text
+    assert "a re-embodiment on robosuite's bimanual Aloha" in text
+    assert "not comparable with the paper's tables" in text

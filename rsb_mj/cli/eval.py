@@ -145,7 +145,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=60.0,
         metavar="S",
-        help="seconds a policy server may take to answer one query (default 60)",
+        help="seconds a policy server, or a file or module policy once built, may take to "
+        "answer one query (default 60); past it the episode is the policy's error (in a "
+        "sealed run, its failure)",
     )
     p.add_argument(
         "--episode-timeout",
@@ -218,6 +220,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated module names of a torch-based policy (e.g. lerobot:) whose "
         "outputs are its features (forward hooks; the mean over tokens); needs --features",
     )
+    p.add_argument(
+        "--sealed",
+        action="store_true",
+        help="a sealed run (implied by --tables; needs --secret-file): policy code only in "
+        "the sandbox, episodes in a secret order, a wrong choice's episode runs on as a right "
+        "one would, a policy's faults are its failures, records signed for rsb report "
+        "--secret-file (docs/protocol.md, threat model)",
+    )
+    p.add_argument(
+        "--secret-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the private secret of a sealed run (for --tables: the one they were drawn from)",
+    )
+    p.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run file and module policies without the bubblewrap sandbox (refused when sealed)",
+    )
+    p.add_argument(
+        "--sandbox-bind",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="a folder the sandboxed policy may read besides its code and Python (e.g. its "
+        "checkpoint); repeatable",
+    )
+    p.add_argument(
+        "--sandbox-network",
+        action="store_true",
+        help="let the sandboxed policy use the network (default: none)",
+    )
+    p.add_argument(
+        "--sandbox-gpu",
+        action="store_true",
+        help="let the sandboxed policy use the GPU (/dev/nvidia*, /dev/dri; no memory limit)",
+    )
     add_allow_root(p)
     p.set_defaults(func=run)
 
@@ -273,6 +314,12 @@ def run(args: argparse.Namespace) -> int:
         feature_modules=tuple(m.strip() for m in args.feature_modules.split(",") if m.strip()),
         batch=args.batch,
         tables=args.tables,
+        sealed=args.sealed,
+        secret_file=args.secret_file,
+        sandbox=not args.no_sandbox,
+        sandbox_binds=tuple(args.sandbox_bind),
+        sandbox_network=args.sandbox_network,
+        sandbox_gpu=args.sandbox_gpu,
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)

@@ -100,7 +100,7 @@ JOBS_DEPRECATED = (
 
 def find_rule(key: str) -> Rule | None:
     """The rule with code or name ``key`` (case-insensitive), or None."""
-    from rsb_mj.lang.linter import RULES
+    from rsb_mj.lang.rules.base import RULES
 
     key = key.strip()
     for rule in RULES.values():
@@ -124,15 +124,32 @@ def findings_of(files: list[Path], target: str | None) -> list[list[dict[str, An
     Raises:
         InternalError: naming the first file on which the linter failed (a bug).
     """
+    others: dict[str, str | None] = {}
     return [
-        [_finding(d, text) for d in diagnostics] for text, diagnostics in lint_all(files, target)
+        [_finding(d, _source(d, path, text, others)) for d in diagnostics]
+        for path, (text, diagnostics) in zip(files, lint_all(files, target), strict=True)
     ]
+
+
+def _source(
+    diagnostic: Any, path: Path, text: str | None, others: dict[str, str | None]
+) -> str | None:
+    """The text a diagnostic's line is shown from: the linted file's, or the file the finding
+    is in (a question bank, a template file: read once, None when unreadable)."""
+    if diagnostic.path == str(path):
+        return text
+    if diagnostic.path not in others:
+        try:
+            others[diagnostic.path] = Path(diagnostic.path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            others[diagnostic.path] = None
+    return others[diagnostic.path]
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb lint``; returns the exit status."""
     if args.explain or args.rules:
-        from rsb_mj.lang.linter import RULES
+        from rsb_mj.lang.rules.base import RULES
     if args.explain:
         rule = find_rule(args.explain)
         if rule is None:

@@ -1,4 +1,4 @@
-"""Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.expert.dataset`) as a LeRobot dataset.
+"""Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.datasets.demo_file`) as a LeRobot dataset.
 
 Two layouts of LeRobot's ``LeRobotDataset`` (written with pyarrow and PyAV, no lerobot
 dependency; the ``lerobot-export`` extra installs both):
@@ -57,8 +57,8 @@ from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
 from rsb_mj.policies.lerobot import ROBOT_TYPE, video_key
+from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
-from rsb_mj.suites import CONTROL_HZ
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 VERSIONS = ("3.0", "2.1")
@@ -231,7 +231,7 @@ class _Episode:
 
 
 def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
-    from rsb_mj.expert.dataset import read_demo
+    from rsb_mj.datasets.demo_file import read_demo
 
     demo = read_demo(path, images=bool(cameras))
     missing = [c for c in cameras if c not in demo.images]

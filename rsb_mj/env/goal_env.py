@@ -22,7 +22,7 @@ import mujoco
 import numpy as np
 from gymnasium import spaces
 
-from rsb_mj.env.cameras import CAMERAS, CameraRig
+from rsb_mj.env.cameras import CameraRig
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of
@@ -38,6 +38,7 @@ from rsb_mj.scene.aloha import (
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
+from rsb_mj.workspace import CAMERAS
 
 #: Default step limit of a goal episode (30 s at 20 Hz).
 MAX_STEPS = 600

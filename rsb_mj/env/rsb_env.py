@@ -78,9 +78,9 @@ import mujoco
 import numpy as np
 from gymnasium import spaces
 
-from rsb_mj.env.cameras import CAMERAS, CameraRig
+from rsb_mj.env.cameras import CameraRig
 from rsb_mj.env.signals import SignalRecorder
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import task_digest
@@ -91,6 +91,7 @@ from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.cost import CostMeter
 from rsb_mj.scoring.scorer import EpisodeScorer, signal_plan
 from rsb_mj.splits import SPLITS
+from rsb_mj.workspace import CAMERAS
 
 
 def _load_problem(task: str | Path | Problem) -> Problem:

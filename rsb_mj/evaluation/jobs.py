@@ -17,7 +17,9 @@ class Job:
         max_steps: control-step limit.
         video: path of an mp4 of the head camera to write, or ``""`` for none.
         connect_timeout_s: a policy server's connection limit [s] (openpi).
-        request_timeout_s: a policy server's limit per query [s] (openpi).
+        request_timeout_s: a policy server's limit per query [s] (openpi), and a policy
+            process's per request once the policy is built
+            (:class:`~rsb_mj.policies.child.ChildPolicy`).
         episode_timeout_s: wall-clock limit of the whole episode [s]; exceeding it records
             an infrastructure error.
         variant: ``"original"``, an instruction ablation mode or ``"counterfactual"`` (see
@@ -31,6 +33,8 @@ class Job:
             (``--feature-modules``; :mod:`rsb_mj.policies.feature_hooks`).
         tables: a folder of private tables the row is read from (``rsb eval --tables``),
             ``""`` for the shipped tables.
+        sealed: a sealed run (``rsb eval --sealed``): the episode's end does not depend on
+            whether the choice is right (:class:`~rsb_mj.evaluation.rollout.Rollout`).
     """
 
     suite: str
@@ -48,6 +52,7 @@ class Job:
     features_dir: str = ""
     feature_modules: tuple[str, ...] = ()
     tables: str = ""
+    sealed: bool = False
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:

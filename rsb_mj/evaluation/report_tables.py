@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS
 from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
 from rsb_mj.evaluation.axes import axis_table
 from rsb_mj.evaluation.failure_analysis import failure_analysis

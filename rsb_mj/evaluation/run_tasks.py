@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.episode_source import is_task_file, load_episode, load_problem, task_path
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.lang.digest import TaskDigest, referenced_names, task_digest
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import is_task_file, load_episode, load_problem, task_path
 
 
 def check_task_files(suites: Iterable[str]) -> None:

@@ -82,8 +82,9 @@ def summary_table(
     labels: Sequence[str] | None = None,
     max_error_rate: float | None = MAX_ERROR_RATE,
 ) -> Table:
-    """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict, and
-    the mean cumulative cost when some row's task has a ``:cost``.
+    """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict, the
+    mean cumulative cost when some row's task has a ``:cost``, and ``policy faults`` (scored
+    failures a sealed run's policy caused itself) when some row has one.
 
     Args:
         metrics: the rows.
@@ -93,10 +94,15 @@ def summary_table(
     """
     header = ["policy", "suite", "n", "errors", "GSR %", "TSR %", "selection %", "nSG %"]
     costs = any(m.cost is not None for m in metrics)
+    faults = any(m.policy_faults for m in metrics)
     rows = [[*header, "vs chance", *(["cost"] if costs else [])]]
+    if faults:
+        rows[0].insert(4, "policy faults")
     for i, m in enumerate(metrics):
         row = [label_of(m, labels[i] if labels else None), m.suite, str(m.episodes)]
         row.append(str(m.errors))
+        if faults:
+            row.append(str(m.policy_faults))
         if withheld(m, max_error_rate):
             rows.append([*row, *[WITHHELD] * (6 if costs else 5)])
             continue

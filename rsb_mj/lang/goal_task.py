@@ -22,7 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.ast import Atom, Name, Problem, Span, walk_atoms
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Atom, Name, walk_atoms
+from rsb_mj.lang.nodes import Span
 
 #: Predicate semantics per source: the xy distance [m] within which ``On(a, b)`` (b an
 #: object) holds. LIBERO's ``check_ontop`` uses 0.03 m, VLA-Arena's 0.07 m.

@@ -1,11 +1,12 @@
 """Which objects of a task the layout sampler places around the candidates, and which of them
-are hazards: one definition for the sampler (:func:`rsb_mj.scene.layout.sample_distractors`)
+are hazards: one definition for the sampler (:func:`rsb_mj.episodes.layout.sample_distractors`)
 and the linter (RSB501, RSB503). Pure Python.
 """
 
 from __future__ import annotations
 
-from rsb_mj.lang.ast import Name, Problem, walk_atoms
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Name, walk_atoms
 from rsb_mj.lang.goal import named_movers
 from rsb_mj.lang.motion import read_moving_objects
 

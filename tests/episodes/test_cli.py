@@ -4,7 +4,8 @@ import dataclasses
 from pathlib import Path
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.table_files import dumps, load_table
+from rsb_mj.tables.families import load_table
+from rsb_mj.tables.files import dumps
 
 
 def test_episodes_show(capsys):
@@ -65,7 +66,7 @@ def test_audit_max_words_fails_long_instructions(capsys):
 
 
 def test_audit_fits_the_probes_on_the_given_train_table(capsys):
-    from rsb_mj.episodes.table_files import episodes_dir
+    from rsb_mj.tables.files import episodes_dir
 
     table = str(episodes_dir() / "RSB-HardMath-4.eval.jsonl")
     train = str(episodes_dir() / "RSB-HardMath-4.train.jsonl")
@@ -86,7 +87,7 @@ def test_audit_of_a_task_file_audits_the_rows_rsb_eval_draws_from_its_own_bank(
     probes) against the task's own bank. geography_6's free draws keep its bank's shortcut
     (the shortest option is the answer about twice as often as chance), and the audit says
     so; a table of such rows given by path is refused with the way to audit it."""
-    from rsb_mj.episodes.task_tables import build_task_tables
+    from rsb_mj.tables.task import build_task_tables
 
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
     task = "tasks/examples/geography_6.bddl"

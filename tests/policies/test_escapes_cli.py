@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.policies.sandbox import available
+from rsb_mj.tables.episode_source import load_episode
 
 ROOT = Path(__file__).resolve().parents[2]
 E = "policies.escapes"

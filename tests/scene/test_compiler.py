@@ -12,7 +12,7 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang import TypedName, load_task
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.compiler import compile_scene
-from rsb_mj.scene.frames import TABLE_TOP_Z
+from rsb_mj.workspace import TABLE_TOP_Z
 
 TASK_FILES = sorted(tasks_dir().glob("*.bddl"))
 
