@@ -35,6 +35,7 @@ from rsb_mj.scene.aloha import (
     finger_joints,
     finger_to_gripper,
 )
+from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
 from rsb_mj.scoring.cost import END_COST, CostMeter
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
@@ -99,6 +100,7 @@ class GoalEnv(gymnasium.Env):
         quality: str = "fast",
         control_hz: int = CONTROL_HZ,
         max_steps: int = MAX_STEPS,
+        objects: ObjectSource | None = None,
     ) -> None:
         if PHYSICS_HZ % control_hz:
             raise EnvError(f"control_hz {control_hz} does not divide the physics rate")
@@ -113,7 +115,11 @@ class GoalEnv(gymnasium.Env):
             except EvalError as exc:  # e.g. a term naming an undeclared fixture
                 self.warnings.append(f"{exc} (the :cost is not evaluated)")
         probes = self._cost.probes if self._cost is not None else ()
-        self.scene: GoalScene = compile_goal_scene(self.task, quality=quality, probes=probes)
+        #: Where the objects come from (the shipped stand-ins unless the user's assets).
+        self.objects: ObjectSource = objects or STANDINS_SOURCE
+        self.scene: GoalScene = compile_goal_scene(
+            self.task, quality=quality, objects=self.objects, probes=probes
+        )
         self.model: mujoco.MjModel = self.scene.model
         self.data = mujoco.MjData(self.model)
         if self._cost is not None:

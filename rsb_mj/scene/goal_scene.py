@@ -44,7 +44,9 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Rect
 from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
-from rsb_mj.scene.categories import CATEGORIES, get_category
+from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
+from rsb_mj.scene.categories import CATEGORIES, Category
+from rsb_mj.scene.categories.standins import STANDINS
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, TABLE_TOP_Z
@@ -229,12 +231,13 @@ class GoalScene:
         task: the goal task.
         model: the compiled model.
         frame: the frame map of the task.
-        rest: object or fixture name -> height [m] of its body origin above its bottom.
+        rest: object (or stand-in fixture) name -> height [m] of its body origin above the
+            surface it rests on.
         tops: object or fixture name -> its height [m] (top above its bottom).
-        sources: object or fixture name -> where its model came from (``"rsb"`` an rsb
-            category (:mod:`rsb_mj.scene.categories`: the question categories and the
-            LIBERO / VLA-Arena stand-ins),
-            ``"rsb-primitive"`` a primitive stand-in of :mod:`rsb_mj.scene.goal_props`).
+        sources: object name -> where its model came from (``"standins"`` a stand-in of
+            :mod:`rsb_mj.scene.categories.standins`, ``"assets:<fingerprint>"`` the user's
+            original (:mod:`rsb_mj.scene.assets`), ``"rsb"`` a question task's category,
+            ``"rsb-primitive"`` a primitive of :mod:`rsb_mj.scene.goal_props`).
     """
 
     task: GoalTask
@@ -287,7 +290,7 @@ class GoalScene:
             elif rel.place in task.fixtures:
                 bid = model.body(rel.place).id
                 bx, by, bz = (float(v) for v in model.body_pos[bid])
-                base = bz - self.rest[rel.place]
+                base = bz - self.rest.get(rel.place, 0.0)
             else:
                 return None
             return (
@@ -307,15 +310,15 @@ class GoalScene:
         if owner in task.objects and owner not in poses:
             return None
         body = int(model.site_bodyid[sid])
+        local = np.zeros(3)  # the site's offset from its body's origin, turned as the body
         if owner in poses:
             ox, oy, oz, oyaw = poses[owner]
-            origin = np.array([ox, oy, oz])
             quat = np.array([math.cos(oyaw / 2), 0.0, 0.0, math.sin(oyaw / 2)])
+            mujoco.mju_rotVecQuat(local, model.site_pos[sid], quat)
+            p = np.array([ox, oy, oz]) + local
         else:
-            origin, quat = model.body_pos[body].copy(), model.body_quat[body].copy()
-        local = np.empty(3)
-        mujoco.mju_rotVecQuat(local, model.site_pos[sid], quat)
-        p = origin + local
+            mujoco.mju_rotVecQuat(local, model.site_pos[sid], model.body_quat[body])
+            p = model.body_pos[body] + local
         return (float(p[0]), float(p[1]), float(p[2] + model.site_size[sid][2] + rest + 0.002), 0.0)
 
     def _apply(self, data: mujoco.MjData, poses: dict) -> None:
@@ -399,30 +402,55 @@ class GoalScene:
         )
 
 
-def _object_model(spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str):
+def _source_category(objects: ObjectSource, category: str) -> Category | None:
+    """``category`` from ``objects`` (an original where the user's folder has it, else the
+    stand-in or rsb model), or None where rsb_mj has no model."""
+    if category not in CATEGORIES and (
+        objects.root is None or find_object_xml(objects.root, category) is None
+    ):
+        return None
+    return objects.category(category)
+
+
+def _label(known: Category, objects: ObjectSource, category: str) -> str:
+    if isinstance(known, OriginalCategory):
+        return objects.label
+    return "standins" if category in STANDINS else "rsb"
+
+
+def _object_model(
+    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str, objects: ObjectSource
+):
     """Build object ``name`` into ``body``; returns (rest height, height, source)."""
-    known = CATEGORIES.get(category)
+    known = _source_category(objects, category)
     if known is not None and not known.fixture:
-        built = get_category(category).build(spec, body, name)
+        built = known.build(spec, body, name)
         rgba = CATEGORY_RGBA.get(category, (0.7, 0.7, 0.7, 1.0))
         for g in built.color_geoms:
             spec.geom(g).rgba = list(rgba)
-        return known.rest_height, 2 * known.half_extents[2], "rsb"
+        height = 2 * known.half_extents[2]
+        return known.rest_height, height, _label(known, objects, category)
     prop: Prop = object_prop(category)
     build_prop(body, name, prop)
     return 0.0, prop.height, "rsb-primitive"
 
 
 def compile_goal_scene(
-    task: GoalTask, *, quality: str = "fast", probes: tuple[Probe, ...] = ()
+    task: GoalTask,
+    *,
+    quality: str = "fast",
+    objects: ObjectSource | None = None,
+    probes: tuple[Probe, ...] = (),
 ) -> GoalScene:
-    """Compile ``task`` (tier A0/A1) on the Aloha table; ``probes`` are extra sensors
-    (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms').
+    """Compile ``task`` (tier A0/A1) on the Aloha table, its objects and fixtures from
+    ``objects`` (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes``
+    are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms').
 
     Raises:
         SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
             region in ``:init``, or a model MuJoCo rejects.
     """
+    objects = objects or STANDINS_SOURCE
     fmap = choose_map(task)
     spec = aloha.aloha_spec(quality)
     spec.modelname = "goal_" + task.problem.name
@@ -446,9 +474,9 @@ def compile_goal_scene(
     for name, category in task.fixtures.items():
         if name == table:
             continue
-        known = CATEGORIES.get(category)
-        prop = fixture_prop(category)
-        if (known is None or not known.fixture) and prop is None:
+        known = _source_category(objects, category)
+        prop = None if known is not None and known.fixture else fixture_prop(category)
+        if prop is None and (known is None or not known.fixture):
             raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
         place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
         rect = _region_rect(task, place.place) if place else None
@@ -460,19 +488,20 @@ def compile_goal_scene(
         yaw = FrameMap.yaw(yaw_l)
         body = spec.worldbody.add_body(name=name)
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
-        if known is not None and known.fixture:
+        if prop is None:  # a stand-in fixture: its origin is its box's centre
+            assert known is not None
+            body.pos = [x, y, TABLE_TOP_Z + known.rest_height]
             known.build(spec, body, name)
-            rest[name], tops[name] = known.rest_height, 2 * known.half_extents[2]
-            sources[name] = "rsb"
+            tops[name] = 2 * known.half_extents[2]
+            rest[name] = known.rest_height
         else:
-            assert prop is not None
+            body.pos = [x, y, TABLE_TOP_Z]
             build_prop(body, name, prop)
-            rest[name], tops[name], sources[name] = 0.0, prop.height, "rsb-primitive"
-        body.pos = [x, y, TABLE_TOP_Z + rest[name]]
+            tops[name], rest[name] = prop.height, 0.0
     for name, category in task.objects.items():
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")
-        rest[name], tops[name], sources[name] = _object_model(spec, body, name, category)
+        rest[name], tops[name], sources[name] = _object_model(spec, body, name, category, objects)
     add_probes(spec, probes)
     try:
         model = spec.compile()

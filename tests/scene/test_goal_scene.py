@@ -73,7 +73,7 @@ def test_fixtures_are_static_props_with_region_sites():
     assert cabinet.jntnum[0] == 0  # no joint: a prop
     top = scene.model.site("wooden_cabinet_1_top_side")
     assert top.bodyid[0] == cabinet.id
-    assert scene.sources["akita_black_bowl_1"] == scene.sources["wooden_cabinet_1"] == "rsb"
+    assert scene.sources["akita_black_bowl_1"] == "standins"
 
 
 SOCK = """(define (problem My_Task) (:domain robosuite) (:language Put the sock on the plate)
@@ -88,5 +88,5 @@ def test_a_category_without_a_model_is_a_primitive_stand_in():
     from rsb_mj.lang.parser import parse_text
 
     scene = compile_goal_scene(goal_task_of(parse_text(SOCK, "sock.bddl")))
-    assert scene.sources == {"sock_1": "rsb-primitive", "plate_1": "rsb"}
+    assert scene.sources == {"sock_1": "rsb-primitive", "plate_1": "standins"}
     assert scene.rest["sock_1"] == 0.0 and scene.tops["sock_1"] == pytest.approx(0.06)
