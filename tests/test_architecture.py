@@ -103,8 +103,11 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 #: Modules whose stage is not their folder's, with why.
 PLACED_BY_ROLE: dict[str, tuple[str, str]] = {
-    "rsb_mj.scene.layout": ("episodes", "the sampler draws each episode's layout with it"),
-    "rsb_mj.scene.frames": ("episodes", "the arms' reach, which the layout sampler keeps to"),
+    "rsb_mj.scene.layout": (
+        "lang",
+        "the sampler draws each episode's layout with it; the linter's RSB503 runs its trials",
+    ),
+    "rsb_mj.scene.frames": ("lang", "the arms' reach, which the layout sampler keeps to"),
     "rsb_mj.evaluation.episode_source": (
         "episodes",
         "(source, split, index) -> Episode: the one row lookup of tables, eval and demos",
@@ -325,7 +328,7 @@ def test_stages_follow_the_longest_prefix_and_the_roles():
     assert stage_of("rsb_mj.episodes.sources.gsm8k") == "sources"
     assert stage_of("rsb_mj.lang.rules.names") == "linter"
     assert stage_of("rsb_mj.episodes.sampler") == "episodes"
-    assert stage_of("rsb_mj.scene.layout") == "episodes"
+    assert stage_of("rsb_mj.scene.layout") == "lang"
     assert stage_of("rsb_mj.scene.compiler") == "scene"
     assert stage_of("rsb_mj.cli.lint") == "cli"
 
