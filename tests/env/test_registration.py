@@ -59,16 +59,16 @@ def expert_actions():
     """The built-in expert's actions on RSB-Math-4 eval row 0 (and that episode)."""
     from rsb_mj.episodes.table_files import load_table
     from rsb_mj.evaluation.episode_source import load_problem
-    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.expert.demos import Recorder
     from rsb_mj.policies.scripted import ExpertPolicy
 
     episode = load_table("RSB-Math-4", "eval")[0]
     env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
     recorder = Recorder()
-    record = run_episode(
+    record = Rollout(
         env, ExpertPolicy(), episode, load_problem("RSB-Math-4"), max_steps=400, on_step=recorder
-    )
+    ).run()
     env.close()
     assert record.success
     return episode, np.stack(recorder.actions)
