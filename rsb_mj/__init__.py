@@ -64,8 +64,8 @@ _LAZY: dict[str, str] = {
     "format_text": "rsb_mj.lang",
     # episodes
     "sample_episode": "rsb_mj.episodes",
-    "load_table": "rsb_mj.episodes",
-    "check_tables": "rsb_mj.episodes",
+    "load_table": "rsb_mj.tables",
+    "check_tables": "rsb_mj.tables",
     # scene and environment
     "Scene": "rsb_mj.scene",
     "compile_scene": "rsb_mj.scene",
@@ -81,6 +81,8 @@ _LAZY: dict[str, str] = {
     "EvalConfig": "rsb_mj.evaluation",
     "EpisodeRecord": "rsb_mj.evaluation",
     "run_eval": "rsb_mj.evaluation",
+    "evaluate": "rsb_mj.evaluation.evaluate",
+    "Results": "rsb_mj.evaluation.evaluate",
     "read_records": "rsb_mj.evaluation",
     "summarize": "rsb_mj.evaluation",
     "Policy": "rsb_mj.policies",

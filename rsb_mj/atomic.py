@@ -75,3 +75,36 @@ def atomic_write_text(
 ) -> None:
     """:func:`atomic_write_bytes` of ``text`` encoded with ``encoding``."""
     atomic_write_bytes(path, text.encode(encoding), verify=verify, mode=mode)
+
+
+def writable_folder(path: str | Path, what: str, *, mode: int = 0o777) -> Path:
+    """Make ``path`` a folder (with its parents) and check that files can be created in it.
+
+    The check creates and removes a temporary file, so it holds for root too (for whom
+    permission bits do not stop a write, while a read-only file system does).
+
+    Args:
+        path: the folder.
+        what: what goes there, for messages (e.g. ``"the tables (-o)"``).
+        mode: permission bits of the folders created (less the umask).
+
+    Raises:
+        WriteError: naming ``path`` and the cause: it (or a folder above it) is a file, or it
+            cannot be created or written.
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise WriteError(f"{path}: cannot write {what} there: it is a file, not a folder")
+    for above in path.parents:
+        if above.exists() and not above.is_dir():
+            raise WriteError(f"{path}: cannot write {what} there: {above} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=mode)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".probe."):
+            pass
+    except OSError as exc:
+        raise WriteError(
+            f"{path}: cannot write {what} there ({exc.strerror or exc}); name a folder you "
+            "can write"
+        ) from None
+    return path

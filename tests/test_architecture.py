@@ -78,8 +78,11 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "linter",
         ("rsb_mj.lang.linter", "rsb_mj.lang.rules", "rsb_mj.lang.templates"),
     ),
-    # Task -> episodes: the sampler, frozen tables and their audits.
-    ("episodes", ("rsb_mj.episodes", "rsb_mj.a2a")),
+    # Task -> episode: the sampler.
+    ("episodes", ("rsb_mj.episodes",)),
+    # Episodes -> frozen tables: their files, manifest, builds, checks and audits, private
+    # draws, and the one row lookup (source, split, index) -> Episode.
+    ("tables", ("rsb_mj.tables",)),
     # Episode -> MuJoCo model: objects, layout, rendering.
     ("scene", ("rsb_mj.scene",)),
     # Predicates, the scorer and safety costs over a scene's state.
@@ -108,10 +111,6 @@ PLACED_BY_ROLE: dict[str, tuple[str, str]] = {
         "the sampler draws each episode's layout with it; the linter's RSB503 runs its trials",
     ),
     "rsb_mj.scene.frames": ("lang", "the arms' reach, which the layout sampler keeps to"),
-    "rsb_mj.evaluation.episode_source": (
-        "episodes",
-        "(source, split, index) -> Episode: the one row lookup of tables, eval and demos",
-    ),
     "rsb_mj.expert.check": ("evaluation", "rsb expert-check: the expert run through rsb eval"),
     "rsb_mj.expert.demos": ("datasets", "rsb demos: expert episodes recorded as a dataset"),
 }

@@ -262,3 +262,45 @@ def test_every_docs_page_is_linked_from_the_readme():
     text = README.read_text(encoding="utf-8")
     linked = {(REPO / x.partition("#")[0]).resolve() for x in _LINK.findall(text)}
     assert [p.name for p in DOCS if p.resolve() not in linked] == []
+
+
+def _pyproject() -> dict:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_the_plain_install_draws_the_reports_plots_and_every_extra_is_named():
+    project = _pyproject()["project"]
+    # `rsb report` (the main job's report) plots with matplotlib: a core dependency, not an
+    # extra a newcomer has to discover from a warning.
+    assert any(re.match(r"matplotlib\b", d) for d in project["dependencies"])
+    readme = README.read_text(encoding="utf-8")
+    ecosystem = (REPO / "docs" / "ecosystem.md").read_text(encoding="utf-8")
+    for extra in project["optional-dependencies"]:
+        if extra != "plots":  # the old name of what the plain install now brings
+            assert f"`{extra}`" in readme, extra
+        assert f"`{extra}`" in ecosystem, extra
+
+
+def test_the_readme_hard_codes_no_test_count():
+    # a count goes stale with the next test added
+    assert not re.search(r"\d[\d,]* tests\b", README.read_text(encoding="utf-8"))
+
+
+def test_the_authoring_guide_says_a_task_files_rows_are_seeded_by_its_name():
+    from rsb_mj.tables.episode_source import row_seed
+
+    text = " ".join((REPO / "tasks" / "README.md").read_text(encoding="utf-8").split())
+    assert "a seed fixed by the file name (not its folder), the split and `i`" in text
+    assert "fixed by the file path" not in text
+    assert row_seed("a/x.bddl", "eval", 3) == row_seed("b/c/x.bddl", "eval", 3)
+    assert row_seed("a/x.bddl", "eval", 3) != row_seed("a/y.bddl", "eval", 3)
+
+
+def test_the_lerobot_pip_route_names_its_video_decoder_needs():
+    text = " ".join((REPO / "docs" / "ecosystem.md").read_text(encoding="utf-8").split())
+    assert 'video_backend="pyav"' in text and "--dataset.video_backend=pyav" in text
+    assert "FFmpeg's shared libraries" in text

@@ -37,7 +37,7 @@ def test_rates_are_the_compiled_timestep(model):
     assert round(1 / model.opt.timestep) == rates.PHYSICS_HZ == 500
     assert rates.SUBSTEPS * rates.CONTROL_HZ == rates.PHYSICS_HZ
     from rsb_mj.evaluation.metrics import SETTING_DEFAULTS
-    from rsb_mj.suites import CONTROL_HZ
+    from rsb_mj.rates import CONTROL_HZ
 
     assert CONTROL_HZ == SETTING_DEFAULTS["control_hz"] == rates.CONTROL_HZ == 20
 
@@ -112,7 +112,7 @@ def _filled(n: int) -> dict[str, str]:
     """What the sampler fills for an ``n``-choice episode (option k is ``1k``; letter L
     maps to obj_l; every candidate red)."""
     from rsb_mj.choices import LETTERS
-    from rsb_mj.episodes.sampler import instruction_values
+    from rsb_mj.episodes.instructions import instruction_values
 
     letters = LETTERS[n]
     mapping = {x: f"obj_{x.lower()}" for x in letters}

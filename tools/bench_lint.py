@@ -208,8 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.split_child:
         return _split_child(args.split_child, args.paths)
 
+    from rsb_mj.lang.files import iter_files
     from rsb_mj.lang.grammar import grammar
-    from rsb_mj.lang.linter import iter_files, lint_problem, lint_text
+    from rsb_mj.lang.linter import lint_problem, lint_text
 
     repeat = max(args.repeat, 1)
     files = [p for p in iter_files(args.paths) if p.suffix == ".bddl"]

@@ -31,10 +31,10 @@ def main(argv: list[str] | None = None) -> None:
     for name, value in LOCAL_ENV.items():
         os.environ.setdefault(name, value)
 
-    from rsb_mj.evaluation.episode_source import step_limit
     from rsb_mj.evaluation.jobs import Job
     from rsb_mj.evaluation.pool.ray_cluster import RayCluster
     from rsb_mj.evaluation.worker import close_all, run_job
+    from rsb_mj.tables.episode_source import step_limit
 
     limit = step_limit(args.suite)
     jobs = [Job(args.suite, "eval", i, args.policy, limit) for i in range(args.episodes)]

@@ -35,8 +35,8 @@ import sys
 from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_text
+from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import LETTERS
 from rsb_mj.episodes.templates import _FIELD, TEMPLATE_SETS, load_templates
 from rsb_mj.resources import assets_dir
 

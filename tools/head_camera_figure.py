@@ -20,9 +20,9 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.env.rsb_env import RsbEnv
-from rsb_mj.evaluation.episode_source import load_episode, task_path
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.legibility import resize_with_pad
+from rsb_mj.tables.episode_source import load_episode, task_path
 
 ROWS = (("RSB-Math-10", 0), (str(tasks_dir() / "rsb_math_4_objects.bddl"), 1))
 GAP = 8

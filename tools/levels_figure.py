@@ -17,8 +17,8 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.env.rsb_env import RsbEnv
-from rsb_mj.episodes import load_table
 from rsb_mj.suites import get_suite
+from rsb_mj.tables import load_table
 
 #: One panel's size [px] (the head camera's default 4:3).
 WIDTH, HEIGHT = 256, 192

@@ -7,10 +7,10 @@ on an eval table the per-value answer prior and the linear text-only classifier 
 the suite's train table do too, the answer never appears outside the option list, the
 question ids belong to the table's split and no eval question near-duplicates a train
 question. Prints instruction-length statistics. Each table gets its family's audit
-(:mod:`rsb_mj.episodes.families`: an Act2Answer table the paired audit, side, arrangement,
+(:mod:`rsb_mj.tables.families`: an Act2Answer table the paired audit, side, arrangement,
 letter and picture features), whatever its choice count.
 ``rsb audit --tables DIR`` audits the private tables of a folder
-(:func:`rsb_mj.episodes.private_audit.audit_private`: the same audit, the suite's shipped train
+(:func:`rsb_mj.tables.private.audit.audit_private`: the same audit, the suite's shipped train
 table for the fitted probes, and no question of a shipped table).
 Exit 0 when every table passes, 1 when one fails (the failing checks are printed), 2 on
 usage errors.
@@ -76,9 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb audit``; returns the exit status."""
-    from rsb_mj.episodes.families import audit_rows
-    from rsb_mj.episodes.table_files import load_table, read_table
     from rsb_mj.suites import SUITES, expand_suites, get_suite
+    from rsb_mj.tables.families import audit_rows, load_table
+    from rsb_mj.tables.files import read_table
 
     if args.tables is not None:
         return _private(args, expand_suites(list(args.suites)))
@@ -108,14 +108,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _task_rows(task: str, split: str) -> tuple[str, list, list | None, object]:
     """A task file's audit input: the rows ``rsb eval TASK`` evaluates (as many as a suite's
-    table holds: :func:`rsb_mj.episodes.task_tables.task_rows`), the train rows for the
+    table holds: :func:`rsb_mj.tables.task.task_rows`), the train rows for the
     fitted probes of an eval audit, and the task's question source (its own bank, for one
     with ``(:source (:file ...))``)."""
     from rsb_mj.episodes.sources import resolve_source
-    from rsb_mj.episodes.table import default_rows
-    from rsb_mj.episodes.task_tables import task_rows
     from rsb_mj.lang import load_task
     from rsb_mj.lang.task import task_of
+    from rsb_mj.tables.rsb import default_rows
+    from rsb_mj.tables.task import task_rows
 
     rows = task_rows(task, split, default_rows(split))
     train = task_rows(task, "train", default_rows("train")) if split == "eval" else None
@@ -125,7 +125,7 @@ def _task_rows(task: str, split: str) -> tuple[str, list, list | None, object]:
 
 def _private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb audit --tables DIR [SUITE...]``: the private tables of a folder."""
-    from rsb_mj.episodes.private_audit import audit_private
+    from rsb_mj.tables.private.audit import audit_private
 
     if args.table or args.train or args.split != "eval":
         print("rsb audit: error: --tables audits a private folder's eval tables alone")

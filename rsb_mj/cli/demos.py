@@ -68,9 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the missing episodes and print one summary line."""
     from rsb_mj.errors import RsbError
-    from rsb_mj.evaluation.episode_source import is_task_file, label, task_path
     from rsb_mj.expert.demos import write_demos
     from rsb_mj.suites import get_suite
+    from rsb_mj.tables.episode_source import is_task_file, label, task_path
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")

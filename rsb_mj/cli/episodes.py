@@ -2,21 +2,22 @@
 
 * ``rsb episodes build [SUITE...]`` regenerates the tables (byte for byte) and the manifest;
   ``rsb episodes build TASK.bddl`` freezes the rows ``rsb eval TASK.bddl`` evaluates
-  (:mod:`rsb_mj.episodes.task_tables`) into ``episodes/`` beside the task file (or ``--out``);
+  (:mod:`rsb_mj.tables.task`) into ``episodes/`` beside the task file (or ``--out``);
 * ``rsb episodes check [SUITE...]`` verifies sha256 sums against the one manifest and
-  rebuilds every table by its family (:mod:`rsb_mj.episodes.families`): RSB rows re-drawn
+  rebuilds every table by its family (:mod:`rsb_mj.tables.families`): RSB rows re-drawn
   from their ``(suite, split, index, seed)``, naming each row that drifted; Act2Answer
   tables rebuilt from their items (exit 1);
 * ``rsb episodes show SUITE [--split S] [--index I]`` prints one row;
 * ``rsb episodes build SUITE|TASK.bddl... --private --secret-file FILE -o DIR`` draws fresh
   eval tables from a secret, and ``rsb episodes check --tables DIR`` verifies them
-  (:mod:`rsb_mj.episodes.private`).
+  (:mod:`rsb_mj.tables.private.build`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--private",
         action="store_true",
         help="draw fresh eval tables from --secret-file into --out (questions no shipped "
-        "table asks; see rsb_mj.episodes.private)",
+        "table asks; see rsb_mj.tables.private.build)",
     )
     build.add_argument(
         "--secret-file",
@@ -95,11 +96,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb episodes``; returns the exit status."""
-    from rsb_mj.episodes.table_files import load_table
     from rsb_mj.suites import expand_suites
+    from rsb_mj.tables.families import load_table
 
     if args.action == "build" and (args.private or args.secret_file):
         return _build_private(args, expand_suites(list(args.suites)))
+    if args.action == "build" and args.out is not None:
+        _public_out(args.out)
     if args.action == "check" and (args.tables or args.secret_file):
         return _check_private(args, expand_suites(list(args.suites)))
     if args.action == "build" and any(s.endswith(".bddl") for s in args.suites):
@@ -112,12 +115,33 @@ def run(args: argparse.Namespace) -> int:
     return _show(args, table)
 
 
+def _public_out(out: Path) -> None:
+    """Check that ``-o`` names a folder the public tables can be written to, and not a
+    folder of private tables (whose manifest a public build would rewrite).
+
+    Raises:
+        WriteError: when ``out`` is (under) a file or cannot be created or written.
+        EpisodeError: for a folder of private tables.
+    """
+    from rsb_mj.atomic import writable_folder
+    from rsb_mj.errors import EpisodeError
+    from rsb_mj.tables.files import MANIFEST
+
+    manifest = out / MANIFEST
+    if manifest.is_file() and b'"private"' in manifest.read_bytes():
+        raise EpisodeError(
+            f"-o {out}: holds private tables ({manifest}); a public build would rewrite its "
+            "manifest: name another folder"
+        )
+    writable_folder(out, "the tables (-o)")
+
+
 def _build(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes build [SUITE...]``: each suite's tables by its family; with no suite
     named, the RSB suites (the Act2Answer tables render every item: name them, or ``a2a``)."""
-    from rsb_mj.episodes.families import family_of
-    from rsb_mj.episodes.paired import build_paired
-    from rsb_mj.episodes.table import build_all
+    from rsb_mj.tables.families import family_of
+    from rsb_mj.tables.paired import build_paired
+    from rsb_mj.tables.rsb import build_all
 
     paired = [n for n in names if family_of(n).name == "a2a"]
     seeded = [n for n in names if n not in paired]
@@ -156,7 +180,7 @@ def _build(args: argparse.Namespace, names: list[str]) -> int:
 
 def _check(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [SUITE...]``: every table against the one manifest, by family."""
-    from rsb_mj.episodes.families import check_tables
+    from rsb_mj.tables.families import check_tables
 
     start = time.perf_counter()
     problems = check_tables(names or None, args.dir, complete=args.dir is None)
@@ -172,8 +196,8 @@ def _check(args: argparse.Namespace, names: list[str]) -> int:
 
 def _build_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes build SUITE|TASK.bddl... --private --secret-file FILE -o DIR``."""
-    from rsb_mj.episodes.private import build_private
-    from rsb_mj.episodes.private_secret import Secret
+    from rsb_mj.tables.private.build import build_private
+    from rsb_mj.tables.private.secret import Secret
 
     missing = [
         flag
@@ -195,9 +219,9 @@ def _build_private(args: argparse.Namespace, names: list[str]) -> int:
         return 2
     from rsb_mj.evaluation.legibility import answer_reader
 
-    secret = Secret.read(args.secret_file)
+    secret = Secret.read(args.secret_file, warn=_warn)
     start = time.perf_counter()
-    results = build_private(names, secret, args.out, args.rows, reader=answer_reader)
+    results = build_private(names, secret, args.out, args.rows, reader=answer_reader, log=_note)
     for r in results:
         state = "rewritten" if r.changed else "unchanged"
         dropped = f", {len(r.dropped)} items dropped (illegible)" if r.dropped else ""
@@ -209,15 +233,27 @@ def _build_private(args: argparse.Namespace, names: list[str]) -> int:
     return 0
 
 
+def _note(message: str) -> None:
+    """A line of the private builder: its warnings to stderr, the rest to stdout."""
+    if message.startswith("warning: "):
+        _warn(message.removeprefix("warning: "))
+    else:
+        print(message)
+
+
+def _warn(message: str) -> None:
+    print(f"rsb episodes: warning: {message}", file=sys.stderr)
+
+
 def _check_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [SUITE...] --tables DIR [--secret-file FILE]``."""
-    from rsb_mj.episodes.private_check import check_private
-    from rsb_mj.episodes.private_secret import Secret
+    from rsb_mj.tables.private.check import check_private
+    from rsb_mj.tables.private.secret import Secret
 
     if args.tables is None:
         print("rsb episodes: error: --secret-file checks a private folder: give --tables DIR")
         return 2
-    secret = Secret.read(args.secret_file) if args.secret_file else None
+    secret = Secret.read(args.secret_file, warn=_warn) if args.secret_file else None
     start = time.perf_counter()
     problems = check_private(args.tables, names or None, secret)
     for line in problems:
@@ -264,7 +300,7 @@ def _show(args: argparse.Namespace, table: list) -> int:
 
 def _build_task_files(args: argparse.Namespace) -> int:
     """``rsb episodes build TASK.bddl...``: freeze the rows ``rsb eval`` runs of each file."""
-    from rsb_mj.episodes.task_tables import build_task_tables
+    from rsb_mj.tables.task import build_task_tables
 
     others = [s for s in args.suites if not s.endswith(".bddl")]
     if others:

@@ -74,7 +74,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "process, for debugging: marked privileged, never ranked) (repeatable)",
     )
     p.add_argument("--episodes", type=int, default=10, help="episodes per suite (default 10)")
-    p.add_argument("--out", type=Path, required=True, help="run directory (resumed if present)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="run directory (resumed if present); required except for goal task files",
+    )
     p.add_argument("--split", default="eval", choices=SPLITS)
     p.add_argument(
         "--tables",
@@ -205,6 +210,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated module names of a torch-based policy (e.g. lerobot:) whose "
         "outputs are its features (forward hooks; the mean over tokens); needs --features",
     )
+    p.add_argument(
+        "--sealed",
+        action="store_true",
+        help="a sealed run (implied by --tables; needs --secret-file): policy code only in "
+        "the sandbox, episodes in a secret order, a wrong choice's episode runs on as a right "
+        "one would, a policy's faults are its failures, records signed for rsb report "
+        "--secret-file (docs/protocol.md, threat model)",
+    )
+    p.add_argument(
+        "--secret-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the private secret of a sealed run (for --tables: the one they were drawn from)",
+    )
+    p.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run file and module policies without the bubblewrap sandbox (refused when sealed)",
+    )
+    p.add_argument(
+        "--sandbox-bind",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="a folder the sandboxed policy may read besides its code and Python (e.g. its "
+        "checkpoint); repeatable",
+    )
+    p.add_argument(
+        "--sandbox-network",
+        action="store_true",
+        help="let the sandboxed policy use the network (default: none)",
+    )
+    p.add_argument(
+        "--sandbox-gpu",
+        action="store_true",
+        help="let the sandboxed policy use the GPU (/dev/nvidia*, /dev/dri; no memory limit)",
+    )
     add_allow_root(p)
     p.set_defaults(func=run)
 
@@ -224,6 +268,11 @@ def run(args: argparse.Namespace) -> int:
         summary_table,
     )
 
+    goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
+    if goal_files:
+        return _run_goal(args, goal_files)
+    if args.out is None:
+        raise EvalError("--out DIR is required: the run directory (resumed if present)")
     suites: list[str] = []
     suites += expand_suites(list(args.suite))
     for path in args.tasks:
@@ -255,6 +304,12 @@ def run(args: argparse.Namespace) -> int:
         feature_modules=tuple(m.strip() for m in args.feature_modules.split(",") if m.strip()),
         batch=args.batch,
         tables=args.tables,
+        sealed=args.sealed,
+        secret_file=args.secret_file,
+        sandbox=not args.no_sandbox,
+        sandbox_binds=tuple(args.sandbox_bind),
+        sandbox_network=args.sandbox_network,
+        sandbox_gpu=args.sandbox_gpu,
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)
@@ -290,6 +345,45 @@ def run(args: argparse.Namespace) -> int:
     if errors:
         print(error_summary(errors), file=sys.stderr)
         return EXIT_ERRORS
+    return 0
+
+
+def _is_goal_file(path: str) -> bool:
+    """True for a task file without ``(:question ...)`` (a goal task); a file that does not
+    parse is left to the question path, which reports it."""
+    from rsb_mj.errors import TaskError
+    from rsb_mj.lang.goal_task import is_goal_task
+    from rsb_mj.lang.parser import parse_file
+
+    try:
+        return is_goal_task(parse_file(path))
+    except TaskError:
+        return False
+
+
+def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
+    """``rsb eval`` on goal task files (:mod:`rsb_mj.evaluation.goal_eval`)."""
+    from rsb_mj.evaluation.goal_eval import run_goal_eval, summary
+
+    if len(files) != len(args.tasks) or args.suite:
+        raise EvalError(
+            "goal task files (without (:question ...)) run on their own: give only goal "
+            f"task files, or none; goal files: {', '.join(files)}"
+        )
+    records = run_goal_eval(
+        files,
+        list(dict.fromkeys(args.policy)),
+        episodes=args.episodes,
+        start=args.start,
+        out=args.out,
+        max_steps=args.max_steps,
+    )
+    print(summary(records))
+    failed = [r for r in records if not r.success and r.failure]
+    for r in failed[:5]:
+        print(f"  seed {r.seed} {r.policy}: {r.failure}", file=sys.stderr)
+    if args.out is not None:
+        print(f"records: {args.out / 'goal_episodes.jsonl'}")
     return 0
 
 

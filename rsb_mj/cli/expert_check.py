@@ -54,11 +54,11 @@ def run(args: argparse.Namespace) -> int:
     """Print every failure and one line per suite; 0 when all suites pass."""
     from rsb_mj.atomic import atomic_write_text
     from rsb_mj.errors import RsbError
-    from rsb_mj.evaluation.episode_source import check_rows, is_task_file, task_path
     from rsb_mj.evaluation.records import EpisodeRecord
     from rsb_mj.expert.check import check_suites
     from rsb_mj.lock import make_folder
     from rsb_mj.suites import get_suite
+    from rsb_mj.tables.episode_source import check_rows, is_task_file, task_path
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")

@@ -100,7 +100,7 @@ JOBS_DEPRECATED = (
 
 def find_rule(key: str) -> Rule | None:
     """The rule with code or name ``key`` (case-insensitive), or None."""
-    from rsb_mj.lang.linter import RULES
+    from rsb_mj.lang.rules.base import RULES
 
     key = key.strip()
     for rule in RULES.values():
@@ -132,7 +132,7 @@ def findings_of(files: list[Path], target: str | None) -> list[list[dict[str, An
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb lint``; returns the exit status."""
     if args.explain or args.rules:
-        from rsb_mj.lang.linter import RULES
+        from rsb_mj.lang.rules.base import RULES
     if args.explain:
         rule = find_rule(args.explain)
         if rule is None:

@@ -64,7 +64,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pool records drawn by different renderers (GL backend, driver or reference "
         "render differ; refused by default, the header says so)",
     )
+    p.add_argument(
+        "--secret-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="verify the signed records of sealed runs with their secret (every DIR must then "
+        "be a sealed run of it; an edited or foreign record is refused with its file:line)",
+    )
     p.set_defaults(func=run)
+
+
+def check_seals(dirs: list[Path], secret_file: Path | None) -> None:
+    """Verify the records of every sealed run among ``dirs``; with ``secret_file`` every
+    one must be sealed with it.
+
+    Raises:
+        EvalError: see :func:`rsb_mj.evaluation.sealed.check_sealed_run`, or for a run that
+            is not sealed when ``secret_file`` is given.
+    """
+    from rsb_mj.errors import EvalError
+    from rsb_mj.evaluation.sealed import Seal, check_sealed_run, is_sealed
+
+    seal = Seal.read(secret_file) if secret_file is not None else None
+    for d in dirs:
+        if seal is not None and not is_sealed(d):
+            raise EvalError(
+                f"{d}: not a sealed run (its run.json names no seal, its records carry no "
+                "signature); --secret-file verifies sealed runs only"
+            )
+        check_sealed_run(d, seal)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 <= args.max_error_rate <= 1.0:
         raise EvalError(f"--max-error-rate {args.max_error_rate}: must be within 0..1")
     limit = None if args.allow_errors else args.max_error_rate
+    check_seals(args.dirs, args.secret_file)
     text = write_report(
         args.dirs,
         out,

@@ -52,13 +52,13 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
 from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
 from rsb_mj.policies.lerobot import ROBOT_TYPE, video_key
+from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
-from rsb_mj.suites import CONTROL_HZ
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 VERSIONS = ("3.0", "2.1")
@@ -300,12 +300,13 @@ def export_lerobot(
         raise ExportError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERA_NAMES)}")
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
-        raise ExportError(f"{out_dir}: exists and is not a folder")
+        raise ExportError(f"{out_dir}: exists and is a file, not a folder; name a new folder")
     if out_dir.exists() and any(out_dir.iterdir()) and not overwrite:
         raise ExportError(f"{out_dir}: exists and is not an empty folder; choose a new one")
+    # the dataset is built beside out_dir and renamed into place: its parent must be writable
+    writable_folder(out_dir.parent, f"the dataset {out_dir.name} (-o)")
     paths = find_demos(demo_dir)
     _pyarrow()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
     remove_stale(out_dir)
     build = staging_dir(out_dir, ".tmp")
     try:

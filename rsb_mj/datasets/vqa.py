@@ -60,8 +60,8 @@ def export_vqa(suite: str, out: Path, *, split: str = "train", n: int = 20, star
     """
     from rsb_mj.env import RsbEnv
     from rsb_mj.episodes.rationale import rationale
-    from rsb_mj.evaluation.episode_source import load_episode, table_size
     from rsb_mj.suites import get_suite
+    from rsb_mj.tables.episode_source import load_episode, table_size
 
     if split != "train":
         raise EvalError(

@@ -171,7 +171,8 @@ def check_frames(
         RsbError: when the golden set was made at another size, preset or camera list, lacks
             a frame or holds a damaged image.
     """
-    from rsb_mj.doctor.frames import CAMERAS, HEIGHT, QUALITY, WIDTH
+    from rsb_mj.doctor.frames import HEIGHT, QUALITY, WIDTH
+    from rsb_mj.workspace import CAMERAS
 
     made = (goldens.width, goldens.height, goldens.quality, goldens.cameras)
     if made != (WIDTH, HEIGHT, QUALITY, CAMERAS):

@@ -106,8 +106,8 @@ def render_frame(frame: ReferenceFrame) -> Rendered:
             backend raises when it cannot draw.
     """
     from rsb_mj.env.rsb_env import RsbEnv
-    from rsb_mj.evaluation.episode_source import load_episode
     from rsb_mj.suites import get_suite
+    from rsb_mj.tables.episode_source import load_episode
 
     suite = get_suite(frame.source)
     episode = load_episode(suite.name, "eval", frame.index)

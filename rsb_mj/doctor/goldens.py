@@ -160,8 +160,9 @@ def write_goldens(
     """
     import cv2
 
-    from rsb_mj.doctor.frames import CAMERAS, HEIGHT, QUALITY, WIDTH
+    from rsb_mj.doctor.frames import HEIGHT, QUALITY, WIDTH
     from rsb_mj.lock import make_folder
+    from rsb_mj.workspace import CAMERAS
 
     folder = make_folder(Path(folder))
     old: set[str] = set()

@@ -23,7 +23,8 @@ from typing import Any
 import gymnasium
 
 from rsb_mj.errors import EnvError
-from rsb_mj.suites import A2A_SUITES, ALL_SUITES, CONTROL_HZ, TASK_MAX_STEPS
+from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.suites import A2A_SUITES, ALL_SUITES, TASK_MAX_STEPS
 
 ENTRY_POINT = "rsb_mj.env.registration:make_env"
 TASK_ENV_ID = "rsb_mj/RSB-Task-v0"

@@ -78,7 +78,7 @@ import mujoco
 import numpy as np
 from gymnasium import spaces
 
-from rsb_mj.env.cameras import CAMERAS, CameraRig
+from rsb_mj.env.cameras import CameraRig
 from rsb_mj.env.signals import SignalRecorder
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
@@ -91,6 +91,7 @@ from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.cost import CostMeter
 from rsb_mj.scoring.scorer import EpisodeScorer, signal_plan
 from rsb_mj.splits import SPLITS
+from rsb_mj.workspace import CAMERAS
 
 
 def _load_problem(task: str | Path | Problem) -> Problem:

@@ -1,5 +1,6 @@
-"""Semantic episodes: question sources, options, instruction templates, splits, frozen
-episode tables and the shortcut audit.
+"""Semantic episodes: how one episode of a task is drawn (question sources, options,
+instruction templates, splits, the layout). The frozen tables of drawn episodes, their checks
+and audits are :mod:`rsb_mj.tables`.
 
 Data flows one way: a parsed task (``:question`` source and choice count, candidates,
 ``:options`` map rule) -> :func:`sample_episode` -> :class:`rsb_mj.episode.Episode`. The
@@ -13,24 +14,13 @@ modules, one concept each:
   templates ``a2a-{seen,unseen}-{picture,text}.txt``;
 * :mod:`.instructions` -- which templates a split uses, and how they are filled;
 * :mod:`.sampler` -- the draw order from ``default_rng(seed)``, the same for every family;
-* :mod:`.table_files` -- the frozen tables' files ``tasks/episodes/*.jsonl`` and the one
-  manifest; :mod:`.table` -- the RSB tables (seeded draws kept balanced, :mod:`.balance`;
-  a level's derived from its base's, :mod:`.level_tables`; checked by :mod:`.table_check`);
-  :mod:`.paired` -- the Act2Answer tables (every item in both plate orders);
-  :mod:`.families` -- which family builds, checks, audits and verifies a suite's tables;
-* :mod:`.heuristics`, :mod:`.probes`, :mod:`.learned`, :mod:`.dedup`, :mod:`.audit`,
-  :mod:`.stats` -- the shortcut audit (``rsb audit``): text-only heuristics, number-shape
-  probes, a per-value prior and linear classifiers fitted on train, near-duplicates across
-  splits.
+* :mod:`.rationale` -- chain-of-thought rationales for training episodes.
 
 Public API::
 
     sample_episode(problem, *, suite, split, index, seed) -> Episode
     get_source(name) -> QuestionSource       # arithmetic, gsm8k, mmlu_pro, mmlu
     load_templates(set_name, choices) -> tuple[Template, ...]
-    load_table(suite, split="eval") -> list[Episode]   # frozen tables, checked against the manifest
-    build_all() / check_tables()                     # rsb episodes build / check (all families)
-    rsb_mj.episodes.families.audit_rows(episodes, label) -> AuditReport  # rsb audit
 """
 
 from __future__ import annotations
@@ -40,12 +30,9 @@ from typing import TYPE_CHECKING
 from rsb_mj.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from rsb_mj.episodes.families import check_tables, load_table
     from rsb_mj.episodes.question import Question
     from rsb_mj.episodes.sampler import sample_episode
     from rsb_mj.episodes.sources import SOURCES, SPLITS, QuestionSource, get_source
-    from rsb_mj.episodes.table import build_all
-    from rsb_mj.episodes.table_files import read_table
     from rsb_mj.episodes.templates import Template, load_templates
 
 #: Public name -> the module that defines it, imported on first access (so that importing one
@@ -58,10 +45,6 @@ _LAZY = {
     "SPLITS": "rsb_mj.episodes.sources",
     "QuestionSource": "rsb_mj.episodes.sources",
     "get_source": "rsb_mj.episodes.sources",
-    "build_all": "rsb_mj.episodes.table",
-    "check_tables": "rsb_mj.episodes.families",
-    "load_table": "rsb_mj.episodes.families",
-    "read_table": "rsb_mj.episodes.table_files",
     "Template": "rsb_mj.episodes.templates",
     "load_templates": "rsb_mj.episodes.templates",
 }
@@ -72,12 +55,8 @@ __all__ = [
     "Question",
     "QuestionSource",
     "Template",
-    "build_all",
-    "check_tables",
     "get_source",
-    "load_table",
     "load_templates",
-    "read_table",
     "sample_episode",
 ]
 

@@ -4,7 +4,7 @@ Text-only shortcuts of numeric options that a policy could learn without solving
 question (the attacks of issue 9): the answer of a word problem or a product is often a
 "nice" number (many divisors, round), and near-value distractors differ from it in their
 last digits. Each ``pick_*`` function has the signature of a
-:mod:`~rsb_mj.episodes.heuristics` heuristic: it looks at the options only, returns the
+:mod:`~rsb_mj.tables.heuristics` heuristic: it looks at the options only, returns the
 letter it would pick (earliest on a tie) or None when it does not apply (some option is
 not a number) or when every option ties on its feature.
 

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 def object_phrase(episode: Episode, problem: Problem, letter: str) -> str:
     """How the instruction names option ``letter``'s candidate: ``"the green block"``, or
     ``"the block lettered C"`` when every candidate has one colour (ten choices)."""
-    from rsb_mj.episodes.sampler import noun_of
+    from rsb_mj.episodes.instructions import noun_of
 
     obj = episode.mapping[letter]
     noun = noun_of(problem, obj)
@@ -104,7 +104,7 @@ def rationale(episode: Episode, problem: Problem) -> str:
     letter = episode.correct
     shown = correct_text.rstrip(". ")
     if episode.extra.get("plates"):  # the candidates show their answers, not letters
-        from rsb_mj.episodes.sampler import noun_of
+        from rsb_mj.episodes.instructions import noun_of
 
         x = episode.layout[episode.target].x
         side = "left" if all(x <= p.x for p in episode.layout.values()) else "right"

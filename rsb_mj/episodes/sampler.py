@@ -18,7 +18,7 @@ Every task family takes the same steps. Every draw comes from
    drawn for the others, so a level's episode has its base suite's question, mapping, colors,
    template and candidate layout for the same seed.
 
-A designed table row (:mod:`rsb_mj.episodes.paired`) fixes the question, the correct option
+A designed table row (:mod:`rsb_mj.tables.paired`) fixes the question, the correct option
 and the mapping in advance (:class:`Pins`) and its layout: nothing is drawn for them, so its
 seed draws the template first. ``extra`` holds ``source``, what the source adds
 (:meth:`~rsb_mj.episodes.sources.base.QuestionSource.episode_extra`; Act2Answer:
@@ -88,7 +88,7 @@ class Semantics:
 
 @dataclass(frozen=True)
 class Pins:
-    """What a designed table row fixes before its draw (:mod:`rsb_mj.episodes.paired`).
+    """What a designed table row fixes before its draw (:mod:`rsb_mj.tables.paired`).
 
     Attributes:
         question: the question (an item of the task's source).
@@ -114,7 +114,7 @@ def draw_semantics(
 ) -> Semantics:
     """Steps 1-5 of the draw order (see the module docstring); with ``pins``, steps 1-3 are
     the pinned question, correct option and mapping (no draw); ``source`` replaces the
-    task's own (a private draw's held-out reserve, :mod:`rsb_mj.episodes.reserve`).
+    task's own (a private draw's held-out reserve, :mod:`rsb_mj.tables.reserve`).
 
     Raises:
         EpisodeError: when the task file has no question block, names an unknown source or

@@ -108,7 +108,7 @@ def _rng(episode: Episode, mode: str) -> np.random.Generator:
 
 
 def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
-    from rsb_mj.episodes.sampler import render_instruction, template_of
+    from rsb_mj.episodes.instructions import render_instruction, template_of
 
     ep = dataclasses.replace(episode, **changes)  # type: ignore[arg-type]
     return render_instruction(
@@ -146,7 +146,7 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
         picks = _rng(episode, mode).integers(len(words), size=len(episode.instruction.split()))
         text = " ".join(words[int(i)] for i in picks)
         return dataclasses.replace(episode, instruction=text, extra=extra)
-    from rsb_mj.episodes.sampler import template_of
+    from rsb_mj.episodes.instructions import template_of
 
     template = template_of(problem, episode.template_id)
     if mode == "command-only":
@@ -184,7 +184,7 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
 
 def _fill_q(problem: Problem, episode: Episode, text: str) -> str:
     """Render ``text`` (a template with only ``{Q}`` left) with the episode's question."""
-    from rsb_mj.episodes.sampler import instruction_values
+    from rsb_mj.episodes.instructions import instruction_values
     from rsb_mj.episodes.templates import Template, render
 
     values = instruction_values(

@@ -25,9 +25,10 @@ from __future__ import annotations
 from rsb_mj.colors import PALETTE
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import Arg, Name, Problem
+from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.display import display_kind
+from rsb_mj.lang.expr import Arg, Name
 from rsb_mj.lang.goal import is_answer, placements
 
 #: Predicate -> (verb, preposition) of the sentence.

@@ -18,7 +18,7 @@ Warnings the policy worked around follow the outcome-based reasons, ``"; "``-sep
 from __future__ import annotations
 
 from rsb_mj.policies.base import PolicyStatus
-from rsb_mj.scoring.scorer import Outcome
+from rsb_mj.scoring.outcome import Outcome
 
 
 def failure_reason(

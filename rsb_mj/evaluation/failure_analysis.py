@@ -28,6 +28,7 @@ class FailureAnalysis:
             CoT, wrong target": the reasoning-following failure).
         following: among grasping episodes whose text names an option, the choice is that
             option (the reasoning-following rate); n = 0 for policies that write no text.
+        privileged: the policy read the answer (an oracle reference: its rows are marked).
     """
 
     suite: str
@@ -38,6 +39,7 @@ class FailureAnalysis:
     wrong_text_wrong_target: Rate
     right_text_wrong_target: Rate
     following: Rate
+    privileged: bool = False
 
 
 def failure_analysis(records: Iterable[EpisodeRecord]) -> list[FailureAnalysis]:
@@ -65,6 +67,7 @@ def failure_analysis(records: Iterable[EpisodeRecord]) -> list[FailureAnalysis]:
                 ),
                 right_text_wrong_target=Rate(sum(r.text_choice == r.correct for r in wrong), n),
                 following=Rate(sum(r.chosen_option == r.text_choice for r in texted), len(texted)),
+                privileged=any(r.privileged for r in recs),
             )
         )
     return out

@@ -31,6 +31,8 @@ class Job:
             (``--feature-modules``; :mod:`rsb_mj.policies.feature_hooks`).
         tables: a folder of private tables the row is read from (``rsb eval --tables``),
             ``""`` for the shipped tables.
+        sealed: a sealed run (``rsb eval --sealed``): the episode's end does not depend on
+            whether the choice is right (:class:`~rsb_mj.evaluation.rollout.Rollout`).
     """
 
     suite: str
@@ -48,6 +50,7 @@ class Job:
     features_dir: str = ""
     feature_modules: tuple[str, ...] = ()
     tables: str = ""
+    sealed: bool = False
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:

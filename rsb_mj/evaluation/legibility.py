@@ -8,10 +8,10 @@ never their letters or yaws), and the letters' projected heights are measured wi
 camera model (:func:`rsb_mj.scene.legibility.letter_heights`). Answer-showing candidates are
 read at the policy's 224 x 224 input by default and compared with ``OTHERS`` more pictures
 of their source besides their own (:func:`answer_references`); :func:`answer_reader` is the
-same read as the build-time filter of the paired tables (:mod:`rsb_mj.episodes.paired`).
+same read as the build-time filter of the paired tables (:mod:`rsb_mj.tables.paired`).
 
 Rows: a suite's frozen table, or a task file's rows as
-:mod:`rsb_mj.evaluation.episode_source` draws them (seeded by source, split and index), so
+:mod:`rsb_mj.tables.episode_source` draws them (seeded by source, split and index), so
 ``rsb legibility``, ``rsb eval`` and ``rsb expert-check`` see the same episodes.
 """
 
@@ -145,7 +145,7 @@ def _references(episode: Episode) -> tuple[str, ...]:
 
 
 def _shows_answers(env: Any) -> bool:
-    from rsb_mj.scene.display import answer_candidates
+    from rsb_mj.lang.display import answer_candidates
 
     return bool(answer_candidates(env.unwrapped.problem))
 
@@ -168,9 +168,9 @@ def check_source(
             candidates that show their answers, else from the rendered image.
     """
     from rsb_mj.env.rsb_env import RsbEnv
-    from rsb_mj.evaluation.episode_source import is_task_file, label, load_episode, task_path
     from rsb_mj.scene.legibility import letter_heights, policy_scale, resize_with_pad
     from rsb_mj.scene.reading import View, read_displays
+    from rsb_mj.tables.episode_source import is_task_file, label, load_episode, task_path
 
     t0 = time.perf_counter()
     suite = "" if is_task_file(source) else source
@@ -238,10 +238,10 @@ def answer_reader(problem: Problem, item: Question) -> str | None:
     answer-showing candidates in both arrangements from the 224 x 224 policy input; the
     reason to drop it (which candidate was read as what, with the scores), or None when
     every one reads (:attr:`rsb_mj.scene.reading.Read.accepted`)."""
-    from rsb_mj.episodes.paired import ARRANGEMENTS, paired_row
-    from rsb_mj.scene.display import answer_candidates
+    from rsb_mj.lang.display import answer_candidates
     from rsb_mj.scene.legibility import POLICY_SIZE, resize_with_pad
     from rsb_mj.scene.reading import View, read_answer
+    from rsb_mj.tables.paired import ARRANGEMENTS, paired_row
 
     key = str(problem.path)
     if key not in _READER_ENVS:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from rsb_mj.evaluation.episode_source import table_rows, tables_sha256
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.tables.episode_source import table_rows, tables_sha256
 
 
 def private_record(record: EpisodeRecord, tables: str | Path) -> EpisodeRecord:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rsb_mj.evaluation.episode_source import is_task_file, step_limit
 from rsb_mj.evaluation.metrics import SETTING_DEFAULTS, SuiteMetrics
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.tables import label_of
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
+from rsb_mj.tables.episode_source import is_task_file, step_limit
 
 __all__ = ["header_lines", "settings_lines"]
 

@@ -10,7 +10,7 @@ table under its heading and note, the confusion matrices, the notes, and the plo
 from __future__ import annotations
 
 from rsb_mj.evaluation.report_model import ReportData
-from rsb_mj.evaluation.tables import markdown
+from rsb_mj.evaluation.tables import markdown, one_line
 
 __all__ = ["MARKDOWN_PLOTS", "markdown_text"]
 
@@ -20,12 +20,12 @@ MARKDOWN_PLOTS = ("ablations.png", "rates.png")
 
 def markdown_text(data: ReportData) -> str:
     """The Markdown report of ``data`` (``report.md``)."""
-    parts = ["# rsb_mj evaluation report", "", *data.header]
+    parts = ["# rsb_mj evaluation report", "", *map(one_line, data.header)]
     for s in data.sections:
         parts += ["", f"## {s.title}", "", *([s.note, ""] if s.note else []), markdown(s.table)]
     parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
     for c in data.confusions:
-        parts += ["", f"### {c.title}", "", markdown(c.table)]
+        parts += ["", f"### {one_line(c.title)}", "", markdown(c.table)]
     for note in data.notes:
         parts += ["", note]
     for p in data.plots:

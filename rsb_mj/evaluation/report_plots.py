@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS
 from rsb_mj.evaluation.metrics import SuiteMetrics, confusion
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.report_model import Plot, ReportData

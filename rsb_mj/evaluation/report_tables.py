@@ -3,17 +3,18 @@
 :func:`table_sections` lists every table of the report as a
 :class:`~rsb_mj.evaluation.report_model.Section`: the per-suite summary first, then the
 optional ones only when they have rows (safety, levels, the perturbation axes, instruction
-ablations, the semantic gap, counterfactual pairs, Act2Answer), the failure analysis and the
-paper's Tables 1, 2 and 6 (:data:`TABLES`). :func:`confusions` gives the chosen vs correct
-option matrices, one per row label and suite. The cells are formatted by
+ablations, the semantic gap, counterfactual pairs, Act2Answer), then the paper's Tables 1, 2,
+5 (the failure analysis) and 6 in the paper's order (:data:`TABLES`). :func:`confusions`
+gives the chosen vs correct option matrices, one per row label and suite. The cells are formatted by
 :mod:`rsb_mj.evaluation.tables`; the renderers (Markdown, HTML) only lay them out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS
 from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
 from rsb_mj.evaluation.axes import axis_table
 from rsb_mj.evaluation.failure_analysis import failure_analysis
@@ -76,11 +77,17 @@ def table_sections(
     metrics: dict[str, list[SuiteMetrics]],
     max_error_rate: float | None,
 ) -> list[Section]:
-    """Every table of the report, in order; optional ones only when they have rows."""
+    """Every table of the report, in order; optional ones only when they have rows.
+
+    Every table keeps the rows of several run directories apart, under their row labels
+    (``<dir name>:<policy>``), except the perturbation-axis tables, which join one policy's
+    runs at different levels (one run directory per level) into one table."""
     labelled = [(label, m) for label, ms in metrics.items() for m in ms]
     flat = [m for _, m in labelled]
     labels = [label for label, _ in labelled]
-    records = [r for recs in runs.values() for r in recs]
+    # the same rows named by their labels, for the tables that group by policy
+    named = [replace(m, policy=label) for label, m in labelled]
+    records = [replace(r, policy=label) for label, recs in runs.items() for r in recs]
     out = [
         Section(
             "summary",
@@ -129,7 +136,7 @@ def table_sections(
                     f"{axis}_levels",
                 )
             )
-    ablations = ablation_table(flat, max_error_rate=max_error_rate)
+    ablations = ablation_table(named, max_error_rate=max_error_rate)
     if len(ablations) > 1:
         out.append(
             Section(
@@ -141,7 +148,7 @@ def table_sections(
                 "ablations",
             )
         )
-    gaps = semantic_gap_table(flat, max_error_rate=max_error_rate)
+    gaps = semantic_gap_table(named, max_error_rate=max_error_rate)
     if len(gaps) > 1:
         out.append(
             Section("semantic_gap", "Semantic gap", SEMANTIC_GAP_NOTE + ".", gaps, "semantic_gap")
@@ -159,7 +166,7 @@ def table_sections(
                 "counterfactual",
             )
         )
-    a2a = [m for recs in runs.values() for m in a2a_metrics(recs)]
+    a2a = a2a_metrics(records)
     if a2a:
         out.append(
             Section(
@@ -170,20 +177,20 @@ def table_sections(
                 "act2answer",
             )
         )
-    out.append(
-        Section(
-            "table5_failures",
-            "Table 5: failure analysis",
-            "Among episodes that grasped a candidate but failed: the share whose choice was "
-            "correct but not placed, and whose first grasp was a wrong target; for policies "
-            "that write text, whether the text named a wrong or the correct option, and the "
-            "reasoning-following rate (the choice is the option the text names). Wilson 95%.",
-            failure_table(failure_analysis(records)),
-            "table5_failures",
-        )
+    failures = Section(
+        "table5_failures",
+        "Table 5: failure analysis",
+        "Among episodes that grasped a candidate but failed: the share whose choice was "
+        "correct but not placed, and whose first grasp was a wrong target; for policies "
+        "that write text, whether the text named a wrong or the correct option, and the "
+        "reasoning-following rate (the choice is the option the text names). Wilson 95%.",
+        failure_table(failure_analysis(records)),
+        "table5_failures",
     )
     original = {label: [m for m in ms if m.variant == "original"] for label, ms in metrics.items()}
     for stem, (title, metric) in TABLES.items():
+        if stem == "table6_gsr_tsr":  # the paper's order: Tables 1, 2, 5, 6
+            out.append(failures)
         table = paper_table(original, metric, max_error_rate=max_error_rate)
         out.append(Section(stem, title, "", table, stem))
     return out

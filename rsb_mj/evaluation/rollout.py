@@ -48,7 +48,8 @@ from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
-from rsb_mj.scoring.scorer import EpisodeScorer, Outcome
+from rsb_mj.scoring.outcome import Outcome
+from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.version import versions
 
 #: Control steps the last action is held after the policy reports ``done`` (1 s at 20 Hz),
@@ -146,6 +147,15 @@ def env_candidates(u: Any) -> tuple[str, ...]:
     return tuple(scene.candidates) if scene is not None else tuple(u.candidates)
 
 
+def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
+    """Sealed runs: whether an episode whose outcome is decided ends now, i.e. when the
+    scorer taking its choice for the answer has decided too (so a wrong choice runs on as
+    a right one would); a decision without a choice ends at once, whatever the answer."""
+    if outcome.choice is None or outcome.choice not in pacing:
+        return True
+    return pacing[outcome.choice].outcome.decided
+
+
 @contextlib.contextmanager
 def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], None]]:
     """Limit the block to ``seconds`` of wall time.
@@ -209,10 +219,19 @@ class Rollout:
             policy's thread reads them right after ``act`` (and ``text``) and hands them
             back with the answer; never handed back to the policy, never part of the score
             (:mod:`rsb_mj.probing.capture`).
+        sealed: a sealed run (``rsb eval --sealed``): when and how the episode ends does
+            not depend on whether the choice is right. A wrong first grasp is still scored
+            at once, but the episode runs on as it would had that candidate been the answer
+            (until it rests in the zone, released, or the step limit): one *pacing* scorer
+            per candidate, each taking it for the answer, and the chosen candidate's ends
+            the episode. The policy's ``status()`` is read at every episode's end, not only
+            at failures.
 
     Attributes:
         deadline: ``time.monotonic()`` by which the episode must end (infinite without a
             limit); set when :meth:`steps` starts.
+        faulted: a policy call of :meth:`run` failed (or outlived the wall-clock limit): the
+            policy may be out of step and is not reused.
     """
 
     def __init__(
@@ -227,13 +246,16 @@ class Rollout:
         on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
         episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
         features: FeatureRecorder | None = None,
+        sealed: bool = False,
     ) -> None:
         self.env, self.policy, self.episode, self.problem = env, policy, episode, problem
+        self.sealed = sealed
         self.features = features
         self.max_steps = max_steps
         self.on_frame, self.on_step = on_frame, on_step
         self.timeout_s = episode_timeout_s
         self.deadline = math.inf
+        self.faulted = False
 
     def expired(self) -> InfraError:
         """The fault of an episode past its wall-clock limit."""
@@ -255,8 +277,16 @@ class Rollout:
             steps: this rollout's :meth:`steps` coroutine, if already made (not started).
         """
         steps = self.steps() if steps is None else steps
+
+        def respond(query: Query) -> Any:
+            try:
+                return answer(self.policy, query)
+            except EpisodeFault:
+                self.faulted = True
+                raise
+
         with wall_clock_limit(self.timeout_s, f"episode {self.episode.index}"):
-            return drive(steps, lambda query: answer(self.policy, query))
+            return drive(steps, respond)
 
     def steps(self) -> Generator[Yielded, Any, EpisodeRecord]:
         """Run the episode: yields its policy queries (answers sent back, faults thrown in)
@@ -284,8 +314,12 @@ class Rollout:
             tally = CostTally.from_info(info)
             if on_frame:
                 on_frame(obs)
-            scorer = EpisodeScorer.for_problem(
-                self.problem, env_candidates(env.unwrapped), episode.target
+            candidates = env_candidates(env.unwrapped)
+            scorer = EpisodeScorer.for_problem(self.problem, candidates, episode.target)
+            pacing = (
+                {c: EpisodeScorer.for_problem(self.problem, candidates, c) for c in candidates}
+                if self.sealed
+                else {}
             )
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
@@ -332,18 +366,24 @@ class Rollout:
                         features.chose()
                     if tally is not None:
                         tally.update(info)
-                    if outcome.decided:
+                    for pace in pacing.values():
+                        pace.update(info["signals"])
+                    if outcome.decided and (not pacing or _paced_end(outcome, pacing)):
                         termination = "success" if outcome.success else "wrong_choice"
                         break
                     if steps >= max_steps:
                         break
                 if steps >= max_steps:
                     break
+            if pacing and scorer.outcome.decided and termination != "error":
+                # decided earlier, ran on at the pace of a right choice: as if ended there
+                termination = "success" if scorer.outcome.success else "wrong_choice"
         except EpisodeFault as exc:
             termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
         out = scorer.finish() if scorer is not None else Outcome()
         ending = Ending()
-        if termination != "error" and not out.success:  # only a failure has a reason
+        # a sealed run asks every episode's status, so that being asked tells nothing
+        if termination != "error" and (self.sealed or not out.success):
             with contextlib.suppress(EpisodeFault):  # a status that cannot be read says nothing
                 ending = yield Finish()
         reason = failure_reason(

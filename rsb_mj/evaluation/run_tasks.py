@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.episode_source import Source, load_episode
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.lang.digest import TaskDigest, referenced_names
+from rsb_mj.tables.episode_source import Source, load_episode
 
 
 def check_task_files(sources: Iterable[Source]) -> None:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -53,7 +54,6 @@ from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
-from rsb_mj.evaluation.episode_source import Source, resolve, tables_sha256
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
@@ -65,6 +65,7 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
+from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, sign, verify
 from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
@@ -76,13 +77,16 @@ from rsb_mj.evaluation.worker import (
 from rsb_mj.lang.digest import TaskDigest
 from rsb_mj.lang.files import allow_roots
 from rsb_mj.lock import lock_folder
+from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
+from rsb_mj.policies.child import forbid_memory_access
 from rsb_mj.policies.spec import builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.probing.store import FEATURES_DIR
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
+from rsb_mj.tables.episode_source import Source, resolve, tables_sha256
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
@@ -132,9 +136,23 @@ class EvalConfig:
             with.
         feature_modules: ``--feature-modules``: the modules of a torch-based policy whose
             outputs are its features (needs ``features``).
+        sealed: a sealed run (``--sealed``; implied by ``tables``, see
+            :mod:`rsb_mj.evaluation.sealed`): needs ``secret_file``; policy code runs only
+            in the sandbox, episodes run in a
+            secret-seeded order, records are signed, a policy's fault is its failure, and
+            no episode's end depends on whether its choice was right. ``lerobot:`` is
+            refused, ``inprocess:`` (privileged, never ranked) runs only without other
+            policies.
+        secret_file: the private secret (``--secret-file``; for ``tables`` the one they
+            were drawn from).
+        sandbox: run file and module policies in the sandbox (``--no-sandbox``: off; see
+            :mod:`rsb_mj.policies.sandbox`).
+        sandbox_binds, sandbox_network, sandbox_gpu: what the sandbox lets the policy
+            reach besides its code (``--sandbox-bind DIR``, ``--sandbox-network``,
+            ``--sandbox-gpu``).
         batch: episodes each worker runs at once in lockstep, their policy queries batched
             (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
-        tables: a folder of private tables (``--tables``, :mod:`rsb_mj.episodes.private`)
+        tables: a folder of private tables (``--tables``, :mod:`rsb_mj.tables.private.build`)
             the rows are read from instead of the shipped tables; each record then names
             its private manifest's sha256 instead of its row
             (:func:`~rsb_mj.evaluation.private_records.private_record`). A run directory
@@ -165,6 +183,12 @@ class EvalConfig:
     feature_modules: tuple[str, ...] = ()
     batch: int = 1
     tables: Path | None = None
+    sealed: bool = False
+    secret_file: Path | None = None
+    sandbox: bool = True
+    sandbox_binds: tuple[Path, ...] = ()
+    sandbox_network: bool = False
+    sandbox_gpu: bool = False
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -195,6 +219,10 @@ class EvalConfig:
             raise EvalError("name at least one --suite and one --policy")
         if self.tables is not None and self.split != "eval":
             raise EvalError(f"--tables {self.tables}: private tables hold eval rows only")
+        if self.tables is not None:
+            object.__setattr__(self, "sealed", True)  # a private draw is always sealed
+        if self.sealed:
+            _check_sealed(self)
         for mode in self.instructions:
             if mode not in INSTRUCTION_MODES:
                 raise EvalError(
@@ -220,6 +248,34 @@ class EvalConfig:
                 )
 
 
+def _check_sealed(config: EvalConfig) -> None:
+    """Refuse what a sealed run cannot keep sealed (see :class:`EvalConfig`)."""
+    what = "a sealed run (implied by --tables)" if config.tables else "a sealed run (--sealed)"
+    if config.secret_file is None:
+        drawn = " (the one the tables were drawn from)" if config.tables else ""
+        raise EvalError(
+            f"{what} orders its episodes and signs its records with the private secret: "
+            f"give --secret-file FILE{drawn}"
+        )
+    if not config.sandbox:
+        raise EvalError(f"--no-sandbox: {what} runs policy code only in the sandbox")
+    for spec in config.policies:
+        if spec.startswith("lerobot:"):
+            raise EvalError(
+                f"--policy {spec}: {what} runs no ranked policy in rsb's process; load the "
+                "checkpoint in a policy file (path/to/file.py:factory returning "
+                "rsb_mj.policies.lerobot.LeRobotPolicy(...)), which runs in the sandbox "
+                "(--sandbox-bind its folder), or serve it (--policy openpi:HOST:PORT)"
+            )
+    inside = [s for s in config.policies if s.startswith("inprocess:")]
+    if inside and len(inside) < len(config.policies):
+        raise EvalError(
+            f"--policy {inside[0]}: {what} runs an in-process policy (privileged, never "
+            "ranked) only alone: in rsb's process it could rewrite the other policies' "
+            "records; run it in a run of its own"
+        )
+
+
 def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     """The env factory for ``config``'s environment settings (perturbation levels, control
     rate), or None for the default environment."""
@@ -240,7 +296,7 @@ def _check_bounds(config: EvalConfig, sources: list[Source]) -> None:
 
 
 def resolve_sources(config: EvalConfig) -> list[Source]:
-    """Each source of ``config``, resolved once (:func:`~rsb_mj.evaluation.episode_source.
+    """Each source of ``config``, resolved once (:func:`~rsb_mj.tables.episode_source.
     resolve`): every check of the run reads these values.
 
     Raises:
@@ -290,6 +346,7 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
                         features_dir=str(config.out / FEATURES_DIR) if config.features else "",
                         feature_modules=config.feature_modules,
                         tables=str(config.tables or ""),
+                        sealed=config.sealed,
                     )
                 )
     return jobs
@@ -319,7 +376,7 @@ def preflight(config: EvalConfig, specs: list[str]) -> None:
             policy.close()
 
 
-def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
+def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | None = None) -> Path:
     """Check the run description of ``config.out`` (the folder is locked) against the config
     and the tasks' digests, record new suites' digests; returns the records path with a torn
     last line cut off."""
@@ -358,6 +415,15 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
                 f"{run_file}: this run directory holds records of {held_text}; use another "
                 f"--out for {asked_text}"
             )
+        held_seal = (previous.get("sealed") or {}).get("key_id")
+        if held_seal != (seal.key_id if seal else None):
+            raise EvalError(
+                f"{run_file}: this run directory holds "
+                + (f"a sealed run (key id {held_seal[:12]})" if held_seal else "an unsealed run")
+                + "; this command asks "
+                + (f"a sealed run with key id {seal.key_id[:12]}" if seal else "an unsealed one")
+                + ": use another --out"
+            )
         defaults = {"visual_level": 0, "language_level": 0, "control_hz": BASE_CONTROL_HZ}
         for name, default in defaults.items():
             held, asked = previous.get(name, default), getattr(config, name)
@@ -389,6 +455,8 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
         }
         if config.tables is not None:
             description["tables"] = _tables_id(config)
+        if seal is not None:
+            description["sealed"] = {"key_id": seal.key_id}
         atomic_write_text(run_file, json.dumps(description, indent=2))
     videos = config.out / VIDEOS_DIR
     if config.videos and videos.exists() and not videos.is_dir():
@@ -478,11 +546,52 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             folder cannot be written (also when a record cannot be appended: the run stops,
             the records written before stay).
     """
-    with allow_roots(config.allow_roots):
-        return _run_eval(config, env_factory)
+    if config.sealed:
+        forbid_memory_access()  # before the secret is read and any policy or worker starts
+    seal = _seal(config)
+    held = os.environ.get(sandbox.ENV_VAR)
+    hide = [config.out, *([config.tables] if config.tables else [])]
+    hide += [config.secret_file] if config.secret_file else []
+    sandbox.install(
+        sandbox.Sandbox(
+            enabled=config.sandbox,
+            sealed=config.sealed,
+            hide=tuple(str(Path(p).absolute()) for p in hide),
+            binds=tuple(str(Path(p).absolute()) for p in config.sandbox_binds),
+            network=config.sandbox_network,
+            gpu=config.sandbox_gpu,
+        )
+    )
+    try:
+        with allow_roots(config.allow_roots):
+            return _run_eval(config, env_factory, seal)
+    finally:
+        if held is None:
+            os.environ.pop(sandbox.ENV_VAR, None)
+        else:
+            os.environ[sandbox.ENV_VAR] = held
 
 
-def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[EpisodeRecord]:
+def _seal(config: EvalConfig) -> Seal | None:
+    """The seal of a sealed run's secret (checked against the private tables' manifest)."""
+    if not config.sealed or config.secret_file is None:
+        return None
+    from rsb_mj.tables.private.manifest import read_private
+    from rsb_mj.tables.private.secret import Secret
+
+    secret = Secret.read(config.secret_file)
+    if config.tables is not None and read_private(config.tables).secret_id != secret.id:
+        raise EvalError(
+            f"--secret-file {config.secret_file}: not the secret the tables in "
+            f"{config.tables} were drawn from (its id {secret.id[:12]}, theirs "
+            f"{read_private(config.tables).secret_id[:12]})"
+        )
+    return Seal(secret)
+
+
+def _run_eval(
+    config: EvalConfig, env_factory: EnvFactory | None, seal: Seal | None = None
+) -> list[EpisodeRecord]:
     from tqdm import tqdm
 
     sources = resolve_sources(config)
@@ -493,7 +602,8 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
         env_factory = configured_env_factory(config)
     lock = lock_folder(config.out, "rsb eval")
     try:
-        path = _prepare(config, digests)
+        path = _prepare(config, digests, seal)
+        chain = [verify(path, seal)] if seal else [""]  # a resume goes on from a valid chain
         rows = range(config.start, config.start + config.episodes)
         if config.tables is None:  # a private table asks each question once
             for note in run_tasks.repeated_questions(sources, rows):
@@ -519,6 +629,8 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
             for job in jobs
             if job.key not in existing or existing[job.key].termination == "error"
         ]
+        if seal is not None:
+            todo = sealed_order(todo, seal)
         preflight(config, [job.policy for job in todo])
         tally: dict[tuple[str, str], list[int]] = {}
         errors = [0]
@@ -534,7 +646,12 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
         def finish(job: Job, record: EpisodeRecord) -> None:
             if config.tables is not None:
                 record = private_record(record, config.tables)
-            append_record(path, record)
+            if seal is not None:
+                record = policy_fault(record)
+                line, chain[0] = sign(record, seal, chain[0])
+                append_record(path, record, line)
+            else:
+                append_record(path, record)
             existing[record.key] = record
             if record.termination == "error":
                 errors[0] += 1

@@ -82,8 +82,9 @@ def summary_table(
     labels: Sequence[str] | None = None,
     max_error_rate: float | None = MAX_ERROR_RATE,
 ) -> Table:
-    """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict, and
-    the mean cumulative cost when some row's task has a ``:cost``.
+    """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict, the
+    mean cumulative cost when some row's task has a ``:cost``, and ``policy faults`` (scored
+    failures a sealed run's policy caused itself) when some row has one.
 
     Args:
         metrics: the rows.
@@ -93,10 +94,15 @@ def summary_table(
     """
     header = ["policy", "suite", "n", "errors", "GSR %", "TSR %", "selection %", "nSG %"]
     costs = any(m.cost is not None for m in metrics)
+    faults = any(m.policy_faults for m in metrics)
     rows = [[*header, "vs chance", *(["cost"] if costs else [])]]
+    if faults:
+        rows[0].insert(4, "policy faults")
     for i, m in enumerate(metrics):
         row = [label_of(m, labels[i] if labels else None), m.suite, str(m.episodes)]
         row.append(str(m.errors))
+        if faults:
+            row.append(str(m.policy_faults))
         if withheld(m, max_error_rate):
             rows.append([*row, *[WITHHELD] * (6 if costs else 5)])
             continue
@@ -223,8 +229,40 @@ def paper_table(
     return rows
 
 
+def one_line(text: str) -> str:
+    """``text`` with each line break (or other control character) shown as a space, so a
+    policy name cannot start a line of its own in a Markdown report."""
+    return _CONTROL.sub(" ", text)
+
+
+def markdown_cell(text: str) -> str:
+    """``text`` safe in a Markdown table cell: ``|`` escaped as ``\\|``, a line break (or any
+    other control character) as a space, so a policy name cannot add cells or rows."""
+    return one_line(text.replace("|", "\\|"))
+
+
+#: Control characters (line breaks, tabs, escapes) that a table cell shows as a space.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
+#: The first characters that make a spreadsheet read a CSV cell as a formula (OWASP).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: Cells the tables write themselves starting with ``-`` or ``+``: ``-`` (undefined), a
+#: signed number, with its interval (``-3.2 [-9.0, 2.6]``) or a ``+-`` margin.
+_NUMERIC_CELL = re.compile(r"[-+]?\d+(\.\d+)?( \[[-+]?\d+(\.\d+)?, [-+]?\d+(\.\d+)?\])?|-")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` safe in a spreadsheet: a cell starting with ``= + - @`` (or a tab or carriage
+    return) gets a leading ``'`` so it is read as text, never as a formula (OWASP's advice
+    against CSV injection); the numbers the tables write (``-``, ``-3.2 [-9.0, 2.6]``) stay
+    as they are."""
+    if text.startswith(FORMULA_START) and not _NUMERIC_CELL.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def markdown(table: Table) -> str:
-    """A GitHub-flavoured Markdown table."""
+    """A GitHub-flavoured Markdown table (cells escaped by :func:`markdown_cell`)."""
+    table = [[markdown_cell(c) for c in row] for row in table]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
 
     def line(cells: list[str]) -> str:
@@ -235,9 +273,9 @@ def markdown(table: Table) -> str:
 
 
 def csv_text(table: Table) -> str:
-    """CSV text of the table (header first)."""
+    """CSV text of the table (header first; cells escaped by :func:`csv_cell`)."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(table)
+    csv.writer(buf, lineterminator="\n").writerows([[csv_cell(c) for c in row] for row in table])
     return buf.getvalue()
 
 
@@ -365,7 +403,7 @@ def failure_table(analyses: Sequence[FailureAnalysis]) -> Table:
         texted = a.following.n > 0
         rows.append(
             [
-                a.policy,
+                a.policy + (PRIVILEGED_MARK if a.privileged else ""),
                 a.suite,
                 str(a.failures),
                 rate_cell(a.not_placed) if a.failures else MISSING,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS
 
 #: Longest text kept in a record [characters].
 MAX_TEXT_CHARS = 4000

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import WriteError
-from rsb_mj.evaluation.episode_source import is_task_file
-from rsb_mj.suites import CONTROL_HZ
+from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.tables.episode_source import is_task_file
 
 #: The camera recorded in videos.
 VIDEO_CAMERA = "head"

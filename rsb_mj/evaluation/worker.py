@@ -32,13 +32,6 @@ import numpy as np
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
-from rsb_mj.evaluation.episode_source import (
-    is_task_file,
-    load_episode,
-    load_problem,
-    table_rows,
-    task_path,
-)
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.lockstep import Ports, Seat, run_lockstep
 from rsb_mj.evaluation.records import EpisodeRecord
@@ -50,6 +43,13 @@ from rsb_mj.policies.spec import make_policy
 from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import (
+    is_task_file,
+    load_episode,
+    load_problem,
+    table_rows,
+    task_path,
+)
 from rsb_mj.version import versions
 
 #: ``factory(suite_name, split, cameras) -> env``; the default builds ``rsb_mj.env.RsbEnv``.
@@ -229,6 +229,7 @@ def begin(
         rollout = Rollout(
             env, policy, episode, problem, max_steps=job.max_steps, on_frame=writer,
             on_step=on_step, episode_timeout_s=job.episode_timeout_s, features=recorder,
+            sealed=job.sealed,
         )  # fmt: skip
     except BaseException as exc:
         _PORTS.give(port)
@@ -385,7 +386,7 @@ def run_job(
     except BaseException as exc:  # our code or the environment raised out of the rollout
         error = exc
     out = seat.close(record, error)
-    if out.termination == "error" and not seat.port.retired:
+    if (out.termination == "error" or seat.rollout.faulted) and not seat.port.retired:
         _PORTS.retire(seat.port)  # rebuilt for the next episode
     _PORTS.give(seat.port)
     return out

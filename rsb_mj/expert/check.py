@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rsb_mj.evaluation.episode_source import is_task_file, label
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import is_task_file, label
 
 #: Required expert success rates.
 MIN_TSR, MIN_GSR = 0.99, 1.0

@@ -9,7 +9,7 @@ lie in its frozen table.
 
 Each demonstration is an ``rsb eval --policy expert`` job (:class:`~rsb_mj.evaluation.jobs.Job`)
 run on the evaluation stack: the same episode lookup
-(:mod:`rsb_mj.evaluation.episode_source`), worker caches and rollout loop
+(:mod:`rsb_mj.tables.episode_source`), worker caches and rollout loop
 (:func:`rsb_mj.evaluation.worker.run_job`, recording through the rollout's ``on_step``
 hook), the same policy seed, and the same process pool (:mod:`rsb_mj.evaluation.pool`:
 this process, spawned workers or Ray tasks). Only the writer is the demos' own: each worker
@@ -28,15 +28,6 @@ import numpy as np
 
 from rsb_mj.episode import Episode
 from rsb_mj.errors import ExpertError
-from rsb_mj.evaluation.episode_source import (
-    check_rows,
-    is_task_file,
-    label,
-    load_episode,
-    load_problem,
-    step_limit,
-    task_path,
-)
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_jobs
 from rsb_mj.evaluation.worker import SettingsEnvFactory, run_job
@@ -51,6 +42,15 @@ from rsb_mj.expert.dataset import (
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lock import lock_folder, make_folder
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import (
+    check_rows,
+    is_task_file,
+    label,
+    load_episode,
+    load_problem,
+    step_limit,
+    task_path,
+)
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
 #: The policy spec that demonstrates (the built-in privileged expert).

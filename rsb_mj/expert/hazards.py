@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import mujoco
 
-from rsb_mj.lang.ast import Name, Number, Problem, walk_atoms
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Name, Number, walk_atoms
 
 #: Clearance kept beyond the cost's own distance [m] (tracking error of the servos).
 HAZARD_MARGIN = 0.015

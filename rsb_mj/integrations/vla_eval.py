@@ -12,7 +12,7 @@ table's size). vla-eval sends the task dict, including ``episode_idx``, to the m
 server; the frozen tables are public, so an evaluation that must not trust its server
 should set ``shuffle_seed`` (kept in the config, never sent) to draw the rows in a secret
 order. Better, ``tables: DIR`` runs the private eval tables of a folder (``rsb episodes
-build --private``, :mod:`rsb_mj.episodes.private`; checked against its private manifest):
+build --private``, :mod:`rsb_mj.tables.private.build`; checked against its private manifest):
 the task dict stays ``{"name": suite, "suite": suite}`` and ``episode_idx`` is then a
 position in a table the server has never seen, and the instruction it gets asks a question
 no shipped table asks, so no look-up of the public rows answers it.
@@ -142,7 +142,7 @@ class RsbBenchmark(StepBenchmark):
         self.suite = get_suite(suite)
         if split not in SPLITS:
             raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
-        from rsb_mj.evaluation.episode_source import table_rows
+        from rsb_mj.tables.episode_source import table_rows
 
         rows = table_rows(self.suite.name, split, tables)
         if not 0 <= start < len(rows):

@@ -27,8 +27,9 @@ from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, Observation
 
 from rsb_mj.datasets.lerobot import CONVENTION
-from rsb_mj.integrations.vla_eval import ACTION_SPEC, CAMERA_NAMES, STATE_SPEC
+from rsb_mj.integrations.vla_eval import ACTION_SPEC, STATE_SPEC
 from rsb_mj.policies.aloha_convention import get_convention
+from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 
 class DemoReplayServer(PredictModelServer):

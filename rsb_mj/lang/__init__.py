@@ -70,39 +70,37 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rsb_mj.lang.ast import (
-        NO_SPAN,
-        And,
+    from rsb_mj.lang.ast import Problem, Rect, Region, TypedName
+    from rsb_mj.lang.blocks import (
         AnswerZone,
-        Atom,
-        Expr,
         Instruction,
         Layout,
+        OptionMap,
+        Question,
+        SourceParam,
+        TemplateChoice,
+    )
+    from rsb_mj.lang.categories import RSB_CATEGORIES, CategoryInfo
+    from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
+    from rsb_mj.lang.expr import (
+        And,
+        Atom,
+        Expr,
         Name,
         Not,
         Number,
         NumberList,
-        OptionMap,
         Or,
-        Problem,
-        Question,
-        Rect,
-        Region,
         Section,
         SList,
-        SourceParam,
-        Span,
         Symbol,
-        TemplateChoice,
-        TypedName,
         Variable,
         walk_atoms,
     )
-    from rsb_mj.lang.categories import RSB_CATEGORIES, CategoryInfo
-    from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
     from rsb_mj.lang.files import allow_roots
     from rsb_mj.lang.formatter import format_problem, format_text
     from rsb_mj.lang.linter import lint_file, lint_problem, lint_text, load_task
+    from rsb_mj.lang.nodes import NO_SPAN, Span
     from rsb_mj.lang.parser import parse_file, parse_text
     from rsb_mj.lang.rules import RULES, Rule
     from rsb_mj.lang.templates import lint_template

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rsb_mj.lang.ast import Span
+from rsb_mj.lang.nodes import Span
 
 __all__ = [
     "Comment",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.ast import NO_SPAN, Span
+from rsb_mj.lang.nodes import NO_SPAN, Span
 
 #: Severity values, most severe first.
 SEVERITIES = ("error", "warning")

@@ -50,7 +50,7 @@ def referenced_names(text: str, path: str) -> list[tuple[str, str]]:
     only a text with a quoted string can name one)."""
     if '"' not in text:
         return []
-    from rsb_mj.lang.ast import FILE_SOURCE
+    from rsb_mj.lang.blocks import FILE_SOURCE
     from rsb_mj.lang.parser import parse_source
 
     problem, _ = parse_source(text, path)

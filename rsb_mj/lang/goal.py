@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rsb_mj.lang.ast import Arg, Atom, Name, Problem, Variable, walk_atoms
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Arg, Atom, Name, Variable, walk_atoms
 from rsb_mj.lang.predicates import PREDICATES, RSB_SCOREABLE
 
 #: The variable the episode binds to the candidate of the correct option.

@@ -39,7 +39,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rsb_mj.lang.ast import NO_SPAN, Number, Problem, SExp, SList, Span, Symbol
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Number, SExp, SList, Symbol
+from rsb_mj.lang.nodes import NO_SPAN, Span
 
 MOTION_TYPES = ("linear", "circle", "waypoint", "parabolic")
 #: Keys each motion type reads (without the ``:motion_`` prefix); ``type`` is always read.

@@ -13,9 +13,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from rsb_mj.lang.ast import Problem, Span
+from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.grammar import grammar
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.numbers import NumberRangeError
 from rsb_mj.lang.syntax_errors import (
     MAX_DEPTH,

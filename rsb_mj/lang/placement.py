@@ -5,7 +5,8 @@ and the linter (RSB501, RSB503). Pure Python.
 
 from __future__ import annotations
 
-from rsb_mj.lang.ast import Name, Problem, walk_atoms
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Name, walk_atoms
 from rsb_mj.lang.goal import named_movers
 from rsb_mj.lang.motion import read_moving_objects
 

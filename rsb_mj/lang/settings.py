@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.ast import Number, Problem, Section, Symbol
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Number, Section, Symbol
 from rsb_mj.workspace import CAMERAS
 
 #: image_settings key -> valid range.

@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rsb_mj.lang.ast import Span
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.grammar import grammar
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.numbers import MAX_MAGNITUDE, NumberRangeError
 
 if TYPE_CHECKING:  # pragma: no cover

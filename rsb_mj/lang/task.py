@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.ast import FILE_SOURCE, Problem, SourceParam, Span
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.blocks import FILE_SOURCE, SourceParam
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.files import ReferencedFileError, resolve_referenced, task_folder
+from rsb_mj.lang.nodes import Span
 
 #: Template sets used when a task has no ``:instruction`` block (the RSB paper's protocol).
 DEFAULT_TEMPLATES = {"train": "seen", "eval": "unseen"}

@@ -32,8 +32,8 @@ from rsb_mj.choices import (
     style,
 )
 from rsb_mj.errors import TaskError, did_you_mean
-from rsb_mj.lang.ast import Span
 from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.rules.base import RULES, declare
 
 #: Placeholders allowed per choice count (:func:`rsb_mj.choices.placeholders`).

@@ -12,7 +12,7 @@ from bisect import bisect_right
 
 from lsprotocol import types
 
-from rsb_mj.lang.ast import Span
+from rsb_mj.lang.nodes import Span
 
 
 def _units(text: str, encoding: str) -> int:
@@ -39,6 +39,11 @@ class Positions:
         for i, char in enumerate(text):
             if char == "\n":
                 self._starts.append(i + 1)
+
+    @property
+    def line_count(self) -> int:
+        """Lines of the text (a final newline starts one more, empty, line)."""
+        return len(self._starts)
 
     def line_text(self, line: int) -> str:
         """Line ``line`` (0-based) without its newline ("" past the end)."""

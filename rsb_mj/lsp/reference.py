@@ -230,7 +230,7 @@ def declaration(decl: ast.TypedName, kind: str) -> str:
 
 def rule(code: str) -> str | None:
     """A lint rule's ``rsb lint --explain`` text as a Markdown block, or None."""
-    from rsb_mj.lang.linter import RULES
+    from rsb_mj.lang.rules.base import RULES
 
     found = RULES.get(code)
     if found is None:

@@ -16,9 +16,10 @@ import numpy as np
 
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError, EpisodeError
+from rsb_mj.lang.settings import VisualSettings, read_settings
+from rsb_mj.perturb.draws import kelvin_rgb
 from rsb_mj.perturb.language import LANGUAGE_LEVELS, perturb_instruction, synonym_table
-from rsb_mj.perturb.settings import VisualSettings, read_settings
-from rsb_mj.perturb.visual import VISUAL_LEVELS, VisualPerturber, kelvin_rgb
+from rsb_mj.perturb.visual import VISUAL_LEVELS, VisualPerturber
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem

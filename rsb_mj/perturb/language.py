@@ -82,7 +82,7 @@ def command_slots(template: Template) -> list[tuple[int, int, str]]:
 
 def _values(episode: Episode, problem: Problem) -> dict[str, str]:
     """The placeholder values the sampler filled in (see ``episodes/sampler.py``)."""
-    from rsb_mj.episodes.sampler import instruction_values
+    from rsb_mj.episodes.instructions import instruction_values
 
     return instruction_values(
         problem, episode.question, episode.options, episode.mapping, episode.colors
@@ -116,7 +116,7 @@ def perturb_instruction(
     record: dict[str, Any] = {"level": level, "slots": 0, "substituted": 0, "substitutions": []}
     if level == 0:
         return episode.instruction, record
-    from rsb_mj.episodes.sampler import template_of
+    from rsb_mj.episodes.instructions import template_of
 
     template = template_of(problem, episode.template_id)
     values = _values(episode, problem)

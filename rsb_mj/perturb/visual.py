@@ -51,8 +51,8 @@ import numpy as np
 from rsb_mj.colors import PALETTE
 from rsb_mj.episode import Episode
 from rsb_mj.errors import EnvError
+from rsb_mj.lang.settings import VisualSettings, read_settings
 from rsb_mj.perturb.draws import NEUTRAL_K, kelvin_rgb, scene_color, tilt_direction
-from rsb_mj.perturb.settings import VisualSettings, read_settings
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
@@ -316,7 +316,7 @@ class VisualPerturber:
         params = self._noise
         if not params or self._episode is None:
             return images
-        from rsb_mj.env.cameras import CAMERAS
+        from rsb_mj.workspace import CAMERAS
 
         sigma, amount = float(np.sqrt(params["gaussian_var"])), params["salt_pepper"]
         shift = round(float(params["gaussian_mean"]) * 255.0)

@@ -128,7 +128,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import PolicyError
-from rsb_mj.policies import frames
+from rsb_mj.policies import frames, sandbox
 from rsb_mj.policies.base import MAX_BATCH, Policy, PolicyStatus
 
 #: The protocol this module speaks (see the module docstring).
@@ -150,7 +150,7 @@ _PR_SET_DUMPABLE = 4
 _BOOT = (
     "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
     "from rsb_mj.policies.child_server import main; "
-    "main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))"
+    "main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), json.loads(sys.argv[5]))"
 )
 
 
@@ -201,11 +201,13 @@ def _public(info: dict[str, Any]) -> dict[str, Any]:
     return {k: info[k] for k in keys if k in info}
 
 
-def _exit_cause(proc: subprocess.Popen) -> str:
+def _exit_cause(proc: subprocess.Popen, sandboxed: bool = False) -> str:
     try:
         code = proc.wait(timeout=CLOSE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return "closed its connection"
+    if sandboxed and code > 128:  # bwrap exits 128 + n when its command is killed by n
+        code = 128 - code
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -240,17 +242,31 @@ class ChildPolicy(Policy):
         self._text: str | None = None
         self._busy = False
         self._batch = 0
+        #: Seconds the policy may take to answer one request once built (``reset``, ``act``,
+        #: ``status``, ...; ``rsb eval --request-timeout``); None: no limit. A policy that
+        #: hangs past it fails its episode as its own fault.
+        self.request_timeout_s: float | None = None
         forbid_memory_access()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         for sock in (ours, theirs):
             for opt in (socket.SO_SNDBUF, socket.SO_RCVBUF):
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
+        settings = sandbox.current()
+        self.sandboxed = sandbox.check(settings, spec)
+        path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        argv = [sys.executable, "-c", _BOOT, json.dumps(path)]
         escape_r, escape_w = os.pipe()
+        # In the sandbox the policy process's parent is the PID namespace's first process
+        # (pid 1); when that one dies, the kernel ends every process of the namespace.
+        parent = 1 if self.sandboxed else os.getpid()
+        limits = json.dumps(settings.limits() if self.sandboxed else {})
+        argv += [str(theirs.fileno()), str(escape_w), str(parent), limits]
+        if self.sandboxed:
+            argv = sandbox.command(settings, argv, reads=[*path, *_spec_folder(spec)])
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, json.dumps(sys.path), str(theirs.fileno()),
-                 str(escape_w), str(os.getpid())],
+                argv,
                 pass_fds=(theirs.fileno(), escape_w),
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
@@ -305,7 +321,7 @@ class ChildPolicy(Policy):
                 the process that escaped a fork.
         """
         if self._proc.poll() is not None:
-            raise self._fail(what, f"its process {_exit_cause(self._proc)} earlier")
+            raise self._fail(what, f"its process {_exit_cause(self._proc, self.sandboxed)} earlier")
         if self._busy:
             raise self._fail(what, "the policy process is out of step (an earlier call was "
                              "interrupted); it is restarted for the next episode")  # fmt: skip
@@ -315,9 +331,8 @@ class ChildPolicy(Policy):
             frames.send(self._sock, message)
             reply = frames.recv(self._sock)
         except frames.Closed:
-            raise self._fail(
-                what, f"its process {_exit_cause(self._proc)} (the episode is not scored)"
-            ) from None
+            cause = _exit_cause(self._proc, self.sandboxed)
+            raise self._fail(what, f"its process {cause} (the episode is not scored)") from None
         except TimeoutError:
             raise self._fail(what, f"no answer within {timeout_s:g} s") from None
         except frames.FrameError as exc:
@@ -357,12 +372,16 @@ class ChildPolicy(Policy):
             {"type": "reset", "slot": 0, "env": _view(env), "obs": obs, "info": _public(info)},
             "state",
             "reset()",
+            timeout_s=self.request_timeout_s,
         )
         self._done, self._text = bool(reply.get("done")), None
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         """The policy's action for ``obs`` (also updates ``done`` and ``text``)."""
-        reply = self._request({"type": "act", "slot": 0, "obs": obs}, "action", "act()")
+        reply = self._request(
+            {"type": "act", "slot": 0, "obs": obs}, "action", "act()",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         action, text = reply.get("action"), reply.get("text")
         if not isinstance(action, np.ndarray):
             raise self._fail("act()", f"the policy process sent {type(action).__name__}, "
@@ -398,7 +417,10 @@ class ChildPolicy(Policy):
         ``features`` request), or None when the policy offers none."""
         if not self.offers_features:
             return None
-        reply = self._request({"type": "features", "slot": slot}, "features", "features")
+        reply = self._request(
+            {"type": "features", "slot": slot}, "features", "features",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         return reply.get("features")
 
     # ---- batched policies ------------------------------------------------------------
@@ -415,6 +437,7 @@ class ChildPolicy(Policy):
              "info": _public(info)},
             "state",
             "reset()",
+            timeout_s=self.request_timeout_s,
         )  # fmt: skip
         self._slots[slot] = (bool(reply.get("done")), None)
 
@@ -422,7 +445,10 @@ class ChildPolicy(Policy):
         """One ``act_batch`` request: an action per item, a :class:`PolicyError` in place
         of an item the policy failed (see the module docstring)."""
         asked = [{"slot": s, "obs": o} for s, o in zip(slots, obs, strict=True)]
-        reply = self._request({"type": "act_batch", "items": asked}, "actions", "act_batch()")
+        reply = self._request(
+            {"type": "act_batch", "items": asked}, "actions", "act_batch()",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         items = reply.get("items")
         if not isinstance(items, list) or [
             i.get("slot") if isinstance(i, dict) else None for i in items
@@ -467,7 +493,10 @@ class ChildPolicy(Policy):
         return self._status(0)
 
     def _status(self, slot: int) -> PolicyStatus:
-        reply = self._request({"type": "status", "slot": slot}, "status", "status()")
+        reply = self._request(
+            {"type": "status", "slot": slot}, "status", "status()",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         warnings = reply.get("warnings") or []
         return PolicyStatus(
             phase=str(reply.get("phase") or ""),
@@ -486,6 +515,16 @@ class ChildPolicy(Policy):
         if polite:
             _wait_unreaped(self._proc.pid, CLOSE_TIMEOUT_S)
         self._finalizer()
+
+
+def _spec_folder(spec: str) -> list[str]:
+    """The folder of a file policy's file (bound into its sandbox), ``[]`` for a module."""
+    from rsb_mj.policies.user import is_file_form, split_spec
+
+    parts = split_spec(spec)
+    if parts is None or not is_file_form(parts[0]):
+        return []
+    return [os.path.dirname(os.path.abspath(parts[0]))]
 
 
 def _wait_unreaped(pid: int, timeout_s: float) -> None:

@@ -320,12 +320,24 @@ def drop_ptrace() -> bool:
         return False
 
 
-def main(sock_fd: int, escape_fd: int, parent_pid: int) -> None:
-    """Entry point of a policy process: give up ``ptrace``, end with rsb's process, serve
-    until closed."""
+def set_limits(limits: dict[str, int]) -> None:
+    """Lower this process's soft and hard limits (``resource`` name -> value): without
+    ``CAP_SYS_RESOURCE`` (the sandbox drops it) nothing in the process can raise them."""
+    import resource
+
+    for name, value in limits.items():
+        resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+
+
+def main(
+    sock_fd: int, escape_fd: int, parent_pid: int, limits: dict[str, int] | None = None
+) -> None:
+    """Entry point of a policy process: give up ``ptrace``, take the sandbox's limits,
+    end with rsb's process (or the sandbox's first process), serve until closed."""
     from rsb_mj.procs import worker_init
 
     drop_ptrace()
+    set_limits(limits or {})
     worker_init(parent_pid)
     sock = socket.socket(fileno=sock_fd)
     try:

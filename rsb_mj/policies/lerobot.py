@@ -191,7 +191,7 @@ def training_convention(checkpoint: Path) -> str:
         info = json.loads((Path(train["dataset"]["root"]) / "meta" / "info.json").read_text())
     except (OSError, ValueError, KeyError, TypeError):
         return DEFAULT_CONVENTION
-    named = info.get("rsb_convention")
+    named = info.get("rsb_convention") if isinstance(info, dict) else None
     return str(named["name"]) if isinstance(named, dict) and "name" in named else "rsb"
 
 
@@ -222,8 +222,8 @@ def read_checkpoint(spec: str) -> Checkpoint:
     cameras: list[str] = []
     image_hw: dict[str, tuple[int, int]] = {}
     for key, feature in inputs.items():
-        shape = tuple(int(n) for n in feature.get("shape", ()))
-        if feature.get("type") == "VISUAL":
+        kind, shape = _feature(config_file, "input_features", key, feature)
+        if kind == "VISUAL":
             if key not in CAMERA_OF_KEY:
                 raise EvalError(
                     f"{config_file}: image feature {key!r} is not an rsb_mj camera; valid "
@@ -239,7 +239,11 @@ def read_checkpoint(spec: str) -> Checkpoint:
                 f"{config_file}: input feature {key!r} is not one rsb_mj provides; valid "
                 f"choices: {', '.join([*CAMERA_OF_KEY, STATE_KEY])}"
             )
-    action_shape = tuple(int(n) for n in outputs.get(ACTION_KEY, {}).get("shape", ()))
+    action_shape = (
+        _feature(config_file, "output_features", ACTION_KEY, outputs[ACTION_KEY])[1]
+        if ACTION_KEY in outputs
+        else ()
+    )
     if action_shape != (ACTION_DIM,):
         raise EvalError(
             f"{config_file}: output {ACTION_KEY!r} has shape {list(action_shape)}; rsb_mj's "
@@ -252,6 +256,35 @@ def read_checkpoint(spec: str) -> Checkpoint:
             f"know; valid choices: {', '.join(sorted(CONVENTIONS))} (set ,convention=NAME)"
         )
     return Checkpoint(path, policy_type, tuple(cameras), image_hw, convention)
+
+
+def _feature(
+    config_file: Path, block: str, key: str, feature: object
+) -> tuple[str, tuple[int, ...]]:
+    """The type and shape of one feature of a checkpoint's ``config.json``.
+
+    Raises:
+        EvalError: naming the file and the feature, when the feature is not an object with an
+            optional string ``type`` and a ``shape`` that is a list of non-negative integers.
+    """
+    where = f"{config_file}: {block}.{key}"
+    if not isinstance(feature, dict):
+        raise EvalError(
+            f'{where} is {json.dumps(feature)}; a feature is an object with "type" and '
+            '"shape", e.g. {"type": "STATE", "shape": [14]}'
+        )
+    kind = feature.get("type", "")
+    shape = feature.get("shape", [])
+    if not isinstance(kind, str):
+        raise EvalError(f'{where}: type is {json.dumps(kind)}; expected a string such as "STATE"')
+    if not isinstance(shape, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape
+    ):
+        raise EvalError(
+            f"{where}: shape is {json.dumps(shape)}; expected a list of non-negative integers, "
+            "e.g. [14]"
+        )
+    return kind, tuple(shape)
 
 
 def check_spec(spec: str) -> None:

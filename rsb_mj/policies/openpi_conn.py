@@ -9,15 +9,15 @@ server's traceback, after which the server closes the connection.
 Every wait is bounded: ``connect_timeout_s`` for the TCP connect, the websocket handshake
 and the metadata; ``request_timeout_s`` for sending an observation and receiving its answer.
 Transient faults (connection refused or reset, a connect timeout, a connection the server
-closed) are retried up to ``retries`` times with exponential backoff ``backoff_s * 2**k``;
-a request whose connection was closed is re-sent once reconnected (openpi servers answer
-each observation on its own, so a re-sent query is safe). Protocol faults (garbage bytes,
-metadata that is not a map, an answer that is not a map) and request timeouts are not
-retried. Every failure raises :class:`~rsb_mj.errors.InfraError` naming the server, what
-happened and the limit that was hit; a server traceback raises
-:class:`~rsb_mj.errors.PolicyError`. :meth:`OpenPiConnection.request_batch` sends several
-observations as one request (to a server that advertises ``max_batch_size``), within the
-same one request timeout.
+closed, also during the handshake) are retried up to ``retries`` times with exponential
+backoff ``backoff_s * 2**k``; a request whose connection was closed is re-sent once
+reconnected (openpi servers answer each observation on its own, so a re-sent query is
+safe). Protocol faults (garbage bytes, metadata that is not a map, an answer that is not a
+map) and request timeouts are not retried. Every failure raises
+:class:`~rsb_mj.errors.InfraError` naming the server, what happened and the limit that was
+hit; a server traceback raises :class:`~rsb_mj.errors.PolicyError`.
+:meth:`OpenPiConnection.request_batch` sends several observations as one request (to a
+server that advertises ``max_batch_size``), within the same one request timeout.
 """
 
 from __future__ import annotations
@@ -30,7 +30,13 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidMessage,
+    InvalidStatus,
+    InvalidURI,
+)
 from websockets.sync.client import ClientConnection, connect
 
 from rsb_mj.errors import EpisodeFault, EvalError, InfraError, PolicyError
@@ -41,6 +47,11 @@ CONNECT_TIMEOUT_S = 5.0
 REQUEST_TIMEOUT_S = 30.0
 RETRIES = 3
 BACKOFF_S = 0.5
+#: The transient fault of a server that closes the TCP connection during the websocket
+#: handshake (one restarting, or shutting down): websockets reports it as
+#: ``ConnectionClosedError`` or as ``InvalidMessage`` from ``EOFError``, depending on whether
+#: the close overtook the sending of the HTTP request; both are the same fault here.
+CLOSED_IN_HANDSHAKE = "the server closed the connection during the websocket handshake"
 
 
 class _Transient(Exception):
@@ -124,6 +135,15 @@ class OpenPiConnection:
             ) from None
         except (ConnectionRefusedError, ConnectionResetError, ConnectionAbortedError) as exc:
             raise _Transient(f"connection refused or reset ({exc.strerror or exc})") from None
+        except ConnectionClosed:  # closed while our request was being sent (a race with EOF)
+            raise _Transient(CLOSED_IN_HANDSHAKE) from None
+        except InvalidMessage as exc:
+            if isinstance(exc.__cause__, EOFError):  # closed before any HTTP answer
+                raise _Transient(CLOSED_IN_HANDSHAKE) from None
+            raise InfraError(
+                f"openpi server {self.uri}: not a websocket server "
+                f"({type(exc).__name__}: {exc}); is the port an openpi server's?"
+            ) from None
         except InvalidStatus as exc:
             status = exc.response.status_code
             if 500 <= status < 600:  # e.g. 503 from a websockets server shutting down

@@ -172,19 +172,29 @@ def build_user_policy(spec: str) -> Policy:
         EvalError: see :func:`load_factory`, or for an object without ``act(obs)``;
             whatever the factory raises.
     """
-    made = load_factory(spec)()
+    return adapt_policy(load_factory(spec)(), spec, f"{spec.rpartition(':')[2]}()")
+
+
+def adapt_policy(made: Any, spec: str, what: str) -> Policy:
+    """``made`` as a :class:`Policy` named ``spec``: itself, or a :class:`UserPolicy` around
+    any object with ``act(obs)`` (or ``act_batch`` and ``reset_slot``); ``what`` names where
+    it came from in errors (e.g. ``"make()"``).
+
+    Raises:
+        EvalError: for an object without ``act(obs)``, or a batched one without
+            ``reset_slot``.
+    """
     if isinstance(made, Policy):
         made.name = spec
         return made
-    attr = spec.rpartition(":")[2]
     batched = callable(getattr(made, "act_batch", None))
     if batched and not callable(getattr(made, "reset_slot", None)):
         raise EvalError(
-            f"policy {spec!r}: {attr}() returned an object with act_batch(obs, slots) but "
+            f"policy {spec!r}: {what} returned an object with act_batch(obs, slots) but "
             "without reset_slot(slot, env, obs, info); a batched policy needs both"
         )
     if not (batched or callable(getattr(made, "act", None))):
-        raise EvalError(f"policy {spec!r}: {attr}() returned an object without act(obs)")
+        raise EvalError(f"policy {spec!r}: {what} returned an object without act(obs)")
     return UserPolicy(spec, made)
 
 

@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
 from rsb_mj.probing.store import entry_layers, load_features
+from rsb_mj.tables.episode_source import load_episode
 
 #: What a probe predicts.
 TARGETS = ("answer", "choice", "side")

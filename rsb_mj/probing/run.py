@@ -24,16 +24,10 @@ from rsb_mj.evaluation.report_probe import (
     read_probe_tables,
     records_sha256,
 )
+from rsb_mj.evaluation.tables import csv_text
 from rsb_mj.probing.dataset import ProbeSet, load_probe_sets
 from rsb_mj.probing.probe import LayerResult, ProbeSettings, probe_set
-from rsb_mj.probing.tables import (
-    NOTE,
-    RESULTS_NAME,
-    csv_text,
-    markdown_report,
-    plot_layers,
-    results_json,
-)
+from rsb_mj.probing.tables import NOTE, RESULTS_NAME, markdown_report, plot_layers, results_json
 from rsb_mj.probing.tables import table as result_table
 
 #: The probe folder of a run directory (``rsb probe RUN`` writes there).

@@ -47,8 +47,9 @@ from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.errors import SceneError
 from rsb_mj.rates import PHYSICS_TIMESTEP_S
 from rsb_mj.scene.cache import cache_dir
-from rsb_mj.scene.frames import TABLE_HALF_XY, TABLE_TOP_Z, table_to_world
+from rsb_mj.scene.frames import table_to_world
 from rsb_mj.scene.meshes import TriMesh, convex_hull, decimate, read_stl
+from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 SIDES: tuple[str, str] = ("left", "right")
 ARM_JOINT_NAMES: tuple[str, ...] = (

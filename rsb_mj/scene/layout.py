@@ -30,13 +30,16 @@ from rsb_mj.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
 from rsb_mj.lang.placement import cost_objects, distractor_names
-from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN, side_of
 from rsb_mj.workspace import (
     ANSWER_ZONE_MARGIN,
+    ARM_BASE_XY,
     DISTRACTOR_CLEARANCE,
     DISTRACTOR_ZONE_MARGIN,
     FOOTPRINT_CLEARANCE,
     HAZARD_CLEARANCE,
+    REACH_MAX,
+    REACH_MIN,
+    side_of,
 )
 
 #: Proposals drawn at once per candidate, proposals per candidate, and full restarts.

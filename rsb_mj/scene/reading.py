@@ -40,9 +40,10 @@ import cv2
 import mujoco
 import numpy as np
 
+from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import LETTERS, Episode
-from rsb_mj.scene.display import display_kind
+from rsb_mj.episode import Episode
+from rsb_mj.lang.display import display_kind
 from rsb_mj.scene.legibility import project
 from rsb_mj.scene.letters import letter_image
 from rsb_mj.scene.pictures import content_image

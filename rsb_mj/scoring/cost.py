@@ -33,7 +33,8 @@ import mujoco
 import numpy as np
 
 from rsb_mj.errors import EvalError, SceneError
-from rsb_mj.lang.ast import And, Atom, Expr, Name, Not, Or, Problem, Variable, walk_atoms
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import And, Atom, Expr, Name, Not, Or, Variable, walk_atoms
 from rsb_mj.lang.formatter import expr_line
 from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.scene.probes import Probe

@@ -36,7 +36,8 @@ import mujoco
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import Arg, Name, Number, Problem
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Arg, Name, Number
 from rsb_mj.scene import aloha
 from rsb_mj.scene.probes import ANY, Probe, probe_columns, probe_name
 

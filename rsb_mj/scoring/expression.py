@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import And, Atom, Expr, Name, Not, Or, Variable
+from rsb_mj.lang.expr import And, Atom, Expr, Name, Not, Or, Variable
 from rsb_mj.lang.goal import ANSWER_VARIABLE
 from rsb_mj.scoring.predicates import Predicate, get_predicate
 from rsb_mj.scoring.signals import StepSignals

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import Arg, Name, Problem, Variable
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Arg, Name, Variable
 from rsb_mj.lang.goal import placements
 from rsb_mj.scoring.predicates import get_predicate
 

@@ -24,8 +24,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import Expr, Problem
-from rsb_mj.scoring.expression import ANSWER_VARIABLE, CompiledExpression, subjects
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.expr import Expr
+from rsb_mj.lang.goal import ANSWER_VARIABLE
+from rsb_mj.scoring.expression import CompiledExpression, subjects
 from rsb_mj.scoring.outcome import (
     SUCCESS_HOLD_STEPS,
     ChoiceRule,

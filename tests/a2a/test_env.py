@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from rsb_mj.env import RsbEnv
-from rsb_mj.episodes.paired import build_rows, select_items
 from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.scene.legibility import project
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.paired import build_rows, select_items
 
 
 @pytest.fixture(scope="module")

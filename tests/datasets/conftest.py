@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rsb_mj.episodes.table_files import load_table
 from rsb_mj.expert.dataset import episode_filename, write_demo
+from rsb_mj.tables.families import load_table
 
 #: Size of the synthetic frames [px].
 HEIGHT, WIDTH = 48, 64

@@ -344,3 +344,20 @@ def test_rsb_demos_format_lerobot_writes_and_rebuilds_the_dataset(tmp_path, caps
     assert "(0 written, 1 already there" in capsys.readouterr().out
     assert json.loads((tmp_path / "lerobot/meta/info.json").read_text()) == info
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [".rsb.lock"]
+
+
+def test_cli_out_that_is_or_lies_under_a_file_names_it(synthetic_demos, tmp_path, capsys):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("keep me")
+    argv = ["export-lerobot", str(synthetic_demos), "-o"]
+    assert main([*argv, str(blocker)]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb export-lerobot: error: {blocker}: exists and is a file, not a folder; name a new "
+        "folder\n"
+    )
+    assert main([*argv, str(blocker / "ds")]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb export-lerobot: error: {blocker}: cannot write the dataset ds (-o) there: it is a "
+        "file, not a folder\n"
+    )
+    assert blocker.read_text() == "keep me" and sorted(tmp_path.iterdir()) == [blocker]

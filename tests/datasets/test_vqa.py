@@ -6,7 +6,7 @@ import cv2
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.table_files import load_table
+from rsb_mj.tables.families import load_table
 
 
 def test_export_writes_samples_that_load_with_their_images_and_answers(tmp_path, capsys):

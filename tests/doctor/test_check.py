@@ -7,8 +7,9 @@ import math
 
 from rsb_mj.doctor.check import DoctorResult, FrameResult, renderer_differences
 from rsb_mj.doctor.compare import CameraDiff
-from rsb_mj.doctor.frames import CAMERAS, REFERENCE_FRAMES
+from rsb_mj.doctor.frames import REFERENCE_FRAMES
 from rsb_mj.doctor.goldens import default_folder, read_goldens
+from rsb_mj.workspace import CAMERAS
 
 GOLDENS = read_goldens(default_folder())
 SAME = GOLDENS.renderer

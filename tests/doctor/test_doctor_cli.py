@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.doctor.frames import CAMERAS, REFERENCE_FRAMES, WIDTH
+from rsb_mj.doctor.frames import REFERENCE_FRAMES, WIDTH
 from rsb_mj.doctor.goldens import MANIFEST, default_folder, read_goldens
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.scene.gl import library_present
+from rsb_mj.workspace import CAMERAS
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = read_goldens(default_folder())

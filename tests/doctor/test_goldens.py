@@ -9,10 +9,11 @@ import shutil
 import numpy as np
 import pytest
 
-from rsb_mj.doctor.frames import CAMERAS, HEIGHT, REFERENCE_FRAMES, WIDTH, Rendered
+from rsb_mj.doctor.frames import HEIGHT, REFERENCE_FRAMES, WIDTH, Rendered
 from rsb_mj.doctor.goldens import MANIFEST, default_folder, read_goldens, write_goldens
 from rsb_mj.errors import RsbError
 from rsb_mj.scene.fingerprint import RendererFingerprint
+from rsb_mj.workspace import CAMERAS
 
 FP = RendererFingerprint("egl", "Mesa/X.org", "llvmpipe", "4.5 Mesa 22.3.6", "ab" * 32)
 

@@ -7,9 +7,10 @@ import mujoco
 import numpy as np
 import pytest
 
-from rsb_mj.env.cameras import CAMERAS, CameraRig
+from rsb_mj.env.cameras import CameraRig
 from rsb_mj.env.culling import GeomBounds, cull_outside_view
 from rsb_mj.scene.aloha import SIDES, aloha_spec, arm_joints, home_qpos_ctrl
+from rsb_mj.workspace import CAMERAS
 
 
 @pytest.fixture(scope="module")

@@ -1,31 +1,18 @@
-"""Shared fixtures: task problems for the episode tests, and the private draw.
+"""Shared fixtures: task problems for the episode tests.
 
 ``suite_problem(name)`` parses the suite's real task file when the task-language parser is
 available; ``make_problem`` builds the same problem from AST nodes (the rsb_math_4 layout), so
-the episode tests do not depend on the parser. ``drawn`` is the private draw of
-:mod:`.private_draws`, drawn once for the ``test_private_*`` modules that read it.
+the episode tests do not depend on the parser.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from rsb_mj.episode import LETTERS
-from rsb_mj.lang.ast import (
-    And,
-    Atom,
-    Instruction,
-    Layout,
-    Name,
-    OptionMap,
-    Problem,
-    Question,
-    Rect,
-    Region,
-    TemplateChoice,
-    TypedName,
-    Variable,
-)
+from rsb_mj.choices import LETTERS
+from rsb_mj.lang.ast import Problem, Rect, Region, TypedName
+from rsb_mj.lang.blocks import Instruction, Layout, OptionMap, Question, TemplateChoice
+from rsb_mj.lang.expr import And, Atom, Name, Variable
 
 #: The six suites' instruction block: seen templates for train, unseen ones for eval.
 PER_SPLIT = Instruction(None, (TemplateChoice("train", "seen"), TemplateChoice("eval", "unseen")))
@@ -79,12 +66,3 @@ def problem4() -> Problem:
 @pytest.fixture
 def problem10() -> Problem:
     return make_problem("arithmetic", 10)
-
-
-@pytest.fixture(scope="session")
-def drawn(tmp_path_factory):
-    """A private draw of RSB-Math-4 and A2A-Color, 50 rows each (no legibility reader);
-    read only (a test that changes it works on a copy)."""
-    from .private_draws import draw
-
-    return draw(tmp_path_factory.mktemp("private") / "draw")

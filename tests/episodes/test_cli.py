@@ -4,7 +4,8 @@ import dataclasses
 from pathlib import Path
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.table_files import dumps, load_table
+from rsb_mj.tables.families import load_table
+from rsb_mj.tables.files import dumps
 
 
 def test_episodes_show(capsys):
@@ -65,7 +66,7 @@ def test_audit_max_words_fails_long_instructions(capsys):
 
 
 def test_audit_fits_the_probes_on_the_given_train_table(capsys):
-    from rsb_mj.episodes.table_files import episodes_dir
+    from rsb_mj.tables.files import episodes_dir
 
     table = str(episodes_dir() / "RSB-HardMath-4.eval.jsonl")
     train = str(episodes_dir() / "RSB-HardMath-4.train.jsonl")
@@ -86,7 +87,7 @@ def test_audit_of_a_task_file_audits_the_rows_rsb_eval_draws_from_its_own_bank(
     probes) against the task's own bank. geography_6's free draws keep its bank's shortcut
     (the shortest option is the answer about twice as often as chance), and the audit says
     so; a table of such rows given by path is refused with the way to audit it."""
-    from rsb_mj.episodes.task_tables import build_task_tables
+    from rsb_mj.tables.task import build_task_tables
 
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
     task = "tasks/examples/geography_6.bddl"
@@ -106,3 +107,37 @@ def test_audit_of_a_task_file_audits_the_rows_rsb_eval_draws_from_its_own_bank(
     )
     assert main(["audit", task, "--table", str(table.path)]) == 2
     assert "a task file is audited by its own rows" in capsys.readouterr().out
+
+
+def test_build_out_that_is_or_lies_under_a_file_names_it(tmp_path, capsys):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("keep me")
+    argv = ["episodes", "build", "RSB-Math-4", "--split", "eval", "--rows", "3", "-o"]
+    assert main([*argv, str(blocker)]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb episodes: error: {blocker}: cannot write the tables (-o) there: it is a file, "
+        "not a folder\n"
+    )
+    assert main([*argv, str(blocker / "tables")]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb episodes: error: {blocker / 'tables'}: cannot write the tables (-o) there: "
+        f"{blocker} is a file, not a folder\n"
+    )
+    assert blocker.read_text() == "keep me" and sorted(tmp_path.iterdir()) == [blocker]
+    task = ["episodes", "build", "tasks/examples/geography_6.bddl", "-o", str(blocker)]
+    assert main(task) == 2
+    assert "it is a file, not a folder" in capsys.readouterr().err
+
+
+def test_a_public_build_never_rewrites_a_folder_of_private_tables(tmp_path, capsys):
+    folder = tmp_path / "private"
+    folder.mkdir()
+    manifest = folder / "manifest.json"
+    manifest.write_text('{"format": 1, "private": {"version": 1}, "tables": {}}\n')
+    argv = ["episodes", "build", "RSB-Math-4", "--split", "eval", "--rows", "3"]
+    assert main([*argv, "-o", str(folder)]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb episodes: error: -o {folder}: holds private tables ({manifest}); a public build "
+        "would rewrite its manifest: name another folder\n"
+    )
+    assert sorted(p.name for p in folder.iterdir()) == ["manifest.json"]

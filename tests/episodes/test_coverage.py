@@ -7,7 +7,7 @@ import numpy as np
 from rsb_mj.episodes.sources import resolve_source
 from rsb_mj.episodes.sources.arithmetic import canonical
 from rsb_mj.episodes.sources.coverage import coverage
-from rsb_mj.lang.ast import SourceParam
+from rsb_mj.lang.blocks import SourceParam
 from rsb_mj.lang.task import SourceSpec
 
 

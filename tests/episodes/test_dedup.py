@@ -2,11 +2,11 @@
 
 import dataclasses
 
-from rsb_mj.episodes.audit import audit, duplicate_rows
 from rsb_mj.episodes.dedup import RUN_WORDS, DuplicateIndex, near_duplicates, normalize
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.mmlu_pro import _all
-from rsb_mj.episodes.table_files import load_table
+from rsb_mj.tables.audit import audit, duplicate_rows
+from rsb_mj.tables.families import load_table
 
 PASSAGE = " ".join(f"w{i}" for i in range(RUN_WORDS))
 

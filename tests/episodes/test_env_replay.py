@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from rsb_mj.episodes.table_files import load_table
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.families import load_table
 
 env_module = pytest.importorskip("rsb_mj.env.rsb_env", reason="needs the scene stage's RsbEnv")
 

@@ -6,8 +6,9 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from rsb_mj.episode import LETTERS
-from rsb_mj.episodes.options import draw_options, step_of, window
+from rsb_mj.choices import LETTERS
+from rsb_mj.episodes.numeric import step_of
+from rsb_mj.episodes.options import draw_options, window
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.arithmetic import make_question

@@ -4,7 +4,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from rsb_mj.episode import LETTERS, Episode, Pose2D
+from rsb_mj.choices import LETTERS
+from rsb_mj.episode import Episode, Pose2D
 from rsb_mj.episodes.options import draw_options
 from rsb_mj.episodes.probes import (
     PROFILES,

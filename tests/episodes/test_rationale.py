@@ -5,10 +5,10 @@ import dataclasses
 import pytest
 
 from rsb_mj.episodes.rationale import rationale, training_prompt
-from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang import load_task
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.families import load_table
 
 
 def _row(suite, split="train", index=0):

@@ -6,10 +6,11 @@ import re
 
 import pytest
 
+from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
-from rsb_mj.episode import LETTERS, Episode
+from rsb_mj.episode import Episode
 from rsb_mj.episodes import get_source, sample_episode
-from rsb_mj.episodes.sampler import template_set_for
+from rsb_mj.episodes.instructions import template_set_for
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import SUITES
 
@@ -130,7 +131,7 @@ def test_letters_of_ten_choices_skip_j():
 
 
 def test_sentence_stems_get_a_blank_in_the_instruction():
-    from rsb_mj.episodes.sampler import display_text
+    from rsb_mj.episodes.instructions import display_text
 
     assert display_text("The issue above was") == "The issue above was ___."
     assert display_text("what is 2 times 3?") == "what is 2 times 3?"
@@ -204,7 +205,7 @@ def test_an_act2answer_free_draw_is_the_samplers_draw_with_answers_on_the_plates
 def test_an_act2answer_question_reads_as_a_sentence_and_a_target_as_written():
     """Issue 24, item 4: a question that ends without punctuation gets the blank before the
     instruction goes on (as every question does); target descriptions are not sentences."""
-    from rsb_mj.episodes.sampler import display_text
+    from rsb_mj.episodes.instructions import display_text
     from rsb_mj.lang import load_task
     from rsb_mj.suites import get_suite
 

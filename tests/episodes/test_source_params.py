@@ -12,7 +12,7 @@ from rsb_mj.episodes.sources import get_source, resolve_source
 from rsb_mj.episodes.sources.arithmetic import DEFAULT_CONFIG, ArithmeticConfig, _train_pool
 from rsb_mj.episodes.sources.params import MMLU_GROUPS, MMLU_SUBJECTS, check_params
 from rsb_mj.errors import EpisodeError
-from rsb_mj.lang.ast import SourceParam
+from rsb_mj.lang.blocks import SourceParam
 from rsb_mj.lang.task import SourceSpec
 
 

@@ -14,9 +14,9 @@ from rsb_mj.evaluation.ablations import (
     vocabulary,
     without_mapping,
 )
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.lang import load_task
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,7 @@ def test_no_mapping_is_refused_where_the_instruction_states_no_mapping(math10):
 @pytest.mark.parametrize("suite", ["RSB-Math-4", "RSB-General-10"])
 def test_a_counterfactual_twin_keeps_the_scene_and_moves_the_answer(suite):
     from rsb_mj.env import RsbEnv
-    from rsb_mj.episodes.table_files import load_table
+    from rsb_mj.tables.families import load_table
 
     problem = load_task(get_suite(suite).path)
     rows = tuple(load_table(suite, "eval"))
@@ -134,7 +134,7 @@ def test_a_counterfactual_twin_keeps_the_scene_and_moves_the_answer(suite):
 
 
 def test_the_twin_rule_is_deterministic_and_needs_another_answer(math4):
-    from rsb_mj.episodes.table_files import load_table
+    from rsb_mj.tables.families import load_table
 
     rows = tuple(load_table("RSB-Math-4", "eval"))
     assert counterfactual_twin(rows[7], math4, rows) == counterfactual_twin(rows[7], math4, rows)

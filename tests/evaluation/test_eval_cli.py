@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from policies.openpi_server import HORIZON, HoldStateServer
 
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
+from rsb_mj.tables.episode_source import load_episode
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -218,6 +218,7 @@ def test_errors_remaining_exit_3_with_a_summary(tmp_path, capsys, monkeypatch):
     args = [
         "eval", "--suite", "RSB-Math-4", "--policy", spec, "--policy", "noop", "--episodes", "2",
         "--max-steps", "2", "--workers", "1", "--out", str(tmp_path / "run"), "--no-progress",
+        "--sandbox-bind", str(tmp_path),  # the flag is read from the policy's sandbox
     ]  # fmt: skip
     assert main(args) == 3
     message = f"PolicyError: policy {spec}: act() raised ConnectionError: lost the GPU"

@@ -2,7 +2,7 @@
 
 from rsb_mj.evaluation.failure import failure_reason
 from rsb_mj.policies.base import PolicyStatus
-from rsb_mj.scoring.scorer import Outcome
+from rsb_mj.scoring.outcome import Outcome
 
 NONE = PolicyStatus()
 

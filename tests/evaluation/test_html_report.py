@@ -88,7 +88,7 @@ def test_the_page_holds_every_table_of_the_markdown_report_cell_for_cell(report)
     keys = [s.key for s in data.sections]
     assert keys == [
         "summary", "safety", "levels", "visual_levels", "ablations", "counterfactual",
-        "act2answer", "table5_failures", "table1_tsr", "table2_nsg", "table6_gsr_tsr",
+        "act2answer", "table1_tsr", "table2_nsg", "table5_failures", "table6_gsr_tsr",
     ]  # fmt: skip
     for s, (_, rows) in zip(data.sections, sections, strict=True):
         assert rows == md[s.title] == s.table, s.key

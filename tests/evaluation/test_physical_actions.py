@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import PolicyError
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.rollout import Rollout, check_physical, physical_bounds
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 
 
 @pytest.fixture(scope="module")

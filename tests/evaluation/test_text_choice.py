@@ -60,5 +60,6 @@ def test_table5_splits_failures_by_choice_and_text():
     assert (a.wrong_text_wrong_target.k, a.right_text_wrong_target.k) == (1, 1)
     assert (a.following.k, a.following.n) == (3, 4)  # A->A, B!=A, C->C, B->B
     rows = failure_table([a])
-    assert rows[1][:5] == ["policy", "RSB-Math-4", "4", "25.0 [4.6, 69.9]", "75.0 [30.1, 95.4]"]
+    assert rows[1][0] == "policy (privileged)"  # TextPolicy reads the answer
+    assert rows[1][1:5] == ["RSB-Math-4", "4", "25.0 [4.6, 69.9]", "75.0 [30.1, 95.4]"]
     assert rows[1][7] == "75.0 [30.1, 95.4]"

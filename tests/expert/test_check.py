@@ -8,7 +8,6 @@ import json
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan
 from rsb_mj.expert.check import SuiteCheck, check_suites
@@ -16,6 +15,7 @@ from rsb_mj.expert.dataset import episode_filename, read_demo
 from rsb_mj.expert.demos import demo_job
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import SUITES
+from rsb_mj.tables.episode_source import load_episode
 
 #: What may differ between two runs of the same episode (timing and the code that ran it).
 VOLATILE = ("wall_s", "versions")

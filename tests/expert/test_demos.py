@@ -10,10 +10,10 @@ import h5py
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.expert.dataset import episode_filename, read_demo
 from rsb_mj.expert.demos import missing_indices, write_demos
 from rsb_mj.lock import LOCK_FILE
+from rsb_mj.tables.episode_source import load_episode
 
 
 def _names(folder):

@@ -4,11 +4,11 @@ import h5py
 import pytest
 
 from rsb_mj.episodes.rationale import rationale
-from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.demos import write_demos
 from rsb_mj.lang import load_task
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.families import load_table
 
 
 @pytest.mark.parametrize("cot", [True, False])

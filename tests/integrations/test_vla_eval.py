@@ -305,8 +305,8 @@ def test_two_shards_against_one_batching_server_merge_into_the_rsb_metrics(tmp_p
     step RSB-Math-4 train rows 0-3 against one replay server with batching on
     (max_batch_size 2); ``vla-eval export`` merges them, and the RSB summary has every row
     once, each choosing its correct option, as an unsharded run does."""
-    from rsb_mj.evaluation.episode_source import load_episode
     from rsb_mj.expert.demos import write_demos
+    from rsb_mj.tables.episode_source import load_episode
 
     res = write_demos("RSB-Math-4", "train", 4, tmp_path / "demos", cameras=(), progress=False)
     assert res["failed"] == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.lang import format_text, lint_file, lint_text, parse_file, parse_text
-from rsb_mj.lang.ast import walk_atoms
+from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.predicates import predicates_of
 from rsb_mj.resources import tasks_dir
 

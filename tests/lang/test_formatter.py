@@ -4,7 +4,8 @@ import random
 from pathlib import Path
 
 from rsb_mj.lang import And, Atom, Name, Problem, format_problem, format_text, parse_text
-from rsb_mj.lang.formatter import comments_of, number
+from rsb_mj.lang.comments import comments_of
+from rsb_mj.lang.formatter import number
 
 from .lang_samples import BASE, BASE_10, LIBERO
 

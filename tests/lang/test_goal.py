@@ -1,7 +1,7 @@
 """Goal placements: the task names what moves; ?answer binds a candidate."""
 
 from rsb_mj.lang import load_task
-from rsb_mj.lang.ast import Name, Variable
+from rsb_mj.lang.expr import Name, Variable
 from rsb_mj.lang.goal import is_placement_predicate, named_movers, placements
 from rsb_mj.lang.placement import distractor_names
 from rsb_mj.resources import tasks_dir

@@ -29,7 +29,8 @@ from rsb_mj.lang import (
     parse_file,
     parse_text,
 )
-from rsb_mj.lang.parser import grammar, parse_source
+from rsb_mj.lang.grammar import grammar
+from rsb_mj.lang.parser import parse_source
 from rsb_mj.resources import grammar_path
 
 from .lang_samples import BASE

@@ -17,7 +17,7 @@ import pytest
 
 import rsb_mj
 from rsb_mj.episode import Episode
-from rsb_mj.episodes.sampler import TaskLike
+from rsb_mj.episodes.instructions import TaskLike
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.task import Task

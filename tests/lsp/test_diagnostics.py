@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from rsb_mj.lang.linter import RULES, lint_source
+from rsb_mj.lang.linter import lint_source
+from rsb_mj.lang.rules.base import RULES
 
 from .conftest import ROOT, TASKS, change_doc, open_doc, position_of, published, server_env
 

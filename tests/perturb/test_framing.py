@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from rsb_mj.env.rsb_env import RsbEnv
-from rsb_mj.episodes import load_table
 from rsb_mj.perturb.framing import SCALES, box_corners, fit_scale, in_view
 from rsb_mj.perturb.visual import CAMERA, CAMERA_RANGE_M, VISUAL_SEED_TAG
 from rsb_mj.scene.legibility import project
 from rsb_mj.suites import get_suite
+from rsb_mj.tables import load_table
 
 
 def test_in_view_keeps_the_margin():

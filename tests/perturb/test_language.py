@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import LETTERS, Episode, Pose2D
+from rsb_mj.episode import Episode, Pose2D
 from rsb_mj.episodes.templates import option_list, template_by_id
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang import load_task

@@ -12,8 +12,8 @@ import pytest
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.errors import TaskError
 from rsb_mj.lang import load_task, parse_file
-from rsb_mj.perturb.settings import read_settings
-from rsb_mj.perturb.visual import kelvin_rgb
+from rsb_mj.lang.settings import read_settings
+from rsb_mj.perturb.draws import kelvin_rgb
 from rsb_mj.resources import tasks_dir
 
 BASE = (tasks_dir() / "rsb_math_4.bddl").read_text(encoding="utf-8")

@@ -10,7 +10,8 @@ import pytest
 from rsb_mj.colors import PALETTE
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.errors import EnvError
-from rsb_mj.perturb.visual import CAMERA_RANGE_M, kelvin_rgb
+from rsb_mj.perturb.draws import kelvin_rgb
+from rsb_mj.perturb.visual import CAMERA_RANGE_M
 from rsb_mj.suites import get_suite
 
 SUITE = get_suite("RSB-Math-4")

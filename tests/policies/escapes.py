@@ -41,10 +41,28 @@ def answer_from_gc(instruction: str) -> str | None:
     return None
 
 
+def _rsb_pid() -> int | None:
+    """The nearest ancestor that is not bubblewrap (rsb's process), None when none is in
+    sight (in the sandbox the ancestors are the PID namespace's bwrap, pid 1)."""
+    pid = os.getppid()
+    while pid > 0:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                comm, _, rest = fh.read().rpartition(")")
+        except OSError:
+            return None
+        if not comm.endswith("(bwrap"):
+            return pid
+        pid = int(rest.split()[1])
+    return None
+
+
 def parent_memory() -> str:
     """``"readable"`` when a page of the parent process's memory can be read, else the
-    error (rsb's process is the parent of a policy process)."""
-    ppid = os.getppid()
+    error (rsb's process is the parent of a policy process, or of its sandbox)."""
+    ppid = _rsb_pid()
+    if ppid is None:
+        return "no rsb process in sight"
     try:
         with open(f"/proc/{ppid}/maps") as fh:
             first = next(line for line in fh if line.split()[1].startswith("r"))

@@ -25,7 +25,8 @@ Its ``mode`` picks the policy or the fault:
 right after its N-th answer.
 
 :class:`PlainTcpServer` accepts TCP connections and never says a word (not a websocket
-server). :func:`free_port` is a port nobody listens on (connections are refused).
+server); :class:`ClosingTcpServer` closes each connection it accepts, mid-handshake.
+:func:`free_port` is a port nobody listens on (connections are refused).
 
 Run standalone (for subprocess tests): ``python openpi_server.py PORTFILE [MODE]``.
 """
@@ -270,6 +271,42 @@ class PlainTcpServer:
         self._sock.close()
         for peer in self._peers:
             peer.close()
+
+
+class ClosingTcpServer:
+    """A TCP port that accepts each connection and closes it at once, before any HTTP
+    answer: a server going down in the middle of a client's websocket handshake.
+
+    Attributes:
+        port: the listening port on 127.0.0.1.
+        accepted: connections accepted (and closed) so far.
+    """
+
+    def __init__(self) -> None:
+        self._sock = socket.create_server(("127.0.0.1", 0), backlog=64)
+        self.port = self._sock.getsockname()[1]
+        self.accepted = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def _accept(self) -> None:
+        self._sock.settimeout(0.05)
+        while not self._stop.is_set():
+            try:
+                peer, _ = self._sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.accepted += 1
+            peer.close()
+
+    def stop(self) -> None:
+        """Close the port."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self._sock.close()
 
 
 def free_port() -> int:

@@ -12,7 +12,6 @@ import pytest
 from rsb_mj.env import RsbEnv
 from rsb_mj.env.views import SimView, policy_seed
 from rsb_mj.errors import PolicyError
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.policies import (
     BUILTIN,
     FixedLetterPolicy,
@@ -21,7 +20,9 @@ from rsb_mj.policies import (
     TryAllPolicy,
     make_policy,
 )
-from rsb_mj.suites import CONTROL_HZ, get_suite
+from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 
 ROWS = range(12)
 

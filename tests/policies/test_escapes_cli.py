@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.evaluation.episode_source import load_episode
+from rsb_mj.policies.sandbox import available
+from rsb_mj.tables.episode_source import load_episode
 
 ROOT = Path(__file__).resolve().parents[2]
 E = "policies.escapes"
@@ -95,12 +96,14 @@ def test_the_cheat_finds_the_answer_in_process_and_nothing_in_a_policy_process(e
     cheats = [r for r in records if r["policy"].endswith(":cheat")]
     targets = [load_episode("RSB-Math-4", "eval", i).target for i in (0, 1)]
     # in process the garbage collector finds the episode; the frames do not, since a policy
-    # runs on a thread of its own (rsb_mj.evaluation.lockstep), not under the rollout's frames
+    # runs on a thread of its own (rsb_mj.evaluation.lockstep), not under the rollout's frames;
+    # in the sandbox rsb's process is not even in sight (a PID namespace of its own)
+    child = "no rsb process in sight" if available() is None else "refused (PermissionError)"
     assert [(r["index"], r["policy"], r["privileged"], r["text"]) for r in cheats] == [
-        (0, f"{E}:cheat", False, "frames=None; gc=None; memory=refused (PermissionError)"),
+        (0, f"{E}:cheat", False, f"frames=None; gc=None; memory={child}"),
         (0, f"inprocess:{E}:cheat", True, f"frames=None; gc={targets[0]}; "
          f"memory={cheats[1]['text'].rpartition('memory=')[2]}"),
-        (1, f"{E}:cheat", False, "frames=None; gc=None; memory=refused (PermissionError)"),
+        (1, f"{E}:cheat", False, f"frames=None; gc=None; memory={child}"),
         (1, f"inprocess:{E}:cheat", True, f"frames=None; gc={targets[1]}; "
          f"memory={cheats[3]['text'].rpartition('memory=')[2]}"),
     ]  # fmt: skip

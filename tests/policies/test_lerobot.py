@@ -117,6 +117,57 @@ def test_checkpoints_rsb_mj_cannot_feed_are_refused(tmp_path, kwargs, message):
         read_checkpoint(f"lerobot:{ckpt}")
 
 
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        (
+            '{"type": "act", "input_features": {"observation.state": 14}, '
+            '"output_features": {"action": {"shape": [14]}}}',
+            r"config\.json: input_features\.observation\.state is 14; a feature is an object "
+            r'with "type" and "shape", e\.g\. \{"type": "STATE", "shape": \[14\]\}$',
+        ),
+        (
+            '{"type": "act", "input_features": {"observation.state": {"shape": "a"}}, '
+            '"output_features": {"action": {"shape": [14]}}}',
+            r'config\.json: input_features\.observation\.state: shape is "a"; expected a list '
+            r"of non-negative integers, e\.g\. \[14\]$",
+        ),
+        (
+            '{"type": "act", "input_features": {"observation.state": {"shape": [1e400]}}, '
+            '"output_features": {"action": {"shape": [14]}}}',
+            r"input_features\.observation\.state: shape is \[Infinity\]; expected a list",
+        ),
+        (
+            '{"type": "act", "input_features": {"observation.state": {"shape": ["a"]}}, '
+            '"output_features": {"action": {"shape": [14]}}}',
+            r'input_features\.observation\.state: shape is \["a"\]; expected a list',
+        ),
+        (
+            '{"type": "act", "input_features": {}, "output_features": {"action": 1e400}}',
+            r"config\.json: output_features\.action is Infinity; a feature is an object",
+        ),
+        (
+            '{"type": "act", "input_features": {}, '
+            '"output_features": {"action": {"type": 3, "shape": [14]}}}',
+            r'output_features\.action: type is 3; expected a string such as "STATE"',
+        ),
+    ],
+)
+def test_malformed_features_are_named_not_a_traceback(tmp_path, config, message):
+    ckpt = tmp_path / "ckpt"
+    ckpt.mkdir()
+    (ckpt / "config.json").write_text(config)
+    with pytest.raises(EvalError, match=message):
+        read_checkpoint(f"lerobot:{ckpt}")
+    with pytest.raises(EvalError, match=message):
+        make_policy(f"lerobot:{ckpt}")
+
+
+def test_a_dataset_info_that_is_not_an_object_reads_as_unnamed(tmp_path):
+    ckpt = write_checkpoint(tmp_path / "a", dataset=tmp_path / "ds", info=[1, 2])
+    assert read_checkpoint(f"lerobot:{ckpt}").convention == "rsb"
+
+
 def test_the_convention_comes_from_the_training_dataset(tmp_path):
     named = write_checkpoint(
         tmp_path / "a", dataset=tmp_path / "ds_a", info={"rsb_convention": {"name": "aloha"}}

@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 from rsb_mj.episode import Episode
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 
 SEEN: list[Any] = []
 

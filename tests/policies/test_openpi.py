@@ -194,9 +194,9 @@ def test_bad_spec_options_are_explained(spec, message):
 
 def test_a_servers_text_reaches_the_record_with_the_option_it_names():
     from rsb_mj.env import RsbEnv
-    from rsb_mj.evaluation.episode_source import load_episode
     from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.suites import get_suite
+    from rsb_mj.tables.episode_source import load_episode
 
     episode = load_episode("RSB-Math-4", "eval", 0)
     rationale = f"<think>the answer is {episode.correct}</think>"

@@ -18,8 +18,9 @@ import pytest
 
 from rsb_mj.errors import InfraError, PolicyError
 from rsb_mj.policies import OpenPiPolicy
+from rsb_mj.policies.openpi_conn import OpenPiConnection
 
-from .openpi_server import HORIZON, FakeOpenPiServer, PlainTcpServer, free_port
+from .openpi_server import HORIZON, ClosingTcpServer, FakeOpenPiServer, PlainTcpServer, free_port
 
 #: A call that has not returned after this many seconds is hung.
 HANG_S = 30.0
@@ -210,6 +211,26 @@ def test_a_plain_tcp_port_times_out_the_handshake():
             r"10 s\); last: no websocket handshake within the connect timeout \(0\.5 s\): is it "
             r"an openpi server\?",
         )
+    finally:
+        tcp.stop()
+
+
+def test_a_server_closing_mid_handshake_is_one_transient_fault_every_time():
+    """websockets reports this close as ConnectionClosedError in about 1 run of 10 (the close
+    overtakes the sending of the HTTP request) and as InvalidMessage otherwise; 150 connects
+    meet both, and each must end in the same InfraError after its retry (was a traceback)."""
+    tcp = ClosingTcpServer()
+    uri = f"ws://127.0.0.1:{tcp.port}"
+    expected = (
+        rf"openpi server {uri}: cannot connect after 2 attempt\(s\) in \d+\.\d s \(connect "
+        r"timeout 0\.5 s, request timeout 0\.5 s, 1 retries\); last: the server closed the "
+        r"connection during the websocket handshake"
+    )
+    try:
+        for _ in range(150):
+            conn = OpenPiConnection("127.0.0.1", tcp.port, **{**FAST, "backoff_s": 0.0})
+            _raises(conn.open, InfraError, expected)
+        assert tcp.accepted == 300
     finally:
         tcp.stop()
 

@@ -13,7 +13,8 @@ from rsb_mj.policies import (
     make_policy,
 )
 from rsb_mj.policies.child import ChildPolicy
-from rsb_mj.policies.spec import PREFIXES, UserPolicy, check_spec, policy_cameras
+from rsb_mj.policies.spec import PREFIXES, check_spec, policy_cameras
+from rsb_mj.policies.user import UserPolicy
 
 
 def test_builtins_by_name():

@@ -13,12 +13,12 @@ from rsb_mj.errors import EvalError
 from rsb_mj.evaluation import runner, worker
 from rsb_mj.evaluation.ablations import ablate
 from rsb_mj.evaluation.direct import color_word, direct_instruction
-from rsb_mj.evaluation.episode_source import load_episode, load_problem
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.evaluation.tables import GAP_DIAGNOSES, semantic_gap_table
 from rsb_mj.lang.parser import parse_text
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
+from rsb_mj.tables.episode_source import load_episode, load_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 

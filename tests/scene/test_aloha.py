@@ -8,7 +8,7 @@ import pytest
 
 from rsb_mj.errors import SceneError
 from rsb_mj.scene import aloha
-from rsb_mj.scene.frames import ARM_BASE_XY, TABLE_TOP_Z
+from rsb_mj.workspace import ARM_BASE_XY, TABLE_TOP_Z
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,13 @@ reset and read back from the head camera by its registered reader."""
 import pytest
 
 from rsb_mj.env import RsbEnv
-from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import load_task
+from rsb_mj.lang.display import DISPLAY_KINDS, answer_candidates, display_kind
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.display import DISPLAY_KINDS, answer_candidates, display_kind
 from rsb_mj.scene.reading import MIN_MARGIN, READERS, read_displays
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.families import load_table
 
 
 def test_every_kind_has_a_reader_and_categories_name_their_kind():

@@ -11,13 +11,13 @@ import pytest
 from rsb_mj.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import lint_text
-from rsb_mj.scene.frames import ARM_BASE_XY, REACH_MAX, REACH_MIN
 from rsb_mj.scene.layout import (
     distractor_trials,
     footprint_radius,
     layout_trials,
     sample_layout,
 )
+from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN
 from tests.lang.rules.shipped_tasks import SOURCES
 
 
@@ -84,13 +84,9 @@ def _l1(name: str):
 
 @pytest.mark.parametrize("task", ["rsb_math_4_l1.bddl", "rsb_math_10_l1.bddl"])
 def test_distractors_keep_their_clearances(task):
-    from rsb_mj.scene.layout import (
-        DISTRACTOR_CLEARANCE,
-        DISTRACTOR_ZONE_MARGIN,
-        FOOTPRINT_CLEARANCE,
-        distractor_names,
-        sample_distractors,
-    )
+    from rsb_mj.lang.placement import distractor_names
+    from rsb_mj.scene.layout import sample_distractors
+    from rsb_mj.workspace import DISTRACTOR_CLEARANCE, DISTRACTOR_ZONE_MARGIN, FOOTPRINT_CLEARANCE
 
     problem = _l1(task)
     assert distractor_names(problem) == ("can_1", "lemon_1", "toy_car_1")
@@ -152,7 +148,9 @@ def test_distractors_that_cannot_fit_raise(tmp_path):
 
 
 def test_the_hazard_stands_closer_to_the_candidates_than_distractors():
-    from rsb_mj.scene.layout import HAZARD_CLEARANCE, cost_objects, sample_distractors
+    from rsb_mj.lang.placement import cost_objects
+    from rsb_mj.scene.layout import sample_distractors
+    from rsb_mj.workspace import HAZARD_CLEARANCE
 
     problem = _l1("rsb_math_4_l2.bddl")
     assert cost_objects(problem) == ("bottle_1", "cart_1")

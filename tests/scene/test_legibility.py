@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from rsb_mj.episodes.table_files import load_table
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import load_task
 from rsb_mj.scene import aloha
@@ -26,6 +25,7 @@ from rsb_mj.scene.legibility import (
     resize_with_pad,
 )
 from rsb_mj.suites import SUITES
+from rsb_mj.tables.families import load_table
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rsb_mj.episode import LETTERS
+from rsb_mj.choices import LETTERS
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 
 

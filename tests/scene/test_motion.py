@@ -13,8 +13,8 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang import load_task, parse_text
 from rsb_mj.lang.motion import Motion
 from rsb_mj.scene.compiler import compile_scene
-from rsb_mj.scene.frames import TABLE_TOP_Z
 from rsb_mj.scene.motion import STEP_S, MovingBody
+from rsb_mj.workspace import TABLE_TOP_Z
 
 TASKS = Path(__file__).parents[2] / "tasks"
 SAFETY = TASKS / "rsb_math_4_safety.bddl"

@@ -5,8 +5,9 @@ import hashlib
 import numpy as np
 import pytest
 
+from rsb_mj.episodes.sources.picture_specs import wrap_text
 from rsb_mj.errors import SceneError
-from rsb_mj.scene.pictures import TEX_H, TEX_W, content_image, wrap_text
+from rsb_mj.scene.pictures import TEX_H, TEX_W, content_image
 
 
 def test_same_spec_same_bytes_and_distinct_specs_differ():

@@ -10,12 +10,12 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.env.rsb_env import RsbEnv
-from rsb_mj.evaluation.episode_source import load_episode, task_path
 from rsb_mj.evaluation.legibility import check_source
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.legibility import resize_with_pad
 from rsb_mj.scene.reading import TEMPLATE, YAWS, View, _templates, read_candidates, read_letter
 from rsb_mj.suites import SUITES
+from rsb_mj.tables.episode_source import load_episode, task_path
 
 OBJECTS = ("rsb_math_4_objects.bddl", "rsb_math_10_objects.bddl")
 

@@ -11,13 +11,13 @@ import pytest
 from rsb_mj.env import RsbEnv
 from rsb_mj.episodes import sample_episode
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation import episode_source
 from rsb_mj.lang import parse_text
 from rsb_mj.lang.predicates import RSB_COST
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scoring.cost import CostMeter
 from rsb_mj.scoring.cost_predicates import COST_PREDICATES, DIST_MARGIN_M
+from rsb_mj.tables import episode_source
 
 TASK = Path(__file__).parents[2] / "tasks" / "rsb_math_4.bddl"
 #: One term per line; the tests read the violations by term index.

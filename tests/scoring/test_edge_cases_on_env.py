@@ -11,13 +11,13 @@ import mujoco
 import numpy as np
 import pytest
 
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.expert import PickPlaceExpert, pick_place
 from rsb_mj.policies.base import Policy
 from rsb_mj.scoring import EpisodeScorer
 from rsb_mj.scoring.outcome import SUCCESS_HOLD_STEPS
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 
 
 def _env(suite):

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import And, Atom, Name, Not, Or, Span, Variable
+from rsb_mj.lang.expr import And, Atom, Name, Not, Or, Variable
+from rsb_mj.lang.nodes import Span
 from rsb_mj.scoring.expression import CompiledExpression, subjects
 from rsb_mj.scoring.signals import StepSignals
 

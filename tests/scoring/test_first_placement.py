@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import And, Atom, Name, Variable
+from rsb_mj.lang.expr import And, Atom, Name, Variable
 from rsb_mj.scoring import EpisodeScorer
 from rsb_mj.scoring.outcome import FirstPlacement
 

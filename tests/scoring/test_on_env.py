@@ -75,7 +75,7 @@ def _settle(env, steps=5):
 
 
 def test_a_cube_on_a_plate_is_on_it_in_the_plates_frame(a2a_env):
-    from rsb_mj.evaluation.episode_source import load_episode
+    from rsb_mj.tables.episode_source import load_episode
 
     env = a2a_env
     env.reset(options={"episode": load_episode("A2A-Color", "eval", 0)})
@@ -96,8 +96,8 @@ def test_on_over_candidates_and_a_named_object_rows_only_the_named_one():
     """A task whose :grasp ranges over the plates and whose goal puts the cube on ?answer
     records its signals over (plate_a, plate_b, cube); only the cube can be on a plate."""
     from rsb_mj.env import RsbEnv
-    from rsb_mj.evaluation.episode_source import load_episode
     from rsb_mj.lang import parse_text
+    from rsb_mj.tables.episode_source import load_episode
 
     text = get_suite("A2A-Color").path.read_text()
     text = text.replace("(:grasp (Grasped cube))", "(:grasp (Grasped ?c - candidate))")

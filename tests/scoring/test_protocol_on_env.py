@@ -8,12 +8,12 @@ import mujoco
 import numpy as np
 import pytest
 
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.expert import PickPlaceExpert
 from rsb_mj.expert.arm import Arm
 from rsb_mj.expert.grasp import top_down_rotation
 from rsb_mj.scoring import EpisodeScorer
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 
 SUITE = "RSB-Math-4"
 

@@ -3,8 +3,9 @@
 import pytest
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.ast import And, Atom, Name, Variable
-from rsb_mj.scoring.scorer import SUCCESS_HOLD_STEPS, EpisodeScorer
+from rsb_mj.lang.expr import And, Atom, Name, Variable
+from rsb_mj.scoring.outcome import SUCCESS_HOLD_STEPS
+from rsb_mj.scoring.scorer import EpisodeScorer
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
 GRASP = Atom("Grasped", (Variable("c", "candidate"),))

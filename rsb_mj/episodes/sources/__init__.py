@@ -12,8 +12,9 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
-from rsb_mj.episodes.sources.base import SPLITS, QuestionSource, check_split
+from rsb_mj.episodes.sources.base import QuestionSource, check_split
 from rsb_mj.errors import EpisodeError
+from rsb_mj.splits import SPLITS
 
 if TYPE_CHECKING:
     from rsb_mj.lang.task import SourceSpec

@@ -20,11 +20,11 @@ share, so no feature of the two answers predicts which one is correct. The first
 ``EVAL_ITEMS + SPARE_ITEMS`` accepted items of a category are its eval pool, the next up to
 ``TRAIN_ITEMS + SPARE_ITEMS`` its train pool; items sharing a question text or an answer
 pair stay on one side. Ids ``a2a-<category>-NNNN`` (position in the category's order). The
-frozen tables (:mod:`rsb_mj.episodes.paired`) keep the first ``EVAL_ITEMS`` /
+frozen tables (:mod:`rsb_mj.tables.paired`) keep the first ``EVAL_ITEMS`` /
 ``TRAIN_ITEMS`` items the plate reader can tell apart.
 
 Held-out reserve (private draws): the items the pools did not take (:func:`reserve_items`), less
-(:mod:`rsb_mj.episodes.reserve`) the text items whose question near-duplicates a question of
+(:mod:`rsb_mj.tables.reserve`) the text items whose question near-duplicates a question of
 a shipped table (RSB-General asks MMLU-Pro's versions of MMLU questions). Sizes: COLOR 113,
 SHAPE 94, COUNTING 229, SIZE 400, SPATIAL 562, TIME 1,361, PHYSICAL 67, BIOLOGICAL 45,
 QUANTITATIVE 187, SOCIAL 77, NORMATIVE 15, CULTURAL 430. COLOR and SHAPE have only 7 and 8
@@ -304,7 +304,7 @@ def item_pool(category: str) -> tuple[tuple[Question, ...], tuple[Question, ...]
 @cache
 def reserve_items(category: str) -> tuple[Question, ...]:
     """The held-out reserve of ``category``: the items a private draw
-    (:mod:`rsb_mj.episodes.private`) takes, never in the eval or train pool.
+    (:mod:`rsb_mj.tables.private.build`) takes, never in the eval or train pool.
 
     The candidates the pools did not take (the balance or a full side turned them away),
     in the category's fixed order, that are not the same

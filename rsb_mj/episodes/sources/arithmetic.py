@@ -16,7 +16,7 @@ train question with its operands swapped (``27 + 17`` after ``17 + 27``), so the
 disjoint even up to commutativity.
 Ids are ``arith-{add,sub,mul}-A-B``.
 
-Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): fresh eval draws that no
+Held-out reserve (private draws, :mod:`rsb_mj.tables.reserve`): fresh eval draws that no
 shipped table asks, up to commutativity (:meth:`ArithmeticSource.question_key`): of the
 7,559 distinct eval questions the shipped eval tables ask 937, leaving 6,622.
 

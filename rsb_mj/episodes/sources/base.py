@@ -85,8 +85,8 @@ class QuestionSource(ABC):
         return pool[int(rng.integers(len(pool)))]
 
     def held_out(self) -> tuple[Question, ...] | None:
-        """The questions a private draw (:mod:`rsb_mj.episodes.private`) may use before the
-        shipped tables' questions are taken out (:mod:`rsb_mj.episodes.reserve`): the eval
+        """The questions a private draw (:mod:`rsb_mj.tables.private.build`) may use before the
+        shipped tables' questions are taken out (:mod:`rsb_mj.tables.reserve`): the eval
         pool, in its fixed order; None for a generated pool (fresh questions are drawn).
         A source whose eval pool the shipped tables use up overrides it (Act2Answer: the
         items its eval and train pools did not take)."""

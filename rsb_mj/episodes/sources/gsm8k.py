@@ -11,7 +11,7 @@ Splits: train = GSM8K train (7,473, less 1 near-duplicate of a test problem), ev
 test (1,319). Ids ``gsm8k-{train,test}-ROW``
 (0-based line number).
 
-Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): the 530 test problems that
+Held-out reserve (private draws, :mod:`rsb_mj.tables.reserve`): the 530 test problems that
 no shipped table asks (the HardMath eval tables and their levels ask 789 of the 1,319),
 in file order. GSM8K has no other unseen problems: every test problem is public, and
 language models are known to have memorized some; a private draw protects against a

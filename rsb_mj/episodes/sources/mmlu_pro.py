@@ -12,7 +12,7 @@ Split: a fixed draw (``SPLIT_SEED``) of ``EVAL_SIZE`` = 1,000 questions is the e
 near-duplicate an eval question (:mod:`rsb_mj.episodes.dedup`) are the train pool (4,533).
 Ids ``mmlu_pro-QUESTION_ID``.
 
-Held-out reserve (private draws, :mod:`rsb_mj.episodes.reserve`): the 231 eval questions
+Held-out reserve (private draws, :mod:`rsb_mj.tables.reserve`): the 231 eval questions
 that no shipped table asks nor near-duplicates (the General eval tables ask 740 of the
 1,000; 29 more near-duplicate a question they ask), in id order. The train pool is no
 reserve: it is what models train on.

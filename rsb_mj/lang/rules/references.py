@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from rsb_mj.lang import ast
-from rsb_mj.lang.ast import FILE_SOURCE
+from rsb_mj.lang.blocks import FILE_SOURCE
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.files import ReferencedFileError, resolve_referenced, task_folder
 from rsb_mj.lang.rules.base import RULES, Context, rule

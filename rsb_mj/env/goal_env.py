@@ -1,0 +1,206 @@
+"""The environment of a goal task (a LIBERO / VLA-Arena style file) on the Aloha.
+
+Same action and observation layout as :class:`rsb_mj.env.RsbEnv`: the action is 14 joint
+targets ``[left 6 (rad), left gripper (0 closed .. 1 open), right 6, right gripper]`` held
+for one control period; the observation is ``{"state": (14,), "images": {camera: HxWx3}}``.
+
+An episode is a seed (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`: layout drawn, settled,
+checked). ``info["instruction"]`` is the task's ``:language``. Success: the ``:goal``
+conjunction holds for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` consecutive control
+steps (the episode then terminates with reward 1); the step limit (``max_steps``) truncates
+a failed one. ``info["cost"]`` is the step's ``:cost`` (VLA-Arena's CBDDL safety cost,
+:mod:`rsb_mj.scoring.cost`), 0 without one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium
+import mujoco
+import numpy as np
+from gymnasium import spaces
+
+from rsb_mj.env.cameras import CameraRig
+from rsb_mj.errors import EnvError
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of
+from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
+from rsb_mj.scene.aloha import (
+    FINGER_CLOSED,
+    FINGER_OPEN,
+    SIDES,
+    arm_joints,
+    finger_joints,
+    finger_to_gripper,
+)
+from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
+from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
+from rsb_mj.workspace import CAMERAS
+
+#: Default step limit of a goal episode (30 s at 20 Hz).
+MAX_STEPS = 600
+#: The label results on goal scenes carry: not comparable with published numbers.
+LABEL = "LIBERO/VLA-Arena layouts on Aloha"
+
+
+def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
+    """The goal task of a path, a parsed problem or a goal task, checked buildable.
+
+    Raises:
+        TaskError: a syntax error, a question task, or the itemised list of what rsb_mj
+            cannot build with the file's tier (:func:`rsb_mj.lang.goal_task.check_buildable`).
+    """
+    if isinstance(task, GoalTask):
+        gt = task
+    else:
+        if isinstance(task, str | Path):
+            from rsb_mj.lang.parser import parse_file
+
+            task = parse_file(Path(task))
+        gt = goal_task_of(task)
+    check_buildable(gt, _KnownAll())
+    return gt
+
+
+class _KnownAll(set):
+    """Every category name: each has at least a primitive stand-in."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+class GoalEnv(gymnasium.Env):
+    """A goal task's environment (module docstring).
+
+    Args:
+        task: a task file path, a parsed problem or a :class:`GoalTask`.
+        cameras: the cameras observed (``()`` for none: fast).
+        width, height: image size [px].
+        quality: ``"fast"`` or ``"full"`` meshes.
+        control_hz: control rate [Hz] (a divisor of the physics rate).
+        max_steps: the step limit.
+
+    Privileged attributes (the expert's): ``task``, ``scene``, ``checker``, ``model``,
+    ``data``, ``seed``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": CONTROL_HZ}
+
+    def __init__(
+        self,
+        task: str | Path | Problem | GoalTask,
+        *,
+        cameras: tuple[str, ...] = CAMERAS,
+        width: int = 320,
+        height: int = 240,
+        quality: str = "fast",
+        control_hz: int = CONTROL_HZ,
+        max_steps: int = MAX_STEPS,
+    ) -> None:
+        if PHYSICS_HZ % control_hz:
+            raise EnvError(f"control_hz {control_hz} does not divide the physics rate")
+        self.task: GoalTask = load_goal_task(task)
+        self.scene: GoalScene = compile_goal_scene(self.task, quality=quality)
+        self.model: mujoco.MjModel = self.scene.model
+        self.data = mujoco.MjData(self.model)
+        self.checker = GoalChecker(self.model, self.task)
+        self.control_hz, self.substeps = control_hz, PHYSICS_HZ // control_hz
+        self.max_steps = max_steps
+        self.instruction = self.task.instruction
+        self.candidates = tuple(self.task.objects)
+        self.seed = 0
+        self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
+        m = self.model
+        ids, src = [], []
+        for s, side in enumerate(SIDES):
+            for j, name in enumerate(arm_joints(side)):
+                ids.append(m.actuator(name).id)
+                src.append(7 * s + j)
+            for name in finger_joints(side):
+                ids.append(m.actuator(name).id)
+                src.append(7 * s + 6)
+        self._act_ids, self._act_src = np.array(ids), np.array(src)
+        self._is_finger = np.isin(self._act_src, [6, 13])
+        self._arm_adr = np.array(
+            [m.joint(n).qposadr[0] for side in SIDES for n in arm_joints(side)]
+        )
+        self._finger_adr = np.array(
+            [[m.joint(n).qposadr[0] for n in finger_joints(side)] for side in SIDES]
+        )
+        low = np.array([m.actuator_ctrlrange[i][0] for i in ids])
+        high = np.array([m.actuator_ctrlrange[i][1] for i in ids])
+        lo, hi = np.zeros(14), np.ones(14)
+        for k, i in enumerate(self._act_src):
+            if not self._is_finger[k]:
+                lo[i], hi[i] = low[k], high[k]
+        self.action_space = spaces.Box(lo, hi, shape=(14,), dtype=np.float64)
+        state = {"state": spaces.Box(-2 * np.pi, 2 * np.pi, shape=(14,), dtype=np.float64)}
+        if self._rig.cameras:
+            image = spaces.Box(0, 255, shape=(int(height), int(width), 3), dtype=np.uint8)
+            state["images"] = spaces.Dict({c: image for c in self._rig.cameras})
+        self.observation_space = spaces.Dict(state)
+        self._held = 0
+        self._steps = 0
+        self.layout: dict[str, tuple[float, float, float, float]] = {}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start the episode of ``seed`` (0 when None): layout drawn, settled and checked.
+
+        Raises:
+            SceneError: when no valid layout is found for the seed.
+        """
+        super().reset(seed=seed)
+        self.seed = int(seed or 0)
+        self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
+        self._held = 0
+        self._steps = 0
+        return self._obs(), self._info(False)
+
+    def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Hold the 14-D joint targets for one control period.
+
+        Raises:
+            EnvError: for an action that is not 14 finite numbers.
+        """
+        a = np.asarray(action, dtype=np.float64)
+        if a.shape != (14,) or not np.all(np.isfinite(a)):
+            raise EnvError(f"action must be 14 finite numbers, got shape {a.shape}")
+        ctrl = a[self._act_src]
+        fingers = FINGER_CLOSED + np.clip(ctrl, 0.0, 1.0) * (FINGER_OPEN - FINGER_CLOSED)
+        self.data.ctrl[self._act_ids] = np.where(self._is_finger, fingers, ctrl)
+        mujoco.mj_step(self.model, self.data, nstep=self.substeps)
+        self._steps += 1
+        holds = self.checker.holds(self.data)
+        self._held = self._held + 1 if holds else 0
+        success = self._held >= HOLD_STEPS
+        truncated = not success and self._steps >= self.max_steps
+        return self._obs(), float(success), success, truncated, self._info(success)
+
+    def state(self) -> np.ndarray:
+        """Measured 14-D state in the action layout."""
+        out = np.empty(14)
+        out[[0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]] = self.data.qpos[self._arm_adr]
+        out[[6, 13]] = finger_to_gripper(self.data.qpos[self._finger_adr].mean(axis=1))
+        return out
+
+    def _obs(self) -> dict[str, Any]:
+        if not self._rig.cameras:
+            return {"state": self.state()}
+        return {"state": self.state(), "images": self._rig.render_all(self.data)}
+
+    def _info(self, success: bool) -> dict[str, Any]:
+        return {
+            "instruction": self.instruction,
+            "candidates": self.candidates,
+            "step": self._steps,
+            "is_success": success,
+            "cost": 0.0,
+        }
+
+    def close(self) -> None:
+        """Free rendering contexts."""
+        self._rig.close()

@@ -1,0 +1,179 @@
+"""``rsb eval`` on goal tasks: LIBERO / VLA-Arena style files run on the Aloha.
+
+Each (task file, policy, seed) is one episode of :class:`rsb_mj.env.goal_env.GoalEnv`: the
+seed draws the layout, the policy acts until the goal holds for
+:data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` control steps (success) or the step
+limit. The summary gives the success rate with its Wilson 95% interval per task and policy
+(and the mean ``:cost`` per episode where the file has one), labelled
+:data:`~rsb_mj.env.goal_env.LABEL`. With ``--out`` each episode is a JSON line of
+``OUT/goal_episodes.jsonl`` (written atomically at the end).
+
+A file that cannot be built fails before any episode with the itemised list of what rsb_mj
+lacks and the file's tier (:func:`rsb_mj.lang.goal_task.check_buildable`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.atomic import atomic_write_text
+from rsb_mj.errors import EvalError, RsbError
+from rsb_mj.evaluation.metrics import wilson
+
+
+@dataclass(frozen=True)
+class GoalRecord:
+    """One goal-task episode.
+
+    Attributes:
+        task: the task file.
+        tier: its tier (A0, A1).
+        source: whose predicate semantics applied (``libero``, ``vla_arena``).
+        policy: the policy spec.
+        seed: the episode seed.
+        success: the goal held for the required steps.
+        steps: control steps run.
+        cost: the episode's summed ``:cost`` (0 without one).
+        failure: why the episode ended without success (the expert's reason, ``step limit``,
+            ``reset: ...``), or ``""``.
+        objects: ``"stand-ins"`` (rsb's categories and primitive stand-ins).
+        label: :data:`~rsb_mj.env.goal_env.LABEL`.
+        wall_s: wall-clock seconds (not part of the result).
+    """
+
+    task: str
+    tier: str
+    source: str
+    policy: str
+    seed: int
+    success: bool
+    steps: int
+    cost: float
+    failure: str
+    objects: str
+    label: str
+    wall_s: float
+
+
+def _policy(spec: str, env: Any) -> Any:
+    if spec == "expert":
+        from rsb_mj.expert.goal_expert import GoalExpert
+
+        return GoalExpert(env)
+    from rsb_mj.policies.spec import make_policy
+
+    return make_policy(spec)
+
+
+def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecord:
+    """Run one episode of ``env`` (a :class:`GoalEnv`) with policy ``spec`` from ``seed``."""
+    from rsb_mj.env.goal_env import LABEL
+
+    t0 = time.perf_counter()
+    task = env.task
+    base = {
+        "task": task.path,
+        "tier": task.tier,
+        "source": task.source,
+        "policy": spec,
+        "seed": seed,
+        "objects": "stand-ins",
+        "label": LABEL,
+    }
+    try:
+        obs, info = env.reset(seed=seed)
+    except RsbError as exc:
+        return GoalRecord(
+            **base, success=False, steps=0, cost=0.0, failure=f"reset: {exc}", wall_s=0.0
+        )
+    if spec == "expert":
+        policy = _policy(spec, env)
+    else:
+        policy.reset(env, obs, info)
+    terminated = truncated = False
+    cost = 0.0
+    while not (terminated or truncated):
+        if spec != "expert" and policy.done:
+            break
+        action = np.asarray(policy.act(obs), dtype=np.float64)
+        for a in action.reshape(-1, 14):
+            obs, _, terminated, truncated, info = env.step(a)
+            cost += float(info.get("cost", 0.0))
+            if terminated or truncated:
+                break
+    failure = ""
+    if not terminated:
+        failure = getattr(policy, "failure", None) or ("step limit" if truncated else "policy done")
+    return GoalRecord(
+        **base,
+        success=bool(terminated),
+        steps=int(info["step"]),
+        cost=cost,
+        failure=str(failure),
+        wall_s=round(time.perf_counter() - t0, 3),
+    )
+
+
+def run_goal_eval(
+    tasks: list[str],
+    policies: list[str],
+    *,
+    episodes: int,
+    start: int = 0,
+    out: Path | None = None,
+    max_steps: int | None = None,
+) -> list[GoalRecord]:
+    """Run ``episodes`` seeds (``start``, ``start + 1`` ...) of every task with every policy.
+
+    Raises:
+        TaskError: for a task file that cannot be built (the itemised list and its tier).
+        EvalError: for fewer than one episode.
+    """
+    from rsb_mj.env.goal_env import MAX_STEPS, GoalEnv
+
+    if episodes < 1:
+        raise EvalError(f"--episodes must be at least 1, got {episodes}")
+    records: list[GoalRecord] = []
+    for path in tasks:
+        for spec in policies:
+            cameras = () if spec == "expert" else ("head",)
+            env = GoalEnv(path, cameras=cameras, max_steps=max_steps or MAX_STEPS)
+            policy = None if spec == "expert" else _policy(spec, env)
+            try:
+                for seed in range(start, start + episodes):
+                    records.append(run_episode(env, spec, seed, policy))
+            finally:
+                env.close()
+                if policy is not None and hasattr(policy, "close"):
+                    policy.close()
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        lines = "".join(json.dumps(asdict(r), sort_keys=True) + "\n" for r in records)
+        atomic_write_text(out / "goal_episodes.jsonl", lines)
+    return records
+
+
+def summary(records: list[GoalRecord]) -> str:
+    """A markdown table: task, tier, policy, successes / episodes, rate [Wilson 95%], mean
+    cost per episode (where the task has a ``:cost``)."""
+    from rsb_mj.env.goal_env import LABEL
+
+    rows = ["| task | tier | policy | success | rate % [95% CI] | cost/episode |", "|---" * 6 + "|"]
+    groups: dict[tuple[str, str], list[GoalRecord]] = {}
+    for r in records:
+        groups.setdefault((r.task, r.policy), []).append(r)
+    for (task, policy), rs in groups.items():
+        k, n = sum(r.success for r in rs), len(rs)
+        lo, hi = wilson(k, n)
+        cost = f"{np.mean([r.cost for r in rs]):.2f}" if any(r.cost for r in rs) else "-"
+        rows.append(
+            f"| {Path(task).name} | {rs[0].tier} | {policy} | {k}/{n} | "
+            f"{100 * k / n:.0f} [{100 * lo:.0f}, {100 * hi:.0f}] | {cost} |"
+        )
+    return "\n".join(rows) + f"\n{LABEL}: not comparable with published LIBERO/VLA-Arena numbers"

@@ -1,0 +1,203 @@
+"""The expert for goal tasks: every ``On``/``In`` of the goal, one pick-and-place after another.
+
+:class:`GoalExpert` reuses :class:`~rsb_mj.expert.pick_place.PickPlaceExpert`'s motion
+primitives (collision-free joint-space plans, straight Cartesian descents, grasp search over
+closing axes and tilts) and plans, for each goal relation in source order:
+
+* the **place**: an object's or fixture's current centre (``On a b``), or a site's centre
+  (``On a region``, ``In a site``), measured when that placement starts;
+* the **arm**: the one whose waist is in reach of both the mover and the place
+  (:func:`choose_side`);
+* the **heights**: the carry keeps the object's bottom :data:`CARRY_CLEARANCE` above the
+  highest of the table and the support's top; the release puts it :data:`RELEASE_HEIGHT`
+  above the support's top (a cabinet, a shelf, a plate);
+* the **hazards**: the objects the task's ``:cost`` names keep their clearance
+  (:mod:`rsb_mj.expert.hazards`), the mover excepted.
+
+Usage::
+
+    expert = GoalExpert(env)          # env: a GoalEnv, reset
+    while not expert.done:
+        obs, reward, terminated, truncated, info = env.step(expert.act(obs))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from rsb_mj.expert.arm import Arm
+from rsb_mj.expert.grasp import object_box
+from rsb_mj.expert.hazards import hazard_clearances
+from rsb_mj.expert.pick_place import (
+    APPROACH_HEIGHT,
+    CARRY_CLEARANCE,
+    FINAL_APPROACH,
+    FINAL_SPEED,
+    RELEASE_HEIGHT,
+    RETREAT_HEIGHT,
+    PickPlaceExpert,
+    control_rate,
+)
+from rsb_mj.expert.world import World
+from rsb_mj.lang.goal_task import Relation
+from rsb_mj.scene.aloha import HOME_ARM, SIDES
+from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_TOP_Z
+
+
+def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
+    """The arm for a pick at ``mover_xy`` and a place at ``place_xy`` (world xy [m]): the one
+    whose worst distance outside its reach annulus [REACH_MIN, REACH_MAX] over both ends is
+    smallest (ties: the nearer waist to the mover)."""
+
+    def excess(side: str) -> tuple[float, float]:
+        bx, by = ARM_BASE_XY[side]
+        worst = 0.0
+        for x, y in (mover_xy, place_xy):
+            d = math.hypot(x - bx, y - by)
+            worst = max(worst, REACH_MIN - d, d - REACH_MAX)
+        return (max(worst, 0.0), math.hypot(mover_xy[0] - bx, mover_xy[1] - by))
+
+    return min(SIDES, key=excess)
+
+
+class GoalExpert(PickPlaceExpert):
+    """Scripted expert for a :class:`~rsb_mj.env.goal_env.GoalEnv`: moves each goal mover to
+    its place in turn (module docstring).
+
+    Attributes:
+        placements: the goal relations it carries out, in order.
+        done, failure, phase, side, warnings: as :class:`PickPlaceExpert`.
+    """
+
+    def __init__(
+        self, env: Any, *, rng: np.random.Generator | None = None, safe: bool = True
+    ) -> None:
+        task = env.unwrapped.task
+        super().__init__(env, task.goal[0].mover if task.goal else "", rng=rng, safe=safe)
+        self.placements: tuple[Relation, ...] = task.goal
+
+    def _start(self) -> None:
+        u = self.env.unwrapped
+        self.dt = 1.0 / control_rate(self.env)
+        self.world = World(
+            model=u.model,
+            data=u.data,
+            table_top_z=TABLE_TOP_Z,
+            zone_center=np.zeros(3),
+            zone_half=np.zeros(2),
+            candidate_bodies={o: o for o in u.task.objects},
+            seed=int(u.seed),
+            hazards=hazard_clearances(u.model, u.task.problem),
+            problem=None,
+        )
+        self._arms = {s: Arm(u.model, s) for s in SIDES}
+        self._rest = np.zeros(14)
+        for a in self._arms.values():
+            self._rest[a.offset : a.offset + 6] = a.q(u.data)
+            self._rest[a.offset + 6] = 1.0
+        if self._rng is None:
+            self._rng = np.random.default_rng(self.world.seed)
+        self._use("right")
+        self._last = self._action(self._target_q, 1.0)
+        self._script = self._all()
+
+    def _use(self, side: str) -> None:
+        """Switch to the arm on ``side`` (the other holds its pose, gripper open)."""
+        w = self.world
+        self.side = side
+        self.arm = self._arms[side]
+        self._gripper = 1.0
+        self._target_q = self.arm.q(w.data)
+
+    def _place_of(self, rel: Relation) -> tuple[np.ndarray, float]:
+        """World (x, y) of where ``rel`` puts its mover, and the support's top z [m]."""
+        w = self.world
+        if rel.kind == "object":
+            box = object_box(w.model, w.data, rel.place)
+            bid = w.model.body(rel.place).id
+            xy = w.data.xpos[bid][:2].copy()
+            return xy, box.top
+        sid = w.model.site(rel.place).id
+        pos = w.data.site_xpos[sid]
+        top = float(pos[2] + w.model.site_size[sid][2])
+        if rel.predicate == "In":
+            top = float(pos[2] - w.model.site_size[sid][2])
+        if int(w.model.site_bodyid[sid]) != 0:
+            owner = w.model.body(int(w.model.site_bodyid[sid])).name
+            top = max(top, object_box(w.model, w.data, owner).top) if rel.predicate == "On" else top
+        return pos[:2].copy(), top
+
+    def _all(self) -> Iterator[list[np.ndarray]]:
+        w = self.world
+        for rel in self.placements:
+            self.mover = rel.mover
+            xy, top = self._place_of(rel)
+            mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
+            side = choose_side(mover_xy, xy)
+            if side != self.side:
+                self._rest[self.arm.offset : self.arm.offset + 6] = self._target_q
+                self._use(side)
+            self.world.zone_center = np.array([xy[0], xy[1], top])
+            mover_geoms = set(w.body_geoms(rel.mover))
+            hazards = {g: c for g, c in w.hazards.items() if g not in mover_geoms}
+            if self.safe:
+                self.arm.checker.keep_clear(hazards)
+            else:
+                self._ignored = set(w.hazards)
+            yield from self._one(top)
+
+    def _one(self, support_top: float) -> Iterator[list[np.ndarray]]:
+        """One pick-and-place of ``self.mover`` onto a support whose top is at
+        ``support_top`` (world z [m]); the place is ``world.zone_center``."""
+        w, arm = self.world, self.arm
+        body = self.mover
+        obj_geoms = w.body_geoms(body)
+        self.phase = "approach"
+        p_grasp, rot, q_pre = self._grasp_pose()
+        p_pre = p_grasp - APPROACH_HEIGHT * rot[:, 2]
+        yield self._move_joint(q_pre, 1.0)
+        yield from self._settle()
+        self.phase = "descend"
+        p_near = p_grasp - FINAL_APPROACH * rot[:, 2]
+        yield self._line(p_pre, p_near, rot, 1.0)
+        yield from self._settle()
+        yield self._line(p_near, p_grasp, rot, 1.0, speed=FINAL_SPEED)
+        yield from self._settle()
+        self.phase = "close"
+        yield from self._grip(0.0)
+        self.phase = "lift"
+        box = object_box(w.model, w.data, body)
+        tcp, _ = arm.tcp(w.data)
+        floor = max(w.table_top_z, support_top)
+        lift = CARRY_CLEARANCE + (tcp[2] - box.bottom) + floor
+        p_lift = np.array([p_grasp[0], p_grasp[1], lift])
+        yield self._line(p_grasp, p_lift, rot, 0.0)
+        yield from self._settle()
+        self.phase = "carry"
+        box = object_box(w.model, w.data, body)
+        tcp, _ = arm.tcp(w.data)
+        if self.safe and arm.checker.clearances:
+            arm.checker.carry(w.model.body(body).id, w.data)
+        try:
+            p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, lift)
+            carry = self._move_joint(q_above, 0.0, allowed=obj_geoms)
+        finally:
+            arm.checker.carry(None)
+        yield carry
+        yield from self._settle()
+        self.phase = "lower"
+        p_place = p_above.copy()
+        p_place[2] = support_top + RELEASE_HEIGHT + (tcp[2] - box.bottom)
+        yield self._line(p_above, p_place, rot, 0.0)
+        yield from self._settle()
+        self.phase = "release"
+        yield from self._grip(1.0)
+        self.phase = "retreat"
+        p_up = p_place + np.array([0.0, 0.0, RETREAT_HEIGHT])
+        yield self._line(p_place, p_up, rot, 1.0)
+        self.phase = "home"
+        yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)

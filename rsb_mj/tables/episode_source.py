@@ -1,0 +1,289 @@
+"""Where episodes come from: the one lookup of ``rsb eval``, ``rsb expert-check``, ``rsb demos``.
+
+Every episode is fully determined by (source, split, index), so every command that names the
+same row runs the same question, mapping, layout, instruction and seed.
+
+A *source* is a suite name (``RSB-Math-4``) or a task file (``tasks/rsb_math_4_objects.bddl``,
+any lint-clean ``.bddl``):
+
+* a suite's row ``index`` is row ``index`` of its frozen table (:mod:`rsb_mj.episodes`),
+  checked against the manifest once per process before any row is used
+  (:func:`rsb_mj.tables.families.verify_table`); a row outside the table, or a missing,
+  damaged or hand-edited table, is an error (never a fresh draw);
+* a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
+  (file name, split, index), and carries the path as given as its ``suite``;
+* with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
+  ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
+  against that folder's private manifest first. Records of such rows name the manifest's
+  sha256 instead of the row (:func:`rsb_mj.evaluation.private_records.private_record`).
+
+A run resolves each source once (:func:`resolve`) into a :class:`Source` value that every
+pre-flight check reads: its name, task file, step limit, row count, digest and parsed task.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from dataclasses import dataclass
+from functools import cache, cached_property
+from pathlib import Path
+
+import numpy as np
+
+from rsb_mj.episode import Episode
+from rsb_mj.errors import EvalError
+from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.digest import TaskDigest, task_digest
+from rsb_mj.suites import TASK_MAX_STEPS, get_suite
+
+#: Rows a task file offers (seeded draws; a bound so a typo cannot ask for 10^11 episodes).
+TASK_FILE_ROWS = 100_000
+
+
+def is_task_file(source: str) -> bool:
+    """True when ``source`` names a task file rather than a suite."""
+    return source.endswith(".bddl")
+
+
+def task_path(source: str) -> Path:
+    """The task file of a suite or task-file source.
+
+    Raises:
+        EvalError: for a task file that does not exist, or an unknown suite.
+    """
+    if is_task_file(source):
+        path = Path(source)
+        if not path.is_file():
+            raise EvalError(f"task file {source!r} not found")
+        return path
+    return get_suite(source).path
+
+
+def label(source: str) -> str:
+    """Short display name: the suite name, or the task file's name."""
+    return Path(source).name if is_task_file(source) else source
+
+
+def step_limit(source: str) -> int:
+    """The control-step limit of a source (a suite's, or 400 for a task file)."""
+    return TASK_MAX_STEPS if is_task_file(source) else get_suite(source).max_steps
+
+
+def row_seed(source: str, split: str, index: int) -> int:
+    """The seed of row ``index`` of a task file's ``split``: fixed by (file name, split, index),
+    so the same file gives the same rows wherever it lies."""
+    key = [zlib.crc32(label(source).encode()), zlib.crc32(split.encode()), int(index)]
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
+
+
+@cache
+def load_problem(source: str) -> Problem:
+    """The parsed and linted task file of ``source`` (cached per process)."""
+    from rsb_mj.lang import load_task
+
+    return load_task(task_path(source))
+
+
+@cache
+def _table(suite: str, split: str) -> tuple[Episode, ...]:
+    from rsb_mj.tables.families import load_table
+
+    # verified against the manifest first: a missing, damaged or edited table is an error
+    return tuple(load_table(suite, split))
+
+
+#: What :func:`load_episode` and friends take as ``tables``: a private folder, or None
+#: (``""`` too) for the shipped tables and task files' seeded draws.
+Tables = str | Path | None
+
+
+def private_table(source: str, split: str, tables: str | Path) -> tuple[Episode, ...]:
+    """The rows of ``source``'s private eval table in folder ``tables``, verified against
+    its private manifest (once per file and process); a task file's rows carry its path as
+    given as their ``suite``.
+
+    Raises:
+        EvalError: for the train split, or a task file whose table in ``tables`` was drawn
+            for another file of the same stem;
+        EpisodeError: for a missing, unlisted or changed table (naming the folder).
+    """
+    from rsb_mj.tables.private.manifest import load_private
+    from rsb_mj.tables.private.target import file_of
+
+    if split != "eval":
+        raise EvalError(f"--tables {tables}: private tables hold eval rows only (--split eval)")
+    manifest, rows = load_private(Path(tables), file_of(source))
+    if not is_task_file(source):
+        return tuple(rows)
+    drawn = manifest.entry(file_of(source))["task"]
+    if Path(drawn).name != Path(source).name:
+        raise EvalError(
+            f"--tables {tables}: its table {file_of(source)} was drawn for {drawn}, not {source}"
+        )
+    return tuple(dataclasses.replace(row, suite=source) for row in rows)
+
+
+def tables_sha256(tables: str | Path) -> str:
+    """The sha256 of the private manifest of folder ``tables`` (what its records name).
+
+    Raises:
+        EpisodeError: for a folder without a private manifest.
+    """
+    from rsb_mj.tables.private.manifest import read_private
+
+    return read_private(Path(tables)).sha256
+
+
+def load_episode(source: str, split: str, index: int, tables: Tables = None) -> Episode:
+    """Row ``index`` of (source, split): a suite's frozen row, a task file's seeded draw, or
+    with ``tables`` the row of the private table (see the module docstring).
+
+    Raises:
+        EvalError: when the index is outside the table (or a task file's row bound);
+        EpisodeError: when a suite's table is missing or damaged.
+    """
+    if tables:
+        rows = private_table(source, split, tables)
+        if not 0 <= index < len(rows):
+            raise EvalError(
+                f"episode index {index} is outside the private {label(source)} table in "
+                f"{tables} (valid: 0..{len(rows) - 1})"
+            )
+        return rows[index]
+    if is_task_file(source):
+        if not 0 <= index < TASK_FILE_ROWS:
+            raise EvalError(
+                f"episode index {index} is outside the rows of {source} "
+                f"(valid: 0..{TASK_FILE_ROWS - 1})"
+            )
+        from rsb_mj.episodes import sample_episode
+
+        episode = sample_episode(
+            load_problem(source),
+            suite="",
+            split=split,
+            index=index,
+            seed=row_seed(source, split, index),
+        )
+        return dataclasses.replace(episode, suite=source)
+    table = _table(source, split)
+    if not 0 <= index < len(table):
+        raise EvalError(
+            f"episode index {index} is outside the {source} {split} table "
+            f"(valid: 0..{len(table) - 1})"
+        )
+    return table[index]
+
+
+def table_size(source: str, split: str, tables: Tables = None) -> int:
+    """Number of rows of the frozen (suite, split) table (of a task file: its row bound; with
+    ``tables``: of the private table)."""
+    if tables:
+        return len(private_table(source, split, tables))
+    if is_task_file(source):
+        task_path(source)
+        return TASK_FILE_ROWS
+    return len(_table(source, split))
+
+
+def table_rows(suite: str, split: str, tables: Tables = None) -> tuple[Episode, ...]:
+    """Every row of the frozen (suite, split) table, or of the private table in ``tables``
+    (cached per process)."""
+    if tables:
+        return private_table(suite, split, tables)
+    return _table(suite, split)
+
+
+def check_rows(
+    source: str,
+    split: str,
+    n: int,
+    start: int,
+    *,
+    count_flag: str = "-n",
+    tables: Tables = None,
+) -> None:
+    """Refuse rows ``start .. start + n - 1`` that lie outside (source, split)'s table.
+
+    Raises:
+        EvalError: naming the table size and the valid range, in the command's flags.
+    """
+    rows = table_size(source, split, tables)
+    if start + n > rows:
+        raise EvalError(
+            f"--start {start} {count_flag} {n}: the {source} {split} table has {rows} rows "
+            f"(valid: --start + {count_flag} <= {rows})"
+        )
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source of a run's episodes, resolved once (:func:`resolve`); each fact is looked
+    up on first use, in the order the run's checks ask for them, and kept.
+
+    Attributes:
+        given: the source as the user wrote it (messages name it).
+        name: the name its jobs and records carry (a suite's own spelling; a task file as
+            given).
+        split: the split the run draws.
+        tables: the private tables' folder, or ``""`` for the shipped tables.
+    """
+
+    given: str
+    name: str
+    split: str
+    tables: str = ""
+
+    @property
+    def task_file(self) -> bool:
+        """Whether the source is a task file (else a suite)."""
+        return is_task_file(self.name)
+
+    @cached_property
+    def path(self) -> Path:
+        """Its task file.
+
+        Raises:
+            EvalError: for a task file that does not exist.
+        """
+        return task_path(self.name)
+
+    @cached_property
+    def max_steps(self) -> int:
+        """Its control-step limit at 20 Hz (a suite's, or 400 for a task file)."""
+        return step_limit(self.name)
+
+    @cached_property
+    def rows(self) -> int:
+        """Rows of its (split) table: the frozen or private table's, a task file's bound."""
+        return table_size(self.name, self.split, self.tables or None)
+
+    @cached_property
+    def digest(self) -> TaskDigest:
+        """The digest of its task (:mod:`rsb_mj.lang.digest`: the file and every file it
+        names).
+
+        Raises:
+            EvalError: for a missing or unreadable task file.
+        """
+        path = self.path
+        try:
+            return task_digest(path)
+        except OSError as exc:
+            raise EvalError(f"{path}: cannot read the task file ({exc.strerror or exc})") from None
+
+    @property
+    def problem(self) -> Problem:
+        """Its parsed and linted task (cached per process, :func:`load_problem`)."""
+        return load_problem(self.name)
+
+
+def resolve(source: str, split: str, tables: Tables = None) -> Source:
+    """``source`` (a suite name or a task file) as a :class:`Source` of ``split``.
+
+    Raises:
+        EvalError: for an unknown suite (naming the valid ones).
+    """
+    name = source if is_task_file(source) else get_suite(source).name
+    return Source(source, name, split, str(tables or ""))

@@ -1,0 +1,65 @@
+"""GoalEnv and GoalExpert on a real VLA-Arena file (tests/data/bddl_suites)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.errors import EnvError, TaskError
+from rsb_mj.expert.goal_expert import GoalExpert, choose_side
+
+SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
+APPLE = (
+    SUITES
+    / "vla_arena/robustness_static_distractors/level_0"
+    / "pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl"
+)
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = GoalEnv(APPLE, cameras=(), max_steps=400)
+    yield e
+    e.close()
+
+
+def test_the_expert_puts_the_apple_on_the_plate(env):
+    obs, info = env.reset(seed=0)
+    assert info["instruction"] == "Pick the apple on the table and place it on the plate"
+    assert not env.checker.holds(env.data)
+    expert = GoalExpert(env)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        obs, reward, terminated, truncated, info = env.step(expert.act(obs))
+    assert terminated and reward == 1.0 and info["is_success"]
+    assert expert.failure is None and expert.side == "left"
+    apple, plate = env.data.body("apple_1").xpos, env.data.body("plate_1").xpos
+    assert np.linalg.norm(apple[:2] - plate[:2]) < 0.07 and apple[2] > plate[2]
+
+
+def test_holding_still_ends_at_the_step_limit(env):
+    env.max_steps = 12
+    try:
+        obs, _ = env.reset(seed=1)
+        hold = obs["state"].copy()
+        for _ in range(12):
+            _, reward, terminated, truncated, _ = env.step(hold)
+        assert (reward, terminated, truncated) == (0.0, False, True)
+    finally:
+        env.max_steps = 400
+
+
+def test_bad_actions_and_unbuildable_files_are_refused(env):
+    env.reset(seed=0)
+    with pytest.raises(EnvError, match=r"action must be 14 finite numbers, got shape \(3,\)"):
+        env.step(np.zeros(3))
+    with pytest.raises(TaskError, match=r"tier B2"):
+        GoalEnv(SUITES / "libero/libero_goal/turn_on_the_stove.bddl", cameras=())
+
+
+def test_choose_side_takes_the_arm_that_reaches_both_ends():
+    assert choose_side(np.array([0.2, 0.1]), np.array([0.1, -0.1])) == "right"
+    assert choose_side(np.array([-0.2, 0.1]), np.array([-0.05, 0.2])) == "left"

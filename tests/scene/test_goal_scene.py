@@ -1,0 +1,76 @@
+"""Goal scenes: the frame map, the layout drawn per seed, settling checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import mujoco
+import numpy as np
+import pytest
+
+from rsb_mj.lang.ast import Rect
+from rsb_mj.lang.goal_task import goal_task_of
+from rsb_mj.lang.parser import parse_file
+from rsb_mj.scene.goal_scene import FrameMap, choose_map, compile_goal_scene
+from rsb_mj.workspace import TABLE_TOP_Z
+
+SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
+APPLE = (
+    SUITES
+    / "vla_arena/robustness_static_distractors/level_0"
+    / "pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl"
+)
+BOWL = SUITES / "libero/libero_goal/put_the_bowl_on_top_of_the_cabinet.bddl"
+
+
+def test_frame_map_rotates_libero_into_rsb_and_shifts():
+    fmap = FrameMap(1.0, (0.1, -0.05))
+    assert fmap.point(0.2, 0.1) == pytest.approx((0.2, -0.25))
+    assert fmap.rect(Rect(0.0, 0.0, 0.1, 0.2)) == pytest.approx((0.1, -0.15, 0.3, -0.05))
+    assert FrameMap.yaw(np.pi / 2) == pytest.approx(0.0)
+    assert FrameMap(0.75).point(0.4, 0.0) == pytest.approx((0.0, -0.3))
+
+
+def test_the_map_is_chosen_once_per_task_and_deterministic():
+    task = goal_task_of(parse_file(APPLE))
+    assert choose_map(task) == choose_map(task) == FrameMap(1.0, (-0.15, 0.075))
+
+
+@pytest.fixture(scope="module")
+def apple():
+    return compile_goal_scene(goal_task_of(parse_file(APPLE)))
+
+
+def test_same_seed_same_state_and_objects_in_their_regions(apple):
+    d1, d2 = mujoco.MjData(apple.model), mujoco.MjData(apple.model)
+    poses = apple.reset(d1, 3)
+    apple.reset(d2, 3)
+    assert d1.qpos.tobytes() == d2.qpos.tobytes()
+    x0, y0, x1, y1 = apple.frame.rect(Rect(-0.15, -0.21, -0.12, -0.19))  # target_object_region
+    x, y, z, _ = poses["apple_1"]
+    assert x0 <= x <= x1 and y0 <= y <= y1
+    assert z == pytest.approx(TABLE_TOP_Z + apple.rest["apple_1"])
+    other = mujoco.MjData(apple.model)
+    apple.reset(other, 4)
+    assert other.qpos.tobytes() != d1.qpos.tobytes()
+
+
+def test_table_regions_are_sites_and_the_settled_scene_passes_its_checks(apple):
+    data = mujoco.MjData(apple.model)
+    apple.reset(data, 0)
+    site = apple.model.site("main_table_plate_region")
+    assert site.size[2] == pytest.approx(0.001)
+    assert apple.check(data) is None
+    assert apple.check(data, lambda d: True) == "the goal holds at reset"
+    data.qpos[apple.model.joint("apple_1/free").qposadr[0]] = 2.0  # far off the table
+    mujoco.mj_forward(apple.model, data)
+    assert apple.check(data) == "apple_1 is off the table"
+
+
+def test_fixtures_are_static_props_with_region_sites():
+    scene = compile_goal_scene(goal_task_of(parse_file(BOWL)))
+    cabinet = scene.model.body("wooden_cabinet_1")
+    assert cabinet.jntnum[0] == 0  # no joint: a prop
+    top = scene.model.site("wooden_cabinet_1_top_side")
+    assert top.bodyid[0] == cabinet.id
+    assert scene.sources["akita_black_bowl_1"] == "rsb-primitive"
