@@ -9,10 +9,11 @@ environment (see :mod:`rsb_mj.env.views`).
 
 The episode is a coroutine (:meth:`Rollout.steps`) that never calls its policy: it yields
 each query (:mod:`rsb_mj.evaluation.queries`: reset, next action, status at the end) and
-goes on with the answer, and yields :data:`STEP` between the rows of a chunk. One episode
-runs in this thread (:meth:`Rollout.run`: each query answered by calling the policy at
-once), and ``rsb eval --batch`` runs many in lockstep and answers their queries in one
-batch (:mod:`rsb_mj.evaluation.lockstep`); each episode's record is the same either way.
+goes on with the answer, and yields :data:`STEP` between the rows of a chunk. So one episode
+can run in this thread (:meth:`Rollout.run`: each query answered by calling the policy at
+once; the tools and tests drive episodes so), and ``rsb eval`` runs episodes through
+:mod:`rsb_mj.evaluation.lockstep` (policy code on a thread of its own, up to ``--batch``
+episodes answered in one batch); each episode's record is the same either way.
 
 Errors are not results: anything the policy raises (``SystemExit`` included, not
 ``KeyboardInterrupt``), an action that is not an action (wrong shape, non-finite, or
@@ -230,8 +231,6 @@ class Rollout:
     Attributes:
         deadline: ``time.monotonic()`` by which the episode must end (infinite without a
             limit); set when :meth:`steps` starts.
-        faulted: a policy call of :meth:`run` failed (or outlived the wall-clock limit): the
-            policy may be out of step and is not reused.
     """
 
     def __init__(
@@ -255,7 +254,6 @@ class Rollout:
         self.on_frame, self.on_step = on_frame, on_step
         self.timeout_s = episode_timeout_s
         self.deadline = math.inf
-        self.faulted = False
 
     def expired(self) -> InfraError:
         """The fault of an episode past its wall-clock limit."""
@@ -277,16 +275,8 @@ class Rollout:
             steps: this rollout's :meth:`steps` coroutine, if already made (not started).
         """
         steps = self.steps() if steps is None else steps
-
-        def respond(query: Query) -> Any:
-            try:
-                return answer(self.policy, query)
-            except EpisodeFault:
-                self.faulted = True
-                raise
-
         with wall_clock_limit(self.timeout_s, f"episode {self.episode.index}"):
-            return drive(steps, respond)
+            return drive(steps, lambda query: answer(self.policy, query))
 
     def steps(self) -> Generator[Yielded, Any, EpisodeRecord]:
         """Run the episode: yields its policy queries (answers sent back, faults thrown in)
