@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import TaskDigest, task_digest

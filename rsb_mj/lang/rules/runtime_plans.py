@@ -4,7 +4,7 @@ shrunk by it (the inset area its center may take).
 
 Read by the RSB5xx layout rules (:mod:`rsb_mj.lang.rules.runtime_layout`) and the scene
 rules (:mod:`rsb_mj.lang.rules.runtime_scene`). Lengths are metres in the table frame. The
-inset is the layout sampler's own (:func:`rsb_mj.scene.layout.inset`, imported when an rsb
+inset is the layout sampler's own (:func:`rsb_mj.episodes.layout.inset`, imported when an rsb
 scene is planned: numpy, which LIBERO / VLA-Arena files do not pay for).
 """
 
@@ -40,7 +40,7 @@ def placement(problem: ast.Problem, obj: str) -> ast.Atom | None:
 
 def _inset(region: ast.Region, radius: float) -> list[Rect4]:
     """The region's rectangles shrunk by ``radius`` [m] (the layout sampler's inset)."""
-    from rsb_mj.scene.layout import inset
+    from rsb_mj.episodes.layout import inset
 
     return inset([(r.x0, r.y0, r.x1, r.y1) for r in region.ranges], radius)
 
