@@ -62,7 +62,7 @@ from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 VERSIONS = ("3.0", "2.1")
-#: rsb_mj camera -> LeRobot/ALOHA camera name (:data:`rsb_mj.env.cameras.ALOHA_CAMERA_NAMES`).
+#: rsb_mj camera -> LeRobot/ALOHA camera name (:data:`rsb_mj.workspace.ALOHA_CAMERA_NAMES`).
 CAMERA_NAMES = ALOHA_CAMERA_NAMES
 #: The joint and gripper convention of ``observation.state`` and ``action``
 #: (:mod:`rsb_mj.policies.aloha_convention`), named in ``meta/info.json``.

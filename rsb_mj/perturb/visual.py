@@ -35,7 +35,7 @@ the noise of control step ``t`` on camera ``k`` comes from
 ``default_rng([episode.seed, 0x5649, 4, t, k])``: same episode, same pixels.
 
 A task file's ``:image_settings``, ``:random_color``, ``:camera`` and ``:noise`` blocks (see
-:mod:`rsb_mj.perturb.settings`) switch their effect on at any level and fix the parameters
+:mod:`rsb_mj.lang.settings`) switch their effect on at any level and fix the parameters
 they give.
 """
 

@@ -38,7 +38,7 @@ from rsb_mj.policies.blind import (
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
-from rsb_mj.policies.user import UserPolicy, build_user_policy, check_user_spec, split_spec
+from rsb_mj.policies.user import build_user_policy, check_user_spec, split_spec
 
 #: Built-in policy name -> class.
 BUILTIN: dict[str, Callable[[], Policy]] = {
@@ -61,7 +61,6 @@ __all__ = [
     "LENT",
     "PREFIXES",
     "SpecForm",
-    "UserPolicy",
     "builds_in_workers",
     "check_spec",
     "make_policy",
