@@ -264,6 +264,14 @@ def test_every_docs_page_is_linked_from_the_readme():
     assert [p.name for p in DOCS if p.resolve() not in linked] == []
 
 
+def test_head_camera_frames_are_promised_only_with_video():
+    # issue 36: the page shows head-camera frames only for episodes recorded with --video
+    for page in (README, REPO / "docs" / "cli.md"):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        for hit in re.finditer(r"head-camera frames", text):
+            assert "--video" in text[hit.start() : hit.start() + 200], (page, hit.start())
+
+
 def _pyproject() -> dict:
     try:
         import tomllib
@@ -304,3 +312,10 @@ def test_the_lerobot_pip_route_names_its_video_decoder_needs():
     text = " ".join((REPO / "docs" / "ecosystem.md").read_text(encoding="utf-8").split())
     assert 'video_backend="pyav"' in text and "--dataset.video_backend=pyav" in text
     assert "FFmpeg's shared libraries" in text
+
+
+def test_the_act2answer_page_says_its_numbers_are_not_the_papers():
+    text = " ".join((REPO / "docs" / "act2answer.md").read_text(encoding="utf-8").split())
+    assert "one WidowX arm in SimplerEnv (80 control steps at 5 Hz per episode)" in text
+    assert "a re-embodiment on robosuite's bimanual Aloha" in text
+    assert "not comparable with the paper's tables" in text

@@ -144,3 +144,61 @@ def test_bench_env_tiny_run_without_robosuite(tmp_path):
     }  # fmt: skip
     assert set(figures["ratios"]) == {"step_vs_raw_mj_step", "step_vs_raw_nstep"}
     assert figures["meta"]["substeps"] == 25 and figures["meta"]["robosuite"] is None
+
+
+def test_install_check_refuses_a_python_that_cannot_run(tmp_path, capsys):
+    missing = str(tmp_path / "no-python")
+    assert _load(TOOLS / "install_check.py").main(["--python", missing]) == 2
+    assert capsys.readouterr().err.startswith(f"install_check: cannot run --python {missing}: ")
+
+
+#: The oldest Python the README names, with the pip its venv brings (23.0.1 for 3.10.13).
+PYTHON_310 = Path("/root/.pyenv/versions/3.10.13/bin/python")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not PYTHON_310.exists(), reason=f"needs Python 3.10 at {PYTHON_310}")
+def test_the_readme_install_resolves_on_python_310_with_its_own_old_pip():
+    """pip 23.0.1 backtracked for over 15 minutes before pyproject bounded etils (needs
+    Python 3.11 from 1.14), robosuite and mink; resolved in about a minute since (2 cores)."""
+    result = _run(
+        sys.executable, str(TOOLS / "install_check.py"), "--python", str(PYTHON_310),
+        "--dry-run", "--timeout", "600", timeout=700,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("venv (Python 3.10.13): ok (")
+    assert lines[1].startswith("pip 23.0.1: pip install -e .: ok (")
+
+
+def test_standins_sheet_renders_named_tiles(tmp_path):
+    """Two stand-ins: a 2x1 grid of 224x224 head-camera tiles with their captions, the object
+    visible in each (its colour in the tile's middle); an unknown name is refused."""
+    import cv2
+
+    out = tmp_path / "sheet.png"
+    result = _run(
+        sys.executable,
+        "tools/standins_sheet.py",
+        str(out),
+        "--category",
+        "tomato",
+        "--category",
+        "chefmate_8_frypan",
+        "--columns",
+        "2",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {out}: 2 stand-ins"
+    image = cv2.cvtColor(cv2.imread(str(out)), cv2.COLOR_BGR2RGB)
+    assert image.shape == (224 + 22, 2 * 224, 3)
+    tomato, pan = image[:224, :224].astype(int), image[:224, 224:].astype(int)
+    red = (tomato[..., 0] > 150) & (tomato[..., 1] < 80) & (tomato[..., 2] < 80)
+    dark = pan.sum(axis=-1) < 120
+    assert red.sum() > 20 and dark.sum() > 300  # the tomato is red, the pan large and black
+    assert (image[224:, :224] < 100).any()  # a caption
+    bad = _run(
+        sys.executable, "tools/standins_sheet.py", str(tmp_path / "x.png"), "--category", "sock"
+    )
+    assert bad.returncode == 2 and not (tmp_path / "x.png").exists()
+    assert bad.stderr.startswith("unknown stand-in 'sock'; valid choices: akita_black_bowl, ")

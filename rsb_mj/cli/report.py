@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_out
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``report`` subcommand."""
@@ -31,9 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="run directories")
-    p.add_argument(
-        "--out", type=Path, default=None, help="report folder (default: DIR/report for one DIR)"
-    )
+    add_out(p, "report folder (default: DIR/report for one DIR)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument(
         "--html",
@@ -64,7 +64,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pool records drawn by different renderers (GL backend, driver or reference "
         "render differ; refused by default, the header says so)",
     )
+    p.add_argument(
+        "--secret-file",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="verify the signed records of sealed runs with their secret (every DIR must then "
+        "be a sealed run of it; an edited or foreign record is refused with its file:line)",
+    )
     p.set_defaults(func=run)
+
+
+def check_seals(dirs: list[Path], secret_file: Path | None) -> None:
+    """Verify the records of every sealed run among ``dirs``; with ``secret_file`` every
+    one must be sealed with it.
+
+    Raises:
+        EvalError: see :func:`rsb_mj.evaluation.sealed.check_sealed_run`, or for a run that
+            is not sealed when ``secret_file`` is given.
+    """
+    from rsb_mj.errors import EvalError
+    from rsb_mj.evaluation.sealed import Seal, check_sealed_run, is_sealed
+
+    seal = Seal.read(secret_file) if secret_file is not None else None
+    for d in dirs:
+        if seal is not None and not is_sealed(d):
+            raise EvalError(
+                f"{d}: not a sealed run (its run.json names no seal, its records carry no "
+                "signature); --secret-file verifies sealed runs only"
+            )
+        check_sealed_run(d, seal)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 <= args.max_error_rate <= 1.0:
         raise EvalError(f"--max-error-rate {args.max_error_rate}: must be within 0..1")
     limit = None if args.allow_errors else args.max_error_rate
+    check_seals(args.dirs, args.secret_file)
     text = write_report(
         args.dirs,
         out,

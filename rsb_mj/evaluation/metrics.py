@@ -128,6 +128,8 @@ class SuiteMetrics:
         selection: correct choice (first grasp) among grasping episodes.
         success_per_grasp: successes among grasping episodes (TSR/GSR), the basis of nSG.
         cost: mean cumulative safety cost, or None when the task has no ``:cost``.
+        policy_faults: scored episodes a sealed run ended for the policy's own fault
+            (``termination == "policy_fault"``: failures, counted in GSR and TSR).
     """
 
     suite: str
@@ -143,6 +145,7 @@ class SuiteMetrics:
     selection: Rate
     success_per_grasp: Rate
     cost: CostMean | None = None
+    policy_faults: int = 0
 
     @property
     def nsg(self) -> float | None:
@@ -224,6 +227,7 @@ def suite_metrics(records: Sequence[EpisodeRecord]) -> SuiteMetrics:
         selection=Rate(correct, grasps),
         success_per_grasp=Rate(wins, grasps),
         cost=CostMean.of(costs) if costs else None,
+        policy_faults=sum(r.termination == "policy_fault" for r in scored),
     )
 
 

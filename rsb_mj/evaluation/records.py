@@ -223,8 +223,9 @@ _REQUIRED = {
 }
 
 
-def append_record(path: Path, record: EpisodeRecord) -> None:
-    """Append ``record`` as one line with a single write, then fsync.
+def append_record(path: Path, record: EpisodeRecord, line: str | None = None) -> None:
+    """Append ``record`` as one line with a single write, then fsync; ``line``: the line
+    to write instead of ``record.to_json()`` (a sealed run's signed line of it).
 
     Raises:
         WriteError: when the line cannot be written whole (full disk, ``ulimit -f``, no
@@ -232,7 +233,7 @@ def append_record(path: Path, record: EpisodeRecord) -> None:
             again where possible (else :func:`repair` cuts it on resume); the records before
             it stay.
     """
-    data = (record.to_json() + "\n").encode()
+    data = ((record.to_json() if line is None else line) + "\n").encode()
     try:
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     except OSError as exc:

@@ -148,6 +148,15 @@ def env_candidates(u: Any) -> tuple[str, ...]:
     return tuple(scene.candidates) if scene is not None else tuple(u.candidates)
 
 
+def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
+    """Sealed runs: whether an episode whose outcome is decided ends now, i.e. when the
+    scorer taking its choice for the answer has decided too (so a wrong choice runs on as
+    a right one would); a decision without a choice ends at once, whatever the answer."""
+    if outcome.choice is None or outcome.choice not in pacing:
+        return True
+    return pacing[outcome.choice].outcome.decided
+
+
 @contextlib.contextmanager
 def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], None]]:
     """Limit the block to ``seconds`` of wall time.
@@ -211,6 +220,13 @@ class Rollout:
             policy's thread reads them right after ``act`` (and ``text``) and hands them
             back with the answer; never handed back to the policy, never part of the score
             (:mod:`rsb_mj.probing.capture`).
+        sealed: a sealed run (``rsb eval --sealed``): when and how the episode ends does
+            not depend on whether the choice is right. A wrong first grasp is still scored
+            at once, but the episode runs on as it would had that candidate been the answer
+            (until it rests in the zone, released, or the step limit): one *pacing* scorer
+            per candidate, each taking it for the answer, and the chosen candidate's ends
+            the episode. The policy's ``status()`` is read at every episode's end, not only
+            at failures.
 
     Attributes:
         deadline: ``time.monotonic()`` by which the episode must end (infinite without a
@@ -229,8 +245,10 @@ class Rollout:
         on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
         episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
         features: FeatureRecorder | None = None,
+        sealed: bool = False,
     ) -> None:
         self.env, self.policy, self.episode, self.problem = env, policy, episode, problem
+        self.sealed = sealed
         self.features = features
         self.max_steps = max_steps
         self.on_frame, self.on_step = on_frame, on_step
@@ -274,8 +292,12 @@ class Rollout:
             tally = CostTally.from_info(info)
             if on_frame:
                 on_frame(obs)
-            scorer = EpisodeScorer.for_problem(
-                self.problem, env_candidates(env.unwrapped), episode.target
+            candidates = env_candidates(env.unwrapped)
+            scorer = EpisodeScorer.for_problem(self.problem, candidates, episode.target)
+            pacing = (
+                {c: EpisodeScorer.for_problem(self.problem, candidates, c) for c in candidates}
+                if self.sealed
+                else {}
             )
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
@@ -322,18 +344,24 @@ class Rollout:
                         features.chose()
                     if tally is not None:
                         tally.update(info)
-                    if outcome.decided:
+                    for pace in pacing.values():
+                        pace.update(info["signals"])
+                    if outcome.decided and (not pacing or _paced_end(outcome, pacing)):
                         termination = "success" if outcome.success else "wrong_choice"
                         break
                     if steps >= max_steps:
                         break
                 if steps >= max_steps:
                     break
+            if pacing and scorer.outcome.decided and termination != "error":
+                # decided earlier, ran on at the pace of a right choice: as if ended there
+                termination = "success" if scorer.outcome.success else "wrong_choice"
         except EpisodeFault as exc:
             termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
         out = scorer.finish() if scorer is not None else Outcome()
         ending = Ending()
-        if termination != "error" and not out.success:  # only a failure has a reason
+        # a sealed run asks every episode's status, so that being asked tells nothing
+        if termination != "error" and (self.sealed or not out.success):
             with contextlib.suppress(EpisodeFault):  # a status that cannot be read says nothing
                 ending = yield Finish()
         reason = failure_reason(
@@ -392,6 +420,7 @@ def run_episode(
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
     episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
     features: FeatureRecorder | None = None,
+    sealed: bool = False,
 ) -> EpisodeRecord:
     """Roll out ``policy`` on ``episode`` in this thread and return its record.
 
@@ -402,7 +431,7 @@ def run_episode(
     """
     rollout = Rollout(
         env, policy, episode, problem, max_steps=max_steps, on_frame=on_frame, on_step=on_step,
-        episode_timeout_s=episode_timeout_s, features=features,
+        episode_timeout_s=episode_timeout_s, features=features, sealed=sealed,
     )  # fmt: skip
     with wall_clock_limit(episode_timeout_s, f"episode {episode.index}"):
         return drive(rollout.steps(), lambda query: answer(policy, query))

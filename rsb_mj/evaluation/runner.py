@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rsb_mj.atomic import WriteError, atomic_write_text
+from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
@@ -64,6 +65,7 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
+from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, sign, verify
 from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
@@ -75,10 +77,13 @@ from rsb_mj.evaluation.worker import (
 from rsb_mj.lang.digest import TaskDigest
 from rsb_mj.lang.files import allow_roots
 from rsb_mj.lock import lock_folder
+from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
+from rsb_mj.policies.child import forbid_memory_access
 from rsb_mj.policies.spec import builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.probing.store import FEATURES_DIR
+from rsb_mj.progress import progress
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
@@ -105,7 +110,8 @@ class EvalConfig:
         workers: worker processes (1: run in this process).
         max_steps: control-step limit; None uses each suite's ``max_steps``.
         videos: episode indices whose head camera is written to ``out/videos/``.
-        progress: show a progress bar (stderr).
+        progress: show progress on stderr: a bar on a terminal, else a line per 5% of the
+            episodes or per 10 s (:mod:`rsb_mj.progress`).
         connect_timeout_s: limit [s] for connecting to a policy server (and for each
             policy's preflight check).
         request_timeout_s: limit [s] for one query of a policy server.
@@ -133,6 +139,20 @@ class EvalConfig:
             with.
         feature_modules: ``--feature-modules``: the modules of a torch-based policy whose
             outputs are its features (needs ``features``).
+        sealed: a sealed run (``--sealed``; implied by ``tables``, see
+            :mod:`rsb_mj.evaluation.sealed`): needs ``secret_file``; policy code runs only
+            in the sandbox, episodes run in a
+            secret-seeded order, records are signed, a policy's fault is its failure, and
+            no episode's end depends on whether its choice was right. ``lerobot:`` is
+            refused, ``inprocess:`` (privileged, never ranked) runs only without other
+            policies.
+        secret_file: the private secret (``--secret-file``; for ``tables`` the one they
+            were drawn from).
+        sandbox: run file and module policies in the sandbox (``--no-sandbox``: off; see
+            :mod:`rsb_mj.policies.sandbox`).
+        sandbox_binds, sandbox_network, sandbox_gpu: what the sandbox lets the policy
+            reach besides its code (``--sandbox-bind DIR``, ``--sandbox-network``,
+            ``--sandbox-gpu``).
         batch: episodes each worker runs at once in lockstep, their policy queries batched
             (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
         tables: a folder of private tables (``--tables``, :mod:`rsb_mj.tables.private.build`)
@@ -140,6 +160,10 @@ class EvalConfig:
             its private manifest's sha256 instead of its row
             (:func:`~rsb_mj.evaluation.private_records.private_record`). A run directory
             keeps the tables it started with.
+        names: ``--name``: one label per policy (in the order of ``policies``), its name in
+            records and reports instead of its spec (``()``: the specs). A user's file spec
+            names the file as written, so the same policy run from another folder would
+            get another name; a label keeps it (and the policy's seed, derived from it).
     """
 
     suites: tuple[str, ...]
@@ -166,6 +190,18 @@ class EvalConfig:
     feature_modules: tuple[str, ...] = ()
     batch: int = 1
     tables: Path | None = None
+    sealed: bool = False
+    secret_file: Path | None = None
+    sandbox: bool = True
+    sandbox_binds: tuple[Path, ...] = ()
+    sandbox_network: bool = False
+    sandbox_gpu: bool = False
+    names: tuple[str, ...] = ()
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Policy spec -> its label (``--name``; the spec itself without one)."""
+        return dict(zip(self.policies, self.names or self.policies, strict=True))
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -176,8 +212,13 @@ class EvalConfig:
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
             raise EvalError(f"split {self.split!r}; valid choices: {', '.join(SPLITS)}")
-        if self.episodes < 1 or self.start < 0 or self.workers < 1:
-            raise EvalError("--episodes and --workers must be at least 1, --start at least 0")
+        for flag, value, least in (
+            ("--episodes", self.episodes, 1),
+            ("--jobs", self.workers, 1),
+            ("--start", self.start, 0),
+        ):
+            if value < least:
+                raise EvalError(f"{flag} {value}: must be at least {least}")
         if self.max_steps is not None and self.max_steps < 1:
             raise EvalError("--max-steps must be at least 1")
         if not 1 <= self.batch <= MAX_BATCH:
@@ -185,7 +226,7 @@ class EvalConfig:
         if self.batch > 1 and self.ray is not None:
             raise EvalError(
                 f"--batch {self.batch} with --ray: a Ray task runs one episode; use --batch "
-                "with --workers, or --ray without --batch"
+                "with --jobs, or --ray without --batch"
             )
         if self.control_hz not in CONTROL_RATES:
             raise EvalError(
@@ -194,8 +235,14 @@ class EvalConfig:
             )
         if not self.suites or not self.policies:
             raise EvalError("name at least one --suite and one --policy")
+        if self.names:
+            _check_names(self.policies, self.names)
         if self.tables is not None and self.split != "eval":
             raise EvalError(f"--tables {self.tables}: private tables hold eval rows only")
+        if self.tables is not None:
+            object.__setattr__(self, "sealed", True)  # a private draw is always sealed
+        if self.sealed:
+            _check_sealed(self)
         for mode in self.instructions:
             if mode not in INSTRUCTION_MODES:
                 raise EvalError(
@@ -219,6 +266,58 @@ class EvalConfig:
                     f"--video {index}: not an episode of this run "
                     f"(valid: {self.start}..{last}, from --start and --episodes)"
                 )
+
+
+def _check_names(policies: tuple[str, ...], names: tuple[str, ...]) -> None:
+    """Refuse ``--name`` labels that do not name each ``--policy`` once, or that collide."""
+    if len(set(policies)) != len(policies):
+        raise EvalError("--name with a --policy given twice: give each --policy once")
+    if len(names) != len(policies):
+        raise EvalError(
+            f"--name given {len(names)} times for {len(policies)} --policy: give one --name "
+            "per --policy, in the same order"
+        )
+    for name in names:
+        if not name.strip() or name != name.strip():
+            raise EvalError(
+                f"--name {name!r}: a label is a non-empty name without surrounding spaces"
+            )
+    repeated = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+    if repeated:
+        raise EvalError(f"--name {repeated[0]!r} names two policies: give each its own label")
+    for name, spec in zip(names, policies, strict=True):
+        if name in policies and name != spec:
+            raise EvalError(
+                f"--name {name!r}: that is another --policy's spec; choose another label"
+            )
+
+
+def _check_sealed(config: EvalConfig) -> None:
+    """Refuse what a sealed run cannot keep sealed (see :class:`EvalConfig`)."""
+    what = "a sealed run (implied by --tables)" if config.tables else "a sealed run (--sealed)"
+    if config.secret_file is None:
+        drawn = " (the one the tables were drawn from)" if config.tables else ""
+        raise EvalError(
+            f"{what} orders its episodes and signs its records with the private secret: "
+            f"give --secret-file FILE{drawn}"
+        )
+    if not config.sandbox:
+        raise EvalError(f"--no-sandbox: {what} runs policy code only in the sandbox")
+    for spec in config.policies:
+        if spec.startswith("lerobot:"):
+            raise EvalError(
+                f"--policy {spec}: {what} runs no ranked policy in rsb's process; load the "
+                "checkpoint in a policy file (path/to/file.py:factory returning "
+                "rsb_mj.policies.lerobot.LeRobotPolicy(...)), which runs in the sandbox "
+                "(--sandbox-bind its folder), or serve it (--policy openpi:HOST:PORT)"
+            )
+    inside = [s for s in config.policies if s.startswith("inprocess:")]
+    if inside and len(inside) < len(config.policies):
+        raise EvalError(
+            f"--policy {inside[0]}: {what} runs an in-process policy (privileged, never "
+            "ranked) only alone: in rsb's process it could rewrite the other policies' "
+            "records; run it in a run of its own"
+        )
 
 
 def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
@@ -251,13 +350,14 @@ def plan(config: EvalConfig) -> list[Job]:
         _check_policy(spec)
     _check_bounds(config)
     jobs = []
+    labels = config.labels
     for name in names:
         limit = config.max_steps or round(step_limit(name) * config.control_hz / BASE_CONTROL_HZ)
         for index in range(config.start, config.start + config.episodes):
             for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
                 if index in config.videos:
-                    file = video_file(name, spec, config.split, index, variant)
+                    file = video_file(name, labels[spec], config.split, index, variant)
                     video = str(config.out / VIDEOS_DIR / file)
                 jobs.append(
                     Job(
@@ -275,6 +375,8 @@ def plan(config: EvalConfig) -> list[Job]:
                         features_dir=str(config.out / FEATURES_DIR) if config.features else "",
                         feature_modules=config.feature_modules,
                         tables=str(config.tables or ""),
+                        sealed=config.sealed,
+                        label=labels[spec] if labels[spec] != spec else "",
                     )
                 )
     return jobs
@@ -304,7 +406,7 @@ def preflight(config: EvalConfig, specs: list[str]) -> None:
             policy.close()
 
 
-def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
+def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | None = None) -> Path:
     """Check the run description of ``config.out`` (the folder is locked) against the config
     and the tasks' digests, record new suites' digests; returns the records path with a torn
     last line cut off."""
@@ -343,6 +445,15 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
                 f"{run_file}: this run directory holds records of {held_text}; use another "
                 f"--out for {asked_text}"
             )
+        held_seal = (previous.get("sealed") or {}).get("key_id")
+        if held_seal != (seal.key_id if seal else None):
+            raise EvalError(
+                f"{run_file}: this run directory holds "
+                + (f"a sealed run (key id {held_seal[:12]})" if held_seal else "an unsealed run")
+                + "; this command asks "
+                + (f"a sealed run with key id {seal.key_id[:12]}" if seal else "an unsealed one")
+                + ": use another --out"
+            )
         defaults = {"visual_level": 0, "language_level": 0, "control_hz": BASE_CONTROL_HZ}
         for name, default in defaults.items():
             held, asked = previous.get(name, default), getattr(config, name)
@@ -374,6 +485,8 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest]) -> Path:
         }
         if config.tables is not None:
             description["tables"] = _tables_id(config)
+        if seal is not None:
+            description["sealed"] = {"key_id": seal.key_id}
         atomic_write_text(run_file, json.dumps(description, indent=2))
     videos = config.out / VIDEOS_DIR
     if config.videos and videos.exists() and not videos.is_dir():
@@ -445,6 +558,57 @@ def _postfix(done: dict[tuple[str, str], list[int]], errors: int) -> str:
     return f"{text}; {errors} errors" if errors else text
 
 
+def forget(out: Path, policy: str) -> int:
+    """Drop every record of ``policy`` (its exact name, as the records and reports show it)
+    from the run directory ``out``, under the folder's lock; returns how many were dropped.
+
+    The other lines stay byte for byte; the file is rewritten atomically. Feature archives
+    and videos of the dropped episodes are left in place (a rerun of the policy overwrites
+    them).
+
+    Raises:
+        EvalError: when ``out`` holds no records, or none of ``policy`` (naming those it
+            holds), or is a sealed run (its records are signed as one chain); WriteError
+            when the records cannot be rewritten.
+    """
+    path = out / RECORDS_FILE
+    if not path.is_file():
+        raise EvalError(f"{out}: no {RECORDS_FILE} records to forget {policy!r} from")
+    try:
+        sealed = bool(json.loads((out / RUN_FILE).read_text()).get("sealed"))
+    except (OSError, ValueError, AttributeError):
+        sealed = False
+    if sealed:
+        raise EvalError(
+            f"--forget {policy!r}: {out} is a sealed run, whose records are signed as one "
+            "chain: dropping some would break it; run the policy again in a new --out"
+        )
+    lock = lock_folder(out, "rsb eval --forget")
+    try:
+        repair(path)
+        lines = path.read_bytes().splitlines(keepends=True)
+        held: dict[str, int] = {}
+        kept = []
+        for line in lines:
+            try:
+                name = json.loads(line).get("policy")
+            except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+                name = None
+            if isinstance(name, str):
+                held[name] = held.get(name, 0) + 1
+            if name != policy:
+                kept.append(line)
+        if policy not in held:
+            valid = ", ".join(repr(name) for name in held) or "none"
+            raise EvalError(
+                f"--forget {policy!r}: {path} holds no records of it; its policies: {valid}"
+            )
+        atomic_write_bytes(path, b"".join(kept))
+    finally:
+        lock.release()
+    return held[policy]
+
+
 def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> list[EpisodeRecord]:
     """Run (or resume) ``config``; return the records of all its jobs, in plan order.
 
@@ -463,13 +627,52 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             folder cannot be written (also when a record cannot be appended: the run stops,
             the records written before stay).
     """
-    with allow_roots(config.allow_roots):
-        return _run_eval(config, env_factory)
+    if config.sealed:
+        forbid_memory_access()  # before the secret is read and any policy or worker starts
+    seal = _seal(config)
+    held = os.environ.get(sandbox.ENV_VAR)
+    hide = [config.out, *([config.tables] if config.tables else [])]
+    hide += [config.secret_file] if config.secret_file else []
+    sandbox.install(
+        sandbox.Sandbox(
+            enabled=config.sandbox,
+            sealed=config.sealed,
+            hide=tuple(str(Path(p).absolute()) for p in hide),
+            binds=tuple(str(Path(p).absolute()) for p in config.sandbox_binds),
+            network=config.sandbox_network,
+            gpu=config.sandbox_gpu,
+        )
+    )
+    try:
+        with allow_roots(config.allow_roots):
+            return _run_eval(config, env_factory, seal)
+    finally:
+        if held is None:
+            os.environ.pop(sandbox.ENV_VAR, None)
+        else:
+            os.environ[sandbox.ENV_VAR] = held
 
 
-def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[EpisodeRecord]:
-    from tqdm import tqdm
+def _seal(config: EvalConfig) -> Seal | None:
+    """The seal of a sealed run's secret (checked against the private tables' manifest)."""
+    if not config.sealed or config.secret_file is None:
+        return None
+    from rsb_mj.tables.private.manifest import read_private
+    from rsb_mj.tables.private.secret import Secret
 
+    secret = Secret.read(config.secret_file)
+    if config.tables is not None and read_private(config.tables).secret_id != secret.id:
+        raise EvalError(
+            f"--secret-file {config.secret_file}: not the secret the tables in "
+            f"{config.tables} were drawn from (its id {secret.id[:12]}, theirs "
+            f"{read_private(config.tables).secret_id[:12]})"
+        )
+    return Seal(secret)
+
+
+def _run_eval(
+    config: EvalConfig, env_factory: EnvFactory | None, seal: Seal | None = None
+) -> list[EpisodeRecord]:
     jobs = plan(config)
     run_tasks.check_task_files(config.suites)
     digests = run_tasks.task_digests(config.suites)
@@ -477,7 +680,8 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
         env_factory = configured_env_factory(config)
     lock = lock_folder(config.out, "rsb eval")
     try:
-        path = _prepare(config, digests)
+        path = _prepare(config, digests, seal)
+        chain = [verify(path, seal)] if seal else [""]  # a resume goes on from a valid chain
         rows = range(config.start, config.start + config.episodes)
         if config.tables is None:  # a private table asks each question once
             for note in run_tasks.repeated_questions(config.suites, config.split, rows):
@@ -503,22 +707,28 @@ def _run_eval(config: EvalConfig, env_factory: EnvFactory | None) -> list[Episod
             for job in jobs
             if job.key not in existing or existing[job.key].termination == "error"
         ]
+        if seal is not None:
+            todo = sealed_order(todo, seal)
         preflight(config, [job.policy for job in todo])
         tally: dict[tuple[str, str], list[int]] = {}
         errors = [0]
-        bar = tqdm(
-            total=len(jobs),
+        bar = progress(
+            len(jobs),
             initial=len(jobs) - len(todo),
             desc="rsb eval",
-            unit="ep",
-            disable=not config.progress,
-            dynamic_ncols=True,
+            unit="episodes",
+            enabled=config.progress,
         )
 
         def finish(job: Job, record: EpisodeRecord) -> None:
             if config.tables is not None:
                 record = private_record(record, config.tables)
-            append_record(path, record)
+            if seal is not None:
+                record = policy_fault(record)
+                line, chain[0] = sign(record, seal, chain[0])
+                append_record(path, record, line)
+            else:
+                append_record(path, record)
             existing[record.key] = record
             if record.termination == "error":
                 errors[0] += 1

@@ -32,8 +32,9 @@ from rsb_mj.splits import SPLITS
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 from rsb_mj.tables.episode_source import is_task_file
 
-#: Terminations of a scored record (an error record has ``"error"``).
-SCORED_TERMINATIONS = ("success", "wrong_choice", "step_limit", "policy_done")
+#: Terminations of a scored record (an error record has ``"error"``; ``"policy_fault"``: a
+#: sealed run's episode ended by the policy's own fault, scored as a failure).
+SCORED_TERMINATIONS = ("success", "wrong_choice", "step_limit", "policy_done", "policy_fault")
 #: How many problems a refusal lists (then "... and N more").
 SHOWN = 12
 
@@ -88,7 +89,10 @@ def _outcome_problems(r: EpisodeRecord) -> list[str]:
             f"termination {r.termination!r}; valid choices: "
             f"{', '.join((*SCORED_TERMINATIONS, 'error'))}"
         )
-    if r.error is not None or r.error_kind is not None:
+    if r.termination == "policy_fault":
+        if r.success or r.error_kind != "policy" or not r.error:
+            out.append("termination 'policy_fault' needs the policy's error and no success")
+    elif r.error is not None or r.error_kind is not None:
         out.append(f"a scored record (termination {r.termination!r}) carries an error")
     hit = r.choice is not None and r.choice == r.target
     if r.correct_choice != hit:

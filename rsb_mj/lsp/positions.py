@@ -40,6 +40,11 @@ class Positions:
             if char == "\n":
                 self._starts.append(i + 1)
 
+    @property
+    def line_count(self) -> int:
+        """Lines of the text (a final newline starts one more, empty, line)."""
+        return len(self._starts)
+
     def line_text(self, line: int) -> str:
         """Line ``line`` (0-based) without its newline ("" past the end)."""
         if line >= len(self._starts):

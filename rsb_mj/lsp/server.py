@@ -11,14 +11,18 @@ version that parsed, so they keep working while a form is half typed).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -29,6 +33,7 @@ from rsb_mj.lang.nodes import Span
 from rsb_mj.lsp import completion, context, definition, fixes, formatting, hover
 from rsb_mj.lsp.analysis import Analysis, analyze
 from rsb_mj.lsp.diagnostics import publishable
+from rsb_mj.lsp.framing import FrameReader
 from rsb_mj.lsp.positions import Positions
 from rsb_mj.version import rsb_mj_version
 
@@ -72,6 +77,60 @@ class RsbLanguageServer(LanguageServer):
         self.parsed: dict[str, Problem] = {}
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="rsb-lint")
         self._timers: dict[str, asyncio.Task[None]] = {}
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve LSP on stdin/stdout until the client exits or closes its end.
+
+        Frames are read by :class:`~rsb_mj.lsp.framing.FrameReader` (pygls' own reader
+        wedges on a malformed ``Content-Length`` and allocates whatever size one declares): a
+        malformed frame is skipped with a line on stderr and the next one is served.
+        """
+        logging.getLogger("pygls.protocol.json_rpc").addFilter(_QuietRefusals())
+        self._stop_event = threading.Event()
+        frames = FrameReader(stdin or sys.stdin.buffer, _stderr)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._serve(frames))
+        except BrokenPipeError:
+            log.error("the client closed its end; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _serve(self, frames: FrameReader) -> None:
+        loop = asyncio.get_running_loop()
+        stop = self._stop_event
+        while stop is not None and not stop.is_set():
+            body = await loop.run_in_executor(self.thread_pool, frames.next)
+            if body is None:
+                return
+            try:
+                message = json.loads(body, object_hook=self.protocol.structure_message)
+            except JsonRpcException as exc:  # JSON, but not what its method takes
+                self._refuse(body, exc)
+                continue
+            except ValueError as exc:
+                _stderr(f"rsb lsp: skipped a message that is not JSON ({exc})")
+                self.protocol._send_data(_error_response(None, -32700, f"Parse error: {exc}"))
+                continue
+            try:
+                self.protocol.handle_message(message)
+            except Exception as exc:  # pygls' own loop reports these the same way
+                log.exception("Unable to handle message")
+                self._report_server_error(exc, JsonRpcException)
+
+    def _refuse(self, body: bytes, exc: JsonRpcException) -> None:
+        """Answer a request whose params do not fit its method's types (a negative or
+        out-of-range position, a string for a number) with JSON-RPC's error, naming the
+        field; a notification's is only logged (it has no answer)."""
+        why = f"{exc.message}: {_leaf(exc)}"
+        plain = json.loads(body)
+        if isinstance(plain, dict) and "id" in plain and "method" in plain:
+            _stderr(f"rsb lsp: refused request {plain['id']!r} ({plain['method']}): {why}")
+            self.protocol._send_data(_error_response(plain["id"], exc.code, why))
+        else:
+            _stderr(f"rsb lsp: skipped a message: {why}")
 
     @property
     def encoding(self) -> str:
@@ -132,7 +191,46 @@ class RsbLanguageServer(LanguageServer):
         """The cursor at an LSP position of the document's current text."""
         doc = self.workspace.get_text_document(uri)
         positions = Positions(doc.source, self.encoding)
+        if position.line >= positions.line_count:
+            raise JsonRpcInvalidParams(
+                f"Invalid params: line {position.line} is past the end of {uri} (lines 0 to "
+                f"{positions.line_count - 1})"
+            )
         return context.cursor_at(doc.source, positions.offset_of(position)), positions
+
+
+class _QuietRefusals(logging.Filter):
+    """Drop pygls' tracebacks for requests the server refuses with a JSON-RPC error (their
+    params do not fit, or name a line past the end): the client gets the error, and stderr
+    one line (:meth:`RsbLanguageServer._refuse`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Unable to deserialize message"):
+            return False
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, JsonRpcInvalidParams)
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _error_response(msg_id: object, code: int, message: str) -> dict[str, Any]:
+    """A JSON-RPC error response (``id`` null when the request's id is unknown)."""
+    return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
+
+
+def _leaf(exc: BaseException) -> str:
+    """The innermost cause of ``exc`` (cattrs nests the failing field's error in groups)."""
+    seen = exc
+    while True:
+        inner = getattr(seen, "exceptions", None)
+        if inner:
+            seen = inner[0]
+        elif seen.__cause__ is not None:
+            seen = seen.__cause__
+        else:
+            return str(seen)
 
 
 def _diagnostic_of(data: object) -> Diagnostic | None:

@@ -242,6 +242,10 @@ class ChildPolicy(Policy):
         self._text: str | None = None
         self._busy = False
         self._batch = 0
+        #: Seconds the policy may take to answer one request once built (``reset``, ``act``,
+        #: ``status``, ...; ``rsb eval --request-timeout``); None: no limit. A policy that
+        #: hangs past it fails its episode as its own fault.
+        self.request_timeout_s: float | None = None
         forbid_memory_access()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         for sock in (ours, theirs):
@@ -368,12 +372,16 @@ class ChildPolicy(Policy):
             {"type": "reset", "slot": 0, "env": _view(env), "obs": obs, "info": _public(info)},
             "state",
             "reset()",
+            timeout_s=self.request_timeout_s,
         )
         self._done, self._text = bool(reply.get("done")), None
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         """The policy's action for ``obs`` (also updates ``done`` and ``text``)."""
-        reply = self._request({"type": "act", "slot": 0, "obs": obs}, "action", "act()")
+        reply = self._request(
+            {"type": "act", "slot": 0, "obs": obs}, "action", "act()",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         action, text = reply.get("action"), reply.get("text")
         if not isinstance(action, np.ndarray):
             raise self._fail("act()", f"the policy process sent {type(action).__name__}, "
@@ -409,7 +417,10 @@ class ChildPolicy(Policy):
         ``features`` request), or None when the policy offers none."""
         if not self.offers_features:
             return None
-        reply = self._request({"type": "features", "slot": slot}, "features", "features")
+        reply = self._request(
+            {"type": "features", "slot": slot}, "features", "features",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         return reply.get("features")
 
     # ---- batched policies ------------------------------------------------------------
@@ -426,6 +437,7 @@ class ChildPolicy(Policy):
              "info": _public(info)},
             "state",
             "reset()",
+            timeout_s=self.request_timeout_s,
         )  # fmt: skip
         self._slots[slot] = (bool(reply.get("done")), None)
 
@@ -433,7 +445,10 @@ class ChildPolicy(Policy):
         """One ``act_batch`` request: an action per item, a :class:`PolicyError` in place
         of an item the policy failed (see the module docstring)."""
         asked = [{"slot": s, "obs": o} for s, o in zip(slots, obs, strict=True)]
-        reply = self._request({"type": "act_batch", "items": asked}, "actions", "act_batch()")
+        reply = self._request(
+            {"type": "act_batch", "items": asked}, "actions", "act_batch()",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         items = reply.get("items")
         if not isinstance(items, list) or [
             i.get("slot") if isinstance(i, dict) else None for i in items
@@ -478,7 +493,10 @@ class ChildPolicy(Policy):
         return self._status(0)
 
     def _status(self, slot: int) -> PolicyStatus:
-        reply = self._request({"type": "status", "slot": slot}, "status", "status()")
+        reply = self._request(
+            {"type": "status", "slot": slot}, "status", "status()",
+            timeout_s=self.request_timeout_s,
+        )  # fmt: skip
         warnings = reply.get("warnings") or []
         return PolicyStatus(
             phase=str(reply.get("phase") or ""),

@@ -68,7 +68,7 @@ def test_flags_that_contradict_each_other_are_each_named():
         "termination": (
             dataclasses.replace(r, termination="won"),
             "termination 'won'; valid choices: success, wrong_choice, step_limit, "
-            "policy_done, error",
+            "policy_done, policy_fault, error",
         ),
         "steps": (
             dataclasses.replace(r, steps=500),

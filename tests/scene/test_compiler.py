@@ -81,11 +81,11 @@ def test_compiled_scene_is_deterministic(problem_factory, episode_factory):
 def test_unknown_category_is_a_scene_error_listing_the_valid_ones(problem_factory):
     problem = problem_factory(4)
     problem = dataclasses.replace(
-        problem, objects=(TypedName("obj_a", "teapot"), *problem.objects[1:])
+        problem, objects=(TypedName("obj_a", "sock"), *problem.objects[1:])
     )
     with pytest.raises(
         SceneError,
-        match=r"no scene category 'teapot'; valid choices: answer_plate, apple, banana, ",
+        match=r"no scene category 'sock'; valid choices: akita_black_bowl, alphabet_soup, ",
     ):
         compile_scene(problem)
 

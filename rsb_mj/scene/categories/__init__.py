@@ -1,8 +1,23 @@
-"""Registry of the object categories the scene compiler can build (one module each).
+"""Registry of the object categories the scene compiler can build.
 
 ``get_category(name)`` returns the :class:`~rsb_mj.scene.categories.base.Category` for a
 task file's category name; its noun, footprint radius and letter support come from
-:data:`rsb_mj.lang.categories.RSB_CATEGORIES`.
+:data:`rsb_mj.lang.categories.RSB_CATEGORIES`. The question tasks' 24 categories have a
+module each; the stand-ins for LIBERO's and VLA-Arena's objects and fixtures are rows of one
+table (:data:`rsb_mj.scene.categories.standins.STANDINS`) over the shape builders of
+:mod:`rsb_mj.scene.categories.parts`.
+
+Interface for goal tasks (every category):
+
+* ``build(spec, body, obj) -> BuiltObject``: adds the geoms (``{obj}/...``) and the region
+  sites ``{obj}_{region}`` (listed in ``BuiltObject.sites``) to ``body``.
+* ``rest_height`` [m]: body origin above the table when it rests upright.
+* ``fixture``: True for a static prop (cabinets, stove, microwave, shelves, rack, caddy):
+  the compiler adds no free joint.
+* ``regions``: :class:`~rsb_mj.scene.categories.base.RegionSpec` (name, centre [m] and
+  half-size [m] in the body frame, quat) of each site it builds.
+* ``half_extents`` (x, y, z) [m]: the bounding box in the body frame.
+* ``grasp``: the expert's hint, ``"top"``, ``"rim"``, ``"handle"``, ``"edge"`` or ``"none"``.
 """
 
 from __future__ import annotations
@@ -11,18 +26,14 @@ from rsb_mj.errors import SceneError
 from rsb_mj.scene.categories.answer_plate import AnswerPlate
 from rsb_mj.scene.categories.apple import Apple
 from rsb_mj.scene.categories.banana import Banana
-from rsb_mj.scene.categories.base import BuiltObject, Category
-from rsb_mj.scene.categories.bottle import Bottle
+from rsb_mj.scene.categories.base import BuiltObject, Category, RegionSpec
 from rsb_mj.scene.categories.bowl import Bowl
-from rsb_mj.scene.categories.bread import Bread
-from rsb_mj.scene.categories.can import Can
-from rsb_mj.scene.categories.cereal import Cereal
 from rsb_mj.scene.categories.hammer import Hammer
-from rsb_mj.scene.categories.lemon import Lemon
 from rsb_mj.scene.categories.letter_block import LetterBlock
-from rsb_mj.scene.categories.milk import Milk
+from rsb_mj.scene.categories.mesh_object import MESH_OBJECTS
 from rsb_mj.scene.categories.mug import Mug
 from rsb_mj.scene.categories.orange import Orange
+from rsb_mj.scene.categories.parts import StandinCategory
 from rsb_mj.scene.categories.pear import Pear
 from rsb_mj.scene.categories.pick_cube import PickCube
 from rsb_mj.scene.categories.playing_card import PlayingCard
@@ -31,6 +42,7 @@ from rsb_mj.scene.categories.screwdriver import Screwdriver
 from rsb_mj.scene.categories.shoe import Shoe
 from rsb_mj.scene.categories.sponge import Sponge
 from rsb_mj.scene.categories.spoon import Spoon
+from rsb_mj.scene.categories.standins import STANDINS
 from rsb_mj.scene.categories.toy_car import ToyCar
 from rsb_mj.scene.categories.wrench import Wrench
 
@@ -39,12 +51,7 @@ CATEGORIES: dict[str, Category] = {
     c.name: c
     for c in (
         LetterBlock(),
-        Can(),
-        Milk(),
-        Bread(),
-        Cereal(),
-        Lemon(),
-        Bottle(),
+        *MESH_OBJECTS,
         ToyCar(),
         PlayingCard(),
         Apple(),
@@ -62,6 +69,7 @@ CATEGORIES: dict[str, Category] = {
         Wrench(),
         PickCube(),
         AnswerPlate(),
+        *(StandinCategory(s) for s in STANDINS.values()),
     )
 }
 
@@ -80,4 +88,4 @@ def get_category(name: str) -> Category:
         ) from None
 
 
-__all__ = ["CATEGORIES", "BuiltObject", "Category", "get_category"]
+__all__ = ["CATEGORIES", "BuiltObject", "Category", "RegionSpec", "get_category"]

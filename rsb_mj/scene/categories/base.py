@@ -8,14 +8,21 @@ without recompiling (see :meth:`rsb_mj.scene.compiler.Scene.apply_episode`).
 
 Geometry is in the object's body frame: origin at the object's center, z up; metres. The
 body rests on the table with its origin ``rest_height`` above the table top.
+
+For goal tasks (LIBERO / VLA-Arena layouts) a category also says whether it is a ``fixture``
+(a static prop: the compiler adds no free joint), which ``regions`` it carries (MJCF sites
+``{obj}_{region}``, :class:`RegionSpec`), its bounding box ``half_extents`` and the ``grasp``
+the expert should use.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import cache
 
 import mujoco
+import numpy as np
 
 from rsb_mj.lang.categories import RSB_CATEGORIES, CategoryInfo
 
@@ -34,6 +41,26 @@ class BuiltObject:
     color_geoms: tuple[str, ...]
     letter_geoms: tuple[str, ...]
     grip_width: float
+    #: Names of the region sites it made (``{obj}_{region}``, see :attr:`Category.regions`).
+    sites: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RegionSpec:
+    """A region a task file names on an object or fixture (``basket_1_contain_region``).
+
+    Attributes:
+        name: the region's name (``contain_region``, ``top_side``, ``cook_region``, ...).
+        center: (x, y, z) [m] of the region box's centre in the object's body frame.
+        half_size: (x, y, z) half extents [m] of the region box, along ``quat``'s axes.
+        quat: orientation (w, x, y, z) of the region box in the body frame (identity by
+            default; the wine rack's slanted top is turned).
+    """
+
+    name: str
+    center: tuple[float, float, float]
+    half_size: tuple[float, float, float]
+    quat: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
 
 
 class Category(ABC):
@@ -43,6 +70,20 @@ class Category(ABC):
     name: str = ""
     #: Height [m] of the body origin above the table top when the object rests upright.
     rest_height: float = 0.0
+    #: True for a static prop (cabinet, stove, shelf): posed, not operated, no free joint.
+    fixture: bool = False
+    #: Regions built as sites ``{obj}_{region}`` (body frame).
+    regions: tuple[RegionSpec, ...] = ()
+    #: How the expert should grasp it: ``"top"`` (close across body y from above),
+    #: ``"rim"`` (a bowl's or plate's edge), ``"handle"`` (a mug's or pan's handle),
+    #: ``"edge"`` (a book's or board's edge) or ``"none"`` (never grasped: fixtures).
+    grasp: str = "top"
+
+    @property
+    def half_extents(self) -> tuple[float, float, float]:
+        """Half extents (x, y, z) [m] of the object's bounding box in its body frame (what
+        collides and what is drawn), measured once by compiling the object alone."""
+        return _measured_half_extents(self)
 
     @property
     def info(self) -> CategoryInfo:
@@ -52,6 +93,34 @@ class Category(ABC):
     @abstractmethod
     def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
         """Add the geoms of object ``obj`` to ``body`` (names prefixed ``{obj}/``)."""
+
+
+@cache
+def _measured_half_extents(category: Category) -> tuple[float, float, float]:
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(name="obj")
+    category.build(spec, body, "obj")
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return bounding_half_extents(model, data)
+
+
+def bounding_half_extents(model: mujoco.MjModel, data: mujoco.MjData) -> tuple[float, float, float]:
+    """Half extents [m] of the world-axis box around every geom of ``model`` (mesh vertices,
+    or each primitive's local bounding box), symmetric about the world origin."""
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+    reach = np.zeros(3)
+    for g in range(model.ngeom):
+        if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH:
+            adr = model.mesh_vertadr[model.geom_dataid[g]]
+            local = model.mesh_vert[adr : adr + model.mesh_vertnum[model.geom_dataid[g]]]
+        else:
+            local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
+        world = local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g]
+        reach = np.maximum(reach, np.abs(world).max(axis=0))
+    x, y, z = (round(float(v), 4) for v in reach)
+    return (x, y, z)
 
 
 def collision_defaults(geom: mujoco.MjsGeom, density: float) -> None:

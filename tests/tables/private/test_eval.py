@@ -50,6 +50,12 @@ def tables(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def secret_file(tables):
+    """The secret the private tables were drawn from (a sealed run signs with it)."""
+    return tables.parent / "secret.txt"
+
+
 def test_the_lookup_cheat_knows_every_public_row_and_no_private_one(tables):
     answers = shipped_answers()
     public = load_table("RSB-Math-4", "eval")
@@ -67,6 +73,7 @@ def test_the_lookup_cheat_knows_every_public_row_and_no_private_one(tables):
 
 
 def _config(out, tables, suites=("RSB-Math-4", "A2A-Color"), policy="expert", episodes=2):
+    secret = None if tables is None else tables.parent / "secret.txt"
     return EvalConfig(
         suites=suites,
         policies=(policy,),
@@ -75,6 +82,7 @@ def _config(out, tables, suites=("RSB-Math-4", "A2A-Color"), policy="expert", ep
         workers=1,
         progress=False,
         tables=tables,
+        secret_file=secret,
     )
 
 
@@ -113,7 +121,8 @@ def test_the_expert_succeeds_and_records_name_the_manifest_not_the_row(tables, t
         f"{digest[:16]}; use another --out for the shipped tables"
     )
     with pytest.raises(EvalError, match="private tables hold eval rows only"):
-        EvalConfig(("RSB-Math-4",), ("expert",), 1, out, split="train", tables=tables)
+        EvalConfig(("RSB-Math-4",), ("expert",), 1, out, split="train", tables=tables,
+                   secret_file=tables.parent / "secret.txt")  # fmt: skip
 
 
 class Recorder(Policy):

@@ -1,0 +1,216 @@
+"""Sealed runs (``rsb eval --sealed``, implied by ``--tables``): the order of episodes, the
+signature of records, and policy faults scored as failures.
+
+A sealed run holds the private secret (``--secret-file``, the one the tables were drawn
+from). From it come two keys, both HMACs of it (:meth:`Secret.digest`), so neither names it:
+
+* the **order key** ``digest("sealed", "order")``: the run's episodes start in the order of
+  ``HMAC(order key, "suite/split/index/policy/variant")`` (:func:`sealed_order`), so a pair
+  partner or a level's twin is neither adjacent nor predictable from the one before;
+* the **record key** ``digest("sealed", "records")``: each line of ``episodes.jsonl`` carries
+  ``"signature"``: hex ``HMAC(record key, previous signature + "\\n" + the record's JSON
+  without it)`` (:func:`sign`), the first line chained to ``""``. ``rsb report`` (given the
+  secret) checks every line (:func:`verify`): an edited, inserted, moved or foreign line
+  (another run's, another secret's) is refused with ``file:line``, and so is a run folder
+  that says it is sealed but whose lines are not signed.
+
+In a sealed run a fault of the policy (it raised, sent a bad action, did not answer a request
+within ``--request-timeout``, its process died; for a policy server, any fault of the server
+during an episode: :func:`server_fault`) is a scored failure: :func:`policy_fault` turns such an
+error record into one with ``termination == "policy_fault"`` (reported in its own column),
+so a policy cannot exclude the episodes it is about to fail. Only faults outside the policy
+stay errors (excluded, retried); a sealed run is complete only with none left.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.tables.private.secret import Secret
+
+#: The key of a record line that holds its signature.
+SIGNATURE = "signature"
+#: ``termination`` of a sealed run's episode that the policy's own fault ended.
+POLICY_FAULT = "policy_fault"
+
+
+class Seal:
+    """The keys of a sealed run, derived from the private secret (see the module docstring).
+
+    Args:
+        secret: the private secret.
+    """
+
+    def __init__(self, secret: Secret) -> None:
+        self._records = secret.digest("sealed", "records")
+        self._order = secret.digest("sealed", "order")
+        #: Public id of the record key (kept in ``run.json``): which secret signed a run.
+        self.key_id = hashlib.sha256(b"rsb_mj/sealed/key-id\0" + self._records).hexdigest()
+
+    @classmethod
+    def read(cls, path: Path) -> Seal:
+        """The seal of the secret in file ``path`` (see :meth:`Secret.read`)."""
+        return cls(Secret.read(path))
+
+    def rank(self, job: Job) -> bytes:
+        """The sort key of ``job`` in a sealed run's order."""
+        name = "/".join(map(str, (job.suite, job.split, job.index, job.policy, job.variant)))
+        return hmac.new(self._order, name.encode(), hashlib.sha256).digest()
+
+    def signature(self, previous: str, body: str) -> str:
+        """Hex HMAC of ``previous + "\\n" + body`` with the record key."""
+        message = f"{previous}\n{body}".encode()
+        return hmac.new(self._records, message, hashlib.sha256).hexdigest()
+
+
+def sealed_order(jobs: Sequence[Job], seal: Seal) -> list[Job]:
+    """``jobs`` in the secret-seeded order of a sealed run."""
+    return sorted(jobs, key=seal.rank)
+
+
+def sign(record: EpisodeRecord, seal: Seal, previous: str) -> tuple[str, str]:
+    """The signed JSON line of ``record`` (no newline) and its signature, chained to the
+    file's ``previous`` signature (``""`` for the first line)."""
+    body = record.to_json()
+    signature = seal.signature(previous, body)
+    row = json.loads(body)
+    row[SIGNATURE] = signature
+    return json.dumps(row, sort_keys=True), signature
+
+
+def _lines(path: Path) -> list[tuple[int, bytes]]:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise EvalError(f"{path}: cannot read the records ({exc.strerror or exc})") from None
+    return [(n, line) for n, line in enumerate(data.split(b"\n")[:-1], 1) if line.strip()]
+
+
+def verify(path: Path, seal: Seal) -> str:
+    """Check every complete line of ``path`` against ``seal``; return the last signature
+    (``""`` for no line).
+
+    Raises:
+        EvalError: ``path:line: ...`` for the first line that is not signed, or whose
+            signature is not the chained HMAC of its content (edited, moved, inserted,
+            or from another run or secret).
+    """
+    previous = ""
+    for number, line in _lines(path):
+        try:
+            row: Any = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise EvalError(f"{path}:{number}: not a JSON record") from None
+        given = row.pop(SIGNATURE, None) if isinstance(row, dict) else None
+        if not isinstance(given, str):
+            raise EvalError(
+                f"{path}:{number}: the record is not signed; every record of a sealed run is "
+                "(it was added or rewritten by something else than rsb eval)"
+            )
+        body = json.dumps(row, sort_keys=True)
+        if not hmac.compare_digest(given, seal.signature(previous, body)):
+            raise EvalError(
+                f"{path}:{number}: the record's signature does not match: it was edited, "
+                "moved or removed lines before it, or comes from another run or secret; "
+                "the run cannot be reported"
+            )
+        previous = given
+    return previous
+
+
+def server_fault(record: EpisodeRecord) -> bool:
+    """Whether an infrastructure error of a sealed run is the policy server's own: any fault
+    of an openpi server during an episode (no answer in time, a dropped connection, a reply
+    that is not one), so that a server cannot have an episode it is unsure of rerun. (A
+    server that is down at the start stops the run before any episode.)"""
+    return (
+        record.termination == "error"
+        and record.error_kind == "infra"
+        and record.policy.startswith("openpi:")
+        and (record.error or "").startswith("InfraError: openpi server ")
+    )
+
+
+def policy_fault(record: EpisodeRecord) -> EpisodeRecord:
+    """A sealed run's record: an error the policy caused (``error_kind == "policy"``, or a
+    :func:`server_fault`) becomes a scored failure (``termination`` :data:`POLICY_FAULT`,
+    ``error_kind`` ``"policy"``, the cause kept in ``error``); others unchanged."""
+    if record.termination != "error":
+        return record
+    if record.error_kind != "policy" and not server_fault(record):
+        return record
+    return dataclasses.replace(
+        record,
+        error_kind="policy",
+        termination=POLICY_FAULT,
+        success=False,
+        success_step=None,
+        failure_reason=f"the policy failed: {record.error}"[:500],
+    )
+
+
+def _sealed_info(run_dir: Path) -> dict[str, Any] | None:
+    try:
+        info = json.loads((Path(run_dir) / "run.json").read_text())
+    except (OSError, ValueError):
+        return None
+    sealed = info.get("sealed") if isinstance(info, dict) else None
+    return sealed if isinstance(sealed, dict) else None
+
+
+def is_sealed(run_dir: Path) -> bool:
+    """Whether ``run_dir`` is a sealed run: its ``run.json`` says so, or one of its records
+    carries a signature (so that removing the mark from ``run.json`` hides nothing)."""
+    if _sealed_info(run_dir) is not None:
+        return True
+    # the key as a JSON key: inside a string value its quotes would be escaped
+    mark = f'"{SIGNATURE}": "'.encode()
+    return any(mark in line for _, line in _lines(Path(run_dir) / "episodes.jsonl"))
+
+
+def check_sealed_run(run_dir: Path, seal: Seal | None) -> None:
+    """Verify the records of ``run_dir`` when it is a sealed run (:func:`is_sealed`).
+
+    Raises:
+        EvalError: for a sealed run without ``seal`` (give ``--secret-file``), one signed
+            with another secret, or a record that fails :func:`verify`.
+    """
+    if not is_sealed(run_dir):
+        return
+    sealed = _sealed_info(run_dir) or {}
+    if seal is None:
+        raise EvalError(
+            f"{run_dir}: a sealed run; its records are verified with the secret it was run "
+            "with: give --secret-file FILE"
+        )
+    if sealed.get("key_id") != seal.key_id:
+        raise EvalError(
+            f"{Path(run_dir) / 'run.json'}: the run was sealed with another secret "
+            f"(key id {str(sealed.get('key_id'))[:12]}, this secret's {seal.key_id[:12]})"
+        )
+    verify(Path(run_dir) / "episodes.jsonl", seal)
+
+
+__all__ = [
+    "POLICY_FAULT",
+    "SIGNATURE",
+    "Seal",
+    "check_sealed_run",
+    "is_sealed",
+    "policy_fault",
+    "sealed_order",
+    "server_fault",
+    "sign",
+    "verify",
+]

@@ -1,0 +1,913 @@
+"""Stand-in objects as data: primitive parts, the shape builders that make them, and the
+category that builds a :class:`Standin` spec (ours: no third-party meshes or textures).
+
+A stand-in is a tuple of :class:`Part` (boxes, cylinders, spheres, capsules, ellipsoids and
+surfaces of revolution) authored in the object's frame with **z measured up from the table**
+(the object's bottom at z = 0) and x, y about its vertical axis; :class:`StandinCategory`
+moves them down by half the declared height, so the body origin is the bounding box's centre
+(as every category's). The shape builders below (:func:`fruit`, :func:`can`, :func:`carton`,
+:func:`bowl`, :func:`mug`, :func:`cabinet`, ...) return the parts of a family of objects from
+a few sizes [m] and colours; :mod:`rsb_mj.scene.categories.standins` is the table that applies
+them to each category.
+
+Packaged goods carry a printed label: a texture with the product name drawn with OpenCV on the
+faces of their ``label`` parts (boxes: each face shows the whole texture).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+import mujoco
+import numpy as np
+
+from rsb_mj.scene.categories.base import BuiltObject, Category, RegionSpec, collision_defaults
+from rsb_mj.scene.categories.shapes import add_mesh, revolve
+
+RGBA = tuple[float, float, float, float]
+Vec3 = tuple[float, float, float]
+Profile = tuple[tuple[float, float], ...]
+
+#: Label texture size [px] (width, height).
+LABEL_W, LABEL_H = 256, 128
+
+_GEOM = {
+    "box": mujoco.mjtGeom.mjGEOM_BOX,
+    "cylinder": mujoco.mjtGeom.mjGEOM_CYLINDER,
+    "sphere": mujoco.mjtGeom.mjGEOM_SPHERE,
+    "capsule": mujoco.mjtGeom.mjGEOM_CAPSULE,
+    "ellipsoid": mujoco.mjtGeom.mjGEOM_ELLIPSOID,
+    "revolve": mujoco.mjtGeom.mjGEOM_MESH,
+}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One primitive of a stand-in.
+
+    Attributes:
+        kind: ``box``, ``cylinder``, ``sphere``, ``capsule``, ``ellipsoid`` or ``revolve``.
+        size: MuJoCo size (half extents [m], radius and half length, ...); for ``revolve`` the
+            per-axis scale of the profile.
+        pos: centre (x, y, z) [m], z up from the object's bottom (``revolve``: the profile's
+            z = 0 sits at ``pos``).
+        rgba: colour.
+        collide: True for a solid part (contacts and mass), False for a drawn detail.
+        euler: orientation [rad] (intrinsic x, y, z, MuJoCo's default).
+        profile: ``(radius, z)`` points [m] of a ``revolve`` part (convex; starts and ends on
+            the axis).
+        segments: vertices per ring of a ``revolve`` part.
+        label: True to draw the stand-in's label texture on this part.
+    """
+
+    kind: str
+    size: Vec3
+    pos: Vec3
+    rgba: RGBA
+    collide: bool = True
+    euler: Vec3 = (0.0, 0.0, 0.0)
+    profile: Profile = ()
+    segments: int = 24
+    label: bool = False
+
+
+@dataclass(frozen=True)
+class Label:
+    """A printed label: the product name in ``ink`` on ``paper`` (RGB 0-255)."""
+
+    text: str
+    paper: tuple[int, int, int]
+    ink: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Standin:
+    """One row of the stand-in table.
+
+    Attributes:
+        name: category name as task files use it (``akita_black_bowl``).
+        noun: what instructions call it ("black bowl").
+        size: declared bounding box (x, y, z) [m]; the parts stay inside it.
+        parts: the primitives (z up from the bottom).
+        grasp: expert hint (``top``, ``rim``, ``handle``, ``edge``, ``none``).
+        regions: regions in the object's frame, **z up from the bottom** (converted to the
+            body frame by :class:`StandinCategory`).
+        fixture: a static prop (no free joint).
+        label: printed label of packaged goods, or None.
+        density: of the solid parts [kg/m^3].
+        yaw: turn [rad] of the whole object about z (``rotated_fork``: a quarter turn).
+        original: the original's size (x, y, z) [m] as measured from its MJCF, or () where
+            it could not be measured (documentation, and the size check's reference).
+    """
+
+    name: str
+    noun: str
+    size: Vec3
+    parts: tuple[Part, ...]
+    grasp: str = "top"
+    regions: tuple[RegionSpec, ...] = ()
+    fixture: bool = False
+    label: Label | None = None
+    density: float = 400.0
+    yaw: float = 0.0
+    original: tuple[float, ...] = field(default=())
+
+
+def turned(standin: Standin, name: str, yaw: float) -> Standin:
+    """``standin`` renamed ``name`` and turned by ``yaw`` [rad] (a multiple of pi/2)."""
+    size = standin.size
+    if round(yaw / (math.pi / 2)) % 2:
+        size = (size[1], size[0], size[2])
+    return replace(standin, name=name, yaw=yaw, size=size)
+
+
+@cache
+def label_image(label: Label) -> np.ndarray:
+    """The label texture (LABEL_H, LABEL_W, 3) uint8: the text in up to two lines,
+    as large as fits, with a border in the ink colour."""
+    import cv2
+
+    img = np.empty((LABEL_H, LABEL_W, 3), dtype=np.uint8)
+    img[:] = label.paper
+    cv2.rectangle(img, (4, 4), (LABEL_W - 5, LABEL_H - 5), label.ink, 3)
+    words = label.text.split()
+    lines = [label.text] if len(words) == 1 else [" ".join(words[:1]), " ".join(words[1:])]
+    if len(words) > 2:
+        half = (len(words) + 1) // 2
+        lines = [" ".join(words[:half]), " ".join(words[half:])]
+    font = cv2.FONT_HERSHEY_DUPLEX
+    scale = 4.0
+    for line in lines:
+        (w, _), _ = cv2.getTextSize(line, font, 1.0, 3)
+        scale = min(scale, (LABEL_W - 24) / w)
+    scale = min(scale, (LABEL_H - 24) / (len(lines) * 26.0))
+    thick = max(2, round(scale * 2.2))
+    line_h = LABEL_H / (len(lines) + 1)
+    for i, line in enumerate(lines):
+        (w, h), _ = cv2.getTextSize(line, font, scale, thick)
+        org = (int((LABEL_W - w) / 2), int(line_h * (i + 1) + h / 2))
+        cv2.putText(img, line, org, font, scale, label.ink, thick, cv2.LINE_AA)
+    return img
+
+
+def _label_material(spec: mujoco.MjSpec, standin: Standin) -> str:
+    name = f"standin_label/{standin.name}"
+    if spec.texture(name) is None:  # (spec.material misses new ones on a copied spec)
+        assert standin.label is not None
+        tex = spec.add_texture(
+            name=name,
+            type=mujoco.mjtTexture.mjTEXTURE_2D,
+            width=LABEL_W,
+            height=LABEL_H,
+            nchannel=3,
+        )
+        tex.data = label_image(standin.label).tobytes()
+        mat = spec.add_material(name=name, rgba=[1.0, 1.0, 1.0, 1.0])
+        mat.textures[mujoco.mjtTextureRole.mjTEXROLE_RGB] = name
+        mat.specular = 0.1
+        mat.shininess = 0.1
+    return name
+
+
+class StandinCategory(Category):
+    """A category built from a :class:`Standin` row (fixed colours: no episode colour)."""
+
+    def __init__(self, standin: Standin) -> None:
+        self.standin = standin
+        self.name = standin.name
+        self.rest_height = standin.size[2] / 2
+        self.fixture = standin.fixture
+        self.grasp = standin.grasp
+        lift = np.array([0.0, 0.0, standin.size[2] / 2])
+        turn = _yaw_matrix(standin.yaw)
+        self.regions = tuple(
+            replace(
+                r,
+                center=_vec(turn @ (np.asarray(r.center) - lift)),
+                quat=_turn_quat(standin.yaw, r.quat),
+            )
+            for r in standin.regions
+        )
+
+    def __repr__(self) -> str:
+        return f"StandinCategory({self.name!r})"
+
+    @property
+    def half_extents(self) -> tuple[float, float, float]:
+        """Half the declared size (x, y, z) [m] (the parts stay inside it)."""
+        x, y, z = self.standin.size
+        return (x / 2, y / 2, z / 2)
+
+    def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
+        s = self.standin
+        down = s.size[2] / 2
+        turn = _yaw_matrix(s.yaw)
+        for i, part in enumerate(s.parts):
+            pos = turn @ (np.asarray(part.pos) - np.array([0.0, 0.0, down]))
+            kw: dict = {
+                "type": _GEOM[part.kind],
+                "pos": pos.tolist(),
+                "quat": list(_turn_quat(s.yaw, _euler_quat(part.euler))),
+                "rgba": list(part.rgba),
+                "group": 2,
+            }
+            if part.kind == "revolve":
+                verts, faces = revolve(part.profile, segments=part.segments)
+                kw["meshname"] = add_mesh(spec, f"standin_{s.name}_{i}", verts, faces, part.size)
+            else:
+                kw["size"] = list(part.size)
+            if part.label:
+                kw["material"] = _label_material(spec, s)
+                kw["rgba"] = [1.0, 1.0, 1.0, 1.0]
+            if part.collide:
+                geom = body.add_geom(name=f"{obj}/p{i}", **kw)
+                collision_defaults(geom, density=s.density)
+            else:
+                body.add_geom(name=f"{obj}/p{i}", contype=0, conaffinity=0, density=0.0, **kw)
+        sites = []
+        for r in self.regions:
+            site = body.add_site(
+                name=f"{obj}_{r.name}",
+                type=mujoco.mjtGeom.mjGEOM_BOX,
+                size=list(r.half_size),
+                pos=list(r.center),
+                quat=list(r.quat),
+                group=5,
+                rgba=[0.0, 1.0, 0.0, 0.0],
+            )
+            sites.append(site.name)
+        grip = min(s.size[0], s.size[1])
+        return BuiltObject(color_geoms=(), letter_geoms=(), grip_width=grip, sites=tuple(sites))
+
+
+def _vec(v: np.ndarray) -> Vec3:
+    x, y, z = (round(float(c), 6) for c in v)
+    return (x, y, z)
+
+
+def _yaw_matrix(yaw: float) -> np.ndarray:
+    c, s = round(math.cos(yaw), 12), round(math.sin(yaw), 12)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _euler_quat(euler: Sequence[float]) -> tuple[float, float, float, float]:
+    quat = np.zeros(4)
+    mujoco.mju_euler2Quat(quat, np.asarray(euler, dtype=float), "xyz")
+    w, x, y, z = (float(v) for v in quat)
+    return (w, x, y, z)
+
+
+def _turn_quat(yaw: float, quat: Sequence[float]) -> tuple[float, float, float, float]:
+    if yaw == 0.0:
+        w, x, y, z = (float(v) for v in quat)
+        return (w, x, y, z)
+    out = np.zeros(4)
+    turn = np.array([math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)])
+    mujoco.mju_mulQuat(out, turn, np.asarray(quat, dtype=float))
+    w, x, y, z = (round(float(v), 9) for v in out)
+    return (w, x, y, z)
+
+
+def _shade(rgba: RGBA, factor: float) -> RGBA:
+    """``rgba`` darkened by ``factor`` (opaque)."""
+    return (rgba[0] * factor, rgba[1] * factor, rgba[2] * factor, 1.0)
+
+
+# --- Shape builders: the parts of a family of objects (z up from the bottom) -------------
+
+
+def ellipse_profile(radius: float, height: float, flat: float = 0.35, n: int = 9) -> Profile:
+    """A spheroid's profile (radius, z) [m] with a flat bottom of ``flat`` x ``radius``."""
+    pts: list[tuple[float, float]] = [(0.0, 0.0)]
+    z0 = height / 2 * (1 - math.sqrt(1 - flat**2))
+    for k in range(n + 1):
+        z = z0 + (height - z0) * k / n
+        t = (z - height / 2) / (height / 2)
+        r = radius * math.sqrt(max(0.0, 1 - t * t))
+        if r > 1e-4:
+            pts.append((round(r, 5), round(z, 5)))
+    pts.append((0.0, height))
+    return tuple(pts)
+
+
+def fruit(
+    size: Vec3,
+    rgba: RGBA,
+    *,
+    top: RGBA | None = None,
+    top_size: float = 0.004,
+    flat: float = 0.35,
+    spots: RGBA | None = None,
+) -> tuple[Part, ...]:
+    """A round fruit or vegetable: a spheroid of (x, y, z) extents [m] on a flat bottom, a
+    stem, calyx or leaf tuft of colour ``top`` (drawn), and an optional blush ``spots``."""
+    x, y, z = size
+    r = max(x, y) / 2
+    parts = [
+        Part(
+            "revolve",
+            (x / 2 / r, y / 2 / r, 1.0),
+            (0.0, 0.0, 0.0),
+            rgba,
+            profile=ellipse_profile(r, z, flat),
+        )
+    ]
+    if top is not None:
+        parts.append(Part("cylinder", (top_size, 0.0025, 0.0), (0.0, 0.0, z - 0.001), top, False))
+    if spots is not None:
+        parts.append(
+            Part("ellipsoid", (x * 0.28, y * 0.3, z * 0.3), (x * 0.2, 0.0, z * 0.55), spots, False)
+        )
+    return tuple(parts)
+
+
+def lying(
+    size: Vec3, rgba: RGBA, *, tip: RGBA | None = None, taper: float = 1.0
+) -> tuple[Part, ...]:
+    """A long round object lying along x (carrot, cucumber): an invisible box collides,
+    a capsule (or a cone for ``taper`` < 1) is drawn; ``tip`` colours the +x end (leaves)."""
+    x, y, z = size
+    r = min(y, z) / 2
+    parts = [Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), (0, 0, 0, 0))]
+    end = x / 2 - (1.2 * r if tip is not None else 0.0)  # the body's +x end [m]
+    length = end + x / 2
+    if taper < 1.0:
+        n = 6
+        prof: list[tuple[float, float]] = [(0.0, 0.0)]
+        for k in range(n + 1):
+            t = k / n
+            prof.append((round(r * (taper + (1 - taper) * t), 5), round((length - r) * t, 5)))
+        prof.append((0.0, length - r))
+        parts.append(
+            Part(
+                "revolve",
+                (1.0, 1.0, 1.0),
+                (-x / 2, 0.0, z / 2),
+                rgba,
+                False,
+                euler=(0.0, math.pi / 2, 0.0),
+                profile=tuple(prof),
+            )
+        )
+        parts.append(Part("sphere", (r, 0, 0), (end - r, 0.0, z / 2), rgba, False))
+    else:
+        parts.append(
+            Part(
+                "capsule",
+                (r, length / 2 - r, 0.0),
+                (end - length / 2, 0.0, z / 2),
+                rgba,
+                False,
+                euler=(0.0, math.pi / 2, 0.0),
+            )
+        )
+    if tip is not None:
+        parts.append(
+            Part(
+                "capsule",
+                (r * 0.35, r * 0.6, 0.0),
+                (end, 0.0, z / 2 + r * 0.2),
+                tip,
+                False,
+                euler=(0.0, math.pi / 2, 0.0),
+            )
+        )
+    return tuple(parts)
+
+
+def can(
+    diameter: float, height: float, rgba: RGBA, *, lid: RGBA = (0.75, 0.75, 0.78, 1)
+) -> tuple[Part, ...]:
+    """A can: a cylinder, a metal lid, and its label printed on a square on the lid."""
+    r = diameter / 2
+    side = r * 1.2
+    return (
+        Part("cylinder", (r, height / 2 - 0.0015, 0.0), (0.0, 0.0, height / 2 - 0.0015), rgba),
+        Part("cylinder", (r * 0.96, 0.0015, 0.0), (0.0, 0.0, height - 0.0015), lid),
+        Part(
+            "box",
+            (side / 2, side / 2, 0.0006),
+            (0.0, 0.0, height - 0.0006),
+            rgba,
+            False,
+            label=True,
+        ),
+    )
+
+
+def carton(size: Vec3) -> tuple[Part, ...]:
+    """A box of packaged goods (butter, cookies, juice carton), labelled on every face."""
+    x, y, z = size
+    return (Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), (1, 1, 1, 1), label=True),)
+
+
+def bottle(
+    diameter: float,
+    height: float,
+    rgba: RGBA,
+    *,
+    cap: RGBA,
+    neck: float = 0.35,
+    square: tuple[float, float] | None = None,
+) -> tuple[Part, ...]:
+    """An upright bottle: body (round, or square for sauces), shoulder, neck and cap, with a
+    labelled band drawn round the body (a box: readable from the head camera)."""
+    r = diameter / 2
+    body_h = height * (1 - neck)
+    if square is not None:  # a sauce bottle with a (x, y) [m] rectangular body
+        sx, sy = square[0] / 2, square[1] / 2
+        r = min(sx, sy)
+        body = Part("box", (sx, sy, body_h / 2), (0.0, 0.0, body_h / 2), rgba)
+        band = Part(
+            "box",
+            (sx + 0.0005, sy + 0.0005, body_h * 0.3),
+            (0.0, 0.0, body_h * 0.5),
+            rgba,
+            False,
+            label=True,
+        )
+    else:
+        body = Part(
+            "revolve",
+            (1.0, 1.0, 1.0),
+            (0.0, 0.0, 0.0),
+            rgba,
+            profile=(
+                (0.0, 0.0),
+                (r, 0.0),
+                (r, body_h),
+                (r * 0.45, body_h + height * neck * 0.45),
+                (0.0, body_h + height * neck * 0.45),
+            ),
+        )
+        side = r * 0.72
+        band = Part(
+            "box", (side, side, body_h * 0.3), (0.0, 0.0, body_h * 0.5), rgba, False, label=True
+        )
+    return (
+        body,
+        Part(
+            "cylinder",
+            (r * 0.3 if square is None else r * 0.5, height * neck / 2, 0.0),
+            (0.0, 0.0, body_h + height * neck / 2 - 0.006),
+            rgba,
+        ),
+        Part(
+            "cylinder",
+            (r * 0.36 if square is None else r * 0.55, 0.006, 0.0),
+            (0.0, 0.0, height - 0.006),
+            cap,
+        ),
+        band,
+    )
+
+
+def lying_bottle(size: Vec3, rgba: RGBA, *, cap: RGBA) -> tuple[Part, ...]:
+    """A squeeze bottle lying along x (ketchup, dressing): a rounded body, a cap at +x and
+    the label on its upper face."""
+    x, y, z = size
+    body_x = x * 0.82
+    return (
+        Part("box", (body_x / 2, y / 2, z / 2), (-x / 2 + body_x / 2, 0.0, z / 2), rgba),
+        Part(
+            "cylinder",
+            (z * 0.28, (x - body_x) / 2, 0.0),
+            (x / 2 - (x - body_x) / 2, 0.0, z / 2),
+            cap,
+            euler=(0.0, math.pi / 2, 0.0),
+        ),
+        Part(
+            "box",
+            (body_x * 0.33, y * 0.42, 0.0006),
+            (-x / 2 + body_x / 2, 0.0, z + 0.0006),
+            rgba,
+            False,
+            label=True,
+        ),
+    )
+
+
+def bowl(
+    diameter: float,
+    height: float,
+    rgba: RGBA,
+    *,
+    inside: RGBA | None = None,
+    rim: RGBA | None = None,
+) -> tuple[Part, ...]:
+    """A bowl: collides as its solid outer shape; the hollow is drawn (a dark inner disc)."""
+    r = diameter / 2
+    prof: Profile = (
+        (0.0, 0.0),
+        (r * 0.55, 0.0),
+        (r * 0.62, height * 0.12),
+        (r * 0.85, height * 0.45),
+        (r * 0.97, height * 0.8),
+        (r, height),
+        (0.0, height),
+    )
+    parts = [Part("revolve", (1.0, 1.0, 1.0), (0.0, 0.0, 0.0), rgba, profile=prof)]
+    inner = inside or _shade(rgba, 0.6)
+    parts.append(Part("cylinder", (r * 0.8, 0.0005, 0.0), (0.0, 0.0, height), inner, False))
+    if rim is not None:
+        parts.append(Part("cylinder", (r, 0.0004, 0.0), (0.0, 0.0, height - 0.0002), rim, False))
+        parts.append(
+            Part("cylinder", (r * 0.9, 0.0006, 0.0), (0.0, 0.0, height + 0.0001), inner, False)
+        )
+    return tuple(parts)
+
+
+def plate(
+    diameter: float, height: float, rgba: RGBA, *, well: RGBA | None = None
+) -> tuple[Part, ...]:
+    """A plate: a shallow solid dish; the well is drawn as a slightly darker disc."""
+    r = diameter / 2
+    prof: Profile = (
+        (0.0, 0.0),
+        (r * 0.6, 0.0),
+        (r * 0.66, height * 0.45),
+        (r, height),
+        (0.0, height),
+    )
+    shade = well or _shade(rgba, 0.92)
+    return (
+        Part("revolve", (1.0, 1.0, 1.0), (0.0, 0.0, 0.0), rgba, profile=prof),
+        Part("cylinder", (r * 0.62, 0.0004, 0.0), (0.0, 0.0, height), shade, False),
+    )
+
+
+def mug(
+    size: Vec3, rgba: RGBA, *, inside: RGBA | None = None, band: RGBA | None = None
+) -> tuple[Part, ...]:
+    """A mug of (x with handle, y = diameter, z) extents: a solid cylinder, a dark opening,
+    and a handle of three bars at +x; ``band`` draws a stripe round it."""
+    x, y, z = size
+    r = y / 2
+    reach = x - y  # the handle's reach beyond the body
+    cx = -x / 2 + r
+    parts = [
+        Part("cylinder", (r, z / 2, 0.0), (cx, 0.0, z / 2), rgba),
+        Part(
+            "cylinder",
+            (r * 0.86, 0.0005, 0.0),
+            (cx, 0.0, z),
+            inside or (0.15, 0.1, 0.08, 1.0),
+            False,
+        ),
+    ]
+    bar = 0.005
+    hx = cx + r + reach / 2 - bar / 2
+    parts += [
+        Part("box", (reach / 2, bar, bar), (cx + r + reach / 2 - bar, 0.0, z * 0.8), rgba),
+        Part("box", (reach / 2, bar, bar), (cx + r + reach / 2 - bar, 0.0, z * 0.25), rgba),
+        Part("box", (bar, bar, z * 0.275 + bar), (hx + reach / 2 - bar / 2, 0.0, z * 0.525), rgba),
+    ]
+    if band is not None:
+        parts.append(Part("cylinder", (r * 1.01, z * 0.12, 0.0), (cx, 0.0, z * 0.55), band, False))
+    return tuple(parts)
+
+
+def book(size: Vec3, cover: RGBA, pages: RGBA = (0.93, 0.91, 0.84, 1.0)) -> tuple[Part, ...]:
+    """A book standing on its bottom edge: cover boards along y, pages between, the title
+    printed on the front cover (-y) and the back."""
+    x, y, z = size
+    board = 0.0025
+    return (
+        Part("box", (x / 2 - 0.002, y / 2 - board, z / 2 - 0.002), (0.002, 0.0, z / 2), pages),
+        Part("box", (x / 2, board / 2, z / 2), (0.0, -y / 2 + board / 2, z / 2), cover),
+        Part("box", (x / 2, board / 2, z / 2), (0.0, y / 2 - board / 2, z / 2), cover),
+        Part("box", (0.002, y / 2, z / 2), (-x / 2 + 0.002, 0.0, z / 2), cover),
+        Part(
+            "box",
+            (x * 0.35, 0.0004, z * 0.18),
+            (0.0, -y / 2 - 0.0004, z * 0.62),
+            cover,
+            False,
+            label=True,
+        ),
+        Part(
+            "box",
+            (x * 0.35, 0.0004, z * 0.18),
+            (0.0, y / 2 + 0.0004, z * 0.62),
+            cover,
+            False,
+            label=True,
+        ),
+    )
+
+
+def container(
+    size: Vec3, rgba: RGBA, *, wall: float = 0.008, rim: RGBA | None = None
+) -> tuple[Part, ...]:
+    """An open container (basket, tray, box): a floor and four walls that collide."""
+    x, y, z = size
+    w = wall
+    rim_rgba = rim or rgba
+    return (
+        Part("box", (x / 2, y / 2, w / 2), (0.0, 0.0, w / 2), rgba),
+        Part("box", (w / 2, y / 2, z / 2), (x / 2 - w / 2, 0.0, z / 2), rim_rgba),
+        Part("box", (w / 2, y / 2, z / 2), (-x / 2 + w / 2, 0.0, z / 2), rim_rgba),
+        Part("box", (x / 2 - w, w / 2, z / 2), (0.0, y / 2 - w / 2, z / 2), rim_rgba),
+        Part("box", (x / 2 - w, w / 2, z / 2), (0.0, -y / 2 + w / 2, z / 2), rim_rgba),
+        Part(
+            "box",
+            (x / 2 - w, y / 2 - w, 0.0004),
+            (0.0, 0.0, w + 0.0004),
+            _shade(rgba, 0.8),
+            False,
+        ),
+    )
+
+
+def board(size: Vec3, rgba: RGBA, *, hole: RGBA | None = None) -> tuple[Part, ...]:
+    """A flat board (cutting board, chocolate bar) with an optional hanging hole at +x."""
+    x, y, z = size
+    parts = [Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), rgba)]
+    if hole is not None:
+        parts.append(Part("cylinder", (0.012, 0.0005, 0.0), (x / 2 - 0.03, 0.0, z), hole, False))
+    return tuple(parts)
+
+
+def utensil(size: Vec3, handle: RGBA, blade: RGBA, *, kind: str) -> tuple[Part, ...]:
+    """A flat utensil lying along x: a handle at -x and a blade (``knife``), tines
+    (``fork``) or two blades and finger loops (``scissors``) at +x."""
+    x, y, z = size
+    hl = x * 0.42
+    if kind == "scissors":
+        return (
+            Part("box", (x * 0.3, y * 0.12, z / 2), (x * 0.2, y * 0.1, z / 2), blade),
+            Part(
+                "box",
+                (x * 0.3, y * 0.12, z / 2),
+                (x * 0.2, -y * 0.1, z / 2),
+                blade,
+                euler=(0, 0, -0.08),
+            ),
+            Part("cylinder", (y * 0.25, z / 2, 0.0), (-x / 2 + y * 0.25, y * 0.24, z / 2), handle),
+            Part("cylinder", (y * 0.25, z / 2, 0.0), (-x / 2 + y * 0.25, -y * 0.24, z / 2), handle),
+            Part(
+                "cylinder",
+                (y * 0.14, z / 2 + 0.0003, 0.0),
+                (-x / 2 + y * 0.25, y * 0.24, z / 2),
+                (0.2, 0.2, 0.2, 1),
+                False,
+            ),
+            Part(
+                "cylinder",
+                (y * 0.14, z / 2 + 0.0003, 0.0),
+                (-x / 2 + y * 0.25, -y * 0.24, z / 2),
+                (0.2, 0.2, 0.2, 1),
+                False,
+            ),
+            Part(
+                "box", (x * 0.12, y * 0.2, z / 2), (-x / 2 + y * 0.55 + x * 0.1, 0.0, z / 2), handle
+            ),
+        )
+    parts = [Part("box", (hl / 2, y * 0.32, z / 2), (-x / 2 + hl / 2, 0.0, z / 2), handle)]
+    rest = x - hl
+    if kind == "knife":
+        parts.append(
+            Part("box", (rest / 2, y / 2, z * 0.25), (x / 2 - rest / 2, 0.0, z * 0.25), blade)
+        )
+    else:  # fork
+        neck = rest * 0.55
+        parts.append(
+            Part(
+                "box", (neck / 2, y * 0.2, z * 0.25), (-x / 2 + hl + neck / 2, 0.0, z * 0.25), blade
+            )
+        )
+        tine_l = rest - neck
+        for k in range(4):
+            yy = (k - 1.5) * y * 0.27
+            parts.append(
+                Part(
+                    "box",
+                    (tine_l / 2, y * 0.06, z * 0.25),
+                    (x / 2 - tine_l / 2, yy, z * 0.25),
+                    blade,
+                )
+            )
+        parts.append(Part("box", (0.004, y / 2, z * 0.25), (x / 2 - tine_l, 0.0, z * 0.25), blade))
+    return tuple(parts)
+
+
+def vehicle(
+    size: Vec3, body: RGBA, *, cars: int = 1, rider: RGBA | None = None
+) -> tuple[Part, ...]:
+    """A toy vehicle along x: an invisible box collides; coloured bodies (``cars`` boxes with
+    gaps, a cabin on the first) and black wheels are drawn; ``rider`` draws a motorbike."""
+    x, y, z = size
+    black = (0.08, 0.08, 0.08, 1.0)
+    parts = [Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), (0, 0, 0, 0))]
+    wheel = min(z * 0.22, 0.02)
+    if rider is not None:  # motorbike: two big wheels, a body and a seat
+        wheel = z * 0.3
+        for sx in (-1, 1):
+            parts.append(
+                Part(
+                    "cylinder",
+                    (wheel, y * 0.2, 0.0),
+                    (sx * (x / 2 - wheel), 0.0, wheel),
+                    black,
+                    False,
+                    euler=(math.pi / 2, 0, 0),
+                )
+            )
+        parts.append(Part("box", (x * 0.3, y * 0.3, z * 0.14), (0.0, 0.0, z * 0.55), body, False))
+        parts.append(
+            Part("box", (x * 0.12, y * 0.35, z * 0.06), (-x * 0.1, 0.0, z * 0.72), rider, False)
+        )
+        parts.append(
+            Part(
+                "capsule",
+                (0.004, y * 0.45, 0.0),
+                (x * 0.28, 0.0, z * 0.9),
+                (0.6, 0.6, 0.62, 1),
+                False,
+                euler=(math.pi / 2, 0, 0),
+            )
+        )
+        return tuple(parts)
+    gap = 0.006
+    car_l = (x - gap * (cars - 1)) / cars
+    for k in range(cars):
+        cx = -x / 2 + car_l / 2 + k * (car_l + gap)
+        parts.append(
+            Part("box", (car_l / 2, y / 2, z * 0.28), (cx, 0.0, wheel + z * 0.28), body, False)
+        )
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                parts.append(
+                    Part(
+                        "cylinder",
+                        (wheel, 0.004, 0.0),
+                        (cx + sx * car_l * 0.32, sy * (y / 2 - 0.004), wheel),
+                        black,
+                        False,
+                        euler=(math.pi / 2, 0, 0),
+                    )
+                )
+    first = -x / 2 + car_l / 2
+    cab_h = z - wheel - z * 0.56
+    parts.append(
+        Part(
+            "box",
+            (car_l * 0.22, y * 0.45, cab_h / 2),
+            (first - car_l * 0.2, 0.0, z - cab_h / 2),
+            (0.15, 0.15, 0.2, 1),
+            False,
+        )
+    )
+    if cars > 1:
+        parts.append(
+            Part(
+                "cylinder",
+                (y * 0.12, cab_h / 2, 0.0),
+                (first + car_l * 0.3, 0.0, z - cab_h / 2),
+                black,
+                False,
+            )
+        )
+    return tuple(parts)
+
+
+def cabinet(size: Vec3, rgba: RGBA, handle: RGBA, *, drawers: int = 3) -> tuple[Part, ...]:
+    """A chest of drawers (a fixture): a carcass, drawer fronts on -y with handles (the
+    originals' drawers slide along y)."""
+    x, y, z = size
+    front = _shade(rgba, 0.92)
+    face = -y / 2 + 0.01  # the carcass's front face; handles stand out of it
+    parts = [Part("box", (x / 2, y / 2 - 0.005, z / 2), (0.0, 0.005, z / 2), rgba)]
+    step = (z - 0.02) / drawers
+    for k in range(drawers):
+        zc = 0.01 + step * (k + 0.5)
+        parts.append(
+            Part(
+                "box",
+                (x / 2 - 0.008, 0.001, step / 2 - 0.004),
+                (0.0, face - 0.001, zc),
+                front,
+                False,
+            )
+        )
+        parts.append(Part("box", (x * 0.18, 0.004, 0.005), (0.0, face - 0.006, zc), handle, False))
+    return tuple(parts)
+
+
+def shelf(size: Vec3, rgba: RGBA, *, levels: int) -> tuple[Part, ...]:
+    """An open shelf (a fixture): sides at +-x, a back at +y, a bottom and ``levels``
+    boards; open at -y (as the originals)."""
+    x, y, z = size
+    t = 0.012
+    parts = [
+        Part("box", (t / 2, y / 2, z / 2), (x / 2 - t / 2, 0.0, z / 2), rgba),
+        Part("box", (t / 2, y / 2, z / 2), (-x / 2 + t / 2, 0.0, z / 2), rgba),
+        Part("box", (x / 2 - t, t / 2, z / 2), (0.0, y / 2 - t / 2, z / 2), _shade(rgba, 0.8)),
+    ]
+    for k in range(levels + 1):
+        zc = t / 2 + (z - t) * k / levels
+        parts.append(Part("box", (x / 2 - t, y / 2 - t / 2, t / 2), (0.0, -t / 2, zc), rgba))
+    return tuple(parts)
+
+
+def stove(size: Vec3) -> tuple[Part, ...]:
+    """A flat induction stove (a fixture): a dark slab, a burner ring and two knobs."""
+    x, y, z = size
+    return (
+        Part(
+            "box", (x / 2, y / 2, z / 2 - 0.002), (0.0, 0.0, z / 2 - 0.002), (0.12, 0.12, 0.13, 1)
+        ),
+        Part(
+            "box",
+            (x / 2 - 0.004, y / 2 - 0.004, 0.002),
+            (0.0, 0.0, z - 0.002),
+            (0.05, 0.05, 0.06, 1),
+        ),
+        Part(
+            "cylinder", (x * 0.33, 0.0004, 0.0), (0.0, 0.0, z + 0.0003), (0.75, 0.2, 0.1, 1), False
+        ),
+        Part(
+            "cylinder",
+            (x * 0.27, 0.0006, 0.0),
+            (0.0, 0.0, z + 0.0005),
+            (0.05, 0.05, 0.06, 1),
+            False,
+        ),
+        Part(
+            "cylinder",
+            (0.01, 0.003, 0.0),
+            (-x / 2 + 0.014, -y / 2 + 0.02, z - 0.0015),
+            (0.8, 0.8, 0.8, 1),
+            False,
+        ),
+        Part(
+            "cylinder",
+            (0.01, 0.003, 0.0),
+            (-x / 2 + 0.014, y / 2 - 0.02, z - 0.0015),
+            (0.8, 0.8, 0.8, 1),
+            False,
+        ),
+    )
+
+
+def microwave(size: Vec3) -> tuple[Part, ...]:
+    """A microwave oven (a fixture): a closed box, a dark glass door on -y, a control panel."""
+    x, y, z = size
+    return (
+        Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), (0.85, 0.85, 0.86, 1)),
+        Part(
+            "box",
+            (x * 0.3, 0.001, z * 0.36),
+            (-x * 0.12, -y / 2 - 0.001, z / 2),
+            (0.08, 0.08, 0.1, 1),
+            False,
+        ),
+        Part(
+            "box",
+            (x * 0.12, 0.001, z * 0.36),
+            (x * 0.32, -y / 2 - 0.001, z / 2),
+            (0.3, 0.3, 0.32, 1),
+            False,
+        ),
+    )
+
+
+def wine_rack(size: Vec3, rgba: RGBA) -> tuple[Part, ...]:
+    """A wine rack (a fixture): side frames at +-x, a base and bars slanting down towards -y
+    on which bottles lie (the originals' top region slants the same way)."""
+    x, y, z = size
+    t = 0.012
+    parts = [
+        Part("box", (t / 2, y / 2, z / 2), (x / 2 - t / 2, 0.0, z / 2), rgba),
+        Part("box", (t / 2, y / 2, z / 2), (-x / 2 + t / 2, 0.0, z / 2), rgba),
+        Part("box", (x / 2 - t, y / 2, t / 2), (0.0, 0.0, t / 2), rgba),
+    ]
+    for k in range(3):
+        zc = z * (0.22 + 0.25 * k)
+        parts.append(
+            Part("box", (x / 2 - t, y * 0.4, 0.006), (0.0, 0.0, zc), rgba, euler=(0.55, 0.0, 0.0))
+        )
+    return tuple(parts)
+
+
+def caddy(size: Vec3, rgba: RGBA) -> tuple[Part, ...]:
+    """A desk caddy (a fixture): a base and walls making left and right compartments and,
+    between them, a tall back and a low front compartment."""
+    x, y, z = size
+    t = 0.006
+    low = z * 0.6
+    inner = y * 0.2  # the middle compartments' half width
+    parts = [
+        Part("box", (x / 2, y / 2, t / 2), (0.0, 0.0, t / 2), rgba),
+        Part("box", (x / 2, t / 2, z / 2), (0.0, y / 2 - t / 2, z / 2), rgba),
+        Part("box", (x / 2, t / 2, z / 2), (0.0, -y / 2 + t / 2, z / 2), rgba),
+        Part("box", (x / 2, t / 2, z / 2), (0.0, inner, z / 2), rgba),
+        Part("box", (x / 2, t / 2, z / 2), (0.0, -inner, z / 2), rgba),
+        Part("box", (t / 2, y / 2, z / 2), (x / 2 - t / 2, 0.0, z / 2), rgba),
+        Part("box", (t / 2, y / 2, low / 2), (-x / 2 + t / 2, 0.0, low / 2), rgba),
+        Part("box", (t / 2, inner, z / 2), (0.0, 0.0, z / 2), rgba),
+    ]
+    return tuple(parts)
