@@ -53,8 +53,10 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
+from rsb_mj.datasets.demo_file import read_demo
 from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
+from rsb_mj.evaluation.video import encode_mp4
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
 from rsb_mj.policies.lerobot import ROBOT_TYPE, video_key
 from rsb_mj.rates import CONTROL_HZ
@@ -231,8 +233,6 @@ class _Episode:
 
 
 def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
-    from rsb_mj.datasets.demo_file import read_demo
-
     demo = read_demo(path, images=bool(cameras))
     missing = [c for c in cameras if c not in demo.images]
     if missing:
@@ -330,8 +330,6 @@ def _build(
     successful_only: bool,
     progress: Callable[[int, int], None] | None,
 ) -> tuple[int, int, int]:
-    from rsb_mj.evaluation.video import encode_mp4
-
     pa, _ = _pyarrow()
     tasks: dict[str, int] = {}
     episodes: list[dict[str, Any]] = []

@@ -54,7 +54,7 @@ from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import QuestionSource, check_split, resolve_source
 from rsb_mj.episodes.templates import Template
 from rsb_mj.errors import EpisodeError
-from rsb_mj.lang.layout import Pose2D
+from rsb_mj.lang.layout import Pose2D, sample_distractors, sample_layout
 from rsb_mj.lang.task import Task
 from rsb_mj.suites import ALL_SUITES
 
@@ -220,8 +220,6 @@ def _draw_colors(
 
 def draw_layout(problem: TaskLike, rng: np.random.Generator) -> dict[str, Pose2D]:
     """Step 6: the candidates' layout from the scene's sampler, rounded (table frame)."""
-    from rsb_mj.lang.layout import sample_layout
-
     raw = sample_layout(as_task(problem).problem, rng)
     return {name: _rounded(p) for name, p in raw.items()}
 
@@ -239,8 +237,6 @@ def draw_distractors(
 ) -> dict[str, Distractor]:
     """Step 7: the non-candidate objects' poses (rounded, table frame) around ``layout``, then
     a uniform palette color for each; ``{}`` (and no draw) when the task has none."""
-    from rsb_mj.lang.layout import sample_distractors
-
     poses = sample_distractors(as_task(problem).problem, rng, layout)
     names = list(PALETTE)
     return {
