@@ -23,7 +23,14 @@ from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
-from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, server_fault, verify
+from rsb_mj.evaluation.sealed import (
+    Seal,
+    policy_fault,
+    sealed_order,
+    server_fault,
+    sign,
+    verify,
+)
 from rsb_mj.evaluation.validation import record_problems
 from rsb_mj.policies.sandbox import available
 from rsb_mj.tables.private.build import build_private
@@ -188,6 +195,18 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     )
     path = run / RECORDS_FILE
     lines = path.read_text().splitlines()
+    # a signed error record left over (a crash outside the policy): the row is withheld
+    seal = Seal.read(attacked["config"].secret_file)
+    held = next(r for r in read_records(path) if r.policy == f"{H}:key_reader")
+    crash = dataclasses.replace(held, index=3, termination="error", error_kind="infra",
+                                error="InfraError: env.step failed: boom")  # fmt: skip
+    line, _ = sign(crash, seal, verify(path, seal))
+    path.write_text(path.read_text() + line + "\n")
+    assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 0
+    row = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(f"| {H}:key_r"))
+    assert [c.strip() for c in row.split("|")][3:6] == ["2", "1", "0"]  # n, errors, faults
+    assert "withheld" in row
+    path.write_text("\n".join(lines) + "\n")
     row = json.loads(lines[2])
     row.update(success=True, correct_choice=True, termination="success")
     path.write_text("\n".join([*lines[:2], json.dumps(row, sort_keys=True), *lines[3:]]) + "\n")
