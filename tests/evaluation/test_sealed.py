@@ -83,7 +83,7 @@ def _hostile_env(root: Path, out: Path, mark: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def attacked(draw):
-    """A sealed run of every attack (2 episodes each, 3 steps), the run folder beside the
+    """A sealed run of every attack (one episode each, 3 steps), the run folder beside the
     tables and the secret, that folder bound into the sandbox (so hiding them is tested)."""
     out, mark = draw / "run", f"hostile-{uuid.uuid4().hex}"
     held = dict(os.environ)
@@ -92,7 +92,7 @@ def attacked(draw):
     config = EvalConfig(
         suites=("RSB-Math-4",),
         policies=tuple(f"{H}:{a}" for a in ATTACKS),
-        episodes=2,
+        episodes=1,
         out=out,
         workers=1,
         max_steps=3,
@@ -118,14 +118,16 @@ def _texts(records, attack: str) -> list[str | None]:
 
 def test_the_answer_key_and_the_secret_are_out_of_reach(attacked):
     # attack 1: no rsb process in sight; the tables folder and the secret read as empty
-    assert _texts(attacked["records"], "key_reader") == [KEY_READER] * 2
+    assert _texts(attacked["records"], "key_reader") == [KEY_READER]
 
 
 def test_no_process_a_policy_started_outlives_the_run_and_no_record_is_forged(attacked):
     # attack 2: the double-forked setsid daemon ended with the sandbox, before run_eval
     # returned; it could not even see the records while it lived
     assert _alive_with(attacked["mark"]) == []
-    assert _texts(attacked["records"], "forger") == ["records: refused (FileNotFoundError)"] * 2
+    assert _texts(attacked["records"], "forger") == [
+        "daemon running: True; records: refused (FileNotFoundError)"
+    ]
     time.sleep(0.3)  # a daemon would rewrite the file every 50 ms
     path = attacked["out"] / RECORDS_FILE
     verify(path, Seal.read(attacked["config"].secret_file))
@@ -134,18 +136,12 @@ def test_no_process_a_policy_started_outlives_the_run_and_no_record_is_forged(at
 
 def test_rsbs_memory_is_out_of_sight(attacked):
     # attack 3: a PID namespace of its own: no other process to read
-    assert (
-        _texts(attacked["records"], "memory_reader")
-        == ["processes in sight: 0; memory read: 0"] * 2
-    )
+    assert _texts(attacked["records"], "memory_reader") == ["processes in sight: 0; memory read: 0"]
 
 
 def test_the_runs_own_records_are_out_of_reach(attacked):
     # attack 4 (the records half; the length half: tests/evaluation/test_sealed_pace.py)
-    assert (
-        _texts(attacked["records"], "outcome_reader")
-        == ["records: refused (FileNotFoundError)"] * 2
-    )
+    assert _texts(attacked["records"], "outcome_reader") == ["records: refused (FileNotFoundError)"]
 
 
 def test_a_policys_own_faults_are_its_failures(attacked):
@@ -153,13 +149,11 @@ def test_a_policys_own_faults_are_its_failures(attacked):
     faults = [r for r in attacked["records"] if r.policy in (f"{H}:raiser", f"{H}:hanger")]
     assert [(r.termination, r.success, r.is_error) for r in faults] == [
         ("policy_fault", False, False)
-    ] * 4
-    assert (
-        sorted(r.error for r in faults)
-        == [f"PolicyError: policy {H}:hanger: act(): no answer within 4 s"] * 2
-        + [f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?"]
-        * 2
-    )
+    ] * 2
+    assert sorted(r.error for r in faults) == [
+        f"PolicyError: policy {H}:hanger: act(): no answer within 4 s",
+        f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?",
+    ]
     assert not [r for r in attacked["records"] if r.is_error]  # zero infrastructure errors
 
 
@@ -187,7 +181,7 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
         "policy", "suite", "n", "errors", "policy faults"
     ]  # fmt: skip
     row = next(line for line in report.splitlines() if line.startswith(f"| {H}:raiser "))
-    assert [c.strip() for c in row.split("|")][3:7] == ["2", "0", "2", "0.0 [0.0, 65.8]"]
+    assert [c.strip() for c in row.split("|")][3:7] == ["1", "0", "1", "0.0 [0.0, 79.3]"]
     assert main(["report", str(run), "--stdout"]) == 2
     assert capsys.readouterr().err == (
         f"rsb report: error: {run}: a sealed run; its records are verified with the secret it "
@@ -204,7 +198,7 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     path.write_text(path.read_text() + line + "\n")
     assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 0
     row = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(f"| {H}:key_r"))
-    assert [c.strip() for c in row.split("|")][3:6] == ["2", "1", "0"]  # n, errors, faults
+    assert [c.strip() for c in row.split("|")][3:6] == ["1", "1", "0"]  # n, errors, faults
     assert "withheld" in row
     path.write_text("\n".join(lines) + "\n")
     row = json.loads(lines[2])
