@@ -30,9 +30,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rsb_mj"
 
 #: The stages in data-flow order, each with the module prefixes it holds.
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # Leaves every stage may use: errors, writing files, locks, child processes that end with
-    # their parent, version, data folders, physical rates, the table's geometry and the arms'
-    # reach, answer letters and colors, split names, image resizing (openpi's resize_with_pad).
+    # Leaves every stage may use: errors, writing files, locks, progress lines, child processes
+    # that end with their parent, version, data folders, physical rates, the table's geometry
+    # and the arms' reach, answer letters and colors, split names, image resizing (openpi's
+    # resize_with_pad).
     (
         "base",
         (
@@ -40,6 +41,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rsb_mj.atomic",
             "rsb_mj.lock",
             "rsb_mj.procs",
+            "rsb_mj.progress",
             "rsb_mj.lazy",
             "rsb_mj.deferred",
             "rsb_mj.version",

@@ -273,9 +273,8 @@ def write_demos(
         demos`` writes to ``out_dir``; WriteError: ``out_dir`` cannot be written;
         InfraError: worker processes kept dying.
     """
-    from tqdm import tqdm
-
     from rsb_mj.env.cameras import check_cameras
+    from rsb_mj.progress import progress as show_progress
 
     name = suite if is_task_file(suite) else get_suite(suite).name
     task_path(name)
@@ -296,7 +295,9 @@ def write_demos(
             for i in todo
         ]
         results: list[DemoResult] = []
-        bar = tqdm(total=len(work), desc=f"demos {label(name)}", unit="ep", disable=not progress)
+        bar = show_progress(
+            len(work), desc=f"rsb demos {label(name)}", unit="episodes", enabled=progress
+        )
 
         def finish(demo: DemoJob, result: DemoResult) -> None:
             results.append(result)

@@ -330,7 +330,7 @@ def _build(
     successful_only: bool,
     progress: Callable[[int, int], None] | None,
 ) -> tuple[int, int, int]:
-    from rsb_mj.datasets.video import encode_mp4
+    from rsb_mj.evaluation.video import encode_mp4
 
     pa, _ = _pyarrow()
     tasks: dict[str, int] = {}

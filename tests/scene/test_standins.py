@@ -333,3 +333,9 @@ def test_every_standin_settles_upright_in_the_aloha_scene():
             assert up > math.cos(math.radians(5)), (name, up)
             assert np.linalg.norm(pos[:2] - rest[:2]) < 0.01, (name, pos, rest)
             assert abs(pos[2] - rest[2]) < 0.004, (name, pos[2] - rest[2])
+
+
+def test_the_docs_list_every_standin():
+    page = (Path(__file__).resolve().parents[2] / "docs" / "objects.md").read_text()
+    listed = re.findall(r"^\| `([a-z0-9_]+)`", page, re.M)
+    assert listed == list(STANDINS)
