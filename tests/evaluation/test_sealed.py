@@ -21,6 +21,7 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
 from rsb_mj.evaluation.sealed import (
@@ -31,6 +32,7 @@ from rsb_mj.evaluation.sealed import (
     sign,
     verify,
 )
+from rsb_mj.evaluation.tables import terminal_table
 from rsb_mj.evaluation.validation import record_problems
 from rsb_mj.policies.sandbox import available
 from rsb_mj.tables.private.build import build_private
@@ -155,6 +157,9 @@ def test_a_policys_own_faults_are_its_failures(attacked):
         f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?",
     ]
     assert not [r for r in attacked["records"] if r.is_error]  # zero infrastructure errors
+    table = terminal_table(summarize(attacked["records"]))  # what rsb eval prints
+    assert table[0][:5] == ["policy", "suite", "n", "err", "faults"]
+    assert [row[2:5] for row in table if row[0] == f"{H}:raiser"] == [["1", "0", "1"]]
 
 
 def test_episodes_run_in_the_secret_order_and_every_record_is_signed(attacked):
