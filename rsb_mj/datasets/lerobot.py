@@ -53,10 +53,10 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
-from rsb_mj.datasets.instruction_features import INSTRUCTION_KEY, encode
 from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
+from rsb_mj.policies.instruction_features import INSTRUCTION_KEY, encode
 from rsb_mj.policies.lerobot import ROBOT_TYPE, video_key
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
@@ -301,7 +301,7 @@ def export_lerobot(
         progress: called with (done, total) after each episode.
         instruction_features: when above 0, every frame also carries the instruction as
             ``observation.environment_state``, a vector of this length
-            (:mod:`rsb_mj.datasets.instruction_features`), for policies with no text encoder.
+            (:mod:`rsb_mj.policies.instruction_features`), for policies with no text encoder.
 
     Raises:
         ExportError: for an unknown version or camera, an existing non-empty ``out_dir``,

@@ -82,8 +82,6 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.datasets.instruction_features import INSTRUCTION_KEY
-from rsb_mj.datasets.instruction_features import encode as encode_instruction
 from rsb_mj.errors import EvalError
 from rsb_mj.policies.aloha_convention import (
     CONVENTIONS,
@@ -93,6 +91,8 @@ from rsb_mj.policies.aloha_convention import (
 )
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.policies.feature_hooks import ModuleFeatures
+from rsb_mj.policies.instruction_features import INSTRUCTION_KEY
+from rsb_mj.policies.instruction_features import encode as encode_instruction
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 #: The spec form, as error messages and the spec registry list it.
@@ -128,7 +128,7 @@ class Checkpoint:
         image_hw: (height, width) [px] of each image feature, by rsb_mj camera.
         convention: the state/action convention the policy was trained in.
         instruction_dim: length of its ``observation.environment_state`` (the instruction's
-            vector, :mod:`rsb_mj.datasets.instruction_features`); 0 when it has none.
+            vector, :mod:`rsb_mj.policies.instruction_features`); 0 when it has none.
     """
 
     path: Path

@@ -251,7 +251,7 @@ def test_include_failures_and_camera_subset(synthetic_demos, tmp_path):
 
 
 def test_instruction_features_are_a_frame_column_with_stats(synthetic_demos, v30, tmp_path):
-    from rsb_mj.datasets.instruction_features import INSTRUCTION_KEY, encode
+    from rsb_mj.policies.instruction_features import INSTRUCTION_KEY, encode
 
     res = export_lerobot(synthetic_demos, tmp_path / "ds", instruction_features=32)
     info = json.loads((tmp_path / "ds/meta/info.json").read_text())

@@ -1,4 +1,4 @@
-"""The instruction's hashed n-gram vector (rsb_mj.datasets.instruction_features): its tokens,
+"""The instruction's hashed n-gram vector (rsb_mj.policies.instruction_features): its tokens,
 its exact buckets, and that word order and numbers change it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
-from rsb_mj.datasets.instruction_features import DEFAULT_DIM, encode, tokens
+from rsb_mj.policies.instruction_features import DEFAULT_DIM, encode, tokens
 
 
 def test_tokens_are_words_numbers_and_symbols_with_their_bigrams():
