@@ -19,6 +19,9 @@ any lint-clean ``.bddl``):
 
 A run resolves each source once (:func:`resolve`) into a :class:`Source` value that every
 pre-flight check reads: its name, task file, step limit, row count, digest and parsed task.
+
+The task language, the table families and the private manifests are imported where a row
+is first looked up: ``rsb --help`` imports this module and must stay fast.
 """
 
 from __future__ import annotations
@@ -28,14 +31,17 @@ import zlib
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.digest import TaskDigest, task_digest
 from rsb_mj.suites import TASK_MAX_STEPS, get_suite
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.lang.digest import TaskDigest
 
 #: Rows a task file offers (seeded draws; a bound so a typo cannot ask for 10^11 episodes).
 TASK_FILE_ROWS = 100_000
@@ -267,6 +273,8 @@ class Source:
         Raises:
             EvalError: for a missing or unreadable task file.
         """
+        from rsb_mj.lang.digest import task_digest  # (see the module docstring)
+
         path = self.path
         try:
             return task_digest(path)

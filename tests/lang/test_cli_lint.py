@@ -181,7 +181,7 @@ def test_linting_imports_neither_numpy_nor_the_sampler():
     data = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
     tasks = Path(__file__).resolve().parents[2] / "tasks"
     loaded = (
-        "sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('rsb_mj.episodes.layout', "
+        "sorted(m for m in sys.modules if m == 'numpy' or m.startswith(('rsb_mj.lang.layout', "
         "'rsb_mj.episodes.sampler', 'rsb_mj.episodes.sources.gsm8k', 'rsb_mj.cli.eval')))"
     )
     code = (
@@ -193,4 +193,4 @@ def test_linting_imports_neither_numpy_nor_the_sampler():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     lines = [line for line in out.stdout.splitlines() if line[:2] in ("0 ", "1 ")]
-    assert lines == ["1 []", "0 ['numpy', 'rsb_mj.episodes.layout']"]
+    assert lines == ["1 []", "0 ['numpy', 'rsb_mj.lang.layout']"]

@@ -1,7 +1,7 @@
 """RSB501-RSB503: regions and layouts the layout sampler cannot draw.
 
 Each rule reads the placement plans (:mod:`rsb_mj.lang.rules.runtime_plans`) and, for
-RSB503, the trial layouts of the layout sampler itself (:func:`rsb_mj.episodes.layout.
+RSB503, the trial layouts of the layout sampler itself (:func:`rsb_mj.lang.layout.
 layout_trials`). Lengths are metres in the table frame. The sampler (and numpy with it) is
 imported when an rsb scene is checked, so LIBERO / VLA-Arena files do not pay for it.
 """
@@ -94,7 +94,7 @@ def impossible_layout(ctx: Context) -> None:
     each other."""
     if not ctx.is_rsb or not _trials_possible(ctx):
         return
-    from rsb_mj.episodes.layout import TRIAL_NEEDED, layout_trials  # (numpy: rsb scenes only)
+    from rsb_mj.lang.layout import TRIAL_NEEDED, layout_trials  # (numpy: rsb scenes only)
 
     result = layout_trials(ctx.problem)
     if result[0] >= TRIAL_NEEDED:
@@ -115,7 +115,7 @@ def impossible_layout(ctx: Context) -> None:
 
 def _impossible_distractors(ctx: Context) -> None:
     """RSB503 for static distractors that find no room around the candidates."""
-    from rsb_mj.episodes.layout import TRIAL_NEEDED, distractor_trials
+    from rsb_mj.lang.layout import TRIAL_NEEDED, distractor_trials
 
     extra = distractor_plans(ctx)
     if not extra or len(extra) != len(distractor_names(ctx.problem)):
