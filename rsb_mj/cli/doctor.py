@@ -19,6 +19,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from rsb_mj.cli._flags import add_out
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``doctor`` subcommand."""
@@ -35,10 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="golden set to compare with (default: the one shipped in assets/doctor)",
     )
-    p.add_argument(
-        "--out",
-        type=Path,
-        default=None,
+    add_out(
+        p,
         metavar="DIR",
         help="also write each frame as drawn here, its golden and their difference (x8) "
         "as PNGs into DIR",

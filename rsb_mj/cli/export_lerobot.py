@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_out
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``export-lerobot`` subcommand."""
@@ -22,9 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("demo_dir", type=Path, help="folder of episode_*.hdf5 (rsb demos -o)")
-    p.add_argument(
-        "-o", "--out", type=Path, help="dataset folder to create (default DEMO_DIR/lerobot)"
-    )
+    add_out(p, "dataset folder to create (default DEMO_DIR/lerobot)")
     p.add_argument(
         "--lerobot-version", default="3.0", choices=("3.0", "2.1"), help="dataset format"
     )
@@ -32,6 +32,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--cameras",
         default="head,left_wrist,right_wrist",
         help="comma-separated rsb_mj cameras to export",
+    )
+    p.add_argument(
+        "--instruction-features",
+        type=int,
+        default=0,
+        metavar="DIM",
+        help="also store the instruction in every frame as observation.environment_state, "
+        "DIM hashed word uni- and bigram counts, for policies with no text encoder (ACT, "
+        "diffusion; rsb eval --policy lerobot: computes the same vector); default 0: off",
     )
     p.add_argument(
         "--include-failures",
@@ -53,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         version=args.lerobot_version,
         cameras=cameras,
         successful_only=not args.include_failures,
+        instruction_features=args.instruction_features,
     )
     print(
         f"rsb export-lerobot: {res.episodes} episodes, {res.frames} frames, {res.tasks} tasks, "

@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="deprecated and ignored: files are linted in this process",
+        help=argparse.SUPPRESS,  # deprecated and ignored: files are linted in this process
     )
     parser.set_defaults(func=run)
 

@@ -35,6 +35,8 @@ class Job:
             ``""`` for the shipped tables.
         sealed: a sealed run (``rsb eval --sealed``): the episode's end does not depend on
             whether the choice is right (:class:`~rsb_mj.evaluation.rollout.Rollout`).
+        label: the policy's name in records and reports (``rsb eval --name``), ``""`` for
+            its spec (see :attr:`name`).
     """
 
     suite: str
@@ -53,8 +55,14 @@ class Job:
     feature_modules: tuple[str, ...] = ()
     tables: str = ""
     sealed: bool = False
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        """The policy's name in the records: its label, else its spec."""
+        return self.label or self.policy
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:
         """The record key this job produces (see ``EpisodeRecord.key``)."""
-        return (self.suite, self.split, self.index, self.policy, self.variant)
+        return (self.suite, self.split, self.index, self.name, self.variant)

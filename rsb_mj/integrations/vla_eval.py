@@ -69,7 +69,7 @@ from rsb_mj.errors import EnvError, RsbError
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.scene.aloha import HOME_ARM
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import SUITES, get_suite
+from rsb_mj.suites import get_suite
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 #: The 14-D joint-position convention of action and state (vla-eval has none built in).
@@ -284,4 +284,4 @@ class RsbBenchmark(StepBenchmark):
             self._env = None
 
 
-__all__ = ["ACTION_SPEC", "CAMERA_NAMES", "SUITES", "RsbBenchmark", "config_path"]
+__all__ = ["ACTION_SPEC", "RsbBenchmark", "config_path"]

@@ -16,6 +16,9 @@ any lint-clean ``.bddl``):
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
   sha256 instead of the row (:func:`rsb_mj.evaluation.private_records.private_record`).
+
+The task language, the table families and the private manifests are imported where a row
+is first looked up: ``rsb --help`` imports this module and must stay fast.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.categories import footprint_radius
+from rsb_mj.lang.expr import Atom, Name, walk_atoms
 from rsb_mj.lang.placement import cost_objects, distractor_names
 from rsb_mj.lang.rules.base import Context
 from rsb_mj.workspace import DISTRACTOR_CLEARANCE, HAZARD_CLEARANCE
@@ -22,15 +23,15 @@ __all__ = ["Plan", "Rect4", "candidate_plans", "distractor_plans", "placement"]
 Rect4 = tuple[float, float, float, float]
 
 
-def placement(problem: ast.Problem, obj: str) -> ast.Atom | None:
+def placement(problem: ast.Problem, obj: str) -> Atom | None:
     """The first ``(On obj X)`` of ``:init`` (the one the runtime reads), or None."""
     for expr in problem.init:
-        for atom in ast.walk_atoms(expr):
+        for atom in walk_atoms(expr):
             if (
                 atom.predicate.lower() == "on"
                 and len(atom.args) == 2
-                and isinstance(atom.args[0], ast.Name)
-                and isinstance(atom.args[1], ast.Name)
+                and isinstance(atom.args[0], Name)
+                and isinstance(atom.args[1], Name)
                 and atom.args[0].value == obj
             ):
                 return atom

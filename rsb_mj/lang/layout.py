@@ -1,6 +1,8 @@
 """Candidate layout sampling: where each candidate stands on the table at reset.
 
-Pure Python + numpy (no MuJoCo), so the episode sampler can call it cheaply.
+Pure Python + numpy (no MuJoCo), so the episode sampler draws with it cheaply and the
+linter runs its trials (RSB503): it reads a parsed task's regions and the table's geometry
+(:mod:`rsb_mj.workspace`) only, and returns :class:`Pose2D` values.
 
 Rules (all in the table frame, metres): each candidate's center is drawn uniformly inside its
 ``:init (On obj REGION)`` region's ``:ranges`` (a rectangle picked with probability
@@ -19,10 +21,10 @@ raises :class:`~rsb_mj.errors.SceneError`, never hangs. Same generator state, sa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from rsb_mj.episodes.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
 from rsb_mj.lang.placement import cost_objects, distractor_names
@@ -44,6 +46,15 @@ TRIES_PER_CANDIDATE = 512
 RESTARTS = 64
 
 Rect4 = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Pose2D:
+    """A candidate's placement on the table: x, y in metres (table frame), yaw in radians."""
+
+    x: float
+    y: float
+    yaw: float
 
 
 def footprint_radius(category: str) -> float:
@@ -121,7 +132,7 @@ def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2
         rng: the episode's generator; every draw comes from it.
 
     Returns:
-        candidate name -> :class:`~rsb_mj.episodes.episode.Pose2D` (table frame, metres,
+        candidate name -> :class:`~rsb_mj.lang.layout.Pose2D` (table frame, metres,
         radians), in ``problem.candidates`` order.
 
     Raises:
