@@ -45,9 +45,9 @@ register_when_gymnasium_loads(_register)
 #: Public name -> module that defines it (imported on first access).
 _LAZY: dict[str, str] = {
     # episodes and suites
-    "LETTERS": "rsb_mj.episode",
-    "Episode": "rsb_mj.episode",
-    "Pose2D": "rsb_mj.episode",
+    "LETTERS": "rsb_mj.episodes.episode",
+    "Episode": "rsb_mj.episodes.episode",
+    "Pose2D": "rsb_mj.episodes.episode",
     "SUITES": "rsb_mj.suites",
     "Suite": "rsb_mj.suites",
     "get_suite": "rsb_mj.suites",

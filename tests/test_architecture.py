@@ -8,15 +8,13 @@ back upstream. ``from package import name`` counts as an import of the module th
 the package's ``__init__``.
 
 The stage order is written once, here (:data:`STAGES`), and follows the data flow: task file
--> AST -> linter -> episodes -> scene -> env -> policies -> evaluation -> datasets -> cli.
-A module belongs to the stage of the longest prefix that names it. Two rules make the
-order a little finer than the folders:
-
-* what a stage is *checked against* comes before it: the question sources (the data a
-  task's ``(:source ...)`` names) come before the linter, which checks a task against
-  them; the scorer comes before the environment, which scores every step;
-* a module placed by what it does rather than by its folder is listed by name in
-  :data:`PLACED_BY_ROLE`, with the reason.
+-> AST -> linter -> episodes -> tables -> scene -> env -> policies -> evaluation -> datasets
+-> cli. A module belongs to the stage of the longest prefix that names it, and every stage
+is a folder (or, for the question data, a few modules of one): a module whose work belongs
+to another stage moves to that stage's folder. One rule makes the order a little finer than
+the folders: what a stage is *checked against* comes before it. The question sources (the
+data a task's ``(:source ...)`` names) come before the linter, which checks a task against
+them; the scorer comes before the environment, which scores every step.
 
 A package's ``__init__`` may import anything beneath it (it re-exports its stages' names),
 and the root package ``rsb_mj`` is the facade of them all: Python imports it before any
@@ -32,18 +30,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rsb_mj"
 
 #: The stages in data-flow order, each with the module prefixes it holds.
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # Leaves every stage may use: errors, writing files, locks, child processes that end with
-    # their parent, version, data folders, physical rates, the table's geometry, answer letters
-    # and colors, split names, image resizing (openpi's resize_with_pad), and the Episode record
-    # (a value: every stage from the sampler on reads it).
+    # Leaves every stage may use: errors, writing files, locks, progress lines, child processes
+    # that end with their parent, version, data folders, physical rates, the table's geometry
+    # and the arms' reach, answer letters and colors, split names, image resizing (openpi's
+    # resize_with_pad).
     (
         "base",
         (
-            "rsb_mj.episode",
             "rsb_mj.errors",
             "rsb_mj.atomic",
             "rsb_mj.lock",
             "rsb_mj.procs",
+            "rsb_mj.progress",
             "rsb_mj.lazy",
             "rsb_mj.deferred",
             "rsb_mj.version",
@@ -70,7 +68,6 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rsb_mj.episodes.numeric",
             "rsb_mj.episodes.dedup",
             "rsb_mj.episodes.probes",
-            "rsb_mj.a2a.items",
         ),
     ),
     # AST -> findings: the lint rules, template files.
@@ -78,7 +75,8 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "linter",
         ("rsb_mj.lang.linter", "rsb_mj.lang.rules", "rsb_mj.lang.templates"),
     ),
-    # Task -> episode: the sampler.
+    # Task -> episode: the Episode record (a value every later stage reads), the sampler and
+    # the layout it draws.
     ("episodes", ("rsb_mj.episodes",)),
     # Episodes -> frozen tables: their files, manifest, builds, checks and audits, private
     # draws, and the one row lookup (source, split, index) -> Episode.
@@ -96,7 +94,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # layerwise probing (the rollout keeps features, the probe reads records: one stage).
     (
         "evaluation",
-        ("rsb_mj.evaluation", "rsb_mj.a2a.legibility", "rsb_mj.doctor", "rsb_mj.probing"),
+        ("rsb_mj.evaluation", "rsb_mj.doctor", "rsb_mj.probing"),
     ),
     ("datasets", ("rsb_mj.datasets", "rsb_mj.integrations")),
     # the language server reads the linter, formatter and registries; only the CLI starts it
@@ -113,21 +111,11 @@ UPWARD_BY_DESIGN: dict[tuple[str, str], str] = {
     ),
 }
 
-#: Modules whose stage is not their folder's, with why.
-PLACED_BY_ROLE: dict[str, tuple[str, str]] = {
-    "rsb_mj.scene.layout": ("episodes", "the sampler draws each episode's layout with it"),
-    "rsb_mj.scene.frames": ("episodes", "the arms' reach, which the layout sampler keeps to"),
-    "rsb_mj.expert.check": ("evaluation", "rsb expert-check: the expert run through rsb eval"),
-    "rsb_mj.expert.demos": ("datasets", "rsb demos: expert episodes recorded as a dataset"),
-}
-
 STAGE_NAMES = tuple(name for name, _ in STAGES)
 
 
 def stage_of(module: str) -> str:
     """The stage of ``module`` (see the module docstring)."""
-    if module in PLACED_BY_ROLE:
-        return PLACED_BY_ROLE[module][0]
     if module == "rsb_mj":
         return STAGE_NAMES[0]
     best, length = None, -1
@@ -300,8 +288,6 @@ def test_every_module_has_a_stage():
     assert len(GRAPH.files) > 150
     for module in GRAPH.files:
         assert stage_of(module) in STAGE_NAMES
-    for module, (stage, why) in PLACED_BY_ROLE.items():
-        assert stage in STAGE_NAMES and why, module
 
 
 def test_no_import_cycle():
@@ -329,13 +315,13 @@ def test_imports_inside_functions_and_lazy_names_are_seen():
     assert GRAPH.resolve("rsb_mj.lang", "ast") == "rsb_mj.lang.ast"
 
 
-def test_stages_follow_the_longest_prefix_and_the_roles():
+def test_stages_follow_the_longest_prefix():
     assert stage_of("rsb_mj") == "base"
     assert stage_of("rsb_mj.lang.parser") == "lang"
     assert stage_of("rsb_mj.episodes.sources.gsm8k") == "sources"
     assert stage_of("rsb_mj.lang.rules.names") == "linter"
     assert stage_of("rsb_mj.episodes.sampler") == "episodes"
-    assert stage_of("rsb_mj.scene.layout") == "episodes"
+    assert stage_of("rsb_mj.episodes.layout") == "episodes"
     assert stage_of("rsb_mj.scene.compiler") == "scene"
     assert stage_of("rsb_mj.cli.lint") == "cli"
 

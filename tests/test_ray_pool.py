@@ -222,7 +222,7 @@ def test_running_cluster_two_workers_retry_a_killed_worker(tmp_path, monkeypatch
 
 @pytest.mark.slow
 def test_demos_on_a_local_cluster_are_the_same_files(tmp_path, monkeypatch):
-    from rsb_mj.expert.demos import write_demos
+    from rsb_mj.datasets.demos import write_demos
 
     for name, value in LOCAL_ENV.items():
         monkeypatch.setenv(name, value)

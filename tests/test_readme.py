@@ -264,6 +264,14 @@ def test_every_docs_page_is_linked_from_the_readme():
     assert [p.name for p in DOCS if p.resolve() not in linked] == []
 
 
+def test_head_camera_frames_are_promised_only_with_video():
+    # issue 36: the page shows head-camera frames only for episodes recorded with --video
+    for page in (README, REPO / "docs" / "cli.md"):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        for hit in re.finditer(r"head-camera frames", text):
+            assert "--video" in text[hit.start() : hit.start() + 200], (page, hit.start())
+
+
 def _pyproject() -> dict:
     try:
         import tomllib

@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from rsb_mj.datasets.demos import DemoJob, write_one
 from rsb_mj.env import RsbEnv
 from rsb_mj.evaluation.rollout import run_episode
-from rsb_mj.expert.demos import DemoJob, write_one
 from rsb_mj.policies.scripted import ExpertPolicy
 from rsb_mj.tables.episode_source import load_episode, load_problem, step_limit, task_path
 

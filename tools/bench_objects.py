@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_text
-from rsb_mj.expert.check import check_suites
+from rsb_mj.evaluation.expert_check import check_suites
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.scene.categories import CATEGORIES
 

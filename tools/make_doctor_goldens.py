@@ -3,7 +3,8 @@
 Draws every entry of :data:`rsb_mj.doctor.frames.REFERENCE_FRAMES` with this machine's
 renderer and writes one PNG per frame (three cameras side by side) and ``goldens.json`` (the
 renderer fingerprint, versions and each frame's scene hash). Run it when a scene change is
-intended (``rsb doctor`` then says "scene changed"), on the renderer the goldens were drawn
+intended (``rsb doctor`` then marks frames "other scene, see note"; ``rsb doctor
+--maintainer`` points here), on the renderer the goldens were drawn
 with (Mesa's llvmpipe through EGL: a machine without a GPU and ``MUJOCO_GL=egl``), and
 commit the result. Overwriting goldens of another renderer needs ``--renderer-change``: the
 goldens define what every other machine is compared with.

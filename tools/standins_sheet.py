@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.columns < 1:
         print("--columns must be at least 1", file=sys.stderr)
         return 2
-    ok, png = cv2.imencode(".png", cv2.cvtColor(sheet(names, args.columns), cv2.COLOR_RGB2BGR))
+    image = cv2.cvtColor(sheet(names, args.columns), cv2.COLOR_RGB2BGR)
+    ok, png = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     if not ok:
         print(f"could not encode {args.output}", file=sys.stderr)
         return 2

@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         run(train_command(args, dataset, train_dir), log)
     spec = f"lerobot:{checkpoint(train_dir)}" + (",device=cuda" if args.device == "cuda" else "")
     cmd = rsb("eval", "--suite", args.suite, "--policy", spec, "--episodes", str(args.episodes),
-              "--out", str(eval_dir), "--workers", str(args.jobs), "--no-progress")  # fmt: skip
+              "--out", str(eval_dir), "--jobs", str(args.jobs), "--no-progress")  # fmt: skip
     if args.max_steps:
         cmd += ["--max-steps", str(args.max_steps)]
     run(cmd, log)

@@ -40,7 +40,7 @@ python - "$WORK" <<'PY'
 import sys
 from pathlib import Path
 import numpy as np
-from rsb_mj.expert.dataset import read_demo
+from rsb_mj.datasets.demo_file import read_demo
 work = Path(sys.argv[1])
 ref = {"state": [], "action": [], "task": [], "head": [], "left_wrist": [], "right_wrist": []}
 for path in sorted((work / "demos").glob("episode_*.hdf5")):

@@ -38,11 +38,54 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="rsb",
         description="rsb_mj: RoboSemanticBench in MuJoCo.",
     )
+    parser.add_argument(
+        "--version", action=_Version, help="print the rsb_mj and mujoco versions and exit"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in [only] if only is not None else command_modules():
         module = importlib.import_module(f"{__name__}.{name}")
         module.register(sub)
     return parser
+
+
+class _Version(argparse.Action):
+    """``rsb --version``: ``rsb_mj X (mujoco Y, Python Z)``; mujoco is imported only here."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        import platform
+
+        from rsb_mj.version import mujoco_version, rsb_mj_version
+
+        python = platform.python_version()
+        print(f"rsb_mj {rsb_mj_version()} (mujoco {mujoco_version()}, Python {python})")
+        parser.exit()
+
+
+def _innermost(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``args`` were parsed for (``rsb episodes build``'s)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest, None)
+            if chosen in action.choices:
+                return _innermost(action.choices[chosen], args)
+    return parser
+
+
+def subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every (sub)command parser below ``parser`` by its full name (``eval``, ``episodes
+    build``), ``parser`` itself as ``""``."""
+    out = {"": parser}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                for inner, p in subcommand_parsers(sub).items():
+                    out[f"{name} {inner}".strip()] = p
+    return out
 
 
 def _command_module(argv: list[str]) -> str | None:
@@ -58,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``rsb`` console script; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(_command_module(argv))
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # the subcommand's usage, not ``rsb [-h] COMMAND``'s
+        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
 from rsb_mj.suites import SUITES
 
 
@@ -26,10 +26,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("suite", help=f"suite name ({', '.join(SUITES)}) or a task file (.bddl)")
     p.add_argument("--split", default="train", choices=("train", "eval"))
-    p.add_argument("-n", type=int, default=20, help="number of episodes (default 20)")
-    p.add_argument("-o", "--out", type=Path, required=True, help="output folder")
+    add_episodes(p, "number of episodes (default 20)", default=20, dest="n")
+    add_out(p, "output folder", required=True)
     p.add_argument("--start", type=int, default=0, help="first row index (default 0)")
-    p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
+    add_jobs(p, "worker processes (default 1)")
     p.add_argument(
         "--cameras",
         default="head,left_wrist,right_wrist",
@@ -47,7 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--width", type=int, default=320)
     p.add_argument("--height", type=int, default=240)
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress (default: a bar on a terminal, else a line per 5%% or per 10 s)",
+    )
     p.add_argument(
         "--cot",
         action="store_true",
@@ -67,8 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the missing episodes and print one summary line."""
+    from rsb_mj.datasets.demos import write_demos
     from rsb_mj.errors import RsbError
-    from rsb_mj.expert.demos import write_demos
     from rsb_mj.suites import get_suite
     from rsb_mj.tables.episode_source import is_task_file, label, task_path
 

@@ -19,6 +19,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from rsb_mj.cli._flags import add_out
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``doctor`` subcommand."""
@@ -35,13 +37,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="golden set to compare with (default: the one shipped in assets/doctor)",
     )
-    p.add_argument(
-        "--out",
-        type=Path,
-        default=None,
+    add_out(
+        p,
         metavar="DIR",
         help="also write each frame as drawn here, its golden and their difference (x8) "
         "as PNGs into DIR",
+    )
+    p.add_argument(
+        "--maintainer",
+        action="store_true",
+        help="also say how to regenerate the shipped goldens after an intended scene change "
+        "(for rsb_mj's maintainers)",
     )
     p.set_defaults(func=run)
 
@@ -80,7 +86,7 @@ def table_lines(result: Any) -> list[str]:
     rows = [header]
     for f in result.frames:
         cells = ["-"] * len(cameras) if f.error else [c.cell() for c in f.cameras]
-        verdict = f.verdict + (" (scene changed)" if f.scene_changed else "")
+        verdict = f.verdict + (" (other scene, see note)" if f.scene_changed else "")
         rows.append([f.frame.label, *cells, verdict])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     return [
@@ -151,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
         "",
         f"verdict: {result.verdict}",
     ]
-    lines += [textwrap.fill(p, width=100, subsequent_indent="  ") for p in result.advice()]
+    advice = result.advice(maintainer=args.maintainer)
+    lines += [textwrap.fill(p, width=100, subsequent_indent="  ") for p in advice]
     if args.out is not None:
         written = write_frames(result, args.out)
         lines.append(f"wrote {len(written)} images to {args.out}/")

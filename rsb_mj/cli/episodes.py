@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_jobs, add_out
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import ALL_SUITES
@@ -44,9 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Act2Answer; or task files (*.bddl)",
     )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
-    build.add_argument(
-        "-o", "--out", type=Path, help="write to this folder instead of tasks/episodes"
-    )
+    add_out(build, "write to this folder instead of tasks/episodes")
     build.add_argument(
         "--rows", type=int, help="rows per table (default: 500 eval, 1000 train); use with --out"
     )
@@ -62,9 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="the secret of a private draw (at least 16 bytes; never written anywhere)",
     )
-    build.add_argument(
-        "--jobs", type=int, default=1, help="worker processes (the bytes do not depend on it)"
-    )
+    add_jobs(build, "worker processes (the bytes do not depend on it)")
     add_allow_root(build)
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
     check.add_argument(
@@ -101,14 +98,19 @@ def run(args: argparse.Namespace) -> int:
 
     if args.action == "build" and (args.private or args.secret_file):
         return _build_private(args, expand_suites(list(args.suites)))
-    if args.action == "build" and args.out is not None:
-        _public_out(args.out)
     if args.action == "check" and (args.tables or args.secret_file):
         return _check_private(args, expand_suites(list(args.suites)))
     if args.action == "build" and any(s.endswith(".bddl") for s in args.suites):
         return _build_task_files(args)
     if args.action == "build":
-        return _build(args, expand_suites(list(args.suites)))
+        names = expand_suites(list(args.suites))
+        if args.out is not None:
+            from rsb_mj.suites import get_suite
+
+            for name in names:  # an unknown suite is refused before any folder is made
+                get_suite(name)
+            _public_out(args.out)
+        return _build(args, names)
     if args.action == "check":
         return _check(args, expand_suites(list(args.suites)))
     table = load_table(args.suite, args.split)
@@ -306,6 +308,8 @@ def _build_task_files(args: argparse.Namespace) -> int:
     if others:
         print(f"rsb episodes: error: give suites or task files, not both ({others[0]})")
         return 2
+    if args.out is not None:
+        _public_out(args.out)
     splits = ("eval", "train") if args.split == "both" else (args.split,)
     start = time.perf_counter()
     count = 0

@@ -29,6 +29,7 @@ import os
 import sys
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
@@ -65,21 +66,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--policy",
         action="append",
-        required=True,
+        default=[],
         metavar="SPEC",
         help="noop | expert | random-grasp | nearest | try-all | nearest-to-zone | "
         "fixed-letter | fixed-position | openpi:HOST:PORT[:HORIZON] | module:factory | "
         "path/to/file.py:factory (your own, run in a policy process that gets only the "
         "observation, instruction and spaces) | inprocess:module:factory (your own in rsb's "
-        "process, for debugging: marked privileged, never ranked) (repeatable)",
+        "process, for debugging: marked privileged, never ranked) | lerobot:PATH[,KEY=VALUE...] "
+        "(a LeRobot checkpoint) (repeatable)",
     )
-    p.add_argument("--episodes", type=int, default=10, help="episodes per suite (default 10)")
     p.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        help="run directory (resumed if present); required except for goal task files",
+        "--name",
+        action="append",
+        default=[],
+        metavar="LABEL",
+        help="the policy's name in records and reports instead of its spec, one per --policy "
+        "in the same order (a file spec names the file as written: from another folder it "
+        "would be another policy; the label also fixes the policy's seed)",
     )
+    p.add_argument(
+        "--forget",
+        action="append",
+        default=[],
+        metavar="POLICY",
+        help="drop every record of POLICY (its name as records and reports show it) from "
+        "--out, then run the --policy given, if any (repeatable)",
+    )
+    add_episodes(p, "episodes per suite (default 10)", default=10)
+    add_out(p, "run directory (resumed if present); required except for goal task files")
     p.add_argument("--split", default="eval", choices=SPLITS)
     p.add_argument(
         "--tables",
@@ -89,13 +103,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the shipped ones, checked against DIR's manifest; records name its sha256, not rows",
     )
     p.add_argument("--start", type=int, default=0, help="first episode index (default 0)")
-    p.add_argument(
-        "-j",
-        "--workers",
-        type=int,
-        default=min(2, os.cpu_count() or 1),
-        help="worker processes (default: min(2, CPUs))",
-    )
+    add_jobs(p, "worker processes (default: min(2, CPUs))", default=min(2, os.cpu_count() or 1),
+             old=("--workers",))  # fmt: skip
     p.add_argument(
         "--batch",
         type=int,
@@ -113,10 +122,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="ADDRESS",
         help="run episodes as Ray tasks: on the Ray cluster at ADDRESS (e.g. HEAD_IP:6379), "
-        "or without ADDRESS on a local cluster of --workers CPUs started for the run "
+        "or without ADDRESS on a local cluster of --jobs CPUs started for the run "
         '(127.0.0.1 only); needs pip install "rsb_mj[ray]"',
     )
     p.add_argument("--max-steps", type=int, default=None, help="override the suite step limit")
+    p.add_argument(
+        "--assets",
+        default=None,
+        metavar="DIR",
+        help="goal tasks: build objects from your own LIBERO or VLA-Arena asset folder "
+        "(libero/libero/assets, vla_arena/vla_arena/assets) instead of the shipped stand-ins; "
+        "default $RSB_MJ_ASSETS, else an installed libero/vla_arena package's assets/",
+    )
     p.add_argument(
         "--video",
         type=int,
@@ -137,7 +154,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=60.0,
         metavar="S",
-        help="seconds a policy server may take to answer one query (default 60)",
+        help="seconds a policy server, or a file or module policy once built, may take to "
+        "answer one query (default 60); past it the episode is the policy's error (in a "
+        "sealed run, its failure)",
     )
     p.add_argument(
         "--episode-timeout",
@@ -147,7 +166,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="wall-clock seconds per episode; a longer one is an error, retried on resume "
         "(default 600)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress (default: a bar on a terminal, else one line per 5%% of the "
+        "episodes or per 10 s)",
+    )
     p.add_argument(
         "--visual-level",
         type=int,
@@ -265,14 +289,18 @@ def run(args: argparse.Namespace) -> int:
     :data:`EXIT_ERRORS` when some ended in errors."""
     from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
     from rsb_mj.evaluation.metrics import pair_metrics, summarize
-    from rsb_mj.evaluation.runner import EvalConfig, run_eval
+    from rsb_mj.evaluation.records import RECORDS_FILE
+    from rsb_mj.evaluation.runner import EvalConfig, forget, run_eval
     from rsb_mj.evaluation.tables import (
         SEMANTIC_GAP_NOTE,
+        TERMINAL_LEGEND,
+        TERMINAL_NOTE,
         ablation_table,
         markdown,
         pair_table,
+        plain,
         semantic_gap_table,
-        summary_table,
+        terminal_table,
     )
 
     goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
@@ -280,6 +308,19 @@ def run(args: argparse.Namespace) -> int:
         return _run_goal(args, goal_files)
     if args.out is None:
         raise EvalError("--out DIR is required: the run directory (resumed if present)")
+    for policy in args.forget:
+        dropped = forget(args.out, policy)
+        print(f"rsb eval: forgot {dropped} records of {policy} in {args.out / RECORDS_FILE}")
+    if args.forget and not args.policy:
+        return 0
+    if args.name and len(set(args.policy)) != len(args.policy):
+        raise EvalError("--name with a --policy given twice: give each --policy once")
+    if args.name and len(args.name) != len(args.policy):
+        raise EvalError(
+            f"--name given {len(args.name)} times for {len(args.policy)} --policy: give one "
+            "--name per --policy, in the same order"
+        )
+    named = dict(zip(args.policy, args.name or args.policy, strict=True))
     suites: list[str] = []
     suites += expand_suites(list(args.suite))
     for path in args.tasks:
@@ -288,15 +329,16 @@ def run(args: argparse.Namespace) -> int:
         suites.append(os.path.normpath(path))
     config = EvalConfig(
         suites=tuple(dict.fromkeys(suites)),
-        policies=tuple(dict.fromkeys(args.policy)),
+        policies=tuple(named),
+        names=tuple(named.values()) if args.name else (),
         episodes=args.episodes,
         out=args.out,
         split=args.split,
         start=args.start,
-        workers=args.workers,
+        workers=args.jobs,
         max_steps=args.max_steps,
         videos=tuple(args.video),
-        progress=not args.no_progress and sys.stderr.isatty(),
+        progress=not args.no_progress,
         connect_timeout_s=args.connect_timeout,
         request_timeout_s=args.request_timeout,
         episode_timeout_s=args.episode_timeout,
@@ -321,12 +363,9 @@ def run(args: argparse.Namespace) -> int:
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     metrics = summarize(records)
-    print(markdown(summary_table(metrics)))
-    print(
-        "one attempt per episode; rates in %, Wilson 95% intervals; errors are not scored; "
-        "selection: correct first grasp among grasping episodes; nSG only where GSR > 0; "
-        "vs chance: successes among grasps against 1/N +- Act2Answer's margin"
-    )
+    print(plain(terminal_table(metrics)))
+    print(TERMINAL_LEGEND)
+    print(TERMINAL_NOTE)
     ablations = ablation_table(metrics)
     if len(ablations) > 1:
         print("\ninstruction ablations (TSR drop = original - ablated, pp, Newcombe 95%):")
@@ -378,6 +417,9 @@ def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
             "goal task files (without (:question ...)) run on their own: give only goal "
             f"task files, or none; goal files: {', '.join(files)}"
         )
+    from rsb_mj.scene.assets import resolve_object_source
+
+    objects = resolve_object_source(args.assets)
     records = run_goal_eval(
         files,
         list(dict.fromkeys(args.policy)),
@@ -385,6 +427,7 @@ def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
         start=args.start,
         out=args.out,
         max_steps=args.max_steps,
+        objects=objects,
     )
     print(summary(records))
     failed = [r for r in records if not r.success and r.failure]

@@ -1,7 +1,7 @@
 """``rsb expert-check SUITE... -n 200``: measure the built-in expert's success.
 
-The evaluation runner with ``--policy expert`` (see :mod:`rsb_mj.expert.check`): one line per
-suite, every failure with its reason.
+The evaluation runner with ``--policy expert`` (see :mod:`rsb_mj.evaluation.expert_check`):
+one line per suite, every failure with its reason.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
 from rsb_mj.suites import SUITES, expand_suites
 
 
@@ -31,20 +32,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="suites, 'a2a' (the Act2Answer suites) or task files (.bddl); default: all six",
     )
     p.add_argument("--split", default="eval", choices=("train", "eval"))
-    p.add_argument("-n", type=int, default=200, help="rows per suite (default 200)")
+    add_episodes(p, "rows per suite (default 200)", default=200, dest="n")
     p.add_argument("--start", type=int, default=0)
-    p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
+    add_jobs(p, "worker processes (default 1)")
     p.add_argument(
         "--log",
         type=Path,
         help="write every episode's record (rsb eval's, with failure_reason) here, one JSON "
         "line each (at the end, atomically)",
     )
-    p.add_argument(
-        "--out",
-        type=Path,
-        help="keep the run directory here (resumable; `rsb report` reads it); default: a "
-        "temporary one",
+    add_out(
+        p,
+        "keep the run directory here (resumable; `rsb report` reads it); default: a temporary one",
     )
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=run)
@@ -54,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     """Print every failure and one line per suite; 0 when all suites pass."""
     from rsb_mj.atomic import atomic_write_text
     from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.expert_check import check_suites
     from rsb_mj.evaluation.records import EpisodeRecord
-    from rsb_mj.expert.check import check_suites
     from rsb_mj.lock import make_folder
     from rsb_mj.suites import get_suite
     from rsb_mj.tables.episode_source import check_rows, is_task_file, task_path

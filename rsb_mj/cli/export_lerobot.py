@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_out
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``export-lerobot`` subcommand."""
@@ -22,9 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("demo_dir", type=Path, help="folder of episode_*.hdf5 (rsb demos -o)")
-    p.add_argument(
-        "-o", "--out", type=Path, help="dataset folder to create (default DEMO_DIR/lerobot)"
-    )
+    add_out(p, "dataset folder to create (default DEMO_DIR/lerobot)")
     p.add_argument(
         "--lerobot-version", default="3.0", choices=("3.0", "2.1"), help="dataset format"
     )

@@ -22,6 +22,7 @@ import argparse
 import json
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_episodes
 from rsb_mj.suites import A2A_SUITES, SUITES
 
 #: Beyond Blocks task files (``all`` in SOURCE adds none of them; name them or use ``objects``).
@@ -57,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "plates, read at 224x224) or 'objects' (the Beyond Blocks task files); default: all",
     )
     p.add_argument("--split", default="eval", choices=("train", "eval"))
-    p.add_argument("-n", type=int, default=200, help="rows per source (200)")
+    add_episodes(p, "rows per source (200)", default=200, dest="n")
     p.add_argument("--start", type=int, default=0, help="first row (0)")
     p.add_argument("--width", type=int, default=320, help="head image width [px] (320)")
     p.add_argument("--height", type=int, default=240, help="head image height [px] (240)")

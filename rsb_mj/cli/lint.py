@@ -57,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="deprecated and ignored: files are linted in this process",
+        help=argparse.SUPPRESS,  # deprecated and ignored: files are linted in this process
     )
     parser.set_defaults(func=run)
 
@@ -124,9 +124,26 @@ def findings_of(files: list[Path], target: str | None) -> list[list[dict[str, An
     Raises:
         InternalError: naming the first file on which the linter failed (a bug).
     """
+    others: dict[str, str | None] = {}
     return [
-        [_finding(d, text) for d in diagnostics] for text, diagnostics in lint_all(files, target)
+        [_finding(d, _source(d, path, text, others)) for d in diagnostics]
+        for path, (text, diagnostics) in zip(files, lint_all(files, target), strict=True)
     ]
+
+
+def _source(
+    diagnostic: Any, path: Path, text: str | None, others: dict[str, str | None]
+) -> str | None:
+    """The text a diagnostic's line is shown from: the linted file's, or the file the finding
+    is in (a question bank, a template file: read once, None when unreadable)."""
+    if diagnostic.path == str(path):
+        return text
+    if diagnostic.path not in others:
+        try:
+            others[diagnostic.path] = Path(diagnostic.path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            others[diagnostic.path] = None
+    return others[diagnostic.path]
 
 
 def run(args: argparse.Namespace) -> int:

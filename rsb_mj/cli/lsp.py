@@ -3,7 +3,9 @@
 An editor starts it and talks LSP on its standard input and output (``docs/editors.md``
 shows VS Code, Neovim and Helix set-ups). It needs the ``lsp`` extra
 (``pip install 'rsb_mj[lsp]'``: pygls). Exit status: 0 when the client shuts it down, 2 when
-pygls is missing.
+pygls is missing. A malformed message (a bad ``Content-Length``, one over 64 MiB, a body that
+is not JSON) is skipped with one line on stderr and the server reads on from the next one
+(:mod:`rsb_mj.lsp.framing`); a request it cannot serve gets a JSON-RPC error.
 """
 
 from __future__ import annotations

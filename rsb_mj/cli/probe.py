@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_out
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``probe`` subcommand."""
@@ -65,9 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"label permutations of the control (default {PERMUTATIONS}; 0: none)",
     )
     p.add_argument("--seed", type=int, default=SEED, help=f"folds' seed (default {SEED})")
-    p.add_argument(
-        "--out", type=Path, default=None, help="output folder (default RUN_DIR/probe for one)"
-    )
+    add_out(p, "output folder (default RUN_DIR/probe for one)")
     p.add_argument("--no-plot", action="store_true", help="skip the PNG plot")
     p.add_argument("--stdout", action="store_true", help="print the table only; write no file")
     p.set_defaults(func=run)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_out
 from rsb_mj.errors import RsbError
 
 
@@ -22,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("task", metavar="TASK", help="task file (*.bddl) or suite name")
     parser.add_argument("--seed", type=int, default=0, help="reset seed (0)")
-    parser.add_argument("-o", "--output", type=Path, required=True, help="output PNG path")
+    add_out(parser, "output PNG path", required=True, dest="output", old=("--output",))
     parser.add_argument("--width", type=int, default=320, help="image width per view [px] (320)")
     parser.add_argument("--height", type=int, default=240, help="image height [px] (240)")
     parser.add_argument("--quality", choices=("fast", "full"), default="fast", help="(fast)")

@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.cli._flags import add_out
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``report`` subcommand."""
@@ -31,9 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="run directories")
-    p.add_argument(
-        "--out", type=Path, default=None, help="report folder (default: DIR/report for one DIR)"
-    )
+    add_out(p, "report folder (default: DIR/report for one DIR)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument(
         "--html",

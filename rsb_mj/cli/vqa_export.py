@@ -11,7 +11,8 @@ Writes ``vqa/samples.jsonl`` (LLaVA-style conversations) and ``vqa/images/*.png`
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from rsb_mj.cli._flags import add_episodes, add_out
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,9 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("suite", help="suite name, e.g. RSB-General-4")
     p.add_argument("--split", default="train", help="train (eval is refused)")
-    p.add_argument("-n", type=int, default=20, help="samples (default 20)")
+    add_episodes(p, "samples, one per train episode (default 20)", default=20, dest="n")
     p.add_argument("--start", type=int, default=0, help="first train row (default 0)")
-    p.add_argument("-o", "--out", type=Path, required=True, help="output folder")
+    add_out(p, "output folder", required=True)
     p.set_defaults(func=run)
 
 

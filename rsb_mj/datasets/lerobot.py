@@ -1,4 +1,4 @@
-"""Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.expert.dataset`) as a LeRobot dataset.
+"""Export rsb_mj demonstrations (HDF5, :mod:`rsb_mj.datasets.demo_file`) as a LeRobot dataset.
 
 Two layouts of LeRobot's ``LeRobotDataset`` (written with pyarrow and PyAV, no lerobot
 dependency; the ``lerobot-export`` extra installs both):
@@ -231,7 +231,7 @@ class _Episode:
 
 
 def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
-    from rsb_mj.expert.dataset import read_demo
+    from rsb_mj.datasets.demo_file import read_demo
 
     demo = read_demo(path, images=bool(cameras))
     missing = [c for c in cameras if c not in demo.images]
@@ -330,7 +330,7 @@ def _build(
     successful_only: bool,
     progress: Callable[[int, int], None] | None,
 ) -> tuple[int, int, int]:
-    from rsb_mj.datasets.video import encode_mp4
+    from rsb_mj.evaluation.video import encode_mp4
 
     pa, _ = _pyarrow()
     tasks: dict[str, int] = {}

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 

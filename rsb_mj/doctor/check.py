@@ -76,8 +76,13 @@ class DoctorResult:
         """``pass``, ``differs`` or ``fails``: the worst frame's."""
         return worst([f.verdict for f in self.frames])
 
-    def advice(self) -> list[str]:
-        """What the verdict means for scores from this machine and what to do (lines)."""
+    def advice(self, maintainer: bool = False) -> list[str]:
+        """What the verdict means for scores from this machine and what to do (lines).
+
+        Args:
+            maintainer: also say how to regenerate the shipped goldens after an intended
+                scene change (advice for rsb_mj's maintainers, not its users).
+        """
         golden = self.goldens.renderer
         same = self.renderer.id == golden.id
         differs = "; ".join(renderer_differences(self.renderer, golden))
@@ -134,12 +139,23 @@ class DoctorResult:
             )
         if changed:
             mujoco_now = self.renderer_versions_note()
-            lines.append(
-                f"scene changed: {', '.join(changed)} is not the scene the goldens were drawn "
-                f"from (its compiled model or pose differs: scene code, frozen tables or "
-                f"mujoco{mujoco_now}). If that change is intended, regenerate the goldens on "
-                f"the goldens' renderer and commit them: {REGENERATE}"
+            matched = all(f.verdict == "pass" for f in self.frames if f.scene_changed)
+            meaning = (
+                "Its frames match the goldens all the same: nothing to do."
+                if matched
+                else "Part of the difference above may come from it, not from this machine."
             )
+            lines.append(
+                f"note: {', '.join(changed)} is drawn from a scene that is not quite the one "
+                f"the goldens were drawn from (its compiled model or pose differs: this "
+                f"checkout's scene code, frozen tables or mujoco{mujoco_now}). {meaning} "
+                "Compare scores only between runs of the same rsb_mj and mujoco versions."
+            )
+            if maintainer:
+                lines.append(
+                    "maintainer: if the scene change is intended, regenerate the goldens on "
+                    f"the goldens' renderer and commit them: {REGENERATE}"
+                )
         return lines
 
     def renderer_versions_note(self) -> str:

@@ -35,6 +35,7 @@ from rsb_mj.scene.aloha import (
     finger_joints,
     finger_to_gripper,
 )
+from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
 from rsb_mj.workspace import CAMERAS
@@ -98,11 +99,14 @@ class GoalEnv(gymnasium.Env):
         quality: str = "fast",
         control_hz: int = CONTROL_HZ,
         max_steps: int = MAX_STEPS,
+        objects: ObjectSource | None = None,
     ) -> None:
         if PHYSICS_HZ % control_hz:
             raise EnvError(f"control_hz {control_hz} does not divide the physics rate")
         self.task: GoalTask = load_goal_task(task)
-        self.scene: GoalScene = compile_goal_scene(self.task, quality=quality)
+        #: Where the objects come from (the shipped stand-ins unless the user's assets).
+        self.objects: ObjectSource = objects or STANDINS_SOURCE
+        self.scene: GoalScene = compile_goal_scene(self.task, quality=quality, objects=self.objects)
         self.model: mujoco.MjModel = self.scene.model
         self.data = mujoco.MjData(self.model)
         self.checker = GoalChecker(self.model, self.task)

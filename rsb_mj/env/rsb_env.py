@@ -85,7 +85,7 @@ from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
 from rsb_mj.env.signals import SignalRecorder
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import task_digest

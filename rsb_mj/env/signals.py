@@ -31,10 +31,10 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
+from rsb_mj.episodes.layout import answer_zone_rects
 from rsb_mj.scene.aloha import finger_to_gripper
 from rsb_mj.scene.compiler import Scene, SignalSensors
 from rsb_mj.scene.footprint import Footprint, footprint, in_footprint
-from rsb_mj.scene.layout import answer_zone_rects
 from rsb_mj.scoring.signals import SignalPlan
 
 #: An object counts as resting (in the zone, on a candidate) only below this lift [m].

@@ -3,7 +3,7 @@ instruction templates, splits, the layout). The frozen tables of drawn episodes,
 and audits are :mod:`rsb_mj.tables`.
 
 Data flows one way: a parsed task (``:question`` source and choice count, candidates,
-``:options`` map rule) -> :func:`sample_episode` -> :class:`rsb_mj.episode.Episode`. The
+``:options`` map rule) -> :func:`sample_episode` -> :class:`rsb_mj.episodes.episode.Episode`. The
 modules, one concept each:
 
 * :mod:`.sources` -- ``arithmetic`` (sign rule ``a >= b + 10``), ``gsm8k``, ``mmlu_pro``,

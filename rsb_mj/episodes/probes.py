@@ -3,15 +3,8 @@
 Text-only shortcuts of numeric options that a policy could learn without solving the
 question (the attacks of issue 9): the answer of a word problem or a product is often a
 "nice" number (many divisors, round), and near-value distractors differ from it in their
-last digits. Each ``pick_*`` function has the signature of a
-:mod:`~rsb_mj.tables.heuristics` heuristic: it looks at the options only, returns the
-letter it would pick (earliest on a tie) or None when it does not apply (some option is
-not a number) or when every option ties on its feature.
-
-:func:`units_digit_oracle` is different: it is the success rate of a guesser that *knows
-the answer's units digit* (cheap to compute for ``a op b``) and picks uniformly among the
-options ending in it. It needs the correct option, so it is an audit statistic, not a
-heuristic.
+last digits. This module measures numbers (what the option sampler and the question
+sources weigh); the shortcuts built on it, per episode, are :mod:`rsb_mj.tables.heuristics`.
 """
 
 from __future__ import annotations
@@ -21,18 +14,10 @@ from collections import Counter
 from collections.abc import Iterable
 from decimal import Decimal
 
-from rsb_mj.episode import Episode
-from rsb_mj.episodes.numeric import decimals_of, format_number, leading_number, step_of
+from rsb_mj.episodes.numeric import decimals_of, format_number, step_of
 
 #: Divisors looked at by the "niceness" of a number.
 DIVISORS = tuple(range(1, 13))
-
-
-def numeric_options(episode: Episode) -> list[Decimal] | None:
-    """The options' leading numbers (``"5.2 m/s"`` -> 5.2), or None if some option does not
-    start with a number."""
-    values = [leading_number(o) for o in episode.options]
-    return None if any(v is None for v in values) else values  # type: ignore[return-value]
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -142,58 +127,3 @@ def last_two_digits(value: Decimal) -> str:
 def magnitude(value: Decimal) -> int:
     """Number of digits of the integer part of ``value`` (1 for 0..9)."""
     return len(str(abs(int(value))))
-
-
-def _best(scores: list, episode: Episode, *, largest: bool = True) -> str | None:
-    if all(s == scores[0] for s in scores):
-        return None
-    best = max(scores) if largest else min(scores)
-    return episode.letters[scores.index(best)]
-
-
-def pick_most_divisors(episode: Episode) -> str | None:
-    """The option with the most divisors among 1..12 (the issue's "nice number" rule)."""
-    values = numeric_options(episode)
-    return None if values is None else _best([divisor_count(v) for v in values], episode)
-
-
-def pick_rarest_units_digit(episode: Episode) -> str | None:
-    """The option whose units digit the fewest other options share."""
-    values = numeric_options(episode)
-    if values is None:
-        return None
-    digits = [units_digit(v) for v in values]
-    counts = Counter(digits)
-    return _best([counts[d] for d in digits], episode, largest=False)
-
-
-def pick_rarest_last_two(episode: Episode) -> str | None:
-    """The option whose last two digits the fewest other options share."""
-    values = numeric_options(episode)
-    if values is None:
-        return None
-    pairs = [last_two_digits(v) for v in values]
-    counts = Counter(pairs)
-    return _best([counts[p] for p in pairs], episode, largest=False)
-
-
-def pick_commonest_magnitude(episode: Episode) -> str | None:
-    """The option whose digit count the most other options share (an answer with as many
-    digits as most options; distractors that cross a power of ten stand out)."""
-    values = numeric_options(episode)
-    if values is None:
-        return None
-    sizes = [magnitude(v) for v in values]
-    counts = Counter(sizes)
-    return _best([counts[s] for s in sizes], episode)
-
-
-def units_digit_oracle(episode: Episode) -> float | None:
-    """Success probability of a guess that knows the answer's units digit: 1 / (number of
-    options ending in it); None for non-numeric options."""
-    values = numeric_options(episode)
-    if values is None:
-        return None
-    digits = [units_digit(v) for v in values]
-    answer = digits[episode.letters.index(episode.correct)]
-    return 1.0 / digits.count(answer)

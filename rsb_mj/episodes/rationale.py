@@ -26,7 +26,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.numeric import normalize_number
 from rsb_mj.errors import EpisodeError
 

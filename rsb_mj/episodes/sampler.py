@@ -11,10 +11,10 @@ Every task family takes the same steps. Every draw comes from
    see :mod:`rsb_mj.choices`);
 5. the instruction template (candidates that show their answers, e.g. Act2Answer's answer
    plates: the templates of the question's form, ``{Q}`` only, :mod:`.templates`);
-6. the layout, from :func:`rsb_mj.scene.layout.sample_layout`, so a change of the layout
+6. the layout, from :func:`rsb_mj.episodes.layout.sample_layout`, so a change of the layout
    sampler changes only the layouts of frozen episodes, never their semantics;
 7. only for task files with non-candidate objects (the L1/L2 suites): their poses
-   (:func:`rsb_mj.scene.layout.sample_distractors`), then one palette color each. Nothing is
+   (:func:`rsb_mj.episodes.layout.sample_distractors`), then one palette color each. Nothing is
    drawn for the others, so a level's episode has its base suite's question, mapping, colors,
    template and candidate layout for the same seed.
 
@@ -40,7 +40,7 @@ import numpy as np
 
 from rsb_mj.choices import LETTERS, style
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
-from rsb_mj.episode import Distractor, Episode, Pose2D
+from rsb_mj.episodes.episode import Distractor, Episode, Pose2D
 from rsb_mj.episodes.instructions import (
     TaskLike,
     as_task,
@@ -223,7 +223,7 @@ def _draw_colors(
 
 def draw_layout(problem: TaskLike, rng: np.random.Generator) -> dict[str, Pose2D]:
     """Step 6: the candidates' layout from the scene's sampler, rounded (table frame)."""
-    from rsb_mj.scene.layout import sample_layout
+    from rsb_mj.episodes.layout import sample_layout
 
     raw = sample_layout(as_task(problem).problem, rng)
     return {name: _rounded(p) for name, p in raw.items()}
@@ -242,7 +242,7 @@ def draw_distractors(
 ) -> dict[str, Distractor]:
     """Step 7: the non-candidate objects' poses (rounded, table frame) around ``layout``, then
     a uniform palette color for each; ``{}`` (and no draw) when the task has none."""
-    from rsb_mj.scene.layout import sample_distractors
+    from rsb_mj.episodes.layout import sample_distractors
 
     poses = sample_distractors(as_task(problem).problem, rng, layout)
     names = list(PALETTE)

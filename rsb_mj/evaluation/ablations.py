@@ -40,7 +40,7 @@ from functools import cache
 import numpy as np
 
 from rsb_mj.choices import CHOICE_COUNTS, MAX_COLORED, style
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.direct import direct_instruction
 from rsb_mj.lang.ast import Problem

@@ -23,7 +23,7 @@ policy's score.
 from __future__ import annotations
 
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.categories import RSB_CATEGORIES

@@ -25,6 +25,7 @@ import numpy as np
 from rsb_mj.atomic import atomic_write_text
 from rsb_mj.errors import EvalError, RsbError
 from rsb_mj.evaluation.metrics import wilson
+from rsb_mj.scene.assets import ObjectSource
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,10 @@ class GoalRecord:
         cost: the episode's summed ``:cost`` (0 without one).
         failure: why the episode ended without success (the expert's reason, ``step limit``,
             ``reset: ...``), or ``""``.
-        objects: ``"stand-ins"`` (rsb's categories and primitive stand-ins).
+        objects: where the objects came from: ``"standins"`` (the shipped stand-ins) or
+            ``"assets:<fingerprint>"`` (the user's originals, :mod:`rsb_mj.scene.assets`).
+        objects_fingerprint: sha256 over the original files the scene used ("" for the
+            stand-ins).
         label: :data:`~rsb_mj.env.goal_env.LABEL`.
         wall_s: wall-clock seconds (not part of the result).
     """
@@ -57,6 +61,7 @@ class GoalRecord:
     cost: float
     failure: str
     objects: str
+    objects_fingerprint: str
     label: str
     wall_s: float
 
@@ -83,7 +88,8 @@ def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecor
         "source": task.source,
         "policy": spec,
         "seed": seed,
-        "objects": "stand-ins",
+        "objects": env.objects.label,
+        "objects_fingerprint": env.objects.fingerprint,
         "label": LABEL,
     }
     try:
@@ -128,8 +134,10 @@ def run_goal_eval(
     start: int = 0,
     out: Path | None = None,
     max_steps: int | None = None,
+    objects: ObjectSource | None = None,
 ) -> list[GoalRecord]:
-    """Run ``episodes`` seeds (``start``, ``start + 1`` ...) of every task with every policy.
+    """Run ``episodes`` seeds (``start``, ``start + 1`` ...) of every task with every policy,
+    on the objects of ``objects`` (the shipped stand-ins by default).
 
     Raises:
         TaskError: for a task file that cannot be built (the itemised list and its tier).
@@ -143,7 +151,7 @@ def run_goal_eval(
     for path in tasks:
         for spec in policies:
             cameras = () if spec == "expert" else ("head",)
-            env = GoalEnv(path, cameras=cameras, max_steps=max_steps or MAX_STEPS)
+            env = GoalEnv(path, cameras=cameras, max_steps=max_steps or MAX_STEPS, objects=objects)
             policy = None if spec == "expert" else _policy(spec, env)
             try:
                 for seed in range(start, start + episodes):
@@ -161,9 +169,21 @@ def run_goal_eval(
 
 def summary(records: list[GoalRecord]) -> str:
     """A markdown table: task, tier, policy, successes / episodes, rate [Wilson 95%], mean
-    cost per episode (where the task has a ``:cost``)."""
+    cost per episode (where the task has a ``:cost``).
+
+    Raises:
+        EvalError: for records of different object sources (stand-ins, asset folders).
+    """
     from rsb_mj.env.goal_env import LABEL
 
+    sources = sorted({r.objects for r in records})
+    if len(sources) > 1:
+        raise EvalError(
+            "these records ran on different objects and are not pooled: "
+            + ", ".join(sources)
+            + " (standins: the shipped stand-ins; assets:<fingerprint>: a LIBERO / VLA-Arena "
+            "asset folder); report each source on its own"
+        )
     rows = ["| task | tier | policy | success | rate % [95% CI] | cost/episode |", "|---" * 6 + "|"]
     groups: dict[tuple[str, str], list[GoalRecord]] = {}
     for r in records:

@@ -17,7 +17,9 @@ class Job:
         max_steps: control-step limit.
         video: path of an mp4 of the head camera to write, or ``""`` for none.
         connect_timeout_s: a policy server's connection limit [s] (openpi).
-        request_timeout_s: a policy server's limit per query [s] (openpi).
+        request_timeout_s: a policy server's limit per query [s] (openpi), and a policy
+            process's per request once the policy is built
+            (:class:`~rsb_mj.policies.child.ChildPolicy`).
         episode_timeout_s: wall-clock limit of the whole episode [s]; exceeding it records
             an infrastructure error.
         variant: ``"original"``, an instruction ablation mode or ``"counterfactual"`` (see
@@ -33,6 +35,8 @@ class Job:
             ``""`` for the shipped tables.
         sealed: a sealed run (``rsb eval --sealed``): the episode's end does not depend on
             whether the choice is right (:class:`~rsb_mj.evaluation.rollout.Rollout`).
+        label: the policy's name in records and reports (``rsb eval --name``), ``""`` for
+            its spec (see :attr:`name`).
     """
 
     suite: str
@@ -51,8 +55,14 @@ class Job:
     feature_modules: tuple[str, ...] = ()
     tables: str = ""
     sealed: bool = False
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        """The policy's name in the records: its label, else its spec."""
+        return self.label or self.policy
 
     @property
     def key(self) -> tuple[str, str, int, str, str]:
         """The record key this job produces (see ``EpisodeRecord.key``)."""
-        return (self.suite, self.split, self.index, self.policy, self.variant)
+        return (self.suite, self.split, self.index, self.name, self.variant)

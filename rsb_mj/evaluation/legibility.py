@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.question import Question
 from rsb_mj.lang.ast import Problem
 from rsb_mj.scene.legibility import MIN_HEIGHT_PX, MIN_POLICY_HEIGHT_PX

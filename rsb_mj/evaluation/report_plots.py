@@ -20,7 +20,14 @@ from rsb_mj.evaluation.metrics import SuiteMetrics, confusion
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.report_model import Plot, ReportData
 
-__all__ = ["plot_confusion", "plot_drops", "plot_rates", "with_plots"]
+__all__ = [
+    "CHANCE_LABEL",
+    "plot_confusion",
+    "plot_drops",
+    "plot_rates",
+    "rates_figure",
+    "with_plots",
+]
 
 
 def _slug(text: str) -> str:
@@ -38,7 +45,19 @@ def _png(fig: Any) -> bytes:
 
 
 def plot_rates(metrics: dict[str, list[SuiteMetrics]]) -> bytes:
-    """PNG: grouped bars (suites x labels) of GSR, TSR and nSG with 95% intervals."""
+    """PNG: grouped bars (suites x labels) of GSR, TSR and nSG with 95% intervals, and the
+    chance TSR (1/N) of each suite (:func:`rates_figure`)."""
+    return _png(rates_figure(metrics))
+
+
+#: Legend label of the chance lines of the TSR panel.
+CHANCE_LABEL = "chance (1/N)"
+
+
+def rates_figure(metrics: dict[str, list[SuiteMetrics]]) -> Any:
+    """The matplotlib figure of :func:`plot_rates`: three panels (GSR, TSR, nSG); the TSR
+    panel has a dashed line across each suite's bars at its chance rate, 100/N % for N
+    candidates (a language-blind policy that always places its grasp)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -78,10 +97,17 @@ def plot_rates(metrics: dict[str, list[SuiteMetrics]]) -> bytes:
             )
         ax.set_ylabel(title)
         ax.axhline(0, color="gray", linewidth=0.8)
+    choices = {m.suite: m.choices for ms in metrics.values() for m in ms}
+    for i, suite in enumerate(suites):
+        axes[1].hlines(
+            100 / choices[suite], i - 0.45, i + 0.45, colors="tab:red", linestyles="dashed",
+            linewidth=1.2, label=CHANCE_LABEL if i == 0 else None, zorder=3, gid="chance",
+        )  # fmt: skip
     axes[0].legend(fontsize=8)
+    axes[1].legend(fontsize=8, loc="upper right")
     axes[-1].set_xticks(x, suites, rotation=20, ha="right")
     fig.tight_layout()
-    return _png(fig)
+    return fig
 
 
 def plot_drops(table: list[list[str]]) -> bytes:

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.env.views import PolicyEnv, SimView, policy_seed
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
 from rsb_mj.evaluation.failure import failure_reason
 from rsb_mj.evaluation.queries import DONE, Act, Ending, Finish, Query, Reset, answer

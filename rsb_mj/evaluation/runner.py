@@ -50,7 +50,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rsb_mj.atomic import WriteError, atomic_write_text
+from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
@@ -83,6 +83,7 @@ from rsb_mj.policies.child import forbid_memory_access
 from rsb_mj.policies.spec import builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.probing.store import FEATURES_DIR
+from rsb_mj.progress import progress
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
@@ -113,7 +114,8 @@ class EvalConfig:
         workers: worker processes (1: run in this process).
         max_steps: control-step limit; None uses each suite's ``max_steps``.
         videos: episode indices whose head camera is written to ``out/videos/``.
-        progress: show a progress bar (stderr).
+        progress: show progress on stderr: a bar on a terminal, else a line per 5% of the
+            episodes or per 10 s (:mod:`rsb_mj.progress`).
         connect_timeout_s: limit [s] for connecting to a policy server (and for each
             policy's preflight check).
         request_timeout_s: limit [s] for one query of a policy server.
@@ -165,6 +167,10 @@ class EvalConfig:
             its private manifest's sha256 instead of its row
             (:func:`~rsb_mj.evaluation.private_records.private_record`). A run directory
             keeps the tables it started with.
+        names: ``--name``: one label per policy (in the order of ``policies``), its name in
+            records and reports instead of its spec (``()``: the specs). A user's file spec
+            names the file as written, so the same policy run from another folder would
+            get another name; a label keeps it (and the policy's seed, derived from it).
     """
 
     suites: tuple[str, ...]
@@ -198,6 +204,12 @@ class EvalConfig:
     sandbox_binds: tuple[Path, ...] = ()
     sandbox_network: bool = False
     sandbox_gpu: bool = False
+    names: tuple[str, ...] = ()
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """Policy spec -> its label (``--name``; the spec itself without one)."""
+        return dict(zip(self.policies, self.names or self.policies, strict=True))
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -208,8 +220,13 @@ class EvalConfig:
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
             raise EvalError(f"split {self.split!r}; valid choices: {', '.join(SPLITS)}")
-        if self.episodes < 1 or self.start < 0 or self.workers < 1:
-            raise EvalError("--episodes and --workers must be at least 1, --start at least 0")
+        for flag, value, least in (
+            ("--episodes", self.episodes, 1),
+            ("--jobs", self.workers, 1),
+            ("--start", self.start, 0),
+        ):
+            if value < least:
+                raise EvalError(f"{flag} {value}: must be at least {least}")
         if self.max_steps is not None and self.max_steps < 1:
             raise EvalError("--max-steps must be at least 1")
         if not 1 <= self.batch <= MAX_BATCH:
@@ -217,7 +234,7 @@ class EvalConfig:
         if self.batch > 1 and self.ray is not None:
             raise EvalError(
                 f"--batch {self.batch} with --ray: a Ray task runs one episode; use --batch "
-                "with --workers, or --ray without --batch"
+                "with --jobs, or --ray without --batch"
             )
         if self.a2a_start not in A2A_STARTS:
             raise EvalError(
@@ -230,6 +247,8 @@ class EvalConfig:
             )
         if not self.suites or not self.policies:
             raise EvalError("name at least one --suite and one --policy")
+        if self.names:
+            _check_names(self.policies, self.names)
         if self.tables is not None and self.split != "eval":
             raise EvalError(f"--tables {self.tables}: private tables hold eval rows only")
         if self.tables is not None:
@@ -259,6 +278,30 @@ class EvalConfig:
                     f"--video {index}: not an episode of this run "
                     f"(valid: {self.start}..{last}, from --start and --episodes)"
                 )
+
+
+def _check_names(policies: tuple[str, ...], names: tuple[str, ...]) -> None:
+    """Refuse ``--name`` labels that do not name each ``--policy`` once, or that collide."""
+    if len(set(policies)) != len(policies):
+        raise EvalError("--name with a --policy given twice: give each --policy once")
+    if len(names) != len(policies):
+        raise EvalError(
+            f"--name given {len(names)} times for {len(policies)} --policy: give one --name "
+            "per --policy, in the same order"
+        )
+    for name in names:
+        if not name.strip() or name != name.strip():
+            raise EvalError(
+                f"--name {name!r}: a label is a non-empty name without surrounding spaces"
+            )
+    repeated = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+    if repeated:
+        raise EvalError(f"--name {repeated[0]!r} names two policies: give each its own label")
+    for name, spec in zip(names, policies, strict=True):
+        if name in policies and name != spec:
+            raise EvalError(
+                f"--name {name!r}: that is another --policy's spec; choose another label"
+            )
 
 
 def _check_sealed(config: EvalConfig) -> None:
@@ -320,13 +363,14 @@ def plan(config: EvalConfig) -> list[Job]:
         _check_policy(spec)
     _check_bounds(config)
     jobs = []
+    labels = config.labels
     for name in names:
         limit = config.max_steps or round(step_limit(name) * config.control_hz / BASE_CONTROL_HZ)
         for index in range(config.start, config.start + config.episodes):
             for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
                 if index in config.videos:
-                    file = video_file(name, spec, config.split, index, variant)
+                    file = video_file(name, labels[spec], config.split, index, variant)
                     video = str(config.out / VIDEOS_DIR / file)
                 jobs.append(
                     Job(
@@ -345,6 +389,7 @@ def plan(config: EvalConfig) -> list[Job]:
                         feature_modules=config.feature_modules,
                         tables=str(config.tables or ""),
                         sealed=config.sealed,
+                        label=labels[spec] if labels[spec] != spec else "",
                     )
                 )
     return jobs
@@ -532,6 +577,57 @@ def _postfix(done: dict[tuple[str, str], list[int]], errors: int) -> str:
     return f"{text}; {errors} errors" if errors else text
 
 
+def forget(out: Path, policy: str) -> int:
+    """Drop every record of ``policy`` (its exact name, as the records and reports show it)
+    from the run directory ``out``, under the folder's lock; returns how many were dropped.
+
+    The other lines stay byte for byte; the file is rewritten atomically. Feature archives
+    and videos of the dropped episodes are left in place (a rerun of the policy overwrites
+    them).
+
+    Raises:
+        EvalError: when ``out`` holds no records, or none of ``policy`` (naming those it
+            holds), or is a sealed run (its records are signed as one chain); WriteError
+            when the records cannot be rewritten.
+    """
+    path = out / RECORDS_FILE
+    if not path.is_file():
+        raise EvalError(f"{out}: no {RECORDS_FILE} records to forget {policy!r} from")
+    try:
+        sealed = bool(json.loads((out / RUN_FILE).read_text()).get("sealed"))
+    except (OSError, ValueError, AttributeError):
+        sealed = False
+    if sealed:
+        raise EvalError(
+            f"--forget {policy!r}: {out} is a sealed run, whose records are signed as one "
+            "chain: dropping some would break it; run the policy again in a new --out"
+        )
+    lock = lock_folder(out, "rsb eval --forget")
+    try:
+        repair(path)
+        lines = path.read_bytes().splitlines(keepends=True)
+        held: dict[str, int] = {}
+        kept = []
+        for line in lines:
+            try:
+                name = json.loads(line).get("policy")
+            except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+                name = None
+            if isinstance(name, str):
+                held[name] = held.get(name, 0) + 1
+            if name != policy:
+                kept.append(line)
+        if policy not in held:
+            valid = ", ".join(repr(name) for name in held) or "none"
+            raise EvalError(
+                f"--forget {policy!r}: {path} holds no records of it; its policies: {valid}"
+            )
+        atomic_write_bytes(path, b"".join(kept))
+    finally:
+        lock.release()
+    return held[policy]
+
+
 def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> list[EpisodeRecord]:
     """Run (or resume) ``config``; return the records of all its jobs, in plan order.
 
@@ -596,8 +692,6 @@ def _seal(config: EvalConfig) -> Seal | None:
 def _run_eval(
     config: EvalConfig, env_factory: EnvFactory | None, seal: Seal | None = None
 ) -> list[EpisodeRecord]:
-    from tqdm import tqdm
-
     jobs = plan(config)
     run_tasks.check_task_files(config.suites)
     digests = run_tasks.task_digests(config.suites)
@@ -637,13 +731,12 @@ def _run_eval(
         preflight(config, [job.policy for job in todo])
         tally: dict[tuple[str, str], list[int]] = {}
         errors = [0]
-        bar = tqdm(
-            total=len(jobs),
+        bar = progress(
+            len(jobs),
             initial=len(jobs) - len(todo),
             desc="rsb eval",
-            unit="ep",
-            disable=not config.progress,
-            dynamic_ncols=True,
+            unit="episodes",
+            enabled=config.progress,
         )
 
         def finish(job: Job, record: EpisodeRecord) -> None:

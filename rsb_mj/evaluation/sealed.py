@@ -14,8 +14,9 @@ from). From it come two keys, both HMACs of it (:meth:`Secret.digest`), so neith
   (another run's, another secret's) is refused with ``file:line``, and so is a run folder
   that says it is sealed but whose lines are not signed.
 
-In a sealed run a fault of the policy (it raised, sent a bad action, hung past a step or the
-episode's limit, its process died) is a scored failure: :func:`policy_fault` turns such an
+In a sealed run a fault of the policy (it raised, sent a bad action, did not answer a request
+within ``--request-timeout``, its process died; for a policy server, any fault of the server
+during an episode: :func:`server_fault`) is a scored failure: :func:`policy_fault` turns such an
 error record into one with ``termination == "policy_fault"`` (reported in its own column),
 so a policy cannot exclude the episodes it is about to fail. Only faults outside the policy
 stay errors (excluded, retried); a sealed run is complete only with none left.
@@ -128,13 +129,30 @@ def verify(path: Path, seal: Seal) -> str:
     return previous
 
 
+def server_fault(record: EpisodeRecord) -> bool:
+    """Whether an infrastructure error of a sealed run is the policy server's own: any fault
+    of an openpi server during an episode (no answer in time, a dropped connection, a reply
+    that is not one), so that a server cannot have an episode it is unsure of rerun. (A
+    server that is down at the start stops the run before any episode.)"""
+    return (
+        record.termination == "error"
+        and record.error_kind == "infra"
+        and record.policy.startswith("openpi:")
+        and (record.error or "").startswith("InfraError: openpi server ")
+    )
+
+
 def policy_fault(record: EpisodeRecord) -> EpisodeRecord:
-    """A sealed run's record: an error the policy caused becomes a scored failure
-    (``termination`` :data:`POLICY_FAULT`, the cause kept in ``error``); others unchanged."""
-    if record.termination != "error" or record.error_kind != "policy":
+    """A sealed run's record: an error the policy caused (``error_kind == "policy"``, or a
+    :func:`server_fault`) becomes a scored failure (``termination`` :data:`POLICY_FAULT`,
+    ``error_kind`` ``"policy"``, the cause kept in ``error``); others unchanged."""
+    if record.termination != "error":
+        return record
+    if record.error_kind != "policy" and not server_fault(record):
         return record
     return dataclasses.replace(
         record,
+        error_kind="policy",
         termination=POLICY_FAULT,
         success=False,
         success_step=None,
@@ -192,6 +210,7 @@ __all__ = [
     "is_sealed",
     "policy_fault",
     "sealed_order",
+    "server_fault",
     "sign",
     "verify",
 ]

@@ -117,6 +117,67 @@ def summary_table(
     return rows
 
 
+#: The terminal table's legend: its jargon in one line (at most 100 columns).
+TERMINAL_LEGEND = (
+    "GSR: grasped a candidate; TSR: placed the right one; nSG: TSR/GSR above chance, 0 = chance"
+)
+#: The terminal table's second note line: how to read the numbers.
+TERMINAL_NOTE = (
+    "% [Wilson 95%]; one attempt per episode; errors not scored; vs chance: 1/N +- A2A's margin"
+)
+
+
+def _short(value: float | None, interval: tuple[float, float] | None) -> str:
+    """``"97.5 [91,99]"``: the rate in % with its interval rounded to whole percent."""
+    if value is None or interval is None:
+        return MISSING
+    return f"{pct(value)} [{100 * interval[0]:.0f},{100 * interval[1]:.0f}]"
+
+
+def terminal_table(
+    metrics: Sequence[SuiteMetrics], *, max_error_rate: float | None = MAX_ERROR_RATE
+) -> Table:
+    """The per-suite summary as ``rsb eval`` prints it: GSR, TSR and nSG with intervals
+    rounded to whole percent, so a row fits 100 columns (:func:`plain`); the report keeps
+    the full :func:`summary_table`."""
+    rows = [["policy", "suite", "n", "err", "GSR %", "TSR %", "nSG %", "vs chance"]]
+    for m in metrics:
+        row = [label_of(m), m.suite, str(m.episodes), str(m.errors)]
+        if withheld(m, max_error_rate):
+            rows.append([*row, *[WITHHELD] * 4])
+            continue
+        rows.append(
+            [
+                *row,
+                pct(m.gsr.value),
+                _short(m.tsr.value, m.tsr.interval),
+                _short(m.nsg, m.nsg_interval),
+                m.chance_verdict,
+            ]
+        )
+    return rows
+
+
+def plain(table: Table) -> str:
+    """A table as aligned plain-text columns (two spaces apart, numbers right-aligned) under
+    a rule: narrower than :func:`markdown` for a terminal."""
+    table = [[one_line(c) for c in row] for row in table]
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    numeric = [
+        all(re.fullmatch(r"-?[\d.]+( \[-?\d+,-?\d+\])?|-", row[i]) for row in table[1:])
+        for i in range(len(widths))
+    ]
+
+    def line(cells: list[str]) -> str:
+        parts = [
+            c.rjust(w) if n else c.ljust(w) for c, w, n in zip(cells, widths, numeric, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(table[0]), rule, *(line(r) for r in table[1:])])
+
+
 def safety_table(
     metrics: Sequence[SuiteMetrics],
     *,

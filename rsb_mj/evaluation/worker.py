@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
 from rsb_mj.evaluation.jobs import Job
@@ -194,7 +194,7 @@ def _make_policy(job: Job) -> Policy:
         raise
     except BaseException as exc:  # a user factory that raises (SystemExit included)
         raise PolicyError(f"policy {job.policy}: building it failed: {describe(exc)}") from exc
-    policy.name = job.policy  # records are keyed by the spec as the user wrote it
+    policy.name = job.name  # records are keyed by the label, else the spec as written
     return policy
 
 
@@ -207,7 +207,7 @@ def begin(
     """The episode of ``job`` in ``slot``, ready to run (its policy and an environment
     taken from this process's caches), or the job's error record when it cannot start."""
     try:
-        port = _PORTS.take(job.policy, slot, lambda: _make_policy(job))
+        port = _PORTS.take(job.name, slot, lambda: _make_policy(job))
     except KeyboardInterrupt:
         raise
     except EpisodeFault as exc:
@@ -268,7 +268,7 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
     """Write the episode's features (if it kept any) and return its record entry."""
     captured = recorder.captured()
     if captured is not None:
-        name = feature_name(job.suite, job.split, job.index, job.policy, job.variant)
+        name = feature_name(job.suite, job.split, job.index, job.name, job.variant)
         return write_features(Path(job.features_dir), name, captured)
     if recorder.error is not None:
         why = recorder.error
@@ -303,7 +303,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         "split": job.split,
         "index": job.index,
         "seed": ep.seed,
-        "policy": job.policy,
+        "policy": job.name,
         "task": ep.task,
         "question_id": ep.question_id,
         "template_id": ep.template_id,

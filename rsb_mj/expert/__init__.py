@@ -8,8 +8,8 @@
 
 The evaluated policy ``expert`` (:class:`rsb_mj.policies.scripted.ExpertPolicy`) runs it; the
 commands built on that policy and the evaluation runner: ``rsb expert-check`` (success
-figures and failure reasons, :mod:`rsb_mj.expert.check`) and ``rsb demos`` (HDF5
-demonstrations, :mod:`rsb_mj.expert.demos`, format in :mod:`rsb_mj.expert.dataset`).
+figures and failure reasons, :mod:`rsb_mj.evaluation.expert_check`) and ``rsb demos`` (HDF5
+demonstrations, :mod:`rsb_mj.datasets.demos`, format in :mod:`rsb_mj.datasets.demo_file`).
 """
 
 from rsb_mj.expert.collision import CollisionChecker

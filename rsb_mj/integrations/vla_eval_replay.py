@@ -53,8 +53,8 @@ class DemoReplayServer(PredictModelServer):
         """Read the demonstrations of ``demo_dir`` (see the class docstring)."""
         kwargs.setdefault("chunk_size", 1)
         super().__init__(max_batch_size=max_batch_size, max_wait_time=max_wait_time, **kwargs)
+        from rsb_mj.datasets.demo_file import read_demo
         from rsb_mj.datasets.lerobot import find_demos
-        from rsb_mj.expert.dataset import read_demo
 
         self._actions: dict[str, np.ndarray] = {}
         for path in find_demos(Path(demo_dir)):

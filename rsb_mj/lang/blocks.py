@@ -55,6 +55,7 @@ class Question(Node):
         repeated: positions of a second ``(:source ...)`` or ``(:choices ...)`` (a lint
             error; the first is kept).
         source_span: position of the (first) ``(:source ...)`` form.
+        choices_span: position of the (first) ``(:choices N)`` form.
     """
 
     source: str | None = None
@@ -64,6 +65,7 @@ class Question(Node):
     span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
     repeated: tuple[Span, ...] = field(default=(), compare=False, repr=False, kw_only=True)
     source_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    choices_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
     def param(self, name: str) -> SourceParam | None:
         """The parameter called ``name``, or None."""

@@ -88,16 +88,16 @@ RSB_CATEGORIES: dict[str, CategoryInfo] = {
 #: Stand-ins for LIBERO's and VLA-Arena's objects and fixtures (the table
 #: rsb_mj.scene.categories.standins; radii bound the declared sizes' top view, + 1 mm).
 STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
-    "alphabet_soup": CategoryInfo("alphabet soup", 0.051, False),  # 7.0 x 7.0 cm
-    "tomato_sauce": CategoryInfo("tomato sauce", 0.051, False),  # 7.0 x 7.0 cm
+    "alphabet_soup": CategoryInfo("alphabet soup", 0.038, False),  # 5.2 x 5.2 cm
+    "tomato_sauce": CategoryInfo("tomato sauce", 0.038, False),  # 5.2 x 5.2 cm
     "butter": CategoryInfo("butter", 0.045, False),  # 7.8 x 4.0 cm
     "cream_cheese": CategoryInfo("cream cheese", 0.048, False),  # 8.3 x 4.3 cm
     "chocolate_pudding": CategoryInfo("chocolate pudding", 0.051, False),  # 8.4 x 5.1 cm
-    "cookies": CategoryInfo("cookies", 0.054, False),  # 8.5 x 6.3 cm
-    "orange_juice": CategoryInfo("orange juice", 0.081, False),  # 14.5 x 6.5 cm
-    "ketchup": CategoryInfo("ketchup", 0.082, False),  # 14.9 x 6.0 cm
-    "salad_dressing": CategoryInfo("salad dressing", 0.081, False),  # 14.8 x 6.0 cm
-    "new_salad_dressing": CategoryInfo("salad dressing", 0.081, False),  # 14.8 x 6.0 cm
+    "cookies": CategoryInfo("cookies", 0.051, False),  # 8.5 x 5.2 cm
+    "orange_juice": CategoryInfo("orange juice", 0.079, False),  # 14.5 x 5.2 cm
+    "ketchup": CategoryInfo("ketchup", 0.08, False),  # 14.9 x 5.2 cm
+    "salad_dressing": CategoryInfo("salad dressing", 0.08, False),  # 14.8 x 5.2 cm
+    "new_salad_dressing": CategoryInfo("salad dressing", 0.08, False),  # 14.8 x 5.2 cm
     "bbq_sauce": CategoryInfo("bbq sauce", 0.032, False),  # 5.0 x 3.4 cm
     "akita_black_bowl": CategoryInfo("black bowl", 0.09, False),  # 12.5 x 12.5 cm
     "white_bowl": CategoryInfo("white bowl", 0.065, False),  # 9.0 x 9.0 cm
@@ -113,23 +113,23 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "yellow_book": CategoryInfo("yellow book", 0.054, False),  # 10.2 x 2.8 cm
     "basket": CategoryInfo("basket", 0.111, False),  # 16.0 x 15.0 cm
     "wooden_tray": CategoryInfo("wooden tray", 0.172, False),  # 29.8 x 16.7 cm
-    "tomato": CategoryInfo("tomato", 0.058, False),  # 8.0 x 8.0 cm
-    "tomato_n": CategoryInfo("tomato", 0.055, False),  # 7.5 x 7.5 cm
-    "onion": CategoryInfo("onion", 0.062, False),  # 8.5 x 8.5 cm
-    "onion_n": CategoryInfo("onion", 0.058, False),  # 8.0 x 8.0 cm
-    "lime": CategoryInfo("lime", 0.051, False),  # 7.0 x 7.0 cm
-    "peach": CategoryInfo("peach", 0.052, False),  # 7.2 x 7.2 cm
-    "mango": CategoryInfo("mango", 0.062, False),  # 10.0 x 6.8 cm
-    "kiwi": CategoryInfo("kiwi", 0.05, False),  # 7.2 x 6.4 cm
-    "kiwi_n": CategoryInfo("kiwi", 0.05, False),  # 7.2 x 6.4 cm
-    "bell_pepper": CategoryInfo("bell pepper", 0.069, False),  # 9.5 x 9.5 cm
-    "potato": CategoryInfo("potato", 0.071, False),  # 10.5 x 9.0 cm
+    "tomato": CategoryInfo("tomato", 0.038, False),  # 5.2 x 5.2 cm
+    "tomato_n": CategoryInfo("tomato", 0.037, False),  # 5.0 x 5.0 cm
+    "onion": CategoryInfo("onion", 0.038, False),  # 5.2 x 5.2 cm
+    "onion_n": CategoryInfo("onion", 0.037, False),  # 5.0 x 5.0 cm
+    "lime": CategoryInfo("lime", 0.037, False),  # 5.0 x 5.0 cm
+    "peach": CategoryInfo("peach", 0.038, False),  # 5.2 x 5.2 cm
+    "mango": CategoryInfo("mango", 0.049, False),  # 8.0 x 5.0 cm
+    "kiwi": CategoryInfo("kiwi", 0.041, False),  # 6.2 x 5.0 cm
+    "kiwi_n": CategoryInfo("kiwi", 0.041, False),  # 6.2 x 5.0 cm
+    "bell_pepper": CategoryInfo("bell pepper", 0.041, False),  # 6.0 x 5.2 cm
+    "potato": CategoryInfo("potato", 0.049, False),  # 8.0 x 5.2 cm
     "egg": CategoryInfo("egg", 0.038, False),  # 5.6 x 4.6 cm
     "strawberry": CategoryInfo("strawberry", 0.033, False),  # 4.5 x 4.5 cm
     "carrot": CategoryInfo("carrot", 0.078, False),  # 15.0 x 3.4 cm
     "cucumber": CategoryInfo("cucumber", 0.094, False),  # 18.0 x 4.4 cm
     "broccoli": CategoryInfo("broccoli", 0.076, False),  # 11.0 x 10.0 cm
-    "water_ball": CategoryInfo("water ball", 0.051, False),  # 7.0 x 7.0 cm
+    "water_ball": CategoryInfo("water ball", 0.037, False),  # 5.0 x 5.0 cm
     "billiard_balls": CategoryInfo("billiard balls", 0.051, False),  # 7.2 x 6.8 cm
     "cake": CategoryInfo("cake", 0.079, False),  # 11.0 x 11.0 cm
     "cake_n": CategoryInfo("cake", 0.072, False),  # 10.0 x 10.0 cm
@@ -154,7 +154,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "candle": CategoryInfo("candle", 0.037, False),  # 5.0 x 5.0 cm
     "fork": CategoryInfo("fork", 0.102, False),  # 20.0 x 2.4 cm
     "knife_n": CategoryInfo("knife", 0.112, False),  # 22.0 x 2.2 cm
-    "scissors": CategoryInfo("scissors", 0.087, False),  # 16.0 x 6.3 cm
+    "scissors": CategoryInfo("scissors", 0.085, False),  # 16.0 x 5.1 cm
     "toy_train": CategoryInfo("toy train", 0.158, False),  # 30.0 x 9.0 cm
     "toy_motorbike": CategoryInfo("toy motorbike", 0.066, False),  # 12.0 x 4.5 cm
     "mickey": CategoryInfo("toy mouse", 0.113, False),  # 14.4 x 17.0 cm
@@ -173,8 +173,8 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "rotated_fork_pi": CategoryInfo("fork", 0.102, False),  # 20.0 x 2.4 cm
     "rotated_knife": CategoryInfo("knife", 0.112, False),  # 2.2 x 22.0 cm
     "rotated_knife_pi": CategoryInfo("knife", 0.112, False),  # 22.0 x 2.2 cm
-    "rotated_scissors": CategoryInfo("scissors", 0.087, False),  # 6.3 x 16.0 cm
-    "rotated_scissors_pi": CategoryInfo("scissors", 0.087, False),  # 16.0 x 6.3 cm
+    "rotated_scissors": CategoryInfo("scissors", 0.085, False),  # 5.1 x 16.0 cm
+    "rotated_scissors_pi": CategoryInfo("scissors", 0.085, False),  # 16.0 x 5.1 cm
     "rotated_toy_motorbike": CategoryInfo("toy motorbike", 0.066, False),  # 4.5 x 12.0 cm
     "rotated_toy_motorbike_x": CategoryInfo("toy motorbike", 0.066, False),  # 12.0 x 4.5 cm
     "cutting_board_no_rotation": CategoryInfo("cutting board", 0.2, False),  # 33.8 x 21.0 cm

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rsb_mj.lang import templates
-from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.ast import Problem, Span
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.files import TASK_SUFFIXES, is_template_file, iter_files
 from rsb_mj.lang.parser import parse_source, read_source
@@ -90,12 +90,71 @@ def lint_source(
         The problem (None for a template file or a task that does not parse) and the findings.
     """
     path = Path(path)
+    if path.suffix == ".jsonl":
+        return None, _question_bank(path)
     if is_template_file(path):
         choices = templates.choices_from_name(path.name)
         if choices is None:
             return None, [templates.choice_count_unknown(str(path))]
         return None, templates.lint_template(text, str(path), choices)
     return lint_text(text, str(path), target=target)
+
+
+def _question_bank(path: Path) -> list[Diagnostic]:
+    """``rsb lint BANK.jsonl``: say that a question bank is linted with the task that names
+    it (where ``:choices`` and the splits are known), then its own lines' problems."""
+    from rsb_mj.episodes.sources.bank import load_bank
+    from rsb_mj.lang.rules import RULES as rules
+
+    spec = rules["RSB453"]
+    if _is_episode_table(path):
+        return [
+            Diagnostic(
+                "RSB101",
+                rules["RSB101"].name,
+                "error",
+                f"{path.name} is an episode table (JSON lines), not a task file; check it with "
+                "rsb episodes check (or rsb audit --table FILE)",
+                str(path),
+                Span(1, 1, 1, 2),
+            )
+        ]
+    naming = sorted(
+        str(task)
+        for task in path.parent.glob("*.bddl")
+        if f'"{path.name}"' in task.read_text(encoding="utf-8", errors="replace")
+    )
+    how = (
+        f"rsb lint {' '.join(naming)}"
+        if naming
+        else f'rsb lint TASK.bddl, for a task with (:source (:file "{path.name}"))'
+    )
+    first = Diagnostic(
+        spec.code,
+        spec.name,
+        spec.severity,
+        f"{path.name} is a question bank (JSON lines), not a task file; it is linted with "
+        f"the task that names it: {how}",
+        str(path),
+        Span(1, 1, 1, 2),
+    )
+    own = [
+        Diagnostic(spec.code, spec.name, spec.severity, message, str(path), Span(line, 1, line, 2))
+        for line, message in load_bank(path).problems
+    ]
+    return [first, *own]
+
+
+def _is_episode_table(path: Path) -> bool:
+    """Whether the first line of ``path`` is an episode (a row of an episode table)."""
+    import json
+
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            row = json.loads(fh.readline(1 << 20) or "null")
+    except (OSError, ValueError):
+        return False
+    return isinstance(row, dict) and {"suite", "seed", "index"} <= set(row)
 
 
 def load_task(path: str | Path, *, target: str | None = None) -> Problem:

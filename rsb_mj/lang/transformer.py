@@ -181,6 +181,7 @@ class AstBuilder:
             span=span_over(children),
             repeated=repeated,
             source_span=source.span if source is not None else ast.NO_SPAN,
+            choices_span=values["choices"].span if "choices" in values else ast.NO_SPAN,
         )
         return Part("question", node, span_over(children))
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import mujoco
 import numpy as np
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError, EpisodeError
 from rsb_mj.lang.settings import VisualSettings, read_settings
 from rsb_mj.perturb.draws import kelvin_rgb

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.templates import Template, render
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import assets_dir

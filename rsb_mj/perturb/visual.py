@@ -49,7 +49,7 @@ import mujoco
 import numpy as np
 
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.settings import VisualSettings, read_settings
 from rsb_mj.perturb.draws import NEUTRAL_K, kelvin_rgb, scene_color, tilt_direction

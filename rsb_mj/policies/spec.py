@@ -38,7 +38,14 @@ from rsb_mj.policies.blind import (
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
-from rsb_mj.policies.user import UserPolicy, build_user_policy, check_user_spec, split_spec
+from rsb_mj.policies.user import (
+    UserPolicy,
+    build_user_policy,
+    check_user_spec,
+    factory_hint,
+    is_file_form,
+    split_spec,
+)
 
 #: Built-in policy name -> class.
 BUILTIN: dict[str, Callable[[], Policy]] = {
@@ -171,6 +178,8 @@ def spec_form(spec: str) -> SpecForm:
             return form
     if split_spec(spec) is not None:
         return USER
+    if is_file_form(spec.rstrip(":")):
+        raise EvalError(f"policy {spec!r}: {factory_hint(spec.rstrip(':'))}")
     forms = ", ".join([*BUILTIN, *(f.usage for f in PREFIXES.values()), USER.usage])
     raise EvalError(f"unknown policy {spec!r}; valid choices: {forms}")
 

@@ -26,6 +26,7 @@ process by default (:mod:`rsb_mj.policies.child`), in rsb's own process for ``in
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import os
@@ -82,9 +83,9 @@ def check_user_spec(spec: str) -> None:
     Raises:
         EvalError: naming the module or file that is not there.
     """
-    where, _ = _parts(spec)
+    where, attr = _parts(spec)
     if is_file_form(where):
-        _file(spec, where)
+        _check_factory(spec, where, attr, _file(spec, where))
         return
     _with_current_folder(where)
     try:
@@ -96,6 +97,122 @@ def check_user_spec(spec: str) -> None:
             f"policy {spec!r}: cannot import {where!r}: no such module on the Python path "
             f"or in the current folder ({os.getcwd()})"
         )
+    if found.origin and found.origin.endswith(".py"):
+        _check_factory(spec, where, attr, Path(found.origin))
+
+
+def _check_factory(spec: str, where: str, attr: str, path: Path) -> None:
+    """Refuse a factory name that the module's source does not define (read, not run).
+
+    A module that may define names at import time in ways its text does not show (``from
+    ... import *``, a module ``__getattr__``, writes to ``globals()``) is not judged here:
+    its factory is found when the policy process imports it.
+
+    Raises:
+        EvalError: for a source file with a syntax error (``path:line:col``), or a factory
+            name it does not define, listing the callables that look like factories.
+    """
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except SyntaxError as exc:
+        raise EvalError(
+            f"policy {spec!r}: {path}:{exc.lineno or 1}:{exc.offset or 1}: syntax error: {exc.msg}"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise EvalError(f"policy {spec!r}: {path}: cannot be read ({exc})") from None
+    names = _top_level_names(tree)
+    if names is None or attr in names:
+        return
+    raise EvalError(f"policy {spec!r}: {where} defines no {attr!r}; {_candidates(tree, where)}")
+
+
+def _candidates(tree: ast.Module | None, where: str) -> str:
+    found = factory_candidates(tree) if tree is not None else []
+    if not found:
+        return f"no callable of {where} looks like a factory (a function without arguments)"
+    return f"callables that look like factories: {', '.join(found)}"
+
+
+def factory_hint(where: str) -> str:
+    """How to name the factory of the policy file ``where`` given without one: ``name the
+    function ... e.g. WHERE:make (callables that look like factories: make, MyPolicy)``."""
+    path = Path(where).expanduser()
+    tree = None
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        if not path.is_file():
+            return f"{where}: no such file (relative to {Path.cwd()})"
+    example = next(iter(factory_candidates(tree) if tree else []), "FACTORY")
+    return (
+        f"name the function that builds the policy after a colon, e.g. {where}:{example} "
+        f"({_candidates(tree, where)})"
+    )
+
+
+def factory_candidates(tree: ast.Module) -> list[str]:
+    """Names of a module's top-level callables that look like factories: functions that can
+    be called without arguments, then classes with an ``act`` or ``act_batch`` method."""
+    out, classes = [], []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = node.args
+            required = len(args.posonlyargs) + len(args.args) - len(args.defaults)
+            kw_required = any(d is None for d in args.kw_defaults)
+            if required == 0 and not kw_required and not node.name.startswith("_"):
+                out.append(node.name)
+        elif isinstance(node, ast.ClassDef):
+            methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+            if methods & {"act", "act_batch"}:
+                classes.append(node.name)
+    return out + classes
+
+
+#: Calls that may bind module names the module's text does not show.
+DYNAMIC_CALLS = ("globals", "exec", "setattr", "vars")
+
+
+def _top_level_names(tree: ast.Module) -> set[str] | None:
+    """The names a module's top level binds (in any branch), or None when its text cannot
+    tell (a star import, a module ``__getattr__``, ``global``, ``globals()``, ``exec``)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return None
+        if isinstance(node, ast.Global):
+            return None
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in DYNAMIC_CALLS:
+            return None
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).partition(".")[0] for a in node.names)
+        elif isinstance(node, ast.If | ast.Try | ast.With | ast.For | ast.While):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                for child in getattr(node, field, []):
+                    stack.extend(child.body if isinstance(child, ast.ExceptHandler) else [child])
+            if isinstance(node, ast.For):
+                names.update(_targets(node.target))
+            if isinstance(node, ast.With):
+                for item in node.items:
+                    if item.optional_vars is not None:
+                        names.update(_targets(item.optional_vars))
+        else:
+            for target in getattr(node, "targets", None) or [getattr(node, "target", None)]:
+                if target is not None:
+                    names.update(_targets(target))
+        for sub in ast.walk(node) if isinstance(node, ast.stmt) else ():
+            if isinstance(sub, ast.NamedExpr):
+                names.update(_targets(sub.target))
+    return None if "__getattr__" in names else names
+
+
+def _targets(target: ast.AST) -> set[str]:
+    """The names an assignment target binds."""
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
 def _parts(spec: str) -> tuple[str, str]:

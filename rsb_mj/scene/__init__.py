@@ -5,7 +5,7 @@ x to the robot's right, y away from the robot, z up, metres); the table top is a
 z = :data:`rsb_mj.scene.aloha.TABLE_TOP_Z`. ``table_to_world(x, y, z)`` converts.
 
 Modules: :mod:`~rsb_mj.scene.aloha` (robot + table spec, early deliverable for the expert),
-:mod:`~rsb_mj.scene.layout` (``sample_layout``, pure numpy), :mod:`~rsb_mj.scene.categories`
+:mod:`~rsb_mj.episodes.layout` (``sample_layout``, pure numpy), :mod:`~rsb_mj.scene.categories`
 (object registry), :mod:`~rsb_mj.scene.compiler` (task + episode -> compiled scene).
 Importing this package does not import MuJoCo; it picks the offscreen GL backend
 (``MUJOCO_GL=egl`` when unset, OSMesa as fallback; see :mod:`rsb_mj.scene.gl`) so that any
@@ -25,7 +25,7 @@ _EXPORTS = {
     "TABLE_TOP_Z": "rsb_mj.scene.frames",
     "table_to_world": "rsb_mj.scene.frames",
     "world_to_table": "rsb_mj.scene.frames",
-    "sample_layout": "rsb_mj.scene.layout",
+    "sample_layout": "rsb_mj.episodes.layout",
     "aloha_spec": "rsb_mj.scene.aloha",
     "compile_scene": "rsb_mj.scene.compiler",
     "Scene": "rsb_mj.scene.compiler",

@@ -26,7 +26,8 @@ import numpy as np
 
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE, rgba
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.layout import answer_zone_rects
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.display import answer_candidates
@@ -35,7 +36,6 @@ from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import BuiltObject, get_category
 from rsb_mj.scene.display import apply_answers
 from rsb_mj.scene.frames import table_to_world
-from rsb_mj.scene.layout import answer_zone_rects
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
 from rsb_mj.scene.probes import Probe, add_probes

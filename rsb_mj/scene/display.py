@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import mujoco
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.display import DISPLAY_KINDS, answer_candidates, display_kind
 from rsb_mj.scene.pictures import content_image

@@ -44,7 +44,9 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Rect
 from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
-from rsb_mj.scene.categories import CATEGORIES, get_category
+from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
+from rsb_mj.scene.categories import CATEGORIES, Category
+from rsb_mj.scene.categories.standins import STANDINS
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, TABLE_TOP_Z
 
@@ -208,10 +210,13 @@ class GoalScene:
         task: the goal task.
         model: the compiled model.
         frame: the frame map of the task.
-        rest: object name -> height [m] of its body origin above the surface it rests on.
+        rest: object (or stand-in fixture) name -> height [m] of its body origin above the
+            surface it rests on.
         tops: object or fixture name -> its height [m] (top above its bottom).
-        sources: object name -> where its model came from (``"rsb"`` an rsb category,
-            ``"rsb-primitive"`` a primitive stand-in of :mod:`rsb_mj.scene.goal_props`).
+        sources: object name -> where its model came from (``"standins"`` a stand-in of
+            :mod:`rsb_mj.scene.categories.standins`, ``"assets:<fingerprint>"`` the user's
+            original (:mod:`rsb_mj.scene.assets`), ``"rsb"`` a question task's category,
+            ``"rsb-primitive"`` a primitive of :mod:`rsb_mj.scene.goal_props`).
     """
 
     task: GoalTask
@@ -259,7 +264,8 @@ class GoalScene:
                 base = bz - self.rest[rel.place]
             elif rel.place in task.fixtures:
                 bid = model.body(rel.place).id
-                bx, by, base = (float(v) for v in model.body_pos[bid])
+                bx, by, bz = (float(v) for v in model.body_pos[bid])
+                base = bz - self.rest.get(rel.place, 0.0)
             else:
                 return None
             return (
@@ -275,11 +281,14 @@ class GoalScene:
         if owner in task.objects and owner not in poses:
             return None
         body = int(model.site_bodyid[sid])
-        local = model.site_pos[sid]
+        local = np.zeros(3)  # the site's offset from its body's origin, turned as the body
         if owner in poses:
-            ox, oy, oz, _ = poses[owner]
-            p = np.array([ox, oy, oz - self.rest[owner]]) + local
+            ox, oy, oz, oyaw = poses[owner]
+            quat = np.array([math.cos(oyaw / 2), 0.0, 0.0, math.sin(oyaw / 2)])
+            mujoco.mju_rotVecQuat(local, model.site_pos[sid], quat)
+            p = np.array([ox, oy, oz]) + local
         else:
+            mujoco.mju_rotVecQuat(local, model.site_pos[sid], model.body_quat[body])
             p = model.body_pos[body] + local
         return (float(p[0]), float(p[1]), float(p[2] + model.site_size[sid][2] + rest + 0.002), 0.0)
 
@@ -364,29 +373,50 @@ class GoalScene:
         )
 
 
-def _object_model(spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str):
+def _source_category(objects: ObjectSource, category: str) -> Category | None:
+    """``category`` from ``objects`` (an original where the user's folder has it, else the
+    stand-in or rsb model), or None where rsb_mj has no model."""
+    if category not in CATEGORIES and (
+        objects.root is None or find_object_xml(objects.root, category) is None
+    ):
+        return None
+    return objects.category(category)
+
+
+def _label(known: Category, objects: ObjectSource, category: str) -> str:
+    if isinstance(known, OriginalCategory):
+        return objects.label
+    return "standins" if category in STANDINS else "rsb"
+
+
+def _object_model(
+    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str, objects: ObjectSource
+):
     """Build object ``name`` into ``body``; returns (rest height, height, source)."""
-    known = CATEGORIES.get(category)
-    if known is not None and not getattr(known, "fixture", False):
-        built = get_category(category).build(spec, body, name)
+    known = _source_category(objects, category)
+    if known is not None and not known.fixture:
+        built = known.build(spec, body, name)
         rgba = CATEGORY_RGBA.get(category, (0.7, 0.7, 0.7, 1.0))
         for g in built.color_geoms:
             spec.geom(g).rgba = list(rgba)
-        half = getattr(known, "half_extents", None)
-        height = 2 * half[2] if half else 2 * known.rest_height
-        return known.rest_height, height, "rsb"
+        height = 2 * known.half_extents[2]
+        return known.rest_height, height, _label(known, objects, category)
     prop: Prop = object_prop(category)
     build_prop(body, name, prop)
     return 0.0, prop.height, "rsb-primitive"
 
 
-def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
-    """Compile ``task`` (tier A0/A1) on the Aloha table.
+def compile_goal_scene(
+    task: GoalTask, *, quality: str = "fast", objects: ObjectSource | None = None
+) -> GoalScene:
+    """Compile ``task`` (tier A0/A1) on the Aloha table, its objects and fixtures from
+    ``objects`` (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default).
 
     Raises:
         SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
             region in ``:init``, or a model MuJoCo rejects.
     """
+    objects = objects or STANDINS_SOURCE
     fmap = choose_map(task)
     spec = aloha.aloha_spec(quality)
     spec.modelname = "goal_" + task.problem.name
@@ -410,8 +440,9 @@ def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
     for name, category in task.fixtures.items():
         if name == table:
             continue
-        prop = fixture_prop(category)
-        if prop is None:
+        known = _source_category(objects, category)
+        prop = None if known is not None and known.fixture else fixture_prop(category)
+        if prop is None and (known is None or not known.fixture):
             raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
         place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
         rect = _region_rect(task, place.place) if place else None
@@ -423,12 +454,19 @@ def compile_goal_scene(task: GoalTask, *, quality: str = "fast") -> GoalScene:
         yaw = FrameMap.yaw(yaw_l)
         body = spec.worldbody.add_body(name=name, pos=[x, y, TABLE_TOP_Z])
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
-        build_prop(body, name, prop)
-        tops[name] = prop.height
+        if prop is None:  # a stand-in fixture: its origin is its box's centre
+            assert known is not None
+            body.pos = [x, y, TABLE_TOP_Z + known.rest_height]
+            known.build(spec, body, name)
+            tops[name] = 2 * known.half_extents[2]
+            rest[name] = known.rest_height
+        else:
+            build_prop(body, name, prop)
+            tops[name] = prop.height
     for name, category in task.objects.items():
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")
-        rest[name], tops[name], sources[name] = _object_model(spec, body, name, category)
+        rest[name], tops[name], sources[name] = _object_model(spec, body, name, category, objects)
     try:
         model = spec.compile()
     except ValueError as exc:

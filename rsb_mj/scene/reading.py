@@ -42,7 +42,7 @@ import numpy as np
 
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.lang.display import display_kind
 from rsb_mj.scene.legibility import project
 from rsb_mj.scene.letters import letter_image

@@ -1,7 +1,7 @@
 """Frozen episode tables: the rows every run reads, apart from how one episode is drawn
 (:mod:`rsb_mj.episodes`).
 
-A table is a JSONL file of :class:`~rsb_mj.episode.Episode` rows, one per suite and split,
+A table is a JSONL file of :class:`~rsb_mj.episodes.episode.Episode` rows, one per suite and split,
 listed with its sha256 in one manifest (``tasks/episodes/manifest.json``). The modules, one
 concept each:
 

@@ -37,9 +37,8 @@ from typing import Any
 
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import Episode
 from rsb_mj.episodes.dedup import DuplicateIndex
-from rsb_mj.episodes.probes import units_digit_oracle
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.sources import QuestionSource, get_source, source_of
 from rsb_mj.episodes.templates import option_list
 from rsb_mj.errors import EpisodeError
@@ -52,6 +51,7 @@ from rsb_mj.tables.heuristics import (
     numeric_rank,
     target_color,
     target_position,
+    units_digit_oracle,
 )
 
 #: Significance level of the chi-square uniformity tests.

@@ -36,7 +36,7 @@ import numpy as np
 
 from rsb_mj.choices import style
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.sampler import assemble, draw_distractors, draw_layout, draw_semantics
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.errors import EpisodeError

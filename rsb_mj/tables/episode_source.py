@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.suites import TASK_MAX_STEPS, get_suite

@@ -30,7 +30,7 @@ from rsb_mj.errors import EpisodeError, RsbError
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES, Suite, get_suite
 
 if TYPE_CHECKING:
-    from rsb_mj.episode import Episode
+    from rsb_mj.episodes.episode import Episode
     from rsb_mj.episodes.sources.base import QuestionSource
     from rsb_mj.lang.ast import Problem
     from rsb_mj.tables.audit import AuditReport

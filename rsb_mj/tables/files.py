@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.atomic import atomic_write_text
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.resources import tasks_dir

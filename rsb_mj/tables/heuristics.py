@@ -6,6 +6,12 @@ heuristics need every option to start with a number, and a heuristic abstains wh
 options tie on its feature (all two-digit numbers for "longest"). Among several best options
 it picks the earliest letter. Rates are over the episodes where a heuristic applies.
 
+The number-shape heuristics (``pick_most_divisors`` ...) read the options' numbers through
+:mod:`rsb_mj.episodes.probes`; :func:`units_digit_oracle` is different: it is the success
+rate of a guesser that *knows the answer's units digit* (cheap to compute for ``a op b``)
+and picks uniformly among the options ending in it. It needs the correct option, so it is an
+audit statistic, not a heuristic.
+
 ``BALANCED`` heuristics are held at chance in the frozen tables by construction
 (:mod:`rsb_mj.tables.balance`); ``HELD_OUT`` ones are only measured by the audit, as a check
 that balancing the first set did not open another shortcut.
@@ -14,22 +20,79 @@ that balancing the first set did not open another shortcut.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
 
-from rsb_mj.episode import Episode
-from rsb_mj.episodes.numeric import numbers_in, trailing_zeros
-from rsb_mj.episodes.probes import (
-    numeric_options,
-    pick_commonest_magnitude,
-    pick_most_divisors,
-    pick_rarest_last_two,
-    pick_rarest_units_digit,
-)
+from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.numeric import leading_number, numbers_in, trailing_zeros
+from rsb_mj.episodes.probes import divisor_count, last_two_digits, magnitude, units_digit
 
 _WORD = re.compile(r"[a-z0-9]+")
 
 Heuristic = Callable[[Episode], "str | None"]
+
+
+def numeric_options(episode: Episode) -> list[Decimal] | None:
+    """The options' leading numbers (``"5.2 m/s"`` -> 5.2), or None if some option does not
+    start with a number."""
+    values = [leading_number(o) for o in episode.options]
+    return None if any(v is None for v in values) else values  # type: ignore[return-value]
+
+
+def _best(scores: list, episode: Episode, *, largest: bool = True) -> str | None:
+    if all(s == scores[0] for s in scores):
+        return None
+    best = max(scores) if largest else min(scores)
+    return episode.letters[scores.index(best)]
+
+
+def pick_most_divisors(episode: Episode) -> str | None:
+    """The option with the most divisors among 1..12 (the issue's "nice number" rule)."""
+    values = numeric_options(episode)
+    return None if values is None else _best([divisor_count(v) for v in values], episode)
+
+
+def pick_rarest_units_digit(episode: Episode) -> str | None:
+    """The option whose units digit the fewest other options share."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    digits = [units_digit(v) for v in values]
+    counts = Counter(digits)
+    return _best([counts[d] for d in digits], episode, largest=False)
+
+
+def pick_rarest_last_two(episode: Episode) -> str | None:
+    """The option whose last two digits the fewest other options share."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    pairs = [last_two_digits(v) for v in values]
+    counts = Counter(pairs)
+    return _best([counts[p] for p in pairs], episode, largest=False)
+
+
+def pick_commonest_magnitude(episode: Episode) -> str | None:
+    """The option whose digit count the most other options share (an answer with as many
+    digits as most options; distractors that cross a power of ten stand out)."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    sizes = [magnitude(v) for v in values]
+    counts = Counter(sizes)
+    return _best([counts[s] for s in sizes], episode)
+
+
+def units_digit_oracle(episode: Episode) -> float | None:
+    """Success probability of a guess that knows the answer's units digit: 1 / (number of
+    options ending in it); None for non-numeric options."""
+    values = numeric_options(episode)
+    if values is None:
+        return None
+    digits = [units_digit(v) for v in values]
+    answer = digits[episode.letters.index(episode.correct)]
+    return 1.0 / digits.count(answer)
 
 
 def _argbest(values: list, letters: tuple[str, ...], *, largest: bool) -> str | None:

@@ -32,10 +32,10 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import sparse
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.numeric import decimals_of, format_number, numbers_in, trailing_zeros
-from rsb_mj.episodes.probes import divisor_count, magnitude, numeric_options
-from rsb_mj.tables.heuristics import words
+from rsb_mj.episodes.probes import divisor_count, magnitude
+from rsb_mj.tables.heuristics import numeric_options, words
 
 #: Hash buckets of the text features.
 BUCKETS = 1 << 12

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.sampler import sample_episode
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.errors import EpisodeError

@@ -34,7 +34,7 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.choices import LETTERS
-from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode, Pose2D
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sampler import Pins, assemble, draw_semantics
 from rsb_mj.episodes.sources import get_source

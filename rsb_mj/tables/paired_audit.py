@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.sources import QuestionSource, get_source
 from rsb_mj.episodes.sources.act2answer import probe_hits
 from rsb_mj.stats import Z95

@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.errors import EpisodeError
+from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
 from rsb_mj.suites import ALL_SUITES, get_suite
 from rsb_mj.tables.balance import Seeds, draw_balanced
 from rsb_mj.tables.files import (
@@ -49,11 +50,6 @@ from rsb_mj.tables.files import (
     write_manifest,
 )
 from rsb_mj.tables.levels import derive_table
-
-#: Rows of each eval table.
-EVAL_ROWS = 500
-#: Rows of each train table.
-TRAIN_ROWS = 1000
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
@@ -311,8 +307,6 @@ def _train_bytes(
 
 
 __all__ = [
-    "EVAL_ROWS",
-    "TRAIN_ROWS",
     "BuildResult",
     "DrawRequest",
     "build_all",

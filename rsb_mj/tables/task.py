@@ -3,7 +3,7 @@
 Row ``i`` of a task file's (split) table is the episode ``rsb eval TASK.bddl`` evaluates as
 row ``i``: ``sample_episode`` of the task with the seed fixed by (file path as given, split,
 ``i``) (:func:`rsb_mj.tables.episode_source.load_episode`). Building writes those rows
-as ``{stem}.{split}.jsonl`` (one :meth:`~rsb_mj.episode.Episode.to_dict` row per line, the
+as ``{stem}.{split}.jsonl`` (one :meth:`~rsb_mj.episodes.episode.Episode.to_dict` row per line, the
 format of ``tasks/episodes``) into ``episodes/`` beside the task file, or ``--out DIR``; the
 bytes depend on the task file, its question bank and template files and the path as given,
 so a table freezes exactly what a run will see and a changed input shows as changed bytes.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
 from rsb_mj.tables.files import dumps, sha256
 from rsb_mj.tables.rsb import default_rows

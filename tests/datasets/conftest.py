@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rsb_mj.expert.dataset import episode_filename, write_demo
+from rsb_mj.datasets.demo_file import episode_filename, write_demo
 from rsb_mj.tables.families import load_table
 
 #: Size of the synthetic frames [px].

@@ -21,10 +21,10 @@ import pyarrow.parquet as pq  # noqa: E402
 
 import rsb_mj  # noqa: E402, F401  (registers the ids)
 from rsb_mj.cli import main  # noqa: E402
+from rsb_mj.datasets.demo_file import read_demo  # noqa: E402
 from rsb_mj.datasets.lerobot import CONVENTION, MOTORS, ExportError, export_lerobot  # noqa: E402
 from rsb_mj.datasets.video import decode_mp4, probe_mp4  # noqa: E402
-from rsb_mj.episode import Episode  # noqa: E402
-from rsb_mj.expert.dataset import read_demo  # noqa: E402
+from rsb_mj.episodes.episode import Episode  # noqa: E402
 
 from .conftest import CAMERAS, HEIGHT, WIDTH, synthetic_frames  # noqa: E402
 
@@ -300,7 +300,7 @@ def test_cli_exports_v21(synthetic_demos, tmp_path, capsys):
 def test_replaying_an_exported_dataset_reproduces_its_success(tmp_path):
     """A real expert demo (no cameras), exported; its parquet actions replayed open loop
     through gymnasium.make on the episode stored with it succeed again."""
-    from rsb_mj.expert.demos import write_demos
+    from rsb_mj.datasets.demos import write_demos
 
     res = write_demos("RSB-Math-4", "train", 1, tmp_path / "demos", cameras=(), progress=False)
     assert res["failed"] == 0

@@ -57,8 +57,8 @@ def test_camera_less_env_passes_the_passive_checker():
 @pytest.fixture(scope="module")
 def expert_actions():
     """The built-in expert's actions on RSB-Math-4 eval row 0 (and that episode)."""
+    from rsb_mj.datasets.demos import Recorder
     from rsb_mj.evaluation.rollout import run_episode
-    from rsb_mj.expert.demos import Recorder
     from rsb_mj.policies.scripted import ExpertPolicy
     from rsb_mj.tables.episode_source import load_problem
     from rsb_mj.tables.families import load_table

@@ -127,6 +127,10 @@ def test_build_out_that_is_or_lies_under_a_file_names_it(tmp_path, capsys):
     task = ["episodes", "build", "tasks/examples/geography_6.bddl", "-o", str(blocker)]
     assert main(task) == 2
     assert "it is a file, not a folder" in capsys.readouterr().err
+    # an unknown suite is refused before the folder is made
+    assert main(["episodes", "build", "RSB-Poetry-4", "-o", str(tmp_path / "new")]) == 2
+    assert "unknown suite 'RSB-Poetry-4'" in capsys.readouterr().err
+    assert sorted(tmp_path.iterdir()) == [blocker]
 
 
 def test_a_public_build_never_rewrites_a_folder_of_private_tables(tmp_path, capsys):

@@ -5,24 +5,26 @@ from decimal import Decimal
 import numpy as np
 
 from rsb_mj.choices import LETTERS
-from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode, Pose2D
 from rsb_mj.episodes.options import draw_options
 from rsb_mj.episodes.probes import (
     PROFILES,
     divisor_count,
     last_two_digits,
     measure_profile_weights,
-    pick_commonest_magnitude,
-    pick_most_divisors,
-    pick_rarest_last_two,
-    pick_rarest_units_digit,
     profile,
     units_digit,
-    units_digit_oracle,
 )
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.gsm8k import profile_weights
+from rsb_mj.tables.heuristics import (
+    pick_commonest_magnitude,
+    pick_most_divisors,
+    pick_rarest_last_two,
+    pick_rarest_units_digit,
+    units_digit_oracle,
+)
 
 
 def make(options: tuple[str, ...], correct: str = "A") -> Episode:

@@ -8,8 +8,8 @@ import pytest
 
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
-from rsb_mj.episode import Episode
 from rsb_mj.episodes import get_source, sample_episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.instructions import template_set_for
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import SUITES

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode, Pose2D
 from rsb_mj.policies.base import Policy
 
 S = 25

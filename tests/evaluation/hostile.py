@@ -169,7 +169,7 @@ class Raiser(Still):
 
 class Hanger(Still):
     def act(self, obs: dict[str, Any]) -> np.ndarray:
-        time.sleep(30)
+        time.sleep(60)
         return self.hold
 
 

@@ -61,8 +61,8 @@ def test_killed_run_resumes_to_exactly_n_episodes(tmp_path):
     # noop never grasps: GSR 0, nSG undefined ("-") in the printed table
     assert not any(r.grasped or r.success for r in final)
     assert {r.termination for r in final} == {"step_limit"} and {r.steps for r in final} == {60}
-    row = "| noop   | RSB-Math-4 | 8 | 0      | 0.0 [0.0, 32.4] | 0.0 [0.0, 32.4] | -"
-    assert row in done.stdout
+    row = "noop    RSB-Math-4  8    0    0.0  0.0 [0,32]      -  n/a"
+    assert row in done.stdout.splitlines(), done.stdout
 
 
 def test_openpi_policy_end_to_end_on_rendered_observations(tmp_path):
@@ -257,3 +257,61 @@ def test_control_hz_50_runs_the_expert_at_openpis_rate_and_the_folder_keeps_it(t
         main([*args, "--control-hz", "30"])
     assert exc.value.code == 2
     assert "--control-hz: invalid choice: 30 (choose from 20, 50)" in capsys.readouterr().err
+
+
+def test_a_factory_typo_stops_the_run_at_start_up(tmp_path, capsys, monkeypatch):
+    # issue 36: 4 error records, exit 3, and a withheld row for ':mak' in the folder forever
+    from rsb_mj.cli import main
+
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "run"
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "examples/my_policy.py:mak"]
+    assert main([*argv, "--episodes", "4", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "rsb eval: error: policy 'examples/my_policy.py:mak': examples/my_policy.py defines no "
+        "'mak'; callables that look like factories: make, MyPolicy\n"
+    )
+    assert not out.exists()
+
+
+def test_names_log_progress_and_forget(tmp_path, capsys):
+    from rsb_mj.cli import main
+
+    out = tmp_path / "run"
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--name", "my noop",
+            "--policy", "nearest", "--name", "near", "-n", "2", "-j", "1", "--max-steps", "3",
+            "-o", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()  # stderr is not a terminal: plain lines
+    assert [line.split(",")[0] for line in err] == [
+        "rsb eval: 1/4 episodes (25%)",
+        "rsb eval: 2/4 episodes (50%)",
+        "rsb eval: 3/4 episodes (75%)",
+        "rsb eval: 4/4 episodes (100%)",
+    ]
+    assert "\r" not in "".join(err)
+    assert err[-1].endswith(" s; my noop/RSB-Math-4: 0G 0T of 2; near/RSB-Math-4: 0G 0T of 2")
+    records = read_records(out / RECORDS_FILE)
+    assert [r.policy for r in records] == ["my noop", "near"] * 2
+    assert main(["eval", "-o", str(out), "--forget", "near"]) == 0
+    assert (
+        capsys.readouterr().out == f"rsb eval: forgot 2 records of near in {out / RECORDS_FILE}\n"
+    )
+    assert [r.policy for r in read_records(out / RECORDS_FILE)] == ["my noop"] * 2
+    assert main(["eval", "-o", str(out), "--forget", "near"]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb eval: error: --forget 'near': {out / RECORDS_FILE} holds no records of it; its "
+        "policies: 'my noop'\n"
+    )
+
+
+def test_forget_refuses_a_sealed_run_folder(tmp_path, capsys):
+    from rsb_mj.cli import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / RECORDS_FILE).write_text('{"policy": "x"}\n')
+    (out / "run.json").write_text('{"split": "eval", "sealed": {"key_id": "ab"}}')
+    assert main(["eval", "-o", str(out), "--forget", "x"]) == 2
+    assert "is a sealed run, whose records are signed as one chain" in capsys.readouterr().err
+    assert (out / RECORDS_FILE).read_text() == '{"policy": "x"}\n'

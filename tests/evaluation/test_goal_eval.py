@@ -41,3 +41,51 @@ def test_a_question_run_still_needs_out(capsys):
     rc = main(["eval", "--suite", "RSB-Math-4", "--policy", "expert", "--episodes", "1"])
     assert rc == 2
     assert "--out DIR is required" in capsys.readouterr().err
+
+
+BASKET = (
+    SUITES
+    / "libero/libero_90"
+    / "LIVING_ROOM_SCENE2_pick_up_the_butter_and_put_it_in_the_basket.bddl"
+)
+ASSETS = Path(__file__).resolve().parents[1] / "data" / "libero_assets"
+
+
+def test_records_name_the_object_source_and_the_summary_refuses_to_pool_sources(
+    tmp_path, capsys, monkeypatch
+):
+    """--assets DIR builds the folder's originals (here the basket of tests/data's folder):
+    records say ``assets:<fingerprint>``; the shipped run says ``standins``; a summary of
+    both is refused."""
+    import dataclasses
+
+    import pytest
+
+    from rsb_mj.errors import EvalError
+    from rsb_mj.evaluation.goal_eval import GoalRecord, summary
+
+    monkeypatch.delenv("RSB_MJ_ASSETS", raising=False)
+    runs = {}
+    for name, extra in (("shipped", []), ("assets", ["--assets", str(ASSETS)])):
+        rc = main(["eval", str(BASKET), "--policy", "expert", "--episodes", "1",
+                   "--max-steps", "1", "--out", str(tmp_path / name), *extra])  # fmt: skip
+        assert rc == 0, capsys.readouterr().err
+        (line,) = (tmp_path / name / "goal_episodes.jsonl").read_text().splitlines()
+        runs[name] = json.loads(line)
+    assert (runs["shipped"]["objects"], runs["shipped"]["objects_fingerprint"]) == ("standins", "")
+    fingerprint = runs["assets"]["objects_fingerprint"]
+    assert len(fingerprint) == 64 and runs["assets"]["objects"] == f"assets:{fingerprint[:16]}"
+    records = [GoalRecord(**r) for r in runs.values()]
+    refusal = (
+        r"^these records ran on different objects and are not pooled: "
+        r"assets:[0-9a-f]{16}, standins \(standins: the shipped stand-ins"
+    )
+    with pytest.raises(EvalError, match=refusal):
+        summary(records)
+    same = summary([records[0], dataclasses.replace(records[0], seed=1)])
+    assert "| expert | 0/2 |" in same  # one step: no success; one source: pooled
+    rc = main(["eval", str(BASKET), "--policy", "expert", "--episodes", "1",
+               "--assets", str(tmp_path / "nowhere")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 2 and "--assets: " in err and "is not a folder" in err
+    assert "Traceback" not in err

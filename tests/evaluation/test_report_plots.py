@@ -33,3 +33,32 @@ def test_six_of_six_successes_plot_without_a_negative_error_bar(tmp_path):
         append_record(run / RECORDS_FILE, rec(i, grasped=True, success=True, choice_letter="A"))
     write_report([run], tmp_path / "r")
     assert (tmp_path / "r" / "rates.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_tsr_panel_shows_each_suites_chance_line(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from rsb_mj.evaluation.metrics import summarize
+    from rsb_mj.evaluation.report_plots import CHANCE_LABEL, rates_figure
+
+    records = [
+        rec(0, grasped=True, success=True, choice_letter="A", suite="RSB-Math-4"),
+        rec(0, grasped=True, success=False, choice_letter="B", suite="RSB-Math-10"),
+    ]
+    fig = rates_figure({"p": summarize(records)})
+    try:
+        gsr, tsr, nsg = fig.axes
+
+        def chance(ax):
+            return [
+                tuple(map(tuple, seg))
+                for c in ax.collections
+                if c.get_gid() == "chance"
+                for seg in c.get_segments()
+            ]
+
+        assert chance(tsr) == [((-0.45, 25.0), (0.45, 25.0)), ((0.55, 10.0), (1.45, 10.0))]
+        assert chance(gsr) == [] and chance(nsg) == []
+        assert CHANCE_LABEL in [t.get_text() for t in tsr.get_legend().get_texts()]
+    finally:
+        plt.close(fig)

@@ -6,11 +6,13 @@ without the sandbox, to show they are real."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -18,13 +20,14 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.private import build_private
-from rsb_mj.episodes.private_secret import Secret
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
-from rsb_mj.evaluation.sealed import Seal, sealed_order, verify
+from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, server_fault, verify
+from rsb_mj.evaluation.validation import record_problems
 from rsb_mj.policies.sandbox import available
+from rsb_mj.tables.private.build import build_private
+from rsb_mj.tables.private.secret import Secret
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = b"issue-34 sealed test secret, 32+ bytes long"
@@ -87,7 +90,7 @@ def attacked(draw):
         workers=1,
         max_steps=3,
         progress=False,
-        request_timeout_s=1.0,
+        request_timeout_s=4.0,
         tables=draw / "tables",
         secret_file=draw / "secret.txt",
         sandbox_binds=(draw,),
@@ -146,7 +149,7 @@ def test_a_policys_own_faults_are_its_failures(attacked):
     ] * 4
     assert (
         sorted(r.error for r in faults)
-        == [f"PolicyError: policy {H}:hanger: act(): no answer within 1 s"] * 2
+        == [f"PolicyError: policy {H}:hanger: act(): no answer within 4 s"] * 2
         + [f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?"]
         * 2
     )
@@ -268,21 +271,29 @@ def _nobody_cannot(reason_for: str) -> str | None:
 
 
 @pytest.mark.slow
-def test_the_attacks_fail_as_an_ordinary_user(draw, tmp_path):
+def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     """As root the policy keeps no capability (``--cap-drop ALL``); as an ordinary user
     the same run through ``rsb eval`` under ``setpriv --reuid=nobody``."""
     why = _nobody_cannot("run the suite as an ordinary user to cover this case")
     if why:
         pytest.skip(why)
-    work = tmp_path / "work"
+    if os.geteuid() == 0:  # pytest's folders are root's alone: a folder nobody can enter
+        work = Path(tempfile.mkdtemp(prefix="rsb-sealed-", dir="/tmp")) / "work"
+        work.parent.chmod(0o755)
+    else:
+        work = Path(tempfile.mkdtemp(prefix="rsb-sealed-")) / "work"
+    request.addfinalizer(lambda: shutil.rmtree(work.parent, ignore_errors=True))
     shutil.copytree(draw / "tables", work / "tables")
     shutil.copy(draw / "secret.txt", work / "secret.txt")
-    os.chmod(tmp_path, 0o755)
-    subprocess.run(["chown", "-R", "65534:65534", str(work)], check=True)
+    if os.geteuid() == 0:
+        subprocess.run(["chown", "-R", "65534:65534", str(work)], check=True)
+        cmd_prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    else:
+        cmd_prefix = []
     out, mark = work / "run", f"hostile-{uuid.uuid4().hex}"
-    cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m",
+    cmd = [*cmd_prefix, sys.executable, "-m",
            "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "1", "--max-steps", "3",
-           "--workers", "2", "--no-progress", "--request-timeout", "1", "--tables",
+           "--workers", "2", "--no-progress", "--request-timeout", "4", "--tables",
            str(work / "tables"), "--secret-file", str(work / "secret.txt"), "--out", str(out),
            "--sandbox-bind", str(work)]  # fmt: skip
     for attack in ATTACKS:
@@ -302,3 +313,22 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, tmp_path):
     assert [r.termination for r in records if r.policy.endswith(("raiser", "hanger"))] == [
         "policy_fault"
     ] * 2
+
+
+def test_in_a_sealed_run_a_servers_faults_are_its_own_and_the_simulators_are_not(attacked):
+    faulted = next(r for r in attacked["records"] if r.policy == f"{H}:raiser")
+    base = dataclasses.replace(
+        faulted, termination="error", policy="openpi:localhost:8000", error_kind="infra",
+        failure_reason=None, error="InfraError: openpi server ws://localhost:8000: no answer "
+        "within 60 s",
+    )  # fmt: skip
+    assert server_fault(base)
+    scored = policy_fault(base)
+    assert (scored.termination, scored.error_kind, scored.success, scored.is_error) == (
+        "policy_fault", "policy", False, False
+    )  # fmt: skip
+    assert record_problems(scored) == []
+    crash = dataclasses.replace(base, error="InfraError: env.step failed: MuJoCo: unstable")
+    assert not server_fault(crash) and policy_fault(crash) == crash  # excluded, retried
+    user = dataclasses.replace(base, policy="my.module:make")
+    assert not server_fault(user) and policy_fault(user).is_error

@@ -10,10 +10,10 @@ import dataclasses
 
 import pytest
 
-from rsb_mj.evaluation.episode_source import load_episode
 from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 
 #: RSB-Math-4 eval row 1: nearest-to-zone (language-blind) carries a wrong candidate.
 ROW = 1

@@ -169,3 +169,38 @@ def test_level_table_puts_the_levels_of_a_suite_side_by_side():
     assert level_table(summarize(records[2:])) == [
         ["policy", "suite", "level", "n", "TSR %", "nSG %", "cost"]
     ]
+
+
+def test_the_terminal_table_fits_100_columns_with_its_jargon_in_one_line():
+    from rsb_mj.evaluation.metrics import summarize
+    from rsb_mj.evaluation.tables import TERMINAL_LEGEND, TERMINAL_NOTE, plain, terminal_table
+    from rsb_mj.suites import SUITES
+
+    from .test_metrics import rec
+
+    records = [
+        rec(
+            i,
+            grasped=True,
+            success=ok,
+            choice_letter="A" if ok else "B",
+            suite=suite,
+            policy=policy,
+            privileged=policy == "expert",
+        )
+        for suite in SUITES
+        for policy, every in (("expert", 1), ("random-grasp", 4))
+        for i in range(20)
+        for ok in [i % every == 0]
+    ]
+    text = plain(terminal_table(summarize(records)))
+    lines = [*text.splitlines(), TERMINAL_LEGEND, TERMINAL_NOTE]
+    assert max(map(len, lines)) <= 100, max(lines, key=len)
+    assert lines[0].split() == ["policy", "suite", "n", "err", "GSR", "%", "TSR", "%", "nSG", "%",
+                                "vs", "chance"]  # fmt: skip
+    assert lines[2] == (
+        "expert (privileged)  RSB-Math-4       20    0  100.0  100.0 [84,100]  100.0 [79,100]"
+        "  above"
+    )
+    assert "random-grasp         RSB-Math-4       20    0  100.0    25.0 [11,47]" in text
+    assert "GSR" in TERMINAL_LEGEND and "TSR" in TERMINAL_LEGEND and "nSG" in TERMINAL_LEGEND

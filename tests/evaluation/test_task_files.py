@@ -27,7 +27,7 @@ def test_rsb_eval_runs_a_beyond_blocks_task_file_and_reports_its_hash(tmp_path, 
     argv = ["eval", TASK, "--policy", "expert", "--episodes", "2", "--out", str(out)]
     assert main([*argv, "--no-progress"]) == 0
     printed = capsys.readouterr().out
-    assert "| expert (privileged) | tasks/rsb_math_4_objects.bddl | 2 | 0      |" in printed
+    assert "expert (privileged)  tasks/rsb_math_4_objects.bddl  2    0  100.0" in printed
     records = sorted(read_records(out / RECORDS_FILE), key=lambda r: r.index)
     assert [(r.suite, r.index, r.success, r.max_steps) for r in records] == [
         (TASK, 0, True, 400),

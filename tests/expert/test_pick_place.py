@@ -3,11 +3,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rsb_mj.datasets.demos import Recorder
 from rsb_mj.env import RsbEnv
 from rsb_mj.errors import ExpertError
 from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.expert import PickPlaceExpert
-from rsb_mj.expert.demos import Recorder
 from rsb_mj.policies.scripted import ExpertPolicy
 from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
 

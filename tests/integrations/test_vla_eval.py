@@ -233,7 +233,7 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 120.0) -> 
 def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
     """vla-eval's own CLI and runner on the shipped RSB-Math-4 config, against a server
     replaying two recorded expert demonstrations (train rows 0-1) open loop: 2/2 succeed."""
-    from rsb_mj.expert.demos import write_demos
+    from rsb_mj.datasets.demos import write_demos
 
     res = write_demos("RSB-Math-4", "train", 2, tmp_path / "demos", cameras=(), progress=False)
     assert res["failed"] == 0
@@ -281,7 +281,7 @@ def test_the_replay_server_batches_across_sessions(tmp_path):
     answered from its own cursor (two sessions on one instruction, at different steps)."""
     from vla_eval.model_servers.base import SessionContext
 
-    from rsb_mj.expert.demos import write_demos
+    from rsb_mj.datasets.demos import write_demos
     from rsb_mj.integrations.vla_eval_replay import DemoReplayServer
 
     assert (
@@ -305,7 +305,7 @@ def test_two_shards_against_one_batching_server_merge_into_the_rsb_metrics(tmp_p
     step RSB-Math-4 train rows 0-3 against one replay server with batching on
     (max_batch_size 2); ``vla-eval export`` merges them, and the RSB summary has every row
     once, each choosing its correct option, as an unsharded run does."""
-    from rsb_mj.expert.demos import write_demos
+    from rsb_mj.datasets.demos import write_demos
     from rsb_mj.tables.episode_source import load_episode
 
     res = write_demos("RSB-Math-4", "train", 4, tmp_path / "demos", cameras=(), progress=False)

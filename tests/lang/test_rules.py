@@ -475,7 +475,7 @@ def test_rule_fires_with_exact_message(code, base, old, new, line, column, messa
 
 
 #: Rules whose findings lie in another file (a question bank): tested on real files.
-IN_OTHER_FILES = {"RSB472"}  # tests/lang/rules/test_references.py
+IN_OTHER_FILES = {"RSB472", "RSB459"}  # tests/lang/rules/test_references.py, test_rules_sources.py
 
 
 #: Every rule's cases: this module's and those in the test modules of the families split out
@@ -566,3 +566,34 @@ def test_capacity_bound_is_exact_at_the_boundary():
     assert capacity((Rect(0.0, 0.0, 0.069, 0.0),), 0.07) == 1
     # The suite region holds the 10 blocks with room to spare.
     assert capacity((Rect(-0.25, -0.1, 0.25, 0.02),), 0.07) == 23
+
+
+def test_placement_fixes_name_a_region_the_task_has():
+    """RSB310/RSB312 suggested ``table_candidates`` whatever the task's regions were
+    (geography_6 has ``fruit_area`` and ``drop_zone``)."""
+    path = Path("tasks/examples/geography_6.bddl")
+    text = path.read_text(encoding="utf-8")
+    unplaced = text.replace("    (On fruit_f table_fruit_area))", "  )")
+    found = [d for d in lint_text(unplaced, str(path))[1] if d.code == "RSB310"]
+    assert [(d.message, d.fix) for d in found] == [
+        (
+            "candidate 'fruit_f' has no (On fruit_f REGION) in :init",
+            "(On fruit_f table_fruit_area)",
+        )
+    ]
+    in_zone = text.replace("(On fruit_f table_fruit_area))", "(On fruit_f table_drop_zone))")
+    found = [d for d in lint_text(in_zone, str(path))[1] if d.code == "RSB312"]
+    assert [d.fix for d in found] == ["(On fruit_f table_fruit_area)"]
+    # no region of the table but the answer zone: no fix names one
+    bare = unplaced.replace(
+        "(fruit_area\n      (:target table)\n      (:ranges ((-0.27 -0.17 0.27 0.03))))\n    ", ""
+    )
+    assert "(fruit_area" not in bare
+    found = [d for d in lint_text(bare, str(path))[1] if d.code == "RSB310"]
+    assert [(d.message, d.fix) for d in found] == [
+        (
+            "candidate 'fruit_f' has no (On fruit_f REGION) in :init; declare a table region "
+            "for the candidates in :regions",
+            None,
+        )
+    ]

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import rsb_mj
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.instructions import TaskLike
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.lang.ast import Problem
@@ -35,7 +35,7 @@ STAGE_PACKAGES = (
     "rsb_mj.scoring",
 )
 #: Single modules walked besides the packages.
-STAGE_MODULES = ("rsb_mj.episode", "rsb_mj.lang.a2a", "rsb_mj.lang.task")
+STAGE_MODULES = ("rsb_mj.episodes.episode", "rsb_mj.lang.a2a", "rsb_mj.lang.task")
 #: Parameter name -> the types its annotation may be made of (a union of some of them).
 ALLOWED: dict[str, frozenset[type]] = {
     "problem": frozenset({Problem, Task, type(None)}),  # None: "load it" (build_table)
@@ -201,7 +201,7 @@ def test_an_untyped_parameter_is_reported(tmp_path, source, expected):
 def test_typed_parameters_pass(tmp_path):
     module = load_module(
         tmp_path,
-        "from rsb_mj.episode import Episode\n"
+        "from rsb_mj.episodes.episode import Episode\n"
         "from rsb_mj.lang.ast import Problem\n\n\n"
         "def f(problem: Problem | None, episode: Episode, task: str) -> None: ...\n",
     )

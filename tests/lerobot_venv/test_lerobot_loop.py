@@ -18,10 +18,10 @@ pytest.importorskip(
 import torch
 from torch.utils.data import default_collate
 
+from rsb_mj.datasets.demo_file import read_demo
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import read_records
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
-from rsb_mj.expert.dataset import read_demo
 from rsb_mj.policies.lerobot import LeRobotPolicy
 from rsb_mj.policies.spec import make_policy
 

@@ -12,7 +12,7 @@ import pytest
 
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE
-from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode, Pose2D
 from rsb_mj.episodes.templates import option_list, template_by_id
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang import load_task

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.evaluation.rollout import run_episode
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite

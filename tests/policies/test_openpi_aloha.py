@@ -180,8 +180,8 @@ def test_the_export_writes_and_names_the_aloha_convention(tmp_path):
 
     import pyarrow.parquet as pq
 
+    from rsb_mj.datasets.demo_file import episode_filename, write_demo
     from rsb_mj.datasets.lerobot import export_lerobot
-    from rsb_mj.expert.dataset import episode_filename, write_demo
     from rsb_mj.tables.families import load_table
 
     ep = load_table("RSB-Math-4", "train")[0]

@@ -35,10 +35,10 @@ pytest.importorskip("pyarrow", reason="the LeRobot export needs the lerobot-expo
 import pyarrow.parquet as pq
 
 from rsb_mj.cli import main
+from rsb_mj.datasets.demo_file import episode_filename, read_demo, write_demo
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.worker import close_all, run_job
-from rsb_mj.expert.dataset import episode_filename, read_demo, write_demo
 from rsb_mj.policies import OpenPiPolicy
 from rsb_mj.policies.aloha_convention import AlohaConvention
 from rsb_mj.tables.families import load_table

@@ -218,13 +218,16 @@ def test_a_plain_tcp_port_times_out_the_handshake():
 def test_a_server_closing_mid_handshake_is_one_transient_fault_every_time():
     """websockets reports this close as ConnectionClosedError in about 1 run of 10 (the close
     overtakes the sending of the HTTP request) and as InvalidMessage otherwise; 150 connects
-    meet both, and each must end in the same InfraError after its retry (was a traceback)."""
+    meet both, and each must end in the same InfraError after its retry (was a traceback).
+    (On a loaded machine the request may reach the server before its close, which the kernel
+    then sends as a reset: also an InfraError after the retry, naming the reset.)"""
     tcp = ClosingTcpServer()
     uri = f"ws://127.0.0.1:{tcp.port}"
     expected = (
         rf"openpi server {uri}: cannot connect after 2 attempt\(s\) in \d+\.\d s \(connect "
-        r"timeout 0\.5 s, request timeout 0\.5 s, 1 retries\); last: the server closed the "
-        r"connection during the websocket handshake"
+        r"timeout 0\.5 s, request timeout 0\.5 s, 1 retries\); last: (the server closed the "
+        r"connection during the websocket handshake|connection refused or reset \(Connection "
+        r"reset by peer\))"
     )
     try:
         for _ in range(150):

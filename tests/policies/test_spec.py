@@ -1,5 +1,7 @@
 """Policy specs: built-ins, openpi, module:factory and inprocess: forms, and their errors."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,48 @@ def test_a_user_spec_runs_in_a_policy_process():
         assert p.cameras == ("head",) and not p.marked
     finally:
         p.close()
+
+
+def test_a_factory_typo_is_caught_at_start_up_listing_the_factories(monkeypatch):
+    # issue 36: examples/my_policy.py:mak ran 4 episodes into error records, exit 3
+    monkeypatch.chdir(Path(__file__).parents[2])
+    with pytest.raises(EvalError) as err:
+        check_spec("examples/my_policy.py:mak")
+    assert str(err.value) == (
+        "policy 'examples/my_policy.py:mak': examples/my_policy.py defines no 'mak'; "
+        "callables that look like factories: make, MyPolicy"
+    )
+    with pytest.raises(EvalError, match=r"policies.toy defines no 'missing'; callables that"):
+        check_spec("policies.toy:missing")  # the module form, found on the path
+    check_spec("examples/my_policy.py:make")
+    check_spec("examples/my_policy.py:MyPolicy")
+
+
+@pytest.mark.parametrize("spec", ["examples/my_policy.py", "examples/my_policy.py:"])
+def test_a_policy_file_without_a_factory_says_how_to_name_one(spec, monkeypatch):
+    monkeypatch.chdir(Path(__file__).parents[2])
+    with pytest.raises(EvalError) as err:
+        check_spec(spec)
+    assert str(err.value) == (
+        f"policy {spec!r}: name the function that builds the policy after a colon, e.g. "
+        "examples/my_policy.py:make (callables that look like factories: make, MyPolicy)"
+    )
+
+
+def test_the_static_check_reads_the_source_and_leaves_dynamic_modules_alone(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def make(:\n    pass\n")
+    with pytest.raises(EvalError, match=r"bad.py:1:10: syntax error: "):
+        check_spec(f"{bad}:make")
+    made = tmp_path / "made.py"
+    made.write_text(
+        "import json as make_json\nif True:\n    make = lambda: None\n"
+        "try:\n    import x\nexcept ImportError:\n    other = 1\n"
+    )
+    for name in ("make", "make_json", "other", "x"):
+        check_spec(f"{made}:{name}")  # bound at the top level in some branch
+    with pytest.raises(EvalError, match=r"defines no 'y'; no callable of .* looks like a "):
+        check_spec(f"{made}:y")
+    star = tmp_path / "star.py"
+    star.write_text("from os.path import *\n")
+    check_spec(f"{star}:join")  # a star import: judged when the policy process imports it

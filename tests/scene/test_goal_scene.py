@@ -73,4 +73,4 @@ def test_fixtures_are_static_props_with_region_sites():
     assert cabinet.jntnum[0] == 0  # no joint: a prop
     top = scene.model.site("wooden_cabinet_1_top_side")
     assert top.bodyid[0] == cabinet.id
-    assert scene.sources["akita_black_bowl_1"] == "rsb-primitive"
+    assert scene.sources["akita_black_bowl_1"] == "standins"

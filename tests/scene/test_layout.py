@@ -1,4 +1,4 @@
-"""Tests of rsb_mj.scene.layout.sample_layout."""
+"""Tests of rsb_mj.episodes.layout.sample_layout."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from rsb_mj.episode import Pose2D
+from rsb_mj.episodes.episode import Pose2D
+from rsb_mj.episodes.layout import footprint_radius, sample_layout
 from rsb_mj.errors import SceneError
-from rsb_mj.scene.layout import footprint_radius, sample_layout
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN
 
 
@@ -77,8 +77,8 @@ def _l1(name: str):
 
 @pytest.mark.parametrize("task", ["rsb_math_4_l1.bddl", "rsb_math_10_l1.bddl"])
 def test_distractors_keep_their_clearances(task):
+    from rsb_mj.episodes.layout import sample_distractors
     from rsb_mj.lang.placement import distractor_names
-    from rsb_mj.scene.layout import sample_distractors
     from rsb_mj.workspace import DISTRACTOR_CLEARANCE, DISTRACTOR_ZONE_MARGIN, FOOTPRINT_CLEARANCE
 
     problem = _l1(task)
@@ -107,7 +107,7 @@ def test_distractors_keep_their_clearances(task):
 
 
 def test_no_distractors_no_draw(problem_factory):
-    from rsb_mj.scene.layout import sample_distractors
+    from rsb_mj.episodes.layout import sample_distractors
 
     problem = problem_factory(4)
     rng = np.random.default_rng(3)
@@ -118,9 +118,9 @@ def test_no_distractors_no_draw(problem_factory):
 
 
 def test_distractors_that_cannot_fit_raise(tmp_path):
+    from rsb_mj.episodes.layout import sample_distractors
     from rsb_mj.lang import lint_file, parse_file
     from rsb_mj.resources import tasks_dir
-    from rsb_mj.scene.layout import sample_distractors
 
     src = (tasks_dir() / "rsb_math_4_l1.bddl").read_text()
     src = src.replace(
@@ -141,8 +141,8 @@ def test_distractors_that_cannot_fit_raise(tmp_path):
 
 
 def test_the_hazard_stands_closer_to_the_candidates_than_distractors():
+    from rsb_mj.episodes.layout import sample_distractors
     from rsb_mj.lang.placement import cost_objects
-    from rsb_mj.scene.layout import sample_distractors
     from rsb_mj.workspace import HAZARD_CLEARANCE
 
     problem = _l1("rsb_math_4_l2.bddl")

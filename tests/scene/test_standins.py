@@ -144,6 +144,21 @@ SIZE_EXCEPTIONS = {
     "rotated_fork": "z",
     "rotated_fork_pi": "z",
 }
+#: Made at most 52 mm across so that the expert's gripper (54 mm open) closes on them: cans,
+#: a carton and produce that task files move (the reference's fruit: 5-7 cm; VLA-Arena's XML
+#: scales its fruit meshes to 6.5 cm, their collision hulls measure up to 11 cm).
+GRASPABLE = {
+    "alphabet_soup",
+    "tomato_sauce",
+    "orange_juice",
+    "tomato",
+    "onion",
+    "onion_n",
+    "lime",
+    "kiwi",
+    "bell_pepper",
+    "potato",
+}
 
 
 def test_every_original_object_and_fixture_category_has_a_model():
@@ -227,12 +242,15 @@ def test_sizes_follow_the_originals_within_20_percent():
             continue
         ours = (*sorted(standin.size[:2]), standin.size[2])
         theirs = (*sorted(standin.original[:2]), standin.original[2])
+        if name in GRASPABLE:
+            assert ours[0] <= 0.052, name
+            continue
         for axis, a, b in zip("xyz", ours, theirs, strict=True):
             if SIZE_EXCEPTIONS.get(name) == axis:
                 continue
             assert 0.79 <= a / b <= 1.2, (name, axis, a, b)
         checked += 1
-    assert checked >= 50
+    assert checked >= 40
 
 
 def test_rotated_variants_turn_the_same_parts():
@@ -315,3 +333,9 @@ def test_every_standin_settles_upright_in_the_aloha_scene():
             assert up > math.cos(math.radians(5)), (name, up)
             assert np.linalg.norm(pos[:2] - rest[:2]) < 0.01, (name, pos, rest)
             assert abs(pos[2] - rest[2]) < 0.004, (name, pos[2] - rest[2])
+
+
+def test_the_docs_list_every_standin():
+    page = (Path(__file__).resolve().parents[2] / "docs" / "objects.md").read_text()
+    listed = re.findall(r"^\| `([a-z0-9_]+)`", page, re.M)
+    assert listed == list(STANDINS)

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from rsb_mj.errors import EpisodeError
+from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 from rsb_mj.tables.files import (
     episodes_dir,
@@ -13,7 +14,6 @@ from rsb_mj.tables.files import (
     read_table,
     sha256,
 )
-from rsb_mj.tables.rsb import EVAL_ROWS, TRAIN_ROWS
 
 
 def test_manifest_lists_all_tables_with_their_sizes():

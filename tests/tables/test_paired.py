@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from rsb_mj.episode import Pose2D
+from rsb_mj.episodes.episode import Pose2D
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.errors import EpisodeError
 from rsb_mj.suites import A2A_SUITES, get_suite

@@ -1,8 +1,9 @@
 """Head-camera frames of a recorded episode, as small inline JPEGs for the page.
 
-``rsb eval --video INDEX`` writes the head camera of an episode as an MPEG-4 (mp4v) file, one
-frame per control step (frame 0 at reset). Browsers do not decode mp4v, so the page shows a
-strip of frames taken from the file (OpenCV decodes it here) and links the file itself.
+``rsb eval --video INDEX`` writes the head camera of an episode as an H.264 MP4, one frame
+per control step (frame 0 at reset; :mod:`rsb_mj.evaluation.video`). The page shows a strip
+of frames taken from the file (OpenCV decodes it here) and links the file itself, which a
+browser plays.
 """
 
 from __future__ import annotations

@@ -309,14 +309,31 @@ def unplaced_candidate(ctx: Context) -> None:
     """A candidate with no ``(On CANDIDATE REGION)`` in ``:init``: the layout sampler does not
     know where it may stand."""
     placed = {n for names in placements(ctx).values() for n in names}
+    home = candidate_region(ctx)
     for name in ctx.candidates:
         if name not in placed and name in ctx.objects:
+            where = "" if home else "; declare a table region for the candidates in :regions"
             ctx.report(
                 "RSB310",
-                f"candidate {name!r} has no (On {name} REGION) in :init",
+                f"candidate {name!r} has no (On {name} REGION) in :init{where}",
                 ctx.block_span("init"),
-                fix=f"(On {name} table_candidates)",
+                fix=f"(On {name} {home})" if home else None,
             )
+
+
+def candidate_region(ctx: Context) -> str | None:
+    """The region a fix places a candidate in: the one ``:init`` places most candidates in
+    (outside the answer zone), else the task's first region of the table that is not the
+    answer zone; None when the task has none (a fix never names a region it lacks)."""
+    zone = answer_zone(ctx)
+    zone_name = zone.full_name if zone is not None else None
+    used = {r: len(n) for r, n in placements(ctx).items() if r != zone_name and r in ctx.regions}
+    if used:
+        return max(used, key=lambda r: used[r])
+    for full_name, region in ctx.regions.items():
+        if full_name != zone_name and on_table(ctx, region):
+            return full_name
+    return None
 
 
 @rule(
@@ -354,9 +371,10 @@ def candidate_in_zone(ctx: Context) -> None:
         return
     for atom in placement_atoms(ctx).get(zone.full_name, []):
         name = atom.args[0].value  # type: ignore[union-attr]
+        home = candidate_region(ctx)
         ctx.report(
             "RSB312",
             f"candidate {name!r} starts in the answer zone {zone.full_name!r}",
             atom.span,
-            fix=f"(On {name} table_candidates)",
+            fix=f"(On {name} {home})" if home else None,
         )

@@ -17,6 +17,7 @@ from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.display import shows_answers
 from rsb_mj.lang.rules.base import RULES, Context, rule
 from rsb_mj.lang.rules.references import usable_reference
+from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
 
 
 def _report_in(ctx: Context, code: str, message: str, path: Path, line: int) -> None:
@@ -96,13 +97,17 @@ def _check_params(ctx: Context, kind: str, code: str) -> None:
     "question-bank",
     "error",
     bad='(:source (:file "questions.jsonl"))  ; a line without "answer"',
-    good='{"question": "Capital of Peru?", "options": ["Lima", "Quito"], "answer": "Lima"}',
+    good='{"question": "Capital of Peru?", "options": ["Lima", "Quito", "Bogota", "Santiago"], '
+    '"answer": "Lima"}  ; (:choices 4): at least 4 options',
 )
 def question_bank(ctx: Context) -> None:
     """A question bank (``(:source (:file "questions.jsonl"))``) that is missing, or has a line
     that breaks the schema (JSON object with ``question``, ``options``, ``answer``, optional
     ``subject``, ``split``, ``id``), a duplicate, a question with fewer options than
-    ``:choices``, or no question of a split. Each finding points at its line of the bank."""
+    ``:choices``, or no question of a split. Each finding points at its line of the bank;
+    when no question has enough options for ``:choices``, one finding points at the task's
+    ``(:choices N)`` instead. ``rsb lint BANK.jsonl`` says which task to lint, and checks the
+    bank's lines."""
     q = ctx.problem.question
     if q is None or q.file is None:
         return  # checked before the import: it brings in rsb_mj.episodes (and numpy)
@@ -116,12 +121,63 @@ def question_bank(ctx: Context) -> None:
         return
     bank = load_bank(path)
     choices = _choices(ctx)
-    found = list(bank.problems) + (bank.too_few_options(choices) if choices else [])
+    short = bank.too_few_options(choices) if choices else []
+    if short and len(short) == len(bank.questions):  # one cause: the task's :choices
+        most = max(len(question.distractors) + 1 for question in bank.questions)
+        ctx.report(
+            "RSB453",
+            f"(:choices {choices}) needs questions of at least {choices} options, and no "
+            f"question of {q.file} has more than {most} (all {len(short)} have fewer): lower "
+            f":choices to {most} or give the questions more options",
+            q.choices_span if q.choices_span.line else q.span,
+        )
+        short = []
+    found = list(bank.problems) + short
     for line, message in sorted(found):
         if line:
             _report_in(ctx, "RSB453", message, path, line)
         else:
             ctx.report("RSB453", f"{q.file}: {message}", q.span)
+
+
+#: A split of a question bank with fewer questions than this gets RSB459.
+MIN_SPLIT_QUESTIONS = 5
+
+
+@rule(
+    "RSB459",
+    "small-bank-split",
+    "warning",
+    bad='{"question": "Capital of Peru?", ..., "split": "eval"}  ; one of 2 eval questions',
+    good="a bank with at least 5 questions in each split (a line without a split goes to eval "
+    "about one time in 3)",
+)
+def small_bank_split(ctx: Context) -> None:
+    """A question bank whose train or eval split holds fewer than 5 questions (none at all is
+    RSB453): every row ``rsb eval`` draws for that split (500 eval, 1,000 train) asks one of
+    them, so nearly all rows repeat a question, and ``rsb audit`` tests rows drawn from a
+    handful of questions. The warning gives the split, its questions and the rows that
+    repeat at least."""
+    q = ctx.problem.question
+    if q is None or q.file is None:
+        return
+    from rsb_mj.episodes.sources.bank import load_bank
+
+    path = usable_reference(ctx, q.file, "question bank")
+    if path is None or not path.is_file():
+        return  # RSB453/RSB470/RSB471 say why
+    bank = load_bank(path)
+    for split, rows in (("eval", EVAL_ROWS), ("train", TRAIN_ROWS)):
+        pool = len(bank.pool(split))
+        if 0 < pool < MIN_SPLIT_QUESTIONS:
+            ctx.report(
+                "RSB459",
+                f"the {split} split of {q.file} holds {pool} of its {len(bank.questions)} "
+                f"questions: the {rows} {split} rows rsb eval draws ask only these, so at "
+                f'least {rows - pool} rows repeat a question; mark more questions "split": '
+                f'"{split}" (at least {MIN_SPLIT_QUESTIONS})',
+                q.source_span if q.source_span.line else q.span,
+            )
 
 
 @rule(

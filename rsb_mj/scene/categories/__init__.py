@@ -27,15 +27,10 @@ from rsb_mj.scene.categories.answer_plate import AnswerPlate
 from rsb_mj.scene.categories.apple import Apple
 from rsb_mj.scene.categories.banana import Banana
 from rsb_mj.scene.categories.base import BuiltObject, Category, RegionSpec
-from rsb_mj.scene.categories.bottle import Bottle
 from rsb_mj.scene.categories.bowl import Bowl
-from rsb_mj.scene.categories.bread import Bread
-from rsb_mj.scene.categories.can import Can
-from rsb_mj.scene.categories.cereal import Cereal
 from rsb_mj.scene.categories.hammer import Hammer
-from rsb_mj.scene.categories.lemon import Lemon
 from rsb_mj.scene.categories.letter_block import LetterBlock
-from rsb_mj.scene.categories.milk import Milk
+from rsb_mj.scene.categories.mesh_object import MESH_OBJECTS
 from rsb_mj.scene.categories.mug import Mug
 from rsb_mj.scene.categories.orange import Orange
 from rsb_mj.scene.categories.parts import StandinCategory
@@ -56,12 +51,7 @@ CATEGORIES: dict[str, Category] = {
     c.name: c
     for c in (
         LetterBlock(),
-        Can(),
-        Milk(),
-        Bread(),
-        Cereal(),
-        Lemon(),
-        Bottle(),
+        *MESH_OBJECTS,
         ToyCar(),
         PlayingCard(),
         Apple(),

@@ -1,7 +1,11 @@
 """Everyday objects from robosuite's object meshes (``assets/objects/robosuite``, MIT).
 
 Each mesh is used for both looks and collision (MuJoCo collides with its convex hull) and is
-tinted with the episode color.
+tinted with the episode color. :data:`MESH_OBJECTS` is their table: bottle (5.6 cm wide,
+16 cm tall; mesh origin 6.5 cm above its base), bread roll (6 x 5 x 6 cm), soda can (5 cm
+diameter, 8 cm tall), cereal box (10 x 3 x 15 cm, graspable across its 3 cm side), lemon
+(robosuite's, stretched 1.5x along body x as robosuite does: 6.8 cm long, 4 cm across, lying
+on a flat base) and milk carton (4.4 cm square, 16 cm tall).
 """
 
 from __future__ import annotations
@@ -25,8 +29,8 @@ def _vertices(mesh_file: str, scale: tuple[float, float, float]) -> np.ndarray:
 class MeshObject(Category):
     """A robosuite object mesh, centered at the body origin.
 
-    Subclasses set ``name``, ``mesh_file`` (in ``assets/objects/robosuite``), ``scale``
-    (per axis) and ``density`` [kg/m^3]; the resting height follows from the mesh.
+    Made with ``name``, ``mesh_file`` (in ``assets/objects/robosuite``), ``density``
+    [kg/m^3], ``scale`` (per axis) and ``flat_base``; the resting height follows from the mesh.
     """
 
     mesh_file: str = ""
@@ -36,6 +40,20 @@ class MeshObject(Category):
     flat_base: tuple[float, float] | None = None
     #: Thickness [m] of the flat base below the mesh's lowest point.
     BASE_DROP = 0.001
+
+    def __init__(
+        self,
+        name: str,
+        mesh_file: str,
+        density: float,
+        scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
+        flat_base: tuple[float, float] | None = None,
+    ) -> None:
+        self.name, self.mesh_file, self.density = name, mesh_file, density
+        self.scale, self.flat_base = scale, flat_base
+
+    def __repr__(self) -> str:
+        return f"MeshObject({self.name!r})"
 
     def vertices(self) -> np.ndarray:
         """Scaled mesh vertices (V, 3) in the body frame [m] (read once per process)."""
@@ -71,3 +89,14 @@ class MeshObject(Category):
             collision_defaults(base, density=0.0)
         width = float(np.ptp(self.vertices()[:, 1]))
         return BuiltObject(color_geoms=(geom.name,), letter_geoms=(), grip_width=width)
+
+
+#: The robosuite-mesh categories (question tasks' ``can``, ``milk``, ``bread``, ...).
+MESH_OBJECTS: tuple[MeshObject, ...] = (
+    MeshObject("can", "can.stl", 300.0),
+    MeshObject("milk", "milk.stl", 300.0),
+    MeshObject("bread", "bread.stl", 250.0),
+    MeshObject("cereal", "cereal.stl", 150.0),
+    MeshObject("lemon", "lemon.stl", 500.0, scale=(1.5, 1.0, 1.0), flat_base=(0.012, 0.008)),
+    MeshObject("bottle", "bottle.stl", 200.0),
+)

@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
 from rsb_mj.tables.files import (
     MANIFEST,

@@ -22,7 +22,7 @@ from rsb_mj.tables.private.secret import VERSION
 from rsb_mj.tables.private.target import SPLIT, Target, target_of
 
 if TYPE_CHECKING:
-    from rsb_mj.episode import Episode
+    from rsb_mj.episodes.episode import Episode
     from rsb_mj.suites import Suite
     from rsb_mj.tables.private.secret import Secret
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
 from rsb_mj.tables.files import MANIFEST, read_table, sha256
 from rsb_mj.tables.private.secret import VERSION

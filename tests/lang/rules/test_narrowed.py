@@ -175,7 +175,7 @@ def test_a_bank_with_an_empty_split_is_rsb453_and_the_runtime_agrees(tmp_path):
     rows = [
         {"question": f"Which is {i}?", "options": [f"{i}a", f"{i}b", f"{i}c", f"{i}d"]}
         | {"answer": f"{i}a", "split": "train"}
-        for i in range(3)
+        for i in range(5)  # 5: no RSB459 for a small train split
     ]
     (tmp_path / "q.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
     path = _task(tmp_path, GENERAL_4, '(:source (:file "q.jsonl"))')

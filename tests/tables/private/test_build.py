@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import stat
 from dataclasses import replace
 
 import pytest
@@ -15,7 +16,7 @@ from rsb_mj.episodes.dedup import DuplicateIndex, normalize
 from rsb_mj.episodes.sources.arithmetic import canonical
 from rsb_mj.errors import EpisodeError
 from rsb_mj.tables.families import load_table
-from rsb_mj.tables.files import diff_rows, read_table
+from rsb_mj.tables.files import diff_rows, episodes_dir, read_table
 from rsb_mj.tables.levels import LEVEL_FIELDS
 from rsb_mj.tables.private.build import build_private
 from rsb_mj.tables.private.check import check_private
@@ -144,3 +145,54 @@ def test_the_cli_needs_the_secret_the_folder_and_eval_tables(tmp_path, capsys):
     assert capsys.readouterr().out == "rsb episodes: error: a private draw needs -o DIR\n"
     assert main(["episodes", "check", "--tables", str(tmp_path / "none")]) == 2
     assert "no private manifest" in capsys.readouterr().err
+
+
+def test_private_tables_are_0600_in_a_0700_folder_and_the_cli_warns(tmp_path, capsys):
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(SECRET)
+    secret.chmod(0o644)
+    out = tmp_path / "private"
+    argv = ["episodes", "build", "RSB-Math-4", "--private", "--rows", "3"]
+    assert main([*argv, "--secret-file", str(secret), "-o", str(out)]) == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o700
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in out.iterdir()} == {
+        "RSB-Math-4.eval.jsonl": 0o600,
+        "manifest.json": 0o600,
+    }
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"rsb episodes: warning: --secret-file {secret}: other users can read it (mode 0644); "
+        f"chmod 600 {secret}\n"
+    )
+    assert "drew 1 private tables" in captured.out
+    # an existing open folder is kept as it is, with a warning; its tables are still 0600
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    secret.chmod(0o600)
+    assert main([*argv, "--secret-file", str(secret), "-o", str(shared)]) == 0
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o755
+    assert stat.S_IMODE((shared / "RSB-Math-4.eval.jsonl").stat().st_mode) == 0o600
+    assert capsys.readouterr().err == (
+        f"rsb episodes: warning: other users can enter {shared} (mode 0755); the tables in it "
+        f"are 0600, chmod 700 {shared} to hide their names too\n"
+    )
+
+
+def test_a_copy_of_a_shipped_table_is_never_overwritten(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    shipped = episodes_dir() / "RSB-Math-4.eval.jsonl"
+    copy = out / shipped.name
+    copy.write_bytes(shipped.read_bytes())
+    with pytest.raises(EpisodeError) as err:
+        build_private(["RSB-Math-4"], Secret(SECRET), out, rows=3, log=lambda _: None)
+    assert str(err.value) == (
+        f"{copy}: exists and is a copy of the shipped table {shipped}; a private draw would "
+        "overwrite it: move it away or name another -o"
+    )
+    copy.write_text("my notes\n")
+    with pytest.raises(EpisodeError, match="exists and is a file no private manifest in the"):
+        build_private(["RSB-Math-4"], Secret(SECRET), out, rows=3, log=lambda _: None)
+    assert sorted(p.name for p in out.iterdir()) == [shipped.name]
+    assert copy.read_text() == "my notes\n"

@@ -8,7 +8,7 @@ Layout (``FORMAT = "rsb_mj-demo-v1"``)::
                                                   right 6, right gripper]
     attrs: format, instruction, suite, split, index, seed, task, task_sha256, question_id,
            question, options (JSON list), mapping (JSON), correct, target, episode (JSON row
-           of rsb_mj.episode.Episode), cameras (JSON list), image_height, image_width,
+           of rsb_mj.episodes.episode.Episode), cameras (JSON list), image_height, image_width,
            fps, num_frames, success, grasped, failure, mujoco_version, rsb_mj_version,
            rationale (the train episode's chain of thought, "" when none), prompt (the
            training prompt: the instruction, or with ``rsb demos --cot`` the instruction
@@ -35,7 +35,7 @@ import h5py
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.episode import Episode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import ExpertError
 
 FORMAT = "rsb_mj-demo-v1"

@@ -10,8 +10,8 @@ import h5py
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.expert.dataset import episode_filename, read_demo
-from rsb_mj.expert.demos import missing_indices, write_demos
+from rsb_mj.datasets.demo_file import episode_filename, read_demo
+from rsb_mj.datasets.demos import missing_indices, write_demos
 from rsb_mj.lock import LOCK_FILE
 from rsb_mj.tables.episode_source import load_episode
 
@@ -86,11 +86,13 @@ def test_two_worker_processes_write_the_same_bytes_as_this_process(tmp_path):
 
 def test_cli_prints_one_summary_line(tmp_path, capsys):
     out = tmp_path / "demos"
-    code = main(
-        ["demos", "RSB-Math-10", "-n", "1", "-o", str(out), "--cameras", "", "--no-progress"]
-    )
+    code = main(["demos", "RSB-Math-10", "-n", "1", "-o", str(out), "--cameras", ""])
     assert code == 0
-    line = capsys.readouterr().out.strip().splitlines()[-1]
+    printed = capsys.readouterr()
+    # stderr is not a terminal: a progress line, not a bar
+    assert printed.err.startswith("rsb demos RSB-Math-10: 1/1 episodes (100%), ")
+    assert "\r" not in printed.err
+    line = printed.out.strip().splitlines()[-1]
     assert line.startswith(f"rsb demos: RSB-Math-10 train: 1 episodes in {out} (1 written, 0 ")
     with h5py.File(out / episode_filename(0)) as f:
         assert list(f["observations/images"]) == []

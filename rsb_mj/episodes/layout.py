@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rsb_mj.episode import Pose2D
+from rsb_mj.episodes.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
 from rsb_mj.lang.placement import cost_objects, distractor_names
@@ -121,8 +121,8 @@ def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2
         rng: the episode's generator; every draw comes from it.
 
     Returns:
-        candidate name -> :class:`~rsb_mj.episode.Pose2D` (table frame, metres, radians), in
-        ``problem.candidates`` order.
+        candidate name -> :class:`~rsb_mj.episodes.episode.Pose2D` (table frame, metres,
+        radians), in ``problem.candidates`` order.
 
     Raises:
         SceneError: when a candidate's region cannot hold it, or no layout satisfying the

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from rsb_mj.cli import main
+from rsb_mj.datasets.demo_file import episode_filename, read_demo
+from rsb_mj.datasets.demos import demo_job
+from rsb_mj.evaluation.expert_check import SuiteCheck, check_suites
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan
-from rsb_mj.expert.check import SuiteCheck, check_suites
-from rsb_mj.expert.dataset import episode_filename, read_demo
-from rsb_mj.expert.demos import demo_job
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import SUITES
 from rsb_mj.tables.episode_source import load_episode

@@ -6,9 +6,9 @@ import h5py
 import numpy as np
 import pytest
 
-from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.datasets.demo_file import FORMAT, episode_filename, read_demo, write_demo
+from rsb_mj.episodes.episode import Episode, Pose2D
 from rsb_mj.errors import ExpertError
-from rsb_mj.expert.dataset import FORMAT, episode_filename, read_demo, write_demo
 
 
 def _episode() -> Episode:
@@ -78,7 +78,7 @@ def test_rejects_a_foreign_file(tmp_path):
 
 
 def test_verify_finds_truncated_and_inconsistent_files(tmp_path):
-    from rsb_mj.expert.dataset import verify_demo
+    from rsb_mj.datasets.demo_file import verify_demo
 
     path = tmp_path / episode_filename(7)
     frame = np.zeros((8, 8, 3), np.uint8)
@@ -108,7 +108,7 @@ def _frames(n: int, seed: int = 0) -> list[np.ndarray]:
 
 
 def test_frames_encoded_in_the_background_write_the_same_file(tmp_path):
-    from rsb_mj.expert.dataset import FrameEncoder, encode_frames, encode_jpeg
+    from rsb_mj.datasets.demo_file import FrameEncoder, encode_frames, encode_jpeg
 
     images = {"head": _frames(6), "left_wrist": _frames(6, seed=1)}
     with FrameEncoder() as encoder:
@@ -137,7 +137,7 @@ def test_frames_encoded_in_the_background_write_the_same_file(tmp_path):
 @pytest.mark.parametrize("lengths", [(812,) * 5, (5, 7, 0, 9)], ids=["equal", "mixed"])
 def test_one_write_per_camera_is_byte_for_byte_the_row_by_row_file(tmp_path, lengths):
     """Equal lengths are the case ``ds[...] = column`` gets wrong (it stacks them)."""
-    from rsb_mj.expert.dataset import _write_column
+    from rsb_mj.datasets.demo_file import _write_column
 
     rows = [np.arange(n, dtype=np.uint8) * (i + 1) for i, n in enumerate(lengths)]
     vlen = h5py.vlen_dtype(np.dtype("uint8"))

@@ -113,7 +113,8 @@ def check_suites(
         n: rows per source.
         start: first row.
         jobs: worker processes.
-        progress: show a progress bar.
+        progress: show progress on stderr (a bar on a terminal, else log lines:
+            :mod:`rsb_mj.progress`).
         out: the run directory to keep (resumable, ``rsb report`` reads it); None runs in a
             temporary one.
         on_records: called with the records written so far (in plan order), also when the

@@ -3,9 +3,9 @@
 import h5py
 import pytest
 
+from rsb_mj.datasets.demos import write_demos
 from rsb_mj.episodes.rationale import rationale
 from rsb_mj.errors import ExpertError
-from rsb_mj.expert.demos import write_demos
 from rsb_mj.lang import load_task
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.families import load_table

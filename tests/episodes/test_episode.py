@@ -2,7 +2,7 @@
 
 import pytest
 
-from rsb_mj.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode, Pose2D
 from rsb_mj.errors import EpisodeError
 
 
@@ -47,7 +47,7 @@ def test_unknown_row_field_is_named():
 
 
 def test_distractors_round_trip_and_are_absent_when_empty():
-    from rsb_mj.episode import Distractor
+    from rsb_mj.episodes.episode import Distractor
 
     plain = _episode().to_dict()
     assert "distractors" not in plain

@@ -1,6 +1,6 @@
 """Write expert demonstrations: ``rsb demos SUITE --split train -n N -o DIR``.
 
-One HDF5 file per episode (format in :mod:`rsb_mj.expert.dataset`), named by the episode's
+One HDF5 file per episode (format in :mod:`rsb_mj.datasets.demo_file`), named by the episode's
 row index, so the set is resumable: a rerun re-verifies every finished file, keeps the good
 ones and writes the missing and damaged ones; a killed run leaves at most hidden temporary
 files, which are removed. One writer per folder: the folder is locked (:mod:`rsb_mj.lock`)
@@ -26,12 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.episode import Episode
-from rsb_mj.errors import ExpertError
-from rsb_mj.evaluation.jobs import Job
-from rsb_mj.evaluation.pool import run_jobs
-from rsb_mj.evaluation.worker import SettingsEnvFactory, run_job
-from rsb_mj.expert.dataset import (
+from rsb_mj.datasets.demo_file import (
     EncodedFrames,
     FrameEncoder,
     episode_filename,
@@ -39,6 +34,11 @@ from rsb_mj.expert.dataset import (
     verify_demo,
     write_demo,
 )
+from rsb_mj.episodes.episode import Episode
+from rsb_mj.errors import ExpertError
+from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.pool import run_jobs
+from rsb_mj.evaluation.worker import SettingsEnvFactory, run_job
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lock import lock_folder, make_folder
 from rsb_mj.suites import get_suite
@@ -214,7 +214,7 @@ def missing_indices(
     """Row indices in ``[start, start + n)`` without a good file in ``out_dir``.
 
     Removes leftover temporary files of killed runs, and files that fail
-    :func:`~rsb_mj.expert.dataset.verify_demo` (truncated, foreign, inconsistent), whose
+    :func:`~rsb_mj.datasets.demo_file.verify_demo` (truncated, foreign, inconsistent), whose
     reasons are appended to ``damaged``. Call it with the folder locked.
     """
     out_dir = make_folder(out_dir)
@@ -273,9 +273,8 @@ def write_demos(
         demos`` writes to ``out_dir``; WriteError: ``out_dir`` cannot be written;
         InfraError: worker processes kept dying.
     """
-    from tqdm import tqdm
-
     from rsb_mj.env.cameras import check_cameras
+    from rsb_mj.progress import progress as show_progress
 
     name = suite if is_task_file(suite) else get_suite(suite).name
     task_path(name)
@@ -296,7 +295,9 @@ def write_demos(
             for i in todo
         ]
         results: list[DemoResult] = []
-        bar = tqdm(total=len(work), desc=f"demos {label(name)}", unit="ep", disable=not progress)
+        bar = show_progress(
+            len(work), desc=f"rsb demos {label(name)}", unit="episodes", enabled=progress
+        )
 
         def finish(demo: DemoJob, result: DemoResult) -> None:
             results.append(result)

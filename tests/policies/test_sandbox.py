@@ -1,0 +1,131 @@
+"""The sandbox of policy processes (rsb_mj/policies/sandbox.py): the bwrap command it
+builds, its settings' round trip, the warning of an unsandboxed ordinary run and the
+refusal of an unsandboxed sealed one, and a real sandbox's view of the machine."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+from rsb_mj.errors import PolicyError
+from rsb_mj.policies import sandbox
+from rsb_mj.policies.sandbox import Sandbox, available, check, command
+
+
+def _after(args: list[str], flag: str) -> list[tuple[str, ...]]:
+    """Every occurrence of ``flag`` with its operands (2 for binds, 1 for tmpfs)."""
+    width = {"--tmpfs": 1, "--remount-ro": 1}.get(flag, 2)
+    return [tuple(args[i + 1 : i + 1 + width]) for i, a in enumerate(args) if a == flag]
+
+
+def test_the_command_hides_the_private_paths_inside_what_it_binds(tmp_path, monkeypatch):
+    code, tables, out = tmp_path / "code", tmp_path / "tables", tmp_path / "run"
+    for folder in (code, tables, out):
+        folder.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("s")
+    monkeypatch.chdir(code)
+    settings = Sandbox(hide=(str(tables), str(out), str(secret), "/nowhere"),
+                       binds=(str(tmp_path),))  # fmt: skip
+    args = command(settings, ["python", "-c", "pass"], reads=[str(code)])
+    assert args[:6] == ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+                        "--cap-drop", "ALL"]  # fmt: skip
+    assert "--share-net" not in args and args[-4:] == ["--", "python", "-c", "pass"]
+    assert (str(tmp_path), str(tmp_path)) in _after(args, "--ro-bind")
+    # the binds come after the private /tmp (a folder in rsb's /tmp stays seen), the covers
+    # after the binds (so they lie on top)
+    tmp_at = args.index("/tmp", args.index("--tmpfs"))
+    assert all(args.index(p) > tmp_at for p in (str(code), str(tmp_path)))
+    assert _after(args, "--tmpfs")[1:] == [(str(tables),), (str(out),)]
+    assert ("/dev/null", str(secret)) in _after(args, "--ro-bind")
+    assert "/nowhere" not in args  # outside every bind: nothing to cover
+    assert args.index(str(tables), tmp_at + 2) > args.index(str(tmp_path))
+    assert args[args.index("--unsetenv") + 1] == sandbox.ENV_VAR
+    gpu = command(Sandbox(gpu=True, network=True), ["true"], reads=[])
+    assert "--share-net" in gpu and ("/sys", "/sys") in _after(gpu, "--ro-bind")
+
+
+def test_limits_and_settings_round_trip():
+    settings = Sandbox(sealed=True, hide=("/a",), binds=("/b",), memory_bytes=1 << 30)
+    assert Sandbox.from_json(settings.to_json()) == settings
+    limits = settings.limits()
+    assert limits["RLIMIT_AS"] == 1 << 30 and limits["RLIMIT_FSIZE"] == 1 << 30
+    assert ("RLIMIT_NPROC" in limits) == (os.geteuid() != 0)
+    assert "RLIMIT_AS" not in Sandbox(gpu=True).limits()  # CUDA reserves address space
+
+
+def test_without_a_sandbox_an_ordinary_run_warns_once_and_a_sealed_one_refuses(monkeypatch):
+    monkeypatch.setattr(sandbox, "_warned", False)
+    with pytest.warns(RuntimeWarning, match=r"runs without a sandbox: it is turned off"):
+        assert check(Sandbox(enabled=False), "p.py:make") is False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert check(Sandbox(enabled=False), "p.py:make") is False  # once
+    with pytest.raises(PolicyError) as err:
+        check(Sandbox(enabled=False, sealed=True), "p.py:make")
+    assert str(err.value) == (
+        "policy p.py:make: a sealed run runs policy code only in the sandbox, and it is turned "
+        "off (--no-sandbox); install bubblewrap, or serve the policy from its own machine or "
+        "container and evaluate it as a policy server (--policy openpi:HOST:PORT)"
+    )
+
+
+def test_a_missing_bwrap_is_named(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    available.cache_clear()
+    try:
+        assert available() == (
+            "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+        )
+    finally:
+        available.cache_clear()
+
+
+@pytest.mark.skipif(available() is not None, reason=f"no sandbox here: {available()}")
+def test_inside_the_sandbox_no_capability_no_network_no_outside_process(tmp_path):
+    probe = (
+        "import os, socket\n"
+        "caps = [l for l in open('/proc/self/status') if l.startswith('CapEff')][0].split()[1]\n"
+        "pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+        "nets = sorted(os.listdir('/sys/class/net')) if os.path.isdir('/sys/class/net') "
+        "else []\n"
+        "try:\n"
+        "    socket.create_connection(('1.1.1.1', 53), timeout=2); net = 'reached'\n"
+        "except OSError as exc:\n"
+        "    net = type(exc).__name__\n"
+        "print(caps, len(pids) <= 3, net, os.path.exists(os.path.expanduser('~/.bashrc')))\n"
+    )
+    args = command(Sandbox(), [sys.executable, "-c", probe], reads=[])
+    done = subprocess.run(args, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    caps, few, net, home = done.stdout.split()
+    assert (caps, few, home) == ("0000000000000000", "True", "False")
+    assert net in ("OSError", "TimeoutError")  # no route: a loopback of its own only
+
+
+@pytest.mark.skipif(available() is not None, reason=f"no sandbox here: {available()}")
+def test_an_ordinary_user_builds_the_sandbox_too():
+    if os.geteuid() != 0:
+        pytest.skip("not root: the tests above ran as an ordinary user")
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv (util-linux) is not installed")
+    # the sandbox's namespaces, limits and system folders (rsb's Python lies under /root)
+    box = command(Sandbox(), ["/bin/sh", "-c", "id -u; ls /proc | grep -c '^[0-9]'"], reads=[])
+    keep, i = [], 0
+    while i < len(box):
+        if box[i] == "--ro-bind" and not box[i + 1].startswith(("/usr", "/etc")):
+            i += 3  # a folder of rsb's (its Python, the current folder): not nobody's
+            continue
+        keep.append("/" if box[i - 1 : i] == ["--chdir"] else box[i])
+        i += 1
+    args = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *keep]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=60, check=False,
+                          cwd="/")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    uid, processes = done.stdout.split()
+    assert uid == "65534" and int(processes) <= 4  # bwrap, sh, ls, grep of its own

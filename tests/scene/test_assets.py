@@ -1,0 +1,153 @@
+"""Tests of rsb_mj.scene.assets: the opt-in loader of the user's LIBERO / VLA-Arena objects.
+
+The asset folder here, ``tests/data/libero_assets``, is written by the project in LIBERO's
+layout (never LIBERO's files): a basket with a mesh, and a microwave and a stove with the
+two defects LIBERO's own files have (``inertiagrouprange="4 4"``, a texture declared twice).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import mujoco
+import numpy as np
+import pytest
+
+from rsb_mj.errors import SceneError
+from rsb_mj.lang.goal_task import goal_task_of
+from rsb_mj.lang.parser import parse_file
+from rsb_mj.scene import aloha
+from rsb_mj.scene.assets import (
+    ASSETS_ENV,
+    STANDINS_SOURCE,
+    OriginalCategory,
+    find_object_xml,
+    resolve_object_source,
+)
+from rsb_mj.scene.categories.parts import StandinCategory
+from rsb_mj.scene.goal_scene import compile_goal_scene
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+ASSETS = DATA / "libero_assets"
+BASKET_TASK = (
+    DATA
+    / "bddl_suites/libero/libero_90"
+    / "LIVING_ROOM_SCENE2_pick_up_the_butter_and_put_it_in_the_basket.bddl"
+)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_the_source_is_the_flag_then_the_variable_then_a_package_then_the_standins(
+    monkeypatch, tmp_path
+):
+    monkeypatch.delenv(ASSETS_ENV, raising=False)
+    assert resolve_object_source(None) is STANDINS_SOURCE
+    assert STANDINS_SOURCE.label == "standins" and STANDINS_SOURCE.fingerprint == ""
+    monkeypatch.setenv(ASSETS_ENV, str(ASSETS))
+    env = resolve_object_source(None)
+    assert (env.root, env.origin) == (ASSETS.resolve(), ASSETS_ENV)
+    flag = resolve_object_source(ASSETS / "articulated_objects" / "..")
+    assert (flag.root, flag.origin) == (ASSETS.resolve(), "--assets")
+    # An installed package's assets/ (found without importing it).
+    monkeypatch.delenv(ASSETS_ENV)
+    package = tmp_path / "site" / "libero" / "libero"
+    (package / "assets" / "articulated_objects").mkdir(parents=True)
+    (package.parent / "__init__.py").write_text("raise RuntimeError('imported')\n")
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    found = resolve_object_source(None)
+    assert (found.root, found.origin) == ((package / "assets").resolve(), "package:libero")
+
+
+def test_a_folder_that_is_not_an_asset_folder_is_refused(tmp_path, monkeypatch):
+    with pytest.raises(SceneError, match=r"^--assets: .*/nowhere is not a folder"):
+        resolve_object_source(tmp_path / "nowhere")
+    monkeypatch.setenv(ASSETS_ENV, str(tmp_path))
+    with pytest.raises(
+        SceneError,
+        match=r"^RSB_MJ_ASSETS: .* holds no LIBERO / VLA-Arena objects; expected one of the "
+        r"sub-folders articulated_objects, stable_scanned_objects, stable_hope_objects, "
+        r"turbosquid_objects \(LIBERO: libero/libero/assets",
+    ):
+        resolve_object_source(None)
+
+
+def test_objects_are_found_in_libero_layout():
+    assert find_object_xml(ASSETS, "basket") == ASSETS / "stable_scanned_objects/basket/basket.xml"
+    assert find_object_xml(ASSETS, "microwave") == ASSETS / "articulated_objects/microwave.xml"
+    assert find_object_xml(ASSETS, "tomato") is None
+
+
+def test_the_originals_need_the_fixups_and_get_them():
+    with pytest.raises(ValueError, match="mass and inertia of moving bodies"):
+        mujoco.MjSpec.from_file(str(ASSETS / "articulated_objects/microwave.xml")).compile()
+    with pytest.raises(ValueError, match="repeated name 'tex-stove_knob' in texture"):
+        mujoco.MjSpec.from_file(str(ASSETS / "articulated_objects/flat_stove.xml"))
+    source = resolve_object_source(ASSETS)
+    microwave, stove = source.category("microwave"), source.category("flat_stove")
+    assert isinstance(microwave, OriginalCategory) and microwave.fixture
+    assert isinstance(stove, OriginalCategory) and stove.fixture
+    assert [(r.name, r.center, r.half_size) for r in stove.regions] == [
+        ("cook_region", (0.0, 0.0, 0.04), (0.075, 0.075, 0.0025))
+    ]
+    assert {r.name for r in microwave.regions} == {"top_side", "heating_region"}
+    assert microwave.half_extents == (0.15, 0.105, 0.18)
+
+
+def test_an_original_builds_into_the_aloha_scene_with_its_region_sites():
+    before = _tree(ASSETS)
+    source = resolve_object_source(ASSETS)
+    basket = source.category("basket")
+    assert isinstance(basket, OriginalCategory) and not basket.fixture
+    assert basket.rest_height == 0.0 and basket.half_extents == (0.08, 0.06, 0.08)
+    assert isinstance(source.category("tomato"), StandinCategory)  # not in the folder
+    spec = aloha.aloha_spec("fast")
+    body = spec.worldbody.add_body(name="basket_1", pos=[0.0, 0.1, 0.75 + basket.rest_height])
+    body.add_freejoint()
+    built = basket.build(spec, body, "basket_1")
+    model = spec.compile()
+    assert built.sites == ("basket_1_contain_region",)
+    site = model.site("basket_1_contain_region")
+    assert site.bodyid[0] == model.body("basket_1").id
+    assert np.allclose(model.site_size[site.id], (0.07, 0.05, 0.04))
+    assert model.body("basket_1/object").parentid[0] != 0  # attached under the object's body
+    assert model.mesh("basket_1/basket_floor").id >= 0
+    assert _tree(ASSETS) == before  # nothing written into the user's folder
+
+
+def test_the_fingerprint_covers_every_file_used_and_changes_with_their_bytes(tmp_path):
+    one = resolve_object_source(ASSETS)
+    assert one.label == "assets:" + "e3b0c44298fc1c14"  # nothing built yet: sha256("")
+    one.category("basket")
+    two = resolve_object_source(ASSETS)
+    two.category("basket")
+    assert one.label == two.label != "assets:e3b0c44298fc1c14"
+    assert one.label == f"assets:{one.fingerprint[:16]}" and len(one.fingerprint) == 64
+    copy = tmp_path / "assets"
+    shutil.copytree(ASSETS, copy)
+    same = resolve_object_source(copy)
+    same.category("basket")
+    assert same.fingerprint == one.fingerprint  # relative paths and bytes, not the location
+    mesh = copy / "stable_scanned_objects/basket/box.obj"
+    mesh.write_text(mesh.read_text().replace("v 0.5 0.5 0.5", "v 0.5 0.5 0.6"))
+    changed = resolve_object_source(copy)
+    changed.category("basket")
+    assert changed.fingerprint != one.fingerprint
+
+
+def test_a_goal_scene_takes_its_objects_from_the_source():
+    task = goal_task_of(parse_file(BASKET_TASK))
+    source = resolve_object_source(ASSETS)
+    scene = compile_goal_scene(task, objects=source)
+    assert scene.sources["basket_1"] == source.label
+    assert scene.sources["butter_1"] == "standins"
+    assert scene.model.site("basket_1_contain_region").id >= 0
+    data = mujoco.MjData(scene.model)
+    scene.reset(data, 0)
+    assert scene.check(data) is None
+    shipped = compile_goal_scene(task)
+    assert shipped.sources["basket_1"] == "standins"
