@@ -50,6 +50,9 @@ BASE_HZ = CONTROL_HZ
 APPROACH_HEIGHT = 0.08
 #: Height of the object's bottom above the table while carried [m].
 CARRY_CLEARANCE = 0.10
+#: Height of the object's bottom above the table when it is held at reset (``pick_only``):
+#: low, so the arm hides less of the table from the head camera [m].
+HOLD_CLEARANCE = 0.03
 #: Lowest carry height of the object's bottom above the table, tried when the zone is out
 #: of reach at :data:`CARRY_CLEARANCE` [m].
 LOW_CARRY_CLEARANCE = 0.03
@@ -442,7 +445,8 @@ class PickPlaceExpert:
         self.phase = "lift"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        lift = CARRY_CLEARANCE + (tcp[2] - box.bottom) + w.table_top_z
+        clearance = HOLD_CLEARANCE if self.pick_only else CARRY_CLEARANCE
+        lift = clearance + (tcp[2] - box.bottom) + w.table_top_z
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
