@@ -11,19 +11,20 @@ grasp criterion, :mod:`rsb_mj.scoring.predicates.grasped`). RSB440 checks the at
 from __future__ import annotations
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Atom, Name
 
 #: Gripper name in a task file -> the arm (``rsb_mj.scene.aloha.SIDES``).
 GRIPPERS: dict[str, str] = {"left_gripper": "left", "right_gripper": "right"}
 
 
-def is_held_atom(block: str, atom: ast.Atom) -> bool:
+def is_held_atom(block: str, atom: Atom) -> bool:
     """``atom`` is a two-argument ``Grasped`` in ``:init`` (what a gripper holds at reset)."""
     return block == "init" and atom.predicate.lower() == "grasped" and len(atom.args) == 2
 
 
-def held_atoms(problem: ast.Problem) -> list[ast.Atom]:
+def held_atoms(problem: ast.Problem) -> list[Atom]:
     """The ``(Grasped OBJECT GRIPPER)`` atoms of ``:init``, in source order."""
-    return [a for a in problem.init if isinstance(a, ast.Atom) and is_held_atom("init", a)]
+    return [a for a in problem.init if isinstance(a, Atom) and is_held_atom("init", a)]
 
 
 def held_at_reset(problem: ast.Problem) -> dict[str, str]:
@@ -32,7 +33,7 @@ def held_at_reset(problem: ast.Problem) -> dict[str, str]:
     out: dict[str, str] = {}
     for atom in held_atoms(problem):
         obj, gripper = atom.args
-        if isinstance(obj, ast.Name) and isinstance(gripper, ast.Name):
+        if isinstance(obj, Name) and isinstance(gripper, Name):
             side = GRIPPERS.get(gripper.value)
             if side is not None:
                 out[obj.value] = side

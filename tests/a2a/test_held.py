@@ -8,7 +8,7 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.env import RsbEnv
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.lang import load_task
 from rsb_mj.lang.held import held_at_reset
 from rsb_mj.policies.spec import make_policy
@@ -35,7 +35,7 @@ def test_the_reset_puts_the_cube_in_the_gripper_and_the_expert_only_places(start
     else:
         assert "held" not in info["sim"] and lift == pytest.approx(0.0, abs=1e-3)
         assert obs["state"][[6, 13]] == pytest.approx([1.0, 1.0], abs=0.01)
-    record = run_episode(env, make_policy("expert"), episode, env.problem, max_steps=400)
+    record = Rollout(env, make_policy("expert"), episode, env.problem, max_steps=400).run()
     env.close()
     assert (record.grasped, record.success, record.choice) == (True, True, episode.target)
     if start_held:  # grasped at the first step; the placement alone: under 80 steps

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Atom, Name
 from rsb_mj.lang.held import GRIPPERS, held_atoms
 from rsb_mj.lang.rules.base import Context, rule
 
@@ -26,22 +26,22 @@ def held_at_reset(ctx: Context) -> None:
     placed = {
         a.args[0].value
         for a in ctx.problem.init
-        if isinstance(a, ast.Atom)
+        if isinstance(a, Atom)
         and a.predicate.lower() == "on"
         and len(a.args) == 2
-        and isinstance(a.args[0], ast.Name)
+        and isinstance(a.args[0], Name)
     }
     for atom in held_atoms(ctx.problem):
         obj, gripper = atom.args
-        if not isinstance(gripper, ast.Name) or gripper.value not in GRIPPERS:
-            text = gripper.value if isinstance(gripper, ast.Name) else "?"
+        if not isinstance(gripper, Name) or gripper.value not in GRIPPERS:
+            text = gripper.value if isinstance(gripper, Name) else "?"
             ctx.report(
                 "RSB440",
                 f"unknown gripper {text!r}; valid choices: {', '.join(GRIPPERS)}",
                 gripper.span,
             )
             continue
-        if not isinstance(obj, ast.Name):
+        if not isinstance(obj, Name):
             ctx.report("RSB440", "the held thing must be an object's name", obj.span)
             continue
         name = obj.value
