@@ -138,6 +138,7 @@ def policy_view(
         instruction=instruction,
         seed=policy_seed(episode.seed, policy.name),
         letters={cand: letter for letter, cand in episode.mapping.items()},
+        start_hold=dict(getattr(u, "start_hold", None) or {}),
         _answer=episode.target if policy.privileged else None,
     )
 

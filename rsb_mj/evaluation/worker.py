@@ -130,6 +130,7 @@ class SettingsEnvFactory:
         visual_level, language_level: VLA-Arena's perturbation levels (0-4).
         control_hz: control rate [Hz] (20 or 50; see ``RsbEnv``).
         width, height: camera image size [px].
+        start_held: ``RsbEnv``'s (``rsb eval --a2a-start held|table``).
     """
 
     visual_level: int = 0
@@ -137,6 +138,7 @@ class SettingsEnvFactory:
     control_hz: int = 20
     width: int = 320
     height: int = 240
+    start_held: bool = True
 
     def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
         """The environment of ``suite`` rendering ``cameras``."""
@@ -148,6 +150,7 @@ class SettingsEnvFactory:
             "control_hz": self.control_hz,
             "width": self.width,
             "height": self.height,
+            "start_held": self.start_held,
         }
         if is_task_file(suite):
             return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras, **settings)
