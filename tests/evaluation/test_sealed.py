@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, PolicyError
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
@@ -34,7 +34,9 @@ from rsb_mj.evaluation.sealed import (
 )
 from rsb_mj.evaluation.tables import terminal_table
 from rsb_mj.evaluation.validation import record_problems
+from rsb_mj.policies import sandbox
 from rsb_mj.policies.sandbox import available
+from rsb_mj.policies.spec import make_policy
 from rsb_mj.tables.private.build import build_private
 from rsb_mj.tables.private.secret import Secret
 
@@ -259,8 +261,7 @@ def test_a_sealed_run_refuses_what_it_cannot_keep_sealed(draw, tmp_path):
     )
     with pytest.raises(EvalError, match=r"^--no-sandbox: a sealed run \(--sealed\) runs policy"):
         config(sealed=True, secret_file=secret, sandbox=False)
-    with pytest.raises(EvalError, match=r"^--policy lerobot:ckpt: a sealed run \(--sealed\)"):
-        config(sealed=True, secret_file=secret, policies=("lerobot:ckpt",))
+    config(sealed=True, secret_file=secret, policies=("lerobot:ckpt",))  # runs sandboxed
     with pytest.raises(EvalError, match=r"runs an in-process policy .* only alone"):
         config(sealed=True, secret_file=secret, policies=("inprocess:a.b:c", "noop"))
     other = tmp_path / "other.txt"
@@ -268,6 +269,26 @@ def test_a_sealed_run_refuses_what_it_cannot_keep_sealed(draw, tmp_path):
     other.chmod(0o600)
     with pytest.raises(EvalError, match=r"not the secret the tables in .* were drawn from"):
         run_eval(config(tables=tables, secret_file=other))
+
+
+def test_a_lerobot_checkpoint_runs_in_the_sandbox_in_a_sealed_run(tmp_path, monkeypatch):
+    """In a sealed run a ``lerobot:`` checkpoint is built in a sandboxed policy process (its
+    folder bound read-only), with the convention its dataset names read by rsb and handed
+    on: here the build fails in that process, which has no lerobot (tests/lerobot_venv runs
+    a real checkpoint)."""
+    from policies.test_lerobot import write_checkpoint
+
+    ckpt = write_checkpoint(
+        tmp_path / "ckpt", dataset=tmp_path / "ds", info={"rsb_convention": {"name": "rsb"}}
+    )
+    monkeypatch.setenv(sandbox.ENV_VAR, sandbox.Sandbox(sealed=True).to_json())
+    with pytest.raises(PolicyError) as err:
+        make_policy(f"lerobot:{ckpt}")
+    assert str(err.value).startswith(f"policy lerobot:{ckpt},convention=rsb: building it failed")
+    assert "lerobot is not installed in this Python" in str(err.value)
+    monkeypatch.setenv(sandbox.ENV_VAR, sandbox.Sandbox(sealed=False).to_json())
+    with pytest.raises(EvalError, match="lerobot is not installed in this Python"):
+        make_policy(f"lerobot:{ckpt}")  # an ordinary run builds it in rsb's process
 
 
 #: ``setpriv`` to user and group ``nobody`` without supplementary groups.
