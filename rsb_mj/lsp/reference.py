@@ -120,9 +120,8 @@ def category(name: str) -> str | None:
 
         built = CATEGORIES.get(name)
         if built is not None:
-            module = _module_of(built)
-            if module is not None and module.__doc__:
-                lines += ["", _first_paragraph(_rst(module.__doc__))]
+            if built.description:
+                lines += ["", _first_paragraph(_rst(built.description))]
             lines.append(f"Rests {built.rest_height:g} m above the table top (body origin).")
     else:
         lines += ["", "rsb does not build it (LIBERO / VLA-Arena only)."]

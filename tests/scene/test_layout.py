@@ -9,8 +9,16 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.layout import Pose2D, footprint_radius, sample_layout
+from rsb_mj.lang import lint_text
+from rsb_mj.lang.layout import (
+    Pose2D,
+    distractor_trials,
+    footprint_radius,
+    layout_trials,
+    sample_layout,
+)
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN
+from tests.lang.rules.shipped_tasks import SOURCES
 
 
 @pytest.mark.parametrize(
@@ -162,3 +170,15 @@ def test_the_hazard_stands_closer_to_the_candidates_than_distractors():
         )
     assert min(gaps) >= HAZARD_CLEARANCE - 1e-12
     assert min(gaps) < 0.03  # closer than DISTRACTOR_CLEARANCE allows a distractor
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_every_shipped_task_places_in_the_first_trial_layouts(name):
+    """The linter's RSB503 trials (single passes of this sampler, fixed seed) succeed early
+    on every shipped task, for its candidates and its static distractors around them."""
+    problem, diagnostics = lint_text(SOURCES[name], name)
+    assert problem is not None and diagnostics == []
+    successes, trials = layout_trials(problem)
+    assert successes == 2 and trials <= 4
+    around = distractor_trials(problem)
+    assert around is None or (around[0] == 2 and around[1] <= 4)

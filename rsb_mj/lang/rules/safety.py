@@ -1,8 +1,9 @@
 """RSB512-RSB513: what the rsb runtime needs of ``:cost`` terms and moving objects.
 
-Like :mod:`rsb_mj.lang.rules.runtime` (lint-clean implies runs), each rule stands for an
-error :class:`rsb_mj.scoring.cost.CostMeter` or :mod:`rsb_mj.scene.motion` would raise on an
-rsb task, read from the same facts without MuJoCo.
+Like the RSB5xx rules (:mod:`rsb_mj.lang.rules.runtime_layout` and its neighbours:
+lint-clean implies runs), each rule stands for an error
+:class:`rsb_mj.scoring.cost.CostMeter` or :mod:`rsb_mj.scene.motion` would raise on an rsb
+task, read from the same facts without MuJoCo.
 """
 
 from __future__ import annotations
