@@ -146,9 +146,9 @@ class EvalConfig:
             :mod:`rsb_mj.evaluation.sealed`): needs ``secret_file``; policy code runs only
             in the sandbox, episodes run in a
             secret-seeded order, records are signed, a policy's fault is its failure, and
-            no episode's end depends on whether its choice was right. ``lerobot:`` is
-            refused, ``inprocess:`` (privileged, never ranked) runs only without other
-            policies.
+            no episode's end depends on whether its choice was right. ``lerobot:`` runs
+            in a sandboxed policy process like a policy file, ``inprocess:`` (privileged,
+            never ranked) runs only without other policies.
         secret_file: the private secret (``--secret-file``; for ``tables`` the one they
             were drawn from).
         sandbox: run file and module policies in the sandbox (``--no-sandbox``: off; see
@@ -314,14 +314,6 @@ def _check_sealed(config: EvalConfig) -> None:
         )
     if not config.sandbox:
         raise EvalError(f"--no-sandbox: {what} runs policy code only in the sandbox")
-    for spec in config.policies:
-        if spec.startswith("lerobot:"):
-            raise EvalError(
-                f"--policy {spec}: {what} runs no ranked policy in rsb's process; load the "
-                "checkpoint in a policy file (path/to/file.py:factory returning "
-                "rsb_mj.policies.lerobot.LeRobotPolicy(...)), which runs in the sandbox "
-                "(--sandbox-bind its folder), or serve it (--policy openpi:HOST:PORT)"
-            )
     inside = [s for s in config.policies if s.startswith("inprocess:")]
     if inside and len(inside) < len(config.policies):
         raise EvalError(
