@@ -18,10 +18,9 @@ from pathlib import Path
 
 from rsb_mj.errors import RsbError
 from rsb_mj.lang.a2a import A2A_SOURCES
-from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.resources import tasks_dir
 
-__all__ = ["CONTROL_HZ", "SUITES", "TASK_MAX_STEPS", "Suite", "get_suite"]
+__all__ = ["SUITES", "TASK_MAX_STEPS", "Suite", "get_suite"]
 
 #: Control steps of an episode of a task file that is not a named suite (``RSB-Task-v0``,
 #: ``rsb eval tasks/x.bddl``): the default of :attr:`Suite.max_steps`.

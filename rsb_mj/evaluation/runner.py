@@ -87,11 +87,14 @@ from rsb_mj.progress import progress
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import get_suite
-from rsb_mj.tables.episode_source import is_task_file, step_limit, table_size, tables_sha256
+from rsb_mj.tables.episode_source import Source, resolve, tables_sha256
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
+#: How an Act2Answer episode starts (``--a2a-start``): the cube in the left gripper as the
+#: paper runs it (``held``, the task files' ``(Grasped cube left_gripper)``), or on the
+#: table, hands empty (``table``: the variant with a grasp).
+A2A_STARTS = ("held", "table")
 #: The rate [Hz] the suites' step limits are counted at.
 BASE_CONTROL_HZ = CONTROL_HZ
 
@@ -143,9 +146,9 @@ class EvalConfig:
             :mod:`rsb_mj.evaluation.sealed`): needs ``secret_file``; policy code runs only
             in the sandbox, episodes run in a
             secret-seeded order, records are signed, a policy's fault is its failure, and
-            no episode's end depends on whether its choice was right. ``lerobot:`` is
-            refused, ``inprocess:`` (privileged, never ranked) runs only without other
-            policies.
+            no episode's end depends on whether its choice was right. ``lerobot:`` runs
+            in a sandboxed policy process like a policy file, ``inprocess:`` (privileged,
+            never ranked) runs only without other policies.
         secret_file: the private secret (``--secret-file``; for ``tables`` the one they
             were drawn from).
         sandbox: run file and module policies in the sandbox (``--no-sandbox``: off; see
@@ -155,6 +158,9 @@ class EvalConfig:
             ``--sandbox-gpu``).
         batch: episodes each worker runs at once in lockstep, their policy queries batched
             (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
+        a2a_start: ``"held"`` (default) or ``"table"`` (:data:`A2A_STARTS`): whether what a
+            task holds at reset (Act2Answer's cube) starts in the gripper; a run directory
+            keeps the start it began with.
         tables: a folder of private tables (``--tables``, :mod:`rsb_mj.tables.private.build`)
             the rows are read from instead of the shipped tables; each record then names
             its private manifest's sha256 instead of its row
@@ -190,6 +196,7 @@ class EvalConfig:
     feature_modules: tuple[str, ...] = ()
     batch: int = 1
     tables: Path | None = None
+    a2a_start: str = "held"
     sealed: bool = False
     secret_file: Path | None = None
     sandbox: bool = True
@@ -227,6 +234,10 @@ class EvalConfig:
             raise EvalError(
                 f"--batch {self.batch} with --ray: a Ray task runs one episode; use --batch "
                 "with --jobs, or --ray without --batch"
+            )
+        if self.a2a_start not in A2A_STARTS:
+            raise EvalError(
+                f"--a2a-start {self.a2a_start!r}; valid choices: {', '.join(A2A_STARTS)}"
             )
         if self.control_hz not in CONTROL_RATES:
             raise EvalError(
@@ -303,14 +314,6 @@ def _check_sealed(config: EvalConfig) -> None:
         )
     if not config.sandbox:
         raise EvalError(f"--no-sandbox: {what} runs policy code only in the sandbox")
-    for spec in config.policies:
-        if spec.startswith("lerobot:"):
-            raise EvalError(
-                f"--policy {spec}: {what} runs no ranked policy in rsb's process; load the "
-                "checkpoint in a policy file (path/to/file.py:factory returning "
-                "rsb_mj.policies.lerobot.LeRobotPolicy(...)), which runs in the sandbox "
-                "(--sandbox-bind its folder), or serve it (--policy openpi:HOST:PORT)"
-            )
     inside = [s for s in config.policies if s.startswith("inprocess:")]
     if inside and len(inside) < len(config.policies):
         raise EvalError(
@@ -323,36 +326,53 @@ def _check_sealed(config: EvalConfig) -> None:
 def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     """The env factory for ``config``'s environment settings (perturbation levels, control
     rate), or None for the default environment."""
-    if (config.visual_level, config.language_level, config.control_hz) == (0, 0, BASE_CONTROL_HZ):
+    settings = (config.visual_level, config.language_level, config.control_hz)
+    if settings == (0, 0, BASE_CONTROL_HZ) and config.a2a_start == "held":
         return None
-    return SettingsEnvFactory(config.visual_level, config.language_level, config.control_hz)
+    return SettingsEnvFactory(*settings, start_held=config.a2a_start == "held")
 
 
-def _check_bounds(config: EvalConfig) -> None:
+def _check_bounds(config: EvalConfig, sources: list[Source]) -> None:
     """Refuse rows outside the frozen tables before any work (or memory) is spent."""
-    for name in config.suites:
-        rows = table_size(name, config.split, config.tables)
+    for source in sources:
+        rows = source.rows
         if config.start + config.episodes > rows:
             raise EvalError(
-                f"--start {config.start} --episodes {config.episodes}: the {name} "
+                f"--start {config.start} --episodes {config.episodes}: the {source.given} "
                 f"{config.split} table has {rows} rows (valid: --start + --episodes <= {rows})"
             )
 
 
-def plan(config: EvalConfig) -> list[Job]:
+def resolve_sources(config: EvalConfig) -> list[Source]:
+    """Each source of ``config``, resolved once (:func:`~rsb_mj.tables.episode_source.
+    resolve`): every check of the run reads these values.
+
+    Raises:
+        EvalError: for an unknown suite.
+    """
+    return [resolve(name, config.split, config.tables) for name in config.suites]
+
+
+def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
     """All jobs of ``config``, ordered by suite, episode index, policy, variant.
+
+    Args:
+        config: the run.
+        sources: its sources as :func:`resolve_sources` gives them (resolved here if None).
 
     Raises:
         EvalError: for an unknown suite or policy spec, or rows outside a frozen table.
     """
-    names = [name if is_task_file(name) else get_suite(name).name for name in config.suites]
+    if sources is None:
+        sources = resolve_sources(config)
     for spec in dict.fromkeys(config.policies):
         _check_policy(spec)
-    _check_bounds(config)
+    _check_bounds(config, sources)
     jobs = []
     labels = config.labels
-    for name in names:
-        limit = config.max_steps or round(step_limit(name) * config.control_hz / BASE_CONTROL_HZ)
+    for source in sources:
+        name = source.name
+        limit = config.max_steps or round(source.max_steps * config.control_hz / BASE_CONTROL_HZ)
         for index in range(config.start, config.start + config.episodes):
             for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
@@ -454,7 +474,12 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
                 + (f"a sealed run with key id {seal.key_id[:12]}" if seal else "an unsealed one")
                 + ": use another --out"
             )
-        defaults = {"visual_level": 0, "language_level": 0, "control_hz": BASE_CONTROL_HZ}
+        defaults = {
+            "visual_level": 0,
+            "language_level": 0,
+            "control_hz": BASE_CONTROL_HZ,
+            "a2a_start": "held",
+        }
         for name, default in defaults.items():
             held, asked = previous.get(name, default), getattr(config, name)
             if held != asked:
@@ -477,6 +502,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
             "visual_level": config.visual_level,
             "language_level": config.language_level,
             "control_hz": config.control_hz,
+            "a2a_start": config.a2a_start,
             "features": config.features,
             "feature_modules": list(config.feature_modules),
             "versions": versions(),
@@ -673,9 +699,11 @@ def _seal(config: EvalConfig) -> Seal | None:
 def _run_eval(
     config: EvalConfig, env_factory: EnvFactory | None, seal: Seal | None = None
 ) -> list[EpisodeRecord]:
-    jobs = plan(config)
-    run_tasks.check_task_files(config.suites)
-    digests = run_tasks.task_digests(config.suites)
+
+    sources = resolve_sources(config)
+    jobs = plan(config, sources)
+    run_tasks.check_task_files(sources)
+    digests = run_tasks.task_digests(sources)
     if env_factory is None:
         env_factory = configured_env_factory(config)
     lock = lock_folder(config.out, "rsb eval")
@@ -684,7 +712,7 @@ def _run_eval(
         chain = [verify(path, seal)] if seal else [""]  # a resume goes on from a valid chain
         rows = range(config.start, config.start + config.episodes)
         if config.tables is None:  # a private table asks each question once
-            for note in run_tasks.repeated_questions(config.suites, config.split, rows):
+            for note in run_tasks.repeated_questions(sources, rows):
                 print(f"rsb eval: warning: {note}", file=sys.stderr)
         _check_video_paths(jobs)
         existing = _scored(read_records(path))

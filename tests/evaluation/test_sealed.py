@@ -20,12 +20,23 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, PolicyError
+from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
-from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, server_fault, verify
+from rsb_mj.evaluation.sealed import (
+    Seal,
+    policy_fault,
+    sealed_order,
+    server_fault,
+    sign,
+    verify,
+)
+from rsb_mj.evaluation.tables import terminal_table
 from rsb_mj.evaluation.validation import record_problems
+from rsb_mj.policies import sandbox
 from rsb_mj.policies.sandbox import available
+from rsb_mj.policies.spec import make_policy
 from rsb_mj.tables.private.build import build_private
 from rsb_mj.tables.private.secret import Secret
 
@@ -76,7 +87,7 @@ def _hostile_env(root: Path, out: Path, mark: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def attacked(draw):
-    """A sealed run of every attack (2 episodes each, 3 steps), the run folder beside the
+    """A sealed run of every attack (one episode each, 3 steps), the run folder beside the
     tables and the secret, that folder bound into the sandbox (so hiding them is tested)."""
     out, mark = draw / "run", f"hostile-{uuid.uuid4().hex}"
     held = dict(os.environ)
@@ -85,7 +96,7 @@ def attacked(draw):
     config = EvalConfig(
         suites=("RSB-Math-4",),
         policies=tuple(f"{H}:{a}" for a in ATTACKS),
-        episodes=2,
+        episodes=1,
         out=out,
         workers=1,
         max_steps=3,
@@ -111,14 +122,16 @@ def _texts(records, attack: str) -> list[str | None]:
 
 def test_the_answer_key_and_the_secret_are_out_of_reach(attacked):
     # attack 1: no rsb process in sight; the tables folder and the secret read as empty
-    assert _texts(attacked["records"], "key_reader") == [KEY_READER] * 2
+    assert _texts(attacked["records"], "key_reader") == [KEY_READER]
 
 
 def test_no_process_a_policy_started_outlives_the_run_and_no_record_is_forged(attacked):
     # attack 2: the double-forked setsid daemon ended with the sandbox, before run_eval
     # returned; it could not even see the records while it lived
     assert _alive_with(attacked["mark"]) == []
-    assert _texts(attacked["records"], "forger") == ["records: refused (FileNotFoundError)"] * 2
+    assert _texts(attacked["records"], "forger") == [
+        "daemon running: True; records: refused (FileNotFoundError)"
+    ]
     time.sleep(0.3)  # a daemon would rewrite the file every 50 ms
     path = attacked["out"] / RECORDS_FILE
     verify(path, Seal.read(attacked["config"].secret_file))
@@ -127,18 +140,12 @@ def test_no_process_a_policy_started_outlives_the_run_and_no_record_is_forged(at
 
 def test_rsbs_memory_is_out_of_sight(attacked):
     # attack 3: a PID namespace of its own: no other process to read
-    assert (
-        _texts(attacked["records"], "memory_reader")
-        == ["processes in sight: 0; memory read: 0"] * 2
-    )
+    assert _texts(attacked["records"], "memory_reader") == ["processes in sight: 0; memory read: 0"]
 
 
 def test_the_runs_own_records_are_out_of_reach(attacked):
     # attack 4 (the records half; the length half: tests/evaluation/test_sealed_pace.py)
-    assert (
-        _texts(attacked["records"], "outcome_reader")
-        == ["records: refused (FileNotFoundError)"] * 2
-    )
+    assert _texts(attacked["records"], "outcome_reader") == ["records: refused (FileNotFoundError)"]
 
 
 def test_a_policys_own_faults_are_its_failures(attacked):
@@ -146,14 +153,15 @@ def test_a_policys_own_faults_are_its_failures(attacked):
     faults = [r for r in attacked["records"] if r.policy in (f"{H}:raiser", f"{H}:hanger")]
     assert [(r.termination, r.success, r.is_error) for r in faults] == [
         ("policy_fault", False, False)
-    ] * 4
-    assert (
-        sorted(r.error for r in faults)
-        == [f"PolicyError: policy {H}:hanger: act(): no answer within 4 s"] * 2
-        + [f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?"]
-        * 2
-    )
+    ] * 2
+    assert sorted(r.error for r in faults) == [
+        f"PolicyError: policy {H}:hanger: act(): no answer within 4 s",
+        f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?",
+    ]
     assert not [r for r in attacked["records"] if r.is_error]  # zero infrastructure errors
+    table = terminal_table(summarize(attacked["records"]))  # what rsb eval prints
+    assert table[0][:5] == ["policy", "suite", "n", "err", "faults"]
+    assert [row[2:5] for row in table if row[0] == f"{H}:raiser"] == [["1", "0", "1"]]
 
 
 def test_episodes_run_in_the_secret_order_and_every_record_is_signed(attacked):
@@ -180,7 +188,7 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
         "policy", "suite", "n", "errors", "policy faults"
     ]  # fmt: skip
     row = next(line for line in report.splitlines() if line.startswith(f"| {H}:raiser "))
-    assert [c.strip() for c in row.split("|")][3:7] == ["2", "0", "2", "0.0 [0.0, 65.8]"]
+    assert [c.strip() for c in row.split("|")][3:7] == ["1", "0", "1", "0.0 [0.0, 79.3]"]
     assert main(["report", str(run), "--stdout"]) == 2
     assert capsys.readouterr().err == (
         f"rsb report: error: {run}: a sealed run; its records are verified with the secret it "
@@ -188,6 +196,18 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     )
     path = run / RECORDS_FILE
     lines = path.read_text().splitlines()
+    # a signed error record left over (a crash outside the policy): the row is withheld
+    seal = Seal.read(attacked["config"].secret_file)
+    held = next(r for r in read_records(path) if r.policy == f"{H}:key_reader")
+    crash = dataclasses.replace(held, index=3, termination="error", error_kind="infra",
+                                error="InfraError: env.step failed: boom")  # fmt: skip
+    line, _ = sign(crash, seal, verify(path, seal))
+    path.write_text(path.read_text() + line + "\n")
+    assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 0
+    row = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(f"| {H}:key_r"))
+    assert [c.strip() for c in row.split("|")][3:6] == ["1", "1", "0"]  # n, errors, faults
+    assert "withheld" in row
+    path.write_text("\n".join(lines) + "\n")
     row = json.loads(lines[2])
     row.update(success=True, correct_choice=True, termination="success")
     path.write_text("\n".join([*lines[:2], json.dumps(row, sort_keys=True), *lines[3:]]) + "\n")
@@ -241,8 +261,7 @@ def test_a_sealed_run_refuses_what_it_cannot_keep_sealed(draw, tmp_path):
     )
     with pytest.raises(EvalError, match=r"^--no-sandbox: a sealed run \(--sealed\) runs policy"):
         config(sealed=True, secret_file=secret, sandbox=False)
-    with pytest.raises(EvalError, match=r"^--policy lerobot:ckpt: a sealed run \(--sealed\)"):
-        config(sealed=True, secret_file=secret, policies=("lerobot:ckpt",))
+    config(sealed=True, secret_file=secret, policies=("lerobot:ckpt",))  # runs sandboxed
     with pytest.raises(EvalError, match=r"runs an in-process policy .* only alone"):
         config(sealed=True, secret_file=secret, policies=("inprocess:a.b:c", "noop"))
     other = tmp_path / "other.txt"
@@ -252,31 +271,85 @@ def test_a_sealed_run_refuses_what_it_cannot_keep_sealed(draw, tmp_path):
         run_eval(config(tables=tables, secret_file=other))
 
 
-def _nobody_cannot(reason_for: str) -> str | None:
-    """Why an ordinary user (``setpriv --reuid=nobody``) cannot run rsb here, or None."""
-    if os.geteuid() != 0:
-        return None  # already an ordinary user: the tests above ran as one
+def test_a_lerobot_checkpoint_runs_in_the_sandbox_in_a_sealed_run(tmp_path, monkeypatch):
+    """In a sealed run a ``lerobot:`` checkpoint is built in a sandboxed policy process (its
+    folder bound read-only), with the convention its dataset names read by rsb and handed
+    on: here the build fails in that process, which has no lerobot (tests/lerobot_venv runs
+    a real checkpoint)."""
+    from policies.test_lerobot import write_checkpoint
+
+    ckpt = write_checkpoint(
+        tmp_path / "ckpt", dataset=tmp_path / "ds", info={"rsb_convention": {"name": "rsb"}}
+    )
+    monkeypatch.setenv(sandbox.ENV_VAR, sandbox.Sandbox(sealed=True).to_json())
+    with pytest.raises(PolicyError) as err:
+        make_policy(f"lerobot:{ckpt}")
+    assert str(err.value).startswith(f"policy lerobot:{ckpt},convention=rsb: building it failed")
+    assert "lerobot is not installed in this Python" in str(err.value)
+    monkeypatch.setenv(sandbox.ENV_VAR, sandbox.Sandbox(sealed=False).to_json())
+    with pytest.raises(EvalError, match="lerobot is not installed in this Python"):
+        make_policy(f"lerobot:{ckpt}")  # an ordinary run builds it in rsb's process
+
+
+#: ``setpriv`` to user and group ``nobody`` without supplementary groups.
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def _hidden_python_root() -> Path | None:
+    """The folder right under an untraversable ``/root`` that holds this Python (e.g.
+    ``/root/.pyenv``, where pyenv puts it on this machine and on CI), or None."""
+    home = Path("/root")
+    if os.stat(home).st_mode & 0o001:
+        return None
+    for path in (Path(sys.base_prefix), Path(sys.prefix), Path(sys.executable).resolve()):
+        if path.is_relative_to(home) and path != home:
+            return home / path.relative_to(home).parts[0]
+    return None
+
+
+def _as_nobody(hold: Path) -> tuple[list[str] | None, str]:
+    """The command prefix that runs a command as user ``nobody`` here (root only), and
+    why not (None). Where this Python lives under ``/root`` (mode 0700: ``nobody`` cannot
+    traverse it), the prefix runs the command in a mount namespace of its own in which
+    ``/root`` is an empty tmpfs (mode 0755) holding only a bind mount of that Python's
+    folder: nothing on the machine changes (``/root`` stays 0700 outside), and the run
+    is still an ordinary user's (``setpriv`` drops every capability with root)."""
     if shutil.which("setpriv") is None:
-        return "setpriv (util-linux) is not installed"
+        return None, "setpriv (util-linux) is not installed"
+    prefix = list(AS_NOBODY)
+    hidden = _hidden_python_root()
+    if hidden is not None:
+        if shutil.which("unshare") is None:
+            return None, f"{hidden} is under /root (0700) and unshare (util-linux) is missing"
+        script = (
+            f'mount --bind "{hidden}" "{hold}" && mount -t tmpfs -o mode=0755 tmpfs /root && '
+            f'mkdir "{hidden}" && mount --bind "{hold}" "{hidden}" && exec "$@"'
+        )
+        prefix = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh",
+                  *prefix]  # fmt: skip
     probe = subprocess.run(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-         "import numpy, mujoco, rsb_mj.cli"],
+        [*prefix, sys.executable, "-c", "import numpy, mujoco, rsb_mj.cli"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     if probe.returncode != 0:
         said = (probe.stderr.strip().splitlines() or ["?"])[-1]
-        return f"user nobody cannot run {sys.executable} with rsb_mj ({said}); {reason_for}"
-    return None
+        return None, f"user nobody cannot run {sys.executable} with rsb_mj: {said}"
+    return prefix, ""
 
 
 @pytest.mark.slow
 def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     """As root the policy keeps no capability (``--cap-drop ALL``); as an ordinary user
     the same run through ``rsb eval`` under ``setpriv --reuid=nobody``."""
-    why = _nobody_cannot("run the suite as an ordinary user to cover this case")
-    if why:
-        pytest.skip(why)
+    cmd_prefix: list[str] = []
+    if os.geteuid() == 0:
+        hold = Path(tempfile.mkdtemp(prefix="rsb-python-", dir="/tmp"))
+        request.addfinalizer(lambda: hold.rmdir())
+        prefix, why = _as_nobody(hold)
+        if prefix is None:
+            pytest.skip(f"{why} (as an ordinary user this test needs no setpriv)")
+        cmd_prefix = prefix
     if os.geteuid() == 0:  # pytest's folders are root's alone: a folder nobody can enter
         work = Path(tempfile.mkdtemp(prefix="rsb-sealed-", dir="/tmp")) / "work"
         work.parent.chmod(0o755)
@@ -285,11 +358,10 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     request.addfinalizer(lambda: shutil.rmtree(work.parent, ignore_errors=True))
     shutil.copytree(draw / "tables", work / "tables")
     shutil.copy(draw / "secret.txt", work / "secret.txt")
+    home = work.parent / "home"  # an ordinary user's own home (numba caches there)
+    home.mkdir()
     if os.geteuid() == 0:
-        subprocess.run(["chown", "-R", "65534:65534", str(work)], check=True)
-        cmd_prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    else:
-        cmd_prefix = []
+        subprocess.run(["chown", "-R", "65534:65534", str(work), str(home)], check=True)
     out, mark = work / "run", f"hostile-{uuid.uuid4().hex}"
     cmd = [*cmd_prefix, sys.executable, "-m",
            "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "1", "--max-steps", "3",
@@ -298,7 +370,7 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
            "--sandbox-bind", str(work)]  # fmt: skip
     for attack in ATTACKS:
         cmd += ["--policy", f"{H}:{attack}"]
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}", "HOME": str(home)}
     env.update(_hostile_env(work, out, mark))
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.expr import Atom, Expr, walk_atoms
+from rsb_mj.lang.nodes import Span
 
 
 @dataclass(frozen=True)
@@ -112,19 +114,17 @@ class Context:
             self.regions.setdefault(region.full_name, region)
         self.candidates = problem.candidates
         self.is_rsb = (problem.domain or "").lower() == "rsb" or problem.question is not None
-        self._expressions: tuple[tuple[str, ast.Expr], ...] | None = None
-        self._atoms: tuple[tuple[str, ast.Atom], ...] | None = None
+        self._expressions: tuple[tuple[str, Expr], ...] | None = None
+        self._atoms: tuple[tuple[str, Atom], ...] | None = None
 
-    def block_span(self, keyword: str) -> ast.Span:
+    def block_span(self, keyword: str) -> Span:
         """Span of the first top-level block ``keyword`` (the problem's span if absent)."""
         for name, span in self.problem.blocks:
             if name == keyword:
                 return span
         return self.problem.span
 
-    def report(
-        self, code: str, message: str, span: ast.Span | None, fix: str | None = None
-    ) -> None:
+    def report(self, code: str, message: str, span: Span | None, fix: str | None = None) -> None:
         """Record a finding of rule ``code`` at ``span`` (the problem's span when None)."""
         spec = RULES[code]
         where = span if span is not None and span.line > 0 else self.problem.span
@@ -132,7 +132,7 @@ class Context:
             Diagnostic(spec.code, spec.name, spec.severity, message, self.path, where, fix)
         )
 
-    def expressions(self) -> tuple[tuple[str, ast.Expr], ...]:
+    def expressions(self) -> tuple[tuple[str, Expr], ...]:
         """Every top-level expression with its block keyword (init, grasp, goal, cost)."""
         if self._expressions is None:
             p = self.problem
@@ -148,11 +148,11 @@ class Context:
             )
         return self._expressions
 
-    def atoms(self) -> tuple[tuple[str, ast.Atom], ...]:
+    def atoms(self) -> tuple[tuple[str, Atom], ...]:
         """Every atom with the block keyword it appears in, in source order (worked out once:
         most rules read them)."""
         if self._atoms is None:
             self._atoms = tuple(
-                (block, atom) for block, expr in self.expressions() for atom in ast.walk_atoms(expr)
+                (block, atom) for block, expr in self.expressions() for atom in walk_atoms(expr)
             )
         return self._atoms

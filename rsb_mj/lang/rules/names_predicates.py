@@ -8,6 +8,7 @@ rsb's, each predicate with the domains that define it).
 from __future__ import annotations
 
 from rsb_mj.errors import did_you_mean
+from rsb_mj.lang.held import is_held_atom
 from rsb_mj.lang.predicates import (
     PREDICATE_DOMAINS,
     PREDICATES,
@@ -41,7 +42,7 @@ def _registry(ctx: Context) -> tuple[dict[str, PredicateInfo], dict[str, Predica
 )
 def unknown_predicate(ctx: Context) -> None:
     """A predicate no registry of the file's domain defines: LIBERO's and VLA-Arena's for a
-    ``(:domain robosuite)`` file (``rsb_mj.lang.vocabulary.PREDICATES``, read from the two
+    ``(:domain robosuite)`` file (``rsb_mj.lang.predicates.PREDICATES``, read from the two
     projects' ``predicates/__init__.py``); any registry for an rsb task. Their evaluators would
     stop on it (or, in a ``:cost``, it would never fire)."""
     known, shown, where = _registry(ctx)
@@ -87,7 +88,7 @@ def unscoreable_predicate(ctx: Context) -> None:
         if info is None:
             continue  # RSB204
         valid = {"init": RSB_PLACEMENT, "cost": RSB_COST}.get(block, RSB_SCOREABLE)
-        if info.name in valid:
+        if info.name in valid or is_held_atom(block, atom):  # held at reset: RSB440
             continue
         names = ", ".join(_DOMAIN_WORDS[d] for d in PREDICATE_DOMAINS if d in info.domains)
         doing = {"init": "place objects with", "cost": "evaluate"}.get(block, "score")
