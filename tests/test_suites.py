@@ -1,5 +1,7 @@
 """Suite registry: names, lookups and the error for an unknown suite."""
 
+from pathlib import Path
+
 import pytest
 
 from rsb_mj.errors import RsbError
@@ -73,3 +75,72 @@ def test_level_task_files_are_what_the_tool_writes():
         text=True,
     )
     assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_goal_suites_ship_the_tier_a0_a1_files_with_their_licences():
+    from rsb_mj.lang.goal_task import goal_task_of
+    from rsb_mj.lang.parser import parse_file
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.suites import GOAL_SUITES
+
+    counts = {name: len(s.files) for name, s in GOAL_SUITES.items()}
+    assert counts == {
+        "libero-layouts": 88,
+        "vla-arena": 139,
+        "vla-arena-l0": 48,
+        "vla-arena-l1": 46,
+        "vla-arena-l2": 45,
+    }
+    tiers = {goal_task_of(parse_file(p)).tier for s in GOAL_SUITES.values() for p in s.files}
+    assert tiers == {"A0", "A1"}
+    libero, arena = tasks_dir() / "libero", tasks_dir() / "vla_arena"
+    assert (libero / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert "Apache License" in (arena / "LICENSE").read_text(encoding="utf-8")
+    assert "8f1084e3132a39270c3a13ebe37270a43ece2a01" in (libero / "README.md").read_text()
+    assert "ec1b978c621d0c73899ed44ec17226af28162a31" in (arena / "README.md").read_text()
+
+
+def test_goal_suite_files_are_the_upstream_files_unchanged():
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.suites import GOAL_SUITES
+
+    upstream = Path(__file__).parent / "data" / "bddl_suites"
+    for suite in (GOAL_SUITES["libero-layouts"], GOAL_SUITES["vla-arena"]):
+        for path in suite.files:
+            rel = path.relative_to(tasks_dir())
+            assert path.read_bytes() == (upstream / rel).read_bytes(), rel
+
+
+def test_goal_suites_are_looked_up_in_any_case_and_others_are_not():
+    from rsb_mj.suites import goal_suite
+
+    assert goal_suite("VLA-Arena").name == "vla-arena"
+    assert goal_suite("RSB-Math-4") is None
+
+
+def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
+    from rsb_mj.cli import main
+    from rsb_mj.suites import GOAL_SUITES
+
+    ran = {}
+
+    def fake_run(files, policies, **kw):
+        ran.update(files=files, policies=policies, episodes=kw["episodes"])
+        return []
+
+    monkeypatch.setattr("rsb_mj.evaluation.goal_eval.run_goal_eval", fake_run)
+    assert main(["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--episodes", "2"]) == 0
+    assert ran["files"] == [str(p) for p in GOAL_SUITES["vla-arena-l0"].files]
+    assert (ran["policies"], ran["episodes"]) == (["expert"], 2)
+    assert "VLA-Arena layouts on Aloha" in capsys.readouterr().out
+
+
+def test_eval_refuses_a_goal_suite_mixed_with_a_question_suite(capsys):
+    from rsb_mj.cli import main
+
+    assert main(["eval", "--suite", "libero-layouts", "--suite", "RSB-Math-4"]) != 0
+    err = capsys.readouterr().err
+    assert (
+        "goal suites (libero-layouts, vla-arena, vla-arena-l0, vla-arena-l1, vla-arena-l2)" in err
+    )
+    assert "run on their own" in err
