@@ -71,7 +71,9 @@ _UNUSED_REGION_LOADERS = (
 )
 def duplicate_name(ctx: Context) -> None:
     """The same name declared twice (objects and fixtures share one namespace) or two regions
-    with the same full name: references to it become ambiguous."""
+    with the same full name: references to it become ambiguous. Outside ``(:domain rsb)`` a
+    region defined twice is a warning (LIBERO's and VLA-Arena's loaders accept it; rsb_mj uses
+    the first definition)."""
     seen: dict[str, ast.Span] = {}
     for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
         if decl.name in seen:
@@ -107,7 +109,9 @@ def duplicate_name(ctx: Context) -> None:
 )
 def unknown_region_target(ctx: Context) -> None:
     """A region whose ``:target`` is not a declared fixture or object (or that has no
-    ``:target`` at all): nothing to attach it to, and its full name is unclear."""
+    ``:target`` at all): nothing to attach it to, and its full name is unclear. Outside
+    ``(:domain rsb)`` a region that nothing uses is a warning (LIBERO's and VLA-Arena's loaders
+    accept it; rsb_mj builds no site for it)."""
     for region in ctx.problem.regions:
         if region.target is None:
             ctx.report(

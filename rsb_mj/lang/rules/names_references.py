@@ -26,7 +26,9 @@ __all__ = ["undefined_name", "undefined_variable"]
 )
 def undefined_name(ctx: Context) -> None:
     """A name used in ``:init``, ``:goal``, ``:cost``, ``:grasp`` or ``:obj_of_interest`` that
-    is neither a declared object or fixture nor a region's full name (``<target>_<region>``)."""
+    is neither a declared object or fixture nor a region's full name (``<target>_<region>``).
+    Outside ``(:domain rsb)`` an ``:obj_of_interest`` name is a warning (LIBERO's and
+    VLA-Arena's loaders accept it)."""
     known = set(ctx.decls) | set(ctx.regions)
 
     def check(name: str, span: ast.Span, where: str) -> None:
