@@ -85,11 +85,11 @@ def test_goal_suites_ship_the_tier_a0_a1_files_with_their_licences():
 
     counts = {name: len(s.files) for name, s in GOAL_SUITES.items()}
     assert counts == {
-        "libero-layouts": 88,
-        "vla-arena": 139,
-        "vla-arena-l0": 48,
-        "vla-arena-l1": 46,
-        "vla-arena-l2": 45,
+        "libero-layouts": 87,
+        "vla-arena": 124,
+        "vla-arena-l0": 43,
+        "vla-arena-l1": 39,
+        "vla-arena-l2": 42,
     }
     tiers = {goal_task_of(parse_file(p)).tier for s in GOAL_SUITES.values() for p in s.files}
     assert tiers == {"A0", "A1"}

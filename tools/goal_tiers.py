@@ -210,7 +210,7 @@ def markdown(rows: list[dict], summary: list[dict], times: dict) -> str:
             f"| question (RSB-Math-4) | {times['question_construct_reset_s']} | "
             f"{times['question_rendered_step_s']} |",
         ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).replace(f"{ROOT}/", "") + "\n"  # paths relative to the checkout
 
 
 def _files(args: argparse.Namespace) -> list[Path]:
