@@ -214,11 +214,11 @@ def markdown(rows: list[dict], summary: list[dict], times: dict) -> str:
 
 
 def _files(args: argparse.Namespace) -> list[Path]:
-    from rsb_mj.suites import GOAL_SUITES
-
     if args.files:
         files = [Path(f).resolve() for f in args.files]
     else:
+        from rsb_mj.suites import GOAL_SUITES
+
         files = [*GOAL_SUITES["libero-layouts"].files, *GOAL_SUITES["vla-arena"].files]
     files = [f for f in files if args.match in f.name]
     return files[: args.limit] if args.limit else files
