@@ -129,8 +129,13 @@ def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
         return []
 
     monkeypatch.setattr("rsb_mj.evaluation.goal_eval.run_goal_eval", fake_run)
-    assert main(["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--episodes", "2"]) == 0
-    assert ran["files"] == [str(p) for p in GOAL_SUITES["vla-arena-l0"].files]
+    from rsb_mj.cli.eval import _unbuildable
+
+    files = GOAL_SUITES["vla-arena-l0"].files
+    built = [str(p) for p in files if not _unbuildable(p)]
+    status = main(["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--episodes", "2"])
+    assert status == (0 if len(built) == len(files) else 3)
+    assert ran["files"] == built and len(built) >= len(files) - 1
     assert (ran["policies"], ran["episodes"]) == (["expert"], 2)
     assert "VLA-Arena layouts on Aloha" in capsys.readouterr().out
 
@@ -144,3 +149,32 @@ def test_eval_refuses_a_goal_suite_mixed_with_a_question_suite(capsys):
         "goal suites (libero-layouts, vla-arena, vla-arena-l0, vla-arena-l1, vla-arena-l2)" in err
     )
     assert "run on their own" in err
+
+
+def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
+    tmp_path, monkeypatch, capsys
+):
+    """A suite file rsb_mj cannot build does not stop the others: it is named with its
+    itemised list and tier, the rest run, and the exit status says the run is incomplete."""
+    import shutil
+
+    from rsb_mj.cli import main
+    from rsb_mj.suites import GOAL_SUITES, GoalSuite
+
+    data = Path(__file__).parent / "data" / "bddl_suites" / "libero" / "libero_goal"
+    for name in ("put_the_bowl_on_the_plate.bddl", "turn_on_the_stove.bddl"):
+        shutil.copy(data / name, tmp_path / name)
+    monkeypatch.setitem(GOAL_SUITES, "tiny", GoalSuite("tiny", str(tmp_path)))
+    ran = {}
+    monkeypatch.setattr(
+        "rsb_mj.evaluation.goal_eval.run_goal_eval",
+        lambda files, policies, **kw: ran.update(files=files) or [],
+    )
+    assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
+    assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]
+    err = capsys.readouterr().err
+    assert err.startswith("rsb eval: 1 suite files were not run (rsb_mj cannot build them):\n")
+    assert (
+        f"{tmp_path / 'turn_on_the_stove.bddl'}: rsb_mj cannot build this scene (tier B2):" in err
+    )
+    assert "tier B2 (a goal that operates a fixture (Open/Close/TurnOn/TurnOff))" in err

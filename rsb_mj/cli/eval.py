@@ -414,8 +414,14 @@ def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> 
             f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
             f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
+    skipped = []  # a suite's files rsb_mj cannot build: named, the others still run
     for name in suites:
-        files = [*files, *(str(p) for p in goal_suite(name).files)]
+        for path in goal_suite(name).files:
+            why = _unbuildable(path)
+            if why:
+                skipped.append(why)
+            else:
+                files.append(str(path))
     files = list(dict.fromkeys(files))
     from rsb_mj.scene.assets import resolve_object_source
 
@@ -435,7 +441,27 @@ def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> 
         print(f"  seed {r.seed} {r.policy}: {r.failure}", file=sys.stderr)
     if args.out is not None:
         print(f"records: {args.out / 'goal_episodes.jsonl'}")
+    if skipped:
+        print(
+            f"rsb eval: {len(skipped)} suite files were not run (rsb_mj cannot build them):\n"
+            + "\n".join(skipped),
+            file=sys.stderr,
+        )
+        return EXIT_ERRORS
     return 0
+
+
+def _unbuildable(path: Path) -> str:
+    """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
+    positions and tier), or ``""`` when it builds (a parse, no scene)."""
+    from rsb_mj.env.goal_env import load_goal_task
+    from rsb_mj.errors import TaskError
+
+    try:
+        load_goal_task(path)
+    except TaskError as exc:
+        return str(exc)
+    return ""
 
 
 def error_summary(errors: list) -> str:
