@@ -47,7 +47,7 @@ _LAZY: dict[str, str] = {
     # episodes and suites
     "LETTERS": "rsb_mj.episodes.episode",
     "Episode": "rsb_mj.episodes.episode",
-    "Pose2D": "rsb_mj.episodes.episode",
+    "Pose2D": "rsb_mj.lang.layout",
     "SUITES": "rsb_mj.suites",
     "Suite": "rsb_mj.suites",
     "get_suite": "rsb_mj.suites",

@@ -18,11 +18,9 @@ from pathlib import Path
 
 from rsb_mj.errors import RsbError
 from rsb_mj.lang.a2a import A2A_SOURCES
-from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.resources import tasks_dir
 
 __all__ = [
-    "CONTROL_HZ",
     "GOAL_SUITES",
     "SUITES",
     "TASK_MAX_STEPS",

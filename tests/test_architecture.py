@@ -56,7 +56,8 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     # Task file -> AST: grammar, parser, AST, formatter, vocabulary, the typed task view,
-    # and the shipped task files by name (suites).
+    # the layout sampler (over a task's regions: the episode sampler draws with it, the
+    # linter runs its trials), and the shipped task files by name (suites).
     ("lang", ("rsb_mj.lang", "rsb_mj.suites")),
     # The question data a task names: built-in sources, question banks, Act2Answer items,
     # and what they are read with (numeric answers, near-duplicates, number-shape probes).
@@ -75,8 +76,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         "linter",
         ("rsb_mj.lang.linter", "rsb_mj.lang.rules", "rsb_mj.lang.templates"),
     ),
-    # Task -> episode: the Episode record (a value every later stage reads), the sampler and
-    # the layout it draws.
+    # Task -> episode: the Episode record (a value every later stage reads) and the sampler.
     ("episodes", ("rsb_mj.episodes",)),
     # Episodes -> frozen tables: their files, manifest, builds, checks and audits, private
     # draws, and the one row lookup (source, split, index) -> Episode.
@@ -289,6 +289,74 @@ def test_no_module_imports_from_a_later_stage():
     assert found == [], "imports against the data flow:\n" + "\n".join(found)
 
 
+#: Modules that still re-export, each deleted by a branch under way (this list must shrink:
+#: a module that no longer exists fails the test below, so a stale entry cannot stay).
+RE_EXPORTING_UNTIL_DELETED: dict[str, str] = {}
+
+
+def defined_names(tree: ast.Module) -> set[str]:
+    """The names a module binds itself at top level (definitions, assignments, ``import x``;
+    not ``from ... import`` and nothing under ``if TYPE_CHECKING``)."""
+    out: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                out.add(node.name)
+            elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+            elif isinstance(node, ast.Import):
+                out.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, ast.If):
+                if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                    visit(node.body)
+                    visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+            elif isinstance(node, ast.With):
+                visit(node.body)
+
+    visit(tree.body)
+    return out
+
+
+def re_exports(graph: ImportGraph) -> list[str]:
+    """``module: name`` of each name a module that is not a package's ``__init__`` lists in
+    ``__all__`` without defining it, or imports as ``from m import name as name``."""
+    out = []
+    for module in graph.files:
+        if graph.is_package(module) or module in RE_EXPORTING_UNTIL_DELETED:
+            continue
+        tree = graph.tree(module)
+        defined = defined_names(tree)
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+            ):
+                names = [e.value for e in getattr(node.value, "elts", [])]
+                out += [f"{module}: {name}" for name in names if name not in defined]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                out += [
+                    f"{module}: {a.name} as {a.asname}" for a in node.names if a.asname == a.name
+                ]
+    return out
+
+
+def test_no_module_re_exports_a_name_it_does_not_define():
+    """One name, one import path: only a package's ``__init__`` re-exports (its public API)."""
+    found = re_exports(GRAPH)
+    assert found == [], "re-exported outside a package's __init__:\n" + "\n".join(found)
+    for module in RE_EXPORTING_UNTIL_DELETED:
+        assert module in GRAPH.files, f"{module} is gone: remove it from RE_EXPORTING_UNTIL_DELETED"
+
+
 # ---- the checker itself -------------------------------------------------------------------
 
 
@@ -310,7 +378,7 @@ def test_stages_follow_the_longest_prefix():
     assert stage_of("rsb_mj.episodes.sources.gsm8k") == "sources"
     assert stage_of("rsb_mj.lang.rules.names") == "linter"
     assert stage_of("rsb_mj.episodes.sampler") == "episodes"
-    assert stage_of("rsb_mj.episodes.layout") == "episodes"
+    assert stage_of("rsb_mj.lang.layout") == "lang"
     assert stage_of("rsb_mj.scene.compiler") == "scene"
     assert stage_of("rsb_mj.cli.lint") == "cli"
 
@@ -374,3 +442,16 @@ def test_a_package_may_re_export_what_lies_beneath_it(tmp_path):
     assert graph.cycles() == [
         "rsb_mj <-> rsb_mj.cli.lint: rsb_mj:2 -> rsb_mj.cli.lint, rsb_mj.cli.lint:1 -> rsb_mj"
     ]
+
+
+def test_a_re_export_outside_an_init_is_found(tmp_path):
+    graph = _package(
+        tmp_path,
+        {
+            "__init__.py": "from rsb_mj.a import f\n__all__ = ['f']\n",
+            "a.py": "import json\nX = 1\ndef f():\n    pass\n__all__ = ['X', 'f', 'json']\n",
+            "b.py": "from rsb_mj.a import X, f\nfrom rsb_mj.a import f as f\n__all__ = ['X', 'g']\n"
+            "def g():\n    pass\n",
+        },
+    )
+    assert re_exports(graph) == ["rsb_mj.b: X", "rsb_mj.b: f as f"]

@@ -14,7 +14,7 @@ from rsb_mj.choices import (
 )
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.evaluation.metrics import nsg
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.lang import load_task
 from rsb_mj.policies.scripted import ExpertPolicy
 
@@ -83,7 +83,7 @@ def test_a_task_of_n_choices_resets_and_the_expert_solves_it(tmp_path, n):
         else:
             assert colors == {"yellow"}
             assert f"({LETTERS[n][-1]}) " in info["instruction"]
-        run = run_episode(env, ExpertPolicy(), episode, problem, max_steps=400)
+        run = Rollout(env, ExpertPolicy(), episode, problem, max_steps=400).run()
     finally:
         env.close()
     assert (run.success, run.grasped, run.choice) == (True, True, episode.target), (

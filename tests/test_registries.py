@@ -9,7 +9,10 @@ import mujoco
 import pytest
 
 from rsb_mj import rates, splits, workspace
-from rsb_mj.lang import vocabulary
+from rsb_mj.lang.block_values import QUESTION_SOURCES, SOURCE_CHOICES
+from rsb_mj.lang.categories import RSB_CATEGORIES
+from rsb_mj.lang.predicates import PREDICATES, RSB_SCOREABLE
+from rsb_mj.lang.table_top import TABLE_HALF_SIZE
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import CATEGORIES
 from rsb_mj.scoring.predicates import PREDICATES as SCORED
@@ -22,7 +25,7 @@ def model() -> mujoco.MjModel:
 
 def test_linter_table_is_the_compiled_table_top(model):
     top = model.geom("table_top")
-    assert tuple(top.size[:2]) == workspace.TABLE_HALF_XY == vocabulary.TABLE_HALF_SIZE
+    assert tuple(top.size[:2]) == workspace.TABLE_HALF_XY == TABLE_HALF_SIZE
     assert model.body("table").pos[2] == workspace.TABLE_TOP_Z
     assert model.geom_pos[top.id][2] + top.size[2] == 0.0  # its upper face is the table top
 
@@ -51,13 +54,13 @@ def test_split_names_are_defined_once():
 
 
 def test_every_scoreable_predicate_is_registered_for_rsb():
-    assert set(SCORED) == vocabulary.RSB_SCOREABLE
+    assert set(SCORED) == RSB_SCOREABLE
     for name in SCORED:
-        assert "rsb" in vocabulary.PREDICATES[name.lower()].domains
+        assert "rsb" in PREDICATES[name.lower()].domains
 
 
 def test_every_scene_category_is_a_vocabulary_category():
-    assert set(CATEGORIES) == set(vocabulary.RSB_CATEGORIES)
+    assert set(CATEGORIES) == set(RSB_CATEGORIES)
 
 
 @pytest.mark.parametrize(
@@ -86,8 +89,8 @@ def test_rect_reachable_agrees_with_the_point_rule(rect, expected):
 def test_source_choice_counts_are_the_samplers():
     from rsb_mj.episodes.sources import SOURCES
 
-    assert {n: tuple(s.choices) for n, s in SOURCES.items()} == vocabulary.SOURCE_CHOICES
-    assert set(SOURCES) <= set(vocabulary.QUESTION_SOURCES)
+    assert {n: tuple(s.choices) for n, s in SOURCES.items()} == SOURCE_CHOICES
+    assert set(SOURCES) <= set(QUESTION_SOURCES)
 
 
 # Template placeholders: the linter (rsb_mj.lang.templates), the template loader and the

@@ -146,6 +146,21 @@ def test_bench_env_tiny_run_without_robosuite(tmp_path):
     assert figures["meta"]["substeps"] == 25 and figures["meta"]["robosuite"] is None
 
 
+def test_goal_corpus_tiny_run_builds_resets_and_solves_one_file(tmp_path):
+    out = tmp_path / "corpus.json"
+    result = _run(
+        sys.executable, str(TOOLS / "goal_corpus.py"), "--seeds", "1", "--expert",
+        "--match", "pick_the_apple_on_the_table", "--json", str(out),
+        "tests/data/bddl_suites/vla_arena/robustness_static_distractors/level_0",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1 task files, 1 seeds each"
+    assert lines[3] == "| vla_arena | A0 | 1 | 1 | 1 | 1/1 (100%) | 0/0/0/0 |"
+    (row,) = json.loads(out.read_text())
+    assert (row["tier"], row["build"], row["episodes"][0]["success"]) == ("A0", "ok", True)
+
+
 def test_install_check_refuses_a_python_that_cannot_run(tmp_path, capsys):
     missing = str(tmp_path / "no-python")
     assert _load(TOOLS / "install_check.py").main(["--python", missing]) == 2

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rsb_mj.datasets.demos import DemoJob, write_one
 from rsb_mj.env import RsbEnv
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.policies.scripted import ExpertPolicy
 from rsb_mj.tables.episode_source import load_episode, load_problem, step_limit, task_path
 
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     build_s = time.perf_counter() - t0
     walls, sims, ok = [], [], 0
     for ep in episodes:
-        record = run_episode(env, ExpertPolicy(), ep, problem, max_steps=step_limit(args.suite))
+        record = Rollout(env, ExpertPolicy(), ep, problem, max_steps=step_limit(args.suite)).run()
         walls.append(record.wall_s)
         sims.append(record.steps / env.control_hz)
         ok += record.success

@@ -1,4 +1,4 @@
-"""Measure the expert on every object category: TSR/GSR over N seeds per category.
+"""Measure the expert on every question-task object category: TSR/GSR over N seeds each.
 
 Usage::
 
@@ -24,6 +24,7 @@ from rsb_mj.atomic import atomic_write_text
 from rsb_mj.evaluation.expert_check import check_suites
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.scene.categories import CATEGORIES
+from rsb_mj.scene.categories.standins import STANDINS
 
 #: Candidate region [m] of ``tasks/rsb_general_4_kitchen.bddl``, and a wider one for
 #: categories whose footprint radius is at least ``WIDE_FROM`` [m] (four shoes need it:
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="folder for the task files (kept)")
     parser.add_argument("--run", type=Path, help="run folder to keep (records; resumable)")
     args = parser.parse_args(argv)
-    names = args.category or [c for c in CATEGORIES if c != "letter_block"]
+    # By default the question tasks' categories (the stand-ins are goal-task objects).
+    names = args.category or [c for c in CATEGORIES if c != "letter_block" and c not in STANDINS]
     unknown = sorted(set(names) - set(CATEGORIES))
     if unknown:
         parser.error(f"unknown category {unknown[0]!r}; valid choices: {', '.join(CATEGORIES)}")

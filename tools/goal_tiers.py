@@ -35,36 +35,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS_FILE = "goal_tiers.jsonl"
-#: Failure classes, in table order.
+#: Failure classes of the expert, in table order.
 CLASSES = ("reset", "reach", "grasp", "placement")
-_GRASP_PHASES = ("approach", "descend", "close", "grasp")
-_REACH_WORDS = ("unreachable", "no reachable", "out of reach", "reach")
 
 
 def failure_class(failure: str) -> str:
-    """The class of an expert episode's ``failure`` text (``""`` for a success).
+    """The class of an expert episode's ``failure`` text (``""`` for a success):
+    :func:`rsb_mj.evaluation.goal_eval.failure_class`, where the expert running out of steps
+    without the goal holding (``policy`` there) counts as ``placement``."""
+    from rsb_mj.evaluation.goal_eval import failure_class as classify
 
-    Uses :func:`rsb_mj.evaluation.goal_eval.failure_class` where the installed rsb_mj has it;
-    otherwise: ``reset`` (no valid layout for the seed), ``reach`` (an arm pose out of reach),
-    ``grasp`` (no grasp, or the object not held), else ``placement`` (released, or the step
-    limit, without the goal holding)."""
-    try:
-        from rsb_mj.evaluation.goal_eval import failure_class as upstream
-    except ImportError:
-        upstream = None
-    if upstream is not None:
-        cls = upstream(failure)
-        return "placement" if cls == "policy" else cls
-    if not failure:
-        return ""
-    if failure.startswith("reset:"):
-        return "reset"
-    text = failure.lower()
-    if any(w in text for w in _REACH_WORDS):
-        return "reach"
-    if "not held" in text or text.split(":", 1)[0].strip() in _GRASP_PHASES:
-        return "grasp"
-    return "placement"
+    cls = classify(failure)
+    return "placement" if cls == "policy" else cls
 
 
 def _source(path: Path) -> str:

@@ -5,7 +5,7 @@ L1 = L0 + static distractors: three everyday objects that are not candidates (a 
 and a toy car, all at most 8 cm tall, so a candidate carried 10 cm above the table clears
 them), placed per episode by the layout sampler in a ``distractors`` region: the two far
 corners beside the answer zone and the candidates' own region (where there is room; see
-:func:`rsb_mj.episodes.layout.sample_distractors` for the clearances).
+:func:`rsb_mj.lang.layout.sample_distractors` for the clearances).
 
 L2 = L1 (corners kept clear of the lane) + a hazard and a moving distractor, with a ``:cost``:
 a glass bottle (16 cm tall) standing among the candidates or just in front of them, 1 cm from

@@ -34,6 +34,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated rsb_mj cameras to export",
     )
     p.add_argument(
+        "--instruction-features",
+        type=int,
+        default=0,
+        metavar="DIM",
+        help="also store the instruction in every frame as observation.environment_state, "
+        "DIM hashed word uni- and bigram counts, for policies with no text encoder (ACT, "
+        "diffusion; rsb eval --policy lerobot: computes the same vector); default 0: off",
+    )
+    p.add_argument(
         "--include-failures",
         action="store_true",
         help="also export demonstrations whose expert failed (skipped by default)",
@@ -53,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         version=args.lerobot_version,
         cameras=cameras,
         successful_only=not args.include_failures,
+        instruction_features=args.instruction_features,
     )
     print(
         f"rsb export-lerobot: {res.episodes} episodes, {res.frames} frames, {res.tasks} tasks, "

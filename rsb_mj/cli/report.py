@@ -51,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=0.05,
         metavar="F",
-        help="withhold rows whose share of error episodes exceeds F (default 0.05)",
+        help="withhold rows whose share of error episodes exceeds F (default 0.05; 0 for a "
+        "sealed run: it is complete only without errors)",
     )
     p.add_argument(
         "--allow-errors",
@@ -75,9 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def check_seals(dirs: list[Path], secret_file: Path | None) -> None:
+def check_seals(dirs: list[Path], secret_file: Path | None) -> bool:
     """Verify the records of every sealed run among ``dirs``; with ``secret_file`` every
-    one must be sealed with it.
+    one must be sealed with it. True when some run is sealed.
 
     Raises:
         EvalError: see :func:`rsb_mj.evaluation.sealed.check_sealed_run`, or for a run that
@@ -87,6 +88,7 @@ def check_seals(dirs: list[Path], secret_file: Path | None) -> None:
     from rsb_mj.evaluation.sealed import Seal, check_sealed_run, is_sealed
 
     seal = Seal.read(secret_file) if secret_file is not None else None
+    sealed = False
     for d in dirs:
         if seal is not None and not is_sealed(d):
             raise EvalError(
@@ -94,6 +96,8 @@ def check_seals(dirs: list[Path], secret_file: Path | None) -> None:
                 "signature); --secret-file verifies sealed runs only"
             )
         check_sealed_run(d, seal)
+        sealed = sealed or is_sealed(d)
+    return sealed
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 <= args.max_error_rate <= 1.0:
         raise EvalError(f"--max-error-rate {args.max_error_rate}: must be within 0..1")
     limit = None if args.allow_errors else args.max_error_rate
-    check_seals(args.dirs, args.secret_file)
+    if check_seals(args.dirs, args.secret_file) and limit is not None:
+        limit = 0.0  # a sealed run is complete only without errors: rows with one are withheld
     text = write_report(
         args.dirs,
         out,

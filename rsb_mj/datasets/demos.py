@@ -34,13 +34,16 @@ from rsb_mj.datasets.demo_file import (
     verify_demo,
     write_demo,
 )
+from rsb_mj.env.cameras import check_cameras
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import ExpertError
+from rsb_mj.episodes.rationale import rationale
+from rsb_mj.errors import EpisodeError, ExpertError
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_jobs
 from rsb_mj.evaluation.worker import SettingsEnvFactory, run_job
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lock import lock_folder, make_folder
+from rsb_mj.progress import progress as show_progress
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import (
     check_rows,
@@ -197,9 +200,6 @@ def _died(demo: DemoJob, cause: str) -> DemoResult:
 def rationale_of(episode: Episode, problem: Problem) -> str:
     """The episode's rationale (:mod:`rsb_mj.episodes.rationale`) for a train episode whose
     question source has a rule, else ``""``."""
-    from rsb_mj.episodes.rationale import rationale
-    from rsb_mj.errors import EpisodeError
-
     if episode.split != "train":
         return ""
     try:
@@ -273,9 +273,6 @@ def write_demos(
         demos`` writes to ``out_dir``; WriteError: ``out_dir`` cannot be written;
         InfraError: worker processes kept dying.
     """
-    from rsb_mj.env.cameras import check_cameras
-    from rsb_mj.progress import progress as show_progress
-
     name = suite if is_task_file(suite) else get_suite(suite).name
     task_path(name)
     if cot and split != "train":

@@ -53,16 +53,19 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
+from rsb_mj.datasets.demo_file import read_demo
 from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
+from rsb_mj.evaluation.video import encode_mp4
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, get_convention
+from rsb_mj.policies.instruction_features import INSTRUCTION_KEY, encode
 from rsb_mj.policies.lerobot import ROBOT_TYPE, video_key
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.aloha import ARM_JOINT_NAMES, SIDES
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 VERSIONS = ("3.0", "2.1")
-#: rsb_mj camera -> LeRobot/ALOHA camera name (:data:`rsb_mj.env.cameras.ALOHA_CAMERA_NAMES`).
+#: rsb_mj camera -> LeRobot/ALOHA camera name (:data:`rsb_mj.workspace.ALOHA_CAMERA_NAMES`).
 CAMERA_NAMES = ALOHA_CAMERA_NAMES
 #: The joint and gripper convention of ``observation.state`` and ``action``
 #: (:mod:`rsb_mj.policies.aloha_convention`), named in ``meta/info.json``.
@@ -101,7 +104,9 @@ def _pyarrow():
     return pa, pq
 
 
-def _features(cameras: tuple[str, ...], height: int, width: int, version: str) -> dict:
+def _features(
+    cameras: tuple[str, ...], height: int, width: int, version: str, instruction_dim: int = 0
+) -> dict:
     vec = {"dtype": "float32", "shape": [14], "names": list(MOTORS)}
     feats: dict[str, Any] = {}
     for cam in cameras:
@@ -122,6 +127,8 @@ def _features(cameras: tuple[str, ...], height: int, width: int, version: str) -
         }
     feats["observation.state"] = dict(vec)
     feats["action"] = dict(vec)
+    if instruction_dim:
+        feats[INSTRUCTION_KEY] = {"dtype": "float32", "shape": [instruction_dim], "names": None}
     for name, dtype in (
         ("timestamp", "float32"),
         ("frame_index", "int64"),
@@ -215,6 +222,11 @@ def _frames_table(frames: dict[str, np.ndarray]) -> Any:
     for key in ("observation.state", "action"):
         arr = np.ascontiguousarray(frames[key], np.float32)
         cols[key] = pa.FixedSizeListArray.from_arrays(pa.array(arr.reshape(-1)), 14)
+    if INSTRUCTION_KEY in frames:
+        arr = np.ascontiguousarray(frames[INSTRUCTION_KEY], np.float32)
+        cols[INSTRUCTION_KEY] = pa.FixedSizeListArray.from_arrays(
+            pa.array(arr.reshape(-1)), arr.shape[1]
+        )
     cols["timestamp"] = pa.array(frames["timestamp"].astype(np.float32))
     for key in ("frame_index", "episode_index", "index", "task_index"):
         cols[key] = pa.array(frames[key].astype(np.int64))
@@ -231,8 +243,6 @@ class _Episode:
 
 
 def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
-    from rsb_mj.datasets.demo_file import read_demo
-
     demo = read_demo(path, images=bool(cameras))
     missing = [c for c in cameras if c not in demo.images]
     if missing:
@@ -275,6 +285,7 @@ def export_lerobot(
     successful_only: bool = True,
     overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    instruction_features: int = 0,
 ) -> ExportSummary:
     """Convert every demonstration in ``demo_dir`` into a LeRobot dataset at ``out_dir``.
 
@@ -288,6 +299,9 @@ def export_lerobot(
         overwrite: replace an existing dataset at ``out_dir`` (only once the new one is
             complete).
         progress: called with (done, total) after each episode.
+        instruction_features: when above 0, every frame also carries the instruction as
+            ``observation.environment_state``, a vector of this length
+            (:mod:`rsb_mj.policies.instruction_features`), for policies with no text encoder.
 
     Raises:
         ExportError: for an unknown version or camera, an existing non-empty ``out_dir``,
@@ -298,6 +312,10 @@ def export_lerobot(
     unknown = [c for c in cameras if c not in CAMERA_NAMES]
     if unknown:
         raise ExportError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERA_NAMES)}")
+    if instruction_features < 0:
+        raise ExportError(
+            f"--instruction-features is {instruction_features}; valid: 0 (off) or a length >= 1"
+        )
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise ExportError(f"{out_dir}: exists and is a file, not a folder; name a new folder")
@@ -310,7 +328,9 @@ def export_lerobot(
     remove_stale(out_dir)
     build = staging_dir(out_dir, ".tmp")
     try:
-        summary = _build(paths, build, version, tuple(cameras), successful_only, progress)
+        summary = _build(
+            paths, build, version, tuple(cameras), successful_only, progress, instruction_features
+        )
         if out_dir.exists():
             old = staging_dir(out_dir, ".old")
             os.replace(out_dir, old / "ds")
@@ -329,9 +349,8 @@ def _build(
     cameras: tuple[str, ...],
     successful_only: bool,
     progress: Callable[[int, int], None] | None,
+    instruction_dim: int = 0,
 ) -> tuple[int, int, int]:
-    from rsb_mj.evaluation.video import encode_mp4
-
     pa, _ = _pyarrow()
     tasks: dict[str, int] = {}
     episodes: list[dict[str, Any]] = []
@@ -368,6 +387,10 @@ def _build(
             "index": total + frame_index,
             "task_index": np.full(length, task_index),
         }
+        if instruction_dim:
+            # the instruction alone (a --cot task also holds the rationale): what eval sees
+            vec = encode(str(ep.attrs.get("instruction", ep.instruction)), instruction_dim)
+            frames[INSTRUCTION_KEY] = np.tile(vec, (length, 1))
         stats = {
             key: _stats(np.asarray(val, np.float32).reshape(length, -1).astype(np.float64))
             for key, val in frames.items()
@@ -422,7 +445,7 @@ def _build(
     if not episodes:
         raise ExportError(f"{paths[0].parent}: no successful demonstrations to export")
     height, width = size if size is not None else (0, 0)
-    features = _features(cameras, height, width, version)
+    features = _features(cameras, height, width, version, instruction_dim)
     stats = {key: _aggregate([s[key] for s in ep_stats]) for key in ep_stats[0]}
     info: dict[str, Any] = {
         "codebase_version": f"v{version}",

@@ -25,9 +25,13 @@ from pathlib import Path
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
+from rsb_mj.env import RsbEnv
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.rationale import object_phrase, rationale
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
+from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode, table_size
 
 #: File of the samples inside the export folder.
 SAMPLES_FILE = "samples.jsonl"
@@ -35,8 +39,6 @@ SAMPLES_FILE = "samples.jsonl"
 
 def answer_text(episode: Episode, problem: Problem) -> str:
     """``"C, the cyan block"``: the correct letter and the object it maps to."""
-    from rsb_mj.episodes.rationale import object_phrase
-
     return f"{episode.correct}, {object_phrase(episode, problem, episode.correct)}"
 
 
@@ -58,11 +60,6 @@ def export_vqa(suite: str, out: Path, *, split: str = "train", n: int = 20, star
     Raises:
         EvalError: for the eval split, or rows outside the frozen train table.
     """
-    from rsb_mj.env import RsbEnv
-    from rsb_mj.episodes.rationale import rationale
-    from rsb_mj.suites import get_suite
-    from rsb_mj.tables.episode_source import load_episode, table_size
-
     if split != "train":
         raise EvalError(
             f"--split {split}: VQA samples are exported from the train split only "

@@ -22,7 +22,6 @@ import numpy as np
 from rsb_mj.workspace import CAMERAS
 
 __all__ = [
-    "CAMERAS",
     "HEIGHT",
     "QUALITY",
     "REFERENCE_FRAMES",

@@ -1,7 +1,7 @@
 """The golden reference images shipped in ``assets/doctor/`` and how they are written.
 
 A golden set is a folder with one PNG per :data:`~rsb_mj.doctor.frames.REFERENCE_FRAMES`
-entry (its three cameras side by side, in :data:`~rsb_mj.doctor.frames.CAMERAS` order) and
+entry (its three cameras side by side, in :data:`~rsb_mj.workspace.CAMERAS` order) and
 ``goldens.json``: the image size and preset, the renderer fingerprint and library versions
 that drew them, and per frame its label and :func:`~rsb_mj.doctor.frames.scene_sha256`.
 ``tools/make_doctor_goldens.py`` writes it (:func:`write_goldens`).

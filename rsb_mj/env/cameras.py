@@ -29,9 +29,9 @@ from rsb_mj.env.culling import GeomBounds, cull_outside_view
 from rsb_mj.errors import EnvError
 from rsb_mj.scene.gl import patch_late_import
 from rsb_mj.scene.plates import sync_textures
-from rsb_mj.workspace import ALOHA_CAMERA_NAMES, CAMERAS
+from rsb_mj.workspace import CAMERAS
 
-__all__ = ["ALOHA_CAMERA_NAMES", "CAMERAS", "CameraRig", "check_cameras"]
+__all__ = ["CameraRig", "check_cameras"]
 
 
 #: Every live rig, closed at interpreter exit while EGL is still usable (an unclosed

@@ -23,9 +23,9 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
-from rsb_mj.errors import EnvError
+from rsb_mj.errors import EnvError, EvalError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of
+from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of, warnings_of
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import (
     FINGER_CLOSED,
@@ -37,6 +37,7 @@ from rsb_mj.scene.aloha import (
 )
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
+from rsb_mj.scoring.cost import END_COST, CostMeter
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
 from rsb_mj.workspace import CAMERAS
 
@@ -104,11 +105,25 @@ class GoalEnv(gymnasium.Env):
         if PHYSICS_HZ % control_hz:
             raise EnvError(f"control_hz {control_hz} does not divide the physics rate")
         self.task: GoalTask = load_goal_task(task)
+        #: What the scene builds differently from the file (``path:line:col: message``).
+        self.warnings = [i.format(self.task.path) for i in warnings_of(self.task)]
+        problem = self.task.problem
+        self._cost: CostMeter | None = None
+        if problem.cost_terms:
+            try:
+                self._cost = CostMeter(problem)
+            except EvalError as exc:  # e.g. a term naming an undeclared fixture
+                self.warnings.append(f"{exc} (the :cost is not evaluated)")
+        probes = self._cost.probes if self._cost is not None else ()
         #: Where the objects come from (the shipped stand-ins unless the user's assets).
         self.objects: ObjectSource = objects or STANDINS_SOURCE
-        self.scene: GoalScene = compile_goal_scene(self.task, quality=quality, objects=self.objects)
+        self.scene: GoalScene = compile_goal_scene(
+            self.task, quality=quality, objects=self.objects, probes=probes
+        )
         self.model: mujoco.MjModel = self.scene.model
         self.data = mujoco.MjData(self.model)
+        if self._cost is not None:
+            self._cost.bind(self.model)
         self.checker = GoalChecker(self.model, self.task)
         self.control_hz, self.substeps = control_hz, PHYSICS_HZ // control_hz
         self.max_steps = max_steps
@@ -162,6 +177,9 @@ class GoalEnv(gymnasium.Env):
         self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
         self._held = 0
         self._steps = 0
+        self._violations: tuple[bool, ...] = ()
+        if self._cost is not None:
+            self._cost.reset(self.data.sensordata.copy())
         return self._obs(), self._info(False)
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -176,13 +194,33 @@ class GoalEnv(gymnasium.Env):
         ctrl = a[self._act_src]
         fingers = FINGER_CLOSED + np.clip(ctrl, 0.0, 1.0) * (FINGER_OPEN - FINGER_CLOSED)
         self.data.ctrl[self._act_ids] = np.where(self._is_finger, fingers, ctrl)
-        mujoco.mj_step(self.model, self.data, nstep=self.substeps)
+        cost = 0.0
+        if self._cost is None:
+            mujoco.mj_step(self.model, self.data, nstep=self.substeps)
+        else:
+            rows = np.empty((self.substeps, self.model.nsensordata))
+            for k in range(self.substeps):
+                mujoco.mj_step(self.model, self.data)
+                rows[k] = self.data.sensordata
+            cost, self._violations = self._cost.step(rows)
         self._steps += 1
         holds = self.checker.holds(self.data)
         self._held = self._held + 1 if holds else 0
         success = self._held >= HOLD_STEPS
         truncated = not success and self._steps >= self.max_steps
-        return self._obs(), float(success), success, truncated, self._info(success)
+        info = self._info(success)
+        info["cost"] = cost
+        return self._obs(), float(success), success, truncated, info
+
+    def end_cost(self) -> float:
+        """The ``:cost`` end terms (``Collide``, ``Fall``, ``NotOn``: :data:`END_COST` each)
+        that hold at the last step, to add to the summed step costs when the episode ends."""
+        if self._cost is None or not self._violations:
+            return 0.0
+        kinds = [t.kind for t in self._cost.terms]
+        return END_COST * sum(
+            v and k == "end" for v, k in zip(self._violations, kinds, strict=True)
+        )
 
     def state(self) -> np.ndarray:
         """Measured 14-D state in the action layout."""

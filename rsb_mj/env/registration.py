@@ -2,7 +2,9 @@
 
 Ids: ``rsb_mj/RSB-Math-4-v0`` ... ``rsb_mj/RSB-General-10-v0`` (one per suite, task file
 and suite name preset) and ``rsb_mj/RSB-Task-v0`` (pass ``task=PATH``). Truncation after the
-suite's ``max_steps`` control steps.
+suite's ``max_steps`` control steps. ``rsb_mj/Goal-Task-v0`` (pass ``task=PATH``) is a goal
+task (a LIBERO / VLA-Arena style file, :class:`rsb_mj.env.goal_env.GoalEnv`), truncated at
+its own step limit.
 
 Vectorized envs: an EGL context does not survive ``fork``. A process that has rendered
 (any ``reset`` of an env with cameras) and then forks workers, as
@@ -28,6 +30,8 @@ from rsb_mj.suites import A2A_SUITES, ALL_SUITES, TASK_MAX_STEPS
 
 ENTRY_POINT = "rsb_mj.env.registration:make_env"
 TASK_ENV_ID = "rsb_mj/RSB-Task-v0"
+GOAL_ENV_ID = "rsb_mj/Goal-Task-v0"
+GOAL_ENTRY_POINT = "rsb_mj.env.registration:make_goal_env"
 #: Multiprocessing start method of :func:`make_vec`'s async workers.
 DEFAULT_VECTOR_CONTEXT = "spawn"
 
@@ -64,9 +68,17 @@ def make_env(**kwargs: Any) -> gymnasium.Env:
     return RsbEnv(**kwargs)
 
 
+def make_goal_env(**kwargs: Any) -> gymnasium.Env:
+    """Entry point of :data:`GOAL_ENV_ID`: ``GoalEnv(**kwargs)``."""
+    from rsb_mj.env.goal_env import GoalEnv
+
+    return GoalEnv(**kwargs)
+
+
 # gymnasium.make reads the creator's metadata (render modes); RsbEnv.metadata, kept equal
 # here so that registration does not import MuJoCo (checked in the tests).
 make_env.metadata = {"render_modes": ["rgb_array"], "render_fps": CONTROL_HZ}  # type: ignore[attr-defined]
+make_goal_env.metadata = make_env.metadata  # type: ignore[attr-defined]
 
 
 def make_vec(
@@ -113,6 +125,8 @@ def register_envs() -> None:
         gymnasium.register(
             id=TASK_ENV_ID, entry_point=ENTRY_POINT, max_episode_steps=TASK_MAX_STEPS
         )
+    if GOAL_ENV_ID not in registry:
+        gymnasium.register(id=GOAL_ENV_ID, entry_point=GOAL_ENTRY_POINT)
 
 
 # Importing this module imports gymnasium; the ids are then registered here (see

@@ -31,7 +31,7 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from rsb_mj.episodes.layout import answer_zone_rects
+from rsb_mj.lang.layout import answer_zone_rects
 from rsb_mj.scene.aloha import finger_to_gripper
 from rsb_mj.scene.compiler import Scene, SignalSensors
 from rsb_mj.scene.footprint import Footprint, footprint, in_footprint

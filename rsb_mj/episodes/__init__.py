@@ -1,11 +1,16 @@
 """Semantic episodes: how one episode of a task is drawn (question sources, options,
-instruction templates, splits, the layout). The frozen tables of drawn episodes, their checks
-and audits are :mod:`rsb_mj.tables`.
+instruction templates, splits; the layout with :mod:`rsb_mj.lang.layout`). The frozen tables
+of drawn episodes, their checks and audits are :mod:`rsb_mj.tables`.
 
 Data flows one way: a parsed task (``:question`` source and choice count, candidates,
-``:options`` map rule) -> :func:`sample_episode` -> :class:`rsb_mj.episodes.episode.Episode`. The
-modules, one concept each:
+``:options`` map rule) -> :func:`sample_episode` -> :class:`~.episode.Episode`. The modules,
+one concept each:
 
+* :mod:`.episode` -- the :class:`~rsb_mj.episodes.episode.Episode` value every later stage
+  reads (one row of a frozen table);
+* :mod:`.question`, :mod:`.numeric`, :mod:`.dedup`, :mod:`.probes` -- a question as a value,
+  numeric answers, near-duplicates, number shapes (read by the sources and the linter, so
+  they come before it);
 * :mod:`.sources` -- ``arithmetic`` (sign rule ``a >= b + 10``), ``gsm8k``, ``mmlu_pro``,
   ``mmlu`` and the twelve Act2Answer sources (binary items with pictures): disjoint,
   deterministic train/eval pools;

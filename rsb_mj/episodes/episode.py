@@ -17,17 +17,9 @@ from typing import Any
 
 from rsb_mj.choices import LETTERS, counts_text
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.layout import Pose2D
 
-__all__ = ["LETTERS", "Episode", "Pose2D"]
-
-
-@dataclass(frozen=True)
-class Pose2D:
-    """A candidate's placement on the table: x, y in metres (table frame), yaw in radians."""
-
-    x: float
-    y: float
-    yaw: float
+__all__ = ["Episode"]
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,10 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.instructions import noun_of
 from rsb_mj.episodes.numeric import normalize_number
+from rsb_mj.episodes.sources import source_of
+from rsb_mj.episodes.sources.base import questions_dir, read_lines
 from rsb_mj.errors import EpisodeError
 
 _ARITH = re.compile(r"^arith-(add|sub|mul)-(\d+)-(\d+)$")
@@ -41,8 +44,6 @@ if TYPE_CHECKING:
 def object_phrase(episode: Episode, problem: Problem, letter: str) -> str:
     """How the instruction names option ``letter``'s candidate: ``"the green block"``, or
     ``"the block lettered C"`` when every candidate has one colour (ten choices)."""
-    from rsb_mj.episodes.instructions import noun_of
-
     obj = episode.mapping[letter]
     noun = noun_of(problem, obj)
     if len(set(episode.colors.values())) == 1:
@@ -52,8 +53,6 @@ def object_phrase(episode: Episode, problem: Problem, letter: str) -> str:
 
 @cache
 def _gsm8k_solutions(part: str) -> tuple[str, ...]:
-    from rsb_mj.episodes.sources.base import questions_dir, read_lines
-
     path = questions_dir() / "gsm8k" / f"{part}.jsonl.gz"
     return tuple(json.loads(line)["answer"] for line in read_lines(path))
 
@@ -73,7 +72,6 @@ def _reasoning(episode: Episode) -> tuple[str, str]:
         value = normalize_number(final)
         text = " ".join(_CALC.sub("", steps).split())
         return f"{text} the answer is {value}", value
-    from rsb_mj.episodes.sources import source_of
 
     try:
         answer = source_of(qid).get(qid).answer

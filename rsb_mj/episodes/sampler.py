@@ -11,10 +11,10 @@ Every task family takes the same steps. Every draw comes from
    see :mod:`rsb_mj.choices`);
 5. the instruction template (candidates that show their answers, e.g. Act2Answer's answer
    plates: the templates of the question's form, ``{Q}`` only, :mod:`.templates`);
-6. the layout, from :func:`rsb_mj.episodes.layout.sample_layout`, so a change of the layout
+6. the layout, from :func:`rsb_mj.lang.layout.sample_layout`, so a change of the layout
    sampler changes only the layouts of frozen episodes, never their semantics;
 7. only for task files with non-candidate objects (the L1/L2 suites): their poses
-   (:func:`rsb_mj.episodes.layout.sample_distractors`), then one palette color each. Nothing is
+   (:func:`rsb_mj.lang.layout.sample_distractors`), then one palette color each. Nothing is
    drawn for the others, so a level's episode has its base suite's question, mapping, colors,
    template and candidate layout for the same seed.
 
@@ -40,17 +40,13 @@ import numpy as np
 
 from rsb_mj.choices import LETTERS, style
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
-from rsb_mj.episodes.episode import Distractor, Episode, Pose2D
+from rsb_mj.episodes.episode import Distractor, Episode
 from rsb_mj.episodes.instructions import (
     TaskLike,
     as_task,
     display_text,
-    instruction_values,
-    noun_of,
     render_instruction,
     shows_answers,
-    template_of,
-    template_set_for,
     templates_for,
 )
 from rsb_mj.episodes.options import draw_options, pinned_options
@@ -58,6 +54,7 @@ from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import QuestionSource, check_split, resolve_source
 from rsb_mj.episodes.templates import Template
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.layout import Pose2D, sample_distractors, sample_layout
 from rsb_mj.lang.task import Task
 from rsb_mj.suites import ALL_SUITES
 
@@ -223,8 +220,6 @@ def _draw_colors(
 
 def draw_layout(problem: TaskLike, rng: np.random.Generator) -> dict[str, Pose2D]:
     """Step 6: the candidates' layout from the scene's sampler, rounded (table frame)."""
-    from rsb_mj.episodes.layout import sample_layout
-
     raw = sample_layout(as_task(problem).problem, rng)
     return {name: _rounded(p) for name, p in raw.items()}
 
@@ -242,8 +237,6 @@ def draw_distractors(
 ) -> dict[str, Distractor]:
     """Step 7: the non-candidate objects' poses (rounded, table frame) around ``layout``, then
     a uniform palette color for each; ``{}`` (and no draw) when the task has none."""
-    from rsb_mj.episodes.layout import sample_distractors
-
     poses = sample_distractors(as_task(problem).problem, rng, layout)
     names = list(PALETTE)
     return {
@@ -345,19 +338,9 @@ __all__ = [
     "LAYOUT_DECIMALS",
     "Pins",
     "Semantics",
-    "TaskLike",
-    "as_task",
     "assemble",
-    "display_text",
     "draw_distractors",
     "draw_layout",
     "draw_semantics",
-    "instruction_values",
-    "noun_of",
-    "render_instruction",
     "sample_episode",
-    "shows_answers",
-    "template_of",
-    "template_set_for",
-    "templates_for",
 ]

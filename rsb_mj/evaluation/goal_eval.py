@@ -15,6 +15,7 @@ lacks and the file's tier (:func:`rsb_mj.lang.goal_task.check_buildable`).
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from rsb_mj.atomic import atomic_write_text
 from rsb_mj.errors import EvalError, RsbError
 from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.scene.assets import ObjectSource
+from rsb_mj.scoring.goal_predicates import HOLD_STEPS
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class GoalRecord:
         cost: the episode's summed ``:cost`` (0 without one).
         failure: why the episode ended without success (the expert's reason, ``step limit``,
             ``reset: ...``), or ``""``.
+        failure_class: :func:`failure_class` of ``failure`` (``""`` on success).
         objects: where the objects came from: ``"standins"`` (the shipped stand-ins) or
             ``"assets:<fingerprint>"`` (the user's originals, :mod:`rsb_mj.scene.assets`).
         objects_fingerprint: sha256 over the original files the scene used ("" for the
@@ -60,10 +63,49 @@ class GoalRecord:
     steps: int
     cost: float
     failure: str
+    failure_class: str
     objects: str
     objects_fingerprint: str
     label: str
     wall_s: float
+
+
+#: Failure classes (:func:`failure_class`).
+FAILURE_CLASSES = ("reset", "reach", "grasp", "placement", "policy")
+#: Expert phases and the class of a failure in them.
+_PHASES = {
+    "approach": "grasp",
+    "descend": "grasp",
+    "close": "grasp",
+    "lift": "reach",
+    "carry": "reach",
+    "lower": "placement",
+    "release": "placement",
+    "retreat": "placement",
+    "home": "placement",
+}
+
+
+def failure_class(failure: str) -> str:
+    """The class of an episode's ``failure``: ``reset`` (no valid layout), ``reach`` (an
+    arm pose the IK cannot reach, or a carry that finds no pose above the place),
+    ``grasp`` (no grasp, or the object not held), ``placement`` (released but the goal does
+    not hold), ``policy`` (a policy other than the expert gave up or ran out of steps), or
+    ``""`` for none."""
+    if not failure:
+        return ""
+    if failure.startswith("reset:"):
+        return "reset"
+    if "not held" in failure and not failure.startswith("expert done"):
+        return "grasp"
+    phase = failure.split(":", 1)[0]
+    if phase in _PHASES:
+        if "unreachable" in failure or "no reachable" in failure:
+            return "reach"
+        return _PHASES[phase]
+    if failure.startswith("expert done"):
+        return "placement"
+    return "policy"
 
 
 def _policy(spec: str, env: Any) -> Any:
@@ -96,7 +138,13 @@ def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecor
         obs, info = env.reset(seed=seed)
     except RsbError as exc:
         return GoalRecord(
-            **base, success=False, steps=0, cost=0.0, failure=f"reset: {exc}", wall_s=0.0
+            **base,
+            success=False,
+            steps=0,
+            cost=0.0,
+            failure=f"reset: {exc}",
+            failure_class="reset",
+            wall_s=0.0,
         )
     if spec == "expert":
         policy = _policy(spec, env)
@@ -104,25 +152,42 @@ def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecor
         policy.reset(env, obs, info)
     terminated = truncated = False
     cost = 0.0
+    after_done = 0
     while not (terminated or truncated):
-        if spec != "expert" and policy.done:
-            break
+        if policy.done:
+            # the expert's last action is held until the goal has held long enough
+            after_done += 1
+            if spec != "expert" or after_done > HOLD_STEPS + 2:
+                break
         action = np.asarray(policy.act(obs), dtype=np.float64)
         for a in action.reshape(-1, 14):
             obs, _, terminated, truncated, info = env.step(a)
             cost += float(info.get("cost", 0.0))
             if terminated or truncated:
                 break
+    cost += env.end_cost()
     failure = ""
     if not terminated:
         failure = getattr(policy, "failure", None) or ("step limit" if truncated else "policy done")
+        if spec == "expert" and failure in ("step limit", "policy done"):
+            failure = f"expert done, goal not held ({_goal_state(env)})"
     return GoalRecord(
         **base,
         success=bool(terminated),
         steps=int(info["step"]),
         cost=cost,
         failure=str(failure),
+        failure_class=failure_class(str(failure)),
         wall_s=round(time.perf_counter() - t0, 3),
+    )
+
+
+def _goal_state(env: Any) -> str:
+    """Each goal relation and its truth now (``On apple_1 plate_1: False``)."""
+    terms = env.checker.terms(env.data)
+    return "; ".join(
+        f"{r.predicate} {r.mover} {r.place}: {ok}"
+        for r, ok in zip(env.task.goal, terms, strict=True)
     )
 
 
@@ -152,6 +217,9 @@ def run_goal_eval(
         for spec in policies:
             cameras = () if spec == "expert" else ("head",)
             env = GoalEnv(path, cameras=cameras, max_steps=max_steps or MAX_STEPS, objects=objects)
+            if spec == policies[0]:
+                for warning in env.warnings:
+                    print(f"warning: {warning}", file=sys.stderr)
             policy = None if spec == "expert" else _policy(spec, env)
             try:
                 for seed in range(start, start + episodes):

@@ -111,18 +111,27 @@ class Port:
     def __init__(self, policy: Policy, *, share: bool = True) -> None:
         self.policy = policy
         self.batched = bool(share and policy.batched)
-        self.thread = PolicyThread(policy.name)
+        self._thread: PolicyThread | None = None
         self.seats = 0
         self.retired = False
         self.in_flight = 0
         self.latency = 0.0
+
+    @property
+    def thread(self) -> PolicyThread:
+        """The policy's thread, started on first use (an episode run in the caller's thread,
+        :func:`rsb_mj.evaluation.worker.run_job`, never starts it)."""
+        if self._thread is None:
+            self._thread = PolicyThread(self.policy.name)
+        return self._thread
 
     def close(self) -> None:
         """Close the policy (from this thread: its own may be stuck in a call that a close
         interrupts, e.g. a policy process killed) and end its thread."""
         with contextlib.suppress(Exception):  # closing a broken policy may fail again
             self.policy.close()
-        self.thread.stop()
+        if self._thread is not None:
+            self._thread.stop()
 
 
 class Ports:

@@ -49,34 +49,18 @@ from pathlib import Path
 from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.renderers import renderer_lines
-from rsb_mj.evaluation.report_header import header_lines, settings_lines
-from rsb_mj.evaluation.report_markdown import MARKDOWN_PLOTS, markdown_text
+from rsb_mj.evaluation.report_header import header_lines
+from rsb_mj.evaluation.report_markdown import markdown_text
 from rsb_mj.evaluation.report_model import ReportData
-from rsb_mj.evaluation.report_plots import plot_confusion, plot_drops, plot_rates, with_plots
+from rsb_mj.evaluation.report_plots import with_plots
 from rsb_mj.evaluation.report_probe import probe_sections
-from rsb_mj.evaluation.report_runs import load_runs, row_label, run_dirs_of
-from rsb_mj.evaluation.report_tables import TABLES, confusion_table, confusions, table_sections
+from rsb_mj.evaluation.report_runs import load_runs, run_dirs_of
+from rsb_mj.evaluation.report_tables import confusions, table_sections
 from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text
 from rsb_mj.probing.run import report_sections
 
 # The names defined in the report's modules stay importable from here, where they were.
-__all__ = [
-    "HTML_FILE",
-    "MARKDOWN_PLOTS",
-    "TABLES",
-    "build_report",
-    "confusion_table",
-    "load_runs",
-    "markdown_text",
-    "plot_confusion",
-    "plot_drops",
-    "plot_rates",
-    "row_label",
-    "run_dirs_of",
-    "settings_lines",
-    "with_plots",
-    "write_report",
-]
+__all__ = ["HTML_FILE", "build_report", "write_report"]
 
 #: File name of the HTML page in the report folder.
 HTML_FILE = "report.html"

@@ -9,11 +9,11 @@ environment (see :mod:`rsb_mj.env.views`).
 
 The episode is a coroutine (:meth:`Rollout.steps`) that never calls its policy: it yields
 each query (:mod:`rsb_mj.evaluation.queries`: reset, next action, status at the end) and
-goes on with the answer, and yields :data:`STEP` between the rows of a chunk. So one driver
-can run many episodes in lockstep and answer their queries in one batch
-(:mod:`rsb_mj.evaluation.lockstep`, ``rsb eval --batch``), while :func:`run_episode`
-answers one episode's queries by calling its policy at once; each episode's record is the
-same either way.
+goes on with the answer, and yields :data:`STEP` between the rows of a chunk. So one episode
+can run in this thread (:meth:`Rollout.run`: each query answered by calling the policy at
+once; the tools and tests drive episodes so), and ``rsb eval`` runs episodes through
+:mod:`rsb_mj.evaluation.lockstep` (policy code on a thread of its own, up to ``--batch``
+episodes answered in one batch); each episode's record is the same either way.
 
 Errors are not results: anything the policy raises (``SystemExit`` included, not
 ``KeyboardInterrupt``), an action that is not an action (wrong shape, non-finite, or
@@ -266,6 +266,18 @@ class Rollout:
         if time.monotonic() > self.deadline:
             raise self.expired()
 
+    def run(self, steps: Generator[Yielded, Any, EpisodeRecord] | None = None) -> EpisodeRecord:
+        """Run the episode in this thread and return its record: each query is answered by
+        calling the policy at once (:func:`~rsb_mj.evaluation.queries.answer`); in the main
+        thread a ``SIGALRM`` timer also interrupts a policy call that never returns.
+
+        Args:
+            steps: this rollout's :meth:`steps` coroutine, if already made (not started).
+        """
+        steps = self.steps() if steps is None else steps
+        with wall_clock_limit(self.timeout_s, f"episode {self.episode.index}"):
+            return drive(steps, lambda query: answer(self.policy, query))
+
     def steps(self) -> Generator[Yielded, Any, EpisodeRecord]:
         """Run the episode: yields its policy queries (answers sent back, faults thrown in)
         and :data:`STEP` between the rows of a chunk; returns the record."""
@@ -407,34 +419,6 @@ def drive(
             reply = respond(query)
         except EpisodeFault as exc:
             fault = exc
-
-
-def run_episode(
-    env: Any,
-    policy: Policy,
-    episode: Episode,
-    problem: Problem,
-    *,
-    max_steps: int,
-    on_frame: Callable[[dict[str, Any]], None] | None = None,
-    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
-    episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
-    features: FeatureRecorder | None = None,
-    sealed: bool = False,
-) -> EpisodeRecord:
-    """Roll out ``policy`` on ``episode`` in this thread and return its record.
-
-    The policy is called here, one query at a time (:func:`~rsb_mj.evaluation.queries.
-    answer`); in the main thread a ``SIGALRM`` timer also interrupts a policy call that
-    never returns. Arguments as :class:`Rollout`; ``rsb eval`` runs episodes through
-    :mod:`rsb_mj.evaluation.lockstep` instead (policy code on a thread of its own).
-    """
-    rollout = Rollout(
-        env, policy, episode, problem, max_steps=max_steps, on_frame=on_frame, on_step=on_step,
-        episode_timeout_s=episode_timeout_s, features=features, sealed=sealed,
-    )  # fmt: skip
-    with wall_clock_limit(episode_timeout_s, f"episode {episode.index}"):
-        return drive(rollout.steps(), lambda query: answer(policy, query))
 
 
 def _record(

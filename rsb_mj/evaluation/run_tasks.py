@@ -21,37 +21,28 @@ from typing import Any
 
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.lang.digest import TaskDigest, referenced_names, task_digest
-from rsb_mj.suites import get_suite
-from rsb_mj.tables.episode_source import is_task_file, load_episode, load_problem, task_path
+from rsb_mj.lang.digest import TaskDigest, referenced_names
+from rsb_mj.tables.episode_source import Source, load_episode
 
 
-def check_task_files(suites: Iterable[str]) -> None:
-    """Parse and lint every task file among ``suites`` (each worker does it again).
+def check_task_files(sources: Iterable[Source]) -> None:
+    """Parse and lint every task file among ``sources`` (each worker does it again).
 
     Raises:
         TaskFileError: listing a task file's errors (``path:line:col: CODE ...``).
     """
-    for name in suites:
-        if is_task_file(name):
-            load_problem(name)
+    for source in sources:
+        if source.task_file:
+            source.problem  # noqa: B018 (parsed and linted, or raises)
 
 
-def task_digests(suites: Iterable[str]) -> dict[str, TaskDigest]:
-    """The digest of each suite's task, keyed by the name its jobs and records carry.
+def task_digests(sources: Iterable[Source]) -> dict[str, TaskDigest]:
+    """The digest of each source's task, keyed by the name its jobs and records carry.
 
     Raises:
-        EvalError: for an unknown suite, a missing or unreadable task file.
+        EvalError: for a missing or unreadable task file.
     """
-    out = {}
-    for name in suites:
-        key = name if is_task_file(name) else get_suite(name).name
-        path = task_path(key)
-        try:
-            out[key] = task_digest(path)
-        except OSError as exc:
-            raise EvalError(f"{path}: cannot read the task file ({exc.strerror or exc})") from None
-    return out
+    return {source.name: source.digest for source in sources}
 
 
 def entry(digest: TaskDigest) -> dict[str, Any]:
@@ -121,18 +112,18 @@ def check_records(
         )
 
 
-def repeated_questions(suites: Iterable[str], split: str, rows: range) -> list[str]:
-    """A warning per task file among ``suites`` that draws from a question bank and whose
-    ``rows`` of ``split`` repeat questions (the suites' frozen tables are not concerned).
+def repeated_questions(sources: Iterable[Source], rows: range) -> list[str]:
+    """A warning per task file among ``sources`` that draws from a question bank and whose
+    ``rows`` of its split repeat questions (the suites' frozen tables are not concerned).
 
     Raises:
         RsbError: when such a task file or its bank is invalid.
     """
     notes = []
-    for name in suites:
-        if not is_task_file(name):
+    for source in sources:
+        if not source.task_file:
             continue
-        path = task_path(name)
+        name, split, path = source.name, source.split, source.path
         named = referenced_names(path.read_text(encoding="utf-8", errors="replace"), str(path))
         banks = [n for n, what in named if what == "question bank"]
         if not banks:
@@ -144,7 +135,7 @@ def repeated_questions(suites: Iterable[str], split: str, rows: range) -> list[s
         from rsb_mj.episodes.sources import resolve_source
         from rsb_mj.lang.task import task_of
 
-        pool = resolve_source(task_of(load_problem(name)).source).pool(split) or ()
+        pool = resolve_source(task_of(source.problem).source).pool(split) or ()
         notes.append(
             f"{name}: {len(ids)} {split} episodes draw {distinct} distinct questions of the "
             f"{len(pool)} in the {split} split of {banks[0]} (each row draws its question "

@@ -87,8 +87,7 @@ from rsb_mj.progress import progress
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import get_suite
-from rsb_mj.tables.episode_source import is_task_file, step_limit, table_size, tables_sha256
+from rsb_mj.tables.episode_source import Source, resolve, tables_sha256
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
@@ -328,31 +327,47 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     return SettingsEnvFactory(config.visual_level, config.language_level, config.control_hz)
 
 
-def _check_bounds(config: EvalConfig) -> None:
+def _check_bounds(config: EvalConfig, sources: list[Source]) -> None:
     """Refuse rows outside the frozen tables before any work (or memory) is spent."""
-    for name in config.suites:
-        rows = table_size(name, config.split, config.tables)
+    for source in sources:
+        rows = source.rows
         if config.start + config.episodes > rows:
             raise EvalError(
-                f"--start {config.start} --episodes {config.episodes}: the {name} "
+                f"--start {config.start} --episodes {config.episodes}: the {source.given} "
                 f"{config.split} table has {rows} rows (valid: --start + --episodes <= {rows})"
             )
 
 
-def plan(config: EvalConfig) -> list[Job]:
+def resolve_sources(config: EvalConfig) -> list[Source]:
+    """Each source of ``config``, resolved once (:func:`~rsb_mj.tables.episode_source.
+    resolve`): every check of the run reads these values.
+
+    Raises:
+        EvalError: for an unknown suite.
+    """
+    return [resolve(name, config.split, config.tables) for name in config.suites]
+
+
+def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
     """All jobs of ``config``, ordered by suite, episode index, policy, variant.
+
+    Args:
+        config: the run.
+        sources: its sources as :func:`resolve_sources` gives them (resolved here if None).
 
     Raises:
         EvalError: for an unknown suite or policy spec, or rows outside a frozen table.
     """
-    names = [name if is_task_file(name) else get_suite(name).name for name in config.suites]
+    if sources is None:
+        sources = resolve_sources(config)
     for spec in dict.fromkeys(config.policies):
         _check_policy(spec)
-    _check_bounds(config)
+    _check_bounds(config, sources)
     jobs = []
     labels = config.labels
-    for name in names:
-        limit = config.max_steps or round(step_limit(name) * config.control_hz / BASE_CONTROL_HZ)
+    for source in sources:
+        name = source.name
+        limit = config.max_steps or round(source.max_steps * config.control_hz / BASE_CONTROL_HZ)
         for index in range(config.start, config.start + config.episodes):
             for spec, variant in itertools.product(config.policies, config.variants):
                 video = ""
@@ -673,9 +688,11 @@ def _seal(config: EvalConfig) -> Seal | None:
 def _run_eval(
     config: EvalConfig, env_factory: EnvFactory | None, seal: Seal | None = None
 ) -> list[EpisodeRecord]:
-    jobs = plan(config)
-    run_tasks.check_task_files(config.suites)
-    digests = run_tasks.task_digests(config.suites)
+
+    sources = resolve_sources(config)
+    jobs = plan(config, sources)
+    run_tasks.check_task_files(sources)
+    digests = run_tasks.task_digests(sources)
     if env_factory is None:
         env_factory = configured_env_factory(config)
     lock = lock_folder(config.out, "rsb eval")
@@ -684,7 +701,7 @@ def _run_eval(
         chain = [verify(path, seal)] if seal else [""]  # a resume goes on from a valid chain
         rows = range(config.start, config.start + config.episodes)
         if config.tables is None:  # a private table asks each question once
-            for note in run_tasks.repeated_questions(config.suites, config.split, rows):
+            for note in run_tasks.repeated_questions(sources, rows):
                 print(f"rsb eval: warning: {note}", file=sys.stderr)
         _check_video_paths(jobs)
         existing = _scored(read_records(path))

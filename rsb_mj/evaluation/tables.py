@@ -138,11 +138,17 @@ def terminal_table(
     metrics: Sequence[SuiteMetrics], *, max_error_rate: float | None = MAX_ERROR_RATE
 ) -> Table:
     """The per-suite summary as ``rsb eval`` prints it: GSR, TSR and nSG with intervals
-    rounded to whole percent, so a row fits 100 columns (:func:`plain`); the report keeps
+    rounded to whole percent, so a row fits 100 columns (:func:`plain`); ``faults`` (a
+    sealed run's policy faults, scored as failures) when some row has one; the report keeps
     the full :func:`summary_table`."""
     rows = [["policy", "suite", "n", "err", "GSR %", "TSR %", "nSG %", "vs chance"]]
+    faults = any(m.policy_faults for m in metrics)  # a sealed run's policy's own faults
+    if faults:
+        rows[0].insert(4, "faults")
     for m in metrics:
         row = [label_of(m), m.suite, str(m.episodes), str(m.errors)]
+        if faults:
+            row.append(str(m.policy_faults))
         if withheld(m, max_error_rate):
             rows.append([*row, *[WITHHELD] * 4])
             continue

@@ -12,7 +12,7 @@ scored as it stands. :func:`record_problems` lists what is wrong with one record
 * outcome flags agree with each other: ``success`` needs a grasp and the correct choice,
   ``correct_choice`` is "the choice is the target" (and "the chosen letter is the correct
   one"), ``grasped`` matches ``grasp_step`` (and, outside Act2Answer, the choice), the
-  termination is one :func:`rsb_mj.evaluation.rollout.run_episode` writes and agrees with
+  termination is one :class:`rsb_mj.evaluation.rollout.Rollout` writes and agrees with
   ``success``; steps lie within the step limit;
 * an error record (``termination == "error"``) names its error and kind, a scored one has
   none;

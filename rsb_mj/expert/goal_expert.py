@@ -8,9 +8,10 @@ closing axes and tilts) and plans, for each goal relation in source order:
   (``On a region``, ``In a site``), measured when that placement starts;
 * the **arm**: the one whose waist is in reach of both the mover and the place
   (:func:`choose_side`);
-* the **heights**: the carry keeps the object's bottom :data:`CARRY_CLEARANCE` above the
-  highest of the table and the support's top; the release puts it :data:`RELEASE_HEIGHT`
-  above the support's top (a cabinet, a shelf, a plate);
+* the **heights**: the lift takes the object's bottom ``CARRY_CLEARANCE`` above the table;
+  the collision-checked carry (the held object checked too) ends that far above the
+  support's top (:data:`HIGH_CLEARANCE` over a high support); the release puts it
+  ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate);
 * the **hazards**: the objects the task's ``:cost`` names keep their clearance
   (:mod:`rsb_mj.expert.hazards`), the mover excepted.
 
@@ -29,14 +30,16 @@ from typing import Any
 
 import numpy as np
 
+from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import Arm
-from rsb_mj.expert.grasp import object_box
+from rsb_mj.expert.grasp import TIP_CLEARANCE, TIP_PAST_TCP, object_box, top_down_rotation
 from rsb_mj.expert.hazards import hazard_clearances
 from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
     CARRY_CLEARANCE,
     FINAL_APPROACH,
     FINAL_SPEED,
+    GRASP_TILTS,
     RELEASE_HEIGHT,
     RETREAT_HEIGHT,
     PickPlaceExpert,
@@ -46,6 +49,21 @@ from rsb_mj.expert.world import World
 from rsb_mj.lang.goal_task import Relation
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_TOP_Z
+
+#: A support whose top is this far above the table [m] is high: the carry over it keeps
+#: :data:`HIGH_CLEARANCE` instead of ``CARRY_CLEARANCE`` (the arm reaches less far up).
+HIGH_SUPPORT, HIGH_CLEARANCE = 0.05, 0.07
+
+
+#: How far [m] a held object must rise with the lift (else it slipped: a grasp failure).
+HELD_RISE = 0.03
+#: Extra heights [m] tried, in order, above the support when the pose above it collides.
+PLACE_RAISE = (0.0, 0.04, 0.08)
+#: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
+#: inside the rim [m] and this far below the object's top [m], fingers closing radially.
+RIM_INSET, RIM_DEPTH = 0.012, 0.016
+#: Directions tried around the rim (evenly spaced).
+RIM_DIRECTIONS = 12
 
 
 def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
@@ -113,6 +131,61 @@ class GoalExpert(PickPlaceExpert):
         self._gripper = 1.0
         self._target_q = self.arm.q(w.data)
 
+    def _grasp_pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A top-down grasp (:meth:`PickPlaceExpert._grasp_pose`); for an object too wide
+        for the gripper, a rim grasp (:meth:`_rim_grasp`)."""
+        try:
+            return super()._grasp_pose()
+        except ExpertError as exc:
+            if "wide at its narrowest" not in str(exc):
+                raise
+            return self._rim_grasp()
+
+    def _rim_grasp(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(TCP position, rotation, pre-grasp joints) of a grasp across the wall of a wide
+        object (a bowl's or mug's rim, a plate's edge): the fingers straddle the wall
+        :data:`RIM_INSET` inside the outline, closing radially. Directions facing the arm
+        come first; collision-free and untilted ones win."""
+        w, arm = self.world, self.arm
+        body = self.mover
+        box = object_box(w.model, w.data, body)
+        radius = float(min(box.half[0], box.half[1]))
+        z = max(box.top - RIM_DEPTH, w.table_top_z + TIP_CLEARANCE + TIP_PAST_TCP)
+        base = arm.base_xy(w.data)
+        toward = base - box.center[:2]
+        toward /= max(float(np.linalg.norm(toward)), 1e-9)
+        angles = np.arange(RIM_DIRECTIONS) * 2 * np.pi / RIM_DIRECTIONS
+        dirs = sorted(
+            (np.array([np.cos(a), np.sin(a)]) for a in angles), key=lambda d: -float(d @ toward)
+        )
+        arm.checker.allowed = set(w.body_geoms(body)) | self._ignored
+        arm.checker.set_scene(w.data, q_start=self._target_q)
+        best = None
+        errors: list[str] = []
+        for tilt in GRASP_TILTS[:3]:
+            for rank, d in enumerate(dirs):
+                p = np.array([*(box.center[:2] + (radius - RIM_INSET) * d), z])
+                rot = top_down_rotation(np.array([d[0], d[1], 0.0]), tilt)
+                try:
+                    q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
+                    q_pre = arm.ik.solve(
+                        p - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng
+                    ).q
+                except ExpertError as exc:
+                    errors.append(str(exc))
+                    continue
+                depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
+                cost = rank + 100.0 * abs(tilt) + (0.0 if depth == 0 else 1e3 + 1e5 * depth)
+                if best is None or cost < best[0]:
+                    best = (cost, p, rot, q_pre)
+            if best is not None and best[0] < 1e3:
+                break
+        if best is None:
+            raise ExpertError("no reachable rim grasp: " + "; ".join(errors[:3]))
+        if best[0] >= 1e3:
+            self.warnings.append("every rim grasp collides")
+        return best[1], best[2], best[3]
+
     def _place_of(self, rel: Relation) -> tuple[np.ndarray, float]:
         """World (x, y) of where ``rel`` puts its mover, and the support's top z [m]."""
         w = self.world
@@ -172,18 +245,33 @@ class GoalExpert(PickPlaceExpert):
         self.phase = "lift"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        floor = max(w.table_top_z, support_top)
-        lift = CARRY_CLEARANCE + (tcp[2] - box.bottom) + floor
+        held = tcp[2] - box.bottom  # TCP height above the held object's bottom
+        lift = w.table_top_z + CARRY_CLEARANCE + held
+        high = support_top - w.table_top_z > HIGH_SUPPORT
+        above = support_top + (HIGH_CLEARANCE if high else CARRY_CLEARANCE) + held
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
+        risen = object_box(w.model, w.data, body).bottom - box.bottom
+        if risen < HELD_RISE:  # the object stayed behind: it slipped out of the fingers
+            raise ExpertError(
+                f"object {body!r} not held: it rose {risen * 1e3:.0f} mm with the gripper"
+            )
         self.phase = "carry"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        if self.safe and arm.checker.clearances:
-            arm.checker.carry(w.model.body(body).id, w.data)
+        # the carried object keeps clear of the fixtures, the support and the hazards
+        arm.checker.carry(w.model.body(body).id, w.data)
         try:
-            p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, lift)
+            for extra in PLACE_RAISE:  # a held object hanging tilted needs more room
+                try:
+                    p_above, rot, q_above = self._place_pose(
+                        box.center[:2] - tcp[:2], rot, above + extra
+                    )
+                    break
+                except ExpertError:
+                    if extra == PLACE_RAISE[-1]:
+                        raise
             carry = self._move_joint(q_above, 0.0, allowed=obj_geoms)
         finally:
             arm.checker.carry(None)
@@ -198,6 +286,9 @@ class GoalExpert(PickPlaceExpert):
         yield from self._grip(1.0)
         self.phase = "retreat"
         p_up = p_place + np.array([0.0, 0.0, RETREAT_HEIGHT])
-        yield self._line(p_place, p_up, rot, 1.0)
+        try:
+            yield self._line(p_place, p_up, rot, 1.0)
+        except ExpertError as exc:  # released already: go home by a planned motion instead
+            self.warnings.append(f"retreat: {exc}")
         self.phase = "home"
         yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)

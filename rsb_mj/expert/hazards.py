@@ -13,6 +13,7 @@ import mujoco
 
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import Name, Number, walk_atoms
+from rsb_mj.lang.motion import read_moving_objects
 
 #: Clearance kept beyond the cost's own distance [m] (tracking error of the servos).
 HAZARD_MARGIN = 0.015
@@ -20,8 +21,6 @@ HAZARD_MARGIN = 0.015
 
 def hazard_objects(problem: Problem) -> dict[str, float]:
     """Hazard object name -> the distance [m] its ``:cost`` atoms measure (0: contact)."""
-    from rsb_mj.lang.motion import read_moving_objects
-
     declared = {d.name for d in problem.objects}
     skip = set(problem.candidates) | {m.name for m in read_moving_objects(problem)[0]}
     out: dict[str, float] = {}

@@ -50,10 +50,25 @@ Episode result (``metrics``): ``success`` (TSR flag, one-attempt scoring), ``gra
 (GSR flag), ``correct_choice``, ``choice`` (the letter first grasped, ``""`` if none),
 ``choices`` (4 or 10). vla-eval aggregates means; nSG needs both rates and comes from
 :func:`rsb_mj.integrations.vla_eval_results.summarize`.
+
+What reaches the model server: vla-eval sends the episode result (``metrics``, ``steps``,
+``elapsed_sec``) to the server in its ``episode_end`` message, the same dict it records.
+An ordinary run (the shipped, public tables) sends the metrics above: every public row
+holds its answer anyway, so they tell a server nothing it could not look up. A **sealed**
+run (``sealed: true``; always with ``tables:``, a private draw) sends none of them: the
+metrics are ``{"sealed": true}`` only, the step rows of vla-eval's recorder carry ``done``,
+``action`` and ``state`` but no ``reward``, ``success`` or ``grasped``, and an episode ends
+as it would had the candidate first grasped been the answer (one pacing scorer per
+candidate, as ``rsb eval --sealed`` does: :class:`rsb_mj.evaluation.rollout.Rollout`), so
+``steps`` and ``elapsed_sec`` do not tell a right choice from a wrong one. The outcomes go
+to ``outcomes`` (a JSON Lines file, one line per episode with the metrics above and the
+table ``row``; required in a sealed run, never sent), written once, atomically, when the
+benchmark is cleaned up at the end of the run: keep it where the server cannot read it.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -64,12 +79,14 @@ from vla_eval.render import configure_mujoco_render
 from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, EpisodeResult, Observation, Task
 
+from rsb_mj.atomic import atomic_write_text
 from rsb_mj.datasets.lerobot import CONVENTION, MOTORS
 from rsb_mj.errors import EnvError, RsbError
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.scene.aloha import HOME_ARM
+from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import SUITES, get_suite
+from rsb_mj.suites import get_suite
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 #: The 14-D joint-position convention of action and state (vla-eval has none built in).
@@ -112,7 +129,11 @@ class RsbBenchmark(StepBenchmark):
         convention: the grippers' convention on the wire (``aloha``, the export's, or
             ``rsb``).
         tables: a folder of private tables (eval rows only) to run instead of the
-            shipped table; never sent to the server.
+            shipped table; never sent to the server. Implies ``sealed``.
+        sealed: send no outcome to the server (see the module docstring); None: sealed
+            exactly when ``tables`` is set. ``False`` with ``tables`` is refused.
+        outcomes: the JSON Lines file a sealed run writes its outcomes to at cleanup
+            (required when sealed; refused otherwise).
     """
 
     render_backends: ClassVar[frozenset[str]] = frozenset({"gpu", "cpu"})
@@ -137,6 +158,8 @@ class RsbBenchmark(StepBenchmark):
         send_state: bool = True,
         convention: str = CONVENTION.name,
         tables: str | None = None,
+        sealed: bool | None = None,
+        outcomes: str | None = None,
     ) -> None:
         super().__init__()
         self.suite = get_suite(suite)
@@ -144,6 +167,24 @@ class RsbBenchmark(StepBenchmark):
             raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
         from rsb_mj.tables.episode_source import table_rows
 
+        if sealed is None:
+            sealed = tables is not None
+        if tables is not None and not sealed:
+            raise RsbError(
+                "sealed: false with tables: a private draw always runs sealed (drop sealed)"
+            )
+        if sealed and not outcomes:
+            raise RsbError(
+                "sealed: true needs outcomes: PATH, the JSON Lines file the outcomes go to "
+                "(the model server gets none of them)"
+            )
+        if outcomes and not sealed:
+            raise RsbError("outcomes: PATH is for sealed runs; an ordinary run reports metrics")
+        self.sealed = bool(sealed)
+        self._outcomes_path = Path(outcomes) if outcomes else None
+        self._outcomes: list[dict[str, Any]] = []
+        self._pacing: dict[str, EpisodeScorer] = {}
+        self._row = -1
         rows = table_rows(self.suite.name, split, tables)
         if not 0 <= start < len(rows):
             raise RsbError(
@@ -154,6 +195,7 @@ class RsbBenchmark(StepBenchmark):
         if shuffle_seed is not None:
             order = np.random.default_rng(shuffle_seed).permutation(order)
         self._rows = [rows[i] for i in order]
+        self._row_index = [int(i) for i in order]
         self.send_wrist_image = bool(send_wrist_image)
         self.send_state = bool(send_state)
         self.convention = get_convention(convention)
@@ -180,7 +222,9 @@ class RsbBenchmark(StepBenchmark):
         return {"max_steps": self.suite.max_steps, "max_episodes_per_task": len(self._rows)}
 
     def get_metric_keys(self) -> dict[str, str]:
-        """Means of the TSR, GSR and correct-choice flags."""
+        """Means of the TSR, GSR and correct-choice flags (none in a sealed run)."""
+        if self.sealed:
+            return {}
         return {"success": "mean", "grasped": "mean", "correct_choice": "mean"}
 
     def get_action_spec(self) -> dict[str, DimSpec]:
@@ -221,6 +265,11 @@ class RsbBenchmark(StepBenchmark):
 
             self._env = gymnasium.make(self.suite.env_id, **self._env_kwargs)
         obs, info = self._env.reset(options={"episode": self._rows[k]})
+        self._row = self._row_index[k]
+        if self.sealed:
+            u = self._env.unwrapped
+            cands = tuple(u.scene.candidates)
+            self._pacing = {c: EpisodeScorer.for_problem(u.problem, cands, c) for c in cands}
         self._instruction = info["instruction"]
         self._reset_state = np.array(obs["state"], dtype=np.float64)
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
@@ -240,6 +289,14 @@ class RsbBenchmark(StepBenchmark):
         obs, reward, terminated, truncated, info = self._env.step(arr)
         outcome = self._env.unwrapped.scorer.outcome
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
+        if self.sealed:
+            for pace in self._pacing.values():
+                pace.update(info["signals"])
+            done = bool(truncated) or (outcome.decided and self._paced_end())
+            self._recorder.record_step(
+                done=done, action=arr.astype(np.float32), state=np.asarray(obs["state"], np.float32)
+            )
+            return StepResult(obs=obs, reward=0.0, done=done, info={})
         self._recorder.record_step(
             reward=float(reward),
             done=bool(terminated or truncated),
@@ -251,6 +308,15 @@ class RsbBenchmark(StepBenchmark):
         return StepResult(
             obs=obs, reward=float(reward), done=bool(terminated or truncated), info=info
         )
+
+    def _paced_end(self) -> bool:
+        """Sealed: whether a decided episode ends now, i.e. when the scorer taking the
+        chosen candidate for the answer has decided too (a wrong choice runs on as a right
+        one would); a decision without a choice ends at once."""
+        choice = self._env.unwrapped.scorer.outcome.choice
+        if choice is None or choice not in self._pacing:
+            return True
+        return self._pacing[choice].outcome.decided
 
     def make_obs(self, raw_obs: Any, task: Task) -> Observation:
         """ALOHA-named images, float32 state (with ``send_state``), the instruction."""
@@ -265,23 +331,33 @@ class RsbBenchmark(StepBenchmark):
         return obs
 
     def get_step_result(self, step_result: StepResult) -> EpisodeResult:
-        """The one-attempt outcome of the episode so far."""
+        """The one-attempt outcome of the episode so far; in a sealed run kept for
+        ``outcomes`` and ``{"sealed": True}`` returned (vla-eval sends it to the server)."""
         out = self._env.unwrapped.scorer.outcome
         episode = self._env.unwrapped.episode
         letter = {obj: k for k, obj in episode.mapping.items()}.get(out.choice or "", "")
-        return {
-            "success": bool(step_result.info.get("is_success", out.success)),
+        result = {
+            "success": bool(
+                out.success if self.sealed else step_result.info.get("is_success", out.success)
+            ),
             "grasped": bool(out.grasped),
             "correct_choice": bool(out.correct_choice),
             "choice": letter,
             "choices": len(episode.options),
         }
+        if not self.sealed:
+            return result
+        self._outcomes.append({"suite": self.suite.name, "row": self._row, **result})
+        return {"sealed": True}
 
     def cleanup(self) -> None:
-        """Close the env (its GL contexts)."""
+        """Close the env (its GL contexts); a sealed run writes its ``outcomes``."""
         if self._env is not None:
             self._env.close()
             self._env = None
+        if self._outcomes_path is not None and self._outcomes:
+            lines = "".join(json.dumps(o, sort_keys=True) + "\n" for o in self._outcomes)
+            atomic_write_text(self._outcomes_path, lines, mode=0o600)
 
 
-__all__ = ["ACTION_SPEC", "CAMERA_NAMES", "SUITES", "RsbBenchmark", "config_path"]
+__all__ = ["ACTION_SPEC", "RsbBenchmark", "config_path"]

@@ -12,8 +12,9 @@ Public API::
     with allow_roots([DIR]): ...                    # files a task names may lie under DIR
     RULES: code -> Rule (name, severity, doc, bad and good example)
 
-See :mod:`rsb_mj.lang.ast` for the node types and :mod:`rsb_mj.lang.vocabulary` for the
-categories and predicates.
+See :mod:`rsb_mj.lang.ast` and :mod:`rsb_mj.lang.nodes` for the node types, and
+:mod:`rsb_mj.lang.categories`, :mod:`~rsb_mj.lang.predicates` and
+:mod:`~rsb_mj.lang.block_values` for the categories, predicates and block values.
 """
 
 from __future__ import annotations
@@ -25,32 +26,32 @@ from rsb_mj.lazy import lazy_exports
 #: Public name -> defining module, imported on first access: ``rsb_mj.lang.files`` (what
 #: ``rsb lint`` needs to find the files and ``rsb lint --explain``) stays light.
 _EXPORTS: dict[str, str] = {
-    "NO_SPAN": "rsb_mj.lang.ast",
-    "And": "rsb_mj.lang.ast",
-    "AnswerZone": "rsb_mj.lang.ast",
-    "Atom": "rsb_mj.lang.ast",
-    "Expr": "rsb_mj.lang.ast",
-    "Instruction": "rsb_mj.lang.ast",
-    "Layout": "rsb_mj.lang.ast",
-    "Name": "rsb_mj.lang.ast",
-    "Not": "rsb_mj.lang.ast",
-    "Number": "rsb_mj.lang.ast",
-    "NumberList": "rsb_mj.lang.ast",
-    "OptionMap": "rsb_mj.lang.ast",
-    "Or": "rsb_mj.lang.ast",
+    "NO_SPAN": "rsb_mj.lang.nodes",
+    "And": "rsb_mj.lang.expr",
+    "AnswerZone": "rsb_mj.lang.blocks",
+    "Atom": "rsb_mj.lang.expr",
+    "Expr": "rsb_mj.lang.expr",
+    "Instruction": "rsb_mj.lang.blocks",
+    "Layout": "rsb_mj.lang.blocks",
+    "Name": "rsb_mj.lang.expr",
+    "Not": "rsb_mj.lang.expr",
+    "Number": "rsb_mj.lang.expr",
+    "NumberList": "rsb_mj.lang.expr",
+    "OptionMap": "rsb_mj.lang.blocks",
+    "Or": "rsb_mj.lang.expr",
     "Problem": "rsb_mj.lang.ast",
-    "Question": "rsb_mj.lang.ast",
+    "Question": "rsb_mj.lang.blocks",
     "Rect": "rsb_mj.lang.ast",
     "Region": "rsb_mj.lang.ast",
-    "Section": "rsb_mj.lang.ast",
-    "SList": "rsb_mj.lang.ast",
-    "SourceParam": "rsb_mj.lang.ast",
-    "TemplateChoice": "rsb_mj.lang.ast",
-    "Span": "rsb_mj.lang.ast",
-    "Symbol": "rsb_mj.lang.ast",
+    "Section": "rsb_mj.lang.expr",
+    "SList": "rsb_mj.lang.expr",
+    "SourceParam": "rsb_mj.lang.blocks",
+    "TemplateChoice": "rsb_mj.lang.blocks",
+    "Span": "rsb_mj.lang.nodes",
+    "Symbol": "rsb_mj.lang.expr",
     "TypedName": "rsb_mj.lang.ast",
-    "Variable": "rsb_mj.lang.ast",
-    "walk_atoms": "rsb_mj.lang.ast",
+    "Variable": "rsb_mj.lang.expr",
+    "walk_atoms": "rsb_mj.lang.expr",
     "Diagnostic": "rsb_mj.lang.diagnostics",
     "TaskFileError": "rsb_mj.lang.diagnostics",
     "format_problem": "rsb_mj.lang.formatter",

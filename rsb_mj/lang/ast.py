@@ -4,9 +4,9 @@ Every node is a frozen dataclass with value equality (from :class:`~rsb_mj.lang.
 Each node carries its source :class:`Span` in ``span``; the span is excluded from equality,
 hashing and ``repr`` so that tests can write ``assert parse_text(src) == expected`` with
 hand-built nodes. This module holds the :class:`Problem` root and the declarations (objects,
-fixtures, regions); it re-exports the rsb blocks (:mod:`rsb_mj.lang.blocks`), the nodes inside
-blocks (expressions, generic s-expressions: :mod:`rsb_mj.lang.expr`) and :class:`Span` and
-:data:`NO_SPAN` (:mod:`rsb_mj.lang.nodes`), so ``from rsb_mj.lang.ast import X`` reaches them all.
+fixtures, regions). The rsb blocks are :mod:`rsb_mj.lang.blocks`, the nodes inside blocks
+(expressions, generic s-expressions) :mod:`rsb_mj.lang.expr`, and :class:`Span` and
+:data:`NO_SPAN` :mod:`rsb_mj.lang.nodes`; ``rsb_mj.lang`` offers them all.
 
 Frames and units: region ``:ranges`` are rectangles ``(x0 y0 x1 y1)`` in the *table frame*
 (origin at the center of the table top, x to the robot's right, y away from the robot, z up),
@@ -35,69 +35,24 @@ from dataclasses import field
 
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.blocks import (
-    FILE_SOURCE,
     LEGACY_ANSWER_ZONE,
     AnswerZone,
     Instruction,
     Layout,
     OptionMap,
     Question,
-    SourceParam,
-    TemplateChoice,
 )
 from rsb_mj.lang.expr import (
     And,
-    Arg,
-    Atom,
     Expr,
     Name,
-    Not,
-    Number,
-    NumberList,
-    Or,
     Section,
-    SExp,
-    SList,
-    Symbol,
-    Variable,
     walk_atoms,
 )
 from rsb_mj.lang.nodes import NO_SPAN, Node, Span
 from rsb_mj.lang.nodes import node as _node
 
-__all__ = [
-    "FILE_SOURCE",
-    "LEGACY_ANSWER_ZONE",
-    "NO_SPAN",
-    "And",
-    "AnswerZone",
-    "Arg",
-    "Atom",
-    "Expr",
-    "Instruction",
-    "Layout",
-    "Name",
-    "Node",
-    "Not",
-    "Number",
-    "NumberList",
-    "OptionMap",
-    "Or",
-    "Problem",
-    "Question",
-    "Rect",
-    "Region",
-    "SExp",
-    "SList",
-    "Section",
-    "SourceParam",
-    "Span",
-    "Symbol",
-    "TemplateChoice",
-    "TypedName",
-    "Variable",
-    "walk_atoms",
-]
+__all__ = ["Problem", "Rect", "Region", "TypedName"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.expr import And, Atom, Expr, Not, Or
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.numbers import read_float
 
 __all__ = [
@@ -37,12 +39,12 @@ __all__ = [
 Token = str
 
 
-def span_of(token: Token) -> ast.Span:
-    """The :class:`~rsb_mj.lang.ast.Span` of a token."""
-    return ast.Span(token.line, token.column, token.end_line, token.end_column)
+def span_of(token: Token) -> Span:
+    """The :class:`~rsb_mj.lang.nodes.Span` of a token."""
+    return Span(token.line, token.column, token.end_line, token.end_column)
 
 
-def span_over(children: list[Any]) -> ast.Span:
+def span_over(children: list[Any]) -> Span:
     """From the start of the first child to the end of the last (tokens or spanned nodes).
 
     The parser keeps every token (``keep_all_tokens=True``), so a rule's children run from
@@ -54,7 +56,7 @@ def span_over(children: list[Any]) -> ast.Span:
         first = first.span
     if not isinstance(last, str):
         last = last.span
-    return ast.Span(first.line, first.column, last.end_line, last.end_column)
+    return Span(first.line, first.column, last.end_line, last.end_column)
 
 
 class Carrier:
@@ -63,7 +65,7 @@ class Carrier:
 
     __slots__ = ("keyword", "span", "value")
 
-    def __init__(self, keyword: str, value: Any, span: ast.Span) -> None:
+    def __init__(self, keyword: str, value: Any, span: Span) -> None:
         self.keyword = keyword
         self.value = value
         self.span = span
@@ -95,7 +97,7 @@ def tokens_of(children: list[Any], *types: str) -> list[Token]:
 class Names(tuple):
     """A tuple of names that also carries their spans (``spans``)."""
 
-    spans: tuple[ast.Span, ...] = ()
+    spans: tuple[Span, ...] = ()
 
 
 def floats_of(children: list[Any]) -> tuple[float, ...]:
@@ -103,9 +105,9 @@ def floats_of(children: list[Any]) -> tuple[float, ...]:
     return tuple(read_float(t) for t in tokens_of(children, "NUMBER"))
 
 
-def exprs_of(children: list[Any]) -> tuple[ast.Expr, ...]:
+def exprs_of(children: list[Any]) -> tuple[Expr, ...]:
     """The expression nodes among ``children``."""
-    return tuple(c for c in children if isinstance(c, ast.Atom | ast.And | ast.Or | ast.Not))
+    return tuple(c for c in children if isinstance(c, Atom | And | Or | Not))
 
 
 def props_of(children: list[Any]) -> list[Prop]:
@@ -113,10 +115,10 @@ def props_of(children: list[Any]) -> list[Prop]:
     return [c for c in children if isinstance(c, Prop)]
 
 
-def first_props(children: list[Any]) -> tuple[dict[str, Prop], tuple[ast.Span, ...]]:
+def first_props(children: list[Any]) -> tuple[dict[str, Prop], tuple[Span, ...]]:
     """The first property of each keyword, and the spans of repeats (a lint error)."""
     first: dict[str, Prop] = {}
-    repeated: list[ast.Span] = []
+    repeated: list[Span] = []
     for prop in props_of(children):
         if prop.keyword in first:
             repeated.append(prop.span)
@@ -130,7 +132,7 @@ class FileRef:
 
     __slots__ = ("path", "span")
 
-    def __init__(self, path: str, span: ast.Span) -> None:
+    def __init__(self, path: str, span: Span) -> None:
         self.path = path
         self.span = span
 

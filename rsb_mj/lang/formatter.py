@@ -23,34 +23,22 @@ import re
 from collections.abc import Iterable
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.blocks import Question, TemplateChoice
 from rsb_mj.lang.comments import (
     Comment,
     Line,
     Pos,
     close,
-    comments_of,
     end_of,
     find_comments,
     head_end,
     place_comments,
     start_of,
 )
+from rsb_mj.lang.expr import And, Arg, Atom, Expr, Name, Not, Number, SExp, SList, Symbol, Variable
+from rsb_mj.lang.nodes import NO_SPAN, Span
 
-__all__ = [
-    "WIDTH",
-    "Comment",
-    "Line",
-    "Pos",
-    "arg",
-    "comments_of",
-    "expr_line",
-    "find_comments",
-    "format_problem",
-    "format_text",
-    "number",
-    "place_comments",
-    "sexp",
-]
+__all__ = ["WIDTH", "arg", "expr_line", "format_problem", "format_text", "number", "sexp"]
 
 #: Target line width [characters].
 WIDTH = 100
@@ -69,34 +57,34 @@ def _numbers(values: Iterable[float]) -> str:
     return "(" + " ".join(number(v) for v in values) + ")"
 
 
-def arg(a: ast.Arg) -> str:
+def arg(a: Arg) -> str:
     """Canonical text of a predicate argument."""
-    if isinstance(a, ast.Name):
+    if isinstance(a, Name):
         return a.value
-    if isinstance(a, ast.Variable):
+    if isinstance(a, Variable):
         return f"?{a.name}" + (f" - {a.kind}" if a.kind else "")
-    if isinstance(a, ast.Number):
+    if isinstance(a, Number):
         return number(a.value)
     return _numbers(a.values)
 
 
-def expr_line(e: ast.Expr) -> str:
+def expr_line(e: Expr) -> str:
     """An expression on one line."""
-    if isinstance(e, ast.Atom):
+    if isinstance(e, Atom):
         return "(" + " ".join([e.predicate, *(arg(a) for a in e.args)]) + ")"
-    if isinstance(e, ast.Not):
+    if isinstance(e, Not):
         return f"(Not {expr_line(e.term)})"
-    word = "And" if isinstance(e, ast.And) else "Or"
+    word = "And" if isinstance(e, And) else "Or"
     return "(" + " ".join([word, *(expr_line(t) for t in e.terms)]) + ")"
 
 
-def sexp(item: ast.SExp) -> str:
+def sexp(item: SExp) -> str:
     """A generic s-expression on one line."""
-    if isinstance(item, ast.Symbol):
+    if isinstance(item, Symbol):
         return item.value
-    if isinstance(item, ast.Number):
+    if isinstance(item, Number):
         return number(item.value)
-    if isinstance(item, ast.Variable):
+    if isinstance(item, Variable):
         return "?" + item.name
     return "(" + " ".join(sexp(i) for i in item.items) + ")"
 
@@ -107,7 +95,7 @@ class _Layout:
     def __init__(self, comments: Iterable[Comment] = ()) -> None:
         self.positions = sorted(c.pos for c in comments)
 
-    def _between(self, span: ast.Span, parts: Iterable[ast.Span | Pos]) -> bool:
+    def _between(self, span: Span, parts: Iterable[Span | Pos]) -> bool:
         """True when a comment inside ``span`` comes before the start of one of its ``parts``
         (spans or start positions): joining the parts on one line would separate the comment
         from its neighbour."""
@@ -115,42 +103,42 @@ class _Layout:
             return False
         first, last = start_of(span), end_of(span)
         inside = [pos for pos in self.positions if first <= pos <= last]
-        starts = [start_of(p) if isinstance(p, ast.Span) else p for p in parts]
+        starts = [start_of(p) if isinstance(p, Span) else p for p in parts]
         return any(start > pos for pos in inside for start in starts)
 
-    def expr_apart(self, e: ast.Expr) -> bool:
+    def expr_apart(self, e: Expr) -> bool:
         """True when ``e`` must not be written on one line (a comment among its terms)."""
-        if isinstance(e, ast.Atom) or not self.positions:
+        if isinstance(e, Atom) or not self.positions:
             return False
-        terms = (e.term,) if isinstance(e, ast.Not) else e.terms
+        terms = (e.term,) if isinstance(e, Not) else e.terms
         return self._between(e.span, (t.span for t in terms)) or any(map(self.expr_apart, terms))
 
-    def sexp_apart(self, span: ast.Span, items: tuple[ast.SExp, ...]) -> bool:
+    def sexp_apart(self, span: Span, items: tuple[SExp, ...]) -> bool:
         """True when a pass-through form must not be written on one line."""
         if not self.positions:
             return False
         return self._between(span, (i.span for i in items)) or any(
-            self.sexp_apart(i.span, i.items) for i in items if isinstance(i, ast.SList)
+            self.sexp_apart(i.span, i.items) for i in items if isinstance(i, SList)
         )
 
     # ---- expressions ---------------------------------------------------------------------
 
-    def expr(self, e: ast.Expr, indent: str) -> list[Line]:
+    def expr(self, e: Expr, indent: str) -> list[Line]:
         """An expression, broken at connectives if too wide or holding a comment."""
         one = indent + expr_line(e)
-        if isinstance(e, ast.Atom) or (len(one) <= WIDTH and not self.expr_apart(e)):
+        if isinstance(e, Atom) or (len(one) <= WIDTH and not self.expr_apart(e)):
             return [Line(one, start_of(e.span), end_of(e.span))]
-        if isinstance(e, ast.Not):
+        if isinstance(e, Not):
             inner = self.expr(e.term, indent + _STEP)
             head = Line(indent + "(Not", start_of(e.span), head_end(e.span, "Not"))
             return close([head, *inner], e.span)
-        word = "And" if isinstance(e, ast.And) else "Or"
+        word = "And" if isinstance(e, And) else "Or"
         lines = [Line(indent + "(" + word, start_of(e.span), head_end(e.span, word))]
         for term in e.terms:
             lines.extend(self.expr(term, indent + _STEP))
         return close(lines, e.span)
 
-    def terms(self, head: str, terms: tuple[ast.Expr, ...], span: ast.Span) -> list[Line]:
+    def terms(self, head: str, terms: tuple[Expr, ...], span: Span) -> list[Line]:
         """``(:goal ...)``-style block of expressions."""
         if len(terms) == 1 and not (
             self._between(span, [terms[0].span]) or self.expr_apart(terms[0])
@@ -163,25 +151,23 @@ class _Layout:
 
     # ---- generic pieces ------------------------------------------------------------------
 
-    def block(self, head: str, body: list[Line], span: ast.Span, indent: str = _STEP) -> list[Line]:
+    def block(self, head: str, body: list[Line], span: Span, indent: str = _STEP) -> list[Line]:
         """``(head`` then body lines, closing on the last line (``(head)`` when empty)."""
         if not body:
             return [Line(f"{indent}({head})", start_of(span), end_of(span))]
         first = Line(f"{indent}({head}", start_of(span), head_end(span, head))
         return close([first, *body], span)
 
-    def sexp_lines(
-        self, head: str, items: tuple[ast.SExp, ...], span: ast.Span, indent: str
-    ) -> list[Line]:
+    def sexp_lines(self, head: str, items: tuple[SExp, ...], span: Span, indent: str) -> list[Line]:
         """A pass-through form, on one line when it fits."""
         one = indent + "(" + " ".join([head, *(sexp(i) for i in items)]) + ")"
         if not items or (len(one) <= WIDTH and not self.sexp_apart(span, items)):
             return [Line(one, start_of(span), end_of(span))]
         lines = [Line(indent + "(" + head, start_of(span), head_end(span, head))]
         for item in items:
-            if isinstance(item, ast.SList) and item.items:
+            if isinstance(item, SList) and item.items:
                 first = item.items[0]
-                if isinstance(first, ast.Symbol | ast.Number):
+                if isinstance(first, Symbol | Number):
                     lines.extend(
                         self.sexp_lines(sexp(first), item.items[1:], item.span, indent + _STEP)
                     )
@@ -216,7 +202,7 @@ class _Layout:
         return self.block(region.name, body, region.span, indent)
 
     def declarations(
-        self, keyword: str, decls: tuple[ast.TypedName, ...], span: ast.Span
+        self, keyword: str, decls: tuple[ast.TypedName, ...], span: Span
     ) -> list[Line]:
         """``:fixtures`` / ``:objects``: ``a b - cat`` groups, one line when it fits."""
         out: list[Line] = []
@@ -231,12 +217,12 @@ class _Layout:
 
     def problem(self, p: ast.Problem) -> list[Line]:
         """Every line of ``p``: the ``(define`` line, the blocks in canonical order."""
-        spans: dict[str, ast.Span] = {}
+        spans: dict[str, Span] = {}
         for keyword, span in p.blocks:
             spans.setdefault(keyword, span)
 
-        def at(keyword: str) -> ast.Span:
-            return spans.get(keyword, ast.NO_SPAN)
+        def at(keyword: str) -> Span:
+            return spans.get(keyword, NO_SPAN)
 
         def line(keyword: str, text: str) -> list[Line]:
             return [Line(_STEP + text, start_of(at(keyword)), end_of(at(keyword)))]
@@ -271,7 +257,7 @@ class _Layout:
             if _present(p, keyword, bool(decls)):
                 lines += self.declarations(keyword, decls, at(keyword))
         if _present(p, "obj_of_interest", bool(p.obj_of_interest)):
-            name_spans = p.obj_of_interest_spans or (ast.NO_SPAN,) * len(p.obj_of_interest)
+            name_spans = p.obj_of_interest_spans or (NO_SPAN,) * len(p.obj_of_interest)
             body = [
                 Line(_STEP * 2 + name, start_of(s), end_of(s))
                 for name, s in zip(p.obj_of_interest, name_spans, strict=True)
@@ -320,7 +306,7 @@ def _value(value: str | int | float) -> str:
     return value if _BARE.fullmatch(value) else f'"{value}"'
 
 
-def _source(q: ast.Question) -> str:
+def _source(q: Question) -> str:
     """``arithmetic``, ``(mmlu_pro (:subject biology))`` or ``(:file "q.jsonl")``."""
     if q.file is not None:
         return f'(:file "{q.file}")'
@@ -332,7 +318,7 @@ def _source(q: ast.Question) -> str:
     return f"({q.source} {params})"
 
 
-def _template_choice(choice: ast.TemplateChoice) -> str:
+def _template_choice(choice: TemplateChoice) -> str:
     """``seen``, ``(:file "t.txt")`` or ``(:eval unseen)``."""
     text = choice.set_name if choice.set_name is not None else f'(:file "{choice.file}")'
     return f"(:{choice.split} {text})" if choice.split else str(text)

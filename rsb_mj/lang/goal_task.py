@@ -1,4 +1,4 @@
-"""Goal tasks: a task file without ``(:question ...)`` read as the runtime needs it. Pure Python.
+"""Goal tasks: a task file without ``(:question ...)`` as the runtime reads it. Pure Python.
 
 A goal task (every LIBERO and VLA-Arena file, or a user's own "put the bowl on the plate")
 declares objects, fixtures and regions, places them with ``:init`` and says what must hold at
@@ -7,10 +7,11 @@ the end with ``:goal``; ``:language`` is the instruction. :func:`goal_task_of` r
 into a site), its init relations (``On`` a region, ``On`` another object, ``In`` a site), the
 predicate semantics of its source (:data:`SEMANTICS`) and its tier (:func:`tier_of`).
 
-Tiers (``shared/reference/goal_tasks.md``): **A0** a table workspace, no articulated fixture,
-a goal of On/In only; **A1** as A0 with an articulated fixture standing as a prop; **B1** a
-drawer or microwave used as a container; **B2** a goal that operates a fixture (Open, Close,
-TurnOn, TurnOff); **C** a floor workspace. rsb_mj builds tiers A0 and A1.
+Tiers (``shared/reference/goal_tasks.md``): **A0** a table workspace, no articulated
+fixture, a goal of On/In only; **A1** as A0 with an articulated fixture standing as a prop;
+**B1** a drawer or microwave used as a container (by the goal, or holding an object at
+``:init``); **B2** a goal that operates a fixture (Open, Close, TurnOn, TurnOff); **C** a
+floor workspace. rsb_mj builds tiers A0 and A1.
 
 Names: a region ``R`` with ``(:target T)`` is called ``T_R`` (``main_table_plate_region``,
 ``wooden_cabinet_1_top_side``); on a fixture or object it is the site ``{T}_{R}`` of the
@@ -177,6 +178,8 @@ def tier_of(problem: Problem) -> str:
     atoms = [a for t in problem.goal_terms for a in walk_atoms(t)]
     if any(a.predicate.lower() in OPERATING for a in atoms):
         return "B2"
+    # a drawer used as a container: by the goal, or holding an object at :init
+    atoms += [a for t in problem.init for a in walk_atoms(t) if a.predicate.lower() == "in"]
     articulated = {d.name for d in problem.fixtures if d.category in ARTICULATED}
     regions = {r.full_name: r for r in problem.regions}
     for atom in atoms:
@@ -234,8 +237,8 @@ def goal_task_of(problem: Problem) -> GoalTask:
 def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
     """Every part of ``task`` rsb_mj cannot build, with positions: a tier other than A0/A1
     (the goal atom or fixture that makes it so), an object category without a model in
-    ``known`` (the category names the scene can build), a goal atom that is not ``On``/``In``,
-    a goal mover without a place in ``:init``."""
+    ``known`` (the category names the scene can build), a goal atom that is not
+    ``On``/``In``."""
     problem = task.problem
     issues: list[Issue] = []
     if task.tier not in BUILDABLE_TIERS:
@@ -258,11 +261,37 @@ def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
         for atom in walk_atoms(term):
             if atom.predicate.lower() not in ("on", "in") and task.tier in BUILDABLE_TIERS:
                 issues.append(Issue(atom.span, f"goal predicate {atom.predicate!r} is not On/In"))
-    placed = {r.mover for r in task.init}
-    for decl in problem.objects:
-        if decl.name not in placed:
-            issues.append(Issue(decl.span, f"object {decl.name!r} has no On/In in :init"))
     return issues
+
+
+def warnings_of(task: GoalTask) -> list[Issue]:
+    """What the scene builds differently from the file, with positions (LIBERO / VLA-Arena
+    accept these files too): an object without ``On``/``In`` in ``:init`` (placed at a
+    free spot of the table), ``:init`` atoms rsb_mj does not apply (``Open``, ``TurnOn``:
+    fixtures are static props)."""
+    out: list[Issue] = []
+    placed = {r.mover for r in task.init}
+    for decl in task.problem.objects:
+        if decl.name not in placed:
+            out.append(
+                Issue(decl.span, f"object {decl.name!r} has no On/In in :init; placed on the table")
+            )
+    articulated = {n for n, c in task.fixtures.items() if c in ARTICULATED}
+    for rel in task.init:
+        owner = next((f for f in articulated if rel.place.startswith(f + "_")), None)
+        if rel.kind == "site" and owner and rel.place[len(owner) + 1 :] not in TOP_REGIONS:
+            out.append(
+                Issue(rel.span, f"{rel.mover!r} starts inside {rel.place!r}: placed on the prop")
+            )
+    for term in task.problem.init:
+        for atom in walk_atoms(term):
+            if atom.predicate.lower() in OPERATING:
+                out.append(
+                    Issue(
+                        atom.span, f"(:init {atom.predicate} ...) not applied: fixtures are props"
+                    )
+                )
+    return out
 
 
 def check_buildable(task: GoalTask, known: set[str]) -> None:

@@ -9,19 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from rsb_mj.lang import templates
-from rsb_mj.lang.ast import Problem, Span
+from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
-from rsb_mj.lang.files import TASK_SUFFIXES, is_template_file, iter_files
+from rsb_mj.lang.files import is_template_file
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.parser import parse_source, read_source
 from rsb_mj.lang.rules import RULES, Context
 
 __all__ = [
     "FOREIGN_SCENE",
-    "RULES",
     "TARGETS",
-    "TASK_SUFFIXES",
-    "is_template_file",
-    "iter_files",
     "lint_file",
     "lint_problem",
     "lint_source",

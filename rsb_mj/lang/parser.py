@@ -19,22 +19,12 @@ from rsb_mj.lang.grammar import grammar
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.numbers import NumberRangeError
 from rsb_mj.lang.syntax_errors import (
-    MAX_DEPTH,
     number_out_of_range,
     syntax_diagnostic,
     too_deep,
 )
 
-__all__ = [
-    "MAX_DEPTH",
-    "grammar",
-    "parse_file",
-    "parse_source",
-    "parse_text",
-    "read_source",
-    "syntax_diagnostic",
-    "too_deep",
-]
+__all__ = ["parse_file", "parse_source", "parse_text", "read_source"]
 
 
 def parse_source(text: str, path: str = "<string>") -> tuple[Problem | None, list[Diagnostic]]:

@@ -1,5 +1,5 @@
 """Which objects of a task the layout sampler places around the candidates, and which of them
-are hazards: one definition for the sampler (:func:`rsb_mj.episodes.layout.sample_distractors`)
+are hazards: one definition for the sampler (:func:`rsb_mj.lang.layout.sample_distractors`)
 and the linter (RSB501, RSB503). Pure Python.
 """
 

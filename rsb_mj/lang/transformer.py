@@ -1,7 +1,7 @@
 """Build the typed AST of :mod:`rsb_mj.lang.ast` from the rules of ``grammar/rsb.lark``.
 
 One method per grammar rule, named after it. Children are read by their type (token type or
-AST class), never by position. Every node gets the :class:`~rsb_mj.lang.ast.Span` of its rule.
+AST class), never by position. Every node gets the :class:`~rsb_mj.lang.nodes.Span` of its rule.
 """
 
 from __future__ import annotations
@@ -10,6 +10,16 @@ import dataclasses
 from typing import Any
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.blocks import (
+    FILE_SOURCE,
+    AnswerZone,
+    Instruction,
+    Layout,
+    OptionMap,
+    Question,
+    SourceParam,
+    TemplateChoice,
+)
 from rsb_mj.lang.carriers import (
     FileRef,
     Names,
@@ -25,10 +35,24 @@ from rsb_mj.lang.carriers import (
     span_over,
     tokens_of,
 )
-from rsb_mj.lang.numbers import MAX_MAGNITUDE, NumberRangeError, read_number
+from rsb_mj.lang.expr import (
+    And,
+    Atom,
+    Name,
+    Not,
+    Number,
+    NumberList,
+    Or,
+    Section,
+    SList,
+    Symbol,
+    Variable,
+)
+from rsb_mj.lang.nodes import NO_SPAN, Span
+from rsb_mj.lang.numbers import read_number
 from rsb_mj.lang.predicates import canonical_predicate
 
-__all__ = ["MAX_MAGNITUDE", "AstBuilder", "NumberRangeError", "Part"]
+__all__ = ["AstBuilder"]
 
 
 class AstBuilder:
@@ -45,8 +69,8 @@ class AstBuilder:
         name = next((c.value for c in children if isinstance(c, Prop) and c.keyword == "name"), "")
         parts = [c for c in children if isinstance(c, Part)]
         fields: dict[str, Any] = {}
-        sections: list[ast.Section] = []
-        interest_spans: tuple[ast.Span, ...] = ()
+        sections: list[Section] = []
+        interest_spans: tuple[Span, ...] = ()
         for part in parts:
             if part.keyword in _LIST_BLOCKS:
                 key = _LIST_BLOCKS[part.keyword]
@@ -121,7 +145,7 @@ class AstBuilder:
     def region(self, children: list[Any]) -> ast.Region:
         (name,) = tokens_of(children, "NAME")
         fields: dict[str, Any] = {}
-        extra: list[ast.Section] = []
+        extra: list[Section] = []
         for prop in props_of(children):
             if prop.keyword == "section":
                 extra.append(prop.value)
@@ -173,15 +197,15 @@ class AstBuilder:
         source = values.get("source")
         name, params, file = source.value if source is not None else (None, (), None)
         choices = values["choices"].value if "choices" in values else None
-        node = ast.Question(
+        node = Question(
             name,
             choices,
             params,
             file,
             span=span_over(children),
             repeated=repeated,
-            source_span=source.span if source is not None else ast.NO_SPAN,
-            choices_span=values["choices"].span if "choices" in values else ast.NO_SPAN,
+            source_span=source.span if source is not None else NO_SPAN,
+            choices_span=values["choices"].span if "choices" in values else NO_SPAN,
         )
         return Part("question", node, span_over(children))
 
@@ -191,14 +215,14 @@ class AstBuilder:
 
     def source_call(self, children: list[Any]) -> Prop:
         (name,) = tokens_of(children, "NAME")
-        params = tuple(c for c in children if isinstance(c, ast.SourceParam))
+        params = tuple(c for c in children if isinstance(c, SourceParam))
         return Prop("source", (str(name), params, None), span_over(children))
 
     def source_file(self, children: list[Any]) -> Prop:
         (ref,) = (c for c in children if isinstance(c, FileRef))
-        return Prop("source", (ast.FILE_SOURCE, (), ref.path), span_over(children))
+        return Prop("source", (FILE_SOURCE, (), ref.path), span_over(children))
 
-    def source_param(self, children: list[Any]) -> ast.SourceParam:
+    def source_param(self, children: list[Any]) -> SourceParam:
         (keyword,) = tokens_of(children, "KEYWORD")
         values: list[str | int | float] = []
         for token in tokens_of(children, "NAME", "STRING", "NUMBER"):
@@ -208,7 +232,7 @@ class AstBuilder:
                 values.append(str(token)[1:-1])
             else:
                 values.append(str(token))
-        return ast.SourceParam(str(keyword)[1:].lower(), tuple(values), span=span_over(children))
+        return SourceParam(str(keyword)[1:].lower(), tuple(values), span=span_over(children))
 
     def file_ref(self, children: list[Any]) -> FileRef:
         (path,) = tokens_of(children, "STRING")
@@ -220,61 +244,59 @@ class AstBuilder:
 
     def instruction(self, children: list[Any]) -> Part:
         values, repeated = first_props(children)
-        chosen: tuple[ast.TemplateChoice, ...] = (
+        chosen: tuple[TemplateChoice, ...] = (
             values["templates"].value if "templates" in values else ()
         )
         plain = [c.set_name for c in chosen if c.split is None and c.set_name is not None]
         name = plain[0] if len(chosen) == 1 and plain else None
-        node = ast.Instruction(name, chosen, span=span_over(children), repeated=repeated)
+        node = Instruction(name, chosen, span=span_over(children), repeated=repeated)
         return Part("instruction", node, span_over(children))
 
     def templates(self, children: list[Any]) -> Prop:
         chosen = []
         for child in children:
-            if isinstance(child, ast.TemplateChoice):
+            if isinstance(child, TemplateChoice):
                 chosen.append(child)
             elif isinstance(child, FileRef):
-                chosen.append(ast.TemplateChoice(None, None, child.path, span=child.span))
+                chosen.append(TemplateChoice(None, None, child.path, span=child.span))
         return Prop("templates", tuple(chosen), span_over(children))
 
-    def template_set(self, children: list[Any]) -> ast.TemplateChoice:
+    def template_set(self, children: list[Any]) -> TemplateChoice:
         (name,) = tokens_of(children, "NAME")
-        return ast.TemplateChoice(None, str(name), None, span=span_over(children))
+        return TemplateChoice(None, str(name), None, span=span_over(children))
 
-    def template_split(self, children: list[Any]) -> ast.TemplateChoice:
+    def template_split(self, children: list[Any]) -> TemplateChoice:
         (key,) = tokens_of(children, "SPLIT_KEY")
         split = str(key)[1:].lower()
         for child in children:
-            if isinstance(child, ast.TemplateChoice):
-                return ast.TemplateChoice(split, child.set_name, None, span=span_over(children))
+            if isinstance(child, TemplateChoice):
+                return TemplateChoice(split, child.set_name, None, span=span_over(children))
             if isinstance(child, FileRef):
-                return ast.TemplateChoice(split, None, child.path, span=span_over(children))
+                return TemplateChoice(split, None, child.path, span=span_over(children))
         raise AssertionError("template_split without a choice")  # the grammar forbids it
 
     def answer_zone(self, children: list[Any]) -> Part:
         names = tuple(str(t) for t in tokens_of(children, "NAME"))
-        return Part(
-            "answer_zone", ast.AnswerZone(names, span=span_over(children)), span_over(children)
-        )
+        return Part("answer_zone", AnswerZone(names, span=span_over(children)), span_over(children))
 
     def candidates(self, children: list[Any]) -> Part:
         names = tuple(str(t) for t in tokens_of(children, "NAME"))
         return Part("candidates", names, span_over(children))
 
     def options(self, children: list[Any]) -> Part:
-        maps = [c for c in children if isinstance(c, ast.OptionMap)]
+        maps = [c for c in children if isinstance(c, OptionMap)]
         if not maps:
-            return Part("options", ast.OptionMap("", span=span_over(children)), span_over(children))
+            return Part("options", OptionMap("", span=span_over(children)), span_over(children))
         node = dataclasses.replace(maps[0], repeated=tuple(m.span for m in maps[1:]))
         return Part("options", node, span_over(children))
 
-    def map_named(self, children: list[Any]) -> ast.OptionMap:
+    def map_named(self, children: list[Any]) -> OptionMap:
         (name,) = tokens_of(children, "NAME")
-        return ast.OptionMap(str(name), span=span_over(children))
+        return OptionMap(str(name), span=span_over(children))
 
-    def map_pairs(self, children: list[Any]) -> ast.OptionMap:
+    def map_pairs(self, children: list[Any]) -> OptionMap:
         pairs = tuple(c for c in children if isinstance(c, tuple))
-        return ast.OptionMap("fixed", pairs, span=span_over(children))
+        return OptionMap("fixed", pairs, span=span_over(children))
 
     def map_pair(self, children: list[Any]) -> tuple[str, str]:
         letter, name = tokens_of(children, "NAME")
@@ -285,9 +307,7 @@ class AstBuilder:
 
     def layout(self, children: list[Any]) -> Part:
         values = {p.keyword: p.value for p in props_of(children)}
-        node = ast.Layout(
-            values.get("min_spacing"), values.get("yaw_range"), span=span_over(children)
-        )
+        node = Layout(values.get("min_spacing"), values.get("yaw_range"), span=span_over(children))
         return Part("layout", node, span_over(children))
 
     def min_spacing(self, children: list[Any]) -> Prop:
@@ -300,53 +320,53 @@ class AstBuilder:
 
     # ---- expressions -------------------------------------------------------------------------
 
-    def and_expr(self, children: list[Any]) -> ast.And:
-        return ast.And(exprs_of(children), span=span_over(children))
+    def and_expr(self, children: list[Any]) -> And:
+        return And(exprs_of(children), span=span_over(children))
 
-    def or_expr(self, children: list[Any]) -> ast.Or:
-        return ast.Or(exprs_of(children), span=span_over(children))
+    def or_expr(self, children: list[Any]) -> Or:
+        return Or(exprs_of(children), span=span_over(children))
 
-    def not_expr(self, children: list[Any]) -> ast.Not:
+    def not_expr(self, children: list[Any]) -> Not:
         (term,) = exprs_of(children)
-        return ast.Not(term, span=span_over(children))
+        return Not(term, span=span_over(children))
 
-    def atom(self, children: list[Any]) -> ast.Atom:
+    def atom(self, children: list[Any]) -> Atom:
         (predicate,) = tokens_of(children, "NAME")
         args = tuple(c for c in children if not isinstance(c, str))
-        return ast.Atom(canonical_predicate(str(predicate)), args, span=span_over(children))
+        return Atom(canonical_predicate(str(predicate)), args, span=span_over(children))
 
-    def name(self, children: list[Any]) -> ast.Name:
+    def name(self, children: list[Any]) -> Name:
         (token,) = tokens_of(children, "NAME")
-        return ast.Name(str(token), span=span_over(children))
+        return Name(str(token), span=span_over(children))
 
-    def variable(self, children: list[Any]) -> ast.Variable:
+    def variable(self, children: list[Any]) -> Variable:
         (var,) = tokens_of(children, "VARIABLE")
         kinds = tokens_of(children, "NAME")
         kind = str(kinds[-1]) if kinds else None
-        return ast.Variable(str(var)[1:], kind, span=span_over(children))
+        return Variable(str(var)[1:], kind, span=span_over(children))
 
-    def number(self, children: list[Any]) -> ast.Number:
+    def number(self, children: list[Any]) -> Number:
         (value,) = floats_of(children)
-        return ast.Number(value, span=span_over(children))
+        return Number(value, span=span_over(children))
 
-    def number_list(self, children: list[Any]) -> ast.NumberList:
-        return ast.NumberList(floats_of(children), span=span_over(children))
+    def number_list(self, children: list[Any]) -> NumberList:
+        return NumberList(floats_of(children), span=span_over(children))
 
     # ---- generic blocks ----------------------------------------------------------------------
 
     def generic_section(self, children: list[Any]) -> Part:
         (keyword,) = tokens_of(children, "KEYWORD")
         items = tuple(c for c in children if not isinstance(c, str))
-        node = ast.Section(str(keyword)[1:].lower(), items, span=span_over(children))
+        node = Section(str(keyword)[1:].lower(), items, span=span_over(children))
         return Part("section", node, span_over(children))
 
-    def symbol(self, children: list[Any]) -> ast.Symbol:
+    def symbol(self, children: list[Any]) -> Symbol:
         (token,) = children
-        return ast.Symbol(str(token), span=span_over(children))
+        return Symbol(str(token), span=span_over(children))
 
-    def slist(self, children: list[Any]) -> ast.SList:
+    def slist(self, children: list[Any]) -> SList:
         items = tuple(c for c in children if not isinstance(c, str))
-        return ast.SList(items, span=span_over(children))
+        return SList(items, span=span_over(children))
 
 
 #: Blocks whose contents accumulate when a block appears twice (the linter flags the repeat).

@@ -15,7 +15,17 @@ import re
 from dataclasses import dataclass
 
 from rsb_mj.lang import ast
-from rsb_mj.lang import vocabulary as vocab
+from rsb_mj.lang.block_values import (
+    DOMAINS,
+    GENERIC_BLOCKS,
+    MAP_RULES,
+    SOURCE_CHOICES,
+    TEMPLATE_SETS,
+)
+from rsb_mj.lang.categories import RSB_CATEGORIES
+from rsb_mj.lang.known_categories import ALL_CATEGORIES, KNOWN_CATEGORIES
+from rsb_mj.lang.predicates import PREDICATES, RSB_COST, RSB_PLACEMENT, RSB_SCOREABLE, predicates_of
+from rsb_mj.lang.table_top import RSB_FIXTURE_CATEGORIES
 from rsb_mj.lsp import grammar, reference
 from rsb_mj.lsp.context import Cursor
 
@@ -84,14 +94,14 @@ def is_rsb(problem: ast.Problem | None, text: str) -> bool:
 def _predicates(block: str, rsb: bool) -> list[Item]:
     if rsb:
         allowed = {
-            ":init": vocab.RSB_PLACEMENT,
-            ":grasp": vocab.RSB_SCOREABLE,
-            ":goal": vocab.RSB_SCOREABLE,
-            ":cost": vocab.RSB_COST,
-        }.get(block, frozenset(p.name for p in vocab.PREDICATES.values()))
-        infos = [p for p in vocab.PREDICATES.values() if p.name in allowed]
+            ":init": RSB_PLACEMENT,
+            ":grasp": RSB_SCOREABLE,
+            ":goal": RSB_SCOREABLE,
+            ":cost": RSB_COST,
+        }.get(block, frozenset(p.name for p in PREDICATES.values()))
+        infos = [p for p in PREDICATES.values() if p.name in allowed]
     else:
-        infos = list(vocab.predicates_of(("libero", "vla_arena")).values())
+        infos = list(predicates_of(("libero", "vla_arena")).values())
     return [
         Item(
             p.name, "predicate", f"({p.name} {' '.join(p.args or ('...',))})", ("predicate", p.name)
@@ -107,7 +117,7 @@ def _keywords(keys: tuple[str, ...], parent: str) -> list[Item]:
             if parent == "define":
                 out += [
                     Item(":" + b, "keyword", "block kept verbatim", ("block", b))
-                    for b in sorted(vocab.GENERIC_BLOCKS)
+                    for b in sorted(GENERIC_BLOCKS)
                 ]
         elif not key.startswith("<"):
             label = key if key.startswith(":") else key.capitalize()
@@ -182,7 +192,7 @@ def _opening(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[Ite
 
 
 def _sources(rsb: bool) -> list[Item]:
-    names = list(vocab.SOURCE_CHOICES)
+    names = list(SOURCE_CHOICES)
     return [Item(n, "source", "question source", ("source", n)) for n in names] if rsb else []
 
 
@@ -192,7 +202,7 @@ def _argument(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[It
     parent = cursor.head(-2)
     index = cursor.index
     if in_expression(cursor, -2) and head not in CONNECTIVES:
-        info = vocab.PREDICATES.get(head)
+        info = PREDICATES.get(head)
         if info is None:
             return []
         kinds = info.args
@@ -214,9 +224,9 @@ def _argument(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[It
         if cursor.previous != "-":
             return []
         if head == ":fixtures":
-            pool = vocab.RSB_FIXTURE_CATEGORIES if rsb else vocab.KNOWN_CATEGORIES
+            pool = RSB_FIXTURE_CATEGORIES if rsb else KNOWN_CATEGORIES
         else:
-            pool = frozenset(vocab.RSB_CATEGORIES) if rsb else vocab.ALL_CATEGORIES
+            pool = frozenset(RSB_CATEGORIES) if rsb else ALL_CATEGORIES
         return [Item(c, "category", "object category", ("category", c)) for c in sorted(pool)]
     if cursor.head(-3) == ":source" and head.startswith(":"):
         source = parent
@@ -229,11 +239,11 @@ def _argument(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[It
 
         return _values(motion.MOTION_TYPES, "value", "motion type")
     single = {
-        ":domain": (vocab.DOMAINS, "domain"),
-        ":map": (vocab.MAP_RULES[:1], "option mapping"),
-        ":templates": (vocab.TEMPLATE_SETS, "template set"),
-        ":train": (vocab.TEMPLATE_SETS, "template set"),
-        ":eval": (vocab.TEMPLATE_SETS, "template set"),
+        ":domain": (DOMAINS, "domain"),
+        ":map": (MAP_RULES[:1], "option mapping"),
+        ":templates": (TEMPLATE_SETS, "template set"),
+        ":train": (TEMPLATE_SETS, "template set"),
+        ":eval": (TEMPLATE_SETS, "template set"),
     }
     if head in single:
         values, detail = single[head]

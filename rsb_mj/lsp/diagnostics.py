@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lsp.analysis import Analysis
 from rsb_mj.lsp.positions import Positions
 
@@ -24,7 +25,7 @@ SOURCE = "rsb"
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
 
 
-def file_references(problem: ast.Problem | None) -> list[tuple[str, ast.Span]]:
+def file_references(problem: ast.Problem | None) -> list[tuple[str, Span]]:
     """Each ``(:file "...")`` path of ``problem`` as written, with the span of its form."""
     if problem is None:
         return []
@@ -36,12 +37,12 @@ def file_references(problem: ast.Problem | None) -> list[tuple[str, ast.Span]]:
     return out
 
 
-def _reference_span(analysis: Analysis, other: Path) -> ast.Span:
+def _reference_span(analysis: Analysis, other: Path) -> Span:
     """Where the task names ``other`` (the problem's first line when it does not)."""
     for written, span in file_references(analysis.problem):
         if (analysis.path.parent / written).resolve() == other.resolve():
             return span
-    return ast.Span(1, 1, 1, 1)
+    return Span(1, 1, 1, 1)
 
 
 def to_lsp(d: Diagnostic, analysis: Analysis, positions: Positions) -> types.Diagnostic:

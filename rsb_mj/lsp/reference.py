@@ -1,5 +1,6 @@
 """Reference text (Markdown) for hover and completion, read from the registries that the
-linter and the runtime read: the vocabulary (:mod:`rsb_mj.lang.vocabulary`), the scoring and
+linter and the runtime read: the vocabulary (:mod:`rsb_mj.lang.categories`,
+:mod:`~rsb_mj.lang.predicates`, :mod:`~rsb_mj.lang.block_values`), the scoring and
 cost predicate registries, the scene's category registry, the question sources and their
 parameters, the motion keys, the lint rules and the grammar. Nothing here restates a fact;
 each text is assembled from those sources.
@@ -12,16 +13,28 @@ import sys
 from types import ModuleType
 
 from rsb_mj.lang import ast
-from rsb_mj.lang import vocabulary as vocab
 from rsb_mj.lang.a2a import A2A_CHOICES, A2A_SOURCES
+from rsb_mj.lang.block_values import GENERIC_BLOCKS, KNOWN_BLOCKS, SOURCE_CHOICES
+from rsb_mj.lang.blocks import FILE_SOURCE
+from rsb_mj.lang.categories import RSB_CATEGORIES
+from rsb_mj.lang.known_categories import ALL_CATEGORIES, ARTICULATED_CATEGORIES, KNOWN_CATEGORIES
+from rsb_mj.lang.predicates import (
+    ARG_KINDS,
+    PREDICATE_DOMAINS,
+    PREDICATES,
+    RSB_COST,
+    RSB_PLACEMENT,
+    RSB_SCOREABLE,
+)
+from rsb_mj.lang.table_top import TABLE_CATEGORIES
 
 #: Rules shared by many blocks: a block's hover shows its own rules, not these.
 _SHARED_RULES = frozenset({"expr", "atom", "arg", "sexp", "generic_section", "pair"})
 _EXPRESSION_BLOCKS = {
-    "init": ("placed by the rsb layout sampler", vocab.RSB_PLACEMENT),
-    "grasp": ("scored by the rsb simulator", vocab.RSB_SCOREABLE),
-    "goal": ("scored by the rsb simulator", vocab.RSB_SCOREABLE),
-    "cost": ("evaluated by the rsb simulator", vocab.RSB_COST),
+    "init": ("placed by the rsb layout sampler", RSB_PLACEMENT),
+    "grasp": ("scored by the rsb simulator", RSB_SCOREABLE),
+    "goal": ("scored by the rsb simulator", RSB_SCOREABLE),
+    "cost": ("evaluated by the rsb simulator", RSB_COST),
 }
 
 
@@ -47,7 +60,7 @@ def _module_of(obj: object) -> ModuleType | None:
 def predicate(name: str) -> str | None:
     """A predicate's arity, argument kinds, registries and meaning, and what the rsb scorer
     or cost evaluator does with it (their module and class docstrings); None if unknown."""
-    info = vocab.PREDICATES.get(name.lower())
+    info = PREDICATES.get(name.lower())
     if info is None:
         return None
     args = "any arguments" if info.args is None else " ".join(info.args) or "no arguments"
@@ -57,7 +70,7 @@ def predicate(name: str) -> str | None:
         "",
         info.doc,
         "",
-        "Registries: " + ", ".join(d for d in vocab.PREDICATE_DOMAINS if d in info.domains),
+        "Registries: " + ", ".join(d for d in PREDICATE_DOMAINS if d in info.domains),
     ]
     uses = []
     if info.rsb_placement:
@@ -70,7 +83,7 @@ def predicate(name: str) -> str | None:
         uses.append("a per-step cost term (VLA-Arena: 1 per control step it holds)")
     if uses:
         lines.append("rsb: " + "; ".join(uses))
-    lines.append(f"Argument kinds: {', '.join(vocab.ARG_KINDS)} (see `rsb lint --explain RSB206`)")
+    lines.append(f"Argument kinds: {', '.join(ARG_KINDS)} (see `rsb lint --explain RSB206`)")
     if info.rsb_scoreable:
         from rsb_mj.scoring.predicates import PREDICATES as SCORING
 
@@ -92,8 +105,8 @@ def predicate(name: str) -> str | None:
 def category(name: str) -> str | None:
     """An object category: what the rsb scene builds (noun, footprint radius, letters, the
     category module's description) and the registries that know it; None if unknown."""
-    info = vocab.RSB_CATEGORIES.get(name)
-    if info is None and name not in vocab.ALL_CATEGORIES:
+    info = RSB_CATEGORIES.get(name)
+    if info is None and name not in ALL_CATEGORIES:
         return None
     lines = [f"**{name}** object category"]
     if info is not None:
@@ -107,17 +120,16 @@ def category(name: str) -> str | None:
 
         built = CATEGORIES.get(name)
         if built is not None:
-            module = _module_of(built)
-            if module is not None and module.__doc__:
-                lines += ["", _first_paragraph(_rst(module.__doc__))]
+            if built.description:
+                lines += ["", _first_paragraph(_rst(built.description))]
             lines.append(f"Rests {built.rest_height:g} m above the table top (body origin).")
     else:
         lines += ["", "rsb does not build it (LIBERO / VLA-Arena only)."]
-    if name in vocab.KNOWN_CATEGORIES:
+    if name in KNOWN_CATEGORIES:
         lines.append("Registered by LIBERO / VLA-Arena.")
-    if name in vocab.ARTICULATED_CATEGORIES:
+    if name in ARTICULATED_CATEGORIES:
         lines.append("Articulated (doors, drawers or knobs).")
-    if name in vocab.TABLE_CATEGORIES:
+    if name in TABLE_CATEGORIES:
         lines.append("A table top: regions on it need `:ranges`.")
     return "\n".join(lines)
 
@@ -138,9 +150,9 @@ def source(name: str) -> str | None:
                 _first_paragraph(_rst(a2a.__doc__ or "")),
             ]
         )
-    if name == ast.FILE_SOURCE:
+    if name == FILE_SOURCE:
         return '**(:file "questions.jsonl")** a question bank: JSON lines, relative to the task'
-    if name not in vocab.SOURCE_CHOICES:
+    if name not in SOURCE_CHOICES:
         return None
     from rsb_mj.episodes.sources import get_source
     from rsb_mj.episodes.sources.params import SOURCE_PARAMS
@@ -150,7 +162,7 @@ def source(name: str) -> str | None:
         "",
         _doc(type(get_source(name))),
         "",
-        f"Choices: {', '.join(map(str, vocab.SOURCE_CHOICES[name]))}",
+        f"Choices: {', '.join(map(str, SOURCE_CHOICES[name]))}",
     ]
     params = SOURCE_PARAMS.get(name, ())
     if params:
@@ -185,8 +197,8 @@ def block(keyword: str) -> str | None:
     from rsb_mj.lsp.grammar import index
 
     grammar = index()
-    generic = keyword in vocab.GENERIC_BLOCKS
-    if keyword not in vocab.KNOWN_BLOCKS and keyword not in grammar.rules and not generic:
+    generic = keyword in GENERIC_BLOCKS
+    if keyword not in KNOWN_BLOCKS and keyword not in grammar.rules and not generic:
         return None
     rule = "generic_section" if generic or keyword not in grammar.rules else keyword
     stop = _SHARED_RULES - {rule}

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.instructions import instruction_values, template_of
 from rsb_mj.episodes.templates import Template, render
 from rsb_mj.errors import EpisodeError
 from rsb_mj.resources import assets_dir
@@ -82,8 +83,6 @@ def command_slots(template: Template) -> list[tuple[int, int, str]]:
 
 def _values(episode: Episode, problem: Problem) -> dict[str, str]:
     """The placeholder values the sampler filled in (see ``episodes/sampler.py``)."""
-    from rsb_mj.episodes.instructions import instruction_values
-
     return instruction_values(
         problem, episode.question, episode.options, episode.mapping, episode.colors
     )
@@ -116,7 +115,6 @@ def perturb_instruction(
     record: dict[str, Any] = {"level": level, "slots": 0, "substituted": 0, "substitutions": []}
     if level == 0:
         return episode.instruction, record
-    from rsb_mj.episodes.instructions import template_of
 
     template = template_of(problem, episode.template_id)
     values = _values(episode, problem)

@@ -35,7 +35,7 @@ the noise of control step ``t`` on camera ``k`` comes from
 ``default_rng([episode.seed, 0x5649, 4, t, k])``: same episode, same pixels.
 
 A task file's ``:image_settings``, ``:random_color``, ``:camera`` and ``:noise`` blocks (see
-:mod:`rsb_mj.perturb.settings`) switch their effect on at any level and fix the parameters
+:mod:`rsb_mj.lang.settings`) switch their effect on at any level and fix the parameters
 they give.
 """
 
@@ -53,6 +53,8 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.settings import VisualSettings, read_settings
 from rsb_mj.perturb.draws import NEUTRAL_K, kelvin_rgb, scene_color, tilt_direction
+from rsb_mj.perturb.framing import box_corners, fit_scale
+from rsb_mj.workspace import CAMERAS
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
@@ -272,8 +274,6 @@ class VisualPerturber:
         return out
 
     def _move_camera(self, data: mujoco.MjData, episode: Episode) -> dict[str, Any]:
-        from rsb_mj.perturb.framing import box_corners, fit_scale
-
         rng = self._rng(episode, CAMERA)
         drawn = rng.uniform(-CAMERA_RANGE_M, CAMERA_RANGE_M, size=3)
         offsets: dict[str, np.ndarray] = {}
@@ -316,7 +316,6 @@ class VisualPerturber:
         params = self._noise
         if not params or self._episode is None:
             return images
-        from rsb_mj.workspace import CAMERAS
 
         sigma, amount = float(np.sqrt(params["gaussian_var"])), params["salt_pepper"]
         shift = round(float(params["gaussian_mean"]) * 255.0)

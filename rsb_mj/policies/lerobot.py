@@ -24,6 +24,9 @@ trained on an export reads what it trained on)::
     observation.images.cam_right_wrist  <- obs["images"]["right_wrist"]
     observation.state                   <- obs["state"] in the dataset's convention, float32
     task                                <- the episode's instruction (info["instruction"])
+    observation.environment_state       <- the instruction's hashed n-gram vector, only for a
+                                           checkpoint trained on rsb export-lerobot
+                                           --instruction-features DIM (its length is DIM)
 
 Conventions (:mod:`rsb_mj.policies.aloha_convention`): ``rsb export-lerobot`` writes the
 state and action grippers in ALOHA's scales and names the convention in the dataset's
@@ -88,6 +91,8 @@ from rsb_mj.policies.aloha_convention import (
 )
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.policies.feature_hooks import ModuleFeatures
+from rsb_mj.policies.instruction_features import INSTRUCTION_KEY
+from rsb_mj.policies.instruction_features import encode as encode_instruction
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 #: The spec form, as error messages and the spec registry list it.
@@ -122,6 +127,8 @@ class Checkpoint:
         cameras: rsb_mj cameras of its image features, in the config's order.
         image_hw: (height, width) [px] of each image feature, by rsb_mj camera.
         convention: the state/action convention the policy was trained in.
+        instruction_dim: length of its ``observation.environment_state`` (the instruction's
+            vector, :mod:`rsb_mj.policies.instruction_features`); 0 when it has none.
     """
 
     path: Path
@@ -129,6 +136,7 @@ class Checkpoint:
     cameras: tuple[str, ...]
     image_hw: dict[str, tuple[int, int]]
     convention: str
+    instruction_dim: int = 0
 
 
 @dataclass(frozen=True)
@@ -221,6 +229,7 @@ def read_checkpoint(spec: str) -> Checkpoint:
         raise EvalError(f"{config_file}: not a LeRobot policy config ({exc!r})") from None
     cameras: list[str] = []
     image_hw: dict[str, tuple[int, int]] = {}
+    instruction_dim = 0
     for key, feature in inputs.items():
         kind, shape = _feature(config_file, "input_features", key, feature)
         if kind == "VISUAL":
@@ -234,10 +243,17 @@ def read_checkpoint(spec: str) -> Checkpoint:
             image_hw[cam] = (shape[1], shape[2]) if len(shape) == 3 else (0, 0)
         elif key == STATE_KEY and shape != (ACTION_DIM,):
             raise EvalError(f"{config_file}: {STATE_KEY} has shape {list(shape)}; rsb_mj's is [14]")
+        elif key == INSTRUCTION_KEY:
+            if len(shape) != 1 or shape[0] < 1:
+                raise EvalError(
+                    f"{config_file}: {INSTRUCTION_KEY} has shape {list(shape)}; rsb_mj's is "
+                    "[DIM] (rsb export-lerobot --instruction-features DIM)"
+                )
+            instruction_dim = shape[0]
         elif key != STATE_KEY:
             raise EvalError(
                 f"{config_file}: input feature {key!r} is not one rsb_mj provides; valid "
-                f"choices: {', '.join([*CAMERA_OF_KEY, STATE_KEY])}"
+                f"choices: {', '.join([*CAMERA_OF_KEY, STATE_KEY, INSTRUCTION_KEY])}"
             )
     action_shape = (
         _feature(config_file, "output_features", ACTION_KEY, outputs[ACTION_KEY])[1]
@@ -255,7 +271,7 @@ def read_checkpoint(spec: str) -> Checkpoint:
             f"{path}: trained on a dataset in convention {convention!r}, which rsb_mj does not "
             f"know; valid choices: {', '.join(sorted(CONVENTIONS))} (set ,convention=NAME)"
         )
-    return Checkpoint(path, policy_type, tuple(cameras), image_hw, convention)
+    return Checkpoint(path, policy_type, tuple(cameras), image_hw, convention, instruction_dim)
 
 
 def _feature(
@@ -403,10 +419,11 @@ class LeRobotPolicy(Policy):
         candidates = tuple(getattr(env, "candidates", ()))
         self._torch.manual_seed(episode_seed(self._task, candidates))
 
-    def frame(self, obs: dict[str, Any]) -> dict[str, np.ndarray]:
+    def frame(self, obs: dict[str, Any], task: str | None = None) -> dict[str, np.ndarray]:
         """The observation in lerobot's names, before ``prepare_observation_for_inference``:
-        HWC uint8 images at the checkpoint's size and the float32 (14,) state in the
-        training data's convention."""
+        HWC uint8 images at the checkpoint's size, the float32 (14,) state in the
+        training data's convention, and the instruction's vector of ``task`` (default: this
+        episode's) when the checkpoint reads one."""
         from rsb_mj.resize import resize_with_pad
 
         frame: dict[str, np.ndarray] = {}
@@ -419,6 +436,9 @@ class LeRobotPolicy(Policy):
             frame[video_key(cam)] = np.array(image)  # torch wants a writable array
         state = self.convention.state_to_server(np.asarray(obs["state"], dtype=np.float64))
         frame[STATE_KEY] = np.asarray(state, dtype=np.float32)
+        if self.checkpoint.instruction_dim:
+            text = self._task if task is None else task
+            frame[INSTRUCTION_KEY] = encode_instruction(text, self.checkpoint.instruction_dim)
         return frame
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
@@ -464,7 +484,10 @@ class LeRobotPolicy(Policy):
         with torch.inference_mode():
             for o, slot in zip(obs, slots, strict=True):
                 item = prepare_observation_for_inference(
-                    self.frame(o), self._device, self._tasks.get(slot, ""), ROBOT_TYPE
+                    self.frame(o, self._tasks.get(slot, "")),
+                    self._device,
+                    self._tasks.get(slot, ""),
+                    ROBOT_TYPE,
                 )
                 items.append(self._pre(item))
             batch = {

@@ -92,7 +92,7 @@ from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.resize import resize_with_pad
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
-#: rsb_mj camera -> openpi ALOHA image key (:data:`rsb_mj.env.cameras.ALOHA_CAMERA_NAMES`).
+#: rsb_mj camera -> openpi ALOHA image key (:data:`rsb_mj.workspace.ALOHA_CAMERA_NAMES`).
 CAMERA_KEYS: dict[str, str] = ALOHA_CAMERA_NAMES
 #: Control rate [Hz] assumed when ``reset`` gets no environment view.
 DEFAULT_ENV_HZ = float(CONTROL_HZ)

@@ -39,7 +39,6 @@ from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
 from rsb_mj.policies.user import (
-    UserPolicy,
     build_user_policy,
     check_user_spec,
     factory_hint,
@@ -68,7 +67,6 @@ __all__ = [
     "LENT",
     "PREFIXES",
     "SpecForm",
-    "UserPolicy",
     "builds_in_workers",
     "check_spec",
     "make_policy",

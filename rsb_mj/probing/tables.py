@@ -29,7 +29,7 @@ from typing import Any
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.report_probe import records_sha256
-from rsb_mj.evaluation.tables import Table, csv_text, markdown
+from rsb_mj.evaluation.tables import Table, markdown
 from rsb_mj.probing.dataset import ProbeSet
 from rsb_mj.probing.probe import LayerResult, ProbeSettings
 
@@ -230,7 +230,6 @@ __all__ = [
     "HEADER",
     "NOTE",
     "RESULTS_NAME",
-    "csv_text",
     "markdown_report",
     "plot_layers",
     "read_results",

@@ -16,7 +16,7 @@ are cached (see :mod:`rsb_mj.scene.cache`).
 
 Frames: world x/y coincide with the table frame (origin at the table-top center, x to the
 robot's right, y away from the robot); the table top is at world z = ``TABLE_TOP_Z``. Arm
-bases stand on the table at ``rsb_mj.scene.frames.ARM_BASE_XY`` (left arm at -x, right arm at
+bases stand on the table at ``rsb_mj.workspace.ARM_BASE_XY`` (left arm at -x, right arm at
 +x, facing each other). Gravity compensation is on for every robot body, so a held joint target
 is tracked without steady-state sag; ``home_qpos_ctrl(model)`` gives the home pose
 (``HOME_ARM``, grippers open) for any model that contains the robot.

@@ -27,10 +27,10 @@ import numpy as np
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE, rgba
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.episodes.layout import answer_zone_rects
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.display import answer_candidates
+from rsb_mj.lang.layout import answer_zone_rects
 from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import BuiltObject, get_category

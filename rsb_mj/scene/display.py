@@ -19,7 +19,6 @@ import mujoco
 
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.display import DISPLAY_KINDS, answer_candidates, display_kind
 from rsb_mj.scene.pictures import content_image
 from rsb_mj.scene.plates import write_picture
 
@@ -50,4 +49,4 @@ def apply_answers(model: mujoco.MjModel, episode: Episode, candidates: tuple[str
         write_picture(model, obj, content_image(str(shown[letter])))
 
 
-__all__ = ["DISPLAY_KINDS", "answer_candidates", "apply_answers", "display_kind"]
+__all__ = ["apply_answers"]

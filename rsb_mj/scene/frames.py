@@ -10,24 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from rsb_mj.workspace import (
-    ARM_BASE_XY,
-    REACH_MAX,
-    REACH_MIN,
-    TABLE_HALF_XY,
     TABLE_TOP_Z,
-    side_of,
 )
 
-__all__ = [
-    "ARM_BASE_XY",
-    "REACH_MAX",
-    "REACH_MIN",
-    "TABLE_HALF_XY",
-    "TABLE_TOP_Z",
-    "side_of",
-    "table_to_world",
-    "world_to_table",
-]
+__all__ = ["table_to_world", "world_to_table"]
 
 
 def table_to_world(x: float, y: float, z: float = 0.0) -> np.ndarray:

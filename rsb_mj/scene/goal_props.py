@@ -101,15 +101,15 @@ OBJECT_WORDS: tuple[tuple[str, Prop], ...] = (
 #: The stand-in of a category no word matches.
 DEFAULT_OBJECT = Prop("box", (0.03, 0.022, 0.03), (0.6, 0.6, 0.6, 1))
 
-_CABINET = (0.13, 0.11, 0.14)
+_CABINET = (0.13, 0.11, 0.10)
 _STOVE = (0.14, 0.14, 0.025)
-_SHELF = (0.15, 0.09, 0.12)
-_RACK = (0.1, 0.09, 0.08)
+_SHELF = (0.15, 0.09, 0.09)
+_RACK = (0.1, 0.09, 0.07)
 #: Fixture stand-ins (static boxes) by category; their regions are sites on top.
 FIXTURES: dict[str, Prop] = {
     "wooden_cabinet": Prop("box", _CABINET, (0.55, 0.38, 0.22, 1), _top(_CABINET)),
     "white_cabinet": Prop("box", _CABINET, (0.93, 0.93, 0.9, 1), _top(_CABINET)),
-    "short_cabinet": Prop("box", (0.13, 0.11, 0.09), (0.8, 0.8, 0.75, 1), _top((0.13, 0.11, 0.09))),
+    "short_cabinet": Prop("box", (0.13, 0.11, 0.07), (0.8, 0.8, 0.75, 1), _top((0.13, 0.11, 0.07))),
     "flat_stove": Prop(
         "box",
         _STOVE,
@@ -119,7 +119,7 @@ FIXTURES: dict[str, Prop] = {
     "wooden_shelf": Prop("box", _SHELF, (0.6, 0.42, 0.25, 1), _top(_SHELF)),
     "wooden_two_layer_shelf": Prop("box", _SHELF, (0.6, 0.42, 0.25, 1), _top(_SHELF)),
     "wine_rack": Prop(
-        "box", _RACK, (0.45, 0.3, 0.18, 1), {"top_region": ((0.0, 0.0, 0.16), (0.06, 0.05, 0.005))}
+        "box", _RACK, (0.45, 0.3, 0.18, 1), {"top_region": ((0.0, 0.0, 0.14), (0.06, 0.05, 0.005))}
     ),
     "desk_caddy": Prop("box", (0.1, 0.06, 0.05), (0.3, 0.3, 0.3, 1), _top((0.1, 0.06, 0.05), 0.01)),
     "microwave": Prop("box", (0.16, 0.12, 0.13), (0.85, 0.85, 0.85, 1), _top((0.16, 0.12, 0.13))),

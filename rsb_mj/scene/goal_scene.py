@@ -14,7 +14,7 @@ head camera's view, y away from it; :mod:`rsb_mj.workspace`) by::
 which keeps image-left image-left between LIBERO's ``agentview`` and the head camera. The
 scale ``s`` (1.0, else 0.85 or 0.75) and the shift are chosen once per task by
 :func:`choose_map`, deterministically: the first scale, then the shift nearest the origin
-on a 0.025 m grid (lateral within +-0.15 m, depth within +-0.3 m), for which one arm reaches
+on a 0.025 m grid (lateral within +-0.25 m, depth within +-0.3 m), for which one arm reaches
 both ends of every goal pair (the mover's ``:init`` region and its place) and every region
 centre lies on the table and off the arms' bases. Results are "LIBERO/VLA-Arena layouts on
 Aloha": a new benchmark, not comparable with published LIBERO/VLA-Arena numbers.
@@ -48,20 +48,25 @@ from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory,
 from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.standins import STANDINS
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
+from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Scales tried, in order, when no shift at full scale makes every goal pair reachable.
 SCALES = (1.0, 0.85, 0.75)
 #: Lateral (x) and depth (y) shift bounds [m] of the frame map, and the grid step.
-SHIFT_X, SHIFT_Y, SHIFT_STEP = 0.15, 0.30, 0.025
+SHIFT_X, SHIFT_Y, SHIFT_STEP = 0.25, 0.30, 0.025
 #: Margin [m] kept inside the reach annulus for goal ends, and inside the table edge.
-REACH_MARGIN, EDGE_MARGIN = 0.03, 0.04
+REACH_MARGIN, EDGE_MARGIN = 0.06, 0.04
+#: How much nearer [m] a place on a fixture must be than the other ends (it is high).
+HIGH_REACH = 0.06
 #: Seconds the scene settles before the checks.
 SETTLE_S = 1.0
 #: Speed [m/s] under which an object counts as at rest.
 REST_SPEED = 0.02
 #: Penetration depth [m] beyond which two objects interpenetrate.
 PENETRATION = 0.004
+#: Where an object without an ``:init`` place is put: table-frame x and y ranges [m].
+FREE_X, FREE_Y = (-0.2, 0.2), (0.1, 0.3)
 #: Layout draws per episode before the reset fails.
 ATTEMPTS = 10
 #: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
@@ -132,6 +137,15 @@ def _owner(task: GoalTask, site: str) -> str | None:
     return next((n for n in names if site.startswith(n + "_")), None)
 
 
+def _on_fixture(task: GoalTask, name: str) -> bool:
+    """True when ``name`` starts on a fixture other than the table (``:init``)."""
+    for rel in task.init:
+        if rel.mover == name and rel.kind != "region":
+            owner = rel.place if rel.kind == "object" else _owner(task, rel.place)
+            return owner in task.fixtures and owner != task.table
+    return False
+
+
 def _reach(x: float, y: float, side: str) -> float:
     bx, by = ARM_BASE_XY[side]
     return math.hypot(x - bx, y - by)
@@ -153,10 +167,17 @@ def _score(task: GoalTask, fmap: FrameMap) -> tuple[int, int]:
         if any(e is None for e in ends):
             continue
         pts = [fmap.point(*_centre(e)) for e in ends if e is not None]
+        # an end on a fixture is high: the arm reaches less far up there
+        place_owner = rel.place if rel.kind == "object" else _owner(task, rel.place)
+        far = REACH_MAX - REACH_MARGIN
+        outer = [
+            far - (HIGH_REACH if _on_fixture(task, rel.mover) else 0.0),
+            far - (HIGH_REACH if place_owner in task.fixtures else 0.0),
+        ]
         if any(
             all(
-                REACH_MIN + REACH_MARGIN <= _reach(x, y, s) <= REACH_MAX - REACH_MARGIN
-                for x, y in pts
+                REACH_MIN + REACH_MARGIN <= _reach(x, y, s) <= limit
+                for (x, y), limit in zip(pts, outer, strict=True)
             )
             for s in ARM_BASE_XY
         ):
@@ -243,6 +264,10 @@ class GoalScene:
             if not left:
                 break
             pending = left
+        for obj in task.objects:
+            if obj not in poses:  # no :init place (a warning of the task): a free spot
+                x, y = float(rng.uniform(*FREE_X)), float(rng.uniform(*FREE_Y))
+                poses[obj] = (x, y, TABLE_TOP_Z + self.rest[obj], float(rng.uniform(-1.5, 1.5)))
         return poses
 
     def _pose(
@@ -275,9 +300,13 @@ class GoalScene:
                 float(rng.uniform(-0.3, 0.3)),
             )
         sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, rel.place)
+        owner = _owner(task, rel.place)
+        if sid < 0 and owner in task.fixtures and owner != task.table:
+            # a region the prop lacks: on top of the prop instead
+            bx, by, bz = (float(v) for v in model.body_pos[model.body(owner).id])
+            return (bx, by, bz - self.rest[owner] + self.tops[owner] + rest + 0.002, 0.0)
         if sid < 0:
             return None
-        owner = _owner(task, rel.place)
         if owner in task.objects and owner not in poses:
             return None
         body = int(model.site_bodyid[sid])
@@ -407,10 +436,15 @@ def _object_model(
 
 
 def compile_goal_scene(
-    task: GoalTask, *, quality: str = "fast", objects: ObjectSource | None = None
+    task: GoalTask,
+    *,
+    quality: str = "fast",
+    objects: ObjectSource | None = None,
+    probes: tuple[Probe, ...] = (),
 ) -> GoalScene:
     """Compile ``task`` (tier A0/A1) on the Aloha table, its objects and fixtures from
-    ``objects`` (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default).
+    ``objects`` (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes``
+    are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms').
 
     Raises:
         SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
@@ -452,7 +486,7 @@ def compile_goal_scene(
         x, y = fmap.point(*_centre(rect))
         yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
         yaw = FrameMap.yaw(yaw_l)
-        body = spec.worldbody.add_body(name=name, pos=[x, y, TABLE_TOP_Z])
+        body = spec.worldbody.add_body(name=name)
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
         if prop is None:  # a stand-in fixture: its origin is its box's centre
             assert known is not None
@@ -461,12 +495,14 @@ def compile_goal_scene(
             tops[name] = 2 * known.half_extents[2]
             rest[name] = known.rest_height
         else:
+            body.pos = [x, y, TABLE_TOP_Z]
             build_prop(body, name, prop)
-            tops[name] = prop.height
+            tops[name], rest[name] = prop.height, 0.0
     for name, category in task.objects.items():
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")
         rest[name], tops[name], sources[name] = _object_model(spec, body, name, category, objects)
+    add_probes(spec, probes)
     try:
         model = spec.compile()
     except ValueError as exc:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import mujoco
 import numpy as np
 
+from rsb_mj import resize
 from rsb_mj.errors import SceneError
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 
@@ -53,8 +54,6 @@ def resize_with_pad(image: np.ndarray, size: int = POLICY_SIZE) -> tuple[np.ndar
         the uint8 (size, size, 3) image and its frame ``(scale, du, dv)``: a continuous pixel
         coordinate (u, v) of ``image`` lands at ``(scale * u + du, scale * v + dv)``.
     """
-    from rsb_mj import resize
-
     h, w = image.shape[:2]
     return resize.resize_with_pad(image, size, size), resize.pad_frame(w, h, size, size)
 

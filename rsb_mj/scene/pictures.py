@@ -24,7 +24,6 @@ from rsb_mj.episodes.sources.picture_specs import (
     KINDS,
     MAX_LINE_CHARS,
     MAX_TEXT_LINES,
-    RELATIONS,
     SHAPES,
     wrap_text,
 )
@@ -196,4 +195,4 @@ def content_image(spec: str) -> np.ndarray:
     return np.frombuffer(_cached(spec), dtype=np.uint8).reshape(TEX_H, TEX_W, 3).copy()
 
 
-__all__ = ["KINDS", "RELATIONS", "SHAPES", "TEX_H", "TEX_W", "content_image", "wrap_text"]
+__all__ = ["TEX_H", "TEX_W", "content_image"]

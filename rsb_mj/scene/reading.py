@@ -365,7 +365,7 @@ def read_displays(
     references: tuple[str, ...] = (),
 ) -> list[Read]:
     """Read every candidate of ``episode`` from ``image`` by its display kind
-    (:func:`rsb_mj.scene.display.display_kind`).
+    (:func:`rsb_mj.lang.display.display_kind`).
 
     Args:
         scene, data: the scene the episode was applied to and its forwarded data.

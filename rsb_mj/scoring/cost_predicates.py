@@ -81,8 +81,10 @@ class Scope:
         self.path = str(problem.path)
         self.bodies: dict[str, str] = {d.name: d.name for d in problem.objects}
         for fixture in problem.fixtures:
-            if fixture.category == "table":
-                self.bodies[fixture.name] = TABLE_BODY
+            # the table is the robot scene's; other fixtures (goal scenes' props) are bodies
+            # of their own name
+            is_table = fixture.category == "table"
+            self.bodies[fixture.name] = TABLE_BODY if is_table else fixture.name
         self.regions = {r.full_name: r for r in problem.regions}
 
     def body(self, arg: Arg, where: str, *, regions: bool = False) -> str:

@@ -29,7 +29,6 @@ from rsb_mj.lang.expr import Expr
 from rsb_mj.lang.goal import ANSWER_VARIABLE
 from rsb_mj.scoring.expression import CompiledExpression, subjects
 from rsb_mj.scoring.outcome import (
-    SUCCESS_HOLD_STEPS,
     ChoiceRule,
     FirstGrasp,
     FirstPlacement,
@@ -214,4 +213,4 @@ class EpisodeScorer:
         return out
 
 
-__all__ = ["SUCCESS_HOLD_STEPS", "EpisodeScorer", "Outcome", "compile_task", "signal_plan"]
+__all__ = ["EpisodeScorer", "compile_task", "signal_plan"]

@@ -24,6 +24,9 @@ and reports instruction-length statistics (characters and words), since VLA toke
 have limits, and (numeric options) how often the answer's units digit is unique among the
 options with the success rate of a guess that knows only that digit (a measure of how far
 a partial computation gets, not a text-only shortcut; informational).
+
+The fitted probes (:mod:`rsb_mj.tables.learned`, scipy's sparse matrices) are imported by
+:func:`learned_checks` only.
 """
 
 from __future__ import annotations

@@ -22,6 +22,9 @@ episode passes the *balance* rules (:func:`draw_balanced`; the shipped RSB table
 
 After ``MAX_ATTEMPTS`` seeds the heuristic rules are dropped for that row (counted in the
 build summary) so a build always ends.
+
+The fitted probes (:mod:`rsb_mj.tables.learned`, scipy's sparse matrices) are imported by
+:func:`learned_heuristics` only.
 """
 
 from __future__ import annotations

@@ -14,6 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.episodes.sampler import sample_episode
+from rsb_mj.episodes.templates import (
+    PLACEHOLDERS,
+    TEMPLATE_SETS,
+    answer_template_files,
+    templates_dir,
+)
+from rsb_mj.lang import lint_template
 from rsb_mj.suites import ALL_SUITES, get_suite
 from rsb_mj.tables.files import (
     MANIFEST,
@@ -31,14 +38,6 @@ def lint_templates() -> list[str]:
     """Diagnostics of the task-language linter (``rsb_mj.lang.lint_template``) on the shipped
     template files (the answer templates included), as ``path:line:col: CODE message``
     lines."""
-    from rsb_mj.episodes.templates import (
-        PLACEHOLDERS,
-        TEMPLATE_SETS,
-        answer_template_files,
-        templates_dir,
-    )
-    from rsb_mj.lang import lint_template
-
     files = [
         (templates_dir() / f"{set_name}_{choices}.txt", choices)
         for set_name in TEMPLATE_SETS

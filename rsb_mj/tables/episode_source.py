@@ -16,14 +16,22 @@ any lint-clean ``.bddl``):
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
   sha256 instead of the row (:func:`rsb_mj.evaluation.private_records.private_record`).
+
+A run resolves each source once (:func:`resolve`) into a :class:`Source` value that every
+pre-flight check reads: its name, task file, step limit, row count, digest and parsed task.
+
+The task language, the table families and the private manifests are imported where a row
+is first looked up: ``rsb --help`` imports this module and must stay fast.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import zlib
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +39,9 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.suites import TASK_MAX_STEPS, get_suite
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.lang.digest import TaskDigest
 
 #: Rows a task file offers (seeded draws; a bound so a typo cannot ask for 10^11 episodes).
 TASK_FILE_ROWS = 100_000
@@ -210,3 +221,77 @@ def check_rows(
             f"--start {start} {count_flag} {n}: the {source} {split} table has {rows} rows "
             f"(valid: --start + {count_flag} <= {rows})"
         )
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source of a run's episodes, resolved once (:func:`resolve`); each fact is looked
+    up on first use, in the order the run's checks ask for them, and kept.
+
+    Attributes:
+        given: the source as the user wrote it (messages name it).
+        name: the name its jobs and records carry (a suite's own spelling; a task file as
+            given).
+        split: the split the run draws.
+        tables: the private tables' folder, or ``""`` for the shipped tables.
+    """
+
+    given: str
+    name: str
+    split: str
+    tables: str = ""
+
+    @property
+    def task_file(self) -> bool:
+        """Whether the source is a task file (else a suite)."""
+        return is_task_file(self.name)
+
+    @cached_property
+    def path(self) -> Path:
+        """Its task file.
+
+        Raises:
+            EvalError: for a task file that does not exist.
+        """
+        return task_path(self.name)
+
+    @cached_property
+    def max_steps(self) -> int:
+        """Its control-step limit at 20 Hz (a suite's, or 400 for a task file)."""
+        return step_limit(self.name)
+
+    @cached_property
+    def rows(self) -> int:
+        """Rows of its (split) table: the frozen or private table's, a task file's bound."""
+        return table_size(self.name, self.split, self.tables or None)
+
+    @cached_property
+    def digest(self) -> TaskDigest:
+        """The digest of its task (:mod:`rsb_mj.lang.digest`: the file and every file it
+        names).
+
+        Raises:
+            EvalError: for a missing or unreadable task file.
+        """
+        from rsb_mj.lang.digest import task_digest  # (see the module docstring)
+
+        path = self.path
+        try:
+            return task_digest(path)
+        except OSError as exc:
+            raise EvalError(f"{path}: cannot read the task file ({exc.strerror or exc})") from None
+
+    @property
+    def problem(self) -> Problem:
+        """Its parsed and linted task (cached per process, :func:`load_problem`)."""
+        return load_problem(self.name)
+
+
+def resolve(source: str, split: str, tables: Tables = None) -> Source:
+    """``source`` (a suite name or a task file) as a :class:`Source` of ``split``.
+
+    Raises:
+        EvalError: for an unknown suite (naming the valid ones).
+    """
+    name = source if is_task_file(source) else get_suite(source).name
+    return Source(source, name, split, str(tables or ""))

@@ -16,6 +16,10 @@ Each family also draws private eval tables from a secret (:attr:`Family.private`
 
 A table given by path is audited by the family of the suite its rows name, and as ``rsb``
 (seeded draws) when they name none (a task file's rows).
+
+The families' modules are imported inside the functions that use them: they load numpy,
+scipy and the sampler, which ``rsb --help`` (through :mod:`rsb_mj.tables.episode_source`)
+must not pay for.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from typing import Any
 from rsb_mj.atomic import atomic_write_text
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang import load_task
 from rsb_mj.lang.ast import Problem
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import Suite
@@ -67,8 +68,6 @@ def read_table(path: Path) -> list[Episode]:
 def load_suite_problem(suite: Suite) -> Problem:
     """The parsed and linted task file of ``suite``: what its tables are drawn from
     (``rsb_mj.lang.load_task``)."""
-    from rsb_mj.lang import load_task
-
     return load_task(suite.path)
 
 

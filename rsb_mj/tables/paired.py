@@ -34,13 +34,14 @@ import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.choices import LETTERS
-from rsb_mj.episodes.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sampler import Pins, assemble, draw_semantics
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.act2answer import EVAL_ITEMS, TRAIN_ITEMS
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.layout import Pose2D
 from rsb_mj.suites import Suite, get_suite
 from rsb_mj.tables.files import (
     MANIFEST,

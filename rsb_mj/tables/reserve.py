@@ -30,8 +30,11 @@ from typing import TYPE_CHECKING
 
 from rsb_mj.episodes.dedup import DuplicateIndex
 from rsb_mj.episodes.question import Question
+from rsb_mj.episodes.sources import source_of
 from rsb_mj.episodes.sources.base import QuestionSource, check_split
 from rsb_mj.errors import EpisodeError
+from rsb_mj.tables.families import verify_table
+from rsb_mj.tables.files import read_manifest
 
 if TYPE_CHECKING:
     import numpy as np
@@ -80,8 +83,6 @@ class Shipped:
 def source_name(row: dict) -> str:
     """The source a table row (its JSON object) draws from: ``extra["source"]``, else the
     question id's."""
-    from rsb_mj.episodes.sources import source_of
-
     name = row.get("extra", {}).get("source")
     return str(name) if name else source_of(str(row["question_id"])).name
 
@@ -104,9 +105,6 @@ def shipped_questions() -> Shipped:
     Raises:
         EpisodeError: for a shipped table that is missing or changed.
     """
-    from rsb_mj.tables.families import verify_table
-    from rsb_mj.tables.files import read_manifest
-
     rows: list[dict] = []
     for entry in read_manifest().values():
         text = verify_table(entry["suite"], entry["split"]).read_text(encoding="utf-8")

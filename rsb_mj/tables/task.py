@@ -16,7 +16,8 @@ from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import EpisodeError
+from rsb_mj.errors import EpisodeError, EvalError
+from rsb_mj.tables.episode_source import load_episode
 from rsb_mj.tables.files import dumps, sha256
 from rsb_mj.tables.rsb import default_rows
 
@@ -37,9 +38,6 @@ def task_rows(task: str, split: str, rows: int) -> list[Episode]:
     Raises:
         EpisodeError: for a task file that does not lint clean or cannot draw an episode.
     """
-    from rsb_mj.errors import EvalError
-    from rsb_mj.tables.episode_source import load_episode
-
     try:
         return [load_episode(task, split, i) for i in range(rows)]
     except EvalError as exc:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.env import RsbEnv
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.scene.legibility import project
 from rsb_mj.suites import get_suite
@@ -50,7 +50,7 @@ def test_plates_show_the_episode_pictures_in_both_layouts(color_env):
 def test_the_expert_puts_the_cube_on_the_correct_plate(color_env, row):
     env, rows = color_env
     episode = rows[row]
-    record = run_episode(env, make_policy("expert"), episode, env.problem, max_steps=400)
+    record = Rollout(env, make_policy("expert"), episode, env.problem, max_steps=400).run()
     assert (record.grasped, record.success, record.choice) == (True, True, episode.target)
     assert (record.item, record.layout, record.category) == (
         "a2a-color-0000",

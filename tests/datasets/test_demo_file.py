@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from rsb_mj.datasets.demo_file import FORMAT, episode_filename, read_demo, write_demo
-from rsb_mj.episodes.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import ExpertError
+from rsb_mj.lang.layout import Pose2D
 
 
 def _episode() -> Episode:

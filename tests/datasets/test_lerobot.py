@@ -250,11 +250,38 @@ def test_include_failures_and_camera_subset(synthetic_demos, tmp_path):
     assert [k for k in info["features"] if k.startswith("observation.images")] == [KEYS["head"]]
 
 
+def test_instruction_features_are_a_frame_column_with_stats(synthetic_demos, v30, tmp_path):
+    from rsb_mj.policies.instruction_features import INSTRUCTION_KEY, encode
+
+    res = export_lerobot(synthetic_demos, tmp_path / "ds", instruction_features=32)
+    info = json.loads((tmp_path / "ds/meta/info.json").read_text())
+    assert info["features"][INSTRUCTION_KEY] == {
+        "dtype": "float32", "shape": [32], "names": None, "fps": 20,
+    }  # fmt: skip
+    table = pq.read_table(tmp_path / "ds/data/chunk-000/file-000.parquet")
+    assert table.schema.field(INSTRUCTION_KEY).type == pa.list_(pa.float32(), 32)
+    rows = np.array(table.column(INSTRUCTION_KEY).to_pylist(), np.float32)
+    episodes = table.column("episode_index").to_numpy()
+    assert rows.shape == (res.frames, 32)
+    for i, (_, _, instruction, _) in enumerate(expected_rows(synthetic_demos)):
+        assert (rows[episodes == i] == encode(instruction, 32)).all()
+    stats = json.loads((tmp_path / "ds/meta/stats.json").read_text())[INSTRUCTION_KEY]
+    assert np.allclose(stats["max"], rows.max(axis=0)) and len(stats["mean"]) == 32
+    # without it (the default) there is no such feature and no such column
+    root, _ = v30
+    assert INSTRUCTION_KEY not in json.loads((root / "meta/info.json").read_text())["features"]
+    assert pq.read_schema(root / "data/chunk-000/file-000.parquet") == FRAME_SCHEMA
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({"version": "2.0"}, r"unknown LeRobot version '2.0'; valid choices: 3.0, 2.1"),
         ({"cameras": ("top",)}, r"unknown cameras \['top'\]; valid choices: head, left_wrist"),
+        (
+            {"instruction_features": -1},
+            r"--instruction-features is -1; valid: 0 \(off\) or a length >= 1",
+        ),
     ],
 )
 def test_bad_arguments_are_refused(synthetic_demos, tmp_path, kwargs, message):

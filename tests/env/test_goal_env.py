@@ -63,3 +63,41 @@ def test_bad_actions_and_unbuildable_files_are_refused(env):
 def test_choose_side_takes_the_arm_that_reaches_both_ends():
     assert choose_side(np.array([0.2, 0.1]), np.array([0.1, -0.1])) == "right"
     assert choose_side(np.array([-0.2, 0.1]), np.array([-0.05, 0.2])) == "left"
+
+
+def test_a_cost_file_reports_its_cost_and_warnings_keep_positions():
+    path = (
+        SUITES / "vla_arena/safety_hazard_avoidance/level_0"
+        / "pick_up_the_lemon_and_place_it_in_the_plate_with_the_candle_lit.bddl"
+    )  # fmt: skip
+    env = GoalEnv(path, cameras=(), max_steps=3)
+    try:
+        env.reset(seed=0)
+        lemon = env.data.body("lemon_1").xpos.copy()
+        candle = env.data.body("candle_1").xpos.copy()
+        hold = env.state()
+        costs = [env.step(hold)[4]["cost"] for _ in range(3)]
+        near = np.linalg.norm(lemon - candle) < 0.12
+        assert costs == ([1.0] * 3 if near else [0.0] * 3)
+        assert env.end_cost() == 0.0  # the candle stands
+    finally:
+        env.close()
+    stove = SUITES / "vla_arena/safety_hazard_avoidance/level_0"
+    kiwi = next(stove.glob("pick_up_the_kiwi*.bddl"))
+    warn = GoalEnv(kiwi, cameras=()).warnings
+    assert any(w.startswith(f"{kiwi}:") and "(:init Turnon ...) not applied" in w for w in warn)
+    assert not any("the :cost is not evaluated" in w for w in warn)  # the stove is a body
+
+
+def test_the_goal_task_gymnasium_id_builds_a_goal_env():
+    import gymnasium
+
+    import rsb_mj  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make("rsb_mj/Goal-Task-v0", task=str(APPLE), cameras=())
+    try:
+        obs, info = env.reset(seed=2)
+        assert obs["state"].shape == (14,) and info["instruction"].startswith("Pick the apple")
+        assert type(env.unwrapped).__name__ == "GoalEnv"
+    finally:
+        env.close()

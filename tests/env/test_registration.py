@@ -58,7 +58,7 @@ def test_camera_less_env_passes_the_passive_checker():
 def expert_actions():
     """The built-in expert's actions on RSB-Math-4 eval row 0 (and that episode)."""
     from rsb_mj.datasets.demos import Recorder
-    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.policies.scripted import ExpertPolicy
     from rsb_mj.tables.episode_source import load_problem
     from rsb_mj.tables.families import load_table
@@ -66,9 +66,9 @@ def expert_actions():
     episode = load_table("RSB-Math-4", "eval")[0]
     env = gymnasium.make("rsb_mj/RSB-Math-4-v0", cameras=())
     recorder = Recorder()
-    record = run_episode(
+    record = Rollout(
         env, ExpertPolicy(), episode, load_problem("RSB-Math-4"), max_steps=400, on_step=recorder
-    )
+    ).run()
     env.close()
     assert record.success
     return episode, np.stack(recorder.actions)

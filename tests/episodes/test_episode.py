@@ -2,8 +2,9 @@
 
 import pytest
 
-from rsb_mj.episodes.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.layout import Pose2D
 
 
 def _episode(**kw):

@@ -5,7 +5,7 @@ from decimal import Decimal
 import numpy as np
 
 from rsb_mj.choices import LETTERS
-from rsb_mj.episodes.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.options import draw_options
 from rsb_mj.episodes.probes import (
     PROFILES,
@@ -18,6 +18,7 @@ from rsb_mj.episodes.probes import (
 from rsb_mj.episodes.question import Question
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.gsm8k import profile_weights
+from rsb_mj.lang.layout import Pose2D
 from rsb_mj.tables.heuristics import (
     pick_commonest_magnitude,
     pick_most_divisors,

@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.episodes.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode
+from rsb_mj.lang.layout import Pose2D
 from rsb_mj.policies.base import Policy
 
 S = 25

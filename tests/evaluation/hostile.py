@@ -131,7 +131,14 @@ class Forger(Still):
                 )  # fmt: skip
                 os._exit(0)
             os.wait()
-        self.found = f"records: {_read(os.environ.get('HOSTILE_RECORDS'))}"
+        mark = os.environ["HOSTILE_MARK"]
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not any(mark in c for _, c in _others()):
+            time.sleep(0.05)
+        running = any(mark in c for _, c in _others())  # its own daemon, in its own sandbox
+        self.found = (
+            f"daemon running: {running}; records: {_read(os.environ.get('HOSTILE_RECORDS'))}"
+        )
 
 
 class MemoryReader(Still):

@@ -22,10 +22,16 @@ M = "evaluation.user_policies"
 
 def _config(tmp_path, policies, episodes=2, workers=1, prefix="", **kw):
     return EvalConfig(
-        suites=("RSB-Math-4",), policies=tuple(f"{prefix}{M}:{p}" for p in policies),
-        episodes=episodes, out=tmp_path / "run", workers=workers, max_steps=3,
-        progress=False, **kw,
-    )  # fmt: skip
+        suites=("RSB-Math-4",),
+        policies=tuple(f"{prefix}{M}:{p}" for p in policies),
+        episodes=episodes,
+        out=tmp_path / "run",
+        workers=workers,
+        max_steps=3,
+        progress=False,
+        sandbox_binds=(tmp_path,),  # the policy process's sandbox reads RSB_TEST_FLAG's file
+        **kw,
+    )
 
 
 FAILURES = {

@@ -43,6 +43,19 @@ def test_a_question_run_still_needs_out(capsys):
     assert "--out DIR is required" in capsys.readouterr().err
 
 
+def test_failures_are_classified_by_the_phase_and_the_reason():
+    from rsb_mj.evaluation.goal_eval import failure_class
+
+    assert failure_class("") == ""
+    assert failure_class("reset: x.bddl: seed 0: no valid layout in 10 draws (...)") == "reset"
+    assert failure_class("lift: IK for site 'left/gripper': target [...] unreachable") == "reach"
+    assert failure_class("carry: no reachable pose above the zone: ...") == "reach"
+    assert failure_class("approach: object 'bowl_1' is 125 mm wide at its narrowest") == "grasp"
+    assert failure_class("lift: object 'bowl_1' not held: it rose 3 mm with the gripper") == "grasp"
+    assert failure_class("expert done, goal not held (On a b: False)") == "placement"
+    assert failure_class("step limit") == "policy"
+
+
 BASKET = (
     SUITES
     / "libero/libero_90"

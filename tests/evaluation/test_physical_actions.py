@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import PolicyError
-from rsb_mj.evaluation.rollout import check_physical, physical_bounds, run_episode
+from rsb_mj.evaluation.rollout import Rollout, check_physical, physical_bounds
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import load_episode
@@ -70,7 +70,7 @@ def test_in_an_episode_slightly_out_is_clipped_and_1e30_is_a_policy_error(
     env, spec, termination, error
 ):
     episode = load_episode("RSB-Math-4", "eval", 3)
-    record = run_episode(env, make_policy(spec), episode, env.problem, max_steps=3)
+    record = Rollout(env, make_policy(spec), episode, env.problem, max_steps=3).run()
     assert (record.termination, record.error) == (termination, error)
     assert record.error_kind == (None if error is None else "policy")
     assert record.privileged  # user code in rsb's process is marked

@@ -21,9 +21,18 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
-from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, server_fault, verify
+from rsb_mj.evaluation.sealed import (
+    Seal,
+    policy_fault,
+    sealed_order,
+    server_fault,
+    sign,
+    verify,
+)
+from rsb_mj.evaluation.tables import terminal_table
 from rsb_mj.evaluation.validation import record_problems
 from rsb_mj.policies.sandbox import available
 from rsb_mj.tables.private.build import build_private
@@ -76,7 +85,7 @@ def _hostile_env(root: Path, out: Path, mark: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def attacked(draw):
-    """A sealed run of every attack (2 episodes each, 3 steps), the run folder beside the
+    """A sealed run of every attack (one episode each, 3 steps), the run folder beside the
     tables and the secret, that folder bound into the sandbox (so hiding them is tested)."""
     out, mark = draw / "run", f"hostile-{uuid.uuid4().hex}"
     held = dict(os.environ)
@@ -85,7 +94,7 @@ def attacked(draw):
     config = EvalConfig(
         suites=("RSB-Math-4",),
         policies=tuple(f"{H}:{a}" for a in ATTACKS),
-        episodes=2,
+        episodes=1,
         out=out,
         workers=1,
         max_steps=3,
@@ -111,14 +120,16 @@ def _texts(records, attack: str) -> list[str | None]:
 
 def test_the_answer_key_and_the_secret_are_out_of_reach(attacked):
     # attack 1: no rsb process in sight; the tables folder and the secret read as empty
-    assert _texts(attacked["records"], "key_reader") == [KEY_READER] * 2
+    assert _texts(attacked["records"], "key_reader") == [KEY_READER]
 
 
 def test_no_process_a_policy_started_outlives_the_run_and_no_record_is_forged(attacked):
     # attack 2: the double-forked setsid daemon ended with the sandbox, before run_eval
     # returned; it could not even see the records while it lived
     assert _alive_with(attacked["mark"]) == []
-    assert _texts(attacked["records"], "forger") == ["records: refused (FileNotFoundError)"] * 2
+    assert _texts(attacked["records"], "forger") == [
+        "daemon running: True; records: refused (FileNotFoundError)"
+    ]
     time.sleep(0.3)  # a daemon would rewrite the file every 50 ms
     path = attacked["out"] / RECORDS_FILE
     verify(path, Seal.read(attacked["config"].secret_file))
@@ -127,18 +138,12 @@ def test_no_process_a_policy_started_outlives_the_run_and_no_record_is_forged(at
 
 def test_rsbs_memory_is_out_of_sight(attacked):
     # attack 3: a PID namespace of its own: no other process to read
-    assert (
-        _texts(attacked["records"], "memory_reader")
-        == ["processes in sight: 0; memory read: 0"] * 2
-    )
+    assert _texts(attacked["records"], "memory_reader") == ["processes in sight: 0; memory read: 0"]
 
 
 def test_the_runs_own_records_are_out_of_reach(attacked):
     # attack 4 (the records half; the length half: tests/evaluation/test_sealed_pace.py)
-    assert (
-        _texts(attacked["records"], "outcome_reader")
-        == ["records: refused (FileNotFoundError)"] * 2
-    )
+    assert _texts(attacked["records"], "outcome_reader") == ["records: refused (FileNotFoundError)"]
 
 
 def test_a_policys_own_faults_are_its_failures(attacked):
@@ -146,14 +151,15 @@ def test_a_policys_own_faults_are_its_failures(attacked):
     faults = [r for r in attacked["records"] if r.policy in (f"{H}:raiser", f"{H}:hanger")]
     assert [(r.termination, r.success, r.is_error) for r in faults] == [
         ("policy_fault", False, False)
-    ] * 4
-    assert (
-        sorted(r.error for r in faults)
-        == [f"PolicyError: policy {H}:hanger: act(): no answer within 4 s"] * 2
-        + [f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?"]
-        * 2
-    )
+    ] * 2
+    assert sorted(r.error for r in faults) == [
+        f"PolicyError: policy {H}:hanger: act(): no answer within 4 s",
+        f"PolicyError: policy {H}:raiser: act() raised RuntimeError: about to fail: excused?",
+    ]
     assert not [r for r in attacked["records"] if r.is_error]  # zero infrastructure errors
+    table = terminal_table(summarize(attacked["records"]))  # what rsb eval prints
+    assert table[0][:5] == ["policy", "suite", "n", "err", "faults"]
+    assert [row[2:5] for row in table if row[0] == f"{H}:raiser"] == [["1", "0", "1"]]
 
 
 def test_episodes_run_in_the_secret_order_and_every_record_is_signed(attacked):
@@ -180,7 +186,7 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
         "policy", "suite", "n", "errors", "policy faults"
     ]  # fmt: skip
     row = next(line for line in report.splitlines() if line.startswith(f"| {H}:raiser "))
-    assert [c.strip() for c in row.split("|")][3:7] == ["2", "0", "2", "0.0 [0.0, 65.8]"]
+    assert [c.strip() for c in row.split("|")][3:7] == ["1", "0", "1", "0.0 [0.0, 79.3]"]
     assert main(["report", str(run), "--stdout"]) == 2
     assert capsys.readouterr().err == (
         f"rsb report: error: {run}: a sealed run; its records are verified with the secret it "
@@ -188,6 +194,18 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     )
     path = run / RECORDS_FILE
     lines = path.read_text().splitlines()
+    # a signed error record left over (a crash outside the policy): the row is withheld
+    seal = Seal.read(attacked["config"].secret_file)
+    held = next(r for r in read_records(path) if r.policy == f"{H}:key_reader")
+    crash = dataclasses.replace(held, index=3, termination="error", error_kind="infra",
+                                error="InfraError: env.step failed: boom")  # fmt: skip
+    line, _ = sign(crash, seal, verify(path, seal))
+    path.write_text(path.read_text() + line + "\n")
+    assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 0
+    row = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(f"| {H}:key_r"))
+    assert [c.strip() for c in row.split("|")][3:6] == ["1", "1", "0"]  # n, errors, faults
+    assert "withheld" in row
+    path.write_text("\n".join(lines) + "\n")
     row = json.loads(lines[2])
     row.update(success=True, correct_choice=True, termination="success")
     path.write_text("\n".join([*lines[:2], json.dumps(row, sort_keys=True), *lines[3:]]) + "\n")

@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import load_episode
@@ -32,8 +32,8 @@ def test_a_wrong_choice_runs_on_as_a_right_one_would(env):
     episode = load_episode("RSB-Math-4", "eval", ROW)
 
     def run(ep, sealed):
-        return run_episode(env, make_policy("nearest-to-zone"), ep, env.problem,
-                           max_steps=400, sealed=sealed)  # fmt: skip
+        policy = make_policy("nearest-to-zone")
+        return Rollout(env, policy, ep, env.problem, max_steps=400, sealed=sealed).run()
 
     plain = run(episode, sealed=False)
     assert plain.termination == "wrong_choice" and plain.steps == plain.grasp_step

@@ -3,7 +3,7 @@
 import pytest
 
 from rsb_mj.evaluation.failure_analysis import failure_analysis
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.evaluation.tables import failure_table
 from rsb_mj.evaluation.text_choice import text_choice
 from rsb_mj.lang import load_task
@@ -35,7 +35,7 @@ def test_text_choice_reads_letters_then_unambiguous_option_texts(text, letter):
 def _run(policy, index):
     problem = load_task(get_suite("RSB-Math-4").path)
     episode = make_episode(index=index)
-    return run_episode(FakeEnv(), policy, episode, problem, max_steps=40)
+    return Rollout(FakeEnv(), policy, episode, problem, max_steps=40).run()
 
 
 def test_table5_splits_failures_by_choice_and_text():

@@ -6,7 +6,7 @@ import pytest
 from rsb_mj.datasets.demos import Recorder
 from rsb_mj.env import RsbEnv
 from rsb_mj.errors import ExpertError
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.expert import PickPlaceExpert
 from rsb_mj.policies.scripted import ExpertPolicy
 from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
@@ -33,7 +33,7 @@ def _run(env, episode):
     recorder = Recorder()
     problem = load_problem("RSB-Math-4")
     policy = ExpertPolicy()
-    record = run_episode(env, policy, episode, problem, max_steps=400, on_step=recorder)
+    record = Rollout(env, policy, episode, problem, max_steps=400, on_step=recorder).run()
     return record, np.stack(recorder.actions), policy
 
 

@@ -363,3 +363,102 @@ def test_two_shards_against_one_batching_server_merge_into_the_rsb_metrics(tmp_p
         "RSB-Math-4", 4, 4, 0, False,
     )  # fmt: skip
     assert (row.grasped, row.success, row.nsg) == (4, 4, 1.0)
+
+
+class CapturingConnection:
+    """Stands in for vla-eval's Connection: keeps every message the model server would get
+    and answers each observation with the measured joints (hold still)."""
+
+    def __init__(self):
+        self.sent = []
+
+    async def start_episode(self, payload):
+        self.sent.append(("episode_start", payload))
+
+    async def act(self, obs):
+        self.sent.append(("observation", sorted(obs)))
+        return {"actions": obs["state"]}
+
+    async def end_episode(self, result):
+        self.sent.append(("episode_end", result))
+
+
+def run_one_episode(bench, episode_idx, max_steps):
+    """One episode through vla-eval's own SyncEpisodeRunner; what the server received."""
+    import anyio
+    from vla_eval.runners.sync_runner import SyncEpisodeRunner
+
+    conn = CapturingConnection()
+    task = {**bench.get_tasks()[0], "episode_idx": episode_idx}
+    result = anyio.run(
+        lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=max_steps)
+    )
+    return result, conn.sent
+
+
+def test_a_sealed_run_sends_the_server_no_outcome_and_writes_them_at_cleanup(tmp_path):
+    outcomes = tmp_path / "outcomes.jsonl"
+    bench = RsbBenchmark(
+        "RSB-Math-4", width=32, height=24, shuffle_seed=7, sealed=True, outcomes=str(outcomes)
+    )
+    assert bench.get_metric_keys() == {}
+    result, sent = run_one_episode(bench, 0, max_steps=3)
+    assert [kind for kind, _ in sent] == ["episode_start"] + ["observation"] * 3 + ["episode_end"]
+    assert sent[0][1] == {"task": {"name": "RSB-Math-4", "suite": "RSB-Math-4", "episode_idx": 0}}
+    assert sent[1][1] == ["images", "state", "task_description"]
+    assert sent[-1][1] == {"metrics": {"sealed": True}, "steps": 3, "elapsed_sec": ANY_FLOAT}
+    assert result["metrics"] == {"sealed": True}
+    assert not outcomes.exists()  # nothing written before the run ends
+    bench.cleanup()
+    row = bench._row_index[0]
+    assert row == int(np.random.default_rng(7).permutation(np.arange(500))[0])
+    assert json.loads(outcomes.read_text()) == {
+        "suite": "RSB-Math-4",
+        "row": row,
+        "success": False,
+        "grasped": False,
+        "correct_choice": False,
+        "choice": "",
+        "choices": 4,
+    }
+    assert outcomes.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_ordinary_run_sends_the_outcome_at_the_episode_end():
+    bench = RsbBenchmark("RSB-Math-4", width=32, height=24)
+    _, sent = run_one_episode(bench, 2, max_steps=2)
+    bench.cleanup()
+    kind, payload = sent[-1]
+    assert kind == "episode_end"
+    assert payload["metrics"] == {
+        "success": False,
+        "grasped": False,
+        "correct_choice": False,
+        "choice": "",
+        "choices": 4,
+    }
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"sealed": True}, r"sealed: true needs outcomes: PATH"),
+        ({"tables": "t"}, r"sealed: true needs outcomes: PATH"),  # a private draw is sealed
+        ({"outcomes": "o.jsonl"}, r"outcomes: PATH is for sealed runs"),
+        ({"tables": "t", "sealed": False}, r"sealed: false with tables: a private draw"),
+    ],
+)
+def test_sealed_params_are_checked(kwargs, message):
+    with pytest.raises(RsbError, match=message):
+        RsbBenchmark("RSB-Math-4", **kwargs)
+
+
+class _AnyFloat:
+    def __eq__(self, other):
+        return isinstance(other, float) and other >= 0
+
+    def __repr__(self):
+        return "a float >= 0"
+
+
+ANY_FLOAT = _AnyFloat()

@@ -16,9 +16,11 @@ import pytest
 from lsprotocol import types
 
 from rsb_mj.episodes.sources.params import MMLU_PRO_GROUPS, SOURCE_PARAMS
-from rsb_mj.lang import vocabulary as vocab
 from rsb_mj.lang.a2a import A2A_SOURCES
+from rsb_mj.lang.block_values import GENERIC_BLOCKS, KNOWN_BLOCKS, REGION_PROPERTIES, SOURCE_CHOICES
+from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.formatter import format_text
+from rsb_mj.lang.predicates import PREDICATES, RSB_PLACEMENT, RSB_SCOREABLE, predicates_of
 from rsb_mj.resources import grammar_path
 from rsb_mj.scoring.predicates import In
 
@@ -68,7 +70,7 @@ async def complete(client, folder: Path, old: str, new: str) -> list[str]:
 
 async def test_completion_of_block_keywords(client, folder):
     labels = await complete(client, folder, "  (:answer_zone", "  (|)\n  (:answer_zone")
-    expected = {":" + b for b in vocab.KNOWN_BLOCKS | vocab.GENERIC_BLOCKS} | {":answer_zone"}
+    expected = {":" + b for b in KNOWN_BLOCKS | GENERIC_BLOCKS} | {":answer_zone"}
     assert sorted(labels) == sorted(expected)
     assert await complete(client, folder, "  (:answer_zone", "  (:o|)\n  (:answer_zone") == [
         ":obj_of_interest",
@@ -79,9 +81,9 @@ async def test_completion_of_block_keywords(client, folder):
 
 async def test_completion_of_predicates_by_block(client, folder):
     init = await complete(client, folder, "    (On block_d", "    (|)\n    (On block_d")
-    assert sorted(init) == sorted(["And", "Not", "Or", *vocab.RSB_PLACEMENT])
+    assert sorted(init) == sorted(["And", "Not", "Or", *RSB_PLACEMENT])
     goal = await complete(client, folder, "(Released ?answer)", "(Released ?answer) (|)")
-    assert sorted(goal) == sorted(["And", "Not", "Or", *vocab.RSB_SCOREABLE])
+    assert sorted(goal) == sorted(["And", "Not", "Or", *RSB_SCOREABLE])
 
 
 async def test_completion_of_arguments_by_kind(client, folder):
@@ -108,7 +110,7 @@ async def test_completion_of_arguments_by_kind(client, folder):
 
 async def test_completion_of_categories(client, folder):
     labels = await complete(client, folder, "- letter_block", "- |")
-    assert labels == sorted(vocab.RSB_CATEGORIES)
+    assert labels == sorted(RSB_CATEGORIES)
     assert await complete(client, folder, "- letter_block", "- lett|") == ["letter_block"]
 
 
@@ -117,7 +119,7 @@ async def test_completion_of_sources_and_parameters(client, folder):
     assert props == [":choices", ":source"]
     sources = await complete(client, folder, "(:source arithmetic)", "(:source |)")
     assert sources == ["arithmetic", "gsm8k", "mmlu_pro", "mmlu", *A2A_SOURCES.values()]
-    assert len(sources) == len(set(sources)) == len(vocab.SOURCE_CHOICES)
+    assert len(sources) == len(set(sources)) == len(SOURCE_CHOICES)
     params = await complete(client, folder, "(:source arithmetic)", "(:source (mmlu_pro (|)))")
     assert params == [f":{p.name}" for p in SOURCE_PARAMS["mmlu_pro"]]
     groups = await complete(
@@ -135,7 +137,7 @@ async def test_completion_of_region_properties_and_nothing_in_comments(client, f
         "(:target table)\n      (:ranges ((-0.25",
         "(:target table)\n      (|) (:ranges ((-0.25",
     )
-    assert props == [f":{p}" for p in sorted(vocab.REGION_PROPERTIES)]
+    assert props == [f":{p}" for p in sorted(REGION_PROPERTIES)]
     assert await complete(client, folder, "; The robot", "; The (|robot") == []
 
 
@@ -152,7 +154,7 @@ async def hover(client, folder: Path, needle: str, at: int = 0, name: str = "mat
 
 async def test_hover_on_a_predicate_reads_the_vocabulary_and_the_scorer(client, folder):
     text = await hover(client, folder, "(In ?answer", 1)
-    info = vocab.PREDICATES["in"]
+    info = PREDICATES["in"]
     assert text.startswith("**(In object place)** predicate, arity 2\n\n" + info.doc)
     assert "Registries: libero, vla_arena, rsb" in text
     assert "**Scoring**: The object is inside the answer zone, resting." in text
@@ -172,7 +174,7 @@ async def test_hover_on_a_block_keyword_shows_its_grammar_rules(client, folder):
 
 async def test_hover_on_a_category_reads_the_scene_registry(client, folder):
     text = await hover(client, folder, "letter_block", 2)
-    info = vocab.RSB_CATEGORIES["letter_block"]
+    info = RSB_CATEGORIES["letter_block"]
     assert (
         f'instructions call it "{info.noun}"; footprint radius {info.footprint_radius:g} m' in text
     )
@@ -276,7 +278,7 @@ async def test_completion_in_a_libero_file_offers_libero_and_vla_arena_predicate
     found = await client.text_document_completion_async(
         types.CompletionParams(types.TextDocumentIdentifier(uri), position_of(edited, CURSOR))
     )
-    libero = vocab.predicates_of(("libero", "vla_arena"))
+    libero = predicates_of(("libero", "vla_arena"))
     assert sorted(i.label for i in found.items) == sorted(
         ["And", "Not", "Or", *(p.name for p in libero.values())]
     )

@@ -12,10 +12,11 @@ import pytest
 
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE
-from rsb_mj.episodes.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.templates import option_list, template_by_id
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang import load_task
+from rsb_mj.lang.layout import Pose2D
 from rsb_mj.perturb.language import command_slots, perturb_instruction, synonym_table
 from rsb_mj.resources import assets_dir, tasks_dir
 from rsb_mj.splits import SPLITS

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -108,7 +109,7 @@ def test_the_cheat_finds_the_answer_in_process_and_nothing_in_a_policy_process(e
          f"memory={cheats[3]['text'].rpartition('memory=')[2]}"),
     ]  # fmt: skip
     # the in-process run is marked wherever it is shown, and never ranked unmarked
-    rows = [line.split("|")[1].strip() for line in done.stdout.splitlines()[2:8]]
+    rows = [re.split(r"\s{2,}", line)[0] for line in done.stdout.splitlines()[2:8]]
     assert rows == [*POLICIES[:5], f"inprocess:{E}:cheat (privileged)"]
 
 

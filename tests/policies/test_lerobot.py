@@ -91,6 +91,18 @@ def test_the_checkpoint_folder_or_its_pretrained_model(tmp_path):
         read_checkpoint(f"lerobot:{tmp_path}")
 
 
+def test_an_instruction_vector_input_is_read_with_its_length(tmp_path):
+    inputs = {
+        "observation.images.cam_high": IMAGE,
+        "observation.state": VECTOR,
+        "observation.environment_state": {"type": "ENV", "shape": [64]},
+    }
+    found = read_checkpoint(f"lerobot:{write_checkpoint(tmp_path / 'c', inputs=inputs)}")
+    assert (found.cameras, found.instruction_dim) == (("head",), 64)
+    plain = read_checkpoint(f"lerobot:{write_checkpoint(tmp_path / 'p')}")
+    assert plain.instruction_dim == 0
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -105,8 +117,14 @@ def test_the_checkpoint_folder_or_its_pretrained_model(tmp_path):
             r"observation.state has shape \[7\]; rsb_mj's is \[14\]",
         ),
         (
-            {"inputs": {"observation.environment_state": {"type": "ENV", "shape": [9]}}},
-            r"input feature 'observation.environment_state' is not one rsb_mj provides",
+            {"inputs": {"observation.velocity": {"type": "STATE", "shape": [9]}}},
+            r"input feature 'observation.velocity' is not one rsb_mj provides; valid choices: "
+            r".*observation.state, observation.environment_state",
+        ),
+        (
+            {"inputs": {"observation.environment_state": {"type": "ENV", "shape": [2, 3]}}},
+            r"observation.environment_state has shape \[2, 3\]; rsb_mj's is \[DIM\] "
+            r"\(rsb export-lerobot --instruction-features DIM\)",
         ),
         ({"action_shape": (7,)}, r"output 'action' has shape \[7\]; rsb_mj's action is \[14\]"),
     ],

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import load_episode
@@ -85,7 +85,7 @@ def test_a_snooping_policy_finds_no_episode_seed_question_or_index(suite):
     episode = load_episode(suite, "eval", 17)
     order = env.scene.candidates  # the task file's :candidates order
     try:
-        record = run_episode(env, policy, episode, env.problem, max_steps=3)
+        record = Rollout(env, policy, episode, env.problem, max_steps=3).run()
     finally:
         env.close()
     assert record.termination == "step_limit" and record.steps == 3

@@ -194,7 +194,7 @@ def test_bad_spec_options_are_explained(spec, message):
 
 def test_a_servers_text_reaches_the_record_with_the_option_it_names():
     from rsb_mj.env import RsbEnv
-    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.suites import get_suite
     from rsb_mj.tables.episode_source import load_episode
 
@@ -205,7 +205,7 @@ def test_a_servers_text_reaches_the_record_with_the_option_it_names():
     env = RsbEnv(get_suite("RSB-Math-4").path, suite="RSB-Math-4")
     policy = make_policy(f"openpi:127.0.0.1:{port}")
     try:
-        record = run_episode(env, policy, episode, env.problem, max_steps=12)
+        record = Rollout(env, policy, episode, env.problem, max_steps=12).run()
     finally:
         policy.close()
         env.close()

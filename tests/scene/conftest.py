@@ -8,11 +8,11 @@ import pytest
 from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE, TEN_CHOICE_COLOR
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.episodes.layout import sample_layout
 from rsb_mj.lang.ast import Problem, Rect, Region, TypedName
 from rsb_mj.lang.blocks import Layout, Question
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.expr import Atom, Name
+from rsb_mj.lang.layout import sample_layout
 from rsb_mj.tables.paired import arrangement_layout
 
 LETTERS10 = "abcdefghik"

@@ -22,7 +22,7 @@ def test_unknown_name_is_an_attribute_error():
 
 def test_package_and_layout_import_without_mujoco():
     code = (
-        "import sys, rsb_mj.scene, rsb_mj.episodes.layout, rsb_mj.scene.frames; "
+        "import sys, rsb_mj.scene, rsb_mj.lang.layout, rsb_mj.scene.frames; "
         "assert 'mujoco' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -140,7 +140,7 @@ def test_each_category_rests_still_and_the_expert_places_it(group, tmp_path):
     from dataclasses import replace
 
     from rsb_mj.env.rsb_env import RsbEnv
-    from rsb_mj.evaluation.rollout import run_episode
+    from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.lang import load_task
     from rsb_mj.policies.scripted import ExpertPolicy
 
@@ -159,7 +159,7 @@ def test_each_category_rests_still_and_the_expert_places_it(group, tmp_path):
         assert moved.max() < 1e-3, dict(zip(group, moved, strict=True))
         for letter, obj in sorted(episode.mapping.items()):
             target = replace(episode, correct=letter)
-            run = run_episode(env, ExpertPolicy(), target, problem, max_steps=400)
+            run = Rollout(env, ExpertPolicy(), target, problem, max_steps=400).run()
             category = problem.category_of(obj)
             assert (run.success, run.grasped, run.choice) == (True, True, obj), (
                 f"{category}: {run.failure_reason}"

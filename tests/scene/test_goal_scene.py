@@ -33,7 +33,7 @@ def test_frame_map_rotates_libero_into_rsb_and_shifts():
 
 def test_the_map_is_chosen_once_per_task_and_deterministic():
     task = goal_task_of(parse_file(APPLE))
-    assert choose_map(task) == choose_map(task) == FrameMap(1.0, (-0.15, 0.075))
+    assert choose_map(task) == choose_map(task) == FrameMap(1.0, (-0.225, 0.125))
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +74,19 @@ def test_fixtures_are_static_props_with_region_sites():
     top = scene.model.site("wooden_cabinet_1_top_side")
     assert top.bodyid[0] == cabinet.id
     assert scene.sources["akita_black_bowl_1"] == "standins"
+
+
+SOCK = """(define (problem My_Task) (:domain robosuite) (:language Put the sock on the plate)
+  (:regions (sock_region (:target main_table) (:ranges ((-0.05 -0.2 -0.03 -0.18))))
+            (plate_region (:target main_table) (:ranges ((-0.05 0.1 -0.03 0.12)))))
+  (:fixtures main_table - table) (:objects sock_1 - sock plate_1 - plate)
+  (:init (On sock_1 main_table_sock_region) (On plate_1 main_table_plate_region))
+  (:goal (And (On sock_1 plate_1))))"""
+
+
+def test_a_category_without_a_model_is_a_primitive_stand_in():
+    from rsb_mj.lang.parser import parse_text
+
+    scene = compile_goal_scene(goal_task_of(parse_text(SOCK, "sock.bddl")))
+    assert scene.sources == {"sock_1": "rsb-primitive", "plate_1": "standins"}
+    assert scene.rest["sock_1"] == 0.0 and scene.tops["sock_1"] == pytest.approx(0.06)

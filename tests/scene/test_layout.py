@@ -1,4 +1,4 @@
-"""Tests of rsb_mj.episodes.layout.sample_layout."""
+"""Tests of rsb_mj.lang.layout.sample_layout."""
 
 from __future__ import annotations
 
@@ -8,10 +8,17 @@ import math
 import numpy as np
 import pytest
 
-from rsb_mj.episodes.episode import Pose2D
-from rsb_mj.episodes.layout import footprint_radius, sample_layout
 from rsb_mj.errors import SceneError
+from rsb_mj.lang import lint_text
+from rsb_mj.lang.layout import (
+    Pose2D,
+    distractor_trials,
+    footprint_radius,
+    layout_trials,
+    sample_layout,
+)
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN
+from tests.lang.rules.shipped_tasks import SOURCES
 
 
 @pytest.mark.parametrize(
@@ -77,7 +84,7 @@ def _l1(name: str):
 
 @pytest.mark.parametrize("task", ["rsb_math_4_l1.bddl", "rsb_math_10_l1.bddl"])
 def test_distractors_keep_their_clearances(task):
-    from rsb_mj.episodes.layout import sample_distractors
+    from rsb_mj.lang.layout import sample_distractors
     from rsb_mj.lang.placement import distractor_names
     from rsb_mj.workspace import DISTRACTOR_CLEARANCE, DISTRACTOR_ZONE_MARGIN, FOOTPRINT_CLEARANCE
 
@@ -107,7 +114,7 @@ def test_distractors_keep_their_clearances(task):
 
 
 def test_no_distractors_no_draw(problem_factory):
-    from rsb_mj.episodes.layout import sample_distractors
+    from rsb_mj.lang.layout import sample_distractors
 
     problem = problem_factory(4)
     rng = np.random.default_rng(3)
@@ -118,8 +125,8 @@ def test_no_distractors_no_draw(problem_factory):
 
 
 def test_distractors_that_cannot_fit_raise(tmp_path):
-    from rsb_mj.episodes.layout import sample_distractors
     from rsb_mj.lang import lint_file, parse_file
+    from rsb_mj.lang.layout import sample_distractors
     from rsb_mj.resources import tasks_dir
 
     src = (tasks_dir() / "rsb_math_4_l1.bddl").read_text()
@@ -141,7 +148,7 @@ def test_distractors_that_cannot_fit_raise(tmp_path):
 
 
 def test_the_hazard_stands_closer_to_the_candidates_than_distractors():
-    from rsb_mj.episodes.layout import sample_distractors
+    from rsb_mj.lang.layout import sample_distractors
     from rsb_mj.lang.placement import cost_objects
     from rsb_mj.workspace import HAZARD_CLEARANCE
 
@@ -163,3 +170,15 @@ def test_the_hazard_stands_closer_to_the_candidates_than_distractors():
         )
     assert min(gaps) >= HAZARD_CLEARANCE - 1e-12
     assert min(gaps) < 0.03  # closer than DISTRACTOR_CLEARANCE allows a distractor
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_every_shipped_task_places_in_the_first_trial_layouts(name):
+    """The linter's RSB503 trials (single passes of this sampler, fixed seed) succeed early
+    on every shipped task, for its candidates and its static distractors around them."""
+    problem, diagnostics = lint_text(SOURCES[name], name)
+    assert problem is not None and diagnostics == []
+    successes, trials = layout_trials(problem)
+    assert successes == 2 and trials <= 4
+    around = distractor_trials(problem)
+    assert around is None or (around[0] == 2 and around[1] <= 4)

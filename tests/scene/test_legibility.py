@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from rsb_mj.episodes.layout import footprint_radius
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import load_task
+from rsb_mj.lang.layout import footprint_radius
 from rsb_mj.scene import aloha
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scene.frames import table_to_world

@@ -339,3 +339,17 @@ def test_the_docs_list_every_standin():
     page = (Path(__file__).resolve().parents[2] / "docs" / "objects.md").read_text()
     listed = re.findall(r"^\| `([a-z0-9_]+)`", page, re.M)
     assert listed == list(STANDINS)
+
+
+def test_every_category_describes_itself_for_the_editor():
+    assert get_category("akita_black_bowl").description == (
+        "``akita_black_bowl``: the project's stand-in for LIBERO / VLA-Arena's object: black "
+        "bowl (12.5 x 12.5 x 5.5 cm; grasp hint 'rim')."
+    )
+    assert get_category("basket").description.endswith("; regions contain_region.")
+    assert "a static prop" in get_category("wooden_cabinet").description
+    # Table rows of the question tasks' categories, and a module of its own.
+    assert get_category("apple").description.startswith("``apple``: a small procedural apple")
+    assert get_category("can").description == "``can``: robosuite's soda can (5 cm x 8 cm)."
+    assert get_category("mug").description.startswith("``mug``: a procedural mug (5 cm across")
+    assert all(c.description for c in CATEGORIES.values())

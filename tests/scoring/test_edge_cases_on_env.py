@@ -11,7 +11,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from rsb_mj.evaluation.rollout import run_episode
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.expert import PickPlaceExpert, pick_place
 from rsb_mj.policies.base import Policy
 from rsb_mj.scoring import EpisodeScorer
@@ -261,7 +261,7 @@ def test_two_candidates_grasped_in_the_same_control_step_are_no_choice():
     try:
         episode = load_episode("RSB-Math-4", "eval", 0)
         policy = TwoArms()
-        record = run_episode(env, policy, episode, env.problem, max_steps=400)
+        record = Rollout(env, policy, episode, env.problem, max_steps=400).run()
     finally:
         env.close()
     left, right = policy.blocks

@@ -29,13 +29,14 @@ def test_check_names_the_drifted_row_and_the_bad_checksum(tmp_path):
 
 def test_check_reports_template_lint_findings(monkeypatch, tmp_path):
     import rsb_mj.episodes.templates as templates
+    import rsb_mj.tables.check as check
 
     for path in templates.templates_dir().glob("*.txt"):
         (tmp_path / path.name).write_text(path.read_text())
     with (tmp_path / "unseen_10.txt").open("a") as handle:
         handle.write("{Q} {OPTIONS} {ANSWER}\n")
     monkeypatch.setattr(templates, "templates_dir", lambda: tmp_path)
-    from rsb_mj.tables.check import lint_templates
+    monkeypatch.setattr(check, "templates_dir", lambda: tmp_path)
 
-    (finding,) = lint_templates()
+    (finding,) = check.lint_templates()
     assert finding.startswith(f"{tmp_path / 'unseen_10.txt'}:8:15: RSB431")

@@ -1,7 +1,8 @@
 """Text-only heuristics pick what they say on hand-built episodes."""
 
 from rsb_mj.choices import LETTERS
-from rsb_mj.episodes.episode import Episode, Pose2D
+from rsb_mj.episodes.episode import Episode
+from rsb_mj.lang.layout import Pose2D
 from rsb_mj.tables.heuristics import (
     BALANCED,
     HELD_OUT,

@@ -5,9 +5,9 @@ from collections import Counter
 
 import pytest
 
-from rsb_mj.episodes.episode import Pose2D
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang.layout import Pose2D
 from rsb_mj.suites import A2A_SUITES, get_suite
 from rsb_mj.tables.families import family_of_rows, load_table
 from rsb_mj.tables.files import MANIFEST, episodes_dir, load_suite_problem, read_manifest

@@ -81,7 +81,7 @@ class Coverage:
 @lru_cache(maxsize=256)
 def coverage(name: str, params: tuple, choices: int | None = None) -> Coverage:
     """What the built-in source ``name`` narrowed by ``params`` (valid task-file
-    :class:`~rsb_mj.lang.ast.SourceParam` values, see :func:`~.params.check_params`) leaves
+    :class:`~rsb_mj.lang.blocks.SourceParam` values, see :func:`~.params.check_params`) leaves
     per split for episodes of ``choices`` options (None: any count). Cached per process."""
     if name == "arithmetic":
         return _arithmetic(params, choices)

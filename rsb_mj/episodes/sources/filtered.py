@@ -104,7 +104,7 @@ def arithmetic_config(params: tuple) -> ArithmeticConfig:
 
 
 def configured_source(base: QuestionSource, params: tuple) -> QuestionSource:
-    """``base`` narrowed by ``params`` (task-file :class:`~rsb_mj.lang.ast.SourceParam`).
+    """``base`` narrowed by ``params`` (task-file :class:`~rsb_mj.lang.blocks.SourceParam`).
 
     Raises:
         EpisodeError: for a parameter :func:`~.params.check_params` rejects, or arithmetic

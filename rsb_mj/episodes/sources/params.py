@@ -195,7 +195,7 @@ class ParamProblem:
 
 
 def check_params(source: str, params: tuple) -> list[ParamProblem]:
-    """What is wrong with ``params`` (:class:`rsb_mj.lang.ast.SourceParam` values) of the
+    """What is wrong with ``params`` (:class:`rsb_mj.lang.blocks.SourceParam` values) of the
     built-in ``source``: unknown or repeated parameters, wrong value counts or types,
     unknown names, inverted or out-of-range ranges."""
     known = {p.name: p for p in SOURCE_PARAMS.get(source, ())}

@@ -19,10 +19,10 @@ blocks), :mod:`.semantics_unused` (RSB416-417: declarations nothing refers to),
 :mod:`.display` (RSB463: candidates that show their answers and the sources that give them),
 :mod:`.narrowed` (RSB458: a narrowed source with an empty split),
 :mod:`.references` (RSB470-472: the files a task names, placeholders in a question bank),
-:mod:`.runtime` (RSB5xx: what the scene, sampler and scorer can build, place and score;
-the family's modules: :mod:`.runtime_layout` RSB501-503 on the placement plans of
-:mod:`.runtime_plans` and the trial layouts of :mod:`.runtime_trials`, :mod:`.runtime_scoring`
-RSB504-506 and RSB511, :mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520),
+the RSB5xx family (what the scene, sampler and scorer can build, place and score):
+:mod:`.runtime_layout` RSB501-503 on the placement plans of :mod:`.runtime_plans` and the
+layout sampler's own trial layouts, :mod:`.runtime_scoring` RSB504-506 and RSB511,
+:mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520,
 :mod:`.safety` (RSB512-513: the same for costs and moving objects) and the template rules
 (RSB43x) in :mod:`rsb_mj.lang.templates`.
 """
@@ -40,13 +40,11 @@ from rsb_mj.lang.rules import (
     names_references,
     narrowed,
     references,
-    runtime,
     runtime_layout,
     runtime_plans,
     runtime_question,
     runtime_scene,
     runtime_scoring,
-    runtime_trials,
     safety,
     semantics,
     semantics_candidates,
@@ -74,13 +72,11 @@ __all__ = [
     "names_references",
     "narrowed",
     "references",
-    "runtime",
     "runtime_layout",
     "runtime_plans",
     "runtime_question",
     "runtime_scene",
     "runtime_scoring",
-    "runtime_trials",
     "safety",
     "semantics",
     "semantics_candidates",

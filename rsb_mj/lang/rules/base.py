@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.expr import Atom, Expr, Name, walk_atoms
+from rsb_mj.lang.nodes import Span
 
 
 @dataclass(frozen=True)
@@ -112,10 +114,10 @@ class Context:
             self.regions.setdefault(region.full_name, region)
         self.candidates = problem.candidates
         self.is_rsb = (problem.domain or "").lower() == "rsb" or problem.question is not None
-        self._expressions: tuple[tuple[str, ast.Expr], ...] | None = None
-        self._atoms: tuple[tuple[str, ast.Atom], ...] | None = None
+        self._expressions: tuple[tuple[str, Expr], ...] | None = None
+        self._atoms: tuple[tuple[str, Atom], ...] | None = None
 
-    def block_span(self, keyword: str) -> ast.Span:
+    def block_span(self, keyword: str) -> Span:
         """Span of the first top-level block ``keyword`` (the problem's span if absent)."""
         for name, span in self.problem.blocks:
             if name == keyword:
@@ -126,7 +128,7 @@ class Context:
         self,
         code: str,
         message: str,
-        span: ast.Span | None,
+        span: Span | None,
         fix: str | None = None,
         severity: str | None = None,
     ) -> None:
@@ -142,9 +144,9 @@ class Context:
 
     def used_names(self) -> set[str]:
         """Every name an atom of ``:init``, ``:grasp``, ``:goal`` or ``:cost`` uses."""
-        return {a.value for _, atom in self.atoms() for a in atom.args if isinstance(a, ast.Name)}
+        return {a.value for _, atom in self.atoms() for a in atom.args if isinstance(a, Name)}
 
-    def expressions(self) -> tuple[tuple[str, ast.Expr], ...]:
+    def expressions(self) -> tuple[tuple[str, Expr], ...]:
         """Every top-level expression with its block keyword (init, grasp, goal, cost)."""
         if self._expressions is None:
             p = self.problem
@@ -160,11 +162,11 @@ class Context:
             )
         return self._expressions
 
-    def atoms(self) -> tuple[tuple[str, ast.Atom], ...]:
+    def atoms(self) -> tuple[tuple[str, Atom], ...]:
         """Every atom with the block keyword it appears in, in source order (worked out once:
         most rules read them)."""
         if self._atoms is None:
             self._atoms = tuple(
-                (block, atom) for block, expr in self.expressions() for atom in ast.walk_atoms(expr)
+                (block, atom) for block, expr in self.expressions() for atom in walk_atoms(expr)
             )
         return self._atoms

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Atom, Name
 from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.rules.placement import (
     answer_zone,
@@ -71,7 +72,7 @@ def inverted_range(ctx: Context) -> None:
 )
 def off_table_range(ctx: Context) -> None:
     """In an rsb task, a range on the table that reaches past the table top (half-size
-    ``rsb_mj.lang.vocabulary.TABLE_HALF_SIZE`` in x and y): objects would fall off."""
+    ``rsb_mj.lang.table_top.TABLE_HALF_SIZE`` in x and y): objects would fall off."""
     if not ctx.is_rsb:
         return
     hx, hy = TABLE_HALF_SIZE
@@ -208,10 +209,10 @@ def placement_without_ranges(ctx: Context) -> None:
     fixtures are defined by the fixture's model and need no ranges.)"""
     for atom in ctx.problem.init:
         if not (
-            isinstance(atom, ast.Atom)
+            isinstance(atom, Atom)
             and atom.predicate == "On"
             and len(atom.args) == 2
-            and isinstance(atom.args[1], ast.Name)
+            and isinstance(atom.args[1], Name)
         ):
             continue
         region = ctx.regions.get(atom.args[1].value)

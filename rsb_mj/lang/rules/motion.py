@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from rsb_mj.errors import did_you_mean
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Name, walk_atoms
 from rsb_mj.lang.motion import Motion, read_moving_objects
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.table_top import TABLE_HALF_SIZE
@@ -107,13 +107,13 @@ def _report(ctx: Context, code: str) -> None:
 def _start_xy(ctx: Context, name: str) -> tuple[float, float] | None:
     """Center of the region ``:init`` places ``name`` in (where the scene starts it)."""
     for expr in ctx.problem.init:
-        for atom in ast.walk_atoms(expr):
+        for atom in walk_atoms(expr):
             args = atom.args
             if (
                 atom.predicate.lower() == "on"
                 and len(args) == 2
-                and isinstance(args[0], ast.Name)
-                and isinstance(args[1], ast.Name)
+                and isinstance(args[0], Name)
+                and isinstance(args[1], Name)
                 and args[0].value == name
             ):
                 region = ctx.regions.get(args[1].value)

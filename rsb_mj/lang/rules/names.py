@@ -2,8 +2,7 @@
 
 Every block and region property keyword is one the language knows, each top-level block is
 written once, and ``:domain`` is ``rsb`` or ``robosuite``. The other RSB2xx families (names
-and types) are modules beside this one, one concept each (this module re-exports their
-public names):
+and types) are modules beside this one, one concept each:
 
 * :mod:`.names_declarations` (RSB203, RSB208-210): objects, fixtures and regions, declared
   once, with a known category and a declared target;
@@ -17,41 +16,11 @@ public names):
 from __future__ import annotations
 
 from rsb_mj.errors import did_you_mean
-from rsb_mj.lang import ast
 from rsb_mj.lang.block_values import DOMAINS, GENERIC_BLOCKS, KNOWN_BLOCKS, REGION_PROPERTIES
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.rules.base import Context, choices_text, rule
-from rsb_mj.lang.rules.names_arguments import (
-    ALL_PARTS,
-    argument_kind,
-    expected_kinds,
-    predicate_arity,
-)
-from rsb_mj.lang.rules.names_declarations import (
-    duplicate_name,
-    missing_category,
-    unknown_category,
-    unknown_region_target,
-)
-from rsb_mj.lang.rules.names_predicates import unknown_predicate, unscoreable_predicate
-from rsb_mj.lang.rules.names_references import undefined_name, undefined_variable
 
-__all__ = [
-    "ALL_PARTS",
-    "argument_kind",
-    "duplicate_block",
-    "duplicate_name",
-    "expected_kinds",
-    "missing_category",
-    "predicate_arity",
-    "undefined_name",
-    "undefined_variable",
-    "unknown_block",
-    "unknown_category",
-    "unknown_domain",
-    "unknown_predicate",
-    "unknown_region_target",
-    "unscoreable_predicate",
-]
+__all__ = ["duplicate_block", "unknown_block", "unknown_domain"]
 
 
 @rule(
@@ -103,7 +72,7 @@ def duplicate_block(ctx: Context) -> None:
     """A top-level block written twice. LIBERO keeps only one of them; rsb merges list blocks
     and keeps the last value of the others. Either way the file says two things: write one
     block."""
-    seen: dict[str, ast.Span] = {}
+    seen: dict[str, Span] = {}
     for keyword, span in ctx.problem.blocks:
         if keyword in seen:
             ctx.report(

@@ -8,7 +8,7 @@ parts = ``all`` or a list of part ids) are those of
 
 from __future__ import annotations
 
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Arg, Atom, Name, Number, NumberList, Variable
 from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lang.rules.base import Context, rule
 
@@ -37,12 +37,12 @@ def predicate_arity(ctx: Context) -> None:
         )
 
 
-def _arg_kind(ctx: Context, arg: ast.Arg) -> str:
-    if isinstance(arg, ast.Number):
+def _arg_kind(ctx: Context, arg: Arg) -> str:
+    if isinstance(arg, Number):
         return "number"
-    if isinstance(arg, ast.NumberList):
+    if isinstance(arg, NumberList):
         return "numbers"
-    if isinstance(arg, ast.Variable):
+    if isinstance(arg, Variable):
         return "variable"
     if arg.value in ctx.regions:
         return "region"
@@ -66,7 +66,7 @@ _ACCEPTS = {
 }
 
 
-def expected_kinds(atom: ast.Atom) -> tuple[str, ...] | None:
+def expected_kinds(atom: Atom) -> tuple[str, ...] | None:
     """The argument kinds ``atom``'s predicate expects, when known and the arity matches."""
     info = PREDICATES.get(atom.predicate.lower())
     if info is None or info.args is None or len(atom.args) != info.arity:
@@ -112,11 +112,11 @@ def _article(kind: str) -> str:
     }[kind]
 
 
-def _show(arg: ast.Arg) -> str:
-    if isinstance(arg, ast.Name):
+def _show(arg: Arg) -> str:
+    if isinstance(arg, Name):
         return repr(arg.value)
-    if isinstance(arg, ast.Variable):
+    if isinstance(arg, Variable):
         return f"'?{arg.name}'"
-    if isinstance(arg, ast.Number):
+    if isinstance(arg, Number):
         return f"{arg.value:g}"
     return "(" + " ".join(f"{v:g}" for v in arg.values) + ")"

@@ -9,9 +9,9 @@ fixture or object.
 from __future__ import annotations
 
 from rsb_mj.errors import did_you_mean
-from rsb_mj.lang import ast
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.known_categories import ALL_CATEGORIES
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.table_top import RSB_FIXTURE_CATEGORIES
 
@@ -27,7 +27,7 @@ __all__ = ["duplicate_name", "missing_category", "unknown_category", "unknown_re
 )
 def unknown_category(ctx: Context) -> None:
     """An object or fixture of a category nobody can build. With ``(:domain rsb)`` objects
-    must be rsb categories (``rsb_mj.lang.vocabulary.RSB_CATEGORIES``) and fixtures
+    must be rsb categories (``rsb_mj.lang.categories.RSB_CATEGORIES``) and fixtures
     ``table``; other domains may use any LIBERO or VLA-Arena category."""
     for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
         if not decl.category:
@@ -74,7 +74,7 @@ def duplicate_name(ctx: Context) -> None:
     with the same full name: references to it become ambiguous. Outside ``(:domain rsb)`` a
     region defined twice is a warning (LIBERO's and VLA-Arena's loaders accept it; rsb_mj uses
     the first definition)."""
-    seen: dict[str, ast.Span] = {}
+    seen: dict[str, Span] = {}
     for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
         if decl.name in seen:
             ctx.report(
@@ -84,7 +84,7 @@ def duplicate_name(ctx: Context) -> None:
             )
         else:
             seen[decl.name] = decl.span
-    regions: dict[str, ast.Span] = {}
+    regions: dict[str, Span] = {}
     for region in ctx.problem.regions:
         full = region.full_name
         if full in regions:

@@ -41,7 +41,7 @@ def _registry(ctx: Context) -> tuple[dict[str, PredicateInfo], dict[str, Predica
 )
 def unknown_predicate(ctx: Context) -> None:
     """A predicate no registry of the file's domain defines: LIBERO's and VLA-Arena's for a
-    ``(:domain robosuite)`` file (``rsb_mj.lang.vocabulary.PREDICATES``, read from the two
+    ``(:domain robosuite)`` file (``rsb_mj.lang.predicates.PREDICATES``, read from the two
     projects' ``predicates/__init__.py``); any registry for an rsb task. Their evaluators would
     stop on it (or, in a ``:cost``, it would never fire)."""
     known, shown, where = _registry(ctx)

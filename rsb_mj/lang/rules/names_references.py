@@ -8,8 +8,9 @@ be one the episode binds (``?answer`` or a typed ``?c - candidate``), outside ``
 from __future__ import annotations
 
 from rsb_mj.errors import did_you_mean
-from rsb_mj.lang import ast
 from rsb_mj.lang.block_values import VARIABLE_KINDS
+from rsb_mj.lang.expr import Name, Variable
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.rules.names_arguments import ALL_PARTS
@@ -31,7 +32,7 @@ def undefined_name(ctx: Context) -> None:
     VLA-Arena's loaders accept it)."""
     known = set(ctx.decls) | set(ctx.regions)
 
-    def check(name: str, span: ast.Span, where: str) -> None:
+    def check(name: str, span: Span, where: str) -> None:
         if name in known:
             return
         close = did_you_mean(name, known)
@@ -55,7 +56,7 @@ def undefined_name(ctx: Context) -> None:
         info = PREDICATES.get(atom.predicate.lower())
         takes_parts = info is not None and "parts" in (info.args or ())
         for arg in atom.args:
-            if not isinstance(arg, ast.Name) or (takes_parts and arg.value == ALL_PARTS):
+            if not isinstance(arg, Name) or (takes_parts and arg.value == ALL_PARTS):
                 continue
             check(arg.value, arg.span, f":{block}")
     for name in ctx.problem.obj_of_interest:
@@ -76,7 +77,7 @@ def undefined_variable(ctx: Context) -> None:
     variables."""
     for block, atom in ctx.atoms():
         for arg in atom.args:
-            if not isinstance(arg, ast.Variable):
+            if not isinstance(arg, Variable):
                 continue
             if block == "init":
                 ctx.report(

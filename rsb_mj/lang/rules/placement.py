@@ -13,6 +13,7 @@ import sys
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.categories import footprint_radius
+from rsb_mj.lang.expr import Atom, Name
 from rsb_mj.lang.rules.base import Context
 from rsb_mj.lang.table_top import TABLE_CATEGORIES
 
@@ -23,16 +24,16 @@ def answer_zone(ctx: Context) -> ast.Region | None:
     return next(iter(ctx.problem.answer_zone_regions), None)
 
 
-def placement_atoms(ctx: Context) -> dict[str, list[ast.Atom]]:
+def placement_atoms(ctx: Context) -> dict[str, list[Atom]]:
     """Region full name -> the ``(On CANDIDATE REGION)`` atoms of ``:init`` placing there."""
-    out: dict[str, list[ast.Atom]] = {}
+    out: dict[str, list[Atom]] = {}
     for atom in ctx.problem.init:
         if (
-            isinstance(atom, ast.Atom)
+            isinstance(atom, Atom)
             and atom.predicate == "On"
             and len(atom.args) == 2
-            and isinstance(atom.args[0], ast.Name)
-            and isinstance(atom.args[1], ast.Name)
+            and isinstance(atom.args[0], Name)
+            and isinstance(atom.args[1], Name)
             and atom.args[0].value in ctx.candidates
         ):
             out.setdefault(atom.args[1].value, []).append(atom)

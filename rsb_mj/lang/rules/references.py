@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from rsb_mj.lang import ast
 from rsb_mj.lang.blocks import FILE_SOURCE
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.files import ReferencedFileError, resolve_referenced, task_folder
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.rules.base import RULES, Context, rule
 
 
-def _references(ctx: Context) -> Iterator[tuple[str, str, ast.Span]]:
+def _references(ctx: Context) -> Iterator[tuple[str, str, Span]]:
     """``(name as written, what, span)`` of every file the task names."""
     q = ctx.problem.question
     if q is not None and q.source == FILE_SOURCE and q.file is not None:
@@ -109,7 +109,7 @@ def bank_placeholder(ctx: Context) -> None:
                 f"{text} in a question bank text is shown as written (only templates fill "
                 "placeholders); write the text the policy should read",
                 str(path),
-                ast.Span(line, column, line, column + len(text)),
+                Span(line, column, line, column + len(text)),
                 None,
             )
         )

@@ -1,16 +1,17 @@
 """RSB501-RSB503: regions and layouts the layout sampler cannot draw.
 
 Each rule reads the placement plans (:mod:`rsb_mj.lang.rules.runtime_plans`) and, for
-RSB503, the trial layouts (:mod:`rsb_mj.lang.rules.runtime_trials`) the sampler's own rules
-give. Lengths are metres in the table frame.
+RSB503, the trial layouts of the layout sampler itself (:func:`rsb_mj.lang.layout.
+layout_trials`). Lengths are metres in the table frame. The sampler (and numpy with it) is
+imported when an rsb scene is checked, so LIBERO / VLA-Arena files do not pay for it.
 """
 
 from __future__ import annotations
 
+from rsb_mj.lang.placement import distractor_names
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.runtime_plans import candidate_plans, distractor_plans
-from rsb_mj.lang.rules.runtime_trials import TRIAL_NEEDED, distractor_trials, layout_trials
-from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, rect_reachable
+from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, rect_reachable
 
 __all__ = ["impossible_layout", "region_smaller_than_footprint", "unreachable_region"]
 
@@ -91,12 +92,13 @@ def impossible_layout(ctx: Context) -> None:
     candidates nor moving) around each trial layout: centers in their inset regions, 3 cm
     clear of the answer zone and of the candidates (a ``:cost`` hazard 1 cm), 5 mm clear of
     each other."""
-    if not ctx.is_rsb:
+    if not ctx.is_rsb or not _trials_possible(ctx):
         return
-    result = layout_trials(ctx)
-    if result is not None and result[0] >= TRIAL_NEEDED:
+    from rsb_mj.lang.layout import TRIAL_NEEDED, layout_trials  # (numpy: rsb scenes only)
+
+    result = layout_trials(ctx.problem)
+    if result[0] >= TRIAL_NEEDED:
         _impossible_distractors(ctx)
-    if result is None or result[0] >= TRIAL_NEEDED:
         return
     successes, trials = result
     layout = ctx.problem.layout
@@ -113,11 +115,17 @@ def impossible_layout(ctx: Context) -> None:
 
 def _impossible_distractors(ctx: Context) -> None:
     """RSB503 for static distractors that find no room around the candidates."""
-    result = distractor_trials(ctx)
+    from rsb_mj.lang.layout import TRIAL_NEEDED, distractor_trials
+
+    extra = distractor_plans(ctx)
+    if not extra or len(extra) != len(distractor_names(ctx.problem)):
+        return  # no distractors, or RSB2xx / RSB507 report an unplaced one
+    if any(not p.rects for p in extra):
+        return  # RSB501
+    result = distractor_trials(ctx.problem)
     if result is None or result[0] >= TRIAL_NEEDED:
         return
     successes, trials = result
-    extra = distractor_plans(ctx)
     regions = sorted({p.region.full_name for p in extra})
     ctx.report(
         "RSB503",
@@ -126,3 +134,21 @@ def _impossible_distractors(ctx: Context) -> None:
         "the regions or declare fewer objects",
         extra[0].region.span,
     )
+
+
+def _trials_possible(ctx: Context) -> bool:
+    """Whether the sampler can be run on ``ctx``'s candidates: each resolved to a region with
+    a reachable inset rectangle on the table, and ``:min_spacing`` in [0, 1) m (other rules
+    report why not)."""
+    plans = candidate_plans(ctx)
+    if not plans or any(not any(rect_reachable(*r) for r in p.rects) for p in plans):
+        return False  # RSB501, RSB502
+    layout = ctx.problem.layout
+    spacing = layout.min_spacing if layout and layout.min_spacing is not None else 0.0
+    hx, hy = TABLE_HALF_XY
+    on_table = all(
+        -hx <= x0 and x1 <= hx and -hy <= y0 and y1 <= hy
+        for p in plans
+        for x0, y0, x1, y1 in p.rects
+    )
+    return on_table and 0.0 <= spacing < 1.0  # else RSB302, RSB309

@@ -2,9 +2,10 @@
 OBJECT REGION)`` of ``:init``, the object's footprint radius and its region's rectangles
 shrunk by it (the inset area its center may take).
 
-Read by the RSB5xx layout rules (:mod:`rsb_mj.lang.rules.runtime_layout`), the trial
-layouts (:mod:`rsb_mj.lang.rules.runtime_trials`) and the scene rules
-(:mod:`rsb_mj.lang.rules.runtime_scene`). Lengths are metres in the table frame.
+Read by the RSB5xx layout rules (:mod:`rsb_mj.lang.rules.runtime_layout`) and the scene
+rules (:mod:`rsb_mj.lang.rules.runtime_scene`). Lengths are metres in the table frame. The
+inset is the layout sampler's own (:func:`rsb_mj.lang.layout.inset`, imported when an rsb
+scene is planned: numpy, which LIBERO / VLA-Arena files do not pay for).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.categories import footprint_radius
+from rsb_mj.lang.expr import Atom, Name, walk_atoms
 from rsb_mj.lang.placement import cost_objects, distractor_names
 from rsb_mj.lang.rules.base import Context
 from rsb_mj.workspace import DISTRACTOR_CLEARANCE, HAZARD_CLEARANCE
@@ -22,15 +24,15 @@ __all__ = ["Plan", "Rect4", "candidate_plans", "distractor_plans", "placement"]
 Rect4 = tuple[float, float, float, float]
 
 
-def placement(problem: ast.Problem, obj: str) -> ast.Atom | None:
+def placement(problem: ast.Problem, obj: str) -> Atom | None:
     """The first ``(On obj X)`` of ``:init`` (the one the runtime reads), or None."""
     for expr in problem.init:
-        for atom in ast.walk_atoms(expr):
+        for atom in walk_atoms(expr):
             if (
                 atom.predicate.lower() == "on"
                 and len(atom.args) == 2
-                and isinstance(atom.args[0], ast.Name)
-                and isinstance(atom.args[1], ast.Name)
+                and isinstance(atom.args[0], Name)
+                and isinstance(atom.args[1], Name)
                 and atom.args[0].value == obj
             ):
                 return atom
@@ -38,14 +40,10 @@ def placement(problem: ast.Problem, obj: str) -> ast.Atom | None:
 
 
 def _inset(region: ast.Region, radius: float) -> list[Rect4]:
-    """The region's rectangles shrunk by ``radius`` (the layout sampler's ``_inset``)."""
-    out = []
-    for r in region.ranges:
-        lo_x, hi_x = min(r.x0, r.x1) + radius, max(r.x0, r.x1) - radius
-        lo_y, hi_y = min(r.y0, r.y1) + radius, max(r.y0, r.y1) - radius
-        if hi_x >= lo_x and hi_y >= lo_y:
-            out.append((lo_x, lo_y, hi_x, hi_y))
-    return out
+    """The region's rectangles shrunk by ``radius`` [m] (the layout sampler's inset)."""
+    from rsb_mj.lang.layout import inset
+
+    return inset([(r.x0, r.y0, r.x1, r.y1) for r in region.ranges], radius)
 
 
 @dataclass(frozen=True)

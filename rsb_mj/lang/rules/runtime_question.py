@@ -22,7 +22,7 @@ __all__ = ["source_choice_count"]
 def source_choice_count(ctx: Context) -> None:
     """A choice count the question source cannot serve: each source makes options from what
     its questions offer (MMLU questions have 4 options, so ``mmlu`` serves 2 to 4 choices;
-    ``rsb_mj.lang.vocabulary.SOURCE_CHOICES``, the sampler's own table)."""
+    ``rsb_mj.lang.block_values.SOURCE_CHOICES``, the sampler's own table)."""
     q = ctx.problem.question
     if q is None or q.source not in SOURCE_CHOICES or q.choices is None:
         return

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Arg, Atom, Name, Number, NumberList, Variable, walk_atoms
 from rsb_mj.lang.goal import ANSWER_VARIABLE
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.predicates import RSB_SCOREABLE, canonical_predicate
 from rsb_mj.lang.rules.base import Context, rule
 
@@ -21,14 +22,14 @@ __all__ = [
 ]
 
 
-def _scored_atoms(ctx: Context) -> list[tuple[str, ast.Atom]]:
+def _scored_atoms(ctx: Context) -> list[tuple[str, Atom]]:
     """Atoms of the blocks the scorer evaluates (``:grasp`` and ``:goal``)."""
     p = ctx.problem
     return [
         (block, atom)
         for block, terms in (("grasp", p.grasp_terms), ("goal", p.goal_terms))
         for term in terms
-        for atom in ast.walk_atoms(term)
+        for atom in walk_atoms(term)
     ]
 
 
@@ -54,9 +55,9 @@ def unscoreable_region(ctx: Context) -> None:
         if predicate not in ("in", "on") or len(atom.args) != 2:
             continue
         place = atom.args[1]
-        shown = place.value if isinstance(place, ast.Name) else "that argument"
+        shown = place.value if isinstance(place, Name) else "that argument"
         if predicate == "in":
-            if isinstance(place, ast.Name) and place.value in zones:
+            if isinstance(place, Name) and place.value in zones:
                 continue
             ctx.report(
                 "RSB504",
@@ -74,11 +75,11 @@ def unscoreable_region(ctx: Context) -> None:
             )
 
 
-def _names_candidate(arg: ast.Arg, candidates: Sequence[str]) -> bool:
+def _names_candidate(arg: Arg, candidates: Sequence[str]) -> bool:
     """True for ``?answer``, a variable over the candidates, or a candidate's name."""
-    if isinstance(arg, ast.Variable):
+    if isinstance(arg, Variable):
         return arg.name == ANSWER_VARIABLE or arg.kind == "candidate"
-    return isinstance(arg, ast.Name) and arg.value in candidates
+    return isinstance(arg, Name) and arg.value in candidates
 
 
 @rule(
@@ -111,13 +112,13 @@ def unscoreable_argument(ctx: Context) -> None:
             )
             continue
         subject, rest = atom.args[0], atom.args[1:]
-        if isinstance(subject, ast.Number | ast.NumberList) or (
-            isinstance(subject, ast.Name)
+        if isinstance(subject, Number | NumberList) or (
+            isinstance(subject, Name)
             and subject.value in ctx.decls
             and subject.value not in candidates
             and subject.value not in objects
         ):
-            shown = subject.value if isinstance(subject, ast.Name) else "a number"
+            shown = subject.value if isinstance(subject, Name) else "a number"
             ctx.report(
                 "RSB505",
                 f"({atom.predicate} {shown} ...) in :{block} names no candidate or object; "
@@ -126,7 +127,7 @@ def unscoreable_argument(ctx: Context) -> None:
             )
         supported = canonical_predicate(atom.predicate) == "On"
         for i, arg in enumerate(rest):
-            if isinstance(arg, ast.Name) or (supported and i == 0):
+            if isinstance(arg, Name) or (supported and i == 0):
                 continue
             ctx.report(
                 "RSB505",
@@ -151,11 +152,11 @@ def several_free_variables(ctx: Context) -> None:
         return
     p = ctx.problem
     for block, terms in (("grasp", p.grasp_terms), ("goal", p.goal_terms)):
-        free: dict[str, ast.Span] = {}
+        free: dict[str, Span] = {}
         for term in terms:
-            for atom in ast.walk_atoms(term):
+            for atom in walk_atoms(term):
                 arg = atom.args[0] if atom.args else None
-                if isinstance(arg, ast.Variable) and arg.name != ANSWER_VARIABLE:
+                if isinstance(arg, Variable) and arg.name != ANSWER_VARIABLE:
                     free.setdefault(arg.name, arg.span)
         if len(free) > 1:
             names = sorted(free)

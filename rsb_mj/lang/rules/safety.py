@@ -1,15 +1,16 @@
 """RSB512-RSB513: what the rsb runtime needs of ``:cost`` terms and moving objects.
 
-Like :mod:`rsb_mj.lang.rules.runtime` (lint-clean implies runs), each rule stands for an
-error :class:`rsb_mj.scoring.cost.CostMeter` or :mod:`rsb_mj.scene.motion` would raise on an
-rsb task, read from the same facts without MuJoCo.
+Like the RSB5xx rules (:mod:`rsb_mj.lang.rules.runtime_layout` and its neighbours:
+lint-clean implies runs), each rule stands for an error
+:class:`rsb_mj.scoring.cost.CostMeter` or :mod:`rsb_mj.scene.motion` would raise on an rsb
+task, read from the same facts without MuJoCo.
 """
 
 from __future__ import annotations
 
 import math
 
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Arg, Name, Number, Variable, walk_atoms
 from rsb_mj.lang.goal import ANSWER_VARIABLE
 from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.lang.predicates import PREDICATES, RSB_COST
@@ -17,16 +18,16 @@ from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.rules.motion import _start_xy
 
 
-def _argument_problem(ctx: Context, arg: ast.Arg, kind: str) -> str | None:
+def _argument_problem(ctx: Context, arg: Arg, kind: str) -> str | None:
     if kind == "number":
-        if isinstance(arg, ast.Number) and arg.value >= 0:
+        if isinstance(arg, Number) and arg.value >= 0:
             return None
         return "must be a number >= 0"
-    if isinstance(arg, ast.Variable):
+    if isinstance(arg, Variable):
         if arg.name == ANSWER_VARIABLE and arg.kind is None:
             return None
         return "takes ?answer or a name; a variable ranging over candidates cannot be costed"
-    if not isinstance(arg, ast.Name):
+    if not isinstance(arg, Name):
         return None  # RSB206
     region = ctx.regions.get(arg.value)
     if kind == "place" and region is not None and not region.ranges:
@@ -49,7 +50,7 @@ def uncostable_argument(ctx: Context) -> None:
     if not ctx.is_rsb:
         return
     for expr in ctx.problem.cost_terms or ():
-        for atom in ast.walk_atoms(expr):
+        for atom in walk_atoms(expr):
             info = PREDICATES.get(atom.predicate.lower())
             if info is None or info.name not in RSB_COST or info.args is None:
                 continue  # RSB204 / RSB213

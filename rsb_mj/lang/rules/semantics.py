@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from rsb_mj.choices import counts_text
 from rsb_mj.errors import did_you_mean
-from rsb_mj.lang import ast
 from rsb_mj.lang.block_values import CHOICE_COUNTS, MAP_RULES, QUESTION_SOURCES, TEMPLATE_SETS
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.rules.base import Context, rule
 
 #: Blocks every rsb task needs.
@@ -82,7 +82,7 @@ def incomplete_block(ctx: Context) -> None:
 
 
 def _bad_value(
-    ctx: Context, code: str, field: str, value: str, valid: tuple[str, ...], span: ast.Span
+    ctx: Context, code: str, field: str, value: str, valid: tuple[str, ...], span: Span
 ) -> None:
     close = did_you_mean(value, valid)
     hint = f"did you mean {close!r}? " if close else ""

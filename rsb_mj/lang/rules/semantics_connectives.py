@@ -7,7 +7,7 @@ one ``And``/``Or``, an empty connective, and an ``And`` holding a term and its n
 
 from __future__ import annotations
 
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import And, Atom, Expr, Name, Not, Number, Or, Variable
 from rsb_mj.lang.rules.base import Context, rule
 
 
@@ -37,12 +37,12 @@ def cost_without_and(ctx: Context) -> None:
             )
 
 
-def _connectives(expr: ast.Expr):
-    if isinstance(expr, ast.And | ast.Or):
+def _connectives(expr: Expr):
+    if isinstance(expr, And | Or):
         yield expr
         for term in expr.terms:
             yield from _connectives(term)
-    elif isinstance(expr, ast.Not):
+    elif isinstance(expr, Not):
         yield from _connectives(expr.term)
 
 
@@ -58,7 +58,7 @@ def duplicate_term(ctx: Context) -> None:
     the same violation twice)."""
     for block, expr in ctx.expressions():
         for node in _connectives(expr):
-            seen: list[ast.Expr] = []
+            seen: list[Expr] = []
             for term in node.terms:
                 if term in seen:
                     ctx.report(
@@ -70,22 +70,22 @@ def duplicate_term(ctx: Context) -> None:
                     seen.append(term)
 
 
-def _show_expr(expr: ast.Expr) -> str:
-    if isinstance(expr, ast.Atom):
+def _show_expr(expr: Expr) -> str:
+    if isinstance(expr, Atom):
         args = []
         for a in expr.args:
-            if isinstance(a, ast.Name):
+            if isinstance(a, Name):
                 args.append(a.value)
-            elif isinstance(a, ast.Variable):
+            elif isinstance(a, Variable):
                 args.append("?" + a.name)
-            elif isinstance(a, ast.Number):
+            elif isinstance(a, Number):
                 args.append(f"{a.value:g}")
             else:
                 args.append("(" + " ".join(f"{v:g}" for v in a.values) + ")")
         return "(" + " ".join([expr.predicate, *args]) + ")"
-    if isinstance(expr, ast.Not):
+    if isinstance(expr, Not):
         return f"(Not {_show_expr(expr.term)})"
-    word = "And" if isinstance(expr, ast.And) else "Or"
+    word = "And" if isinstance(expr, And) else "Or"
     return "(" + " ".join([word, *(_show_expr(t) for t in expr.terms)]) + ")"
 
 
@@ -102,7 +102,7 @@ def empty_connective(ctx: Context) -> None:
     for block, expr in ctx.expressions():
         for node in _connectives(expr):
             if not node.terms:
-                word = "And" if isinstance(node, ast.And) else "Or"
+                word = "And" if isinstance(node, And) else "Or"
                 truth = "always true" if word == "And" else "never true"
                 ctx.report("RSB421", f"empty ({word}) in :{block} is {truth}", node.span)
 
@@ -118,10 +118,10 @@ def contradictory_terms(ctx: Context) -> None:
     """An ``And`` holding a term and its negation: it can never be true."""
     for block, expr in ctx.expressions():
         for node in _connectives(expr):
-            if not isinstance(node, ast.And):
+            if not isinstance(node, And):
                 continue
             for term in node.terms:
-                if isinstance(term, ast.Not) and term.term in node.terms:
+                if isinstance(term, Not) and term.term in node.terms:
                     ctx.report(
                         "RSB422",
                         f"(And ...) in :{block} holds {_show_expr(term.term)} and its negation; "

@@ -7,15 +7,15 @@ object the goal moves onto the chosen candidate (:func:`rsb_mj.lang.goal.named_m
 
 from __future__ import annotations
 
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Expr, Name, Variable, walk_atoms
 from rsb_mj.lang.goal import named_movers
 from rsb_mj.lang.rules.base import Context, rule
 
 
-def _mentions_answer(expr: ast.Expr | None) -> bool:
+def _mentions_answer(expr: Expr | None) -> bool:
     return any(
-        isinstance(a, ast.Variable) and a.name == "answer"
-        for atom in ast.walk_atoms(expr)
+        isinstance(a, Variable) and a.name == "answer"
+        for atom in walk_atoms(expr)
         for a in atom.args
     )
 
@@ -58,9 +58,9 @@ def grasp_not_mover(ctx: Context) -> None:
     if grasp is None:
         return
     movers = named_movers(ctx.problem)
-    args = [a for atom in ast.walk_atoms(grasp) for a in atom.args]
+    args = [a for atom in walk_atoms(grasp) for a in atom.args]
     if movers:
-        if not any(isinstance(a, ast.Name) and a.value in movers for a in args):
+        if not any(isinstance(a, Name) and a.value in movers for a in args):
             ctx.report(
                 "RSB420",
                 f":grasp must grasp what the goal moves, e.g. (Grasped {movers[0]})",
@@ -68,7 +68,7 @@ def grasp_not_mover(ctx: Context) -> None:
                 fix=f"(Grasped {movers[0]})",
             )
         return
-    typed = any(isinstance(a, ast.Variable) and a.kind == "candidate" for a in args)
+    typed = any(isinstance(a, Variable) and a.kind == "candidate" for a in args)
     if not typed:
         ctx.report(
             "RSB420",

@@ -6,7 +6,7 @@ block, a region's target or a free-form section names it.
 
 from __future__ import annotations
 
-from rsb_mj.lang import ast
+from rsb_mj.lang.expr import Name, SList, Symbol
 from rsb_mj.lang.rules.base import Context, rule
 from rsb_mj.lang.table_top import TABLE_CATEGORIES
 
@@ -14,7 +14,7 @@ from rsb_mj.lang.table_top import TABLE_CATEGORIES
 def _mentioned_names(ctx: Context) -> set[str]:
     used: set[str] = set(ctx.candidates) | set(ctx.problem.obj_of_interest)
     for _, atom in ctx.atoms():
-        used.update(a.value for a in atom.args if isinstance(a, ast.Name))
+        used.update(a.value for a in atom.args if isinstance(a, Name))
     for region in ctx.problem.regions:
         if region.target:
             used.add(region.target)
@@ -26,9 +26,9 @@ def _mentioned_names(ctx: Context) -> set[str]:
 def _symbols(items: tuple) -> set[str]:
     out: set[str] = set()
     for item in items:
-        if isinstance(item, ast.Symbol):
+        if isinstance(item, Symbol):
             out.add(item.value)
-        elif isinstance(item, ast.SList):
+        elif isinstance(item, SList):
             out |= _symbols(item.items)
     return out
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from rsb_mj.choices import CHOICE_COUNTS
 from rsb_mj.errors import did_you_mean
-from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.display import shows_answers
+from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.rules.base import RULES, Context, rule
 from rsb_mj.lang.rules.references import usable_reference
 from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
@@ -23,7 +23,7 @@ from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
 def _report_in(ctx: Context, code: str, message: str, path: Path, line: int) -> None:
     """A finding located in another file (a question bank, a template file)."""
     spec = RULES[code]
-    span = ast.Span(line, 1, line, 2)
+    span = Span(line, 1, line, 2)
     ctx.diagnostics.append(
         Diagnostic(spec.code, spec.name, spec.severity, message, str(path), span, None)
     )

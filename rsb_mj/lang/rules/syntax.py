@@ -64,7 +64,7 @@ declare(
     "RSB107",
     "number-out-of-range",
     "error",
-    """A number literal beyond +-1e9 (``rsb_mj.lang.transformer.MAX_MAGNITUDE``), such as
+    """A number literal beyond +-1e9 (``rsb_mj.lang.numbers.MAX_MAGNITUDE``), such as
     1e300, 1e999 (infinity as a 64-bit float) or a 400-digit integer. Task-file numbers are
     metres, radians, newtons and part ids; larger ones are typos, and would overflow the
     geometry checks and the scene builder.""",

@@ -2,10 +2,14 @@
 
 ``get_category(name)`` returns the :class:`~rsb_mj.scene.categories.base.Category` for a
 task file's category name; its noun, footprint radius and letter support come from
-:data:`rsb_mj.lang.categories.RSB_CATEGORIES`. The question tasks' 24 categories have a
-module each; the stand-ins for LIBERO's and VLA-Arena's objects and fixtures are rows of one
-table (:data:`rsb_mj.scene.categories.standins.STANDINS`) over the shape builders of
-:mod:`rsb_mj.scene.categories.parts`.
+:data:`rsb_mj.lang.categories.RSB_CATEGORIES`. Of the question tasks' 24 categories, 12 are
+rows of tables (:data:`~rsb_mj.scene.categories.blocks.BLOCKS`,
+:data:`~rsb_mj.scene.categories.revolved.FRUIT`,
+:data:`~rsb_mj.scene.categories.mesh_object.MESH_OBJECTS`) and 12 have a builder module of
+their own (banana, bowl, hammer, mug, rubber duck, screwdriver, shoe, sponge, spoon, toy car,
+wrench, answer plate); the stand-ins for LIBERO's and VLA-Arena's objects and fixtures are
+rows of one table (:data:`rsb_mj.scene.categories.standins.STANDINS`) over the shape
+builders of :mod:`rsb_mj.scene.categories.parts`.
 
 Interface for goal tasks (every category):
 
@@ -24,19 +28,15 @@ from __future__ import annotations
 
 from rsb_mj.errors import SceneError
 from rsb_mj.scene.categories.answer_plate import AnswerPlate
-from rsb_mj.scene.categories.apple import Apple
 from rsb_mj.scene.categories.banana import Banana
 from rsb_mj.scene.categories.base import BuiltObject, Category, RegionSpec
+from rsb_mj.scene.categories.blocks import BLOCKS
 from rsb_mj.scene.categories.bowl import Bowl
 from rsb_mj.scene.categories.hammer import Hammer
-from rsb_mj.scene.categories.letter_block import LetterBlock
 from rsb_mj.scene.categories.mesh_object import MESH_OBJECTS
 from rsb_mj.scene.categories.mug import Mug
-from rsb_mj.scene.categories.orange import Orange
 from rsb_mj.scene.categories.parts import StandinCategory
-from rsb_mj.scene.categories.pear import Pear
-from rsb_mj.scene.categories.pick_cube import PickCube
-from rsb_mj.scene.categories.playing_card import PlayingCard
+from rsb_mj.scene.categories.revolved import FRUIT
 from rsb_mj.scene.categories.rubber_duck import RubberDuck
 from rsb_mj.scene.categories.screwdriver import Screwdriver
 from rsb_mj.scene.categories.shoe import Shoe
@@ -46,28 +46,31 @@ from rsb_mj.scene.categories.standins import STANDINS
 from rsb_mj.scene.categories.toy_car import ToyCar
 from rsb_mj.scene.categories.wrench import Wrench
 
+_LETTER_BLOCK, _PLAYING_CARD, _PICK_CUBE = BLOCKS
+_APPLE, _ORANGE, _PEAR = FRUIT
+
 #: Category name -> the category object.
 CATEGORIES: dict[str, Category] = {
     c.name: c
     for c in (
-        LetterBlock(),
+        _LETTER_BLOCK,
         *MESH_OBJECTS,
         ToyCar(),
-        PlayingCard(),
-        Apple(),
+        _PLAYING_CARD,
+        _APPLE,
         Banana(),
         Bowl(),
         Hammer(),
         Mug(),
-        Orange(),
-        Pear(),
+        _ORANGE,
+        _PEAR,
         RubberDuck(),
         Screwdriver(),
         Shoe(),
         Spoon(),
         Sponge(),
         Wrench(),
-        PickCube(),
+        _PICK_CUBE,
         AnswerPlate(),
         *(StandinCategory(s) for s in STANDINS.values()),
     )

@@ -64,7 +64,8 @@ class RegionSpec:
 
 
 class Category(ABC):
-    """One object category (a module per category in this package)."""
+    """One object category (a module of its own, or a row of a table: blocks, fruit, robosuite
+    meshes, stand-ins)."""
 
     #: Category name as task files use it (``- letter_block``).
     name: str = ""
@@ -78,6 +79,15 @@ class Category(ABC):
     #: ``"rim"`` (a bowl's or plate's edge), ``"handle"`` (a mug's or pan's handle),
     #: ``"edge"`` (a book's or board's edge) or ``"none"`` (never grasped: fixtures).
     grasp: str = "top"
+
+    @property
+    def description(self) -> str:
+        """One paragraph on what is built (an editor's hover shows it): the first paragraph of
+        the category's module docstring unless the category says more."""
+        import sys
+
+        doc = getattr(sys.modules.get(type(self).__module__), "__doc__", None) or ""
+        return doc.strip().split("\n\n")[0]
 
     @property
     def half_extents(self) -> tuple[float, float, float]:

@@ -48,9 +48,15 @@ class MeshObject(Category):
         density: float,
         scale: tuple[float, float, float] = (1.0, 1.0, 1.0),
         flat_base: tuple[float, float] | None = None,
+        about: str = "",
     ) -> None:
         self.name, self.mesh_file, self.density = name, mesh_file, density
-        self.scale, self.flat_base = scale, flat_base
+        self.scale, self.flat_base, self.about = scale, flat_base, about
+
+    @property
+    def description(self) -> str:
+        """What this row builds."""
+        return self.about
 
     def __repr__(self) -> str:
         return f"MeshObject({self.name!r})"
@@ -93,10 +99,25 @@ class MeshObject(Category):
 
 #: The robosuite-mesh categories (question tasks' ``can``, ``milk``, ``bread``, ...).
 MESH_OBJECTS: tuple[MeshObject, ...] = (
-    MeshObject("can", "can.stl", 300.0),
-    MeshObject("milk", "milk.stl", 300.0),
-    MeshObject("bread", "bread.stl", 250.0),
-    MeshObject("cereal", "cereal.stl", 150.0),
-    MeshObject("lemon", "lemon.stl", 500.0, scale=(1.5, 1.0, 1.0), flat_base=(0.012, 0.008)),
-    MeshObject("bottle", "bottle.stl", 200.0),
+    MeshObject("can", "can.stl", 300.0, about="``can``: robosuite's soda can (5 cm x 8 cm)."),
+    MeshObject(
+        "milk", "milk.stl", 300.0, about="``milk``: robosuite's milk carton (4.4 cm square, 16 cm)."
+    ),
+    MeshObject(
+        "bread", "bread.stl", 250.0, about="``bread``: robosuite's bread roll (6 x 5 x 6 cm)."
+    ),
+    MeshObject(
+        "cereal", "cereal.stl", 150.0, about="``cereal``: robosuite's cereal box (10 x 3 x 15 cm)."
+    ),
+    MeshObject(
+        "lemon",
+        "lemon.stl",
+        500.0,
+        scale=(1.5, 1.0, 1.0),
+        flat_base=(0.012, 0.008),
+        about="``lemon``: robosuite's lemon, stretched 1.5x along body x (6.8 x 4 cm).",
+    ),
+    MeshObject(
+        "bottle", "bottle.stl", 200.0, about="``bottle``: robosuite's bottle (5.6 cm wide, 16 cm)."
+    ),
 )

@@ -196,6 +196,18 @@ class StandinCategory(Category):
         return f"StandinCategory({self.name!r})"
 
     @property
+    def description(self) -> str:
+        """What the stand-in is: noun, size, fixture or not, regions."""
+        s = self.standin
+        size = " x ".join(f"{v * 100:.1f}" for v in s.size)
+        kind = "a static prop" if s.fixture else f"grasp hint {s.grasp!r}"
+        regions = ", ".join(r.name for r in s.regions)
+        return (
+            f"``{s.name}``: the project's stand-in for LIBERO / VLA-Arena's object: "
+            f"{s.noun} ({size} cm; {kind})" + (f"; regions {regions}" if regions else "") + "."
+        )
+
+    @property
     def half_extents(self) -> tuple[float, float, float]:
         """Half the declared size (x, y, z) [m] (the parts stay inside it)."""
         x, y, z = self.standin.size

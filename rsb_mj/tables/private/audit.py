@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rsb_mj.tables.audit import Check
+from rsb_mj.tables.families import audit_rows, load_table
 from rsb_mj.tables.private.manifest import load_private, read_private, wanted_files
 from rsb_mj.tables.private.target import target_of
 
@@ -21,9 +23,6 @@ def audit_private(
     """The audit of each private table of ``folder`` (default: all): its family's audit
     (:func:`rsb_mj.tables.families.audit_rows`) with the suite's shipped train table for
     the fitted probes, plus the check that no row asks a question of a shipped table."""
-    from rsb_mj.tables.audit import Check
-    from rsb_mj.tables.families import audit_rows, load_table
-
     reports = []
     for file in wanted_files(read_private(folder), names):
         manifest, rows = load_private(folder, file)

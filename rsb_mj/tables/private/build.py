@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
+from rsb_mj.tables.families import load_table
 from rsb_mj.tables.files import (
     MANIFEST,
     dumps,
@@ -127,8 +128,6 @@ def build_private(
             written whole, the manifest last, so a failed build leaves the folder as it was
             but for the tables already rewritten.
     """
-    from rsb_mj.tables.families import load_table
-
     out = Path(out)
     tables: dict[str, dict[str, Any]] = {}
     if (out / MANIFEST).exists():

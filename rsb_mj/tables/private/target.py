@@ -10,10 +10,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rsb_mj.episodes.sources import resolve_source
 from rsb_mj.errors import EpisodeError
+from rsb_mj.lang import load_task
+from rsb_mj.lang.task import task_of
 from rsb_mj.suites import Suite, get_suite
 from rsb_mj.tables.families import FAMILIES, Family, family_of
 from rsb_mj.tables.files import load_suite_problem, table_name
+from rsb_mj.tables.reserve import reserve_source
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
@@ -71,17 +75,12 @@ class Target:
         """The parsed, linted task file."""
         if self.suite:
             return load_suite_problem(self.suite)
-        from rsb_mj.lang import load_task
 
         return load_task(self.name)
 
     @cached_property
     def source(self) -> ReserveSource:
         """The held-out reserve of the task's question source."""
-        from rsb_mj.episodes.sources import resolve_source
-        from rsb_mj.lang.task import task_of
-        from rsb_mj.tables.reserve import reserve_source
-
         return reserve_source(resolve_source(task_of(self.problem).source))
 
 

@@ -1,6 +1,6 @@
 """The shipped task files (``tasks/*.bddl``) by name, and their tokens and parenthesized
 forms, for the tests that edit or mutate them (:mod:`.test_runtime`, :mod:`.test_runtime_layout`,
-:mod:`.test_runtime_trials`)."""
+``tests/scene/test_layout.py``)."""
 
 from __future__ import annotations
 

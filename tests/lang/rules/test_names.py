@@ -1,7 +1,6 @@
 # ruff: noqa: E501
 """RSB201-202 and RSB211 (:mod:`rsb_mj.lang.rules.names`): one failing fixture per rule, with the
-exact position and message (tests/lang/rule_cases.py), the fix RSB201 suggests, and the
-family module re-exporting the names_* modules' public names."""
+exact position and message (tests/lang/rule_cases.py) and the fix RSB201 suggests."""
 
 import pytest
 
@@ -47,26 +46,3 @@ def test_rule_fires_with_exact_message(code, base, old, new, line, column, messa
 def test_unknown_block_suggests_the_close_keyword_as_its_fix():
     diagnostics = lint_edit(BASE, "(:goal (And", "(:goall (And")
     assert [d.fix for d in diagnostics if d.code == "RSB201"] == [":goal"]
-
-
-def test_the_family_module_re_exports_its_modules_names():
-    from rsb_mj.lang.rules import (
-        names,
-        names_arguments,
-        names_declarations,
-        names_predicates,
-        names_references,
-    )
-
-    modules = (names_arguments, names_declarations, names_predicates, names_references)
-    assert {"ALL_PARTS", "expected_kinds", "unknown_block"} <= set(names.__all__)
-    for name in names.__all__:
-        owners = [m for m in modules if name in m.__all__]
-        if name in ("unknown_block", "duplicate_block", "unknown_domain"):
-            assert owners == [] and getattr(names, name).__module__ == names.__name__, name
-        else:
-            assert len(owners) == 1, name
-            assert getattr(names, name) is getattr(owners[0], name)
-    assert sorted(names.__all__) == sorted(
-        {"unknown_block", "duplicate_block", "unknown_domain"}.union(*(m.__all__ for m in modules))
-    )

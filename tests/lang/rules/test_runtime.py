@@ -1,7 +1,7 @@
-"""Lint-clean implies runs (:mod:`rsb_mj.lang.rules.runtime`, the RSB5xx family): mutate the
+"""Lint-clean implies runs (the RSB5xx family, ``rsb_mj.lang.rules.runtime_*``): mutate the
 shipped task files; a mutant either gets a lint error, or it compiles, resets, runs 20 steps
-and is scored. (The trial layouts and the layout rules have their own tests beside this one,
-:mod:`.test_runtime_trials` and :mod:`.test_runtime_layout`.)
+and is scored. (The layout rules have their own tests beside this one,
+:mod:`.test_runtime_layout`; the trial layouts are the sampler's, ``tests/scene/test_layout.py``.)
 
 The mutations work on the s-expressions: numbers are scaled or replaced, names, predicates
 and choice counts replaced, forms deleted or duplicated (top-level blocks and anything
@@ -240,29 +240,3 @@ def test_a_mutant_is_flagged_or_runs(case):
 @given(mutant())
 def test_two_thousand_mutants_are_flagged_or_run(case):
     event(runs_or_is_flagged(*case))  # --hypothesis-show-statistics: flagged / ran shares
-
-
-def test_the_family_module_re_exports_its_modules_names():
-    from rsb_mj.lang.rules import (
-        runtime,
-        runtime_layout,
-        runtime_plans,
-        runtime_question,
-        runtime_scene,
-        runtime_scoring,
-        runtime_trials,
-    )
-
-    modules = (
-        runtime_layout,
-        runtime_plans,
-        runtime_question,
-        runtime_scene,
-        runtime_scoring,
-        runtime_trials,
-    )
-    assert "layout_trials" in runtime.__all__ and "placement" in runtime.__all__
-    for name in runtime.__all__:
-        owners = [m for m in modules if name in m.__all__]
-        assert len(owners) == 1, name
-        assert getattr(runtime, name) is getattr(owners[0], name)

@@ -13,8 +13,8 @@ from .shipped_tasks import SOURCES, forms_of
 
 
 def test_a_crowded_region_is_flagged_and_the_sampler_agrees():
-    from rsb_mj.episodes.layout import sample_layout
     from rsb_mj.errors import SceneError
+    from rsb_mj.lang.layout import sample_layout
 
     text = SOURCES["rsb_math_10.bddl"].replace("(-0.28 -0.14 0.28 0.05)", "(-0.25 -0.1 0.25 0.02)")
     problem, diagnostics = lint_text(text, "crowded.bddl")

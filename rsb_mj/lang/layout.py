@@ -1,6 +1,8 @@
 """Candidate layout sampling: where each candidate stands on the table at reset.
 
-Pure Python + numpy (no MuJoCo), so the episode sampler can call it cheaply.
+Pure Python + numpy (no MuJoCo), so the episode sampler draws with it cheaply and the
+linter runs its trials (RSB503): it reads a parsed task's regions and the table's geometry
+(:mod:`rsb_mj.workspace`) only, and returns :class:`Pose2D` values.
 
 Rules (all in the table frame, metres): each candidate's center is drawn uniformly inside its
 ``:init (On obj REGION)`` region's ``:ranges`` (a rectangle picked with probability
@@ -14,15 +16,19 @@ task's ``(:layout (:min_spacing D))`` read as a center-to-center distance. Yaw i
 
 Sampling is sequential with vectorized batches and bounded restarts: it either returns or
 raises :class:`~rsb_mj.errors.SceneError`, never hangs. Same generator state, same layout.
+
+The linter's RSB503 runs these same passes (:func:`layout_trials`,
+:func:`distractor_trials`): :data:`TRIAL_LAYOUTS` single passes from a fixed seed, of which
+:data:`TRIAL_NEEDED` must succeed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from rsb_mj.episodes.episode import Pose2D
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
 from rsb_mj.lang.placement import cost_objects, distractor_names
@@ -44,6 +50,24 @@ TRIES_PER_CANDIDATE = 512
 RESTARTS = 64
 
 Rect4 = tuple[float, float, float, float]
+
+#: Trial layouts the linter's impossible-layout rule (RSB503) draws, each one pass of the
+#: sampler, and how many must succeed. The sampler itself makes up to 64 passes per episode,
+#: so a task that lints clean fails an episode with probability below (1 - 2/16) ** 64,
+#: about 2e-4, and in practice far less.
+TRIAL_LAYOUTS = 16
+TRIAL_NEEDED = 2
+#: Seed of the trial layouts (lint results never vary from run to run).
+TRIAL_SEED = 0
+
+
+@dataclass(frozen=True)
+class Pose2D:
+    """A candidate's placement on the table: x, y in metres (table frame), yaw in radians."""
+
+    x: float
+    y: float
+    yaw: float
 
 
 def footprint_radius(category: str) -> float:
@@ -83,7 +107,9 @@ def _reachable(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return ok
 
 
-def _inset(rects: Sequence[Rect4], radius: float) -> list[Rect4]:
+def inset(rects: Sequence[Rect4], radius: float) -> list[Rect4]:
+    """The rectangles [m] shrunk by ``radius`` [m] on every side (the area a center of a
+    footprint of that radius may take); the ones that vanish are dropped."""
     out = []
     for x0, y0, x1, y1 in rects:
         lo_x, hi_x = min(x0, x1) + radius, max(x0, x1) - radius
@@ -102,7 +128,7 @@ def _plan(problem: Problem, name: str) -> tuple[float, str, list[Rect4], np.ndar
     """
     radius = footprint_radius(problem.category_of(name))
     region_name = problem.placement_of(name)
-    rects = _inset(_rects(problem.region(region_name)), radius)
+    rects = inset(_rects(problem.region(region_name)), radius)
     if not rects:
         raise SceneError(
             f"{problem.path}: region {region_name!r} is smaller than the footprint of "
@@ -121,7 +147,7 @@ def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2
         rng: the episode's generator; every draw comes from it.
 
     Returns:
-        candidate name -> :class:`~rsb_mj.episodes.episode.Pose2D` (table frame, metres,
+        candidate name -> :class:`~rsb_mj.lang.layout.Pose2D` (table frame, metres,
         radians), in ``problem.candidates`` order.
 
     Raises:
@@ -130,13 +156,7 @@ def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2
     """
     names = tuple(problem.candidates)
     path = problem.path
-    block = problem.layout
-    min_spacing = float(block.min_spacing or 0.0) if block is not None else 0.0
-    yaw_range = (block.yaw_range if block is not None else None) or (0.0, 0.0)
-    zone = answer_zone_rects(problem)
-    plans = []
-    for name in names:
-        plans.append((name, *_plan(problem, name)))
+    plans, zone, min_spacing, yaw_range = _candidate_setup(problem)
     for _ in range(RESTARTS):
         placed = _try_once(plans, zone, min_spacing, yaw_range, rng)
         if placed is not None:
@@ -146,6 +166,55 @@ def sample_layout(problem: Problem, rng: np.random.Generator) -> dict[str, Pose2
         f"(min_spacing {min_spacing} m, regions "
         f"{sorted({p[2] for p in plans})}); enlarge the regions or lower :min_spacing"
     )
+
+
+def _candidate_setup(problem: Problem) -> tuple[list, list[Rect4], float, tuple[float, float]]:
+    """(plans, answer-zone rectangles, min spacing [m], yaw range [rad]) of the candidates."""
+    block = problem.layout
+    min_spacing = float(block.min_spacing or 0.0) if block is not None else 0.0
+    yaw_range = (block.yaw_range if block is not None else None) or (0.0, 0.0)
+    plans = [(name, *_plan(problem, name)) for name in problem.candidates]
+    return plans, answer_zone_rects(problem), min_spacing, yaw_range
+
+
+def layout_trials(problem: Problem) -> tuple[int, int]:
+    """(successes, trials) of single passes of :func:`sample_layout` from
+    ``default_rng(TRIAL_SEED)``; stops once :data:`TRIAL_NEEDED` passes succeeded.
+
+    Raises:
+        SceneError: when a candidate's region cannot hold it (the linter checks first).
+    """
+    plans, zone, min_spacing, yaw_range = _candidate_setup(problem)
+    rng = np.random.default_rng(TRIAL_SEED)
+    successes = trials = 0
+    while trials < TRIAL_LAYOUTS and successes < TRIAL_NEEDED:
+        trials += 1
+        successes += _try_once(plans, zone, min_spacing, yaw_range, rng) is not None
+    return successes, trials
+
+
+def distractor_trials(problem: Problem) -> tuple[int, int] | None:
+    """(successes, trials) of single passes of :func:`sample_distractors`, each around a
+    single pass of :func:`sample_layout` from one ``default_rng(TRIAL_SEED)`` (a trial whose
+    candidates find no layout fails); stops once :data:`TRIAL_NEEDED` passes succeeded.
+    None when the task has no distractors.
+
+    Raises:
+        SceneError: when a region cannot hold its object (the linter checks first).
+    """
+    if not distractor_names(problem):
+        return None
+    plans, zone, min_spacing, yaw_range = _candidate_setup(problem)
+    extra = _distractor_plans(problem)
+    rng = np.random.default_rng(TRIAL_SEED)
+    successes = trials = 0
+    while trials < TRIAL_LAYOUTS and successes < TRIAL_NEEDED:
+        trials += 1
+        placed = _try_once(plans, zone, min_spacing, yaw_range, rng)
+        if placed is not None:
+            fixed = _fixed(problem, placed)
+            successes += _place_distractors(extra, zone, fixed, DISTRACTOR_YAW, rng) is not None
+    return successes, trials
 
 
 def _try_once(
@@ -224,16 +293,11 @@ def sample_distractors(
     names = distractor_names(problem)
     if not names:
         return {}
-    yaw_range = (-np.pi, np.pi)
     zone = answer_zone_rects(problem)
-    hazards = set(cost_objects(problem))
-    plans = []
-    for name in names:
-        gap = HAZARD_CLEARANCE if name in hazards else DISTRACTOR_CLEARANCE
-        plans.append((name, *_plan(problem, name), gap))
-    fixed = [(p.x, p.y, footprint_radius(problem.category_of(n))) for n, p in placed.items()]
+    plans = _distractor_plans(problem)
+    fixed = _fixed(problem, placed)
     for _ in range(RESTARTS):
-        out = _place_distractors(plans, zone, fixed, yaw_range, rng)
+        out = _place_distractors(plans, zone, fixed, DISTRACTOR_YAW, rng)
         if out is not None:
             return out
     raise SceneError(
@@ -241,6 +305,24 @@ def sample_distractors(
         f"{RESTARTS} attempts (regions {sorted({p[2] for p in plans})}); enlarge the regions "
         "or declare fewer objects"
     )
+
+
+#: Yaw range of the distractors [rad].
+DISTRACTOR_YAW = (-np.pi, np.pi)
+
+
+def _distractor_plans(problem: Problem) -> list:
+    """Per distractor, its plan (see :func:`_plan`) and its clearance to the candidates [m]."""
+    hazards = set(cost_objects(problem))
+    return [
+        (name, *_plan(problem, name), HAZARD_CLEARANCE if name in hazards else DISTRACTOR_CLEARANCE)
+        for name in distractor_names(problem)
+    ]
+
+
+def _fixed(problem: Problem, placed: dict[str, Pose2D]) -> list[tuple[float, float, float]]:
+    """(x, y, footprint radius [m]) of each placed candidate."""
+    return [(p.x, p.y, footprint_radius(problem.category_of(n))) for n, p in placed.items()]
 
 
 def _place_distractors(

@@ -1,0 +1,108 @@
+"""tools/baseline.py end to end with tiny counts (issue 35): demos of A2A-Color and RSB-Math-4
+(head camera 128x96), one export with the instruction vector, lerobot-train ACT (2 steps),
+rsb eval on both suites, the table, the learning curve; a rerun skips every finished stage."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip(
+    "lerobot",
+    reason="needs lerobot and torch: the lerobot venv (tools/lerobot_venv.sh), where "
+    ".ci/run runs tests/lerobot_venv",
+)
+
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.policies.instruction_features import INSTRUCTION_KEY, encode
+from rsb_mj.policies.lerobot import LeRobotPolicy
+
+#: The repository (this file is tests/lerobot_venv/test_baseline.py).
+REPO = Path(__file__).resolve().parents[2]
+TINY = ["--demos", "2", "--steps", "2", "--episodes", "2", "--batch-size", "2",
+        "--max-steps", "40", "--save-every", "1", "--log-every", "1", "--tiny"]  # fmt: skip
+
+
+def baseline(out):
+    cmd = [sys.executable, str(REPO / "tools" / "baseline.py"), "--out", str(out), *TINY]
+    done = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=dict(os.environ),  # hub access off: conftest's offline fixture
+    )
+    log = out / "baseline.log"
+    assert done.returncode == 0, done.stderr[-3000:] + (
+        log.read_text()[-3000:] if log.exists() else ""
+    )
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("baseline")
+    return out, baseline(out)
+
+
+def test_baseline_runs_every_stage_and_writes_the_table(run):
+    out, stdout = run
+    info = json.loads((out / "dataset" / "meta" / "info.json").read_text())
+    assert info["total_episodes"] == 4 and info["total_tasks"] == 4
+    assert [k for k in info["features"] if k.startswith("observation.images")] == [
+        "observation.images.cam_high"
+    ]
+    assert info["features"]["observation.images.cam_high"]["shape"] == [96, 128, 3]
+    assert info["features"][INSTRUCTION_KEY]["shape"] == [256]
+    config = json.loads((out / "train/checkpoints/last/pretrained_model/config.json").read_text())
+    assert config["type"] == "act" and config["pretrained_backbone_weights"] is None
+    assert config["input_features"][INSTRUCTION_KEY]["shape"] == [256]
+    records = read_records(out / "eval" / "episodes.jsonl")
+    assert sorted((r.suite, r.index) for r in records) == [
+        ("A2A-Color", 0), ("A2A-Color", 1), ("RSB-Math-4", 0), ("RSB-Math-4", 1),
+    ]  # fmt: skip
+    assert {r.policy for r in records} == {"baseline-act-cpu"}
+    assert not any(r.is_error for r in records)
+    result = json.loads((out / "baseline.json").read_text())
+    assert [r["suite"] for r in result["rows"]] == ["A2A-Color", "RSB-Math-4"]
+    assert [r["chance"] for r in result["rows"]] == [0.5, 0.25]
+    assert result["steps"] == 2 and [s for s, _ in result["loss"]] == [1, 2]
+    table = (out / "baseline.md").read_text().splitlines()
+    assert table[0].startswith("| suite | policy | episodes | GSR [95% CI]")
+    assert table[2].startswith("| A2A-Color | baseline-act-cpu | 2 (0 errors) | ")
+    assert table[3].startswith("| RSB-Math-4 | baseline-act-cpu | 2 (0 errors) | ")
+    assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "| A2A-Color | baseline-act-cpu |" in stdout
+
+
+def test_the_policy_sees_the_instruction_vector_it_trained_on(run):
+    out, _ = run
+    import pyarrow.parquet as pq
+
+    data = pq.read_table(out / "dataset/data/chunk-000/file-000.parquet")
+    tasks = pq.read_table(out / "dataset/meta/tasks.parquet").to_pandas()
+    task_of = {int(i): t for t, i in zip(tasks.index, tasks["task_index"], strict=True)}
+    policy = LeRobotPolicy(f"lerobot:{out / 'train/checkpoints/last/pretrained_model'}")
+    obs = {"images": {"head": np.zeros((96, 128, 3), np.uint8)}, "state": np.zeros(14)}
+    for row in (0, data.num_rows - 1):
+        task = task_of[data.column("task_index")[row].as_py()]
+        stored = np.array(data.column(INSTRUCTION_KEY)[row].as_py(), np.float32)
+        assert (stored == encode(task, 256)).all()
+        assert (policy.frame(obs, task)[INSTRUCTION_KEY] == stored).all()
+
+
+def test_a_rerun_skips_finished_stages(run):
+    out, _ = run
+    table = (out / "baseline.md").read_bytes()
+    stdout = baseline(out)
+    assert f"= {out / 'dataset'}: exported, skipped" in stdout
+    assert f"= {out / 'train'}: 2 steps trained, skipped" in stdout
+    assert "rsb_mj demos" not in stdout and "lerobot-train" not in stdout
+    assert (out / "baseline.md").read_bytes() == table
+    assert len(read_records(out / "eval" / "episodes.jsonl")) == 4
