@@ -28,7 +28,9 @@ __all__ = ["undefined_name", "undefined_variable"]
 )
 def undefined_name(ctx: Context) -> None:
     """A name used in ``:init``, ``:goal``, ``:cost``, ``:grasp`` or ``:obj_of_interest`` that
-    is neither a declared object or fixture nor a region's full name (``<target>_<region>``)."""
+    is neither a declared object or fixture nor a region's full name (``<target>_<region>``).
+    Outside ``(:domain rsb)`` an ``:obj_of_interest`` name is a warning (LIBERO's and
+    VLA-Arena's loaders accept it)."""
     known = set(ctx.decls) | set(ctx.regions)
 
     def check(name: str, span: Span, where: str) -> None:
@@ -36,11 +38,19 @@ def undefined_name(ctx: Context) -> None:
             return
         close = did_you_mean(name, known)
         hint = f"; did you mean {close!r}?" if close else ""
+        # LIBERO's and VLA-Arena's loaders never resolve :obj_of_interest names: a warning there
+        loose = where == ":obj_of_interest" and not ctx.is_rsb
         ctx.report(
             "RSB207",
-            f"{name!r} in {where} is not a declared object, fixture or region{hint}",
+            f"{name!r} in {where} is not a declared object, fixture or region{hint}"
+            + (
+                "; LIBERO's and VLA-Arena's loaders accept this (a warning in their domains)"
+                if loose
+                else ""
+            ),
             span,
             fix=close,
+            severity="warning" if loose else None,
         )
 
     for block, atom in ctx.atoms():
