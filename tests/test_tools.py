@@ -175,7 +175,7 @@ PYTHON_310 = Path("/root/.pyenv/versions/3.10.13/bin/python")
 @pytest.mark.skipif(not PYTHON_310.exists(), reason=f"needs Python 3.10 at {PYTHON_310}")
 def test_the_readme_install_resolves_on_python_310_with_its_own_old_pip():
     """pip 23.0.1 backtracked for over 15 minutes before pyproject bounded etils (needs
-    Python 3.11 from 1.14), robosuite and mink; resolved in about a minute since (2 cores)."""
+    Python 3.11 from 1.14), robosuite and mink; resolves in 1-4 minutes since (2 shared cores)."""
     result = _run(
         sys.executable, str(TOOLS / "install_check.py"), "--python", str(PYTHON_310),
         "--dry-run", "--timeout", "600", timeout=700,

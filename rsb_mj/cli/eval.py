@@ -182,6 +182,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default 0; recorded in each record's sim.perturbation)",
     )
     p.add_argument(
+        "--a2a-start",
+        default="held",
+        choices=("held", "table"),
+        help="Act2Answer: the cube starts in the left gripper, as the paper runs it (held, "
+        "default), or on the table with the hands empty, adding a grasp (table)",
+    )
+    p.add_argument(
         "--language-level",
         type=int,
         default=0,
@@ -338,6 +345,7 @@ def run(args: argparse.Namespace) -> int:
         instructions=tuple(m for m in dict.fromkeys(args.instruction) if m != "original"),
         counterfactual=args.counterfactual,
         visual_level=args.visual_level,
+        a2a_start=args.a2a_start,
         language_level=args.language_level,
         control_hz=args.control_hz,
         ray=args.ray,

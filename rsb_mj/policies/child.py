@@ -518,9 +518,14 @@ class ChildPolicy(Policy):
 
 
 def _spec_folder(spec: str) -> list[str]:
-    """The folder of a file policy's file (bound into its sandbox), ``[]`` for a module."""
+    """The folder of a file policy's file or a ``lerobot:`` checkpoint (bound into its
+    sandbox), ``[]`` for a module."""
     from rsb_mj.policies.user import is_file_form, split_spec
 
+    if spec.startswith("lerobot:"):
+        from rsb_mj.policies.lerobot import parse_spec
+
+        return [os.path.abspath(parse_spec(spec).path)]
     parts = split_spec(spec)
     if parts is None or not is_file_form(parts[0]):
         return []

@@ -99,7 +99,12 @@ class Server:
             return _protocol_error(f"protocol {msg.get('protocol')!r}; this process speaks "
                                    f"{PROTOCOL}")  # fmt: skip
         spec = str(msg.get("spec"))
-        policy = self._call("building it", lambda: build_user_policy(spec))
+        if spec.startswith("lerobot:"):  # a checkpoint in a sealed run's sandbox
+            from rsb_mj.policies.lerobot import LeRobotPolicy
+
+            policy = self._call("building it", lambda: LeRobotPolicy(spec))
+        else:
+            policy = self._call("building it", lambda: build_user_policy(spec))
         self.policy = policy
         offers = self._call("building it", lambda: bool(policy.offers_features))
         capabilities: dict[str, Any] = {"features": offers}

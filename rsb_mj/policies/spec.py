@@ -112,6 +112,27 @@ def _lerobot(name: str) -> Callable[[str], Any]:
     return call
 
 
+def _lerobot_policy(spec: str) -> Policy:
+    """A ``lerobot:`` checkpoint: in rsb's process, or in a sealed run (whose policy code
+    runs only in the sandbox) in a sandboxed policy process like a policy file, the
+    checkpoint's folder bound read-only. The convention the dataset names is read here
+    and handed to the process in the spec it builds from (the dataset is not in its
+    sight), so both ways run the same policy."""
+    from rsb_mj.policies import lerobot, sandbox
+
+    if not sandbox.current().sealed:
+        return lerobot.LeRobotPolicy(spec)
+    from rsb_mj.policies.child import ChildPolicy
+
+    parsed = lerobot.parse_spec(spec)
+    build = spec
+    if parsed.convention is None:
+        build = f"{spec},convention={lerobot.training_convention(parsed.path)}"
+    policy = ChildPolicy(build)
+    policy.name = spec
+    return policy
+
+
 def _child(spec: str) -> Policy:
     from rsb_mj.policies.child import ChildPolicy
 
@@ -150,7 +171,7 @@ PREFIXES: dict[str, SpecForm] = {
     "openpi:": SpecForm("openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]", _openpi, _build_and_close),
     "lerobot:": SpecForm(
         "lerobot:PATH[,KEY=VALUE...]",
-        _lerobot("LeRobotPolicy"),
+        _lerobot_policy,
         _lerobot("check_spec"),
         in_workers=True,
     ),

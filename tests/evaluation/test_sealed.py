@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, PolicyError
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
@@ -34,7 +34,9 @@ from rsb_mj.evaluation.sealed import (
 )
 from rsb_mj.evaluation.tables import terminal_table
 from rsb_mj.evaluation.validation import record_problems
+from rsb_mj.policies import sandbox
 from rsb_mj.policies.sandbox import available
+from rsb_mj.policies.spec import make_policy
 from rsb_mj.tables.private.build import build_private
 from rsb_mj.tables.private.secret import Secret
 
@@ -259,8 +261,7 @@ def test_a_sealed_run_refuses_what_it_cannot_keep_sealed(draw, tmp_path):
     )
     with pytest.raises(EvalError, match=r"^--no-sandbox: a sealed run \(--sealed\) runs policy"):
         config(sealed=True, secret_file=secret, sandbox=False)
-    with pytest.raises(EvalError, match=r"^--policy lerobot:ckpt: a sealed run \(--sealed\)"):
-        config(sealed=True, secret_file=secret, policies=("lerobot:ckpt",))
+    config(sealed=True, secret_file=secret, policies=("lerobot:ckpt",))  # runs sandboxed
     with pytest.raises(EvalError, match=r"runs an in-process policy .* only alone"):
         config(sealed=True, secret_file=secret, policies=("inprocess:a.b:c", "noop"))
     other = tmp_path / "other.txt"
@@ -270,31 +271,85 @@ def test_a_sealed_run_refuses_what_it_cannot_keep_sealed(draw, tmp_path):
         run_eval(config(tables=tables, secret_file=other))
 
 
-def _nobody_cannot(reason_for: str) -> str | None:
-    """Why an ordinary user (``setpriv --reuid=nobody``) cannot run rsb here, or None."""
-    if os.geteuid() != 0:
-        return None  # already an ordinary user: the tests above ran as one
+def test_a_lerobot_checkpoint_runs_in_the_sandbox_in_a_sealed_run(tmp_path, monkeypatch):
+    """In a sealed run a ``lerobot:`` checkpoint is built in a sandboxed policy process (its
+    folder bound read-only), with the convention its dataset names read by rsb and handed
+    on: here the build fails in that process, which has no lerobot (tests/lerobot_venv runs
+    a real checkpoint)."""
+    from policies.test_lerobot import write_checkpoint
+
+    ckpt = write_checkpoint(
+        tmp_path / "ckpt", dataset=tmp_path / "ds", info={"rsb_convention": {"name": "rsb"}}
+    )
+    monkeypatch.setenv(sandbox.ENV_VAR, sandbox.Sandbox(sealed=True).to_json())
+    with pytest.raises(PolicyError) as err:
+        make_policy(f"lerobot:{ckpt}")
+    assert str(err.value).startswith(f"policy lerobot:{ckpt},convention=rsb: building it failed")
+    assert "lerobot is not installed in this Python" in str(err.value)
+    monkeypatch.setenv(sandbox.ENV_VAR, sandbox.Sandbox(sealed=False).to_json())
+    with pytest.raises(EvalError, match="lerobot is not installed in this Python"):
+        make_policy(f"lerobot:{ckpt}")  # an ordinary run builds it in rsb's process
+
+
+#: ``setpriv`` to user and group ``nobody`` without supplementary groups.
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def _hidden_python_root() -> Path | None:
+    """The folder right under an untraversable ``/root`` that holds this Python (e.g.
+    ``/root/.pyenv``, where pyenv puts it on this machine and on CI), or None."""
+    home = Path("/root")
+    if os.stat(home).st_mode & 0o001:
+        return None
+    for path in (Path(sys.base_prefix), Path(sys.prefix), Path(sys.executable).resolve()):
+        if path.is_relative_to(home) and path != home:
+            return home / path.relative_to(home).parts[0]
+    return None
+
+
+def _as_nobody(hold: Path) -> tuple[list[str] | None, str]:
+    """The command prefix that runs a command as user ``nobody`` here (root only), and
+    why not (None). Where this Python lives under ``/root`` (mode 0700: ``nobody`` cannot
+    traverse it), the prefix runs the command in a mount namespace of its own in which
+    ``/root`` is an empty tmpfs (mode 0755) holding only a bind mount of that Python's
+    folder: nothing on the machine changes (``/root`` stays 0700 outside), and the run
+    is still an ordinary user's (``setpriv`` drops every capability with root)."""
     if shutil.which("setpriv") is None:
-        return "setpriv (util-linux) is not installed"
+        return None, "setpriv (util-linux) is not installed"
+    prefix = list(AS_NOBODY)
+    hidden = _hidden_python_root()
+    if hidden is not None:
+        if shutil.which("unshare") is None:
+            return None, f"{hidden} is under /root (0700) and unshare (util-linux) is missing"
+        script = (
+            f'mount --bind "{hidden}" "{hold}" && mount -t tmpfs -o mode=0755 tmpfs /root && '
+            f'mkdir "{hidden}" && mount --bind "{hold}" "{hidden}" && exec "$@"'
+        )
+        prefix = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh",
+                  *prefix]  # fmt: skip
     probe = subprocess.run(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-         "import numpy, mujoco, rsb_mj.cli"],
+        [*prefix, sys.executable, "-c", "import numpy, mujoco, rsb_mj.cli"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     if probe.returncode != 0:
         said = (probe.stderr.strip().splitlines() or ["?"])[-1]
-        return f"user nobody cannot run {sys.executable} with rsb_mj ({said}); {reason_for}"
-    return None
+        return None, f"user nobody cannot run {sys.executable} with rsb_mj: {said}"
+    return prefix, ""
 
 
 @pytest.mark.slow
 def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     """As root the policy keeps no capability (``--cap-drop ALL``); as an ordinary user
     the same run through ``rsb eval`` under ``setpriv --reuid=nobody``."""
-    why = _nobody_cannot("run the suite as an ordinary user to cover this case")
-    if why:
-        pytest.skip(why)
+    cmd_prefix: list[str] = []
+    if os.geteuid() == 0:
+        hold = Path(tempfile.mkdtemp(prefix="rsb-python-", dir="/tmp"))
+        request.addfinalizer(lambda: hold.rmdir())
+        prefix, why = _as_nobody(hold)
+        if prefix is None:
+            pytest.skip(f"{why} (as an ordinary user this test needs no setpriv)")
+        cmd_prefix = prefix
     if os.geteuid() == 0:  # pytest's folders are root's alone: a folder nobody can enter
         work = Path(tempfile.mkdtemp(prefix="rsb-sealed-", dir="/tmp")) / "work"
         work.parent.chmod(0o755)
@@ -303,11 +358,10 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     request.addfinalizer(lambda: shutil.rmtree(work.parent, ignore_errors=True))
     shutil.copytree(draw / "tables", work / "tables")
     shutil.copy(draw / "secret.txt", work / "secret.txt")
+    home = work.parent / "home"  # an ordinary user's own home (numba caches there)
+    home.mkdir()
     if os.geteuid() == 0:
-        subprocess.run(["chown", "-R", "65534:65534", str(work)], check=True)
-        cmd_prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    else:
-        cmd_prefix = []
+        subprocess.run(["chown", "-R", "65534:65534", str(work), str(home)], check=True)
     out, mark = work / "run", f"hostile-{uuid.uuid4().hex}"
     cmd = [*cmd_prefix, sys.executable, "-m",
            "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "1", "--max-steps", "3",
@@ -316,7 +370,7 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
            "--sandbox-bind", str(work)]  # fmt: skip
     for attack in ATTACKS:
         cmd += ["--policy", f"{H}:{attack}"]
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}", "HOME": str(home)}
     env.update(_hostile_env(work, out, mark))
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rsb_mj.errors import did_you_mean
 from rsb_mj.lang.block_values import VARIABLE_KINDS
 from rsb_mj.lang.expr import Name, Variable
+from rsb_mj.lang.held import is_held_atom
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lang.rules.base import Context, rule
@@ -45,9 +46,12 @@ def undefined_name(ctx: Context) -> None:
     for block, atom in ctx.atoms():
         info = PREDICATES.get(atom.predicate.lower())
         takes_parts = info is not None and "parts" in (info.args or ())
-        for arg in atom.args:
+        held = is_held_atom(block, atom)
+        for index, arg in enumerate(atom.args):
             if not isinstance(arg, Name) or (takes_parts and arg.value == ALL_PARTS):
                 continue
+            if held and index == 1:
+                continue  # the gripper of (Grasped OBJECT GRIPPER): RSB440
             check(arg.value, arg.span, f":{block}")
     for name in ctx.problem.obj_of_interest:
         check(name, ctx.block_span("obj_of_interest"), ":obj_of_interest")
