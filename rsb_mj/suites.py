@@ -20,7 +20,15 @@ from rsb_mj.errors import RsbError
 from rsb_mj.lang.a2a import A2A_SOURCES
 from rsb_mj.resources import tasks_dir
 
-__all__ = ["SUITES", "TASK_MAX_STEPS", "Suite", "get_suite"]
+__all__ = [
+    "GOAL_SUITES",
+    "SUITES",
+    "TASK_MAX_STEPS",
+    "GoalSuite",
+    "Suite",
+    "get_suite",
+    "goal_suite",
+]
 
 #: Control steps of an episode of a task file that is not a named suite (``RSB-Task-v0``,
 #: ``rsb eval tasks/x.bddl``): the default of :attr:`Suite.max_steps`.
@@ -157,3 +165,51 @@ def get_suite(name: str) -> Suite:
     raise RsbError(
         f"unknown suite {name!r}; valid choices: {', '.join([*ALL_SUITES, *A2A_SUITES])}"
     )
+
+
+@dataclass(frozen=True)
+class GoalSuite:
+    """A named suite of shipped goal task files (LIBERO / VLA-Arena layouts on the Aloha).
+
+    Its episodes are seeds: ``rsb eval --suite NAME --episodes N --start S`` runs seeds
+    ``S .. S+N-1`` of every file, each seed drawing the file's layout deterministically (goal
+    tasks have no frozen episode tables yet).
+
+    Attributes:
+        name: e.g. ``"vla-arena"`` (lower case, matched case-insensitively).
+        folder: the folder under ``tasks/`` holding its files (searched recursively).
+        pattern: a glob the files' paths relative to ``folder`` match, e.g. ``"*/level_0/*"``.
+        label: how its results are labelled.
+    """
+
+    name: str
+    folder: str
+    pattern: str = "*"
+    label: str = ""
+
+    @property
+    def files(self) -> list[Path]:
+        """The suite's task files, sorted by path."""
+        root = tasks_dir() / self.folder
+        return sorted(p for p in root.rglob("*.bddl") if p.relative_to(root).match(self.pattern))
+
+
+_VLA_LABEL = "VLA-Arena layouts on Aloha"
+#: The shipped goal suites: LIBERO's and VLA-Arena's tier-A0/A1 task files
+#: (``tasks/libero/``, ``tasks/vla_arena/``), and VLA-Arena's three levels apart.
+GOAL_SUITES: dict[str, GoalSuite] = {
+    s.name: s
+    for s in (
+        GoalSuite("libero-layouts", "libero", label="LIBERO layouts on Aloha"),
+        GoalSuite("vla-arena", "vla_arena", label=_VLA_LABEL),
+        *(
+            GoalSuite(f"vla-arena-l{k}", "vla_arena", f"*/level_{k}/*.bddl", _VLA_LABEL)
+            for k in range(3)
+        ),
+    )
+}
+
+
+def goal_suite(name: str) -> GoalSuite | None:
+    """The goal suite called ``name`` (case-insensitive), or None for any other name."""
+    return GOAL_SUITES.get(name.lower())

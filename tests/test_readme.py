@@ -319,3 +319,10 @@ def test_the_act2answer_page_says_its_numbers_are_not_the_papers():
     assert "one WidowX arm in SimplerEnv (80 control steps at 5 Hz per episode)" in text
     assert "a re-embodiment on robosuite's bimanual Aloha" in text
     assert "not comparable with the paper's tables" in text
+
+
+def test_the_act2answer_page_says_how_an_episode_starts_and_what_gsr_means_then():
+    text = " ".join((REPO / "docs" / "act2answer.md").read_text(encoding="utf-8").split())
+    assert "`(Grasped cube left_gripper)` in `:init`" in text
+    assert "`rsb eval --a2a-start table`" in text
+    assert "the cube is still held when the placement starts" in text

@@ -1,5 +1,7 @@
 """Suite registry: names, lookups and the error for an unknown suite."""
 
+from pathlib import Path
+
 import pytest
 
 from rsb_mj.errors import RsbError
@@ -73,3 +75,115 @@ def test_level_task_files_are_what_the_tool_writes():
         text=True,
     )
     assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_goal_suites_ship_the_tier_a0_a1_files_with_their_licences():
+    from rsb_mj.lang.goal_task import goal_task_of
+    from rsb_mj.lang.parser import parse_file
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.suites import GOAL_SUITES
+
+    counts = {name: len(s.files) for name, s in GOAL_SUITES.items()}
+    assert counts == {
+        "libero-layouts": 87,
+        "vla-arena": 124,
+        "vla-arena-l0": 43,
+        "vla-arena-l1": 39,
+        "vla-arena-l2": 42,
+    }
+    tiers = {goal_task_of(parse_file(p)).tier for s in GOAL_SUITES.values() for p in s.files}
+    assert tiers == {"A0", "A1"}
+    libero, arena = tasks_dir() / "libero", tasks_dir() / "vla_arena"
+    assert (libero / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert "Apache License" in (arena / "LICENSE").read_text(encoding="utf-8")
+    assert "8f1084e3132a39270c3a13ebe37270a43ece2a01" in (libero / "README.md").read_text()
+    assert "ec1b978c621d0c73899ed44ec17226af28162a31" in (arena / "README.md").read_text()
+
+
+def test_goal_suite_files_are_the_upstream_files_unchanged():
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.suites import GOAL_SUITES
+
+    upstream = Path(__file__).parent / "data" / "bddl_suites"
+    for suite in (GOAL_SUITES["libero-layouts"], GOAL_SUITES["vla-arena"]):
+        for path in suite.files:
+            rel = path.relative_to(tasks_dir())
+            assert path.read_bytes() == (upstream / rel).read_bytes(), rel
+
+
+def test_goal_suites_are_looked_up_in_any_case_and_others_are_not():
+    from rsb_mj.suites import goal_suite
+
+    assert goal_suite("VLA-Arena").name == "vla-arena"
+    assert goal_suite("RSB-Math-4") is None
+
+
+def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
+    from rsb_mj.cli import main
+    from rsb_mj.suites import GOAL_SUITES
+
+    ran = {}
+
+    def fake_run(files, policies, **kw):
+        ran.update(files=files, policies=policies, episodes=kw["episodes"])
+        return []
+
+    monkeypatch.setattr("rsb_mj.evaluation.goal_eval.run_goal_eval", fake_run)
+    from rsb_mj.cli.eval import _unbuildable
+
+    files = GOAL_SUITES["vla-arena-l0"].files
+    built = [str(p) for p in files if not _unbuildable(p)]
+    status = main(["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--episodes", "2"])
+    assert status == (0 if len(built) == len(files) else 3)
+    assert ran["files"] == built and len(built) >= len(files) - 1
+    assert (ran["policies"], ran["episodes"]) == (["expert"], 2)
+    assert "VLA-Arena layouts on Aloha" in capsys.readouterr().out
+
+
+def test_eval_refuses_a_goal_suite_mixed_with_a_question_suite(capsys):
+    from rsb_mj.cli import main
+
+    assert main(["eval", "--suite", "libero-layouts", "--suite", "RSB-Math-4"]) != 0
+    err = capsys.readouterr().err
+    assert (
+        "goal suites (libero-layouts, vla-arena, vla-arena-l0, vla-arena-l1, vla-arena-l2)" in err
+    )
+    assert "run on their own" in err
+
+
+def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
+    tmp_path, monkeypatch, capsys
+):
+    """A suite file rsb_mj cannot build does not stop the others: it is named with its
+    itemised list and tier, the rest run, and the exit status says the run is incomplete."""
+    import shutil
+
+    from rsb_mj.cli import main
+    from rsb_mj.suites import GOAL_SUITES, GoalSuite
+
+    data = Path(__file__).parent / "data" / "bddl_suites" / "libero" / "libero_goal"
+    for name in ("put_the_bowl_on_the_plate.bddl", "turn_on_the_stove.bddl"):
+        shutil.copy(data / name, tmp_path / name)
+    monkeypatch.setitem(GOAL_SUITES, "tiny", GoalSuite("tiny", str(tmp_path)))
+    ran = {}
+    monkeypatch.setattr(
+        "rsb_mj.evaluation.goal_eval.run_goal_eval",
+        lambda files, policies, **kw: ran.update(files=files) or [],
+    )
+    assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
+    assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]
+    err = capsys.readouterr().err
+    assert err.startswith("rsb eval: 1 suite files were not run (rsb_mj cannot build them):\n")
+    assert (
+        f"{tmp_path / 'turn_on_the_stove.bddl'}: rsb_mj cannot build this scene (tier B2):" in err
+    )
+    assert "tier B2 (a goal that operates a fixture (Open/Close/TurnOn/TurnOff))" in err
+
+
+def test_the_shipped_goal_suites_lint_with_warnings_only(capsys):
+    """The upstream files keep their own defects (warnings); no lint error on any of them."""
+    from rsb_mj.cli import main
+    from rsb_mj.resources import tasks_dir
+
+    assert main(["lint", str(tasks_dir() / "libero"), str(tasks_dir() / "vla_arena")]) == 1
+    assert capsys.readouterr().out.endswith("211 files checked: 0 errors, 74 warnings\n")

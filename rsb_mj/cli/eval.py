@@ -34,7 +34,7 @@ from rsb_mj.errors import EvalError
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import SUITES, expand_suites
+from rsb_mj.suites import GOAL_SUITES, SUITES, expand_suites, goal_suite
 
 #: Exit status of a run that finished with error records remaining.
 EXIT_ERRORS = 3
@@ -61,7 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="NAME",
         help=f"suite name, 'all', 'all-L1' or 'a2a' (repeatable): {', '.join(SUITES)}, each "
-        "also at -L1 (static distractors), A2A-<Category>; or a task file",
+        "also at -L1 (static distractors), A2A-<Category>; or a task file; goal suites "
+        f"(LIBERO/VLA-Arena layouts on Aloha, episodes are seeds): {', '.join(GOAL_SUITES)}",
     )
     p.add_argument(
         "--policy",
@@ -182,6 +183,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default 0; recorded in each record's sim.perturbation)",
     )
     p.add_argument(
+        "--a2a-start",
+        default="held",
+        choices=("held", "table"),
+        help="Act2Answer: the cube starts in the left gripper, as the paper runs it (held, "
+        "default), or on the table with the hands empty, adding a grasp (table)",
+    )
+    p.add_argument(
         "--language-level",
         type=int,
         default=0,
@@ -297,8 +305,9 @@ def run(args: argparse.Namespace) -> int:
     )
 
     goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
-    if goal_files:
-        return _run_goal(args, goal_files)
+    named = [name for name in args.suite if goal_suite(name)]
+    if goal_files or named:
+        return _run_goal(args, goal_files, named)
     if args.out is None:
         raise EvalError("--out DIR is required: the run directory (resumed if present)")
     for policy in args.forget:
@@ -338,6 +347,7 @@ def run(args: argparse.Namespace) -> int:
         instructions=tuple(m for m in dict.fromkeys(args.instruction) if m != "original"),
         counterfactual=args.counterfactual,
         visual_level=args.visual_level,
+        a2a_start=args.a2a_start,
         language_level=args.language_level,
         control_hz=args.control_hz,
         ray=args.ray,
@@ -400,15 +410,27 @@ def _is_goal_file(path: str) -> bool:
         return False
 
 
-def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
-    """``rsb eval`` on goal task files (:mod:`rsb_mj.evaluation.goal_eval`)."""
+def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> int:
+    """``rsb eval`` on goal task files and goal suites (:data:`rsb_mj.suites.GOAL_SUITES`;
+    :mod:`rsb_mj.evaluation.goal_eval`)."""
     from rsb_mj.evaluation.goal_eval import run_goal_eval, summary
 
-    if len(files) != len(args.tasks) or args.suite:
+    if len(files) != len(args.tasks) or len(suites) != len(args.suite):
+        given = [*files, *suites]
         raise EvalError(
-            "goal task files (without (:question ...)) run on their own: give only goal "
-            f"task files, or none; goal files: {', '.join(files)}"
+            "goal task files (without (:question ...)) and goal suites "
+            f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
+            f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
+    skipped = []  # a suite's files rsb_mj cannot build: named, the others still run
+    for name in suites:
+        for path in goal_suite(name).files:
+            why = _unbuildable(path)
+            if why:
+                skipped.append(why)
+            else:
+                files.append(str(path))
+    files = list(dict.fromkeys(files))
     from rsb_mj.scene.assets import resolve_object_source
 
     objects = resolve_object_source(args.assets)
@@ -427,7 +449,27 @@ def _run_goal(args: argparse.Namespace, files: list[str]) -> int:
         print(f"  seed {r.seed} {r.policy}: {r.failure}", file=sys.stderr)
     if args.out is not None:
         print(f"records: {args.out / 'goal_episodes.jsonl'}")
+    if skipped:
+        print(
+            f"rsb eval: {len(skipped)} suite files were not run (rsb_mj cannot build them):\n"
+            + "\n".join(skipped),
+            file=sys.stderr,
+        )
+        return EXIT_ERRORS
     return 0
+
+
+def _unbuildable(path: Path) -> str:
+    """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
+    positions and tier), or ``""`` when it builds (a parse, no scene)."""
+    from rsb_mj.env.goal_env import load_goal_task
+    from rsb_mj.errors import TaskError
+
+    try:
+        load_goal_task(path)
+    except TaskError as exc:
+        return str(exc)
+    return ""
 
 
 def error_summary(errors: list) -> str:

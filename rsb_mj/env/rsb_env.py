@@ -58,6 +58,11 @@ Arguments:
     render_mode: None or ``"rgb_array"`` (``render()`` returns the head image).
     visual_level, language_level: VLA-Arena's perturbation levels V0-V4 and W0-W4 (see
         :mod:`rsb_mj.perturb`); their parameters are in ``info["sim"]["perturbation"]``.
+    start_held: put what the task holds at reset (``(Grasped OBJECT GRIPPER)`` in
+        ``:init``, :mod:`rsb_mj.lang.held`: Act2Answer's cube) in its gripper before the
+        first observation; False starts it where ``:init`` places it, hands empty (the
+        variant with a grasp). ``info["sim"]["held"]`` (object -> arm) says what was held,
+        when anything was.
 
 Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
 ``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene`), ``scorer``. The evaluation
@@ -84,6 +89,7 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import task_digest
+from rsb_mj.lang.held import held_at_reset
 from rsb_mj.perturb import Perturbations
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
@@ -112,6 +118,10 @@ def _load_problem(task: str | Path | Problem) -> Problem:
     raise EnvError(f"task must be a task file path or a parsed Problem, got {type(task).__name__}")
 
 
+#: Most control steps the reset spends putting a held object in its gripper.
+HOLD_MAX_STEPS = 300
+
+
 class RsbEnv(gymnasium.Env):
     """The RSB environment (see the module docstring)."""
 
@@ -131,6 +141,7 @@ class RsbEnv(gymnasium.Env):
         visual_level: int = 0,
         language_level: int = 0,
         control_hz: int = CONTROL_HZ,
+        start_held: bool = True,
     ) -> None:
         if task == "":
             raise EnvError("RsbEnv needs task=PATH (a task file) or a parsed Problem")
@@ -141,6 +152,8 @@ class RsbEnv(gymnasium.Env):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise EnvError(f"unknown render_mode {render_mode!r}; valid choices: rgb_array")
         self.problem = _load_problem(task)
+        #: Object -> arm holding it at reset (``(Grasped OBJECT GRIPPER)`` in ``:init``).
+        self.start_hold: dict[str, str] = held_at_reset(self.problem) if start_held else {}
         source = Path(str(self.problem.path))
         # the task file and every file it names (rsb_mj.lang.digest)
         self.task_sha256 = task_digest(source).sha256 if source.is_file() else ""
@@ -264,8 +277,10 @@ class RsbEnv(gymnasium.Env):
         self._perturb.restore()
         self.scene.apply_episode(self.data, episode)
         self._instruction, perturbation = self._perturb.apply(self.data, episode)
-        self._signals.reset(self.data)
+        self._signals.reset(self.data)  # resting heights: on the table, before any grasp
         self._gripper_cmd = np.ones(2)
+        if self.start_hold:
+            self._take_held()
         self._step_count = 0
         info = self._info(self._signals.snapshot(self.data, self._gripper_cmd))
         if self._cost is not None:
@@ -283,6 +298,8 @@ class RsbEnv(gymnasium.Env):
             "task_sha256": self.task_sha256,
             "perturbation": perturbation,
         }
+        if self.start_hold:  # only then: records of empty-handed starts stay as they were
+            info["sim"]["held"] = dict(self.start_hold)
         return self._obs(), info
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -294,9 +311,7 @@ class RsbEnv(gymnasium.Env):
         if self.episode is None:
             raise EnvError("call reset() before step()")
         action = self._validate(action)
-        ctrl = action[self._act_src]
-        fingers = FINGER_CLOSED + np.clip(ctrl, 0.0, 1.0) * (FINGER_OPEN - FINGER_CLOSED)
-        self.data.ctrl[self._act_ids] = np.where(self._is_finger, fingers, ctrl)
+        self._apply_action(action)
         self._gripper_cmd = np.clip(action[[6, 13]], 0.0, 1.0)
         model, data, rec = self.model, self.data, self._signals
         rec.begin(self.substeps)
@@ -324,6 +339,55 @@ class RsbEnv(gymnasium.Env):
         info = self._info(signals)
         info["cost"], info["cost_violations"] = cost
         return self._obs(), reward, terminated, False, info
+
+    def _take_held(self) -> None:
+        """Put each object the task holds at reset (``(Grasped OBJECT GRIPPER)`` in
+        ``:init``, :mod:`rsb_mj.lang.held`) in its gripper: the expert's own approach,
+        descent, close and lift with that arm, run in physics before the first observation
+        (a few seconds of simulated time; nothing is scored or counted), the gripper left
+        commanded closed.
+
+        Raises:
+            EnvError: when the grasp cannot be planned or does not hold the object.
+        """
+        from rsb_mj.expert.pick_place import PickPlaceExpert
+        from rsb_mj.scoring.predicates.grasped import CLOSED_BELOW
+
+        assert self.episode is not None
+        for obj, side in self.start_hold.items():
+            expert = PickPlaceExpert(self, self.episode.target, pick_only=side)
+            action = expert.act()
+            if expert.mover != obj:
+                raise EnvError(
+                    f"{self.problem.path}: (Grasped {obj} {side}_gripper) in :init, but the "
+                    f"goal moves {expert.mover!r}: hold what the goal moves"
+                )
+            for _ in range(HOLD_MAX_STEPS):
+                if expert.done:
+                    break
+                self._apply_action(action)
+                for _ in range(self.substeps):
+                    mujoco.mj_step(self.model, self.data)
+                action = expert.act()
+            s = SIDES.index(side)
+            opening = float(finger_to_gripper(self.data.qpos[self._finger_adr[s]].mean()))
+            if expert.failure or not expert.done or action[7 * s + 6] >= CLOSED_BELOW:
+                raise EnvError(
+                    f"{self.problem.path}: cannot put {obj!r} in {side}_gripper at reset: "
+                    f"{expert.failure or 'the grasp did not finish'}"
+                )
+            if opening <= 0.05:
+                raise EnvError(
+                    f"{self.problem.path}: {side}_gripper closed on nothing at reset: "
+                    f"{obj!r} slipped"
+                )
+            self._gripper_cmd[s] = 0.0
+
+    def _apply_action(self, action: np.ndarray) -> None:
+        """Set the actuators' targets from a 14-D action (grippers 0 closed .. 1 open)."""
+        ctrl = action[self._act_src]
+        fingers = FINGER_CLOSED + np.clip(ctrl, 0.0, 1.0) * (FINGER_OPEN - FINGER_CLOSED)
+        self.data.ctrl[self._act_ids] = np.where(self._is_finger, fingers, ctrl)
 
     def _freeze(self, violations: tuple[bool, ...]) -> None:
         """Stop every moving object a violated step term names (VLA-Arena's CBDDL)."""

@@ -70,6 +70,8 @@ class SimView:
         seed: the policy's own seed for this episode (see :func:`policy_seed`).
         letters: candidate -> the option letter it shows (what the images and the instruction
             say anyway; not the answer).
+        start_hold: object -> the arm holding it since reset (``(Grasped OBJECT GRIPPER)`` in
+            ``:init``; empty with ``start_held=False`` or when the hands start empty).
     """
 
     model: mujoco.MjModel
@@ -80,6 +82,7 @@ class SimView:
     instruction: str
     seed: int
     letters: dict[str, str]
+    start_hold: dict[str, str] = field(default_factory=dict)
     _answer: str | None = field(default=None, repr=False)
 
     @property

@@ -202,6 +202,7 @@ def settings_of(record: EpisodeRecord) -> tuple[tuple[str, Any], ...]:
         ("visual_level", perturbation.get("visual_level", 0)),
         ("language_level", perturbation.get("language_level", 0)),
         ("mujoco", sim.get("mujoco") or record.versions.get("mujoco")),
+        ("held", tuple(sorted((sim.get("held") or {}).items()))),
     )
 
 

@@ -9,11 +9,11 @@ environment (see :mod:`rsb_mj.env.views`).
 
 The episode is a coroutine (:meth:`Rollout.steps`) that never calls its policy: it yields
 each query (:mod:`rsb_mj.evaluation.queries`: reset, next action, status at the end) and
-goes on with the answer, and yields :data:`STEP` between the rows of a chunk. So one episode
-can run in this thread (:meth:`Rollout.run`: each query answered by calling the policy at
-once; the tools and tests drive episodes so), and ``rsb eval`` runs episodes through
-:mod:`rsb_mj.evaluation.lockstep` (policy code on a thread of its own, up to ``--batch``
-episodes answered in one batch); each episode's record is the same either way.
+goes on with the answer, and yields :data:`STEP` between the rows of a chunk. One episode
+runs in this thread (:meth:`Rollout.run`: each query answered by calling the policy at
+once; ``rsb eval`` without ``--batch``, the tools and tests), and ``rsb eval --batch`` runs
+many in lockstep and answers their queries in one batch (:mod:`rsb_mj.evaluation.lockstep`);
+each episode's record is the same either way.
 
 Errors are not results: anything the policy raises (``SystemExit`` included, not
 ``KeyboardInterrupt``), an action that is not an action (wrong shape, non-finite, or
@@ -138,6 +138,7 @@ def policy_view(
         instruction=instruction,
         seed=policy_seed(episode.seed, policy.name),
         letters={cand: letter for letter, cand in episode.mapping.items()},
+        start_hold=dict(getattr(u, "start_hold", None) or {}),
         _answer=episode.target if policy.privileged else None,
     )
 

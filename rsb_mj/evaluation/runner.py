@@ -91,6 +91,10 @@ from rsb_mj.tables.episode_source import Source, resolve, tables_sha256
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
+#: How an Act2Answer episode starts (``--a2a-start``): the cube in the left gripper as the
+#: paper runs it (``held``, the task files' ``(Grasped cube left_gripper)``), or on the
+#: table, hands empty (``table``: the variant with a grasp).
+A2A_STARTS = ("held", "table")
 #: The rate [Hz] the suites' step limits are counted at.
 BASE_CONTROL_HZ = CONTROL_HZ
 
@@ -154,6 +158,9 @@ class EvalConfig:
             ``--sandbox-gpu``).
         batch: episodes each worker runs at once in lockstep, their policy queries batched
             (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
+        a2a_start: ``"held"`` (default) or ``"table"`` (:data:`A2A_STARTS`): whether what a
+            task holds at reset (Act2Answer's cube) starts in the gripper; a run directory
+            keeps the start it began with.
         tables: a folder of private tables (``--tables``, :mod:`rsb_mj.tables.private.build`)
             the rows are read from instead of the shipped tables; each record then names
             its private manifest's sha256 instead of its row
@@ -189,6 +196,7 @@ class EvalConfig:
     feature_modules: tuple[str, ...] = ()
     batch: int = 1
     tables: Path | None = None
+    a2a_start: str = "held"
     sealed: bool = False
     secret_file: Path | None = None
     sandbox: bool = True
@@ -226,6 +234,10 @@ class EvalConfig:
             raise EvalError(
                 f"--batch {self.batch} with --ray: a Ray task runs one episode; use --batch "
                 "with --jobs, or --ray without --batch"
+            )
+        if self.a2a_start not in A2A_STARTS:
+            raise EvalError(
+                f"--a2a-start {self.a2a_start!r}; valid choices: {', '.join(A2A_STARTS)}"
             )
         if self.control_hz not in CONTROL_RATES:
             raise EvalError(
@@ -314,9 +326,10 @@ def _check_sealed(config: EvalConfig) -> None:
 def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     """The env factory for ``config``'s environment settings (perturbation levels, control
     rate), or None for the default environment."""
-    if (config.visual_level, config.language_level, config.control_hz) == (0, 0, BASE_CONTROL_HZ):
+    settings = (config.visual_level, config.language_level, config.control_hz)
+    if settings == (0, 0, BASE_CONTROL_HZ) and config.a2a_start == "held":
         return None
-    return SettingsEnvFactory(config.visual_level, config.language_level, config.control_hz)
+    return SettingsEnvFactory(*settings, start_held=config.a2a_start == "held")
 
 
 def _check_bounds(config: EvalConfig, sources: list[Source]) -> None:
@@ -461,7 +474,12 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
                 + (f"a sealed run with key id {seal.key_id[:12]}" if seal else "an unsealed one")
                 + ": use another --out"
             )
-        defaults = {"visual_level": 0, "language_level": 0, "control_hz": BASE_CONTROL_HZ}
+        defaults = {
+            "visual_level": 0,
+            "language_level": 0,
+            "control_hz": BASE_CONTROL_HZ,
+            "a2a_start": "held",
+        }
         for name, default in defaults.items():
             held, asked = previous.get(name, default), getattr(config, name)
             if held != asked:
@@ -484,6 +502,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
             "visual_level": config.visual_level,
             "language_level": config.language_level,
             "control_hz": config.control_hz,
+            "a2a_start": config.a2a_start,
             "features": config.features,
             "feature_modules": list(config.feature_modules),
             "versions": versions(),

@@ -3,10 +3,12 @@
 Each process (the parent with ``--workers 1``, else each pool worker) caches its
 environments per (suite, split, cameras), its policies per spec (:class:`~rsb_mj.
 evaluation.lockstep.Ports`) and one parsed task per suite, so building them is paid once
-per process, not per episode. Episodes run through :func:`~rsb_mj.evaluation.lockstep.
-run_lockstep`: :func:`run_job` one at a time (the unbatched path is its one-slot case),
-:func:`run_batch` up to B at once in lockstep (``rsb eval --batch B``), with one
-environment per slot and a policy per slot, or one shared by all slots when it is batched.
+per process, not per episode. :func:`run_job` runs one episode in this thread
+(:meth:`~rsb_mj.evaluation.rollout.Rollout.run`: the policy called at once, no policy
+thread; in the main thread ``SIGALRM`` ends a call past the episode's wall-clock limit);
+:func:`run_batch` runs up to B at once in lockstep (``rsb eval --batch B``,
+:func:`~rsb_mj.evaluation.lockstep.run_lockstep`), with one environment per slot and a
+policy per slot, or one shared by all slots when it is batched.
 
 :func:`run_job` always returns a record: whatever goes wrong in an episode (a user policy
 that raises, even ``SystemExit``, in its factory, ``reset`` or ``act``; a policy server
@@ -128,6 +130,7 @@ class SettingsEnvFactory:
         visual_level, language_level: VLA-Arena's perturbation levels (0-4).
         control_hz: control rate [Hz] (20 or 50; see ``RsbEnv``).
         width, height: camera image size [px].
+        start_held: ``RsbEnv``'s (``rsb eval --a2a-start held|table``).
     """
 
     visual_level: int = 0
@@ -135,6 +138,7 @@ class SettingsEnvFactory:
     control_hz: int = 20
     width: int = 320
     height: int = 240
+    start_held: bool = True
 
     def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
         """The environment of ``suite`` rendering ``cameras``."""
@@ -146,6 +150,7 @@ class SettingsEnvFactory:
             "control_hz": self.control_hz,
             "width": self.width,
             "height": self.height,
+            "start_held": self.start_held,
         }
         if is_task_file(suite):
             return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras, **settings)
@@ -370,15 +375,25 @@ def run_job(
     module docstring). After an error the job's policy is rebuilt for the next episode,
     and after an error outside the policy the environment too.
     """
-    jobs, records = [job], []
-    run_batch(
-        lambda n: [jobs.pop()] if jobs else [],
-        lambda _, record: records.append(record),
-        batch=1,
-        env_factory=env_factory,
-        on_step=on_step,
-    )
-    return records[0]
+    if _PORTS.share:
+        _PORTS.close_all()  # built for lockstep batches
+        _PORTS.share = False
+    seat = begin(job, 0, env_factory, on_step)
+    if isinstance(seat, EpisodeRecord):
+        return seat
+    record, error = None, None
+    try:
+        record = seat.rollout.run(seat.steps)
+    except KeyboardInterrupt:
+        _PORTS.give(seat.port)
+        raise
+    except BaseException as exc:  # our code or the environment raised out of the rollout
+        error = exc
+    out = seat.close(record, error)
+    if out.termination == "error" and not seat.port.retired:
+        _PORTS.retire(seat.port)  # rebuilt for the next episode, as after any error
+    _PORTS.give(seat.port)
+    return out
 
 
 def close_all() -> None:

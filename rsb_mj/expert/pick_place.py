@@ -25,8 +25,9 @@ robot holds still.
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,12 @@ BASE_HZ = CONTROL_HZ
 APPROACH_HEIGHT = 0.08
 #: Height of the object's bottom above the table while carried [m].
 CARRY_CLEARANCE = 0.10
+#: Height of the object's bottom above the table when it is held at reset (``pick_only``):
+#: low, so the arm hides less of the table from the head camera [m].
+HOLD_CLEARANCE = 0.03
+#: Lowest carry height of the object's bottom above the table, tried when the zone is out
+#: of reach at :data:`CARRY_CLEARANCE` [m].
+LOW_CARRY_CLEARANCE = 0.03
 #: Height of the object's bottom above the table when it is released [m].
 RELEASE_HEIGHT = 0.008
 #: Height of the retreat after release [m].
@@ -106,10 +113,17 @@ class PickPlaceExpert:
     """
 
     def __init__(
-        self, env: Any, target: str, *, rng: np.random.Generator | None = None, safe: bool = True
+        self,
+        env: Any,
+        target: str,
+        *,
+        rng: np.random.Generator | None = None,
+        safe: bool = True,
+        pick_only: str = "",
     ) -> None:
         self.env = env
         self.safe = safe
+        self.pick_only = pick_only
         self._ignored: set[int] = set()
         self.target = target
         self.mover = target
@@ -165,6 +179,13 @@ class PickPlaceExpert:
         # The arm on the side of the candidate (the moved object, or where it goes).
         x = float(w.data.xpos[w.model.body(w.candidate_bodies[self.target]).id][0])
         self.side = "right" if x >= 0 else "left"
+        # Held at reset ((Grasped OBJECT GRIPPER) in :init): that arm, and only the placement.
+        held = {} if self.pick_only else w.held
+        self._holding = self.mover in held
+        if self._holding:
+            self.side = held[self.mover]
+        elif self.pick_only:
+            self.side = self.pick_only
         self.arm = Arm(w.model, self.side)
         if self.safe:
             self.arm.checker.keep_clear(w.hazards)
@@ -176,11 +197,11 @@ class PickPlaceExpert:
         for a in others.values():
             self._rest[a.offset : a.offset + 6] = a.q(w.data)
             self._rest[a.offset + 6] = 1.0
-        self._gripper = 1.0
+        self._gripper = 0.0 if self._holding else 1.0
         self._target_q = self.arm.q(w.data)
         if self._rng is None:
             self._rng = np.random.default_rng(w.seed)
-        self._last = self._action(self._target_q, 1.0)
+        self._last = self._action(self._target_q, self._gripper)
         self._script = self._run()
 
     def _action(self, q: np.ndarray, gripper: float) -> np.ndarray:
@@ -350,10 +371,64 @@ class PickPlaceExpert:
             return p, turn @ rot, q
         raise ExpertError("no reachable pose above the zone: " + "; ".join(errors[:3]))
 
+    def _carry_pose(
+        self, offset: np.ndarray, rot: np.ndarray, lift: float, box: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_place_pose` at the carry height ``lift`` [m], else (a zone beyond the
+        arm's reach up there, e.g. across the table for an object held since reset) lower,
+        down to :data:`LOW_CARRY_CLEARANCE` above the table."""
+        try:
+            return self._place_pose(offset, rot, lift)
+        except ExpertError:
+            tcp, _ = self.arm.tcp(self.world.data)
+            low = self.world.table_top_z + LOW_CARRY_CLEARANCE + (tcp[2] - box.bottom)
+            for height in np.linspace(lift, low, 5)[1:]:
+                with contextlib.suppress(ExpertError):
+                    return self._place_pose(offset, rot, float(height))
+            raise
+
     def _run(self) -> Iterator[list[np.ndarray]]:
         w, arm = self.world, self.arm
         body = self.mover
         obj_geoms = w.body_geoms(body)
+        if self._holding:  # in the hand since reset: carry it from where it is
+            tcp, rot = arm.tcp(w.data)
+            lift, rot = float(tcp[2]), rot.copy()
+        else:
+            lift, rot = yield from self._pick(body)
+            if self.pick_only:
+                return
+        self.phase = "carry"
+        box = object_box(w.model, w.data, body)
+        tcp, _ = arm.tcp(w.data)
+        if self.safe and w.hazards:  # the carried object keeps clear of the hazards too
+            arm.checker.carry(w.model.body(body).id, w.data)
+        try:
+            p_above, rot, q_above = self._carry_pose(box.center[:2] - tcp[:2], rot, lift, box)
+            carry = self._move_joint(q_above, 0.0, allowed=obj_geoms)
+        finally:
+            arm.checker.carry(None)
+        yield carry
+        yield from self._settle()
+        self.phase = "lower"
+        p_place = p_above.copy()
+        p_place[2] = w.table_top_z + RELEASE_HEIGHT + (tcp[2] - box.bottom)
+        yield self._line(p_above, p_place, rot, 0.0)
+        yield from self._settle()
+        self.phase = "release"
+        yield from self._grip(1.0)
+        self.phase = "retreat"
+        p_up = p_place + np.array([0.0, 0.0, RETREAT_HEIGHT])
+        with contextlib.suppress(ExpertError):  # at the edge of reach: straight home instead
+            retreat = self._line(p_place, p_up, rot, 1.0)
+            yield retreat
+        self.phase = "home"
+        yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)
+
+    def _pick(self, body: str) -> Generator[list[np.ndarray], None, tuple[float, np.ndarray]]:
+        """Approach, descend, close and lift ``body``; returns the lifted TCP height [m] and
+        the grasp's TCP rotation."""
+        w, arm = self.world, self.arm
         self.phase = "approach"
         p_grasp, rot, q_pre = self._grasp_pose()
         p_pre = p_grasp - APPROACH_HEIGHT * rot[:, 2]
@@ -370,31 +445,9 @@ class PickPlaceExpert:
         self.phase = "lift"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
-        lift = CARRY_CLEARANCE + (tcp[2] - box.bottom) + w.table_top_z
+        clearance = HOLD_CLEARANCE if self.pick_only else CARRY_CLEARANCE
+        lift = clearance + (tcp[2] - box.bottom) + w.table_top_z
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
-        self.phase = "carry"
-        box = object_box(w.model, w.data, body)
-        tcp, _ = arm.tcp(w.data)
-        if self.safe and w.hazards:  # the carried object keeps clear of the hazards too
-            arm.checker.carry(w.model.body(body).id, w.data)
-        try:
-            p_above, rot, q_above = self._place_pose(box.center[:2] - tcp[:2], rot, lift)
-            carry = self._move_joint(q_above, 0.0, allowed=obj_geoms)
-        finally:
-            arm.checker.carry(None)
-        yield carry
-        yield from self._settle()
-        self.phase = "lower"
-        p_place = p_above.copy()
-        p_place[2] = w.table_top_z + RELEASE_HEIGHT + (tcp[2] - box.bottom)
-        yield self._line(p_above, p_place, rot, 0.0)
-        yield from self._settle()
-        self.phase = "release"
-        yield from self._grip(1.0)
-        self.phase = "retreat"
-        p_up = p_place + np.array([0.0, 0.0, RETREAT_HEIGHT])
-        yield self._line(p_place, p_up, rot, 1.0)
-        self.phase = "home"
-        yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)
+        return lift, rot

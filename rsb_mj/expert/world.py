@@ -40,6 +40,7 @@ class World:
         hazards: geom id -> clearance [m] of the objects the task's ``:cost`` names
             (:mod:`rsb_mj.expert.hazards`); empty without a ``:cost``.
         problem: the task (its ``:goal`` says what moves where, :meth:`aim`), or None.
+        held: object -> the arm holding it since reset (the env's ``start_hold``).
     """
 
     model: mujoco.MjModel
@@ -51,6 +52,7 @@ class World:
     seed: int
     hazards: dict[int, float] = field(default_factory=dict)
     problem: Problem | None = None
+    held: dict[str, str] = field(default_factory=dict)
 
     def body_geoms(self, body: str) -> tuple[int, ...]:
         """Geom ids of ``body`` and its children."""
@@ -116,4 +118,5 @@ def world_of(env: Any) -> World:
         seed=int(seed),
         hazards=hazard_clearances(u.model, scene.problem),
         problem=scene.problem,
+        held=dict(getattr(u, "start_hold", None) or {}),
     )

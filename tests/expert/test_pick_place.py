@@ -94,21 +94,25 @@ def test_reset_starts_a_fresh_plan(env):
 
 def test_the_goal_says_what_moves_and_where(env):
     """RSB's (In ?answer zone) moves the candidate into the zone; Act2Answer's
-    (On cube ?answer) moves the cube onto the candidate plate, with the plate's arm."""
+    (On cube ?answer) moves the cube onto the candidate plate, with the plate's arm when the
+    cube starts on the table, with the left arm holding it since reset otherwise."""
     obs, _ = env.reset(options={"episode": load_episode("RSB-Math-4", "eval", 0)})
     expert = PickPlaceExpert(env, env.episode.target)
     expert.act(obs)
     assert expert.mover == env.episode.target
     np.testing.assert_array_equal(expert.world.zone_center, env.scene.zone_center)
-    a2a = RsbEnv(task_path("A2A-Color"), suite="A2A-Color", cameras=())
-    try:
-        obs, _ = a2a.reset(options={"episode": load_episode("A2A-Color", "eval", 0)})
-        for plate in ("plate_a", "plate_b"):
-            expert = PickPlaceExpert(a2a, plate)
-            expert.act(obs)
-            xy = a2a.data.xpos[a2a.model.body(plate).id][:2]
-            assert expert.mover == "cube" and expert.side == ("right" if xy[0] >= 0 else "left")
-            np.testing.assert_array_equal(expert.world.zone_center[:2], xy)
-            assert expert.world.zone_half.tolist() == [0.08, 0.06]
-    finally:
-        a2a.close()
+    for start_held in (False, True):
+        a2a = RsbEnv(task_path("A2A-Color"), suite="A2A-Color", cameras=(), start_held=start_held)
+        try:
+            obs, _ = a2a.reset(options={"episode": load_episode("A2A-Color", "eval", 0)})
+            for plate in ("plate_a", "plate_b"):
+                expert = PickPlaceExpert(a2a, plate)
+                expert.act(obs)
+                xy = a2a.data.xpos[a2a.model.body(plate).id][:2]
+                side = "left" if start_held else ("right" if xy[0] >= 0 else "left")
+                assert (expert.mover, expert.side) == ("cube", side)
+                assert expert.phase == ("carry" if start_held else "approach")
+                np.testing.assert_array_equal(expert.world.zone_center[:2], xy)
+                assert expert.world.zone_half.tolist() == [0.08, 0.06]
+        finally:
+            a2a.close()

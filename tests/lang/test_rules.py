@@ -23,6 +23,7 @@ from .rules.test_semantics import CASES as SEMANTICS_CASES
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
 from .rules.test_semantics_goal import CASES as GOAL_CASES
+from .rules.test_semantics_held import CASES as HELD_CASES
 from .rules.test_semantics_language import CASES as LANGUAGE_CASES
 from .rules.test_semantics_mapping import CASES as MAPPING_CASES
 from .rules.test_semantics_unused import CASES as UNUSED_CASES
@@ -491,6 +492,7 @@ ALL_CASES = (
     + CANDIDATES_CASES
     + MAPPING_CASES
     + GOAL_CASES
+    + HELD_CASES
     + CONNECTIVES_CASES
     + UNUSED_CASES
     + LANGUAGE_CASES
@@ -528,6 +530,7 @@ def test_family_of_code_matches_module():
         "semantics_candidates": "4",
         "semantics_mapping": "4",
         "semantics_goal": "4",
+        "semantics_held": "4",
         "semantics_connectives": "4",
         "semantics_unused": "4",
         "semantics_language": "4",

@@ -20,6 +20,7 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.instructions import TaskLike
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.task import Task
 from rsb_mj.scene.compiler import Scene
 
@@ -33,17 +34,20 @@ STAGE_PACKAGES = (
     "rsb_mj.perturb",
     "rsb_mj.scene",
     "rsb_mj.scoring",
+    "rsb_mj.tables",
 )
 #: Single modules walked besides the packages.
 STAGE_MODULES = ("rsb_mj.episodes.episode", "rsb_mj.lang.a2a", "rsb_mj.lang.task")
 #: Parameter name -> the types its annotation may be made of (a union of some of them).
 ALLOWED: dict[str, frozenset[type]] = {
     "problem": frozenset({Problem, Task, type(None)}),  # None: "load it" (build_table)
-    "task": frozenset({Task, Problem, str, Path}),  # str / Path: a task file
+    # str / Path: a task file; GoalTask: a task whose goal is a placement (rsb_mj.lang.goal_task)
+    "task": frozenset({Task, GoalTask, Problem, str, Path}),
     "episode": frozenset({Episode}),
 }
 #: Names the test resolves for modules that import them only for type checking.
 TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}
+TYPE_NAMES["GoalTask"] = GoalTask
 TYPE_NAMES["Scene"] = Scene
 TYPE_NAMES["QuestionSource"] = QuestionSource
 #: Names that hold a task, problem or episode object (probing targets).

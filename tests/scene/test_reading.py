@@ -106,8 +106,12 @@ def test_legibility_cli_rejects_unknown_sources(capsys):
     err = capsys.readouterr().err
     assert "unknown suite 'RSB-Nope'; valid choices: RSB-Math-4," in err
     assert "all, objects, or a task file (.bddl)" in err
-    assert main(["legibility", "RSB-Math-4", "-n", "0"]) == 2
-    assert "-n must be >= 1 and --start >= 0, got -n 0 --start 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["legibility", "RSB-Math-4", "-n", "0"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: rsb legibility ")
+    assert err.endswith("rsb legibility: error: argument -n/--episodes: 0: must be at least 1\n")
 
 
 @pytest.mark.slow

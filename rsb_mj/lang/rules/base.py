@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
-from rsb_mj.lang.expr import Atom, Expr, walk_atoms
+from rsb_mj.lang.expr import Atom, Expr, Name, walk_atoms
 from rsb_mj.lang.nodes import Span
 
 
@@ -124,13 +124,27 @@ class Context:
                 return span
         return self.problem.span
 
-    def report(self, code: str, message: str, span: Span | None, fix: str | None = None) -> None:
-        """Record a finding of rule ``code`` at ``span`` (the problem's span when None)."""
+    def report(
+        self,
+        code: str,
+        message: str,
+        span: Span | None,
+        fix: str | None = None,
+        severity: str | None = None,
+    ) -> None:
+        """Record a finding of rule ``code`` at ``span`` (the problem's span when None), at the
+        rule's severity unless ``severity`` (``"warning"``: what LIBERO's or VLA-Arena's own
+        loader accepts in a file of their domains) says otherwise."""
         spec = RULES[code]
         where = span if span is not None and span.line > 0 else self.problem.span
+        level = severity or spec.severity
         self.diagnostics.append(
-            Diagnostic(spec.code, spec.name, spec.severity, message, self.path, where, fix)
+            Diagnostic(spec.code, spec.name, level, message, self.path, where, fix)
         )
+
+    def used_names(self) -> set[str]:
+        """Every name an atom of ``:init``, ``:grasp``, ``:goal`` or ``:cost`` uses."""
+        return {a.value for _, atom in self.atoms() for a in atom.args if isinstance(a, Name)}
 
     def expressions(self) -> tuple[tuple[str, Expr], ...]:
         """Every top-level expression with its block keyword (init, grasp, goal, cost)."""

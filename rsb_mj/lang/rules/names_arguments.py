@@ -9,6 +9,7 @@ parts = ``all`` or a list of part ids) are those of
 from __future__ import annotations
 
 from rsb_mj.lang.expr import Arg, Atom, Name, Number, NumberList, Variable
+from rsb_mj.lang.held import is_held_atom
 from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lang.rules.base import Context, rule
 
@@ -25,10 +26,12 @@ __all__ = ["ALL_PARTS", "argument_kind", "expected_kinds", "predicate_arity"]
 def predicate_arity(ctx: Context) -> None:
     """A known predicate applied to the wrong number of arguments (arities as LIBERO's and
     VLA-Arena's ``base_predicates.py`` and ``_eval_predicate`` read them)."""
-    for _, atom in ctx.atoms():
+    for block, atom in ctx.atoms():
         info = PREDICATES.get(atom.predicate.lower())
         if info is None or info.args is None or len(atom.args) == info.arity:
             continue
+        if is_held_atom(block, atom):
+            continue  # (Grasped OBJECT GRIPPER): held at reset, RSB440
         ctx.report(
             "RSB205",
             f"{info.name!r} takes {info.arity} argument{'s' if info.arity != 1 else ''} "

@@ -50,6 +50,18 @@ def unknown_category(ctx: Context) -> None:
         )
 
 
+#: Why RSB208 on a region is a warning outside ``(:domain rsb)``.
+_SAME_NAME_LOADERS = (
+    "; LIBERO's and VLA-Arena's loaders accept this (a warning in their domains): rsb_mj "
+    "uses the first definition"
+)
+#: Why RSB209 on a region nothing uses is a warning outside ``(:domain rsb)``.
+_UNUSED_REGION_LOADERS = (
+    "; LIBERO's and VLA-Arena's loaders accept this and nothing uses the region (a warning "
+    "in their domains): rsb_mj builds no site for it"
+)
+
+
 @rule(
     "RSB208",
     "duplicate-name",
@@ -59,7 +71,9 @@ def unknown_category(ctx: Context) -> None:
 )
 def duplicate_name(ctx: Context) -> None:
     """The same name declared twice (objects and fixtures share one namespace) or two regions
-    with the same full name: references to it become ambiguous."""
+    with the same full name: references to it become ambiguous. Outside ``(:domain rsb)`` a
+    region defined twice is a warning (LIBERO's and VLA-Arena's loaders accept it; rsb_mj uses
+    the first definition)."""
     seen: dict[str, Span] = {}
     for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
         if decl.name in seen:
@@ -74,10 +88,12 @@ def duplicate_name(ctx: Context) -> None:
     for region in ctx.problem.regions:
         full = region.full_name
         if full in regions:
+            loaders = "" if ctx.is_rsb else _SAME_NAME_LOADERS
             ctx.report(
                 "RSB208",
-                f"region {full!r} is defined again (first at line {regions[full].line})",
+                f"region {full!r} is defined again (first at line {regions[full].line})" + loaders,
                 region.span,
+                severity="warning" if loaders else None,
             )
         elif full in seen:
             ctx.report("RSB208", f"region {full!r} has the name of a declared object", region.span)
@@ -93,7 +109,9 @@ def duplicate_name(ctx: Context) -> None:
 )
 def unknown_region_target(ctx: Context) -> None:
     """A region whose ``:target`` is not a declared fixture or object (or that has no
-    ``:target`` at all): nothing to attach it to, and its full name is unclear."""
+    ``:target`` at all): nothing to attach it to, and its full name is unclear. Outside
+    ``(:domain rsb)`` a region that nothing uses is a warning (LIBERO's and VLA-Arena's loaders
+    accept it; rsb_mj builds no site for it)."""
     for region in ctx.problem.regions:
         if region.target is None:
             ctx.report(
@@ -107,12 +125,15 @@ def unknown_region_target(ctx: Context) -> None:
             continue
         close = did_you_mean(region.target, ctx.decls)
         hint = f"did you mean {close!r}? " if close else ""
+        unused = not ctx.is_rsb and region.full_name not in ctx.used_names()
         ctx.report(
             "RSB209",
             f"region {region.name!r} targets {region.target!r}, which is not declared; "
-            f"{hint}valid targets: {choices_text(ctx.decls) or '(none declared)'}",
+            f"{hint}valid targets: {choices_text(ctx.decls) or '(none declared)'}"
+            + (_UNUSED_REGION_LOADERS if unused else ""),
             region.span,
             fix=close,
+            severity="warning" if unused else None,
         )
 
 

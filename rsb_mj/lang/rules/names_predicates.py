@@ -8,6 +8,7 @@ rsb's, each predicate with the domains that define it).
 from __future__ import annotations
 
 from rsb_mj.errors import did_you_mean
+from rsb_mj.lang.held import is_held_atom
 from rsb_mj.lang.predicates import (
     PREDICATE_DOMAINS,
     PREDICATES,
@@ -87,7 +88,7 @@ def unscoreable_predicate(ctx: Context) -> None:
         if info is None:
             continue  # RSB204
         valid = {"init": RSB_PLACEMENT, "cost": RSB_COST}.get(block, RSB_SCOREABLE)
-        if info.name in valid:
+        if info.name in valid or is_held_atom(block, atom):  # held at reset: RSB440
             continue
         names = ", ".join(_DOMAIN_WORDS[d] for d in PREDICATE_DOMAINS if d in info.domains)
         doing = {"init": "place objects with", "cost": "evaluate"}.get(block, "score")

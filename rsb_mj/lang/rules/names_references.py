@@ -10,6 +10,7 @@ from __future__ import annotations
 from rsb_mj.errors import did_you_mean
 from rsb_mj.lang.block_values import VARIABLE_KINDS
 from rsb_mj.lang.expr import Name, Variable
+from rsb_mj.lang.held import is_held_atom
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lang.rules.base import Context, rule
@@ -27,7 +28,9 @@ __all__ = ["undefined_name", "undefined_variable"]
 )
 def undefined_name(ctx: Context) -> None:
     """A name used in ``:init``, ``:goal``, ``:cost``, ``:grasp`` or ``:obj_of_interest`` that
-    is neither a declared object or fixture nor a region's full name (``<target>_<region>``)."""
+    is neither a declared object or fixture nor a region's full name (``<target>_<region>``).
+    Outside ``(:domain rsb)`` an ``:obj_of_interest`` name is a warning (LIBERO's and
+    VLA-Arena's loaders accept it)."""
     known = set(ctx.decls) | set(ctx.regions)
 
     def check(name: str, span: Span, where: str) -> None:
@@ -35,19 +38,30 @@ def undefined_name(ctx: Context) -> None:
             return
         close = did_you_mean(name, known)
         hint = f"; did you mean {close!r}?" if close else ""
+        # LIBERO's and VLA-Arena's loaders never resolve :obj_of_interest names: a warning there
+        loose = where == ":obj_of_interest" and not ctx.is_rsb
         ctx.report(
             "RSB207",
-            f"{name!r} in {where} is not a declared object, fixture or region{hint}",
+            f"{name!r} in {where} is not a declared object, fixture or region{hint}"
+            + (
+                "; LIBERO's and VLA-Arena's loaders accept this (a warning in their domains)"
+                if loose
+                else ""
+            ),
             span,
             fix=close,
+            severity="warning" if loose else None,
         )
 
     for block, atom in ctx.atoms():
         info = PREDICATES.get(atom.predicate.lower())
         takes_parts = info is not None and "parts" in (info.args or ())
-        for arg in atom.args:
+        held = is_held_atom(block, atom)
+        for index, arg in enumerate(atom.args):
             if not isinstance(arg, Name) or (takes_parts and arg.value == ALL_PARTS):
                 continue
+            if held and index == 1:
+                continue  # the gripper of (Grasped OBJECT GRIPPER): RSB440
             check(arg.value, arg.span, f":{block}")
     for name in ctx.problem.obj_of_interest:
         check(name, ctx.block_span("obj_of_interest"), ":obj_of_interest")

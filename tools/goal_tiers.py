@@ -1,0 +1,264 @@
+"""Measure the shipped goal suites: build, reset and expert success per tier-A0/A1 file.
+
+Over every task file of the shipped goal suites (``libero-layouts``: ``tasks/libero/``,
+``vla-arena``: ``tasks/vla_arena/``; :data:`rsb_mj.suites.GOAL_SUITES`), or the files given:
+
+1. whether the goal scene builds (``GoalEnv``, stand-in objects, no cameras) and resets on
+   each of ``--seeds`` seeds (0, 1, ...), each exception named with its message;
+2. the expert's success on each of those seeds, no seed filtered, its failures classified
+   as ``reset``, ``reach``, ``grasp`` or ``placement`` (:func:`failure_class`);
+3. with ``--timing``: construction + first reset of a goal scene beside a question scene
+   (``RSB-Math-4``), both without cameras, and a control step that renders the head camera
+   (320x240) in each.
+
+Each file's row is appended to ``OUT/goal_tiers.jsonl`` as it ends, so a killed run resumes
+where it stopped (rows of files already measured with the same seeds are kept). At the end
+``OUT/goal_tiers.json`` (every row, the summary and the timings) and ``OUT/goal_tiers.md`` (the
+tables) are written atomically. Results are "LIBERO/VLA-Arena layouts on Aloha": not
+comparable with published LIBERO/VLA-Arena numbers.
+
+Usage::
+
+    python tools/goal_tiers.py --out goal_tiers --seeds 5 --timing
+    python tools/goal_tiers.py --out sub --seeds 1 --limit 2 --match pick_up
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ROWS_FILE = "goal_tiers.jsonl"
+#: Failure classes of the expert, in table order.
+CLASSES = ("reset", "reach", "grasp", "placement")
+
+
+def failure_class(failure: str) -> str:
+    """The class of an expert episode's ``failure`` text (``""`` for a success):
+    :func:`rsb_mj.evaluation.goal_eval.failure_class`, where the expert running out of steps
+    without the goal holding (``policy`` there) counts as ``placement``."""
+    from rsb_mj.evaluation.goal_eval import failure_class as classify
+
+    cls = classify(failure)
+    return "placement" if cls == "policy" else cls
+
+
+def _source(path: Path) -> str:
+    return "libero" if "libero" in path.parts else "vla_arena"
+
+
+def measure(path: Path, seeds: int) -> dict:
+    """One file's row: tier, build outcome, build seconds and one episode per seed."""
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.goal_eval import run_episode
+    from rsb_mj.lang.goal_task import goal_task_of
+    from rsb_mj.lang.parser import parse_file
+
+    rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+    row: dict = {"file": rel, "source": _source(path), "seeds": seeds, "episodes": []}
+    try:
+        row["tier"] = goal_task_of(parse_file(path)).tier
+    except RsbError as exc:
+        row.update(tier="?", build=f"parse: {exc}")
+        return row
+    t0 = time.perf_counter()
+    try:
+        env = GoalEnv(path, cameras=())
+    except RsbError as exc:
+        row["build"] = f"{type(exc).__name__}: {str(exc).strip()}"
+        return row
+    row["build"] = "ok"
+    row["build_s"] = round(time.perf_counter() - t0, 3)
+    try:
+        for seed in range(seeds):
+            try:
+                rec = asdict(run_episode(env, "expert", seed))
+            except RsbError as exc:  # a step the env refused: named, not fatal to the run
+                rec = {"seed": seed, "success": False, "failure": f"{type(exc).__name__}: {exc}"}
+            row["episodes"].append(
+                {
+                    "seed": seed,
+                    "success": bool(rec["success"]),
+                    "failure": rec["failure"],
+                    "class": failure_class(rec["failure"]) if not rec["success"] else "",
+                    "steps": rec.get("steps", 0),
+                    "wall_s": rec.get("wall_s", 0.0),
+                }
+            )
+    finally:
+        env.close()
+    return row
+
+
+def timing(goal_file: Path) -> dict[str, float]:
+    """Construction + first reset (no cameras) of a goal scene and of a question scene
+    (``RSB-Math-4``), and one control step rendering the head camera at 320x240 in each
+    (seconds, the fastest of 3 steps)."""
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.suites import get_suite
+
+    def best_step(env, obs) -> float:
+        action = obs["state"].copy()
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            env.step(action)
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    out: dict[str, float] = {}
+    suite = get_suite("RSB-Math-4")
+    for key, make in (
+        ("goal", lambda cams: GoalEnv(goal_file, cameras=cams)),
+        ("question", lambda cams: RsbEnv(suite.path, suite=suite.name, cameras=cams)),
+    ):
+        t0 = time.perf_counter()
+        env = make(())
+        env.reset(seed=0)
+        out[f"{key}_construct_reset_s"] = round(time.perf_counter() - t0, 3)
+        env.close()
+        env = make(("head",))
+        obs, _ = env.reset(seed=0)
+        out[f"{key}_rendered_step_s"] = round(best_step(env, obs), 4)
+        env.close()
+    out["goal_file"] = goal_file.relative_to(ROOT).as_posix()  # type: ignore[assignment]
+    return out
+
+
+def summarize(rows: list[dict]) -> list[dict]:
+    """Per source and tier: files, built, reset on every seed, expert successes / episodes and
+    failures per class."""
+    groups: dict[tuple[str, str], list[dict]] = collections.defaultdict(list)
+    for r in rows:
+        groups[(r["source"], r["tier"])].append(r)
+    out = []
+    for (source, tier), rs in sorted(groups.items()):
+        built = [r for r in rs if r["build"] == "ok"]
+        eps = [e for r in built for e in r["episodes"]]
+        classes = collections.Counter(e["class"] for e in eps if not e["success"])
+        out.append(
+            {
+                "source": source,
+                "tier": tier,
+                "files": len(rs),
+                "built": len(built),
+                "reset_every_seed": sum(
+                    all(e["class"] != "reset" for e in r["episodes"]) for r in built
+                ),
+                "successes": sum(e["success"] for e in eps),
+                "episodes": len(eps),
+                **{c: classes[c] for c in CLASSES},
+            }
+        )
+    return out
+
+
+def markdown(rows: list[dict], summary: list[dict], times: dict) -> str:
+    """The tables: per source and tier, then each file not built or not reset, then timings."""
+    lines = [
+        "| source | tier | files | build | reset every seed | expert success "
+        "| failures reset/reach/grasp/placement |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in summary:
+        n = s["episodes"]
+        rate = f"{s['successes']}/{n} ({100 * s['successes'] / n:.0f}%)" if n else "-"
+        fails = "/".join(str(s[c]) for c in CLASSES)
+        lines.append(
+            f"| {s['source']} | {s['tier']} | {s['files']} | {s['built']} | "
+            f"{s['reset_every_seed']} | {rate} | {fails} |"
+        )
+    for r in rows:
+        if r["build"] != "ok":
+            lines.append(f"\n- not built: `{r['file']}`: {r['build']}")
+        for e in r["episodes"]:
+            if e["class"] == "reset":
+                lines.append(f"\n- no reset: `{r['file']}` seed {e['seed']}: {e['failure']}")
+    if times:
+        lines += [
+            "",
+            "| scene | construction + reset (s) | rendered step, head 320x240 (s) |",
+            "|---|---|---|",
+            f"| goal (`{times['goal_file']}`) | {times['goal_construct_reset_s']} | "
+            f"{times['goal_rendered_step_s']} |",
+            f"| question (RSB-Math-4) | {times['question_construct_reset_s']} | "
+            f"{times['question_rendered_step_s']} |",
+        ]
+    return "\n".join(lines).replace(f"{ROOT}/", "") + "\n"  # paths relative to the checkout
+
+
+def _files(args: argparse.Namespace) -> list[Path]:
+    if args.files:
+        files = [Path(f).resolve() for f in args.files]
+    else:
+        from rsb_mj.suites import GOAL_SUITES
+
+        files = [*GOAL_SUITES["libero-layouts"].files, *GOAL_SUITES["vla-arena"].files]
+    files = [f for f in files if args.match in f.name]
+    return files[: args.limit] if args.limit else files
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, append each file's row, then write the JSON and markdown; 0 when it ran
+    (whatever the rates), 2 for no files or a bad argument."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("files", nargs="*", help="task files (default: every shipped goal suite file)")
+    p.add_argument("--out", type=Path, required=True, help="folder for the rows and tables")
+    p.add_argument("--seeds", type=int, default=5, help="seeds per file (default 5)")
+    p.add_argument("--match", default="", help="only files whose name contains this")
+    p.add_argument("--limit", type=int, default=0, help="only the first N files (0: all)")
+    p.add_argument("--timing", action="store_true", help="also time goal vs question scenes")
+    args = p.parse_args(argv)
+    if args.seeds < 1:
+        print(f"goal_tiers: --seeds must be at least 1, got {args.seeds}", file=sys.stderr)
+        return 2
+    files = _files(args)
+    if not files:
+        print("goal_tiers: no task files to measure", file=sys.stderr)
+        return 2
+    from rsb_mj.atomic import atomic_write_text
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    log = args.out / ROWS_FILE
+    done: dict[str, dict] = {}
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:  # a line cut by a kill: measured again
+                continue
+            if row.get("seeds") == args.seeds:
+                done[row["file"]] = row
+    rows = []
+    for i, f in enumerate(files, 1):
+        key = f.relative_to(ROOT).as_posix() if f.is_relative_to(ROOT) else str(f)
+        if key not in done:
+            done[key] = measure(f, args.seeds)
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(done[key], sort_keys=True) + "\n")
+            ok = sum(e["success"] for e in done[key]["episodes"])
+            print(f"[{i}/{len(files)}] {key}: {done[key]['build']}, expert {ok}/{args.seeds}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+        rows.append(done[key])
+    times = timing(files[0]) if args.timing else {}
+    summary = summarize(rows)
+    report = {"seeds": args.seeds, "files": len(rows), "summary": summary, "timing": times}
+    report["rows"] = rows
+    atomic_write_text(args.out / "goal_tiers.json", json.dumps(report, indent=1) + "\n")
+    table = markdown(rows, summary, times)
+    atomic_write_text(args.out / "goal_tiers.md", table)
+    print(f"{len(rows)} task files, {args.seeds} seeds each (LIBERO/VLA-Arena layouts on Aloha)")
+    print(table, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
