@@ -23,6 +23,7 @@ The forms are a registry: a new kind of spec is one :class:`SpecForm` in :data:`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -125,9 +126,11 @@ def _lerobot_policy(spec: str) -> Policy:
     from rsb_mj.policies.child import ChildPolicy
 
     parsed = lerobot.parse_spec(spec)
-    build = spec
+    # the real path: only it is bound (lerobot-train's checkpoints/last is a symlink)
+    options = spec[len("lerobot:") :].split(",")[1:]
+    build = ",".join([f"lerobot:{os.path.realpath(parsed.path)}", *options])
     if parsed.convention is None:
-        build = f"{spec},convention={lerobot.training_convention(parsed.path)}"
+        build += f",convention={lerobot.training_convention(parsed.path)}"
     policy = ChildPolicy(build)
     policy.name = spec
     return policy

@@ -158,3 +158,26 @@ def test_a_policy_reads_only_the_cameras_its_checkpoint_declares(act_run):
     assert policy.checkpoint.path == act_run.checkpoint
     assert policy.checkpoint.policy_type == "act"
     assert policy.checkpoint.convention == "aloha"  # read from the dataset's meta/info.json
+
+
+def test_a_sealed_run_runs_the_checkpoint_in_the_sandbox(act_run, tmp_path):
+    """``rsb eval --sealed --policy lerobot:CKPT``: the checkpoint runs in a sandboxed policy
+    process (its folder bound read-only), scored, with no error or policy fault."""
+    from rsb_mj.policies.sandbox import available
+
+    if available() is not None:
+        pytest.skip(f"the sandbox is unavailable: {available()}")
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(b"a sealed lerobot test secret, 32+ bytes\n")
+    secret.chmod(0o600)
+    ckpt = act_run.checkpoint
+    (record,) = run_eval(
+        EvalConfig(
+            suites=("RSB-Math-4",), policies=(f"lerobot:{ckpt}",), episodes=1,
+            out=tmp_path / "eval", max_steps=10, workers=1, progress=False,
+            sealed=True, secret_file=secret,
+        )
+    )  # fmt: skip
+    assert record.policy == f"lerobot:{ckpt}"
+    assert (record.termination, record.error) == ("step_limit", None)
+    assert record.steps == 10
