@@ -300,11 +300,6 @@ def test_no_module_imports_from_a_later_stage():
     assert found == [], "imports against the data flow:\n" + "\n".join(found)
 
 
-#: Modules that still re-export, each deleted by a branch under way (this list must shrink:
-#: a module that no longer exists fails the test below, so a stale entry cannot stay).
-RE_EXPORTING_UNTIL_DELETED: dict[str, str] = {}
-
-
 def defined_names(tree: ast.Module) -> set[str]:
     """The names a module binds itself at top level (definitions, assignments, ``import x``;
     not ``from ... import`` and nothing under ``if TYPE_CHECKING``)."""
@@ -342,7 +337,7 @@ def re_exports(graph: ImportGraph) -> list[str]:
     ``__all__`` without defining it, or imports as ``from m import name as name``."""
     out = []
     for module in graph.files:
-        if graph.is_package(module) or module in RE_EXPORTING_UNTIL_DELETED:
+        if graph.is_package(module):
             continue
         tree = graph.tree(module)
         defined = defined_names(tree)
@@ -364,8 +359,6 @@ def test_no_module_re_exports_a_name_it_does_not_define():
     """One name, one import path: only a package's ``__init__`` re-exports (its public API)."""
     found = re_exports(GRAPH)
     assert found == [], "re-exported outside a package's __init__:\n" + "\n".join(found)
-    for module in RE_EXPORTING_UNTIL_DELETED:
-        assert module in GRAPH.files, f"{module} is gone: remove it from RE_EXPORTING_UNTIL_DELETED"
 
 
 # ---- the checker itself -------------------------------------------------------------------
