@@ -171,11 +171,15 @@ def test_the_lookup_cheat_scores_on_public_rows_and_guesses_on_private_ones(tabl
     assert sum(r.success for r in private) == 6
 
 
-def test_vla_eval_runs_private_tables_and_sends_only_the_suite(tables):
+def test_vla_eval_runs_private_tables_and_sends_only_the_suite(tables, tmp_path):
     pytest.importorskip("vla_eval", reason="the vla-eval plugin needs the extra: .[vla-eval]")
     from rsb_mj.integrations.vla_eval import RsbBenchmark
 
-    bench = RsbBenchmark("RSB-Math-4", tables=str(tables), width=32, height=24)
+    # A private draw is a sealed run: its outcomes go to a file, never to the model server.
+    outcomes = tmp_path / "outcomes.jsonl"
+    bench = RsbBenchmark(
+        "RSB-Math-4", tables=str(tables), outcomes=str(outcomes), width=32, height=24
+    )
     try:
         (task,) = bench.get_tasks()
         assert task == {"name": "RSB-Math-4", "suite": "RSB-Math-4"}
