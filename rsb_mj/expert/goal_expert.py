@@ -37,8 +37,6 @@ from rsb_mj.expert.hazards import hazard_clearances
 from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
     CARRY_CLEARANCE,
-    FINAL_APPROACH,
-    FINAL_SPEED,
     GRASP_TILTS,
     RELEASE_HEIGHT,
     RETREAT_HEIGHT,
@@ -229,23 +227,8 @@ class GoalExpert(PickPlaceExpert):
         w, arm = self.world, self.arm
         body = self.mover
         obj_geoms = w.body_geoms(body)
-        self.phase = "approach"
-        p_grasp, rot, q_pre = self._grasp_pose()
-        p_pre = p_grasp - APPROACH_HEIGHT * rot[:, 2]
-        yield self._move_joint(q_pre, 1.0)
-        yield from self._settle()
-        self.phase = "descend"
-        p_near = p_grasp - FINAL_APPROACH * rot[:, 2]
-        yield self._line(p_pre, p_near, rot, 1.0)
-        yield from self._settle()
-        yield self._line(p_near, p_grasp, rot, 1.0, speed=FINAL_SPEED)
-        yield from self._settle()
-        self.phase = "close"
-        yield from self._grip(0.0)
-        self.phase = "lift"
-        box = object_box(w.model, w.data, body)
-        tcp, _ = arm.tcp(w.data)
-        held = tcp[2] - box.bottom  # TCP height above the held object's bottom
+        # held: the TCP height above the held object's bottom
+        p_grasp, rot, box, held = yield from self._close_on(body)
         lift = w.table_top_z + CARRY_CLEARANCE + held
         high = support_top - w.table_top_z > HIGH_SUPPORT
         above = support_top + (HIGH_CLEARANCE if high else CARRY_CLEARANCE) + held

@@ -34,7 +34,7 @@ import numpy as np
 
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import AMAX, VMAX, Arm
-from rsb_mj.expert.grasp import object_box, plan_top_down, top_down_rotation
+from rsb_mj.expert.grasp import ObjectBox, object_box, plan_top_down, top_down_rotation
 from rsb_mj.expert.planner import plan_path
 from rsb_mj.expert.timing import time_parameterize
 from rsb_mj.expert.tracking import joint_inertia, lead
@@ -425,9 +425,12 @@ class PickPlaceExpert:
         self.phase = "home"
         yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)
 
-    def _pick(self, body: str) -> Generator[list[np.ndarray], None, tuple[float, np.ndarray]]:
-        """Approach, descend, close and lift ``body``; returns the lifted TCP height [m] and
-        the grasp's TCP rotation."""
+    def _close_on(
+        self, body: str
+    ) -> Generator[list[np.ndarray], None, tuple[np.ndarray, np.ndarray, ObjectBox, float]]:
+        """Approach, descend and close on ``body`` (phase ``"lift"`` on return); returns the
+        grasp point (world, m), the grasp's TCP rotation, ``body``'s box as grasped, and the
+        TCP height [m] above that box's bottom."""
         w, arm = self.world, self.arm
         self.phase = "approach"
         p_grasp, rot, q_pre = self._grasp_pose()
@@ -445,8 +448,15 @@ class PickPlaceExpert:
         self.phase = "lift"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
+        return p_grasp, rot, box, tcp[2] - box.bottom
+
+    def _pick(self, body: str) -> Generator[list[np.ndarray], None, tuple[float, np.ndarray]]:
+        """Approach, descend, close and lift ``body``; returns the lifted TCP height [m] and
+        the grasp's TCP rotation."""
+        w = self.world
+        p_grasp, rot, _, held = yield from self._close_on(body)
         clearance = HOLD_CLEARANCE if self.pick_only else CARRY_CLEARANCE
-        lift = clearance + (tcp[2] - box.bottom) + w.table_top_z
+        lift = clearance + held + w.table_top_z
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
