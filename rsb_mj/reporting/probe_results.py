@@ -29,7 +29,7 @@ from typing import Any
 
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE
-from rsb_mj.evaluation.report_model import Section
+from rsb_mj.reporting.model import Section
 
 __all__ = ["PROBE_FILE", "PROBE_FORMAT", "probe_sections", "read_probe_tables", "records_sha256"]
 

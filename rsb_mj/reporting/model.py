@@ -1,11 +1,11 @@
 """What a report holds, computed once and drawn by each renderer (Markdown, HTML).
 
-:func:`rsb_mj.evaluation.report.build_report` computes a :class:`ReportData` from run
+:func:`rsb_mj.reporting.report.build_report` computes a :class:`ReportData` from run
 directories: the header lines, every table as a :class:`Section` (its rows are the strings
 the tables module formats, so every renderer shows the same numbers), the confusion
 matrices and the PNG plots. The Markdown renderer
-(:func:`rsb_mj.evaluation.report_markdown.markdown_text`) and the HTML page
-(:mod:`rsb_mj.evaluation.html`) only lay these out; neither computes a number of its own.
+(:func:`rsb_mj.reporting.markdown.markdown_text`) and the HTML page
+(:mod:`rsb_mj.reporting.html`) only lay these out; neither computes a number of its own.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class ReportData:
         confusions: one matrix per (row label, suite).
         plots: the figures (empty with ``plots=False`` or without matplotlib).
         notes: lines shown after the tables (e.g. why the plots were skipped).
-        runs: records per row label (:func:`rsb_mj.evaluation.report_runs.load_runs`).
+        runs: records per row label (:func:`rsb_mj.reporting.runs.load_runs`).
         metrics: suite metrics per row label.
         run_dirs: the run directory of each row label (where its videos and probe file are).
     """

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.evaluation.failure import failure_kind
-from rsb_mj.evaluation.html.frames import FRAMES, video_frames
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.tables import PRIVILEGED_MARK, split_level
 from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
+from rsb_mj.reporting.html.frames import FRAMES, video_frames
 from rsb_mj.tables.episode_source import is_task_file
 from rsb_mj.tables.episode_source import label as source_label
 

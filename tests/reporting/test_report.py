@@ -2,10 +2,9 @@
 
 from rsb_mj.cli import main
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record
-from rsb_mj.evaluation.report import write_report
+from rsb_mj.reporting.report import write_report
 from rsb_mj.suites import SUITES
-
-from .test_metrics import rec
+from tests.evaluation.test_metrics import rec
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

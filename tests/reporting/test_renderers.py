@@ -17,12 +17,11 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record, read_records
-from rsb_mj.evaluation.renderers import UNRECORDED, renderer_groups, renderer_lines
 from rsb_mj.evaluation.runner import RUN_FILE, EvalConfig, run_eval
+from rsb_mj.reporting.renderers import UNRECORDED, renderer_groups, renderer_lines
 from rsb_mj.scene.fingerprint import RendererFingerprint, renderer_fingerprint
 from rsb_mj.scene.gl import library_present
-
-from .test_metrics import rec
+from tests.evaluation.test_metrics import rec
 
 EGL = RendererFingerprint("egl", "Mesa/X.org", "llvmpipe", "4.5 Mesa 22.3.6", "ab" * 32)
 OSMESA = dataclasses.replace(EGL, backend="osmesa")

@@ -13,11 +13,10 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record
-from rsb_mj.evaluation.report import write_report
-from rsb_mj.evaluation.validation import record_problems
+from rsb_mj.reporting.report import write_report
+from rsb_mj.reporting.validation import record_problems
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
-
-from .test_metrics import rec
+from tests.evaluation.test_metrics import rec
 
 
 def _write(folder: Path, records) -> Path:

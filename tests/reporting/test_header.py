@@ -4,10 +4,9 @@ import dataclasses
 
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record
-from rsb_mj.evaluation.report import build_report
-from rsb_mj.evaluation.report_header import settings_lines
-
-from .test_metrics import rec
+from rsb_mj.reporting.header import settings_lines
+from rsb_mj.reporting.report import build_report
+from tests.evaluation.test_metrics import rec
 
 PROTOCOL = (
     "Protocol: one attempt per episode (the choice is the first candidate grasped; a wrong "

@@ -14,22 +14,21 @@ Outputs in the report folder:
 * ``semantic_gap.csv``: for runs with ``--instruction direct``, TSR with the answer stated
   beside the original and the semantic gap between them (a control, never a score);
 * ``report.html`` (``html=True``, ``rsb report --html``): one self-contained page of the same
-  tables, the plots and an episode browser (:mod:`rsb_mj.evaluation.html`).
+  tables, the plots and an episode browser (:mod:`rsb_mj.reporting.html`).
 
 The tables are computed once (:func:`build_report` returns a
-:class:`~rsb_mj.evaluation.report_model.ReportData`) and rendered by
-:func:`~rsb_mj.evaluation.report_markdown.markdown_text` and the HTML page alike, so the two
+:class:`~rsb_mj.reporting.model.ReportData`) and rendered by
+:func:`~rsb_mj.reporting.markdown.markdown_text` and the HTML page alike, so the two
 show the same strings; :func:`write_report` writes the files. A run directory's
-``probe.json`` adds its tables to both (:mod:`rsb_mj.evaluation.report_probe`; ``rsb probe
+``probe.json`` adds its tables to both (:mod:`rsb_mj.reporting.probe_results`; ``rsb probe
 RUN`` writes it); a run made with ``rsb eval --features`` whose ``probe.json`` holds no probe
 of the answer computed from its current records gets one computed afresh with default
 settings (:func:`rsb_mj.probing.run.report_sections`).
 
 The parts live beside this module, one each: the run directories and row labels
-(:mod:`.report_runs`), the header lines (:mod:`.report_header`), which tables appear
-(:mod:`.report_tables`; :mod:`.tables` formats their cells), the plots
-(:mod:`.report_plots`) and the Markdown renderer (:mod:`.report_markdown`). Their public
-names are importable from here too.
+(:mod:`.runs`), the header lines (:mod:`.header`), which tables appear (:mod:`.sections`;
+:mod:`rsb_mj.evaluation.tables` formats their cells), the plots (:mod:`.plots`) and the
+Markdown renderer (:mod:`.markdown`).
 
 Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``;
 privileged policies (the built-in expert reads the answer) carry the mark ``(privileged)``.
@@ -37,7 +36,7 @@ The header lists every non-default setting (step limit, quality preset, control 
 the error episodes, which are excluded from every rate; a row with more errors than
 ``max_error_rate`` is withheld. It names the renderer that drew the records; records of
 several renderers are refused unless ``allow_mixed_renderers`` (see
-:mod:`rsb_mj.evaluation.renderers`).
+:mod:`rsb_mj.reporting.renderers`).
 """
 
 from __future__ import annotations
@@ -48,18 +47,17 @@ from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.evaluation.metrics import summarize
-from rsb_mj.evaluation.renderers import renderer_lines
-from rsb_mj.evaluation.report_header import header_lines
-from rsb_mj.evaluation.report_markdown import markdown_text
-from rsb_mj.evaluation.report_model import ReportData
-from rsb_mj.evaluation.report_plots import with_plots
-from rsb_mj.evaluation.report_probe import probe_sections
-from rsb_mj.evaluation.report_runs import load_runs, run_dirs_of
-from rsb_mj.evaluation.report_tables import confusions, table_sections
 from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text
 from rsb_mj.probing.run import report_sections
+from rsb_mj.reporting.header import header_lines
+from rsb_mj.reporting.markdown import markdown_text
+from rsb_mj.reporting.model import ReportData
+from rsb_mj.reporting.plots import with_plots
+from rsb_mj.reporting.probe_results import probe_sections
+from rsb_mj.reporting.renderers import renderer_lines
+from rsb_mj.reporting.runs import load_runs, run_dirs_of
+from rsb_mj.reporting.sections import confusions, table_sections
 
-# The names defined in the report's modules stay importable from here, where they were.
 __all__ = ["HTML_FILE", "build_report", "write_report"]
 
 #: File name of the HTML page in the report folder.
@@ -95,7 +93,7 @@ def build_report(
 
     Args:
         dirs: run directories (only read).
-        plots: also draw the PNG figures (:func:`~rsb_mj.evaluation.report_plots.with_plots`).
+        plots: also draw the PNG figures (:func:`~rsb_mj.reporting.plots.with_plots`).
         max_error_rate: rows with a larger share of error episodes are withheld (None: print
             every row).
         allow_mixed_renderers: pool records drawn by different renderers.
@@ -149,7 +147,7 @@ def write_report(
         allow_mixed_renderers: pool records drawn by different renderers (the header says
             so); by default they are refused.
         html: also write ``report.html``: one self-contained page of the same tables, the
-            plots and an episode browser (:mod:`rsb_mj.evaluation.html`).
+            plots and an episode browser (:mod:`rsb_mj.reporting.html`).
 
     Raises:
         EvalError: for a folder without records, or records that are inconsistent or cannot
@@ -170,7 +168,7 @@ def write_report(
     text = markdown_text(data)
     page = None
     if html:
-        from rsb_mj.evaluation.html import render_page
+        from rsb_mj.reporting.html import render_page
 
         page = render_page(data, out)
     for s in data.sections:

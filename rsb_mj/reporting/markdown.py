@@ -1,16 +1,16 @@
 """The Markdown renderer of a report: ``report.md``.
 
 :func:`markdown_text` lays out a computed
-:class:`~rsb_mj.evaluation.report_model.ReportData` (the HTML page,
-:mod:`rsb_mj.evaluation.html`, lays out the same object): the title and header lines, each
+:class:`~rsb_mj.reporting.model.ReportData` (the HTML page,
+:mod:`rsb_mj.reporting.html`, lays out the same object): the title and header lines, each
 table under its heading and note, the confusion matrices, the notes, and the plots of
 :data:`MARKDOWN_PLOTS` as images beside the file. It computes no number of its own.
 """
 
 from __future__ import annotations
 
-from rsb_mj.evaluation.report_model import ReportData
 from rsb_mj.evaluation.tables import markdown, one_line
+from rsb_mj.reporting.model import ReportData
 
 __all__ = ["MARKDOWN_PLOTS", "markdown_text"]
 

@@ -16,17 +16,17 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.failure import FAILURE_KINDS, failure_kind
-from rsb_mj.evaluation.html import CSP, render_page
-from rsb_mj.evaluation.html.episodes import COLUMNS, NOT_RECORDED, browser_data, episode_row
-from rsb_mj.evaluation.html.frames import video_frames
-from rsb_mj.evaluation.html.markup import lines_html, table_html
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record, read_records
-from rsb_mj.evaluation.report import build_report, write_report
-from rsb_mj.evaluation.report_probe import PROBE_FILE, PROBE_FORMAT, read_probe_tables
 from rsb_mj.evaluation.video import VideoWriter, video_file
+from rsb_mj.reporting.html import CSP, render_page
+from rsb_mj.reporting.html.episodes import COLUMNS, NOT_RECORDED, browser_data, episode_row
+from rsb_mj.reporting.html.frames import video_frames
+from rsb_mj.reporting.html.markup import lines_html, table_html
+from rsb_mj.reporting.probe_results import PROBE_FILE, PROBE_FORMAT, read_probe_tables
+from rsb_mj.reporting.report import build_report, write_report
+from tests.evaluation.test_metrics import rec
 
 from .html_fixtures import markdown_tables, write_runs
-from .test_metrics import rec
 
 
 class Tables(HTMLParser):

@@ -1,7 +1,7 @@
 """The report's tables: which appear, in which order, under which title and note.
 
 :func:`table_sections` lists every table of the report as a
-:class:`~rsb_mj.evaluation.report_model.Section`: the per-suite summary first, then the
+:class:`~rsb_mj.reporting.model.Section`: the per-suite summary first, then the
 optional ones only when they have rows (safety, levels, the perturbation axes, instruction
 ablations, the semantic gap, counterfactual pairs, Act2Answer), then the paper's Tables 1, 2,
 5 (the failure analysis) and 6 in the paper's order (:data:`TABLES`). :func:`confusions`
@@ -20,7 +20,6 @@ from rsb_mj.evaluation.axes import axis_table
 from rsb_mj.evaluation.failure_analysis import failure_analysis
 from rsb_mj.evaluation.metrics import SuiteMetrics, confusion, pair_metrics
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.report_model import Confusion, Section
 from rsb_mj.evaluation.tables import (
     SEMANTIC_GAP_NOTE,
     Table,
@@ -34,6 +33,7 @@ from rsb_mj.evaluation.tables import (
     semantic_gap_table,
     summary_table,
 )
+from rsb_mj.reporting.model import Confusion, Section
 
 __all__ = ["TABLES", "confusion_table", "confusions", "table_sections"]
 

@@ -72,7 +72,7 @@ def renderer_lines(
     """The report header's lines about renderers (one line when one renderer drew all).
 
     Args:
-        runs: records per row label (:func:`rsb_mj.evaluation.report_runs.load_runs`).
+        runs: records per row label (:func:`rsb_mj.reporting.runs.load_runs`).
         allow_mixed: pool records of several renderers (``--allow-mixed-renderers``).
 
     Raises:

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from rsb_mj.evaluation.report_markdown import markdown_text
-from rsb_mj.evaluation.report_model import Confusion, Plot, ReportData, Section
+from rsb_mj.reporting.markdown import markdown_text
+from rsb_mj.reporting.model import Confusion, Plot, ReportData, Section
 
 
 def test_sections_confusions_notes_and_only_the_inline_plots_in_order():

@@ -1,5 +1,5 @@
 """The HTML report in a real browser: Debian's headless Chromium, driven over the DevTools
-protocol (tests/evaluation/chromium.py). No console error, nothing fetched, the numbers
+protocol (tests/reporting/chromium.py). No console error, nothing fetched, the numbers
 of report.md cell for cell, filters that show exactly the expected episodes, filtering
 10,000 episodes within 200 ms, and a screenshot."""
 
@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.evaluation.html import CSP
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
-from rsb_mj.evaluation.report import build_report, write_report
 from rsb_mj.evaluation.tables import PRIVILEGED_MARK
+from rsb_mj.reporting.html import CSP
+from rsb_mj.reporting.report import build_report, write_report
 from rsb_mj.suites import SUITES
-from tests.evaluation.chromium import BrowserError, Chromium, find_chromium
+from tests.reporting.chromium import BrowserError, Chromium, find_chromium
 
 from .html_fixtures import many_records, markdown_tables, write_runs
 

@@ -1,6 +1,6 @@
 """Headless Chromium over the Chrome DevTools protocol: open a page, run script, screenshot.
 
-The report page is checked in a real browser (tests/evaluation/test_html_browser.py) and
+The report page is checked in a real browser (tests/reporting/test_html_browser.py) and
 ``tools/html_screenshot.py`` draws the docs' screenshot with it. Only the system's Chromium
 is used (Debian's ``chromium`` package; nothing is downloaded): it starts with
 :data:`FLAGS`, a fresh profile folder and ``--remote-debugging-port=0``, and this module talks

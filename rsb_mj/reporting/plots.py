@@ -1,6 +1,6 @@
 """The report's figures: PNG plots of the rates, the ablation drops and the confusions.
 
-:func:`with_plots` adds them to a computed :class:`~rsb_mj.evaluation.report_model.ReportData`
+:func:`with_plots` adds them to a computed :class:`~rsb_mj.reporting.model.ReportData`
 (``rates.png``, ``ablations.png`` when there are ablations, one ``confusion_<label>.png`` per
 row label); without matplotlib it adds a note saying so instead. Every figure is drawn at
 100 dpi with the Agg backend (the same records and matplotlib give the same PNG bytes).
@@ -18,7 +18,7 @@ from typing import Any
 from rsb_mj.choices import LETTERS
 from rsb_mj.evaluation.metrics import SuiteMetrics, confusion
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.report_model import Plot, ReportData
+from rsb_mj.reporting.model import Plot, ReportData
 
 __all__ = [
     "CHANCE_LABEL",

@@ -4,9 +4,9 @@ import pytest
 
 from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record
-from rsb_mj.evaluation.report import write_report
+from rsb_mj.reporting.report import write_report
+from tests.evaluation.test_metrics import rec
 
-from .test_metrics import rec
 from .test_report import write_run
 
 
@@ -39,7 +39,7 @@ def test_the_tsr_panel_shows_each_suites_chance_line(tmp_path):
     import matplotlib.pyplot as plt
 
     from rsb_mj.evaluation.metrics import summarize
-    from rsb_mj.evaluation.report_plots import CHANCE_LABEL, rates_figure
+    from rsb_mj.reporting.plots import CHANCE_LABEL, rates_figure
 
     records = [
         rec(0, grasped=True, success=True, choice_letter="A", suite="RSB-Math-4"),

@@ -1,6 +1,6 @@
 """``report.html``: one self-contained page of a report (``rsb report DIR... --html``).
 
-The page lays out a :class:`~rsb_mj.evaluation.report_model.ReportData`, the same object the
+The page lays out a :class:`~rsb_mj.reporting.model.ReportData`, the same object the
 Markdown report prints, so its numbers are the Markdown report's strings:
 
 * the header (runs, protocol, settings, renderer, tasks, error episodes);
@@ -25,10 +25,10 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from rsb_mj.evaluation.html.episodes import browser_data, browser_json
-from rsb_mj.evaluation.html.frames import FRAMES
-from rsb_mj.evaluation.html.markup import esc, lines_html, table_html
-from rsb_mj.evaluation.report_model import ReportData, Section
+from rsb_mj.reporting.html.episodes import browser_data, browser_json
+from rsb_mj.reporting.html.frames import FRAMES
+from rsb_mj.reporting.html.markup import esc, lines_html, table_html
+from rsb_mj.reporting.model import ReportData, Section
 from rsb_mj.version import rsb_mj_version
 
 __all__ = ["CSP", "render_page"]
@@ -40,7 +40,7 @@ TITLE = "rsb_mj evaluation report"
 
 
 def _asset(name: str) -> str:
-    return resources.files("rsb_mj.evaluation.html").joinpath("assets", name).read_text("utf-8")
+    return resources.files("rsb_mj.reporting.html").joinpath("assets", name).read_text("utf-8")
 
 
 def _section(s: Section) -> str:
@@ -120,7 +120,7 @@ def render_page(data: ReportData, out: Path, *, frames: int = FRAMES) -> str:
     it).
 
     Args:
-        data: the computed report (:func:`rsb_mj.evaluation.report.build_report`).
+        data: the computed report (:func:`rsb_mj.reporting.report.build_report`).
         out: the report folder the page is written to.
         frames: head-camera frames shown per recorded video (0: a link only).
     """

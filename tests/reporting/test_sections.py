@@ -6,9 +6,9 @@ import io
 import re
 
 from rsb_mj.evaluation.records import RECORDS_FILE, append_record
-from rsb_mj.evaluation.report import write_report
+from rsb_mj.reporting.report import write_report
+from tests.evaluation.test_metrics import rec
 
-from .test_metrics import rec
 from .test_report import write_run
 
 

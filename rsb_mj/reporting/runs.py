@@ -2,7 +2,7 @@
 
 Rows are labelled by policy; with several run directories, by ``<dir name>:<policy>``
 (:func:`row_label`). :func:`load_runs` reads and checks every directory's records
-(:func:`rsb_mj.evaluation.validation.check_run`) before any table is computed, and
+(:func:`rsb_mj.reporting.validation.check_run`) before any table is computed, and
 :func:`run_dirs_of` maps each row label back to its run directory (where its videos and
 probe file are).
 """
@@ -14,18 +14,18 @@ from pathlib import Path
 
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
-from rsb_mj.evaluation.validation import check_run, refusal
+from rsb_mj.reporting.validation import check_run, refusal
 
 __all__ = ["load_runs", "row_label", "run_dirs_of"]
 
 
 def load_runs(dirs: Sequence[Path]) -> dict[str, list[EpisodeRecord]]:
     """Records per row label (policy, or ``dir:policy`` for several directories), checked
-    by :func:`rsb_mj.evaluation.validation.check_run`.
+    by :func:`rsb_mj.reporting.validation.check_run`.
 
     Raises:
         EvalError: for a directory without records, or with records that are inconsistent
-            (each named ``path:line``; see :mod:`rsb_mj.evaluation.validation`).
+            (each named ``path:line``; see :mod:`rsb_mj.reporting.validation`).
     """
     runs: dict[str, list[EpisodeRecord]] = {}
     problems: list[str] = []

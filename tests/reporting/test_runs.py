@@ -6,7 +6,7 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.report import build_report, write_report
+from rsb_mj.reporting.report import build_report, write_report
 
 from .html_fixtures import write_runs
 
