@@ -14,10 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rsb_mj.doctor.compare import FAIL_PSNR_DB, CameraDiff, compare_images, worst
-from rsb_mj.doctor.frames import REFERENCE_FRAMES, ReferenceFrame, Rendered, render_frame
+from rsb_mj.doctor.frames import (
+    HEIGHT,
+    QUALITY,
+    REFERENCE_FRAMES,
+    WIDTH,
+    ReferenceFrame,
+    Rendered,
+    render_frame,
+)
 from rsb_mj.doctor.goldens import REGENERATE, GoldenSet
 from rsb_mj.errors import RsbError
 from rsb_mj.scene.fingerprint import RendererFingerprint
+from rsb_mj.version import mujoco_version
+from rsb_mj.workspace import CAMERAS
 
 __all__ = ["DoctorResult", "FrameResult", "check_frames", "renderer_differences"]
 
@@ -160,8 +170,6 @@ class DoctorResult:
 
     def renderer_versions_note(self) -> str:
         """`` 3.8.1 here, 3.7.0 in the goldens`` when the mujoco versions differ, else ""."""
-        from rsb_mj.version import mujoco_version
-
         here, there = mujoco_version(), self.goldens.versions.get("mujoco", "")
         return f" {here} here, {there} in the goldens" if here != there else ""
 
@@ -187,9 +195,6 @@ def check_frames(
         RsbError: when the golden set was made at another size, preset or camera list, lacks
             a frame or holds a damaged image.
     """
-    from rsb_mj.doctor.frames import HEIGHT, QUALITY, WIDTH
-    from rsb_mj.workspace import CAMERAS
-
     made = (goldens.width, goldens.height, goldens.quality, goldens.cameras)
     if made != (WIDTH, HEIGHT, QUALITY, CAMERAS):
         raise RsbError(

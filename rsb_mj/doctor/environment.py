@@ -6,6 +6,9 @@ import os
 import platform
 from pathlib import Path
 
+import cv2
+import numpy
+
 from rsb_mj.version import versions
 
 __all__ = ["cores", "library_versions", "memory_gib"]
@@ -13,9 +16,6 @@ __all__ = ["cores", "library_versions", "memory_gib"]
 
 def library_versions() -> dict[str, str]:
     """Versions of python, rsb_mj, mujoco, numpy and OpenCV (imports them)."""
-    import cv2
-    import numpy
-
     return {
         "python": platform.python_version(),
         **versions(),

@@ -17,8 +17,12 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+import mujoco
 import numpy as np
 
+from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import load_episode
 from rsb_mj.workspace import CAMERAS
 
 __all__ = [
@@ -87,8 +91,6 @@ class Rendered:
 def scene_sha256(model: Any, data: Any) -> str:
     """sha256 of the compiled model (``mj_saveModel`` bytes) and of the pose (``qpos``,
     mocap positions and orientations) that the cameras see."""
-    import mujoco
-
     buffer = np.zeros(mujoco.mj_sizeModel(model), dtype=np.uint8)
     mujoco.mj_saveModel(model, None, buffer)
     digest = hashlib.sha256(buffer.tobytes())
@@ -104,9 +106,6 @@ def render_frame(frame: ReferenceFrame) -> Rendered:
         RsbError: for an unknown suite or a row outside its eval table; whatever the GL
             backend raises when it cannot draw.
     """
-    from rsb_mj.env.rsb_env import RsbEnv
-    from rsb_mj.suites import get_suite
-    from rsb_mj.tables.episode_source import load_episode
 
     suite = get_suite(frame.source)
     episode = load_episode(suite.name, "eval", frame.index)

@@ -15,13 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
-from rsb_mj.doctor.frames import Rendered
+from rsb_mj.doctor.frames import HEIGHT, QUALITY, WIDTH, Rendered
 from rsb_mj.errors import RsbError
+from rsb_mj.lock import make_folder
 from rsb_mj.resources import assets_dir
 from rsb_mj.scene.fingerprint import RendererFingerprint
+from rsb_mj.workspace import CAMERAS
 
 __all__ = [
     "FORMAT",
@@ -76,8 +79,6 @@ class GoldenSet:
             RsbError: for a frame the set lacks, or an image that is missing, unreadable
                 or not ``len(cameras) * width`` x ``height``.
         """
-        import cv2
-
         if name not in self.frames:
             raise RsbError(
                 f"{self.folder / MANIFEST}: no golden for frame {name!r} (it has "
@@ -158,12 +159,6 @@ def write_goldens(
     Returns:
         The files written, manifest last.
     """
-    import cv2
-
-    from rsb_mj.doctor.frames import HEIGHT, QUALITY, WIDTH
-    from rsb_mj.lock import make_folder
-    from rsb_mj.workspace import CAMERAS
-
     folder = make_folder(Path(folder))
     old: set[str] = set()
     if (folder / MANIFEST).is_file():

@@ -105,10 +105,10 @@ def world_of(env: Any) -> World:
     if zone_c.shape == (2,):
         zone_c = np.array([zone_c[0], zone_c[1], scene.table_top_z])
     bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
-    # A bare env (scripts, tests, the env's held start) has its episode and so its seed; a
-    # policy's SimView (rsb_mj.env.views) has no episode, only a seed of its own.
-    episode = getattr(u, "episode", None)
-    seed = episode.seed if episode is not None else u.seed
+    try:  # a bare env (scripts, tests, the env's held start): the seed of its episode
+        seed = u.episode.seed
+    except AttributeError:  # a policy's SimView (rsb_mj.env.views): no episode, its own seed
+        seed = u.seed
     return World(
         model=u.model,
         data=u.data,

@@ -19,7 +19,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from rsb_mj.lang.blocks import FILE_SOURCE
 from rsb_mj.lang.files import ReferencedFileError, read_referenced, resolve_referenced
+from rsb_mj.lang.parser import parse_source
 
 #: Prefix of the digest of a task that names other files (its format version).
 DIGEST_FORMAT = b"rsb-task-v1\0"
@@ -50,8 +52,6 @@ def referenced_names(text: str, path: str) -> list[tuple[str, str]]:
     only a text with a quoted string can name one)."""
     if '"' not in text:
         return []
-    from rsb_mj.lang.blocks import FILE_SOURCE
-    from rsb_mj.lang.parser import parse_source
 
     problem, _ = parse_source(text, path)
     if problem is None:

@@ -37,6 +37,7 @@ from rsb_mj.lang.comments import (
 )
 from rsb_mj.lang.expr import And, Arg, Atom, Expr, Name, Not, Number, SExp, SList, Symbol, Variable
 from rsb_mj.lang.nodes import NO_SPAN, Span
+from rsb_mj.lang.parser import parse_text
 
 __all__ = ["WIDTH", "arg", "expr_line", "format_problem", "format_text", "number", "sexp"]
 
@@ -375,7 +376,5 @@ def format_text(text: str, path: str = "<string>") -> str:
     Raises:
         TaskFileError: on a syntax error.
     """
-    from rsb_mj.lang.parser import parse_text
-
     problem = parse_text(text, path)
     return format_problem(problem, find_comments(text))

@@ -16,10 +16,14 @@ then builds the tables in memory (and rewrites a damaged file).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rsb_mj.lang.transformer import AstBuilder
 from rsb_mj.resources import cache_root, grammar_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,9 +41,8 @@ OPTIONS: dict[str, Any] = {
 
 def _to_ast() -> Any:
     """An :class:`~rsb_mj.lang.transformer.AstBuilder` that Lark can run inside its parser."""
+    # lark is imported on first parse: importing the parser or linter (rsb --help) loads none
     from lark import Transformer
-
-    from rsb_mj.lang.transformer import AstBuilder
 
     class ToAst(AstBuilder, Transformer):
         def __init__(self) -> None:
@@ -55,9 +58,7 @@ def tables_path(grammar_text: str) -> Path | None:
     versions, so two rsb_mj versions never overwrite each other's tables (Lark also checks
     its own hash of grammar and options inside the file before using it).
     """
-    import hashlib
-    import sys
-
+    # lark is imported on first parse: importing the parser or linter (rsb --help) loads none
     import lark
 
     root = cache_root()
@@ -71,8 +72,7 @@ def tables_path(grammar_text: str) -> Path | None:
 @functools.cache
 def grammar() -> Lark:
     """The compiled LALR parser with the AST builder inside (built once per process)."""
-    import contextlib
-
+    # lark is imported on first parse: importing the parser or linter (rsb --help) loads none
     from lark import Lark
 
     text = grammar_path().read_text(encoding="utf-8")

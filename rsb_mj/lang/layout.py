@@ -31,6 +31,7 @@ import numpy as np
 
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem, Region
+from rsb_mj.lang.categories import footprint_radius as vocab_radius
 from rsb_mj.lang.placement import cost_objects, distractor_names
 from rsb_mj.workspace import (
     ANSWER_ZONE_MARGIN,
@@ -72,8 +73,6 @@ class Pose2D:
 
 def footprint_radius(category: str) -> float:
     """Footprint radius [m] of ``category`` (from the task-language vocabulary)."""
-    from rsb_mj.lang.categories import footprint_radius as vocab_radius
-
     return float(vocab_radius(category))
 
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from rsb_mj.lang import templates
@@ -100,15 +101,15 @@ def lint_source(
 def _question_bank(path: Path) -> list[Diagnostic]:
     """``rsb lint BANK.jsonl``: say that a question bank is linted with the task that names
     it (where ``:choices`` and the splits are known), then its own lines' problems."""
+    # deferred: it brings in rsb_mj.episodes and numpy, which linting task files never needs
     from rsb_mj.episodes.sources.bank import load_bank
-    from rsb_mj.lang.rules import RULES as rules
 
-    spec = rules["RSB453"]
+    spec = RULES["RSB453"]
     if _is_episode_table(path):
         return [
             Diagnostic(
                 "RSB101",
-                rules["RSB101"].name,
+                RULES["RSB101"].name,
                 "error",
                 f"{path.name} is an episode table (JSON lines), not a task file; check it with "
                 "rsb episodes check (or rsb audit --table FILE)",
@@ -144,8 +145,6 @@ def _question_bank(path: Path) -> list[Diagnostic]:
 
 def _is_episode_table(path: Path) -> bool:
     """Whether the first line of ``path`` is an episode (a row of an episode table)."""
-    import json
-
     try:
         with path.open(encoding="utf-8", errors="replace") as fh:
             row = json.loads(fh.readline(1 << 20) or "null")

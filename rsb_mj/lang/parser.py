@@ -37,6 +37,7 @@ def parse_source(text: str, path: str = "<string>") -> tuple[Problem | None, lis
     deep = too_deep(text, path)
     if deep is not None:
         return None, [deep]
+    # lark is imported on first parse: importing the parser or linter (rsb --help) loads none
     from lark.exceptions import UnexpectedInput
 
     try:

@@ -20,6 +20,7 @@ expects there, named as a reader knows them (``'('``, ``a name``, ``':choices'``
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import TYPE_CHECKING
 
@@ -112,6 +113,7 @@ def _unclosed_paren(text: str) -> Span | None:
 
 def syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
     """Turn a Lark error into an RSB1xx diagnostic with a clear message."""
+    # lark is imported on first parse: importing the parser or linter (rsb --help) loads none
     from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 
     if isinstance(err, UnexpectedCharacters):
@@ -177,8 +179,6 @@ def syntax_diagnostic(err: UnexpectedInput, text: str, path: str) -> Diagnostic:
     message = f"unexpected {str(token)!r}; expected " + _one_of(expected)
     fix = None
     if token.type in ("KEYWORD", "NAME"):
-        import difflib  # (only for findings: not paid by clean files)
-
         close = difflib.get_close_matches(
             str(token).lower(), _keyword_literals(err.expected), n=1, cutoff=0.6
         )

@@ -13,6 +13,7 @@ from pathlib import Path
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.files import is_template_file
+from rsb_mj.lang.linter import lint_source
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,5 @@ class Analysis:
 
 def analyze(text: str, path: Path, version: int | None = None) -> Analysis:
     """Lint ``text`` as the contents of ``path``."""
-    from rsb_mj.lang.linter import lint_source
-
     problem, diagnostics = lint_source(text, path)
     return Analysis(path, text, version, problem, tuple(diagnostics))

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rsb_mj.lang import ast
+from rsb_mj.episodes.sources.params import SOURCE_PARAMS
+from rsb_mj.lang import ast, motion, templates
 from rsb_mj.lang.block_values import (
     DOMAINS,
     GENERIC_BLOCKS,
@@ -162,7 +163,6 @@ def _opening(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[Ite
         return _keywords(index.children.get("<region>", ()), "<region>")
     if outer == ":source" and parent:
         source = parent
-        from rsb_mj.episodes.sources.params import SOURCE_PARAMS
 
         return [
             Item(
@@ -181,8 +181,6 @@ def _opening(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[Ite
     if parent == ":moving_objects":
         return _names(problem, True, False, False)
     if outer == ":moving_objects":
-        from rsb_mj.lang import motion
-
         keys = sorted({k for ks in motion.KEYS.values() for k in ks} | {"type"})
         return [Item(f":motion_{k}", "keyword", "moving object property") for k in keys]
     if parent == "define" and cursor.forms[-2].nested:
@@ -230,13 +228,10 @@ def _argument(cursor: Cursor, problem: ast.Problem | None, rsb: bool) -> list[It
         return [Item(c, "category", "object category", ("category", c)) for c in sorted(pool)]
     if cursor.head(-3) == ":source" and head.startswith(":"):
         source = parent
-        from rsb_mj.episodes.sources.params import SOURCE_PARAMS
 
         info = next((p for p in SOURCE_PARAMS.get(source, ()) if f":{p.name}" == head), None)
         return _values(info.valid, "value", f":{info.name}") if info is not None else []
     if cursor.head(-3) == ":moving_objects" and head == ":motion_type":
-        from rsb_mj.lang import motion
-
         return _values(motion.MOTION_TYPES, "value", "motion type")
     single = {
         ":domain": (DOMAINS, "domain"),
@@ -275,8 +270,6 @@ def complete_template(line_before: str, name: str) -> tuple[int, list[Item]]:
     """Placeholders after a ``{`` in a template file called ``name`` (its choice count from
     the name, as ``rsb lint`` reads it): how many characters before the cursor they replace
     (the ``{`` and what follows it), and the items (``{Q}``, ``{MAPA}`` ...)."""
-    from rsb_mj.lang import templates
-
     start = line_before.rfind("{")
     if start < 0 or "}" in line_before[start:] or line_before.lstrip().startswith("#"):
         return 0, []

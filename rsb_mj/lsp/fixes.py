@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.linter import lint_source
 from rsb_mj.lang.predicates import PREDICATES
 from rsb_mj.lsp import context
 from rsb_mj.lsp.positions import Positions
@@ -140,8 +141,6 @@ def quick_fix(
 ) -> Edit | None:
     """The first edit for ``d`` (one of ``before``, the findings of ``text``) after which the
     linter no longer reports ``d`` and reports nothing new; None if there is none."""
-    from rsb_mj.lang.linter import lint_source
-
     had = _codes(before)
     syntax = d.code.startswith("RSB1")
     tried: set[str] = set()

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.files import TASK_SUFFIXES
+from rsb_mj.lang.formatter import format_text
 
 
 def formatted(text: str, path: Path) -> str | None:
@@ -13,8 +15,6 @@ def formatted(text: str, path: Path) -> str | None:
     formats ``*.bddl`` only), the text does not parse, or nothing changes."""
     if path.suffix not in TASK_SUFFIXES:
         return None
-    from rsb_mj.lang.diagnostics import TaskFileError
-    from rsb_mj.lang.formatter import format_text
 
     try:
         out = format_text(text, str(path))

@@ -14,6 +14,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from lark.load_grammar import load_grammar
+
 from rsb_mj.resources import grammar_path
 
 #: The head of a form whose head is a name inside ``(:source (NAME ...))``.
@@ -103,8 +105,6 @@ def _keywords_of_terminals(source: str, terminals: dict[str, object]) -> dict[st
 
 def build(source: str) -> GrammarIndex:
     """The index of the grammar text ``source``."""
-    from lark.load_grammar import load_grammar
-
     grammar, _ = load_grammar(source, "rsb.lark", [], False)
     terms, rules, _ignore = grammar.compile(["start"], set())
     literal = _keywords_of_terminals(source, {t.name: t for t in terms})

@@ -12,7 +12,9 @@ import inspect
 import sys
 from types import ModuleType
 
-from rsb_mj.lang import ast
+from rsb_mj.episodes.sources import get_source
+from rsb_mj.episodes.sources.params import SOURCE_PARAMS, ParamInfo
+from rsb_mj.lang import a2a, ast, motion
 from rsb_mj.lang.a2a import A2A_CHOICES, A2A_SOURCES
 from rsb_mj.lang.block_values import GENERIC_BLOCKS, KNOWN_BLOCKS, SOURCE_CHOICES
 from rsb_mj.lang.blocks import FILE_SOURCE
@@ -26,7 +28,12 @@ from rsb_mj.lang.predicates import (
     RSB_PLACEMENT,
     RSB_SCOREABLE,
 )
+from rsb_mj.lang.rules.base import RULES
 from rsb_mj.lang.table_top import TABLE_CATEGORIES
+from rsb_mj.lsp.grammar import index
+from rsb_mj.scene.categories import CATEGORIES
+from rsb_mj.scoring.cost_predicates import COST_PREDICATES
+from rsb_mj.scoring.predicates import PREDICATES as SCORING
 
 #: Rules shared by many blocks: a block's hover shows its own rules, not these.
 _SHARED_RULES = frozenset({"expr", "atom", "arg", "sexp", "generic_section", "pair"})
@@ -85,8 +92,6 @@ def predicate(name: str) -> str | None:
         lines.append("rsb: " + "; ".join(uses))
     lines.append(f"Argument kinds: {', '.join(ARG_KINDS)} (see `rsb lint --explain RSB206`)")
     if info.rsb_scoreable:
-        from rsb_mj.scoring.predicates import PREDICATES as SCORING
-
         cls = SCORING.get(info.name)
         if cls is not None:
             module = _module_of(cls)
@@ -94,8 +99,6 @@ def predicate(name: str) -> str | None:
             if module is not None and module.__doc__:
                 lines += ["", _rst(module.__doc__)]
     if info.rsb_cost:
-        from rsb_mj.scoring.cost_predicates import COST_PREDICATES
-
         cost = COST_PREDICATES.get(info.name)
         if cost is not None:
             lines += ["", "**Cost**: " + _doc(cost)]
@@ -116,7 +119,6 @@ def category(name: str) -> str | None:
             f"{info.footprint_radius:g} m (layout sampler and RSB303); "
             + ("shows an option letter" if info.letters else "shows no option letter"),
         ]
-        from rsb_mj.scene.categories import CATEGORIES
 
         built = CATEGORIES.get(name)
         if built is not None:
@@ -139,7 +141,6 @@ def source(name: str) -> str | None:
     if unknown."""
     if name in A2A_SOURCES.values():
         category_name = next(k for k, v in A2A_SOURCES.items() if v == name)
-        from rsb_mj.lang import a2a
 
         return "\n".join(
             [
@@ -154,8 +155,6 @@ def source(name: str) -> str | None:
         return '**(:file "questions.jsonl")** a question bank: JSON lines, relative to the task'
     if name not in SOURCE_CHOICES:
         return None
-    from rsb_mj.episodes.sources import get_source
-    from rsb_mj.episodes.sources.params import SOURCE_PARAMS
 
     lines = [
         f"**{name}** question source",
@@ -173,8 +172,6 @@ def source(name: str) -> str | None:
 
 def source_param_line(param: object) -> str:
     """One line for a :class:`rsb_mj.episodes.sources.params.ParamInfo`."""
-    from rsb_mj.episodes.sources.params import ParamInfo
-
     assert isinstance(param, ParamInfo)
     kind = "LO HI (whole numbers)" if param.kind == "range" else "names"
     valid = f"; valid: {', '.join(param.valid)}" if param.valid and len(param.valid) <= 16 else ""
@@ -183,8 +180,6 @@ def source_param_line(param: object) -> str:
 
 def source_param(source_name: str, param: str) -> str | None:
     """A source parameter's reference line, or None."""
-    from rsb_mj.episodes.sources.params import SOURCE_PARAMS
-
     for info in SOURCE_PARAMS.get(source_name, ()):
         if info.name == param:
             return f"**{source_name}** parameter {source_param_line(info)}"
@@ -194,8 +189,6 @@ def source_param(source_name: str, param: str) -> str | None:
 def block(keyword: str) -> str | None:
     """A block keyword (without colon, lower case): its grammar rules and, for expression
     blocks, which predicates rsb evaluates there; None if the language has no such block."""
-    from rsb_mj.lsp.grammar import index
-
     grammar = index()
     generic = keyword in GENERIC_BLOCKS
     if keyword not in KNOWN_BLOCKS and keyword not in grammar.rules and not generic:
@@ -207,8 +200,6 @@ def block(keyword: str) -> str | None:
         what, names = _EXPRESSION_BLOCKS[keyword]
         lines += ["", f"Predicates {what} here: {', '.join(sorted(names))}"]
     if keyword == "moving_objects":
-        from rsb_mj.lang import motion
-
         keys = ", ".join(f"{t}: {' '.join(motion.KEYS[t])}" for t in motion.MOTION_TYPES)
         lines += ["", f"Motion types and their `:motion_` keys: {keys}"]
     return "\n".join(lines)
@@ -242,8 +233,6 @@ def declaration(decl: ast.TypedName, kind: str) -> str:
 
 def rule(code: str) -> str | None:
     """A lint rule's ``rsb lint --explain`` text as a Markdown block, or None."""
-    from rsb_mj.lang.rules.base import RULES
-
     found = RULES.get(code)
     if found is None:
         return None

@@ -30,11 +30,12 @@ from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.files import is_template_file
 from rsb_mj.lang.nodes import Span
-from rsb_mj.lsp import completion, context, definition, fixes, formatting, hover
+from rsb_mj.lsp import completion, context, definition, fixes, formatting, grammar, hover, reference
 from rsb_mj.lsp.analysis import Analysis, analyze
 from rsb_mj.lsp.diagnostics import publishable
 from rsb_mj.lsp.framing import FrameReader
 from rsb_mj.lsp.positions import Positions
+from rsb_mj.resources import tasks_dir
 from rsb_mj.version import rsb_mj_version
 
 log = logging.getLogger(__name__)
@@ -255,8 +256,6 @@ def _diagnostic_of(data: object) -> Diagnostic | None:
 def _warm_up() -> None:
     """Load what the first requests need: the parser (on the lint worker), then the grammar
     index and the registries hover reads (a background thread)."""
-    from rsb_mj.resources import tasks_dir
-
     path = tasks_dir() / _WARM_UP_TASK
     try:
         text = path.read_text(encoding="utf-8")
@@ -266,7 +265,6 @@ def _warm_up() -> None:
         analyze(text.replace(old, new, 1), path)
 
     def rest() -> None:
-        from rsb_mj.lsp import grammar, reference
 
         grammar.index()
         for call in (

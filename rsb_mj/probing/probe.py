@@ -217,6 +217,7 @@ def prepare_folds(x: np.ndarray, splits: list[tuple[np.ndarray, np.ndarray]]) ->
     training fold's mean and deviation, then reduced by PCA (fitted on the training fold) to
     ``n_train - 1`` components when the dimension exceeds the training samples. The labels
     play no part, so the label-permutation control reuses them."""
+    # scikit-learn: the optional probe extra (rsb_mj[probe])
     from sklearn.decomposition import PCA
 
     out = []
@@ -232,6 +233,7 @@ def prepare_folds(x: np.ndarray, splits: list[tuple[np.ndarray, np.ndarray]]) ->
 
 
 def _fit_predict(a: np.ndarray, y: np.ndarray, b: np.ndarray, c: float) -> np.ndarray:
+    # scikit-learn: the optional probe extra (rsb_mj[probe])
     from sklearn.linear_model import LogisticRegression
 
     classes = np.unique(y)
@@ -250,6 +252,7 @@ def out_of_fold(
 ) -> np.ndarray:
     """The out-of-fold predictions of the int classes ``codes`` over ``splits``, from the
     inputs :func:`prepare_folds` made of them."""
+    # scikit-learn: the optional probe extra (rsb_mj[probe])
     import sklearn
 
     pred = np.empty(len(codes), dtype=codes.dtype)
@@ -323,6 +326,7 @@ def probe_set(data: ProbeSet, settings: ProbeSettings | None = None) -> list[Lay
     The fits run on one BLAS/OpenMP thread: they are small, and thread pools cost far more
     than they save on them (x9 on a loaded 2-core machine)."""
     settings = settings or ProbeSettings()
+    # scikit-learn: the optional probe extra (rsb_mj[probe])
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1):

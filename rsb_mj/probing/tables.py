@@ -182,6 +182,7 @@ def read_results(path: Path) -> tuple[list[LayerResult], dict[str, Any]]:
 def plot_layers(results: Sequence[LayerResult], path: Path, title: str) -> None:
     """Accuracy by depth (Wilson 95% error bars) with the chance band, one line per
     (policy, suite); written as PNG atomically."""
+    # matplotlib: heavy to import (about 0.5 s), only when a figure is drawn
     import matplotlib
 
     matplotlib.use("Agg")

@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from rsb_mj.choices import LETTERS
 from rsb_mj.evaluation.metrics import SuiteMetrics, confusion
 from rsb_mj.evaluation.records import EpisodeRecord
@@ -36,6 +38,7 @@ def _slug(text: str) -> str:
 
 def _png(fig: Any) -> bytes:
     """The PNG bytes of a matplotlib figure (100 dpi); closes it."""
+    # matplotlib: heavy to import (about 0.5 s), only when a figure is drawn
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
@@ -58,11 +61,11 @@ def rates_figure(metrics: dict[str, list[SuiteMetrics]]) -> Any:
     """The matplotlib figure of :func:`plot_rates`: three panels (GSR, TSR, nSG); the TSR
     panel has a dashed line across each suite's bars at its chance rate, 100/N % for N
     candidates (a language-blind policy that always places its grasp)."""
+    # matplotlib: heavy to import (about 0.5 s), only when a figure is drawn
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     suites = list(dict.fromkeys(m.suite for ms in metrics.values() for m in ms))
     fig, axes = plt.subplots(3, 1, figsize=(max(6, 1.6 * len(suites)), 9), sharex=True)
@@ -113,11 +116,11 @@ def rates_figure(metrics: dict[str, list[SuiteMetrics]]) -> Any:
 def plot_drops(table: list[list[str]]) -> bytes:
     """PNG: bars of the TSR drop (percentage points, 95% interval) per ablation, one group per
     policy and suite, from :func:`~rsb_mj.evaluation.tables.ablation_table` rows."""
+    # matplotlib: heavy to import (about 0.5 s), only when a figure is drawn
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     rows = [r for r in table[1:] if r[6] != "withheld"]
     labels = [f"{r[0]}\n{r[1]}\n{r[2]}" for r in rows]
@@ -141,6 +144,7 @@ def plot_drops(table: list[list[str]]) -> bytes:
 
 def plot_confusion(records: Sequence[EpisodeRecord], title: str) -> bytes:
     """PNG: one heatmap per suite: correct option (rows) vs chosen option (columns + none)."""
+    # matplotlib: heavy to import (about 0.5 s), only when a figure is drawn
     import matplotlib
 
     matplotlib.use("Agg")

@@ -50,6 +50,7 @@ from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text
 from rsb_mj.probing.run import report_sections
 from rsb_mj.reporting.header import header_lines
+from rsb_mj.reporting.html import render_page
 from rsb_mj.reporting.markdown import markdown_text
 from rsb_mj.reporting.model import ReportData
 from rsb_mj.reporting.plots import with_plots
@@ -168,8 +169,6 @@ def write_report(
     text = markdown_text(data)
     page = None
     if html:
-        from rsb_mj.reporting.html import render_page
-
         page = render_page(data, out)
     for s in data.sections:
         if s.csv:

@@ -56,6 +56,7 @@ from rsb_mj.tables.heuristics import (
     target_position,
     units_digit_oracle,
 )
+from rsb_mj.tables.learned import fitted_probes
 
 #: Significance level of the chi-square uniformity tests.
 ALPHA = 0.05
@@ -185,8 +186,6 @@ def rate_check(name: str, hits: int, n: int, chance: float, z: float, note: str 
 
 def learned_checks(episodes: list[Episode], train: list[Episode]) -> list[Check]:
     """The per-value prior and the linear classifier, fitted on ``train``, on ``episodes``."""
-    from rsb_mj.tables.learned import fitted_probes
-
     chance = 1.0 / episodes[0].choices
     out = []
     for name, pick in fitted_probes(train).items():

@@ -40,11 +40,13 @@ import numpy as np
 from rsb_mj.choices import style
 from rsb_mj.colors import PALETTE
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.instructions import as_task
 from rsb_mj.episodes.sampler import assemble, draw_distractors, draw_layout, draw_semantics
-from rsb_mj.episodes.sources import QuestionSource
+from rsb_mj.episodes.sources import QuestionSource, resolve_source
 from rsb_mj.errors import EpisodeError
 from rsb_mj.tables.audit import leaks_answer
 from rsb_mj.tables.heuristics import BALANCED, numeric_rank, target_color, target_position
+from rsb_mj.tables.learned import fitted_probes
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
@@ -134,8 +136,6 @@ class _Balance:
 def learned_heuristics(train: list[Episode]) -> dict[str, Any]:
     """The probes fitted on a train table that an eval table is balanced against: the
     per-value answer prior and the linear text-only classifiers (:mod:`.learned`)."""
-    from rsb_mj.tables.learned import fitted_probes
-
     return fitted_probes(train)
 
 
@@ -170,9 +170,6 @@ def draw_balanced(
         EpisodeError: when no seed of a row passes even the rules kept after
             ``MAX_ATTEMPTS``.
     """
-    from rsb_mj.episodes.instructions import as_task
-    from rsb_mj.episodes.sources import resolve_source
-
     task = as_task(problem)
     label = suite or task.path
     pool = (resolve_source(task.source) if source is None else source).pool(split)

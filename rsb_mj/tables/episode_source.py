@@ -86,6 +86,7 @@ def row_seed(source: str, split: str, index: int) -> int:
 @cache
 def load_problem(source: str) -> Problem:
     """The parsed and linted task file of ``source`` (cached per process)."""
+    # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.lang import load_task
 
     return load_task(task_path(source))
@@ -93,6 +94,7 @@ def load_problem(source: str) -> Problem:
 
 @cache
 def _table(suite: str, split: str) -> tuple[Episode, ...]:
+    # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.tables.families import load_table
 
     # verified against the manifest first: a missing, damaged or edited table is an error
@@ -114,6 +116,7 @@ def private_table(source: str, split: str, tables: str | Path) -> tuple[Episode,
             for another file of the same stem;
         EpisodeError: for a missing, unlisted or changed table (naming the folder).
     """
+    # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.tables.private.manifest import load_private
     from rsb_mj.tables.private.target import file_of
 
@@ -136,6 +139,7 @@ def tables_sha256(tables: str | Path) -> str:
     Raises:
         EpisodeError: for a folder without a private manifest.
     """
+    # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.tables.private.manifest import read_private
 
     return read_private(Path(tables)).sha256
@@ -163,6 +167,7 @@ def load_episode(source: str, split: str, index: int, tables: Tables = None) -> 
                 f"episode index {index} is outside the rows of {source} "
                 f"(valid: 0..{TASK_FILE_ROWS - 1})"
             )
+        # deferred: rsb --help imports this module (see the module docstring)
         from rsb_mj.episodes import sample_episode
 
         episode = sample_episode(

@@ -30,8 +30,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rsb_mj.episodes.sampler import sample_episode
 from rsb_mj.errors import EpisodeError, RsbError
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES, Suite, get_suite
+from rsb_mj.tables import files
+from rsb_mj.tables.audit import audit
+from rsb_mj.tables.check import check_tables as check_seeded
+from rsb_mj.tables.check import lint_templates
+from rsb_mj.tables.paired import check_paired, private_paired, redraw_row
+from rsb_mj.tables.paired_audit import audit_paired
+from rsb_mj.tables.rsb import private_rows
 
 if TYPE_CHECKING:
     from rsb_mj.episodes.episode import Episode
@@ -48,7 +56,6 @@ def _check_rsb(
     splits: tuple[str, ...],
     max_report: int = 5,
 ) -> list[str]:
-    from rsb_mj.tables.check import check_tables as check_seeded
 
     names = [s.name for s in suites]
     return check_seeded(names, folder, max_report, complete, lint=False, splits=splits)
@@ -61,37 +68,31 @@ def _check_paired(
     splits: tuple[str, ...],
     max_report: int = 5,
 ) -> list[str]:
-    from rsb_mj.tables.paired import check_paired
 
     return check_paired(suites, folder, complete, splits)  # names its first differing row
 
 
 def _audit_rsb(*args: Any) -> AuditReport:
-    from rsb_mj.tables.audit import audit
 
     return audit(*args)
 
 
 def _audit_paired(*args: Any) -> AuditReport:
-    from rsb_mj.tables.paired_audit import audit_paired
 
     return audit_paired(*args)
 
 
 def _private_rsb(request: DrawRequest) -> tuple[list[Episode], dict[str, str]]:
-    from rsb_mj.tables.rsb import private_rows
 
     return private_rows(request), {}
 
 
 def _private_paired(request: DrawRequest) -> tuple[list[Episode], dict[str, str]]:
-    from rsb_mj.tables.paired import private_paired
 
     return private_paired(request)
 
 
 def _redraw_rsb(problem: Problem, row: Episode, source: QuestionSource) -> Episode:
-    from rsb_mj.episodes.sampler import sample_episode
 
     return sample_episode(
         problem, suite=row.suite, split=row.split, index=row.index, seed=row.seed, source=source
@@ -99,7 +100,6 @@ def _redraw_rsb(problem: Problem, row: Episode, source: QuestionSource) -> Episo
 
 
 def _redraw_paired(problem: Problem, row: Episode, source: QuestionSource) -> Episode:
-    from rsb_mj.tables.paired import redraw_row
 
     return redraw_row(problem, row, source.get(row.question_id))
 
@@ -208,8 +208,6 @@ def check_tables(
         max_report: drifted rows named per RSB table (then a count).
         complete: a table of a wanted suite missing from the manifest is a problem too.
     """
-    from rsb_mj.tables.check import lint_templates
-
     wanted = [get_suite(s) for s in suites] if suites else every_suite()
     problems = lint_templates()
     for family in FAMILIES.values():
@@ -234,17 +232,10 @@ def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
             row that differs from what its family rebuilds (a hand-edited ``correct`` would
             otherwise score the wrong candidate as a success) and how to restore it.
     """
-    from rsb_mj.tables.files import (
-        MANIFEST,
-        episodes_dir,
-        read_manifest,
-        sha256,
-        table_name,
-    )
-
     s = get_suite(suite)
-    folder = episodes_dir() if folder is None else folder
-    path = folder / table_name(s.name, split)
+    # the files module's names are read at call time (tests point them at other folders)
+    folder = files.episodes_dir() if folder is None else folder
+    path = folder / files.table_name(s.name, split)
     try:
         stat = path.stat()
     except OSError:
@@ -254,13 +245,13 @@ def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if key in _VERIFIED:
         return path
-    entry = read_manifest(folder).get(path.name)
+    entry = files.read_manifest(folder).get(path.name)
     if entry is None:
         raise EpisodeError(
-            f"{path}: not in the manifest {folder / MANIFEST}; a table the manifest does not "
+            f"{path}: not in the manifest {folder / files.MANIFEST}; a table the manifest does not "
             f"list is not used; rebuild it with: rsb episodes build {s.name}"
         )
-    digest = sha256(path.read_bytes())
+    digest = files.sha256(path.read_bytes())
     if digest != entry["sha256"]:
         found = family_of(s).check([s], folder, True, (split,), 1)
         at_row = re.compile(re.escape(path.name) + r":\d+: ")
@@ -287,9 +278,7 @@ def load_table(suite: str, split: str = "eval") -> list[Episode]:
     Raises:
         EpisodeError: for a missing, unlisted or changed table (see :func:`verify_table`).
     """
-    from rsb_mj.tables.files import read_table
-
-    return read_table(verify_table(suite, split))
+    return files.read_table(verify_table(suite, split))
 
 
 __all__ = [

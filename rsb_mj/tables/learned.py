@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from scipy import sparse
+from scipy.optimize import minimize
 
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.numeric import decimals_of, format_number, numbers_in, trailing_zeros
@@ -206,7 +207,6 @@ class LinearProbe:
     """
 
     def __init__(self, train: Sequence[Episode], l2: float = L2) -> None:
-        from scipy.optimize import minimize
 
         self.l2 = l2
         self.numeric = all(numeric_options(e) is not None for e in train)

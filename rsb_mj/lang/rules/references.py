@@ -97,6 +97,7 @@ def bank_placeholder(ctx: Context) -> None:
     path = usable_reference(ctx, q.file, "question bank")
     if path is None or not path.is_file():
         return
+    # deferred: rsb_mj.episodes (and numpy), only for a task that names a question bank
     from rsb_mj.episodes.sources.bank import load_bank
 
     spec = RULES["RSB472"]

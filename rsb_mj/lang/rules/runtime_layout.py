@@ -115,6 +115,7 @@ def impossible_layout(ctx: Context) -> None:
 
 def _impossible_distractors(ctx: Context) -> None:
     """RSB503 for static distractors that find no room around the candidates."""
+    # deferred: numpy, for rsb scenes only
     from rsb_mj.lang.layout import TRIAL_NEEDED, distractor_trials
 
     extra = distractor_plans(ctx)

@@ -41,6 +41,7 @@ def placement(problem: ast.Problem, obj: str) -> Atom | None:
 
 def _inset(region: ast.Region, radius: float) -> list[Rect4]:
     """The region's rectangles shrunk by ``radius`` [m] (the layout sampler's inset)."""
+    # deferred: numpy, for rsb scenes only
     from rsb_mj.lang.layout import inset
 
     return inset([(r.x0, r.y0, r.x1, r.y1) for r in region.ranges], radius)

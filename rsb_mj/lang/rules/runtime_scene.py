@@ -11,6 +11,7 @@ from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.known_categories import ARTICULATED_CATEGORIES
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.runtime_plans import placement
+from rsb_mj.lang.settings import SettingError, read_settings
 from rsb_mj.lang.table_top import RSB_FIXTURE_CATEGORIES
 from rsb_mj.workspace import SCENE_BODY_NAMES
 
@@ -94,7 +95,6 @@ def bad_visual_setting(ctx: Context) -> None:
     ``rsb_mj.lang.settings``, says which)."""
     if not ctx.is_rsb:
         return
-    from rsb_mj.lang.settings import SettingError, read_settings
 
     try:
         read_settings(ctx.problem)

@@ -111,6 +111,7 @@ def question_bank(ctx: Context) -> None:
     q = ctx.problem.question
     if q is None or q.file is None:
         return  # checked before the import: it brings in rsb_mj.episodes (and numpy)
+    # deferred: rsb_mj.episodes (and numpy), only for a task that names a question bank
     from rsb_mj.episodes.sources.bank import load_bank
 
     path = usable_reference(ctx, q.file, "question bank")
@@ -161,6 +162,7 @@ def small_bank_split(ctx: Context) -> None:
     q = ctx.problem.question
     if q is None or q.file is None:
         return
+    # deferred: rsb_mj.episodes (and numpy), only for a task that names a question bank
     from rsb_mj.episodes.sources.bank import load_bank
 
     path = usable_reference(ctx, q.file, "question bank")
@@ -193,6 +195,7 @@ def template_selection(ctx: Context) -> None:
     ``(:eval X)``; or a template file that is missing. A template file's own lines are
     checked like ``tasks/templates`` files for the task's choice count (RSB430-434, reported
     in that file; ``{Q}`` only when the candidates show their answers)."""
+    # a cycle: lang.templates registers its rules in lang.rules, whose __init__ imports this
     from rsb_mj.lang.templates import lint_template
 
     i = ctx.problem.instruction

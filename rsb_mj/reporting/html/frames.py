@@ -12,6 +12,8 @@ import base64
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
+
 __all__ = ["Frame", "video_frames"]
 
 #: Frames taken from a video, evenly spaced from the first to the last.
@@ -37,8 +39,6 @@ def video_frames(path: Path, count: int = FRAMES, width: int = WIDTH) -> list[Fr
     The file is read twice (frames counted with ``grab``, then the chosen ones decoded), so
     only the chosen frames are held in memory.
     """
-    import cv2
-
     cap = cv2.VideoCapture(str(path))
     n = 0
     while cap.grab():
