@@ -15,6 +15,7 @@ from rsb_mj.datasets.demo_file import file_sha256, read_demo
 from rsb_mj.datasets.goal_demos import goal_demo_filename
 from rsb_mj.datasets.lerobot import ExportError, export_lerobot
 from rsb_mj.errors import ExpertError
+from rsb_mj.suites import GOAL_SUITES, GoalSuite
 
 APPLE = (
     Path(__file__).resolve().parents[1]
@@ -121,3 +122,20 @@ def test_goal_and_question_inputs_are_not_mixed_and_question_flags_are_refused(t
     assert main(["demos", "RSB-Math-4", "--visual-level", "1", "-n", "1", "-o", out]) == 2
     assert "apply to goal tasks" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
+    """``rsb demos --suite vla-arena-l0``, the suite narrowed to one shipped file: its
+    episodes carry the suite's name."""
+    narrow = GoalSuite("vla-arena-l0", "vla_arena", "long_horizon/level_0/pick_up_the_orange*")
+    monkeypatch.setitem(GOAL_SUITES, "vla-arena-l0", narrow)
+    (task,) = narrow.files
+    out = tmp_path / "suite"
+    args = ["demos", "--suite", "vla-arena-l0", "-n", "1", "-o", str(out), "--cameras", ""]
+    assert main([*args, "--no-progress"]) == 0
+    assert "rsb demos: 1 goal task files x 1 seeds from 0: 1 episodes" in capsys.readouterr().out
+    demo = read_demo(out / goal_demo_filename(task, 0))
+    assert (demo.attrs["suite"], demo.attrs["instruction"], bool(demo.attrs["success"])) == (
+        "vla-arena-l0", "Pick up the orange and put it in the box", True,
+    )  # fmt: skip
+    assert json.loads(demo.attrs["episode"])["suite"] == "vla-arena-l0"
