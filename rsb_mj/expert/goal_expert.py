@@ -57,6 +57,8 @@ HIGH_SUPPORT, HIGH_CLEARANCE = 0.05, 0.07
 
 #: How far [m] a held object must rise with the lift (else it slipped: a grasp failure).
 HELD_RISE = 0.03
+#: Least rise [m] of the lift (an object picked from a cabinet's top, above the carry height).
+LIFT_RISE = 0.05
 #: Extra heights [m] tried, in order, above the support when the pose above it collides.
 PLACE_RAISE = (0.0, 0.04, 0.08)
 #: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
@@ -86,6 +88,21 @@ def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
     return min(SIDES, key=excess)
 
 
+def placement_order(goal: tuple[Relation, ...]) -> tuple[Relation, ...]:
+    """The goal's relations in the order the expert carries them out: source order, except
+    that an object is put in its place before anything is put on or in it (``stack the
+    left bowl on the right bowl and place them in the tray``: the right bowl goes into the
+    tray first, then the left bowl onto it)."""
+    todo = list(goal)
+    done: list[Relation] = []
+    while todo:
+        ready = [r for r in todo if not any(o.mover == r.place for o in todo if o is not r)]
+        nxt = ready[0] if ready else todo[0]  # a cycle: keep source order
+        done.append(nxt)
+        todo.remove(nxt)
+    return tuple(done)
+
+
 class GoalExpert(PickPlaceExpert):
     """Scripted expert for a :class:`~rsb_mj.env.goal_env.GoalEnv`: moves each goal mover to
     its place in turn (module docstring).
@@ -100,7 +117,7 @@ class GoalExpert(PickPlaceExpert):
     ) -> None:
         task = env.unwrapped.task
         super().__init__(env, task.goal[0].mover if task.goal else "", rng=rng, safe=safe)
-        self.placements: tuple[Relation, ...] = task.goal
+        self.placements: tuple[Relation, ...] = placement_order(task.goal)
 
     def _start(self) -> None:
         u = self.env.unwrapped
@@ -298,7 +315,8 @@ class GoalExpert(PickPlaceExpert):
         obj_geoms = w.body_geoms(body)
         # held: the TCP height above the held object's bottom
         p_grasp, rot, box, held = yield from self._close_on(body)
-        lift = w.table_top_z + CARRY_CLEARANCE + held
+        # up to the carry height over the table, and at least LIFT_RISE up from a fixture
+        lift = max(w.table_top_z + CARRY_CLEARANCE + held, float(p_grasp[2]) + LIFT_RISE)
         high = support_top - w.table_top_z > HIGH_SUPPORT
         above = support_top + (HIGH_CLEARANCE if high else CARRY_CLEARANCE) + held
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
