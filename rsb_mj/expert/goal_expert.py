@@ -33,7 +33,13 @@ import numpy as np
 
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import Arm
-from rsb_mj.expert.grasp import TIP_CLEARANCE, TIP_PAST_TCP, object_box, top_down_rotation
+from rsb_mj.expert.grasp import (
+    GRASP_DEPTH,
+    TIP_CLEARANCE,
+    TIP_PAST_TCP,
+    object_box,
+    top_down_rotation,
+)
 from rsb_mj.expert.hazards import hazard_clearances
 from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
@@ -153,8 +159,18 @@ class GoalExpert(PickPlaceExpert):
         self._target_q = self.arm.q(w.data)
 
     def _grasp_pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A top-down grasp (:meth:`PickPlaceExpert._grasp_pose`); for an object too wide
-        for the gripper, a rim grasp (:meth:`_rim_grasp`)."""
+        """By the object: a hollow stand-in by its rim (:meth:`_rim_grasp`), one with a
+        handle too wide to take whole by the handle (:meth:`_handle_grasp`), else a
+        top-down grasp (:meth:`PickPlaceExpert._grasp_pose`), and for an object too wide
+        for the gripper a grasp across its outline's edge."""
+        if self._rim(self.mover) is not None:
+            return self._rim_grasp()
+        handle = self._handle(self.mover)
+        if handle is not None:
+            try:
+                return super()._grasp_pose()
+            except ExpertError:
+                return self._handle_grasp(*handle)
         try:
             return super()._grasp_pose()
         except ExpertError as exc:
@@ -211,13 +227,45 @@ class GoalExpert(PickPlaceExpert):
         if handle is not None:  # keep the fingers off the handle
             dirs = [d for d in dirs if float(d @ handle) < HANDLE_COS]
         dirs.sort(key=lambda d: -float(d @ toward))
-        arm.checker.allowed = set(w.body_geoms(body)) | self._ignored
+        return self._best_grasp([(np.array([*(center + radius * d), z]), d) for d in dirs], "rim")
+
+    def _handle(self, body: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """Where a handle grasp takes ``body`` when it is a stand-in with a handle (a pan, a
+        moka pot): the TCP position (world, m) and the horizontal closing direction across
+        the bar (unit); None without a handle."""
+        u = self.env.unwrapped
+        if u.scene.sources.get(body) != "standins":
+            return None
+        handle = getattr(CATEGORIES.get(u.task.objects[body]), "handle", None)
+        if handle is None:
+            return None
+        w = self.world
+        bid = w.model.body(body).id
+        rot = w.data.xmat[bid].reshape(3, 3)
+        local = np.array(handle.center)
+        local[2] = max(local[2], handle.top - GRASP_DEPTH)
+        p = w.data.xpos[bid] + rot @ local
+        along = rot @ np.array([handle.axis[0], handle.axis[1], 0.0])
+        across = np.array([-along[1], along[0]])
+        return p, across / max(float(np.linalg.norm(across)), 1e-9)
+
+    def _handle_grasp(self, p: np.ndarray, across: np.ndarray):
+        """(TCP position, rotation, pre-grasp joints) of a grasp closing across a handle's
+        bar at ``p``, the fingers along ``across`` (either way round)."""
+        return self._best_grasp([(p, across), (p, -across)], "handle")
+
+    def _best_grasp(
+        self, candidates: list[tuple[np.ndarray, np.ndarray]], kind: str
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The best of ``candidates`` (TCP position, horizontal closing direction), in order
+        of preference: reachable, then collision-free, untilted and earliest first."""
+        w, arm = self.world, self.arm
+        arm.checker.allowed = set(w.body_geoms(self.mover)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None
         errors: list[str] = []
         for tilt in GRASP_TILTS[:3]:
-            for rank, d in enumerate(dirs):
-                p = np.array([*(center + radius * d), z])
+            for rank, (p, d) in enumerate(candidates):
                 rot = top_down_rotation(np.array([d[0], d[1], 0.0]), tilt)
                 try:
                     q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
@@ -227,16 +275,16 @@ class GoalExpert(PickPlaceExpert):
                 except ExpertError as exc:
                     errors.append(str(exc))
                     continue
-                depth_in = arm.checker.segment_depth(q_pre, q, resolution=0.02)
-                cost = rank + 100.0 * abs(tilt) + (0.0 if depth_in == 0 else 1e3 + 1e5 * depth_in)
+                depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
+                cost = rank + 100.0 * abs(tilt) + (0.0 if depth == 0 else 1e3 + 1e5 * depth)
                 if best is None or cost < best[0]:
                     best = (cost, p, rot, q_pre)
             if best is not None and best[0] < 1e3:
                 break
         if best is None:
-            raise ExpertError("no reachable rim grasp: " + "; ".join(errors[:3]))
+            raise ExpertError(f"no reachable {kind} grasp: " + "; ".join(errors[:3]))
         if best[0] >= 1e3:
-            self.warnings.append("every rim grasp collides")
+            self.warnings.append(f"every {kind} grasp collides")
         return best[1], best[2], best[3]
 
     def _support_top(self, place: str, xy: np.ndarray, reach: float, top: float) -> float:

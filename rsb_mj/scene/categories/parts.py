@@ -63,6 +63,8 @@ class Part:
         label: True to draw the stand-in's label texture on this part.
         rim: True for a segment of the upright wall at the top of a hollow object (a bowl's,
             a mug's): the expert's rim grasp straddles these (:attr:`StandinCategory.rim`).
+        handle: True for the bar a handle grasp closes across (a pan's, a moka pot's): a
+            box whose x axis runs along the handle (:attr:`StandinCategory.handle`).
     """
 
     kind: str
@@ -75,6 +77,22 @@ class Part:
     segments: int = 24
     label: bool = False
     rim: bool = False
+    handle: bool = False
+
+
+@dataclass(frozen=True)
+class Handle:
+    """The bar of a stand-in's handle, where a handle grasp takes it.
+
+    Attributes:
+        center: the bar's centre (x, y, z) in the body frame [m] (origin: the box centre).
+        axis: the bar's direction (x, y) in the body frame (unit; the fingers close across).
+        top: the bar's top, z in the body frame [m].
+    """
+
+    center: tuple[float, float, float]
+    axis: tuple[float, float]
+    top: float
 
 
 @dataclass(frozen=True)
@@ -228,6 +246,21 @@ class StandinCategory(Category):
                 depth=round(top - min(p.pos[2] - p.size[2] for p in walls), 6),
             )
 
+        bars = [p for p in standin.parts if p.handle]
+        #: The handle a handle grasp takes (body frame), or None for an object without one.
+        self.handle: Handle | None = None
+        if bars:
+            bar = bars[0]
+            rot = turn @ _quat_matrix(_euler_quat(bar.euler))
+            c = turn @ np.asarray(bar.pos) - lift
+            axis = rot[:2, 0] / max(float(np.linalg.norm(rot[:2, 0])), 1e-9)
+            top = float(c[2] + np.abs(rot[2]) @ np.asarray(bar.size))
+            self.handle = Handle(
+                center=_vec(c),
+                axis=(round(float(axis[0]), 6), round(float(axis[1]), 6)),
+                top=round(top, 6),
+            )
+
     def __repr__(self) -> str:
         return f"StandinCategory({self.name!r})"
 
@@ -299,6 +332,12 @@ def _vec(v: np.ndarray) -> Vec3:
 def _yaw_matrix(yaw: float) -> np.ndarray:
     c, s = round(math.cos(yaw), 12), round(math.sin(yaw), 12)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _quat_matrix(quat: Sequence[float]) -> np.ndarray:
+    mat = np.zeros(9)
+    mujoco.mju_quat2Mat(mat, np.asarray(quat, dtype=float))
+    return mat.reshape(3, 3)
 
 
 def _euler_quat(euler: Sequence[float]) -> tuple[float, float, float, float]:
