@@ -38,6 +38,7 @@ from rsb_mj.datasets.demo_file import file_sha256, verify_demo, write_demo
 from rsb_mj.datasets.demos import Recorder
 from rsb_mj.env.cameras import check_cameras
 from rsb_mj.errors import ExpertError, RsbError
+from rsb_mj.evaluation.goal_eval import GoalRecord, run_episode
 from rsb_mj.evaluation.pool import run_jobs
 from rsb_mj.lock import lock_folder
 from rsb_mj.progress import progress as show_progress
@@ -140,12 +141,10 @@ def _env(job: GoalDemoJob) -> Any:
     return env
 
 
-def run_goal_episode(env: Any, seed: int, on_step: Recorder) -> Any:
+def run_goal_episode(env: Any, seed: int, on_step: Recorder) -> GoalRecord:
     """One expert episode of ``env`` from ``seed`` through the goal episode loop
     (:func:`rsb_mj.evaluation.goal_eval.run_episode`), each (observation, action) handed to
     ``on_step``; returns its :class:`~rsb_mj.evaluation.goal_eval.GoalRecord`."""
-    from rsb_mj.evaluation.goal_eval import run_episode
-
     return run_episode(_Recording(env, on_step), "expert", seed)
 
 
