@@ -1,5 +1,5 @@
 """Sealed runs (``rsb eval --sealed``, implied by ``--tables``): the order of episodes, the
-signature of records, and policy faults scored as failures.
+signature of records.
 
 A sealed run holds the private secret (``--secret-file``, the one the tables were drawn
 from). From it come two keys, both HMACs of it (:meth:`Secret.digest`), so neither names it:
@@ -14,17 +14,13 @@ from). From it come two keys, both HMACs of it (:meth:`Secret.digest`), so neith
   (another run's, another secret's) is refused with ``file:line``, and so is a run folder
   that says it is sealed but whose lines are not signed.
 
-In a sealed run a fault of the policy (it raised, sent a bad action, did not answer a request
-within ``--request-timeout``, its process died; for a policy server, any fault of the server
-during an episode: :func:`server_fault`) is a scored failure: :func:`policy_fault` turns such an
-error record into one with ``termination == "policy_fault"`` (reported in its own column),
-so a policy cannot exclude the episodes it is about to fail. Only faults outside the policy
-stay errors (excluded, retried); a sealed run is complete only with none left.
+A policy's own faults are scored failures in every run (:mod:`rsb_mj.evaluation.faults`);
+a sealed run also counts every fault of a policy server during an episode as the server's
+(:func:`~rsb_mj.evaluation.faults.server_fault`), and is complete only with no error left.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -39,8 +35,6 @@ from rsb_mj.tables.private.secret import Secret
 
 #: The key of a record line that holds its signature.
 SIGNATURE = "signature"
-#: ``termination`` of a sealed run's episode that the policy's own fault ended.
-POLICY_FAULT = "policy_fault"
 
 
 class Seal:
@@ -129,37 +123,6 @@ def verify(path: Path, seal: Seal) -> str:
     return previous
 
 
-def server_fault(record: EpisodeRecord) -> bool:
-    """Whether an infrastructure error of a sealed run is the policy server's own: any fault
-    of an openpi server during an episode (no answer in time, a dropped connection, a reply
-    that is not one), so that a server cannot have an episode it is unsure of rerun. (A
-    server that is down at the start stops the run before any episode.)"""
-    return (
-        record.termination == "error"
-        and record.error_kind == "infra"
-        and record.policy.startswith("openpi:")
-        and (record.error or "").startswith("InfraError: openpi server ")
-    )
-
-
-def policy_fault(record: EpisodeRecord) -> EpisodeRecord:
-    """A sealed run's record: an error the policy caused (``error_kind == "policy"``, or a
-    :func:`server_fault`) becomes a scored failure (``termination`` :data:`POLICY_FAULT`,
-    ``error_kind`` ``"policy"``, the cause kept in ``error``); others unchanged."""
-    if record.termination != "error":
-        return record
-    if record.error_kind != "policy" and not server_fault(record):
-        return record
-    return dataclasses.replace(
-        record,
-        error_kind="policy",
-        termination=POLICY_FAULT,
-        success=False,
-        success_step=None,
-        failure_reason=f"the policy failed: {record.error}"[:500],
-    )
-
-
 def _sealed_info(run_dir: Path) -> dict[str, Any] | None:
     try:
         info = json.loads((Path(run_dir) / "run.json").read_text())
@@ -203,14 +166,11 @@ def check_sealed_run(run_dir: Path, seal: Seal | None) -> None:
 
 
 __all__ = [
-    "POLICY_FAULT",
     "SIGNATURE",
     "Seal",
     "check_sealed_run",
     "is_sealed",
-    "policy_fault",
     "sealed_order",
-    "server_fault",
     "sign",
     "verify",
 ]
