@@ -68,7 +68,7 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
-from rsb_mj.evaluation.sealed import Seal, sealed_order, sign, verify
+from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign, verify
 from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
@@ -688,17 +688,7 @@ def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
         return None
-    from rsb_mj.tables.private.manifest import read_private
-    from rsb_mj.tables.private.secret import Secret
-
-    secret = Secret.read(config.secret_file)
-    if config.tables is not None and read_private(config.tables).secret_id != secret.id:
-        raise EvalError(
-            f"--secret-file {config.secret_file}: not the secret the tables in "
-            f"{config.tables} were drawn from (its id {secret.id[:12]}, theirs "
-            f"{read_private(config.tables).secret_id[:12]})"
-        )
-    return Seal(secret)
+    return read_seal(config.secret_file, config.tables)
 
 
 def _run_eval(

@@ -74,11 +74,36 @@ def sealed_order(jobs: Sequence[Job], seal: Seal) -> list[Job]:
 def sign(record: EpisodeRecord, seal: Seal, previous: str) -> tuple[str, str]:
     """The signed JSON line of ``record`` (no newline) and its signature, chained to the
     file's ``previous`` signature (``""`` for the first line)."""
-    body = record.to_json()
+    return sign_row(json.loads(record.to_json()), seal, previous)
+
+
+def sign_row(row: dict[str, Any], seal: Seal, previous: str) -> tuple[str, str]:
+    """The signed JSON line of any JSON object ``row`` (no newline; keys sorted) and its
+    signature, chained to ``previous`` as :func:`sign` does (the vla-eval plugin's
+    outcomes, :mod:`rsb_mj.integrations.vla_eval`); :func:`verify` checks both."""
+    body = json.dumps(row, sort_keys=True)
     signature = seal.signature(previous, body)
-    row = json.loads(body)
-    row[SIGNATURE] = signature
-    return json.dumps(row, sort_keys=True), signature
+    return json.dumps({**row, SIGNATURE: signature}, sort_keys=True), signature
+
+
+def read_seal(secret_file: Path, tables: Path | None = None) -> Seal:
+    """The seal of the secret in ``secret_file``, checked against the private tables in
+    ``tables`` (their manifest names the secret they were drawn from).
+
+    Raises:
+        EvalError: a secret that is not the tables' (or that cannot be read).
+    """
+    from rsb_mj.tables.private.manifest import read_private
+
+    secret = Secret.read(Path(secret_file))
+    if tables is not None:
+        drawn = read_private(Path(tables)).secret_id
+        if drawn != secret.id:
+            raise EvalError(
+                f"secret file {secret_file}: not the secret the tables in {tables} were drawn "
+                f"from (its id {secret.id[:12]}, theirs {drawn[:12]})"
+            )
+    return Seal(secret)
 
 
 def _lines(path: Path) -> list[tuple[int, bytes]]:
@@ -170,7 +195,9 @@ __all__ = [
     "Seal",
     "check_sealed_run",
     "is_sealed",
+    "read_seal",
     "sealed_order",
     "sign",
+    "sign_row",
     "verify",
 ]
