@@ -21,6 +21,8 @@ from rsb_mj.lang.a2a import A2A_SOURCES
 from rsb_mj.resources import tasks_dir
 
 __all__ = [
+    "GOAL_LABEL",
+    "GOAL_MAX_STEPS",
     "GOAL_SUITES",
     "SUITES",
     "TASK_MAX_STEPS",
@@ -33,6 +35,11 @@ __all__ = [
 #: Control steps of an episode of a task file that is not a named suite (``RSB-Task-v0``,
 #: ``rsb eval tasks/x.bddl``): the default of :attr:`Suite.max_steps`.
 TASK_MAX_STEPS = 400
+#: The label results on goal scenes carry: another robot, a mapped table frame, stand-in
+#: objects; not comparable with published LIBERO / VLA-Arena numbers.
+GOAL_LABEL = "LIBERO/VLA-Arena layouts on Aloha"
+#: Control steps of a goal task's episode (a LIBERO / VLA-Arena style file: 30 s at 20 Hz).
+GOAL_MAX_STEPS = 600
 
 
 @dataclass(frozen=True)
