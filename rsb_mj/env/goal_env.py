@@ -8,6 +8,7 @@ An episode is a seed (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`: layout dr
 checked): ``reset(seed=S)``, or ``reset(options={"episode": GoalEpisode})`` as the runner
 resets (the episode's seed); a seed with no valid layout raises
 :class:`~rsb_mj.errors.LayoutError`. ``info["instruction"]`` is the task's ``:language``;
+``info["sim"]`` (at reset) the simulation settings as :class:`rsb_mj.env.RsbEnv`'s;
 ``info["goal"]`` (at reset) names the task's tier, its predicate semantics and the object
 source; ``info["signals"]`` (each step) is the goal's truth per relation
 (:class:`~rsb_mj.scoring.goal_scorer.GoalSignals`, what the runner's scorer reads).
@@ -17,6 +18,14 @@ limit (``max_steps``) truncates a failed one. ``info["cost"]`` is the step's ``:
 (VLA-Arena's CBDDL safety cost, :mod:`rsb_mj.scoring.cost`), 0 without one; with one,
 ``info["cost_terms"]`` (at reset) and ``info["cost_violations"]`` (each step) as
 :class:`rsb_mj.env.RsbEnv` reports them.
+
+Perturbations (``visual_level``, ``language_level``, 0-4, as :class:`rsb_mj.env.RsbEnv`'s):
+the visual levels of :class:`rsb_mj.perturb.visual.VisualPerturber` (light, table and floor
+colors, head camera, sensor noise; every task object keeps its stand-in's colors up to a small
+jitter) and the language levels of :func:`rsb_mj.perturb.language.perturb_goal_instruction`
+(words of ``:language`` substituted), both drawn from the episode seed, so a seed gives the
+same pixels and words. ``info["perturbation"]`` records the levels and every drawn parameter.
+Neither touches the physics: the layout and the expert's actions of a seed do not change.
 """
 
 from __future__ import annotations
@@ -30,9 +39,12 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
-from rsb_mj.errors import EnvError, EvalError, LayoutError, SceneError
+from rsb_mj.errors import EnvError, EpisodeError, EvalError, LayoutError, SceneError
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.digest import task_digest
 from rsb_mj.lang.goal_task import GoalTask, load_goal_task, warnings_of
+from rsb_mj.perturb.language import check_level, perturb_goal_instruction
+from rsb_mj.perturb.visual import VisualPerturber
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import (
     FINGER_CLOSED,
@@ -61,6 +73,12 @@ class GoalEnv(gymnasium.Env):
         quality: ``"fast"`` or ``"full"`` meshes.
         control_hz: control rate [Hz] (a divisor of the physics rate).
         max_steps: the step limit.
+        objects: where object models come from (the shipped stand-ins by default).
+        visual_level, language_level: the perturbation levels (0-4; module docstring).
+
+    Raises:
+        EnvError: for a level outside 0..4 or a control rate that does not divide the
+            physics rate.
 
     Privileged attributes (the expert's): ``task``, ``scene``, ``checker``, ``model``,
     ``data``, ``seed``.
@@ -79,9 +97,15 @@ class GoalEnv(gymnasium.Env):
         control_hz: int = CONTROL_HZ,
         max_steps: int = GOAL_MAX_STEPS,
         objects: ObjectSource | None = None,
+        visual_level: int = 0,
+        language_level: int = 0,
     ) -> None:
         if PHYSICS_HZ % control_hz:
             raise EnvError(f"control_hz {control_hz} does not divide the physics rate")
+        try:
+            self.language_level = check_level(language_level)
+        except EpisodeError as exc:
+            raise EnvError(str(exc)) from None
         self.task: GoalTask = load_goal_task(task)
         #: What the scene builds differently from the file (``path:line:col: message``).
         self.warnings = [i.format(self.task.path) for i in warnings_of(self.task)]
@@ -110,6 +134,15 @@ class GoalEnv(gymnasium.Env):
         self.candidates = tuple(self.task.objects)
         self.seed = 0
         self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
+        self.quality = quality
+        source = Path(self.task.path)
+        # the task file and every file it names (rsb_mj.lang.digest), as RsbEnv records it
+        self.task_sha256 = task_digest(source).sha256 if source.is_file() else ""
+        self.visual = VisualPerturber(
+            self.model, problem, self.candidates, visual_level, (width, height)
+        )
+        #: The episode's perturbation record (levels and every drawn parameter).
+        self.perturbation: dict[str, Any] = {}
         m = self.model
         ids, src = [], []
         for s, side in enumerate(SIDES):
@@ -158,15 +191,31 @@ class GoalEnv(gymnasium.Env):
             seed = int(episode.seed)
         super().reset(seed=seed)
         self.seed = int(seed or 0)
+        if self.visual.active:
+            self.visual.restore()
         try:
             self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
         except SceneError as exc:
             raise LayoutError(str(exc)) from None
+        record = self.visual.apply_seed(self.data, self.seed, None)
+        self.instruction, language = perturb_goal_instruction(
+            self.task.instruction, self.seed, self.language_level
+        )
+        self.perturbation = {**record, "language_level": self.language_level, "language": language}
         self._held = 0
         self._steps = 0
         self._violations: tuple[bool, ...] = ()
         info = self._info(False)
         info["goal"] = self.goal_info
+        info["sim"] = {
+            "mujoco": mujoco.__version__,
+            "quality": self.quality,
+            "control_hz": self.control_hz,
+            "timestep": float(self.model.opt.timestep),
+            "substeps": self.substeps,
+            "task_sha256": self.task_sha256,
+            "perturbation": self.perturbation,
+        }
         if self._cost is not None:
             self._cost.reset(self.data.sensordata.copy())
             info["cost_terms"] = {
@@ -241,7 +290,8 @@ class GoalEnv(gymnasium.Env):
     def _obs(self) -> dict[str, Any]:
         if not self._rig.cameras:
             return {"state": self.state()}
-        return {"state": self.state(), "images": self._rig.render_all(self.data)}
+        images = self.visual.noise(self._rig.render_all(self.data), self._steps)
+        return {"state": self.state(), "images": images}
 
     def _info(self, success: bool) -> dict[str, Any]:
         return {
@@ -250,6 +300,7 @@ class GoalEnv(gymnasium.Env):
             "step": self._steps,
             "is_success": success,
             "cost": 0.0,
+            "perturbation": self.perturbation,
         }
 
     def close(self) -> None:

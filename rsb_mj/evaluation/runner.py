@@ -344,18 +344,12 @@ GOAL_VARIANTS = ("original",)
 
 
 def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
-    """Refuse what goal task files do not run: perturbation levels, counterfactual twins
-    and instruction modes other than :data:`GOAL_VARIANTS` (no question to change)."""
+    """Refuse what goal task files do not run: counterfactual twins and instruction modes
+    other than :data:`GOAL_VARIANTS` (no question to change)."""
     goal = [s for s in sources if s.goal]
     if not goal:
         return
     what = f"{goal[0].given} is a goal task (no (:question ...))"
-    for flag, value in (
-        ("--visual-level", config.visual_level),
-        ("--language-level", config.language_level),
-    ):
-        if value:
-            raise EvalError(f"{flag} {value}: {what}; goal tasks run at level 0 only")
     if config.counterfactual:
         raise EvalError(f"--counterfactual: {what}, which has no answer to move")
     for mode in config.instructions:

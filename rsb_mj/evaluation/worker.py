@@ -137,10 +137,13 @@ def goal_env(
     control_hz: int = 20,
     width: int = 320,
     height: int = 240,
+    visual_level: int = 0,
+    language_level: int = 0,
 ) -> Any:
     """The :class:`~rsb_mj.env.goal_env.GoalEnv` of the goal task file ``source``, its
     objects from ``assets`` (``--assets DIR``; ``""``: ``$RSB_MJ_ASSETS``, an installed
-    package's assets, else the stand-ins: :func:`rsb_mj.scene.assets.resolve_object_source`).
+    package's assets, else the stand-ins: :func:`rsb_mj.scene.assets.resolve_object_source`),
+    at the perturbation levels ``visual_level`` and ``language_level`` (0-4).
     """
     from rsb_mj.env.goal_env import GoalEnv
     from rsb_mj.scene.assets import resolve_object_source
@@ -152,6 +155,8 @@ def goal_env(
         height=height,
         control_hz=control_hz,
         objects=resolve_object_source(assets or None),
+        visual_level=visual_level,
+        language_level=language_level,
     )
 
 
@@ -183,8 +188,11 @@ class SettingsEnvFactory:
         from rsb_mj.env import RsbEnv
 
         if is_goal_source(suite):
-            size = {"width": self.width, "height": self.height}
-            return goal_env(suite, cameras, assets=self.assets, control_hz=self.control_hz, **size)
+            return goal_env(
+                suite, cameras, assets=self.assets, control_hz=self.control_hz,
+                width=self.width, height=self.height, visual_level=self.visual_level,
+                language_level=self.language_level,
+            )  # fmt: skip
         settings = {
             "visual_level": self.visual_level,
             "language_level": self.language_level,

@@ -142,9 +142,8 @@ def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(capsys):
     assert "Traceback" not in err
 
 
-def test_goal_tasks_refuse_levels_and_counterfactuals(tmp_path, capsys):
+def test_goal_tasks_refuse_counterfactuals_and_ablations(tmp_path, capsys):
     for extra, message in (
-        (["--visual-level", "1"], "--visual-level 1: "),
         (["--counterfactual"], "--counterfactual: "),
         (["--instruction", "blank"], "valid choices for goal tasks: original"),
     ):
@@ -192,3 +191,28 @@ def test_records_name_the_object_source_and_a_summary_refuses_to_pool_sources(
     err = capsys.readouterr().err
     assert rc == 2 and "--assets: " in err and "is not a folder" in err
     assert "Traceback" not in err
+
+
+def test_eval_levels_reach_the_records(tmp_path, capsys):
+    """``--visual-level``/``--language-level`` on a goal file: the records carry the levels
+    and the instruction the policy was given; the expert's episode is that of level 0."""
+    common = [str(APPLE), "--policy", "expert", "--episodes", "1"]
+    assert main(["eval", *common, "--out", str(tmp_path / "w0")]) == 0
+    assert main(["eval", *common, "--visual-level", "3", "--language-level", "2",
+                 "--out", str(tmp_path / "w2")]) == 0  # fmt: skip
+    capsys.readouterr()
+    (plain,) = _lines(tmp_path / "w0")
+    (moved,) = _lines(tmp_path / "w2")
+
+    def levels(record):
+        p = record["sim"]["perturbation"]
+        return p["visual_level"], p["language_level"]
+
+    assert levels(plain) == (0, 0)
+    assert plain["instruction"] == "Pick the apple on the table and place it on the plate"
+    assert levels(moved) == (3, 2)
+    assert json.loads((tmp_path / "w2" / "run.json").read_text())["visual_level"] == 3
+    assert (
+        moved["instruction"] == "Pick the apple on the piece of furniture and move it on the plate"
+    )
+    assert (moved["success"], moved["steps"]) == (plain["success"], plain["steps"])
