@@ -216,3 +216,23 @@ def test_eval_levels_reach_the_records(tmp_path, capsys):
         moved["instruction"] == "Pick the apple on the piece of furniture and move it on the plate"
     )
     assert (moved["success"], moved["steps"]) == (plain["success"], plain["steps"])
+
+
+def test_batched_goal_records_are_the_unbatched_records(tmp_path, capsys):
+    """``--batch 2`` runs goal episodes in lockstep (the expert's slots, noop's): the
+    records are those of an unbatched run (wall-clock fields aside)."""
+    runs = {}
+    for batch in ("1", "2"):
+        out = tmp_path / f"b{batch}"
+        assert main(["eval", str(APPLE), "--policy", "expert", "--policy", "noop",
+                     "--episodes", "2", "--max-steps", "160", "--batch", batch,
+                     "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+        runs[batch] = sorted(
+            ({k: v for k, v in r.items() if k != "wall_s"} for r in _lines(out)),
+            key=lambda r: (r["index"], r["policy"]),
+        )
+    assert runs["1"] == runs["2"]
+    assert [(r["policy"], r["success"]) for r in runs["1"]] == [
+        ("expert", True), ("noop", False), ("expert", True), ("noop", False),
+    ]  # fmt: skip
+    capsys.readouterr()
