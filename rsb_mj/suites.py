@@ -13,6 +13,7 @@ plus what the level adds, so levels compare episode by episode.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -199,6 +200,34 @@ class GoalSuite:
         """The suite's task files, sorted by path."""
         root = tasks_dir() / self.folder
         return sorted(p for p in root.rglob("*.bddl") if p.relative_to(root).match(self.pattern))
+
+    @property
+    def env_ids(self) -> list[str]:
+        """The gymnasium ids of its files (:func:`goal_env_id`), in file order."""
+        return [goal_env_id(p) for p in self.files]
+
+
+#: The id prefix of each shipped goal folder's files (:func:`goal_env_id`).
+GOAL_ID_PREFIX = {"libero": "LIBERO", "vla_arena": "VLA-Arena"}
+
+
+def goal_env_id(path: Path) -> str:
+    """The gymnasium id of a shipped goal task file: its source's prefix, then its path
+    under the source folder with ``.`` for ``/`` and no ``.bddl``
+    (``tasks/vla_arena/long_horizon/level_0/x.bddl`` ->
+    ``rsb_mj/VLA-Arena.long_horizon.level_0.x-v0``); characters a gymnasium id cannot hold
+    (VLA-Arena's commas) are left out.
+
+    Raises:
+        RsbError: for a file outside the shipped goal folders.
+    """
+    rel = Path(path).resolve().relative_to(tasks_dir().resolve())
+    if rel.parts[0] not in GOAL_ID_PREFIX:
+        raise RsbError(
+            f"{path}: not a shipped goal task file (under tasks/{{{', '.join(GOAL_ID_PREFIX)}}})"
+        )
+    name = re.sub(r"[^\w.-]", "", ".".join(rel.with_suffix("").parts[1:]))  # no commas
+    return f"rsb_mj/{GOAL_ID_PREFIX[rel.parts[0]]}.{name}-v0"
 
 
 _VLA_LABEL = "VLA-Arena layouts on Aloha"
