@@ -19,6 +19,7 @@ from .rules.test_names_arguments import CASES as ARGUMENTS_CASES
 from .rules.test_names_declarations import CASES as DECLARATIONS_CASES
 from .rules.test_names_predicates import CASES as PREDICATES_CASES
 from .rules.test_names_references import CASES as REFERENCES_CASES
+from .rules.test_runtime_goal import CASES as RUNTIME_GOAL_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
 from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
 from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
@@ -496,6 +497,7 @@ ALL_CASES = (
     + CONNECTIVES_CASES
     + UNUSED_CASES
     + LANGUAGE_CASES
+    + RUNTIME_GOAL_CASES
 )
 
 
@@ -543,6 +545,7 @@ def test_family_of_code_matches_module():
         "runtime_scoring": "5",
         "runtime_scene": "5",
         "runtime_question": "5",
+        "runtime_goal": "5",
         "safety": "5",
     }
     for rule in RULES.values():

@@ -22,7 +22,8 @@ blocks), :mod:`.semantics_unused` (RSB416-417: declarations nothing refers to),
 the RSB5xx family (what the scene, sampler and scorer can build, place and score):
 :mod:`.runtime_layout` RSB501-503 on the placement plans of :mod:`.runtime_plans` and the
 layout sampler's own trial layouts, :mod:`.runtime_scoring` RSB504-506 and RSB511,
-:mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520,
+:mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520, :mod:`.runtime_goal`
+RSB530-534 (what keeps a goal task from running),
 :mod:`.safety` (RSB512-513: the same for costs and moving objects) and the template rules
 (RSB43x) in :mod:`rsb_mj.lang.templates`.
 """
@@ -40,6 +41,7 @@ from rsb_mj.lang.rules import (
     names_references,
     narrowed,
     references,
+    runtime_goal,
     runtime_layout,
     runtime_plans,
     runtime_question,
@@ -73,6 +75,7 @@ __all__ = [
     "names_references",
     "narrowed",
     "references",
+    "runtime_goal",
     "runtime_layout",
     "runtime_plans",
     "runtime_question",
