@@ -15,7 +15,8 @@ where it stopped: rerun the same command):
    scratch, so the policy sees the instruction (ACT has no text input of its own);
 3. ``lerobot-train --policy.type=act`` with a small configuration (ResNet-18 from random
    init, no pretrained weights, nothing downloaded; dim 256, 2 encoder / 1 decoder layers,
-   chunks of 20) for STEPS steps -> ``OUT/train`` (resumes from its last checkpoint);
+   chunks of 20, learning rate 1e-4) for STEPS steps -> ``OUT/train`` (resumes from its last
+   checkpoint);
 4. ``rsb eval --suite A2A-Color --suite RSB-Math-4 --policy lerobot:CKPT --name NAME`` on
    EPISODES eval rows each -> ``OUT/eval`` (``rsb eval`` resumes itself);
 5. the table (GSR, TSR, nSG with Wilson 95% intervals, chance) -> ``OUT/baseline.md`` and
@@ -50,6 +51,8 @@ SMALL_ACT = (
     "--policy.dim_model=256", "--policy.n_heads=4", "--policy.dim_feedforward=1024",
     "--policy.n_encoder_layers=2", "--policy.n_decoder_layers=1", "--policy.latent_dim=32",
     "--policy.chunk_size=20", "--policy.n_action_steps=20",
+    # from scratch, lerobot's ACT default (1e-5, tuned for a pretrained backbone) is too slow
+    "--policy.optimizer_lr=1e-4", "--policy.optimizer_lr_backbone=1e-4",
 )  # fmt: skip
 #: Arguments that fix what a folder holds: a rerun with other values needs a new --out.
 FIXED = ("suites", "demos", "width", "height", "instruction_dim", "batch_size", "seed",
@@ -71,8 +74,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--suites", default=",".join(SUITES), help=f"comma-separated suites ({','.join(SUITES)})"
     )
-    p.add_argument("--demos", type=int, default=300, help="train demos per suite (300)")
-    p.add_argument("--steps", type=int, default=6000, help="training steps (6000)")
+    p.add_argument(
+        "--demos",
+        type=int,
+        default=100,
+        help="train demos per suite (100: A2A-Color's train table has 100 rows)",
+    )
+    p.add_argument("--steps", type=int, default=5000, help="training steps (5000)")
     p.add_argument("--episodes", type=int, default=200, help="eval episodes per suite (200)")
     p.add_argument("--batch-size", type=int, default=16, help="training batch size (16)")
     p.add_argument("--width", type=int, default=128, help="head camera width [px] (128)")
@@ -211,6 +219,8 @@ TINY_ACT = (
     "--policy.dim_model=64", "--policy.n_heads=2", "--policy.dim_feedforward=128",
     "--policy.n_encoder_layers=1", "--policy.n_decoder_layers=1", "--policy.latent_dim=8",
     "--policy.chunk_size=20", "--policy.n_action_steps=20",
+    # from scratch, lerobot's ACT default (1e-5, tuned for a pretrained backbone) is too slow
+    "--policy.optimizer_lr=1e-4", "--policy.optimizer_lr_backbone=1e-4",
 )  # fmt: skip
 
 

@@ -180,7 +180,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=range(5),
         metavar="K",
         help="VLA-Arena visual perturbation V0-V4: light, +colors, +camera, +sensor noise "
-        "(default 0; recorded in each record's sim.perturbation)",
+        "(default 0; recorded in each record's sim.perturbation; goal tasks: in their records' "
+        "visual_level)",
     )
     p.add_argument(
         "--a2a-start",
@@ -196,7 +197,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=range(5),
         metavar="K",
         help="VLA-Arena language perturbation W0-W4: K WordNet substitutes in the command "
-        "part of the instruction (default 0)",
+        "part of the instruction, or in a goal task's :language (default 0)",
     )
     p.add_argument(
         "--control-hz",
@@ -442,6 +443,8 @@ def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> 
         out=args.out,
         max_steps=args.max_steps,
         objects=objects,
+        visual_level=args.visual_level,
+        language_level=args.language_level,
     )
     print(summary(records))
     failed = [r for r in records if not r.success and r.failure]

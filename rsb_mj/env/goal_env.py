@@ -10,6 +10,14 @@ conjunction holds for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` consecu
 steps (the episode then terminates with reward 1); the step limit (``max_steps``) truncates
 a failed one. ``info["cost"]`` is the step's ``:cost`` (VLA-Arena's CBDDL safety cost,
 :mod:`rsb_mj.scoring.cost`), 0 without one.
+
+Perturbations (``visual_level``, ``language_level``, 0-4, as :class:`rsb_mj.env.RsbEnv`'s):
+the visual levels of :class:`rsb_mj.perturb.visual.VisualPerturber` (light, table and floor
+colors, head camera, sensor noise; every task object keeps its stand-in's colors up to a small
+jitter) and the language levels of :func:`rsb_mj.perturb.language.perturb_goal_instruction`
+(words of ``:language`` substituted), both drawn from the episode seed, so a seed gives the
+same pixels and words. ``info["perturbation"]`` records the levels and every drawn parameter.
+Neither touches the physics: the layout and the expert's actions of a seed do not change.
 """
 
 from __future__ import annotations
@@ -23,9 +31,11 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
-from rsb_mj.errors import EnvError, EvalError
+from rsb_mj.errors import EnvError, EpisodeError, EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of, warnings_of
+from rsb_mj.perturb.language import check_level, perturb_goal_instruction
+from rsb_mj.perturb.visual import VisualPerturber
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import (
     FINGER_CLOSED,
@@ -83,6 +93,12 @@ class GoalEnv(gymnasium.Env):
         quality: ``"fast"`` or ``"full"`` meshes.
         control_hz: control rate [Hz] (a divisor of the physics rate).
         max_steps: the step limit.
+        objects: where object models come from (the shipped stand-ins by default).
+        visual_level, language_level: the perturbation levels (0-4; module docstring).
+
+    Raises:
+        EnvError: for a level outside 0..4 or a control rate that does not divide the
+            physics rate.
 
     Privileged attributes (the expert's): ``task``, ``scene``, ``checker``, ``model``,
     ``data``, ``seed``.
@@ -101,9 +117,15 @@ class GoalEnv(gymnasium.Env):
         control_hz: int = CONTROL_HZ,
         max_steps: int = MAX_STEPS,
         objects: ObjectSource | None = None,
+        visual_level: int = 0,
+        language_level: int = 0,
     ) -> None:
         if PHYSICS_HZ % control_hz:
             raise EnvError(f"control_hz {control_hz} does not divide the physics rate")
+        try:
+            self.language_level = check_level(language_level)
+        except EpisodeError as exc:
+            raise EnvError(str(exc)) from None
         self.task: GoalTask = load_goal_task(task)
         #: What the scene builds differently from the file (``path:line:col: message``).
         self.warnings = [i.format(self.task.path) for i in warnings_of(self.task)]
@@ -131,6 +153,11 @@ class GoalEnv(gymnasium.Env):
         self.candidates = tuple(self.task.objects)
         self.seed = 0
         self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
+        self.visual = VisualPerturber(
+            self.model, problem, self.candidates, visual_level, (width, height)
+        )
+        #: The episode's perturbation record (levels and every drawn parameter).
+        self.perturbation: dict[str, Any] = {}
         m = self.model
         ids, src = [], []
         for s, side in enumerate(SIDES):
@@ -174,7 +201,14 @@ class GoalEnv(gymnasium.Env):
         """
         super().reset(seed=seed)
         self.seed = int(seed or 0)
+        if self.visual.active:
+            self.visual.restore()
         self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
+        record = self.visual.apply_seed(self.data, self.seed, None)
+        self.instruction, language = perturb_goal_instruction(
+            self.task.instruction, self.seed, self.language_level
+        )
+        self.perturbation = {**record, "language_level": self.language_level, "language": language}
         self._held = 0
         self._steps = 0
         self._violations: tuple[bool, ...] = ()
@@ -232,7 +266,8 @@ class GoalEnv(gymnasium.Env):
     def _obs(self) -> dict[str, Any]:
         if not self._rig.cameras:
             return {"state": self.state()}
-        return {"state": self.state(), "images": self._rig.render_all(self.data)}
+        images = self.visual.noise(self._rig.render_all(self.data), self._steps)
+        return {"state": self.state(), "images": images}
 
     def _info(self, success: bool) -> dict[str, Any]:
         return {
@@ -241,6 +276,7 @@ class GoalEnv(gymnasium.Env):
             "step": self._steps,
             "is_success": success,
             "cost": 0.0,
+            "perturbation": self.perturbation,
         }
 
     def close(self) -> None:

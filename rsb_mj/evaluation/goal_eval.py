@@ -52,6 +52,9 @@ class GoalRecord:
             stand-ins).
         label: :data:`~rsb_mj.env.goal_env.LABEL`.
         wall_s: wall-clock seconds (not part of the result).
+        instruction: the instruction the policy received (``:language``, perturbed at a
+            language level above 0).
+        visual_level, language_level: the perturbation levels (0-4).
     """
 
     task: str
@@ -68,6 +71,9 @@ class GoalRecord:
     objects_fingerprint: str
     label: str
     wall_s: float
+    instruction: str = ""
+    visual_level: int = 0
+    language_level: int = 0
 
 
 #: Failure classes (:func:`failure_class`).
@@ -133,12 +139,15 @@ def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecor
         "objects": env.objects.label,
         "objects_fingerprint": env.objects.fingerprint,
         "label": LABEL,
+        "visual_level": env.visual.level,
+        "language_level": env.language_level,
     }
     try:
         obs, info = env.reset(seed=seed)
     except RsbError as exc:
         return GoalRecord(
             **base,
+            instruction=task.instruction,
             success=False,
             steps=0,
             cost=0.0,
@@ -173,6 +182,7 @@ def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecor
             failure = f"expert done, goal not held ({_goal_state(env)})"
     return GoalRecord(
         **base,
+        instruction=env.instruction,
         success=bool(terminated),
         steps=int(info["step"]),
         cost=cost,
@@ -200,9 +210,12 @@ def run_goal_eval(
     out: Path | None = None,
     max_steps: int | None = None,
     objects: ObjectSource | None = None,
+    visual_level: int = 0,
+    language_level: int = 0,
 ) -> list[GoalRecord]:
     """Run ``episodes`` seeds (``start``, ``start + 1`` ...) of every task with every policy,
-    on the objects of ``objects`` (the shipped stand-ins by default).
+    on the objects of ``objects`` (the shipped stand-ins by default), at the perturbation
+    levels ``visual_level`` and ``language_level`` (:class:`~rsb_mj.env.goal_env.GoalEnv`).
 
     Raises:
         TaskError: for a task file that cannot be built (the itemised list and its tier).
@@ -216,7 +229,14 @@ def run_goal_eval(
     for path in tasks:
         for spec in policies:
             cameras = () if spec == "expert" else ("head",)
-            env = GoalEnv(path, cameras=cameras, max_steps=max_steps or MAX_STEPS, objects=objects)
+            env = GoalEnv(
+                path,
+                cameras=cameras,
+                max_steps=max_steps or MAX_STEPS,
+                objects=objects,
+                visual_level=visual_level,
+                language_level=language_level,
+            )
             if spec == policies[0]:
                 for warning in env.warnings:
                     print(f"warning: {warning}", file=sys.stderr)

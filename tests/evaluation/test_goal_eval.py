@@ -102,3 +102,26 @@ def test_records_name_the_object_source_and_the_summary_refuses_to_pool_sources(
     err = capsys.readouterr().err
     assert rc == 2 and "--assets: " in err and "is not a folder" in err
     assert "Traceback" not in err
+
+
+def test_eval_levels_reach_the_records(tmp_path, capsys):
+    """``--visual-level``/``--language-level`` on a goal file: the records carry the levels
+    and the instruction the policy was given; the expert's episode is that of level 0."""
+    common = [str(APPLE), "--policy", "expert", "--episodes", "1"]
+    assert main(["eval", *common, "--out", str(tmp_path / "w0")]) == 0
+    assert main(["eval", *common, "--visual-level", "3", "--language-level", "2",
+                 "--out", str(tmp_path / "w2")]) == 0  # fmt: skip
+    capsys.readouterr()
+    (plain,) = [
+        json.loads(x) for x in (tmp_path / "w0/goal_episodes.jsonl").read_text().split("\n") if x
+    ]
+    (moved,) = [
+        json.loads(x) for x in (tmp_path / "w2/goal_episodes.jsonl").read_text().split("\n") if x
+    ]
+    assert (plain["visual_level"], plain["language_level"]) == (0, 0)
+    assert plain["instruction"] == "Pick the apple on the table and place it on the plate"
+    assert (moved["visual_level"], moved["language_level"]) == (3, 2)
+    assert (
+        moved["instruction"] == "Pick the apple on the piece of furniture and move it on the plate"
+    )
+    assert (moved["success"], moved["steps"]) == (plain["success"], plain["steps"])
