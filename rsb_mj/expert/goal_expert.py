@@ -97,15 +97,26 @@ def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
     return min(SIDES, key=excess)
 
 
-def placement_order(goal: tuple[Relation, ...]) -> tuple[Relation, ...]:
+def placement_order(
+    goal: tuple[Relation, ...], init: tuple[Relation, ...] = ()
+) -> tuple[Relation, ...]:
     """The goal's relations in the order the expert carries them out: source order, except
     that an object is put in its place before anything is put on or in it (``stack the
     left bowl on the right bowl and place them in the tray``: the right bowl goes into the
-    tray first, then the left bowl onto it)."""
+    tray first), and an object that stands at ``init`` where another goes is moved away
+    first (``put the tomato that is on the plate in the bowl, then the orange on the
+    plate``, whatever their order in the goal)."""
+    on_at_init = {(r.mover, r.place) for r in init}
     todo = list(goal)
     done: list[Relation] = []
     while todo:
-        ready = [r for r in todo if not any(o.mover == r.place for o in todo if o is not r)]
+
+        def waits(r: Relation) -> bool:
+            return any(
+                o.mover == r.place or (o.mover, r.place) in on_at_init for o in todo if o is not r
+            )
+
+        ready = [r for r in todo if not waits(r)]
         nxt = ready[0] if ready else todo[0]  # a cycle: keep source order
         done.append(nxt)
         todo.remove(nxt)
@@ -126,7 +137,7 @@ class GoalExpert(PickPlaceExpert):
     ) -> None:
         task = env.unwrapped.task
         super().__init__(env, task.goal[0].mover if task.goal else "", rng=rng, safe=safe)
-        self.placements: tuple[Relation, ...] = placement_order(task.goal)
+        self.placements: tuple[Relation, ...] = placement_order(task.goal, task.init)
 
     def _start(self) -> None:
         u = self.env.unwrapped
