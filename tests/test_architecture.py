@@ -8,13 +8,14 @@ back upstream. ``from package import name`` counts as an import of the module th
 the package's ``__init__``.
 
 The stage order is written once, here (:data:`STAGES`), and follows the data flow: task file
--> AST -> linter -> episodes -> tables -> scene -> env -> policies -> evaluation -> datasets
--> cli. A module belongs to the stage of the longest prefix that names it, and every stage
-is a folder (or, for the question data, a few modules of one): a module whose work belongs
-to another stage moves to that stage's folder. One rule makes the order a little finer than
-the folders: what a stage is *checked against* comes before it. The question sources (the
-data a task's ``(:source ...)`` names) come before the linter, which checks a task against
-them; the scorer comes before the environment, which scores every step.
+-> AST -> linter -> episodes -> tables -> scene -> env -> policies -> evaluation ->
+reporting -> datasets -> cli. A module belongs to the stage of the longest prefix that names
+it, and every stage is a folder (or, for the question data and the probes' feature capture,
+a few modules of one): a module whose work belongs to another stage moves to that stage's
+folder. One rule makes the order a little finer than the folders: what a stage is *checked
+against* comes before it. The question sources (the data a task's ``(:source ...)`` names)
+come before the linter, which checks a task against them; the scorer comes before the
+environment, which scores every step.
 
 A package's ``__init__`` may import anything beneath it (it re-exports its stages' names),
 and the root package ``rsb_mj`` is the facade of them all: Python imports it before any
@@ -90,12 +91,21 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The built-in expert (a planner the scripted policies drive).
     ("expert", ("rsb_mj.expert",)),
     ("policies", ("rsb_mj.policies",)),
-    # Runs, records, metrics, reports, the pool; rsb doctor (reference frames vs goldens);
-    # layerwise probing (the rollout keeps features, the probe reads records: one stage).
+    # Runs, records and metrics, the pool; rsb doctor (reference frames vs goldens); the
+    # features a rollout keeps for the probes (their capture and store).
     (
         "evaluation",
-        ("rsb_mj.evaluation", "rsb_mj.doctor", "rsb_mj.probing"),
+        (
+            "rsb_mj.evaluation",
+            "rsb_mj.doctor",
+            "rsb_mj.probing.capture",
+            "rsb_mj.probing.store",
+        ),
     ),
+    # Records -> reports (rsb report: Markdown, CSV, PNG, HTML); layerwise probing of the
+    # stored features (rsb probe), whose tables a report shows and which reads the report's
+    # sections: one stage.
+    ("reporting", ("rsb_mj.reporting", "rsb_mj.probing")),
     ("datasets", ("rsb_mj.datasets", "rsb_mj.integrations")),
     # the language server reads the linter, formatter and registries; only the CLI starts it
     ("tools", ("rsb_mj.lsp",)),
@@ -384,6 +394,9 @@ def test_stages_follow_the_longest_prefix():
     assert stage_of("rsb_mj.episodes.sampler") == "episodes"
     assert stage_of("rsb_mj.lang.layout") == "lang"
     assert stage_of("rsb_mj.scene.compiler") == "scene"
+    assert stage_of("rsb_mj.reporting.html.page") == "reporting"
+    assert stage_of("rsb_mj.probing.capture") == "evaluation"  # the rollout keeps features
+    assert stage_of("rsb_mj.probing.probe") == "reporting"
     assert stage_of("rsb_mj.cli.lint") == "cli"
 
 

@@ -37,6 +37,7 @@ from rsb_mj.scene.categories.parts import (
     microwave,
     mug,
     plate,
+    ring,
     shelf,
     stove,
     turned,
@@ -206,11 +207,19 @@ def _rows() -> list[Standin]:
         "frying pan",
         (0.36, 0.206, 0.07),
         (
-            Part("cylinder", (0.103, 0.02, 0.0), (0.077, 0.0, 0.02), DARK_METAL),
+            Part("cylinder", (0.1, 0.003, 0.0), (0.077, 0.0, 0.003), DARK_METAL),
             Part(
-                "cylinder", (0.093, 0.0005, 0.0), (0.077, 0.0, 0.04), (0.12, 0.12, 0.13, 1), False
+                "cylinder", (0.094, 0.0005, 0.0), (0.077, 0.0, 0.006), (0.12, 0.12, 0.13, 1), False
             ),
-            Part("box", (0.078, 0.012, 0.008), (-0.1, 0.0, 0.045), BLACK, euler=(0.0, 0.2, 0.0)),
+            *ring((0.1, 0.0), (0.1, 0.04), 0.006, DARK_METAL, center=(0.077, 0.0)),
+            Part(
+                "box",
+                (0.078, 0.012, 0.008),
+                (-0.1, 0.0, 0.045),
+                BLACK,
+                euler=(0.0, 0.2, 0.0),
+                handle=True,
+            ),
         ),
         grasp="handle",
         original=(0.361, 0.206, 0.07),
@@ -266,7 +275,7 @@ def _rows() -> list[Standin]:
                 segments=8,
             ),
             Part("sphere", (0.008, 0.0, 0.0), (-0.0245, 0.0, 0.148), BLACK),
-            Part("box", (0.02, 0.006, 0.035), (0.045, 0.0, 0.1), BLACK),
+            Part("box", (0.02, 0.006, 0.035), (0.045, 0.0, 0.1), BLACK, handle=True),
             Part("box", (0.012, 0.006, 0.005), (0.025, 0.0, 0.13), BLACK),
         ),
         grasp="handle",
