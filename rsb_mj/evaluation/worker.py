@@ -350,8 +350,12 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
     """
     ep = load_episode(job.suite, job.split, job.index, job.tables)
     if isinstance(ep, GoalEpisode):
+        task = goal_task(job.suite)  # no environment: the objects it would use are unknown
+        known = {"tier": task.tier, "semantics": task.source}
         out = Outcome()
-        record = goal_record(ep, job.name, out, "error", 0, job.max_steps, message, kind)
+        record = goal_record(
+            ep, job.name, out, "error", 0, job.max_steps, message, kind, goal=known
+        )
         return replace(record, variant=job.variant, versions=versions())
     values: dict[str, Any] = {
         "suite": job.suite,
