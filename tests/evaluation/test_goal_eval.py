@@ -257,3 +257,24 @@ def test_a_policy_that_cannot_be_built_gives_goal_error_records_a_report_reads(t
     text = capsys.readouterr().out
     assert "Error episodes (faults, not results; excluded from every rate): 2" in text
     assert "| withheld | withheld | withheld | 2" in " ".join(text.split())
+
+
+def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path, monkeypatch):
+    """A goal row as a frozen table stores it (its suite's name, a path under tasks/, its
+    own seed) runs as the job's episode: the environment resets from the row's seed and
+    the record is keyed by the job's source, so the run resumes."""
+    import rsb_mj.evaluation.worker as worker
+    from rsb_mj.episodes.goal_episode import GoalEpisode
+
+    def row(source, split, index, tables=None):
+        return GoalEpisode("vla-arena", split, "vla_arena/x/level_0/apple.bddl", index, 40 + index)
+
+    monkeypatch.setattr(worker, "load_episode", row)
+    out = tmp_path / "run"
+    argv = ["eval", str(APPLE), "--policy", "noop", "--episodes", "1", "--max-steps", "2",
+            "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    (record,) = _lines(out)
+    assert (record["suite"], record["index"], record["seed"]) == (str(APPLE), 0, 40)
+    before = (out / RECORDS_FILE).read_bytes()
+    assert main(argv) == 0 and (out / RECORDS_FILE).read_bytes() == before
