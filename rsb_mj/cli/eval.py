@@ -7,13 +7,16 @@ Example (the README main job)::
     rsb eval --suite RSB-Math-4 --tables private/ --policy expert --episodes 50 --out runs/p
 
 Rerunning the same command resumes: finished episodes are kept, the rest run, and episodes
-that ended in an error (a policy server that went away, a policy that raised, a worker that
-died) are retried. Errors are never scored.
+that ended in an error (a fault outside the policy: a simulator exception, a worker that
+died, the connection to a policy server) are retried. Errors are never scored. The policy's
+own faults (it raised, sent a bad action, hung, its server answered garbage) are its
+failures: scored, in the ``faults`` column, listed on stderr, never retried
+(:mod:`rsb_mj.evaluation.faults`).
 
 Your own policy (``--policy my_pkg.my_policy:make`` or ``--policy path/to/my_policy.py:make``,
 found from the current folder) runs in a policy process of its own: whatever it does (raise,
-even KeyboardInterrupt; exit; crash; fork) ends only its episode, as an error record, and
-the run goes on. ``--policy inprocess:...`` runs it inside rsb for debugging; such runs are
+even KeyboardInterrupt; exit; crash; fork) ends only its episode, as its failure, and the
+run goes on. ``--policy inprocess:...`` runs it inside rsb for debugging; such runs are
 marked privileged and never ranked.
 
 Exit status: 0 every episode scored; 2 usage error, unwritable --out, another run on the
@@ -157,16 +160,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=60.0,
         metavar="S",
         help="seconds a policy server, or a file or module policy once built, may take to "
-        "answer one query (default 60); past it the episode is the policy's error (in a "
-        "sealed run, its failure)",
+        "answer one query (default 60); past it a file or module policy's episode is its "
+        "failure, a server's an error retried on resume (in a sealed run, its failure)",
     )
     p.add_argument(
         "--episode-timeout",
         type=float,
         default=600.0,
         metavar="S",
-        help="wall-clock seconds per episode; a longer one is an error, retried on resume "
-        "(default 600)",
+        help="wall-clock seconds per episode (default 600); past it while waiting for the "
+        "policy, the episode is the policy's failure, else an error retried on resume",
     )
     p.add_argument(
         "--no-progress",
@@ -249,8 +252,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="a sealed run (implied by --tables; needs --secret-file): policy code only in "
         "the sandbox, episodes in a secret order, a wrong choice's episode runs on as a right "
-        "one would, a policy's faults are its failures, records signed for rsb report "
-        "--secret-file (docs/protocol.md, threat model)",
+        "one would, a policy server's dropped connections are its failures, records signed "
+        "for rsb report --secret-file (docs/protocol.md, threat model)",
     )
     p.add_argument(
         "--secret-file",
@@ -309,11 +312,13 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     """:func:`run` once the sources are known: ``skipped`` lists a goal run's suite files
     that are not run (None for a question run)."""
     from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
+    from rsb_mj.evaluation.faults import POLICY_FAULT
     from rsb_mj.evaluation.metrics import pair_metrics, summarize
     from rsb_mj.evaluation.records import RECORDS_FILE
     from rsb_mj.evaluation.runner import EvalConfig, forget, run_eval
     from rsb_mj.evaluation.tables import (
         SEMANTIC_GAP_NOTE,
+        TERMINAL_FAULTS,
         TERMINAL_LEGEND,
         TERMINAL_NOTE,
         ablation_table,
@@ -387,6 +392,8 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     print(plain(terminal_table(metrics)))
     print(TERMINAL_LEGEND)
     print(TERMINAL_NOTE)
+    if any(m.policy_faults for m in metrics):
+        print(TERMINAL_FAULTS)
     ablations = ablation_table(metrics)
     if len(ablations) > 1:
         print("\ninstruction ablations (TSR drop = original - ablated, pp, Newcombe 95%):")
@@ -409,6 +416,9 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         kept = sum(1 for r in records if r.features and r.features.get("file"))
         print(f"features: {kept} of {len(records)} episodes in {args.out / 'features'}; "
               f"probe: rsb probe {args.out}")  # fmt: skip
+    faults = [r for r in records if r.termination == POLICY_FAULT]
+    if faults:
+        print(fault_summary(faults), file=sys.stderr)
     errors = [r for r in records if r.termination == "error"]
     if errors:
         print(error_summary(errors), file=sys.stderr)
@@ -514,9 +524,27 @@ def error_summary(errors: list) -> str:
         kind = getattr(r, "error_kind", None) or "unknown"
         kinds[kind] = kinds.get(kind, 0) + 1
     counts = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-    lines = [f"rsb eval: {len(errors)} episodes ended in errors ({counts}), not scored:"]
+    head = f"rsb eval: {len(errors)} episodes ended in errors ({counts}), not scored:"
+    return "\n".join([head, *_causes(errors), "rerun the same command to retry them"])
+
+
+def fault_summary(faults: list) -> str:
+    """``N episodes ended in the policy's own faults, scored as failures:`` and the first
+    few causes (one line each), so that a policy that raises is seen failing, not just
+    scoring low (:mod:`rsb_mj.evaluation.faults`)."""
+    head = (
+        f"rsb eval: {len(faults)} episodes ended in the policy's own faults, scored as "
+        "failures (the faults column):"
+    )
+    return "\n".join([head, *_causes(faults)])
+
+
+def _causes(records: list) -> list[str]:
+    """The first five distinct causes of ``records``, one line each with where it happened
+    first and how often."""
+    lines: list[str] = []
     causes: dict[str, list] = {}
-    for r in errors:
+    for r in records:
         causes.setdefault(str(r.error), []).append(r)
     for cause, rs in list(causes.items())[:5]:
         first = rs[0]
@@ -525,5 +553,4 @@ def error_summary(errors: list) -> str:
         lines.append(f"  {where}{more}: {cause}")
     if len(causes) > 5:
         lines.append(f"  ... and {len(causes) - 5} other causes (see the records)")
-    lines.append("rerun the same command to retry them")
-    return "\n".join(lines)
+    return lines

@@ -86,7 +86,8 @@ def failure_kind(
     """The family of a failure reason (one of :data:`FAILURE_KINDS`), None for a success.
 
     It reads the reasons :func:`failure_reason` writes: an error record is an ``infra
-    error`` or a ``policy error`` (its ``error_kind``); ``"<policy>: ..."`` is the policy
+    error`` or a ``policy error`` (its ``error_kind``), a policy fault (a scored failure) a
+    ``policy error``; ``"<policy>: ..."`` is the policy
     giving up; then ``step limit``, ``no grasp``, ``wrong candidate`` (``"grasped X instead
     of Y"``) and ``not placed`` (the target not released in the zone).
 
@@ -95,6 +96,8 @@ def failure_kind(
     """
     if termination == "error":
         return "policy error" if error_kind == "policy" else "infra error"
+    if termination == "policy_fault":  # the policy's own fault, scored as a failure
+        return "policy error"
     if reason is None:
         return None
     if reason.startswith(f"{policy}: "):

@@ -45,8 +45,9 @@ class EpisodeRecord:
         grasped: GSR flag; correct_choice: the choice is the correct candidate; success: TSR
             flag (correct choice, ending in the zone released); goal_final: the goal held at
             the last substep.
-        termination: ``"success"``, ``"wrong_choice"``, ``"step_limit"``, ``"policy_done"``
-            or ``"error"``.
+        termination: ``"success"``, ``"wrong_choice"``, ``"step_limit"``, ``"policy_done"``,
+            ``"policy_fault"`` (the policy's own fault: a scored failure,
+            :mod:`rsb_mj.evaluation.faults`) or ``"error"`` (a fault outside the policy).
         steps: control steps run; max_steps: the limit in force.
         wall_s: wall time of the episode [s], including reset.
         privileged: the policy read the answer (the built-in expert): an oracle reference.
@@ -54,8 +55,9 @@ class EpisodeRecord:
             text_choice: the option letter that text names, or None.
         variant: ``"original"``, an instruction ablation mode (``"blank"``, ``"tokens"``,
             ...) or ``"counterfactual"`` (see :mod:`rsb_mj.evaluation.ablations`).
-        error: the error message when termination is ``"error"``; error_kind: ``"infra"``
-            or ``"policy"``.
+        error: the fault's message when termination is ``"error"`` or ``"policy_fault"``;
+            error_kind: whose fault, ``"infra"`` or ``"policy"`` (an error of kind
+            ``"policy"`` is a record written before policy faults were scored).
         failure_reason: why a failed episode failed, one line (see
             :mod:`rsb_mj.evaluation.failure`); None for a success.
         versions: ``{"rsb_mj": ..., "mujoco": ...}``.

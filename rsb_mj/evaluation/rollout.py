@@ -15,12 +15,14 @@ once; ``rsb eval`` without ``--batch``, the tools and tests), and ``rsb eval --b
 many in lockstep and answers their queries in one batch (:mod:`rsb_mj.evaluation.lockstep`);
 each episode's record is the same either way.
 
-Errors are not results: anything the policy raises (``SystemExit`` included, not
-``KeyboardInterrupt``), an action that is not an action (wrong shape, non-finite, or
-non-physical: see :func:`check_physical`), a fault of the policy's server, a
-failing environment or an episode over its wall-clock limit ends the episode with
-``termination == "error"``, the cause in ``error`` and ``error_kind`` (``"policy"``,
-``"infra"``). Such records are excluded from every metric and rerun on resume.
+Faults end the episode with ``termination == "error"``, the cause in ``error`` and whose
+fault it was in ``error_kind``: ``"policy"`` for anything the policy raises (``SystemExit``
+included, not ``KeyboardInterrupt``), an action that is not an action (wrong shape,
+non-finite, or non-physical: see :func:`check_physical`), a reply of its server that is not
+an answer, or an episode over its wall-clock limit while it waited for the policy's answer;
+``"infra"`` for a failing environment, the connection to a policy server, or an episode over
+its limit while the simulator ran. ``rsb eval`` scores the policy's own faults as failures
+and excludes (and reruns) the others (:mod:`rsb_mj.evaluation.faults`).
 """
 
 from __future__ import annotations
@@ -179,24 +181,33 @@ def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
 
 
 @contextlib.contextmanager
-def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], None]]:
+def wall_clock_limit(
+    seconds: float | None, what: str, fault: Callable[[], EpisodeFault] | None = None
+) -> Iterator[Callable[[], None]]:
     """Limit the block to ``seconds`` of wall time.
 
     Yields a ``check()`` to call between steps. In the main thread a ``SIGALRM`` timer also
     interrupts a call that never returns (a hung policy); elsewhere only ``check`` applies.
 
+    Args:
+        seconds: the limit [s]; None or infinite for none.
+        what: what is limited, for the message (``"episode 3"``).
+        fault: builds the fault raised when the limit passes (its type says whose fault
+            it is; read at that moment); default an :class:`InfraError` naming ``what``.
+
     Raises:
-        InfraError: when the limit is exceeded.
+        EpisodeFault: ``fault()``, when the limit is exceeded.
     """
     if seconds is None or not math.isfinite(seconds):
         yield lambda: None
         return
     deadline = time.monotonic() + seconds
     message = f"{what} exceeded its wall-clock limit of {seconds:g} s (--episode-timeout)"
+    make = fault or (lambda: InfraError(message))
 
     def check() -> None:
         if time.monotonic() > deadline:
-            raise InfraError(message)
+            raise make()
 
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGALRM")
     if not use_alarm:
@@ -204,7 +215,7 @@ def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], 
         return
 
     def on_alarm(signum: int, frame: Any) -> None:
-        raise InfraError(message)
+        raise make()
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -277,10 +288,19 @@ class Rollout:
         self.deadline = math.inf
 
     def expired(self) -> InfraError:
-        """The fault of an episode past its wall-clock limit."""
+        """The fault of an episode past its wall-clock limit while rsb ran the simulator
+        (an infrastructure error)."""
         return InfraError(
             f"episode {self.episode.index} exceeded its wall-clock limit of "
             f"{self.timeout_s:g} s (--episode-timeout)"
+        )
+
+    def stalled(self) -> PolicyError:
+        """The fault of an episode past its wall-clock limit while it waited for its
+        policy's answer: the policy's own (a scored failure, :mod:`rsb_mj.evaluation.faults`)."""
+        return PolicyError(
+            f"policy {self.policy.name}: episode {self.episode.index} exceeded its wall-clock "
+            f"limit of {self.timeout_s:g} s (--episode-timeout) waiting for the policy's answer"
         )
 
     def _check(self) -> None:
@@ -296,8 +316,20 @@ class Rollout:
             steps: this rollout's :meth:`steps` coroutine, if already made (not started).
         """
         steps = self.steps() if steps is None else steps
-        with wall_clock_limit(self.timeout_s, f"episode {self.episode.index}"):
-            return drive(steps, lambda query: answer(self.policy, query))
+        waiting = [False]  # in a call of the policy: the limit passing there is its fault
+
+        def respond(query: Query) -> Any:
+            waiting[0] = True
+            try:
+                return answer(self.policy, query)
+            finally:
+                waiting[0] = False
+
+        def fault() -> EpisodeFault:
+            return self.stalled() if waiting[0] else self.expired()
+
+        with wall_clock_limit(self.timeout_s, f"episode {self.episode.index}", fault):
+            return drive(steps, respond)
 
     def steps(self) -> Generator[Yielded, Any, EpisodeRecord]:
         """Run the episode: yields its policy queries (answers sent back, faults thrown in)

@@ -7,7 +7,9 @@ of every file that names, :mod:`rsb_mj.lang.digest`) and ``.rsb.lock`` (see
 :mod:`rsb_mj.lock`: one writer per folder; a second run on the same folder is refused with
 the holder's pid). Running the same command again resumes: jobs with a scored record are
 skipped; jobs without a record, or whose record is an *error* (``termination == "error"``:
-an infrastructure fault or a failing policy, never scored), run again. A resumed run is
+a fault outside the policy, never scored), run again. A fault of the policy itself is a
+scored failure (``termination == "policy_fault"``, :mod:`rsb_mj.evaluation.faults`), not
+rerun. A resumed run is
 refused when it asks another split, level, control rate, step limit or tables (``--tables``:
 private tables, whose manifest's sha256 ``run.json`` keeps as ``tables``), or when a task
 changed since (its file, its question bank or a template file: the message names the file).
@@ -62,6 +64,7 @@ from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
+from rsb_mj.evaluation.faults import policy_fault
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
@@ -73,7 +76,7 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
-from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, sign, verify
+from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign, verify
 from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
@@ -682,8 +685,10 @@ def forget(out: Path, policy: str) -> int:
 def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> list[EpisodeRecord]:
     """Run (or resume) ``config``; return the records of all its jobs, in plan order.
 
-    Episodes that end in an error are returned as error records (``termination ==
-    "error"``); rerunning the same config retries them.
+    Episodes that end in a fault outside the policy are returned as error records
+    (``termination == "error"``); rerunning the same config retries them. The policy's own
+    faults are scored failures (``termination == "policy_fault"``,
+    :func:`~rsb_mj.evaluation.faults.policy_fault`).
 
     Args:
         config: what to run.
@@ -727,17 +732,7 @@ def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
         return None
-    from rsb_mj.tables.private.manifest import read_private
-    from rsb_mj.tables.private.secret import Secret
-
-    secret = Secret.read(config.secret_file)
-    if config.tables is not None and read_private(config.tables).secret_id != secret.id:
-        raise EvalError(
-            f"--secret-file {config.secret_file}: not the secret the tables in "
-            f"{config.tables} were drawn from (its id {secret.id[:12]}, theirs "
-            f"{read_private(config.tables).secret_id[:12]})"
-        )
-    return Seal(secret)
+    return read_seal(config.secret_file, config.tables)
 
 
 def _run_eval(
@@ -795,8 +790,8 @@ def _run_eval(
         def finish(job: Job, record: EpisodeRecord) -> None:
             if config.tables is not None:
                 record = private_record(record, config.tables)
+            record = policy_fault(record, sealed=config.sealed)
             if seal is not None:
-                record = policy_fault(record)
                 line, chain[0] = sign(record, seal, chain[0])
                 append_record(path, record, line)
             else:

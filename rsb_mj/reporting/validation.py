@@ -37,8 +37,8 @@ from rsb_mj.splits import SPLITS
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 from rsb_mj.tables.episode_source import is_task_file
 
-#: Terminations of a scored record (an error record has ``"error"``; ``"policy_fault"``: a
-#: sealed run's episode ended by the policy's own fault, scored as a failure).
+#: Terminations of a scored record (an error record has ``"error"``; ``"policy_fault"``: an
+#: episode ended by the policy's own fault, scored as a failure).
 SCORED_TERMINATIONS = ("success", "wrong_choice", "step_limit", "policy_done", "policy_fault")
 #: Terminations of a goal task's scored record (``no_layout``: no valid layout for the seed).
 GOAL_TERMINATIONS = ("success", "step_limit", "policy_done", "no_layout", "policy_fault")
