@@ -102,15 +102,18 @@ def test_two_workers_give_the_records_of_one(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_a_question_baseline_on_a_goal_task_is_an_error_record(tmp_path, capsys):
+def test_a_question_baseline_on_a_goal_task_is_its_own_failure(tmp_path, capsys):
+    """random-grasp refuses a goal task: the policy's fault, a scored failure of class
+    ``policy`` (not an error to rerun)."""
     out = tmp_path / "run"
     assert main(["eval", str(APPLE), "--policy", "random-grasp", "--episodes", "1",
-                 "--out", str(out), "--no-progress"]) == 3  # fmt: skip
+                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
     (record,) = read_records(out / RECORDS_FILE)
-    assert (record.termination, record.error_kind) == ("error", "policy")
+    assert (record.termination, record.error_kind) == ("policy_fault", "policy")
     assert "policy random-grasp: chooses among a question task's candidates" in record.error
-    assert record.failure_class == "error"
-    assert "rerun the same command to retry them" in capsys.readouterr().err
+    assert record.failure_reason.startswith("the policy failed: PolicyError: policy random")
+    assert record.failure_class == "policy"
+    assert "| random-grasp | 0/1 |" in capsys.readouterr().out
 
 
 def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, monkeypatch):
@@ -239,24 +242,34 @@ def test_batched_goal_records_are_the_unbatched_records(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_a_policy_that_cannot_be_built_gives_goal_error_records_a_report_reads(tmp_path, capsys):
-    """A user policy file whose factory raises: each episode is a goal error record (its
-    tier, no objects: no environment was built), the run exits 3, and ``rsb report``
-    counts the errors and withholds the row."""
+def test_a_policy_that_cannot_be_built_fails_goal_episodes_a_report_reads(tmp_path, capsys):
+    """A user policy file whose factory raises: each episode is a goal record of the
+    policy's failure (its tier, no objects: no environment was built), and ``rsb report``
+    counts them as failures; an infrastructure error stays an error, withheld."""
+    import dataclasses
+
+    from rsb_mj.evaluation.records import append_record
+
     policies = Path(__file__).parent / "user_policies.py"
     out = tmp_path / "run"
     assert main(["eval", str(APPLE), "--policy", f"{policies}:factory_raises", "--episodes",
-                 "2", "--out", str(out), "--no-progress"]) == 3  # fmt: skip
+                 "2", "--out", str(out), "--no-progress"]) == 0  # fmt: skip
     records = read_records(out / RECORDS_FILE)
-    assert [(r.termination, r.error_kind, r.tier, r.objects) for r in records] == [
-        ("error", "policy", "A0", None)
+    assert [(r.termination, r.failure_class, r.tier, r.objects) for r in records] == [
+        ("policy_fault", "policy", "A0", None)
     ] * 2
     assert "building it failed: RuntimeError: weights not found" in records[0].error
     capsys.readouterr()
     assert main(["report", str(out), "--stdout"]) == 0
+    assert "| 0/2 | 0 [0, 66] | - | 0 |" in " ".join(capsys.readouterr().out.split())
+    infra = dataclasses.replace(
+        records[0], index=2, termination="error", error_kind="infra", failure_class="error"
+    )
+    append_record(out / RECORDS_FILE, infra)
+    assert main(["report", str(out), "--stdout"]) == 0
     text = capsys.readouterr().out
-    assert "Error episodes (faults, not results; excluded from every rate): 2" in text
-    assert "| withheld | withheld | withheld | 2" in " ".join(text.split())
+    assert "Error episodes (faults, not results; excluded from every rate): 1" in text
+    assert "| withheld | withheld | withheld | 1 |" in " ".join(text.split())
 
 
 def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path, monkeypatch):
