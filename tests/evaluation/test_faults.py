@@ -19,8 +19,8 @@ from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.pool import WORKER_DIED, processes
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
-from rsb_mj.evaluation.validation import record_problems
 from rsb_mj.evaluation.worker import error_record
+from rsb_mj.reporting.validation import record_problems
 
 from .fakes import fake_env_factory, flaky_env_factory
 

@@ -29,7 +29,6 @@ from rsb_mj.evaluation.tables import terminal_table
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.sandbox import available
 from rsb_mj.policies.spec import make_policy
-from rsb_mj.reporting.validation import record_problems
 from rsb_mj.tables.private.build import build_private
 from rsb_mj.tables.private.secret import Secret
 
