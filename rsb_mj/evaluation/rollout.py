@@ -34,25 +34,30 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rsb_mj.env.views import PolicyEnv, SimView, policy_seed
+from rsb_mj.env.views import GoalView, PolicyEnv, SimView, policy_seed
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
-from rsb_mj.evaluation.failure import failure_reason
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.errors import EpisodeFault, InfraError, LayoutError, PolicyError
+from rsb_mj.evaluation.failure import failure_reason, goal_failure_class
 from rsb_mj.evaluation.queries import DONE, Act, Ending, Finish, Query, Reset, answer
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
+from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.version import versions
 
 #: Control steps the last action is held after the policy reports ``done`` (1 s at 20 Hz),
@@ -117,13 +122,25 @@ def check_physical(
 
 
 def policy_view(
-    env: Any, policy: Policy, episode: Episode, instruction: str
-) -> PolicyEnv | SimView:
+    env: Any, policy: Policy, episode: Episode | GoalEpisode, instruction: str
+) -> PolicyEnv | SimView | GoalView:
     """What ``policy`` is handed as ``env`` at reset (see :mod:`rsb_mj.env.views`);
     ``instruction`` is the one the env reported (perturbed at language levels W1-W4)."""
     u = env.unwrapped
     candidates = env_candidates(u)
-    if not (policy.simulator or policy.privileged):
+    simulator = policy.simulator or policy.privileged
+    if simulator and isinstance(getattr(u, "task", None), GoalTask):
+        return GoalView(
+            model=u.model,
+            data=u.data,
+            scene=u.scene,
+            task=u.task,
+            candidates=candidates,
+            control_hz=float(u.control_hz),
+            instruction=instruction,
+            seed=int(episode.seed),
+        )
+    if not simulator:
         return PolicyEnv(
             action_space=getattr(u, "action_space", None),
             observation_space=getattr(u, "observation_space", None),
@@ -146,9 +163,12 @@ def policy_view(
 
 
 def env_candidates(u: Any) -> tuple[str, ...]:
-    """Candidate names of an environment (its scene's, or a test double's)."""
+    """Candidate names of an environment (its scene's, or a test double's and a goal
+    environment's own: a goal task's objects)."""
     scene = getattr(u, "scene", None)
-    return tuple(scene.candidates) if scene is not None else tuple(u.candidates)
+    if scene is not None and hasattr(scene, "candidates"):
+        return tuple(scene.candidates)
+    return tuple(u.candidates)
 
 
 def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
@@ -328,12 +348,17 @@ class Rollout:
         instruction: str | None = None
         features = self.features
         sim: dict[str, Any] = {}
-        scorer: EpisodeScorer | None = None
+        scorer: EpisodeScorer | GoalScorer | None = None
         tally: CostTally | None = None
+        goal: dict[str, str] = dict(getattr(env.unwrapped, "goal_info", None) or {})
+        no_layout: str | None = None
         try:
             try:
                 obs, info = env.reset(options={"episode": episode})
             except EpisodeFault:
+                raise
+            except LayoutError as exc:  # the seed's layout: a scored failure, not a fault
+                no_layout = str(exc)
                 raise
             except Exception as exc:
                 raise InfraError(f"env.reset failed: {type(exc).__name__}: {exc}") from exc
@@ -342,12 +367,16 @@ class Rollout:
             if on_frame:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
-            scorer = EpisodeScorer.for_problem(self.problem, candidates, episode.target)
-            pacing = (
-                {c: EpisodeScorer.for_problem(self.problem, candidates, c) for c in candidates}
-                if self.sealed
-                else {}
-            )
+            pacing: dict[str, EpisodeScorer] = {}
+            if isinstance(episode, GoalEpisode):
+                scorer = GoalScorer()  # no candidate to choose: nothing to pace
+            else:
+                scorer = EpisodeScorer.for_problem(self.problem, candidates, episode.target)
+                if self.sealed:
+                    pacing = {
+                        c: EpisodeScorer.for_problem(self.problem, candidates, c)
+                        for c in candidates
+                    }
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
@@ -407,26 +436,40 @@ class Rollout:
                 termination = "success" if scorer.outcome.success else "wrong_choice"
         except EpisodeFault as exc:
             termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
+        except LayoutError:
+            termination = "no_layout"
         out = scorer.finish() if scorer is not None else Outcome()
         ending = Ending()
         # a sealed run asks every episode's status, so that being asked tells nothing
-        if termination != "error" and (self.sealed or not out.success):
+        if termination not in ("error", "no_layout") and (self.sealed or not out.success):
             with contextlib.suppress(EpisodeFault):  # a status that cannot be read says nothing
                 ending = yield Finish()
         reason = failure_reason(
             out,
             termination=termination,
-            target=episode.target,
+            target="" if isinstance(episode, GoalEpisode) else episode.target,
             max_steps=max_steps,
             policy=policy.name,
             status=ending.status,
             policy_done=termination == "policy_done" or ending.done,
             error=error,
         )
-        record = _record(
-            episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim,
-            text, reason, instruction,
-        )  # fmt: skip
+        if no_layout is not None:
+            reason = f"reset: {no_layout}"
+        if isinstance(episode, GoalEpisode):
+            record = goal_record(
+                episode, policy.name, out, termination, steps, max_steps, error, error_kind,
+                privileged=policy.marked, reason=reason, goal=goal,
+            )  # fmt: skip
+            record = dataclasses.replace(
+                record, wall_s=round(time.perf_counter() - start, 3), versions=versions(),
+                sim=sim, text=text, instruction=instruction,
+            )  # fmt: skip
+        else:
+            record = _record(
+                episode, policy, out, termination, steps, max_steps, start, error, error_kind,
+                sim, text, reason, instruction,
+            )  # fmt: skip
         if tally is None:
             return record
         return dataclasses.replace(
@@ -530,3 +573,84 @@ def a2a_fields(episode: Episode, choice: str | None) -> dict[str, Any]:
         "category": str(extra.get("category", "")),
         "chosen_side": side,
     }
+
+
+def run_goal_episode(
+    env: Any,
+    policy: Policy,
+    seed: int,
+    *,
+    max_steps: int = GOAL_MAX_STEPS,
+    split: str = "eval",
+    on_frame: Callable[[dict[str, Any]], None] | None = None,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+) -> EpisodeRecord:
+    """One episode of a goal environment (:class:`rsb_mj.env.goal_env.GoalEnv`) from
+    ``seed`` with ``policy`` (e.g. ``make_policy("expert")``), run in this thread by the
+    runner's own :class:`Rollout` (no wall-clock limit): the record ``rsb eval`` writes for
+    row ``seed`` of the task file. For tools, demos and tests that hold an environment."""
+    task = env.unwrapped.task
+    episode = GoalEpisode.seeded(task.path, seed, split)
+    rollout = Rollout(
+        env, policy, episode, task.problem, max_steps=max_steps, on_frame=on_frame,
+        on_step=on_step, episode_timeout_s=None,
+    )  # fmt: skip
+    return rollout.run()
+
+
+def goal_record(
+    episode: GoalEpisode,
+    policy: str,
+    out: Outcome,
+    termination: str,
+    steps: int,
+    max_steps: int,
+    error: str | None = None,
+    error_kind: str | None = None,
+    *,
+    privileged: bool = False,
+    reason: str | None = None,
+    goal: dict[str, str] | None = None,
+) -> EpisodeRecord:
+    """The record of a goal task's episode: ``suite`` the task file (as the job names it),
+    ``index`` its row, ``task`` the file's name, the goal fields from ``goal``
+    (``GoalEnv.goal_info``: tier, semantics, objects, fingerprint; None when unknown) and
+    the failure's class; the question columns empty (no question, no candidate, no
+    choice)."""
+    goal = goal or {}
+    return EpisodeRecord(
+        suite=episode.task,
+        split=episode.split,
+        index=episode.index,
+        seed=episode.seed,
+        policy=policy,
+        task=Path(episode.task).name,
+        question_id="",
+        template_id="",
+        choices=0,
+        correct="",
+        target="",
+        choice=None,
+        chosen_option=None,
+        grasped_candidates=[],
+        in_zone=[],
+        grasp_step=None,
+        success_step=out.success_step,
+        grasped=False,
+        correct_choice=False,
+        success=out.success,
+        goal_final=out.goal_final,
+        termination=termination,
+        steps=steps,
+        max_steps=max_steps,
+        wall_s=0.0,
+        privileged=privileged,
+        error=error,
+        error_kind=error_kind,
+        failure_reason=reason,
+        tier=goal.get("tier"),
+        semantics=goal.get("semantics"),
+        objects=goal.get("objects"),
+        objects_fingerprint=goal.get("objects_fingerprint"),
+        failure_class=goal_failure_class(reason, policy=policy, termination=termination),
+    )

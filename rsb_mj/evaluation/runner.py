@@ -83,7 +83,7 @@ from rsb_mj.lock import lock_folder
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.child import forbid_memory_access
-from rsb_mj.policies.spec import builds_in_workers, check_spec
+from rsb_mj.policies.spec import BUILTIN, builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.probing.store import FEATURES_DIR
 from rsb_mj.progress import progress
@@ -173,6 +173,10 @@ class EvalConfig:
             records and reports instead of its spec (``()``: the specs). A user's file spec
             names the file as written, so the same policy run from another folder would
             get another name; a label keeps it (and the policy's seed, derived from it).
+        assets: goal tasks' object folder (``--assets DIR``: the user's LIBERO / VLA-Arena
+            originals; ``""``: ``$RSB_MJ_ASSETS``, an installed package's, else the shipped
+            stand-ins, :func:`rsb_mj.scene.assets.resolve_object_source`). Each goal
+            record names the source its episode ran on.
     """
 
     suites: tuple[str, ...]
@@ -207,6 +211,7 @@ class EvalConfig:
     sandbox_network: bool = False
     sandbox_gpu: bool = False
     names: tuple[str, ...] = ()
+    assets: str = ""
 
     @property
     def labels(self) -> dict[str, str]:
@@ -330,9 +335,41 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     """The env factory for ``config``'s environment settings (perturbation levels, control
     rate), or None for the default environment."""
     settings = (config.visual_level, config.language_level, config.control_hz)
-    if settings == (0, 0, BASE_CONTROL_HZ) and config.a2a_start == "held":
+    if settings == (0, 0, BASE_CONTROL_HZ) and config.a2a_start == "held" and not config.assets:
         return None
-    return SettingsEnvFactory(*settings, start_held=config.a2a_start == "held")
+    return SettingsEnvFactory(
+        *settings, start_held=config.a2a_start == "held", assets=config.assets
+    )
+
+
+#: The instruction modes a goal task runs (its ``:language``, as written).
+GOAL_VARIANTS = ("original",)
+#: The built-in policies that run a goal task; the others choose among a question's candidates.
+GOAL_BUILTINS = ("expert", "noop")
+
+
+def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
+    """Refuse what goal task files do not run: counterfactual twins and instruction modes
+    other than :data:`GOAL_VARIANTS` (no question to change)."""
+    goal = [s for s in sources if s.goal]
+    if not goal:
+        return
+    what = f"{goal[0].given} is a goal task (no (:question ...))"
+    if config.counterfactual:
+        raise EvalError(f"--counterfactual: {what}, which has no answer to move")
+    for spec in config.policies:
+        if spec in BUILTIN and spec not in GOAL_BUILTINS:
+            raise EvalError(
+                f"--policy {spec}: {what}, and {spec} chooses among a question's candidates; "
+                f"valid built-in policies for goal tasks: {', '.join(GOAL_BUILTINS)} "
+                "(or your own policy)"
+            )
+    for mode in config.instructions:
+        if mode not in GOAL_VARIANTS:
+            raise EvalError(
+                f"--instruction {mode}: {what}; valid choices for goal tasks: "
+                f"{', '.join(GOAL_VARIANTS)}"
+            )
 
 
 def _check_bounds(config: EvalConfig, sources: list[Source]) -> None:
@@ -370,6 +407,7 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
         sources = resolve_sources(config)
     for spec in dict.fromkeys(config.policies):
         _check_policy(spec)
+    _check_goal_sources(config, sources)
     _check_bounds(config, sources)
     jobs = []
     labels = config.labels
@@ -482,6 +520,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
             "language_level": 0,
             "control_hz": BASE_CONTROL_HZ,
             "a2a_start": "held",
+            "assets": "",
         }
         for name, default in defaults.items():
             held, asked = previous.get(name, default), getattr(config, name)
@@ -506,6 +545,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
             "language_level": config.language_level,
             "control_hz": config.control_hz,
             "a2a_start": config.a2a_start,
+            **({"assets": config.assets} if config.assets else {}),
             "features": config.features,
             "feature_modules": list(config.feature_modules),
             "versions": versions(),
