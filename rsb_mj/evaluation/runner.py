@@ -41,6 +41,14 @@ renderer fingerprint of the process that started the run, and each record's
 (``--batch``) each worker holds that many episodes in lockstep and takes the next job as
 soon as a slot frees up (:mod:`rsb_mj.evaluation.pool.batched`); the records are those of
 an unbatched run.
+
+Goal tasks (LIBERO / VLA-Arena style files, no ``(:question ...)``) are sources like any
+other: row ``i`` of a goal task file is its episode of seed ``i``
+(:func:`rsb_mj.tables.episode_source.load_episode`), built as a
+:class:`~rsb_mj.env.goal_env.GoalEnv` by the env factories (objects from ``assets``), scored
+by the rollout's goal scorer, recorded as an :class:`EpisodeRecord` with its goal fields; a
+goal source refuses ``--split train`` (its rows are seeds), ``--counterfactual`` and
+instruction ablations.
 """
 
 from __future__ import annotations
@@ -355,6 +363,11 @@ def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
     if not goal:
         return
     what = f"{goal[0].given} is a goal task (no (:question ...))"
+    if config.split != "eval":
+        raise EvalError(
+            f"--split {config.split}: {what}, whose rows are seeds (the same in every split); "
+            "choose other seeds with --start"
+        )
     if config.counterfactual:
         raise EvalError(f"--counterfactual: {what}, which has no answer to move")
     for spec in config.policies:
