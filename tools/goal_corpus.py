@@ -34,7 +34,6 @@ import collections
 import json
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,13 +43,14 @@ CLASSES = ("reset", "reach", "grasp", "placement")
 
 
 def failure_class(failure: str) -> str:
-    """The class of an expert episode's ``failure`` text (``""`` for a success):
-    :func:`rsb_mj.evaluation.goal_eval.failure_class`, where the expert running out of steps
-    without the goal holding (``policy`` there) counts as ``placement``."""
-    from rsb_mj.evaluation.goal_eval import failure_class as classify
+    """The class of an expert episode's ``failure`` text (its record's ``failure_reason``;
+    ``""`` for a success): :func:`rsb_mj.evaluation.failure.goal_failure_class`, where the
+    expert running out of steps without the goal holding (``policy`` there), or an
+    environment that refused a step, counts as ``placement``."""
+    from rsb_mj.evaluation.failure import goal_failure_class
 
-    cls = classify(failure)
-    return "placement" if cls == "policy" else cls
+    cls = goal_failure_class(failure, policy="expert")
+    return "placement" if cls in ("policy", "error") else cls
 
 
 def _source(path: Path) -> str:
@@ -66,7 +66,6 @@ def measure(path: Path, seeds: int, expert: bool) -> dict:
     expert's, or a reset alone)."""
     from rsb_mj.env.goal_env import GoalEnv
     from rsb_mj.errors import RsbError
-    from rsb_mj.evaluation.goal_eval import run_episode
     from rsb_mj.lang.goal_task import BUILDABLE_TIERS, goal_task_of
     from rsb_mj.lang.parser import parse_file
 
@@ -90,19 +89,25 @@ def measure(path: Path, seeds: int, expert: bool) -> dict:
     row["build_s"] = round(time.perf_counter() - t0, 3)
     try:
         for seed in range(seeds):
-            row["episodes"].append(_episode(env, seed, expert, run_episode, RsbError))
+            row["episodes"].append(_episode(env, seed, expert))
     finally:
         env.close()
     return row
 
 
-def _episode(env, seed: int, expert: bool, run_episode, error: type) -> dict:
+def _episode(env, seed: int, expert: bool) -> dict:
+    """One seed's episode row: the expert's (a step the env refuses ends it as an error
+    record: named, not fatal), or a reset alone."""
+    from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.rollout import run_goal_episode
+    from rsb_mj.policies.spec import make_policy
+
     if not expert:
         t0 = time.perf_counter()
         try:
             env.reset(seed=seed)
             failure = ""
-        except error as exc:
+        except RsbError as exc:
             failure = f"reset: {exc}"
         return {
             "seed": seed,
@@ -112,17 +117,15 @@ def _episode(env, seed: int, expert: bool, run_episode, error: type) -> dict:
             "steps": 0,
             "wall_s": round(time.perf_counter() - t0, 3),
         }
-    try:
-        rec = asdict(run_episode(env, "expert", seed))
-    except error as exc:  # a step the env refused: named, not fatal to the run
-        rec = {"seed": seed, "success": False, "failure": f"{type(exc).__name__}: {exc}"}
+    rec = run_goal_episode(env, make_policy("expert"), seed)
+    failure = rec.failure_reason or ""
     return {
         "seed": seed,
-        "success": bool(rec["success"]),
-        "failure": rec["failure"],
-        "class": failure_class(rec["failure"]) if not rec["success"] else "",
-        "steps": rec.get("steps", 0),
-        "wall_s": rec.get("wall_s", 0.0),
+        "success": bool(rec.success),
+        "failure": failure,
+        "class": failure_class(failure) if not rec.success else "",
+        "steps": rec.steps,
+        "wall_s": rec.wall_s,
     }
 
 

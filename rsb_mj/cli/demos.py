@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=0,
         choices=range(5),
         metavar="K",
-        help="goal tasks: VLA-Arena visual perturbation V0-V4 of the recorded frames (default 0)",
+        help="VLA-Arena visual perturbation V0-V4 of the recorded frames (default 0)",
     )
     p.add_argument(
         "--language-level",
@@ -59,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=0,
         choices=range(5),
         metavar="K",
-        help="goal tasks: K WordNet substitutes in the recorded :language (default 0)",
+        help="K WordNet substitutes in the recorded instruction (goal tasks: in :language; "
+        "default 0)",
     )
     p.add_argument(
         "--assets",
@@ -132,10 +133,10 @@ def run(args: argparse.Namespace) -> int:
             f"give one suite or task file (got {len(names)}: {' '.join(names) or 'none'}); "
             "several only for goal task files and goal suites"
         )
-    if args.visual_level or args.language_level or args.assets or args.max_steps:
+    if args.assets or args.max_steps:
         raise RsbError(
-            "--visual-level, --language-level, --assets and --max-steps apply to goal tasks; "
-            "question demonstrations run unperturbed, as the suite's step limit sets"
+            "--assets and --max-steps apply to goal tasks; question demonstrations run on "
+            "rsb_mj's objects with the suite's step limit"
         )
     (args.suite,) = names
     task_path(args.suite)
@@ -154,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         cot=args.cot,
         ray=args.ray,
+        visual_level=args.visual_level,
+        language_level=args.language_level,
     )
     for reason in res["damaged"]:
         print(f"  rewritten: {reason}")

@@ -39,8 +39,12 @@ from rsb_mj.datasets.demos import Recorder
 from rsb_mj.env.cameras import check_cameras
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.evaluation.pool import run_jobs
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.rollout import run_goal_episode
 from rsb_mj.lock import lock_folder
+from rsb_mj.policies.spec import make_policy
 from rsb_mj.progress import progress as show_progress
+from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
 
@@ -90,34 +94,13 @@ class GoalDemoResult:
     error: str | None = None
 
 
-class _Recording:
-    """A :class:`GoalEnv` that hands the observation before each action and the action to
-    ``recorder`` (the rollout's ``on_step`` for the goal episode loop)."""
-
-    def __init__(self, env: Any, recorder: Recorder) -> None:
-        self._env, self._recorder = env, recorder
-        self._obs: dict[str, Any] = {}
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._env, name)
-
-    def reset(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        self._obs, info = self._env.reset(**kwargs)
-        return self._obs, info
-
-    def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict]:
-        self._recorder(self._obs, action)
-        self._obs, *rest = self._env.step(action)
-        return (self._obs, *rest)  # type: ignore[return-value]
-
-
 #: This process's environment of its last task: (key, env).
 _ENV: list[tuple[tuple, Any]] = []
 
 
 def _env(job: GoalDemoJob) -> Any:
     """The environment of ``job`` (kept for the next job of the same task and settings)."""
-    from rsb_mj.env.goal_env import MAX_STEPS, GoalEnv
+    from rsb_mj.env.goal_env import GoalEnv
     from rsb_mj.scene.assets import resolve_object_source
 
     key = (job.task, job.cameras, job.width, job.height, job.visual_level,
@@ -131,7 +114,7 @@ def _env(job: GoalDemoJob) -> Any:
         cameras=job.cameras,
         width=job.width,
         height=job.height,
-        max_steps=job.max_steps or MAX_STEPS,
+        max_steps=job.max_steps or GOAL_MAX_STEPS,
         objects=resolve_object_source(job.assets),
         visual_level=job.visual_level,
         language_level=job.language_level,
@@ -140,13 +123,11 @@ def _env(job: GoalDemoJob) -> Any:
     return env
 
 
-def run_goal_episode(env: Any, seed: int, on_step: Recorder) -> Any:
-    """One expert episode of ``env`` from ``seed`` through the goal episode loop
-    (:func:`rsb_mj.evaluation.goal_eval.run_episode`), each (observation, action) handed to
-    ``on_step``; returns its :class:`~rsb_mj.evaluation.goal_eval.GoalRecord`."""
-    from rsb_mj.evaluation.goal_eval import run_episode
-
-    return run_episode(_Recording(env, on_step), "expert", seed)
+def expert_episode(env: Any, seed: int, on_step: Recorder, max_steps: int) -> EpisodeRecord:
+    """One expert episode of ``env`` from ``seed`` through the runner's rollout
+    (:func:`rsb_mj.evaluation.rollout.run_goal_episode`), each (observation, action) handed
+    to ``on_step``; returns its record."""
+    return run_goal_episode(env, make_policy("expert"), seed, max_steps=max_steps, on_step=on_step)
 
 
 def write_goal_one(job: GoalDemoJob) -> GoalDemoResult:
@@ -160,21 +141,22 @@ def write_goal_one(job: GoalDemoJob) -> GoalDemoResult:
     try:
         env = _env(job)
         with Recorder(job.cameras) as recorder:
-            record = run_goal_episode(env, job.seed, recorder)
+            record = expert_episode(env, job.seed, recorder, job.max_steps or GOAL_MAX_STEPS)
             frames = recorder.frames()
     except RsbError as exc:
         return GoalDemoResult(name, error=f"{type(exc).__name__}: {exc}")
-    if record.failure_class == "reset" or not recorder.actions:
-        return GoalDemoResult(name, error=record.failure or "no step was taken")
+    failure = record.failure_reason or ""
+    if record.is_error or record.failure_class == "reset" or not recorder.actions:
+        return GoalDemoResult(name, error=record.error or failure or "no step was taken")
     sha = file_sha256(Path(job.task))
     episode = {
         "kind": "goal",
-        "task": record.task,
+        "task": record.suite,
         "task_sha256": sha,
         "suite": job.suite,
         "seed": job.seed,
         "tier": record.tier,
-        "source": record.source,
+        "source": record.semantics,
         "objects": record.objects,
         "objects_fingerprint": record.objects_fingerprint,
         "layout": {k: [round(float(x), 6) for x in v] for k, v in env.layout.items()},
@@ -195,13 +177,13 @@ def write_goal_one(job: GoalDemoJob) -> GoalDemoResult:
             "split": "",
             "index": job.seed,
             "seed": job.seed,
-            "task": record.task,
+            "task": record.suite,
             "episode": json.dumps(episode, sort_keys=True),
             "success": record.success,
             "grasped": record.failure_class not in ("grasp", "reset"),
-            "failure": record.failure,
+            "failure": failure,
             "failure_class": record.failure_class,
-            "cost": record.cost,
+            "cost": record.cost or 0.0,
             "task_sha256": sha,
             "objects": record.objects,
             "rationale": "",
@@ -210,7 +192,7 @@ def write_goal_one(job: GoalDemoJob) -> GoalDemoResult:
             "rsb_mj_version": rsb_mj_version(),
         },
     )
-    return GoalDemoResult(name, success=record.success, failure=record.failure)
+    return GoalDemoResult(name, success=record.success, failure=failure)
 
 
 def _died(job: GoalDemoJob, cause: str) -> GoalDemoResult:

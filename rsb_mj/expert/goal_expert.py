@@ -45,6 +45,7 @@ from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
     CARRY_CLEARANCE,
     GRASP_TILTS,
+    PLACE_YAWS,
     RELEASE_HEIGHT,
     RETREAT_HEIGHT,
     PickPlaceExpert,
@@ -63,6 +64,8 @@ HIGH_SUPPORT, HIGH_CLEARANCE = 0.05, 0.07
 
 #: How far [m] a held object must rise with the lift (else it slipped: a grasp failure).
 HELD_RISE = 0.03
+#: Clearance [m] of the carried object's bottom over a container it is lowered into.
+IN_CLEARANCE = 0.03
 #: Least rise [m] of the lift (an object picked from a cabinet's top, above the carry height).
 LIFT_RISE = 0.05
 #: Extra heights [m] tried, in order, above the support when the pose above it collides.
@@ -94,15 +97,26 @@ def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
     return min(SIDES, key=excess)
 
 
-def placement_order(goal: tuple[Relation, ...]) -> tuple[Relation, ...]:
+def placement_order(
+    goal: tuple[Relation, ...], init: tuple[Relation, ...] = ()
+) -> tuple[Relation, ...]:
     """The goal's relations in the order the expert carries them out: source order, except
     that an object is put in its place before anything is put on or in it (``stack the
     left bowl on the right bowl and place them in the tray``: the right bowl goes into the
-    tray first, then the left bowl onto it)."""
+    tray first), and an object that stands at ``init`` where another goes is moved away
+    first (``put the tomato that is on the plate in the bowl, then the orange on the
+    plate``, whatever their order in the goal)."""
+    on_at_init = {(r.mover, r.place) for r in init}
     todo = list(goal)
     done: list[Relation] = []
     while todo:
-        ready = [r for r in todo if not any(o.mover == r.place for o in todo if o is not r)]
+
+        def waits(r: Relation) -> bool:
+            return any(
+                o.mover == r.place or (o.mover, r.place) in on_at_init for o in todo if o is not r
+            )
+
+        ready = [r for r in todo if not waits(r)]
         nxt = ready[0] if ready else todo[0]  # a cycle: keep source order
         done.append(nxt)
         todo.remove(nxt)
@@ -123,7 +137,7 @@ class GoalExpert(PickPlaceExpert):
     ) -> None:
         task = env.unwrapped.task
         super().__init__(env, task.goal[0].mover if task.goal else "", rng=rng, safe=safe)
-        self.placements: tuple[Relation, ...] = placement_order(task.goal)
+        self.placements: tuple[Relation, ...] = placement_order(task.goal, task.init)
 
     def _start(self) -> None:
         u = self.env.unwrapped
@@ -328,12 +342,40 @@ class GoalExpert(PickPlaceExpert):
         sid = w.model.site(rel.place).id
         pos = w.data.site_xpos[sid]
         top = float(pos[2] + w.model.site_size[sid][2])
-        if rel.predicate == "In":
-            top = float(pos[2] - w.model.site_size[sid][2])
-        if int(w.model.site_bodyid[sid]) != 0:
+        rest = top
+        if rel.predicate == "In":  # into the site's box: onto its floor
+            rest = float(pos[2] - w.model.site_size[sid][2])
+        if int(w.model.site_bodyid[sid]) != 0:  # a region of a fixture or object: over it
             owner = w.model.body(int(w.model.site_bodyid[sid])).name
-            top = max(top, object_box(w.model, w.data, owner).top) if rel.predicate == "On" else top
-        return pos[:2].copy(), top, top
+            top = max(top, object_box(w.model, w.data, owner).top)
+            if rel.predicate == "On":
+                rest = top
+        return pos[:2].copy(), top, rest
+
+    def _site_yaws(self, rel: Relation, box: Any) -> tuple[float, ...]:
+        """Yaw turns [rad] of the held object (its oriented ``box``) to try above the place,
+        in order: for ``In`` a site, those that line its long side up with the site's long
+        side (either way round; both sides of a square site) first, then
+        :data:`PLACE_YAWS`; for anything else :data:`PLACE_YAWS`."""
+        if rel.predicate != "In" or rel.kind == "object":
+            return PLACE_YAWS
+        w = self.world
+        sid = w.model.site(rel.place).id
+        mat = w.data.site_xmat[sid].reshape(3, 3)
+        half = w.model.site_size[sid]
+        horizontal = [k for k in range(3) if abs(box.axes[2, k]) < 0.7]
+        if len(horizontal) < 2:
+            return PLACE_YAWS
+        long = max(horizontal, key=lambda k: box.half[k])
+        a = float(np.arctan2(box.axes[1, long], box.axes[0, long]))
+        targets = [0, 1] if abs(half[0] - half[1]) < 0.005 else [0 if half[0] > half[1] else 1]
+        yaws: list[float] = []
+        for k in targets:
+            t = float(np.arctan2(mat[1, k], mat[0, k]))
+            d = (t - a + np.pi / 2) % np.pi - np.pi / 2  # in [-pi/2, pi/2)
+            yaws += [d, d + np.pi if d < 0 else d - np.pi]
+        yaws.sort(key=abs)
+        return (*yaws, *PLACE_YAWS)
 
     def _all(self) -> Iterator[list[np.ndarray]]:
         w = self.world
@@ -352,10 +394,10 @@ class GoalExpert(PickPlaceExpert):
                 self.arm.checker.keep_clear(hazards)
             else:
                 self._ignored = set(w.hazards)
-            yield from self._one(top, rest)
+            yield from self._one(rel, top, rest)
 
-    def _one(self, support_top: float, rest: float) -> Iterator[list[np.ndarray]]:
-        """One pick-and-place of ``self.mover`` onto a support whose top is at
+    def _one(self, rel: Relation, support_top: float, rest: float) -> Iterator[list[np.ndarray]]:
+        """One pick-and-place of ``self.mover`` (``rel``'s) onto a support whose top is at
         ``support_top`` and whose surface there is at ``rest`` (world z [m]: a bowl's floor
         is below its rim); the place is ``world.zone_center``."""
         w, arm = self.world, self.arm
@@ -366,7 +408,10 @@ class GoalExpert(PickPlaceExpert):
         # up to the carry height over the table, and at least LIFT_RISE up from a fixture
         lift = max(w.table_top_z + CARRY_CLEARANCE + held, float(p_grasp[2]) + LIFT_RISE)
         high = support_top - w.table_top_z > HIGH_SUPPORT
-        above = support_top + (HIGH_CLEARANCE if high else CARRY_CLEARANCE) + held
+        clearance = HIGH_CLEARANCE if high else CARRY_CLEARANCE
+        if rel.predicate == "In" and rel.kind != "object":  # lowered into a container
+            clearance = IN_CLEARANCE
+        above = support_top + clearance + held
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
@@ -378,13 +423,14 @@ class GoalExpert(PickPlaceExpert):
         self.phase = "carry"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
+        yaws = self._site_yaws(rel, box)
         # the carried object keeps clear of the fixtures, the support and the hazards
         arm.checker.carry(w.model.body(body).id, w.data)
         try:
             for extra in PLACE_RAISE:  # a held object hanging tilted needs more room
                 try:
                     p_above, rot, q_above = self._place_pose(
-                        box.center[:2] - tcp[:2], rot, above + extra
+                        box.center[:2] - tcp[:2], rot, above + extra, yaws
                     )
                     break
                 except ExpertError:

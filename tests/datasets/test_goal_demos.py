@@ -119,8 +119,8 @@ def test_goal_and_question_inputs_are_not_mixed_and_question_flags_are_refused(t
     assert "not goal: RSB-Math-4" in capsys.readouterr().err
     assert main(["demos", str(APPLE), "--split", "eval", "-n", "1", "-o", out]) == 2
     assert "--split and --cot do not apply to goal tasks" in capsys.readouterr().err
-    assert main(["demos", "RSB-Math-4", "--visual-level", "1", "-n", "1", "-o", out]) == 2
-    assert "apply to goal tasks" in capsys.readouterr().err
+    assert main(["demos", "RSB-Math-4", "--max-steps", "9", "-n", "1", "-o", out]) == 2
+    assert "--assets and --max-steps apply to goal tasks" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
 
 

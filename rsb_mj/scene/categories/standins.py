@@ -284,8 +284,8 @@ def _rows() -> list[Standin]:
     add(
         "black_book",
         "black book",
-        (0.114, 0.031, 0.139),
-        book((0.114, 0.031, 0.139), BLACK),
+        (0.095, 0.031, 0.116),
+        book((0.095, 0.031, 0.116), BLACK),
         grasp="edge",
         label=Label("BOOK", (20, 20, 22), (230, 230, 230)),
         original=(0.031, 0.114, 0.139),
@@ -293,8 +293,8 @@ def _rows() -> list[Standin]:
     add(
         "yellow_book",
         "yellow book",
-        (0.102, 0.028, 0.125),
-        book((0.102, 0.028, 0.125), YELLOW),
+        (0.085, 0.028, 0.105),
+        book((0.085, 0.028, 0.105), YELLOW),
         grasp="edge",
         label=Label("BOOK", (240, 200, 30), (40, 40, 40)),
         original=(0.028, 0.102, 0.125),
