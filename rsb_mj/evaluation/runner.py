@@ -91,7 +91,7 @@ from rsb_mj.lock import lock_folder
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.child import forbid_memory_access
-from rsb_mj.policies.spec import builds_in_workers, check_spec
+from rsb_mj.policies.spec import BUILTIN, builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.probing.store import FEATURES_DIR
 from rsb_mj.progress import progress
@@ -352,6 +352,8 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
 
 #: The instruction modes a goal task runs (its ``:language``, as written).
 GOAL_VARIANTS = ("original",)
+#: The built-in policies that run a goal task; the others choose among a question's candidates.
+GOAL_BUILTINS = ("expert", "noop")
 
 
 def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
@@ -368,6 +370,13 @@ def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
         )
     if config.counterfactual:
         raise EvalError(f"--counterfactual: {what}, which has no answer to move")
+    for spec in config.policies:
+        if spec in BUILTIN and spec not in GOAL_BUILTINS:
+            raise EvalError(
+                f"--policy {spec}: {what}, and {spec} chooses among a question's candidates; "
+                f"valid built-in policies for goal tasks: {', '.join(GOAL_BUILTINS)} "
+                "(or your own policy)"
+            )
     for mode in config.instructions:
         if mode not in GOAL_VARIANTS:
             raise EvalError(

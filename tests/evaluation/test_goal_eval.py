@@ -102,18 +102,17 @@ def test_two_workers_give_the_records_of_one(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_a_question_baseline_on_a_goal_task_is_its_own_failure(tmp_path, capsys):
-    """random-grasp refuses a goal task: the policy's fault, a scored failure of class
-    ``policy`` (not an error to rerun)."""
+def test_a_question_baseline_on_a_goal_task_is_refused_before_any_episode(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(["eval", str(APPLE), "--policy", "random-grasp", "--episodes", "1",
-                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
-    (record,) = read_records(out / RECORDS_FILE)
-    assert (record.termination, record.error_kind) == ("policy_fault", "policy")
-    assert "policy random-grasp: chooses among a question task's candidates" in record.error
-    assert record.failure_reason.startswith("the policy failed: PolicyError: policy random")
-    assert record.failure_class == "policy"
-    assert "| random-grasp | 0/1 |" in capsys.readouterr().out
+                 "--out", str(out), "--no-progress"]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert (
+        f"--policy random-grasp: {APPLE} is a goal task (no (:question ...)), and random-grasp "
+        "chooses among a question's candidates; valid built-in policies for goal tasks: "
+        "expert, noop (or your own policy)"
+    ) in err
+    assert not (out / RECORDS_FILE).exists()
 
 
 def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, monkeypatch):
