@@ -83,6 +83,7 @@ def test_a_cost_file_records_its_cumulative_cost(tmp_path, capsys):
     assert "| noop | 0/1 | 0 [0, 79] | 0.00 |" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # spawned workers import rsb_mj and MuJoCo: ~20 s on 2 loaded cores
 def test_two_workers_give_the_records_of_one(tmp_path, capsys):
     """``-j 2`` runs the goal jobs in a process pool; the records are those of ``-j 1``
     (wall-clock fields aside)."""
