@@ -215,9 +215,9 @@ def markdown(rows: list[dict], summary: list[dict], times: dict, expert: bool) -
         failed = [e for e in r["episodes"] if e["class"] == "reset"]
         if failed:
             seeds = ", ".join(str(e["seed"]) for e in failed)
+            why = failed[-1]["failure"].removeprefix("reset: ").split(".bddl: ", 1)[-1]
             lines.append(
-                f"\n- no reset on seed {seeds} of {len(r['episodes'])}: `{r['file']}`: "
-                f"{failed[-1]['failure'].split(': ', 1)[-1]}"
+                f"\n- no reset on seed {seeds} of {len(r['episodes'])}: `{r['file']}`: {why}"
             )
     if times:
         lines += [
