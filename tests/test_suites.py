@@ -124,11 +124,12 @@ def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
 
     ran = {}
 
-    def fake_run(files, policies, **kw):
-        ran.update(files=files, policies=policies, episodes=kw["episodes"])
+    def fake_run(config):
+        ran.update(files=list(config.suites), policies=list(config.policies))
+        ran.update(episodes=config.episodes)
         return []
 
-    monkeypatch.setattr("rsb_mj.evaluation.goal_eval.run_goal_eval", fake_run)
+    monkeypatch.setattr("rsb_mj.evaluation.runner.run_eval", fake_run)
     from rsb_mj.cli.eval import _unbuildable
 
     files = GOAL_SUITES["vla-arena-l0"].files
@@ -167,8 +168,8 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
     monkeypatch.setitem(GOAL_SUITES, "tiny", GoalSuite("tiny", str(tmp_path)))
     ran = {}
     monkeypatch.setattr(
-        "rsb_mj.evaluation.goal_eval.run_goal_eval",
-        lambda files, policies, **kw: ran.update(files=files) or [],
+        "rsb_mj.evaluation.runner.run_eval",
+        lambda config: ran.update(files=list(config.suites)) or [],
     )
     assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
     assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]

@@ -24,8 +24,9 @@ others go on. A policy that is not batched is rebuilt for the slot's next episod
 error record, as :func:`rsb_mj.evaluation.worker.run_job` always did; a batched one is
 *retired* after a whole call failed or outlived an episode's wall-clock limit: the episodes
 still using it go on with it, new ones get a freshly built one, and it is closed when its
-last episode ends. An episode waiting past its own wall-clock limit is ended there with
-the rollout's infra error (the call it waited on is left to finish or fail on its own).
+last episode ends. An episode waiting for its policy past its own wall-clock limit is ended
+there with the policy's fault (:meth:`~rsb_mj.evaluation.rollout.Rollout.stalled`; the call
+it waited on is left to finish or fail on its own).
 """
 
 from __future__ import annotations
@@ -355,11 +356,14 @@ class _Loop:
                 self.ports.retire(port)
         else:
             answers = [future.result()]
+        now = time.monotonic()
         for seat, got in zip(call.seats, answers, strict=True):
             if seat is None:
                 continue
             if isinstance(got, BaseException):
                 seat.fault = got
+            elif seat.asked_at <= seat.deadline < now:  # answered, but past the limit
+                seat.fault = seat.rollout.stalled()
             else:
                 seat.reply = got
             self.ready.append(seat)
@@ -372,7 +376,7 @@ class _Loop:
         for seat in late:
             port = seat.port
             self.leave(seat)
-            seat.fault = seat.rollout.expired()
+            seat.fault = seat.rollout.stalled()
             self.ready.append(seat)
             if not port.retired:
                 self.ports.retire(port)

@@ -109,8 +109,8 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "white_yellow_mug": CategoryInfo("white and yellow mug", 0.082, False),  # 12.5 x 10.0 cm
     "wine_bottle": CategoryInfo("wine bottle", 0.033, False),  # 4.4 x 4.4 cm
     "moka_pot": CategoryInfo("moka pot", 0.08, False),  # 13.5 x 8.1 cm
-    "black_book": CategoryInfo("black book", 0.061, False),  # 11.4 x 3.1 cm
-    "yellow_book": CategoryInfo("yellow book", 0.054, False),  # 10.2 x 2.8 cm
+    "black_book": CategoryInfo("black book", 0.051, False),  # 9.5 x 3.1 cm
+    "yellow_book": CategoryInfo("yellow book", 0.046, False),  # 8.5 x 2.8 cm
     "basket": CategoryInfo("basket", 0.111, False),  # 16.0 x 15.0 cm
     "wooden_tray": CategoryInfo("wooden tray", 0.172, False),  # 29.8 x 16.7 cm
     "tomato": CategoryInfo("tomato", 0.038, False),  # 5.2 x 5.2 cm
@@ -129,7 +129,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "carrot": CategoryInfo("carrot", 0.078, False),  # 15.0 x 3.4 cm
     "cucumber": CategoryInfo("cucumber", 0.094, False),  # 18.0 x 4.4 cm
     "broccoli": CategoryInfo("broccoli", 0.076, False),  # 11.0 x 10.0 cm
-    "water_ball": CategoryInfo("water ball", 0.037, False),  # 5.0 x 5.0 cm
+    "water_ball": CategoryInfo("water ball", 0.024, False),  # 3.2 x 3.2 cm
     "billiard_balls": CategoryInfo("billiard balls", 0.051, False),  # 7.2 x 6.8 cm
     "cake": CategoryInfo("cake", 0.079, False),  # 11.0 x 11.0 cm
     "cake_n": CategoryInfo("cake", 0.072, False),  # 10.0 x 10.0 cm

@@ -9,6 +9,13 @@ has in our templates; built offline by ``tools/build_synonyms.py``): nothing is 
 
 Randomness: ``numpy.random.default_rng([episode.seed, 0x574C, level])`` ("WL"), so the same
 episode and level give the same instruction.
+
+Goal tasks (LIBERO / VLA-Arena files, :func:`perturb_goal_instruction`): the whole ``:language``
+is the command, so level K substitutes K of its words or phrases found in the goal table
+``assets/wordnet/goal_synonyms.json`` (built by ``tools/build_synonyms.py --goal``: the verbs
+of manipulation, "pick up", "put", "place", "push", "stack", "take", "turn on", and "table";
+object names, colours and spatial words are never substituted). LIBERO's and VLA-Arena's
+instructions have 1-5 such slots (most 1 or 2), so levels above that change no further word.
 """
 
 from __future__ import annotations
@@ -39,13 +46,14 @@ if TYPE_CHECKING:
 
 
 @cache
-def synonym_table() -> dict[str, tuple[str, ...]]:
-    """word -> its substitutes, from ``assets/wordnet/synonyms.json``.
+def synonym_table(name: str = "synonyms.json") -> dict[str, tuple[str, ...]]:
+    """word -> its substitutes, from ``assets/wordnet/<name>`` (``goal_synonyms.json``: the
+    goal instructions' table, whose keys may be phrases such as ``"pick up"``).
 
     Raises:
         EpisodeError: when the shipped table is missing (reinstall rsb_mj).
     """
-    path = assets_dir() / "wordnet" / "synonyms.json"
+    path = assets_dir() / "wordnet" / name
     if not path.is_file():
         raise EpisodeError(f"synonym table {path} is missing; reinstall rsb_mj")
     words = json.loads(path.read_text(encoding="utf-8"))["words"]
@@ -143,3 +151,51 @@ def perturb_instruction(
     perturbed = _fill(dataclasses.replace(template, text=text), values)
     record.update(slots=len(slots), substituted=count, substitutions=subs)
     return perturbed, record
+
+
+#: The goal instructions' table (module docstring).
+GOAL_TABLE = "goal_synonyms.json"
+
+
+def goal_slots(instruction: str) -> list[tuple[int, int, str]]:
+    """Substitutable words and phrases of a goal task's instruction as (start, end, key),
+    in text order: whole words of the goal table in any case, a phrase before its words."""
+    table = synonym_table(GOAL_TABLE)
+    keys = sorted(table, key=len, reverse=True)
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b")
+    return [(m.start(), m.end(), m.group()) for m in pattern.finditer(instruction.lower())]
+
+
+def perturb_goal_instruction(instruction: str, seed: int, level: int) -> tuple[str, dict[str, Any]]:
+    """A goal task's instruction (its ``:language``) with ``level`` words substituted, drawn
+    from ``default_rng([seed, 0x574C, level])`` as :func:`perturb_instruction` draws.
+
+    Returns:
+        (instruction, record): ``record`` as :func:`perturb_instruction`'s (``offset``: the
+        character offset in the instruction).
+
+    Raises:
+        EpisodeError: for an invalid level.
+    """
+    level = check_level(level)
+    record: dict[str, Any] = {"level": level, "slots": 0, "substituted": 0, "substitutions": []}
+    if level == 0:
+        return instruction, record
+    slots = goal_slots(instruction)
+    rng = np.random.default_rng([int(seed), LANGUAGE_SEED_TAG, level])
+    count = min(level, len(slots))
+    chosen = sorted(int(i) for i in rng.choice(len(slots), size=count, replace=False))
+    table = synonym_table(GOAL_TABLE)
+    subs = []
+    for i in chosen:
+        start, _, word = slots[i]
+        substitute = table[word][int(rng.integers(len(table[word])))]
+        if instruction[start].isupper():  # "Put the bowl ..." -> "Place the bowl ..."
+            substitute = substitute[0].upper() + substitute[1:]
+        subs.append({"word": word, "substitute": substitute, "offset": start})
+    text = instruction
+    for sub in reversed(subs):  # right to left keeps the earlier offsets valid
+        start = sub["offset"]
+        text = text[:start] + sub["substitute"] + text[start + len(sub["word"]) :]
+    record.update(slots=len(slots), substituted=count, substitutions=subs)
+    return text, record

@@ -23,7 +23,8 @@ def markdown_text(data: ReportData) -> str:
     parts = ["# rsb_mj evaluation report", "", *map(one_line, data.header)]
     for s in data.sections:
         parts += ["", f"## {s.title}", "", *([s.note, ""] if s.note else []), markdown(s.table)]
-    parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
+    if data.confusions:  # question tasks only
+        parts += ["", "## Confusion: correct option (rows) vs first grasped option (columns)"]
     for c in data.confusions:
         parts += ["", f"### {one_line(c.title)}", "", markdown(c.table)]
     for note in data.notes:

@@ -183,7 +183,8 @@ def with_plots(data: ReportData) -> ReportData:
     ablations = next((s.table for s in data.sections if s.key == "ablations"), None)
     if ablations is not None:
         figures.append(Plot("ablations.png", "ablations", plot_drops(ablations)))
-    figures.append(Plot("rates.png", "rates", plot_rates(dict(data.metrics))))
+    if data.metrics:  # question tasks' rates (a report of goal tasks only has none)
+        figures.append(Plot("rates.png", "rates", plot_rates(dict(data.metrics))))
     for label, recs in data.runs.items():
         name = f"confusion_{_slug(label)}.png"
         figures.append(Plot(name, f"confusion: {label}", plot_confusion(recs, label)))

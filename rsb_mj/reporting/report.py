@@ -43,16 +43,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
+from rsb_mj.evaluation.goal_metrics import LABEL_NOTE, goal_tables
 from rsb_mj.evaluation.metrics import summarize
+from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text
 from rsb_mj.probing.run import report_sections
 from rsb_mj.reporting.header import header_lines
 from rsb_mj.reporting.html import render_page
 from rsb_mj.reporting.markdown import markdown_text
-from rsb_mj.reporting.model import ReportData
+from rsb_mj.reporting.model import ReportData, Section
 from rsb_mj.reporting.plots import with_plots
 from rsb_mj.reporting.probe_results import probe_sections
 from rsb_mj.reporting.renderers import renderer_lines
@@ -104,11 +107,19 @@ def build_report(
             pooled, or a malformed probe file.
     """
     dirs = tuple(Path(d) for d in dirs)
-    runs = load_runs(dirs)
-    renderers = renderer_lines(runs, allow_mixed=allow_mixed_renderers)
+    every = load_runs(dirs)
+    renderers = renderer_lines(every, allow_mixed=allow_mixed_renderers)
+    runs = {k: q for k, rs in every.items() if (q := [r for r in rs if not r.is_goal])}
+    goals = [replace(r, policy=k) for k, rs in every.items() for r in rs if r.is_goal]
     metrics = {label: summarize(recs) for label, recs in runs.items()}
-    header = header_lines(dirs, runs, metrics, renderers, max_error_rate)
-    sections = table_sections(runs, metrics, max_error_rate) + probe_sections(dirs)
+    if runs:
+        header = header_lines(dirs, runs, metrics, renderers, max_error_rate)
+        sections = table_sections(runs, metrics, max_error_rate)
+    else:
+        header, sections = goal_header_lines(dirs, goals, renderers, max_error_rate), []
+    if goals:
+        sections += goal_sections(goals, max_error_rate)
+    sections += probe_sections(dirs)
     sections += report_sections(dirs)
     data = ReportData(
         dirs=dirs,
@@ -122,6 +133,49 @@ def build_report(
         run_dirs=run_dirs_of(dirs, runs),
     )
     return with_plots(data) if plots else data
+
+
+def goal_header_lines(
+    dirs: Sequence[Path],
+    goals: list[EpisodeRecord],
+    renderers: list[str],
+    max_error_rate: float | None,
+) -> list[str]:
+    """The header of a report of goal tasks only: the runs, the protocol, the objects they
+    ran on, the renderers, the error episodes and the label."""
+    errors = sum(r.is_error for r in goals)
+    objects = sorted({r.objects for r in goals if r.objects is not None})
+    return [
+        "Runs: " + ", ".join(f"`{d}`" for d in dirs),
+        "",
+        "Protocol: goal tasks (LIBERO / VLA-Arena style files): an episode is a seed; success "
+        "is the :goal holding for 10 consecutive control steps; the step limit ends a failed "
+        "episode. Rates in %, Wilson 95% intervals in brackets; cost = mean cumulative :cost "
+        "per episode where a file has one.",
+        "",
+        f"Objects: {', '.join(objects)}",
+        "",
+        *renderers,
+        "",
+        f"Error episodes (faults, not results; excluded from every rate): {errors}"
+        + (
+            f"; rows above {100 * max_error_rate:g}% errors are withheld"
+            if max_error_rate is not None
+            else ""
+        ),
+        "",
+        LABEL_NOTE,
+    ]
+
+
+def goal_sections(goals: list[EpisodeRecord], max_error_rate: float | None) -> list[Section]:
+    """The goal tasks' tables: success per task file and per suite (CSV ``goal_tasks``,
+    ``goal_suites``; :func:`rsb_mj.evaluation.goal_metrics.goal_tables`)."""
+    tasks, suites = goal_tables(goals, max_error_rate)
+    return [
+        Section("goal_tasks", "Goal tasks: success per task", LABEL_NOTE, tasks, "goal_tasks"),
+        Section("goal_suites", "Goal tasks: success per suite", "", suites, "goal_suites"),
+    ]
 
 
 def write_report(

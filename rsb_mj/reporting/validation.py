@@ -19,7 +19,11 @@ scored as it stands. :func:`record_problems` lists what is wrong with one record
 * one episode (suite, split, index, policy, variant) has at most one scored record (a
   second, with the same or another outcome, is refused: the first would win silently);
 * the scored records of one row (policy and suite) share one task digest
-  (``sim.task_sha256``, :mod:`rsb_mj.lang.digest`): two versions of a task are two tasks.
+  (``sim.task_sha256``, :mod:`rsb_mj.lang.digest`): two versions of a task are two tasks;
+* a goal task's record (:attr:`~rsb_mj.evaluation.records.EpisodeRecord.is_goal`) is a task
+  file's, without question, choice or grasp, its termination one of
+  :data:`GOAL_TERMINATIONS` agreeing with ``success``, its failure class one of
+  :data:`~rsb_mj.evaluation.failure.GOAL_FAILURE_CLASSES`.
 """
 
 from __future__ import annotations
@@ -27,14 +31,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from rsb_mj.choices import CHOICE_COUNTS, LETTERS
+from rsb_mj.evaluation.failure import GOAL_FAILURE_CLASSES
 from rsb_mj.evaluation.records import EpisodeRecord, RecordKey, numbered_records
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 from rsb_mj.tables.episode_source import is_task_file
 
-#: Terminations of a scored record (an error record has ``"error"``; ``"policy_fault"``: a
-#: sealed run's episode ended by the policy's own fault, scored as a failure).
+#: Terminations of a scored record (an error record has ``"error"``; ``"policy_fault"``: an
+#: episode ended by the policy's own fault, scored as a failure).
 SCORED_TERMINATIONS = ("success", "wrong_choice", "step_limit", "policy_done", "policy_fault")
+#: Terminations of a goal task's scored record (``no_layout``: no valid layout for the seed).
+GOAL_TERMINATIONS = ("success", "step_limit", "policy_done", "no_layout", "policy_fault")
 #: How many problems a refusal lists (then "... and N more").
 SHOWN = 12
 
@@ -59,6 +66,8 @@ def record_problems(r: EpisodeRecord) -> list[str]:
     out = []
     if r.split not in SPLITS:
         out.append(f"split {r.split!r}; valid choices: {', '.join(SPLITS)}")
+    if r.is_goal:
+        return out + _goal_problems(r)
     own = _suite_choices(r.suite)
     if r.choices not in CHOICE_COUNTS:
         out.append(f"choices {r.choices}; valid choices: 2..10")
@@ -127,6 +136,45 @@ def _outcome_problems(r: EpisodeRecord) -> list[str]:
         out.append(
             f"the choice {r.choice!r} is not the first grasped candidate "
             f"({', '.join(r.grasped_candidates) or 'none'})"
+        )
+    return out
+
+
+def _goal_problems(r: EpisodeRecord) -> list[str]:
+    """Problems of a goal task's record (see the module docstring)."""
+    out = []
+    if not is_task_file(r.suite):
+        out.append(f"a goal record's suite {r.suite!r} is not a task file (*.bddl)")
+    if r.choices != 0 or r.choice is not None or r.grasped or r.correct_choice:
+        out.append("a goal record has no question: choices 0, no choice, no grasp")
+    if r.index < 0:
+        out.append(f"index {r.index} is negative")
+    if r.max_steps < 1 or not 0 <= r.steps <= r.max_steps:
+        out.append(f"steps {r.steps} is not within the step limit 0..{r.max_steps}")
+    if r.failure_class not in (*GOAL_FAILURE_CLASSES, ""):
+        out.append(
+            f"failure_class {r.failure_class!r}; valid choices: "
+            f"{', '.join(GOAL_FAILURE_CLASSES)} or '' (a success)"
+        )
+    if r.is_error:
+        if not r.error or not r.error_kind:
+            out.append("an error record (termination 'error') needs its error and error_kind")
+        return out
+    if r.termination not in GOAL_TERMINATIONS:
+        out.append(
+            f"termination {r.termination!r}; valid choices for a goal task: "
+            f"{', '.join((*GOAL_TERMINATIONS, 'error'))}"
+        )
+    if r.success != (r.termination == "success"):
+        out.append(f"success is {str(r.success).lower()} but termination is {r.termination!r}")
+    if r.success != (r.success_step is not None):
+        out.append(f"success is {str(r.success).lower()} but success_step is {r.success_step}")
+    if r.success_step is not None and not 1 <= r.success_step <= r.steps:
+        out.append(f"success_step {r.success_step} is not within the {r.steps} steps run")
+    if r.success == bool(r.failure_class):
+        out.append(
+            f"failure_class {r.failure_class!r} with success {str(r.success).lower()} "
+            "(a success has none, a failure one)"
         )
     return out
 

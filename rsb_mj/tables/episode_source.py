@@ -12,6 +12,10 @@ any lint-clean ``.bddl``):
   damaged or hand-edited table, is an error (never a fresh draw);
 * a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
   (file name, split, index), and carries the path as given as its ``suite``;
+* a goal task file's (no ``(:question ...)``, :func:`is_goal_source`) row ``index`` is the
+  bare seed ``index`` (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`, its task
+  the path as given: the environment draws the layout from the seed); its step limit is
+  :data:`~rsb_mj.suites.GOAL_MAX_STEPS`;
 * with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
@@ -36,9 +40,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import EvalError
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.suites import TASK_MAX_STEPS, get_suite
+from rsb_mj.lang.goal_task import GoalTask, is_goal_task, load_goal_task
+from rsb_mj.lang.parser import parse_file
+from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, get_suite
 
 if TYPE_CHECKING:  # pragma: no cover
     from rsb_mj.lang.digest import TaskDigest
@@ -66,13 +73,38 @@ def task_path(source: str) -> Path:
     return get_suite(source).path
 
 
+@cache
+def is_goal_source(source: str) -> bool:
+    """True when ``source`` is a goal task file (one without ``(:question ...)``); a file
+    that does not parse is left to the question path, which reports it."""
+    if not is_task_file(source) or not Path(source).is_file():
+        return False
+    try:
+        return is_goal_task(parse_file(Path(source)))
+    except TaskError:
+        return False
+
+
+@cache
+def goal_task(source: str) -> GoalTask:
+    """The goal task of a goal task file, checked buildable (cached per process).
+
+    Raises:
+        TaskError: the itemised list of what rsb_mj cannot build, with the file's tier.
+    """
+    return load_goal_task(task_path(source))
+
+
 def label(source: str) -> str:
     """Short display name: the suite name, or the task file's name."""
     return Path(source).name if is_task_file(source) else source
 
 
 def step_limit(source: str) -> int:
-    """The control-step limit of a source (a suite's, or 400 for a task file)."""
+    """The control-step limit of a source (a suite's; 400 for a question task file, 600
+    for a goal task file)."""
+    if is_goal_source(source):
+        return GOAL_MAX_STEPS
     return TASK_MAX_STEPS if is_task_file(source) else get_suite(source).max_steps
 
 
@@ -85,7 +117,11 @@ def row_seed(source: str, split: str, index: int) -> int:
 
 @cache
 def load_problem(source: str) -> Problem:
-    """The parsed and linted task file of ``source`` (cached per process)."""
+    """The parsed and linted task file of ``source`` (cached per process); of a goal task
+    file, the parsed problem of its :func:`goal_task` (checked buildable, as its own
+    loaders would read it: no lint)."""
+    if is_goal_source(source):
+        return goal_task(source).problem
     # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.lang import load_task
 
@@ -145,7 +181,9 @@ def tables_sha256(tables: str | Path) -> str:
     return read_private(Path(tables)).sha256
 
 
-def load_episode(source: str, split: str, index: int, tables: Tables = None) -> Episode:
+def load_episode(
+    source: str, split: str, index: int, tables: Tables = None
+) -> Episode | GoalEpisode:
     """Row ``index`` of (source, split): a suite's frozen row, a task file's seeded draw, or
     with ``tables`` the row of the private table (see the module docstring).
 
@@ -167,6 +205,9 @@ def load_episode(source: str, split: str, index: int, tables: Tables = None) -> 
                 f"episode index {index} is outside the rows of {source} "
                 f"(valid: 0..{TASK_FILE_ROWS - 1})"
             )
+        if is_goal_source(source):
+            goal_task(source)  # buildable, or the itemised list and the tier
+            return GoalEpisode.seeded(source, index, split)
         # deferred: rsb --help imports this module (see the module docstring)
         from rsb_mj.episodes import sample_episode
 
@@ -285,6 +326,11 @@ class Source:
             return task_digest(path)
         except OSError as exc:
             raise EvalError(f"{path}: cannot read the task file ({exc.strerror or exc})") from None
+
+    @cached_property
+    def goal(self) -> bool:
+        """Whether the source is a goal task file (:func:`is_goal_source`)."""
+        return is_goal_source(self.name)
 
     @property
     def problem(self) -> Problem:

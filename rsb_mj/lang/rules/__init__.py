@@ -13,8 +13,9 @@ sources that give them); :mod:`.references` (RSB470-472: the files a task names,
 in a question bank); the RSB5xx family (what the scene, sampler and scorer can build, place
 and score): :mod:`.runtime_layout` RSB501-503 on the placement plans of :mod:`.runtime_plans`
 and the layout sampler's own trial layouts, :mod:`.runtime_scoring` RSB504-506 and RSB511,
-:mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520, :mod:`.safety` (RSB512-513:
-the same for costs and moving objects); and the template rules (RSB43x) in
+:mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520, :mod:`.runtime_goal`
+RSB530-534 (what keeps a goal task from running), :mod:`.safety` (RSB512-513: the same for
+costs and moving objects); and the template rules (RSB43x) in
 :mod:`rsb_mj.lang.templates`.
 """
 
@@ -27,6 +28,7 @@ from rsb_mj.lang.rules import (
     names,
     narrowed,
     references,
+    runtime_goal,
     runtime_layout,
     runtime_plans,
     runtime_question,
@@ -49,6 +51,7 @@ __all__ = [
     "names",
     "narrowed",
     "references",
+    "runtime_goal",
     "runtime_layout",
     "runtime_plans",
     "runtime_question",
