@@ -48,7 +48,6 @@ from rsb_mj.evaluation.queries import DONE, Act, Ending, Finish, Query, Reset, a
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.probing.capture import FeatureRecorder
@@ -129,7 +128,7 @@ def policy_view(
     u = env.unwrapped
     candidates = env_candidates(u)
     simulator = policy.simulator or policy.privileged
-    if simulator and isinstance(getattr(u, "task", None), GoalTask):
+    if simulator and isinstance(episode, GoalEpisode):
         return GoalView(
             model=u.model,
             data=u.data,
