@@ -118,14 +118,15 @@ def test_goal_suites_are_looked_up_in_any_case_and_others_are_not():
     assert goal_suite("RSB-Math-4") is None
 
 
-def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
+def test_eval_suite_runs_the_rows_of_a_goal_suites_frozen_table(monkeypatch, capsys):
     from rsb_mj.cli import main
     from rsb_mj.suites import GOAL_SUITES
+    from rsb_mj.tables.goal import file_rows, short_files, task_key
 
     ran = {}
 
     def fake_run(files, policies, **kw):
-        ran.update(files=files, policies=policies, episodes=kw["episodes"])
+        ran.update(files=files, policies=policies, episodes=kw["episodes"], rows=kw["rows"])
         return []
 
     monkeypatch.setattr("rsb_mj.evaluation.goal_eval.run_goal_eval", fake_run)
@@ -133,11 +134,35 @@ def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
 
     files = GOAL_SUITES["vla-arena-l0"].files
     built = [str(p) for p in files if not _unbuildable(p)]
+    lacking = [f for f in built if len(file_rows("vla-arena-l0", "eval", f)) < 2]
+    short = short_files("vla-arena-l0", "eval")
+    assert all(task_key(f) in short for f in lacking) and len(lacking) <= len(files) // 4
     status = main(["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--episodes", "2"])
-    assert status == (0 if len(built) == len(files) else 3)
-    assert ran["files"] == built and len(built) >= len(files) - 1
+    assert status == (0 if not lacking and len(built) == len(files) else 3)
+    assert ran["files"] == [f for f in built if file_rows("vla-arena", "eval", f)]
     assert (ran["policies"], ran["episodes"]) == (["expert"], 2)
-    assert "VLA-Arena layouts on Aloha" in capsys.readouterr().out
+    for f in ran["files"]:
+        rows = ran["rows"][f]
+        assert rows == file_rows("vla-arena", "eval", f) and rows[0].suite == "vla-arena"
+        assert [r.index for r in rows] == list(range(len(rows))) and rows[0].split == "eval"
+    out, err = capsys.readouterr()
+    assert "VLA-Arena layouts on Aloha" in out
+    for f in lacking:
+        assert f"\n{f}: {short[task_key(f)]}\n" in err
+    train = ["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--split", "train"]
+    assert main(train) in (0, 3)  # no --episodes: every row of the table
+    assert ran["episodes"] == 20 and all(r[0].split == "train" for r in ran["rows"].values())
+
+
+def test_eval_refuses_goal_rows_past_the_table(capsys):
+    from rsb_mj.cli import main
+
+    args = ["eval", "--suite", "libero-layouts", "--policy", "expert", "--start", "3"]
+    assert main([*args, "--episodes", "3"]) == 2
+    assert (
+        "--start 3 --episodes 3: the libero-layouts eval table has 5 rows per task file "
+        "(valid: --start + --episodes <= 5)"
+    ) in capsys.readouterr().err
 
 
 def test_eval_refuses_a_goal_suite_mixed_with_a_question_suite(capsys):
@@ -169,6 +194,12 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
     monkeypatch.setattr(
         "rsb_mj.evaluation.goal_eval.run_goal_eval",
         lambda files, policies, **kw: ran.update(files=files) or [],
+    )
+    from rsb_mj.episodes.goal_episode import GoalEpisode
+
+    monkeypatch.setattr(  # its one buildable file's table: a row of seed 0
+        "rsb_mj.tables.goal.file_rows",
+        lambda suite, split, path: (GoalEpisode.seeded(str(path), 0),),
     )
     assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
     assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]

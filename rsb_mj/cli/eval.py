@@ -62,7 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help=f"suite name, 'all', 'all-L1' or 'a2a' (repeatable): {', '.join(SUITES)}, each "
         "also at -L1 (static distractors), A2A-<Category>; or a task file; goal suites "
-        f"(LIBERO/VLA-Arena layouts on Aloha, episodes are seeds): {', '.join(GOAL_SUITES)}",
+        f"(LIBERO/VLA-Arena layouts on Aloha, episodes are the rows of their frozen tables, "
+        f"--split eval|train): {', '.join(GOAL_SUITES)}",
     )
     p.add_argument(
         "--policy",
@@ -93,7 +94,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="drop every record of POLICY (its name as records and reports show it) from "
         "--out, then run the --policy given, if any (repeatable)",
     )
-    add_episodes(p, "episodes per suite (default 10)", default=10)
+    add_episodes(
+        p,
+        "episodes per suite (default 10; a goal suite: every row of its table, 5 eval or 20 "
+        "train per task file)",
+        default=None,
+    )
     add_out(p, "run directory (resumed if present); required except for goal task files")
     p.add_argument("--split", default="eval", choices=SPLITS)
     p.add_argument(
@@ -308,6 +314,8 @@ def run(args: argparse.Namespace) -> int:
     named = [name for name in args.suite if goal_suite(name)]
     if goal_files or named:
         return _run_goal(args, goal_files, named)
+    if args.episodes is None:
+        args.episodes = 10
     if args.out is None:
         raise EvalError("--out DIR is required: the run directory (resumed if present)")
     for policy in args.forget:
@@ -422,14 +430,29 @@ def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> 
             f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
             f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
+    from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
+
+    episodes = args.episodes
+    if episodes is None:  # a suite: every row of its table; files alone: 10 seeds
+        episodes = GOAL_ROWS[args.split] - args.start if suites else 10
     skipped = []  # a suite's files rsb_mj cannot build: named, the others still run
+    short = []  # a suite's files whose table has fewer rows than asked: they run those
+    rows = {}
     for name in suites:
+        check_goal_rows(name, args.split, episodes, args.start)
+        reasons = short_files(name, args.split)
         for path in goal_suite(name).files:
             why = _unbuildable(path)
             if why:
                 skipped.append(why)
-            else:
+                continue
+            have = file_rows(name, args.split, path)
+            if len(have) < args.start + episodes:
+                why = reasons.get(task_key(path), f"{len(have)} rows, no reason in the manifest")
+                short.append(f"{path}: {why}")
+            if len(have) > args.start:
                 files.append(str(path))
+                rows[str(path)] = have
     files = list(dict.fromkeys(files))
     from rsb_mj.scene.assets import resolve_object_source
 
@@ -437,11 +460,12 @@ def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> 
     records = run_goal_eval(
         files,
         list(dict.fromkeys(args.policy)),
-        episodes=args.episodes,
+        episodes=episodes,
         start=args.start,
         out=args.out,
         max_steps=args.max_steps,
         objects=objects,
+        rows=rows,
     )
     print(summary(records))
     failed = [r for r in records if not r.success and r.failure]
@@ -449,14 +473,19 @@ def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> 
         print(f"  seed {r.seed} {r.policy}: {r.failure}", file=sys.stderr)
     if args.out is not None:
         print(f"records: {args.out / 'goal_episodes.jsonl'}")
+    if short:
+        print(
+            f"rsb eval: {len(short)} suite files ran fewer episodes than asked (their frozen "
+            "table is short: seeds with no valid layout were skipped):\n" + "\n".join(short),
+            file=sys.stderr,
+        )
     if skipped:
         print(
             f"rsb eval: {len(skipped)} suite files were not run (rsb_mj cannot build them):\n"
             + "\n".join(skipped),
             file=sys.stderr,
         )
-        return EXIT_ERRORS
-    return 0
+    return EXIT_ERRORS if skipped or short else 0
 
 
 def _unbuildable(path: Path) -> str:

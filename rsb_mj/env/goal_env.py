@@ -5,11 +5,13 @@ targets ``[left 6 (rad), left gripper (0 closed .. 1 open), right 6, right gripp
 for one control period; the observation is ``{"state": (14,), "images": {camera: HxWx3}}``.
 
 An episode is a seed (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`: layout drawn, settled,
-checked). ``info["instruction"]`` is the task's ``:language``. Success: the ``:goal``
-conjunction holds for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` consecutive control
-steps (the episode then terminates with reward 1); the step limit (``max_steps``) truncates
-a failed one. ``info["cost"]`` is the step's ``:cost`` (VLA-Arena's CBDDL safety cost,
-:mod:`rsb_mj.scoring.cost`), 0 without one.
+checked), or a frozen table row (:class:`~rsb_mj.episodes.goal_episode.GoalEpisode`, given as
+``reset(options={"episode": row})``: the row's layout placed, then the same settle checks).
+``info["instruction"]`` is the task's ``:language``, ``info["episode"]`` the row. Success:
+the ``:goal`` conjunction holds for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS`
+consecutive control steps (the episode then terminates with reward 1); the step limit
+(``max_steps``) truncates a failed one. ``info["cost"]`` is the step's ``:cost`` (VLA-Arena's
+CBDDL safety cost, :mod:`rsb_mj.scoring.cost`), 0 without one.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
-from rsb_mj.errors import EnvError, EvalError
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.errors import EnvError, EvalError, SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of, warnings_of
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
@@ -64,6 +67,12 @@ def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
         gt = goal_task_of(task)
     check_buildable(gt, _KnownAll())
     return gt
+
+
+def _same_file(row_task: str, path: str | Path) -> bool:
+    """Whether a row's task file (relative to ``tasks/``, or a path) is ``path``."""
+    a, b = Path(row_task), Path(path).resolve()
+    return (a.resolve() == b) if a.is_absolute() else b.as_posix().endswith("/" + a.as_posix())
 
 
 class _KnownAll(set):
@@ -163,18 +172,49 @@ class GoalEnv(gymnasium.Env):
         self._held = 0
         self._steps = 0
         self.layout: dict[str, tuple[float, float, float, float]] = {}
+        self.episode: GoalEpisode = GoalEpisode.seeded(self.task.path, 0)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Start the episode of ``seed`` (0 when None): layout drawn, settled and checked.
+        """Start an episode: with ``options={"episode": row}`` (a
+        :class:`~rsb_mj.episodes.goal_episode.GoalEpisode`) the row's episode (a frozen
+        layout placed, then settled and checked as a drawn one; a bare seed's row drawn from
+        its seed), else the episode of ``seed`` (0 when None): layout drawn, settled and
+        checked. ``info["episode"]`` is the row (a bare seed's when none was given).
 
         Raises:
-            SceneError: when no valid layout is found for the seed.
+            SceneError: when no valid layout is found for the seed, or a frozen layout is
+                not a valid start (naming the row and why).
+            EnvError: for an ``options["episode"]`` that is not a :class:`GoalEpisode`, or a
+                row of another task file.
         """
-        super().reset(seed=seed)
-        self.seed = int(seed or 0)
-        self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
+        episode = (options or {}).get("episode")
+        if episode is not None and not isinstance(episode, GoalEpisode):
+            raise EnvError(
+                f'options["episode"] must be a GoalEpisode, got {type(episode).__name__}'
+            )
+        if episode is None:
+            episode = GoalEpisode.seeded(self.task.path, int(seed or 0))
+        elif episode.frozen and not _same_file(episode.task, self.task.path):
+            raise EnvError(
+                f"the episode is a row of {episode.task}, not of this environment's task "
+                f"{self.task.path}"
+            )
+        super().reset(seed=episode.seed)
+        self.seed = episode.seed
+        if episode.frozen:
+            why = self.scene.place(self.data, dict(episode.layout), self.checker.holds)
+            if why is not None:
+                raise SceneError(
+                    f"{episode.suite} {episode.split} table, {episode.task} row {episode.index} "
+                    f"(seed {episode.seed}): the frozen layout is not a valid start ({why}); "
+                    f"refreeze it: rsb episodes build {episode.suite or episode.task}"
+                )
+            self.layout = dict(episode.layout)
+        else:
+            self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
+        self.episode = episode
         self._held = 0
         self._steps = 0
         self._violations: tuple[bool, ...] = ()
@@ -241,6 +281,7 @@ class GoalEnv(gymnasium.Env):
             "step": self._steps,
             "is_success": success,
             "cost": 0.0,
+            "episode": self.episode,
         }
 
     def close(self) -> None:

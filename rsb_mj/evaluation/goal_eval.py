@@ -1,11 +1,12 @@
 """``rsb eval`` on goal tasks: LIBERO / VLA-Arena style files run on the Aloha.
 
-Each (task file, policy, seed) is one episode of :class:`rsb_mj.env.goal_env.GoalEnv`: the
-seed draws the layout, the policy acts until the goal holds for
-:data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` control steps (success) or the step
-limit. The summary gives the success rate with its Wilson 95% interval per task and policy
-(and the mean ``:cost`` per episode where the file has one), labelled
-:data:`~rsb_mj.env.goal_env.LABEL`. With ``--out`` each episode is a JSON line of
+Each (task file, policy, episode) is one episode of :class:`rsb_mj.env.goal_env.GoalEnv`: a
+goal suite's file runs the rows of its frozen table (:mod:`rsb_mj.tables.goal`: a seed and
+the layout frozen from it), any other file bare seeds (each drawing the layout); the policy
+acts until the goal holds for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` control
+steps (success) or the step limit. The summary gives the success rate with its Wilson 95%
+interval per task and policy (and the mean ``:cost`` per episode where the file has one),
+labelled :data:`~rsb_mj.env.goal_env.LABEL`. With ``--out`` each episode is a JSON line of
 ``OUT/goal_episodes.jsonl`` (written atomically at the end).
 
 A file that cannot be built fails before any episode with the itemised list of what rsb_mj
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_text
+from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError, RsbError
 from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.scene.assets import ObjectSource
@@ -52,6 +55,9 @@ class GoalRecord:
             stand-ins).
         label: :data:`~rsb_mj.env.goal_env.LABEL`.
         wall_s: wall-clock seconds (not part of the result).
+        suite: the goal suite whose frozen table the row came from (``""``: a bare seed).
+        split: the table's split (``"eval"`` for a bare seed).
+        index: the row's index among the task file's rows (a bare seed's: the seed).
     """
 
     task: str
@@ -68,6 +74,9 @@ class GoalRecord:
     objects_fingerprint: str
     label: str
     wall_s: float
+    suite: str = ""
+    split: str = "eval"
+    index: int = 0
 
 
 #: Failure classes (:func:`failure_class`).
@@ -118,24 +127,29 @@ def _policy(spec: str, env: Any) -> Any:
     return make_policy(spec)
 
 
-def run_episode(env: Any, spec: str, seed: int, policy: Any = None) -> GoalRecord:
-    """Run one episode of ``env`` (a :class:`GoalEnv`) with policy ``spec`` from ``seed``."""
+def run_episode(env: Any, spec: str, seed: int | GoalEpisode, policy: Any = None) -> GoalRecord:
+    """Run one episode of ``env`` (a :class:`GoalEnv`) with policy ``spec``: a bare
+    ``seed``, or a frozen table row (a :class:`GoalEpisode`)."""
     from rsb_mj.env.goal_env import LABEL
 
     t0 = time.perf_counter()
     task = env.task
+    episode = seed if isinstance(seed, GoalEpisode) else GoalEpisode.seeded(task.path, seed)
     base = {
         "task": task.path,
         "tier": task.tier,
         "source": task.source,
         "policy": spec,
-        "seed": seed,
+        "seed": episode.seed,
         "objects": env.objects.label,
         "objects_fingerprint": env.objects.fingerprint,
         "label": LABEL,
+        "suite": episode.suite,
+        "split": episode.split,
+        "index": episode.index,
     }
     try:
-        obs, info = env.reset(seed=seed)
+        obs, info = env.reset(seed=episode.seed, options={"episode": episode})
     except RsbError as exc:
         return GoalRecord(
             **base,
@@ -200,9 +214,13 @@ def run_goal_eval(
     out: Path | None = None,
     max_steps: int | None = None,
     objects: ObjectSource | None = None,
+    rows: dict[str, Sequence[GoalEpisode]] | None = None,
 ) -> list[GoalRecord]:
-    """Run ``episodes`` seeds (``start``, ``start + 1`` ...) of every task with every policy,
-    on the objects of ``objects`` (the shipped stand-ins by default).
+    """Run ``episodes`` episodes of every task with every policy, on the objects of
+    ``objects`` (the shipped stand-ins by default): of a task in ``rows`` (a goal suite's
+    file: its frozen table rows, :func:`rsb_mj.tables.goal.file_rows`) its rows ``start`` ..
+    ``start + episodes - 1`` (those it has), of any other the seeds ``start``,
+    ``start + 1`` ...
 
     Raises:
         TaskError: for a task file that cannot be built (the itemised list and its tier).
@@ -221,9 +239,13 @@ def run_goal_eval(
                 for warning in env.warnings:
                     print(f"warning: {warning}", file=sys.stderr)
             policy = None if spec == "expert" else _policy(spec, env)
+            if rows is not None and path in rows:
+                todo = list(rows[path][start : start + episodes])
+            else:
+                todo = [GoalEpisode.seeded(path, s) for s in range(start, start + episodes)]
             try:
-                for seed in range(start, start + episodes):
-                    records.append(run_episode(env, spec, seed, policy))
+                for episode in todo:
+                    records.append(run_episode(env, spec, episode, policy))
             finally:
                 env.close()
                 if policy is not None and hasattr(policy, "close"):
