@@ -26,6 +26,12 @@ class SceneError(RsbError):
     """A scene cannot be compiled into a MuJoCo model."""
 
 
+class LayoutError(SceneError):
+    """No valid layout for an episode's seed (a goal scene that does not settle, an object
+    off the table, the goal true at reset): a property of the episode, scored as a failure
+    (``termination == "no_layout"``), not a fault to retry."""
+
+
 class EnvError(RsbError):
     """The environment was used incorrectly (bad action, bad option)."""
 

@@ -13,6 +13,7 @@ plus what the level adds, so levels compare episode by episode.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from rsb_mj.lang.a2a import A2A_SOURCES
 from rsb_mj.resources import tasks_dir
 
 __all__ = [
+    "GOAL_LABEL",
+    "GOAL_MAX_STEPS",
     "GOAL_SUITES",
     "SUITES",
     "TASK_MAX_STEPS",
@@ -33,6 +36,11 @@ __all__ = [
 #: Control steps of an episode of a task file that is not a named suite (``RSB-Task-v0``,
 #: ``rsb eval tasks/x.bddl``): the default of :attr:`Suite.max_steps`.
 TASK_MAX_STEPS = 400
+#: The label results on goal scenes carry: another robot, a mapped table frame, stand-in
+#: objects; not comparable with published LIBERO / VLA-Arena numbers.
+GOAL_LABEL = "LIBERO/VLA-Arena layouts on Aloha"
+#: Control steps of a goal task's episode (a LIBERO / VLA-Arena style file: 30 s at 20 Hz).
+GOAL_MAX_STEPS = 600
 
 
 @dataclass(frozen=True)
@@ -200,6 +208,34 @@ class GoalSuite:
         """The suite's task files, sorted by path."""
         root = tasks_dir() / self.folder
         return sorted(p for p in root.rglob("*.bddl") if p.relative_to(root).match(self.pattern))
+
+    @property
+    def env_ids(self) -> list[str]:
+        """The gymnasium ids of its files (:func:`goal_env_id`), in file order."""
+        return [goal_env_id(p) for p in self.files]
+
+
+#: The id prefix of each shipped goal folder's files (:func:`goal_env_id`).
+GOAL_ID_PREFIX = {"libero": "LIBERO", "vla_arena": "VLA-Arena"}
+
+
+def goal_env_id(path: Path) -> str:
+    """The gymnasium id of a shipped goal task file: its source's prefix, then its path
+    under the source folder with ``.`` for ``/`` and no ``.bddl``
+    (``tasks/vla_arena/long_horizon/level_0/x.bddl`` ->
+    ``rsb_mj/VLA-Arena.long_horizon.level_0.x-v0``); characters a gymnasium id cannot hold
+    (VLA-Arena's commas) are left out.
+
+    Raises:
+        RsbError: for a file outside the shipped goal folders.
+    """
+    rel = Path(path).resolve().relative_to(tasks_dir().resolve())
+    if rel.parts[0] not in GOAL_ID_PREFIX:
+        raise RsbError(
+            f"{path}: not a shipped goal task file (under tasks/{{{', '.join(GOAL_ID_PREFIX)}}})"
+        )
+    name = re.sub(r"[^\w.-]", "", ".".join(rel.with_suffix("").parts[1:]))  # no commas
+    return f"rsb_mj/{GOAL_ID_PREFIX[rel.parts[0]]}.{name}-v0"
 
 
 _VLA_LABEL = "VLA-Arena layouts on Aloha"

@@ -8,13 +8,15 @@ back upstream. ``from package import name`` counts as an import of the module th
 the package's ``__init__``.
 
 The stage order is written once, here (:data:`STAGES`), and follows the data flow: task file
--> AST -> linter -> episodes -> tables -> scene -> env -> policies -> evaluation -> datasets
--> cli. A module belongs to the stage of the longest prefix that names it, and every stage
-is a folder (or, for the question data, a few modules of one): a module whose work belongs
-to another stage moves to that stage's folder. One rule makes the order a little finer than
-the folders: what a stage is *checked against* comes before it. The question sources (the
-data a task's ``(:source ...)`` names) come before the linter, which checks a task against
-them; the scorer comes before the environment, which scores every step.
+-> AST -> linter -> episodes -> tables -> scene -> scoring -> expert -> env -> policies ->
+evaluation -> reporting -> datasets -> cli. A module belongs to the stage of the longest
+prefix that names it, and every stage is a folder (or, for the question data and the probes'
+feature capture, a few modules of one): a module whose work belongs to another stage moves
+to that stage's folder. One rule makes the order a little finer than the folders: what a
+stage is *checked against* comes before it. The question sources (the data a task's
+``(:source ...)`` names) come before the linter, which checks a task against them; the
+scorer comes before the environment, which scores every step, and so does the expert, whose
+pick the environment runs for a task that starts with an object in a gripper.
 
 A package's ``__init__`` may import anything beneath it (it re-exports its stages' names),
 and the root package ``rsb_mj`` is the facade of them all: Python imports it before any
@@ -85,31 +87,33 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("scene", ("rsb_mj.scene",)),
     # Predicates, the scorer and safety costs over a scene's state.
     ("scoring", ("rsb_mj.scoring",)),
+    # The built-in expert: a planner over a compiled scene's model and data, which the
+    # scripted policies drive and the environment's held start (Act2Answer's cube in the
+    # gripper at reset) uses for its pick.
+    ("expert", ("rsb_mj.expert",)),
     # The gymnasium environment, its cameras, signals and perturbations.
     ("env", ("rsb_mj.env", "rsb_mj.perturb")),
-    # The built-in expert (a planner the scripted policies drive).
-    ("expert", ("rsb_mj.expert",)),
     ("policies", ("rsb_mj.policies",)),
-    # Runs, records, metrics, reports, the pool; rsb doctor (reference frames vs goldens);
-    # layerwise probing (the rollout keeps features, the probe reads records: one stage).
+    # Runs, records and metrics, the pool; rsb doctor (reference frames vs goldens); the
+    # features a rollout keeps for the probes (their capture and store).
     (
         "evaluation",
-        ("rsb_mj.evaluation", "rsb_mj.doctor", "rsb_mj.probing"),
+        (
+            "rsb_mj.evaluation",
+            "rsb_mj.doctor",
+            "rsb_mj.probing.capture",
+            "rsb_mj.probing.store",
+        ),
     ),
+    # Records -> reports (rsb report: Markdown, CSV, PNG, HTML); layerwise probing of the
+    # stored features (rsb probe), whose tables a report shows and which reads the report's
+    # sections: one stage.
+    ("reporting", ("rsb_mj.reporting", "rsb_mj.probing")),
     ("datasets", ("rsb_mj.datasets", "rsb_mj.integrations")),
     # the language server reads the linter, formatter and registries; only the CLI starts it
     ("tools", ("rsb_mj.lsp",)),
     ("cli", ("rsb_mj.cli", "rsb_mj.__main__")),
 )
-
-#: Imports against the flow kept on purpose: (importer, imported) -> why.
-UPWARD_BY_DESIGN: dict[tuple[str, str], str] = {
-    ("rsb_mj.env.rsb_env", "rsb_mj.expert.pick_place"): (
-        "a task that holds an object at reset ((Grasped cube left_gripper), Act2Answer as its "
-        "paper runs it) gets it put in the gripper by the expert's own pick, before the first "
-        "observation; imported inside RsbEnv._take_held, only for such tasks"
-    ),
-}
 
 STAGE_NAMES = tuple(name for name, _ in STAGES)
 
@@ -226,8 +230,6 @@ class ImportGraph:
                 if self.is_package(module) and target.startswith(module + "."):
                     continue  # a package re-exports what lies beneath it
                 here, there = stage_of(module), stage_of(target)
-                if (module, target) in UPWARD_BY_DESIGN:
-                    continue
                 if STAGE_NAMES.index(there) > STAGE_NAMES.index(here):
                     out.append(f"{module}:{line} -> {target} ({here} -> {there})")
         return out
@@ -384,6 +386,9 @@ def test_stages_follow_the_longest_prefix():
     assert stage_of("rsb_mj.episodes.sampler") == "episodes"
     assert stage_of("rsb_mj.lang.layout") == "lang"
     assert stage_of("rsb_mj.scene.compiler") == "scene"
+    assert stage_of("rsb_mj.reporting.html.page") == "reporting"
+    assert stage_of("rsb_mj.probing.capture") == "evaluation"  # the rollout keeps features
+    assert stage_of("rsb_mj.probing.probe") == "reporting"
     assert stage_of("rsb_mj.cli.lint") == "cli"
 
 

@@ -236,3 +236,25 @@ def test_demos_on_a_local_cluster_are_the_same_files(tmp_path, monkeypatch):
     assert len(names) == 3
     for name in names:
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+
+
+@pytest.mark.slow
+def test_goal_tasks_on_a_local_cluster_give_the_records_of_a_local_run(tmp_path, monkeypatch):
+    """A goal task file (VLA-Arena's apple on the plate) as Ray tasks: the expert's and
+    noop's records are those of a local run."""
+    from rsb_mj.cli import main
+
+    for name, value in LOCAL_ENV.items():
+        monkeypatch.setenv(name, value)
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    apple = (
+        ROOT
+        / "tests/data/bddl_suites/vla_arena/robustness_static_distractors/level_0"
+        / "pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl"
+    )
+    common = ["eval", str(apple), "--policy", "expert", "--policy", "noop", "--episodes", "2",
+              "--max-steps", "200", "--no-progress"]  # fmt: skip
+    local, ray = tmp_path / "local", tmp_path / "ray"
+    assert main([*common, "--out", str(local)]) == 0
+    assert main([*common, "--out", str(ray), "--workers", "2", "--ray"]) == 0
+    assert _lines(ray) == _lines(local) and len(_lines(ray)) == 4

@@ -119,39 +119,45 @@ def test_goal_suites_are_looked_up_in_any_case_and_others_are_not():
 
 
 def test_eval_suite_runs_the_rows_of_a_goal_suites_frozen_table(monkeypatch, capsys):
+    import dataclasses
+
     from rsb_mj.cli import main
     from rsb_mj.suites import GOAL_SUITES
+    from rsb_mj.tables.episode_source import goal_row_source, load_episode, table_size
     from rsb_mj.tables.goal import file_rows, short_files, task_key
 
     ran = {}
 
-    def fake_run(files, policies, **kw):
-        ran.update(files=files, policies=policies, episodes=kw["episodes"], rows=kw["rows"])
+    def fake_run(config):
+        ran.update(files=list(config.suites), policies=list(config.policies))
+        ran.update(episodes=config.episodes)
         return []
 
-    monkeypatch.setattr("rsb_mj.evaluation.goal_eval.run_goal_eval", fake_run)
+    monkeypatch.setattr("rsb_mj.evaluation.runner.run_eval", fake_run)
     from rsb_mj.cli.eval import _unbuildable
 
     files = GOAL_SUITES["vla-arena-l0"].files
-    built = [str(p) for p in files if not _unbuildable(p)]
-    lacking = [f for f in built if len(file_rows("vla-arena-l0", "eval", f)) < 2]
+    built = [p for p in files if not _unbuildable(p)]
+    lacking = [p for p in built if len(file_rows("vla-arena-l0", "eval", p)) < 2]
     short = short_files("vla-arena-l0", "eval")
-    assert all(task_key(f) in short for f in lacking) and len(lacking) <= len(files) // 4
+    assert all(task_key(p) in short for p in lacking) and len(lacking) <= len(files) // 4
     status = main(["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--episodes", "2"])
     assert status == (0 if not lacking and len(built) == len(files) else 3)
-    assert ran["files"] == [f for f in built if file_rows("vla-arena", "eval", f)]
+    sources = [goal_row_source("vla-arena", p) for p in built if p not in lacking]
+    assert ran["files"] == sources and sources[0].startswith("vla-arena::vla_arena/")
     assert (ran["policies"], ran["episodes"]) == (["expert"], 2)
-    for f in ran["files"]:
-        rows = ran["rows"][f]
-        assert rows == file_rows("vla-arena", "eval", f) and rows[0].suite == "vla-arena"
-        assert [r.index for r in rows] == list(range(len(rows))) and rows[0].split == "eval"
     out, err = capsys.readouterr()
     assert "VLA-Arena layouts on Aloha" in out
-    for f in lacking:
-        assert f"\n{f}: {short[task_key(f)]}\n" in err
+    for p in lacking:
+        assert f"{p}: its frozen eval table has " in err and short[task_key(p)] in err
+    row = load_episode(sources[0], "eval", 1)  # what a job of the run looks up
+    frozen = file_rows("vla-arena", "eval", built[0])[1]
+    assert row == dataclasses.replace(frozen, task=sources[0]) and row.frozen
+    assert (row.suite, row.split, row.index) == ("vla-arena", "eval", 1)
+    assert table_size(sources[0], "train") == 20
     train = ["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--split", "train"]
     assert main(train) in (0, 3)  # no --episodes: every row of the table
-    assert ran["episodes"] == 20 and all(r[0].split == "train" for r in ran["rows"].values())
+    assert ran["episodes"] == 20
 
 
 def test_eval_refuses_goal_rows_past_the_table(capsys):
@@ -192,19 +198,22 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
     monkeypatch.setitem(GOAL_SUITES, "tiny", GoalSuite("tiny", str(tmp_path)))
     ran = {}
     monkeypatch.setattr(
-        "rsb_mj.evaluation.goal_eval.run_goal_eval",
-        lambda files, policies, **kw: ran.update(files=files) or [],
+        "rsb_mj.evaluation.runner.run_eval",
+        lambda config: ran.update(files=list(config.suites)) or [],
     )
     from rsb_mj.episodes.goal_episode import GoalEpisode
 
-    monkeypatch.setattr(  # its one buildable file's table: a row of seed 0
-        "rsb_mj.tables.goal.file_rows",
-        lambda suite, split, path: (GoalEpisode.seeded(str(path), 0),),
+    # the tiny suite has no frozen table: its one buildable file's rows are a seed's
+    monkeypatch.setattr(
+        "rsb_mj.tables.goal.file_rows", lambda suite, split, path: (GoalEpisode.seeded(path, 0),)
+    )
+    monkeypatch.setattr(
+        "rsb_mj.tables.episode_source.goal_row_source", lambda suite, path: str(path)
     )
     assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
     assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]
     err = capsys.readouterr().err
-    assert err.startswith("rsb eval: 1 suite files were not run (rsb_mj cannot build them):\n")
+    assert err.startswith("rsb eval: 1 suite files were not run (rsb_mj cannot build them, ")
     assert (
         f"{tmp_path / 'turn_on_the_stove.bddl'}: rsb_mj cannot build this scene (tier B2):" in err
     )

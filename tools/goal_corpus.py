@@ -4,7 +4,7 @@ For every task file under the given folders (default: the 300 LIBERO and VLA-Are
 ``tests/data/bddl_suites``): its tier; for tier A0/A1 files, whether the scene builds and
 resets over ``--seeds`` seeds, and with ``--expert`` the expert's success over those seeds,
 its failures classified (reset, reach, grasp, placement;
-:func:`rsb_mj.evaluation.goal_eval.failure_class`). Prints a markdown summary per source and
+:func:`rsb_mj.evaluation.failure.goal_failure_class`). Prints a markdown summary per source and
 tier, writes every episode to ``--json`` when given. No seed is filtered.
 
 Usage::
@@ -20,7 +20,6 @@ import collections
 import json
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,9 +35,10 @@ def measure(path: Path, seeds: int, expert: bool) -> dict:
     """One file's tier, build outcome and per-seed episodes."""
     from rsb_mj.env.goal_env import GoalEnv
     from rsb_mj.errors import RsbError
-    from rsb_mj.evaluation.goal_eval import run_episode
+    from rsb_mj.evaluation.rollout import run_goal_episode
     from rsb_mj.lang.goal_task import BUILDABLE_TIERS, goal_task_of
     from rsb_mj.lang.parser import parse_file
+    from rsb_mj.policies.spec import make_policy
 
     out: dict = {"file": str(path), "source": _source_dir(path), "episodes": []}
     try:
@@ -60,7 +60,16 @@ def measure(path: Path, seeds: int, expert: bool) -> dict:
     out["build_s"] = round(time.perf_counter() - t0, 3)
     for seed in range(seeds):
         if expert:
-            out["episodes"].append(asdict(run_episode(env, "expert", seed)))
+            rec = run_goal_episode(env, make_policy("expert"), seed)
+            out["episodes"].append(
+                {
+                    "seed": seed,
+                    "success": rec.success,
+                    "steps": rec.steps,
+                    "failure": rec.failure_reason or "",
+                    "failure_class": rec.failure_class,
+                }
+            )
             continue
         try:
             env.reset(seed=seed)

@@ -30,7 +30,6 @@ import collections
 import json
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,13 +39,14 @@ CLASSES = ("reset", "reach", "grasp", "placement")
 
 
 def failure_class(failure: str) -> str:
-    """The class of an expert episode's ``failure`` text (``""`` for a success):
-    :func:`rsb_mj.evaluation.goal_eval.failure_class`, where the expert running out of steps
-    without the goal holding (``policy`` there) counts as ``placement``."""
-    from rsb_mj.evaluation.goal_eval import failure_class as classify
+    """The class of an expert episode's ``failure`` text (its record's ``failure_reason``;
+    ``""`` for a success): :func:`rsb_mj.evaluation.failure.goal_failure_class`, where the
+    expert running out of steps without the goal holding (``policy`` there), or an
+    environment that refused a step, counts as ``placement``."""
+    from rsb_mj.evaluation.failure import goal_failure_class
 
-    cls = classify(failure)
-    return "placement" if cls == "policy" else cls
+    cls = goal_failure_class(failure, policy="expert")
+    return "placement" if cls in ("policy", "error") else cls
 
 
 def _source(path: Path) -> str:
@@ -57,9 +57,10 @@ def measure(path: Path, seeds: int) -> dict:
     """One file's row: tier, build outcome, build seconds and one episode per seed."""
     from rsb_mj.env.goal_env import GoalEnv
     from rsb_mj.errors import RsbError
-    from rsb_mj.evaluation.goal_eval import run_episode
+    from rsb_mj.evaluation.rollout import run_goal_episode
     from rsb_mj.lang.goal_task import goal_task_of
     from rsb_mj.lang.parser import parse_file
+    from rsb_mj.policies.spec import make_policy
 
     rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
     row: dict = {"file": rel, "source": _source(path), "seeds": seeds, "episodes": []}
@@ -78,18 +79,17 @@ def measure(path: Path, seeds: int) -> dict:
     row["build_s"] = round(time.perf_counter() - t0, 3)
     try:
         for seed in range(seeds):
-            try:
-                rec = asdict(run_episode(env, "expert", seed))
-            except RsbError as exc:  # a step the env refused: named, not fatal to the run
-                rec = {"seed": seed, "success": False, "failure": f"{type(exc).__name__}: {exc}"}
+            # a step the env refuses ends the episode as an error record: named, not fatal
+            rec = run_goal_episode(env, make_policy("expert"), seed)
+            failure = rec.failure_reason or ""
             row["episodes"].append(
                 {
                     "seed": seed,
-                    "success": bool(rec["success"]),
-                    "failure": rec["failure"],
-                    "class": failure_class(rec["failure"]) if not rec["success"] else "",
-                    "steps": rec.get("steps", 0),
-                    "wall_s": rec.get("wall_s", 0.0),
+                    "success": rec.success,
+                    "failure": failure,
+                    "class": failure_class(failure) if not rec.success else "",
+                    "steps": rec.steps,
+                    "wall_s": rec.wall_s,
                 }
             )
     finally:

@@ -4,7 +4,7 @@ Usage::
 
     python tools/html_screenshot.py runs/six/report/report.html docs/report_html.png --row 1
 
-Opens the page (tests/evaluation/chromium.py, the test suite's driver of the system's
+Opens the page (tests/reporting/chromium.py, the test suite's driver of the system's
 Chromium over the DevTools protocol), fails if it logs a console error, optionally scrolls to
 a section or opens an episode of the browser, and saves a PNG of the window.
 """
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root
-    from tests.evaluation.chromium import BrowserError, Chromium
+    from tests.reporting.chromium import BrowserError, Chromium
 
     try:
         browser = Chromium(width=args.width, height=args.height)

@@ -1,11 +1,18 @@
-"""``rsb demos SUITE --split train -n N -o DIR``: write expert demonstrations (HDF5)."""
+"""``rsb demos SUITE --split train -n N -o DIR``: write expert demonstrations (HDF5).
+
+Goal tasks (LIBERO / VLA-Arena files, :mod:`rsb_mj.datasets.goal_demos`): ``rsb demos
+FILE.bddl [FILE.bddl ...] -n N -o DIR`` records seeds ``--start .. --start + N - 1`` of every
+file; ``rsb demos --suite vla-arena -n N -o DIR`` rows ``--start .. --start + N - 1`` of every
+file's frozen train table (:mod:`rsb_mj.tables.goal`: 20 per file).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
-from rsb_mj.suites import SUITES
+from rsb_mj.suites import GOAL_SUITES, SUITES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,10 +28,51 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "as rsb eval --policy expert runs them (same rows, seeds, rollout, workers). Exit "
             "0 done, 1 some expert failures, 2 usage error, rows outside the suite's table, an "
             "unwritable or busy folder, 3 some episodes ended in errors (not written; rerun "
-            "to retry them)."
+            "to retry them). Goal tasks (task files without (:question ...), goal suites "
+            f"{', '.join(GOAL_SUITES)}): seeds --start..--start+N-1 of every file (of a goal "
+            "suite: rows of its frozen train table, 20 per file), the instruction being the "
+            "file's :language; --split does not apply."
         ),
     )
-    p.add_argument("suite", help=f"suite name ({', '.join(SUITES)}) or a task file (.bddl)")
+    p.add_argument(
+        "suite",
+        nargs="*",
+        help=f"suite name ({', '.join(SUITES)}), a task file (.bddl), or goal task files",
+    )
+    p.add_argument(
+        "--suite",
+        dest="suites",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=f"a suite by name (repeatable for goal suites: {', '.join(GOAL_SUITES)})",
+    )
+    p.add_argument(
+        "--visual-level",
+        type=int,
+        default=0,
+        choices=range(5),
+        metavar="K",
+        help="VLA-Arena visual perturbation V0-V4 of the recorded frames (default 0)",
+    )
+    p.add_argument(
+        "--language-level",
+        type=int,
+        default=0,
+        choices=range(5),
+        metavar="K",
+        help="K WordNet substitutes in the recorded instruction (goal tasks: in :language; "
+        "default 0)",
+    )
+    p.add_argument(
+        "--assets",
+        default=None,
+        metavar="DIR",
+        help="goal tasks: objects from your LIBERO or VLA-Arena asset folder (as rsb eval)",
+    )
+    p.add_argument(
+        "--max-steps", type=int, default=None, help="goal tasks: override the step limit"
+    )
     p.add_argument("--split", default="train", choices=("train", "eval"))
     add_episodes(p, "number of episodes (default 20)", default=20, dest="n")
     add_out(p, "output folder", required=True)
@@ -78,6 +126,21 @@ def run(args: argparse.Namespace) -> int:
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
+    names = [*args.suite, *args.suites]
+    goal_files, goal_names = _goal_inputs(names)
+    if goal_files or goal_names:
+        return _run_goal(args, names, goal_files, goal_names)
+    if len(names) != 1:
+        raise RsbError(
+            f"give one suite or task file (got {len(names)}: {' '.join(names) or 'none'}); "
+            "several only for goal task files and goal suites"
+        )
+    if args.assets or args.max_steps:
+        raise RsbError(
+            "--assets and --max-steps apply to goal tasks; question demonstrations run on "
+            "rsb_mj's objects with the suite's step limit"
+        )
+    (args.suite,) = names
     task_path(args.suite)
     suite = args.suite if is_task_file(args.suite) else get_suite(args.suite).name
     cameras = tuple(c for c in args.cameras.split(",") if c)
@@ -94,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         cot=args.cot,
         ray=args.ray,
+        visual_level=args.visual_level,
+        language_level=args.language_level,
     )
     for reason in res["damaged"]:
         print(f"  rewritten: {reason}")
@@ -120,3 +185,106 @@ def run(args: argparse.Namespace) -> int:
             f"in {out.out_dir}"
         )
     return 3 if res["errors"] else 1 if res["failed"] else 0
+
+
+def _goal_inputs(names: list[str]) -> tuple[list[str], list[str]]:
+    """The goal task files (``.bddl`` without ``(:question ...)``) and goal suite names among
+    ``names``."""
+    from rsb_mj.cli.eval import _is_goal_file
+    from rsb_mj.suites import goal_suite
+
+    files = [n for n in names if n.endswith(".bddl") and _is_goal_file(n)]
+    return files, [n for n in names if goal_suite(n)]
+
+
+def _run_goal(
+    args: argparse.Namespace, names: list[str], files: list[str], suites: list[str]
+) -> int:
+    """``rsb demos`` on goal task files and goal suites (:mod:`rsb_mj.datasets.goal_demos`)."""
+    from rsb_mj.cli.eval import _unbuildable
+    from rsb_mj.datasets.goal_demos import write_goal_demos
+    from rsb_mj.errors import RsbError
+    from rsb_mj.suites import goal_suite
+
+    if len(files) + len(suites) != len(names):
+        others = [n for n in names if n not in files and n not in suites]
+        raise RsbError(
+            f"goal task files and goal suites ({', '.join(GOAL_SUITES)}) are recorded on "
+            f"their own: give only those, or one question suite; not goal: {', '.join(others)}"
+        )
+    if args.split != "train" or args.cot:
+        raise RsbError(
+            "--split and --cot do not apply to goal tasks: they record train episodes (a goal "
+            "suite's train table rows, a file's seeds: --start, -n) and have no rationale"
+        )
+    from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
+
+    tasks = list(files)
+    skipped = []
+    rows = {}  # a goal suite's file: the rows of its frozen train table
+    for name in suites:
+        check_goal_rows(name, "train", args.n, args.start, count_flag="-n")
+        reasons = short_files(name, "train")
+        for path in goal_suite(name).files:
+            why = _unbuildable(path)
+            have = () if why else file_rows(name, "train", path)
+            if why:
+                skipped.append(why)
+            elif len(have) < args.start + args.n:
+                why = reasons.get(task_key(path), "no reason in the manifest")
+                skipped.append(f"{path}: its frozen train table has {len(have)} rows ({why})")
+            else:
+                tasks.append(str(path))
+                rows[str(path)] = have
+    tasks = list(dict.fromkeys(tasks))
+    cameras = tuple(c for c in args.cameras.split(",") if c)
+    res = write_goal_demos(
+        tasks,
+        args.n,
+        args.out,
+        start=args.start,
+        suite=",".join(goal_suite(n).name for n in suites),
+        jobs=args.jobs,
+        cameras=cameras,
+        width=args.width,
+        height=args.height,
+        visual_level=args.visual_level,
+        language_level=args.language_level,
+        assets=args.assets,
+        max_steps=args.max_steps,
+        progress=not args.no_progress,
+        ray=args.ray,
+        rows=rows,
+    )
+    for reason in res["damaged"]:
+        print(f"  rewritten: {reason}")
+    for f in res["failures"]:
+        print(f"  {f['name']}: expert failed: {f['failure']}")
+    for e in res["errors"]:
+        print(f"  {e['name']}: error (not written): {e['error']}")
+    damaged = f"{len(res['damaged'])} damaged rewritten, " if res["damaged"] else ""
+    errors = f", {len(res['errors'])} errors: rerun to retry" if res["errors"] else ""
+    print(
+        f"rsb demos: {len(tasks)} goal task files x {args.n} seeds from {args.start}: "
+        f"{res['total']} episodes in {args.out} ({res['written']} written, "
+        f"{res['existing']} already there, {damaged}{res['failed']} with expert failures"
+        f"{errors}) in {res['seconds']:.0f} s"
+    )
+    if skipped:
+        print(
+            f"rsb demos: {len(skipped)} suite files were not recorded (rsb_mj cannot build "
+            "them, or their frozen train table is short):\n" + "\n".join(skipped),
+            file=sys.stderr,
+        )
+    if args.format == "lerobot":
+        from rsb_mj.datasets.lerobot import export_lerobot
+
+        out = export_lerobot(
+            args.out, args.out / "lerobot", version=args.lerobot_version, cameras=cameras,
+            overwrite=True,
+        )  # fmt: skip
+        print(
+            f"rsb demos: LeRobot v{out.version} dataset of {out.episodes} successful episodes "
+            f"in {out.out_dir}"
+        )
+    return 3 if res["errors"] or skipped else 1 if res["failed"] else 0

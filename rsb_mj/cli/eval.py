@@ -7,13 +7,16 @@ Example (the README main job)::
     rsb eval --suite RSB-Math-4 --tables private/ --policy expert --episodes 50 --out runs/p
 
 Rerunning the same command resumes: finished episodes are kept, the rest run, and episodes
-that ended in an error (a policy server that went away, a policy that raised, a worker that
-died) are retried. Errors are never scored.
+that ended in an error (a fault outside the policy: a simulator exception, a worker that
+died, the connection to a policy server) are retried. Errors are never scored. The policy's
+own faults (it raised, sent a bad action, hung, its server answered garbage) are its
+failures: scored, in the ``faults`` column, listed on stderr, never retried
+(:mod:`rsb_mj.evaluation.faults`).
 
 Your own policy (``--policy my_pkg.my_policy:make`` or ``--policy path/to/my_policy.py:make``,
 found from the current folder) runs in a policy process of its own: whatever it does (raise,
-even KeyboardInterrupt; exit; crash; fork) ends only its episode, as an error record, and
-the run goes on. ``--policy inprocess:...`` runs it inside rsb for debugging; such runs are
+even KeyboardInterrupt; exit; crash; fork) ends only its episode, as its failure, and the
+run goes on. ``--policy inprocess:...`` runs it inside rsb for debugging; such runs are
 marked privileged and never ranked.
 
 Exit status: 0 every episode scored; 2 usage error, unwritable --out, another run on the
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
@@ -62,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help=f"suite name, 'all', 'all-L1' or 'a2a' (repeatable): {', '.join(SUITES)}, each "
         "also at -L1 (static distractors), A2A-<Category>; or a task file; goal suites "
-        f"(LIBERO/VLA-Arena layouts on Aloha, episodes are the rows of their frozen tables, "
+        "(LIBERO/VLA-Arena layouts on Aloha, episodes are the rows of their frozen tables, "
         f"--split eval|train): {', '.join(GOAL_SUITES)}",
     )
     p.add_argument(
@@ -96,8 +100,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_episodes(
         p,
-        "episodes per suite (default 10; a goal suite: every row of its table, 5 eval or 20 "
-        "train per task file)",
+        "episodes per suite (default 10; a goal suite: every row of its frozen table, 5 eval "
+        "or 20 train per task file)",
         default=None,
     )
     add_out(p, "run directory (resumed if present); required except for goal task files")
@@ -162,16 +166,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=60.0,
         metavar="S",
         help="seconds a policy server, or a file or module policy once built, may take to "
-        "answer one query (default 60); past it the episode is the policy's error (in a "
-        "sealed run, its failure)",
+        "answer one query (default 60); past it a file or module policy's episode is its "
+        "failure, a server's an error retried on resume (in a sealed run, its failure)",
     )
     p.add_argument(
         "--episode-timeout",
         type=float,
         default=600.0,
         metavar="S",
-        help="wall-clock seconds per episode; a longer one is an error, retried on resume "
-        "(default 600)",
+        help="wall-clock seconds per episode (default 600); past it while waiting for the "
+        "policy, the episode is the policy's failure, else an error retried on resume",
     )
     p.add_argument(
         "--no-progress",
@@ -186,7 +190,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=range(5),
         metavar="K",
         help="VLA-Arena visual perturbation V0-V4: light, +colors, +camera, +sensor noise "
-        "(default 0; recorded in each record's sim.perturbation)",
+        "(default 0; recorded in each record's sim.perturbation; goal tasks: in their records' "
+        "visual_level)",
     )
     p.add_argument(
         "--a2a-start",
@@ -202,7 +207,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=range(5),
         metavar="K",
         help="VLA-Arena language perturbation W0-W4: K WordNet substitutes in the command "
-        "part of the instruction (default 0)",
+        "part of the instruction, or in a goal task's :language (default 0)",
     )
     p.add_argument(
         "--control-hz",
@@ -253,8 +258,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="a sealed run (implied by --tables; needs --secret-file): policy code only in "
         "the sandbox, episodes in a secret order, a wrong choice's episode runs on as a right "
-        "one would, a policy's faults are its failures, records signed for rsb report "
-        "--secret-file (docs/protocol.md, threat model)",
+        "one would, a policy server's dropped connections are its failures, records signed "
+        "for rsb report --secret-file (docs/protocol.md, threat model)",
     )
     p.add_argument(
         "--secret-file",
@@ -294,12 +299,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
+    goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
+    named = [name for name in args.suite if goal_suite(name)]
+    if goal_files or named:
+        args.tasks, args.suite, skipped = _goal_sources(args, goal_files, named)
+        if args.out is not None:
+            return _run(args, skipped)
+        with tempfile.TemporaryDirectory(prefix="rsb-goal-") as tmp:
+            args.out = Path(tmp)  # without --out, a goal run's records live for the run only
+            try:
+                return _run(args, skipped)
+            finally:
+                args.out = None
+    return _run(args, None)
+
+
+def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
+    """:func:`run` once the sources are known: ``skipped`` lists a goal run's suite files
+    that are not run (None for a question run)."""
     from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
+    from rsb_mj.evaluation.faults import POLICY_FAULT
     from rsb_mj.evaluation.metrics import pair_metrics, summarize
     from rsb_mj.evaluation.records import RECORDS_FILE
     from rsb_mj.evaluation.runner import EvalConfig, forget, run_eval
     from rsb_mj.evaluation.tables import (
         SEMANTIC_GAP_NOTE,
+        TERMINAL_FAULTS,
         TERMINAL_LEGEND,
         TERMINAL_NOTE,
         ablation_table,
@@ -310,10 +335,6 @@ def run(args: argparse.Namespace) -> int:
         terminal_table,
     )
 
-    goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
-    named = [name for name in args.suite if goal_suite(name)]
-    if goal_files or named:
-        return _run_goal(args, goal_files, named)
     if args.episodes is None:
         args.episodes = 10
     if args.out is None:
@@ -370,12 +391,17 @@ def run(args: argparse.Namespace) -> int:
         sandbox_binds=tuple(args.sandbox_bind),
         sandbox_network=args.sandbox_network,
         sandbox_gpu=args.sandbox_gpu,
+        assets=str(args.assets or ""),
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
+    if skipped is not None:
+        return _goal_report(args, records, skipped)
     metrics = summarize(records)
     print(plain(terminal_table(metrics)))
     print(TERMINAL_LEGEND)
     print(TERMINAL_NOTE)
+    if any(m.policy_faults for m in metrics):
+        print(TERMINAL_FAULTS)
     ablations = ablation_table(metrics)
     if len(ablations) > 1:
         print("\ninstruction ablations (TSR drop = original - ablated, pp, Newcombe 95%):")
@@ -398,6 +424,9 @@ def run(args: argparse.Namespace) -> int:
         kept = sum(1 for r in records if r.features and r.features.get("file"))
         print(f"features: {kept} of {len(records)} episodes in {args.out / 'features'}; "
               f"probe: rsb probe {args.out}")  # fmt: skip
+    faults = [r for r in records if r.termination == POLICY_FAULT]
+    if faults:
+        print(fault_summary(faults), file=sys.stderr)
     errors = [r for r in records if r.termination == "error"]
     if errors:
         print(error_summary(errors), file=sys.stderr)
@@ -418,10 +447,20 @@ def _is_goal_file(path: str) -> bool:
         return False
 
 
-def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> int:
-    """``rsb eval`` on goal task files and goal suites (:data:`rsb_mj.suites.GOAL_SUITES`;
-    :mod:`rsb_mj.evaluation.goal_eval`)."""
-    from rsb_mj.evaluation.goal_eval import run_goal_eval, summary
+def _goal_sources(
+    args: argparse.Namespace, files: list[str], suites: list[str]
+) -> tuple[list[str], list[str], list[str]]:
+    """The goal task files to run (``rsb eval FILE.bddl``, and the files of goal suites,
+    :data:`rsb_mj.suites.GOAL_SUITES`), no suite, and the itemised lists of the suites'
+    files rsb_mj cannot build (not run; named at the end). Warnings of what the scenes build
+    differently from the files go to stderr.
+
+    Raises:
+        EvalError: for goal and question tasks in one run, or an ``--assets`` folder that
+            is not one.
+    """
+    from rsb_mj.lang.goal_task import load_goal_task, warnings_of
+    from rsb_mj.scene.assets import resolve_object_source
 
     if len(files) != len(args.tasks) or len(suites) != len(args.suite):
         given = [*files, *suites]
@@ -430,69 +469,66 @@ def _run_goal(args: argparse.Namespace, files: list[str], suites: list[str]) -> 
             f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
             f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
+    from rsb_mj.tables.episode_source import goal_row_source, task_path
     from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
-    episodes = args.episodes
-    if episodes is None:  # a suite: every row of its table; files alone: 10 seeds
-        episodes = GOAL_ROWS[args.split] - args.start if suites else 10
-    skipped = []  # a suite's files rsb_mj cannot build: named, the others still run
-    short = []  # a suite's files whose table has fewer rows than asked: they run those
-    rows = {}
+    resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
+    if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
+        args.episodes = GOAL_ROWS[args.split] - args.start if suites else 10
+    files = [os.path.normpath(f) for f in files]
+    skipped = []  # a suite's files rsb_mj cannot build, or short of rows: named, not run
     for name in suites:
-        check_goal_rows(name, args.split, episodes, args.start)
+        check_goal_rows(name, args.split, args.episodes, args.start)
         reasons = short_files(name, args.split)
         for path in goal_suite(name).files:
             why = _unbuildable(path)
             if why:
                 skipped.append(why)
-                continue
-            have = file_rows(name, args.split, path)
-            if len(have) < args.start + episodes:
-                why = reasons.get(task_key(path), f"{len(have)} rows, no reason in the manifest")
-                short.append(f"{path}: {why}")
-            if len(have) > args.start:
-                files.append(str(path))
-                rows[str(path)] = have
+            elif len(file_rows(name, args.split, path)) < args.start + args.episodes:
+                rows = len(file_rows(name, args.split, path))
+                why = reasons.get(task_key(path), "no reason in the manifest")
+                skipped.append(f"{path}: its frozen {args.split} table has {rows} rows ({why})")
+            else:
+                files.append(goal_row_source(name, path))
     files = list(dict.fromkeys(files))
-    from rsb_mj.scene.assets import resolve_object_source
+    for path in files:
+        for issue in warnings_of(load_goal_task(task_path(path))):
+            print(f"warning: {issue.format(str(task_path(path)))}", file=sys.stderr)
+    return files, [], skipped
 
-    objects = resolve_object_source(args.assets)
-    records = run_goal_eval(
-        files,
-        list(dict.fromkeys(args.policy)),
-        episodes=episodes,
-        start=args.start,
-        out=args.out,
-        max_steps=args.max_steps,
-        objects=objects,
-        rows=rows,
-    )
-    print(summary(records))
-    failed = [r for r in records if not r.success and r.failure]
+
+def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) -> int:
+    """Print a goal run's success per task and suite (:func:`rsb_mj.evaluation.
+    goal_metrics.goal_summary`), its first failures, and the suite files not run; the exit
+    status (:data:`EXIT_ERRORS` when files were skipped or episodes ended in errors)."""
+    from rsb_mj.evaluation.goal_metrics import goal_summary
+    from rsb_mj.evaluation.records import RECORDS_FILE
+
+    print(goal_summary(records))
+    failed = [r for r in records if not r.success and r.failure_reason and not r.is_error]
     for r in failed[:5]:
-        print(f"  seed {r.seed} {r.policy}: {r.failure}", file=sys.stderr)
-    if args.out is not None:
-        print(f"records: {args.out / 'goal_episodes.jsonl'}")
-    if short:
-        print(
-            f"rsb eval: {len(short)} suite files ran fewer episodes than asked (their frozen "
-            "table is short: seeds with no valid layout were skipped):\n" + "\n".join(short),
-            file=sys.stderr,
-        )
+        print(f"  {Path(r.suite).name} seed {r.seed} {r.policy}: {r.failure_reason}",
+              file=sys.stderr)  # fmt: skip
+    if not args.out.name.startswith("rsb-goal-"):
+        print(f"records: {args.out / RECORDS_FILE}; report: rsb report {args.out}")
+    errors = [r for r in records if r.is_error]
+    if errors:
+        print(error_summary(errors), file=sys.stderr)
     if skipped:
         print(
-            f"rsb eval: {len(skipped)} suite files were not run (rsb_mj cannot build them):\n"
+            f"rsb eval: {len(skipped)} suite files were not run (rsb_mj cannot build them, "
+            "or their frozen table is short: seeds without a valid layout were skipped):\n"
             + "\n".join(skipped),
             file=sys.stderr,
         )
-    return EXIT_ERRORS if skipped or short else 0
+    return EXIT_ERRORS if skipped or errors else 0
 
 
 def _unbuildable(path: Path) -> str:
     """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
     positions and tier), or ``""`` when it builds (a parse, no scene)."""
-    from rsb_mj.env.goal_env import load_goal_task
     from rsb_mj.errors import TaskError
+    from rsb_mj.lang.goal_task import load_goal_task
 
     try:
         load_goal_task(path)
@@ -509,9 +545,27 @@ def error_summary(errors: list) -> str:
         kind = getattr(r, "error_kind", None) or "unknown"
         kinds[kind] = kinds.get(kind, 0) + 1
     counts = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
-    lines = [f"rsb eval: {len(errors)} episodes ended in errors ({counts}), not scored:"]
+    head = f"rsb eval: {len(errors)} episodes ended in errors ({counts}), not scored:"
+    return "\n".join([head, *_causes(errors), "rerun the same command to retry them"])
+
+
+def fault_summary(faults: list) -> str:
+    """``N episodes ended in the policy's own faults, scored as failures:`` and the first
+    few causes (one line each), so that a policy that raises is seen failing, not just
+    scoring low (:mod:`rsb_mj.evaluation.faults`)."""
+    head = (
+        f"rsb eval: {len(faults)} episodes ended in the policy's own faults, scored as "
+        "failures (the faults column):"
+    )
+    return "\n".join([head, *_causes(faults)])
+
+
+def _causes(records: list) -> list[str]:
+    """The first five distinct causes of ``records``, one line each with where it happened
+    first and how often."""
+    lines: list[str] = []
     causes: dict[str, list] = {}
-    for r in errors:
+    for r in records:
         causes.setdefault(str(r.error), []).append(r)
     for cause, rs in list(causes.items())[:5]:
         first = rs[0]
@@ -520,5 +574,4 @@ def error_summary(errors: list) -> str:
         lines.append(f"  {where}{more}: {cause}")
     if len(causes) > 5:
         lines.append(f"  ... and {len(causes) - 5} other causes (see the records)")
-    lines.append("rerun the same command to retry them")
-    return "\n".join(lines)
+    return lines

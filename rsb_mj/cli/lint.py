@@ -42,8 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--target",
         choices=("rsb",),
         default=None,
-        help="check the files as scenes rsb_mj must build (what the environment asks): a "
-        "LIBERO / VLA-Arena file then lists every part rsb_mj cannot build (RSB510)",
+        help="check the files as scenes rsb_mj must build and run: a goal task (a LIBERO / "
+        "VLA-Arena file) of a tier rsb_mj does not build is then an error too (RSB530)",
     )
     add_allow_root(parser)
     parser.add_argument(

@@ -103,7 +103,7 @@ def check_seals(dirs: list[Path], secret_file: Path | None) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Write the report and print its Markdown; 0 on success."""
     from rsb_mj.errors import EvalError
-    from rsb_mj.evaluation.report import write_report
+    from rsb_mj.reporting.report import write_report
 
     out = args.out
     if args.stdout and out is not None:

@@ -8,11 +8,17 @@ Layout (``FORMAT = "rsb_mj-demo-v1"``)::
                                                   right 6, right gripper]
     attrs: format, instruction, suite, split, index, seed, task, task_sha256, question_id,
            question, options (JSON list), mapping (JSON), correct, target, episode (JSON row
-           of rsb_mj.episodes.episode.Episode), cameras (JSON list), image_height, image_width,
+           of rsb_mj.episodes.episode.Episode, or of a goal episode: see below), cameras
+           (JSON list), image_height, image_width,
            fps, num_frames, success, grasped, failure, mujoco_version, rsb_mj_version,
            rationale (the train episode's chain of thought, "" when none), prompt (the
            training prompt: the instruction, or with ``rsb demos --cot`` the instruction
            followed by ``<think>rationale</think>``)
+
+A goal task's demonstration (:mod:`rsb_mj.datasets.goal_demos`) has no question: its
+``kind`` attribute is ``"goal"``, the question attributes are absent, ``instruction`` is the
+task's ``:language`` (perturbed at a language level above 0) and ``episode`` is the goal
+episode as JSON (task, seed, layout, object source, levels; see that module).
 
 Files are built in memory, written to a hidden temporary name, read back and checked
 (:func:`verify_demo`), then renamed into place (:mod:`rsb_mj.atomic`), so a file with the
@@ -140,7 +146,7 @@ class FrameEncoder:
 def write_demo(
     path: Path,
     *,
-    episode: Episode,
+    episode: Episode | None,
     instruction: str,
     states: np.ndarray,
     actions: np.ndarray,
@@ -152,7 +158,8 @@ def write_demo(
 
     Args:
         path: final file path.
-        episode: the episode demonstrated.
+        episode: the episode demonstrated; None for a goal task's (``attrs`` then carry
+            ``kind``, ``suite``, ``seed``, ``task`` and ``episode``).
         instruction: the instruction the policy received.
         states: (T, 14) states.
         actions: (T, 14) actions.
@@ -172,23 +179,11 @@ def write_demo(
             ds = grp.create_dataset(cam, shape=(len(jpegs),), dtype=vlen)
             if jpegs:
                 _write_column(ds, jpegs)
-        row = episode.to_dict()
         f.attrs.update(
             {
                 "format": FORMAT,
                 "instruction": instruction,
-                "suite": episode.suite,
-                "split": episode.split,
-                "index": episode.index,
-                "seed": episode.seed,
-                "task": episode.task,
-                "question_id": episode.question_id,
-                "question": episode.question,
-                "options": json.dumps(list(episode.options)),
-                "mapping": json.dumps(episode.mapping),
-                "correct": episode.correct,
-                "target": episode.target,
-                "episode": json.dumps(row),
+                **(_question_attrs(episode) if episode is not None else {}),
                 "cameras": json.dumps(list(frames.jpegs)),
                 "image_height": frames.height,
                 "image_width": frames.width,
@@ -198,6 +193,24 @@ def write_demo(
             }
         )
     atomic_write_bytes(path, buf.getvalue(), verify=verify_demo)
+
+
+def _question_attrs(episode: Episode) -> dict[str, Any]:
+    """The attributes of a question episode (in the order the format has always written)."""
+    return {
+        "suite": episode.suite,
+        "split": episode.split,
+        "index": episode.index,
+        "seed": episode.seed,
+        "task": episode.task,
+        "question_id": episode.question_id,
+        "question": episode.question,
+        "options": json.dumps(list(episode.options)),
+        "mapping": json.dumps(episode.mapping),
+        "correct": episode.correct,
+        "target": episode.target,
+        "episode": json.dumps(episode.to_dict()),
+    }
 
 
 def _write_column(ds: h5py.Dataset, rows: Sequence[np.ndarray]) -> None:
@@ -256,8 +269,22 @@ class Demo:
     attrs: dict[str, Any]
 
     @property
+    def is_goal(self) -> bool:
+        """A goal task's demonstration (no question)."""
+        return self.attrs.get("kind") == "goal"
+
+    @property
     def episode(self) -> Episode:
-        """The demonstrated episode."""
+        """The demonstrated question episode.
+
+        Raises:
+            ExpertError: for a goal task's demonstration (read ``attrs["episode"]``).
+        """
+        if self.is_goal:
+            raise ExpertError(
+                "a goal task's demonstration has no question episode; its goal episode is "
+                "json.loads(demo.attrs['episode'])"
+            )
         return Episode.from_dict(json.loads(self.attrs["episode"]))
 
 

@@ -145,12 +145,17 @@ def demo_job(
     width: int = 320,
     height: int = 240,
     cot: bool = False,
+    visual_level: int = 0,
+    language_level: int = 0,
 ) -> DemoJob:
     """The demonstration of row ``index``: the job ``rsb eval --policy expert`` plans for
     that row (same policy, step limit and episode timeout), rendering ``cameras`` at
-    ``width`` x ``height`` px for the recorder."""
+    ``width`` x ``height`` px for the recorder, at the perturbation levels given."""
     job = Job(source, split, index, EXPERT, step_limit(source), cameras=tuple(cameras))
-    return DemoJob(job, str(out_dir), SettingsEnvFactory(width=width, height=height), cot)
+    factory = SettingsEnvFactory(
+        visual_level=visual_level, language_level=language_level, width=width, height=height
+    )
+    return DemoJob(job, str(out_dir), factory, cot)
 
 
 def write_one(demo: DemoJob) -> DemoResult:
@@ -169,12 +174,15 @@ def write_one(demo: DemoJob) -> DemoResult:
     failure = record.failure_reason or ""
     episode = load_episode(job.suite, job.split, job.index)
     thought = rationale_of(episode, load_problem(job.suite))
-    # the instruction the env gave: demos run unperturbed, so the episode's own
-    prompt = f"{episode.instruction} <think>{thought}</think>" if demo.cot else episode.instruction
+    # the instruction the env gave (the episode's own, or perturbed at a language level)
+    factory = demo.env_factory
+    levels = {"visual_level": factory.visual_level, "language_level": factory.language_level}
+    instruction = (record.instruction if factory.language_level else None) or episode.instruction
+    prompt = f"{instruction} <think>{thought}</think>" if demo.cot else instruction
     write_demo(
         Path(demo.out_dir) / episode_filename(job.index),
         episode=episode,
-        instruction=episode.instruction,
+        instruction=instruction,
         states=np.stack(recorder.states),
         actions=np.stack(recorder.actions),
         images=frames,
@@ -187,6 +195,8 @@ def write_one(demo: DemoJob) -> DemoResult:
             "prompt": prompt,
             "mujoco_version": mujoco_version(),
             "rsb_mj_version": rsb_mj_version(),
+            # only perturbed demonstrations name their levels (unperturbed files unchanged)
+            **(levels if any(levels.values()) else {}),
         },
     )
     return DemoResult(job.index, success=record.success, failure=failure)
@@ -249,8 +259,12 @@ def write_demos(
     progress: bool = True,
     cot: bool = False,
     ray: str | None = None,
+    visual_level: int = 0,
+    language_level: int = 0,
 ) -> dict[str, Any]:
-    """Write the demonstrations of rows ``start .. start + n - 1`` that are missing.
+    """Write the demonstrations of rows ``start .. start + n - 1`` that are missing, at the
+    perturbation levels ``visual_level`` and ``language_level`` (0-4; the instruction stored
+    is the one the env gave).
 
     Every train demonstration stores its rationale (``rationale``); with ``cot`` the
     training prompt (``prompt``) is the instruction followed by ``<think>rationale</think>``
@@ -288,7 +302,18 @@ def write_demos(
         damaged: list[str] = []
         todo = missing_indices(out_dir, n, start, damaged=damaged)
         work = [
-            demo_job(name, split, i, out_dir, cameras=cameras, width=width, height=height, cot=cot)
+            demo_job(
+                name,
+                split,
+                i,
+                out_dir,
+                cameras=cameras,
+                width=width,
+                height=height,
+                cot=cot,
+                visual_level=visual_level,
+                language_level=language_level,
+            )
             for i in todo
         ]
         results: list[DemoResult] = []

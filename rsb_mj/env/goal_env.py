@@ -5,13 +5,30 @@ targets ``[left 6 (rad), left gripper (0 closed .. 1 open), right 6, right gripp
 for one control period; the observation is ``{"state": (14,), "images": {camera: HxWx3}}``.
 
 An episode is a seed (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`: layout drawn, settled,
-checked), or a frozen table row (:class:`~rsb_mj.episodes.goal_episode.GoalEpisode`, given as
-``reset(options={"episode": row})``: the row's layout placed, then the same settle checks).
-``info["instruction"]`` is the task's ``:language``, ``info["episode"]`` the row. Success:
-the ``:goal`` conjunction holds for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS`
-consecutive control steps (the episode then terminates with reward 1); the step limit
-(``max_steps``) truncates a failed one. ``info["cost"]`` is the step's ``:cost`` (VLA-Arena's
-CBDDL safety cost, :mod:`rsb_mj.scoring.cost`), 0 without one.
+checked): ``reset(seed=S)``, or ``reset(options={"episode": GoalEpisode})`` as the runner
+resets: a bare seed's episode (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`)
+draws its layout, a frozen table row's (:mod:`rsb_mj.tables.goal`) is placed at the row's
+poses and then settled and checked as a drawn one; a seed with no valid layout, or a frozen
+layout that is not a valid start, raises :class:`~rsb_mj.errors.LayoutError`.
+``info["episode"]`` is the episode. ``info["instruction"]`` is the task's ``:language``;
+``info["sim"]`` (at reset) the simulation settings as :class:`rsb_mj.env.RsbEnv`'s;
+``info["goal"]`` (at reset) names the task's tier, its predicate semantics and the object
+source; ``info["signals"]`` (each step) is the goal's truth per relation
+(:class:`~rsb_mj.scoring.goal_scorer.GoalSignals`, what the runner's scorer reads).
+Success: the ``:goal`` conjunction holds for :data:`~rsb_mj.scoring.goal_predicates.
+HOLD_STEPS` consecutive control steps (the episode then terminates with reward 1); the step
+limit (``max_steps``) truncates a failed one. ``info["cost"]`` is the step's ``:cost``
+(VLA-Arena's CBDDL safety cost, :mod:`rsb_mj.scoring.cost`), 0 without one; with one,
+``info["cost_terms"]`` (at reset) and ``info["cost_violations"]`` (each step) as
+:class:`rsb_mj.env.RsbEnv` reports them.
+
+Perturbations (``visual_level``, ``language_level``, 0-4, as :class:`rsb_mj.env.RsbEnv`'s):
+the visual levels of :class:`rsb_mj.perturb.visual.VisualPerturber` (light, table and floor
+colors, head camera, sensor noise; every task object keeps its stand-in's colors up to a small
+jitter) and the language levels of :func:`rsb_mj.perturb.language.perturb_goal_instruction`
+(words of ``:language`` substituted), both drawn from the episode seed, so a seed gives the
+same pixels and words. ``info["perturbation"]`` records the levels and every drawn parameter.
+Neither touches the physics: the layout and the expert's actions of a seed do not change.
 """
 
 from __future__ import annotations
@@ -26,9 +43,12 @@ from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
 from rsb_mj.episodes.goal_episode import GoalEpisode
-from rsb_mj.errors import EnvError, EvalError, SceneError
+from rsb_mj.errors import EnvError, EpisodeError, EvalError, LayoutError, SceneError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of, warnings_of
+from rsb_mj.lang.digest import task_digest
+from rsb_mj.lang.goal_task import GoalTask, load_goal_task, warnings_of
+from rsb_mj.perturb.language import check_level, perturb_goal_instruction
+from rsb_mj.perturb.visual import VisualPerturber
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import (
     FINGER_CLOSED,
@@ -42,44 +62,16 @@ from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
 from rsb_mj.scoring.cost import END_COST, CostMeter
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
+from rsb_mj.scoring.goal_scorer import GoalSignals
+from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.workspace import CAMERAS
-
-#: Default step limit of a goal episode (30 s at 20 Hz).
-MAX_STEPS = 600
-#: The label results on goal scenes carry: not comparable with published numbers.
-LABEL = "LIBERO/VLA-Arena layouts on Aloha"
-
-
-def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
-    """The goal task of a path, a parsed problem or a goal task, checked buildable.
-
-    Raises:
-        TaskError: a syntax error, a question task, or the itemised list of what rsb_mj
-            cannot build with the file's tier (:func:`rsb_mj.lang.goal_task.check_buildable`).
-    """
-    if isinstance(task, GoalTask):
-        gt = task
-    else:
-        if isinstance(task, str | Path):
-            from rsb_mj.lang.parser import parse_file
-
-            task = parse_file(Path(task))
-        gt = goal_task_of(task)
-    check_buildable(gt, _KnownAll())
-    return gt
 
 
 def _same_file(row_task: str, path: str | Path) -> bool:
-    """Whether a row's task file (relative to ``tasks/``, or a path) is ``path``."""
-    a, b = Path(row_task), Path(path).resolve()
+    """Whether a row's task file (relative to ``tasks/``, after ``suite::`` in a run's
+    source, or a path) is ``path``."""
+    a, b = Path(row_task.rpartition("::")[2]), Path(path).resolve()
     return (a.resolve() == b) if a.is_absolute() else b.as_posix().endswith("/" + a.as_posix())
-
-
-class _KnownAll(set):
-    """Every category name: each has at least a primitive stand-in."""
-
-    def __contains__(self, item: object) -> bool:
-        return True
 
 
 class GoalEnv(gymnasium.Env):
@@ -92,6 +84,12 @@ class GoalEnv(gymnasium.Env):
         quality: ``"fast"`` or ``"full"`` meshes.
         control_hz: control rate [Hz] (a divisor of the physics rate).
         max_steps: the step limit.
+        objects: where object models come from (the shipped stand-ins by default).
+        visual_level, language_level: the perturbation levels (0-4; module docstring).
+
+    Raises:
+        EnvError: for a level outside 0..4 or a control rate that does not divide the
+            physics rate.
 
     Privileged attributes (the expert's): ``task``, ``scene``, ``checker``, ``model``,
     ``data``, ``seed``.
@@ -108,11 +106,17 @@ class GoalEnv(gymnasium.Env):
         height: int = 240,
         quality: str = "fast",
         control_hz: int = CONTROL_HZ,
-        max_steps: int = MAX_STEPS,
+        max_steps: int = GOAL_MAX_STEPS,
         objects: ObjectSource | None = None,
+        visual_level: int = 0,
+        language_level: int = 0,
     ) -> None:
         if PHYSICS_HZ % control_hz:
             raise EnvError(f"control_hz {control_hz} does not divide the physics rate")
+        try:
+            self.language_level = check_level(language_level)
+        except EpisodeError as exc:
+            raise EnvError(str(exc)) from None
         self.task: GoalTask = load_goal_task(task)
         #: What the scene builds differently from the file (``path:line:col: message``).
         self.warnings = [i.format(self.task.path) for i in warnings_of(self.task)]
@@ -135,11 +139,21 @@ class GoalEnv(gymnasium.Env):
             self._cost.bind(self.model)
         self.checker = GoalChecker(self.model, self.task)
         self.control_hz, self.substeps = control_hz, PHYSICS_HZ // control_hz
+        self.metadata = {**self.metadata, "render_fps": control_hz}
         self.max_steps = max_steps
         self.instruction = self.task.instruction
         self.candidates = tuple(self.task.objects)
         self.seed = 0
         self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
+        self.quality = quality
+        source = Path(self.task.path)
+        # the task file and every file it names (rsb_mj.lang.digest), as RsbEnv records it
+        self.task_sha256 = task_digest(source).sha256 if source.is_file() else ""
+        self.visual = VisualPerturber(
+            self.model, problem, self.candidates, visual_level, (width, height)
+        )
+        #: The episode's perturbation record (levels and every drawn parameter).
+        self.perturbation: dict[str, Any] = {}
         m = self.model
         ids, src = [], []
         for s, side in enumerate(SIDES):
@@ -177,14 +191,12 @@ class GoalEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Start an episode: with ``options={"episode": row}`` (a
-        :class:`~rsb_mj.episodes.goal_episode.GoalEpisode`) the row's episode (a frozen
-        layout placed, then settled and checked as a drawn one; a bare seed's row drawn from
-        its seed), else the episode of ``seed`` (0 when None): layout drawn, settled and
-        checked. ``info["episode"]`` is the row (a bare seed's when none was given).
+        """Start the episode of ``seed`` (0 when None), or of ``options["episode"]`` (a
+        :class:`~rsb_mj.episodes.goal_episode.GoalEpisode`): a bare seed's layout drawn, a
+        frozen row's placed at its poses; then settled and checked.
 
         Raises:
-            SceneError: when no valid layout is found for the seed, or a frozen layout is
+            LayoutError: when no valid layout is found for the seed, or a frozen layout is
                 not a valid start (naming the row and why).
             EnvError: for an ``options["episode"]`` that is not a :class:`GoalEpisode`, or a
                 row of another task file.
@@ -202,25 +214,62 @@ class GoalEnv(gymnasium.Env):
                 f"{self.task.path}"
             )
         super().reset(seed=episode.seed)
-        self.seed = episode.seed
+        self.seed = int(episode.seed)
+        if self.visual.active:
+            self.visual.restore()
         if episode.frozen:
             why = self.scene.place(self.data, dict(episode.layout), self.checker.holds)
             if why is not None:
-                raise SceneError(
+                raise LayoutError(
                     f"{episode.suite} {episode.split} table, {episode.task} row {episode.index} "
                     f"(seed {episode.seed}): the frozen layout is not a valid start ({why}); "
                     f"refreeze it: rsb episodes build {episode.suite or episode.task}"
                 )
             self.layout = dict(episode.layout)
         else:
-            self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
+            try:
+                self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
+            except SceneError as exc:
+                raise LayoutError(str(exc)) from None
         self.episode = episode
+        record = self.visual.apply_seed(self.data, self.seed, None)
+        self.instruction, language = perturb_goal_instruction(
+            self.task.instruction, self.seed, self.language_level
+        )
+        self.perturbation = {**record, "language_level": self.language_level, "language": language}
         self._held = 0
         self._steps = 0
         self._violations: tuple[bool, ...] = ()
+        info = self._info(False)
+        info["goal"] = self.goal_info
+        info["sim"] = {
+            "mujoco": mujoco.__version__,
+            "quality": self.quality,
+            "control_hz": self.control_hz,
+            "timestep": float(self.model.opt.timestep),
+            "substeps": self.substeps,
+            "task_sha256": self.task_sha256,
+            "perturbation": self.perturbation,
+        }
         if self._cost is not None:
             self._cost.reset(self.data.sensordata.copy())
-        return self._obs(), self._info(False)
+            info["cost_terms"] = {
+                "terms": [(t.text, t.kind) for t in self._cost.terms],
+                "implicit_and": self._cost.implicit_and,
+            }
+        return self._obs(), info
+
+    @property
+    def goal_info(self) -> dict[str, str]:
+        """What a goal record names besides the episode: the task's ``tier``, its predicate
+        ``semantics`` (``libero``, ``vla_arena``), the ``objects`` source and its
+        ``objects_fingerprint`` (``""`` for the stand-ins)."""
+        return {
+            "tier": self.task.tier,
+            "semantics": self.task.source,
+            "objects": self.objects.label,
+            "objects_fingerprint": self.objects.fingerprint,
+        }
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Hold the 14-D joint targets for one control period.
@@ -244,12 +293,16 @@ class GoalEnv(gymnasium.Env):
                 rows[k] = self.data.sensordata
             cost, self._violations = self._cost.step(rows)
         self._steps += 1
-        holds = self.checker.holds(self.data)
+        terms = tuple(self.checker.terms(self.data))
+        holds = all(terms)
         self._held = self._held + 1 if holds else 0
         success = self._held >= HOLD_STEPS
         truncated = not success and self._steps >= self.max_steps
         info = self._info(success)
         info["cost"] = cost
+        info["signals"] = GoalSignals(tuple(self.task.goal), terms)
+        if self._cost is not None:
+            info["cost_violations"] = self._violations
         return self._obs(), float(success), success, truncated, info
 
     def end_cost(self) -> float:
@@ -272,7 +325,8 @@ class GoalEnv(gymnasium.Env):
     def _obs(self) -> dict[str, Any]:
         if not self._rig.cameras:
             return {"state": self.state()}
-        return {"state": self.state(), "images": self._rig.render_all(self.data)}
+        images = self.visual.noise(self._rig.render_all(self.data), self._steps)
+        return {"state": self.state(), "images": images}
 
     def _info(self, success: bool) -> dict[str, Any]:
         return {
@@ -282,6 +336,7 @@ class GoalEnv(gymnasium.Env):
             "is_success": success,
             "cost": 0.0,
             "episode": self.episode,
+            "perturbation": self.perturbation,
         }
 
     def close(self) -> None:

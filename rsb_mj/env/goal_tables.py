@@ -152,7 +152,9 @@ def freeze_goal_tables(
     Args:
         rows: rows per task file and split (default :data:`GOAL_ROWS`).
         mapper: runs the per-file jobs (e.g. a process pool); serial when None.
-        files: only these task files of the suite (a test's small table); default all.
+        files: only these task files of the suite; the other files' rows (and ``short``
+            reasons) already in ``out_dir``'s table are kept, so refreezing the files a
+            change touched gives the bytes of a full freeze; default all.
         log: called with a line per task file frozen.
     """
     out_dir = episodes_dir() if out_dir is None else out_dir
@@ -171,20 +173,29 @@ def freeze_goal_tables(
             n = ", ".join(f"{s} {len(got.rows[s])}" for s in splits)
             log(f"{owner}: {got.task}: {n} rows" + ("" if not got.short else " (short)"))
         for split in splits:
-            table = [r for f in sorted(frozen, key=lambda f: f.task) for r in f.rows[split]]
-            data = dumps_goal(table)
             path = out_dir / table_name(owner, split)
+            mine = {f.task for f in frozen}
+            kept: list[GoalEpisode] = []
+            short: dict[str, str] = {}
+            old = manifest.get(path.name, {})
+            if files is not None and path.is_file() and old.get("family") == GOAL_FAMILY:
+                kept = [r for r in read_goal_table(path) if r.task not in mine]
+                short = {t: w for t, w in old.get("short", {}).items() if t not in mine}
+            fresh = [r for f in frozen for r in f.rows[split]]
+            table = sorted([*kept, *fresh], key=lambda r: (r.task, r.index))
+            data = dumps_goal(table)
             changed = not path.is_file() or path.read_bytes() != data
             if changed:
                 atomic_write_bytes(path, data)
-            short = {f.task: f.short[split] for f in frozen if split in f.short}
+            short |= {f.task: f.short[split] for f in frozen if split in f.short}
+            count = len({r.task for r in table} | set(short))
             manifest[path.name] = {
                 "suite": owner,
                 "split": split,
                 "rows": len(table),
                 "sha256": sha256(data),
                 "family": GOAL_FAMILY,
-                "files": len(frozen),
+                "files": count,
                 "rows_per_file": (rows if rows is not None else GOAL_ROWS[split]),
                 "first_seed": FIRST_SEED[split],
                 "short": dict(sorted(short.items())),

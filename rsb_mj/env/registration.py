@@ -4,7 +4,10 @@ Ids: ``rsb_mj/RSB-Math-4-v0`` ... ``rsb_mj/RSB-General-10-v0`` (one per suite, t
 and suite name preset) and ``rsb_mj/RSB-Task-v0`` (pass ``task=PATH``). Truncation after the
 suite's ``max_steps`` control steps. ``rsb_mj/Goal-Task-v0`` (pass ``task=PATH``) is a goal
 task (a LIBERO / VLA-Arena style file, :class:`rsb_mj.env.goal_env.GoalEnv`), truncated at
-its own step limit.
+its own step limit; every shipped goal task file has an id of its own
+(:func:`rsb_mj.suites.goal_env_id`: ``rsb_mj/VLA-Arena.long_horizon.level_0.<stem>-v0``,
+``rsb_mj/LIBERO.libero_10.<stem>-v0``; a goal suite's are ``GOAL_SUITES[name].env_ids``),
+its ``task`` preset, truncated after :data:`~rsb_mj.suites.GOAL_MAX_STEPS` control steps.
 
 Vectorized envs: an EGL context does not survive ``fork``. A process that has rendered
 (any ``reset`` of an env with cameras) and then forks workers, as
@@ -26,7 +29,14 @@ import gymnasium
 
 from rsb_mj.errors import EnvError
 from rsb_mj.rates import CONTROL_HZ
-from rsb_mj.suites import A2A_SUITES, ALL_SUITES, TASK_MAX_STEPS
+from rsb_mj.suites import (
+    A2A_SUITES,
+    ALL_SUITES,
+    GOAL_MAX_STEPS,
+    GOAL_SUITES,
+    TASK_MAX_STEPS,
+    goal_env_id,
+)
 
 ENTRY_POINT = "rsb_mj.env.registration:make_env"
 TASK_ENV_ID = "rsb_mj/RSB-Task-v0"
@@ -127,6 +137,16 @@ def register_envs() -> None:
         )
     if GOAL_ENV_ID not in registry:
         gymnasium.register(id=GOAL_ENV_ID, entry_point=GOAL_ENTRY_POINT)
+    for suite in ("libero-layouts", "vla-arena"):  # every shipped goal file
+        for path in GOAL_SUITES[suite].files:
+            env_id = goal_env_id(path)
+            if env_id not in registry:
+                gymnasium.register(
+                    id=env_id,
+                    entry_point=GOAL_ENTRY_POINT,
+                    max_episode_steps=GOAL_MAX_STEPS,
+                    kwargs={"task": str(path)},
+                )
 
 
 # Importing this module imports gymnasium; the ids are then registered here (see

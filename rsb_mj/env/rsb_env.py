@@ -102,16 +102,16 @@ from rsb_mj.workspace import CAMERAS
 
 def _load_problem(task: str | Path | Problem) -> Problem:
     """The task, linted as a scene rsb_mj must build: a LIBERO / VLA-Arena file fails with one
-    error listing every part rsb_mj cannot build, with its position (RSB510)."""
+    error listing every part the question scene cannot build, with its position (RSB510)."""
     if isinstance(task, str | Path):
         from rsb_mj.lang import load_task
 
-        return load_task(Path(task), target="rsb")
+        return load_task(Path(task), target="question")
     if isinstance(task, Problem):
         from rsb_mj.lang.diagnostics import TaskFileError
         from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem
 
-        foreign = [d for d in lint_problem(task, target="rsb") if d.code == FOREIGN_SCENE]
+        foreign = [d for d in lint_problem(task, target="question") if d.code == FOREIGN_SCENE]
         if foreign:
             raise TaskFileError(foreign, f"{task.path}: rsb_mj cannot build this scene")
         return task

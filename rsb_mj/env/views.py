@@ -13,6 +13,9 @@ correct option). Instead ``Policy.reset(env, obs, info)`` receives one of:
 * :class:`SimView` with ``answer`` set (policies that declare ``privileged = True``, the
   built-in expert): the one explicit channel to the correct candidate. Runs of such
   policies are marked ``privileged: true`` in every record and report.
+* :class:`GoalView` (simulator policies on a goal task, :class:`rsb_mj.env.goal_env.GoalEnv`):
+  the goal scene, its task (the goal's relations: what the goal expert carries out) and the
+  live ``MjData``. A goal task has no hidden answer: its goal is the task.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ from typing import Any
 import mujoco
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene.compiler import Scene
+from rsb_mj.scene.goal_scene import GoalScene
 
 
 @dataclass(frozen=True)
@@ -103,3 +108,32 @@ class SimView:
                 "their runs are marked privileged in records and reports"
             )
         return self._answer
+
+
+@dataclass(frozen=True)
+class GoalView:
+    """What a simulator policy (``simulator = True``) is handed at reset on a goal task.
+
+    Attributes:
+        model, data: the compiled model and the live data (read only: the runner steps).
+        scene: the compiled goal scene.
+        task: the goal task (its ``goal`` relations, objects, fixtures, ``:cost``).
+        candidates: the task's object names.
+        control_hz: control rate [Hz].
+        instruction: the task's ``:language``.
+        seed: the episode's seed (the layout's; the goal expert's generator).
+    """
+
+    model: mujoco.MjModel
+    data: mujoco.MjData
+    scene: GoalScene
+    task: GoalTask
+    candidates: tuple[str, ...]
+    control_hz: float
+    instruction: str
+    seed: int
+
+    @property
+    def unwrapped(self) -> GoalView:
+        """This view (the expert reads ``env.unwrapped``)."""
+        return self

@@ -1,4 +1,5 @@
-"""The evaluation harness: resumable runs, per-episode records, metrics and reports.
+"""The evaluation harness: resumable runs, per-episode records and their metrics (the reports
+of the records are :mod:`rsb_mj.reporting`'s).
 
 Command line (the README main job; about 3 minutes on 2 cores)::
 

@@ -86,7 +86,8 @@ def failure_kind(
     """The family of a failure reason (one of :data:`FAILURE_KINDS`), None for a success.
 
     It reads the reasons :func:`failure_reason` writes: an error record is an ``infra
-    error`` or a ``policy error`` (its ``error_kind``); ``"<policy>: ..."`` is the policy
+    error`` or a ``policy error`` (its ``error_kind``), a policy fault (a scored failure) a
+    ``policy error``; ``"<policy>: ..."`` is the policy
     giving up; then ``step limit``, ``no grasp``, ``wrong candidate`` (``"grasped X instead
     of Y"``) and ``not placed`` (the target not released in the zone).
 
@@ -95,6 +96,8 @@ def failure_kind(
     """
     if termination == "error":
         return "policy error" if error_kind == "policy" else "infra error"
+    if termination == "policy_fault":  # the policy's own fault, scored as a failure
+        return "policy error"
     if reason is None:
         return None
     if reason.startswith(f"{policy}: "):
@@ -109,3 +112,57 @@ def failure_kind(
     if reason.startswith("grasped ") and " instead of " in reason:
         return "wrong candidate"
     return "other"
+
+
+#: Classes of a goal episode's failure (:func:`goal_failure_class`).
+GOAL_FAILURE_CLASSES = ("reset", "reach", "grasp", "placement", "policy", "error")
+#: Expert phases and the class of a failure in them.
+_PHASES = {
+    "approach": "grasp",
+    "descend": "grasp",
+    "close": "grasp",
+    "lift": "reach",
+    "carry": "reach",
+    "lower": "placement",
+    "release": "placement",
+    "retreat": "placement",
+    "home": "placement",
+}
+
+
+def goal_failure_class(reason: str | None, *, policy: str, termination: str = "") -> str:
+    """The class of a goal episode's failure ``reason`` (:func:`failure_reason`'s text):
+
+    * ``reset``: no valid layout for the seed (``"reset: ..."``);
+    * ``reach``: an arm pose the IK cannot reach, or a carry that finds no pose above the
+      place (the policy's own ``"<policy>: lift|carry: ..."``, or ``unreachable``);
+    * ``grasp``: no grasp, or the object not held (``"<policy>: approach|descend|close:
+      ..."``, ``not held``);
+    * ``placement``: released, the goal not holding (``"goal not held (...)"``, or a
+      failure in the lower/release/retreat phases);
+    * ``policy``: the policy ran out of steps (``"step limit ..."``) or gave up otherwise;
+    * ``error``: an error record (``termination == "error"``);
+    * ``""`` for a success.
+
+    >>> goal_failure_class("expert: lift: object 'bowl_1' not held: it rose 3 mm", policy="expert")
+    'grasp'
+    """
+    if termination == "error":
+        return "error"
+    if not reason:
+        return ""
+    if reason.startswith("reset:"):
+        return "reset"
+    if reason.startswith("goal not held"):
+        return "placement"
+    if not reason.startswith(f"{policy}: "):
+        return "policy"
+    failure = reason.removeprefix(f"{policy}: ")
+    if "not held" in failure:
+        return "grasp"
+    phase = failure.split(":", 1)[0]
+    if phase in _PHASES:
+        if "unreachable" in failure or "no reachable" in failure:
+            return "reach"
+        return _PHASES[phase]
+    return "policy"

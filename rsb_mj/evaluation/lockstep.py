@@ -24,8 +24,9 @@ others go on. A policy that is not batched is rebuilt for the slot's next episod
 error record, as :func:`rsb_mj.evaluation.worker.run_job` always did; a batched one is
 *retired* after a whole call failed or outlived an episode's wall-clock limit: the episodes
 still using it go on with it, new ones get a freshly built one, and it is closed when its
-last episode ends. An episode waiting past its own wall-clock limit is ended there with
-the rollout's infra error (the call it waited on is left to finish or fail on its own).
+last episode ends. An episode waiting for its policy past its own wall-clock limit is ended
+there with the policy's fault (:meth:`~rsb_mj.evaluation.rollout.Rollout.stalled`; the call
+it waited on is left to finish or fail on its own).
 """
 
 from __future__ import annotations
@@ -372,7 +373,7 @@ class _Loop:
         for seat in late:
             port = seat.port
             self.leave(seat)
-            seat.fault = seat.rollout.expired()
+            seat.fault = seat.rollout.stalled()
             self.ready.append(seat)
             if not port.retired:
                 self.ports.retire(port)

@@ -128,7 +128,7 @@ class SuiteMetrics:
         selection: correct choice (first grasp) among grasping episodes.
         success_per_grasp: successes among grasping episodes (TSR/GSR), the basis of nSG.
         cost: mean cumulative safety cost, or None when the task has no ``:cost``.
-        policy_faults: scored episodes a sealed run ended for the policy's own fault
+        policy_faults: scored episodes the policy's own fault ended
             (``termination == "policy_fault"``: failures, counted in GSR and TSR).
     """
 

@@ -45,8 +45,9 @@ class EpisodeRecord:
         grasped: GSR flag; correct_choice: the choice is the correct candidate; success: TSR
             flag (correct choice, ending in the zone released); goal_final: the goal held at
             the last substep.
-        termination: ``"success"``, ``"wrong_choice"``, ``"step_limit"``, ``"policy_done"``
-            or ``"error"``.
+        termination: ``"success"``, ``"wrong_choice"``, ``"step_limit"``, ``"policy_done"``,
+            ``"policy_fault"`` (the policy's own fault: a scored failure,
+            :mod:`rsb_mj.evaluation.faults`) or ``"error"`` (a fault outside the policy).
         steps: control steps run; max_steps: the limit in force.
         wall_s: wall time of the episode [s], including reset.
         privileged: the policy read the answer (the built-in expert): an oracle reference.
@@ -54,8 +55,9 @@ class EpisodeRecord:
             text_choice: the option letter that text names, or None.
         variant: ``"original"``, an instruction ablation mode (``"blank"``, ``"tokens"``,
             ...) or ``"counterfactual"`` (see :mod:`rsb_mj.evaluation.ablations`).
-        error: the error message when termination is ``"error"``; error_kind: ``"infra"``
-            or ``"policy"``.
+        error: the fault's message when termination is ``"error"`` or ``"policy_fault"``;
+            error_kind: whose fault, ``"infra"`` or ``"policy"`` (an error of kind
+            ``"policy"`` is a record written before policy faults were scored).
         failure_reason: why a failed episode failed, one line (see
             :mod:`rsb_mj.evaluation.failure`); None for a success.
         versions: ``{"rsb_mj": ..., "mujoco": ...}``.
@@ -83,6 +85,15 @@ class EpisodeRecord:
             manifest, and then ``seed`` is 0, ``question_id`` and ``item`` are
             ``"private-N"`` and ``index`` is the row's position in the private table
             (:func:`rsb_mj.evaluation.private_records.private_record`).
+        tier, semantics, objects, objects_fingerprint, failure_class: goal tasks only
+            (:data:`GOAL_FIELDS`: None, and absent from the JSON line, for a question
+            task's record): the file's tier (``A0``, ``A1``), whose predicate semantics
+            applied (``libero``, ``vla_arena``), where the objects came from
+            (``"standins"`` or ``"assets:<fingerprint>"``; a report refuses to pool
+            different ones), sha256 over the original asset files (``""`` for the
+            stand-ins) and the failure's class
+            (:func:`rsb_mj.evaluation.failure.goal_failure_class`; ``""`` on success). A goal
+            record's question columns are empty (``question_id`` ``""``, ``choices`` 0).
     """
 
     suite: str
@@ -129,6 +140,11 @@ class EpisodeRecord:
     instruction: str | None = None
     features: dict[str, Any] | None = None
     tables: str = ""
+    tier: str | None = None
+    semantics: str | None = None
+    objects: str | None = None
+    objects_fingerprint: str | None = None
+    failure_class: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -136,13 +152,22 @@ class EpisodeRecord:
         return self.termination == "error"
 
     @property
+    def is_goal(self) -> bool:
+        """A goal task's record (it names the objects it ran on)."""
+        return self.objects is not None
+
+    @property
     def key(self) -> RecordKey:
         """(suite, split, index, policy, variant): one record per key."""
         return (self.suite, self.split, self.index, self.policy, self.variant)
 
     def to_json(self) -> str:
-        """One JSON line (no newline)."""
-        return json.dumps(asdict(self), sort_keys=True)
+        """One JSON line (no newline); the goal fields only in a goal task's record."""
+        row = asdict(self)
+        for name in GOAL_FIELDS:
+            if row[name] is None:
+                del row[name]
+        return json.dumps(row, sort_keys=True)
 
     @classmethod
     def from_dict(cls, row: dict[str, Any], *, where: str = "") -> EpisodeRecord:
@@ -170,6 +195,9 @@ class EpisodeRecord:
                 )
         return cls(**values)
 
+
+#: The fields only a goal task's record holds (absent from a question task's JSON line).
+GOAL_FIELDS = ("tier", "semantics", "objects", "objects_fingerprint", "failure_class")
 
 #: Field name -> the JSON types it may hold.
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -217,6 +245,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "instruction": (str, type(None)),
     "features": (dict, type(None)),
     "tables": (str,),
+    **dict.fromkeys(GOAL_FIELDS, (str, type(None))),
 }
 _REQUIRED = {
     f.name for f in fields(EpisodeRecord) if f.default is MISSING and f.default_factory is MISSING

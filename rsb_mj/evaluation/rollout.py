@@ -15,12 +15,14 @@ once; ``rsb eval`` without ``--batch``, the tools and tests), and ``rsb eval --b
 many in lockstep and answers their queries in one batch (:mod:`rsb_mj.evaluation.lockstep`);
 each episode's record is the same either way.
 
-Errors are not results: anything the policy raises (``SystemExit`` included, not
-``KeyboardInterrupt``), an action that is not an action (wrong shape, non-finite, or
-non-physical: see :func:`check_physical`), a fault of the policy's server, a
-failing environment or an episode over its wall-clock limit ends the episode with
-``termination == "error"``, the cause in ``error`` and ``error_kind`` (``"policy"``,
-``"infra"``). Such records are excluded from every metric and rerun on resume.
+Faults end the episode with ``termination == "error"``, the cause in ``error`` and whose
+fault it was in ``error_kind``: ``"policy"`` for anything the policy raises (``SystemExit``
+included, not ``KeyboardInterrupt``), an action that is not an action (wrong shape,
+non-finite, or non-physical: see :func:`check_physical`), a reply of its server that is not
+an answer, or an episode over its wall-clock limit while it waited for the policy's answer;
+``"infra"`` for a failing environment, the connection to a policy server, or an episode over
+its limit while the simulator ran. ``rsb eval`` scores the policy's own faults as failures
+and excludes (and reruns) the others (:mod:`rsb_mj.evaluation.faults`).
 """
 
 from __future__ import annotations
@@ -32,25 +34,30 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rsb_mj.env.views import PolicyEnv, SimView, policy_seed
+from rsb_mj.env.views import GoalView, PolicyEnv, SimView, policy_seed
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import EpisodeFault, InfraError, PolicyError
-from rsb_mj.evaluation.failure import failure_reason
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.errors import EpisodeFault, InfraError, LayoutError, PolicyError
+from rsb_mj.evaluation.failure import failure_reason, goal_failure_class
 from rsb_mj.evaluation.queries import DONE, Act, Ending, Finish, Query, Reset, answer
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.text_choice import MAX_TEXT_CHARS, text_choice
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
+from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.version import versions
 
 #: Control steps the last action is held after the policy reports ``done`` (1 s at 20 Hz),
@@ -115,13 +122,25 @@ def check_physical(
 
 
 def policy_view(
-    env: Any, policy: Policy, episode: Episode, instruction: str
-) -> PolicyEnv | SimView:
+    env: Any, policy: Policy, episode: Episode | GoalEpisode, instruction: str
+) -> PolicyEnv | SimView | GoalView:
     """What ``policy`` is handed as ``env`` at reset (see :mod:`rsb_mj.env.views`);
     ``instruction`` is the one the env reported (perturbed at language levels W1-W4)."""
     u = env.unwrapped
     candidates = env_candidates(u)
-    if not (policy.simulator or policy.privileged):
+    simulator = policy.simulator or policy.privileged
+    if simulator and isinstance(getattr(u, "task", None), GoalTask):
+        return GoalView(
+            model=u.model,
+            data=u.data,
+            scene=u.scene,
+            task=u.task,
+            candidates=candidates,
+            control_hz=float(u.control_hz),
+            instruction=instruction,
+            seed=int(episode.seed),
+        )
+    if not simulator:
         return PolicyEnv(
             action_space=getattr(u, "action_space", None),
             observation_space=getattr(u, "observation_space", None),
@@ -144,9 +163,12 @@ def policy_view(
 
 
 def env_candidates(u: Any) -> tuple[str, ...]:
-    """Candidate names of an environment (its scene's, or a test double's)."""
+    """Candidate names of an environment (its scene's, or a test double's and a goal
+    environment's own: a goal task's objects)."""
     scene = getattr(u, "scene", None)
-    return tuple(scene.candidates) if scene is not None else tuple(u.candidates)
+    if scene is not None and hasattr(scene, "candidates"):
+        return tuple(scene.candidates)
+    return tuple(u.candidates)
 
 
 def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
@@ -159,24 +181,33 @@ def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
 
 
 @contextlib.contextmanager
-def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], None]]:
+def wall_clock_limit(
+    seconds: float | None, what: str, fault: Callable[[], EpisodeFault] | None = None
+) -> Iterator[Callable[[], None]]:
     """Limit the block to ``seconds`` of wall time.
 
     Yields a ``check()`` to call between steps. In the main thread a ``SIGALRM`` timer also
     interrupts a call that never returns (a hung policy); elsewhere only ``check`` applies.
 
+    Args:
+        seconds: the limit [s]; None or infinite for none.
+        what: what is limited, for the message (``"episode 3"``).
+        fault: builds the fault raised when the limit passes (its type says whose fault
+            it is; read at that moment); default an :class:`InfraError` naming ``what``.
+
     Raises:
-        InfraError: when the limit is exceeded.
+        EpisodeFault: ``fault()``, when the limit is exceeded.
     """
     if seconds is None or not math.isfinite(seconds):
         yield lambda: None
         return
     deadline = time.monotonic() + seconds
     message = f"{what} exceeded its wall-clock limit of {seconds:g} s (--episode-timeout)"
+    make = fault or (lambda: InfraError(message))
 
     def check() -> None:
         if time.monotonic() > deadline:
-            raise InfraError(message)
+            raise make()
 
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGALRM")
     if not use_alarm:
@@ -184,7 +215,7 @@ def wall_clock_limit(seconds: float | None, what: str) -> Iterator[Callable[[], 
         return
 
     def on_alarm(signum: int, frame: Any) -> None:
-        raise InfraError(message)
+        raise make()
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -257,10 +288,19 @@ class Rollout:
         self.deadline = math.inf
 
     def expired(self) -> InfraError:
-        """The fault of an episode past its wall-clock limit."""
+        """The fault of an episode past its wall-clock limit while rsb ran the simulator
+        (an infrastructure error)."""
         return InfraError(
             f"episode {self.episode.index} exceeded its wall-clock limit of "
             f"{self.timeout_s:g} s (--episode-timeout)"
+        )
+
+    def stalled(self) -> PolicyError:
+        """The fault of an episode past its wall-clock limit while it waited for its
+        policy's answer: the policy's own (a scored failure, :mod:`rsb_mj.evaluation.faults`)."""
+        return PolicyError(
+            f"policy {self.policy.name}: episode {self.episode.index} exceeded its wall-clock "
+            f"limit of {self.timeout_s:g} s (--episode-timeout) waiting for the policy's answer"
         )
 
     def _check(self) -> None:
@@ -276,8 +316,20 @@ class Rollout:
             steps: this rollout's :meth:`steps` coroutine, if already made (not started).
         """
         steps = self.steps() if steps is None else steps
-        with wall_clock_limit(self.timeout_s, f"episode {self.episode.index}"):
-            return drive(steps, lambda query: answer(self.policy, query))
+        waiting = [False]  # in a call of the policy: the limit passing there is its fault
+
+        def respond(query: Query) -> Any:
+            waiting[0] = True
+            try:
+                return answer(self.policy, query)
+            finally:
+                waiting[0] = False
+
+        def fault() -> EpisodeFault:
+            return self.stalled() if waiting[0] else self.expired()
+
+        with wall_clock_limit(self.timeout_s, f"episode {self.episode.index}", fault):
+            return drive(steps, respond)
 
     def steps(self) -> Generator[Yielded, Any, EpisodeRecord]:
         """Run the episode: yields its policy queries (answers sent back, faults thrown in)
@@ -292,12 +344,17 @@ class Rollout:
         instruction: str | None = None
         features = self.features
         sim: dict[str, Any] = {}
-        scorer: EpisodeScorer | None = None
+        scorer: EpisodeScorer | GoalScorer | None = None
         tally: CostTally | None = None
+        goal: dict[str, str] = dict(getattr(env.unwrapped, "goal_info", None) or {})
+        no_layout: str | None = None
         try:
             try:
                 obs, info = env.reset(options={"episode": episode})
             except EpisodeFault:
+                raise
+            except LayoutError as exc:  # the seed's layout: a scored failure, not a fault
+                no_layout = str(exc)
                 raise
             except Exception as exc:
                 raise InfraError(f"env.reset failed: {type(exc).__name__}: {exc}") from exc
@@ -306,12 +363,16 @@ class Rollout:
             if on_frame:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
-            scorer = EpisodeScorer.for_problem(self.problem, candidates, episode.target)
-            pacing = (
-                {c: EpisodeScorer.for_problem(self.problem, candidates, c) for c in candidates}
-                if self.sealed
-                else {}
-            )
+            pacing: dict[str, EpisodeScorer] = {}
+            if isinstance(episode, GoalEpisode):
+                scorer = GoalScorer()  # no candidate to choose: nothing to pace
+            else:
+                scorer = EpisodeScorer.for_problem(self.problem, candidates, episode.target)
+                if self.sealed:
+                    pacing = {
+                        c: EpisodeScorer.for_problem(self.problem, candidates, c)
+                        for c in candidates
+                    }
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
@@ -371,26 +432,40 @@ class Rollout:
                 termination = "success" if scorer.outcome.success else "wrong_choice"
         except EpisodeFault as exc:
             termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
+        except LayoutError:
+            termination = "no_layout"
         out = scorer.finish() if scorer is not None else Outcome()
         ending = Ending()
         # a sealed run asks every episode's status, so that being asked tells nothing
-        if termination != "error" and (self.sealed or not out.success):
+        if termination not in ("error", "no_layout") and (self.sealed or not out.success):
             with contextlib.suppress(EpisodeFault):  # a status that cannot be read says nothing
                 ending = yield Finish()
         reason = failure_reason(
             out,
             termination=termination,
-            target=episode.target,
+            target="" if isinstance(episode, GoalEpisode) else episode.target,
             max_steps=max_steps,
             policy=policy.name,
             status=ending.status,
             policy_done=termination == "policy_done" or ending.done,
             error=error,
         )
-        record = _record(
-            episode, policy, out, termination, steps, max_steps, start, error, error_kind, sim,
-            text, reason, instruction,
-        )  # fmt: skip
+        if no_layout is not None:
+            reason = f"reset: {no_layout}"
+        if isinstance(episode, GoalEpisode):
+            record = goal_record(
+                episode, policy.name, out, termination, steps, max_steps, error, error_kind,
+                privileged=policy.marked, reason=reason, goal=goal,
+            )  # fmt: skip
+            record = dataclasses.replace(
+                record, wall_s=round(time.perf_counter() - start, 3), versions=versions(),
+                sim=sim, text=text, instruction=instruction,
+            )  # fmt: skip
+        else:
+            record = _record(
+                episode, policy, out, termination, steps, max_steps, start, error, error_kind,
+                sim, text, reason, instruction,
+            )  # fmt: skip
         if tally is None:
             return record
         return dataclasses.replace(
@@ -494,3 +569,86 @@ def a2a_fields(episode: Episode, choice: str | None) -> dict[str, Any]:
         "category": str(extra.get("category", "")),
         "chosen_side": side,
     }
+
+
+def run_goal_episode(
+    env: Any,
+    policy: Policy,
+    seed: int | GoalEpisode,
+    *,
+    max_steps: int = GOAL_MAX_STEPS,
+    split: str = "eval",
+    on_frame: Callable[[dict[str, Any]], None] | None = None,
+    on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+) -> EpisodeRecord:
+    """One episode of a goal environment (:class:`rsb_mj.env.goal_env.GoalEnv`) from
+    ``seed`` (a bare seed, or a frozen table row: a :class:`GoalEpisode`) with ``policy``
+    (e.g. ``make_policy("expert")``), run in this thread by the runner's own
+    :class:`Rollout` (no wall-clock limit): the record ``rsb eval`` writes for row ``seed``
+    of the task file. For tools, demos and tests that hold an environment."""
+    task = env.unwrapped.task
+    bare = not isinstance(seed, GoalEpisode)
+    episode = GoalEpisode.seeded(task.path, seed, split) if bare else seed
+    rollout = Rollout(
+        env, policy, episode, task.problem, max_steps=max_steps, on_frame=on_frame,
+        on_step=on_step, episode_timeout_s=None,
+    )  # fmt: skip
+    return rollout.run()
+
+
+def goal_record(
+    episode: GoalEpisode,
+    policy: str,
+    out: Outcome,
+    termination: str,
+    steps: int,
+    max_steps: int,
+    error: str | None = None,
+    error_kind: str | None = None,
+    *,
+    privileged: bool = False,
+    reason: str | None = None,
+    goal: dict[str, str] | None = None,
+) -> EpisodeRecord:
+    """The record of a goal task's episode: ``suite`` the task file (as the job names it),
+    ``index`` its row, ``task`` the file's name, the goal fields from ``goal``
+    (``GoalEnv.goal_info``: tier, semantics, objects, fingerprint; None when unknown) and
+    the failure's class; the question columns empty (no question, no candidate, no
+    choice)."""
+    goal = goal or {}
+    return EpisodeRecord(
+        suite=episode.task,
+        split=episode.split,
+        index=episode.index,
+        seed=episode.seed,
+        policy=policy,
+        task=Path(episode.task).name,
+        question_id="",
+        template_id="",
+        choices=0,
+        correct="",
+        target="",
+        choice=None,
+        chosen_option=None,
+        grasped_candidates=[],
+        in_zone=[],
+        grasp_step=None,
+        success_step=out.success_step,
+        grasped=False,
+        correct_choice=False,
+        success=out.success,
+        goal_final=out.goal_final,
+        termination=termination,
+        steps=steps,
+        max_steps=max_steps,
+        wall_s=0.0,
+        privileged=privileged,
+        error=error,
+        error_kind=error_kind,
+        failure_reason=reason,
+        tier=goal.get("tier"),
+        semantics=goal.get("semantics"),
+        objects=goal.get("objects"),
+        objects_fingerprint=goal.get("objects_fingerprint"),
+        failure_class=goal_failure_class(reason, policy=policy, termination=termination),
+    )

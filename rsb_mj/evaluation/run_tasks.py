@@ -33,7 +33,8 @@ def check_task_files(sources: Iterable[Source]) -> None:
     """
     for source in sources:
         if source.task_file:
-            source.problem  # noqa: B018 (parsed and linted, or raises)
+            source.problem  # noqa: B018 (parsed and linted, or raises; a goal task file:
+            # checked buildable, or the itemised list and its tier)
 
 
 def task_digests(sources: Iterable[Source]) -> dict[str, TaskDigest]:

@@ -7,7 +7,9 @@ of every file that names, :mod:`rsb_mj.lang.digest`) and ``.rsb.lock`` (see
 :mod:`rsb_mj.lock`: one writer per folder; a second run on the same folder is refused with
 the holder's pid). Running the same command again resumes: jobs with a scored record are
 skipped; jobs without a record, or whose record is an *error* (``termination == "error"``:
-an infrastructure fault or a failing policy, never scored), run again. A resumed run is
+a fault outside the policy, never scored), run again. A fault of the policy itself is a
+scored failure (``termination == "policy_fault"``, :mod:`rsb_mj.evaluation.faults`), not
+rerun. A resumed run is
 refused when it asks another split, level, control rate, step limit or tables (``--tables``:
 private tables, whose manifest's sha256 ``run.json`` keeps as ``tables``), or when a task
 changed since (its file, its question bank or a template file: the message names the file).
@@ -54,6 +56,7 @@ from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
+from rsb_mj.evaluation.faults import policy_fault
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
@@ -65,7 +68,7 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
-from rsb_mj.evaluation.sealed import Seal, policy_fault, sealed_order, sign, verify
+from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign, verify
 from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
@@ -170,6 +173,10 @@ class EvalConfig:
             records and reports instead of its spec (``()``: the specs). A user's file spec
             names the file as written, so the same policy run from another folder would
             get another name; a label keeps it (and the policy's seed, derived from it).
+        assets: goal tasks' object folder (``--assets DIR``: the user's LIBERO / VLA-Arena
+            originals; ``""``: ``$RSB_MJ_ASSETS``, an installed package's, else the shipped
+            stand-ins, :func:`rsb_mj.scene.assets.resolve_object_source`). Each goal
+            record names the source its episode ran on.
     """
 
     suites: tuple[str, ...]
@@ -204,6 +211,7 @@ class EvalConfig:
     sandbox_network: bool = False
     sandbox_gpu: bool = False
     names: tuple[str, ...] = ()
+    assets: str = ""
 
     @property
     def labels(self) -> dict[str, str]:
@@ -327,9 +335,32 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     """The env factory for ``config``'s environment settings (perturbation levels, control
     rate), or None for the default environment."""
     settings = (config.visual_level, config.language_level, config.control_hz)
-    if settings == (0, 0, BASE_CONTROL_HZ) and config.a2a_start == "held":
+    if settings == (0, 0, BASE_CONTROL_HZ) and config.a2a_start == "held" and not config.assets:
         return None
-    return SettingsEnvFactory(*settings, start_held=config.a2a_start == "held")
+    return SettingsEnvFactory(
+        *settings, start_held=config.a2a_start == "held", assets=config.assets
+    )
+
+
+#: The instruction modes a goal task runs (its ``:language``, as written).
+GOAL_VARIANTS = ("original",)
+
+
+def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
+    """Refuse what goal task files do not run: counterfactual twins and instruction modes
+    other than :data:`GOAL_VARIANTS` (no question to change)."""
+    goal = [s for s in sources if s.goal]
+    if not goal:
+        return
+    what = f"{goal[0].given} is a goal task (no (:question ...))"
+    if config.counterfactual:
+        raise EvalError(f"--counterfactual: {what}, which has no answer to move")
+    for mode in config.instructions:
+        if mode not in GOAL_VARIANTS:
+            raise EvalError(
+                f"--instruction {mode}: {what}; valid choices for goal tasks: "
+                f"{', '.join(GOAL_VARIANTS)}"
+            )
 
 
 def _check_bounds(config: EvalConfig, sources: list[Source]) -> None:
@@ -367,6 +398,7 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
         sources = resolve_sources(config)
     for spec in dict.fromkeys(config.policies):
         _check_policy(spec)
+    _check_goal_sources(config, sources)
     _check_bounds(config, sources)
     jobs = []
     labels = config.labels
@@ -479,6 +511,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
             "language_level": 0,
             "control_hz": BASE_CONTROL_HZ,
             "a2a_start": "held",
+            "assets": "",
         }
         for name, default in defaults.items():
             held, asked = previous.get(name, default), getattr(config, name)
@@ -503,6 +536,7 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
             "language_level": config.language_level,
             "control_hz": config.control_hz,
             "a2a_start": config.a2a_start,
+            **({"assets": config.assets} if config.assets else {}),
             "features": config.features,
             "feature_modules": list(config.feature_modules),
             "versions": versions(),
@@ -638,8 +672,10 @@ def forget(out: Path, policy: str) -> int:
 def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> list[EpisodeRecord]:
     """Run (or resume) ``config``; return the records of all its jobs, in plan order.
 
-    Episodes that end in an error are returned as error records (``termination ==
-    "error"``); rerunning the same config retries them.
+    Episodes that end in a fault outside the policy are returned as error records
+    (``termination == "error"``); rerunning the same config retries them. The policy's own
+    faults are scored failures (``termination == "policy_fault"``,
+    :func:`~rsb_mj.evaluation.faults.policy_fault`).
 
     Args:
         config: what to run.
@@ -683,17 +719,7 @@ def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
         return None
-    from rsb_mj.tables.private.manifest import read_private
-    from rsb_mj.tables.private.secret import Secret
-
-    secret = Secret.read(config.secret_file)
-    if config.tables is not None and read_private(config.tables).secret_id != secret.id:
-        raise EvalError(
-            f"--secret-file {config.secret_file}: not the secret the tables in "
-            f"{config.tables} were drawn from (its id {secret.id[:12]}, theirs "
-            f"{read_private(config.tables).secret_id[:12]})"
-        )
-    return Seal(secret)
+    return read_seal(config.secret_file, config.tables)
 
 
 def _run_eval(
@@ -751,8 +777,8 @@ def _run_eval(
         def finish(job: Job, record: EpisodeRecord) -> None:
             if config.tables is not None:
                 record = private_record(record, config.tables)
+            record = policy_fault(record, sealed=config.sealed)
             if seal is not None:
-                record = policy_fault(record)
                 line, chain[0] = sign(record, seal, chain[0])
                 append_record(path, record, line)
             else:

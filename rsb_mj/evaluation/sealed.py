@@ -1,5 +1,5 @@
 """Sealed runs (``rsb eval --sealed``, implied by ``--tables``): the order of episodes, the
-signature of records, and policy faults scored as failures.
+signature of records.
 
 A sealed run holds the private secret (``--secret-file``, the one the tables were drawn
 from). From it come two keys, both HMACs of it (:meth:`Secret.digest`), so neither names it:
@@ -14,17 +14,13 @@ from). From it come two keys, both HMACs of it (:meth:`Secret.digest`), so neith
   (another run's, another secret's) is refused with ``file:line``, and so is a run folder
   that says it is sealed but whose lines are not signed.
 
-In a sealed run a fault of the policy (it raised, sent a bad action, did not answer a request
-within ``--request-timeout``, its process died; for a policy server, any fault of the server
-during an episode: :func:`server_fault`) is a scored failure: :func:`policy_fault` turns such an
-error record into one with ``termination == "policy_fault"`` (reported in its own column),
-so a policy cannot exclude the episodes it is about to fail. Only faults outside the policy
-stay errors (excluded, retried); a sealed run is complete only with none left.
+A policy's own faults are scored failures in every run (:mod:`rsb_mj.evaluation.faults`);
+a sealed run also counts every fault of a policy server during an episode as the server's
+(:func:`~rsb_mj.evaluation.faults.server_fault`), and is complete only with no error left.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -39,8 +35,6 @@ from rsb_mj.tables.private.secret import Secret
 
 #: The key of a record line that holds its signature.
 SIGNATURE = "signature"
-#: ``termination`` of a sealed run's episode that the policy's own fault ended.
-POLICY_FAULT = "policy_fault"
 
 
 class Seal:
@@ -80,11 +74,36 @@ def sealed_order(jobs: Sequence[Job], seal: Seal) -> list[Job]:
 def sign(record: EpisodeRecord, seal: Seal, previous: str) -> tuple[str, str]:
     """The signed JSON line of ``record`` (no newline) and its signature, chained to the
     file's ``previous`` signature (``""`` for the first line)."""
-    body = record.to_json()
+    return sign_row(json.loads(record.to_json()), seal, previous)
+
+
+def sign_row(row: dict[str, Any], seal: Seal, previous: str) -> tuple[str, str]:
+    """The signed JSON line of any JSON object ``row`` (no newline; keys sorted) and its
+    signature, chained to ``previous`` as :func:`sign` does (the vla-eval plugin's
+    outcomes, :mod:`rsb_mj.integrations.vla_eval`); :func:`verify` checks both."""
+    body = json.dumps(row, sort_keys=True)
     signature = seal.signature(previous, body)
-    row = json.loads(body)
-    row[SIGNATURE] = signature
-    return json.dumps(row, sort_keys=True), signature
+    return json.dumps({**row, SIGNATURE: signature}, sort_keys=True), signature
+
+
+def read_seal(secret_file: Path, tables: Path | None = None) -> Seal:
+    """The seal of the secret in ``secret_file``, checked against the private tables in
+    ``tables`` (their manifest names the secret they were drawn from).
+
+    Raises:
+        EvalError: a secret that is not the tables' (or that cannot be read).
+    """
+    from rsb_mj.tables.private.manifest import read_private
+
+    secret = Secret.read(Path(secret_file))
+    if tables is not None:
+        drawn = read_private(Path(tables)).secret_id
+        if drawn != secret.id:
+            raise EvalError(
+                f"secret file {secret_file}: not the secret the tables in {tables} were drawn "
+                f"from (its id {secret.id[:12]}, theirs {drawn[:12]})"
+            )
+    return Seal(secret)
 
 
 def _lines(path: Path) -> list[tuple[int, bytes]]:
@@ -127,37 +146,6 @@ def verify(path: Path, seal: Seal) -> str:
             )
         previous = given
     return previous
-
-
-def server_fault(record: EpisodeRecord) -> bool:
-    """Whether an infrastructure error of a sealed run is the policy server's own: any fault
-    of an openpi server during an episode (no answer in time, a dropped connection, a reply
-    that is not one), so that a server cannot have an episode it is unsure of rerun. (A
-    server that is down at the start stops the run before any episode.)"""
-    return (
-        record.termination == "error"
-        and record.error_kind == "infra"
-        and record.policy.startswith("openpi:")
-        and (record.error or "").startswith("InfraError: openpi server ")
-    )
-
-
-def policy_fault(record: EpisodeRecord) -> EpisodeRecord:
-    """A sealed run's record: an error the policy caused (``error_kind == "policy"``, or a
-    :func:`server_fault`) becomes a scored failure (``termination`` :data:`POLICY_FAULT`,
-    ``error_kind`` ``"policy"``, the cause kept in ``error``); others unchanged."""
-    if record.termination != "error":
-        return record
-    if record.error_kind != "policy" and not server_fault(record):
-        return record
-    return dataclasses.replace(
-        record,
-        error_kind="policy",
-        termination=POLICY_FAULT,
-        success=False,
-        success_step=None,
-        failure_reason=f"the policy failed: {record.error}"[:500],
-    )
 
 
 def _sealed_info(run_dir: Path) -> dict[str, Any] | None:
@@ -203,14 +191,13 @@ def check_sealed_run(run_dir: Path, seal: Seal | None) -> None:
 
 
 __all__ = [
-    "POLICY_FAULT",
     "SIGNATURE",
     "Seal",
     "check_sealed_run",
     "is_sealed",
-    "policy_fault",
+    "read_seal",
     "sealed_order",
-    "server_fault",
     "sign",
+    "sign_row",
     "verify",
 ]

@@ -84,7 +84,8 @@ def summary_table(
 ) -> Table:
     """One row per (policy, suite): n, errors, GSR, TSR, selection, nSG, chance verdict, the
     mean cumulative cost when some row's task has a ``:cost``, and ``policy faults`` (scored
-    failures a sealed run's policy caused itself) when some row has one.
+    failures the policy caused itself: :mod:`rsb_mj.evaluation.faults`) when some row has
+    one.
 
     Args:
         metrics: the rows.
@@ -125,6 +126,10 @@ TERMINAL_LEGEND = (
 TERMINAL_NOTE = (
     "% [Wilson 95%]; one attempt per episode; errors not scored; vs chance: 1/N +- A2A's margin"
 )
+#: The terminal table's third line, when it has the ``faults`` column.
+TERMINAL_FAULTS = (
+    "faults: episodes the policy failed itself (raised, bad action, hang), counted as failures"
+)
 
 
 def _short(value: float | None, interval: tuple[float, float] | None) -> str:
@@ -138,11 +143,12 @@ def terminal_table(
     metrics: Sequence[SuiteMetrics], *, max_error_rate: float | None = MAX_ERROR_RATE
 ) -> Table:
     """The per-suite summary as ``rsb eval`` prints it: GSR, TSR and nSG with intervals
-    rounded to whole percent, so a row fits 100 columns (:func:`plain`); ``faults`` (a
-    sealed run's policy faults, scored as failures) when some row has one; the report keeps
+    rounded to whole percent, so a row fits 100 columns (:func:`plain`); ``faults`` (the
+    policy's own faults, scored as failures; :data:`TERMINAL_FAULTS`) when some row has one;
+    the report keeps
     the full :func:`summary_table`."""
     rows = [["policy", "suite", "n", "err", "GSR %", "TSR %", "nSG %", "vs chance"]]
-    faults = any(m.policy_faults for m in metrics)  # a sealed run's policy's own faults
+    faults = any(m.policy_faults for m in metrics)  # the policy's own faults
     if faults:
         rows[0].insert(4, "faults")
     for m in metrics:

@@ -31,20 +31,24 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.lockstep import Ports, Seat, run_lockstep
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.rollout import Rollout, a2a_fields
+from rsb_mj.evaluation.rollout import Rollout, a2a_fields, goal_record
 from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
+from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import (
+    goal_task,
+    is_goal_source,
     is_task_file,
     load_episode,
     load_problem,
@@ -111,13 +115,49 @@ _PORTS = Ports()
 
 
 def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any:
-    """``RsbEnv`` for the suite's (or the task file's) task, rendering only ``cameras``."""
+    """``RsbEnv`` for the suite's (or the task file's) task, rendering only ``cameras``; for
+    a goal task file its :class:`~rsb_mj.env.goal_env.GoalEnv` (objects from
+    :func:`~rsb_mj.scene.assets.resolve_object_source`: ``$RSB_MJ_ASSETS``, else the
+    stand-ins)."""
     from rsb_mj.env import RsbEnv
 
+    if is_goal_source(suite):
+        return goal_env(suite, cameras)
     if is_task_file(suite):
         return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras)
     s = get_suite(suite)
     return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras)
+
+
+def goal_env(
+    source: str,
+    cameras: tuple[str, ...],
+    *,
+    assets: str = "",
+    control_hz: int = 20,
+    width: int = 320,
+    height: int = 240,
+    visual_level: int = 0,
+    language_level: int = 0,
+) -> Any:
+    """The :class:`~rsb_mj.env.goal_env.GoalEnv` of the goal task file ``source``, its
+    objects from ``assets`` (``--assets DIR``; ``""``: ``$RSB_MJ_ASSETS``, an installed
+    package's assets, else the stand-ins: :func:`rsb_mj.scene.assets.resolve_object_source`),
+    at the perturbation levels ``visual_level`` and ``language_level`` (0-4).
+    """
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.scene.assets import resolve_object_source
+
+    return GoalEnv(
+        goal_task(source),
+        cameras=cameras,
+        width=width,
+        height=height,
+        control_hz=control_hz,
+        objects=resolve_object_source(assets or None),
+        visual_level=visual_level,
+        language_level=language_level,
+    )
 
 
 @dataclass(frozen=True)
@@ -131,6 +171,8 @@ class SettingsEnvFactory:
         control_hz: control rate [Hz] (20 or 50; see ``RsbEnv``).
         width, height: camera image size [px].
         start_held: ``RsbEnv``'s (``rsb eval --a2a-start held|table``).
+        assets: a goal task's object folder (``rsb eval --assets DIR``), ``""`` for the
+            default source (:func:`goal_env`).
     """
 
     visual_level: int = 0
@@ -139,11 +181,18 @@ class SettingsEnvFactory:
     width: int = 320
     height: int = 240
     start_held: bool = True
+    assets: str = ""
 
     def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
         """The environment of ``suite`` rendering ``cameras``."""
         from rsb_mj.env import RsbEnv
 
+        if is_goal_source(suite):
+            return goal_env(
+                suite, cameras, assets=self.assets, control_hz=self.control_hz,
+                width=self.width, height=self.height, visual_level=self.visual_level,
+                language_level=self.language_level,
+            )  # fmt: skip
         settings = {
             "visual_level": self.visual_level,
             "language_level": self.language_level,
@@ -300,6 +349,10 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         message: the cause, ``"Type: message"`` (as the rollout writes it).
     """
     ep = load_episode(job.suite, job.split, job.index, job.tables)
+    if isinstance(ep, GoalEpisode):
+        out = Outcome()
+        record = goal_record(ep, job.name, out, "error", 0, job.max_steps, message, kind)
+        return replace(record, variant=job.variant, versions=versions())
     values: dict[str, Any] = {
         "suite": job.suite,
         "split": job.split,

@@ -28,16 +28,24 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+import mujoco
 import numpy as np
 
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import Arm
-from rsb_mj.expert.grasp import TIP_CLEARANCE, TIP_PAST_TCP, object_box, top_down_rotation
+from rsb_mj.expert.grasp import (
+    GRASP_DEPTH,
+    TIP_CLEARANCE,
+    TIP_PAST_TCP,
+    object_box,
+    top_down_rotation,
+)
 from rsb_mj.expert.hazards import hazard_clearances
 from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
     CARRY_CLEARANCE,
     GRASP_TILTS,
+    PLACE_YAWS,
     RELEASE_HEIGHT,
     RETREAT_HEIGHT,
     PickPlaceExpert,
@@ -46,6 +54,7 @@ from rsb_mj.expert.pick_place import (
 from rsb_mj.expert.world import World
 from rsb_mj.lang.goal_task import Relation
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
+from rsb_mj.scene.categories import CATEGORIES
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_TOP_Z
 
 #: A support whose top is this far above the table [m] is high: the carry over it keeps
@@ -55,6 +64,10 @@ HIGH_SUPPORT, HIGH_CLEARANCE = 0.05, 0.07
 
 #: How far [m] a held object must rise with the lift (else it slipped: a grasp failure).
 HELD_RISE = 0.03
+#: Clearance [m] of the carried object's bottom over a container it is lowered into.
+IN_CLEARANCE = 0.03
+#: Least rise [m] of the lift (an object picked from a cabinet's top, above the carry height).
+LIFT_RISE = 0.05
 #: Extra heights [m] tried, in order, above the support when the pose above it collides.
 PLACE_RAISE = (0.0, 0.04, 0.08)
 #: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
@@ -62,6 +75,10 @@ PLACE_RAISE = (0.0, 0.04, 0.08)
 RIM_INSET, RIM_DEPTH = 0.012, 0.016
 #: Directions tried around the rim (evenly spaced).
 RIM_DIRECTIONS = 12
+#: Rim directions closer than this (cosine) to a mug's handle are not tried.
+HANDLE_COS = math.cos(math.radians(50.0))
+#: Share of the mover's half width whose circle :meth:`GoalExpert._support_top` probes.
+FOOTPRINT = 0.8
 
 
 def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
@@ -80,6 +97,32 @@ def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
     return min(SIDES, key=excess)
 
 
+def placement_order(
+    goal: tuple[Relation, ...], init: tuple[Relation, ...] = ()
+) -> tuple[Relation, ...]:
+    """The goal's relations in the order the expert carries them out: source order, except
+    that an object is put in its place before anything is put on or in it (``stack the
+    left bowl on the right bowl and place them in the tray``: the right bowl goes into the
+    tray first), and an object that stands at ``init`` where another goes is moved away
+    first (``put the tomato that is on the plate in the bowl, then the orange on the
+    plate``, whatever their order in the goal)."""
+    on_at_init = {(r.mover, r.place) for r in init}
+    todo = list(goal)
+    done: list[Relation] = []
+    while todo:
+
+        def waits(r: Relation) -> bool:
+            return any(
+                o.mover == r.place or (o.mover, r.place) in on_at_init for o in todo if o is not r
+            )
+
+        ready = [r for r in todo if not waits(r)]
+        nxt = ready[0] if ready else todo[0]  # a cycle: keep source order
+        done.append(nxt)
+        todo.remove(nxt)
+    return tuple(done)
+
+
 class GoalExpert(PickPlaceExpert):
     """Scripted expert for a :class:`~rsb_mj.env.goal_env.GoalEnv`: moves each goal mover to
     its place in turn (module docstring).
@@ -94,7 +137,7 @@ class GoalExpert(PickPlaceExpert):
     ) -> None:
         task = env.unwrapped.task
         super().__init__(env, task.goal[0].mover if task.goal else "", rng=rng, safe=safe)
-        self.placements: tuple[Relation, ...] = task.goal
+        self.placements: tuple[Relation, ...] = placement_order(task.goal, task.init)
 
     def _start(self) -> None:
         u = self.env.unwrapped
@@ -130,8 +173,18 @@ class GoalExpert(PickPlaceExpert):
         self._target_q = self.arm.q(w.data)
 
     def _grasp_pose(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A top-down grasp (:meth:`PickPlaceExpert._grasp_pose`); for an object too wide
-        for the gripper, a rim grasp (:meth:`_rim_grasp`)."""
+        """By the object: a hollow stand-in by its rim (:meth:`_rim_grasp`), one with a
+        handle too wide to take whole by the handle (:meth:`_handle_grasp`), else a
+        top-down grasp (:meth:`PickPlaceExpert._grasp_pose`), and for an object too wide
+        for the gripper a grasp across its outline's edge."""
+        if self._rim(self.mover) is not None:
+            return self._rim_grasp()
+        handle = self._handle(self.mover)
+        if handle is not None:
+            try:
+                return super()._grasp_pose()
+            except ExpertError:
+                return self._handle_grasp(*handle)
         try:
             return super()._grasp_pose()
         except ExpertError as exc:
@@ -139,30 +192,94 @@ class GoalExpert(PickPlaceExpert):
                 raise
             return self._rim_grasp()
 
+    def _rim(self, body: str) -> tuple[np.ndarray, float, float, np.ndarray | None] | None:
+        """The rim of ``body`` when it is a hollow stand-in (a bowl, a mug): its axis's
+        point at the rim's top (world, m), the wall's mid radius and depth [m], and the
+        world direction (unit, xy) of a handle beside it (None without one); None for an
+        object without a rim (solid, or the user's original)."""
+        u = self.env.unwrapped
+        if u.scene.sources.get(body) != "standins":
+            return None
+        rim = getattr(CATEGORIES.get(u.task.objects[body]), "rim", None)
+        if rim is None:
+            return None
+        w = self.world
+        bid = w.model.body(body).id
+        rot = w.data.xmat[bid].reshape(3, 3)
+        axis = w.data.xpos[bid] + rot @ np.array([rim.center[0], rim.center[1], rim.top])
+        offset = (rot @ np.array([rim.center[0], rim.center[1], 0.0]))[:2]
+        handle = None
+        if np.linalg.norm(offset) > 1e-3:  # the box centre lies between the cup and its handle
+            handle = -offset / np.linalg.norm(offset)
+        return axis, rim.radius, rim.depth, handle
+
     def _rim_grasp(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(TCP position, rotation, pre-grasp joints) of a grasp across the wall of a wide
-        object (a bowl's or mug's rim, a plate's edge): the fingers straddle the wall
-        :data:`RIM_INSET` inside the outline, closing radially. Directions facing the arm
-        come first; collision-free and untilted ones win."""
+        object: one finger inside, one outside, closing radially. A hollow stand-in's wall
+        (:meth:`_rim`) is taken :data:`RIM_DEPTH` below its top at its mid-surface, away from
+        a handle; another wide object :data:`RIM_INSET` inside its outline. Directions facing
+        the arm come first; collision-free and untilted ones win."""
         w, arm = self.world, self.arm
         body = self.mover
         box = object_box(w.model, w.data, body)
-        radius = float(min(box.half[0], box.half[1]))
-        z = max(box.top - RIM_DEPTH, w.table_top_z + TIP_CLEARANCE + TIP_PAST_TCP)
+        rim = self._rim(body)
+        handle = None
+        if rim is not None:
+            axis, radius, depth, handle = rim
+            center, top = axis[:2], float(axis[2])
+            z = top - min(RIM_DEPTH, depth - TIP_PAST_TCP - 0.002)
+        else:
+            center, top = box.center[:2], box.top
+            radius = float(min(box.half[0], box.half[1])) - RIM_INSET
+            z = top - RIM_DEPTH
+        z = max(z, w.table_top_z + TIP_CLEARANCE + TIP_PAST_TCP)
         base = arm.base_xy(w.data)
-        toward = base - box.center[:2]
+        toward = base - center
         toward /= max(float(np.linalg.norm(toward)), 1e-9)
         angles = np.arange(RIM_DIRECTIONS) * 2 * np.pi / RIM_DIRECTIONS
-        dirs = sorted(
-            (np.array([np.cos(a), np.sin(a)]) for a in angles), key=lambda d: -float(d @ toward)
-        )
-        arm.checker.allowed = set(w.body_geoms(body)) | self._ignored
+        dirs = [np.array([np.cos(a), np.sin(a)]) for a in angles]
+        if handle is not None:  # keep the fingers off the handle
+            dirs = [d for d in dirs if float(d @ handle) < HANDLE_COS]
+        dirs.sort(key=lambda d: -float(d @ toward))
+        return self._best_grasp([(np.array([*(center + radius * d), z]), d) for d in dirs], "rim")
+
+    def _handle(self, body: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """Where a handle grasp takes ``body`` when it is a stand-in with a handle (a pan, a
+        moka pot): the TCP position (world, m) and the horizontal closing direction across
+        the bar (unit); None without a handle."""
+        u = self.env.unwrapped
+        if u.scene.sources.get(body) != "standins":
+            return None
+        handle = getattr(CATEGORIES.get(u.task.objects[body]), "handle", None)
+        if handle is None:
+            return None
+        w = self.world
+        bid = w.model.body(body).id
+        rot = w.data.xmat[bid].reshape(3, 3)
+        local = np.array(handle.center)
+        local[2] = max(local[2], handle.top - GRASP_DEPTH)
+        p = w.data.xpos[bid] + rot @ local
+        along = rot @ np.array([handle.axis[0], handle.axis[1], 0.0])
+        across = np.array([-along[1], along[0]])
+        return p, across / max(float(np.linalg.norm(across)), 1e-9)
+
+    def _handle_grasp(self, p: np.ndarray, across: np.ndarray):
+        """(TCP position, rotation, pre-grasp joints) of a grasp closing across a handle's
+        bar at ``p``, the fingers along ``across`` (either way round)."""
+        return self._best_grasp([(p, across), (p, -across)], "handle")
+
+    def _best_grasp(
+        self, candidates: list[tuple[np.ndarray, np.ndarray]], kind: str
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The best of ``candidates`` (TCP position, horizontal closing direction), in order
+        of preference: reachable, then collision-free, untilted and earliest first."""
+        w, arm = self.world, self.arm
+        arm.checker.allowed = set(w.body_geoms(self.mover)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None
         errors: list[str] = []
         for tilt in GRASP_TILTS[:3]:
-            for rank, d in enumerate(dirs):
-                p = np.array([*(box.center[:2] + (radius - RIM_INSET) * d), z])
+            for rank, (p, d) in enumerate(candidates):
                 rot = top_down_rotation(np.array([d[0], d[1], 0.0]), tilt)
                 try:
                     q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
@@ -179,34 +296,92 @@ class GoalExpert(PickPlaceExpert):
             if best is not None and best[0] < 1e3:
                 break
         if best is None:
-            raise ExpertError("no reachable rim grasp: " + "; ".join(errors[:3]))
+            raise ExpertError(f"no reachable {kind} grasp: " + "; ".join(errors[:3]))
         if best[0] >= 1e3:
-            self.warnings.append("every rim grasp collides")
+            self.warnings.append(f"every {kind} grasp collides")
         return best[1], best[2], best[3]
 
-    def _place_of(self, rel: Relation) -> tuple[np.ndarray, float]:
-        """World (x, y) of where ``rel`` puts its mover, and the support's top z [m]."""
+    def _support_top(self, place: str, xy: np.ndarray, reach: float, top: float) -> float:
+        """Where the mover comes to rest on object ``place`` near world ``xy``: the highest
+        surface of ``place`` that rays straight down hit at ``xy`` and on a circle of radius
+        ``reach`` [m] (the mover's footprint) around it, world z [m]; ``top`` (the place's
+        top) when no ray hits it. A bowl's or a plate's floor is lower than its rim."""
+        w = self.world
+        root = int(w.model.body_rootid[w.model.body(place).id])
+        mover = w.model.body(self.mover).id
+        geomid = np.zeros(1, dtype=np.int32)
+        hits = []
+        offsets = [np.zeros(2)] + [
+            reach * np.array([np.cos(a), np.sin(a)]) for a in np.arange(8) * np.pi / 4
+        ]
+        for off in offsets:
+            start = np.array([xy[0] + off[0], xy[1] + off[1], top + 0.05])
+            dist = mujoco.mj_ray(
+                w.model, w.data, start, np.array([0.0, 0.0, -1.0]), None, 1, mover, geomid
+            )
+            g = int(geomid[0])
+            if g < 0 or dist < 0:
+                continue
+            if int(w.model.body_rootid[int(w.model.geom_bodyid[g])]) != root:
+                continue
+            hits.append(float(start[2] - dist))
+        return max(hits) if hits else top
+
+    def _place_of(self, rel: Relation) -> tuple[np.ndarray, float, float]:
+        """World (x, y) of where ``rel`` puts its mover, the support's top z and the z of
+        the surface the mover comes to rest on there [m] (:meth:`_support_top`; a site's:
+        its top, or its floor for ``In``)."""
         w = self.world
         if rel.kind == "object":
             box = object_box(w.model, w.data, rel.place)
             bid = w.model.body(rel.place).id
             xy = w.data.xpos[bid][:2].copy()
-            return xy, box.top
+            mover = object_box(w.model, w.data, rel.mover)
+            reach = FOOTPRINT * float(min(mover.half[0], mover.half[1]))
+            return xy, box.top, self._support_top(rel.place, xy, reach, box.top)
         sid = w.model.site(rel.place).id
         pos = w.data.site_xpos[sid]
         top = float(pos[2] + w.model.site_size[sid][2])
-        if rel.predicate == "In":
-            top = float(pos[2] - w.model.site_size[sid][2])
-        if int(w.model.site_bodyid[sid]) != 0:
+        rest = top
+        if rel.predicate == "In":  # into the site's box: onto its floor
+            rest = float(pos[2] - w.model.site_size[sid][2])
+        if int(w.model.site_bodyid[sid]) != 0:  # a region of a fixture or object: over it
             owner = w.model.body(int(w.model.site_bodyid[sid])).name
-            top = max(top, object_box(w.model, w.data, owner).top) if rel.predicate == "On" else top
-        return pos[:2].copy(), top
+            top = max(top, object_box(w.model, w.data, owner).top)
+            if rel.predicate == "On":
+                rest = top
+        return pos[:2].copy(), top, rest
+
+    def _site_yaws(self, rel: Relation, box: Any) -> tuple[float, ...]:
+        """Yaw turns [rad] of the held object (its oriented ``box``) to try above the place,
+        in order: for ``In`` a site, those that line its long side up with the site's long
+        side (either way round; both sides of a square site) first, then
+        :data:`PLACE_YAWS`; for anything else :data:`PLACE_YAWS`."""
+        if rel.predicate != "In" or rel.kind == "object":
+            return PLACE_YAWS
+        w = self.world
+        sid = w.model.site(rel.place).id
+        mat = w.data.site_xmat[sid].reshape(3, 3)
+        half = w.model.site_size[sid]
+        horizontal = [k for k in range(3) if abs(box.axes[2, k]) < 0.7]
+        if len(horizontal) < 2:
+            return PLACE_YAWS
+        long = max(horizontal, key=lambda k: box.half[k])
+        a = float(np.arctan2(box.axes[1, long], box.axes[0, long]))
+        targets = [0, 1] if abs(half[0] - half[1]) < 0.005 else [0 if half[0] > half[1] else 1]
+        yaws: list[float] = []
+        for k in targets:
+            t = float(np.arctan2(mat[1, k], mat[0, k]))
+            d = (t - a + np.pi / 2) % np.pi - np.pi / 2  # in [-pi/2, pi/2)
+            yaws += [d, d + np.pi if d < 0 else d - np.pi]
+        yaws.sort(key=abs)
+        return (*yaws, *PLACE_YAWS)
 
     def _all(self) -> Iterator[list[np.ndarray]]:
         w = self.world
         for rel in self.placements:
             self.mover = rel.mover
-            xy, top = self._place_of(rel)
+            xy, top, rest = self._place_of(rel)
             mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
             side = choose_side(mover_xy, xy)
             if side != self.side:
@@ -219,19 +394,24 @@ class GoalExpert(PickPlaceExpert):
                 self.arm.checker.keep_clear(hazards)
             else:
                 self._ignored = set(w.hazards)
-            yield from self._one(top)
+            yield from self._one(rel, top, rest)
 
-    def _one(self, support_top: float) -> Iterator[list[np.ndarray]]:
-        """One pick-and-place of ``self.mover`` onto a support whose top is at
-        ``support_top`` (world z [m]); the place is ``world.zone_center``."""
+    def _one(self, rel: Relation, support_top: float, rest: float) -> Iterator[list[np.ndarray]]:
+        """One pick-and-place of ``self.mover`` (``rel``'s) onto a support whose top is at
+        ``support_top`` and whose surface there is at ``rest`` (world z [m]: a bowl's floor
+        is below its rim); the place is ``world.zone_center``."""
         w, arm = self.world, self.arm
         body = self.mover
         obj_geoms = w.body_geoms(body)
         # held: the TCP height above the held object's bottom
         p_grasp, rot, box, held = yield from self._close_on(body)
-        lift = w.table_top_z + CARRY_CLEARANCE + held
+        # up to the carry height over the table, and at least LIFT_RISE up from a fixture
+        lift = max(w.table_top_z + CARRY_CLEARANCE + held, float(p_grasp[2]) + LIFT_RISE)
         high = support_top - w.table_top_z > HIGH_SUPPORT
-        above = support_top + (HIGH_CLEARANCE if high else CARRY_CLEARANCE) + held
+        clearance = HIGH_CLEARANCE if high else CARRY_CLEARANCE
+        if rel.predicate == "In" and rel.kind != "object":  # lowered into a container
+            clearance = IN_CLEARANCE
+        above = support_top + clearance + held
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
         yield self._line(p_grasp, p_lift, rot, 0.0)
         yield from self._settle()
@@ -243,13 +423,14 @@ class GoalExpert(PickPlaceExpert):
         self.phase = "carry"
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
+        yaws = self._site_yaws(rel, box)
         # the carried object keeps clear of the fixtures, the support and the hazards
         arm.checker.carry(w.model.body(body).id, w.data)
         try:
             for extra in PLACE_RAISE:  # a held object hanging tilted needs more room
                 try:
                     p_above, rot, q_above = self._place_pose(
-                        box.center[:2] - tcp[:2], rot, above + extra
+                        box.center[:2] - tcp[:2], rot, above + extra, yaws
                     )
                     break
                 except ExpertError:
@@ -262,7 +443,7 @@ class GoalExpert(PickPlaceExpert):
         yield from self._settle()
         self.phase = "lower"
         p_place = p_above.copy()
-        p_place[2] = support_top + RELEASE_HEIGHT + (tcp[2] - box.bottom)
+        p_place[2] = rest + RELEASE_HEIGHT + (tcp[2] - box.bottom)
         yield self._line(p_above, p_place, rot, 0.0)
         yield from self._settle()
         self.phase = "release"

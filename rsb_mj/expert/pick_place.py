@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -343,19 +343,24 @@ class PickPlaceExpert:
         return grasp.position, best[1], best[2]
 
     def _place_pose(
-        self, offset: np.ndarray, rot: np.ndarray, height: float
+        self,
+        offset: np.ndarray,
+        rot: np.ndarray,
+        height: float,
+        yaws: Sequence[float] = PLACE_YAWS,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(TCP position, rotation, joints) above the zone that put the held object's center
         over the zone's center, the TCP at ``height``; ``offset`` is the object's center
         minus the TCP in xy [m]. The grasp's yaw is kept when that pose is reachable and
         collision-free, else the gripper turns about the vertical (turning the object with
-        it) to the nearest yaw in :data:`PLACE_YAWS` that is.
+        it) to the nearest yaw in :data:`PLACE_YAWS` that is (or the first of ``yaws`` [rad]
+        that is, when given).
         """
         w, arm = self.world, self.arm
         arm.checker.allowed = set(w.body_geoms(self.mover)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         errors = []
-        for yaw in PLACE_YAWS:
+        for yaw in yaws:
             c, s = np.cos(yaw), np.sin(yaw)
             turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
             off = turn[:2, :2] @ offset

@@ -13,7 +13,6 @@ from typing import Any
 import mujoco
 import numpy as np
 
-from rsb_mj.env.views import SimView
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.expert.collision import subtree_bodies
 from rsb_mj.expert.hazards import hazard_clearances
@@ -106,8 +105,10 @@ def world_of(env: Any) -> World:
     if zone_c.shape == (2,):
         zone_c = np.array([zone_c[0], zone_c[1], scene.table_top_z])
     bodies = dict(zip(scene.candidates, scene.candidate_bodies, strict=True))
-    # A policy's SimView carries its own seed; a bare env (scripts, tests) the episode's.
-    seed = u.seed if isinstance(u, SimView) else u.episode.seed
+    # A bare env (scripts, tests, the env's held start) has its episode and so its seed; a
+    # policy's SimView (rsb_mj.env.views) has no episode, only a seed of its own.
+    episode = getattr(u, "episode", None)
+    seed = episode.seed if episode is not None else u.seed
     return World(
         model=u.model,
         data=u.data,

@@ -9,9 +9,10 @@ Shipped configs, one per suite: ``rsb_mj/integrations/configs/rsb_<suite>.yaml``
 Tasks: one per suite (``name`` = suite name); episode ``k`` of a task is row
 ``start + k`` of the suite's frozen table (``episodes_per_task`` in the config, at most the
 table's size). vla-eval sends the task dict, including ``episode_idx``, to the model
-server; the frozen tables are public, so an evaluation that must not trust its server
-should set ``shuffle_seed`` (kept in the config, never sent) to draw the rows in a secret
-order. Better, ``tables: DIR`` runs the private eval tables of a folder (``rsb episodes
+server; the frozen tables are public, so an ordinary run that must not trust its server
+should set ``shuffle_seed`` (kept in the config, never sent) to draw the rows in an order
+the server does not know. Better, a sealed run (below) orders them by the private secret,
+and ``tables: DIR`` runs the private eval tables of a folder (``rsb episodes
 build --private``, :mod:`rsb_mj.tables.private.build`; checked against its private manifest):
 the task dict stays ``{"name": suite, "suite": suite}`` and ``episode_idx`` is then a
 position in a table the server has never seen, and the instruction it gets asks a question
@@ -60,15 +61,30 @@ metrics are ``{"sealed": true}`` only, the step rows of vla-eval's recorder carr
 ``action`` and ``state`` but no ``reward``, ``success`` or ``grasped``, and an episode ends
 as it would had the candidate first grasped been the answer (one pacing scorer per
 candidate, as ``rsb eval --sealed`` does: :class:`rsb_mj.evaluation.rollout.Rollout`), so
-``steps`` and ``elapsed_sec`` do not tell a right choice from a wrong one. The outcomes go
-to ``outcomes`` (a JSON Lines file, one line per episode with the metrics above and the
-table ``row``; required in a sealed run, never sent), written once, atomically, when the
-benchmark is cleaned up at the end of the run: keep it where the server cannot read it.
+``steps`` and ``elapsed_sec`` do not tell a right choice from a wrong one. A sealed run
+holds the private secret (``secret_file``, the one the tables were drawn from; required):
+episode ``k`` is the ``k``-th row of the secret-seeded order ``rsb eval --sealed`` uses
+(:func:`rsb_mj.evaluation.sealed.sealed_order`, keyed by the secret, the policy named
+:data:`POLICY`), so pair partners and level twins are neither adjacent nor predictable
+(``shuffle_seed`` is refused: a public seed orders nothing secretly). The outcomes go to
+``outcomes`` (a JSON Lines file, one line per episode with the metrics above and the table
+``row``; required in a sealed run, never sent), written once, atomically, when the benchmark
+is cleaned up at the end of the run: keep it where the server cannot read it. Each line
+carries ``"signature"``, the HMAC chain of ``rsb eval``'s sealed records
+(:func:`rsb_mj.evaluation.sealed.sign_row`, the secret's record key);
+``python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET``
+verifies every line (an edited, moved, removed or foreign line is refused with
+``file:line``) before it reports the rates.
+
+Policy faults: in a sealed run an action that is not one (not a (14,) array of finite
+numbers) is the server's own fault, a scored failure (``policy_fault: true`` in its
+outcome, ``done`` at once), not an exception vla-eval would record as an unscored error,
+so a server cannot have the episodes it is unsure of excluded; an ordinary run raises
+:class:`~rsb_mj.errors.EnvError` and vla-eval records the episode's ``failure_reason``.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -82,6 +98,8 @@ from vla_eval.types import Action, EpisodeResult, Observation, Task
 from rsb_mj.atomic import atomic_write_text
 from rsb_mj.datasets.lerobot import CONVENTION, MOTORS
 from rsb_mj.errors import EnvError, RsbError
+from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign_row
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.scene.aloha import HOME_ARM
 from rsb_mj.scoring.scorer import EpisodeScorer
@@ -105,6 +123,28 @@ CONFIGS_DIR = Path(__file__).parent / "configs"
 HOME_STATE = np.array([*HOME_ARM, 1.0, *HOME_ARM, 1.0])
 #: The camera that ``recorder.record_video`` receives (rsb eval's --video camera too).
 VIDEO_CAMERA = "head"
+#: The policy name a sealed run's order is keyed with (the model server is not known here).
+POLICY = "vla-eval"
+
+
+def _action_fault(action: Any) -> str | None:
+    """Why a model server's reply is not one action (``{"actions": (14,) finite}``), or
+    None when it is one."""
+    raw = action.get("actions") if isinstance(action, dict) else None
+    try:
+        arr = np.asarray(raw, dtype=np.float64) if raw is not None else None
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.shape != (14,):
+        shape = None if arr is None else arr.shape
+        return (
+            f"model server action {{'actions': shape {shape}}}; expected one (14,) "
+            "joint-position target per step (chunks: set chunk_size on the server)"
+        )
+    if not np.isfinite(arr).all():
+        where = np.flatnonzero(~np.isfinite(arr)).tolist()
+        return f"model server action has non-finite values at index {where}"
+    return None
 
 
 def config_path(suite: str) -> Path:
@@ -132,8 +172,11 @@ class RsbBenchmark(StepBenchmark):
             shipped table; never sent to the server. Implies ``sealed``.
         sealed: send no outcome to the server (see the module docstring); None: sealed
             exactly when ``tables`` is set. ``False`` with ``tables`` is refused.
-        outcomes: the JSON Lines file a sealed run writes its outcomes to at cleanup
-            (required when sealed; refused otherwise).
+        outcomes: the JSON Lines file a sealed run writes its signed outcomes to at
+            cleanup (required when sealed; refused otherwise).
+        secret_file: the private secret of a sealed run (required when sealed; with
+            ``tables``, the one they were drawn from): it orders the episodes and signs
+            the outcomes; never sent.
     """
 
     render_backends: ClassVar[frozenset[str]] = frozenset({"gpu", "cpu"})
@@ -160,6 +203,7 @@ class RsbBenchmark(StepBenchmark):
         tables: str | None = None,
         sealed: bool | None = None,
         outcomes: str | None = None,
+        secret_file: str | None = None,
     ) -> None:
         super().__init__()
         self.suite = get_suite(suite)
@@ -180,11 +224,30 @@ class RsbBenchmark(StepBenchmark):
             )
         if outcomes and not sealed:
             raise RsbError("outcomes: PATH is for sealed runs; an ordinary run reports metrics")
+        if sealed and not secret_file:
+            raise RsbError(
+                "sealed: true needs secret_file: PATH, the private secret (with tables:, the "
+                "one they were drawn from) that orders the episodes and signs the outcomes"
+            )
+        if secret_file and not sealed:
+            raise RsbError("secret_file: PATH is for sealed runs (sealed: true, or tables:)")
+        if sealed and shuffle_seed is not None:
+            raise RsbError(
+                "shuffle_seed with a sealed run: its episodes run in the order of the private "
+                "secret (drop shuffle_seed)"
+            )
+        self._seal: Seal | None = (
+            read_seal(Path(secret_file), Path(tables) if tables else None)
+            if sealed and secret_file
+            else None
+        )
         self.sealed = bool(sealed)
         self._outcomes_path = Path(outcomes) if outcomes else None
         self._outcomes: list[dict[str, Any]] = []
         self._pacing: dict[str, EpisodeScorer] = {}
         self._row = -1
+        self._fault: str | None = None  # the server's own fault that ended the episode
+        self._last_obs: Any = None
         rows = table_rows(self.suite.name, split, tables)
         if not 0 <= start < len(rows):
             raise RsbError(
@@ -194,6 +257,10 @@ class RsbBenchmark(StepBenchmark):
         order = np.arange(start, len(rows))
         if shuffle_seed is not None:
             order = np.random.default_rng(shuffle_seed).permutation(order)
+        if self._seal is not None:
+            max_steps = self.suite.max_steps
+            jobs = [Job(self.suite.name, split, int(i), POLICY, max_steps) for i in order]
+            order = np.array([job.index for job in sealed_order(jobs, self._seal)], dtype=int)
         self._rows = [rows[i] for i in order]
         self._row_index = [int(i) for i in order]
         self.send_wrist_image = bool(send_wrist_image)
@@ -266,6 +333,7 @@ class RsbBenchmark(StepBenchmark):
             self._env = gymnasium.make(self.suite.env_id, **self._env_kwargs)
         obs, info = self._env.reset(options={"episode": self._rows[k]})
         self._row = self._row_index[k]
+        self._fault, self._last_obs = None, obs
         if self.sealed:
             u = self._env.unwrapped
             cands = tuple(u.scene.candidates)
@@ -277,16 +345,15 @@ class RsbBenchmark(StepBenchmark):
 
     def step(self, action: Action) -> StepResult:
         """One 20 Hz control step with the ``actions`` of the server's reply."""
-        raw = action.get("actions") if isinstance(action, dict) else None
-        arr = np.asarray(raw, dtype=np.float64) if raw is not None else None
-        if arr is None or arr.shape != (14,):
-            shape = None if arr is None else arr.shape
-            raise EnvError(
-                f"model server action {{'actions': shape {shape}}}; expected one (14,) "
-                "joint-position target per step (chunks: set chunk_size on the server)"
-            )
+        fault = _action_fault(action)
+        if fault is not None:
+            if not self.sealed:
+                raise EnvError(fault)
+            return self._policy_fault(fault)
+        arr = np.asarray(action["actions"], dtype=np.float64)
         arr = self.convention.actions_from_server(arr[None])[0]
         obs, reward, terminated, truncated, info = self._env.step(arr)
+        self._last_obs = obs
         outcome = self._env.unwrapped.scorer.outcome
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
         if self.sealed:
@@ -308,6 +375,13 @@ class RsbBenchmark(StepBenchmark):
         return StepResult(
             obs=obs, reward=float(reward), done=bool(terminated or truncated), info=info
         )
+
+    def _policy_fault(self, fault: str) -> StepResult:
+        """Sealed: end the episode at once as the server's own failure (its outcome says
+        so; the scene does not move)."""
+        self._fault = fault
+        self._recorder.record_step(done=True)
+        return StepResult(obs=self._last_obs, reward=0.0, done=True, info={})
 
     def _paced_end(self) -> bool:
         """Sealed: whether a decided episode ends now, i.e. when the scorer taking the
@@ -347,7 +421,11 @@ class RsbBenchmark(StepBenchmark):
         }
         if not self.sealed:
             return result
-        self._outcomes.append({"suite": self.suite.name, "row": self._row, **result})
+        if self._fault is not None:  # the server's own fault: a scored failure
+            result["success"] = result["correct_choice"] = False
+        outcome = {"suite": self.suite.name, "row": self._row, **result}
+        outcome["policy_fault"] = self._fault is not None
+        self._outcomes.append(outcome)
         return {"sealed": True}
 
     def cleanup(self) -> None:
@@ -355,9 +433,12 @@ class RsbBenchmark(StepBenchmark):
         if self._env is not None:
             self._env.close()
             self._env = None
-        if self._outcomes_path is not None and self._outcomes:
-            lines = "".join(json.dumps(o, sort_keys=True) + "\n" for o in self._outcomes)
-            atomic_write_text(self._outcomes_path, lines, mode=0o600)
+        if self._outcomes_path is not None and self._outcomes and self._seal is not None:
+            lines, previous = [], ""
+            for outcome in self._outcomes:
+                line, previous = sign_row(outcome, self._seal, previous)
+                lines.append(line + "\n")
+            atomic_write_text(self._outcomes_path, "".join(lines), mode=0o600)
 
 
-__all__ = ["ACTION_SPEC", "RsbBenchmark", "config_path"]
+__all__ = ["ACTION_SPEC", "POLICY", "RsbBenchmark", "config_path"]

@@ -16,6 +16,18 @@ shards share ``DIR/recording-ID.sqlite`` and take episodes from one queue in it)
 ``vla-eval export DIR/recording-ID.sqlite`` writes one aggregate per benchmark with every
 shard's episodes, which this module reads like an unsharded run's. An aggregate vla-eval
 marks ``partial`` (a shard missing or unfinished work items) is summarized and flagged.
+
+Sealed runs (``sealed: true`` or ``tables:``; :mod:`rsb_mj.integrations.vla_eval`) send the
+server no outcome and keep their aggregate's metrics at ``{"sealed": true}``; their
+outcomes are in the benchmark's signed ``outcomes`` file, read with the secret::
+
+    python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET
+
+Every line is verified first (:func:`rsb_mj.evaluation.sealed.verify`, the HMAC chain
+``rsb report`` checks on a sealed ``rsb eval`` run): an edited, moved, removed or foreign
+line is refused with ``file:line``. An episode the server itself failed (an action that is
+not one) is in the outcomes as a failure (``policy_fault``, counted in the rates and in its
+own column); an episode vla-eval aborted (no answer from the server) has no outcome.
 """
 
 from __future__ import annotations
@@ -25,8 +37,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, RsbError
 from rsb_mj.evaluation.metrics import nsg, wilson
+from rsb_mj.evaluation.sealed import SIGNATURE, Seal, verify
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,7 @@ class VlaEvalSummary:
         grasped, success: GSR and TSR counts.
         partial: vla-eval marked the aggregate partial (a shard missing or work items
             unfinished: rerun the shards with the same ``--eval-id`` and export again).
+        policy_faults: scored episodes the server failed itself (sealed outcomes).
     """
 
     benchmark: str
@@ -49,6 +63,7 @@ class VlaEvalSummary:
     grasped: int
     success: int
     partial: bool = False
+    policy_faults: int = 0
 
     @property
     def gsr(self) -> float:
@@ -78,6 +93,11 @@ def summarize_aggregate(path: Path) -> VlaEvalSummary:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise EvalError(f"{path}: not a vla-eval aggregate ({exc})") from None
     scored = [ep for ep in episodes if not ep.get("failure_reason")]
+    if any(ep.get("metrics") == {"sealed": True} for ep in scored):
+        raise EvalError(
+            f"{path}: a sealed run; its outcomes are in the benchmark's outcomes file: "
+            "--outcomes FILE --secret-file SECRET"
+        )
     choices = {int(ep["metrics"]["choices"]) for ep in scored if "choices" in ep.get("metrics", {})}
     if len(choices) > 1:
         raise EvalError(f"{path}: episodes with {sorted(choices)} choices in one benchmark entry")
@@ -99,6 +119,58 @@ def summarize_aggregate(path: Path) -> VlaEvalSummary:
     )
 
 
+#: Keys of one sealed outcome line (besides its ``signature``).
+OUTCOME_KEYS = frozenset(
+    {"suite", "row", "success", "grasped", "correct_choice", "choice", "choices", "policy_fault"}
+)
+
+
+def summarize_outcomes(path: Path, seal: Seal) -> list[VlaEvalSummary]:
+    """The rates of a sealed run's signed outcomes file, one row per suite (in file order),
+    after every line is verified against ``seal``.
+
+    Raises:
+        EvalError: ``path:line: ...`` for a line that is not signed, whose signature does not
+            match (edited, moved, removed lines before it, another run or secret), or that
+            is not an outcome; a file that holds none.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise EvalError(f"{path}: no such outcomes file")
+    verify(path, seal)
+    rows: dict[str, list[dict]] = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        row.pop(SIGNATURE, None)
+        if set(row) != OUTCOME_KEYS:
+            raise EvalError(
+                f"{path}:{number}: not a sealed RSB outcome (keys {sorted(row)}; expected "
+                f"{sorted(OUTCOME_KEYS)})"
+            )
+        rows.setdefault(str(row["suite"]), []).append(row)
+    if not rows:
+        raise EvalError(f"{path}: no outcomes")
+    out = []
+    for suite, group in rows.items():
+        choices = {int(r["choices"]) for r in group}
+        if len(choices) > 1:
+            raise EvalError(f"{path}: {suite} outcomes with {sorted(choices)} choices")
+        out.append(
+            VlaEvalSummary(
+                benchmark=suite,
+                choices=choices.pop(),
+                episodes=len(group),
+                errors=0,
+                grasped=sum(bool(r["grasped"]) for r in group),
+                success=sum(bool(r["success"]) for r in group),
+                policy_faults=sum(bool(r["policy_fault"]) for r in group),
+            )
+        )
+    return out
+
+
 def summarize(results_dir: Path) -> list[VlaEvalSummary]:
     """Rates of every ``*_aggregate.json`` in ``results_dir``, by file name.
 
@@ -118,26 +190,45 @@ def format_table(rows: list[VlaEvalSummary]) -> str:
         lo, hi = wilson(k, n)
         return f"{k}/{n} = {k / n if n else 0:.3f} [{lo:.3f}, {hi:.3f}]"
 
-    lines = ["| benchmark | N | GSR | TSR | nSG | errors |", "|---|---|---|---|---|---|"]
+    faults = any(r.policy_faults for r in rows)
+    head = "| benchmark | N | GSR | TSR | nSG | errors |" + (" policy faults |" if faults else "")
+    lines = [head, "|---" * (7 if faults else 6) + "|"]
     for r in rows:
         score = "n/a" if r.nsg is None else f"{r.nsg:.3f}"
         name = f"{r.benchmark} (partial)" if r.partial else r.benchmark
         lines.append(
             f"| {name} | {r.choices} | {rate(r.grasped, r.episodes)} | "
             f"{rate(r.success, r.episodes)} | {score} | {r.errors} |"
+            + (f" {r.policy_faults} |" if faults else "")
         )
     return "\n".join(lines)
 
 
+USAGE = (
+    "usage: python -m rsb_mj.integrations.vla_eval_results RESULTS_DIR\n"
+    "       python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET"
+)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the table of a vla-eval results folder; exit 0, or 2 on an error."""
+    """Print the table of a vla-eval results folder, or of a sealed run's outcomes file;
+    exit 0, or 2 on an error (one line naming the file, and line where there is one)."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m rsb_mj.integrations.vla_eval_results RESULTS_DIR", file=sys.stderr)
-        return 2
     try:
-        print(format_table(summarize(Path(args[0]))))
-    except EvalError as exc:
+        if len(args) == 1 and not args[0].startswith("--"):
+            rows = summarize(Path(args[0]))
+        elif len(args) == 4 and args[0::2] in (
+            ["--outcomes", "--secret-file"],
+            ["--secret-file", "--outcomes"],
+        ):
+            given = dict(zip(args[0::2], args[1::2], strict=True))
+            seal = Seal.read(Path(given["--secret-file"]))
+            rows = summarize_outcomes(Path(given["--outcomes"]), seal)
+        else:
+            print(USAGE, file=sys.stderr)
+            return 2
+        print(format_table(rows))
+    except RsbError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -109,8 +109,8 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "white_yellow_mug": CategoryInfo("white and yellow mug", 0.082, False),  # 12.5 x 10.0 cm
     "wine_bottle": CategoryInfo("wine bottle", 0.033, False),  # 4.4 x 4.4 cm
     "moka_pot": CategoryInfo("moka pot", 0.08, False),  # 13.5 x 8.1 cm
-    "black_book": CategoryInfo("black book", 0.061, False),  # 11.4 x 3.1 cm
-    "yellow_book": CategoryInfo("yellow book", 0.054, False),  # 10.2 x 2.8 cm
+    "black_book": CategoryInfo("black book", 0.051, False),  # 9.5 x 3.1 cm
+    "yellow_book": CategoryInfo("yellow book", 0.046, False),  # 8.5 x 2.8 cm
     "basket": CategoryInfo("basket", 0.111, False),  # 16.0 x 15.0 cm
     "wooden_tray": CategoryInfo("wooden tray", 0.172, False),  # 29.8 x 16.7 cm
     "tomato": CategoryInfo("tomato", 0.038, False),  # 5.2 x 5.2 cm

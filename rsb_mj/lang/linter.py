@@ -26,7 +26,8 @@ __all__ = [
     "load_task",
 ]
 
-#: The code of the rule listing what rsb_mj cannot build in a scene (``target="rsb"``).
+#: The code of the rule listing what the question environment cannot build
+#: (``target="question"``).
 FOREIGN_SCENE = "RSB510"
 
 
@@ -34,9 +35,11 @@ def _sort_key(d: Diagnostic) -> tuple[int, int, str]:
     return (d.span.line, d.span.column, d.code)
 
 
-#: What ``target`` may be: None (the file as it declares itself) or ``"rsb"`` (a scene rsb_mj
-#: must build, e.g. a LIBERO file given to the environment: RSB510 lists what it lacks).
-TARGETS = ("rsb",)
+#: What ``target`` may be: None (the file as it declares itself), ``"rsb"`` (a scene rsb_mj
+#: must build and run: a goal task of a tier rsb_mj does not build is an error, RSB530) or
+#: ``"question"`` (a question scene, what :class:`rsb_mj.env.RsbEnv` asks: a LIBERO file then
+#: lists what it lacks as RSB510).
+TARGETS = ("rsb", "question")
 
 
 def lint_problem(
@@ -159,12 +162,14 @@ def load_task(path: str | Path, *, target: str | None = None) -> Problem:
 
     Args:
         path: the task file.
-        target: ``"rsb"`` to require a scene rsb_mj can build (what the environment asks):
-            a LIBERO / VLA-Arena file then fails with every part rsb_mj lacks (RSB510).
+        target: ``"rsb"`` to require a scene rsb_mj can build and run (a goal task of a
+            tier rsb_mj does not build fails, RSB530); ``"question"`` to require a question
+            scene (what the question environment asks): a LIBERO / VLA-Arena file then
+            fails with every part it lacks (RSB510).
 
     Raises:
         TaskFileError: (a :class:`~rsb_mj.errors.TaskError`) listing every error diagnostic
-            as ``path:line:col: CODE name: message``; with ``target="rsb"`` and RSB510
+            as ``path:line:col: CODE name: message``; with ``target="question"`` and RSB510
             findings, a first line says that rsb_mj cannot build the scene.
     """
     text, diagnostics = read_source(path)

@@ -9,6 +9,13 @@ has in our templates; built offline by ``tools/build_synonyms.py``): nothing is 
 
 Randomness: ``numpy.random.default_rng([episode.seed, 0x574C, level])`` ("WL"), so the same
 episode and level give the same instruction.
+
+Goal tasks (LIBERO / VLA-Arena files, :func:`perturb_goal_instruction`): the whole ``:language``
+is the command, so level K substitutes K of its words found in the same table, except the
+words in :data:`GOAL_KEPT` (their sense in the table is not the one goal instructions use:
+"right" is *correct* in the table, a side in "the right compartment"). With the shipped
+table, LIBERO's and VLA-Arena's instructions have 0-2 substitutable words ("put", "place",
+"take", "table", "region"), so levels above that change no further word.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ LANGUAGE_LEVELS = (0, 1, 2, 3, 4)
 LANGUAGE_SEED_TAG = 0x574C
 _FIELD = re.compile(r"\{[^{}]*\}")
 _WORD = re.compile(r"[a-z]+")
+#: Words of the table that goal instructions use in another sense (never substituted there).
+GOAL_KEPT = frozenset({"right", "correct", "answer", "letter", "option", "block"})
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
@@ -143,3 +152,49 @@ def perturb_instruction(
     perturbed = _fill(dataclasses.replace(template, text=text), values)
     record.update(slots=len(slots), substituted=count, substitutions=subs)
     return perturbed, record
+
+
+def goal_slots(instruction: str) -> list[tuple[int, int, str]]:
+    """Substitutable words of a goal task's instruction as (start, end, word), in text order
+    (whole words of the synonym table in any case, less :data:`GOAL_KEPT`)."""
+    table = synonym_table()
+    return [
+        (m.start(), m.end(), m.group())
+        for m in _WORD.finditer(instruction.lower())
+        if m.group() in table and m.group() not in GOAL_KEPT
+    ]
+
+
+def perturb_goal_instruction(instruction: str, seed: int, level: int) -> tuple[str, dict[str, Any]]:
+    """A goal task's instruction (its ``:language``) with ``level`` words substituted, drawn
+    from ``default_rng([seed, 0x574C, level])`` as :func:`perturb_instruction` draws.
+
+    Returns:
+        (instruction, record): ``record`` as :func:`perturb_instruction`'s (``offset``: the
+        character offset in the instruction).
+
+    Raises:
+        EpisodeError: for an invalid level.
+    """
+    level = check_level(level)
+    record: dict[str, Any] = {"level": level, "slots": 0, "substituted": 0, "substitutions": []}
+    if level == 0:
+        return instruction, record
+    slots = goal_slots(instruction)
+    rng = np.random.default_rng([int(seed), LANGUAGE_SEED_TAG, level])
+    count = min(level, len(slots))
+    chosen = sorted(int(i) for i in rng.choice(len(slots), size=count, replace=False))
+    table = synonym_table()
+    subs = []
+    for i in chosen:
+        start, _, word = slots[i]
+        substitute = table[word][int(rng.integers(len(table[word])))]
+        if instruction[start].isupper():  # "Put the bowl ..." -> "Place the bowl ..."
+            substitute = substitute[0].upper() + substitute[1:]
+        subs.append({"word": word, "substitute": substitute, "offset": start})
+    text = instruction
+    for sub in reversed(subs):  # right to left keeps the earlier offsets valid
+        start = sub["offset"]
+        text = text[:start] + sub["substitute"] + text[start + len(sub["word"]) :]
+    record.update(slots=len(slots), substituted=count, substitutions=subs)
+    return text, record

@@ -22,6 +22,8 @@ Cumulative levels, as in VLA-Arena (paper section F.2):
   range), orientation kept, the offset shortened along its direction where needed so every
   candidate and the answer zone stay in the head image (:mod:`rsb_mj.perturb.framing`; the
   factor is recorded as ``scale``). V3 leaves the wrist cameras (on the arms) where they are.
+  Goal tasks (objects without named colors) spread objects wider than the head image: there
+  the corners kept in view are those the compiled camera sees.
 * V4 + sensor noise on every camera image: Gaussian with mean 0 and variance 0.085 on
   intensities in [0, 1] (sigma 0.29: VLA-Arena's ``add_noise``), drawn by inverse CDF from
   4096 equiprobable levels rounded to whole intensity steps (tails beyond 3.5 sigma cut; 2x
@@ -53,7 +55,8 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.settings import VisualSettings, read_settings
 from rsb_mj.perturb.draws import NEUTRAL_K, kelvin_rgb, scene_color, tilt_direction
-from rsb_mj.perturb.framing import box_corners, fit_scale
+from rsb_mj.perturb.framing import box_corners, fit_scale, in_view
+from rsb_mj.scene.legibility import project
 from rsb_mj.workspace import CAMERAS
 
 if TYPE_CHECKING:
@@ -149,7 +152,7 @@ class VisualPerturber:
             c: [g for g in visual if root_names[g] == c] for c in self.candidates
         }
         self._letter_mats = {i for i in range(m.nmat) if m.material(i).name.startswith("letter_")}
-        self._episode: Episode | None = None
+        self._seed: int | None = None
         self._noise: dict[str, Any] | None = None
 
     @property
@@ -171,17 +174,34 @@ class VisualPerturber:
     def apply(self, data: mujoco.MjData, episode: Episode) -> dict[str, Any]:
         """Perturb the model for ``episode`` (after its colors are set); returns the record
         ``{"visual_level", "light", "colors", "camera", "noise"}`` (None: effect off)."""
-        self._episode = episode
+        return self.apply_seed(data, episode.seed, episode.colors)
+
+    def apply_seed(
+        self, data: mujoco.MjData, seed: int, colors: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Perturb the model for the episode of ``seed`` (:meth:`apply` without an
+        :class:`Episode`, e.g. a goal task's).
+
+        Args:
+            data: the episode's data (after its layout is set).
+            seed: the episode seed every draw comes from.
+            colors: candidate -> the color name the instruction uses (only those geoms are
+                jittered); None for tasks whose objects have no named color (goal tasks):
+                every geom of a candidate is jittered, and the table keeps its distance
+                from each candidate's first geom color.
+        """
+        self._seed = int(seed)
         record: dict[str, Any] = {"visual_level": self.level}
-        record["light"] = self._light(episode) if self._on(LIGHT, "image_settings") else None
+        record["light"] = self._light() if self._on(LIGHT, "image_settings") else None
         colors_on = (
             self.level >= COLORS
             or bool(self.settings.get("random_color", "enabled"))
             or self.settings.get("image_settings", "saturation") is not None
         )
-        record["colors"] = self._colors(episode) if colors_on else None
-        record["camera"] = self._move_camera(data, episode) if self._on(CAMERA, "camera") else None
-        record["noise"] = self._noise_params(episode) if self._on(NOISE, "noise") else None
+        record["colors"] = self._colors(colors) if colors_on else None
+        camera_on = self._on(CAMERA, "camera")
+        record["camera"] = self._move_camera(data, colors is None) if camera_on else None
+        record["noise"] = self._noise_params() if self._on(NOISE, "noise") else None
         self._noise = record["noise"]
         if self.active:
             mujoco.mj_forward(self.model, data)
@@ -189,8 +209,8 @@ class VisualPerturber:
 
     # ---- effects ---------------------------------------------------------------------------
 
-    def _rng(self, episode: Episode, effect: int) -> np.random.Generator:
-        return np.random.default_rng([episode.seed, VISUAL_SEED_TAG, effect])
+    def _rng(self, effect: int) -> np.random.Generator:
+        return np.random.default_rng([self._seed or 0, VISUAL_SEED_TAG, effect])
 
     def _param(self, block: str, key: str, drawn: float, neutral: float, effect: int) -> float:
         given = self.settings.get(block, key)
@@ -198,8 +218,8 @@ class VisualPerturber:
             return float(given)
         return drawn if self.level >= effect else neutral
 
-    def _light(self, episode: Episode) -> dict[str, Any]:
-        rng, m = self._rng(episode, LIGHT), self.model
+    def _light(self) -> dict[str, Any]:
+        rng, m = self._rng(LIGHT), self.model
         b = self._param("image_settings", "brightness", rng.uniform(*BRIGHTNESS_RANGE), 0.0, LIGHT)
         c = self._param("image_settings", "contrast", rng.uniform(*CONTRAST_RANGE), 0.0, LIGHT)
         k = self._param(
@@ -227,13 +247,18 @@ class VisualPerturber:
             "light_dir": _r(dirs),
         }
 
-    def _colors(self, episode: Episode) -> dict[str, Any]:
-        rng, m = self._rng(episode, COLORS), self.model
+    def _colors(self, colors: dict[str, str] | None) -> dict[str, Any]:
+        rng, m = self._rng(COLORS), self.model
         low, high = COLOR_RANGE
         randomize = self.level >= COLORS or bool(self.settings.get("random_color", "enabled"))
         out: dict[str, Any] = {}
         if randomize:
-            avoid = [np.asarray(PALETTE[c][:3]) for c in episode.colors.values() if c in PALETTE]
+            if colors is None:
+                avoid = [
+                    m.geom_rgba[gs[0], :3].copy() for gs in self._candidate_geoms.values() if gs
+                ]
+            else:
+                avoid = [np.asarray(PALETTE[c][:3]) for c in colors.values() if c in PALETTE]
             table_rgb = scene_color(rng, low, high, avoid)
             floor_rgb = scene_color(rng, low, high, avoid)
             for g in self._table:
@@ -256,9 +281,10 @@ class VisualPerturber:
             for c in self.candidates:
                 dh = float(rng.uniform(-CANDIDATE_HUE_JITTER, CANDIDATE_HUE_JITTER))
                 ds, dv = (float(x) for x in rng.uniform(*CANDIDATE_SV_RANGE, size=2))
-                named = np.asarray(PALETTE.get(episode.colors.get(c, ""), (0, 0, 0, 1))[:3])
+                named = np.asarray(PALETTE.get((colors or {}).get(c, ""), (0, 0, 0, 1))[:3])
                 for g in self._candidate_geoms[c]:
-                    if np.allclose(m.geom_rgba[g, :3], named):  # the episode's color geoms
+                    # the episode's color geoms (every geom without named colors)
+                    if colors is None or np.allclose(m.geom_rgba[g, :3], named):
                         m.geom_rgba[g, :3] = _jitter(m.geom_rgba[g, :3], dh, ds, dv)
                     mat = int(m.geom_matid[g])
                     if mat in self._letter_mats and mat not in done:  # letter faces
@@ -273,14 +299,18 @@ class VisualPerturber:
             out["saturation"] = _r(s)
         return out
 
-    def _move_camera(self, data: mujoco.MjData, episode: Episode) -> dict[str, Any]:
-        rng = self._rng(episode, CAMERA)
+    def _move_camera(self, data: mujoco.MjData, seen_only: bool = False) -> dict[str, Any]:
+        rng = self._rng(CAMERA)
         drawn = rng.uniform(-CAMERA_RANGE_M, CAMERA_RANGE_M, size=3)
         offsets: dict[str, np.ndarray] = {}
         out: dict[str, Any] = {}
         if self.level >= CAMERA:
             geoms = [g for c in self.candidates for g in self._candidate_geoms[c]] + self._zone
             points = box_corners(self.model, data, geoms)
+            if seen_only:  # the corners the compiled camera sees
+                w, h = self.image_size
+                uv = project(self.model, data, MOVED_CAMERA, points, w, h)
+                points = points[[in_view(p[None], w, h) for p in uv]]
             scale = fit_scale(self.model, data, MOVED_CAMERA, drawn, points, *self.image_size)
             offsets[MOVED_CAMERA] = drawn * scale
             out["scale"] = scale
@@ -291,8 +321,8 @@ class VisualPerturber:
             self.model.cam_pos[cam] = self._saved["cam_pos"][cam] + offset
         return {"offset_m": {name: _r(offset) for name, offset in offsets.items()}, **out}
 
-    def _noise_params(self, episode: Episode) -> dict[str, Any]:
-        rng = self._rng(episode, NOISE)
+    def _noise_params(self) -> dict[str, Any]:
+        rng = self._rng(NOISE)
         at_level = self.level >= NOISE
         drawn_amount = rng.uniform(*SALT_PEPPER_RANGE)
         mean, var = self.settings.get("noise", "gaussian") or (
@@ -314,7 +344,7 @@ class VisualPerturber:
         """``images`` with this episode's sensor noise at control step ``step`` (unchanged
         when noise is off). Camera ``k`` is the k-th of ``CAMERAS`` (head, left, right)."""
         params = self._noise
-        if not params or self._episode is None:
+        if not params or self._seed is None:
             return images
 
         sigma, amount = float(np.sqrt(params["gaussian_var"])), params["salt_pepper"]
@@ -322,7 +352,7 @@ class VisualPerturber:
         out = {}
         for name, image in images.items():
             k = CAMERAS.index(name) if name in CAMERAS else len(CAMERAS)
-            rng = np.random.default_rng([self._episode.seed, VISUAL_SEED_TAG, NOISE, int(step), k])
+            rng = np.random.default_rng([self._seed, VISUAL_SEED_TAG, NOISE, int(step), k])
             if sigma > 0 or shift:
                 levels = rng.integers(0, GAUSS_LEVELS, size=image.shape, dtype=np.uint16)
                 offsets = _gauss_offsets(sigma)[levels] + np.int16(shift)

@@ -13,8 +13,9 @@ starts one (``PR_SET_DUMPABLE``), and the policy process gives up ``CAP_SYS_PTRA
 privileges before it imports any of the policy's code (so this holds for root too). What
 stays public stays readable: the frozen episode tables are files of the repository.
 
-Whatever the policy's code does becomes at worst an error record of the episode
-(``error_kind == "policy"``), and the run goes on with a fresh policy process: it raises
+Whatever the policy's code does becomes at worst a fault of the episode
+(``error_kind == "policy"``: a scored failure, :mod:`rsb_mj.evaluation.faults`), and the
+run goes on with a fresh policy process: it raises
 anything (``KeyboardInterrupt`` and ``SystemExit`` included), its process ends
 (``os._exit``, a crash in native code, killed), it breaks the protocol, or it forks and lets
 the copy return into the server loop (the copy is stopped before it can answer; see
@@ -332,7 +333,7 @@ class ChildPolicy(Policy):
             reply = frames.recv(self._sock)
         except frames.Closed:
             cause = _exit_cause(self._proc, self.sandboxed)
-            raise self._fail(what, f"its process {cause} (the episode is not scored)") from None
+            raise self._fail(what, f"its process {cause} (the episode is its failure)") from None
         except TimeoutError:
             raise self._fail(what, f"no answer within {timeout_s:g} s") from None
         except frames.FrameError as exc:
@@ -359,11 +360,11 @@ class ChildPolicy(Policy):
             return
         if not os.read(self._escape, 4096):  # end of file: the process is gone (said later)
             return
-        self._busy = True  # never reused: the episode is an error and the process restarted
+        self._busy = True  # never reused: the process is restarted for the next episode
         raise self._fail(
             what,
             "the policy forked a process that returned into rsb's policy loop; the copy was "
-            "stopped, and the episode is not scored",
+            "stopped, and the episode is its failure",
         )
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:

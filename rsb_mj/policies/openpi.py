@@ -39,9 +39,11 @@ interpolation) so that ``horizon`` server rows span the same wall time at the en
 
 Timeouts and retries (defaults in :mod:`rsb_mj.policies.openpi_conn`): ``connect_timeout_s``
 5, ``request_timeout_s`` 30, ``retries`` 3 with backoff 0.5, 1, 2 s (``rsb eval`` sets both
-timeouts from ``--connect-timeout``/``--request-timeout``). Faults raise
-:class:`~rsb_mj.errors.InfraError`; unusable actions (NaN, wrong shape) and server
-tracebacks raise :class:`~rsb_mj.errors.PolicyError`.
+timeouts from ``--connect-timeout``/``--request-timeout``). Faults of the connection (and a
+server unusable at connect time) raise :class:`~rsb_mj.errors.InfraError`; what the server
+answers is its own: a traceback, a reply that is not an answer (not msgpack, not a map, no
+``actions``) or unusable actions (NaN, wrong shape) raise :class:`~rsb_mj.errors.PolicyError`,
+scored as the policy's failure (:mod:`rsb_mj.evaluation.faults`).
 
 Batched requests (``rsb eval --batch``): a server whose metadata holds ``max_batch_size``
 B >= 2 gets the observations of up to B episodes waiting for actions as one request
@@ -77,7 +79,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from rsb_mj.errors import EpisodeFault, EvalError, InfraError
+from rsb_mj.errors import EpisodeFault, EvalError, InfraError, PolicyError
 from rsb_mj.policies.aloha_convention import DEFAULT_CONVENTION, GRIPPERS, get_convention
 from rsb_mj.policies.base import BatchedPolicy
 from rsb_mj.policies.chunk import check_chunk
@@ -359,7 +361,7 @@ class OpenPiPolicy(BatchedPolicy):
     def _actions(self, reply: dict[str, Any]) -> np.ndarray:
         """The reply's actions as a finite float (H, 14) array in the server's convention."""
         if "actions" not in reply:
-            raise InfraError(
+            raise PolicyError(
                 f"openpi server {self.uri}: answer has no 'actions' (keys: "
                 f"{', '.join(map(str, reply)) or 'none'})"
             )

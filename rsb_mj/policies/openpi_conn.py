@@ -13,9 +13,13 @@ closed, also during the handshake) are retried up to ``retries`` times with expo
 backoff ``backoff_s * 2**k``; a request whose connection was closed is re-sent once
 reconnected (openpi servers answer each observation on its own, so a re-sent query is
 safe). Protocol faults (garbage bytes, metadata that is not a map, an answer that is not a
-map) and request timeouts are not retried. Every failure raises
-:class:`~rsb_mj.errors.InfraError` naming the server, what happened and the limit that was
-hit; a server traceback raises :class:`~rsb_mj.errors.PolicyError`.
+map) and request timeouts are not retried. Whose fault it is (:mod:`rsb_mj.evaluation.faults`):
+what the server *says* is its own and raises :class:`~rsb_mj.errors.PolicyError` (a
+traceback, an answer that is not msgpack or not a map, a batched answer of the wrong form);
+what happens to the *connection* (refused, reset or closed after the retries, no answer
+within the request timeout) and a server that is not usable at connect time (not a websocket
+server, unusable metadata) raise :class:`~rsb_mj.errors.InfraError`, naming the server, what
+happened and the limit that was hit.
 :meth:`OpenPiConnection.request_batch` sends several observations as one request (to a
 server that advertises ``max_batch_size``), within the same one request timeout.
 """
@@ -283,10 +287,10 @@ class OpenPiConnection:
             answer = unpackb(reply)
         except WireError as exc:
             self._drop()
-            raise InfraError(f"openpi server {self.uri}: answered with {exc}") from None
+            raise PolicyError(f"openpi server {self.uri}: answered with {exc}") from None
         if not isinstance(answer, dict):
             self._drop()
-            raise InfraError(
+            raise PolicyError(
                 f"openpi server {self.uri}: answer must be a map with 'actions', got "
                 f"{type(answer).__name__} {answer!r:.80}"
             )
@@ -298,8 +302,8 @@ class OpenPiConnection:
         Reconnects (and re-sends) after a transient fault, up to ``retries`` times.
 
         Raises:
-            InfraError: on a timeout, a protocol fault or when retries are exhausted.
-            PolicyError: when the server sent its traceback.
+            InfraError: on a timeout, a fault at connect time or when retries are exhausted.
+            PolicyError: when the server sent its traceback or an answer that is not a map.
         """
         try:
             data = packb(obs)
@@ -333,9 +337,9 @@ class OpenPiConnection:
         :class:`PolicyError` where the server answered ``{"error": ...}`` for it.
 
         Raises:
-            InfraError: as :meth:`request`, or for an answer without ``batch``: a list of
-                as many maps as observations; PolicyError: when the server sent its
-                traceback (every observation of the request failed).
+            InfraError: as :meth:`request`; PolicyError: as :meth:`request` (every
+                observation of the request failed), or for an answer without ``batch``: a
+                list of as many maps as observations.
         """
         answer = self.request({"batch": list(batch)})
         items = answer.get("batch")
@@ -345,14 +349,14 @@ class OpenPiConnection:
                 if isinstance(items, list)
                 else f"keys {sorted(map(str, answer))}"
             )
-            raise InfraError(
+            raise PolicyError(
                 f"openpi server {self.uri}: a batched answer must hold 'batch': a list of "
                 f"{len(batch)} answers, one per observation; got {got}"
             )
         out: list[dict[str, Any] | EpisodeFault] = []
         for k, item in enumerate(items):
             if not isinstance(item, dict):
-                out.append(InfraError(
+                out.append(PolicyError(
                     f"openpi server {self.uri}: batched answer {k} is {type(item).__name__}, "
                     "not a map"
                 ))  # fmt: skip

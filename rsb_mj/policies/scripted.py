@@ -9,6 +9,11 @@ answer (``privileged = True``). Only the choice differs:
 * ``expert``: the correct candidate (the privileged oracle upper bound);
 * ``random-grasp``: a uniformly random candidate (chance baseline: nSG about 0);
 * ``nearest``: the candidate nearest to a gripper at reset (language-blind baseline).
+
+On a goal task (a :class:`~rsb_mj.env.views.GoalView` at reset) there is no candidate to
+choose: ``expert`` runs the goal expert (:class:`rsb_mj.expert.goal_expert.GoalExpert`, every
+relation of the goal in turn, clear of the ``:cost`` hazards); the baselines refuse with a
+:class:`~rsb_mj.errors.PolicyError` (an error record naming the policies that run).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from rsb_mj.env.views import GoalView
+from rsb_mj.errors import PolicyError
 from rsb_mj.policies.base import Policy, PolicyStatus, policy_rng
 
 
@@ -41,10 +48,26 @@ class ScriptedPolicy(Policy):
     def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """The candidate to pick and place."""
 
+    def goal_expert(self, env: GoalView) -> Any:
+        """The expert that carries out a goal task's goal; a baseline has none.
+
+        Raises:
+            PolicyError: a baseline chooses among a question task's candidates.
+        """
+        raise PolicyError(
+            f"policy {self.name}: chooses among a question task's candidates; a goal task "
+            "asks none (run expert, noop or your own policy on goal tasks)"
+        )
+
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        """Choose the target and start the expert on it."""
+        """Choose the target and start the expert on it (on a goal task: the goal
+        expert, :meth:`goal_expert`)."""
         from rsb_mj.expert import PickPlaceExpert
 
+        if isinstance(env, GoalView):
+            self.target = None
+            self._expert = self.goal_expert(env)
+            return
         rng = policy_rng(env)
         self.target = self.choose(env, info, rng)
         self._expert = PickPlaceExpert(env, self.target, rng=rng, safe=self.safe)
@@ -76,6 +99,12 @@ class ExpertPolicy(ScriptedPolicy):
     def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """The episode's target, read through the privileged channel (``env.answer``)."""
         return str(env.answer)
+
+    def goal_expert(self, env: GoalView) -> Any:
+        """The goal expert on ``env``, its generator seeded by the episode's seed."""
+        from rsb_mj.expert.goal_expert import GoalExpert
+
+        return GoalExpert(env)
 
 
 class RandomGraspPolicy(ScriptedPolicy):

@@ -17,18 +17,18 @@ from pathlib import Path
 from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
-from rsb_mj.evaluation.report_model import Section
-from rsb_mj.evaluation.report_probe import (
-    PROBE_FILE,
-    PROBE_FORMAT,
-    read_probe_tables,
-    records_sha256,
-)
 from rsb_mj.evaluation.tables import csv_text
 from rsb_mj.probing.dataset import ProbeSet, load_probe_sets
 from rsb_mj.probing.probe import LayerResult, ProbeSettings, probe_set
 from rsb_mj.probing.tables import NOTE, RESULTS_NAME, markdown_report, plot_layers, results_json
 from rsb_mj.probing.tables import table as result_table
+from rsb_mj.reporting.model import Section
+from rsb_mj.reporting.probe_results import (
+    PROBE_FILE,
+    PROBE_FORMAT,
+    read_probe_tables,
+    records_sha256,
+)
 
 #: The probe folder of a run directory (``rsb probe RUN`` writes there).
 PROBE_DIR = "probe"
@@ -125,7 +125,7 @@ def probe_title(target: str, variant: str = "original", query: str = "first") ->
 
 def save_report_table(run_dir: Path, title: str, results: Sequence[LayerResult]) -> Path:
     """Put the table of ``results`` into ``run_dir``'s ``probe.json``, the tables ``rsb
-    report`` shows (:mod:`rsb_mj.evaluation.report_probe`), under ``title`` (replacing the
+    report`` shows (:mod:`rsb_mj.reporting.probe_results`), under ``title`` (replacing the
     table of that title; tables computed from older records are dropped), with the sha256 of
     the records it was computed from. Written atomically.
 

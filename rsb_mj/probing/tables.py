@@ -28,10 +28,10 @@ from typing import Any
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.report_probe import records_sha256
 from rsb_mj.evaluation.tables import Table, markdown
 from rsb_mj.probing.dataset import ProbeSet
 from rsb_mj.probing.probe import LayerResult, ProbeSettings
+from rsb_mj.reporting.probe_results import records_sha256
 
 #: The results file of target ``T`` in a probe folder (``probe_answer.json``).
 RESULTS_NAME = "probe_{target}.json"

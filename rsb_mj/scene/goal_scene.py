@@ -5,19 +5,9 @@ Usage::
     scene = compile_goal_scene(task)          # once per task
     layout = scene.reset(data, seed)          # every episode: sampled, settled, checked
 
-**The frame map.** LIBERO's and VLA-Arena's ``:ranges`` are in their table frame (x forward
-from their robot, y to its left). They map to rsb_mj's table frame (x to the right of the
-head camera's view, y away from it; :mod:`rsb_mj.workspace`) by::
-
-    x = s * y_L + shift_x        y = -s * x_L + shift_y        yaw = yaw_L - pi / 2
-
-which keeps image-left image-left between LIBERO's ``agentview`` and the head camera. The
-scale ``s`` (1.0, else 0.85 or 0.75) and the shift are chosen once per task by
-:func:`choose_map`, deterministically: the first scale, then the shift nearest the origin
-on a 0.025 m grid (lateral within +-0.25 m, depth within +-0.3 m), for which one arm reaches
-both ends of every goal pair (the mover's ``:init`` region and its place) and every region
-centre lies on the table and off the arms' bases. Results are "LIBERO/VLA-Arena layouts on
-Aloha": a new benchmark, not comparable with published LIBERO/VLA-Arena numbers.
+**The frame map** (:mod:`rsb_mj.lang.frame_map`, chosen once per task) takes LIBERO's and
+VLA-Arena's ``:ranges`` from their table frame to rsb_mj's. Results are "LIBERO/VLA-Arena
+layouts on Aloha": a new benchmark, not comparable with published LIBERO/VLA-Arena numbers.
 
 **Episodes.** An episode is a seed: its layout draws each object's pose uniformly within its
 ``:init`` region's (mapped) rectangle and its yaw within the region's ``:yaw_rotation``
@@ -35,13 +25,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import mujoco
 import numpy as np
 
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.ast import Rect
+from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
 from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
@@ -49,16 +39,8 @@ from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.standins import STANDINS
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
-from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY, TABLE_TOP_Z
+from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
-#: Scales tried, in order, when no shift at full scale makes every goal pair reachable.
-SCALES = (1.0, 0.85, 0.75)
-#: Lateral (x) and depth (y) shift bounds [m] of the frame map, and the grid step.
-SHIFT_X, SHIFT_Y, SHIFT_STEP = 0.25, 0.30, 0.025
-#: Margin [m] kept inside the reach annulus for goal ends, and inside the table edge.
-REACH_MARGIN, EDGE_MARGIN = 0.06, 0.04
-#: How much nearer [m] a place on a fixture must be than the other ends (it is high).
-HIGH_REACH = 0.06
 #: Seconds the scene settles before the checks.
 SETTLE_S = 1.0
 #: Speed [m/s] under which an object counts as at rest.
@@ -69,6 +51,11 @@ PENETRATION = 0.004
 FREE_X, FREE_Y = (-0.2, 0.2), (0.1, 0.3)
 #: Layout draws per episode before the reset fails.
 ATTEMPTS = 10
+#: Clearance [m] kept between two footprints on the table when a layout is drawn.
+CLEARANCE = 0.005
+#: Draws of one object's place in its region before the region grows by :data:`GROW` [m]
+#: per draw (as many draws again), then the object is pushed clear instead.
+PLACE_TRIES, GROW = 20, 0.01
 #: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
 CATEGORY_RGBA = {
     "apple": (0.8, 0.1, 0.1, 1.0),
@@ -77,150 +64,6 @@ CATEGORY_RGBA = {
     "banana": (0.95, 0.85, 0.2, 1.0),
     "pear": (0.7, 0.8, 0.2, 1.0),
 }
-
-
-@dataclass(frozen=True)
-class FrameMap:
-    """The map from the LIBERO / VLA-Arena table frame to rsb_mj's (module docstring)."""
-
-    scale: float = 1.0
-    shift: tuple[float, float] = (0.0, 0.0)
-
-    def point(self, x_l: float, y_l: float) -> tuple[float, float]:
-        """rsb table-frame (x, y) [m] of LIBERO point (x_l, y_l)."""
-        return (self.scale * y_l + self.shift[0], -self.scale * x_l + self.shift[1])
-
-    def rect(self, r: Rect) -> tuple[float, float, float, float]:
-        """rsb (x0, y0, x1, y1) [m] of a LIBERO ``:ranges`` rectangle."""
-        ax, ay = self.point(r.x0, r.y0)
-        bx, by = self.point(r.x1, r.y1)
-        return (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
-
-    @staticmethod
-    def yaw(yaw_l: float) -> float:
-        """rsb yaw [rad] of a LIBERO yaw."""
-        return yaw_l - math.pi / 2
-
-
-def _region_rect(task: GoalTask, full_name: str) -> Rect | None:
-    for region in task.problem.regions:
-        if region.full_name == full_name and region.ranges:
-            return region.ranges[0]
-    return None
-
-
-def _centre(r: Rect) -> tuple[float, float]:
-    return ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2)
-
-
-def _root_region(task: GoalTask, name: str, seen: tuple[str, ...] = ()) -> Rect | None:
-    """The table region under ``name`` (following ``On a b`` / sites down to the table)."""
-    if name in seen:
-        return None
-    for rel in task.init:
-        if rel.mover != name:
-            continue
-        if rel.kind == "region":
-            return _region_rect(task, rel.place)
-        owner = rel.place if rel.kind == "object" else _owner(task, rel.place)
-        if owner:
-            return _root_region(task, owner, (*seen, name))
-    return None
-
-
-def _owner(task: GoalTask, site: str) -> str | None:
-    """The fixture or object a site ``{owner}_{region}`` belongs to."""
-    for region in task.problem.regions:
-        if region.full_name == site and region.target:
-            return region.target
-    names = sorted({*task.objects, *task.fixtures}, key=len, reverse=True)
-    return next((n for n in names if site.startswith(n + "_")), None)
-
-
-def _on_fixture(task: GoalTask, name: str) -> bool:
-    """True when ``name`` starts on a fixture other than the table (``:init``)."""
-    for rel in task.init:
-        if rel.mover == name and rel.kind != "region":
-            owner = rel.place if rel.kind == "object" else _owner(task, rel.place)
-            return owner in task.fixtures and owner != task.table
-    return False
-
-
-def _reach(x: float, y: float, side: str) -> float:
-    bx, by = ARM_BASE_XY[side]
-    return math.hypot(x - bx, y - by)
-
-
-def _score(task: GoalTask, fmap: FrameMap) -> tuple[int, int]:
-    """(goal pairs one arm reaches, region centres off the table or on an arm base)."""
-    pairs = 0
-    for rel in task.goal:
-        ends = [_root_region(task, rel.mover)]
-        if rel.kind == "region":
-            ends.append(_region_rect(task, rel.place))
-        else:
-            ends.append(
-                _root_region(
-                    task, rel.place if rel.kind == "object" else (_owner(task, rel.place) or "")
-                )
-            )
-        if any(e is None for e in ends):
-            continue
-        pts = [fmap.point(*_centre(e)) for e in ends if e is not None]
-        # an end on a fixture is high: the arm reaches less far up there
-        place_owner = rel.place if rel.kind == "object" else _owner(task, rel.place)
-        far = REACH_MAX - REACH_MARGIN
-        outer = [
-            far - (HIGH_REACH if _on_fixture(task, rel.mover) else 0.0),
-            far - (HIGH_REACH if place_owner in task.fixtures else 0.0),
-        ]
-        if any(
-            all(
-                REACH_MIN + REACH_MARGIN <= _reach(x, y, s) <= limit
-                for (x, y), limit in zip(pts, outer, strict=True)
-            )
-            for s in ARM_BASE_XY
-        ):
-            pairs += 1
-    bad = 0
-    hx, hy = TABLE_HALF_XY
-    for rel in task.init:
-        if rel.kind != "region":
-            continue
-        r = _region_rect(task, rel.place)
-        if r is None:
-            continue
-        x, y = fmap.point(*_centre(r))
-        if (
-            abs(x) > hx - EDGE_MARGIN
-            or abs(y) > hy - EDGE_MARGIN
-            or min(_reach(x, y, s) for s in ARM_BASE_XY) < REACH_MIN
-        ):
-            bad += 1
-    return pairs, bad
-
-
-def choose_map(task: GoalTask) -> FrameMap:
-    """The task's frame map (module docstring): the first scale of :data:`SCALES` and the
-    shift nearest the origin with every goal pair reachable and no region off the table;
-    when none has, the best found (most pairs, fewest bad regions)."""
-    best: tuple[tuple[int, int, float], FrameMap] | None = None
-    nx, ny = round(SHIFT_X / SHIFT_STEP), round(SHIFT_Y / SHIFT_STEP)
-    shifts = sorted(
-        ((i * SHIFT_STEP, j * SHIFT_STEP) for i in range(-nx, nx + 1) for j in range(-ny, ny + 1)),
-        key=lambda s: (round(math.hypot(*s), 6), s),
-    )
-    for scale in SCALES:
-        for sx, sy in shifts:
-            fmap = FrameMap(scale, (round(sx, 3), round(sy, 3)))
-            pairs, bad = _score(task, fmap)
-            if pairs == len(task.goal) and bad == 0:
-                return fmap
-            key = (pairs, -bad, -math.hypot(sx, sy))
-            if best is None or key > best[0]:
-                best = (key, fmap)
-    assert best is not None
-    return best[1]
 
 
 @dataclass
@@ -238,6 +81,8 @@ class GoalScene:
             :mod:`rsb_mj.scene.categories.standins`, ``"assets:<fingerprint>"`` the user's
             original (:mod:`rsb_mj.scene.assets`), ``"rsb"`` a question task's category,
             ``"rsb-primitive"`` a primitive of :mod:`rsb_mj.scene.goal_props`).
+        half_xy: object or fixture name -> half extents (x, y) [m] of its footprint, body
+            frame (the footprint a layout keeps clear of the others').
     """
 
     task: GoalTask
@@ -246,17 +91,33 @@ class GoalScene:
     rest: dict[str, float]
     tops: dict[str, float]
     sources: dict[str, str]
+    half_xy: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     # -- layout ---------------------------------------------------------------------------
     def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, float, float, float]]:
-        """Object name -> (x, y, z of the body origin [m, world], yaw [rad])."""
+        """Object name -> (x, y, z of the body origin [m, world], yaw [rad]).
+
+        An object on a table region is drawn again (up to :data:`PLACE_TRIES` times) while
+        its footprint comes within :data:`CLEARANCE` of a fixture's or of an object drawn
+        before it on the table (as LIBERO's and robosuite's samplers reject overlapping
+        placements), then pushed clear: the frame map brings regions closer than the
+        originals stood, and the stand-ins' footprints are their own."""
         task = self.task
         poses: dict[str, tuple[float, float, float, float]] = {}
+        props = self._props()
+        floor = [self._footprint(f, *self._fixture_xy_yaw(f)) for f in props]
         pending = [r for r in task.init if r.mover in task.objects]
         for _ in range(len(pending) + 1):
             left = []
             for rel in pending:
                 pose = self._pose(rel, poses, rng)
+                for k in range(2 * PLACE_TRIES if rel.kind == "region" else 0):
+                    if pose is None or not _overlaps(self._footprint(rel.mover, *pose), floor):
+                        break
+                    pose = self._pose(rel, poses, rng, GROW * max(0, k + 1 - PLACE_TRIES))
+                if pose is not None and rel.kind == "region" and rel.mover not in poses:
+                    pose = self._clear(rel.mover, pose, floor, len(props))
+                    floor.append(self._footprint(rel.mover, *pose))
                 if pose is None:
                     left.append(rel)
                 elif rel.mover not in poses:
@@ -270,15 +131,63 @@ class GoalScene:
                 poses[obj] = (x, y, TABLE_TOP_Z + self.rest[obj], float(rng.uniform(-1.5, 1.5)))
         return poses
 
+    def _props(self) -> list[str]:
+        """The fixtures standing on the table (the table itself excepted)."""
+        return [f for f in self.task.fixtures if f != self.task.table and f in self.half_xy]
+
+    def _fixture_xy_yaw(self, name: str) -> tuple[float, float, float, float]:
+        """(x, y, z, yaw) [m, rad; world] of fixture ``name``'s body."""
+        bid = self.model.body(name).id
+        w, _, _, z = (float(v) for v in self.model.body_quat[bid])
+        x, y, h = (float(v) for v in self.model.body_pos[bid])
+        return (x, y, h, 2 * math.atan2(z, w))
+
+    def _footprint(self, name: str, x: float, y: float, _z: float, yaw: float) -> np.ndarray:
+        """The 4 corners (x, y) [m, world] of ``name``'s footprint at (x, y, yaw), grown by
+        half the :data:`CLEARANCE`."""
+        hx, hy = (h + CLEARANCE / 2 for h in self.half_xy.get(name, (0.0, 0.0)))
+        c, s = math.cos(yaw), math.sin(yaw)
+        local = np.array([[hx, hy], [-hx, hy], [-hx, -hy], [hx, -hy]])
+        return local @ np.array([[c, s], [-s, c]]) + (x, y)
+
+    def _clear(
+        self,
+        name: str,
+        pose: tuple[float, float, float, float],
+        floor: list[np.ndarray],
+        fixed: int,
+    ) -> tuple[float, float, float, float]:
+        """``pose`` moved the shortest way out of each footprint of ``floor`` it overlaps, kept
+        on the table: a few passes over them all, then over the first ``fixed`` (the static
+        fixtures, which the settling cannot push aside) alone; the settled scene's checks
+        judge what is left."""
+        x, y, z, yaw = pose
+        hx, hy = TABLE_HALF_XY
+        for others in (floor, floor[:fixed]):
+            for _ in range(8):
+                moved = False
+                for other in others:
+                    push = _separation(self._footprint(name, x, y, z, yaw), other)
+                    if push is not None:
+                        x, y, moved = x + float(push[0]), y + float(push[1]), True
+                x, y = min(max(x, -hx + 0.02), hx - 0.02), min(max(y, -hy + 0.02), hy - 0.02)
+                if not moved:
+                    return (x, y, z, yaw)
+        return (x, y, z, yaw)
+
     def _pose(
-        self, rel: Relation, poses: dict, rng: np.random.Generator
+        self, rel: Relation, poses: dict, rng: np.random.Generator, grow: float = 0.0
     ) -> tuple[float, float, float, float] | None:
         task, model = self.task, self.model
         rest = self.rest[rel.mover]
         if rel.kind == "region":
             region = next(r for r in task.problem.regions if r.full_name == rel.place)
             rect = region.ranges[int(rng.integers(len(region.ranges)))]
-            x0, y0, x1, y1 = self.frame.rect(rect)
+            x0, y0, x1, y1 = self.frame.rect(rect, region.full_name)
+            if grow:  # the region grown, kept on the table
+                hx, hy = TABLE_HALF_XY[0] - 0.03, TABLE_HALF_XY[1] - 0.03
+                x0, y0 = max(x0 - grow, -hx), max(y0 - grow, -hy)
+                x1, y1 = min(x1 + grow, hx), min(y1 + grow, hy)
             x, y = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
             lo, hi = region.yaw_rotation[0] if region.yaw_rotation else (0.0, 0.0)
             yaw = FrameMap.yaw(float(rng.uniform(lo, hi)))
@@ -300,7 +209,7 @@ class GoalScene:
                 float(rng.uniform(-0.3, 0.3)),
             )
         sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, rel.place)
-        owner = _owner(task, rel.place)
+        owner = owner_of(task, rel.place)
         if sid < 0 and owner in task.fixtures and owner != task.table:
             # a region the prop lacks: on top of the prop instead
             bx, by, bz = (float(v) for v in model.body_pos[model.body(owner).id])
@@ -440,6 +349,29 @@ class GoalScene:
         return self.reset_draw(data, seed, goal)[1]
 
 
+def _separation(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """The shortest move (x, y) [m] of convex polygon ``a`` (corners, 4x2) out of ``b``, or
+    None when they do not overlap (separating axes of both rectangles' edges)."""
+    best: tuple[float, np.ndarray] | None = None
+    for poly in (a, b):
+        for i in range(len(poly)):
+            edge = poly[(i + 1) % len(poly)] - poly[i]
+            axis = np.array([-edge[1], edge[0]]) / (np.linalg.norm(edge) or 1.0)
+            pa, pb = a @ axis, b @ axis
+            overlap = min(pa.max(), pb.max()) - max(pa.min(), pb.min())
+            if overlap <= 0:
+                return None
+            if best is None or overlap < best[0]:
+                sign = 1.0 if pa.mean() >= pb.mean() else -1.0
+                best = (overlap, sign * axis)
+    assert best is not None
+    return best[1] * (best[0] + 1e-4)
+
+
+def _overlaps(a: np.ndarray, floor: list[np.ndarray]) -> bool:
+    return any(_separation(a, b) is not None for b in floor)
+
+
 def _source_category(objects: ObjectSource, category: str) -> Category | None:
     """``category`` from ``objects`` (an original where the user's folder has it, else the
     stand-in or rsb model), or None where rsb_mj has no model."""
@@ -459,18 +391,19 @@ def _label(known: Category, objects: ObjectSource, category: str) -> str:
 def _object_model(
     spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str, objects: ObjectSource
 ):
-    """Build object ``name`` into ``body``; returns (rest height, height, source)."""
+    """Build object ``name`` into ``body``; returns (rest height, height, source, footprint
+    half extents (x, y)) [m]."""
     known = _source_category(objects, category)
     if known is not None and not known.fixture:
         built = known.build(spec, body, name)
         rgba = CATEGORY_RGBA.get(category, (0.7, 0.7, 0.7, 1.0))
         for g in built.color_geoms:
             spec.geom(g).rgba = list(rgba)
-        height = 2 * known.half_extents[2]
-        return known.rest_height, height, _label(known, objects, category)
+        hx, hy, hz = known.half_extents
+        return known.rest_height, 2 * hz, _label(known, objects, category), (hx, hy)
     prop: Prop = object_prop(category)
     build_prop(body, name, prop)
-    return 0.0, prop.height, "rsb-primitive"
+    return 0.0, prop.height, "rsb-primitive", prop.half[:2]
 
 
 def compile_goal_scene(
@@ -495,12 +428,13 @@ def compile_goal_scene(
     rest: dict[str, float] = {}
     tops: dict[str, float] = {}
     sources: dict[str, str] = {}
+    half_xy: dict[str, tuple[float, float]] = {}
     table = task.table
     seen: set[str] = set()
     for region in task.problem.regions:
         if region.target == table and region.ranges and region.full_name not in seen:
             seen.add(region.full_name)  # a repeated region: the first one counts
-            x0, y0, x1, y1 = fmap.rect(region.ranges[0])
+            x0, y0, x1, y1 = fmap.rect(region.ranges[0], region.full_name)
             spec.worldbody.add_site(
                 name=region.full_name,
                 pos=[(x0 + x1) / 2, (y0 + y1) / 2, TABLE_TOP_Z],
@@ -517,11 +451,12 @@ def compile_goal_scene(
         if prop is None and (known is None or not known.fixture):
             raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
         place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
-        rect = _region_rect(task, place.place) if place else None
+        rect = region_rect(task, place.place) if place else None
         if rect is None:
             raise SceneError(f"{task.path}: fixture {name!r} has no (On {name} REGION) in :init")
         region = next(r for r in task.problem.regions if r.full_name == place.place)
-        x, y = fmap.point(*_centre(rect))
+        x0, y0, x1, y1 = fmap.rect(rect, place.place)
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
         yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
         yaw = FrameMap.yaw(yaw_l)
         body = spec.worldbody.add_body(name=name)
@@ -532,17 +467,19 @@ def compile_goal_scene(
             known.build(spec, body, name)
             tops[name] = 2 * known.half_extents[2]
             rest[name] = known.rest_height
+            half_xy[name] = known.half_extents[:2]
         else:
             body.pos = [x, y, TABLE_TOP_Z]
             build_prop(body, name, prop)
-            tops[name], rest[name] = prop.height, 0.0
+            tops[name], rest[name], half_xy[name] = prop.height, 0.0, prop.half[:2]
     for name, category in task.objects.items():
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")
-        rest[name], tops[name], sources[name] = _object_model(spec, body, name, category, objects)
+        built = _object_model(spec, body, name, category, objects)
+        rest[name], tops[name], sources[name], half_xy[name] = built
     add_probes(spec, probes)
     try:
         model = spec.compile()
     except ValueError as exc:
         raise SceneError(f"{task.path}: MuJoCo could not compile the goal scene: {exc}") from None
-    return GoalScene(task, model, fmap, rest, tops, sources)
+    return GoalScene(task, model, fmap, rest, tops, sources, half_xy)

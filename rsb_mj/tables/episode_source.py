@@ -12,6 +12,14 @@ any lint-clean ``.bddl``):
   damaged or hand-edited table, is an error (never a fresh draw);
 * a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
   (file name, split, index), and carries the path as given as its ``suite``;
+* a goal task file's (no ``(:question ...)``, :func:`is_goal_source`) row ``index`` is the
+  bare seed ``index`` (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`, its task
+  the path as given: the environment draws the layout from the seed); its step limit is
+  :data:`~rsb_mj.suites.GOAL_MAX_STEPS`;
+* a shipped goal file run as a file of its goal suite (``rsb eval --suite vla-arena``: the
+  source ``"vla-arena::vla_arena/.../x.bddl"``, :func:`goal_row_source`) has as row
+  ``index`` row ``index`` of the file's rows in the suite's frozen table
+  (:mod:`rsb_mj.tables.goal`: a seed and its frozen layout), its ``task`` the source;
 * with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
@@ -36,9 +44,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import EvalError
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.suites import TASK_MAX_STEPS, get_suite
+from rsb_mj.lang.goal_task import GoalTask, is_goal_task, load_goal_task
+from rsb_mj.lang.parser import parse_file
+from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, get_suite
 
 if TYPE_CHECKING:  # pragma: no cover
     from rsb_mj.lang.digest import TaskDigest
@@ -52,12 +63,42 @@ def is_task_file(source: str) -> bool:
     return source.endswith(".bddl")
 
 
+#: Between a goal suite's name and a task file of it in a goal row source.
+GOAL_ROW_SEP = "::"
+
+
+def goal_row_source(suite: str, path: str | Path) -> str:
+    """The source of the shipped task file ``path`` run as a file of the goal suite
+    ``suite`` (``rsb eval --suite vla-arena``): ``"vla-arena::vla_arena/.../x.bddl"``; its
+    row ``index`` is row ``index`` of the file's rows in the suite's frozen table
+    (:mod:`rsb_mj.tables.goal`), not a bare seed."""
+    from rsb_mj.tables.goal import table_suite_of, task_key
+
+    return f"{table_suite_of(suite).name}{GOAL_ROW_SEP}{task_key(path)}"
+
+
+def split_goal_row_source(source: str) -> tuple[str, str] | None:
+    """``(goal suite, task file relative to tasks/)`` of a :func:`goal_row_source`, or None
+    for any other source."""
+    suite, sep, key = source.partition(GOAL_ROW_SEP)
+    return (suite, key) if sep and is_task_file(source) else None
+
+
 def task_path(source: str) -> Path:
-    """The task file of a suite or task-file source.
+    """The task file of a suite or task-file source (of a goal row source, the shipped
+    file).
 
     Raises:
         EvalError: for a task file that does not exist, or an unknown suite.
     """
+    row = split_goal_row_source(source)
+    if row is not None:
+        from rsb_mj.resources import tasks_dir
+
+        path = tasks_dir() / row[1]
+        if not path.is_file():
+            raise EvalError(f"goal suite {row[0]}: task file {row[1]!r} not found in tasks/")
+        return path
     if is_task_file(source):
         path = Path(source)
         if not path.is_file():
@@ -66,13 +107,40 @@ def task_path(source: str) -> Path:
     return get_suite(source).path
 
 
+@cache
+def is_goal_source(source: str) -> bool:
+    """True when ``source`` is a goal task file (one without ``(:question ...)``); a file
+    that does not parse is left to the question path, which reports it."""
+    if split_goal_row_source(source) is not None:
+        return True
+    if not is_task_file(source) or not Path(source).is_file():
+        return False
+    try:
+        return is_goal_task(parse_file(Path(source)))
+    except TaskError:
+        return False
+
+
+@cache
+def goal_task(source: str) -> GoalTask:
+    """The goal task of a goal task file, checked buildable (cached per process).
+
+    Raises:
+        TaskError: the itemised list of what rsb_mj cannot build, with the file's tier.
+    """
+    return load_goal_task(task_path(source))
+
+
 def label(source: str) -> str:
     """Short display name: the suite name, or the task file's name."""
     return Path(source).name if is_task_file(source) else source
 
 
 def step_limit(source: str) -> int:
-    """The control-step limit of a source (a suite's, or 400 for a task file)."""
+    """The control-step limit of a source (a suite's; 400 for a question task file, 600
+    for a goal task file)."""
+    if is_goal_source(source):
+        return GOAL_MAX_STEPS
     return TASK_MAX_STEPS if is_task_file(source) else get_suite(source).max_steps
 
 
@@ -85,7 +153,11 @@ def row_seed(source: str, split: str, index: int) -> int:
 
 @cache
 def load_problem(source: str) -> Problem:
-    """The parsed and linted task file of ``source`` (cached per process)."""
+    """The parsed and linted task file of ``source`` (cached per process); of a goal task
+    file, the parsed problem of its :func:`goal_task` (checked buildable, as its own
+    loaders would read it: no lint)."""
+    if is_goal_source(source):
+        return goal_task(source).problem
     from rsb_mj.lang import load_task
 
     return load_task(task_path(source))
@@ -141,7 +213,9 @@ def tables_sha256(tables: str | Path) -> str:
     return read_private(Path(tables)).sha256
 
 
-def load_episode(source: str, split: str, index: int, tables: Tables = None) -> Episode:
+def load_episode(
+    source: str, split: str, index: int, tables: Tables = None
+) -> Episode | GoalEpisode:
     """Row ``index`` of (source, split): a suite's frozen row, a task file's seeded draw, or
     with ``tables`` the row of the private table (see the module docstring).
 
@@ -163,6 +237,18 @@ def load_episode(source: str, split: str, index: int, tables: Tables = None) -> 
                 f"episode index {index} is outside the rows of {source} "
                 f"(valid: 0..{TASK_FILE_ROWS - 1})"
             )
+        if is_goal_source(source):
+            goal_task(source)  # buildable, or the itemised list and the tier
+            rows = goal_rows(source, split)
+            if rows is None:
+                return GoalEpisode.seeded(source, index, split)
+            if not 0 <= index < len(rows):
+                raise EvalError(
+                    f"episode index {index} is outside the {len(rows)} {split} rows of "
+                    f"{source} (valid: 0..{len(rows) - 1})"
+                )
+            # the run's name for its task, as a bare seed's: records and resumes match jobs
+            return dataclasses.replace(rows[index], task=source)
         from rsb_mj.episodes import sample_episode
 
         episode = sample_episode(
@@ -189,8 +275,25 @@ def table_size(source: str, split: str, tables: Tables = None) -> int:
         return len(private_table(source, split, tables))
     if is_task_file(source):
         task_path(source)
-        return TASK_FILE_ROWS
+        rows = goal_rows(source, split)
+        return TASK_FILE_ROWS if rows is None else len(rows)
     return len(_table(source, split))
+
+
+def goal_rows(source: str, split: str) -> tuple[GoalEpisode, ...] | None:
+    """The frozen rows of a goal row source (:func:`goal_row_source`) of ``split``, or None
+    for any other source (its rows are bare seeds or a suite's table).
+
+    Raises:
+        EpisodeError: for a goal table that is missing or changed.
+    """
+    row = split_goal_row_source(source)
+    if row is None:
+        return None
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.tables.goal import file_rows
+
+    return file_rows(row[0], split, tasks_dir() / row[1])
 
 
 def table_rows(suite: str, split: str, tables: Tables = None) -> tuple[Episode, ...]:
@@ -280,6 +383,11 @@ class Source:
             return task_digest(path)
         except OSError as exc:
             raise EvalError(f"{path}: cannot read the task file ({exc.strerror or exc})") from None
+
+    @cached_property
+    def goal(self) -> bool:
+        """Whether the source is a goal task file (:func:`is_goal_source`)."""
+        return is_goal_source(self.name)
 
     @property
     def problem(self) -> Problem:

@@ -37,6 +37,25 @@ def test_missing_indices_skip_good_files_redo_damaged_ones_and_remove_leftovers(
     assert _names(tmp_path) == []
 
 
+def test_perturbed_demos_store_the_instruction_the_env_gave_and_their_levels(tmp_path):
+    """W2/V1 on train row 0: two command words substituted (the question, options and
+    mapping kept), the levels stored; unperturbed files have no level attributes."""
+    write_demos("RSB-Math-4", "train", 1, tmp_path / "w2", cameras=(), progress=False,
+                visual_level=1, language_level=2)  # fmt: skip
+    demo = read_demo(tmp_path / "w2" / episode_filename(0), images=False)
+    plain = load_episode("RSB-Math-4", "train", 0).instruction
+    assert (
+        demo.attrs["instruction"]
+        == demo.attrs["prompt"]
+        == plain.replace("note that", "notice that").replace("gray zone", "gray spot")
+    )
+    assert (demo.attrs["visual_level"], demo.attrs["language_level"]) == (1, 2)
+    assert demo.episode.instruction == plain and demo.attrs["success"]
+    write_demos("RSB-Math-4", "train", 1, tmp_path / "w0", cameras=(), progress=False)
+    attrs = read_demo(tmp_path / "w0" / episode_filename(0), images=False).attrs
+    assert attrs["instruction"] == plain and "language_level" not in attrs
+
+
 def test_writes_readable_episodes_and_resumes(tmp_path):
     res = write_demos(
         "RSB-Math-4",

@@ -101,3 +101,51 @@ def test_the_goal_task_gymnasium_id_builds_a_goal_env():
         assert type(env.unwrapped).__name__ == "GoalEnv"
     finally:
         env.close()
+
+
+# ---- perturbation levels ------------------------------------------------------------------
+
+
+def test_visual_and_language_levels_are_drawn_from_the_seed_and_leave_physics_alone():
+    """V4/W2 on the apple file: the same seed gives the same pixels, words and drawn
+    parameters; another seed other pixels; the layout is the unperturbed one; V3 moves the
+    head camera by a non-zero fraction of its draw (goal objects outside the compiled view do
+    not pin it to 0)."""
+    kw = {"cameras": ("head",), "width": 64, "height": 48}
+    plain = GoalEnv(APPLE, **kw)
+    env = GoalEnv(APPLE, **kw, visual_level=4, language_level=2)
+    try:
+        obs0, info0 = plain.reset(seed=0)
+        assert info0["perturbation"]["visual_level"] == 0
+        assert info0["perturbation"]["light"] is None
+        a, info = env.reset(seed=0)
+        first = a["images"]["head"].copy()
+        assert env.layout == plain.layout
+        np.testing.assert_array_equal(a["state"], obs0["state"])
+        assert np.abs(first.astype(int) - obs0["images"]["head"]).mean() > 10
+        record = info["perturbation"]
+        assert (record["visual_level"], record["language_level"]) == (4, 2)
+        assert record["camera"] == {"offset_m": {"head": [-0.0175, 0.0776, -0.0687]}, "scale": 1.0}
+        assert record["noise"]["gaussian_var"] == 0.085
+        assert info["instruction"] == (
+            "Pick the apple on the piece of furniture and move it on the plate"
+        )
+        assert record["language"]["substitutions"] == [
+            {"word": "table", "substitute": "piece of furniture", "offset": 22},
+            {"word": "place", "substitute": "move", "offset": 32},
+        ]
+        other, _ = env.reset(seed=2)
+        assert not np.array_equal(other["images"]["head"], first)
+        again, info2 = env.reset(seed=0)
+        np.testing.assert_array_equal(again["images"]["head"], first)
+        assert info2["perturbation"] == record
+    finally:
+        env.close()
+        plain.close()
+
+
+def test_a_level_outside_0_to_4_is_refused():
+    with pytest.raises(EnvError, match="language_level 7: valid choices: 0, 1, 2, 3, 4"):
+        GoalEnv(APPLE, cameras=(), language_level=7)
+    with pytest.raises(EnvError, match="visual_level 5: valid choices: 0, 1, 2, 3, 4"):
+        GoalEnv(APPLE, cameras=(), visual_level=5)

@@ -7,13 +7,11 @@ import json
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_tables import check_goal_tables, freeze_file, freeze_goal_tables
-from rsb_mj.errors import EnvError, SceneError
-from rsb_mj.evaluation.goal_eval import run_episode
+from rsb_mj.errors import EnvError, LayoutError, SceneError
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.goal_scene import GoalScene
 from rsb_mj.tables.files import read_manifest
@@ -91,7 +89,7 @@ def test_a_layout_that_is_not_a_valid_start_is_refused_naming_the_row(frozen, en
     sunk = dataclasses.replace(
         row, layout={**row.layout, "apple_1": (x, y, TABLE_TOP_Z - 0.1, yaw)}
     )
-    with pytest.raises(SceneError) as info:
+    with pytest.raises(LayoutError) as info:
         env.reset(options={"episode": sunk})
     assert str(info.value) == (
         f"vla-arena eval table, {KEY} row 0 (seed 0): the frozen layout is not a valid start "
@@ -165,12 +163,24 @@ def test_a_file_that_never_resets_has_a_short_table_saying_why(monkeypatch):
 
 
 def test_an_episode_of_a_row_is_recorded_with_its_row(frozen, env):
+    from rsb_mj.evaluation.rollout import Rollout
+    from rsb_mj.policies.spec import make_policy
+
     row = read_goal_table(frozen / "vla-arena.eval.jsonl")[1]
-    env.max_steps = 3
-    try:
-        rec = run_episode(env, "expert", row)
-    finally:
-        env.max_steps = 600
-    assert (rec.suite, rec.split, rec.index, rec.seed, rec.steps) == ("vla-arena", "eval", 1, 1, 3)
-    assert not rec.success
-    assert np.isfinite(rec.wall_s)
+    rec = Rollout(
+        env, make_policy("expert"), row, env.task.problem, max_steps=3, episode_timeout_s=None
+    ).run()
+    assert (rec.suite, rec.split, rec.index, rec.seed, rec.steps) == (KEY, "eval", 1, 1, 3)
+    assert not rec.success and rec.termination == "step_limit"
+
+
+def test_refreezing_some_files_keeps_the_others_rows(tmp_path):
+    banana = APPLE.with_name("pick_the_banana_on_the_table_and_place_it_on_the_plate.bddl")
+    both = dict(out_dir=tmp_path, rows=1, splits=("eval",))
+    freeze_goal_tables(["vla-arena"], files=[APPLE, banana], **both)
+    whole = (tmp_path / "vla-arena.eval.jsonl").read_bytes()
+    entry = read_manifest(tmp_path)["vla-arena.eval.jsonl"]
+    (tmp_path / "vla-arena.eval.jsonl").write_bytes(whole.splitlines(keepends=True)[0])
+    freeze_goal_tables(["vla-arena"], files=[banana], **both)  # the apple's row is kept
+    assert (tmp_path / "vla-arena.eval.jsonl").read_bytes() == whole
+    assert read_manifest(tmp_path)["vla-arena.eval.jsonl"] == entry and entry["files"] == 2

@@ -209,3 +209,31 @@ def test_record_video_writes_an_mp4_of_the_head_camera(tmp_path):
     # 10 frames recorded (reset + 9 steps); moviepy's writer drops the last one at 20 fps
     assert len(frames) == 9
     assert frames[0].shape == (48, 64, 3)
+
+
+def test_every_shipped_goal_file_has_an_id_that_builds_its_goal_env():
+    """One id per shipped LIBERO / VLA-Arena file (211, all distinct), its task preset and
+    the goal step limit; an id builds the file's GoalEnv; a file outside the shipped
+    folders has none."""
+    from rsb_mj.errors import RsbError
+    from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES, goal_env_id
+
+    files = [*GOAL_SUITES["libero-layouts"].files, *GOAL_SUITES["vla-arena"].files]
+    ids = [goal_env_id(p) for p in files]
+    assert len(set(ids)) == len(ids) == len(files)
+    registry = gymnasium.envs.registration.registry
+    apple = next(p for p in GOAL_SUITES["vla-arena-l0"].files if "apple" in p.name)
+    spec = registry[goal_env_id(apple)]
+    assert spec.kwargs == {"task": str(apple)} and spec.max_episode_steps == GOAL_MAX_STEPS
+    assert goal_env_id(apple).startswith("rsb_mj/VLA-Arena.")
+    assert GOAL_SUITES["vla-arena-l0"].env_ids[0].startswith("rsb_mj/VLA-Arena.")
+    assert "," not in "".join(ids)  # VLA-Arena's commas are left out
+    env = gymnasium.make(goal_env_id(apple), cameras=())
+    try:
+        obs, _ = env.reset(seed=1)
+        assert type(env.unwrapped).__name__ == "GoalEnv" and obs["state"].shape == (14,)
+        assert env.unwrapped.task.path == str(apple)
+    finally:
+        env.close()
+    with pytest.raises(RsbError, match="not a shipped goal task file"):
+        goal_env_id(tasks_dir() / "rsb_math_4.bddl")

@@ -277,7 +277,7 @@ def test_a_libero_file_lists_every_part_rsb_cannot_build_with_its_position():
     ]  # its objects (bowls, cookies, ramekin, plate) have stand-ins
     assert lines[3].startswith(f"{path}:105:5: RSB510")
     # One fact: the linter, asked for an rsb scene, says the same.
-    _, diagnostics = lint_file(path, target="rsb")
+    _, diagnostics = lint_file(path, target="question")
     assert [d.header() for d in diagnostics if d.is_error] == lines[1:]
     # A parsed problem given to the env is checked the same way.
     with pytest.raises(TaskFileError, match=r"rsb_mj cannot build this scene\n"):

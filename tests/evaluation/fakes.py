@@ -7,6 +7,9 @@ candidate into the answer zone. Signals have the shapes of contract 5.
 
 from __future__ import annotations
 
+import os
+import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -113,6 +116,25 @@ class FakeEnv:
 def fake_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> FakeEnv:
     """Module-level factory (picklable) for ``run_eval(env_factory=...)``."""
     return FakeEnv(suite, split, cameras)
+
+
+class FlakyEnv(FakeEnv):
+    """A :class:`FakeEnv` whose simulator fails (``env.step`` raises) while the file named by
+    ``RSB_TEST_FLAG`` exists, and each step sleeps while
+    ``RSB_TEST_SLOW`` holds a delay [s]: faults outside the policy."""
+
+    def step(self, action: np.ndarray):
+        flag = os.environ.get("RSB_TEST_FLAG", "")
+        if flag and Path(flag).exists():
+            raise RuntimeError("the simulator went unstable")
+        if os.environ.get("RSB_TEST_SLOW"):
+            time.sleep(float(os.environ["RSB_TEST_SLOW"]))
+        return super().step(action)
+
+
+def flaky_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> FlakyEnv:
+    """Module-level factory of :class:`FlakyEnv` (picklable)."""
+    return FlakyEnv(suite, split, cameras)
 
 
 class ToyPickPolicy(Policy):

@@ -23,6 +23,7 @@ from policies.openpi_server import HORIZON, HoldStateServer
 
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
+from rsb_mj.evaluation.tables import TERMINAL_FAULTS
 from rsb_mj.tables.episode_source import load_episode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,7 +208,7 @@ def test_server_down_fails_fast_with_no_record_then_up_completes(tmp_path, capsy
     assert len(server.seen) == 2
 
 
-def test_errors_remaining_exit_3_with_a_summary(tmp_path, capsys, monkeypatch):
+def test_a_policys_own_faults_are_listed_and_scored_not_retried(tmp_path, capsys, monkeypatch):
     from rsb_mj.cli import main
 
     flag = tmp_path / "fail"
@@ -220,16 +221,24 @@ def test_errors_remaining_exit_3_with_a_summary(tmp_path, capsys, monkeypatch):
         "--max-steps", "2", "--workers", "1", "--out", str(tmp_path / "run"), "--no-progress",
         "--sandbox-bind", str(tmp_path),  # the flag is read from the policy's sandbox
     ]  # fmt: skip
-    assert main(args) == 3
+    assert main(args) == 0  # every episode scored
     message = f"PolicyError: policy {spec}: act() raised ConnectionError: lost the GPU"
-    assert capsys.readouterr().err == (
-        "rsb eval: 2 episodes ended in errors (2 policy), not scored:\n"
+    out, err = capsys.readouterr()
+    assert err == (
+        "rsb eval: 2 episodes ended in the policy's own faults, scored as failures (the faults "
+        "column):\n"
         f"  {spec} on RSB-Math-4 eval 0 and 1 more: {message}\n"
-        "rerun the same command to retry them\n"
     )
+    header, _, row = out.splitlines()[:3]
+    assert header.split() == [
+        "policy", "suite", "n", "err", "faults", "GSR", "%", "TSR", "%", "nSG", "%", "vs", "chance"
+    ]  # fmt: skip
+    assert row.split()[:5] == [spec, "RSB-Math-4", "2", "0", "2"]
+    assert TERMINAL_FAULTS in out.splitlines()
     flag.unlink()
-    assert main(args) == 0
-    assert capsys.readouterr().err == ""
+    assert main(args) == 0  # nothing rerun: the same faults, listed again
+    assert capsys.readouterr().err == err
+    assert (tmp_path / "run" / RECORDS_FILE).read_text().count("\n") == 4
 
 
 def test_control_hz_50_runs_the_expert_at_openpis_rate_and_the_folder_keeps_it(tmp_path, capsys):

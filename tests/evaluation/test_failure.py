@@ -62,3 +62,23 @@ def test_no_choice_says_which_candidates_were_grasped_at_once():
         _reason(void, termination="wrong_choice")
         == "block_b, block_c grasped in the same control step: no choice"
     )
+
+
+def test_goal_failures_are_classified_by_the_phase_and_the_reason():
+    from rsb_mj.evaluation.failure import goal_failure_class
+
+    def cls(reason, termination="step_limit"):
+        return goal_failure_class(reason, policy="expert", termination=termination)
+
+    assert cls(None, "success") == ""
+    assert cls("reset: x.bddl: seed 0: no valid layout in 10 draws (...)", "no_layout") == "reset"
+    assert cls("expert: lift: IK for site 'left/gripper': target [...] unreachable") == "reach"
+    assert cls("expert: carry: no reachable pose above the zone: ...") == "reach"
+    assert cls("expert: approach: object 'bowl_1' is 125 mm wide at its narrowest") == "grasp"
+    assert cls("expert: lift: object 'bowl_1' not held: it rose 3 mm with the gripper") == "grasp"
+    assert cls("expert: release: the gripper did not open") == "placement"
+    assert cls("goal not held (On apple_1 plate_1: False)", "policy_done") == "placement"
+    assert cls("step limit 600 reached in phase carry") == "policy"
+    assert cls("InfraError: env.step failed: boom", "error") == "error"
+    # another policy's own "not held" is its failure, not a grasp the expert measured
+    assert goal_failure_class("mine: lift: not held", policy="other") == "policy"

@@ -1,11 +1,14 @@
-"""``rsb eval FILE.bddl`` on goal task files."""
+"""``rsb eval FILE.bddl`` on goal task files: the one runner (jobs, pool, rollout, records)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
 from rsb_mj.cli import main
+from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = (
@@ -13,19 +16,121 @@ APPLE = (
     / "vla_arena/robustness_static_distractors/level_0"
     / "pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl"
 )
+#: A VLA-Arena file with a ``:cost`` rsb evaluates.
+COST = (
+    SUITES
+    / "vla_arena/safety_dynamic_obstacles/level_0/pick_up_the_apple_and_put_it_on_the_bowl.bddl"
+)
+BASKET = (
+    SUITES
+    / "libero/libero_90"
+    / "LIVING_ROOM_SCENE2_pick_up_the_butter_and_put_it_in_the_basket.bddl"
+)
+ASSETS = Path(__file__).resolve().parents[1] / "data" / "libero_assets"
 
 
-def test_eval_runs_the_expert_and_prints_success_with_wilson(tmp_path, capsys):
-    rc = main(["eval", str(APPLE), "--policy", "expert", "--episodes", "1", "--out",
-               str(tmp_path / "run")])  # fmt: skip
-    out = capsys.readouterr().out
-    assert rc == 0
+def _lines(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / RECORDS_FILE).read_text().splitlines()]
+
+
+def test_eval_runs_the_expert_through_the_runner_and_resumes(tmp_path, capsys):
+    """The expert solves seed 0 of the apple file; the record is an EpisodeRecord of
+    ``episodes.jsonl`` with the goal fields; the same command again runs nothing."""
+    out = tmp_path / "run"
+    argv = ["eval", str(APPLE), "--policy", "expert", "--episodes", "1", "--out", str(out),
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
     assert "| pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl | A0 | expert | 1/1 " \
-        "| 100 [21, 100] | - |" in out  # fmt: skip
-    assert "LIBERO/VLA-Arena layouts on Aloha" in out
-    (line,) = (tmp_path / "run" / "goal_episodes.jsonl").read_text().splitlines()
-    record = json.loads(line)
-    assert (record["success"], record["seed"], record["source"]) == (True, 0, "vla_arena")
+        "| 100 [21, 100] | - |" in printed  # fmt: skip
+    assert "LIBERO/VLA-Arena layouts on Aloha: not comparable" in printed
+    assert f"report: rsb report {out}" in printed
+    (record,) = _lines(out)
+    assert record["suite"] == str(APPLE.relative_to(Path.cwd())) or record["suite"] == str(APPLE)
+    assert (record["seed"], record["index"], record["success"]) == (0, 0, True)
+    assert (record["termination"], record["max_steps"], record["privileged"]) == (
+        "success",
+        600,
+        True,
+    )
+    assert (record["tier"], record["semantics"], record["objects"]) == (
+        "A0",
+        "vla_arena",
+        "standins",
+    )
+    assert (record["failure_class"], record["failure_reason"], record["cost"]) == ("", None, None)
+    assert record["success_step"] == record["steps"]
+    assert record["instruction"] == "Pick the apple on the table and place it on the plate"
+    assert (record["question_id"], record["choices"], record["choice"]) == ("", 0, None)
+    before = (out / RECORDS_FILE).read_bytes()
+    assert main(argv) == 0
+    assert (out / RECORDS_FILE).read_bytes() == before  # resumed: nothing left to run
+    assert json.loads((out / "run.json").read_text())["tasks"]
+
+
+def test_a_cost_file_records_its_cumulative_cost(tmp_path, capsys):
+    """A file with a ``:cost`` gets a numeric cost and its terms; the summary shows the
+    mean cost per episode."""
+    out = tmp_path / "run"
+    assert main(["eval", str(COST), "--policy", "noop", "--episodes", "1", "--max-steps", "3",
+                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    (record,) = _lines(out)
+    assert record["cost"] == 0.0 and record["cost_terms"]
+    assert all(t["violations"] == 0 for t in record["cost_terms"].values())
+    assert (record["termination"], record["steps"]) == ("step_limit", 3)
+    assert record["failure_reason"] == "step limit 3 reached"
+    assert record["failure_class"] == "policy"
+    assert "| noop | 0/1 | 0 [0, 79] | 0.00 |" in capsys.readouterr().out
+
+
+def test_two_workers_give_the_records_of_one(tmp_path, capsys):
+    """``-j 2`` runs the goal jobs in a process pool; the records are those of ``-j 1``
+    (wall-clock fields aside)."""
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        assert main(["eval", str(APPLE), "--policy", "expert", "--episodes", "2",
+                     "--max-steps", "30", "-j", jobs, "--out", str(out),
+                     "--no-progress"]) == 0  # fmt: skip
+        runs[jobs] = sorted(
+            ({k: v for k, v in r.items() if k not in ("wall_s", "sim")} for r in _lines(out)),
+            key=lambda r: r["index"],
+        )
+    assert runs["1"] == runs["2"]
+    assert [r["seed"] for r in runs["1"]] == [0, 1]
+    assert all(r["termination"] == "step_limit" for r in runs["1"])
+    capsys.readouterr()
+
+
+def test_a_question_baseline_on_a_goal_task_is_an_error_record(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["eval", str(APPLE), "--policy", "random-grasp", "--episodes", "1",
+                 "--out", str(out), "--no-progress"]) == 3  # fmt: skip
+    (record,) = read_records(out / RECORDS_FILE)
+    assert (record.termination, record.error_kind) == ("error", "policy")
+    assert "policy random-grasp: chooses among a question task's candidates" in record.error
+    assert record.failure_class == "error"
+    assert "rerun the same command to retry them" in capsys.readouterr().err
+
+
+def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, monkeypatch):
+    """A layout that cannot be drawn is a property of the seed: termination ``no_layout``,
+    class ``reset``, counted in the rate (not an error to retry)."""
+    from rsb_mj.errors import SceneError
+    from rsb_mj.scene.goal_scene import GoalScene
+
+    def no_layout(self, data, seed, goal_holds):
+        raise SceneError(f"seed {seed}: no valid layout in 10 draws (off the table)")
+
+    monkeypatch.setattr(GoalScene, "reset", no_layout)
+    out = tmp_path / "run"
+    assert main(["eval", str(APPLE), "--policy", "expert", "--episodes", "1",
+                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    (record,) = read_records(out / RECORDS_FILE)
+    assert (record.termination, record.success, record.steps) == ("no_layout", False, 0)
+    assert record.failure_reason == "reset: seed 0: no valid layout in 10 draws (off the table)"
+    assert record.failure_class == "reset"
+    assert "| expert | 0/1 |" in capsys.readouterr().out
 
 
 def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(capsys):
@@ -37,68 +142,97 @@ def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(capsys):
     assert "Traceback" not in err
 
 
+def test_goal_tasks_refuse_counterfactuals_and_ablations(tmp_path, capsys):
+    for extra, message in (
+        (["--counterfactual"], "--counterfactual: "),
+        (["--instruction", "blank"], "valid choices for goal tasks: original"),
+    ):
+        rc = main(["eval", str(APPLE), "--policy", "expert", "--episodes", "1",
+                   "--out", str(tmp_path / "x"), *extra])  # fmt: skip
+        err = capsys.readouterr().err
+        assert rc == 2 and message in err and "is a goal task (no (:question ...))" in err
+
+
 def test_a_question_run_still_needs_out(capsys):
     rc = main(["eval", "--suite", "RSB-Math-4", "--policy", "expert", "--episodes", "1"])
     assert rc == 2
     assert "--out DIR is required" in capsys.readouterr().err
 
 
-def test_failures_are_classified_by_the_phase_and_the_reason():
-    from rsb_mj.evaluation.goal_eval import failure_class
-
-    assert failure_class("") == ""
-    assert failure_class("reset: x.bddl: seed 0: no valid layout in 10 draws (...)") == "reset"
-    assert failure_class("lift: IK for site 'left/gripper': target [...] unreachable") == "reach"
-    assert failure_class("carry: no reachable pose above the zone: ...") == "reach"
-    assert failure_class("approach: object 'bowl_1' is 125 mm wide at its narrowest") == "grasp"
-    assert failure_class("lift: object 'bowl_1' not held: it rose 3 mm with the gripper") == "grasp"
-    assert failure_class("expert done, goal not held (On a b: False)") == "placement"
-    assert failure_class("step limit") == "policy"
-
-
-BASKET = (
-    SUITES
-    / "libero/libero_90"
-    / "LIVING_ROOM_SCENE2_pick_up_the_butter_and_put_it_in_the_basket.bddl"
-)
-ASSETS = Path(__file__).resolve().parents[1] / "data" / "libero_assets"
-
-
-def test_records_name_the_object_source_and_the_summary_refuses_to_pool_sources(
+def test_records_name_the_object_source_and_a_summary_refuses_to_pool_sources(
     tmp_path, capsys, monkeypatch
 ):
     """--assets DIR builds the folder's originals (here the basket of tests/data's folder):
     records say ``assets:<fingerprint>``; the shipped run says ``standins``; a summary of
     both is refused."""
-    import dataclasses
-
-    import pytest
-
     from rsb_mj.errors import EvalError
-    from rsb_mj.evaluation.goal_eval import GoalRecord, summary
+    from rsb_mj.evaluation.goal_metrics import goal_summary
 
     monkeypatch.delenv("RSB_MJ_ASSETS", raising=False)
     runs = {}
     for name, extra in (("shipped", []), ("assets", ["--assets", str(ASSETS)])):
         rc = main(["eval", str(BASKET), "--policy", "expert", "--episodes", "1",
-                   "--max-steps", "1", "--out", str(tmp_path / name), *extra])  # fmt: skip
+                   "--max-steps", "1", "--out", str(tmp_path / name), "--no-progress",
+                   *extra])  # fmt: skip
         assert rc == 0, capsys.readouterr().err
-        (line,) = (tmp_path / name / "goal_episodes.jsonl").read_text().splitlines()
-        runs[name] = json.loads(line)
-    assert (runs["shipped"]["objects"], runs["shipped"]["objects_fingerprint"]) == ("standins", "")
-    fingerprint = runs["assets"]["objects_fingerprint"]
-    assert len(fingerprint) == 64 and runs["assets"]["objects"] == f"assets:{fingerprint[:16]}"
-    records = [GoalRecord(**r) for r in runs.values()]
+        (runs[name],) = read_records(tmp_path / name / RECORDS_FILE)
+    assert (runs["shipped"].objects, runs["shipped"].objects_fingerprint) == ("standins", "")
+    fingerprint = runs["assets"].objects_fingerprint
+    assert len(fingerprint) == 64 and runs["assets"].objects == f"assets:{fingerprint[:16]}"
+    assert json.loads((tmp_path / "assets" / "run.json").read_text())["assets"] == str(ASSETS)
     refusal = (
         r"^these records ran on different objects and are not pooled: "
         r"assets:[0-9a-f]{16}, standins \(standins: the shipped stand-ins"
     )
     with pytest.raises(EvalError, match=refusal):
-        summary(records)
-    same = summary([records[0], dataclasses.replace(records[0], seed=1)])
-    assert "| expert | 0/2 |" in same  # one step: no success; one source: pooled
+        goal_summary(list(runs.values()))
     rc = main(["eval", str(BASKET), "--policy", "expert", "--episodes", "1",
                "--assets", str(tmp_path / "nowhere")])  # fmt: skip
     err = capsys.readouterr().err
     assert rc == 2 and "--assets: " in err and "is not a folder" in err
     assert "Traceback" not in err
+
+
+def test_eval_levels_reach_the_records(tmp_path, capsys):
+    """``--visual-level``/``--language-level`` on a goal file: the records carry the levels
+    and the instruction the policy was given; the expert's episode is that of level 0."""
+    common = [str(APPLE), "--policy", "expert", "--episodes", "1"]
+    assert main(["eval", *common, "--out", str(tmp_path / "w0")]) == 0
+    assert main(["eval", *common, "--visual-level", "3", "--language-level", "2",
+                 "--out", str(tmp_path / "w2")]) == 0  # fmt: skip
+    capsys.readouterr()
+    (plain,) = _lines(tmp_path / "w0")
+    (moved,) = _lines(tmp_path / "w2")
+
+    def levels(record):
+        p = record["sim"]["perturbation"]
+        return p["visual_level"], p["language_level"]
+
+    assert levels(plain) == (0, 0)
+    assert plain["instruction"] == "Pick the apple on the table and place it on the plate"
+    assert levels(moved) == (3, 2)
+    assert json.loads((tmp_path / "w2" / "run.json").read_text())["visual_level"] == 3
+    assert (
+        moved["instruction"] == "Pick the apple on the piece of furniture and move it on the plate"
+    )
+    assert (moved["success"], moved["steps"]) == (plain["success"], plain["steps"])
+
+
+def test_batched_goal_records_are_the_unbatched_records(tmp_path, capsys):
+    """``--batch 2`` runs goal episodes in lockstep (the expert's slots, noop's): the
+    records are those of an unbatched run (wall-clock fields aside)."""
+    runs = {}
+    for batch in ("1", "2"):
+        out = tmp_path / f"b{batch}"
+        assert main(["eval", str(APPLE), "--policy", "expert", "--policy", "noop",
+                     "--episodes", "2", "--max-steps", "160", "--batch", batch,
+                     "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+        runs[batch] = sorted(
+            ({k: v for k, v in r.items() if k != "wall_s"} for r in _lines(out)),
+            key=lambda r: (r["index"], r["policy"]),
+        )
+    assert runs["1"] == runs["2"]
+    assert [(r["policy"], r["success"]) for r in runs["1"]] == [
+        ("expert", True), ("noop", False), ("expert", True), ("noop", False),
+    ]  # fmt: skip
+    capsys.readouterr()

@@ -135,7 +135,7 @@ def test_a_failing_episode_fails_alone(tmp_path, monkeypatch, name, error):
         _config(tmp_path, f"{M}:{name}", batch=3, episodes=4), env_factory=fake_env_factory
     )
     assert [(r.index, r.termination, r.error_kind) for r in records] == [
-        (0, "wrong_choice", None), (1, "error", "policy"), (2, "success", None),
+        (0, "wrong_choice", None), (1, "policy_fault", "policy"), (2, "success", None),
         (3, "success", None),
     ]  # fmt: skip
     assert records[1].error == f"PolicyError: policy {M}:{name}: {error}"
@@ -145,7 +145,7 @@ def test_a_failing_episode_fails_alone(tmp_path, monkeypatch, name, error):
             assert [getattr(r, k) for k in same] == [getattr(g, k) for k in same]
 
 
-def test_a_raising_act_batch_fails_its_call_and_resume_reruns_it(tmp_path, monkeypatch):
+def test_a_raising_act_batch_fails_its_calls_episodes_for_good(tmp_path, monkeypatch):
     monkeypatch.setenv("BATCH_FAIL", _instruction(1))
     cfg = _config(tmp_path, f"{M}:raises_with_episode_one", batch=2, episodes=4)
     records = run_eval(cfg, env_factory=fake_env_factory)
@@ -154,15 +154,13 @@ def test_a_raising_act_batch_fails_its_call_and_resume_reruns_it(tmp_path, monke
         "the GPU fell over"
     )
     assert [(r.index, r.termination, r.error) for r in records] == [
-        (0, "error", message), (1, "error", message), (2, "success", None),
+        (0, "policy_fault", message), (1, "policy_fault", message), (2, "success", None),
         (3, "success", None),
     ]  # fmt: skip
     monkeypatch.setenv("BATCH_FAIL", "no episode")
-    again = run_eval(cfg, env_factory=fake_env_factory)
-    assert [(r.index, r.termination) for r in again] == [
-        (0, "wrong_choice"), (1, "wrong_choice"), (2, "success"), (3, "success"),
-    ]  # fmt: skip
+    assert run_eval(cfg, env_factory=fake_env_factory) == records  # the policy's: not rerun
     assert [r.index for r in read_records(cfg.out / RECORDS_FILE)] == [0, 1, 2, 3]
+    assert (cfg.out / RECORDS_FILE).read_text().count("\n") == 4
 
 
 def test_a_hung_call_ends_its_episodes_at_their_limit_and_the_rest_go_on(tmp_path, monkeypatch):
@@ -172,8 +170,9 @@ def test_a_hung_call_ends_its_episodes_at_their_limit_and_the_rest_go_on(tmp_pat
     )
     records = run_eval(cfg, env_factory=fake_env_factory)
     assert [(r.index, r.termination, r.error_kind, r.error) for r in records] == [
-        (i, "error", "infra", f"InfraError: episode {i} exceeded its wall-clock limit of 4 s "
-         "(--episode-timeout)") for i in (0, 1)
+        (i, "policy_fault", "policy", f"PolicyError: policy {M}:hangs_with_episode_one: "
+         f"episode {i} exceeded its wall-clock limit of 4 s (--episode-timeout) waiting for "
+         "the policy's answer") for i in (0, 1)
     ] + [(2, "success", None, None), (3, "success", None, None)]  # fmt: skip
 
 

@@ -107,3 +107,30 @@ def test_a_record_without_cost_fields_still_reads():
     for key in ("cost", "cost_terms", "cost_implicit_and"):
         del row[key]
     assert EpisodeRecord.from_dict(row).cost is None
+
+
+def test_goal_fields_are_absent_from_a_question_record_and_round_trip_on_a_goal_one(tmp_path):
+    """A question task's line has no goal keys (its bytes are those of before goal tasks
+    ran through the runner); a goal record's fields come back as written."""
+    from rsb_mj.evaluation.records import GOAL_FIELDS
+
+    path = tmp_path / "episodes.jsonl"
+    question = rec(0, grasped=False, success=False)
+    goal = dataclasses.replace(
+        rec(1, grasped=False, success=True),
+        tier="A1",
+        semantics="libero",
+        objects="standins",
+        objects_fingerprint="",
+        failure_class="",
+    )
+    append_record(path, question)
+    append_record(path, goal)
+    first, second = (json.loads(line) for line in path.read_text().splitlines())
+    assert not set(GOAL_FIELDS) & set(first)
+    assert {k: second[k] for k in GOAL_FIELDS} == {
+        "tier": "A1", "semantics": "libero", "objects": "standins", "objects_fingerprint": "",
+        "failure_class": "",
+    }  # fmt: skip
+    assert read_records(path) == [question, goal]
+    assert (question.is_goal, goal.is_goal) == (False, True)

@@ -90,12 +90,14 @@ def test_rerunning_resumes_without_rerunning_or_duplicating(tmp_path):
     assert path.read_text().count("\n") == 4
 
 
-def test_a_bad_action_shape_ends_the_episode_as_an_error(tmp_path, monkeypatch):
+def test_a_bad_action_shape_ends_the_episode_as_the_policys_failure(tmp_path, monkeypatch):
     from . import fakes
 
     monkeypatch.setattr(fakes.ToyPickPolicy, "act", lambda self, obs: [0.0] * 13)
     (record,) = run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
-    assert (record.termination, record.error_kind, record.grasped) == ("error", "policy", False)
+    assert (record.termination, record.error_kind, record.grasped, record.success) == (
+        "policy_fault", "policy", False, False
+    )  # fmt: skip
     assert record.error == (
         "PolicyError: policy inprocess:evaluation.fakes:oracle: act() returned shape (1, 13); "
         "expected (14,) or (H, 14)"

@@ -24,16 +24,8 @@ from rsb_mj.errors import EvalError, PolicyError
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
-from rsb_mj.evaluation.sealed import (
-    Seal,
-    policy_fault,
-    sealed_order,
-    server_fault,
-    sign,
-    verify,
-)
+from rsb_mj.evaluation.sealed import Seal, sealed_order, sign, verify
 from rsb_mj.evaluation.tables import terminal_table
-from rsb_mj.evaluation.validation import record_problems
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.sandbox import available
 from rsb_mj.policies.spec import make_policy
@@ -385,22 +377,3 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     assert [r.termination for r in records if r.policy.endswith(("raiser", "hanger"))] == [
         "policy_fault"
     ] * 2
-
-
-def test_in_a_sealed_run_a_servers_faults_are_its_own_and_the_simulators_are_not(attacked):
-    faulted = next(r for r in attacked["records"] if r.policy == f"{H}:raiser")
-    base = dataclasses.replace(
-        faulted, termination="error", policy="openpi:localhost:8000", error_kind="infra",
-        failure_reason=None, error="InfraError: openpi server ws://localhost:8000: no answer "
-        "within 60 s",
-    )  # fmt: skip
-    assert server_fault(base)
-    scored = policy_fault(base)
-    assert (scored.termination, scored.error_kind, scored.success, scored.is_error) == (
-        "policy_fault", "policy", False, False
-    )  # fmt: skip
-    assert record_problems(scored) == []
-    crash = dataclasses.replace(base, error="InfraError: env.step failed: MuJoCo: unstable")
-    assert not server_fault(crash) and policy_fault(crash) == crash  # excluded, retried
-    user = dataclasses.replace(base, policy="my.module:make")
-    assert not server_fault(user) and policy_fault(user).is_error

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from rsb_mj.datasets.video import decode_mp4, probe_mp4
-from rsb_mj.evaluation.html.frames import video_frames
 from rsb_mj.evaluation.video import VideoWriter, video_file
 from rsb_mj.rates import CONTROL_HZ
+from rsb_mj.reporting.html.frames import video_frames
 
 
 def test_an_episode_video_is_h264_yuv420p_and_keeps_every_frame(tmp_path):

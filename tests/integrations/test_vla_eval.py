@@ -24,7 +24,9 @@ from vla_eval.registry import resolve_import_string
 from vla_eval.specs import check_specs
 
 from rsb_mj.errors import EnvError, EvalError, RsbError
-from rsb_mj.integrations.vla_eval import RsbBenchmark, config_path
+from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.sealed import Seal, sealed_order, verify
+from rsb_mj.integrations.vla_eval import POLICY, RsbBenchmark, config_path
 from rsb_mj.integrations.vla_eval_results import (
     format_table,
     summarize,
@@ -396,11 +398,29 @@ def run_one_episode(bench, episode_idx, max_steps):
     return result, conn.sent
 
 
-def test_a_sealed_run_sends_the_server_no_outcome_and_writes_them_at_cleanup(tmp_path):
+SECRET = b"vla-eval sealed test secret, 32+ bytes long"
+
+
+@pytest.fixture
+def secret(tmp_path):
+    path = tmp_path / "secret.txt"
+    path.write_bytes(SECRET + b"\n")
+    path.chmod(0o600)
+    return path
+
+
+def _sealed(tmp_path, secret, **kw):
+    return RsbBenchmark(
+        "RSB-Math-4", width=32, height=24, sealed=True, outcomes=str(tmp_path / "outcomes.jsonl"),
+        secret_file=str(secret), **kw,
+    )  # fmt: skip
+
+
+def test_a_sealed_run_sends_the_server_no_outcome_and_writes_them_signed_at_cleanup(
+    tmp_path, secret
+):
     outcomes = tmp_path / "outcomes.jsonl"
-    bench = RsbBenchmark(
-        "RSB-Math-4", width=32, height=24, shuffle_seed=7, sealed=True, outcomes=str(outcomes)
-    )
+    bench = _sealed(tmp_path, secret)
     assert bench.get_metric_keys() == {}
     result, sent = run_one_episode(bench, 0, max_steps=3)
     assert [kind for kind, _ in sent] == ["episode_start"] + ["observation"] * 3 + ["episode_end"]
@@ -410,18 +430,111 @@ def test_a_sealed_run_sends_the_server_no_outcome_and_writes_them_at_cleanup(tmp
     assert result["metrics"] == {"sealed": True}
     assert not outcomes.exists()  # nothing written before the run ends
     bench.cleanup()
-    row = bench._row_index[0]
-    assert row == int(np.random.default_rng(7).permutation(np.arange(500))[0])
-    assert json.loads(outcomes.read_text()) == {
+    line = json.loads(outcomes.read_text())
+    seal = Seal.read(secret)
+    assert line == {
         "suite": "RSB-Math-4",
-        "row": row,
+        "row": bench._row_index[0],
         "success": False,
         "grasped": False,
         "correct_choice": False,
         "choice": "",
         "choices": 4,
+        "policy_fault": False,
+        "signature": seal.signature(
+            "", json.dumps({k: v for k, v in line.items() if k != "signature"}, sort_keys=True)
+        ),
     }
+    assert verify(outcomes, seal) == line["signature"]
     assert outcomes.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_sealed_run_orders_its_rows_by_the_secret_as_rsb_eval_does(tmp_path, secret):
+    bench = _sealed(tmp_path, secret)
+    rows = range(500)  # the shipped RSB-Math-4 eval table
+    jobs = [Job("RSB-Math-4", "eval", i, POLICY, 400) for i in rows]
+    assert bench._row_index == [j.index for j in sealed_order(jobs, Seal.read(secret))]
+    assert sorted(bench._row_index) == list(rows) and bench._row_index[:5] != [0, 1, 2, 3, 4]
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"another secret of 32 bytes or more, for the test\n")
+    assert _sealed(tmp_path, other)._row_index != bench._row_index  # keyed, not public
+    pairs = [bench._row_index.index(i) for i in (0, 1)]
+    assert abs(pairs[0] - pairs[1]) > 1  # neighbouring rows (A2A's pairs) are not adjacent
+    with pytest.raises(RsbError, match=r"^shuffle_seed with a sealed run: its episodes run in"):
+        _sealed(tmp_path, secret, shuffle_seed=7)
+
+
+def test_the_results_reader_verifies_the_outcomes_and_refuses_an_edited_line(
+    tmp_path, secret, capsys
+):
+    from rsb_mj.integrations.vla_eval_results import main
+
+    bench = _sealed(tmp_path, secret)
+    for k in range(3):
+        run_one_episode(bench, k, max_steps=2)
+    bench.cleanup()
+    outcomes = tmp_path / "outcomes.jsonl"
+    args = ["--outcomes", str(outcomes), "--secret-file", str(secret)]
+    assert main(args) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[2].startswith("| RSB-Math-4 | 4 | 0/3 = 0.000 [0.000, 0.562] | 0/3 = 0.000 ")
+    lines = outcomes.read_text().splitlines()
+    forged = json.loads(lines[1]) | {"success": True, "grasped": True, "correct_choice": True}
+    outcomes.write_text("\n".join([lines[0], json.dumps(forged, sort_keys=True), lines[2]]) + "\n")
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"error: {outcomes}:2: the record's signature does not match: it was edited, moved or "
+        "removed lines before it, or comes from another run or secret; the run cannot be "
+        "reported\n"
+    )
+    outcomes.write_text("\n".join([lines[0], lines[2]]) + "\n")  # a line removed
+    assert main(args) == 2
+    assert f"{outcomes}:2: the record's signature does not match" in capsys.readouterr().err
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"another secret of 32 bytes or more, for the test\n")
+    other.chmod(0o600)
+    assert main(["--outcomes", str(outcomes), "--secret-file", str(other)]) == 2
+    assert f"{outcomes}:1: the record's signature does not match" in capsys.readouterr().err
+    # the aggregate of a sealed run holds no outcome: the reader says where they are
+    (tmp_path / "agg").mkdir()
+    aggregate(tmp_path / "agg", "RSB-Math-4", [{"sealed": True}])
+    assert main([str(tmp_path / "agg")]) == 2
+    assert capsys.readouterr().err.endswith(
+        "a sealed run; its outcomes are in the benchmark's outcomes file: --outcomes FILE "
+        "--secret-file SECRET\n"
+    )
+
+
+class GarbageConnection(CapturingConnection):
+    """A model server that answers its second observation with a chunk, not one action."""
+
+    async def act(self, obs):
+        self.sent.append(("observation", sorted(obs)))
+        if len(self.sent) == 3:
+            return {"actions": np.zeros((5, 14))}
+        return {"actions": obs["state"]}
+
+
+def test_in_a_sealed_run_an_action_that_is_not_one_is_the_servers_failure(tmp_path, secret):
+    import anyio
+    from vla_eval.runners.base import EnvStepError
+    from vla_eval.runners.sync_runner import SyncEpisodeRunner
+
+    bench = _sealed(tmp_path, secret)
+    conn = GarbageConnection()
+    task = {**bench.get_tasks()[0], "episode_idx": 0}
+    result = anyio.run(lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=9))
+    assert (result["metrics"], result["steps"]) == ({"sealed": True}, 2)  # ended at once
+    bench.cleanup()
+    line = json.loads((tmp_path / "outcomes.jsonl").read_text())
+    assert (line["policy_fault"], line["success"], line["grasped"]) == (True, False, False)
+    ordinary = RsbBenchmark("RSB-Math-4", width=32, height=24)
+    conn = GarbageConnection()
+    with pytest.raises(  # vla-eval records the episode as an unscored failure
+        EnvStepError, match=r"^EnvError: model server action \{'actions': shape \(5, 14\)\}"
+    ):
+        anyio.run(lambda: SyncEpisodeRunner().run_episode(ordinary, task, conn, max_steps=9))
+    ordinary.cleanup()
 
 
 def test_an_ordinary_run_sends_the_outcome_at_the_episode_end():
@@ -446,6 +559,8 @@ def test_an_ordinary_run_sends_the_outcome_at_the_episode_end():
         ({"tables": "t"}, r"sealed: true needs outcomes: PATH"),  # a private draw is sealed
         ({"outcomes": "o.jsonl"}, r"outcomes: PATH is for sealed runs"),
         ({"tables": "t", "sealed": False}, r"sealed: false with tables: a private draw"),
+        ({"sealed": True, "outcomes": "o"}, r"sealed: true needs secret_file: PATH, the priv"),
+        ({"secret_file": "s.txt"}, r"secret_file: PATH is for sealed runs"),
     ],
 )
 def test_sealed_params_are_checked(kwargs, message):
@@ -462,3 +577,66 @@ class _AnyFloat:
 
 
 ANY_FLOAT = _AnyFloat()
+
+
+class NearestToZoneConnection(CapturingConnection):
+    """A model server driven by the language-blind ``nearest-to-zone`` policy (it reads the
+    benchmark's simulator for its motions, as a test double may): RSB-Math-4 eval row 1's
+    nearest candidate is a wrong one. Actions go out in the ``rsb`` convention."""
+
+    def __init__(self, bench):
+        super().__init__()
+        self.bench = bench
+
+    async def start_episode(self, payload):
+        from rsb_mj.evaluation.rollout import policy_view
+        from rsb_mj.policies.spec import make_policy
+
+        await super().start_episode(payload)
+        env = self.bench._env
+        episode = env.unwrapped.episode
+        self.policy = make_policy("nearest-to-zone")
+        view = policy_view(env, self.policy, episode, self.bench._instruction)
+        self.policy.reset(view, {"state": self.bench._reset_state}, {})
+
+    async def act(self, obs):
+        self.sent.append(("observation", sorted(obs)))
+        return {"actions": self.policy.act({"state": np.asarray(obs["state"], np.float64)})}
+
+
+def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_would(
+    tmp_path, secret
+):
+    """Attack 4 on the vla-eval path: what the server sees at ``episode_end`` (``steps``)
+    does not tell a wrong first grasp from a right one in a sealed run; it does in an
+    ordinary one."""
+    import dataclasses
+
+    import anyio
+    from vla_eval.runners.sync_runner import SyncEpisodeRunner
+
+    def run(bench, row, correct=None):
+        k = bench._row_index.index(row)
+        if correct is not None:  # the answer moved to the candidate the policy picks
+            bench._rows[k] = dataclasses.replace(bench._rows[k], correct=correct)
+        conn = NearestToZoneConnection(bench)
+        task = {**bench.get_tasks()[0], "episode_idx": k}
+        result = anyio.run(
+            lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=400)
+        )
+        bench.cleanup()
+        return result
+
+    fast = {"convention": "rsb", "send_wrist_image": False}  # one camera to render
+    plain = run(RsbBenchmark("RSB-Math-4", width=32, height=24, **fast), 1)
+    assert (plain["metrics"]["success"], plain["metrics"]["grasped"]) == (False, True)
+    letter = plain["metrics"]["choice"]
+    wrong = run(_sealed(tmp_path, secret, **fast), 1)
+    outcome = json.loads((tmp_path / "outcomes.jsonl").read_text())
+    assert (outcome["row"], outcome["choice"], outcome["success"]) == (1, letter, False)
+    right = run(_sealed(tmp_path, secret, **fast), 1, correct=letter)
+    outcome = json.loads((tmp_path / "outcomes.jsonl").read_text())
+    assert (outcome["row"], outcome["choice"], outcome["success"]) == (1, letter, True)
+    # the server's episode_end: the same length and metrics either way; unsealed, far shorter
+    assert wrong["metrics"] == right["metrics"] == {"sealed": True}
+    assert wrong["steps"] == right["steps"] > plain["steps"] + 20

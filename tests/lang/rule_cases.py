@@ -24,17 +24,19 @@ def path_of(base: str) -> str:
     return LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
 
 
-def lint_edit(base: str, old: str, new: str) -> list[Diagnostic]:
+def lint_edit(base: str, old: str, new: str, target: str = "rsb") -> list[Diagnostic]:
     """The findings on ``base`` with its first ``old`` replaced by ``new``.
 
-    LIBERO files are also checked as scenes rsb_mj must build (RSB510 fires only then).
+    LIBERO files are also checked as scenes rsb_mj must build (``target``: ``"rsb"``, or
+    ``"question"`` for RSB510, which fires only then).
 
     Raises:
         AssertionError: when ``old`` is not in ``base`` or the edited task does not parse.
     """
     assert old in base, old
-    target = "rsb" if base is LIBERO else None
-    problem, diagnostics = lint_text(base.replace(old, new, 1), path_of(base), target=target)
+    problem, diagnostics = lint_text(
+        base.replace(old, new, 1), path_of(base), target=target if base is LIBERO else None
+    )
     assert problem is not None
     return diagnostics
 
@@ -42,7 +44,8 @@ def lint_edit(base: str, old: str, new: str) -> list[Diagnostic]:
 def first_finding(code: str, base: str, old: str, new: str) -> tuple | None:
     """``(line, column, message, name, severity, path)`` of the first finding of ``code`` on
     the edited task, or None when the rule did not fire."""
-    hits = [d for d in lint_edit(base, old, new) if d.code == code]
+    target = "question" if code == "RSB510" else "rsb"
+    hits = [d for d in lint_edit(base, old, new, target) if d.code == code]
     if not hits:
         return None
     first = hits[0]

@@ -159,18 +159,32 @@ def test_an_internal_error_stops_at_the_first_failing_file(files, monkeypatch):
         lint.lint_all([good, warn, broken])
 
 
-def test_target_rsb_lists_what_rsb_cannot_build_in_libero_files(capsys):
+def test_target_rsb_checks_libero_files_as_the_goal_tasks_they_are(capsys):
+    """Without --target the 20 LIBERO files are linted as LIBERO's loader reads them; with
+    --target rsb as scenes rsb_mj must build and run: goal tasks (not question scenes, no
+    RSB510), the 4 of a tier rsb_mj does not build each an RSB530 at its :goal."""
     corpus = Path(__file__).resolve().parents[1] / "data" / "bddl_corpus" / "libero"
-    assert main(["lint", str(corpus)]) == 1
+    assert main(["lint", str(corpus)]) == 1  # warnings
     plain = capsys.readouterr().out
-    assert "RSB510" not in plain
+    assert "RSB510" not in plain and "RSB53" not in plain
     assert main(["lint", str(corpus), "--target", "rsb"]) == 1
     out = capsys.readouterr().out
-    foreign = [line for line in out.splitlines() if " RSB510 foreign-scene: " in line]
-    # Every one of the 20 files lacks :candidates and :question.
-    assert sum("no (:candidates ...) block" in line for line in foreign) == 20
-    assert sum("no (:question" in line for line in foreign) == 20
-    assert any("(flat_stove, articulated): rsb_mj builds only the table" in x for x in foreign)
+    assert "RSB510" not in out
+    tiers = [line.split(f"{corpus}/")[1] for line in out.splitlines() if " RSB530 " in line]
+    b1 = "tier B1 (a drawer or microwave used as a container); rsb_mj builds tiers A0 and A1"
+    b2 = (
+        "tier B2 (a goal that operates a fixture (Open/Close/TurnOn/TurnOff)); rsb_mj builds "
+        "tiers A0 and A1"
+    )
+    assert tiers == [
+        f"libero_goal/open_the_middle_drawer_of_the_cabinet.bddl:124:5: RSB530 goal-tier: {b2}",
+        f"libero_goal/open_the_top_drawer_and_put_the_bowl_inside.bddl:125:5: RSB530 goal-tier: "
+        f"{b1}",
+        f"libero_goal/turn_on_the_stove.bddl:124:5: RSB530 goal-tier: {b2}",
+        "libero_spatial/pick_up_the_black_bowl_in_the_top_drawer_of_the_wooden_cabinet_and_"
+        f"place_it_on_the_plate.bddl:133:5: RSB530 goal-tier: {b1}",
+    ]
+    assert sum(" RSB53" in line for line in out.splitlines()) == 4  # the A0/A1 files: clean
 
 
 def test_linting_imports_neither_numpy_nor_the_sampler():

@@ -15,18 +15,8 @@ from rsb_mj.lang.categories import footprint_radius
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
 from .rules.test_names import CASES as NAMES_CASES
-from .rules.test_names_arguments import CASES as ARGUMENTS_CASES
-from .rules.test_names_declarations import CASES as DECLARATIONS_CASES
-from .rules.test_names_predicates import CASES as PREDICATES_CASES
-from .rules.test_names_references import CASES as REFERENCES_CASES
+from .rules.test_runtime_goal import CASES as RUNTIME_GOAL_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
-from .rules.test_semantics_candidates import CASES as CANDIDATES_CASES
-from .rules.test_semantics_connectives import CASES as CONNECTIVES_CASES
-from .rules.test_semantics_goal import CASES as GOAL_CASES
-from .rules.test_semantics_held import CASES as HELD_CASES
-from .rules.test_semantics_language import CASES as LANGUAGE_CASES
-from .rules.test_semantics_mapping import CASES as MAPPING_CASES
-from .rules.test_semantics_unused import CASES as UNUSED_CASES
 
 CASES = [
     (
@@ -478,25 +468,10 @@ def test_rule_fires_with_exact_message(code, base, old, new, line, column, messa
 IN_OTHER_FILES = {"RSB472", "RSB459"}  # tests/lang/rules/test_references.py, test_rules_sources.py
 
 
-#: Every rule's cases: this module's and those in the test modules of the families split out
-#: of :mod:`rsb_mj.lang.rules.names` and :mod:`rsb_mj.lang.rules.semantics`
-#: (tests/lang/rules/test_names*.py, tests/lang/rules/test_semantics*.py).
-ALL_CASES = (
-    CASES
-    + NAMES_CASES
-    + ARGUMENTS_CASES
-    + DECLARATIONS_CASES
-    + PREDICATES_CASES
-    + REFERENCES_CASES
-    + SEMANTICS_CASES
-    + CANDIDATES_CASES
-    + MAPPING_CASES
-    + GOAL_CASES
-    + HELD_CASES
-    + CONNECTIVES_CASES
-    + UNUSED_CASES
-    + LANGUAGE_CASES
-)
+#: Every rule's cases: this module's and those of the rule families' own test modules
+#: (tests/lang/rules/test_names.py, tests/lang/rules/test_semantics.py,
+#: tests/lang/rules/test_runtime_goal.py).
+ALL_CASES = CASES + NAMES_CASES + SEMANTICS_CASES + RUNTIME_GOAL_CASES
 
 
 def test_every_semantic_rule_has_a_fixture():
@@ -543,6 +518,7 @@ def test_family_of_code_matches_module():
         "runtime_scoring": "5",
         "runtime_scene": "5",
         "runtime_question": "5",
+        "runtime_goal": "5",
         "safety": "5",
     }
     for rule in RULES.values():

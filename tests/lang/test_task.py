@@ -43,7 +43,8 @@ ALLOWED: dict[str, frozenset[type]] = {
     "problem": frozenset({Problem, Task, type(None)}),  # None: "load it" (build_table)
     # str / Path: a task file; GoalTask: a task whose goal is a placement (rsb_mj.lang.goal_task)
     "task": frozenset({Task, GoalTask, Problem, str, Path}),
-    "episode": frozenset({Episode}),
+    # None: a goal task's demonstration, which has no question episode (datasets.demo_file)
+    "episode": frozenset({Episode, type(None)}),
 }
 #: Names the test resolves for modules that import them only for type checking.
 TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}

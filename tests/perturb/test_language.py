@@ -17,7 +17,13 @@ from rsb_mj.episodes.templates import option_list, template_by_id
 from rsb_mj.errors import EpisodeError
 from rsb_mj.lang import load_task
 from rsb_mj.lang.layout import Pose2D
-from rsb_mj.perturb.language import command_slots, perturb_instruction, synonym_table
+from rsb_mj.perturb.language import (
+    command_slots,
+    goal_slots,
+    perturb_goal_instruction,
+    perturb_instruction,
+    synonym_table,
+)
 from rsb_mj.resources import assets_dir, tasks_dir
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import SUITES
@@ -203,3 +209,39 @@ def test_the_shipped_table_is_what_the_build_script_makes():
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "up to date" in result.stdout
+
+
+# ---- goal tasks: the whole :language is the command -----------------------------------------
+
+
+def test_goal_instruction_substitutes_table_words_but_not_right():
+    """ "right" is *correct* in the table, a side in goal instructions: never a slot; a
+    capitalised first word keeps its capital."""
+    text = "Put the bowl on the right of the table"
+    assert [w for _, _, w in goal_slots(text)] == ["put", "table"]
+    out, record = perturb_goal_instruction(text, 1, 2)
+    assert out == "Pose the bowl on the right of the furniture"
+    assert (record["level"], record["slots"], record["substituted"]) == (2, 2, 2)
+    assert record["substitutions"] == [
+        {"word": "put", "substitute": "Pose", "offset": 0},
+        {"word": "table", "substitute": "furniture", "offset": 33},
+    ]
+
+
+def test_goal_instruction_is_unchanged_at_w0_and_the_same_per_seed():
+    text = "Pick up the orange and put it in the box"
+    assert perturb_goal_instruction(text, 3, 0) == (
+        text, {"level": 0, "slots": 0, "substituted": 0, "substitutions": []},
+    )  # fmt: skip
+    drawn = [perturb_goal_instruction(text, 3, k)[0] for k in range(1, 5)]
+    assert drawn == [
+        "Pick up the orange and place it in the box",
+        "Pick up the orange and displace it in the box",
+        "Pick up the orange and lay it in the box",
+        "Pick up the orange and move it in the box",
+    ]
+    assert drawn == [perturb_goal_instruction(text, 3, k)[0] for k in range(1, 5)]
+    # one slot: level 4 substitutes one word, as a short command does for question tasks
+    assert perturb_goal_instruction(text, 3, 4)[1]["substituted"] == 1
+    with pytest.raises(EpisodeError, match="valid choices: 0, 1, 2, 3, 4"):
+        perturb_goal_instruction(text, 3, 5)

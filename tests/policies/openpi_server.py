@@ -15,6 +15,8 @@ Its ``mode`` picks the policy or the fault:
 ``close``         answers ``answer_first`` queries (server-wide), then closes every
                   connection at its next query without answering
 ``garbage``       answers queries with bytes that are not msgpack
+``not_a_map``     answers queries with the msgpack list ``[1, 2]``
+``no_actions``    answers queries with a map whose chunk is under ``action``, not ``actions``
 ``garbage_metadata``  sends bytes that are not msgpack as its metadata
 ``nan``           actions with NaN at row 2, index 6
 ``wrong_shape``   actions of shape (H, 7)
@@ -172,6 +174,10 @@ class FakeOpenPiServer:
                     return
                 if self.mode in ("garbage", "object_dtype"):
                     conn.send(GARBAGE if self.mode == "garbage" else OBJECT_REPLY)
+                    continue
+                if self.mode in ("not_a_map", "no_actions"):  # msgpack, but not an answer
+                    bad = [1, 2] if self.mode == "not_a_map" else {"action": self._actions(obs)}
+                    conn.send(packb(bad))
                     continue
                 if obs["prompt"] == "boom":
                     raise ValueError("the policy exploded")

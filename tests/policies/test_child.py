@@ -99,12 +99,12 @@ def test_a_failing_factory_and_a_simulator_policy_are_refused_with_the_cause():
     ("policy", "message"),
     [
         ("interrupts", "act() raised KeyboardInterrupt"),
-        ("exits", "act(): its process exited with status 3 (the episode is not scored)"),
-        ("killed", "act(): its process was killed by SIGKILL (the episode is not scored)"),
+        ("exits", "act(): its process exited with status 3 (the episode is its failure)"),
+        ("killed", "act(): its process was killed by SIGKILL (the episode is its failure)"),
         (
             "forks",
             "act(): the policy forked a process that returned into rsb's policy loop; the copy "
-            "was stopped, and the episode is not scored",
+            "was stopped, and the episode is its failure",
         ),
     ],
     indirect=["policy"],

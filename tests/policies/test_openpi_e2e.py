@@ -1,10 +1,13 @@
 """Fault injection end to end: ``rsb eval`` (``rsb_mj.cli.main``) against fake openpi servers.
 
 A server that is down, silent or not a websocket server stops the run at its start-up check
-(exit 2, one line naming the server, no records). Faults during episodes become error
-records (``termination == "error"``, ``error_kind`` ``"infra"`` or ``"policy"``), the run
-finishes with exit 3, and no traceback is printed. A server that restarts mid-run costs
-nothing: its episodes are scored. One run holds every mid-run fault (one environment build).
+(exit 2, one line naming the server, no records). During episodes, what a server answers is
+its own (garbage, NaN: scored failures, ``termination == "policy_fault"``) and what happens
+to the connection is the network's (no answer in time, dropped: error records, ``"infra"``,
+the run finishes with exit 3), except in a sealed run, where both are the server's
+(:mod:`rsb_mj.evaluation.faults`); no traceback is printed. A server that restarts mid-run
+costs nothing: its episodes are scored. One run holds every mid-run fault (one environment
+build).
 
 A hang would never reach an assertion, so ``faulthandler`` ends the test process with every
 thread's stack after :data:`HANG_S` seconds.
@@ -91,7 +94,9 @@ def test_a_plain_tcp_port_stops_the_run(tmp_path, capfd):
         tcp.stop()
 
 
-def test_mid_run_faults_become_error_records_and_a_restart_costs_nothing(tmp_path, capfd):
+def test_mid_run_faults_are_the_servers_or_the_networks_and_a_restart_costs_nothing(
+    tmp_path, capfd
+):
     servers = {
         "silent": FakeOpenPiServer("silent"),
         "garbage": FakeOpenPiServer("garbage"),
@@ -119,17 +124,18 @@ def test_mid_run_faults_become_error_records_and_a_restart_costs_nothing(tmp_pat
         return f"openpi server ws://127.0.0.1:{servers[name].port}"
 
     expected = {
-        "silent": ("infra", f"InfraError: {uri('silent')}: no answer within the request "
-                   "timeout (1 s)"),
-        "garbage": ("infra", f"InfraError: {uri('garbage')}: answered with 16 bytes that are "
-                    "not openpi msgpack ("),
-        "close": ("infra", f"InfraError: {uri('close')}: query failed after 4 attempt(s) in "),
-        "nan": ("policy", f"PolicyError: {uri('nan')}: its actions have non-finite values "
-                "at (row, index) [(2, 6)]"),
+        "silent": ("error", "infra", f"InfraError: {uri('silent')}: no answer within the "
+                   "request timeout (1 s)"),
+        "garbage": ("policy_fault", "policy", f"PolicyError: {uri('garbage')}: answered with "
+                    "16 bytes that are not openpi msgpack ("),
+        "close": ("error", "infra", f"InfraError: {uri('close')}: query failed after 4 "
+                  "attempt(s) in "),
+        "nan": ("policy_fault", "policy", f"PolicyError: {uri('nan')}: its actions have "
+                "non-finite values at (row, index) [(2, 6)]"),
     }  # fmt: skip
-    for name, (kind, message) in expected.items():
+    for name, (termination, kind, message) in expected.items():
         for r in by[name]:
-            assert (r.termination, r.error_kind) == ("error", kind), (name, r.error)
+            assert (r.termination, r.error_kind) == (termination, kind), (name, r.error)
             assert r.error.startswith(message), (name, r.error)
             assert not r.success
     assert "the server closed the connection before answering" in by["close"][0].error
@@ -138,11 +144,44 @@ def test_mid_run_faults_become_error_records_and_a_restart_costs_nothing(tmp_pat
         ("step_limit", None, 6), ("step_limit", None, 6),
     ]  # fmt: skip
     assert servers["restart"].connections >= 2
-    assert "rsb eval: 8 episodes ended in errors (6 infra, 2 policy), not scored:" in err
+    assert "rsb eval: 4 episodes ended in errors (4 infra), not scored:" in err
+    assert (
+        "rsb eval: 4 episodes ended in the policy's own faults, scored as failures (the faults "
+        "column):" in err
+    )
+
+
+def test_in_a_sealed_run_a_servers_dropped_and_silent_episodes_are_its_failures(tmp_path, capfd):
+    """A sealed run: a server that goes silent or drops the connection in an episode cannot
+    have it rerun (it could do so on the episodes it is unsure of): scored failures, exit 0,
+    a complete run."""
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(b"openpi e2e sealed secret, 32+ bytes long\n")
+    servers = {"silent": FakeOpenPiServer("silent"), "close": FakeOpenPiServer("close")}
+    for srv in servers.values():
+        srv.start()
+    spec = {name: f"openpi:127.0.0.1:{srv.port}:3" for name, srv in servers.items()}
+    extra = ("--request-timeout", "1", "--episodes", "1", "--sealed", "--secret-file", str(secret))
+    try:
+        code = _eval(tmp_path / "run", *spec.values(), extra=extra)
+    finally:
+        for srv in servers.values():
+            srv.stop()
+    out, err = capfd.readouterr()
+    assert code == 0, err
+    records = read_records(tmp_path / "run" / RECORDS_FILE)
+    got = {r.policy: (r.termination, r.error_kind, r.error.split(":")[0]) for r in records}
+    assert got == {  # the cause kept as it was: a fault of the connection
+        spec["close"]: ("policy_fault", "policy", "InfraError"),
+        spec["silent"]: ("policy_fault", "policy", "InfraError"),
+    }
+    assert "episodes ended in errors" not in err
+    assert "rsb eval: 2 episodes ended in the policy's own faults" in err
+    assert "faults: episodes the policy failed itself" in out
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_an_object_dtype_reply_is_an_error_record_not_a_segfault(tmp_path, workers):
+def test_an_object_dtype_reply_is_the_servers_failure_not_a_segfault(tmp_path, workers):
     """Issue 23 item 1: ``"dtype": "|O"`` made numpy read pointers out of the server's bytes
     (rc 139 with one worker, "worker process died" with two). ``rsb eval`` runs in a child
     process, so a crash fails this test instead of ending pytest."""
@@ -161,16 +200,16 @@ def test_an_object_dtype_reply_is_an_error_record_not_a_segfault(tmp_path, worke
         )
     finally:
         server.stop()
-    assert done.returncode == 3, (done.returncode, done.stderr[-2000:])
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     assert "Traceback" not in done.stdout + done.stderr
     records = read_records(out / RECORDS_FILE)
     assert sorted(r.index for r in records) == [0, 1]
     cause = (
-        f"InfraError: openpi server ws://127.0.0.1:{server.port}: answered with "
+        f"PolicyError: openpi server ws://127.0.0.1:{server.port}: answered with "
         f"{len(OBJECT_REPLY)} bytes of openpi msgpack holding a refused value: an array "
         "envelope has dtype '|O'; only bool, integer and float dtypes are decoded"
     )
     assert [(r.termination, r.error_kind, r.error) for r in records] == [
-        ("error", "infra", cause)
-    ] * 2
-    assert "rsb eval: 2 episodes ended in errors (2 infra), not scored:" in done.stderr
+        ("policy_fault", "policy", cause)
+    ] * 2  # the server's own reply: its failure
+    assert "rsb eval: 2 episodes ended in the policy's own faults" in done.stderr

@@ -144,14 +144,31 @@ def test_closes_mid_episode_retries_then_fails(serve):
     assert srv.connections == 2 and len(srv.seen) == 4  # 2 answered, then 2 closed attempts
 
 
-def test_garbage_answer(serve):
+def test_a_garbage_answer_is_the_servers_own_fault(serve):
     srv = serve("garbage")
     policy = OpenPiPolicy("127.0.0.1", srv.port, **FAST)
     _raises(
         lambda: _episode(policy),
-        InfraError,
+        PolicyError,
         rf"openpi server ws://127.0.0.1:{srv.port}: answered with 16 bytes that are not "
         r"openpi msgpack \(.+; first bytes c1 c1 20 6e .*\)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [
+        ("not_a_map", "answer must be a map with 'actions', got list [1, 2]"),
+        ("no_actions", "answer has no 'actions' (keys: action)"),
+    ],
+)
+def test_an_answer_that_is_not_one_is_the_servers_own_fault(serve, mode, message):
+    srv = serve(mode)
+    policy = OpenPiPolicy("127.0.0.1", srv.port, **FAST)
+    _raises(
+        lambda: _episode(policy),
+        PolicyError,
+        re.escape(f"openpi server ws://127.0.0.1:{srv.port}: {message}"),
     )
 
 

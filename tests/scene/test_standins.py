@@ -353,3 +353,41 @@ def test_every_category_describes_itself_for_the_editor():
     assert get_category("can").description == "``can``: robosuite's soda can (5 cm x 8 cm)."
     assert get_category("mug").description.startswith("``mug``: a procedural mug (5 cm across")
     assert all(c.description for c in CATEGORIES.values())
+
+
+def test_hollow_stand_ins_declare_the_rim_and_handle_the_expert_takes():
+    bowl = get_category("akita_black_bowl")
+    # the upright wall: mid-surface 2.5 mm inside the 62.5 mm outline, top at the bowl's top
+    assert bowl.rim is not None and bowl.handle is None
+    assert bowl.rim.center == (0.0, 0.0)
+    assert bowl.rim.radius == pytest.approx(0.06, abs=1e-6)
+    assert (bowl.rim.wall, bowl.rim.top) == (0.005, 0.0275)
+    assert bowl.rim.depth == pytest.approx(0.055 * 0.55, abs=1e-6)
+    mug = get_category("porcelain_mug")  # the cup's axis lies 16 mm from the box centre
+    assert mug.rim.center == (-0.016, 0.0) and mug.rim.radius == pytest.approx(0.044, abs=1e-6)
+    pan = get_category("chefmate_8_frypan")
+    assert pan.rim is None and pan.handle.axis == (1.0, 0.0)
+    assert pan.handle.center == pytest.approx((-0.1, 0.0, 0.01), abs=1e-6)
+    assert get_category("apple").__dict__.get("rim") is None
+
+
+def test_a_hollow_bowl_holds_what_is_dropped_in_it():
+    """A 4 cm ball dropped into the black bowl comes to rest on its floor, inside the wall,
+    its centre above the bowl's (LIBERO's On test)."""
+    spec = mujoco.MjSpec()
+    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1, 1, 0.1])
+    cat = get_category("akita_black_bowl")
+    body = spec.worldbody.add_body(name="bowl", pos=[0, 0, cat.rest_height])
+    body.add_freejoint()
+    cat.build(spec, body, "bowl")
+    ball = spec.worldbody.add_body(name="ball", pos=[0.01, 0, 0.15])
+    ball.add_freejoint()
+    ball.add_geom(type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.02, 0, 0], density=300)
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_step(model, data, nstep=int(1.5 / model.opt.timestep))
+    bowl, ball = data.body("bowl").xpos, data.body("ball").xpos
+    assert np.linalg.norm(ball[:2] - bowl[:2]) < 0.03
+    floor = 0.055 / 2 - 0.009  # the floor's height above the bowl's bottom
+    assert ball[2] == pytest.approx(floor + 0.02, abs=0.003)
+    assert ball[2] > bowl[2]

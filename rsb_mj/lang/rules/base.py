@@ -94,8 +94,9 @@ class Context:
     Attributes:
         problem: the parsed task.
         path: the file name used in diagnostics.
-        target: ``"rsb"`` when the file is checked as a scene rsb_mj must build (the
-            environment, ``rsb lint --target rsb``), else None (what the file declares).
+        target: ``"rsb"`` when the file is checked as a scene rsb_mj must build and run
+            (``rsb lint --target rsb``), ``"question"`` as a question scene (the question
+            environment), else None (what the file declares).
         diagnostics: findings so far.
     """
 

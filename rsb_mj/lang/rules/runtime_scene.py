@@ -2,7 +2,8 @@
 
 Every object needs a region to stand on and a name of its own among the robot scene's bodies;
 the visual blocks must be ones the environment can apply; and a LIBERO / VLA-Arena file given
-to the rsb environment (``target="rsb"``) lists every part rsb_mj has no model of (RSB510).
+to the question environment (``target="question"``) lists every part it has no model of
+(RSB510; ``rsb lint --target rsb`` checks such a file as the goal task it is, RSB530-534).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def bad_visual_setting(ctx: Context) -> None:
     "RSB510",
     "foreign-scene",
     "error",
-    bad="; given to the environment (or rsb lint --target rsb)\n(:domain robosuite)\n"
+    bad="; given to the question environment (RsbEnv)\n(:domain robosuite)\n"
     "(:fixtures main_table - table wooden_cabinet_1 - wooden_cabinet)\n"
     "(:objects plate_1 - plate)",
     good="(:domain rsb)\n(:fixtures table - table)\n(:objects block_a block_b block_c "
@@ -114,12 +115,13 @@ def bad_visual_setting(ctx: Context) -> None:
     "(:question (:source arithmetic) (:choices 4))",
 )
 def foreign_scene(ctx: Context) -> None:
-    """A LIBERO or VLA-Arena file given to the rsb environment (or linted with
-    ``rsb lint --target rsb``): one finding per part rsb_mj cannot build, at its position:
-    fixtures other than the table (articulated ones named as such), object categories with
-    no rsb model, and the missing ``:candidates`` and ``:question`` blocks. Without
-    ``--target rsb`` such files are linted as what they are (LIBERO / VLA-Arena tasks)."""
-    if ctx.target != "rsb" or ctx.is_rsb:
+    """A LIBERO or VLA-Arena file given to the question environment (``RsbEnv``, which
+    builds question scenes): one finding per part it cannot build, at its position: fixtures
+    other than the table (articulated ones named as such), object categories with no rsb
+    model, and the missing ``:candidates`` and ``:question`` blocks. ``rsb eval FILE`` runs
+    such a file as a goal task instead, and ``rsb lint`` (with or without ``--target rsb``)
+    checks it as one (RSB530-RSB534)."""
+    if ctx.target != "question" or ctx.is_rsb:
         return
     for decl in ctx.problem.fixtures:
         if decl.category in RSB_FIXTURE_CATEGORIES or not decl.category:

@@ -61,6 +61,10 @@ class Part:
             the axis).
         segments: vertices per ring of a ``revolve`` part.
         label: True to draw the stand-in's label texture on this part.
+        rim: True for a segment of the upright wall at the top of a hollow object (a bowl's,
+            a mug's): the expert's rim grasp straddles these (:attr:`StandinCategory.rim`).
+        handle: True for the bar a handle grasp closes across (a pan's, a moka pot's): a
+            box whose x axis runs along the handle (:attr:`StandinCategory.handle`).
     """
 
     kind: str
@@ -72,6 +76,42 @@ class Part:
     profile: Profile = ()
     segments: int = 24
     label: bool = False
+    rim: bool = False
+    handle: bool = False
+
+
+@dataclass(frozen=True)
+class Handle:
+    """The bar of a stand-in's handle, where a handle grasp takes it.
+
+    Attributes:
+        center: the bar's centre (x, y, z) in the body frame [m] (origin: the box centre).
+        axis: the bar's direction (x, y) in the body frame (unit; the fingers close across).
+        top: the bar's top, z in the body frame [m].
+    """
+
+    center: tuple[float, float, float]
+    axis: tuple[float, float]
+    top: float
+
+
+@dataclass(frozen=True)
+class Rim:
+    """The upright wall at the top of a hollow stand-in, where a rim grasp takes it.
+
+    Attributes:
+        center: the wall's axis (x, y) in the body frame [m].
+        radius: radius of the wall's mid-surface [m].
+        wall: the wall's thickness [m].
+        top: the wall's top, z in the body frame [m] (the body origin is the box centre).
+        depth: how far the wall reaches down from ``top`` [m].
+    """
+
+    center: tuple[float, float]
+    radius: float
+    wall: float
+    top: float
+    depth: float
 
 
 @dataclass(frozen=True)
@@ -191,6 +231,35 @@ class StandinCategory(Category):
             )
             for r in standin.regions
         )
+        walls = [p for p in standin.parts if p.rim]
+        #: The rim a rim grasp takes (body frame), or None for an object without one.
+        self.rim: Rim | None = None
+        if walls:
+            xy = np.array([(turn @ np.asarray(p.pos))[:2] for p in walls])
+            center = xy.mean(axis=0)
+            top = max(p.pos[2] + p.size[2] for p in walls)
+            self.rim = Rim(
+                center=(round(float(center[0]), 6), round(float(center[1]), 6)),
+                radius=round(float(np.linalg.norm(xy - center, axis=1).mean()), 6),
+                wall=2 * walls[0].size[0],
+                top=round(top - standin.size[2] / 2, 6),
+                depth=round(top - min(p.pos[2] - p.size[2] for p in walls), 6),
+            )
+
+        bars = [p for p in standin.parts if p.handle]
+        #: The handle a handle grasp takes (body frame), or None for an object without one.
+        self.handle: Handle | None = None
+        if bars:
+            bar = bars[0]
+            rot = turn @ _quat_matrix(_euler_quat(bar.euler))
+            c = turn @ np.asarray(bar.pos) - lift
+            axis = rot[:2, 0] / max(float(np.linalg.norm(rot[:2, 0])), 1e-9)
+            top = float(c[2] + np.abs(rot[2]) @ np.asarray(bar.size))
+            self.handle = Handle(
+                center=_vec(c),
+                axis=(round(float(axis[0]), 6), round(float(axis[1]), 6)),
+                top=round(top, 6),
+            )
 
     def __repr__(self) -> str:
         return f"StandinCategory({self.name!r})"
@@ -263,6 +332,12 @@ def _vec(v: np.ndarray) -> Vec3:
 def _yaw_matrix(yaw: float) -> np.ndarray:
     c, s = round(math.cos(yaw), 12), round(math.sin(yaw), 12)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _quat_matrix(quat: Sequence[float]) -> np.ndarray:
+    mat = np.zeros(9)
+    mujoco.mju_quat2Mat(mat, np.asarray(quat, dtype=float))
+    return mat.reshape(3, 3)
 
 
 def _euler_quat(euler: Sequence[float]) -> tuple[float, float, float, float]:
@@ -502,6 +577,64 @@ def lying_bottle(size: Vec3, rgba: RGBA, *, cap: RGBA) -> tuple[Part, ...]:
     )
 
 
+def _tilted(axis_z: np.ndarray, azimuth: float) -> Vec3:
+    """Intrinsic x-y-z Euler angles [rad] of a frame turned ``azimuth`` about z whose z
+    axis is ``axis_z`` (unit, in the plane of the azimuth: a wall segment leaning out)."""
+    c, s = math.cos(azimuth), math.sin(azimuth)
+    tilt = math.atan2(float(axis_z[0] * c + axis_z[1] * s), float(axis_z[2]))
+    ct, st = math.cos(tilt), math.sin(tilt)
+    rz = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    ry = np.array([[ct, 0.0, st], [0.0, 1.0, 0.0], [-st, 0.0, ct]])
+    m = rz @ ry  # R = Rx(a) Ry(b) Rz(g) for intrinsic x-y-z
+    b = math.asin(max(-1.0, min(1.0, float(m[0, 2]))))
+    a = math.atan2(-float(m[1, 2]), float(m[2, 2]))
+    g = math.atan2(-float(m[0, 1]), float(m[0, 0]))
+    return (round(a, 9), round(b, 9), round(g, 9))
+
+
+def ring(
+    start: tuple[float, float],
+    end: tuple[float, float],
+    wall: float,
+    rgba: RGBA,
+    *,
+    segments: int = 16,
+    center: tuple[float, float] = (0.0, 0.0),
+    rim: bool = False,
+    collide: bool = True,
+) -> list[Part]:
+    """A wall of revolution made of ``segments`` boxes that collide: its mid-surface runs
+    from ``start`` to ``end``, each ``(radius, z)`` [m] (z up from the object's bottom), the
+    boxes ``wall`` thick, about the vertical axis through ``center`` (x, y) [m]. ``rim``
+    marks them as the wall a rim grasp takes (:class:`Rim`); ``collide`` False only draws
+    them (a printed band)."""
+    (r0, z0), (r1, z1) = start, end
+    length = math.hypot(r1 - r0, z1 - z0)
+    half_w = math.pi * max(r0, r1) / segments + wall / 2  # closes the gaps between boxes
+    rm, zm = (r0 + r1) / 2, (z0 + z1) / 2
+    parts = []
+    for k in range(segments):
+        a = 2 * math.pi * k / segments
+        c, s = math.cos(a), math.sin(a)
+        axis = np.array([(r1 - r0) * c, (r1 - r0) * s, z1 - z0]) / length
+        parts.append(
+            Part(
+                "box",
+                (wall / 2, round(half_w, 6), round(length / 2, 6)),
+                (round(center[0] + rm * c, 6), round(center[1] + rm * s, 6), round(zm, 6)),
+                rgba,
+                collide,
+                euler=_tilted(axis, a),
+                rim=rim,
+            )
+        )
+    return parts
+
+
+#: Wall thickness of bowls and mugs [m] (the rim grasp closes on it).
+BOWL_WALL = 0.005
+
+
 def bowl(
     diameter: float,
     height: float,
@@ -509,67 +642,78 @@ def bowl(
     *,
     inside: RGBA | None = None,
     rim: RGBA | None = None,
+    wall: float = BOWL_WALL,
 ) -> tuple[Part, ...]:
-    """A bowl: collides as its solid outer shape; the hollow is drawn (a dark inner disc)."""
+    """A hollow bowl: a solid foot whose top is the inner floor, a wall leaning out to 45%
+    of the height, then upright to the rim (the part a rim grasp takes), coloured ``rim``
+    in its top eighth when given. The floor is high enough that an object 18 mm tall or
+    more resting in the bowl has its centre above the bowl's (LIBERO's ``On`` test: a
+    cream cheese box in the bowl)."""
     r = diameter / 2
-    prof: Profile = (
-        (0.0, 0.0),
-        (r * 0.55, 0.0),
-        (r * 0.62, height * 0.12),
-        (r * 0.85, height * 0.45),
-        (r * 0.97, height * 0.8),
-        (r, height),
-        (0.0, height),
-    )
-    parts = [Part("revolve", (1.0, 1.0, 1.0), (0.0, 0.0, 0.0), rgba, profile=prof)]
+    r_top = r - wall / 2  # the upright wall's mid-surface
+    r_foot = 0.62 * r
+    knee = 0.45 * height
+    floor = max(0.006, height / 2 - 0.009)
     inner = inside or _shade(rgba, 0.6)
-    parts.append(Part("cylinder", (r * 0.8, 0.0005, 0.0), (0.0, 0.0, height), inner, False))
+    # the foot, and the floor reaching out to the leaning wall
+    r_floor = r_foot + (r_top - r_foot) * min(1.0, floor / knee) - wall / 2
+    parts = [
+        Part("cylinder", (r_foot, floor / 2, 0.0), (0.0, 0.0, floor / 2), rgba),
+        Part("cylinder", (r_floor, 0.003, 0.0), (0.0, 0.0, floor - 0.003), rgba),
+        Part("cylinder", (r_floor - wall, 0.0005, 0.0), (0.0, 0.0, floor), inner, False),
+    ]
+    parts += ring((r_foot, wall / 2), (r_top, knee), wall, rgba)
+    band = height * (0.88 if rim is not None else 1.0)
+    parts += ring((r_top, knee), (r_top, band), wall, rgba, rim=True)
     if rim is not None:
-        parts.append(Part("cylinder", (r, 0.0004, 0.0), (0.0, 0.0, height - 0.0002), rim, False))
-        parts.append(
-            Part("cylinder", (r * 0.9, 0.0006, 0.0), (0.0, 0.0, height + 0.0001), inner, False)
-        )
+        parts += ring((r_top, band), (r_top, height), wall, rim, rim=True)
     return tuple(parts)
 
 
 def plate(
-    diameter: float, height: float, rgba: RGBA, *, well: RGBA | None = None
+    diameter: float, height: float, rgba: RGBA, *, well: RGBA | None = None, wall: float = 0.004
 ) -> tuple[Part, ...]:
-    """A plate: a shallow solid dish; the well is drawn as a slightly darker disc."""
+    """A plate: a flat floor (the well, drawn a little darker) and a raised rim leaning
+    out to the full diameter, which keeps what is put on the plate on it."""
     r = diameter / 2
-    prof: Profile = (
-        (0.0, 0.0),
-        (r * 0.6, 0.0),
-        (r * 0.66, height * 0.45),
-        (r, height),
-        (0.0, height),
-    )
+    r_well = 0.62 * r
+    floor = max(0.004, 0.3 * height)
     shade = well or _shade(rgba, 0.92)
-    return (
-        Part("revolve", (1.0, 1.0, 1.0), (0.0, 0.0, 0.0), rgba, profile=prof),
-        Part("cylinder", (r * 0.62, 0.0004, 0.0), (0.0, 0.0, height), shade, False),
-    )
+    parts = [
+        Part("cylinder", (r_well, floor / 2, 0.0), (0.0, 0.0, floor / 2), rgba),
+        Part("cylinder", (r_well - wall, 0.0004, 0.0), (0.0, 0.0, floor), shade, False),
+    ]
+    parts += ring((r_well, wall / 2), (r - wall, height - wall / 2), wall, rgba, segments=20)
+    return tuple(parts)
 
 
 def mug(
-    size: Vec3, rgba: RGBA, *, inside: RGBA | None = None, band: RGBA | None = None
+    size: Vec3,
+    rgba: RGBA,
+    *,
+    inside: RGBA | None = None,
+    band: RGBA | None = None,
+    wall: float = BOWL_WALL,
 ) -> tuple[Part, ...]:
-    """A mug of (x with handle, y = diameter, z) extents: a solid cylinder, a dark opening,
-    and a handle of three bars at +x; ``band`` draws a stripe round it."""
+    """A hollow mug of (x with handle, y = diameter, z) extents: a floor, an upright wall
+    (the part a rim grasp takes), a dark inside, and a handle of three bars at +x; ``band``
+    draws a stripe round it."""
     x, y, z = size
     r = y / 2
     reach = x - y  # the handle's reach beyond the body
     cx = -x / 2 + r
+    floor = 0.008
     parts = [
-        Part("cylinder", (r, z / 2, 0.0), (cx, 0.0, z / 2), rgba),
+        Part("cylinder", (r - wall / 2, floor / 2, 0.0), (cx, 0.0, floor / 2), rgba),
         Part(
             "cylinder",
-            (r * 0.86, 0.0005, 0.0),
-            (cx, 0.0, z),
+            (r - wall, 0.0005, 0.0),
+            (cx, 0.0, floor),
             inside or (0.15, 0.1, 0.08, 1.0),
             False,
         ),
     ]
+    parts += ring((r - wall / 2, 0.0), (r - wall / 2, z), wall, rgba, center=(cx, 0.0), rim=True)
     bar = 0.005
     hx = cx + r + reach / 2 - bar / 2
     parts += [
@@ -578,7 +722,7 @@ def mug(
         Part("box", (bar, bar, z * 0.275 + bar), (hx + reach / 2 - bar / 2, 0.0, z * 0.525), rgba),
     ]
     if band is not None:
-        parts.append(Part("cylinder", (r * 1.01, z * 0.12, 0.0), (cx, 0.0, z * 0.55), band, False))
+        parts += ring((r, z * 0.48), (r, z * 0.62), 0.0012, band, center=(cx, 0.0), collide=False)
     return tuple(parts)
 
 

@@ -37,6 +37,7 @@ from rsb_mj.scene.categories.parts import (
     microwave,
     mug,
     plate,
+    ring,
     shelf,
     stove,
     turned,
@@ -206,11 +207,19 @@ def _rows() -> list[Standin]:
         "frying pan",
         (0.36, 0.206, 0.07),
         (
-            Part("cylinder", (0.103, 0.02, 0.0), (0.077, 0.0, 0.02), DARK_METAL),
+            Part("cylinder", (0.1, 0.003, 0.0), (0.077, 0.0, 0.003), DARK_METAL),
             Part(
-                "cylinder", (0.093, 0.0005, 0.0), (0.077, 0.0, 0.04), (0.12, 0.12, 0.13, 1), False
+                "cylinder", (0.094, 0.0005, 0.0), (0.077, 0.0, 0.006), (0.12, 0.12, 0.13, 1), False
             ),
-            Part("box", (0.078, 0.012, 0.008), (-0.1, 0.0, 0.045), BLACK, euler=(0.0, 0.2, 0.0)),
+            *ring((0.1, 0.0), (0.1, 0.04), 0.006, DARK_METAL, center=(0.077, 0.0)),
+            Part(
+                "box",
+                (0.078, 0.012, 0.008),
+                (-0.1, 0.0, 0.045),
+                BLACK,
+                euler=(0.0, 0.2, 0.0),
+                handle=True,
+            ),
         ),
         grasp="handle",
         original=(0.361, 0.206, 0.07),
@@ -266,7 +275,7 @@ def _rows() -> list[Standin]:
                 segments=8,
             ),
             Part("sphere", (0.008, 0.0, 0.0), (-0.0245, 0.0, 0.148), BLACK),
-            Part("box", (0.02, 0.006, 0.035), (0.045, 0.0, 0.1), BLACK),
+            Part("box", (0.02, 0.006, 0.035), (0.045, 0.0, 0.1), BLACK, handle=True),
             Part("box", (0.012, 0.006, 0.005), (0.025, 0.0, 0.13), BLACK),
         ),
         grasp="handle",
@@ -275,8 +284,8 @@ def _rows() -> list[Standin]:
     add(
         "black_book",
         "black book",
-        (0.114, 0.031, 0.139),
-        book((0.114, 0.031, 0.139), BLACK),
+        (0.095, 0.031, 0.116),
+        book((0.095, 0.031, 0.116), BLACK),
         grasp="edge",
         label=Label("BOOK", (20, 20, 22), (230, 230, 230)),
         original=(0.031, 0.114, 0.139),
@@ -284,8 +293,8 @@ def _rows() -> list[Standin]:
     add(
         "yellow_book",
         "yellow book",
-        (0.102, 0.028, 0.125),
-        book((0.102, 0.028, 0.125), YELLOW),
+        (0.085, 0.028, 0.105),
+        book((0.085, 0.028, 0.105), YELLOW),
         grasp="edge",
         label=Label("BOOK", (240, 200, 30), (40, 40, 40)),
         original=(0.028, 0.102, 0.125),

@@ -171,22 +171,24 @@ def test_the_lookup_cheat_scores_on_public_rows_and_guesses_on_private_ones(tabl
     assert sum(r.success for r in private) == 6
 
 
-def test_vla_eval_runs_private_tables_and_sends_only_the_suite(tables, tmp_path):
+def test_vla_eval_runs_private_tables_and_sends_only_the_suite(tables, secret_file, tmp_path):
     pytest.importorskip("vla_eval", reason="the vla-eval plugin needs the extra: .[vla-eval]")
     from rsb_mj.integrations.vla_eval import RsbBenchmark
 
-    # A private draw is a sealed run: its outcomes go to a file, never to the model server.
+    # A private draw is a sealed run: its outcomes go to a file, never to the model server,
+    # and its rows run in the secret's order
     outcomes = tmp_path / "outcomes.jsonl"
     bench = RsbBenchmark(
-        "RSB-Math-4", tables=str(tables), outcomes=str(outcomes), width=32, height=24
-    )
+        "RSB-Math-4", tables=str(tables), outcomes=str(outcomes), width=32, height=24,
+        secret_file=str(secret_file),
+    )  # fmt: skip
     try:
         (task,) = bench.get_tasks()
         assert task == {"name": "RSB-Math-4", "suite": "RSB-Math-4"}
         assert bench.get_metadata() == {"max_steps": 400, "max_episodes_per_task": 100}
         raw = bench.reset({**task, "episode_idx": 3})
         obs = bench.make_obs(raw, task)
-        row = read_table(tables / "RSB-Math-4.eval.jsonl")[3]
+        row = read_table(tables / "RSB-Math-4.eval.jsonl")[bench._row_index[3]]
         assert obs["task_description"] == row.instruction
         assert sorted(obs) == ["images", "state", "task_description"]
     finally:

@@ -1,0 +1,48 @@
+"""rsb report: Markdown/CSV tables and PNG plots from run directories."""
+
+from rsb_mj.cli import main
+from rsb_mj.evaluation.records import RECORDS_FILE, append_record
+from rsb_mj.reporting.report import write_report
+from rsb_mj.suites import SUITES
+from tests.evaluation.test_metrics import rec
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def write_run(path, policy, success_every):
+    """A run folder of four records per suite; every ``success_every``-th one succeeds."""
+    path.mkdir()
+    for suite in SUITES:
+        for i in range(4):
+            ok = i % success_every == 0
+            r = rec(i, grasped=True, success=ok, choice_letter="A" if ok else "B", suite=suite,
+                    policy=policy)  # fmt: skip
+            append_record(path / RECORDS_FILE, r)
+
+
+def test_two_runs_side_by_side_with_tables_csv_and_plots(tmp_path):
+    write_run(tmp_path / "a", "expert", 1)
+    write_run(tmp_path / "b", "random-grasp", 4)
+    out = tmp_path / "report"
+    text = write_report([tmp_path / "a", tmp_path / "b"], out)
+    assert "## Table 1: TSR (%)" in text and "## Table 2: nSG (%)" in text
+    assert "| a:expert       | 100.0 " in text
+    t1 = (out / "table1_tsr.csv").read_text().splitlines()
+    assert t1[0] == "model," + ",".join(SUITES) + ",Avg"
+    assert t1[1] == "a:expert," + ",".join(["100.0"] * 7)
+    assert t1[2] == "b:random-grasp," + ",".join(["25.0"] * 7)
+    t2 = (out / "table2_nsg.csv").read_text().splitlines()
+    assert t2[2].startswith("b:random-grasp,0.0,")
+    assert (out / "table6_gsr_tsr.csv").read_text().count("\n") == 3
+    assert "### b:random-grasp on RSB-Math-4" in text
+    for png in ("rates.png", "confusion_a_expert.png", "confusion_b_random-grasp.png"):
+        assert (out / png).read_bytes()[:8] == PNG
+
+
+def test_cli_prints_the_report_and_writes_beside_one_run(tmp_path, capsys):
+    write_run(tmp_path / "a", "expert", 1)
+    assert main(["report", str(tmp_path / "a"), "--no-plots"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# rsb_mj evaluation report")
+    assert (tmp_path / "a" / "report" / "report.md").exists()
+    assert not (tmp_path / "a" / "report" / "rates.png").exists()
