@@ -146,21 +146,6 @@ def test_bench_env_tiny_run_without_robosuite(tmp_path):
     assert figures["meta"]["substeps"] == 25 and figures["meta"]["robosuite"] is None
 
 
-def test_goal_corpus_tiny_run_builds_resets_and_solves_one_file(tmp_path):
-    out = tmp_path / "corpus.json"
-    result = _run(
-        sys.executable, str(TOOLS / "goal_corpus.py"), "--seeds", "1", "--expert",
-        "--match", "pick_the_apple_on_the_table", "--json", str(out),
-        "tests/data/bddl_suites/vla_arena/robustness_static_distractors/level_0",
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[0] == "1 task files, 1 seeds each"
-    assert lines[3] == "| vla_arena | A0 | 1 | 1 | 1 | 1/1 (100%) | 0/0/0/0 |"
-    (row,) = json.loads(out.read_text())
-    assert (row["tier"], row["build"], row["episodes"][0]["success"]) == ("A0", "ok", True)
-
-
 def test_install_check_refuses_a_python_that_cannot_run(tmp_path, capsys):
     missing = str(tmp_path / "no-python")
     assert _load(TOOLS / "install_check.py").main(["--python", missing]) == 2
@@ -219,41 +204,52 @@ def test_standins_sheet_renders_named_tiles(tmp_path):
     assert bad.stderr.startswith("unknown stand-in 'sock'; valid choices: akita_black_bowl, ")
 
 
-def test_goal_tiers_two_files_one_seed_then_resumes(tmp_path, capsys):
-    """tools/goal_tiers.py on 2 shipped LIBERO files x 1 seed: both build, reset and the
-    expert puts both objects in the basket; the timings are there; a second run reuses the
-    rows (nothing measured again) and writes the same tables."""
-    tool = _load(TOOLS / "goal_tiers.py")
-    args = ["--out", str(tmp_path), "--seeds", "1", "--limit", "2", "--match", "_in_the_basket"]
-    assert tool.main([*args, "--timing"]) == 0
+def test_goal_corpus_resets_files_of_every_tier_then_resumes(tmp_path, capsys):
+    """tools/goal_corpus.py, build + reset only, on a LIBERO file of tier B2 (counted, not
+    built) and one of A1 (built, reset on 2 seeds); a second run reuses the rows."""
+    tool = _load(TOOLS / "goal_corpus.py")
+    libero = "tests/data/bddl_corpus/libero/libero_goal"
+    files = [f"{libero}/turn_on_the_stove.bddl", f"{libero}/put_the_bowl_on_the_plate.bddl"]
+    args = [*files, "--out", str(tmp_path), "--seeds", "2"]
+    assert tool.main(args) == 0
     first = capsys.readouterr()
-    assert first.err.count("ok, expert 1/1") == 2
-    report = json.loads((tmp_path / "goal_tiers.json").read_text())
-    assert [r["file"] for r in report["rows"]] == [
-        "tasks/libero/libero_10/LIVING_ROOM_SCENE1_put_both_the_alphabet_soup_and_the_cream"
-        "_cheese_box_in_the_basket.bddl",
-        "tasks/libero/libero_10/LIVING_ROOM_SCENE2_put_both_the_alphabet_soup_and_the_tomato"
-        "_sauce_in_the_basket.bddl",
+    assert first.err.splitlines() == [
+        f"[1/2] {files[0]}: B2, tier, reset 0/0",
+        f"[2/2] {files[1]}: A1, ok, reset 2/2",
     ]
-    assert report["summary"] == [
-        {"source": "libero", "tier": "A0", "files": 2, "built": 2, "reset_every_seed": 2,
-         "successes": 2, "episodes": 2, "reset": 0, "reach": 0, "grasp": 0, "placement": 0}
-    ]  # fmt: skip
-    times = report["timing"]
-    assert times["goal_construct_reset_s"] > 0 and times["question_rendered_step_s"] > 0
-    table = (tmp_path / "goal_tiers.md").read_text()
-    assert "| libero | A0 | 2 | 2 | 2 | 2/2 (100%) | 0/0/0/0 |" in table
-    assert "| question (RSB-Math-4) |" in table
-    assert len((tmp_path / "goal_tiers.jsonl").read_text().splitlines()) == 2
-    assert tool.main(args) == 0  # resumed: both rows reused
+    assert first.out.splitlines()[:4] == [
+        "2 task files, 2 seeds each (LIBERO/VLA-Arena layouts on Aloha)",
+        "| source | tier | files | build | reset every seed |",
+        "|---|---|---|---|---|",
+        "| libero | A1 | 1 | 1 | 1 |",
+    ]
+    assert "| libero | B2 | 1 | 0 | 0 |" in first.out
+    report = json.loads((tmp_path / "goal_corpus.json").read_text())
+    assert [e["class"] for e in report["rows"][1]["episodes"]] == ["", ""]
+    assert tool.main(args) == 0  # resumed: both rows reused, nothing measured again
     again = capsys.readouterr()
-    assert "expert" not in again.err
-    assert "| libero | A0 | 2 | 2 | 2 | 2/2 (100%) | 0/0/0/0 |" in again.out
-    assert len((tmp_path / "goal_tiers.jsonl").read_text().splitlines()) == 2
+    assert again.err == "" and again.out == first.out
+    assert len((tmp_path / "goal_corpus.jsonl").read_text().splitlines()) == 2
 
 
-def test_goal_tiers_classifies_failures():
-    tool = _load(TOOLS / "goal_tiers.py")
+def test_goal_corpus_expert_and_timing_on_one_file(tmp_path, capsys):
+    """With --expert the apple goes onto the plate on seed 0; --timing times a goal scene
+    beside a question scene."""
+    tool = _load(TOOLS / "goal_corpus.py")
+    folder = "tests/data/bddl_suites/vla_arena/robustness_static_distractors/level_0"
+    args = [folder, "--match", "pick_the_apple_on_the_table", "--out", str(tmp_path)]
+    assert tool.main([*args, "--seeds", "1", "--expert", "--timing"]) == 0
+    out = capsys.readouterr().out
+    assert "| vla_arena | A0 | 1 | 1 | 1 | 1/1 (100%) | 0/0/0/0 |" in out
+    assert "| question (RSB-Math-4) |" in out
+    times = json.loads((tmp_path / "goal_corpus.json").read_text())["timing"]
+    assert times["goal_construct_reset_s"] > 0 and times["question_rendered_step_s"] > 0
+    assert tool.main([*args, "--seeds", "0"]) == 2
+    assert capsys.readouterr().err == "goal_corpus: --seeds must be at least 1, got 0\n"
+
+
+def test_goal_corpus_classifies_failures():
+    tool = _load(TOOLS / "goal_corpus.py")
     assert tool.failure_class("") == ""
     assert tool.failure_class("reset: no valid layout for seed 3") == "reset"
     assert tool.failure_class("step limit") == "placement"

@@ -19,9 +19,16 @@ both. Screened out: the word itself, proper nouns, lemmas with digits or parenth
 names of :data:`rsb_mj.colors.PALETTE` and option letters (they could be read as a mapping),
 and the few lemmas listed in :data:`EXCLUDE` (a rarer sense of the synset that misleads here).
 
+Goal tasks (``--goal``, ``assets/wordnet/goal_synonyms.json``): the words and phrases of
+LIBERO's and VLA-Arena's ``:language`` instructions listed in :data:`GOAL_SENSES` (verbs of
+manipulation and "table"; object names, colours and spatial words are never substituted),
+built the same way; a phrase ("pick up") is WordNet's lemma with ``_`` (``pick_up``). The
+instructions' own sentences are imperative, so the verbs' base forms fit. A separate table,
+so the question templates' slots never change.
+
 Usage::
 
-    python tools/build_synonyms.py [--wordnet /usr/share/wordnet] [--check]
+    python tools/build_synonyms.py [--wordnet /usr/share/wordnet] [--goal] [--check]
 
 ``--check`` rebuilds in memory and exits 1 when the shipped table differs (CI-style).
 """
@@ -91,6 +98,18 @@ SENSES: dict[str, tuple[tuple[tuple[str, int], ...], bool]] = {
     "possible": ((("a", 2),), False),
 }
 
+#: Goal instructions: word or phrase -> (senses, hypernyms?), as :data:`SENSES`.
+GOAL_SENSES: dict[str, tuple[tuple[tuple[str, int], ...], bool]] = {
+    "pick up": ((("v", 1),), True),  # take and lift upward
+    "put": ((("v", 1),), True),
+    "place": ((("v", 1),), True),
+    "push": ((("v", 1),), True),  # move with force
+    "stack": ((("v", 2),), False),  # arrange in stacks
+    "take": ((("v", 4),), False),  # get into one's hands
+    "turn on": ((("v", 1),), False),  # cause to operate by flipping a switch
+    "table": ((("n", 2),), True),  # the piece of furniture
+}
+
 #: Lemmas of a chosen synset that mislead in our sentences, per word.
 EXCLUDE: dict[str, tuple[str, ...]] = {
     "area": ("country",),  # the geographic sense's other lemma
@@ -99,6 +118,7 @@ EXCLUDE: dict[str, tuple[str, ...]] = {
     "zone": ("topographic point",),  # a surveying term
     "target": ("topographic point",),
     "problem": ("head",),  # "the question at issue" sense
+    "pick up": ("gather up", "get up", "bring up"),  # to collect; to rise; to mention
 }
 
 #: Command-part words that are never substituted, and why.
@@ -193,27 +213,30 @@ def _allowed(word: str, lemma: str) -> bool:
     )
 
 
-def build(wordnet: WordNet) -> dict:
-    """The table as a JSON-ready dict.
+def build(wordnet: WordNet, goal: bool = False) -> dict:
+    """The table as a JSON-ready dict (``goal``: the goal instructions' table).
 
     Raises:
         SystemExit: naming template words listed nowhere, or senses WordNet lacks.
     """
-    words = command_words()
-    unlisted = [w for w in words if w not in SENSES and w not in NOT_SUBSTITUTED]
-    if unlisted:
-        raise SystemExit(
-            "template command words neither in SENSES nor in NOT_SUBSTITUTED: "
-            + ", ".join(unlisted)
-        )
+    if goal:
+        words, listed = sorted(GOAL_SENSES), GOAL_SENSES
+    else:
+        words, listed = command_words(), SENSES
+        unlisted = [w for w in words if w not in SENSES and w not in NOT_SUBSTITUTED]
+        if unlisted:
+            raise SystemExit(
+                "template command words neither in SENSES nor in NOT_SUBSTITUTED: "
+                + ", ".join(unlisted)
+            )
     table: dict[str, dict] = {}
     for word in words:
-        if word not in SENSES:
+        if word not in listed:
             continue
-        senses, with_hypernyms = SENSES[word]
+        senses, with_hypernyms = listed[word]
         sense_rows, sets = [], []
         for pos, number in senses:
-            offsets = wordnet.offsets(word, pos)
+            offsets = wordnet.offsets(word.replace(" ", "_"), pos)
             if len(offsets) < number:
                 raise SystemExit(f"{word}: WordNet has {len(offsets)} {pos} senses, not {number}")
             lemmas, pointers, gloss = wordnet.synset(pos, offsets[number - 1])
@@ -250,12 +273,14 @@ def main(argv: list[str] | None = None) -> int:
     """Build (or ``--check``) the table; returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
-    parser.add_argument(
-        "-o", "--output", type=Path, default=assets_dir() / "wordnet" / "synonyms.json"
-    )
+    parser.add_argument("-o", "--output", type=Path, default=None)
+    parser.add_argument("--goal", action="store_true", help="the goal instructions' table")
     parser.add_argument("--check", action="store_true", help="exit 1 if the table differs")
     args = parser.parse_args(argv)
-    text = json.dumps(build(WordNet(args.wordnet)), indent=1, ensure_ascii=False) + "\n"
+    name = "goal_synonyms.json" if args.goal else "synonyms.json"
+    args.output = args.output or assets_dir() / "wordnet" / name
+    table = build(WordNet(args.wordnet), goal=args.goal)
+    text = json.dumps(table, indent=1, ensure_ascii=False) + "\n"
     if args.check:
         same = args.output.is_file() and args.output.read_text(encoding="utf-8") == text
         print(f"{args.output}: {'up to date' if same else 'differs from a rebuild'}")

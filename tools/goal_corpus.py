@@ -1,16 +1,30 @@
-"""Measure goal tasks on LIBERO / VLA-Arena task files: build, reset and expert success.
+"""Measure goal tasks (LIBERO / VLA-Arena files on the Aloha): tier, build, reset, expert.
 
-For every task file under the given folders (default: the 300 LIBERO and VLA-Arena files in
-``tests/data/bddl_suites``): its tier; for tier A0/A1 files, whether the scene builds and
-resets over ``--seeds`` seeds, and with ``--expert`` the expert's success over those seeds,
-its failures classified (reset, reach, grasp, placement;
-:func:`rsb_mj.evaluation.failure.goal_failure_class`). Prints a markdown summary per source and
-tier, writes every episode to ``--json`` when given. No seed is filtered.
+Over the task files given (files or folders; default: every file of the shipped goal suites,
+``libero-layouts`` and ``vla-arena``, :data:`rsb_mj.suites.GOAL_SUITES`):
+
+1. each file's tier; for tier A0/A1 whether the goal scene builds (``GoalEnv``, stand-in
+   objects, no cameras) and resets on each of ``--seeds`` seeds (0, 1, ...), each failure
+   named with its message (files of other tiers are counted, not built);
+2. with ``--expert``: the expert's success on each of those seeds, no seed filtered, its
+   failures classified as ``reset``, ``reach``, ``grasp`` or ``placement``
+   (:func:`failure_class`);
+3. with ``--timing``: construction + first reset of a goal scene beside a question scene
+   (``RSB-Math-4``), both without cameras, and a control step that renders the head camera
+   (320x240) in each.
+
+Each file's row is appended to ``OUT/goal_corpus.jsonl`` as it ends, so a killed run resumes
+where it stopped (rows measured with the same seeds and ``--expert`` are kept). At the end
+``OUT/goal_corpus.json`` (every row, the summary and the timings) and ``OUT/goal_corpus.md``
+(the tables, then each file not built or not reset on a seed, with why) are written
+atomically. Results are "LIBERO/VLA-Arena layouts on Aloha": not comparable with published
+LIBERO/VLA-Arena numbers.
 
 Usage::
 
-    python tools/goal_corpus.py --seeds 5 --expert --json goal_corpus.json
-    python tools/goal_corpus.py --seeds 1 --match apple tests/data/bddl_suites/vla_arena
+    python tools/goal_corpus.py --out corpus --seeds 5              # build + reset: fast
+    python tools/goal_corpus.py --out corpus --seeds 5 --expert --timing
+    python tools/goal_corpus.py tests/data/bddl_suites --out all --seeds 1 --match apple
 """
 
 from __future__ import annotations
@@ -23,116 +37,283 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = ROOT / "tests" / "data" / "bddl_suites"
+ROWS_FILE = "goal_corpus.jsonl"
+#: Failure classes of the expert, in table order.
+CLASSES = ("reset", "reach", "grasp", "placement")
 
 
-def _source_dir(path: Path) -> str:
-    parts = path.parts
-    return "libero" if "libero" in parts else "vla_arena" if "vla_arena" in parts else "other"
+def failure_class(failure: str) -> str:
+    """The class of an expert episode's ``failure`` text (its record's ``failure_reason``;
+    ``""`` for a success): :func:`rsb_mj.evaluation.failure.goal_failure_class`, where the
+    expert running out of steps without the goal holding (``policy`` there), or an
+    environment that refused a step, counts as ``placement``."""
+    from rsb_mj.evaluation.failure import goal_failure_class
+
+    cls = goal_failure_class(failure, policy="expert")
+    return "placement" if cls in ("policy", "error") else cls
+
+
+def _source(path: Path) -> str:
+    return "libero" if "libero" in path.parts else "vla_arena"
+
+
+def _key(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 def measure(path: Path, seeds: int, expert: bool) -> dict:
-    """One file's tier, build outcome and per-seed episodes."""
+    """One file's row: tier, build outcome, build seconds and one episode per seed (the
+    expert's, or a reset alone)."""
     from rsb_mj.env.goal_env import GoalEnv
     from rsb_mj.errors import RsbError
-    from rsb_mj.evaluation.rollout import run_goal_episode
     from rsb_mj.lang.goal_task import BUILDABLE_TIERS, goal_task_of
     from rsb_mj.lang.parser import parse_file
-    from rsb_mj.policies.spec import make_policy
 
-    out: dict = {"file": str(path), "source": _source_dir(path), "episodes": []}
+    row: dict = {"file": _key(path), "source": _source(path), "seeds": seeds, "expert": expert}
+    row["episodes"] = []
     try:
-        task = goal_task_of(parse_file(path))
+        row["tier"] = goal_task_of(parse_file(path)).tier
     except RsbError as exc:
-        out.update(tier="?", build=f"parse: {exc}")
-        return out
-    out["tier"] = task.tier
-    if task.tier not in BUILDABLE_TIERS:
-        out["build"] = "tier"
-        return out
+        row.update(tier="?", build=f"parse: {exc}")
+        return row
+    if row["tier"] not in BUILDABLE_TIERS:
+        row["build"] = "tier"
+        return row
     t0 = time.perf_counter()
     try:
-        env = GoalEnv(task, cameras=())
+        env = GoalEnv(path, cameras=())
     except RsbError as exc:
-        out["build"] = str(exc).splitlines()[-1].strip()
-        return out
-    out["build"] = "ok"
-    out["build_s"] = round(time.perf_counter() - t0, 3)
-    for seed in range(seeds):
-        if expert:
-            rec = run_goal_episode(env, make_policy("expert"), seed)
-            out["episodes"].append(
-                {
-                    "seed": seed,
-                    "success": rec.success,
-                    "steps": rec.steps,
-                    "failure": rec.failure_reason or "",
-                    "failure_class": rec.failure_class,
-                }
-            )
-            continue
+        row["build"] = f"{type(exc).__name__}: {str(exc).strip()}"
+        return row
+    row["build"] = "ok"
+    row["build_s"] = round(time.perf_counter() - t0, 3)
+    try:
+        for seed in range(seeds):
+            row["episodes"].append(_episode(env, seed, expert))
+    finally:
+        env.close()
+    return row
+
+
+def _episode(env, seed: int, expert: bool) -> dict:
+    """One seed's episode row: the expert's (a step the env refuses ends it as an error
+    record: named, not fatal), or a reset alone."""
+    from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.rollout import run_goal_episode
+    from rsb_mj.policies.spec import make_policy
+
+    if not expert:
+        t0 = time.perf_counter()
         try:
             env.reset(seed=seed)
-            out["episodes"].append({"seed": seed, "failure_class": "", "success": None})
+            failure = ""
         except RsbError as exc:
-            out["episodes"].append({"seed": seed, "failure_class": "reset", "failure": str(exc)})
-    env.close()
+            failure = f"reset: {exc}"
+        return {
+            "seed": seed,
+            "success": None,
+            "failure": failure,
+            "class": "reset" if failure else "",
+            "steps": 0,
+            "wall_s": round(time.perf_counter() - t0, 3),
+        }
+    rec = run_goal_episode(env, make_policy("expert"), seed)
+    failure = rec.failure_reason or ""
+    return {
+        "seed": seed,
+        "success": bool(rec.success),
+        "failure": failure,
+        "class": failure_class(failure) if not rec.success else "",
+        "steps": rec.steps,
+        "wall_s": rec.wall_s,
+    }
+
+
+def timing(goal_file: Path) -> dict[str, float]:
+    """Construction + first reset (no cameras) of a goal scene and of a question scene
+    (``RSB-Math-4``), and one control step rendering the head camera at 320x240 in each
+    (seconds, the fastest of 3 steps)."""
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.suites import get_suite
+
+    def best_step(env, obs) -> float:
+        action = obs["state"].copy()
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            env.step(action)
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    out: dict[str, float] = {}
+    suite = get_suite("RSB-Math-4")
+    for key, make in (
+        ("goal", lambda cams: GoalEnv(goal_file, cameras=cams)),
+        ("question", lambda cams: RsbEnv(suite.path, suite=suite.name, cameras=cams)),
+    ):
+        t0 = time.perf_counter()
+        env = make(())
+        env.reset(seed=0)
+        out[f"{key}_construct_reset_s"] = round(time.perf_counter() - t0, 3)
+        env.close()
+        env = make(("head",))
+        obs, _ = env.reset(seed=0)
+        out[f"{key}_rendered_step_s"] = round(best_step(env, obs), 4)
+        env.close()
+    out["goal_file"] = _key(goal_file)  # type: ignore[assignment]
     return out
 
 
-def summary(rows: list[dict], expert: bool) -> str:
-    """Markdown: per source and tier, files, built, reset on every seed, expert success."""
+def summarize(rows: list[dict]) -> list[dict]:
+    """Per source and tier: files, built, reset on every seed, and with the expert its
+    successes / episodes and failures per class."""
     groups: dict[tuple[str, str], list[dict]] = collections.defaultdict(list)
     for r in rows:
         groups[(r["source"], r["tier"])].append(r)
-    head = "| source | tier | files | build | reset every seed |"
-    head += " expert success | failures (reset/reach/grasp/placement) |" if expert else ""
-    lines = [head, "|---" * (7 if expert else 5) + "|"]
+    out = []
     for (source, tier), rs in sorted(groups.items()):
-        built = [r for r in rs if r.get("build") == "ok"]
-        reset = [r for r in built if all(e["failure_class"] != "reset" for e in r["episodes"])]
-        line = f"| {source} | {tier} | {len(rs)} | {len(built)} | {len(reset)} |"
+        built = [r for r in rs if r["build"] == "ok"]
+        eps = [e for r in built if r.get("expert") for e in r["episodes"]]
+        classes = collections.Counter(e["class"] for e in eps if not e["success"])
+        out.append(
+            {
+                "source": source,
+                "tier": tier,
+                "files": len(rs),
+                "built": len(built),
+                "reset_every_seed": sum(
+                    all(e["class"] != "reset" for e in r["episodes"]) for r in built
+                ),
+                "successes": sum(bool(e["success"]) for e in eps),
+                "episodes": len(eps),
+                **{c: classes[c] for c in CLASSES},
+            }
+        )
+    return out
+
+
+def markdown(rows: list[dict], summary: list[dict], times: dict, expert: bool) -> str:
+    """The tables: per source and tier, then each file not built or not reset, then timings."""
+    head = "| source | tier | files | build | reset every seed |"
+    rule = "|---|---|---|---|---|"
+    if expert:
+        head += " expert success | failures reset/reach/grasp/placement |"
+        rule += "---|---|"
+    lines = [head, rule]
+    for s in summary:
+        line = f"| {s['source']} | {s['tier']} | {s['files']} | {s['built']} | "
+        line += f"{s['reset_every_seed']} |"
         if expert:
-            eps = [e for r in built for e in r["episodes"]]
-            ok = sum(bool(e["success"]) for e in eps)
-            classes = collections.Counter(e["failure_class"] for e in eps if not e["success"])
-            rate = f"{ok}/{len(eps)} ({100 * ok / len(eps):.0f}%)" if eps else "-"
-            fails = "/".join(str(classes[c]) for c in ("reset", "reach", "grasp", "placement"))
-            line += f" {rate} | {fails} |"
+            n = s["episodes"]
+            rate = f"{s['successes']}/{n} ({100 * s['successes'] / n:.0f}%)" if n else "-"
+            line += f" {rate} | {'/'.join(str(s[c]) for c in CLASSES)} |"
         lines.append(line)
-    return "\n".join(lines)
+    for r in rows:
+        if r["build"] not in ("ok", "tier"):
+            lines.append(f"\n- not built: `{r['file']}`: {r['build']}")
+        failed = [e for e in r["episodes"] if e["class"] == "reset"]
+        if failed:
+            seeds = ", ".join(str(e["seed"]) for e in failed)
+            why = failed[-1]["failure"].removeprefix("reset: ").split(".bddl: ", 1)[-1]
+            lines.append(
+                f"\n- no reset on seed {seeds} of {len(r['episodes'])}: `{r['file']}`: {why}"
+            )
+    if times:
+        lines += [
+            "",
+            "| scene | construction + reset (s) | rendered step, head 320x240 (s) |",
+            "|---|---|---|",
+            f"| goal (`{times['goal_file']}`) | {times['goal_construct_reset_s']} | "
+            f"{times['goal_rendered_step_s']} |",
+            f"| question (RSB-Math-4) | {times['question_construct_reset_s']} | "
+            f"{times['question_rendered_step_s']} |",
+        ]
+    return "\n".join(lines).replace(f"{ROOT}/", "") + "\n"  # paths relative to the checkout
+
+
+def _files(args: argparse.Namespace) -> list[Path]:
+    if args.paths:
+        files: list[Path] = []
+        for p in (Path(x).resolve() for x in args.paths):
+            files += sorted(p.rglob("*.bddl")) if p.is_dir() else [p]
+    else:
+        from rsb_mj.suites import GOAL_SUITES
+
+        files = [*GOAL_SUITES["libero-layouts"].files, *GOAL_SUITES["vla-arena"].files]
+    files = [f for f in files if args.match in f.name]
+    return files[: args.limit] if args.limit else files
+
+
+def _done(log: Path, seeds: int, expert: bool) -> dict[str, dict]:
+    """Rows of ``log`` measured with the same seeds and expert setting, by file."""
+    done: dict[str, dict] = {}
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:  # a line cut by a kill: measured again
+                continue
+            if row.get("seeds") == seeds and row.get("expert") == expert:
+                done[row["file"]] = row
+    return done
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the measurement; 0 when it ran (whatever the rates)."""
+    """Measure, append each file's row, then write the JSON and markdown; 0 when it ran
+    (whatever the rates), 2 for no files or a bad argument."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("folders", nargs="*", type=Path, default=[DEFAULT])
-    p.add_argument("--seeds", type=int, default=5, help="seeds per file (default 5)")
-    p.add_argument("--expert", action="store_true", help="also run the expert on each seed")
-    p.add_argument("--match", default="", help="only files whose name contains this")
-    p.add_argument("--json", type=Path, help="write every file's row here")
     p.add_argument(
-        "--progress", action="store_true", help="print each file's row to stderr as it ends"
+        "paths", nargs="*", help="task files or folders (default: every shipped goal suite file)"
     )
+    p.add_argument("--out", type=Path, required=True, help="folder for the rows and tables")
+    p.add_argument("--seeds", type=int, default=5, help="seeds per file (default 5)")
+    p.add_argument("--expert", action="store_true", help="run the expert on each seed")
+    p.add_argument("--match", default="", help="only files whose name contains this")
+    p.add_argument("--limit", type=int, default=0, help="only the first N files (0: all)")
+    p.add_argument("--timing", action="store_true", help="also time goal vs question scenes")
     args = p.parse_args(argv)
-    files = sorted(f for d in args.folders for f in Path(d).rglob("*.bddl") if args.match in f.name)
-    if not files:
-        print(f"no task files under {', '.join(map(str, args.folders))}", file=sys.stderr)
+    if args.seeds < 1:
+        print(f"goal_corpus: --seeds must be at least 1, got {args.seeds}", file=sys.stderr)
         return 2
-    rows = []
-    for f in files:
-        rows.append(measure(f, args.seeds, args.expert))
-        if args.progress:  # one JSON line per file as it is measured
-            print(json.dumps(rows[-1], sort_keys=True), file=sys.stderr, flush=True)
-    print(f"{len(files)} task files, {args.seeds} seeds each")
-    print(summary(rows, args.expert))
-    for r in rows:
-        if r.get("build") not in ("ok", "tier"):
-            print(f"not built: {r['file']}: {r['build']}")
-    if args.json:
-        from rsb_mj.atomic import atomic_write_text
+    missing = [x for x in args.paths if not Path(x).exists()]
+    if missing:
+        print(f"goal_corpus: no such file or folder: {missing[0]}", file=sys.stderr)
+        return 2
+    files = _files(args)
+    if not files:
+        print("goal_corpus: no task files to measure", file=sys.stderr)
+        return 2
+    from rsb_mj.atomic import atomic_write_text
 
-        atomic_write_text(args.json, json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    args.out.mkdir(parents=True, exist_ok=True)
+    log = args.out / ROWS_FILE
+    done = _done(log, args.seeds, args.expert)
+    rows = []
+    for i, f in enumerate(files, 1):
+        key = _key(f)
+        if key not in done:
+            done[key] = row = measure(f, args.seeds, args.expert)
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row, sort_keys=True) + "\n")
+            eps = row["episodes"]
+            if args.expert:
+                what = f"expert {sum(bool(e['success']) for e in eps)}/{len(eps)}"
+            else:
+                what = f"reset {sum(e['class'] != 'reset' for e in eps)}/{len(eps)}"
+            print(f"[{i}/{len(files)}] {key}: {row['tier']}, {row['build']}, {what}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+        rows.append(done[key])
+    built = [f for f, r in zip(files, rows, strict=True) if r["build"] == "ok"]
+    times = timing(built[0]) if args.timing and built else {}
+    summary = summarize(rows)
+    report = {"seeds": args.seeds, "expert": args.expert, "files": len(rows)}
+    report.update(summary=summary, timing=times, rows=rows)
+    atomic_write_text(args.out / "goal_corpus.json", json.dumps(report, indent=1) + "\n")
+    table = markdown(rows, summary, times, args.expert)
+    atomic_write_text(args.out / "goal_corpus.md", table)
+    print(f"{len(rows)} task files, {args.seeds} seeds each (LIBERO/VLA-Arena layouts on Aloha)")
+    print(table, end="")
     return 0
 
 

@@ -5,7 +5,8 @@ Exit status: 0 clean, 1 findings (errors or warnings), 2 usage or internal error
 ``rsb lint --rules`` lists every rule.
 
 Files are linted in this process, in order (300 LIBERO / VLA-Arena files take about a second
-cold, see ``tools/bench_lint.py``; a second process gained nothing on 2 shared cores), so
+and a half of CPU cold, a third of it the goal rules' frame-map search, RSB532; see
+``tools/bench_lint.py``; a second process gained nothing on 2 shared cores), so
 ``--jobs`` is deprecated: it is accepted and ignored, with a note on stderr. Every run lints
 every file afresh; ``--no-cache`` (from when results were cached) is accepted and changes
 nothing.

@@ -10,7 +10,10 @@ together (``rsb export-lerobot``). The instruction is the task's ``:language`` (
 ``episode`` attribute is the goal episode as JSON: ``{"kind": "goal", "task", "task_sha256",
 "suite", "seed", "tier", "source", "objects", "objects_fingerprint", "layout",
 "visual_level", "language_level", "perturbation"}`` (``layout``: object -> x, y, z [m,
-world frame], yaw [rad] after the draw, before settling).
+world frame], yaw [rad] after the draw, before settling). Further attributes: ``kind``
+(``"goal"``), ``task_sha256``, ``objects``, ``cost`` (the summed ``:cost``), ``failure_class``
+(:func:`rsb_mj.evaluation.goal_eval.failure_class`) and ``grasped`` (the episode did not end
+in a grasp or reset failure: goal episodes do not track the grasp itself).
 
 Expert failures are handled as ``rsb demos`` handles them for question tasks: the episode's
 file is written with ``success = False`` and the failure (``rsb export-lerobot`` skips it),

@@ -76,6 +76,7 @@ def policy_fault(record: EpisodeRecord, *, sealed: bool = False) -> EpisodeRecor
         success=False,
         success_step=None,
         failure_reason=f"the policy failed: {record.error}"[:500],
+        failure_class="policy" if record.is_goal else record.failure_class,
     )
 
 

@@ -89,7 +89,7 @@ def check_one_source(records: Iterable[EpisodeRecord]) -> None:
     Raises:
         EvalError: naming the sources found.
     """
-    sources = sorted({str(r.objects) for r in records if r.is_goal})
+    sources = sorted({r.objects for r in records if r.is_goal and r.objects is not None})
     if len(sources) > 1:
         raise EvalError(
             "these records ran on different objects and are not pooled: "

@@ -10,7 +10,8 @@ class Job:
     """One episode of one policy.
 
     Attributes:
-        suite: suite name, e.g. ``"RSB-Math-4"``.
+        suite: suite name, e.g. ``"RSB-Math-4"``, or a task file (a question task's or a
+            goal task's: :mod:`rsb_mj.tables.episode_source`).
         split: ``"eval"`` (frozen eval table) or ``"train"``.
         index: row of the suite's episode table.
         policy: policy spec (see :mod:`rsb_mj.policies.spec`).

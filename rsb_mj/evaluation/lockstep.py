@@ -356,11 +356,14 @@ class _Loop:
                 self.ports.retire(port)
         else:
             answers = [future.result()]
+        now = time.monotonic()
         for seat, got in zip(call.seats, answers, strict=True):
             if seat is None:
                 continue
             if isinstance(got, BaseException):
                 seat.fault = got
+            elif seat.asked_at <= seat.deadline < now:  # answered, but past the limit
+                seat.fault = seat.rollout.stalled()
             else:
                 seat.reply = got
             self.ready.append(seat)

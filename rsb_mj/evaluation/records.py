@@ -93,7 +93,9 @@ class EpisodeRecord:
             different ones), sha256 over the original asset files (``""`` for the
             stand-ins) and the failure's class
             (:func:`rsb_mj.evaluation.failure.goal_failure_class`; ``""`` on success). A goal
-            record's question columns are empty (``question_id`` ``""``, ``choices`` 0).
+            record's question columns are empty (``question_id`` ``""``, ``choices`` 0); an
+            error record of an episode whose environment was never built names its tier and
+            semantics but no objects.
     """
 
     suite: str
@@ -153,8 +155,8 @@ class EpisodeRecord:
 
     @property
     def is_goal(self) -> bool:
-        """A goal task's record (it names the objects it ran on)."""
-        return self.objects is not None
+        """A goal task's record (it names its tier)."""
+        return self.tier is not None
 
     @property
     def key(self) -> RecordKey:

@@ -319,11 +319,15 @@ class Rollout:
         waiting = [False]  # in a call of the policy: the limit passing there is its fault
 
         def respond(query: Query) -> Any:
+            in_time = time.monotonic() <= self.deadline
             waiting[0] = True
             try:
-                return answer(self.policy, query)
+                reply = answer(self.policy, query)
             finally:
                 waiting[0] = False
+            if in_time and time.monotonic() > self.deadline:  # off the main thread: no alarm
+                raise self.stalled()
+            return reply
 
         def fault() -> EpisodeFault:
             return self.stalled() if waiting[0] else self.expired()

@@ -41,6 +41,14 @@ renderer fingerprint of the process that started the run, and each record's
 (``--batch``) each worker holds that many episodes in lockstep and takes the next job as
 soon as a slot frees up (:mod:`rsb_mj.evaluation.pool.batched`); the records are those of
 an unbatched run.
+
+Goal tasks (LIBERO / VLA-Arena style files, no ``(:question ...)``) are sources like any
+other: row ``i`` of a goal task file is its episode of seed ``i``
+(:func:`rsb_mj.tables.episode_source.load_episode`), built as a
+:class:`~rsb_mj.env.goal_env.GoalEnv` by the env factories (objects from ``assets``), scored
+by the rollout's goal scorer, recorded as an :class:`EpisodeRecord` with its goal fields; a
+goal source refuses ``--split train`` (its rows are seeds), ``--counterfactual`` and
+instruction ablations.
 """
 
 from __future__ import annotations
@@ -83,7 +91,7 @@ from rsb_mj.lock import lock_folder
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.child import forbid_memory_access
-from rsb_mj.policies.spec import builds_in_workers, check_spec
+from rsb_mj.policies.spec import BUILTIN, builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.probing.store import FEATURES_DIR
 from rsb_mj.progress import progress
@@ -344,6 +352,8 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
 
 #: The instruction modes a goal task runs (its ``:language``, as written).
 GOAL_VARIANTS = ("original",)
+#: The built-in policies that run a goal task; the others choose among a question's candidates.
+GOAL_BUILTINS = ("expert", "noop")
 
 
 def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
@@ -353,8 +363,20 @@ def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
     if not goal:
         return
     what = f"{goal[0].given} is a goal task (no (:question ...))"
+    if config.split != "eval":
+        raise EvalError(
+            f"--split {config.split}: {what}, whose rows are seeds (the same in every split); "
+            "choose other seeds with --start"
+        )
     if config.counterfactual:
         raise EvalError(f"--counterfactual: {what}, which has no answer to move")
+    for spec in config.policies:
+        if spec in BUILTIN and spec not in GOAL_BUILTINS:
+            raise EvalError(
+                f"--policy {spec}: {what}, and {spec} chooses among a question's candidates; "
+                f"valid built-in policies for goal tasks: {', '.join(GOAL_BUILTINS)} "
+                "(or your own policy)"
+            )
     for mode in config.instructions:
         if mode not in GOAL_VARIANTS:
             raise EvalError(

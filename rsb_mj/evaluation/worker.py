@@ -330,10 +330,14 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
     return missing_entry(job.features, why)
 
 
-def job_episode(job: Job, problem: Problem) -> Episode:
+def job_episode(job: Job, problem: Problem) -> Episode | GoalEpisode:
     """The episode ``job`` runs: its frozen row, with the instruction ablated or the question
-    swapped for its counterfactual twin as ``job.variant`` says."""
+    swapped for its counterfactual twin as ``job.variant`` says; a goal task's row names
+    the job's source as its ``task`` (what its record's ``suite`` is keyed by, whatever
+    path a frozen goal table stores)."""
     episode = load_episode(job.suite, job.split, job.index, job.tables)
+    if isinstance(episode, GoalEpisode):
+        return episode if episode.task == job.suite else replace(episode, task=job.suite)
     if job.variant == COUNTERFACTUAL:
         rows = table_rows(job.suite, job.split, job.tables)
         return counterfactual_twin(episode, problem, rows)
@@ -350,8 +354,13 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
     """
     ep = load_episode(job.suite, job.split, job.index, job.tables)
     if isinstance(ep, GoalEpisode):
+        ep = replace(ep, task=job.suite)
+        task = goal_task(job.suite)  # no environment: the objects it would use are unknown
+        known = {"tier": task.tier, "semantics": task.source}
         out = Outcome()
-        record = goal_record(ep, job.name, out, "error", 0, job.max_steps, message, kind)
+        record = goal_record(
+            ep, job.name, out, "error", 0, job.max_steps, message, kind, goal=known
+        )
         return replace(record, variant=job.variant, versions=versions())
     values: dict[str, Any] = {
         "suite": job.suite,

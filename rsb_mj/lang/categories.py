@@ -129,7 +129,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "carrot": CategoryInfo("carrot", 0.078, False),  # 15.0 x 3.4 cm
     "cucumber": CategoryInfo("cucumber", 0.094, False),  # 18.0 x 4.4 cm
     "broccoli": CategoryInfo("broccoli", 0.076, False),  # 11.0 x 10.0 cm
-    "water_ball": CategoryInfo("water ball", 0.037, False),  # 5.0 x 5.0 cm
+    "water_ball": CategoryInfo("water ball", 0.024, False),  # 3.2 x 3.2 cm
     "billiard_balls": CategoryInfo("billiard balls", 0.051, False),  # 7.2 x 6.8 cm
     "cake": CategoryInfo("cake", 0.079, False),  # 11.0 x 11.0 cm
     "cake_n": CategoryInfo("cake", 0.072, False),  # 10.0 x 10.0 cm

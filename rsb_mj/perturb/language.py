@@ -11,11 +11,11 @@ Randomness: ``numpy.random.default_rng([episode.seed, 0x574C, level])`` ("WL"), 
 episode and level give the same instruction.
 
 Goal tasks (LIBERO / VLA-Arena files, :func:`perturb_goal_instruction`): the whole ``:language``
-is the command, so level K substitutes K of its words found in the same table, except the
-words in :data:`GOAL_KEPT` (their sense in the table is not the one goal instructions use:
-"right" is *correct* in the table, a side in "the right compartment"). With the shipped
-table, LIBERO's and VLA-Arena's instructions have 0-2 substitutable words ("put", "place",
-"take", "table", "region"), so levels above that change no further word.
+is the command, so level K substitutes K of its words or phrases found in the goal table
+``assets/wordnet/goal_synonyms.json`` (built by ``tools/build_synonyms.py --goal``: the verbs
+of manipulation, "pick up", "put", "place", "push", "stack", "take", "turn on", and "table";
+object names, colours and spatial words are never substituted). LIBERO's and VLA-Arena's
+instructions have 1-5 such slots (most 1 or 2), so levels above that change no further word.
 """
 
 from __future__ import annotations
@@ -40,21 +40,20 @@ LANGUAGE_LEVELS = (0, 1, 2, 3, 4)
 LANGUAGE_SEED_TAG = 0x574C
 _FIELD = re.compile(r"\{[^{}]*\}")
 _WORD = re.compile(r"[a-z]+")
-#: Words of the table that goal instructions use in another sense (never substituted there).
-GOAL_KEPT = frozenset({"right", "correct", "answer", "letter", "option", "block"})
 
 if TYPE_CHECKING:
     from rsb_mj.lang.ast import Problem
 
 
 @cache
-def synonym_table() -> dict[str, tuple[str, ...]]:
-    """word -> its substitutes, from ``assets/wordnet/synonyms.json``.
+def synonym_table(name: str = "synonyms.json") -> dict[str, tuple[str, ...]]:
+    """word -> its substitutes, from ``assets/wordnet/<name>`` (``goal_synonyms.json``: the
+    goal instructions' table, whose keys may be phrases such as ``"pick up"``).
 
     Raises:
         EpisodeError: when the shipped table is missing (reinstall rsb_mj).
     """
-    path = assets_dir() / "wordnet" / "synonyms.json"
+    path = assets_dir() / "wordnet" / name
     if not path.is_file():
         raise EpisodeError(f"synonym table {path} is missing; reinstall rsb_mj")
     words = json.loads(path.read_text(encoding="utf-8"))["words"]
@@ -154,15 +153,17 @@ def perturb_instruction(
     return perturbed, record
 
 
+#: The goal instructions' table (module docstring).
+GOAL_TABLE = "goal_synonyms.json"
+
+
 def goal_slots(instruction: str) -> list[tuple[int, int, str]]:
-    """Substitutable words of a goal task's instruction as (start, end, word), in text order
-    (whole words of the synonym table in any case, less :data:`GOAL_KEPT`)."""
-    table = synonym_table()
-    return [
-        (m.start(), m.end(), m.group())
-        for m in _WORD.finditer(instruction.lower())
-        if m.group() in table and m.group() not in GOAL_KEPT
-    ]
+    """Substitutable words and phrases of a goal task's instruction as (start, end, key),
+    in text order: whole words of the goal table in any case, a phrase before its words."""
+    table = synonym_table(GOAL_TABLE)
+    keys = sorted(table, key=len, reverse=True)
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b")
+    return [(m.start(), m.end(), m.group()) for m in pattern.finditer(instruction.lower())]
 
 
 def perturb_goal_instruction(instruction: str, seed: int, level: int) -> tuple[str, dict[str, Any]]:
@@ -184,7 +185,7 @@ def perturb_goal_instruction(instruction: str, seed: int, level: int) -> tuple[s
     rng = np.random.default_rng([int(seed), LANGUAGE_SEED_TAG, level])
     count = min(level, len(slots))
     chosen = sorted(int(i) for i in rng.choice(len(slots), size=count, replace=False))
-    table = synonym_table()
+    table = synonym_table(GOAL_TABLE)
     subs = []
     for i in chosen:
         start, _, word = slots[i]

@@ -74,13 +74,21 @@ def header_lines(
         "",
         "Tasks: " + "; ".join(f"{t} (task sha256 {'; '.join(h)})" for t, h in tasks.items()),
         "",
-        f"Error episodes (faults, not results; excluded from every rate): {errors}"
+        f"Error episodes (faults outside the policy, not results; excluded from every rate): "
+        f"{errors}"
         + (
             f"; rows above {100 * max_error_rate:g}% errors are withheld"
             if max_error_rate is not None
             else ""
         ),
     ]
+    faults = sum(m.policy_faults for m in labelled)
+    if faults:
+        lines += [
+            "",
+            "Policy faults (episodes the policy failed itself: it raised, sent a bad action, "
+            f"hung, its server's reply was not an answer; scored as failures): {faults}",
+        ]
     if any(m.privileged for m in labelled):
         lines += [
             "",

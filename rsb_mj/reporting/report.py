@@ -143,7 +143,7 @@ def goal_header_lines(
     """The header of a report of goal tasks only: the runs, the protocol, the objects they
     ran on, the renderers, the error episodes and the label."""
     errors = sum(r.is_error for r in goals)
-    objects = sorted({str(r.objects) for r in goals})
+    objects = sorted({r.objects for r in goals if r.objects is not None})
     return [
         "Runs: " + ", ".join(f"`{d}`" for d in dirs),
         "",

@@ -12,7 +12,10 @@ layouts on Aloha": a new benchmark, not comparable with published LIBERO/VLA-Are
 **Episodes.** An episode is a seed: its layout draws each object's pose uniformly within its
 ``:init`` region's (mapped) rectangle and its yaw within the region's ``:yaw_rotation``
 (0 without one); ``(On a b)`` stacks a on b, ``(On a site)`` / ``(In a site)`` put a on the
-site of a fixture or object. The scene is then settled for :data:`SETTLE_S` with the arms at
+site of a fixture or object; an object on a table region whose footprint comes within
+:data:`CLEARANCE` of a fixture's or an earlier object's is drawn again, then in its region
+grown, then pushed clear (:meth:`GoalScene._draw`). The scene is then settled for
+:data:`SETTLE_S` with the arms at
 home and checked (:meth:`GoalScene.check`): every object at rest, none off the table or
 interpenetrating another, the goal false. A layout that fails is drawn again from the same
 generator (deterministic), up to :data:`ATTEMPTS` times.

@@ -125,8 +125,9 @@ def test_goal_and_question_inputs_are_not_mixed_and_question_flags_are_refused(t
 
 
 def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
-    """``rsb demos --suite vla-arena-l0``, the suite narrowed to one shipped file: its
-    episodes are the rows of the file's frozen train table and carry the suite's name."""
+    """``rsb demos --suite vla-arena-l0 --format lerobot``, the suite narrowed to one shipped
+    file: its episodes are the rows of the file's frozen train table and carry the suite's
+    name, and the LeRobot dataset is made beside them."""
     from rsb_mj.tables.goal import file_rows
 
     pattern = "long_horizon/level_0/pick_up_the_orange*"
@@ -136,11 +137,15 @@ def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
     row = file_rows("vla-arena", "train", task)[0]
     out = tmp_path / "suite"
     args = ["demos", "--suite", "vla-arena-l0", "-n", "1", "-o", str(out), "--cameras", ""]
-    assert main([*args, "--no-progress"]) in (0, 1)  # 1: the expert failed on the row
-    assert "rsb demos: 1 goal task files x 1 seeds from 0: 1 episodes" in capsys.readouterr().out
+    assert main([*args, "--no-progress", "--format", "lerobot"]) == 0
+    printed = capsys.readouterr().out
+    assert "rsb demos: 1 goal task files x 1 seeds from 0: 1 episodes" in printed
+    assert f"LeRobot v3.0 dataset of 1 successful episodes in {out / 'lerobot'}" in printed
+    info = json.loads((out / "lerobot/meta/info.json").read_text())
+    assert (info["total_episodes"], info["total_tasks"]) == (1, 1)
     demo = read_demo(out / goal_demo_filename(task, row.seed))
-    assert (demo.attrs["suite"], demo.attrs["instruction"]) == (
-        "vla-arena-l0", "Pick up the orange and put it in the box",
+    assert (demo.attrs["suite"], demo.attrs["instruction"], bool(demo.attrs["success"])) == (
+        "vla-arena-l0", "Pick up the orange and put it in the box", True,
     )  # fmt: skip
     assert (demo.attrs["split"], demo.attrs["index"], demo.attrs["seed"]) == ("train", 0, row.seed)
     episode = json.loads(demo.attrs["episode"])

@@ -9,6 +9,8 @@ the misbehaving policies of :mod:`user_policies`.
 from __future__ import annotations
 
 import dataclasses
+import threading
+import time
 
 import pytest
 
@@ -18,11 +20,14 @@ from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.pool import WORKER_DIED, processes
 from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.evaluation.worker import error_record
+from rsb_mj.lang import load_task
 from rsb_mj.reporting.validation import record_problems
+from rsb_mj.suites import get_suite
 
-from .fakes import fake_env_factory, flaky_env_factory
+from .fakes import FakeEnv, ToyPickPolicy, fake_env_factory, flaky_env_factory, make_episode
 
 M = "evaluation.user_policies"
 
@@ -194,6 +199,36 @@ def test_an_episode_over_its_limit_in_the_simulator_is_an_infra_error(tmp_path, 
         "infra",
         "InfraError: episode 0 exceeded its wall-clock limit of 0.5 s (--episode-timeout)",
     )
+
+
+class SlowToy(ToyPickPolicy):
+    """Answers each action 0.2 s late."""
+
+    name = "slow-toy"
+
+    def act(self, obs):
+        time.sleep(0.2)
+        return super().act(obs)
+
+
+def test_off_the_main_thread_an_answer_past_the_limit_is_the_policys_fault():
+    """No alarm interrupts a call off the main thread (a Ray task's): the answer that comes
+    back past the episode's limit is the policy's fault, not the simulator's."""
+    problem = load_task(get_suite("RSB-Math-4").path)
+    rollout = Rollout(
+        FakeEnv(), SlowToy("A"), make_episode(), problem, max_steps=40, episode_timeout_s=0.3
+    )
+    out: list = []
+    thread = threading.Thread(target=lambda: out.append(rollout.run()))
+    thread.start()
+    thread.join(30)
+    (record,) = out
+    assert (record.termination, record.error_kind) == ("error", "policy")
+    assert record.error == (
+        "PolicyError: policy slow-toy: episode 0 exceeded its wall-clock limit of 0.3 s "
+        "(--episode-timeout) waiting for the policy's answer"
+    )
+    assert policy_fault(record).termination == POLICY_FAULT
 
 
 def _server_error(error: str, policy: str = "openpi:localhost:8000", kind: str = "infra"):

@@ -83,6 +83,7 @@ def test_a_cost_file_records_its_cumulative_cost(tmp_path, capsys):
     assert "| noop | 0/1 | 0 [0, 79] | 0.00 |" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # spawned workers import rsb_mj and MuJoCo: ~20 s on 2 loaded cores
 def test_two_workers_give_the_records_of_one(tmp_path, capsys):
     """``-j 2`` runs the goal jobs in a process pool; the records are those of ``-j 1``
     (wall-clock fields aside)."""
@@ -102,15 +103,17 @@ def test_two_workers_give_the_records_of_one(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_a_question_baseline_on_a_goal_task_is_an_error_record(tmp_path, capsys):
+def test_a_question_baseline_on_a_goal_task_is_refused_before_any_episode(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(["eval", str(APPLE), "--policy", "random-grasp", "--episodes", "1",
-                 "--out", str(out), "--no-progress"]) == 3  # fmt: skip
-    (record,) = read_records(out / RECORDS_FILE)
-    assert (record.termination, record.error_kind) == ("error", "policy")
-    assert "policy random-grasp: chooses among a question task's candidates" in record.error
-    assert record.failure_class == "error"
-    assert "rerun the same command to retry them" in capsys.readouterr().err
+                 "--out", str(out), "--no-progress"]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert (
+        f"--policy random-grasp: {APPLE} is a goal task (no (:question ...)), and random-grasp "
+        "chooses among a question's candidates; valid built-in policies for goal tasks: "
+        "expert, noop (or your own policy)"
+    ) in err
+    assert not (out / RECORDS_FILE).exists()
 
 
 def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, monkeypatch):
@@ -145,6 +148,7 @@ def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(capsys):
 def test_goal_tasks_refuse_counterfactuals_and_ablations(tmp_path, capsys):
     for extra, message in (
         (["--counterfactual"], "--counterfactual: "),
+        (["--split", "train"], "--split train: "),
         (["--instruction", "blank"], "valid choices for goal tasks: original"),
     ):
         rc = main(["eval", str(APPLE), "--policy", "expert", "--episodes", "1",
@@ -236,3 +240,54 @@ def test_batched_goal_records_are_the_unbatched_records(tmp_path, capsys):
         ("expert", True), ("noop", False), ("expert", True), ("noop", False),
     ]  # fmt: skip
     capsys.readouterr()
+
+
+def test_a_policy_that_cannot_be_built_fails_goal_episodes_a_report_reads(tmp_path, capsys):
+    """A user policy file whose factory raises: each episode is a goal record of the
+    policy's failure (its tier, no objects: no environment was built), and ``rsb report``
+    counts them as failures; an infrastructure error stays an error, withheld."""
+    import dataclasses
+
+    from rsb_mj.evaluation.records import append_record
+
+    policies = Path(__file__).parent / "user_policies.py"
+    out = tmp_path / "run"
+    assert main(["eval", str(APPLE), "--policy", f"{policies}:factory_raises", "--episodes",
+                 "2", "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    records = read_records(out / RECORDS_FILE)
+    assert [(r.termination, r.failure_class, r.tier, r.objects) for r in records] == [
+        ("policy_fault", "policy", "A0", None)
+    ] * 2
+    assert "building it failed: RuntimeError: weights not found" in records[0].error
+    capsys.readouterr()
+    assert main(["report", str(out), "--stdout"]) == 0
+    assert "| 0/2 | 0 [0, 66] | - | 0 |" in " ".join(capsys.readouterr().out.split())
+    infra = dataclasses.replace(
+        records[0], index=2, termination="error", error_kind="infra", failure_class="error"
+    )
+    append_record(out / RECORDS_FILE, infra)
+    assert main(["report", str(out), "--stdout"]) == 0
+    text = capsys.readouterr().out
+    assert "Error episodes (faults, not results; excluded from every rate): 1" in text
+    assert "| withheld | withheld | withheld | 1 |" in " ".join(text.split())
+
+
+def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path, monkeypatch):
+    """A goal row as a frozen table stores it (its suite's name, a path under tasks/, its
+    own seed) runs as the job's episode: the environment resets from the row's seed and
+    the record is keyed by the job's source, so the run resumes."""
+    import rsb_mj.evaluation.worker as worker
+    from rsb_mj.episodes.goal_episode import GoalEpisode
+
+    def row(source, split, index, tables=None):
+        return GoalEpisode("vla-arena", split, "vla_arena/x/level_0/apple.bddl", index, 40 + index)
+
+    monkeypatch.setattr(worker, "load_episode", row)
+    out = tmp_path / "run"
+    argv = ["eval", str(APPLE), "--policy", "noop", "--episodes", "1", "--max-steps", "2",
+            "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    (record,) = _lines(out)
+    assert (record["suite"], record["index"], record["seed"]) == (str(APPLE), 0, 40)
+    before = (out / RECORDS_FILE).read_bytes()
+    assert main(argv) == 0 and (out / RECORDS_FILE).read_bytes() == before

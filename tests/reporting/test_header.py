@@ -46,9 +46,30 @@ def test_the_header_names_odd_settings_task_digests_errors_and_privileged_rows(t
         "",
         f"Tasks: RSB-Math-4 (task sha256 {'ab' * 8})",
         "",
-        "Error episodes (faults, not results; excluded from every rate): 1; rows above 5% "
-        "errors are withheld",
+        "Error episodes (faults outside the policy, not results; excluded from every rate): 1; "
+        "rows above 5% errors are withheld",
         "",
         "Rows marked (privileged) read the answer (the built-in expert): an upper-bound "
         "reference, not a policy to rank.",
+    )
+
+
+def test_the_header_counts_the_policys_own_faults_apart_from_errors(tmp_path):
+    from rsb_mj.evaluation.faults import policy_fault
+
+    run = tmp_path / "run"
+    run.mkdir()
+    raised = dataclasses.replace(
+        rec(0, grasped=False, success=False, error="PolicyError: policy p: act() raised X"),
+        error_kind="policy",
+    )
+    for r in (policy_fault(raised), rec(1, grasped=False, success=False, error="boom")):
+        append_record(run / RECORDS_FILE, r)
+    header = build_report([run], plots=False).header
+    assert header[-3:] == (
+        "Error episodes (faults outside the policy, not results; excluded from every rate): 1; "
+        "rows above 5% errors are withheld",
+        "",
+        "Policy faults (episodes the policy failed itself: it raised, sent a bad action, hung, "
+        "its server's reply was not an answer; scored as failures): 1",
     )

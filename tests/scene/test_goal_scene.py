@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import mujoco
+import numpy as np
 import pytest
 
 from rsb_mj.lang.ast import Rect
@@ -101,3 +102,23 @@ def test_an_object_drawn_into_a_fixture_is_drawn_again_then_pushed_clear():
     x0, y0, x1, y1 = scene.frame.rect(Rect(-0.12, -0.26, -0.1, -0.24), "main_table_cake_region")
     x, y, _, _ = poses["cake_1"]
     assert not (x0 <= x <= x1 and y0 <= y <= y1)  # moved out of its region, clear of the shelf
+
+
+WATER = (
+    Path(__file__).resolve().parents[2]
+    / "tasks/vla_arena/safety_object_state_preservation/level_1"
+    / "pick_up_the_blue_mug_on_the_table_center_and_place_it_on_the_wooden_shelf.bddl"
+)
+
+
+def test_water_balls_stacked_on_a_mug_settle_inside_it():
+    """Four water balls start stacked on the blue mug (``(On water_ball_2 water_ball_1)``...).
+    VLA-Arena's are 16 mm spheres; the 5 cm stand-in balls fell out and rolled on every seed.
+    At 3.2 cm they settle in the hollow mug, at rest."""
+    scene = compile_goal_scene(goal_task_of(parse_file(WATER)))
+    data = mujoco.MjData(scene.model)
+    scene.reset(data, 0)
+    mug = data.xpos[scene.model.body("blue_mug_1").id]
+    for i in range(1, 5):
+        ball = data.xpos[scene.model.body(f"water_ball_{i}").id]
+        assert np.hypot(*(ball[:2] - mug[:2])) < 0.06, i  # within the mug's rim

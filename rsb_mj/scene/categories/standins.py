@@ -460,8 +460,9 @@ def _rows() -> list[Standin]:
     add(
         "water_ball",
         "water ball",
-        (0.05, 0.05, 0.048),
-        fruit((0.05, 0.05, 0.048), (0.35, 0.6, 0.95, 0.75), flat=0.3),
+        (0.032, 0.032, 0.032),  # VLA-Arena's is a 16 mm sphere: 4-5 fit in a mug or bowl
+        fruit((0.032, 0.032, 0.032), (0.35, 0.6, 0.95, 0.75), flat=0.3),
+        original=(0.032, 0.032, 0.032),
     )
     add(
         "billiard_balls",
