@@ -460,7 +460,7 @@ def _rows() -> list[Standin]:
     add(
         "water_ball",
         "water ball",
-        (0.032, 0.032, 0.032),  # VLA-Arena's is a 16 mm sphere: 4-5 fit in a mug or bowl
+        (0.032, 0.032, 0.032),  # VLA-Arena's: a sphere of radius 16 mm
         fruit((0.032, 0.032, 0.032), (0.35, 0.6, 0.95, 0.75), flat=0.3),
         original=(0.032, 0.032, 0.032),
     )
