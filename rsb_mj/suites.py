@@ -179,21 +179,29 @@ def get_suite(name: str) -> Suite:
 class GoalSuite:
     """A named suite of shipped goal task files (LIBERO / VLA-Arena layouts on the Aloha).
 
-    Its episodes are seeds: ``rsb eval --suite NAME --episodes N --start S`` runs seeds
-    ``S .. S+N-1`` of every file, each seed drawing the file's layout deterministically (goal
-    tasks have no frozen episode tables yet).
+    Its episodes are the rows of a frozen table (:mod:`rsb_mj.tables.goal`): ``rsb eval
+    --suite NAME --split eval --episodes N --start S`` runs rows ``S .. S+N-1`` of every file,
+    each row a seed and the layout drawn from it.
 
     Attributes:
         name: e.g. ``"vla-arena"`` (lower case, matched case-insensitively).
         folder: the folder under ``tasks/`` holding its files (searched recursively).
         pattern: a glob the files' paths relative to ``folder`` match, e.g. ``"*/level_0/*"``.
         label: how its results are labelled.
+        table: the suite whose frozen tables hold its rows (``""``: its own); VLA-Arena's
+            levels read ``vla-arena``'s.
     """
 
     name: str
     folder: str
     pattern: str = "*"
     label: str = ""
+    table: str = ""
+
+    @property
+    def table_suite(self) -> str:
+        """The name of the suite whose tables hold this suite's rows."""
+        return self.table or self.name
 
     @property
     def files(self) -> list[Path]:
@@ -239,7 +247,9 @@ GOAL_SUITES: dict[str, GoalSuite] = {
         GoalSuite("libero-layouts", "libero", label="LIBERO layouts on Aloha"),
         GoalSuite("vla-arena", "vla_arena", label=_VLA_LABEL),
         *(
-            GoalSuite(f"vla-arena-l{k}", "vla_arena", f"*/level_{k}/*.bddl", _VLA_LABEL)
+            GoalSuite(
+                f"vla-arena-l{k}", "vla_arena", f"*/level_{k}/*.bddl", _VLA_LABEL, "vla-arena"
+            )
             for k in range(3)
         ),
     )

@@ -118,9 +118,13 @@ def test_goal_suites_are_looked_up_in_any_case_and_others_are_not():
     assert goal_suite("RSB-Math-4") is None
 
 
-def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
+def test_eval_suite_runs_the_rows_of_a_goal_suites_frozen_table(monkeypatch, capsys):
+    import dataclasses
+
     from rsb_mj.cli import main
     from rsb_mj.suites import GOAL_SUITES
+    from rsb_mj.tables.episode_source import goal_row_source, load_episode, table_size
+    from rsb_mj.tables.goal import file_rows, short_files, task_key
 
     ran = {}
 
@@ -133,12 +137,38 @@ def test_eval_suite_runs_a_goal_suites_files(monkeypatch, capsys):
     from rsb_mj.cli.eval import _unbuildable
 
     files = GOAL_SUITES["vla-arena-l0"].files
-    built = [str(p) for p in files if not _unbuildable(p)]
+    built = [p for p in files if not _unbuildable(p)]
+    lacking = [p for p in built if len(file_rows("vla-arena-l0", "eval", p)) < 2]
+    short = short_files("vla-arena-l0", "eval")
+    assert all(task_key(p) in short for p in lacking) and len(lacking) <= len(files) // 4
     status = main(["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--episodes", "2"])
-    assert status == (0 if len(built) == len(files) else 3)
-    assert ran["files"] == built and len(built) >= len(files) - 1
+    assert status == (0 if not lacking and len(built) == len(files) else 3)
+    sources = [goal_row_source("vla-arena", p) for p in built if p not in lacking]
+    assert ran["files"] == sources and sources[0].startswith("vla-arena::vla_arena/")
     assert (ran["policies"], ran["episodes"]) == (["expert"], 2)
-    assert "VLA-Arena layouts on Aloha" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "VLA-Arena layouts on Aloha" in out
+    for p in lacking:
+        assert f"{p}: its frozen eval table has " in err and short[task_key(p)] in err
+    row = load_episode(sources[0], "eval", 1)  # what a job of the run looks up
+    frozen = file_rows("vla-arena", "eval", built[0])[1]
+    assert row == dataclasses.replace(frozen, task=sources[0]) and row.frozen
+    assert (row.suite, row.split, row.index) == ("vla-arena", "eval", 1)
+    assert table_size(sources[0], "train") == 20
+    train = ["eval", "--suite", "vla-arena-l0", "--policy", "expert", "--split", "train"]
+    assert main(train) in (0, 3)  # no --episodes: every row of the table
+    assert ran["episodes"] == 20
+
+
+def test_eval_refuses_goal_rows_past_the_table(capsys):
+    from rsb_mj.cli import main
+
+    args = ["eval", "--suite", "libero-layouts", "--policy", "expert", "--start", "3"]
+    assert main([*args, "--episodes", "3"]) == 2
+    assert (
+        "--start 3 --episodes 3: the libero-layouts eval table has 5 rows per task file "
+        "(valid: --start + --episodes <= 5)"
+    ) in capsys.readouterr().err
 
 
 def test_eval_refuses_a_goal_suite_mixed_with_a_question_suite(capsys):
@@ -171,10 +201,19 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
         "rsb_mj.evaluation.runner.run_eval",
         lambda config: ran.update(files=list(config.suites)) or [],
     )
+    from rsb_mj.episodes.goal_episode import GoalEpisode
+
+    # the tiny suite has no frozen table: its one buildable file's rows are a seed's
+    monkeypatch.setattr(
+        "rsb_mj.tables.goal.file_rows", lambda suite, split, path: (GoalEpisode.seeded(path, 0),)
+    )
+    monkeypatch.setattr(
+        "rsb_mj.tables.episode_source.goal_row_source", lambda suite, path: str(path)
+    )
     assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
     assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]
     err = capsys.readouterr().err
-    assert err.startswith("rsb eval: 1 suite files were not run (rsb_mj cannot build them):\n")
+    assert err.startswith("rsb eval: 1 suite files were not run (rsb_mj cannot build them, ")
     assert (
         f"{tmp_path / 'turn_on_the_stove.bddl'}: rsb_mj cannot build this scene (tier B2):" in err
     )

@@ -67,7 +67,7 @@ def add_jobs(
 
 
 def add_episodes(
-    p: argparse.ArgumentParser, help: str, *, default: int, dest: str = "episodes"
+    p: argparse.ArgumentParser, help: str, *, default: int | None, dest: str = "episodes"
 ) -> None:
     """``-n/--episodes N`` (at least 1)."""
     p.add_argument(

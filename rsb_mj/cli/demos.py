@@ -1,8 +1,9 @@
 """``rsb demos SUITE --split train -n N -o DIR``: write expert demonstrations (HDF5).
 
 Goal tasks (LIBERO / VLA-Arena files, :mod:`rsb_mj.datasets.goal_demos`): ``rsb demos
-FILE.bddl [FILE.bddl ...] -n N -o DIR`` or ``rsb demos --suite vla-arena -n N -o DIR`` record
-seeds ``--start .. --start + N - 1`` of every file.
+FILE.bddl [FILE.bddl ...] -n N -o DIR`` records seeds ``--start .. --start + N - 1`` of every
+file; ``rsb demos --suite vla-arena -n N -o DIR`` rows ``--start .. --start + N - 1`` of every
+file's frozen train table (:mod:`rsb_mj.tables.goal`: 20 per file).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "0 done, 1 some expert failures, 2 usage error, rows outside the suite's table, an "
             "unwritable or busy folder, 3 some episodes ended in errors (not written; rerun "
             "to retry them). Goal tasks (task files without (:question ...), goal suites "
-            f"{', '.join(GOAL_SUITES)}): seeds --start..--start+N-1 of every file, the "
-            "instruction being the file's :language; --split does not apply."
+            f"{', '.join(GOAL_SUITES)}): seeds --start..--start+N-1 of every file (of a goal "
+            "suite: rows of its frozen train table, 20 per file), the instruction being the "
+            "file's :language; --split does not apply."
         ),
     )
     p.add_argument(
@@ -212,18 +214,28 @@ def _run_goal(
         )
     if args.split != "train" or args.cot:
         raise RsbError(
-            "--split and --cot do not apply to goal tasks: their episodes are seeds "
-            "(--start, -n) and they have no rationale"
+            "--split and --cot do not apply to goal tasks: they record train episodes (a goal "
+            "suite's train table rows, a file's seeds: --start, -n) and have no rationale"
         )
+    from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
+
     tasks = list(files)
     skipped = []
+    rows = {}  # a goal suite's file: the rows of its frozen train table
     for name in suites:
+        check_goal_rows(name, "train", args.n, args.start, count_flag="-n")
+        reasons = short_files(name, "train")
         for path in goal_suite(name).files:
             why = _unbuildable(path)
+            have = () if why else file_rows(name, "train", path)
             if why:
                 skipped.append(why)
+            elif len(have) < args.start + args.n:
+                why = reasons.get(task_key(path), "no reason in the manifest")
+                skipped.append(f"{path}: its frozen train table has {len(have)} rows ({why})")
             else:
                 tasks.append(str(path))
+                rows[str(path)] = have
     tasks = list(dict.fromkeys(tasks))
     cameras = tuple(c for c in args.cameras.split(",") if c)
     res = write_goal_demos(
@@ -242,6 +254,7 @@ def _run_goal(
         max_steps=args.max_steps,
         progress=not args.no_progress,
         ray=args.ray,
+        rows=rows,
     )
     for reason in res["damaged"]:
         print(f"  rewritten: {reason}")
@@ -260,7 +273,7 @@ def _run_goal(
     if skipped:
         print(
             f"rsb demos: {len(skipped)} suite files were not recorded (rsb_mj cannot build "
-            "them):\n" + "\n".join(skipped),
+            "them, or their frozen train table is short):\n" + "\n".join(skipped),
             file=sys.stderr,
         )
     if args.format == "lerobot":

@@ -24,7 +24,7 @@ from pathlib import Path
 from rsb_mj.cli._flags import add_jobs, add_out
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import ALL_SUITES
+from rsb_mj.suites import ALL_SUITES, GOAL_SUITES, goal_suite
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,12 +42,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         nargs="*",
         metavar="SUITE",
         help=f"default: all of {', '.join(ALL_SUITES)}; 'a2a' or A2A-<Category> for "
-        "Act2Answer; or task files (*.bddl)",
+        f"Act2Answer; a goal suite ({', '.join(GOAL_SUITES)}) freezes its table (minutes; "
+        "rsb_mj.tables.goal); or task files (*.bddl)",
     )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
     add_out(build, "write to this folder instead of tasks/episodes")
     build.add_argument(
-        "--rows", type=int, help="rows per table (default: 500 eval, 1000 train); use with --out"
+        "--rows",
+        type=int,
+        help="rows per table (default: 500 eval, 1000 train; a goal suite: per task file, 5 "
+        "eval, 20 train); use with --out",
     )
     build.add_argument(
         "--private",
@@ -68,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "suites",
         nargs="*",
         metavar="SUITE",
-        help="default: every suite (levels included, and the A2A suites)",
+        help="default: every suite (levels included, the A2A suites and the goal suites)",
     )
     check.add_argument("--dir", type=Path, help="check this folder instead of tasks/episodes")
     check.add_argument(
@@ -96,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.suites import expand_suites
     from rsb_mj.tables.families import load_table
 
+    goal = [n for n in args.suites if goal_suite(n)] if args.action != "show" else []
+    if goal and not (args.action == "build" and (args.private or args.secret_file)):
+        return _goal(args, goal, [n for n in args.suites if n not in goal])
+    if args.action == "show" and goal_suite(args.suite):
+        return _show_goal(args)
     if args.action == "build" and (args.private or args.secret_file):
         return _build_private(args, expand_suites(list(args.suites)))
     if args.action == "check" and (args.tables or args.secret_file):
@@ -112,7 +121,10 @@ def run(args: argparse.Namespace) -> int:
             _public_out(args.out)
         return _build(args, names)
     if args.action == "check":
-        return _check(args, expand_suites(list(args.suites)))
+        status = _check(args, expand_suites(list(args.suites)))
+        if not args.suites and args.dir is None:  # every table: the goal suites' too
+            status = max(status, _check_goal(args, []))
+        return status
     table = load_table(args.suite, args.split)
     return _show(args, table)
 
@@ -268,6 +280,94 @@ def _check_private(args: argparse.Namespace, names: list[str]) -> int:
         f"OK: every private table in {args.tables} matches its manifest, re-draws from its "
         f"seeds and asks only held-out questions ({took:.1f} s)"
     )
+    return 0
+
+
+def _goal(args: argparse.Namespace, goal: list[str], others: list[str]) -> int:
+    """``rsb episodes build|check`` naming goal suites (:mod:`rsb_mj.tables.goal`): their
+    tables frozen or checked; other suites named with them are refused (name them apart)."""
+    if others:
+        print(
+            f"rsb episodes: error: name goal suites ({', '.join(goal)}) and other suites or "
+            f"task files ({', '.join(others)}) in separate commands"
+        )
+        return 2
+    if args.action == "check" and (args.tables or args.secret_file):
+        print("rsb episodes: error: goal suites have no private tables (--tables)")
+        return 2
+    if args.action == "check":
+        return _check_goal(args, goal)
+    return _build_goal(args, goal)
+
+
+def _build_goal(args: argparse.Namespace, names: list[str]) -> int:
+    """``rsb episodes build vla-arena|libero-layouts``: freeze the goal suites' tables."""
+    from rsb_mj.env.goal_tables import freeze_goal_tables
+
+    if args.rows is not None and args.out is None:
+        print("rsb episodes: error: --rows changes the shipped tables; give --out DIR")
+        return 2
+    if args.out is not None:
+        _public_out(args.out)
+    splits = ("eval", "train") if args.split == "both" else (args.split,)
+    mapper = None
+    if args.jobs > 1:
+        from functools import partial
+
+        from rsb_mj.evaluation.pool import map_jobs
+
+        mapper = partial(map_jobs, workers=args.jobs)
+    start = time.perf_counter()
+    results = freeze_goal_tables(
+        names, splits, args.out, args.rows, mapper, log=lambda line: print(line, flush=True)
+    )
+    for r in results:
+        state = "rewritten" if r.changed else "unchanged"
+        short = f", {len(r.short)} task files short (see the manifest)" if r.short else ""
+        print(f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}{short}")
+    print(f"built {len(results)} tables in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _check_goal(args: argparse.Namespace, names: list[str]) -> int:
+    """``rsb episodes check [GOAL SUITE...]``: the goal tables re-drawn row by row."""
+    from rsb_mj.env.goal_tables import check_goal_tables
+
+    start = time.perf_counter()
+    problems = check_goal_tables(names or None, args.dir, complete=args.dir is None)
+    for line in problems:
+        print(line)
+    took = time.perf_counter() - start
+    if problems:
+        print(
+            f"FAILED: {len(problems)} problems in the goal tables ({took:.1f} s); refreeze "
+            "with: rsb episodes build vla-arena libero-layouts"
+        )
+        return 1
+    print(
+        "OK: every goal table matches its manifest, each row re-draws from its seed and "
+        f"each eval row settles into a valid start ({took:.1f} s)"
+    )
+    return 0
+
+
+def _show_goal(args: argparse.Namespace) -> int:
+    """``rsb episodes show vla-arena [--split S] [--index I]``: row ``I`` of the table."""
+    from rsb_mj.tables.goal import goal_table
+
+    table = goal_table(args.suite, args.split)
+    if not 0 <= args.index < len(table):
+        print(f"rsb episodes: error: index {args.index} outside 0..{len(table) - 1}")
+        return 2
+    row = table[args.index]
+    if args.json:
+        print(json.dumps(row.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    skipped = f"; seeds skipped before it: {list(row.skipped)}" if row.skipped else ""
+    print(f"{row.suite} {row.split} {row.task} row {row.index} (seed {row.seed}, draw {row.draw})"
+          f"{skipped}")  # fmt: skip
+    for obj, (x, y, z, yaw) in row.layout.items():
+        print(f"  {obj} at x={x:+.3f} y={y:+.3f} z={z:.3f} yaw={yaw:+.2f}")
     return 0
 
 

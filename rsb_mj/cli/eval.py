@@ -66,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help=f"suite name, 'all', 'all-L1' or 'a2a' (repeatable): {', '.join(SUITES)}, each "
         "also at -L1 (static distractors), A2A-<Category>; or a task file; goal suites "
-        f"(LIBERO/VLA-Arena layouts on Aloha, episodes are seeds): {', '.join(GOAL_SUITES)}",
+        "(LIBERO/VLA-Arena layouts on Aloha, episodes are the rows of their frozen tables, "
+        f"--split eval|train): {', '.join(GOAL_SUITES)}",
     )
     p.add_argument(
         "--policy",
@@ -97,7 +98,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="drop every record of POLICY (its name as records and reports show it) from "
         "--out, then run the --policy given, if any (repeatable)",
     )
-    add_episodes(p, "episodes per suite (default 10)", default=10)
+    add_episodes(
+        p,
+        "episodes per suite (default 10; a goal suite: every row of its frozen table, 5 eval "
+        "or 20 train per task file)",
+        default=None,
+    )
     add_out(p, "run directory (resumed if present); required except for goal task files")
     p.add_argument("--split", default="eval", choices=SPLITS)
     p.add_argument(
@@ -329,6 +335,8 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         terminal_table,
     )
 
+    if args.episodes is None:
+        args.episodes = 10
     if args.out is None:
         raise EvalError("--out DIR is required: the run directory (resumed if present)")
     for policy in args.forget:
@@ -461,19 +469,31 @@ def _goal_sources(
             f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
             f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
+    from rsb_mj.tables.episode_source import goal_row_source, task_path
+    from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
+
     resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
-    skipped = []  # a suite's files rsb_mj cannot build: named, the others still run
+    if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
+        args.episodes = GOAL_ROWS[args.split] - args.start if suites else 10
+    files = [os.path.normpath(f) for f in files]
+    skipped = []  # a suite's files rsb_mj cannot build, or short of rows: named, not run
     for name in suites:
+        check_goal_rows(name, args.split, args.episodes, args.start)
+        reasons = short_files(name, args.split)
         for path in goal_suite(name).files:
             why = _unbuildable(path)
             if why:
                 skipped.append(why)
+            elif len(file_rows(name, args.split, path)) < args.start + args.episodes:
+                rows = len(file_rows(name, args.split, path))
+                why = reasons.get(task_key(path), "no reason in the manifest")
+                skipped.append(f"{path}: its frozen {args.split} table has {rows} rows ({why})")
             else:
-                files.append(str(path))
-    files = list(dict.fromkeys(os.path.normpath(f) for f in files))
+                files.append(goal_row_source(name, path))
+    files = list(dict.fromkeys(files))
     for path in files:
-        for issue in warnings_of(load_goal_task(path)):
-            print(f"warning: {issue.format(path)}", file=sys.stderr)
+        for issue in warnings_of(load_goal_task(task_path(path))):
+            print(f"warning: {issue.format(str(task_path(path)))}", file=sys.stderr)
     return files, [], skipped
 
 
@@ -496,7 +516,8 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
         print(error_summary(errors), file=sys.stderr)
     if skipped:
         print(
-            f"rsb eval: {len(skipped)} suite files were not run (rsb_mj cannot build them):\n"
+            f"rsb eval: {len(skipped)} suite files were not run (rsb_mj cannot build them, "
+            "or their frozen table is short: seeds without a valid layout were skipped):\n"
             + "\n".join(skipped),
             file=sys.stderr,
         )

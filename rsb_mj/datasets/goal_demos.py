@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ import numpy as np
 from rsb_mj.datasets.demo_file import file_sha256, verify_demo, write_demo
 from rsb_mj.datasets.demos import Recorder
 from rsb_mj.env.cameras import check_cameras
+from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.evaluation.pool import run_jobs
 from rsb_mj.evaluation.records import EpisodeRecord
@@ -72,6 +74,8 @@ class GoalDemoJob:
         visual_level, language_level: the perturbation levels (0-4).
         assets: the object source's asset folder (None: the shipped stand-ins).
         max_steps: the step limit (None: the env's default).
+        row: the frozen table row the episode runs (a goal suite's file:
+            :mod:`rsb_mj.tables.goal`; its seed is ``seed``), or None for a bare seed.
     """
 
     task: str
@@ -85,6 +89,7 @@ class GoalDemoJob:
     language_level: int = 0
     assets: str | None = None
     max_steps: int | None = None
+    row: GoalEpisode | None = None
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,9 @@ def _env(job: GoalDemoJob) -> Any:
     return env
 
 
-def expert_episode(env: Any, seed: int, on_step: Recorder, max_steps: int) -> EpisodeRecord:
+def expert_episode(
+    env: Any, seed: int | GoalEpisode, on_step: Recorder, max_steps: int
+) -> EpisodeRecord:
     """One expert episode of ``env`` from ``seed`` through the runner's rollout
     (:func:`rsb_mj.evaluation.rollout.run_goal_episode`), each (observation, action) handed
     to ``on_step``; returns its record."""
@@ -144,7 +151,8 @@ def write_goal_one(job: GoalDemoJob) -> GoalDemoResult:
     try:
         env = _env(job)
         with Recorder(job.cameras) as recorder:
-            record = expert_episode(env, job.seed, recorder, job.max_steps or GOAL_MAX_STEPS)
+            episode = job.row if job.row is not None else job.seed
+            record = expert_episode(env, episode, recorder, job.max_steps or GOAL_MAX_STEPS)
             frames = recorder.frames()
     except RsbError as exc:
         return GoalDemoResult(name, error=f"{type(exc).__name__}: {exc}")
@@ -177,8 +185,8 @@ def write_goal_one(job: GoalDemoJob) -> GoalDemoResult:
         attrs={
             "kind": "goal",
             "suite": job.suite,
-            "split": "",
-            "index": job.seed,
+            "split": job.row.split if job.row is not None else "",
+            "index": job.row.index if job.row is not None else job.seed,
             "seed": job.seed,
             "task": record.suite,
             "episode": json.dumps(episode, sort_keys=True),
@@ -219,9 +227,12 @@ def write_goal_demos(
     max_steps: int | None = None,
     progress: bool = True,
     ray: str | None = None,
+    rows: dict[str, Sequence[GoalEpisode]] | None = None,
 ) -> dict[str, Any]:
     """Record seeds ``start .. start + n - 1`` of every goal task file in ``tasks`` that
-    ``out_dir`` lacks (module docstring).
+    ``out_dir`` lacks (module docstring); of a task in ``rows`` (a goal suite's file: its
+    frozen train rows, :func:`rsb_mj.tables.goal.file_rows`), its rows ``start`` ..
+    ``start + n - 1`` instead (their seeds and frozen layouts).
 
     Returns:
         Counts as :func:`rsb_mj.datasets.demos.write_demos`'s: ``{"total", "existing",
@@ -243,10 +254,18 @@ def write_goal_demos(
     check_language(language_level, "--language-level")
     for task in tasks:
         load_goal_task(task)
+    episodes = {
+        str(task): (
+            list((rows or {})[str(task)][start : start + n])
+            if str(task) in (rows or {})
+            else [None] * n
+        )
+        for task in tasks
+    }
     work_all = [
         GoalDemoJob(
             str(task),
-            seed,
+            row.seed if row is not None else start + k,
             "",
             suite,
             cameras,
@@ -256,9 +275,10 @@ def write_goal_demos(
             language_level=language_level,
             assets=assets,
             max_steps=max_steps,
+            row=row,
         )
         for task in tasks
-        for seed in range(start, start + n)
+        for k, row in enumerate(episodes[str(task)])
     ]
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out = lock.folder

@@ -6,8 +6,11 @@ for one control period; the observation is ``{"state": (14,), "images": {camera:
 
 An episode is a seed (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`: layout drawn, settled,
 checked): ``reset(seed=S)``, or ``reset(options={"episode": GoalEpisode})`` as the runner
-resets (the episode's seed); a seed with no valid layout raises
-:class:`~rsb_mj.errors.LayoutError`. ``info["instruction"]`` is the task's ``:language``;
+resets: a bare seed's episode (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`)
+draws its layout, a frozen table row's (:mod:`rsb_mj.tables.goal`) is placed at the row's
+poses and then settled and checked as a drawn one; a seed with no valid layout, or a frozen
+layout that is not a valid start, raises :class:`~rsb_mj.errors.LayoutError`.
+``info["episode"]`` is the episode. ``info["instruction"]`` is the task's ``:language``;
 ``info["sim"]`` (at reset) the simulation settings as :class:`rsb_mj.env.RsbEnv`'s;
 ``info["goal"]`` (at reset) names the task's tier, its predicate semantics and the object
 source; ``info["signals"]`` (each step) is the goal's truth per relation
@@ -39,6 +42,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
+from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EnvError, EpisodeError, EvalError, LayoutError, SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import task_digest
@@ -61,6 +65,13 @@ from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
 from rsb_mj.scoring.goal_scorer import GoalSignals
 from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.workspace import CAMERAS
+
+
+def _same_file(row_task: str, path: str | Path) -> bool:
+    """Whether a row's task file (relative to ``tasks/``, after ``suite::`` in a run's
+    source, or a path) is ``path``."""
+    a, b = Path(row_task.rpartition("::")[2]), Path(path).resolve()
+    return (a.resolve() == b) if a.is_absolute() else b.as_posix().endswith("/" + a.as_posix())
 
 
 class GoalEnv(gymnasium.Env):
@@ -175,28 +186,52 @@ class GoalEnv(gymnasium.Env):
         self._held = 0
         self._steps = 0
         self.layout: dict[str, tuple[float, float, float, float]] = {}
+        self.episode: GoalEpisode = GoalEpisode.seeded(self.task.path, 0)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start the episode of ``seed`` (0 when None), or of ``options["episode"]`` (a
-        :class:`~rsb_mj.episodes.goal_episode.GoalEpisode`: its seed): layout drawn,
-        settled and checked.
+        :class:`~rsb_mj.episodes.goal_episode.GoalEpisode`): a bare seed's layout drawn, a
+        frozen row's placed at its poses; then settled and checked.
 
         Raises:
-            LayoutError: when no valid layout is found for the seed.
+            LayoutError: when no valid layout is found for the seed, or a frozen layout is
+                not a valid start (naming the row and why).
+            EnvError: for an ``options["episode"]`` that is not a :class:`GoalEpisode`, or a
+                row of another task file.
         """
         episode = (options or {}).get("episode")
-        if episode is not None:
-            seed = int(episode.seed)
-        super().reset(seed=seed)
-        self.seed = int(seed or 0)
+        if episode is not None and not isinstance(episode, GoalEpisode):
+            raise EnvError(
+                f'options["episode"] must be a GoalEpisode, got {type(episode).__name__}'
+            )
+        if episode is None:
+            episode = GoalEpisode.seeded(self.task.path, int(seed or 0))
+        elif episode.frozen and not _same_file(episode.task, self.task.path):
+            raise EnvError(
+                f"the episode is a row of {episode.task}, not of this environment's task "
+                f"{self.task.path}"
+            )
+        super().reset(seed=episode.seed)
+        self.seed = int(episode.seed)
         if self.visual.active:
             self.visual.restore()
-        try:
-            self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
-        except SceneError as exc:
-            raise LayoutError(str(exc)) from None
+        if episode.frozen:
+            why = self.scene.place(self.data, dict(episode.layout), self.checker.holds)
+            if why is not None:
+                raise LayoutError(
+                    f"{episode.suite} {episode.split} table, {episode.task} row {episode.index} "
+                    f"(seed {episode.seed}): the frozen layout is not a valid start ({why}); "
+                    f"refreeze it: rsb episodes build {episode.suite or episode.task}"
+                )
+            self.layout = dict(episode.layout)
+        else:
+            try:
+                self.layout = self.scene.reset(self.data, self.seed, self.checker.holds)
+            except SceneError as exc:
+                raise LayoutError(str(exc)) from None
+        self.episode = episode
         record = self.visual.apply_seed(self.data, self.seed, None)
         self.instruction, language = perturb_goal_instruction(
             self.task.instruction, self.seed, self.language_level
@@ -300,6 +335,7 @@ class GoalEnv(gymnasium.Env):
             "step": self._steps,
             "is_success": success,
             "cost": 0.0,
+            "episode": self.episode,
             "perturbation": self.perturbation,
         }
 

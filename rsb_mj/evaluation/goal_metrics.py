@@ -24,6 +24,7 @@ from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_LABEL, GOAL_SUITES
+from rsb_mj.tables.episode_source import split_goal_row_source
 
 #: What the label means, printed under every goal table.
 LABEL_NOTE = f"{GOAL_LABEL}: not comparable with published LIBERO/VLA-Arena numbers"
@@ -100,7 +101,11 @@ def check_one_source(records: Iterable[EpisodeRecord]) -> None:
 
 def suite_of(task: str) -> str:
     """The shipped goal suite whose folder holds the file ``task`` (the widest first:
-    ``libero-layouts``, ``vla-arena``), else :data:`USER_FILES`."""
+    ``libero-layouts``, ``vla-arena``; of a goal row source, its suite), else
+    :data:`USER_FILES`."""
+    row = split_goal_row_source(task)
+    if row is not None:
+        return row[0]
     path = Path(task).resolve()
     for suite in GOAL_SUITES.values():
         if suite.pattern == "*" and path.is_relative_to((tasks_dir() / suite.folder).resolve()):

@@ -577,7 +577,7 @@ def a2a_fields(episode: Episode, choice: str | None) -> dict[str, Any]:
 def run_goal_episode(
     env: Any,
     policy: Policy,
-    seed: int,
+    seed: int | GoalEpisode,
     *,
     max_steps: int = GOAL_MAX_STEPS,
     split: str = "eval",
@@ -585,11 +585,13 @@ def run_goal_episode(
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
 ) -> EpisodeRecord:
     """One episode of a goal environment (:class:`rsb_mj.env.goal_env.GoalEnv`) from
-    ``seed`` with ``policy`` (e.g. ``make_policy("expert")``), run in this thread by the
-    runner's own :class:`Rollout` (no wall-clock limit): the record ``rsb eval`` writes for
-    row ``seed`` of the task file. For tools, demos and tests that hold an environment."""
+    ``seed`` (a bare seed, or a frozen table row: a :class:`GoalEpisode`) with ``policy``
+    (e.g. ``make_policy("expert")``), run in this thread by the runner's own
+    :class:`Rollout` (no wall-clock limit): the record ``rsb eval`` writes for row ``seed``
+    of the task file. For tools, demos and tests that hold an environment."""
     task = env.unwrapped.task
-    episode = GoalEpisode.seeded(task.path, seed, split)
+    bare = not isinstance(seed, GoalEpisode)
+    episode = GoalEpisode.seeded(task.path, seed, split) if bare else seed
     rollout = Rollout(
         env, policy, episode, task.problem, max_steps=max_steps, on_frame=on_frame,
         on_step=on_step, episode_timeout_s=None,

@@ -27,7 +27,7 @@ objects are sites ``{name}_{region}``; table regions are sites ``{table}_{region
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import mujoco
@@ -282,6 +282,61 @@ class GoalScene:
     def _bodies(self) -> set[str]:
         return {self.model.body(i).name for i in range(self.model.nbody)}
 
+    def layouts(self, seed: int) -> Iterator[dict[str, tuple[float, float, float, float]]]:
+        """The layouts the generator of ``seed`` draws, in order (no physics): what
+        :meth:`reset` tries one by one; draw ``k`` of a frozen row is the ``k``-th."""
+        rng = np.random.default_rng(seed)
+        while True:
+            yield self._draw(rng)
+
+    def place(
+        self,
+        data: mujoco.MjData,
+        poses: dict[str, tuple[float, float, float, float]],
+        goal: Callable[[mujoco.MjData], bool] | None = None,
+    ) -> str | None:
+        """Put the objects at ``poses`` (x, y, z [m, world], yaw [rad]) with the arms at
+        home, settle :data:`SETTLE_S` and check (:meth:`check`); returns why it is not a
+        valid start, or None (then ``data.time`` is 0).
+
+        Raises:
+            SceneError: when ``poses`` lacks an object of the task or names another.
+        """
+        missing = [o for o in self.task.objects if o not in poses]
+        if missing:
+            raise SceneError(f"{self.task.path}: no :init pose for {missing}")
+        unknown = [o for o in poses if o not in self.task.objects]
+        if unknown:
+            raise SceneError(f"{self.task.path}: a pose for {unknown}, not objects of the task")
+        self._apply(data, poses)
+        mujoco.mj_step(self.model, data, nstep=round(SETTLE_S / self.model.opt.timestep))
+        reason = self.check(data, goal)
+        if reason is None:
+            data.time = 0.0
+        return reason
+
+    def reset_draw(
+        self,
+        data: mujoco.MjData,
+        seed: int,
+        goal: Callable[[mujoco.MjData], bool] | None = None,
+    ) -> tuple[int, dict[str, tuple[float, float, float, float]]]:
+        """:meth:`reset`, also returning which draw of the seed's generator was kept (0: the
+        first): ``(draw, poses)``.
+
+        Raises:
+            SceneError: when :data:`ATTEMPTS` draws all fail the checks (the last reason).
+        """
+        why = ""
+        for draw, poses in zip(range(ATTEMPTS), self.layouts(seed), strict=False):
+            reason = self.place(data, poses, goal)
+            if reason is None:
+                return draw, poses
+            why = reason
+        raise SceneError(
+            f"{self.task.path}: seed {seed}: no valid layout in {ATTEMPTS} draws ({why})"
+        )
+
     def reset(
         self,
         data: mujoco.MjData,
@@ -294,24 +349,7 @@ class GoalScene:
         Raises:
             SceneError: when :data:`ATTEMPTS` draws all fail the checks (the last reason).
         """
-        rng = np.random.default_rng(seed)
-        why = ""
-        steps = round(SETTLE_S / self.model.opt.timestep)
-        for _ in range(ATTEMPTS):
-            poses = self._draw(rng)
-            missing = [o for o in self.task.objects if o not in poses]
-            if missing:
-                raise SceneError(f"{self.task.path}: no :init pose for {missing}")
-            self._apply(data, poses)
-            mujoco.mj_step(self.model, data, nstep=steps)
-            reason = self.check(data, goal)
-            if reason is None:
-                data.time = 0.0
-                return poses
-            why = reason
-        raise SceneError(
-            f"{self.task.path}: seed {seed}: no valid layout in {ATTEMPTS} draws ({why})"
-        )
+        return self.reset_draw(data, seed, goal)[1]
 
 
 def _separation(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:

@@ -13,6 +13,9 @@ concept each:
   re-drawn row by row by :mod:`.check` (``rsb episodes check``);
 * :mod:`.paired` -- the Act2Answer tables (every item in both plate orders);
 * :mod:`.task` -- the tables of a task file (``rsb episodes build TASK.bddl``);
+* :mod:`.goal` -- the goal suites' tables (``vla-arena``, ``libero-layouts``): rows of a seed
+  and the layout frozen from it, read and checked against the manifest here, frozen and
+  re-drawn by :mod:`rsb_mj.env.goal_tables` (it needs the scene);
 * :mod:`.episode_source` -- ``(source, split, index) -> Episode``: the one row lookup of
   ``rsb eval``, ``rsb demos`` and the datasets;
 * :mod:`.audit`, :mod:`.paired_audit`, :mod:`.heuristics`, :mod:`.learned`, :mod:`.stats`

@@ -16,6 +16,10 @@ any lint-clean ``.bddl``):
   bare seed ``index`` (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`, its task
   the path as given: the environment draws the layout from the seed); its step limit is
   :data:`~rsb_mj.suites.GOAL_MAX_STEPS`;
+* a shipped goal file run as a file of its goal suite (``rsb eval --suite vla-arena``: the
+  source ``"vla-arena::vla_arena/.../x.bddl"``, :func:`goal_row_source`) has as row
+  ``index`` row ``index`` of the file's rows in the suite's frozen table
+  (:mod:`rsb_mj.tables.goal`: a seed and its frozen layout), its ``task`` the source;
 * with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
@@ -59,12 +63,42 @@ def is_task_file(source: str) -> bool:
     return source.endswith(".bddl")
 
 
+#: Between a goal suite's name and a task file of it in a goal row source.
+GOAL_ROW_SEP = "::"
+
+
+def goal_row_source(suite: str, path: str | Path) -> str:
+    """The source of the shipped task file ``path`` run as a file of the goal suite
+    ``suite`` (``rsb eval --suite vla-arena``): ``"vla-arena::vla_arena/.../x.bddl"``; its
+    row ``index`` is row ``index`` of the file's rows in the suite's frozen table
+    (:mod:`rsb_mj.tables.goal`), not a bare seed."""
+    from rsb_mj.tables.goal import table_suite_of, task_key
+
+    return f"{table_suite_of(suite).name}{GOAL_ROW_SEP}{task_key(path)}"
+
+
+def split_goal_row_source(source: str) -> tuple[str, str] | None:
+    """``(goal suite, task file relative to tasks/)`` of a :func:`goal_row_source`, or None
+    for any other source."""
+    suite, sep, key = source.partition(GOAL_ROW_SEP)
+    return (suite, key) if sep and is_task_file(source) else None
+
+
 def task_path(source: str) -> Path:
-    """The task file of a suite or task-file source.
+    """The task file of a suite or task-file source (of a goal row source, the shipped
+    file).
 
     Raises:
         EvalError: for a task file that does not exist, or an unknown suite.
     """
+    row = split_goal_row_source(source)
+    if row is not None:
+        from rsb_mj.resources import tasks_dir
+
+        path = tasks_dir() / row[1]
+        if not path.is_file():
+            raise EvalError(f"goal suite {row[0]}: task file {row[1]!r} not found in tasks/")
+        return path
     if is_task_file(source):
         path = Path(source)
         if not path.is_file():
@@ -77,6 +111,8 @@ def task_path(source: str) -> Path:
 def is_goal_source(source: str) -> bool:
     """True when ``source`` is a goal task file (one without ``(:question ...)``); a file
     that does not parse is left to the question path, which reports it."""
+    if split_goal_row_source(source) is not None:
+        return True
     if not is_task_file(source) or not Path(source).is_file():
         return False
     try:
@@ -207,7 +243,16 @@ def load_episode(
             )
         if is_goal_source(source):
             goal_task(source)  # buildable, or the itemised list and the tier
-            return GoalEpisode.seeded(source, index, split)
+            rows = goal_rows(source, split)
+            if rows is None:
+                return GoalEpisode.seeded(source, index, split)
+            if not 0 <= index < len(rows):
+                raise EvalError(
+                    f"episode index {index} is outside the {len(rows)} {split} rows of "
+                    f"{source} (valid: 0..{len(rows) - 1})"
+                )
+            # the run's name for its task, as a bare seed's: records and resumes match jobs
+            return dataclasses.replace(rows[index], task=source)
         # deferred: rsb --help imports this module (see the module docstring)
         from rsb_mj.episodes import sample_episode
 
@@ -235,8 +280,25 @@ def table_size(source: str, split: str, tables: Tables = None) -> int:
         return len(private_table(source, split, tables))
     if is_task_file(source):
         task_path(source)
-        return TASK_FILE_ROWS
+        rows = goal_rows(source, split)
+        return TASK_FILE_ROWS if rows is None else len(rows)
     return len(_table(source, split))
+
+
+def goal_rows(source: str, split: str) -> tuple[GoalEpisode, ...] | None:
+    """The frozen rows of a goal row source (:func:`goal_row_source`) of ``split``, or None
+    for any other source (its rows are bare seeds or a suite's table).
+
+    Raises:
+        EpisodeError: for a goal table that is missing or changed.
+    """
+    row = split_goal_row_source(source)
+    if row is None:
+        return None
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.tables.goal import file_rows
+
+    return file_rows(row[0], split, tasks_dir() / row[1])
 
 
 def table_rows(suite: str, split: str, tables: Tables = None) -> tuple[Episode, ...]:

@@ -126,10 +126,15 @@ def test_goal_and_question_inputs_are_not_mixed_and_question_flags_are_refused(t
 
 def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
     """``rsb demos --suite vla-arena-l0 --format lerobot``, the suite narrowed to one shipped
-    file: its episodes carry the suite's name, and the LeRobot dataset is made beside them."""
-    narrow = GoalSuite("vla-arena-l0", "vla_arena", "long_horizon/level_0/pick_up_the_orange*")
+    file: its episodes are the rows of the file's frozen train table and carry the suite's
+    name, and the LeRobot dataset is made beside them."""
+    from rsb_mj.tables.goal import file_rows
+
+    pattern = "long_horizon/level_0/pick_up_the_orange*"
+    narrow = GoalSuite("vla-arena-l0", "vla_arena", pattern, table="vla-arena")
     monkeypatch.setitem(GOAL_SUITES, "vla-arena-l0", narrow)
     (task,) = narrow.files
+    row = file_rows("vla-arena", "train", task)[0]
     out = tmp_path / "suite"
     args = ["demos", "--suite", "vla-arena-l0", "-n", "1", "-o", str(out), "--cameras", ""]
     assert main([*args, "--no-progress", "--format", "lerobot"]) == 0
@@ -138,8 +143,11 @@ def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
     assert f"LeRobot v3.0 dataset of 1 successful episodes in {out / 'lerobot'}" in printed
     info = json.loads((out / "lerobot/meta/info.json").read_text())
     assert (info["total_episodes"], info["total_tasks"]) == (1, 1)
-    demo = read_demo(out / goal_demo_filename(task, 0))
+    demo = read_demo(out / goal_demo_filename(task, row.seed))
     assert (demo.attrs["suite"], demo.attrs["instruction"], bool(demo.attrs["success"])) == (
         "vla-arena-l0", "Pick up the orange and put it in the box", True,
     )  # fmt: skip
-    assert json.loads(demo.attrs["episode"])["suite"] == "vla-arena-l0"
+    assert (demo.attrs["split"], demo.attrs["index"], demo.attrs["seed"]) == ("train", 0, row.seed)
+    episode = json.loads(demo.attrs["episode"])
+    assert episode["suite"] == "vla-arena-l0" and episode["seed"] == row.seed >= 100_000
+    assert episode["layout"] == {k: [round(v, 6) for v in p] for k, p in row.layout.items()}

@@ -44,7 +44,10 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "private_draws.md"
 def shipped_rows() -> tuple:
     """Every row of every shipped table (both splits), verified against the manifest."""
     return tuple(
-        row for e in read_manifest().values() for row in load_table(e["suite"], e["split"])
+        row
+        for e in read_manifest().values()
+        if e.get("family") != "goal"  # goal tables ask no question
+        for row in load_table(e["suite"], e["split"])
     )
 
 

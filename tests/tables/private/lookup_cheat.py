@@ -30,7 +30,7 @@ def shipped_answers() -> dict[str, str]:
     (Act2Answer target descriptions repeat across items; RSB instructions never do)."""
     votes: dict[str, Counter] = defaultdict(Counter)
     for entry in read_manifest().values():
-        if entry["split"] == "eval":
+        if entry["split"] == "eval" and entry.get("family") != "goal":
             for row in load_table(entry["suite"], "eval"):
                 votes[row.instruction][row.target] += 1
     return {text: c.most_common(1)[0][0] for text, c in votes.items()}

@@ -1,0 +1,242 @@
+"""The frozen tables of the goal suites (``vla-arena``, ``libero-layouts``): reading them.
+
+A goal suite's table (:func:`rsb_mj.tables.files.table_name`, e.g. ``vla-arena.eval.jsonl``
+in ``tasks/episodes``) holds, for every task file of the suite, :data:`GOAL_ROWS` rows of
+each split: one :class:`~rsb_mj.episodes.goal_episode.GoalEpisode` JSON row per line, sorted
+by task file then row index. It is listed in the one manifest with the question tables
+(``"family": "goal"``), with its sha256 and row count, the mujoco version and the digest of
+the code that froze it (:func:`code_digest`), and the files whose table is short
+(``"short"``: task file -> why).
+
+**How rows are drawn** (:mod:`rsb_mj.env.goal_tables`, ``rsb episodes build vla-arena``):
+the seeds of a split are tried in order from :data:`FIRST_SEED` (eval 0, 1, 2 ...; train
+100000, 100001 ...: disjoint); a seed whose generator gives a valid layout within its
+draws (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`) becomes the next row, with the draw
+kept (``draw``) and its poses (``layout``); a seed that gives none is **skipped to the next
+seed** and recorded in the following row's ``skipped``. A split of a file stops at the
+:data:`SKIP_LIMIT`-th skipped seed: its table is then short and the manifest says why; when
+the eval split got no row at all, the train split is not tried (its table is empty too), and
+a file that cannot be built has no row. The VLA-Arena levels
+(``vla-arena-l0`` ...) read ``vla-arena``'s rows of their files.
+
+This module reads the tables and checks them against the manifest (the bytes); freezing them
+and re-drawing their rows needs the scene and the goal checker, so it lives in
+:mod:`rsb_mj.env.goal_tables`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.errors import EpisodeError, EvalError
+from rsb_mj.resources import tasks_dir
+from rsb_mj.suites import GOAL_SUITES, GoalSuite, goal_suite
+from rsb_mj.tables.files import MANIFEST, episodes_dir, read_manifest, sha256, table_name
+
+#: The manifest's ``family`` of a goal table.
+GOAL_FAMILY = "goal"
+#: Rows per task file of each split.
+GOAL_ROWS = {"eval": 5, "train": 20}
+#: The first seed tried per split (eval and train seeds never meet).
+FIRST_SEED = {"eval": 0, "train": 100_000}
+#: Skipped seeds after which a file's split stops, its table short (each costs
+#: :data:`~rsb_mj.scene.goal_scene.ATTEMPTS` settles, about 1.5 s).
+SKIP_LIMIT = 5
+#: The modules whose code decides a goal layout (hashed into the manifest's ``code``).
+CODE_MODULES = (
+    "rsb_mj/scene",
+    "rsb_mj/lang/goal_task.py",
+    "rsb_mj/scoring/goal_predicates.py",
+    "rsb_mj/workspace.py",
+    "rsb_mj/env/goal_env.py",
+    "rsb_mj/env/goal_tables.py",
+)
+
+
+def table_suites() -> list[GoalSuite]:
+    """The goal suites that own tables (the others read one of these)."""
+    return [s for s in GOAL_SUITES.values() if not s.table]
+
+
+def table_suite_of(name: str) -> GoalSuite:
+    """The goal suite whose tables hold ``name``'s rows.
+
+    Raises:
+        EvalError: for a name that is not a goal suite (naming the valid ones).
+    """
+    suite = goal_suite(name)
+    if suite is None:
+        raise EvalError(f"unknown goal suite {name!r}; valid choices: {', '.join(GOAL_SUITES)}")
+    return GOAL_SUITES[suite.table_suite]
+
+
+def task_key(path: str | Path) -> str:
+    """A shipped task file's name in its rows: its path relative to ``tasks/`` (POSIX)."""
+    return Path(path).resolve().relative_to(tasks_dir().resolve()).as_posix()
+
+
+def code_digest() -> str:
+    """sha256 over the source of :data:`CODE_MODULES` (each ``.py`` file's path and bytes, in
+    path order): which code froze a table."""
+    root = Path(__file__).resolve().parents[2]
+    files: list[Path] = []
+    for name in CODE_MODULES:
+        p = root / name
+        files += sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.is_file() else []
+    h = hashlib.sha256()
+    for f in sorted(files):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def dumps_goal(rows: list[GoalEpisode]) -> bytes:
+    """The JSONL bytes of a goal table (one row per line, UTF-8, trailing newline)."""
+    return "".join(r.dumps() + "\n" for r in rows).encode("utf-8")
+
+
+def read_goal_table(path: Path) -> list[GoalEpisode]:
+    """Read a goal table file.
+
+    Raises:
+        EpisodeError: ``path:line`` of a row that is not valid JSON or not a goal row.
+    """
+    if not path.is_file():
+        raise EpisodeError(f"goal table {path} not found; build it with: rsb episodes build")
+    out = []
+    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(GoalEpisode.from_dict(json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise EpisodeError(f"{path}:{line_no}: not a goal row: {exc}") from None
+        except EpisodeError as exc:
+            raise EpisodeError(f"{path}:{line_no}: {exc}") from None
+    return out
+
+
+def goal_entries(folder: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The manifest entries of the goal tables (file name -> entry)."""
+    return {k: v for k, v in read_manifest(folder).items() if v.get("family") == GOAL_FAMILY}
+
+
+def verify_goal_table(suite: str, split: str, folder: Path | None = None) -> Path:
+    """Check the goal table of ``suite`` (or of the suite holding its rows) and ``split``
+    against the manifest: listed, with the manifest's sha256. Returns its path.
+
+    Raises:
+        EpisodeError: for a table missing from the folder or the manifest, or one whose bytes
+            differ (``rsb episodes check`` names the rows that differ).
+    """
+    owner = table_suite_of(suite).name
+    folder = episodes_dir() if folder is None else folder
+    path = folder / table_name(owner, split)
+    if not path.is_file():
+        raise EpisodeError(
+            f"goal table {path} not found; freeze it with: rsb episodes build {owner}"
+        )
+    entry = goal_entries(folder).get(path.name)
+    if entry is None:
+        raise EpisodeError(
+            f"{path}: not a goal table of the manifest {folder / MANIFEST}; freeze it with: "
+            f"rsb episodes build {owner}"
+        )
+    digest = sha256(path.read_bytes())
+    if digest != entry["sha256"]:
+        raise EpisodeError(
+            f"{path}: sha256 {digest[:12]} is not the manifest's {entry['sha256'][:12]}: the "
+            f"table was changed by hand; `rsb episodes check {owner}` names the rows; restore "
+            f"it (git checkout {path.name}) or refreeze it: rsb episodes build {owner}"
+        )
+    return path
+
+
+def goal_table(suite: str, split: str) -> tuple[GoalEpisode, ...]:
+    """Every row of the goal table holding ``suite``'s rows, checked against the manifest
+    first (:func:`verify_goal_table`; read once per table and process).
+
+    Raises:
+        EvalError: for an unknown goal suite; EpisodeError: a missing or changed table.
+    """
+    return _read_owner(table_suite_of(suite).name, split)
+
+
+@cache
+def _read_owner(owner: str, split: str) -> tuple[GoalEpisode, ...]:
+    return tuple(read_goal_table(verify_goal_table(owner, split)))
+
+
+def file_rows(suite: str, split: str, path: str | Path) -> tuple[GoalEpisode, ...]:
+    """The ``split`` rows of the shipped task file ``path`` in ``suite``'s table, by index."""
+    key = task_key(path)
+    return tuple(r for r in goal_table(suite, split) if r.task == key)
+
+
+def suite_episodes(suite: str, split: str, start: int, n: int) -> list[GoalEpisode]:
+    """Rows ``start .. start + n - 1`` of every task file of ``suite`` (those it has), in
+    the suite's file order: the episodes ``rsb eval --suite`` runs.
+
+    Raises:
+        EvalError: for rows beyond a full table (:func:`check_goal_rows`) or an unknown suite.
+    """
+    check_goal_rows(suite, split, n, start)
+    table_suite_of(suite)  # an unknown name: refused with the valid ones
+    files = {task_key(p) for p in GOAL_SUITES[suite.lower()].files}
+    rows = goal_table(suite, split)
+    return [r for r in rows if r.task in files and start <= r.index < start + n]
+
+
+def row_path(row: GoalEpisode) -> Path:
+    """The task file of a row: under ``tasks/`` for a suite's row, else as the row gives it."""
+    return tasks_dir() / row.task if row.suite else Path(row.task)
+
+
+def short_files(suite: str, split: str) -> dict[str, str]:
+    """Task file (relative to ``tasks/``) -> why its ``split`` table is short, for the files
+    of ``suite``'s table with fewer than :data:`GOAL_ROWS` rows."""
+    name = table_name(table_suite_of(suite).name, split)
+    return dict(goal_entries().get(name, {}).get("short", {}))
+
+
+def check_goal_rows(
+    suite: str, split: str, n: int, start: int, count_flag: str = "--episodes"
+) -> None:
+    """Refuse rows ``start .. start + n - 1`` beyond a file's full table.
+
+    Raises:
+        EvalError: naming the table size per file and the valid range.
+    """
+    rows = GOAL_ROWS[split]
+    if start < 0 or start + n > rows:
+        raise EvalError(
+            f"--start {start} {count_flag} {n}: the {suite} {split} table has {rows} rows per "
+            f"task file (valid: --start + {count_flag} <= {rows})"
+        )
+
+
+__all__ = [
+    "CODE_MODULES",
+    "FIRST_SEED",
+    "GOAL_FAMILY",
+    "GOAL_ROWS",
+    "SKIP_LIMIT",
+    "check_goal_rows",
+    "code_digest",
+    "dumps_goal",
+    "file_rows",
+    "goal_entries",
+    "goal_table",
+    "read_goal_table",
+    "row_path",
+    "short_files",
+    "suite_episodes",
+    "table_suite_of",
+    "table_suites",
+    "task_key",
+    "verify_goal_table",
+]

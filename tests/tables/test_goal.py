@@ -1,0 +1,89 @@
+"""The shipped goal tables (tasks/episodes/{vla-arena,libero-layouts}.{eval,train}.jsonl)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from rsb_mj.errors import EpisodeError, EvalError
+from rsb_mj.suites import GOAL_SUITES
+from rsb_mj.tables.files import episodes_dir
+from rsb_mj.tables.goal import (
+    FIRST_SEED,
+    GOAL_ROWS,
+    file_rows,
+    goal_entries,
+    goal_table,
+    row_path,
+    short_files,
+    suite_episodes,
+    table_suite_of,
+    task_key,
+    verify_goal_table,
+)
+from rsb_mj.version import mujoco_version
+
+
+@pytest.mark.parametrize("suite", ["vla-arena", "libero-layouts"])
+@pytest.mark.parametrize("split", ["eval", "train"])
+def test_every_shipped_file_has_its_rows_or_a_reason(suite, split):
+    entry = goal_entries()[f"{suite}.{split}.jsonl"]
+    assert (entry["family"], entry["mujoco"]) == ("goal", mujoco_version())
+    assert entry["rows_per_file"] == GOAL_ROWS[split]
+    assert entry["first_seed"] == FIRST_SEED[split]
+    rows = goal_table(suite, split)
+    assert len(rows) == entry["rows"]
+    files = {task_key(p) for p in GOAL_SUITES[suite].files}
+    assert entry["files"] == len(files)
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.task] = counts.get(row.task, 0) + 1
+        assert (row.suite, row.split) == (suite, split) and row.frozen
+        assert row.seed >= FIRST_SEED[split] and row.draw < 10
+    assert set(counts) <= files
+    short = short_files(suite, split)
+    for task in files:
+        assert counts.get(task, 0) == GOAL_ROWS[split] or task in short
+    assert len(short) <= len(files) // 4  # most files reset on most seeds
+
+
+def test_eval_and_train_seeds_never_meet():
+    for suite in ("vla-arena", "libero-layouts"):
+        eval_seeds = {r.seed for r in goal_table(suite, "eval")}
+        train_seeds = {r.seed for r in goal_table(suite, "train")}
+        assert max(eval_seeds) < min(train_seeds) == FIRST_SEED["train"]
+
+
+def test_a_levels_rows_are_vla_arenas_rows_of_its_files():
+    (path,) = [p for p in GOAL_SUITES["vla-arena-l0"].files if "apple_on_the_table" in p.name][:1]
+    rows = file_rows("vla-arena-l0", "eval", path)
+    assert rows == file_rows("vla-arena", "eval", path)
+    assert [(r.index, r.seed) for r in rows] == [(i, i) for i in range(5)]
+    assert table_suite_of("VLA-Arena-L2").name == "vla-arena"
+    with pytest.raises(EvalError, match="unknown goal suite 'RSB-Math-4'; valid choices: "):
+        table_suite_of("RSB-Math-4")
+
+
+def test_a_changed_goal_table_is_refused_before_use(tmp_path):
+    for name in ("manifest.json", "libero-layouts.eval.jsonl"):
+        shutil.copy(episodes_dir() / name, tmp_path / name)
+    assert verify_goal_table("libero-layouts", "eval", tmp_path).name == "libero-layouts.eval.jsonl"
+    path = tmp_path / "libero-layouts.eval.jsonl"
+    path.write_bytes(path.read_bytes().replace(b'"seed": 0,', b'"seed": 9,', 1))
+    with pytest.raises(EpisodeError) as info:
+        verify_goal_table("libero-layouts", "eval", tmp_path)
+    assert "the table was changed by hand; `rsb episodes check libero-layouts` names" in str(
+        info.value
+    )
+    with pytest.raises(EpisodeError, match=r"goal table .*vla-arena\.eval\.jsonl not found"):
+        verify_goal_table("vla-arena", "eval", tmp_path)
+
+
+def test_suite_episodes_are_the_rows_a_suite_run_takes():
+    rows = suite_episodes("vla-arena-l1", "eval", 1, 2)
+    assert {r.index for r in rows} == {1, 2} and all("/level_1/" in r.task for r in rows)
+    files = GOAL_SUITES["vla-arena-l1"].files
+    full = [p for p in files if len(file_rows("vla-arena", "eval", p)) == GOAL_ROWS["eval"]]
+    assert 2 * len(full) <= len(rows) <= 2 * len(files)
+    assert row_path(rows[0]).is_file() and row_path(rows[0]).name.endswith(".bddl")
