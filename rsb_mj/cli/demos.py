@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
 from rsb_mj.suites import GOAL_SUITES, SUITES
@@ -160,18 +162,10 @@ def run(args: argparse.Namespace) -> int:
         visual_level=args.visual_level,
         language_level=args.language_level,
     )
-    for reason in res["damaged"]:
-        print(f"  rewritten: {reason}")
-    for f in res["failures"]:
-        print(f"  episode {f['index']}: expert failed: {f['failure']}")
-    for e in res["errors"]:
-        print(f"  episode {e['index']}: error (not written): {e['error']}")
-    damaged = f"{len(res['damaged'])} damaged rewritten, " if res["damaged"] else ""
-    errors = f", {len(res['errors'])} errors: rerun to retry" if res["errors"] else ""
-    print(
-        f"rsb demos: {label(suite)} {args.split}: {res['total']} episodes in {args.out} "
-        f"({res['written']} written, {res['existing']} already there, {damaged}"
-        f"{res['failed']} with expert failures{errors}) in {res['seconds']:.0f} s"
+    _print_result(
+        res,
+        lambda item: f"episode {item['index']}",
+        f"{label(suite)} {args.split}: {res['total']} episodes in {args.out}",
     )
     if args.format == "lerobot":
         from rsb_mj.datasets.lerobot import export_lerobot
@@ -256,19 +250,11 @@ def _run_goal(
         ray=args.ray,
         rows=rows,
     )
-    for reason in res["damaged"]:
-        print(f"  rewritten: {reason}")
-    for f in res["failures"]:
-        print(f"  {f['name']}: expert failed: {f['failure']}")
-    for e in res["errors"]:
-        print(f"  {e['name']}: error (not written): {e['error']}")
-    damaged = f"{len(res['damaged'])} damaged rewritten, " if res["damaged"] else ""
-    errors = f", {len(res['errors'])} errors: rerun to retry" if res["errors"] else ""
-    print(
-        f"rsb demos: {len(tasks)} goal task files x {args.n} seeds from {args.start}: "
-        f"{res['total']} episodes in {args.out} ({res['written']} written, "
-        f"{res['existing']} already there, {damaged}{res['failed']} with expert failures"
-        f"{errors}) in {res['seconds']:.0f} s"
+    _print_result(
+        res,
+        lambda item: item["name"],
+        f"{len(tasks)} goal task files x {args.n} seeds from {args.start}: "
+        f"{res['total']} episodes in {args.out}",
     )
     if skipped:
         print(
@@ -288,3 +274,20 @@ def _run_goal(
             f"in {out.out_dir}"
         )
     return 3 if res["errors"] or skipped else 1 if res["failed"] else 0
+
+
+def _print_result(res: dict[str, Any], name: Callable[[dict[str, Any]], str], head: str) -> None:
+    """Print what a demos run did: each rewritten, failed and errored episode (``name`` of
+    its entry), then one summary line starting ``rsb demos: {head}``."""
+    for reason in res["damaged"]:
+        print(f"  rewritten: {reason}")
+    for f in res["failures"]:
+        print(f"  {name(f)}: expert failed: {f['failure']}")
+    for e in res["errors"]:
+        print(f"  {name(e)}: error (not written): {e['error']}")
+    damaged = f"{len(res['damaged'])} damaged rewritten, " if res["damaged"] else ""
+    errors = f", {len(res['errors'])} errors: rerun to retry" if res["errors"] else ""
+    print(
+        f"rsb demos: {head} ({res['written']} written, {res['existing']} already there, "
+        f"{damaged}{res['failed']} with expert failures{errors}) in {res['seconds']:.0f} s"
+    )
