@@ -20,9 +20,10 @@ nothing and is retried by the next run, as ``rsb eval`` retries error records.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -202,6 +203,38 @@ def write_one(demo: DemoJob) -> DemoResult:
     return DemoResult(job.index, success=record.success, failure=failure)
 
 
+J = TypeVar("J")  # a job of the pool
+R = TypeVar("R")  # its result
+
+
+def run_with_progress(
+    write: Callable[[J], R],
+    work: list[J],
+    died: Callable[[J, str], R],
+    desc: str,
+    *,
+    jobs: int,
+    ray: bool,
+    progress: bool,
+) -> tuple[list[R], float]:
+    """Run ``write`` on every job of ``work`` over the pool back ends (``jobs`` workers, or
+    Ray), a progress bar counting episodes; returns the results in finishing order and the
+    wall-clock seconds the jobs took."""
+    results: list[R] = []
+    bar = show_progress(len(work), desc=desc, unit="episodes", enabled=progress)
+
+    def finish(job: J, result: R) -> None:
+        results.append(result)
+        bar.update()
+
+    t0 = time.perf_counter()
+    try:
+        run_jobs(write, work, finish, died=died, workers=jobs, ray=ray)
+    finally:
+        bar.close()
+    return results, time.perf_counter() - t0
+
+
 def _died(demo: DemoJob, cause: str) -> DemoResult:
     """The result of a demonstration whose worker died (nothing was written)."""
     return DemoResult(demo.job.index, error=cause)
@@ -316,20 +349,10 @@ def write_demos(
             )
             for i in todo
         ]
-        results: list[DemoResult] = []
-        bar = show_progress(
-            len(work), desc=f"rsb demos {label(name)}", unit="episodes", enabled=progress
-        )
-
-        def finish(demo: DemoJob, result: DemoResult) -> None:
-            results.append(result)
-            bar.update()
-
-        t0 = time.perf_counter()
-        try:
-            run_jobs(write_one, work, finish, died=_died, workers=jobs, ray=ray)
-        finally:
-            bar.close()
+        results, seconds = run_with_progress(
+            write_one, work, _died, f"rsb demos {label(name)}", jobs=jobs, ray=ray,
+            progress=progress,
+        )  # fmt: skip
     errors = [{"index": r.index, "error": r.error} for r in results if r.error is not None]
     failures = [
         {"index": r.index, "failure": r.failure}
@@ -342,7 +365,7 @@ def write_demos(
         "written": len(work) - len(errors),
         "failed": len(failures),
         "damaged": damaged,
-        "seconds": time.perf_counter() - t0,
+        "seconds": seconds,
         "failures": failures,
         "errors": errors,
     }

@@ -30,7 +30,6 @@ worker keeps the environment of its last task between jobs.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,16 +38,14 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.datasets.demo_file import file_sha256, verify_demo, write_demo
-from rsb_mj.datasets.demos import Recorder
+from rsb_mj.datasets.demos import Recorder, run_with_progress
 from rsb_mj.env.cameras import check_cameras
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import ExpertError, RsbError
-from rsb_mj.evaluation.pool import run_jobs
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import run_goal_episode
 from rsb_mj.lock import lock_folder
 from rsb_mj.policies.spec import make_policy
-from rsb_mj.progress import progress as show_progress
 from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
@@ -296,23 +293,10 @@ def write_goal_demos(
                     path.unlink()
                     damaged.append(str(exc))
             work.append(replace(job, out_dir=str(out)))
-        results: list[GoalDemoResult] = []
-        bar = show_progress(
-            len(work),
-            desc=f"rsb demos {suite or 'goal tasks'}",
-            unit="episodes",
-            enabled=progress,
-        )
-
-        def finish(job: GoalDemoJob, result: GoalDemoResult) -> None:
-            results.append(result)
-            bar.update()
-
-        t0 = time.perf_counter()
-        try:
-            run_jobs(write_goal_one, work, finish, died=_died, workers=jobs, ray=ray)
-        finally:
-            bar.close()
+        results, seconds = run_with_progress(
+            write_goal_one, work, _died, f"rsb demos {suite or 'goal tasks'}", jobs=jobs,
+            ray=ray, progress=progress,
+        )  # fmt: skip
     errors = [{"name": r.name, "error": r.error} for r in results if r.error is not None]
     failures = [
         {"name": r.name, "failure": r.failure} for r in results if r.error is None and not r.success
@@ -323,7 +307,7 @@ def write_goal_demos(
         "written": len(work) - len(errors),
         "failed": len(failures),
         "damaged": damaged,
-        "seconds": time.perf_counter() - t0,
+        "seconds": seconds,
         "failures": failures,
         "errors": errors,
     }
