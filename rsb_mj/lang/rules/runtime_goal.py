@@ -70,13 +70,13 @@ class _Every(set):
     good=_GOAL,
 )
 def goal_tier(ctx: Context) -> None:
-    """A goal task rsb_mj cannot build: with ``--target rsb``, a file of tier B1 (a drawer or
+    """A goal task rsb_mj cannot build, with ``--target rsb``: a file of tier B1 (a drawer or
     microwave used as a container), B2 (a goal that operates a fixture) or C (a floor
-    workspace), at its ``:goal``; and in any tier rsb_mj builds, a goal
-    predicate other than ``On`` / ``In`` (nothing scores it). rsb_mj builds tiers A0 and A1
-    (``docs/goal_tasks.md``)."""
+    workspace), or a goal predicate other than ``On`` / ``In`` (nothing scores it), at its
+    ``:goal``. rsb_mj builds tiers A0 and A1 (``docs/goal_tasks.md``). Without ``--target
+    rsb`` a file is linted as what its own loader accepts (LIBERO's ``Up``, ``Stack`` ...)."""
     task = goal_task(ctx)
-    if task is None:
+    if task is None or ctx.target != "rsb":
         return
     for issue in unbuildable(task, _Every()):
         ctx.report("RSB530", issue.message, issue.span)
