@@ -168,16 +168,7 @@ def run(args: argparse.Namespace) -> int:
         f"{label(suite)} {args.split}: {res['total']} episodes in {args.out}",
     )
     if args.format == "lerobot":
-        from rsb_mj.datasets.lerobot import export_lerobot
-
-        out = export_lerobot(
-            args.out, args.out / "lerobot", version=args.lerobot_version, cameras=cameras,
-            overwrite=True,
-        )  # fmt: skip
-        print(
-            f"rsb demos: LeRobot v{out.version} dataset of {out.episodes} successful episodes "
-            f"in {out.out_dir}"
-        )
+        _export(args, cameras)
     return 3 if res["errors"] else 1 if res["failed"] else 0
 
 
@@ -263,16 +254,7 @@ def _run_goal(
             file=sys.stderr,
         )
     if args.format == "lerobot":
-        from rsb_mj.datasets.lerobot import export_lerobot
-
-        out = export_lerobot(
-            args.out, args.out / "lerobot", version=args.lerobot_version, cameras=cameras,
-            overwrite=True,
-        )  # fmt: skip
-        print(
-            f"rsb demos: LeRobot v{out.version} dataset of {out.episodes} successful episodes "
-            f"in {out.out_dir}"
-        )
+        _export(args, cameras)
     return 3 if res["errors"] or skipped else 1 if res["failed"] else 0
 
 
@@ -290,4 +272,18 @@ def _print_result(res: dict[str, Any], name: Callable[[dict[str, Any]], str], he
     print(
         f"rsb demos: {head} ({res['written']} written, {res['existing']} already there, "
         f"{damaged}{res['failed']} with expert failures{errors}) in {res['seconds']:.0f} s"
+    )
+
+
+def _export(args: argparse.Namespace, cameras: tuple[str, ...]) -> None:
+    """``--format lerobot``: export the demos of ``args.out`` to ``args.out/lerobot``."""
+    from rsb_mj.datasets.lerobot import export_lerobot  # the lerobot-export extra
+
+    out = export_lerobot(
+        args.out, args.out / "lerobot", version=args.lerobot_version, cameras=cameras,
+        overwrite=True,
+    )  # fmt: skip
+    print(
+        f"rsb demos: LeRobot v{out.version} dataset of {out.episodes} successful episodes "
+        f"in {out.out_dir}"
     )
