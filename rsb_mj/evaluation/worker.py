@@ -280,13 +280,12 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
 
 
 def job_episode(job: Job, problem: Problem) -> Episode | GoalEpisode:
-    """The episode ``job`` runs: its frozen row, with the instruction ablated or the question
-    swapped for its counterfactual twin as ``job.variant`` says; a goal task's row names
-    the job's source as its ``task`` (what its record's ``suite`` is keyed by, whatever
-    path a frozen goal table stores)."""
+    """The episode ``job`` runs: its row (:func:`~rsb_mj.tables.episode_source.
+    load_episode`; a goal task's names the job's source as its ``task``), with the
+    instruction ablated or the question swapped for its counterfactual twin as
+    ``job.variant`` says (a goal task runs its ``"original"`` only: the runner refuses the
+    others, :func:`rsb_mj.evaluation.runner.plan`)."""
     episode = load_episode(job.suite, job.split, job.index, job.tables)
-    if isinstance(episode, GoalEpisode):
-        return episode if episode.task == job.suite else replace(episode, task=job.suite)
     if job.variant == COUNTERFACTUAL:
         rows = table_rows(job.suite, job.split, job.tables)
         return counterfactual_twin(episode, problem, rows)
