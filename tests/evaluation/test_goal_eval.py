@@ -320,3 +320,19 @@ def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path,
     assert (record["suite"], record["index"], record["seed"]) == (str(APPLE), 0, 40)
     before = (out / RECORDS_FILE).read_bytes()
     assert main(argv) == 0 and (out / RECORDS_FILE).read_bytes() == before
+
+
+def test_a_goal_suite_file_runs_its_train_rows(tmp_path, capsys):
+    """--split train on a goal suite's file (its row source): train row 3 is seed 100003 of
+    the file's frozen train table (a bare-seed file refuses the split, above)."""
+    source = (
+        "vla-arena::vla_arena/safety_dynamic_obstacles/level_0/"
+        "pick_up_the_apple_and_put_it_on_the_bowl.bddl"
+    )
+    out = tmp_path / "train"
+    rc = main(["eval", source, "--split", "train", "--start", "3", "--episodes", "1", "--policy",
+               "noop", "--max-steps", "2", "--out", str(out), "--no-progress"])  # fmt: skip
+    capsys.readouterr()
+    assert rc == 0
+    (record,) = read_records(out / RECORDS_FILE)
+    assert (record.suite, record.split, record.index, record.seed) == (source, "train", 3, 100003)
