@@ -340,16 +340,20 @@ def table(rows: list[dict]) -> str:
 DIAG_SUITE = "RSB-Math-4"
 #: A gripper command below this closes the gripper (0 closed .. 1 open; the env's rule).
 CLOSED_BELOW = 0.5
-#: The three sets of rows the checkpoint is rolled out on: (name, split, first row, what it
-#: tells apart). ``seen`` are the rows the train demos were made from (layout, question and
-#: instruction all seen in training); ``new-layout`` are train rows past the demos (the seen
-#: instruction templates, layouts and questions never seen); ``eval`` the eval rows (unseen
-#: templates too). The first row of ``new-layout`` is the folder's demo count.
+#: The sets of rows the checkpoint is rolled out on: (name, split, what it tells apart).
+#: ``seen`` are the rows the train demos were made from (layout, question and instruction
+#: all seen in training); ``seen-blank`` the same rows with the instruction blanked (does the
+#: image alone take it to the demo's block?); ``new-layout`` are train rows past the demos
+#: (the seen instruction templates; layouts and questions never seen); ``eval`` the eval
+#: rows (unseen templates too). The first row of ``new-layout`` is the folder's demo count.
 ARMS = (
     ("seen", "train", "the train rows the demos were made from"),
+    ("seen-blank", "train", "the same rows, the instruction blanked"),
     ("new-layout", "train", "train rows past the demos: seen templates, unseen layouts"),
     ("eval", "eval", "eval rows: unseen layouts and unseen templates"),
 )
+#: The arms that run their rows with an instruction ablation (rsb eval --instruction MODE).
+ABLATION = {"seen-blank": "blank"}
 #: Where the first close of an episode happens, by the tool center point's (TCP) distance in
 #: the table plane from the nearest block's centre (blocks are 4 cm cubes placed at least
 #: 7 cm apart): on a block (within its half width), near one (within half the minimum
@@ -365,7 +369,7 @@ def arm_rows(arm: str, demos: int, n: int) -> tuple[str, range]:
     """The split and rows of a diagnosis arm (see :data:`ARMS`) for a folder of ``demos``
     demos per suite and ``n`` episodes per arm (``seen`` is capped at ``demos``)."""
     split = {name: s for name, s, _ in ARMS}[arm]
-    if arm == "seen":
+    if arm in ("seen", "seen-blank"):
         return split, range(min(n, demos))
     if arm == "new-layout":
         return split, range(demos, demos + n)
@@ -453,6 +457,7 @@ def _diag_episode(job: tuple[str, str, str, int, int]) -> dict:
     """One traced episode (a worker process; env and policy built once per process):
     ``job`` is (arm, policy spec or ``expert``, split, row, max steps)."""
     from rsb_mj.env import RsbEnv
+    from rsb_mj.evaluation.ablations import ablate
     from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
 
@@ -476,10 +481,12 @@ def _diag_episode(job: tuple[str, str, str, int, int]) -> dict:
     env = _WORKER[key]
     problem = load_problem(DIAG_SUITE)
     episode = load_episode(DIAG_SUITE, split, index)
+    if arm in ABLATION:
+        episode = ablate(episode, problem, ABLATION[arm])
     tracer = CloseTracer(env)
     record = Rollout(env, policy, episode, problem, max_steps=max_steps, on_step=tracer).run()
     if record.is_error:
-        raise RuntimeError(f"{arm} {split} row {index}: {record.error}")
+        return {"arm": arm, "split": split, "index": index, "error": str(record.error)}
     xs = {c: float(p.x) for c, p in episode.layout.items()}
     first = tracer.closes[0] if tracer.closes else None
     return {
@@ -604,6 +611,7 @@ def summarize_arm(rows: list[dict]) -> dict:
     return {
         "episodes": n,
         "gsr": rate(sum(r["grasped"] for r in rows), n),
+        "grasped_target": sum(r["grasped"] and r["choice"] == r["target"] for r in rows),
         "tsr": rate(sum(r["success"] for r in rows), n),
         "first_close": classes,
         "missed_closes": len(missed),
@@ -629,14 +637,15 @@ def diagnosis_markdown(result: dict) -> str:
     lines = [
         f"# Why {DIAG_SUITE}'s GSR is low: {result['checkpoint']}",
         "",
-        "| rows | policy | episodes | GSR [95% CI] | TSR [95% CI] |",
-        "|---|---|---|---|---|",
+        "| rows | policy | episodes | GSR [95% CI] | grasps of the target | TSR [95% CI] |",
+        "|---|---|---|---|---|---|",
     ]
     for name in names:
         a = arms[name]
         lines.append(
             f"| {name} ({a['rows']}) | {a['policy']} | {a['episodes']} | "
-            f"{fmt_rate(a['gsr'])} | {fmt_rate(a['tsr'])} |"
+            f"{fmt_rate(a['gsr'])} | {a['grasped_target']} of {a['gsr']['k']} | "
+            f"{fmt_rate(a['tsr'])} |"
         )
     lines += [
         "",
@@ -682,8 +691,8 @@ def diagnosis_markdown(result: dict) -> str:
 
 
 def diagnose(args: argparse.Namespace) -> int:
-    """``--diagnose``: roll the run's checkpoint out on RSB-Math-4's seen, new-layout and
-    eval rows with a trace of every gripper close, the expert on the seen rows for
+    """``--diagnose``: roll the run's checkpoint out on RSB-Math-4's rows of each of
+    :data:`ARMS` with a trace of every gripper close, the expert on the seen rows for
     reference, and count the demos' slots and the blocks' pixels; write
     ``OUT/diagnosis.json`` and ``OUT/diagnosis.md``. Finished episodes are kept in
     ``OUT/diagnosis/episodes.jsonl``: a rerun runs only the missing ones."""
@@ -732,6 +741,12 @@ def diagnose(args: argparse.Namespace) -> int:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(min(args.jobs, len(todo))) as pool:
             for row in pool.imap_unordered(_diag_episode, todo):
+                if "error" in row:
+                    sys.exit(
+                        f"baseline: --diagnose: {row['arm']} {row['split']} row {row['index']} "
+                        f"ended in an error ({row['error']}); rerun the same command to retry "
+                        f"it (finished episodes are kept in {store})"
+                    )
                 row["max_steps"] = max_steps
                 done[(row["arm"], row["index"], max_steps)] = row
                 atomic_write_text(store, "".join(json.dumps(r) + "\n" for r in done.values()))
@@ -746,7 +761,7 @@ def diagnose(args: argparse.Namespace) -> int:
         mine = [r for r in rows if r["arm"] == arm]
         if not mine:
             continue
-        span = f"{split} {mine[0]['index']}-{mine[-1]['index']}" if mine else split
+        span = f"{split} {mine[0]['index']}-{mine[-1]['index']}"
         arms[arm] = {
             "rows": span,
             "what": what,
