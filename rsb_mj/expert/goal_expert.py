@@ -164,6 +164,10 @@ class GoalExpert(PickPlaceExpert):
         done, failure, phase, side, warnings: as :class:`PickPlaceExpert`.
     """
 
+    #: A knife or a fork is taken by its handle (at least 4 mm of it between the fingers),
+    #: not at the middle of its low blade or neck.
+    top_down_overlap = 0.004
+
     def __init__(
         self, env: Any, *, rng: np.random.Generator | None = None, safe: bool = True
     ) -> None:
