@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.suites import SUITES
 
 LETTERS = "ABCDEFGHIK"
