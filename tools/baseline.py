@@ -305,10 +305,10 @@ def plot_curve(points: list[tuple[int, float]], path: Path, title: str) -> None:
 def summary_rows(eval_dir: Path) -> list[dict]:
     """GSR, TSR, nSG per suite of the eval run (rsb_mj's own metrics over its records)."""
     from rsb_mj.evaluation.metrics import summarize
-    from rsb_mj.evaluation.records import read_records
+    from rsb_mj.evaluation.run_folder import RunFolder
 
     rows = []
-    for row in summarize(read_records(eval_dir / "episodes.jsonl")):
+    for row in summarize(RunFolder(eval_dir).records()):
         rows.append({
             "suite": row.suite, "policy": row.policy, "choices": row.choices,
             "episodes": row.episodes, "errors": row.errors,

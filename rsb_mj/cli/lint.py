@@ -69,10 +69,29 @@ class InternalError(Exception):
 
 def lint_file(path: Path, *, target: str | None = None) -> tuple[str | None, list]:
     """:func:`rsb_mj.lang.linter.lint_file` (imported on first use: ``--explain`` and usage
-    errors skip the parser and the rules)."""
+    errors skip the parser and the rules), and for a shipped goal file whose frozen table is
+    short, RSB535 (:func:`rsb_mj.tables.goal.short_table_findings`: the tables' stage, after
+    the linter's)."""
     from rsb_mj.lang.linter import lint_file as lint
 
-    return lint(path, target=target)
+    text, diagnostics = lint(path, target=target)
+    parsed = text is not None and not any(d.code.startswith("RSB1") for d in diagnostics)
+    if parsed and _in_goal_suite(path):  # the tables (and numpy) only for shipped goal files
+        from rsb_mj.tables.goal import short_table_findings
+
+        diagnostics = [*diagnostics, *short_table_findings(path, text, target=target)]
+    return text, diagnostics
+
+
+def _in_goal_suite(path: Path) -> bool:
+    """Whether ``path`` lies in a shipped goal suite's folder (``tasks/libero``,
+    ``tasks/vla_arena``)."""
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.suites import GOAL_SUITES
+
+    resolved = path.resolve()
+    root = tasks_dir().resolve()
+    return any(resolved.is_relative_to(root / s.folder) for s in GOAL_SUITES.values())
 
 
 def _lint_one(path: Path, target: str | None = None) -> tuple[str | None, list]:
