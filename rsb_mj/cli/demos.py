@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
-from rsb_mj.suites import GOAL_SUITES, SUITES
+from rsb_mj.suites import GOAL_SUITES, SUITES, goal_suite
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -175,10 +175,10 @@ def run(args: argparse.Namespace) -> int:
 def _goal_inputs(names: list[str]) -> tuple[list[str], list[str]]:
     """The goal task files (``.bddl`` without ``(:question ...)``) and goal suite names among
     ``names``."""
-    from rsb_mj.cli.eval import _is_goal_file
-    from rsb_mj.suites import goal_suite
+    # deferred: rsb --help imports this module (the source lookup reads the task language)
+    from rsb_mj.tables.episode_source import is_goal_source
 
-    files = [n for n in names if n.endswith(".bddl") and _is_goal_file(n)]
+    files = [n for n in names if is_goal_source(n)]
     return files, [n for n in names if goal_suite(n)]
 
 
@@ -189,7 +189,6 @@ def _run_goal(
     from rsb_mj.cli.eval import _unbuildable
     from rsb_mj.datasets.goal_demos import write_goal_demos
     from rsb_mj.errors import RsbError
-    from rsb_mj.suites import goal_suite
 
     if len(files) + len(suites) != len(names):
         others = [n for n in names if n not in files and n not in suites]

@@ -299,7 +299,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
-    goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
+    # deferred: rsb --help imports this module (the source lookup reads the task language)
+    from rsb_mj.tables.episode_source import is_goal_source
+
+    goal_files = [p for p in args.tasks if is_goal_source(p)]
     named = [name for name in args.suite if goal_suite(name)]
     if goal_files or named:
         args.tasks, args.suite, skipped = _goal_sources(args, goal_files, named)
@@ -433,19 +436,6 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         print(error_summary(errors), file=sys.stderr)
         return EXIT_ERRORS
     return 0
-
-
-def _is_goal_file(path: str) -> bool:
-    """True for a task file without ``(:question ...)`` (a goal task); a file that does not
-    parse is left to the question path, which reports it."""
-    from rsb_mj.errors import TaskError
-    from rsb_mj.lang.goal_task import is_goal_task
-    from rsb_mj.lang.parser import parse_file
-
-    try:
-        return is_goal_task(parse_file(path))
-    except TaskError:
-        return False
 
 
 def _goal_sources(

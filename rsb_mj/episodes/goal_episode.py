@@ -61,6 +61,12 @@ class GoalEpisode:
         return cls("", split, str(task), int(seed), int(seed))
 
     @property
+    def target(self) -> str:
+        """The candidate ``?answer`` binds: ``""``, a goal task's ``:goal`` names its
+        movers and places itself (a question episode's is its correct candidate)."""
+        return ""
+
+    @property
     def frozen(self) -> bool:
         """Whether the layout is given (a table row), not drawn at reset."""
         return bool(self.layout)

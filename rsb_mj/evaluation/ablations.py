@@ -41,6 +41,7 @@ import numpy as np
 
 from rsb_mj.choices import CHOICE_COUNTS, MAX_COLORED, style
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.direct import direct_instruction
 from rsb_mj.lang.ast import Problem
@@ -121,8 +122,9 @@ def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
     )
 
 
-def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
-    """``episode`` with its instruction ablated by ``mode`` (see the module docstring).
+def ablate(episode: Episode | GoalEpisode, problem: Problem, mode: str) -> Episode | GoalEpisode:
+    """``episode`` with its instruction ablated by ``mode`` (see the module docstring);
+    ``"original"`` gives any episode back as it is (a goal task's too: it has no other).
 
     Raises:
         EvalError: for an unknown mode, or ``no-mapping`` on a suite whose instruction does
