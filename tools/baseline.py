@@ -57,6 +57,9 @@ import sys
 import time
 from pathlib import Path
 
+import h5py
+import numpy as np
+
 SUITES = ("A2A-Color", "RSB-Math-4")
 #: The small ACT: lerobot's ACT with a narrower transformer and shorter chunks (the
 #: ResNet-18 backbone is the cost; see docs/diagnosis.md, "A learned baseline").
@@ -302,10 +305,10 @@ def plot_curve(points: list[tuple[int, float]], path: Path, title: str) -> None:
 def summary_rows(eval_dir: Path) -> list[dict]:
     """GSR, TSR, nSG per suite of the eval run (rsb_mj's own metrics over its records)."""
     from rsb_mj.evaluation.metrics import summarize
-    from rsb_mj.evaluation.records import read_records
+    from rsb_mj.evaluation.run_folder import RunFolder
 
     rows = []
-    for row in summarize(read_records(eval_dir / "episodes.jsonl")):
+    for row in summarize(RunFolder(eval_dir).records()):
         rows.append({
             "suite": row.suite, "policy": row.policy, "choices": row.choices,
             "episodes": row.episodes, "errors": row.errors,
@@ -340,16 +343,20 @@ def table(rows: list[dict]) -> str:
 DIAG_SUITE = "RSB-Math-4"
 #: A gripper command below this closes the gripper (0 closed .. 1 open; the env's rule).
 CLOSED_BELOW = 0.5
-#: The three sets of rows the checkpoint is rolled out on: (name, split, first row, what it
-#: tells apart). ``seen`` are the rows the train demos were made from (layout, question and
-#: instruction all seen in training); ``new-layout`` are train rows past the demos (the seen
-#: instruction templates, layouts and questions never seen); ``eval`` the eval rows (unseen
-#: templates too). The first row of ``new-layout`` is the folder's demo count.
+#: The sets of rows the checkpoint is rolled out on: (name, split, what it tells apart).
+#: ``seen`` are the rows the train demos were made from (layout, question and instruction
+#: all seen in training); ``seen-blank`` the same rows with the instruction blanked (does the
+#: image alone take it to the demo's block?); ``new-layout`` are train rows past the demos
+#: (the seen instruction templates; layouts and questions never seen); ``eval`` the eval
+#: rows (unseen templates too). The first row of ``new-layout`` is the folder's demo count.
 ARMS = (
     ("seen", "train", "the train rows the demos were made from"),
+    ("seen-blank", "train", "the same rows, the instruction blanked"),
     ("new-layout", "train", "train rows past the demos: seen templates, unseen layouts"),
     ("eval", "eval", "eval rows: unseen layouts and unseen templates"),
 )
+#: The arms that run their rows with an instruction ablation (rsb eval --instruction MODE).
+ABLATION = {"seen-blank": "blank"}
 #: Where the first close of an episode happens, by the tool center point's (TCP) distance in
 #: the table plane from the nearest block's centre (blocks are 4 cm cubes placed at least
 #: 7 cm apart): on a block (within its half width), near one (within half the minimum
@@ -365,7 +372,7 @@ def arm_rows(arm: str, demos: int, n: int) -> tuple[str, range]:
     """The split and rows of a diagnosis arm (see :data:`ARMS`) for a folder of ``demos``
     demos per suite and ``n`` episodes per arm (``seen`` is capped at ``demos``)."""
     split = {name: s for name, s, _ in ARMS}[arm]
-    if arm == "seen":
+    if arm in ("seen", "seen-blank"):
         return split, range(min(n, demos))
     if arm == "new-layout":
         return split, range(demos, demos + n)
@@ -412,8 +419,6 @@ def close_geometry(close: dict | None, target: str) -> dict:
     the table [m], the nearest block and the class (:data:`CLOSE_CLASSES`)."""
     if close is None:
         return {"class": "never"}
-    import numpy as np
-
     tcp = np.array(close["tcp"])
     blocks = {c: np.array(p) for c, p in close["blocks"].items()}
     dist = {c: float(np.hypot(*(tcp[:2] - p[:2]))) for c, p in blocks.items()}
@@ -453,6 +458,7 @@ def _diag_episode(job: tuple[str, str, str, int, int]) -> dict:
     """One traced episode (a worker process; env and policy built once per process):
     ``job`` is (arm, policy spec or ``expert``, split, row, max steps)."""
     from rsb_mj.env import RsbEnv
+    from rsb_mj.evaluation.ablations import ablate
     from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
 
@@ -476,10 +482,12 @@ def _diag_episode(job: tuple[str, str, str, int, int]) -> dict:
     env = _WORKER[key]
     problem = load_problem(DIAG_SUITE)
     episode = load_episode(DIAG_SUITE, split, index)
+    if arm in ABLATION:
+        episode = ablate(episode, problem, ABLATION[arm])
     tracer = CloseTracer(env)
     record = Rollout(env, policy, episode, problem, max_steps=max_steps, on_step=tracer).run()
     if record.is_error:
-        raise RuntimeError(f"{arm} {split} row {index}: {record.error}")
+        return {"arm": arm, "split": split, "index": index, "error": str(record.error)}
     xs = {c: float(p.x) for c, p in episode.layout.items()}
     first = tracer.closes[0] if tracer.closes else None
     return {
@@ -504,9 +512,6 @@ def demo_stats(demo_dir: Path) -> dict:
     """What the suite's train demos show: how many grasp the block in each slot (1..4, left
     to right), with which arm, and at which step the gripper closes (from each demo's
     actions and its episode's layout)."""
-    import h5py
-    import numpy as np
-
     slots, arms, steps = [0, 0, 0, 0], {"left": 0, "right": 0}, []
     for path in sorted(demo_dir.glob("episode_*.hdf5")):
         with h5py.File(path, "r") as f:
@@ -530,12 +535,39 @@ def demo_stats(demo_dir: Path) -> dict:
     }
 
 
+def demo_targets(demo_dir: Path) -> list[list[float]]:
+    """Table-frame (x, y) [m] of each train demo's target block at reset (its layout)."""
+    targets = []
+    for path in sorted(demo_dir.glob("episode_*.hdf5")):
+        with h5py.File(path, "r") as f:
+            layout = json.loads(f.attrs["episode"])["layout"]
+            targets.append([float(v) for v in layout[str(f.attrs["target"])][:2]])
+    return targets
+
+
+def nearest_target_m(points: list[list[float]], targets: list[list[float]]) -> list[float]:
+    """Each table-plane point's distance [m] to the nearest of ``targets``."""
+    p, t = np.asarray(points, float).reshape(-1, 2), np.asarray(targets, float).reshape(-1, 2)
+    return np.hypot(*(p[:, None, :] - t[None, :, :]).transpose(2, 0, 1)).min(axis=1).tolist()
+
+
+def uniform_nearest_target_m(targets: list[list[float]], n: int = 1000) -> float:
+    """The median distance [m] from a point drawn uniformly in the task's candidates region
+    (seeded) to the nearest demo target: what a close placed without regard to the demos
+    would score on :func:`nearest_target_m`."""
+    from rsb_mj.tables.episode_source import load_problem
+
+    (rect,) = next(r.ranges for r in load_problem(DIAG_SUITE).regions if r.name == "candidates")
+    rng = np.random.default_rng(0)
+    points = np.c_[rng.uniform(rect.x0, rect.x1, n), rng.uniform(rect.y0, rect.y1, n)]
+    return round(float(np.median(nearest_target_m(points.tolist(), targets))), 4)
+
+
 def block_pixels(rows: range, width: int, height: int) -> dict:
     """How wide a block is in the head camera at the policy's resolution, and how far apart
     the blocks' centres are, in pixels: a segmentation render of each row's scene at reset
     (``width`` x ``height``, as the demos were rendered)."""
     import mujoco
-    import numpy as np
 
     from rsb_mj.env import RsbEnv
     from rsb_mj.tables.episode_source import load_episode, task_path
@@ -590,30 +622,37 @@ def rate(k: int, n: int) -> dict:
     return {"k": k, "n": n, "rate": k / n if n else 0.0, "interval": [low, high]}
 
 
-def summarize_arm(rows: list[dict]) -> dict:
-    """GSR, TSR, the first closes by class and distance, the chosen slots of one arm."""
-    import numpy as np
-
+def summarize_arm(rows: list[dict], targets: list[list[float]]) -> dict:
+    """GSR, TSR, the first closes by class and distance, the chosen slots of one arm;
+    ``targets`` are the train demos' target positions (:func:`demo_targets`). A missed
+    close is the first close of an episode that grasped nothing."""
     n = len(rows)
     classes = {c: sum(r["first_close"]["class"] == c for r in rows) for c in CLOSE_CLASSES}
-    missed = [
-        r["first_close"] for r in rows if not r["grasped"] and "d_nearest_m" in r["first_close"]
-    ]
-    d_near = [c["d_nearest_m"] for c in missed]
-    d_cent = [c["d_centroid_m"] for c in missed]
+    missed = [r for r in rows if not r["grasped"] and "d_nearest_m" in r["first_close"]]
+    d_near = [r["first_close"]["d_nearest_m"] for r in missed]
+    d_cent = [r["first_close"]["d_centroid_m"] for r in missed]
+    tcps = [r["trace"][0]["tcp"][:2] for r in missed]
+    d_demo = nearest_target_m(tcps, targets) if targets else []
     return {
         "episodes": n,
         "gsr": rate(sum(r["grasped"] for r in rows), n),
+        "grasped_target": sum(r["grasped"] and r["choice"] == r["target"] for r in rows),
         "tsr": rate(sum(r["success"] for r in rows), n),
         "first_close": classes,
         "missed_closes": len(missed),
-        "missed_d_nearest_m": [round(float(q), 4) for q in np.percentile(d_near, [25, 50, 75])]
-        if d_near
-        else [],
+        "missed_d_nearest_m": quartiles(d_near),
+        "missed_d_demo_target_m": quartiles(d_demo),
         "missed_nearer_centroid": sum(c < d for c, d in zip(d_cent, d_near, strict=True)),
         "choice_slot": [sum(r["choice_slot"] == s for r in rows) for s in (1, 2, 3, 4)],
         "target_slot": [sum(r["target_slot"] == s for r in rows) for s in (1, 2, 3, 4)],
     }
+
+
+def quartiles(values: list[float]) -> list[float]:
+    """The 25th, 50th and 75th percentiles, rounded to 0.1 mm ([] for no values)."""
+    if not values:
+        return []
+    return [round(float(q), 4) for q in np.percentile(values, [25, 50, 75])]
 
 
 def fmt_rate(r: dict) -> str:
@@ -629,32 +668,41 @@ def diagnosis_markdown(result: dict) -> str:
     lines = [
         f"# Why {DIAG_SUITE}'s GSR is low: {result['checkpoint']}",
         "",
-        "| rows | policy | episodes | GSR [95% CI] | TSR [95% CI] |",
-        "|---|---|---|---|---|",
+        "| rows | policy | episodes | GSR [95% CI] | grasps of the target | TSR [95% CI] |",
+        "|---|---|---|---|---|---|",
     ]
     for name in names:
         a = arms[name]
         lines.append(
             f"| {name} ({a['rows']}) | {a['policy']} | {a['episodes']} | "
-            f"{fmt_rate(a['gsr'])} | {fmt_rate(a['tsr'])} |"
+            f"{fmt_rate(a['gsr'])} | {a['grasped_target']} of {a['gsr']['k']} | "
+            f"{fmt_rate(a['tsr'])} |"
         )
     lines += [
         "",
         "First gripper close of each episode (the TCP's distance in the table plane "
         "from the nearest block's centre; blocks 4 cm, >= 7 cm apart):",
         "",
-        "| rows | " + " | ".join(CLOSE_CLASSES) + " | missed closes: d nearest "
-        "[m] (25/50/75%) | missed closes nearer the centroid |",
-        "|---|" + "---|" * (len(CLOSE_CLASSES) + 2),
+        "| rows | " + " | ".join(CLOSE_CLASSES) + " | missed closes: d nearest block "
+        "[m] (25/50/75%) | d nearest demo target [m] | nearer the blocks' centroid |",
+        "|---|" + "---|" * (len(CLOSE_CLASSES) + 3),
     ]
     for name in names:
         a = arms[name]
-        q = "/".join(f"{v:.3f}" for v in a["missed_d_nearest_m"]) or "-"
+        near = "/".join(f"{v:.3f}" for v in a["missed_d_nearest_m"]) or "-"
+        demo = "/".join(f"{v:.3f}" for v in a["missed_d_demo_target_m"]) or "-"
         lines.append(
             f"| {name} | "
             + " | ".join(str(a["first_close"][c]) for c in CLOSE_CLASSES)
-            + f" | {q} | {a['missed_nearer_centroid']} of {a['missed_closes']} |"
+            + f" | {near} | {demo} | {a['missed_nearer_centroid']} of {a['missed_closes']} |"
         )
+    lines += [
+        "",
+        "A missed close is the first close of an episode that grasped nothing; its distance "
+        "to the nearest train demo's target block (where a demo closed) compares with "
+        f"{result['uniform_d_demo_target_m']:.3f} m (median) for a point drawn uniformly "
+        "in the candidates region.",
+    ]
     demos, pixels = result["demos"], result["pixels"]
     lines += [
         "",
@@ -682,8 +730,8 @@ def diagnosis_markdown(result: dict) -> str:
 
 
 def diagnose(args: argparse.Namespace) -> int:
-    """``--diagnose``: roll the run's checkpoint out on RSB-Math-4's seen, new-layout and
-    eval rows with a trace of every gripper close, the expert on the seen rows for
+    """``--diagnose``: roll the run's checkpoint out on RSB-Math-4's rows of each of
+    :data:`ARMS` with a trace of every gripper close, the expert on the seen rows for
     reference, and count the demos' slots and the blocks' pixels; write
     ``OUT/diagnosis.json`` and ``OUT/diagnosis.md``. Finished episodes are kept in
     ``OUT/diagnosis/episodes.jsonl``: a rerun runs only the missing ones."""
@@ -732,6 +780,12 @@ def diagnose(args: argparse.Namespace) -> int:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(min(args.jobs, len(todo))) as pool:
             for row in pool.imap_unordered(_diag_episode, todo):
+                if "error" in row:
+                    sys.exit(
+                        f"baseline: --diagnose: {row['arm']} {row['split']} row {row['index']} "
+                        f"ended in an error ({row['error']}); rerun the same command to retry "
+                        f"it (finished episodes are kept in {store})"
+                    )
                 row["max_steps"] = max_steps
                 done[(row["arm"], row["index"], max_steps)] = row
                 atomic_write_text(store, "".join(json.dumps(r) + "\n" for r in done.values()))
@@ -741,17 +795,18 @@ def diagnose(args: argparse.Namespace) -> int:
                     flush=True,
                 )
     rows = [done[(j[0], j[3], j[4])] for j in jobs]
+    targets = demo_targets(demo_dir)
     arms = {}
     for arm, split, what in (*ARMS, ("expert", "train", "the expert on the seen rows")):
         mine = [r for r in rows if r["arm"] == arm]
         if not mine:
             continue
-        span = f"{split} {mine[0]['index']}-{mine[-1]['index']}" if mine else split
+        span = f"{split} {mine[0]['index']}-{mine[-1]['index']}"
         arms[arm] = {
             "rows": span,
             "what": what,
             "policy": "expert" if arm == "expert" else args.name,
-            **summarize_arm(sorted(mine, key=lambda r: r["index"])),
+            **summarize_arm(sorted(mine, key=lambda r: r["index"]), targets),
         }
     result = {
         "suite": DIAG_SUITE,
@@ -759,6 +814,7 @@ def diagnose(args: argparse.Namespace) -> int:
         "max_steps": max_steps,
         "arms": arms,
         "demos": demo_stats(demo_dir),
+        "uniform_d_demo_target_m": uniform_nearest_target_m(targets),
         "pixels": block_pixels(range(min(demos, 20)), int(fixed["width"]), int(fixed["height"])),
         "wall_s": round(time.perf_counter() - t0, 1),
     }

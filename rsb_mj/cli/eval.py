@@ -324,8 +324,8 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
     from rsb_mj.evaluation.faults import POLICY_FAULT
     from rsb_mj.evaluation.metrics import pair_metrics, summarize
-    from rsb_mj.evaluation.records import RECORDS_FILE
-    from rsb_mj.evaluation.runner import EvalConfig, forget, run_eval
+    from rsb_mj.evaluation.run_folder import RunFolder
+    from rsb_mj.evaluation.runner import EvalConfig, run_eval
     from rsb_mj.evaluation.tables import (
         SEMANTIC_GAP_NOTE,
         TERMINAL_FAULTS,
@@ -343,9 +343,10 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         args.episodes = 10
     if args.out is None:
         raise EvalError("--out DIR is required: the run directory (resumed if present)")
+    folder = RunFolder(args.out)
     for policy in args.forget:
-        dropped = forget(args.out, policy)
-        print(f"rsb eval: forgot {dropped} records of {policy} in {args.out / RECORDS_FILE}")
+        dropped = folder.forget(policy)
+        print(f"rsb eval: forgot {dropped} records of {policy} in {folder.records_file}")
     if args.forget and not args.policy:
         return 0
     if args.name and len(set(args.policy)) != len(args.policy):
@@ -423,10 +424,10 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     if pairs:
         print("\ncounterfactual pairs (same scene, the answer moved to another candidate):")
         print(markdown(pair_table(pairs)))
-    print(f"records: {args.out / 'episodes.jsonl'}; report: rsb report {args.out}")
+    print(f"records: {folder.records_file}; report: rsb report {args.out}")
     if args.features:
         kept = sum(1 for r in records if r.features and r.features.get("file"))
-        print(f"features: {kept} of {len(records)} episodes in {args.out / 'features'}; "
+        print(f"features: {kept} of {len(records)} episodes in {folder.features_dir}; "
               f"probe: rsb probe {args.out}")  # fmt: skip
     faults = [r for r in records if r.termination == POLICY_FAULT]
     if faults:
@@ -493,7 +494,7 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
     goal_metrics.goal_summary`), its first failures, and the suite files not run; the exit
     status (:data:`EXIT_ERRORS` when files were skipped or episodes ended in errors)."""
     from rsb_mj.evaluation.goal_metrics import goal_summary
-    from rsb_mj.evaluation.records import RECORDS_FILE
+    from rsb_mj.evaluation.run_folder import RunFolder
 
     print(goal_summary(records))
     failed = [r for r in records if not r.success and r.failure_reason and not r.is_error]
@@ -501,7 +502,7 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
         print(f"  {Path(r.suite).name} seed {r.seed} {r.policy}: {r.failure_reason}",
               file=sys.stderr)  # fmt: skip
     if not args.out.name.startswith("rsb-goal-"):
-        print(f"records: {args.out / RECORDS_FILE}; report: rsb report {args.out}")
+        print(f"records: {RunFolder(args.out).records_file}; report: rsb report {args.out}")
     errors = [r for r in records if r.is_error]
     if errors:
         print(error_summary(errors), file=sys.stderr)

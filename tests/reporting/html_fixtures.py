@@ -17,8 +17,9 @@ import numpy as np
 
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.evaluation.failure import goal_failure_class
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
+from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import goal_record
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.suites import SUITES
 

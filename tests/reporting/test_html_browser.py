@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.tables import PRIVILEGED_MARK
 from rsb_mj.reporting.html import CSP
 from rsb_mj.reporting.report import build_report, write_report

@@ -16,7 +16,8 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.failure import FAILURE_KINDS, failure_kind
-from rsb_mj.evaluation.records import RECORDS_FILE, append_record, read_records
+from rsb_mj.evaluation.records import append_record, read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.video import VideoWriter, video_file
 from rsb_mj.reporting.html import CSP, render_page
 from rsb_mj.reporting.html.episodes import COLUMNS, NOT_RECORDED, browser_data, episode_row

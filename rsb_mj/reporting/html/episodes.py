@@ -26,8 +26,9 @@ from typing import Any
 from rsb_mj.evaluation.failure import failure_kind, goal_failure_class
 from rsb_mj.evaluation.goal_metrics import suite_of
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.evaluation.tables import PRIVILEGED_MARK, split_level
-from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
+from rsb_mj.evaluation.video import video_file
 from rsb_mj.reporting.html.frames import FRAMES, video_frames
 from rsb_mj.tables.episode_source import is_task_file, split_goal_row_source
 from rsb_mj.tables.episode_source import label as source_label
@@ -213,7 +214,7 @@ def episode_row(record: EpisodeRecord, label: str, run: str, media: str | None) 
 def _media(record: EpisodeRecord, run_dir: Path, out: Path, frames: int) -> dict[str, Any] | None:
     """The video entry of ``record`` when its run folder holds its video."""
     name = video_file(record.suite, record.policy, record.split, record.index, record.variant)
-    path = run_dir / VIDEOS_DIR / name
+    path = RunFolder(run_dir).videos_dir / name
     if not path.is_file():
         return None
     strip = video_frames(path, frames) if frames else []
