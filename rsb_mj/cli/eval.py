@@ -34,11 +34,32 @@ import tempfile
 from pathlib import Path
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, TaskError
+from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
+from rsb_mj.evaluation.faults import POLICY_FAULT
+from rsb_mj.evaluation.goal_metrics import goal_summary
+from rsb_mj.evaluation.metrics import pair_metrics, summarize
+from rsb_mj.evaluation.records import RECORDS_FILE
+from rsb_mj.evaluation.tables import (
+    SEMANTIC_GAP_NOTE,
+    TERMINAL_FAULTS,
+    TERMINAL_LEGEND,
+    TERMINAL_NOTE,
+    ablation_table,
+    markdown,
+    pair_table,
+    plain,
+    semantic_gap_table,
+    terminal_table,
+)
 from rsb_mj.lang.files import add_allow_root
+from rsb_mj.lang.goal_task import is_goal_task, load_goal_task, warnings_of
+from rsb_mj.lang.parser import parse_file
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
+from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import GOAL_SUITES, SUITES, expand_suites, goal_suite
+from rsb_mj.tables.episode_source import goal_row_source, task_path
 
 #: Exit status of a run that finished with error records remaining.
 EXIT_ERRORS = 3
@@ -317,23 +338,8 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     """:func:`run` once the sources are known: ``skipped`` lists a goal run's suite files
     that are not run (None for a question run)."""
-    from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
-    from rsb_mj.evaluation.faults import POLICY_FAULT
-    from rsb_mj.evaluation.metrics import pair_metrics, summarize
-    from rsb_mj.evaluation.records import RECORDS_FILE
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.evaluation.runner import EvalConfig, forget, run_eval
-    from rsb_mj.evaluation.tables import (
-        SEMANTIC_GAP_NOTE,
-        TERMINAL_FAULTS,
-        TERMINAL_LEGEND,
-        TERMINAL_NOTE,
-        ablation_table,
-        markdown,
-        pair_table,
-        plain,
-        semantic_gap_table,
-        terminal_table,
-    )
 
     if args.episodes is None:
         args.episodes = 10
@@ -437,9 +443,6 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
 def _is_goal_file(path: str) -> bool:
     """True for a task file without ``(:question ...)`` (a goal task); a file that does not
     parse is left to the question path, which reports it."""
-    from rsb_mj.errors import TaskError
-    from rsb_mj.lang.goal_task import is_goal_task
-    from rsb_mj.lang.parser import parse_file
 
     try:
         return is_goal_task(parse_file(path))
@@ -459,8 +462,6 @@ def _goal_sources(
         EvalError: for goal and question tasks in one run, or an ``--assets`` folder that
             is not one.
     """
-    from rsb_mj.lang.goal_task import load_goal_task, warnings_of
-    from rsb_mj.scene.assets import resolve_object_source
 
     if len(files) != len(args.tasks) or len(suites) != len(args.suite):
         given = [*files, *suites]
@@ -469,7 +470,7 @@ def _goal_sources(
             f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
             f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
-    from rsb_mj.tables.episode_source import goal_row_source, task_path
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
     resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
@@ -501,8 +502,6 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
     """Print a goal run's success per task and suite (:func:`rsb_mj.evaluation.
     goal_metrics.goal_summary`), its first failures, and the suite files not run; the exit
     status (:data:`EXIT_ERRORS` when files were skipped or episodes ended in errors)."""
-    from rsb_mj.evaluation.goal_metrics import goal_summary
-    from rsb_mj.evaluation.records import RECORDS_FILE
 
     print(goal_summary(records))
     failed = [r for r in records if not r.success and r.failure_reason and not r.is_error]
@@ -527,8 +526,6 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
 def _unbuildable(path: Path) -> str:
     """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
     positions and tier), or ``""`` when it builds (a parse, no scene)."""
-    from rsb_mj.errors import TaskError
-    from rsb_mj.lang.goal_task import load_goal_task
 
     try:
         load_goal_task(path)

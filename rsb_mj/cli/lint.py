@@ -15,6 +15,7 @@ nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,7 @@ class InternalError(Exception):
 def lint_file(path: Path, *, target: str | None = None) -> tuple[str | None, list]:
     """:func:`rsb_mj.lang.linter.lint_file` (imported on first use: ``--explain`` and usage
     errors skip the parser and the rules)."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.lang.linter import lint_file as lint
 
     return lint(path, target=target)
@@ -101,6 +103,7 @@ JOBS_DEPRECATED = (
 
 def find_rule(key: str) -> Rule | None:
     """The rule with code or name ``key`` (case-insensitive), or None."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.lang.rules.base import RULES
 
     key = key.strip()
@@ -150,6 +153,7 @@ def _source(
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb lint``; returns the exit status."""
     if args.explain or args.rules:
+        # deferred: rsb --help imports every command module, not the stages they run
         from rsb_mj.lang.rules.base import RULES
     if args.explain:
         rule = find_rule(args.explain)
@@ -190,8 +194,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     findings = [f for found in results for f in found]
     if args.format == "json":
-        import json
-
         print(json.dumps([f["json"] for f in findings], indent=2))
     else:
         if findings:

@@ -22,6 +22,7 @@ import argparse
 from pathlib import Path
 
 from rsb_mj.cli._flags import add_out
+from rsb_mj.errors import EvalError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -84,7 +85,7 @@ def check_seals(dirs: list[Path], secret_file: Path | None) -> bool:
         EvalError: see :func:`rsb_mj.evaluation.sealed.check_sealed_run`, or for a run that
             is not sealed when ``secret_file`` is given.
     """
-    from rsb_mj.errors import EvalError
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.evaluation.sealed import Seal, check_sealed_run, is_sealed
 
     seal = Seal.read(secret_file) if secret_file is not None else None
@@ -102,7 +103,7 @@ def check_seals(dirs: list[Path], secret_file: Path | None) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Write the report and print its Markdown; 0 on success."""
-    from rsb_mj.errors import EvalError
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.reporting.report import write_report
 
     out = args.out

@@ -41,6 +41,8 @@ import numpy as np
 
 from rsb_mj.choices import CHOICE_COUNTS, MAX_COLORED, style
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.episodes.instructions import instruction_values, render_instruction, template_of
+from rsb_mj.episodes.templates import TEMPLATE_SETS, Template, load_templates, render
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.direct import direct_instruction
 from rsb_mj.lang.ast import Problem
@@ -91,7 +93,6 @@ def without_mapping(template_text: str) -> str:
 @cache
 def vocabulary() -> tuple[str, ...]:
     """Every word (lower case letters) of the shipped instruction template files, sorted."""
-    from rsb_mj.episodes.templates import TEMPLATE_SETS, load_templates
 
     words = {
         w
@@ -108,7 +109,6 @@ def _rng(episode: Episode, mode: str) -> np.random.Generator:
 
 
 def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
-    from rsb_mj.episodes.instructions import render_instruction, template_of
 
     ep = dataclasses.replace(episode, **changes)  # type: ignore[arg-type]
     return render_instruction(
@@ -146,7 +146,6 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
         picks = _rng(episode, mode).integers(len(words), size=len(episode.instruction.split()))
         text = " ".join(words[int(i)] for i in picks)
         return dataclasses.replace(episode, instruction=text, extra=extra)
-    from rsb_mj.episodes.instructions import template_of
 
     template = template_of(problem, episode.template_id)
     if mode == "command-only":
@@ -184,8 +183,6 @@ def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
 
 def _fill_q(problem: Problem, episode: Episode, text: str) -> str:
     """Render ``text`` (a template with only ``{Q}`` left) with the episode's question."""
-    from rsb_mj.episodes.instructions import instruction_values
-    from rsb_mj.episodes.templates import Template, render
 
     values = instruction_values(
         problem, episode.question, episode.options, episode.mapping, episode.colors

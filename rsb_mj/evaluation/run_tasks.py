@@ -19,9 +19,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from rsb_mj.episodes.sources import resolve_source
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.lang.digest import TaskDigest, referenced_names
+from rsb_mj.lang.task import task_of
 from rsb_mj.tables.episode_source import Source, load_episode
 
 
@@ -133,8 +135,6 @@ def repeated_questions(sources: Iterable[Source], rows: range) -> list[str]:
         distinct = len(set(ids))
         if distinct == len(ids):
             continue
-        from rsb_mj.episodes.sources import resolve_source
-        from rsb_mj.lang.task import task_of
 
         pool = resolve_source(task_of(source.problem).source).pool(split) or ()
         notes.append(

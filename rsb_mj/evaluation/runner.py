@@ -99,6 +99,7 @@ from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
 from rsb_mj.tables.episode_source import Source, resolve, tables_sha256
+from rsb_mj.version import versions
 
 #: Name of the run description inside a run directory.
 RUN_FILE = "run.json"
@@ -550,8 +551,6 @@ def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | No
             tasks.update({k: run_tasks.entry(d) for k, d in digests.items() if k not in tasks})
             atomic_write_text(run_file, json.dumps({**previous, "tasks": tasks}, indent=2))
     else:
-        from rsb_mj.version import versions
-
         description = {
             "split": config.split,
             "visual_level": config.visual_level,

@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from rsb_mj.env import RsbEnv
+from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
@@ -44,6 +46,7 @@ from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
+from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import (
@@ -119,7 +122,6 @@ def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any
     a goal task file its :class:`~rsb_mj.env.goal_env.GoalEnv` (objects from
     :func:`~rsb_mj.scene.assets.resolve_object_source`: ``$RSB_MJ_ASSETS``, else the
     stand-ins)."""
-    from rsb_mj.env import RsbEnv
 
     if is_goal_source(suite):
         return goal_env(suite, cameras)
@@ -145,8 +147,6 @@ def goal_env(
     package's assets, else the stand-ins: :func:`rsb_mj.scene.assets.resolve_object_source`),
     at the perturbation levels ``visual_level`` and ``language_level`` (0-4).
     """
-    from rsb_mj.env.goal_env import GoalEnv
-    from rsb_mj.scene.assets import resolve_object_source
 
     return GoalEnv(
         goal_task(source),
@@ -185,7 +185,6 @@ class SettingsEnvFactory:
 
     def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
         """The environment of ``suite`` rendering ``cameras``."""
-        from rsb_mj.env import RsbEnv
 
         if is_goal_source(suite):
             return goal_env(

@@ -41,6 +41,7 @@ from rsb_mj.integrations.vla_eval import CONFIGS_DIR, VIDEO_CAMERA, RsbBenchmark
 from rsb_mj.lang.goal_task import load_goal_task
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.resources import tasks_dir
+from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES, goal_suite
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
@@ -185,7 +186,6 @@ class GoalBenchmark(RsbBenchmark):
             raise RsbError(f"task {name!r} is not one of this benchmark's files ({valid})")
         if self._env_file != path:
             from rsb_mj.env.goal_env import GoalEnv  # MuJoCo and the scene: on first use
-            from rsb_mj.scene.assets import resolve_object_source
 
             if self._env is not None:
                 self._env.close()
