@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.evaluation.records import RECORDS_FILE
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 
 REPO = Path(__file__).resolve().parents[1]
 GUIDE = REPO / "tasks" / "README.md"

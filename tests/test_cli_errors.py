@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.records import RECORDS_FILE
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.lock import LOCK_FILE, FolderLock
 
 EVAL = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--no-progress", "--workers", "1"]

@@ -29,7 +29,7 @@ from rsb_mj.evaluation.pool.ray_cluster import (
     failure_message,
     reap_stale_clusters,
 )
-from rsb_mj.evaluation.records import RECORDS_FILE
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITES = ("--suite", "RSB-Math-4", "--suite", "RSB-General-10")

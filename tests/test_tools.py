@@ -232,6 +232,38 @@ def test_goal_corpus_resets_files_of_every_tier_then_resumes(tmp_path, capsys):
     assert len((tmp_path / "goal_corpus.jsonl").read_text().splitlines()) == 2
 
 
+def test_goal_corpus_two_workers_give_the_tables_of_one(tmp_path, capsys):
+    """-j 2 (spawned workers, rows kept in file order) writes the same tables and rows as
+    -j 1, the seconds aside."""
+    tool = _load(TOOLS / "goal_corpus.py")
+    libero = "tests/data/bddl_corpus/libero/libero_goal"
+    names = ("put_the_bowl_on_the_plate", "turn_on_the_stove", "put_the_bowl_on_the_stove")
+    files = [f"{libero}/{name}.bddl" for name in names]
+    assert tool.main([*files, "--out", str(tmp_path / "j1"), "--seeds", "2", "-j", "1"]) == 0
+    one = capsys.readouterr()
+    two = _run(sys.executable, "tools/goal_corpus.py", *files, "--out", str(tmp_path / "j2"),
+               "--seeds", "2", "-j", "2")  # fmt: skip
+    assert two.returncode == 0, two.stderr
+    assert two.stdout == one.out
+    ended = [sorted(x.split("] ", 1)[1] for x in e.splitlines()) for e in (one.err, two.stderr)]
+    assert ended[0] == ended[1] and len(ended[0]) == 3  # one line per file, as files end
+    tables = [(tmp_path / j / "goal_corpus.md").read_text() for j in ("j1", "j2")]
+    assert tables[0] == tables[1] and "| libero | A1 | 2 | 2 | 2 |" in tables[0]
+
+    def untimed(j: str) -> list[dict]:
+        rows = json.loads((tmp_path / j / "goal_corpus.json").read_text())["rows"]
+        for row in rows:
+            row.pop("build_s", None)
+            for episode in row["episodes"]:
+                episode.pop("wall_s")
+        return rows
+
+    rows = untimed("j2")
+    assert rows == untimed("j1") and [r["file"] for r in rows] == files
+    assert tool.main([*files, "--out", str(tmp_path), "-j", "0"]) == 2
+    assert capsys.readouterr().err == "goal_corpus: --jobs must be at least 1, got 0\n"
+
+
 def test_goal_corpus_expert_and_timing_on_one_file(tmp_path, capsys):
     """With --expert the apple goes onto the plate on seed 0; --timing times a goal scene
     beside a question scene."""

@@ -28,6 +28,19 @@ sizes of a folder are fixed by its first run (``OUT/baseline_args.json``); a rer
 
     nice -n 10 python tools/baseline.py --out runs/baseline --jobs 2
 
+``--diagnose`` (on a finished folder) asks why RSB-Math-4's GSR is low instead. It rolls the
+last checkpoint out on ``--diagnose-episodes`` rows of each of three sets, with the scene's
+state at every gripper close command: ``seen`` (the train rows the demos were made from:
+layout, question and instruction seen in training), ``new-layout`` (the train rows after
+them: seen instruction templates, unseen layouts) and ``eval`` (unseen layouts and
+templates); the expert on 10 seen rows as the reference of a close on a block. It also counts
+which slot (the blocks left to right) the train demos grasp and how many pixels wide a block
+is in the head camera at the folder's resolution. -> ``OUT/diagnosis.json``,
+``OUT/diagnosis.md`` (finished episodes kept in ``OUT/diagnosis/episodes.jsonl``; a rerun
+runs only the missing ones):
+
+    nice -n 10 python tools/baseline.py --out runs/baseline --jobs 2 --diagnose
+
 Run it with the Python of the lerobot venv (``tools/lerobot_venv.sh VENV``); ``lerobot-train``
 is taken from the same folder as that Python.
 """
@@ -43,6 +56,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import h5py
+import numpy as np
 
 SUITES = ("A2A-Color", "RSB-Math-4")
 #: The small ACT: lerobot's ACT with a narrower transformer and shorter chunks (the
@@ -100,6 +116,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a tiny ACT (dim 64, 1+1 layers) for tests, instead of the baseline's",
     )
     p.add_argument(
+        "--diagnose",
+        action="store_true",
+        help=f"diagnose a finished run's {DIAG_SUITE} grasping instead (see the docstring): "
+        "OUT/diagnosis.json and OUT/diagnosis.md",
+    )
+    p.add_argument(
+        "--diagnose-episodes",
+        type=int,
+        default=50,
+        help="--diagnose: episodes per set of rows (50)",
+    )
+    p.add_argument(
         "--train-arg",
         action="append",
         default=[],
@@ -108,7 +136,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     args = p.parse_args(argv)
     for name in ("demos", "steps", "episodes", "batch_size", "jobs", "width", "height",
-                 "instruction_dim", "save_every", "log_every"):  # fmt: skip
+                 "instruction_dim", "save_every", "log_every", "diagnose_episodes"):  # fmt: skip
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
     args.suites = [s for s in args.suites.split(",") if s]
@@ -277,10 +305,10 @@ def plot_curve(points: list[tuple[int, float]], path: Path, title: str) -> None:
 def summary_rows(eval_dir: Path) -> list[dict]:
     """GSR, TSR, nSG per suite of the eval run (rsb_mj's own metrics over its records)."""
     from rsb_mj.evaluation.metrics import summarize
-    from rsb_mj.evaluation.records import read_records
+    from rsb_mj.evaluation.run_folder import RunFolder
 
     rows = []
-    for row in summarize(read_records(eval_dir / "episodes.jsonl")):
+    for row in summarize(RunFolder(eval_dir).records()):
         rows.append({
             "suite": row.suite, "policy": row.policy, "choices": row.choices,
             "episodes": row.episodes, "errors": row.errors,
@@ -309,9 +337,499 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- the diagnosis (--diagnose): why the policy rarely grasps on RSB-Math-4 ----------------
+
+#: The suite the diagnosis looks at (the one whose GSR is low).
+DIAG_SUITE = "RSB-Math-4"
+#: A gripper command below this closes the gripper (0 closed .. 1 open; the env's rule).
+CLOSED_BELOW = 0.5
+#: The sets of rows the checkpoint is rolled out on: (name, split, what it tells apart).
+#: ``seen`` are the rows the train demos were made from (layout, question and instruction
+#: all seen in training); ``seen-blank`` the same rows with the instruction blanked (does the
+#: image alone take it to the demo's block?); ``new-layout`` are train rows past the demos
+#: (the seen instruction templates; layouts and questions never seen); ``eval`` the eval
+#: rows (unseen templates too). The first row of ``new-layout`` is the folder's demo count.
+ARMS = (
+    ("seen", "train", "the train rows the demos were made from"),
+    ("seen-blank", "train", "the same rows, the instruction blanked"),
+    ("new-layout", "train", "train rows past the demos: seen templates, unseen layouts"),
+    ("eval", "eval", "eval rows: unseen layouts and unseen templates"),
+)
+#: The arms that run their rows with an instruction ablation (rsb eval --instruction MODE).
+ABLATION = {"seen-blank": "blank"}
+#: Where the first close of an episode happens, by the tool center point's (TCP) distance in
+#: the table plane from the nearest block's centre (blocks are 4 cm cubes placed at least
+#: 7 cm apart): on a block (within its half width), near one (within half the minimum
+#: spacing: nearer that block than any neighbour could be), or away from every block
+#: (between blocks or over empty table); ``in the air`` is a close with the TCP higher above
+#: the table than a block is tall, ``never`` an episode that never closes a gripper.
+CLOSE_CLASSES = ("on a block", "near a block", "away from every block", "in the air", "never")
+#: Spacing of the blocks' centres the task enforces [m] (rsb_math_4.bddl's :min_spacing).
+MIN_SPACING_M = 0.07
+
+
+def arm_rows(arm: str, demos: int, n: int) -> tuple[str, range]:
+    """The split and rows of a diagnosis arm (see :data:`ARMS`) for a folder of ``demos``
+    demos per suite and ``n`` episodes per arm (``seen`` is capped at ``demos``)."""
+    split = {name: s for name, s, _ in ARMS}[arm]
+    if arm in ("seen", "seen-blank"):
+        return split, range(min(n, demos))
+    if arm == "new-layout":
+        return split, range(demos, demos + n)
+    return split, range(n)
+
+
+class CloseTracer:
+    """``Rollout``'s ``on_step``: the state of the scene at every gripper close command.
+
+    A close is a step whose action commands a gripper below :data:`CLOSED_BELOW` after a
+    step (or the reset) that commanded it open. Each close keeps the step (1-based), the
+    arm, the TCP's table-frame position [m] and every candidate's table-frame position [m]
+    at the moment the command is sent.
+    """
+
+    def __init__(self, env) -> None:
+        self.env = env
+        self.step = 0
+        self.open = {"left": True, "right": True}
+        self.closes: list[dict] = []
+
+    def __call__(self, obs, action) -> None:
+        from rsb_mj.scene.frames import world_to_table
+
+        self.step += 1
+        u = self.env.unwrapped
+        for side, index in (("left", 6), ("right", 13)):
+            closed = float(action[index]) < CLOSED_BELOW
+            if closed and self.open[side]:
+                tcp = world_to_table(u.data.site(u.scene.gripper_sites[side]).xpos)
+                blocks = {
+                    c: world_to_table(u.data.body(c).xpos).round(4).tolist()
+                    for c in u.scene.candidates
+                }
+                self.closes.append(
+                    {"step": self.step, "arm": side, "tcp": tcp.round(4).tolist(), "blocks": blocks}
+                )
+            self.open[side] = not closed
+
+
+def close_geometry(close: dict | None, target: str) -> dict:
+    """Where one close happened: the TCP's distance in the table plane [m] from the nearest
+    block's centre, from the target's, from the centroid of the blocks, its height above
+    the table [m], the nearest block and the class (:data:`CLOSE_CLASSES`)."""
+    if close is None:
+        return {"class": "never"}
+    tcp = np.array(close["tcp"])
+    blocks = {c: np.array(p) for c, p in close["blocks"].items()}
+    dist = {c: float(np.hypot(*(tcp[:2] - p[:2]))) for c, p in blocks.items()}
+    nearest = min(dist, key=dist.get)
+    centroid = np.mean([p[:2] for p in blocks.values()], axis=0)
+    d_near = dist[nearest]
+    height = float(tcp[2])
+    if height > 0.04:  # higher than a block is tall (4 cm): closing in the air
+        cls = "in the air"
+    elif d_near <= 0.02:
+        cls = "on a block"
+    elif d_near <= MIN_SPACING_M / 2:
+        cls = "near a block"
+    else:
+        cls = "away from every block"
+    return {
+        "class": cls,
+        "nearest": nearest,
+        "d_nearest_m": round(d_near, 4),
+        "d_target_m": round(dist[target], 4),
+        "d_centroid_m": round(float(np.hypot(*(tcp[:2] - centroid))), 4),
+        "tcp_height_m": round(height, 4),
+        "step": close["step"],
+        "arm": close["arm"],
+    }
+
+
+def slot_of(block: str, xs: dict[str, float]) -> int:
+    """The block's slot: 1..4 from left to right in the head camera (table x ascending)."""
+    return 1 + sorted(xs, key=xs.get).index(block)
+
+
+_WORKER: dict = {}
+
+
+def _diag_episode(job: tuple[str, str, str, int, int]) -> dict:
+    """One traced episode (a worker process; env and policy built once per process):
+    ``job`` is (arm, policy spec or ``expert``, split, row, max steps)."""
+    from rsb_mj.env import RsbEnv
+    from rsb_mj.evaluation.ablations import ablate
+    from rsb_mj.evaluation.rollout import Rollout
+    from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
+
+    arm, spec, split, index, max_steps = job
+    if spec not in _WORKER:
+        if spec == "expert":
+            from rsb_mj.policies.scripted import ExpertPolicy
+
+            _WORKER[spec] = (ExpertPolicy(), ())
+        else:
+            from rsb_mj.policies.lerobot import LeRobotPolicy
+
+            policy = LeRobotPolicy(spec)
+            _WORKER[spec] = (policy, policy.cameras)
+    policy, cameras = _WORKER[spec]
+    key = ("env", split, cameras)
+    if key not in _WORKER:
+        _WORKER[key] = RsbEnv(
+            task_path(DIAG_SUITE), suite=DIAG_SUITE, split=split, cameras=cameras
+        )  # 320x240, as rsb eval renders
+    env = _WORKER[key]
+    problem = load_problem(DIAG_SUITE)
+    episode = load_episode(DIAG_SUITE, split, index)
+    if arm in ABLATION:
+        episode = ablate(episode, problem, ABLATION[arm])
+    tracer = CloseTracer(env)
+    record = Rollout(env, policy, episode, problem, max_steps=max_steps, on_step=tracer).run()
+    if record.is_error:
+        return {"arm": arm, "split": split, "index": index, "error": str(record.error)}
+    xs = {c: float(p.x) for c, p in episode.layout.items()}
+    first = tracer.closes[0] if tracer.closes else None
+    return {
+        "arm": arm,
+        "split": split,
+        "index": index,
+        "question_id": episode.question_id,
+        "target": episode.target,
+        "target_slot": slot_of(episode.target, xs),
+        "grasped": record.grasped,
+        "choice": record.choice,
+        "choice_slot": slot_of(record.choice, xs) if record.choice else None,
+        "success": record.success,
+        "steps": record.steps,
+        "closes": len(tracer.closes),
+        "first_close": close_geometry(first, episode.target),
+        "trace": tracer.closes[:8],
+    }
+
+
+def demo_stats(demo_dir: Path) -> dict:
+    """What the suite's train demos show: how many grasp the block in each slot (1..4, left
+    to right), with which arm, and at which step the gripper closes (from each demo's
+    actions and its episode's layout)."""
+    slots, arms, steps = [0, 0, 0, 0], {"left": 0, "right": 0}, []
+    for path in sorted(demo_dir.glob("episode_*.hdf5")):
+        with h5py.File(path, "r") as f:
+            episode = json.loads(f.attrs["episode"])
+            target = str(f.attrs["target"])
+            action = np.asarray(f["action"])
+        xs = {c: float(p[0]) for c, p in episode["layout"].items()}
+        slots[slot_of(target, xs) - 1] += 1
+        closed = {
+            side: np.flatnonzero(action[:, i] < CLOSED_BELOW)
+            for side, i in (("left", 6), ("right", 13))
+        }
+        side = min((s for s in closed if closed[s].size), key=lambda s: closed[s][0])
+        arms[side] += 1
+        steps.append(int(closed[side][0]) + 1)
+    return {
+        "demos": sum(slots),
+        "target_slot": slots,
+        "arm": arms,
+        "close_step": [min(steps), int(np.median(steps)), max(steps)] if steps else [],
+    }
+
+
+def demo_targets(demo_dir: Path) -> list[list[float]]:
+    """Table-frame (x, y) [m] of each train demo's target block at reset (its layout)."""
+    targets = []
+    for path in sorted(demo_dir.glob("episode_*.hdf5")):
+        with h5py.File(path, "r") as f:
+            layout = json.loads(f.attrs["episode"])["layout"]
+            targets.append([float(v) for v in layout[str(f.attrs["target"])][:2]])
+    return targets
+
+
+def nearest_target_m(points: list[list[float]], targets: list[list[float]]) -> list[float]:
+    """Each table-plane point's distance [m] to the nearest of ``targets``."""
+    p, t = np.asarray(points, float).reshape(-1, 2), np.asarray(targets, float).reshape(-1, 2)
+    return np.hypot(*(p[:, None, :] - t[None, :, :]).transpose(2, 0, 1)).min(axis=1).tolist()
+
+
+def uniform_nearest_target_m(targets: list[list[float]], n: int = 1000) -> float:
+    """The median distance [m] from a point drawn uniformly in the task's candidates region
+    (seeded) to the nearest demo target: what a close placed without regard to the demos
+    would score on :func:`nearest_target_m`."""
+    from rsb_mj.tables.episode_source import load_problem
+
+    (rect,) = next(r.ranges for r in load_problem(DIAG_SUITE).regions if r.name == "candidates")
+    rng = np.random.default_rng(0)
+    points = np.c_[rng.uniform(rect.x0, rect.x1, n), rng.uniform(rect.y0, rect.y1, n)]
+    return round(float(np.median(nearest_target_m(points.tolist(), targets))), 4)
+
+
+def block_pixels(rows: range, width: int, height: int) -> dict:
+    """How wide a block is in the head camera at the policy's resolution, and how far apart
+    the blocks' centres are, in pixels: a segmentation render of each row's scene at reset
+    (``width`` x ``height``, as the demos were rendered)."""
+    import mujoco
+
+    from rsb_mj.env import RsbEnv
+    from rsb_mj.tables.episode_source import load_episode, task_path
+
+    env = RsbEnv(task_path(DIAG_SUITE), suite=DIAG_SUITE, split="train", cameras=())
+    u = env.unwrapped
+    model = u.model
+    model.vis.global_.offwidth = max(model.vis.global_.offwidth, width)
+    model.vis.global_.offheight = max(model.vis.global_.offheight, height)
+    renderer = mujoco.Renderer(model, height, width)
+    renderer.enable_segmentation_rendering()
+    option = mujoco.MjvOption()
+    option.geomgroup[:] = [0, 1, 1, 0, 0, 0]
+    widths, spacings = [], []
+    try:
+        for index in rows:
+            env.reset(options={"episode": load_episode(DIAG_SUITE, "train", index)})
+            renderer.update_scene(u.data, camera="head", scene_option=option)
+            seg = renderer.render()[..., 0]
+            centres = []
+            for cand in u.scene.candidates:
+                geoms = np.flatnonzero(model.geom_bodyid == model.body(cand).id)
+                vs, us = np.nonzero(np.isin(seg, geoms))
+                if us.size:
+                    widths.append(int(us.max() - us.min() + 1))
+                    centres.append((us.mean(), vs.mean()))
+            c = np.array(centres)
+            gaps = np.hypot(*(c[:, None, :] - c[None, :, :]).transpose(2, 0, 1))
+            gaps[np.diag_indices(len(c))] = np.inf
+            spacings += gaps.min(axis=1).tolist()
+    finally:
+        renderer.close()
+        env.close()
+    return {
+        "rows": len(rows),
+        "image": f"{width}x{height}",
+        "block_width_px": [min(widths), float(np.median(widths)), max(widths)],
+        "nearest_centre_px": [
+            round(min(spacings), 1),
+            round(float(np.median(spacings)), 1),
+            round(max(spacings), 1),
+        ],
+        "metres_per_px": round(0.04 / float(np.median(widths)), 4),
+    }
+
+
+def rate(k: int, n: int) -> dict:
+    """k of n with its Wilson 95% interval."""
+    from rsb_mj.evaluation.metrics import wilson
+
+    low, high = wilson(k, n)
+    return {"k": k, "n": n, "rate": k / n if n else 0.0, "interval": [low, high]}
+
+
+def summarize_arm(rows: list[dict], targets: list[list[float]]) -> dict:
+    """GSR, TSR, the first closes by class and distance, the chosen slots of one arm;
+    ``targets`` are the train demos' target positions (:func:`demo_targets`). A missed
+    close is the first close of an episode that grasped nothing."""
+    n = len(rows)
+    classes = {c: sum(r["first_close"]["class"] == c for r in rows) for c in CLOSE_CLASSES}
+    missed = [r for r in rows if not r["grasped"] and "d_nearest_m" in r["first_close"]]
+    d_near = [r["first_close"]["d_nearest_m"] for r in missed]
+    d_cent = [r["first_close"]["d_centroid_m"] for r in missed]
+    tcps = [r["trace"][0]["tcp"][:2] for r in missed]
+    d_demo = nearest_target_m(tcps, targets) if targets else []
+    return {
+        "episodes": n,
+        "gsr": rate(sum(r["grasped"] for r in rows), n),
+        "grasped_target": sum(r["grasped"] and r["choice"] == r["target"] for r in rows),
+        "tsr": rate(sum(r["success"] for r in rows), n),
+        "first_close": classes,
+        "missed_closes": len(missed),
+        "missed_d_nearest_m": quartiles(d_near),
+        "missed_d_demo_target_m": quartiles(d_demo),
+        "missed_nearer_centroid": sum(c < d for c, d in zip(d_cent, d_near, strict=True)),
+        "choice_slot": [sum(r["choice_slot"] == s for r in rows) for s in (1, 2, 3, 4)],
+        "target_slot": [sum(r["target_slot"] == s for r in rows) for s in (1, 2, 3, 4)],
+    }
+
+
+def quartiles(values: list[float]) -> list[float]:
+    """The 25th, 50th and 75th percentiles, rounded to 0.1 mm ([] for no values)."""
+    if not values:
+        return []
+    return [round(float(q), 4) for q in np.percentile(values, [25, 50, 75])]
+
+
+def fmt_rate(r: dict) -> str:
+    """``k/n (p%) [lo%, hi%]``."""
+    lo, hi = r["interval"]
+    return f"{r['k']}/{r['n']} ({r['rate']:.0%}) [{lo:.0%}, {hi:.0%}]"
+
+
+def diagnosis_markdown(result: dict) -> str:
+    """The diagnosis as markdown tables (``OUT/diagnosis.md``)."""
+    arms = result["arms"]
+    names = list(arms)
+    lines = [
+        f"# Why {DIAG_SUITE}'s GSR is low: {result['checkpoint']}",
+        "",
+        "| rows | policy | episodes | GSR [95% CI] | grasps of the target | TSR [95% CI] |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        a = arms[name]
+        lines.append(
+            f"| {name} ({a['rows']}) | {a['policy']} | {a['episodes']} | "
+            f"{fmt_rate(a['gsr'])} | {a['grasped_target']} of {a['gsr']['k']} | "
+            f"{fmt_rate(a['tsr'])} |"
+        )
+    lines += [
+        "",
+        "First gripper close of each episode (the TCP's distance in the table plane "
+        "from the nearest block's centre; blocks 4 cm, >= 7 cm apart):",
+        "",
+        "| rows | " + " | ".join(CLOSE_CLASSES) + " | missed closes: d nearest block "
+        "[m] (25/50/75%) | d nearest demo target [m] | nearer the blocks' centroid |",
+        "|---|" + "---|" * (len(CLOSE_CLASSES) + 3),
+    ]
+    for name in names:
+        a = arms[name]
+        near = "/".join(f"{v:.3f}" for v in a["missed_d_nearest_m"]) or "-"
+        demo = "/".join(f"{v:.3f}" for v in a["missed_d_demo_target_m"]) or "-"
+        lines.append(
+            f"| {name} | "
+            + " | ".join(str(a["first_close"][c]) for c in CLOSE_CLASSES)
+            + f" | {near} | {demo} | {a['missed_nearer_centroid']} of {a['missed_closes']} |"
+        )
+    lines += [
+        "",
+        "A missed close is the first close of an episode that grasped nothing; its distance "
+        "to the nearest train demo's target block (where a demo closed) compares with "
+        f"{result['uniform_d_demo_target_m']:.3f} m (median) for a point drawn uniformly "
+        "in the candidates region.",
+    ]
+    demos, pixels = result["demos"], result["pixels"]
+    lines += [
+        "",
+        "Slots (1..4: the blocks left to right in the head camera):",
+        "",
+        "| what | slot 1 | slot 2 | slot 3 | slot 4 |",
+        "|---|---|---|---|---|",
+        "| train demos: target | " + " | ".join(map(str, demos["target_slot"])) + " |",
+    ]
+    for name in names:
+        lines.append(
+            f"| {name}: block grasped | " + " | ".join(map(str, arms[name]["choice_slot"])) + " |"
+        )
+    lines += [
+        "",
+        f"Train demos: {demos['demos']}, arm {demos['arm']}, gripper closes at step "
+        f"{'/'.join(map(str, demos['close_step']))} (min/median/max).",
+        f"Head camera {pixels['image']} ({pixels['rows']} rows): a block is "
+        f"{'/'.join(map(str, pixels['block_width_px']))} px wide (min/median/max), the "
+        f"nearest other block's centre {'/'.join(map(str, pixels['nearest_centre_px']))} "
+        f"px away; {pixels['metres_per_px'] * 1000:.1f} mm a pixel at the blocks.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def diagnose(args: argparse.Namespace) -> int:
+    """``--diagnose``: roll the run's checkpoint out on RSB-Math-4's rows of each of
+    :data:`ARMS` with a trace of every gripper close, the expert on the seen rows for
+    reference, and count the demos' slots and the blocks' pixels; write
+    ``OUT/diagnosis.json`` and ``OUT/diagnosis.md``. Finished episodes are kept in
+    ``OUT/diagnosis/episodes.jsonl``: a rerun runs only the missing ones."""
+    import multiprocessing
+
+    from rsb_mj.atomic import atomic_write_text
+    from rsb_mj.tables.episode_source import step_limit
+
+    out = args.out
+    made = out / "baseline_args.json"
+    ckpt = checkpoint(out / "train")
+    demo_dir = out / "demos" / DIAG_SUITE
+    if not made.is_file() or not (ckpt / "config.json").is_file() or not demo_dir.is_dir():
+        sys.exit(
+            f"baseline: --diagnose needs a finished run in {out} (its {made.name}, "
+            f"{DIAG_SUITE} demos and a checkpoint); run tools/baseline.py --out {out} first"
+        )
+    fixed = json.loads(made.read_text())
+    demos, n = int(fixed["demos"]), args.diagnose_episodes
+    max_steps = args.max_steps or step_limit(DIAG_SUITE)
+    spec = f"lerobot:{ckpt}"
+    jobs = []
+    for i in range(n):
+        for arm, _, _ in ARMS:
+            split, rows = arm_rows(arm, demos, n)
+            if i < len(rows):
+                jobs.append((arm, spec, split, rows[i], max_steps))
+    for i in arm_rows("seen", demos, min(n, 10))[1]:
+        jobs.append(("expert", "expert", "train", i, max_steps))
+    folder = out / "diagnosis"
+    folder.mkdir(exist_ok=True)
+    store = folder / "episodes.jsonl"
+    done = {}
+    if store.is_file():
+        for line in store.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["arm"], row["index"], row["max_steps"])] = row
+    todo = [j for j in jobs if (j[0], j[3], j[4]) not in done]
+    print(
+        f"= {store}: {len(jobs) - len(todo)} of {len(jobs)} episodes traced, {len(todo)} to run",
+        flush=True,
+    )
+    t0 = time.perf_counter()
+    if todo:
+        os.environ.setdefault("OMP_NUM_THREADS", "1")  # torch in the workers (spawned below)
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(min(args.jobs, len(todo))) as pool:
+            for row in pool.imap_unordered(_diag_episode, todo):
+                if "error" in row:
+                    sys.exit(
+                        f"baseline: --diagnose: {row['arm']} {row['split']} row {row['index']} "
+                        f"ended in an error ({row['error']}); rerun the same command to retry "
+                        f"it (finished episodes are kept in {store})"
+                    )
+                row["max_steps"] = max_steps
+                done[(row["arm"], row["index"], max_steps)] = row
+                atomic_write_text(store, "".join(json.dumps(r) + "\n" for r in done.values()))
+                print(
+                    f"  {row['arm']} {row['split']} {row['index']}: grasped={row['grasped']} "
+                    f"close={row['first_close']['class']}",
+                    flush=True,
+                )
+    rows = [done[(j[0], j[3], j[4])] for j in jobs]
+    targets = demo_targets(demo_dir)
+    arms = {}
+    for arm, split, what in (*ARMS, ("expert", "train", "the expert on the seen rows")):
+        mine = [r for r in rows if r["arm"] == arm]
+        if not mine:
+            continue
+        span = f"{split} {mine[0]['index']}-{mine[-1]['index']}"
+        arms[arm] = {
+            "rows": span,
+            "what": what,
+            "policy": "expert" if arm == "expert" else args.name,
+            **summarize_arm(sorted(mine, key=lambda r: r["index"]), targets),
+        }
+    result = {
+        "suite": DIAG_SUITE,
+        "checkpoint": str(ckpt),
+        "max_steps": max_steps,
+        "arms": arms,
+        "demos": demo_stats(demo_dir),
+        "uniform_d_demo_target_m": uniform_nearest_target_m(targets),
+        "pixels": block_pixels(range(min(demos, 20)), int(fixed["width"]), int(fixed["height"])),
+        "wall_s": round(time.perf_counter() - t0, 1),
+    }
+    atomic_write_text(out / "diagnosis.json", json.dumps(result, indent=2) + "\n")
+    text = diagnosis_markdown(result)
+    atomic_write_text(out / "diagnosis.md", text)
+    print(text, end="")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the stages that are not finished, then write the table and the learning curve."""
     args = parse_args(argv)
+    if args.diagnose:
+        return diagnose(args)
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
     check_fixed(args, out)

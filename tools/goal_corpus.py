@@ -13,17 +13,20 @@ Over the task files given (files or folders; default: every file of the shipped 
    (``RSB-Math-4``), both without cameras, and a control step that renders the head camera
    (320x240) in each.
 
-Each file's row is appended to ``OUT/goal_corpus.jsonl`` as it ends, so a killed run resumes
-where it stopped (rows measured with the same seeds and ``--expert`` are kept). At the end
-``OUT/goal_corpus.json`` (every row, the summary and the timings) and ``OUT/goal_corpus.md``
-(the tables, then each file not built or not reset on a seed, with why) are written
-atomically. Results are "LIBERO/VLA-Arena layouts on Aloha": not comparable with published
-LIBERO/VLA-Arena numbers.
+Files are measured one after another, or with ``-j N`` on N worker processes (the project's
+pool, :func:`rsb_mj.evaluation.pool.run_jobs`), one file per job. This process appends each
+file's row to ``OUT/goal_corpus.jsonl`` as the file ends, so a killed run resumes where it
+stopped (rows measured with the same seeds and ``--expert`` are kept; a file whose worker died
+is named in the tables and measured again next time). At the end ``OUT/goal_corpus.json``
+(every row, the summary and the timings) and ``OUT/goal_corpus.md`` (the tables, then each file
+not built or not reset on a seed, with why) are written atomically, rows in file order: the
+same seeds give the same tables whatever N (only the seconds differ). Results are
+"LIBERO/VLA-Arena layouts on Aloha": not comparable with published LIBERO/VLA-Arena numbers.
 
 Usage::
 
     python tools/goal_corpus.py --out corpus --seeds 5              # build + reset: fast
-    python tools/goal_corpus.py --out corpus --seeds 5 --expert --timing
+    python tools/goal_corpus.py --out corpus --seeds 5 --expert --timing -j 2
     python tools/goal_corpus.py tests/data/bddl_suites --out all --seeds 1 --match apple
 """
 
@@ -259,6 +262,17 @@ def _done(log: Path, seeds: int, expert: bool) -> dict[str, dict]:
     return done
 
 
+def _died(args: argparse.Namespace):
+    """The row of a file whose worker process died (named, not kept in the log)."""
+
+    def died(path: Path, cause: str) -> dict:
+        row = {"file": _key(path), "source": _source(path), "seeds": args.seeds}
+        build = f"worker died: {cause}"
+        return row | {"expert": args.expert, "episodes": [], "tier": "?", "build": build}
+
+    return died
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure, append each file's row, then write the JSON and markdown; 0 when it ran
     (whatever the rates), 2 for no files or a bad argument."""
@@ -272,9 +286,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--match", default="", help="only files whose name contains this")
     p.add_argument("--limit", type=int, default=0, help="only the first N files (0: all)")
     p.add_argument("--timing", action="store_true", help="also time goal vs question scenes")
+    p.add_argument(
+        "-j", "--jobs", type=int, default=1, help="worker processes, one file each (default 1)"
+    )
     args = p.parse_args(argv)
     if args.seeds < 1:
         print(f"goal_corpus: --seeds must be at least 1, got {args.seeds}", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print(f"goal_corpus: --jobs must be at least 1, got {args.jobs}", file=sys.stderr)
         return 2
     missing = [x for x in args.paths if not Path(x).exists()]
     if missing:
@@ -285,25 +305,35 @@ def main(argv: list[str] | None = None) -> int:
         print("goal_corpus: no task files to measure", file=sys.stderr)
         return 2
     from rsb_mj.atomic import atomic_write_text
+    from rsb_mj.evaluation.pool import run_jobs
 
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / ROWS_FILE
     done = _done(log, args.seeds, args.expert)
-    rows = []
-    for i, f in enumerate(files, 1):
-        key = _key(f)
-        if key not in done:
-            done[key] = row = measure(f, args.seeds, args.expert)
+    todo = [f for f in files if _key(f) not in done]
+    ended = len(files) - len(todo)
+
+    def finish(path: Path, row: dict) -> None:
+        """Keep a file's row (appended to the log unless its worker died: measured again
+        on the next run) and print its line, in the order files end."""
+        nonlocal ended
+        ended += 1
+        done[row["file"]] = row
+        if not row["build"].startswith("worker died"):
             with log.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row, sort_keys=True) + "\n")
-            eps = row["episodes"]
-            if args.expert:
-                what = f"expert {sum(bool(e['success']) for e in eps)}/{len(eps)}"
-            else:
-                what = f"reset {sum(e['class'] != 'reset' for e in eps)}/{len(eps)}"
-            print(f"[{i}/{len(files)}] {key}: {row['tier']}, {row['build']}, {what}",
-                  file=sys.stderr, flush=True)  # fmt: skip
-        rows.append(done[key])
+        eps = row["episodes"]
+        if args.expert:
+            what = f"expert {sum(bool(e['success']) for e in eps)}/{len(eps)}"
+        else:
+            what = f"reset {sum(e['class'] != 'reset' for e in eps)}/{len(eps)}"
+        print(f"[{ended}/{len(files)}] {row['file']}: {row['tier']}, {row['build']}, {what}",
+              file=sys.stderr, flush=True)  # fmt: skip
+
+    run_jobs(
+        measure, todo, finish, died=_died(args), workers=args.jobs, args=(args.seeds, args.expert)
+    )
+    rows = [done[_key(f)] for f in files]  # file order, whatever order they ended in
     built = [f for f, r in zip(files, rows, strict=True) if r["build"] == "ok"]
     times = timing(built[0]) if args.timing and built else {}
     summary = summarize(rows)

@@ -132,9 +132,9 @@ def train_command(args: argparse.Namespace, dataset: Path, train_dir: Path) -> l
 def summary(args: argparse.Namespace, eval_dir: Path) -> dict:
     """GSR, TSR, nSG of the eval run (rsb_mj's own metrics over its records)."""
     from rsb_mj.evaluation.metrics import summarize
-    from rsb_mj.evaluation.records import read_records
+    from rsb_mj.evaluation.run_folder import RunFolder
 
-    (row,) = summarize(read_records(eval_dir / "episodes.jsonl"))
+    (row,) = summarize(RunFolder(eval_dir).records())
     return {
         "suite": row.suite,
         "policy": row.policy,

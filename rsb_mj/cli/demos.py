@@ -14,10 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
-from rsb_mj.cli.eval import _is_goal_file, _unbuildable
-from rsb_mj.errors import RsbError
-from rsb_mj.suites import GOAL_SUITES, SUITES, get_suite, goal_suite
-from rsb_mj.tables.episode_source import is_task_file, label, task_path
+from rsb_mj.suites import GOAL_SUITES, SUITES, goal_suite
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -124,8 +121,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the missing episodes and print one summary line."""
-    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.datasets.demos import write_demos
+    from rsb_mj.errors import RsbError
+    from rsb_mj.suites import get_suite
+    from rsb_mj.tables.episode_source import is_task_file, label, task_path
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
@@ -176,8 +175,10 @@ def run(args: argparse.Namespace) -> int:
 def _goal_inputs(names: list[str]) -> tuple[list[str], list[str]]:
     """The goal task files (``.bddl`` without ``(:question ...)``) and goal suite names among
     ``names``."""
+    # deferred: rsb --help imports this module (the source lookup reads the task language)
+    from rsb_mj.tables.episode_source import is_goal_source
 
-    files = [n for n in names if n.endswith(".bddl") and _is_goal_file(n)]
+    files = [n for n in names if is_goal_source(n)]
     return files, [n for n in names if goal_suite(n)]
 
 
@@ -185,8 +186,9 @@ def _run_goal(
     args: argparse.Namespace, names: list[str], files: list[str], suites: list[str]
 ) -> int:
     """``rsb demos`` on goal task files and goal suites (:mod:`rsb_mj.datasets.goal_demos`)."""
-    # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.cli.eval import _unbuildable
     from rsb_mj.datasets.goal_demos import write_goal_demos
+    from rsb_mj.errors import RsbError
 
     if len(files) + len(suites) != len(names):
         others = [n for n in names if n not in files and n not in suites]
@@ -199,7 +201,6 @@ def _run_goal(
             "--split and --cot do not apply to goal tasks: they record train episodes (a goal "
             "suite's train table rows, a file's seeds: --start, -n) and have no rationale"
         )
-    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
 
     tasks = list(files)

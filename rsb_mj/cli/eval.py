@@ -34,32 +34,11 @@ import tempfile
 from pathlib import Path
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
-from rsb_mj.errors import EvalError, TaskError
-from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
-from rsb_mj.evaluation.faults import POLICY_FAULT
-from rsb_mj.evaluation.goal_metrics import goal_summary
-from rsb_mj.evaluation.metrics import pair_metrics, summarize
-from rsb_mj.evaluation.records import RECORDS_FILE
-from rsb_mj.evaluation.tables import (
-    SEMANTIC_GAP_NOTE,
-    TERMINAL_FAULTS,
-    TERMINAL_LEGEND,
-    TERMINAL_NOTE,
-    ablation_table,
-    markdown,
-    pair_table,
-    plain,
-    semantic_gap_table,
-    terminal_table,
-)
+from rsb_mj.errors import EvalError
 from rsb_mj.lang.files import add_allow_root
-from rsb_mj.lang.goal_task import is_goal_task, load_goal_task, warnings_of
-from rsb_mj.lang.parser import parse_file
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
-from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import GOAL_SUITES, SUITES, expand_suites, goal_suite
-from rsb_mj.tables.episode_source import goal_row_source, task_path
 
 #: Exit status of a run that finished with error records remaining.
 EXIT_ERRORS = 3
@@ -249,13 +228,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "tokens, command-only, shuffled-options, no-mapping (4-choice suites), direct (the "
         "answer itself in the task's words, e.g. 'place the block C in the gray answer zone.': "
         "a control, reported as the semantic gap, never as a score); recorded as each "
-        "record's variant and shown beside the original",
+        "record's variant and shown beside the original; a goal task runs blank and tokens",
     )
     p.add_argument(
         "--counterfactual",
         action="store_true",
         help="also run each row's counterfactual twin (same scene, a question whose answer is "
-        "another candidate) and report consistency, choice sensitivity and stuck rate",
+        "another candidate) and report consistency, choice sensitivity and stuck rate (not "
+        "for goal tasks: no answer to swap)",
     )
     p.add_argument(
         "--features",
@@ -320,7 +300,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
-    goal_files = [p for p in args.tasks if p.endswith(".bddl") and _is_goal_file(p)]
+    # deferred: rsb --help imports this module (the source lookup reads the task language)
+    from rsb_mj.tables.episode_source import is_goal_source
+
+    goal_files = [p for p in args.tasks if is_goal_source(p)]
     named = [name for name in args.suite if goal_suite(name)]
     if goal_files or named:
         args.tasks, args.suite, skipped = _goal_sources(args, goal_files, named)
@@ -338,16 +321,32 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     """:func:`run` once the sources are known: ``skipped`` lists a goal run's suite files
     that are not run (None for a question run)."""
-    # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.evaluation.runner import EvalConfig, forget, run_eval
+    from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
+    from rsb_mj.evaluation.faults import POLICY_FAULT
+    from rsb_mj.evaluation.metrics import pair_metrics, summarize
+    from rsb_mj.evaluation.run_folder import RunFolder
+    from rsb_mj.evaluation.runner import EvalConfig, run_eval
+    from rsb_mj.evaluation.tables import (
+        SEMANTIC_GAP_NOTE,
+        TERMINAL_FAULTS,
+        TERMINAL_LEGEND,
+        TERMINAL_NOTE,
+        ablation_table,
+        markdown,
+        pair_table,
+        plain,
+        semantic_gap_table,
+        terminal_table,
+    )
 
     if args.episodes is None:
         args.episodes = 10
     if args.out is None:
         raise EvalError("--out DIR is required: the run directory (resumed if present)")
+    folder = RunFolder(args.out)
     for policy in args.forget:
-        dropped = forget(args.out, policy)
-        print(f"rsb eval: forgot {dropped} records of {policy} in {args.out / RECORDS_FILE}")
+        dropped = folder.forget(policy)
+        print(f"rsb eval: forgot {dropped} records of {policy} in {folder.records_file}")
     if args.forget and not args.policy:
         return 0
     if args.name and len(set(args.policy)) != len(args.policy):
@@ -425,10 +424,10 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     if pairs:
         print("\ncounterfactual pairs (same scene, the answer moved to another candidate):")
         print(markdown(pair_table(pairs)))
-    print(f"records: {args.out / 'episodes.jsonl'}; report: rsb report {args.out}")
+    print(f"records: {folder.records_file}; report: rsb report {args.out}")
     if args.features:
         kept = sum(1 for r in records if r.features and r.features.get("file"))
-        print(f"features: {kept} of {len(records)} episodes in {args.out / 'features'}; "
+        print(f"features: {kept} of {len(records)} episodes in {folder.features_dir}; "
               f"probe: rsb probe {args.out}")  # fmt: skip
     faults = [r for r in records if r.termination == POLICY_FAULT]
     if faults:
@@ -438,16 +437,6 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         print(error_summary(errors), file=sys.stderr)
         return EXIT_ERRORS
     return 0
-
-
-def _is_goal_file(path: str) -> bool:
-    """True for a task file without ``(:question ...)`` (a goal task); a file that does not
-    parse is left to the question path, which reports it."""
-
-    try:
-        return is_goal_task(parse_file(path))
-    except TaskError:
-        return False
 
 
 def _goal_sources(
@@ -462,6 +451,8 @@ def _goal_sources(
         EvalError: for goal and question tasks in one run, or an ``--assets`` folder that
             is not one.
     """
+    from rsb_mj.lang.goal_task import load_goal_task, warnings_of
+    from rsb_mj.scene.assets import resolve_object_source
 
     if len(files) != len(args.tasks) or len(suites) != len(args.suite):
         given = [*files, *suites]
@@ -470,7 +461,7 @@ def _goal_sources(
             f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
             f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
-    # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.tables.episode_source import goal_row_source, task_path
     from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
     resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
@@ -502,6 +493,8 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
     """Print a goal run's success per task and suite (:func:`rsb_mj.evaluation.
     goal_metrics.goal_summary`), its first failures, and the suite files not run; the exit
     status (:data:`EXIT_ERRORS` when files were skipped or episodes ended in errors)."""
+    from rsb_mj.evaluation.goal_metrics import goal_summary
+    from rsb_mj.evaluation.run_folder import RunFolder
 
     print(goal_summary(records))
     failed = [r for r in records if not r.success and r.failure_reason and not r.is_error]
@@ -509,7 +502,7 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
         print(f"  {Path(r.suite).name} seed {r.seed} {r.policy}: {r.failure_reason}",
               file=sys.stderr)  # fmt: skip
     if not args.out.name.startswith("rsb-goal-"):
-        print(f"records: {args.out / RECORDS_FILE}; report: rsb report {args.out}")
+        print(f"records: {RunFolder(args.out).records_file}; report: rsb report {args.out}")
     errors = [r for r in records if r.is_error]
     if errors:
         print(error_summary(errors), file=sys.stderr)
@@ -526,6 +519,8 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
 def _unbuildable(path: Path) -> str:
     """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
     positions and tier), or ``""`` when it builds (a parse, no scene)."""
+    from rsb_mj.errors import TaskError
+    from rsb_mj.lang.goal_task import load_goal_task
 
     try:
         load_goal_task(path)

@@ -15,7 +15,6 @@ nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,11 +69,29 @@ class InternalError(Exception):
 
 def lint_file(path: Path, *, target: str | None = None) -> tuple[str | None, list]:
     """:func:`rsb_mj.lang.linter.lint_file` (imported on first use: ``--explain`` and usage
-    errors skip the parser and the rules)."""
-    # deferred: rsb --help imports every command module, not the stages they run
+    errors skip the parser and the rules), and for a shipped goal file whose frozen table is
+    short, RSB535 (:func:`rsb_mj.tables.goal.short_table_findings`: the tables' stage, after
+    the linter's)."""
     from rsb_mj.lang.linter import lint_file as lint
 
-    return lint(path, target=target)
+    text, diagnostics = lint(path, target=target)
+    parsed = text is not None and not any(d.code.startswith("RSB1") for d in diagnostics)
+    if parsed and _in_goal_suite(path):  # the tables (and numpy) only for shipped goal files
+        from rsb_mj.tables.goal import short_table_findings
+
+        diagnostics = [*diagnostics, *short_table_findings(path, text, target=target)]
+    return text, diagnostics
+
+
+def _in_goal_suite(path: Path) -> bool:
+    """Whether ``path`` lies in a shipped goal suite's folder (``tasks/libero``,
+    ``tasks/vla_arena``)."""
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.suites import GOAL_SUITES
+
+    resolved = path.resolve()
+    root = tasks_dir().resolve()
+    return any(resolved.is_relative_to(root / s.folder) for s in GOAL_SUITES.values())
 
 
 def _lint_one(path: Path, target: str | None = None) -> tuple[str | None, list]:
@@ -103,7 +120,6 @@ JOBS_DEPRECATED = (
 
 def find_rule(key: str) -> Rule | None:
     """The rule with code or name ``key`` (case-insensitive), or None."""
-    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.lang.rules.base import RULES
 
     key = key.strip()
@@ -153,7 +169,6 @@ def _source(
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb lint``; returns the exit status."""
     if args.explain or args.rules:
-        # deferred: rsb --help imports every command module, not the stages they run
         from rsb_mj.lang.rules.base import RULES
     if args.explain:
         rule = find_rule(args.explain)
@@ -194,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     findings = [f for found in results for f in found]
     if args.format == "json":
+        import json
+
         print(json.dumps([f["json"] for f in findings], indent=2))
     else:
         if findings:

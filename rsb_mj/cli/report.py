@@ -22,7 +22,6 @@ import argparse
 from pathlib import Path
 
 from rsb_mj.cli._flags import add_out
-from rsb_mj.errors import EvalError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -82,28 +81,30 @@ def check_seals(dirs: list[Path], secret_file: Path | None) -> bool:
     one must be sealed with it. True when some run is sealed.
 
     Raises:
-        EvalError: see :func:`rsb_mj.evaluation.sealed.check_sealed_run`, or for a run that
+        EvalError: see :meth:`rsb_mj.evaluation.run_folder.RunFolder.check_seal`, or for a run that
             is not sealed when ``secret_file`` is given.
     """
-    # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.evaluation.sealed import Seal, check_sealed_run, is_sealed
+    from rsb_mj.errors import EvalError
+    from rsb_mj.evaluation.run_folder import RunFolder
+    from rsb_mj.evaluation.sealed import Seal
 
     seal = Seal.read(secret_file) if secret_file is not None else None
     sealed = False
     for d in dirs:
-        if seal is not None and not is_sealed(d):
+        folder = RunFolder(d)
+        if seal is not None and not folder.is_sealed():
             raise EvalError(
                 f"{d}: not a sealed run (its run.json names no seal, its records carry no "
                 "signature); --secret-file verifies sealed runs only"
             )
-        check_sealed_run(d, seal)
-        sealed = sealed or is_sealed(d)
+        folder.check_seal(seal)
+        sealed = sealed or folder.is_sealed()
     return sealed
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the report and print its Markdown; 0 on success."""
-    # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.errors import EvalError
     from rsb_mj.reporting.report import write_report
 
     out = args.out

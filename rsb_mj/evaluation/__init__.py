@@ -7,7 +7,8 @@ Command line (the README main job; about 3 minutes on 2 cores)::
     rsb report runs/quick                      # Markdown + CSV + PNG in runs/quick/report/
 
 A run directory holds ``run.json`` (split, versions) and ``episodes.jsonl`` (one
-:class:`EpisodeRecord` per finished episode); rerunning the same command resumes it.
+:class:`EpisodeRecord` per finished episode; both read and written by
+:class:`rsb_mj.evaluation.run_folder.RunFolder`); rerunning the same command resumes it.
 Episodes come from the frozen tables (``tasks/episodes``); one attempt per episode: a
 record's ``choice`` is the first candidate grasped, and success needs that choice to be
 correct and the task's ``:goal`` to hold at the end (see :mod:`rsb_mj.scoring.scorer`).

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import is_task_file, label
@@ -152,5 +153,5 @@ def check_suites(
 def _written(folder: Path, names: list[str]) -> list[EpisodeRecord]:
     """Records a stopped run left, in source then row order."""
     order = {name: i for i, name in enumerate(names)}
-    found = [r for r in read_records(folder / RECORDS_FILE) if r.suite in order]
+    found = [r for r in RunFolder(folder).records() if r.suite in order]
     return sorted(found, key=lambda r: (order[r.suite], r.index))

@@ -23,8 +23,6 @@ from rsb_mj.errors import EvalError
 
 #: (suite, split, index, policy, variant): what identifies a record.
 RecordKey = tuple[str, str, int, str, str]
-#: File name of the records inside a run directory.
-RECORDS_FILE = "episodes.jsonl"
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
 from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import Outcome
-from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.scoring.scorer import EpisodeScorer, task_scorer
 from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.version import versions
 
@@ -170,7 +170,7 @@ def env_candidates(u: Any) -> tuple[str, ...]:
     return tuple(u.candidates)
 
 
-def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
+def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer | GoalScorer]) -> bool:
     """Sealed runs: whether an episode whose outcome is decided ends now, i.e. when the
     scorer taking its choice for the answer has decided too (so a wrong choice runs on as
     a right one would); a decision without a choice ends at once, whatever the answer."""
@@ -366,16 +366,10 @@ class Rollout:
             if on_frame:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
-            pacing: dict[str, EpisodeScorer] = {}
-            if isinstance(episode, GoalEpisode):
-                scorer = GoalScorer()  # no candidate to choose: nothing to pace
-            else:
-                scorer = EpisodeScorer.for_problem(self.problem, candidates, episode.target)
-                if self.sealed:
-                    pacing = {
-                        c: EpisodeScorer.for_problem(self.problem, candidates, c)
-                        for c in candidates
-                    }
+            scorer = task_scorer(self.problem, candidates, episode.target)
+            pacing: dict[str, EpisodeScorer | GoalScorer] = {}
+            if self.sealed and episode.target:  # no ?answer bound (a goal): nothing to pace
+                pacing = {c: task_scorer(self.problem, candidates, c) for c in candidates}
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
@@ -446,7 +440,7 @@ class Rollout:
         reason = failure_reason(
             out,
             termination=termination,
-            target="" if isinstance(episode, GoalEpisode) else episode.target,
+            target=episode.target,
             max_steps=max_steps,
             policy=policy.name,
             status=ending.status,
@@ -614,10 +608,10 @@ def goal_record(
     goal: dict[str, str] | None = None,
 ) -> EpisodeRecord:
     """The record of a goal task's episode: ``suite`` the task file (as the job names it),
-    ``index`` its row, ``task`` the file's name, the goal fields from ``goal``
-    (``GoalEnv.goal_info``: tier, semantics, objects, fingerprint; None when unknown) and
-    the failure's class; the question columns empty (no question, no candidate, no
-    choice)."""
+    ``index`` its row, ``task`` the file's name, ``variant`` its instruction ablation, the
+    goal fields from ``goal`` (``GoalEnv.goal_info``: tier, semantics, objects, fingerprint;
+    None when unknown) and the failure's class; the question columns empty (no question, no
+    candidate, no choice)."""
     goal = goal or {}
     return EpisodeRecord(
         suite=episode.task,
@@ -646,6 +640,7 @@ def goal_record(
         max_steps=max_steps,
         wall_s=0.0,
         privileged=privileged,
+        variant=episode.variant,
         error=error,
         error_kind=error_kind,
         failure_reason=reason,

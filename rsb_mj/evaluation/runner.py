@@ -1,18 +1,15 @@
 """The resumable evaluation runner behind ``rsb eval``.
 
-A run directory holds ``episodes.jsonl`` (one record per finished episode, see
-:mod:`rsb_mj.evaluation.records`), ``run.json`` (the split, levels and control rate, the
-versions it started with, and per suite the task's digest: the sha256 of its task file and
-of every file that names, :mod:`rsb_mj.lang.digest`) and ``.rsb.lock`` (see
-:mod:`rsb_mj.lock`: one writer per folder; a second run on the same folder is refused with
-the holder's pid). Running the same command again resumes: jobs with a scored record are
-skipped; jobs without a record, or whose record is an *error* (``termination == "error"``:
-a fault outside the policy, never scored), run again. A fault of the policy itself is a
-scored failure (``termination == "policy_fault"``, :mod:`rsb_mj.evaluation.faults`), not
-rerun. A resumed run is
-refused when it asks another split, level, control rate, step limit or tables (``--tables``:
-private tables, whose manifest's sha256 ``run.json`` keeps as ``tables``), or when a task
-changed since (its file, its question bank or a template file: the message names the file).
+It writes into a run folder (:class:`~rsb_mj.evaluation.run_folder.RunFolder`: ``run.json``,
+``episodes.jsonl``, ``features/``, ``videos/`` and ``.rsb.lock``; one writer per folder, a
+second run on the same folder is refused with the holder's pid). Running the same command
+again resumes: jobs with a scored record are skipped; jobs without a record, or whose record
+is an *error* (``termination == "error"``: a fault outside the policy, never scored), run
+again. A fault of the policy itself is a scored failure (``termination == "policy_fault"``,
+:mod:`rsb_mj.evaluation.faults`), not rerun. A resumed run is refused when it asks another
+split, level, control rate, step limit or tables (``--tables``: private tables, whose
+manifest's sha256 ``run.json`` keeps as ``tables``), or when a task changed since (its
+file, its question bank or a template file: the message names the file).
 Only the parent process writes records, one atomic append per finished episode, so a kill
 loses at most the episodes in flight (they rerun) and never duplicates one; an append that
 fails (full disk, ``ulimit -f``) stops the run with a :class:`~rsb_mj.atomic.WriteError`
@@ -54,30 +51,28 @@ instruction ablations.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
+from rsb_mj.atomic import WriteError
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
-from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
+from rsb_mj.evaluation.ablations import (
+    COUNTERFACTUAL,
+    GOAL_INSTRUCTION_MODES,
+    GOAL_MODE_REFUSALS,
+    INSTRUCTION_MODES,
+)
 from rsb_mj.evaluation.faults import policy_fault
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
-from rsb_mj.evaluation.records import (
-    RECORDS_FILE,
-    EpisodeRecord,
-    RecordKey,
-    append_record,
-    read_records,
-    repair,
-)
-from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign, verify
-from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.run_folder import RunFolder, RunSettings
+from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign
+from rsb_mj.evaluation.video import video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
     SettingsEnvFactory,
@@ -85,24 +80,18 @@ from rsb_mj.evaluation.worker import (
     error_record,
     run_job,
 )
-from rsb_mj.lang.digest import TaskDigest
 from rsb_mj.lang.files import allow_roots
-from rsb_mj.lock import lock_folder
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.child import forbid_memory_access
 from rsb_mj.policies.spec import BUILTIN, builds_in_workers, check_spec
 from rsb_mj.probing.capture import FeatureMode
-from rsb_mj.probing.store import FEATURES_DIR
 from rsb_mj.progress import progress
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
-from rsb_mj.tables.episode_source import Source, resolve, tables_sha256
-from rsb_mj.version import versions
+from rsb_mj.tables.episode_source import Source, resolve, split_goal_row_source, tables_sha256
 
-#: Name of the run description inside a run directory.
-RUN_FILE = "run.json"
 #: How an Act2Answer episode starts (``--a2a-start``): the cube in the left gripper as the
 #: paper runs it (``held``, the task files' ``(Grasped cube left_gripper)``), or on the
 #: table, hands empty (``table``: the variant with a grasp).
@@ -351,26 +340,31 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     )
 
 
-#: The instruction modes a goal task runs (its ``:language``, as written).
-GOAL_VARIANTS = ("original",)
 #: The built-in policies that run a goal task; the others choose among a question's candidates.
 GOAL_BUILTINS = ("expert", "noop")
 
 
 def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
-    """Refuse what goal task files do not run: counterfactual twins and instruction modes
-    other than :data:`GOAL_VARIANTS` (no question to change)."""
+    """Refuse what goal task files do not run: counterfactual twins (no answer to move),
+    instruction modes other than :data:`~rsb_mj.evaluation.ablations.GOAL_INSTRUCTION_MODES`
+    (no question, options or mapping to change), the train split of a bare-seed file (its
+    rows are seeds; a goal suite's file has train rows) and question baselines."""
     goal = [s for s in sources if s.goal]
     if not goal:
         return
     what = f"{goal[0].given} is a goal task (no (:question ...))"
-    if config.split != "eval":
+    seeded = [s for s in goal if split_goal_row_source(s.given) is None]
+    if config.split != "eval" and seeded:
         raise EvalError(
-            f"--split {config.split}: {what}, whose rows are seeds (the same in every split); "
-            "choose other seeds with --start"
+            f"--split {config.split}: {seeded[0].given} is a goal task file run from bare "
+            "seeds (the same in every split); choose other seeds with --start (a goal "
+            "suite's files have train rows: rsb eval --suite vla-arena --split train)"
         )
     if config.counterfactual:
-        raise EvalError(f"--counterfactual: {what}, which has no answer to move")
+        raise EvalError(
+            f"--counterfactual: {what}; a counterfactual twin swaps the question for one "
+            "whose answer is another candidate, and a goal task has no answer to swap"
+        )
     for spec in config.policies:
         if spec in BUILTIN and spec not in GOAL_BUILTINS:
             raise EvalError(
@@ -379,10 +373,11 @@ def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
                 "(or your own policy)"
             )
     for mode in config.instructions:
-        if mode not in GOAL_VARIANTS:
+        if mode not in GOAL_INSTRUCTION_MODES:
+            why = GOAL_MODE_REFUSALS.get(mode, "not an instruction mode")
             raise EvalError(
-                f"--instruction {mode}: {what}; valid choices for goal tasks: "
-                f"{', '.join(GOAL_VARIANTS)}"
+                f"--instruction {mode}: {what}: {why}; valid choices for goal tasks: "
+                f"{', '.join(GOAL_INSTRUCTION_MODES)}"
             )
 
 
@@ -425,6 +420,7 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
     _check_bounds(config, sources)
     jobs = []
     labels = config.labels
+    folder = RunFolder(config.out)
     for source in sources:
         name = source.name
         limit = config.max_steps or round(source.max_steps * config.control_hz / BASE_CONTROL_HZ)
@@ -433,7 +429,7 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
                 video = ""
                 if index in config.videos:
                     file = video_file(name, labels[spec], config.split, index, variant)
-                    video = str(config.out / VIDEOS_DIR / file)
+                    video = str(folder.videos_dir / file)
                 jobs.append(
                     Job(
                         name,
@@ -447,7 +443,7 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
                         episode_timeout_s=config.episode_timeout_s,
                         variant=variant,
                         features=config.features,
-                        features_dir=str(config.out / FEATURES_DIR) if config.features else "",
+                        features_dir=str(folder.features_dir) if config.features else "",
                         feature_modules=config.feature_modules,
                         tables=str(config.tables or ""),
                         sealed=config.sealed,
@@ -481,122 +477,22 @@ def preflight(config: EvalConfig, specs: list[str]) -> None:
             policy.close()
 
 
-def _prepare(config: EvalConfig, digests: dict[str, TaskDigest], seal: Seal | None = None) -> Path:
-    """Check the run description of ``config.out`` (the folder is locked) against the config
-    and the tasks' digests, record new suites' digests; returns the records path with a torn
-    last line cut off."""
-    run_file = config.out / RUN_FILE
-    if run_file.exists():
-        try:
-            previous = json.loads(run_file.read_text())
-        except json.JSONDecodeError as exc:
-            raise EvalError(
-                f"{run_file}:{exc.lineno}:{exc.colno}: not a valid run description "
-                f"({exc.msg}); fix or remove it, or use another --out"
-            ) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise EvalError(f"{run_file}: cannot read the run description ({exc})") from None
-        if not isinstance(previous, dict) or not isinstance(previous.get("split"), str):
-            raise EvalError(
-                f"{run_file}: not a valid run description (expected an object with a "
-                f"'split' string); fix or remove it, or use another --out"
-            )
-        if previous["split"] != config.split:
-            raise EvalError(
-                f"{run_file}: this run directory holds split {previous['split']!r}; "
-                f"use another --out for split {config.split!r}"
-            )
-        held_tables, asked_tables = previous.get("tables"), _tables_id(config)
-        if held_tables != asked_tables:
-            held_text = (
-                f"private tables {held_tables[:16]}" if held_tables else "the shipped tables"
-            )
-            asked_text = (
-                f"--tables {config.tables} (private tables {asked_tables[:16]})"
-                if asked_tables
-                else "the shipped tables"
-            )
-            raise EvalError(
-                f"{run_file}: this run directory holds records of {held_text}; use another "
-                f"--out for {asked_text}"
-            )
-        held_seal = (previous.get("sealed") or {}).get("key_id")
-        if held_seal != (seal.key_id if seal else None):
-            raise EvalError(
-                f"{run_file}: this run directory holds "
-                + (f"a sealed run (key id {held_seal[:12]})" if held_seal else "an unsealed run")
-                + "; this command asks "
-                + (f"a sealed run with key id {seal.key_id[:12]}" if seal else "an unsealed one")
-                + ": use another --out"
-            )
-        defaults = {
-            "visual_level": 0,
-            "language_level": 0,
-            "control_hz": BASE_CONTROL_HZ,
-            "a2a_start": "held",
-            "assets": "",
-        }
-        for name, default in defaults.items():
-            held, asked = previous.get(name, default), getattr(config, name)
-            if held != asked:
-                flag = "--" + name.replace("_", "-")
-                raise EvalError(
-                    f"{run_file}: this run directory holds {flag} {held}; use another --out "
-                    f"for {flag} {asked}"
-                )
-        _check_features(run_file, previous, config)
-        tasks = run_tasks.held_tasks(run_file, previous)
-        run_tasks.check_held(run_file, tasks, digests)
-        if any(suite not in tasks for suite in digests):
-            tasks.update({k: run_tasks.entry(d) for k, d in digests.items() if k not in tasks})
-            atomic_write_text(run_file, json.dumps({**previous, "tasks": tasks}, indent=2))
-    else:
-        description = {
-            "split": config.split,
-            "visual_level": config.visual_level,
-            "language_level": config.language_level,
-            "control_hz": config.control_hz,
-            "a2a_start": config.a2a_start,
-            **({"assets": config.assets} if config.assets else {}),
-            "features": config.features,
-            "feature_modules": list(config.feature_modules),
-            "versions": versions(),
-            "renderer": renderer_fingerprint().to_dict(),
-            "tasks": {k: run_tasks.entry(d) for k, d in digests.items()},
-        }
-        if config.tables is not None:
-            description["tables"] = _tables_id(config)
-        if seal is not None:
-            description["sealed"] = {"key_id": seal.key_id}
-        atomic_write_text(run_file, json.dumps(description, indent=2))
-    videos = config.out / VIDEOS_DIR
-    if config.videos and videos.exists() and not videos.is_dir():
-        raise WriteError(f"{videos}: exists and is not a folder (videos go there)")
-    records = config.out / RECORDS_FILE
-    if records.exists() and not records.is_file():
-        raise WriteError(f"{records}: exists and is not a file")
-    try:
-        repair(records)
-    except OSError as exc:
-        raise WriteError(f"{records}: cannot write ({exc.strerror or exc})") from None
-    return records
-
-
-def _check_features(run_file: Path, previous: dict, config: EvalConfig) -> None:
-    """Refuse a resumed run that asks other ``--features`` or ``--feature-modules`` than the
-    run directory started with (its records would mix episodes with and without them)."""
-    held = (str(previous.get("features", "")), tuple(previous.get("feature_modules", ())))
-    asked = (config.features, tuple(config.feature_modules))
-    if held != asked:
-
-        def said(mode: str, modules: tuple[str, ...]) -> str:
-            text = f"--features {mode}" if mode else "no --features"
-            return text + (f" --feature-modules {','.join(modules)}" if modules else "")
-
-        raise EvalError(
-            f"{run_file}: this run directory holds {said(*held)}; use another --out for "
-            f"{said(*asked)}"
-        )
+def run_settings(config: EvalConfig, seal: Seal | None = None) -> RunSettings:
+    """What the run folder of ``config`` keeps and a resumed run must ask again
+    (:class:`~rsb_mj.evaluation.run_folder.RunSettings`)."""
+    return RunSettings(
+        split=config.split,
+        visual_level=config.visual_level,
+        language_level=config.language_level,
+        control_hz=config.control_hz,
+        a2a_start=config.a2a_start,
+        assets=config.assets,
+        features=config.features,
+        feature_modules=tuple(config.feature_modules),
+        tables=config.tables,
+        tables_sha256=_tables_id(config),
+        seal_key_id=seal.key_id if seal else None,
+    )
 
 
 def _tables_id(config: EvalConfig) -> str | None:
@@ -608,16 +504,6 @@ def _check_video_paths(jobs: list[Job]) -> None:
     for job in jobs:
         if job.video and Path(job.video).is_dir():
             raise WriteError(f"{job.video}: is a folder; the video of this episode goes there")
-
-
-def _scored(records: list[EpisodeRecord]) -> dict[RecordKey, EpisodeRecord]:
-    """One record per key: the first scored (non-error) one, else the last error."""
-    out: dict[RecordKey, EpisodeRecord] = {}
-    for r in records:
-        held = out.get(r.key)
-        if held is None or held.termination == "error":
-            out[r.key] = r
-    return out
 
 
 def run_fingerprinted_job(job: Job, env_factory: EnvFactory | None = None) -> EpisodeRecord:
@@ -637,57 +523,6 @@ def _postfix(done: dict[tuple[str, str], list[int]], errors: int) -> str:
     parts = [f"{p}/{s}: {g}G {t}T of {n}" for (p, s), (n, g, t) in done.items()]
     text = "; ".join(parts[-2:])
     return f"{text}; {errors} errors" if errors else text
-
-
-def forget(out: Path, policy: str) -> int:
-    """Drop every record of ``policy`` (its exact name, as the records and reports show it)
-    from the run directory ``out``, under the folder's lock; returns how many were dropped.
-
-    The other lines stay byte for byte; the file is rewritten atomically. Feature archives
-    and videos of the dropped episodes are left in place (a rerun of the policy overwrites
-    them).
-
-    Raises:
-        EvalError: when ``out`` holds no records, or none of ``policy`` (naming those it
-            holds), or is a sealed run (its records are signed as one chain); WriteError
-            when the records cannot be rewritten.
-    """
-    path = out / RECORDS_FILE
-    if not path.is_file():
-        raise EvalError(f"{out}: no {RECORDS_FILE} records to forget {policy!r} from")
-    try:
-        sealed = bool(json.loads((out / RUN_FILE).read_text()).get("sealed"))
-    except (OSError, ValueError, AttributeError):
-        sealed = False
-    if sealed:
-        raise EvalError(
-            f"--forget {policy!r}: {out} is a sealed run, whose records are signed as one "
-            "chain: dropping some would break it; run the policy again in a new --out"
-        )
-    lock = lock_folder(out, "rsb eval --forget")
-    try:
-        repair(path)
-        lines = path.read_bytes().splitlines(keepends=True)
-        held: dict[str, int] = {}
-        kept = []
-        for line in lines:
-            try:
-                name = json.loads(line).get("policy")
-            except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
-                name = None
-            if isinstance(name, str):
-                held[name] = held.get(name, 0) + 1
-            if name != policy:
-                kept.append(line)
-        if policy not in held:
-            valid = ", ".join(repr(name) for name in held) or "none"
-            raise EvalError(
-                f"--forget {policy!r}: {path} holds no records of it; its policies: {valid}"
-            )
-        atomic_write_bytes(path, b"".join(kept))
-    finally:
-        lock.release()
-    return held[policy]
 
 
 def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> list[EpisodeRecord]:
@@ -753,35 +588,17 @@ def _run_eval(
     digests = run_tasks.task_digests(sources)
     if env_factory is None:
         env_factory = configured_env_factory(config)
-    lock = lock_folder(config.out, "rsb eval")
+    folder = RunFolder(config.out)
+    lock = folder.lock("rsb eval")
     try:
-        path = _prepare(config, digests, seal)
-        chain = [verify(path, seal)] if seal else [""]  # a resume goes on from a valid chain
+        folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
+        chain = [folder.verify(seal)] if seal else [""]  # a resume goes on from a valid chain
         rows = range(config.start, config.start + config.episodes)
         if config.tables is None:  # a private table asks each question once
             for note in run_tasks.repeated_questions(sources, rows):
                 print(f"rsb eval: warning: {note}", file=sys.stderr)
         _check_video_paths(jobs)
-        existing = _scored(read_records(path))
-        run_tasks.check_records(path, existing.values(), digests)
-        stale = [
-            j
-            for j in jobs
-            if j.key in existing
-            and existing[j.key].termination != "error"
-            and existing[j.key].max_steps != j.max_steps
-        ]
-        if stale:
-            old = existing[stale[0].key].max_steps
-            raise EvalError(
-                f"{path}: {len(stale)} of these episodes were run with a step limit of {old}, "
-                f"this command asks {stale[0].max_steps}; use another --out"
-            )
-        todo = [
-            job
-            for job in jobs
-            if job.key not in existing or existing[job.key].termination == "error"
-        ]
+        existing, todo = folder.resume(jobs, digests)
         if seal is not None:
             todo = sealed_order(todo, seal)
         preflight(config, [job.policy for job in todo])
@@ -801,9 +618,9 @@ def _run_eval(
             record = policy_fault(record, sealed=config.sealed)
             if seal is not None:
                 line, chain[0] = sign(record, seal, chain[0])
-                append_record(path, record, line)
+                folder.append(record, line)
             else:
-                append_record(path, record)
+                folder.append(record)
             existing[record.key] = record
             if record.termination == "error":
                 errors[0] += 1

@@ -12,7 +12,8 @@ from). From it come two keys, both HMACs of it (:meth:`Secret.digest`), so neith
   without it)`` (:func:`sign`), the first line chained to ``""``. ``rsb report`` (given the
   secret) checks every line (:func:`verify`): an edited, inserted, moved or foreign line
   (another run's, another secret's) is refused with ``file:line``, and so is a run folder
-  that says it is sealed but whose lines are not signed.
+  that says it is sealed but whose lines are not signed
+  (:meth:`~rsb_mj.evaluation.run_folder.RunFolder.check_seal`).
 
 A policy's own faults are scored failures in every run (:mod:`rsb_mj.evaluation.faults`);
 a sealed run also counts every fault of a policy server during an episode as the server's
@@ -148,53 +149,9 @@ def verify(path: Path, seal: Seal) -> str:
     return previous
 
 
-def _sealed_info(run_dir: Path) -> dict[str, Any] | None:
-    try:
-        info = json.loads((Path(run_dir) / "run.json").read_text())
-    except (OSError, ValueError):
-        return None
-    sealed = info.get("sealed") if isinstance(info, dict) else None
-    return sealed if isinstance(sealed, dict) else None
-
-
-def is_sealed(run_dir: Path) -> bool:
-    """Whether ``run_dir`` is a sealed run: its ``run.json`` says so, or one of its records
-    carries a signature (so that removing the mark from ``run.json`` hides nothing)."""
-    if _sealed_info(run_dir) is not None:
-        return True
-    # the key as a JSON key: inside a string value its quotes would be escaped
-    mark = f'"{SIGNATURE}": "'.encode()
-    return any(mark in line for _, line in _lines(Path(run_dir) / "episodes.jsonl"))
-
-
-def check_sealed_run(run_dir: Path, seal: Seal | None) -> None:
-    """Verify the records of ``run_dir`` when it is a sealed run (:func:`is_sealed`).
-
-    Raises:
-        EvalError: for a sealed run without ``seal`` (give ``--secret-file``), one signed
-            with another secret, or a record that fails :func:`verify`.
-    """
-    if not is_sealed(run_dir):
-        return
-    sealed = _sealed_info(run_dir) or {}
-    if seal is None:
-        raise EvalError(
-            f"{run_dir}: a sealed run; its records are verified with the secret it was run "
-            "with: give --secret-file FILE"
-        )
-    if sealed.get("key_id") != seal.key_id:
-        raise EvalError(
-            f"{Path(run_dir) / 'run.json'}: the run was sealed with another secret "
-            f"(key id {str(sealed.get('key_id'))[:12]}, this secret's {seal.key_id[:12]})"
-        )
-    verify(Path(run_dir) / "episodes.jsonl", seal)
-
-
 __all__ = [
     "SIGNATURE",
     "Seal",
-    "check_sealed_run",
-    "is_sealed",
     "read_seal",
     "sealed_order",
     "sign",

@@ -30,8 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.env import RsbEnv
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
@@ -46,21 +44,16 @@ from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
-from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.scoring.outcome import Outcome
-from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import (
     goal_task,
-    is_goal_source,
-    is_task_file,
     load_episode,
     load_problem,
     table_rows,
-    task_path,
 )
 from rsb_mj.version import versions
 
-#: ``factory(suite_name, split, cameras) -> env``; the default builds ``rsb_mj.env.RsbEnv``.
+#: ``factory(suite_name, split, cameras) -> env``; the default: :func:`default_env_factory`.
 EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
 #: What identifies the environment an episode needs.
 EnvKey = tuple[str, str, tuple[str, ...]]
@@ -118,61 +111,28 @@ _PORTS = Ports()
 
 
 def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any:
-    """``RsbEnv`` for the suite's (or the task file's) task, rendering only ``cameras``; for
-    a goal task file its :class:`~rsb_mj.env.goal_env.GoalEnv` (objects from
-    :func:`~rsb_mj.scene.assets.resolve_object_source`: ``$RSB_MJ_ASSETS``, else the
-    stand-ins)."""
+    """The environment of the source ``suite`` at the default settings, rendering only
+    ``cameras`` (:func:`rsb_mj.env.task_env.task_env`: the task declares which)."""
+    # deferred: MuJoCo is imported when a process builds its first environment
+    from rsb_mj.env.task_env import task_env
 
-    if is_goal_source(suite):
-        return goal_env(suite, cameras)
-    if is_task_file(suite):
-        return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras)
-    s = get_suite(suite)
-    return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras)
-
-
-def goal_env(
-    source: str,
-    cameras: tuple[str, ...],
-    *,
-    assets: str = "",
-    control_hz: int = 20,
-    width: int = 320,
-    height: int = 240,
-    visual_level: int = 0,
-    language_level: int = 0,
-) -> Any:
-    """The :class:`~rsb_mj.env.goal_env.GoalEnv` of the goal task file ``source``, its
-    objects from ``assets`` (``--assets DIR``; ``""``: ``$RSB_MJ_ASSETS``, an installed
-    package's assets, else the stand-ins: :func:`rsb_mj.scene.assets.resolve_object_source`),
-    at the perturbation levels ``visual_level`` and ``language_level`` (0-4).
-    """
-
-    return GoalEnv(
-        goal_task(source),
-        cameras=cameras,
-        width=width,
-        height=height,
-        control_hz=control_hz,
-        objects=resolve_object_source(assets or None),
-        visual_level=visual_level,
-        language_level=language_level,
-    )
+    return task_env(suite, split=split, cameras=cameras)
 
 
 @dataclass(frozen=True)
 class SettingsEnvFactory:
-    """A picklable ``env_factory``: the suite's (or task file's) ``RsbEnv`` with the given
-    settings (``rsb eval --visual-level``, ``--language-level``, ``--control-hz``; ``rsb
-    demos --width``, ``--height``).
+    """A picklable ``env_factory``: the source's environment (:func:`rsb_mj.env.task_env.
+    task_env`) with the given settings (``rsb eval --visual-level``, ``--language-level``,
+    ``--control-hz``, ``--a2a-start``, ``--assets``; ``rsb demos --width``, ``--height``).
 
     Attributes:
         visual_level, language_level: VLA-Arena's perturbation levels (0-4).
         control_hz: control rate [Hz] (20 or 50; see ``RsbEnv``).
         width, height: camera image size [px].
-        start_held: ``RsbEnv``'s (``rsb eval --a2a-start held|table``).
+        start_held: a question task holding an object at reset starts with it in the
+            gripper (``rsb eval --a2a-start held|table``).
         assets: a goal task's object folder (``rsb eval --assets DIR``), ``""`` for the
-            default source (:func:`goal_env`).
+            default source.
     """
 
     visual_level: int = 0
@@ -185,25 +145,15 @@ class SettingsEnvFactory:
 
     def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
         """The environment of ``suite`` rendering ``cameras``."""
+        # deferred: MuJoCo is imported when a process builds its first environment
+        from rsb_mj.env.task_env import task_env
 
-        if is_goal_source(suite):
-            return goal_env(
-                suite, cameras, assets=self.assets, control_hz=self.control_hz,
-                width=self.width, height=self.height, visual_level=self.visual_level,
-                language_level=self.language_level,
-            )  # fmt: skip
-        settings = {
-            "visual_level": self.visual_level,
-            "language_level": self.language_level,
-            "control_hz": self.control_hz,
-            "width": self.width,
-            "height": self.height,
-            "start_held": self.start_held,
-        }
-        if is_task_file(suite):
-            return RsbEnv(task_path(suite), suite="", split=split, cameras=cameras, **settings)
-        s = get_suite(suite)
-        return RsbEnv(s.path, suite=s.name, split=split, cameras=cameras, **settings)
+        return task_env(
+            suite, split=split, cameras=cameras, width=self.width, height=self.height,
+            control_hz=self.control_hz, visual_level=self.visual_level,
+            language_level=self.language_level, start_held=self.start_held,
+            assets=self.assets,
+        )  # fmt: skip
 
 
 def build_policy(job: Job) -> Policy:
@@ -330,13 +280,12 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
 
 
 def job_episode(job: Job, problem: Problem) -> Episode | GoalEpisode:
-    """The episode ``job`` runs: its frozen row, with the instruction ablated or the question
-    swapped for its counterfactual twin as ``job.variant`` says; a goal task's row names
-    the job's source as its ``task`` (what its record's ``suite`` is keyed by, whatever
-    path a frozen goal table stores)."""
+    """The episode ``job`` runs: its row (:func:`~rsb_mj.tables.episode_source.
+    load_episode`; a goal task's names the job's source as its ``task``), with the
+    instruction ablated or the question swapped for its counterfactual twin as
+    ``job.variant`` says (a goal task runs ``original``, ``blank`` and ``tokens``: the runner
+    refuses the others, :func:`rsb_mj.evaluation.runner.plan`)."""
     episode = load_episode(job.suite, job.split, job.index, job.tables)
-    if isinstance(episode, GoalEpisode):
-        return episode if episode.task == job.suite else replace(episode, task=job.suite)
     if job.variant == COUNTERFACTUAL:
         rows = table_rows(job.suite, job.split, job.tables)
         return counterfactual_twin(episode, problem, rows)

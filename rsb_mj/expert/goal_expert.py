@@ -13,7 +13,9 @@ closing axes and tilts) and plans, for each goal relation in source order:
   support's top (:data:`HIGH_CLEARANCE` over a high support); the release puts it
   ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate);
 * the **hazards**: the objects the task's ``:cost`` names keep their clearance
-  (:mod:`rsb_mj.expert.hazards`), the mover excepted.
+  (:mod:`rsb_mj.expert.hazards`), the mover and its riders excepted: what stands on or in
+  the mover at ``:init`` (:func:`riders`, VLA-Arena's water balls in a mug) moves with it, so
+  the carry's collision check ignores it.
 
 Usage::
 
@@ -25,7 +27,7 @@ Usage::
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import mujoco
@@ -123,6 +125,36 @@ def placement_order(
     return tuple(done)
 
 
+def riders(
+    mover: str, init: tuple[Relation, ...], objects: Iterable[str], placed: Iterable[str] = ()
+) -> frozenset[str]:
+    """The objects that stand on or in ``mover`` at ``init``, directly or on one another
+    (``(On water_ball_1 mug_1) (On water_ball_2 water_ball_1)``): they move with it when it
+    is carried. A place that is a site counts as its owner among ``objects`` (``mug_1`` of
+    ``mug_1_contain_region``); objects in ``placed`` (the goal's movers, which the expert
+    places itself) are left out."""
+    names = sorted(objects, key=len, reverse=True)  # the longest owner name wins
+
+    def owner(rel: Relation) -> str | None:
+        if rel.kind == "object":
+            return rel.place
+        if rel.kind == "site":
+            return next((o for o in names if rel.place.startswith(o + "_")), None)
+        return None
+
+    skip = set(placed)
+    out: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for rel in init:
+            new = rel.mover not in out and rel.mover not in skip and rel.mover != mover
+            if new and (owner(rel) == mover or owner(rel) in out):
+                out.add(rel.mover)
+                grew = True
+    return frozenset(out)
+
+
 class GoalExpert(PickPlaceExpert):
     """Scripted expert for a :class:`~rsb_mj.env.goal_env.GoalEnv`: moves each goal mover to
     its place in turn (module docstring).
@@ -132,12 +164,18 @@ class GoalExpert(PickPlaceExpert):
         done, failure, phase, side, warnings: as :class:`PickPlaceExpert`.
     """
 
+    #: A knife or a fork is taken by its handle (at least 4 mm of it between the fingers),
+    #: not at the middle of its low blade or neck.
+    top_down_overlap = 0.004
+
     def __init__(
         self, env: Any, *, rng: np.random.Generator | None = None, safe: bool = True
     ) -> None:
         task = env.unwrapped.task
         super().__init__(env, task.goal[0].mover if task.goal else "", rng=rng, safe=safe)
         self.placements: tuple[Relation, ...] = placement_order(task.goal, task.init)
+        #: Geom ids of the objects riding on the current mover (:func:`riders`).
+        self._rider_geoms: set[int] = set()
 
     def _start(self) -> None:
         u = self.env.unwrapped
@@ -388,7 +426,11 @@ class GoalExpert(PickPlaceExpert):
                 self._rest[self.arm.offset : self.arm.offset + 6] = self._target_q
                 self._use(side)
             self.world.zone_center = np.array([xy[0], xy[1], top])
-            mover_geoms = set(w.body_geoms(rel.mover))
+            task = self.env.unwrapped.task
+            movers = {r.mover for r in self.placements}
+            on_it = riders(rel.mover, task.init, task.objects, movers)
+            self._rider_geoms = {g for b in sorted(on_it) for g in w.body_geoms(b)}
+            mover_geoms = set(w.body_geoms(rel.mover)) | self._rider_geoms
             hazards = {g: c for g, c in w.hazards.items() if g not in mover_geoms}
             if self.safe:
                 self.arm.checker.keep_clear(hazards)
@@ -436,7 +478,8 @@ class GoalExpert(PickPlaceExpert):
                 except ExpertError:
                     if extra == PLACE_RAISE[-1]:
                         raise
-            carry = self._move_joint(q_above, 0.0, allowed=obj_geoms)
+            riding = (*obj_geoms, *sorted(self._rider_geoms))  # they move with the mover
+            carry = self._move_joint(q_above, 0.0, allowed=riding)
         finally:
             arm.checker.carry(None)
         yield carry

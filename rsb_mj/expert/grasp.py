@@ -162,7 +162,12 @@ class GraspPlan:
 
 
 def plan_top_down(
-    model: mujoco.MjModel, data: mujoco.MjData, body: str, table_z: float
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+    body: str,
+    table_z: float,
+    *,
+    min_overlap: float = 0.0,
 ) -> GraspPlan:
     """A top-down grasp of ``body`` standing on a table at world height ``table_z``.
 
@@ -171,12 +176,21 @@ def plan_top_down(
     horizontal axis of the object's box; what must fit between them is the part of the
     object above the finger tips (so a bottle is taken by its neck).
 
+    With ``min_overlap`` [m] > 0, an object so low that the tips stop at the table's
+    clearance is taken by its part that rises at least ``min_overlap`` above the tips, where
+    it has one (a knife by its 12 mm handle, not at the middle of its 6 mm blade).
+
     Raises:
         ExpertError: if that part is wider than the gripper along every horizontal axis.
     """
     box = object_box(model, data, body)
     z = max(box.top - GRASP_DEPTH, table_z + TIP_CLEARANCE + TIP_PAST_TCP)
-    points = slice_above(collision_points(model, data, body), z - TIP_PAST_TCP - 0.003)
+    hulls = collision_points(model, data, body)
+    points = slice_above(hulls, z - TIP_PAST_TCP - 0.003)
+    if min_overlap > 0 and z > box.top - GRASP_DEPTH:  # a low object: tips near the table
+        tall = slice_above(hulls, z - TIP_PAST_TCP + min_overlap)
+        if len(tall):
+            points = tall
     vertical = int(np.argmax(np.abs(box.axes[2])))
     axes = []
     for i in range(3):

@@ -112,6 +112,10 @@ class PickPlaceExpert:
         warnings: problems the expert worked around (e.g. no collision-free grasp).
     """
 
+    #: A low object is taken where it rises this far [m] above the finger tips
+    #: (:func:`~rsb_mj.expert.grasp.plan_top_down`'s ``min_overlap``; 0: at its middle).
+    top_down_overlap = 0.0
+
     def __init__(
         self,
         env: Any,
@@ -303,7 +307,9 @@ class PickPlaceExpert:
         """
         w, arm = self.world, self.arm
         body = self.mover
-        grasp = plan_top_down(w.model, w.data, body, w.table_top_z)
+        grasp = plan_top_down(
+            w.model, w.data, body, w.table_top_z, min_overlap=self.top_down_overlap
+        )
         arm.checker.allowed = set(w.body_geoms(body)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None

@@ -6,11 +6,22 @@ shipped goal suite (``suite: vla-arena-l0``, :data:`rsb_mj.suites.GOAL_SUITES`) 
 vla_arena_l0.yaml`` and friends (:func:`goal_config_path`).
 
 Tasks: one per task file (``name``: its path under ``tasks/``, else as given; ``suite``: the
-goal suite or ``"files"``). Episode ``k`` of a task is the episode of seed ``start + k``: the
-seed draws the layout, exactly as ``rsb eval FILE.bddl --start S`` runs it, so a vla-eval
-episode and an ``rsb eval`` record of the same seed start from the same scene. A suite's file
-that rsb_mj cannot build is left out (named in :attr:`GoalBenchmark.skipped`); a file named
-in ``files`` that cannot be built is refused with its itemised list and tier.
+goal suite or ``"files"``). Episodes, as ``rsb eval`` runs them:
+
+* a suite's file: episode ``k`` is row ``start + k`` of the file's rows in the suite's
+  **frozen table** (``split: eval``, the default, or ``train``; :mod:`rsb_mj.tables.goal`):
+  its seed and frozen layout, the episode ``rsb eval --suite SUITE --split S --start
+  start`` runs as its row ``start + k`` (``episodes_per_task`` at most
+  ``max_episodes_per_task``, the table's 5 eval or 20 train rows per file less ``start``);
+* a file given in ``files`` (your own, or a shipped one named by path): episode ``k`` is
+  the bare seed ``start + k``, which draws the layout, exactly as ``rsb eval FILE.bddl
+  --start start`` runs it.
+
+So a vla-eval episode and an ``rsb eval`` record of the same row or seed start from the same
+scene. A suite's file that rsb_mj cannot build, or whose frozen table is short (the
+manifest's ``short``: seeds without a valid layout were skipped), is left out (named in
+:attr:`GoalBenchmark.skipped`, as ``rsb eval --suite`` names it); a file named in ``files``
+that cannot be built is refused with its itemised list and tier.
 
 Observation, action, grippers' convention, modes and recording: as
 :class:`rsb_mj.integrations.vla_eval.RsbBenchmark` (ALOHA camera names, 14-D joint
@@ -36,13 +47,15 @@ from vla_eval.recording import NullEpisodeRecorder
 from vla_eval.types import Action, EpisodeResult, Task
 
 from rsb_mj.datasets.lerobot import CONVENTION
+from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EnvError, RsbError, TaskError
 from rsb_mj.integrations.vla_eval import CONFIGS_DIR, VIDEO_CAMERA, RsbBenchmark
 from rsb_mj.lang.goal_task import load_goal_task
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.assets import resolve_object_source
+from rsb_mj.splits import SPLITS
 from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES, goal_suite
+from rsb_mj.tables.goal import GOAL_ROWS, file_rows, short_files, task_key
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 #: The task dict's ``suite`` for files given by path.
@@ -72,9 +85,11 @@ class GoalBenchmark(RsbBenchmark):
     """Goal task files as a vla-eval ``StepBenchmark`` (module docstring).
 
     Args:
-        suite: a goal suite's name (``vla-arena``, ``vla-arena-l0``, ``libero-layouts``).
-        files: task files instead of (or besides) a suite.
-        start: the first seed.
+        suite: a goal suite's name (``vla-arena``, ``vla-arena-l0``, ``libero-layouts``):
+            its files run their frozen table's rows.
+        files: task files instead of (or besides) a suite: they run bare seeds.
+        split: the suite's table, ``"eval"`` (default) or ``"train"``.
+        start: the first table row of a suite's file; the first seed of a file in ``files``.
         max_steps: the step limit of an episode (control steps at 20 Hz).
         width, height, quality, send_wrist_image, send_state, convention: as
             :class:`~rsb_mj.integrations.vla_eval.RsbBenchmark`'s.
@@ -84,7 +99,8 @@ class GoalBenchmark(RsbBenchmark):
 
     Attributes:
         files: the task files run, one vla-eval task each.
-        skipped: a suite's files rsb_mj cannot build (each its itemised list and tier).
+        skipped: a suite's files not run: the itemised list and tier of one rsb_mj cannot
+            build, or the row count and the manifest's reason of one whose table is short.
     """
 
     #: Step-row fields this benchmark records.
@@ -95,6 +111,7 @@ class GoalBenchmark(RsbBenchmark):
         self,
         suite: str | None = None,
         files: list[str] | None = None,
+        split: str = "eval",
         start: int = 0,
         max_steps: int = GOAL_MAX_STEPS,
         width: int = 320,
@@ -112,8 +129,11 @@ class GoalBenchmark(RsbBenchmark):
             raise RsbError("name a goal suite (suite: vla-arena-l0) or task files (files: [...])")
         if start < 0 or max_steps < 1:
             raise RsbError(f"start {start}, max_steps {max_steps}: need start >= 0, max_steps >= 1")
+        if split not in SPLITS:
+            raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
         self.skipped: list[str] = []
-        paths: list[Path] = []
+        # task name -> (task file, its frozen rows from ``start`` on; None: bare seeds)
+        tasks: dict[str, tuple[Path, tuple[GoalEpisode, ...] | None]] = {}
         self.suite_name = USER_FILES
         if suite is not None:
             found = goal_suite(suite)
@@ -121,19 +141,33 @@ class GoalBenchmark(RsbBenchmark):
                 raise RsbError(
                     f"unknown goal suite {suite!r}; valid choices: {', '.join(GOAL_SUITES)}"
                 )
+            if start >= GOAL_ROWS[split]:
+                raise RsbError(
+                    f"start {start}: the {found.name} {split} table has rows "
+                    f"0..{GOAL_ROWS[split] - 1} per task file"
+                )
             self.suite_name = found.name
+            reasons = short_files(found.name, split)
             for path in found.files:
                 try:
                     load_goal_task(path)
                 except TaskError as exc:
                     self.skipped.append(str(exc))
                     continue
-                paths.append(path)
+                rows = file_rows(found.name, split, path)
+                if len(rows) < GOAL_ROWS[split]:
+                    why = reasons.get(task_key(path), "no reason in the manifest")
+                    self.skipped.append(
+                        f"{path}: its frozen {split} table has {len(rows)} rows ({why})"
+                    )
+                    continue
+                tasks[_task_name(path)] = (path, rows[start:])
         for given in files or ():
             load_goal_task(Path(given))  # refused with its itemised list and tier
-            paths.append(Path(given))
-        self.files = list(dict.fromkeys(paths))
-        self._names = {_task_name(p): p for p in self.files}
+            tasks.setdefault(_task_name(Path(given)), (Path(given), None))
+        self._tasks = tasks
+        self.files = [path for path, _ in tasks.values()]
+        self.split = split
         self.start, self.max_steps = int(start), int(max_steps)
         self.sealed = False
         self.send_wrist_image = bool(send_wrist_image)
@@ -163,37 +197,54 @@ class GoalBenchmark(RsbBenchmark):
 
     def get_tasks(self) -> list[Task]:
         """One task per file: ``{"name": its path under tasks/, "suite": ...}``."""
-        return [{"name": name, "suite": self.suite_name} for name in self._names]
+        return [{"name": name, "suite": self.suite_name} for name in self._tasks]
 
     def get_metadata(self) -> dict[str, Any]:
-        """The step limit; seeds are unbounded."""
-        return {"max_steps": self.max_steps}
+        """The step limit and, for a suite, the rows each file's table holds from ``start``
+        (files given by path run seeds: unbounded)."""
+        rows = [len(r) for _, r in self._tasks.values() if r is not None]
+        if not rows:
+            return {"max_steps": self.max_steps}
+        return {"max_steps": self.max_steps, "max_episodes_per_task": min(rows)}
 
     def get_metric_keys(self) -> dict[str, str]:
         """Means of the success flag and of the cumulative cost (files with a ``:cost``)."""
         return {"success": "mean", "cost": "mean"}
 
     def reset(self, task: Task) -> Any:
-        """Reset the task file's environment on seed ``start + task["episode_idx"]``.
+        """Reset the task file's environment on its episode ``task["episode_idx"]``: the
+        frozen row ``start + k`` of a suite's file, the seed ``start + k`` of a given file.
 
         Raises:
-            RsbError: for a task name this benchmark does not hold (naming the valid ones).
+            RsbError: for a task name this benchmark does not hold (naming the valid ones),
+                or an episode beyond a suite file's table.
+            LayoutError: for a frozen row that is no valid start on this build.
         """
         name = str(task.get("name", ""))
-        path = self._names.get(name)
-        if path is None:
-            valid = ", ".join(list(self._names)[:5]) + (", ..." if len(self._names) > 5 else "")
+        entry = self._tasks.get(name)
+        if entry is None:
+            valid = ", ".join(list(self._tasks)[:5]) + (", ..." if len(self._tasks) > 5 else "")
             raise RsbError(f"task {name!r} is not one of this benchmark's files ({valid})")
+        path, rows = entry
+        k = int(task.get("episode_idx", 0))
+        if rows is not None and not 0 <= k < len(rows):
+            raise RsbError(
+                f"episode {k} of {name}: the {self.suite_name} {self.split} table has "
+                f"{len(rows)} rows from row {self.start} (episodes_per_task <= {len(rows)})"
+            )
         if self._env_file != path:
             from rsb_mj.env.goal_env import GoalEnv  # MuJoCo and the scene: on first use
+            from rsb_mj.scene.assets import resolve_object_source
 
             if self._env is not None:
                 self._env.close()
             objects = resolve_object_source(self._assets)
             self._env = GoalEnv(path, max_steps=self.max_steps, objects=objects, **self._env_kwargs)
             self._env_file = path
-        seed = self.start + int(task.get("episode_idx", 0))
-        obs, info = self._env.reset(seed=seed)
+        if rows is None:
+            obs, info = self._env.reset(seed=self.start + k)
+        else:
+            obs, info = self._env.reset(options={"episode": rows[k]})
         self._instruction = info["instruction"]
         self._reset_state = np.array(obs["state"], dtype=np.float64)
         self._cost, self._success = 0.0, False

@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.probing.store import entry_layers, load_features
 from rsb_mj.tables.episode_source import load_episode
 
@@ -163,7 +164,7 @@ def load_probe_sets(
     empty = []
     for d in dirs:
         d = Path(d)
-        records = read_records(d / RECORDS_FILE)
+        records = RunFolder(d).records()
         kept = [
             r
             for r in records
@@ -205,7 +206,7 @@ def _probe_set(
         said = entry_layers(r.features or {})
         if [n for n, _ in said] != layout or any(widths[n] != s[1] for n, s in said):
             raise EvalError(
-                f"{d / RECORDS_FILE}: {r.policy} on {suite} row {r.index} has layers "
+                f"{RunFolder(d).records_file}: {r.policy} on {suite} row {r.index} has layers "
                 f"{[(n, s[1]) for n, s in said][:3]}..., row {first.index} of "
                 f"{first_dir} {[(n, widths[n]) for n in layout][:3]}...; a probe compares "
                 "one layout"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_text
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.evaluation.tables import csv_text
 from rsb_mj.probing.dataset import ProbeSet, load_probe_sets
 from rsb_mj.probing.probe import LayerResult, ProbeSettings, probe_set
@@ -111,7 +111,7 @@ def probe_runs(
 
 def has_features(run_dir: Path) -> bool:
     """True when a scored record of ``run_dir`` names a features archive."""
-    records = read_records(Path(run_dir) / RECORDS_FILE)
+    records = RunFolder(run_dir).records()
     return any(not r.is_error and r.features and r.features.get("file") for r in records)
 
 

@@ -11,7 +11,7 @@ matrices and the PNG plots. The Markdown renderer
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rsb_mj.evaluation.metrics import SuiteMetrics
@@ -73,9 +73,12 @@ class ReportData:
         confusions: one matrix per (row label, suite).
         plots: the figures (empty with ``plots=False`` or without matplotlib).
         notes: lines shown after the tables (e.g. why the plots were skipped).
-        runs: records per row label (:func:`rsb_mj.reporting.runs.load_runs`).
+        runs: question tasks' records per row label (:func:`rsb_mj.reporting.runs.load_runs`).
         metrics: suite metrics per row label.
-        run_dirs: the run directory of each row label (where its videos and probe file are).
+        run_dirs: the run directory of each row label, of question and goal records (where
+            its videos and probe file are).
+        goals: goal tasks' records per row label (their tables are among ``sections``; the
+            HTML page's episode browser lists them beside the question episodes).
     """
 
     dirs: tuple[Path, ...]
@@ -87,6 +90,7 @@ class ReportData:
     runs: Mapping[str, list[EpisodeRecord]]
     metrics: Mapping[str, list[SuiteMetrics]]
     run_dirs: Mapping[str, Path]
+    goals: Mapping[str, list[EpisodeRecord]] = field(default_factory=dict)
 
     def section(self, key: str) -> Section:
         """The section ``key``.

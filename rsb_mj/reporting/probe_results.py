@@ -21,14 +21,13 @@ computed from (``rsb probe`` does): it is shown only while the records are uncha
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE
+from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.reporting.model import Section
 
 __all__ = ["PROBE_FILE", "PROBE_FORMAT", "probe_sections", "read_probe_tables", "records_sha256"]
@@ -55,10 +54,7 @@ def _table(value: Any, where: str) -> list[list[str]]:
 
 def records_sha256(run_dir: Path) -> str:
     """sha256 of a run directory's records file (``""`` without one)."""
-    try:
-        return hashlib.sha256((Path(run_dir) / RECORDS_FILE).read_bytes()).hexdigest()
-    except FileNotFoundError:
-        return ""
+    return RunFolder(run_dir).records_sha256()
 
 
 def read_probe_tables(path: Path) -> list[tuple[str, str, list[list[str]]]]:

@@ -110,7 +110,8 @@ def build_report(
     every = load_runs(dirs)
     renderers = renderer_lines(every, allow_mixed=allow_mixed_renderers)
     runs = {k: q for k, rs in every.items() if (q := [r for r in rs if not r.is_goal])}
-    goals = [replace(r, policy=k) for k, rs in every.items() for r in rs if r.is_goal]
+    goal_runs = {k: g for k, rs in every.items() if (g := [r for r in rs if r.is_goal])}
+    goals = [replace(r, policy=k) for k, rs in goal_runs.items() for r in rs]
     metrics = {label: summarize(recs) for label, recs in runs.items()}
     if runs:
         header = header_lines(dirs, runs, metrics, renderers, max_error_rate)
@@ -130,7 +131,8 @@ def build_report(
         notes=(),
         runs=runs,
         metrics=metrics,
-        run_dirs=run_dirs_of(dirs, runs),
+        run_dirs=run_dirs_of(dirs, every),
+        goals=goal_runs,
     )
     return with_plots(data) if plots else data
 
@@ -148,10 +150,11 @@ def goal_header_lines(
     return [
         "Runs: " + ", ".join(f"`{d}`" for d in dirs),
         "",
-        "Protocol: goal tasks (LIBERO / VLA-Arena style files): an episode is a seed; success "
-        "is the :goal holding for 10 consecutive control steps; the step limit ends a failed "
-        "episode. Rates in %, Wilson 95% intervals in brackets; cost = mean cumulative :cost "
-        "per episode where a file has one.",
+        "Protocol: goal tasks (LIBERO / VLA-Arena style files): an episode is a row of a goal "
+        "suite's frozen table (a seed and its layout), or a seed of a task file given by path; "
+        "success is the :goal holding for 10 consecutive control steps; the step limit ends a "
+        "failed episode. Rates in %, Wilson 95% intervals in brackets; cost = mean cumulative "
+        ":cost per episode where a file has one.",
         "",
         f"Objects: {', '.join(objects)}",
         "",

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.run_folder import RECORDS_FILE, RunFolder
 from rsb_mj.reporting.validation import check_run, refusal
 
 __all__ = ["load_runs", "row_label", "run_dirs_of"]
@@ -30,7 +31,7 @@ def load_runs(dirs: Sequence[Path]) -> dict[str, list[EpisodeRecord]]:
     runs: dict[str, list[EpisodeRecord]] = {}
     problems: list[str] = []
     for d in dirs:
-        records, found = check_run(Path(d) / RECORDS_FILE)
+        records, found = check_run(RunFolder(d))
         problems += found
         if not records:
             raise EvalError(f"{d}: no {RECORDS_FILE} records; run `rsb eval --out {d}` first")

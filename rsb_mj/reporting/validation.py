@@ -28,11 +28,10 @@ scored as it stands. :func:`record_problems` lists what is wrong with one record
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rsb_mj.choices import CHOICE_COUNTS, LETTERS
 from rsb_mj.evaluation.failure import GOAL_FAILURE_CLASSES
-from rsb_mj.evaluation.records import EpisodeRecord, RecordKey, numbered_records
+from rsb_mj.evaluation.records import EpisodeRecord, RecordKey
+from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 from rsb_mj.tables.episode_source import is_task_file
@@ -179,8 +178,8 @@ def _goal_problems(r: EpisodeRecord) -> list[str]:
     return out
 
 
-def check_run(path: Path) -> tuple[list[EpisodeRecord], list[str]]:
-    """The records of a records file (as :func:`~rsb_mj.evaluation.records.read_records`
+def check_run(folder: RunFolder) -> tuple[list[EpisodeRecord], list[str]]:
+    """The records of a run folder (as :meth:`~rsb_mj.evaluation.run_folder.RunFolder.records`
     chooses them) and every problem found in them, as ``path:line: message``.
 
     Raises:
@@ -189,7 +188,8 @@ def check_run(path: Path) -> tuple[list[EpisodeRecord], list[str]]:
     problems: list[str] = []
     chosen: dict[RecordKey, tuple[int, EpisodeRecord]] = {}
     tasks: dict[tuple[str, str], tuple[int, str]] = {}
-    for line, r in numbered_records(path):
+    path = folder.records_file
+    for line, r in folder.numbered_records():
         problems += [f"{path}:{line}: {p}" for p in record_problems(r)]
         held = chosen.get(r.key)
         if held is not None and not held[1].is_error and not r.is_error:

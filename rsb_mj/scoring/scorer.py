@@ -27,7 +27,9 @@ from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import Expr
 from rsb_mj.lang.goal import ANSWER_VARIABLE
+from rsb_mj.lang.goal_task import is_goal_task
 from rsb_mj.scoring.expression import CompiledExpression, subjects
+from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import (
     ChoiceRule,
     FirstGrasp,
@@ -213,4 +215,29 @@ class EpisodeScorer:
         return out
 
 
-__all__ = ["EpisodeScorer", "compile_task", "signal_plan"]
+def task_scorer(
+    problem: Problem, candidates: tuple[str, ...], target: str
+) -> EpisodeScorer | GoalScorer:
+    """The scorer of one episode of ``problem``, chosen by what the task declares (the one
+    place that looks): a question task's (a ``(:question ...)`` block) is an
+    :class:`EpisodeScorer` binding ``?answer`` to ``target``; a goal task's is a
+    :class:`~rsb_mj.scoring.goal_scorer.GoalScorer` (the ``:goal`` held; no candidate, no
+    choice: ``target`` is ``""``).
+
+    A question task's ``:goal`` (``(And (In ?answer zone) (Released ?answer))``) is a goal
+    with ``?answer`` bound, but its scorer is not the goal scorer over that binding: it
+    also scores the choice (the first candidate grasped, or for Act2Answer the first one
+    the goal holds for; a wrong first grasp decides a failure at once), the grasp (GSR,
+    ``grasp_step``, ``grasped_candidates``, ``in_zone``), and an episode cut before the
+    hold is scored on its last substep; the records read all of these.
+
+    Raises:
+        EvalError: when a question task's expressions cannot be scored or ``target`` is no
+            candidate.
+    """
+    if is_goal_task(problem):
+        return GoalScorer()
+    return EpisodeScorer.for_problem(problem, candidates, target)
+
+
+__all__ = ["EpisodeScorer", "compile_task", "signal_plan", "task_scorer"]

@@ -21,19 +21,25 @@ a file that cannot be built has no row. The VLA-Arena levels
 
 This module reads the tables and checks them against the manifest (the bytes); freezing them
 and re-drawing their rows needs the scene and the goal checker, so it lives in
-:mod:`rsb_mj.env.goal_tables`.
+:mod:`rsb_mj.env.goal_tables`. :func:`short_table_findings` is the lint finding RSB535 of a
+shipped file whose table is short (``rsb lint`` adds it to the file's findings).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EpisodeError, EvalError
+from rsb_mj.lang.diagnostics import Diagnostic
+from rsb_mj.lang.nodes import Span
+from rsb_mj.lang.parser import parse_text
+from rsb_mj.lang.rules.runtime_goal import SHORT_TABLE
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_SUITES, GoalSuite, goal_suite
 from rsb_mj.tables.files import MANIFEST, episodes_dir, read_manifest, sha256, table_name
@@ -203,6 +209,72 @@ def short_files(suite: str, split: str) -> dict[str, str]:
     return dict(goal_entries().get(name, {}).get("short", {}))
 
 
+def _shipped_key(path: str | Path) -> str | None:
+    """:func:`task_key` of a file under ``tasks/``, else None."""
+    try:
+        return task_key(path)
+    except ValueError:
+        return None
+
+
+@cache
+def _short_reasons(manifest: Path, mtime_ns: int) -> dict[str, list[tuple[str, str]]]:
+    """Task file -> ``[(table file, why short)]`` of the goal tables listed in ``manifest``
+    (cached per manifest version)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for name, entry in sorted(goal_entries(manifest.parent).items()):
+        for task, why in entry.get("short", {}).items():
+            out.setdefault(task, []).append((name, why))
+    return out
+
+
+#: The object a short table's reason names last (``... (last: water_ball_1 is not ...``).
+_LAST_OBJECT = re.compile(r"\(last: ([A-Za-z_][\w-]*) ")
+
+
+def short_table_findings(
+    path: str | Path, text: str | None = None, *, target: str | None = None
+) -> list[Diagnostic]:
+    """RSB535 (:data:`~rsb_mj.lang.rules.runtime_goal.SHORT_TABLE`) for the task file
+    ``path`` when it is a shipped goal file whose frozen table is short, else ``[]``: at the
+    declaration of the object the manifest's reason names last (else at ``:init``), with
+    the eval table's reason (else the first short table's); an error with ``target="rsb"``.
+
+    Args:
+        path: the linted file; text: its text (read from ``path`` when None).
+    """
+    key = _shipped_key(path)
+    manifest = episodes_dir() / MANIFEST
+    if key is None or not manifest.is_file():
+        return []
+    reasons = _short_reasons(manifest, manifest.stat().st_mtime_ns).get(key)
+    if not reasons:
+        return []
+    table, why = reasons[0]
+    text = Path(path).read_text(encoding="utf-8") if text is None else text
+    problem = parse_text(text, str(path))
+    span = next((s for name, s in problem.blocks if name == "init"), problem.span)
+    found = _LAST_OBJECT.search(why)
+    for decl in (*problem.fixtures, *problem.objects):
+        if found and decl.name == found.group(1):
+            span = decl.span
+    owner = table.split(".", 1)[0]
+    tables = ", ".join(name for name, _ in reasons)
+    return [
+        Diagnostic(
+            SHORT_TABLE.code,
+            SHORT_TABLE.name,
+            "error" if target == "rsb" else SHORT_TABLE.severity,
+            f"the frozen {owner} table holds too few rows of this file ({table}: {why}); "
+            f"rsb eval --suite, rsb demos --suite and the vla-eval plugin leave it out "
+            f"(short: {tables}); refreeze its rows after changing the scene: "
+            f"rsb episodes build {owner}",
+            str(path),
+            span if isinstance(span, Span) else problem.span,
+        )
+    ]
+
+
 def check_goal_rows(
     suite: str, split: str, n: int, start: int, count_flag: str = "--episodes"
 ) -> None:
@@ -234,6 +306,7 @@ __all__ = [
     "read_goal_table",
     "row_path",
     "short_files",
+    "short_table_findings",
     "suite_episodes",
     "table_suite_of",
     "table_suites",

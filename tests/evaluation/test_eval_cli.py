@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from policies.openpi_server import HORIZON, HoldStateServer
 
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.evaluation.tables import TERMINAL_FAULTS
 from rsb_mj.tables.episode_source import load_episode

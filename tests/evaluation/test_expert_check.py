@@ -11,7 +11,8 @@ from rsb_mj.cli import main
 from rsb_mj.datasets.demo_file import episode_filename, read_demo
 from rsb_mj.datasets.demos import demo_job
 from rsb_mj.evaluation.expert_check import SuiteCheck, check_suites
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord, read_records
+from rsb_mj.evaluation.records import EpisodeRecord, read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.runner import EvalConfig, plan
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import SUITES

@@ -19,8 +19,9 @@ from rsb_mj.evaluation.faults import POLICY_FAULT, policy_fault, server_fault
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.pool import WORKER_DIED, processes
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
 from rsb_mj.evaluation.rollout import Rollout
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.evaluation.worker import error_record
 from rsb_mj.lang import load_task

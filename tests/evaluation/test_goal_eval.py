@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = (
@@ -145,16 +146,45 @@ def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(capsys):
     assert "Traceback" not in err
 
 
-def test_goal_tasks_refuse_counterfactuals_and_ablations(tmp_path, capsys):
+def test_goal_tasks_refuse_counterfactuals_and_question_ablations_saying_why(tmp_path, capsys):
     for extra, message in (
-        (["--counterfactual"], "--counterfactual: "),
-        (["--split", "train"], "--split train: "),
-        (["--instruction", "blank"], "valid choices for goal tasks: original"),
-    ):
+        (["--counterfactual"], "a counterfactual twin swaps the question for one whose answer "
+                               "is another candidate, and a goal task has no answer to swap"),
+        (["--split", "train"], "is a goal task file run from bare seeds (the same in every "
+                               "split); choose other seeds with --start"),
+        (["--instruction", "direct"], ": a goal task has no answer to state (its :language "
+                                      "states the goal already); valid choices for goal "
+                                      "tasks: original, blank, tokens"),
+    ):  # fmt: skip
         rc = main(["eval", str(APPLE), "--policy", "expert", "--episodes", "1",
                    "--out", str(tmp_path / "x"), *extra])  # fmt: skip
         err = capsys.readouterr().err
-        assert rc == 2 and message in err and "is a goal task (no (:question ...))" in err
+        assert rc == 2 and message in err and str(APPLE) in err
+        assert not (tmp_path / "x").exists()
+
+
+def test_instruction_ablations_of_a_goal_task_are_recorded_and_rated_apart(tmp_path, capsys):
+    """--instruction blank/tokens: the same seed under each instruction, the records' variant
+    and instruction, and rates per variant (never pooled with the original's)."""
+    out = tmp_path / "abl"
+    rc = main(["eval", str(APPLE), "--policy", "noop", "--episodes", "1", "--max-steps", "3",
+               "--instruction", "blank", "--instruction", "tokens", "--out", str(out),
+               "--no-progress"])  # fmt: skip
+    text = capsys.readouterr().out
+    assert rc == 0
+    records = {r.variant: r for r in read_records(out / RECORDS_FILE)}
+    assert sorted(records) == ["blank", "original", "tokens"]
+    assert (
+        records["original"].instruction == "Pick the apple on the table and place it on the plate"
+    )
+    assert records["blank"].instruction == ""
+    assert len(records["tokens"].instruction.split()) == 12  # the :language's word count
+    assert {r.seed for r in records.values()} == {0}
+    assert (
+        "| pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl | A0 | noop [blank] | 0/1 |"
+        in text
+    )
+    assert "| noop [tokens] | 0/1 |" in text
 
 
 def test_a_question_run_still_needs_out(capsys):

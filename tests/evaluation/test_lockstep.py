@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.tables.episode_source import load_episode
 

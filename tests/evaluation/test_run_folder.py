@@ -1,13 +1,19 @@
-"""A run folder holds one version of each task: a task file, its question bank or its template
-file edited between two runs into the same --out is refused, naming the file; a bank's rows
-that repeat questions are warned about; a record append that hits ``ulimit -f`` stops the run
-with one line (a real limit, in a child process) and the run resumes afterwards.
+"""The run folder (:class:`rsb_mj.evaluation.run_folder.RunFolder`): its ``run.json`` written
+once and checked on every resume (a different setting refused with its flag and both values),
+its records appended, repaired, read and forgotten, its seal and its lock.
 
-Episodes run against :mod:`fakes` (no MuJoCo); the task files are real files.
+Through ``rsb eval``: a run folder holds one version of each task: a task file, its question
+bank or its template file edited between two runs into the same --out is refused, naming the
+file; a bank's rows that repeat questions are warned about; a record append that hits
+``ulimit -f`` stops the run with one line (a real limit, in a child process) and the run
+resumes afterwards. Those episodes run against :mod:`fakes` (no MuJoCo); the task files are
+real files.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import resource
@@ -20,11 +26,17 @@ import pytest
 
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation import worker
-from rsb_mj.evaluation.records import RECORDS_FILE, numbered_records, read_records
-from rsb_mj.evaluation.runner import RUN_FILE, EvalConfig, run_eval
+from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.records import EpisodeRecord, numbered_records, read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE, RUN_FILE, RunFolder, RunSettings
+from rsb_mj.evaluation.runner import EvalConfig, run_eval
+from rsb_mj.evaluation.sealed import Seal, sign
 from rsb_mj.lang.digest import task_digest
+from rsb_mj.lock import LockedError
+from rsb_mj.tables.private.secret import Secret
 
 from .fakes import fake_env_factory, make_episode
+from .test_metrics import rec
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tasks" / "examples"
@@ -198,3 +210,219 @@ def test_eval_reads_a_bank_outside_the_task_folder_only_under_allow_root(
     )
     assert main([*argv, "--allow-root", str(shared)]) == 0
     assert len(read_records(tmp_path / "run" / RECORDS_FILE)) == 1
+
+
+# ---- RunFolder itself: real files, no episodes ------------------------------------------
+
+MATH = task_digest(ROOT / "tasks" / "rsb_math_4.bddl")
+SEAL = Seal(Secret(b"run-folder test secret, 32 bytes!"))
+
+
+def _rec(index: int, policy: str = "p", **changes) -> EpisodeRecord:
+    return dataclasses.replace(rec(index, grasped=True, success=True, policy=policy), **changes)
+
+
+def _job(index: int, policy: str = "p", max_steps: int = 400) -> Job:
+    return Job("RSB-Math-4", "eval", index, policy, max_steps, "")
+
+
+def test_a_new_folder_gets_its_run_json_with_the_settings_in_order(tmp_path):
+    folder = RunFolder(tmp_path / "run")
+    assert folder.description() is None and folder.records() == []
+    settings = RunSettings("eval", control_hz=50, features="first", feature_modules=("a", "b"))
+    with folder.lock("test"):
+        folder.prepare(settings, {"RSB-Math-4": MATH})
+    written = json.loads((tmp_path / "run" / RUN_FILE).read_text())
+    assert list(written) == [
+        "split", "visual_level", "language_level", "control_hz", "a2a_start", "features",
+        "feature_modules", "versions", "renderer", "tasks",
+    ]  # fmt: skip
+    assert (written["control_hz"], written["features"], written["feature_modules"]) == (
+        50,
+        "first",
+        ["a", "b"],
+    )
+    assert written["tasks"] == {"RSB-Math-4": {"sha256": MATH.sha256, "files": dict(MATH.files)}}
+    assert RunFolder(tmp_path / "run").description() == written  # read back by a new object
+    assert not (tmp_path / "run" / RECORDS_FILE).exists()  # records appear with the first one
+
+
+def test_private_tables_assets_and_a_seal_are_kept_only_when_asked(tmp_path):
+    folder = RunFolder(tmp_path)
+    settings = RunSettings(
+        "eval", assets="/objs", tables=Path("t"), tables_sha256="ab" * 32, seal_key_id="cd" * 32
+    )
+    folder.prepare(settings, {})
+    written = json.loads(folder.run_file.read_text())
+    assert written["assets"] == "/objs" and list(written)[5] == "assets"
+    assert (written["tables"], written["sealed"]) == ("ab" * 32, {"key_id": "cd" * 32})
+    assert folder.is_sealed()
+
+
+HELD = RunSettings("eval", features="first", tables=Path("t"), tables_sha256="ab" * 32)
+ASKED = [
+    ({"split": "train"}, "holds split 'eval'; use another --out for split 'train'"),
+    ({"visual_level": 2}, "holds --visual-level 0; use another --out for --visual-level 2"),
+    ({"language_level": 1}, "holds --language-level 0; use another --out for --language-level 1"),
+    ({"control_hz": 50}, "holds --control-hz 20; use another --out for --control-hz 50"),
+    ({"a2a_start": "table"}, "holds --a2a-start held; use another --out for --a2a-start table"),
+    ({"assets": "/x"}, "holds --assets ; use another --out for --assets /x"),
+    ({"features": ""}, "holds --features first; use another --out for no --features"),
+    (
+        {"feature_modules": ("m",)},
+        "holds --features first; use another --out for --features first --feature-modules m",
+    ),
+    (
+        {"tables": None, "tables_sha256": None},
+        f"holds records of private tables {'ab' * 8}; use another --out for the shipped tables",
+    ),
+    (
+        {"tables": Path("u"), "tables_sha256": "ef" * 32},
+        f"holds records of private tables {'ab' * 8}; use another --out for --tables u "
+        f"(private tables {'ef' * 8})",
+    ),
+    (
+        {"seal_key_id": "cd" * 32},
+        f"holds an unsealed run; this command asks a sealed run with key id {'cd' * 6}: use "
+        "another --out",
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "message"), ASKED, ids=[next(iter(c)) for c, _ in ASKED])
+def test_a_resume_asking_another_setting_is_refused_with_its_flag_and_both_values(
+    tmp_path, changes, message
+):
+    RunFolder(tmp_path).prepare(HELD, {"RSB-Math-4": MATH})
+    before = (tmp_path / RUN_FILE).read_bytes()
+    folder = RunFolder(tmp_path)
+    folder.prepare(HELD, {"RSB-Math-4": MATH})  # the same settings resume
+    with pytest.raises(EvalError) as err:
+        folder.prepare(dataclasses.replace(HELD, **changes), {"RSB-Math-4": MATH})
+    assert str(err.value) == f"{tmp_path / RUN_FILE}: this run directory {message}"
+    assert (tmp_path / RUN_FILE).read_bytes() == before
+
+
+def test_a_suite_new_to_the_folder_is_added_and_a_changed_one_refused(tmp_path):
+    geo = task_digest(EXAMPLES / "geography_6.bddl")
+    RunFolder(tmp_path).prepare(RunSettings("eval"), {"RSB-Math-4": MATH})
+    RunFolder(tmp_path).prepare(RunSettings("eval"), {"geo": geo})
+    assert list(json.loads((tmp_path / RUN_FILE).read_text())["tasks"]) == ["RSB-Math-4", "geo"]
+    with pytest.raises(EvalError) as err:
+        RunFolder(tmp_path).prepare(RunSettings("eval"), {"geo": MATH})
+    assert str(err.value) == (
+        f"{tmp_path / RUN_FILE}: the task of geo changed since this run directory started: "
+        f"rsb_math_4.bddl differ (task sha256 {geo.sha256[:16]} then, {MATH.sha256[:16]} now); "
+        "its records would pool two different tasks; use another --out, or restore the files"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"split": "eval",\n  x}', ":2:3: not a valid run description (Expecting property name"),
+        ("[1]", ": not a valid run description (expected an object with a 'split' string)"),
+        ('{"split": "eval", "tasks": {"a": 1}}', ": not a valid run description ('tasks' must"),
+    ],
+)
+def test_a_run_json_that_is_not_a_run_description_is_refused_naming_it(tmp_path, text, message):
+    (tmp_path / RUN_FILE).write_text(text)
+    with pytest.raises(EvalError) as err:
+        RunFolder(tmp_path).prepare(RunSettings("eval"), {})
+    assert str(err.value).startswith(f"{tmp_path / RUN_FILE}{message}")
+    assert "use another --out" in str(err.value)
+
+
+def test_records_are_appended_repaired_read_and_hashed(tmp_path):
+    folder = RunFolder(tmp_path)
+    assert folder.records_sha256() == ""
+    folder.append(_rec(0))
+    folder.append(_rec(1))
+    data = folder.records_file.read_bytes()
+    assert folder.records_sha256() == hashlib.sha256(data).hexdigest()
+    folder.records_file.write_bytes(data + b'{"suite": "RSB-M')  # killed mid-append
+    assert [r.index for r in folder.records()] == [0, 1]  # the torn line is not read
+    folder.prepare(RunSettings("eval"), {})
+    assert folder.records_file.read_bytes() == data  # ... and cut off before a resume
+    assert [n for n, _ in folder.numbered_records()] == [1, 2]
+
+
+def test_resume_keeps_scored_records_and_reruns_errors_and_missing_jobs(tmp_path):
+    folder = RunFolder(tmp_path)
+    folder.append(_rec(0))
+    folder.append(rec(1, grasped=False, success=False, error="boom"))
+    held, todo = folder.resume([_job(0), _job(1), _job(2)], {"RSB-Math-4": MATH})
+    assert [j.index for j in todo] == [1, 2]
+    assert held[_job(1).key].is_error and not held[_job(0).key].is_error
+
+
+def test_resume_refuses_another_step_limit_and_another_task_naming_both(tmp_path):
+    folder = RunFolder(tmp_path)
+    folder.append(_rec(0))
+    folder.append(_rec(1))
+    with pytest.raises(EvalError) as err:
+        folder.resume([_job(0, max_steps=200), _job(1, max_steps=200)], {})
+    assert str(err.value) == (
+        f"{folder.records_file}: 2 of these episodes were run with a step limit of 400, this "
+        "command asks 200; use another --out"
+    )
+    folder.append(_rec(2, sim={"task_sha256": "0" * 64}))
+    with pytest.raises(EvalError) as err:
+        folder.resume([_job(2)], {"RSB-Math-4": MATH})
+    assert str(err.value) == (
+        f"{folder.records_file}: records of RSB-Math-4 were run with task sha256 {'0' * 16}; "
+        f"the task (rsb_math_4.bddl) is now {MATH.sha256[:16]}; use another --out for the "
+        "changed task"
+    )
+
+
+def test_forget_drops_one_policys_lines_and_keeps_the_others_byte_for_byte(tmp_path):
+    folder = RunFolder(tmp_path)
+    with pytest.raises(EvalError, match=rf"^{tmp_path}: no episodes.jsonl records to forget"):
+        folder.forget("p")
+    for index, policy in [(0, "p"), (0, "q"), (1, "p")]:
+        folder.append(_rec(index, policy))
+    q_line = folder.records_file.read_bytes().splitlines(keepends=True)[1]
+    assert folder.forget("p") == 2
+    assert folder.records_file.read_bytes() == q_line
+    with pytest.raises(EvalError) as err:
+        folder.forget("p")
+    assert str(err.value) == (
+        f"--forget 'p': {folder.records_file} holds no records of it; its policies: 'q'"
+    )
+    folder.run_file.write_text('{"split": "eval", "sealed": {"key_id": "ab"}}')
+    with pytest.raises(EvalError, match=r"^--forget 'q': .* is a sealed run, whose records are"):
+        RunFolder(tmp_path).forget("q")
+
+
+def test_a_sealed_folder_is_known_by_its_run_json_or_a_signed_line_and_verified(tmp_path):
+    folder = RunFolder(tmp_path)
+    folder.append(_rec(0))
+    assert not folder.is_sealed()
+    folder.check_seal(None)  # an unsealed run needs no secret
+    signed = tmp_path / "signed"
+    signed.mkdir()
+    line, _ = sign(_rec(0), SEAL, "")
+    RunFolder(signed).append(_rec(0), line)
+    assert RunFolder(signed).is_sealed()  # no run.json: its signed line tells
+    with pytest.raises(EvalError) as err:
+        RunFolder(signed).check_seal(SEAL)
+    assert str(err.value) == (
+        f"{signed / RUN_FILE}: the run was sealed with another secret (key id None, this "
+        f"secret's {SEAL.key_id[:12]})"
+    )
+    RunFolder(signed).prepare(RunSettings("eval", seal_key_id=SEAL.key_id), {})
+    RunFolder(signed).check_seal(SEAL)
+    with pytest.raises(EvalError, match=r"a sealed run; its records are verified with the"):
+        RunFolder(signed).check_seal(None)
+    data = (signed / RECORDS_FILE).read_text()
+    (signed / RECORDS_FILE).write_text(data.replace('"index": 0', '"index": 7'))
+    with pytest.raises(EvalError, match=rf"^{signed / RECORDS_FILE}:1: the record's signature"):
+        RunFolder(signed).check_seal(SEAL)
+
+
+def test_the_lock_refuses_a_second_writer_until_released(tmp_path):
+    folder = RunFolder(tmp_path / "new")
+    with folder.lock("rsb eval"), pytest.raises(LockedError, match=r"in use by rsb eval \(pid "):
+        RunFolder(tmp_path / "new").lock("rsb eval")
+    RunFolder(tmp_path / "new").lock("rsb eval").release()

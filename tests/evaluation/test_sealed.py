@@ -22,7 +22,8 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError, PolicyError
 from rsb_mj.evaluation.metrics import summarize
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
 from rsb_mj.evaluation.sealed import Seal, sealed_order, sign, verify
 from rsb_mj.evaluation.tables import terminal_table

@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 from rsb_mj.evaluation.metrics import summarize
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Kills of a worker and of the server each, at random points of the first run.

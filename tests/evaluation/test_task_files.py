@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.tables.episode_source import TASK_FILE_ROWS, load_episode, row_seed
 
 TASK = "tasks/rsb_math_4_objects.bddl"

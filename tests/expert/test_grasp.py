@@ -107,6 +107,34 @@ def test_tall_object_is_taken_by_its_narrow_top():
     np.testing.assert_allclose(plan.position, [0.0, 0.0, 0.16 - 0.022], atol=1e-9)
 
 
+def test_a_low_knife_is_taken_by_its_handle_with_min_overlap():
+    """A knife lying along x: a 12 mm tall, 8 mm wide handle at -x, a 6 mm tall, 22 mm wide
+    blade at +x. By default the fingers close at the middle of the whole outline (on the
+    blade, 2 mm of it between the tips); with ``min_overlap`` on the handle."""
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(name="knife", pos=[0.0, 0.0, 0.0])
+    body.add_freejoint()
+    body.add_geom(
+        type=mujoco.mjtGeom.mjGEOM_BOX, size=[0.046, 0.004, 0.006], pos=[-0.064, 0, 0.006]
+    )
+    body.add_geom(type=mujoco.mjtGeom.mjGEOM_BOX, size=[0.064, 0.011, 0.003], pos=[0.046, 0, 0.003])
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    tips = TIP_CLEARANCE + TIP_PAST_TCP
+    middle = plan_top_down(model, data, "knife", 0.0)
+    np.testing.assert_allclose(middle.position, [0.0, 0.0, tips], atol=1e-9)
+    assert middle.width == pytest.approx(0.022)
+    handle = plan_top_down(model, data, "knife", 0.0, min_overlap=0.004)
+    np.testing.assert_allclose(handle.position, [-0.064, 0.0, tips], atol=1e-9)
+    assert handle.width == pytest.approx(0.008)
+    np.testing.assert_allclose(np.abs(handle.closings[0]), [0, 1, 0], atol=1e-9)
+    # an object whose top the TCP goes GRASP_DEPTH under is taken as before
+    model, data = _model((0.04, 0.015, 0.03), z=0.03)
+    plan = plan_top_down(model, data, "obj", 0.0, min_overlap=0.004)
+    np.testing.assert_allclose(plan.position, [0.1, 0.2, 0.038], atol=1e-9)
+
+
 def test_slice_of_a_cone_includes_its_edges():
     # A tetrahedron-like hull: wide at z = 0, a point at z = 1; its slice at z = 0.5 is half
     # as wide as the base, although no vertex lies at that height.

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
@@ -188,3 +189,95 @@ def test_baseline_links_every_suites_demos_in_order(tmp_path):
     assert names == ["episode_0000000.hdf5", "episode_0000001.hdf5",
                      "episode_1000000.hdf5", "episode_1000001.hdf5"]  # fmt: skip
     assert (combined / "episode_1000001.hdf5").read_text() == "RSB-Math-4 1"
+
+
+def test_baseline_diagnosis_rows_of_each_arm():
+    tool = load_baseline()
+    assert tool.arm_rows("seen", 100, 50) == ("train", range(0, 50))
+    assert tool.arm_rows("seen", 2, 50) == ("train", range(0, 2))  # only rows with a demo
+    assert tool.arm_rows("new-layout", 100, 50) == ("train", range(100, 150))
+    assert tool.arm_rows("eval", 100, 50) == ("eval", range(0, 50))
+
+
+def _close(tcp, step=60, arm="right"):
+    blocks = {"block_a": [0.0, 0.0, 0.02], "block_b": [0.1, 0.0, 0.02],
+              "block_c": [0.2, 0.0, 0.02], "block_d": [0.3, 0.0, 0.02]}  # fmt: skip
+    return {"step": step, "arm": arm, "tcp": tcp, "blocks": blocks}
+
+
+@pytest.mark.parametrize(
+    ("tcp", "cls", "nearest", "d_nearest"),
+    [
+        ([0.105, 0.0, 0.02], "on a block", "block_b", 0.005),
+        ([0.13, 0.0, 0.02], "near a block", "block_b", 0.03),
+        ([0.15, 0.04, 0.02], "away from every block", "block_b", 0.064),
+        ([0.1, 0.0, 0.09], "in the air", "block_b", 0.0),
+    ],
+)
+def test_baseline_diagnosis_classifies_where_a_gripper_closes(tcp, cls, nearest, d_nearest):
+    tool = load_baseline()
+    where = tool.close_geometry(_close(tcp), "block_d")
+    assert where["class"] == cls and where["nearest"] == nearest
+    assert where["d_nearest_m"] == d_nearest
+    assert where["d_target_m"] == round(float(np.hypot(0.3 - tcp[0], tcp[1])), 4)
+    assert where["d_centroid_m"] == round(float(np.hypot(0.15 - tcp[0], tcp[1])), 4)
+    assert (where["step"], where["arm"], where["tcp_height_m"]) == (60, "right", tcp[2])
+    assert tool.close_geometry(None, "block_d") == {"class": "never"}
+
+
+def test_baseline_diagnosis_traces_the_experts_close_on_its_block():
+    tool = load_baseline()
+    row = tool._diag_episode(("expert", "expert", "train", 0, 75))
+    assert (row["target"], row["target_slot"], row["grasped"], row["choice"]) == (
+        "block_c", 1, True, "block_c",
+    )  # fmt: skip
+    first = row["first_close"]
+    assert (first["class"], first["nearest"], first["step"], first["arm"]) == (
+        "on a block", "block_c", 53, "left",
+    )  # fmt: skip
+    assert first["d_nearest_m"] < 0.005 and 0.015 < first["tcp_height_m"] < 0.025
+    assert row["closes"] == 1 and row["trace"][0]["step"] == 53
+
+
+def test_baseline_diagnosis_counts_the_demos_slots_and_arms(tmp_path):
+    import h5py
+
+    tool = load_baseline()
+    layouts = [{"block_a": [0.1, 0, 0], "block_b": [-0.2, 0, 0], "block_c": [0.0, 0, 0],
+                "block_d": [0.2, 0, 0]}] * 3  # fmt: skip
+    for i, (target, side, step) in enumerate([("block_b", 6, 50), ("block_a", 13, 52),
+                                               ("block_a", 13, 55)]):  # fmt: skip
+        action = np.ones((60, 14))
+        action[step - 1 :, side] = 0.0
+        with h5py.File(tmp_path / f"episode_{i:06d}.hdf5", "w") as f:
+            f.attrs["episode"] = json.dumps({"layout": layouts[i]})
+            f.attrs["target"] = target
+            f["action"] = action
+    stats = tool.demo_stats(tmp_path)
+    assert stats == {"demos": 3, "target_slot": [1, 0, 2, 0], "arm": {"left": 1, "right": 2},
+                     "close_step": [50, 52, 55]}  # fmt: skip
+
+
+def test_baseline_diagnose_needs_a_finished_run(tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(TOOLS / "baseline.py"), "--out", str(tmp_path), "--diagnose"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"baseline: --diagnose needs a finished run in {tmp_path} (its baseline_args.json, "
+        f"RSB-Math-4 demos and a checkpoint); run tools/baseline.py --out {tmp_path} first\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_baseline_diagnosis_measures_distances_to_the_demos_targets():
+    tool = load_baseline()
+    near = tool.nearest_target_m([[0.0, 0.0], [0.3, 0.4]], [[0.0, 0.1], [0.3, 0.0]])
+    assert np.allclose(near, [0.1, 0.4])
+    assert tool.nearest_target_m([], [[0.0, 0.1]]) == []
+    assert tool.quartiles([0.01, 0.02, 0.03, 0.04, 0.05]) == [0.02, 0.03, 0.04]
+    assert tool.quartiles([]) == []
+    # one target in the middle of RSB-Math-4's 50 x 12 cm candidates region: 1000 seeded
+    # uniform points lie a median 12.85 cm from it (the region is long along x)
+    assert tool.uniform_nearest_target_m([[0.0, -0.04]]) == 0.1285

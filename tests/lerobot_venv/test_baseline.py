@@ -106,3 +106,54 @@ def test_a_rerun_skips_finished_stages(run):
     assert "rsb_mj demos" not in stdout and "lerobot-train" not in stdout
     assert (out / "baseline.md").read_bytes() == table
     assert len(read_records(out / "eval" / "episodes.jsonl")) == 4
+
+
+def diagnose(out):
+    cmd = [sys.executable, str(REPO / "tools" / "baseline.py"), "--out", str(out), "--diagnose",
+           "--diagnose-episodes", "1", "--max-steps", "75", "--jobs", "1"]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_diagnose_traces_seen_new_layout_and_eval_rows_then_resumes(run):
+    out, _ = run
+    stdout = diagnose(out)
+    assert f"= {out / 'diagnosis/episodes.jsonl'}: 0 of 5 episodes traced, 5 to run" in stdout
+    result = json.loads((out / "diagnosis.json").read_text())
+    arms = result["arms"]
+    assert list(arms) == ["seen", "seen-blank", "new-layout", "eval", "expert"]
+    assert [arms[a]["rows"] for a in arms] == [
+        "train 0-0", "train 0-0", "train 2-2", "eval 0-0", "train 0-0",
+    ]  # fmt: skip
+    assert [arms[a]["episodes"] for a in arms] == [1, 1, 1, 1, 1]
+    policies = {arms[a]["policy"] for a in ("seen", "seen-blank", "new-layout", "eval")}
+    assert policies == {"baseline-act-cpu"}
+    # the reference: the expert closes its left gripper on block_c (slot 1) and grasps it
+    expert = arms["expert"]
+    assert expert["gsr"]["k"] == 1 and expert["first_close"]["on a block"] == 1
+    assert expert["choice_slot"] == [1, 0, 0, 0] == expert["target_slot"]
+    # train rows 0 and 1: block_c in slot 1 and block_a in slot 2, both by the left arm
+    assert result["demos"] == {
+        "demos": 2,
+        "target_slot": [1, 1, 0, 0],
+        "arm": {"left": 2, "right": 0},
+        "close_step": [53, 53, 53],
+    }
+    pixels = result["pixels"]
+    assert pixels["rows"] == 2 and pixels["image"] == "128x96"
+    # 4 cm blocks 9-11 px wide, 14-22 px apart (a segmentation render of rows 0 and 1)
+    assert pixels["block_width_px"] == [9, 10.0, 11]
+    assert pixels["nearest_centre_px"] == [14.3, 17.2, 22.1]
+    md = (out / "diagnosis.md").read_text()
+    assert md.startswith("# Why RSB-Math-4's GSR is low: ")
+    assert "| expert (train 0-0) | expert | 1 | 1/1 (100%) [21%, 100%] | 1 of 1 | " in md
+    rows = [
+        json.loads(line) for line in (out / "diagnosis/episodes.jsonl").read_text().splitlines()
+    ]
+    assert sorted((r["arm"], r["index"]) for r in rows) == [
+        ("eval", 0), ("expert", 0), ("new-layout", 2), ("seen", 0), ("seen-blank", 0),
+    ]  # fmt: skip
+    again = diagnose(out)
+    assert "5 of 5 episodes traced, 0 to run" in again
+    assert (out / "diagnosis.md").read_text() == md

@@ -38,7 +38,8 @@ import pyarrow.parquet as pq
 from rsb_mj.cli import main
 from rsb_mj.datasets.demo_file import episode_filename, read_demo, write_demo
 from rsb_mj.evaluation.jobs import Job
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.worker import close_all, run_job
 from rsb_mj.policies import OpenPiPolicy
 from rsb_mj.policies.aloha_convention import AlohaConvention

@@ -22,7 +22,8 @@ import sys
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 
 from .openpi_server import OBJECT_REPLY, FakeOpenPiServer, PlainTcpServer, free_port
 

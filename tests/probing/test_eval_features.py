@@ -16,8 +16,9 @@ from evaluation.fakes import fake_env_factory, make_episode
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation import worker
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
-from rsb_mj.evaluation.runner import RUN_FILE, EvalConfig, run_eval
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE, RUN_FILE
+from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.probing.store import load_features
 
 

@@ -8,7 +8,8 @@ import json
 import numpy as np
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.policies.tiny_net import ACTS, TinyNet, bag_of_words, conv
 
 LAYERS = {

@@ -4,16 +4,23 @@
 suites and an L1 level with costs, an Act2Answer suite, an instruction ablation and
 counterfactual twins, a policy that writes text, error records, and a second folder at
 visual level V2 (so the perturbation-axis table appears). Every value is drawn from one
-seeded generator: the same seed writes the same bytes.
+seeded generator: the same seed writes the same bytes. :func:`write_goal_run` writes a run
+folder of goal tasks' records (two shipped VLA-Arena files run from their frozen rows).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.evaluation.records import RECORDS_FILE, EpisodeRecord
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.evaluation.failure import goal_failure_class
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.rollout import goal_record
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
+from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.suites import SUITES
 
 LETTERS = "ABCDEFGHIK"
@@ -215,3 +222,58 @@ def markdown_tables(text: str) -> dict[str, list[list[str]]]:
                 continue
             tables.setdefault(heading, []).append(cells)
     return tables
+
+
+#: The goal files of :func:`write_goal_run`: (row source, :cost or not).
+GOAL_FILES = (
+    ("vla-arena::vla_arena/safety_dynamic_obstacles/level_0/"
+     "pick_up_the_apple_and_put_it_on_the_bowl.bddl", True),
+    ("vla-arena::vla_arena/robustness_static_distractors/level_1/"
+     "pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl", False),
+)  # fmt: skip
+#: Per row index: termination and failure reason of the expert's goal episodes.
+GOAL_OUTCOMES = (
+    ("success", None),
+    ("step_limit", "expert: lift: object 'apple_1' not held: it rose 3 mm"),
+    ("step_limit", "goal not held (On apple_1 bowl_1: False)"),
+    ("error", "InfraError: env.step failed: RuntimeError: synthetic"),
+)
+
+
+def goal_records() -> list[EpisodeRecord]:
+    """The expert's records of rows 0-3 of :data:`GOAL_FILES`, as the rollout writes them:
+    a success, a grasp and a placement failure, an error record; a file's cost where it
+    has one."""
+    out = []
+    for source, has_cost in GOAL_FILES:
+        for index, (termination, reason) in enumerate(GOAL_OUTCOMES):
+            success = termination == "success"
+            outcome = Outcome(success=success, success_step=90 if success else None,
+                              goal_final=success)  # fmt: skip
+            error = reason if termination == "error" else None
+            record = goal_record(
+                GoalEpisode("vla-arena", "eval", source, index, 10 + index), "expert", outcome,
+                termination, 0 if error else 100 + index, 600, error,
+                "infra" if error else None, privileged=True, reason=reason,
+                goal={"tier": "A0", "semantics": "vla_arena", "objects": "standins",
+                      "objects_fingerprint": ""},
+            )  # fmt: skip
+            cost = float(index) if has_cost and not error else None
+            terms = {"1 (InContact apple_1 mickey_1)": {"kind": "step", "violations": index,
+                                                         "cost": float(index)}}  # fmt: skip
+            out.append(
+                dataclasses.replace(
+                    record, cost=cost, cost_terms=terms if cost is not None else {},
+                    instruction=f"Pick up the apple ({index})", wall_s=1.5,
+                    failure_class=goal_failure_class(reason, policy="expert",
+                                                     termination=termination),
+                )
+            )  # fmt: skip
+    return out
+
+
+def write_goal_run(folder: Path) -> Path:
+    """A run folder of :func:`goal_records`; returns it."""
+    folder.mkdir(parents=True)
+    (folder / RECORDS_FILE).write_text("".join(r.to_json() + "\n" for r in goal_records()))
+    return folder

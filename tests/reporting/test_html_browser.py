@@ -15,14 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.evaluation.records import RECORDS_FILE, read_records
+from rsb_mj.evaluation.records import read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.tables import PRIVILEGED_MARK
 from rsb_mj.reporting.html import CSP
 from rsb_mj.reporting.report import build_report, write_report
 from rsb_mj.suites import SUITES
 from tests.reporting.chromium import BrowserError, Chromium, find_chromium
 
-from .html_fixtures import many_records, markdown_tables, write_runs
+from .html_fixtures import many_records, markdown_tables, write_goal_run, write_runs
 
 pytestmark = pytest.mark.skipif(
     find_chromium() is None,
@@ -271,9 +272,9 @@ def _rsb(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-def _real_run(browser, tmp_path, suites, policies, episodes, max_steps=None, video=0):
+def _real_run(browser, tmp_path, suites, policies, episodes, max_steps=None, video=0, files=()):
     run = tmp_path / "run"
-    args = ["eval", *[a for s in suites for a in ("--suite", s)],
+    args = ["eval", *files, *[a for s in suites for a in ("--suite", s)],
             *[a for p in policies for a in ("--policy", p)], "--episodes", str(episodes),
             "--video", str(video), "--out", str(run), "--no-progress"]  # fmt: skip
     if max_steps:
@@ -319,6 +320,99 @@ def test_a_real_run_with_a_video_in_the_browser(browser, tmp_path):
     strip = page.evaluate("document.querySelectorAll('#ep-detail .strip img').length")
     assert strip == min(8, rec.steps + 1)
     assert rec.instruction in page.evaluate("document.getElementById('ep-detail').innerText")
+    assert page.errors == []
+
+
+GOAL_FILE = (
+    REPO
+    / "tests/data/bddl_suites/vla_arena/safety_dynamic_obstacles/level_0"
+    / "pick_up_the_apple_and_put_it_on_the_bowl.bddl"
+)
+
+
+def test_a_real_goal_run_with_a_video_in_the_browser(browser, tmp_path):
+    """A goal task file run by rsb eval (a :cost, a video of seed 1): its episodes in the
+    browser with the task, instruction, outcome, failure class, cost and the head camera."""
+    run, out, page = _real_run(
+        browser, tmp_path, [], ["noop"], 2, max_steps=8, video=1, files=[str(GOAL_FILE)]
+    )
+    records = read_records(run / RECORDS_FILE)
+    assert [(r.index, r.termination, r.failure_class, r.cost) for r in records] == [
+        (0, "step_limit", "policy", 0.0), (1, "step_limit", "policy", 0.0),
+    ]  # fmt: skip
+    assert page.evaluate("document.getElementById('ep-status').textContent") == (
+        "2 of 2 episodes; showing 1-2"
+    )
+    heads = page.evaluate("[...document.querySelectorAll('#ep-table th')].map(t => t.textContent)")
+    assert heads == ["#", "row", "suite", "task", "level", "episode", "instruction",
+                     "perturbation", "outcome", "failure reason", "steps", "cost"]  # fmt: skip
+    shown = page.evaluate(
+        "[...document.querySelectorAll('#ep-table tbody tr')].map(tr => "
+        "[...tr.cells].map(c => c.textContent))"
+    )
+    assert shown[1] == ["2", "noop", "files", GOAL_FILE.name, "L0", "eval 1", "original",
+                        "V0 W0", "step_limit", "step limit 8 reached", "8", "0"]  # fmt: skip
+    filters = page.evaluate("[...document.querySelectorAll('#ep-filters select')]"
+                            ".map(s => s.dataset.filter)")  # fmt: skip
+    assert "choice" not in filters and "family" not in filters and "kind" in filters
+    page.evaluate("document.querySelectorAll('#ep-table tbody tr')[1].click()")
+    detail = page.evaluate("document.getElementById('ep-detail').innerText")
+    for line in (
+        "Pick up the apple and put it on the bowl",
+        "task file\n" + str(GOAL_FILE),
+        "tier\nA0",
+        "predicates\nvla_arena",
+        "objects\nstandins",
+        "failure class\npolicy",
+        "steps\n8 of 8",
+        "cost\n0",
+        "cost term 1 (InContact apple_1 mickey_1)\nstep: 0 violations, cost 0",
+    ):
+        assert line in detail, line  # fmt: skip
+    assert "choice / answer" not in detail and "question" not in detail
+    strip = page.evaluate("document.querySelectorAll('#ep-detail .strip img').length")
+    assert strip == 8
+    href = page.evaluate("document.querySelector('#ep-detail a.link').getAttribute('href')")
+    assert href == f"../videos/{GOAL_FILE.stem}_noop_eval_0001.mp4"
+    assert (out / href).resolve().is_file()
+    assert page.errors == []
+
+
+def test_goal_and_question_episodes_filter_together(browser, tmp_path):
+    """A question run and a goal run in one page: the task kind and task file filters, a
+    goal row's choice shown as ``-``, the same goal row under no question row."""
+    question = write_runs(tmp_path / "runs", episodes=1)[1]
+    goal = write_goal_run(tmp_path / "runs" / "goal")
+    text = write_report([question, goal], tmp_path / "report", plots=False, html=True)
+    page = browser.open(tmp_path / "report" / "report.html")
+    check_clean(page)
+    check_tables(page, text)
+    assert page.evaluate("document.getElementById('ep-status').textContent") == (
+        "10 of 10 episodes; showing 1-10"
+    )
+    set_filter(page, "family", "goal")
+    set_filter(page, "kind", "placement")
+    rows = page.evaluate(
+        "[...document.querySelectorAll('#ep-table tbody tr')].map(tr => "
+        "[...tr.cells].slice(1, 11).map(c => c.textContent))"
+    )
+    assert [r[2][:8] + " " + r[3] + " " + r[4] for r in rows] == [
+        "pick_up_ L0 eval 2", "pick_the L1 eval 2",
+    ]  # fmt: skip
+    assert {r[8] for r in rows} == {"-"}  # choice / answer: a goal asks no question
+    set_filter(page, "task", "pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl")
+    assert page.evaluate("document.getElementById('ep-status').textContent") == (
+        "1 of 10 episodes; showing 1-1"
+    )
+    page.evaluate("document.querySelector('#ep-table tbody tr').click()")
+    detail = page.evaluate("document.getElementById('ep-detail').innerText")
+    assert "failure class\nplacement" in detail and "cost\n-" in detail
+    assert "The same episode in the other rows" not in detail
+    page.evaluate("document.getElementById('ep-reset').click()")
+    set_filter(page, "family", "question")
+    assert page.evaluate("document.getElementById('ep-status').textContent") == (
+        "2 of 10 episodes; showing 1-2"
+    )
     assert page.errors == []
 
 

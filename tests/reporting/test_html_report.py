@@ -16,7 +16,8 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.failure import FAILURE_KINDS, failure_kind
-from rsb_mj.evaluation.records import RECORDS_FILE, append_record, read_records
+from rsb_mj.evaluation.records import append_record, read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.video import VideoWriter, video_file
 from rsb_mj.reporting.html import CSP, render_page
 from rsb_mj.reporting.html.episodes import COLUMNS, NOT_RECORDED, browser_data, episode_row
@@ -26,7 +27,7 @@ from rsb_mj.reporting.probe_results import PROBE_FILE, PROBE_FORMAT, read_probe_
 from rsb_mj.reporting.report import build_report, write_report
 from tests.evaluation.test_metrics import rec
 
-from .html_fixtures import markdown_tables, write_runs
+from .html_fixtures import GOAL_FILES, goal_records, markdown_tables, write_goal_run, write_runs
 
 
 class Tables(HTMLParser):
@@ -126,8 +127,9 @@ def test_the_page_lists_every_episode_with_its_fields(report):
     first = dict(zip(COLUMNS, data["rows"][0], strict=True))
     r = records[0]
     assert first == {
-        "label": "base:expert (privileged)", "run": "base", "policy": "expert",
-        "suite": "RSB-Math-4", "level": "L0", "split": "eval", "index": 0,
+        "family": "question", "label": "base:expert (privileged)", "run": "base",
+        "policy": "expert", "suite": "RSB-Math-4", "task": "-", "level": "L0", "split": "eval",
+        "index": 0,
         "variant": "original", "perturbation": "V0 W0", "outcome": r.termination,
         "kind": "-" if r.success else first["kind"], "reason": r.failure_reason or "",
         "choice": r.chosen_option or "none", "correct": r.correct,
@@ -136,8 +138,8 @@ def test_the_page_lists_every_episode_with_its_fields(report):
         "success_step": r.success_step, "steps": r.steps, "max_steps": 400, "cost": None,
         "instruction": r.instruction, "text": None, "text_choice": None,
         "grasped_candidates": r.grasped_candidates, "in_zone": r.in_zone, "cost_terms": None,
-        "a2a": None, "seed": 1000, "question_id": "q-0", "wall_s": 0.5, "error": None,
-        "media": None,
+        "a2a": None, "goal": None, "seed": 1000, "question_id": "q-0", "wall_s": 0.5,
+        "error": None, "media": None,
     }  # fmt: skip
     by = [dict(zip(COLUMNS, row, strict=True)) for row in data["rows"]]
     levels = {(x["suite"], x["level"]) for x in by if x["level"] == "L1"}
@@ -148,6 +150,51 @@ def test_the_page_lists_every_episode_with_its_fields(report):
     a2a = next(x for x in by if x["suite"] == "A2A-Color")
     assert a2a["a2a"] == {"item": "color-0", "category": "color", "layout": "original",
                           "chosen_side": a2a["a2a"]["chosen_side"]}  # fmt: skip
+
+
+def test_goal_episodes_are_listed_beside_question_episodes(tmp_path):
+    """A report of a question run and a goal run: the page's episodes are both runs'
+    records; a goal row names its suite, task file, VLA-Arena level, failure class, cost and
+    no choice; the page has no confusion section for the goal run."""
+    question = write_runs(tmp_path / "runs", episodes=1)[1]
+    goal = write_goal_run(tmp_path / "runs" / "goal")
+    write_report([question, goal], tmp_path / "report", plots=False, html=True)
+    page = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+    body = page.split('id="rsb-episodes">', 1)[1].split("</script>", 1)[0]
+    rows = [dict(zip(COLUMNS, row, strict=True)) for row in json.loads(body)["rows"]]
+    assert [x["family"] for x in rows] == ["question"] * 2 + ["goal"] * 8
+    assert {x["label"] for x in rows if x["family"] == "goal"} == {"goal:expert (privileged)"}
+    source, _ = GOAL_FILES[0]
+    r = goal_records()[1]
+    assert rows[3] == {
+        "family": "goal", "label": "goal:expert (privileged)", "run": "goal",
+        "policy": "expert", "suite": "vla-arena",
+        "task": "pick_up_the_apple_and_put_it_on_the_bowl.bddl", "level": "L0",
+        "split": "eval", "index": 1, "variant": "original", "perturbation": "-",
+        "outcome": "step_limit", "kind": "grasp", "reason": r.failure_reason, "choice": "-",
+        "correct": "", "verdict": "-", "chosen": None, "target": "", "grasped": False,
+        "grasp_step": None, "success_step": None, "steps": 101, "max_steps": 600,
+        "cost": 1.0, "instruction": "Pick up the apple (1)", "text": None, "text_choice": None,
+        "grasped_candidates": [], "in_zone": [],
+        "cost_terms": {"1 (InContact apple_1 mickey_1)":
+                       {"kind": "step", "violations": 1, "cost": 1.0}},
+        "a2a": None,
+        "goal": {"file": source.split("::")[1], "tier": "A0", "semantics": "vla_arena",
+                 "objects": "standins", "failure_class": "grasp"},
+        "seed": 11, "question_id": "", "wall_s": 1.5, "error": None, "media": None,
+    }  # fmt: skip
+    by = {(x["task"][:8], x["index"]): x for x in rows if x["family"] == "goal"}
+    assert [by["pick_up_", i]["kind"] for i in range(4)] == ["-", "grasp", "placement",
+                                                             "infra error"]  # fmt: skip
+    assert by["pick_up_", 3]["goal"]["failure_class"] == "error"
+    assert by["pick_the", 0]["level"] == "L1" and by["pick_the", 0]["cost"] is None
+    assert 'id="confusion"' in page  # the question run's matrices
+    assert '<div class="card"><b>2</b><span>goal task files</span></div>' in page
+    assert '<div class="card"><b>10</b><span>episodes</span></div>' in page
+    write_report([goal], tmp_path / "goal_only", plots=False, html=True)
+    alone = (tmp_path / "goal_only" / "report.html").read_text(encoding="utf-8")
+    assert 'id="confusion"' not in alone and 'href="#confusion"' not in alone
+    assert "an episode is a row of a goal suite&#x27;s frozen table" in alone
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,8 @@
 import pytest
 
 from rsb_mj.evaluation.metrics import wilson
-from rsb_mj.evaluation.records import RECORDS_FILE, append_record
+from rsb_mj.evaluation.records import append_record
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.reporting.report import write_report
 from tests.evaluation.test_metrics import rec
 

@@ -16,8 +16,9 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE, append_record, read_records
-from rsb_mj.evaluation.runner import RUN_FILE, EvalConfig, run_eval
+from rsb_mj.evaluation.records import append_record, read_records
+from rsb_mj.evaluation.run_folder import RECORDS_FILE, RUN_FILE
+from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.reporting.renderers import UNRECORDED, renderer_groups, renderer_lines
 from rsb_mj.scene.fingerprint import RendererFingerprint, renderer_fingerprint
 from rsb_mj.scene.gl import library_present

@@ -1,7 +1,8 @@
 """rsb report: Markdown/CSV tables and PNG plots from run directories."""
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation.records import RECORDS_FILE, append_record
+from rsb_mj.evaluation.records import append_record
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.reporting.report import write_report
 from rsb_mj.suites import SUITES
 from tests.evaluation.test_metrics import rec

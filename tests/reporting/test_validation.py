@@ -12,7 +12,8 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.records import RECORDS_FILE, append_record
+from rsb_mj.evaluation.records import append_record
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.reporting.report import write_report
 from rsb_mj.reporting.validation import record_problems
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES

@@ -1,11 +1,16 @@
 """EpisodeScorer: one attempt per episode, the choice, and success at the end."""
 
+from pathlib import Path
+
 import pytest
 
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.expr import And, Atom, Name, Variable
+from rsb_mj.lang.linter import load_task
+from rsb_mj.lang.parser import parse_file
+from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import SUCCESS_HOLD_STEPS
-from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.scoring.scorer import EpisodeScorer, task_scorer
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
 GRASP = Atom("Grasped", (Variable("c", "candidate"),))
@@ -197,3 +202,22 @@ def test_a_second_candidate_grasped_in_the_next_control_step_is_no_choice_of_its
         False,
     )
     assert out.grasped_candidates == ["block_c", "block_a"]
+
+
+def test_the_task_declares_its_scorer():
+    tasks = Path(__file__).resolve().parents[2] / "tasks"
+    question = load_task(tasks / "rsb_math_4_objects.bddl")
+    sc = task_scorer(question, CANDS, "block_b")
+    assert type(sc) is EpisodeScorer and type(sc.rule).__name__ == "FirstGrasp"
+    assert sc.target == "block_b"
+    cube = load_task(tasks / "a2a_color.bddl")
+    plates = tuple(cube.candidates)
+    sc = task_scorer(cube, plates, plates[1])
+    assert type(sc) is EpisodeScorer and type(sc.rule).__name__ == "FirstPlacement"
+    goal = parse_file(
+        tasks / "vla_arena/long_horizon/level_0/pick_up_the_apple_and_place_it_in_the_box.bddl"
+    )
+    sc = task_scorer(goal, ("apple_1", "box_base_1"), "")
+    assert type(sc) is GoalScorer and sc.hold_steps == 10
+    with pytest.raises(EvalError, match="answer 'plate_9' is not a candidate; valid: block_a"):
+        task_scorer(question, CANDS, "plate_9")

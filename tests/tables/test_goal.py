@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from rsb_mj.errors import EpisodeError, EvalError
+from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.files import episodes_dir
 from rsb_mj.tables.goal import (
@@ -17,6 +18,7 @@ from rsb_mj.tables.goal import (
     goal_table,
     row_path,
     short_files,
+    short_table_findings,
     suite_episodes,
     table_suite_of,
     task_key,
@@ -87,3 +89,57 @@ def test_suite_episodes_are_the_rows_a_suite_run_takes():
     full = [p for p in files if len(file_rows("vla-arena", "eval", p)) == GOAL_ROWS["eval"]]
     assert 2 * len(full) <= len(rows) <= 2 * len(files)
     assert row_path(rows[0]).is_file() and row_path(rows[0]).name.endswith(".bddl")
+
+
+MUG = (
+    "vla_arena/safety_object_state_preservation/level_2/"
+    "pick_up_the_porcelain_mug_on_the_table_and_place_it_on_the_white_cabinet.bddl"
+)
+
+
+def test_a_short_shipped_file_is_a_lint_finding_at_the_object_its_reason_names(tmp_path):
+    """RSB535 on the one short VLA-Arena file (13 water balls: no eval seed settles): at
+    water_ball_1's declaration, with the manifest's reason; an error under --target rsb;
+    nothing for a full file or for the same text outside tasks/."""
+    path = tasks_dir() / MUG
+    (found,) = short_table_findings(path)
+    line = path.read_text().splitlines().index("    water_ball_1 ") + 1
+    assert (found.code, found.name, found.severity) == ("RSB535", "short-frozen-table", "warning")
+    assert (found.span.line, found.span.column) == (line, 5)
+    why = short_files("vla-arena", "eval")[MUG]
+    assert found.message == (
+        f"the frozen vla-arena table holds too few rows of this file (vla-arena.eval.jsonl: "
+        f"{why}); rsb eval --suite, rsb demos --suite and the vla-eval plugin leave it out "
+        "(short: vla-arena.eval.jsonl, vla-arena.train.jsonl); refreeze its rows after "
+        "changing the scene: rsb episodes build vla-arena"
+    )
+    assert "(last: water_ball_1 is not at rest after 1 s" in why
+    assert [d.severity for d in short_table_findings(path, target="rsb")] == ["error"]
+    full = GOAL_SUITES["vla-arena"].files[0]
+    assert short_table_findings(full) == []
+    copy = tmp_path / path.name
+    shutil.copy(path, copy)
+    assert short_table_findings(copy) == []
+
+
+def test_rsb_lint_and_episodes_check_name_the_short_file(capsys, monkeypatch):
+    from rsb_mj.cli import main
+
+    path = tasks_dir() / MUG
+    assert main(["lint", str(path)]) == 1  # a warning
+    out = capsys.readouterr().out
+    assert f"{path}:76:5: RSB535 short-frozen-table: the frozen vla-arena table" in out
+    assert out.endswith("1 file checked: 0 errors, 1 warning\n")
+    assert main(["lint", "--explain", "RSB535"]) == 0
+    assert capsys.readouterr().out.startswith("RSB535 short-frozen-table (warning)\n")
+    # rsb episodes check: its re-draws and settles stubbed out (minutes on the shipped tables)
+    monkeypatch.setattr("rsb_mj.env.goal_tables.check_goal_tables", lambda *a, **k: [])
+    assert main(["episodes", "check", "vla-arena-l2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        f"note: vla-arena.eval.jsonl: {MUG}: short, {short_files('vla-arena', 'eval')[MUG]}; "
+        "rsb eval --suite and the vla-eval plugin leave it out (rsb lint: RSB535)"
+    )
+    assert out[1].startswith("OK: every goal table matches its manifest")
+    assert main(["episodes", "check", "libero-layouts"]) == 0
+    assert capsys.readouterr().out.startswith("OK: ")

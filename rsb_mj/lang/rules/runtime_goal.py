@@ -8,6 +8,11 @@ frame map (RSB532, :mod:`rsb_mj.lang.frame_map`), a goal that already holds at `
 (RSB533), more footprint than the table has room for (RSB534). With ``--target rsb`` (the
 files as scenes rsb_mj must build) a file of another tier is an error too (RSB530); without
 it, such files are linted as what their own loaders accept, and these rules stay silent.
+
+RSB535 (a shipped file whose frozen table is short: its seeds gave no valid layout when the
+tables were frozen) is declared here and found where the frozen tables are read
+(:func:`rsb_mj.tables.goal.short_table_findings`; ``rsb lint`` asks it for every file it
+lints): a layout that does not settle is a fact of the physics, not of the text.
 """
 
 from __future__ import annotations
@@ -27,10 +32,17 @@ from rsb_mj.lang.goal_task import (
     unbuildable,
 )
 from rsb_mj.lang.known_categories import ALL_CATEGORIES
-from rsb_mj.lang.rules.base import Context, choices_text, rule
+from rsb_mj.lang.rules.base import Context, choices_text, declare, rule
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY
 
-__all__ = ["crowded_table", "goal_at_reset", "goal_tier", "no_model", "unreachable_goal"]
+__all__ = [
+    "SHORT_TABLE",
+    "crowded_table",
+    "goal_at_reset",
+    "goal_tier",
+    "no_model",
+    "unreachable_goal",
+]
 
 _GOAL = """(define (problem Put_The_Apple_On_The_Plate) (:domain robosuite)
   (:language put the apple on the plate)
@@ -214,3 +226,21 @@ def crowded_table(ctx: Context) -> None:
             "no layout keeps them apart; declare fewer or smaller ones",
             ctx.block_span("objects"),
         )
+
+
+#: A shipped goal file whose frozen table is short (found by ``rsb_mj.tables.goal``).
+SHORT_TABLE = declare(
+    "RSB535",
+    "short-frozen-table",
+    "warning",
+    """A shipped goal suite's file (under ``tasks/``) whose frozen table holds fewer rows than
+    a file's (5 eval, 20 train): when the tables were frozen (``rsb episodes build``), seed
+    after seed gave no valid layout (an object off the table, not at rest 1 s after
+    placement, interpenetrating, or the goal already true), so ``rsb eval --suite``, ``rsb
+    demos --suite`` and the vla-eval plugin leave the file out. Reported at the object the
+    manifest's reason names (else at ``:init``), with that reason; an error with ``--target
+    rsb``. The text is valid: change the scene (the stand-ins, the frame map) and refreeze
+    the file's rows; ``rsb episodes check`` lists the short files too.""",
+    bad="(:objects water_ball_1 water_ball_2 ... water_ball_13 - water_ball)  ; no seed settles",
+    good="(:objects water_ball_1 water_ball_2 - water_ball)",
+)

@@ -4,6 +4,13 @@ Rows are lists in the order of :data:`COLUMNS` (a header once, not keys per row,
 episodes stay a few megabytes). A record whose run folder holds its video
 (``<run>/videos/<video_file(...)>``, written by ``rsb eval --video INDEX``) gets a media
 entry: the video's path relative to the report folder and a strip of its head-camera frames.
+
+Question and goal tasks' records share the rows (``family``): a goal record
+(:attr:`~rsb_mj.evaluation.records.EpisodeRecord.is_goal`, a LIBERO / VLA-Arena style file)
+has its goal suite as ``suite`` (:func:`rsb_mj.evaluation.goal_metrics.suite_of`), its task
+file's name as ``task``, the VLA-Arena level of its folder (``level_K``) as ``level``, its
+failure class (:func:`rsb_mj.evaluation.failure.goal_failure_class`) as ``kind``, no choice
+(``-``), and ``goal``: the file, tier, predicate semantics, object source and failure class.
 """
 
 from __future__ import annotations
@@ -11,16 +18,19 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rsb_mj.evaluation.failure import failure_kind
+from rsb_mj.evaluation.failure import failure_kind, goal_failure_class
+from rsb_mj.evaluation.goal_metrics import suite_of
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.evaluation.tables import PRIVILEGED_MARK, split_level
-from rsb_mj.evaluation.video import VIDEOS_DIR, video_file
+from rsb_mj.evaluation.video import video_file
 from rsb_mj.reporting.html.frames import FRAMES, video_frames
-from rsb_mj.tables.episode_source import is_task_file
+from rsb_mj.tables.episode_source import is_task_file, split_goal_row_source
 from rsb_mj.tables.episode_source import label as source_label
 
 __all__ = [
@@ -37,13 +47,17 @@ __all__ = [
 #: level suffix (``level`` holds L0-L2); ``perturbation`` the visual and language levels
 #: (``V2 W0``); ``kind`` the failure family (:func:`rsb_mj.evaluation.failure.failure_kind`);
 #: ``choice`` the chosen option letter (``none`` without a grasp) and ``verdict`` its reading
-#: against ``correct`` (``correct``, ``wrong`` or ``none``); ``media`` the key of the
-#: episode's video entry, or None.
+#: against ``correct`` (``correct``, ``wrong`` or ``none``; ``-`` for a goal task's);
+#: ``family`` ``question`` or ``goal``; ``task`` a goal task's file name (``-`` for a
+#: question's); ``goal`` a goal task's file, tier, semantics, objects and failure class
+#: (None for a question's); ``media`` the key of the episode's video entry, or None.
 COLUMNS = (
+    "family",
     "label",
     "run",
     "policy",
     "suite",
+    "task",
     "level",
     "split",
     "index",
@@ -70,6 +84,7 @@ COLUMNS = (
     "in_zone",
     "cost_terms",
     "a2a",
+    "goal",
     "seed",
     "question_id",
     "wall_s",
@@ -92,16 +107,59 @@ def _perturbation(record: EpisodeRecord) -> str:
 
 
 def verdict(record: EpisodeRecord) -> str:
-    """``"correct"`` or ``"wrong"`` for a record with a choice (its first grasp), else
-    ``"none"``."""
+    """``"correct"`` or ``"wrong"`` for a record with a choice (its first grasp), ``"-"``
+    for a goal task's (no question), else ``"none"``."""
+    if record.is_goal:
+        return "-"
     if record.chosen_option is None:
         return "none"
     return "correct" if record.correct_choice else "wrong"
 
 
+def _kind(record: EpisodeRecord) -> str:
+    """The failure family of the browser's filter: a goal record's failure class (its
+    error records by whose fault, as a question's), else :func:`failure_kind`."""
+    if record.is_goal and record.termination != "error":
+        found = record.failure_class
+        if found is None:  # a record from before failure classes were recorded
+            found = goal_failure_class(
+                record.failure_reason, policy=record.policy, termination=record.termination
+            )
+        return found or "-"
+    kind = failure_kind(
+        record.failure_reason,
+        policy=record.policy,
+        termination=record.termination,
+        error_kind=record.error_kind,
+    )
+    return kind or "-"
+
+
+def _goal(record: EpisodeRecord) -> tuple[str, str, str, dict[str, Any]]:
+    """A goal record's suite, task file name, level (``L0``-``L2`` from a VLA-Arena
+    ``level_K`` folder, else ``-``) and the browser's ``goal`` entry."""
+    row = split_goal_row_source(record.suite)
+    file = row[1] if row is not None else record.suite
+    found = re.search(r"(?:^|/)level_(\d+)/", Path(file).as_posix())
+    goal = {
+        "file": file,
+        "tier": record.tier,
+        "semantics": record.semantics,
+        "objects": record.objects,
+        "failure_class": _kind(record) if record.termination != "error" else "error",
+    }
+    level = f"L{found.group(1)}" if found else "-"
+    return suite_of(record.suite), Path(file).name, level, goal
+
+
 def episode_row(record: EpisodeRecord, label: str, run: str, media: str | None) -> list[Any]:
     """The browser row of ``record`` (values in :data:`COLUMNS` order)."""
-    base, level = split_level(record.suite)
+    if record.is_goal:
+        suite, task, level_name, goal = _goal(record)
+    else:
+        base, level = split_level(record.suite)
+        suite = source_label(base) if is_task_file(base) else base
+        task, level_name, goal = "-", f"L{level}", None
     a2a = None
     if record.item is not None:
         a2a = {
@@ -111,25 +169,21 @@ def episode_row(record: EpisodeRecord, label: str, run: str, media: str | None) 
             "chosen_side": record.chosen_side,
         }
     values = {
+        "family": "goal" if record.is_goal else "question",
         "label": label + (PRIVILEGED_MARK if record.privileged else ""),
         "run": run,
         "policy": record.policy,
-        "suite": source_label(base) if is_task_file(base) else base,
-        "level": f"L{level}",
+        "suite": suite,
+        "task": task,
+        "level": level_name,
         "split": record.split,
         "index": record.index,
         "variant": record.variant,
         "perturbation": _perturbation(record),
         "outcome": record.termination,
-        "kind": failure_kind(
-            record.failure_reason,
-            policy=record.policy,
-            termination=record.termination,
-            error_kind=record.error_kind,
-        )
-        or "-",
+        "kind": _kind(record),
         "reason": record.failure_reason or "",
-        "choice": record.chosen_option or "none",
+        "choice": "-" if record.is_goal else record.chosen_option or "none",
         "correct": record.correct,
         "verdict": verdict(record),
         "chosen": record.choice,
@@ -147,6 +201,7 @@ def episode_row(record: EpisodeRecord, label: str, run: str, media: str | None) 
         "in_zone": record.in_zone,
         "cost_terms": record.cost_terms or None,
         "a2a": a2a,
+        "goal": goal,
         "seed": record.seed,
         "question_id": record.question_id,
         "wall_s": _finite(record.wall_s),
@@ -159,7 +214,7 @@ def episode_row(record: EpisodeRecord, label: str, run: str, media: str | None) 
 def _media(record: EpisodeRecord, run_dir: Path, out: Path, frames: int) -> dict[str, Any] | None:
     """The video entry of ``record`` when its run folder holds its video."""
     name = video_file(record.suite, record.policy, record.split, record.index, record.variant)
-    path = run_dir / VIDEOS_DIR / name
+    path = RunFolder(run_dir).videos_dir / name
     if not path.is_file():
         return None
     strip = video_frames(path, frames) if frames else []
@@ -179,7 +234,7 @@ def browser_data(
     """``{"columns", "rows", "media"}`` of every record of ``runs``.
 
     Args:
-        runs: records per row label.
+        runs: records per row label (question and goal tasks').
         run_dirs: the run folder of each row label (where its videos are).
         out: the report folder (video links are relative to it).
         frames: frames taken from each video (0: link only).

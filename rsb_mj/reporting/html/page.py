@@ -9,9 +9,11 @@ Markdown report prints, so its numbers are the Markdown report's strings:
   tables when a run folder has them), sortable by any column;
 * the confusion matrices as shaded tables and the PNG plots, inline;
 * an episode browser: filters (run, policy, suite, level, instruction, perturbation,
-  outcome, failure reason, choice), a text search, sortable columns, pages of 100 rows, and
-  each episode's instruction, choice against answer, grasp and cost signals, the same
-  episode under the other rows, and its head-camera frames with a link to its video.
+  outcome, failure reason, choice; task kind and task file when goal tasks are among them),
+  a text search, sortable columns, pages of 50 rows, and each episode's instruction, choice
+  against answer (a goal task's: its task file, tier, success and failure class), grasp and
+  cost signals, the same episode under the other rows, and its head-camera frames with a
+  link to its video.
 
 Nothing is fetched: styles, script, data and images are inline, and the page's content
 security policy (``default-src 'none'``) makes the browser refuse any load from elsewhere.
@@ -25,6 +27,8 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
+from rsb_mj.evaluation.goal_metrics import suite_of
+from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.reporting.html.episodes import browser_data, browser_json
 from rsb_mj.reporting.html.frames import FRAMES
 from rsb_mj.reporting.html.markup import esc, lines_html, table_html
@@ -59,6 +63,8 @@ def _nav(items: Iterable[tuple[str, str]]) -> str:
 
 
 def _confusions(data: ReportData) -> str:
+    if not data.confusions:  # goal tasks only: no question, no choice
+        return ""
     figures = "".join(
         f'<figure class="confusion" data-label="{esc(c.label)}" data-suite="{esc(c.suite)}">'
         f"<figcaption>{esc(c.title)}</figcaption>"
@@ -84,15 +90,26 @@ def _plots(data: ReportData) -> str:
     return f'<section id="plots"><h2>Plots</h2>{notes}<div class="plots">{figures}</div></section>'
 
 
+def _episodes(data: ReportData) -> dict[str, list[EpisodeRecord]]:
+    """Every record of the report per row label: question tasks' then goal tasks'."""
+    out: dict[str, list[EpisodeRecord]] = {k: list(v) for k, v in data.runs.items()}
+    for label, records in data.goals.items():
+        out.setdefault(label, []).extend(records)
+    return out
+
+
 def _counts(data: ReportData) -> str:
-    records = [r for recs in data.runs.values() for r in recs]
-    suites = {r.suite for r in records}
+    episodes = _episodes(data)
+    records = [r for recs in episodes.values() for r in recs]
+    suites = {suite_of(r.suite) if r.is_goal else r.suite for r in records}
+    files = {r.suite for r in records if r.is_goal}
     errors = sum(r.is_error for r in records)
     cards = (
         ("episodes", f"{len(records):,}"),
         ("runs", str(len(data.dirs))),
-        ("rows", str(len(data.runs))),
+        ("rows", str(len(episodes))),
         ("suites", str(len(suites))),
+        *((("goal task files", str(len(files))),) if files else ()),
         ("error episodes", str(errors)),
     )
     return (
@@ -124,10 +141,11 @@ def render_page(data: ReportData, out: Path, *, frames: int = FRAMES) -> str:
         out: the report folder the page is written to.
         frames: head-camera frames shown per recorded video (0: a link only).
     """
-    episodes = browser_data(data.runs, data.run_dirs, out, frames=frames)
+    episodes = browser_data(_episodes(data), data.run_dirs, out, frames=frames)
     nav = [("overview", "Overview")]
     nav += [(f"sec-{s.key}", s.title) for s in data.sections]
-    nav += [("confusion", "Confusion")]
+    if data.confusions:
+        nav += [("confusion", "Confusion")]
     if data.plots or data.notes:
         nav += [("plots", "Plots")]
     nav += [("episodes", "Episodes")]

@@ -5,16 +5,19 @@
 
   var PAGE = 50; /* rows shown at once: each filter change lays out only these */
   var NUMERIC = { index: 1, grasp_step: 1, success_step: 1, steps: 1, cost: 1, wall_s: 1, seed: 1 };
-  /* [column, label]: the filters, in the order shown. */
+  /* [column, label]: the filters, in the order shown ("run", "family" and "task" only when
+     they tell rows apart: several run folders, question and goal tasks, goal task files). */
   var FILTERS = [
-    ["run", "run"], ["label", "row (policy)"], ["suite", "suite"], ["level", "level"],
-    ["variant", "instruction"], ["perturbation", "perturbation"], ["outcome", "outcome"],
-    ["kind", "failure reason"], ["choice", "choice"], ["verdict", "choice vs answer"]
+    ["run", "run"], ["family", "task kind"], ["label", "row (policy)"], ["suite", "suite"],
+    ["task", "task file"], ["level", "level"], ["variant", "instruction"],
+    ["perturbation", "perturbation"], ["outcome", "outcome"], ["kind", "failure reason"],
+    ["choice", "choice"], ["verdict", "choice vs answer"]
   ];
-  /* [column, header]: the browser's table columns ("#" is the row number). */
-  /* [column, header, width in px] (the table's layout is fixed: no measuring of cells) */
+  var OPTIONAL = { run: 1, family: 1, task: 1 };
+  /* [column, header, width in px] (the table's layout is fixed: no measuring of cells);
+     "#" is the row number; the task column only when goal tasks are among the episodes. */
   var SHOWN = [
-    ["label", "row", 160], ["suite", "suite", 120], ["level", "level", 44],
+    ["label", "row", 160], ["suite", "suite", 120], ["task", "task", 220], ["level", "level", 44],
     ["index", "episode", 70], ["variant", "instruction", 96], ["perturbation", "perturbation", 88],
     ["outcome", "outcome", 112], ["choice", "choice / answer", 104],
     ["reason", "failure reason", 250], ["grasp_step", "grasp step", 72], ["steps", "steps", 52],
@@ -69,6 +72,15 @@
   var C = {};
   raw.columns.forEach(function (c, i) { C[c] = i; });
   var rows = raw.rows, media = raw.media, N = rows.length;
+  /* Columns and filters of one task kind only: left out when no episode is of that kind. */
+  var hasGoals = rows.some(function (r) { return r[C.family] === "goal"; });
+  var hasQuestions = rows.some(function (r) { return r[C.family] === "question"; });
+  var QUESTION_ONLY = { choice: 1, verdict: 1, grasp_step: 1 };
+  function kept(s) {
+    return (hasGoals || s[0] !== "task") && (hasQuestions || !QUESTION_ONLY[s[0]]);
+  }
+  SHOWN = SHOWN.filter(kept);
+  FILTERS = FILTERS.filter(kept);
 
   /* Integer codes per filter column: filtering compares integers, not strings. */
   var codes = {}, values = {}, counts = {};
@@ -104,7 +116,7 @@
     var html = [];
     FILTERS.forEach(function (f) {
       var col = f[0], vals = values[col];
-      if (col === "run" && vals.length < 2) return;
+      if (OPTIONAL[col] && vals.length < 2) return;
       var order = vals.map(function (v, k) { return k; }).sort(function (a, b) {
         return vals[a] < vals[b] ? -1 : vals[a] > vals[b] ? 1 : 0;
       });
@@ -116,7 +128,7 @@
       html.push('<label>' + esc(f[1]) + '<select data-filter="' + col + '">' + opts.join("") +
         "</select></label>");
     });
-    html.push('<label>search (instruction, reason, question)<input type="search" ' +
+    html.push('<label>search (instruction, reason, question, task)<input type="search" ' +
       'id="ep-search" placeholder="text"></label>');
     html.push('<button type="button" id="ep-reset">reset</button>');
     filtersEl.innerHTML = html.join("");
@@ -170,7 +182,7 @@
       for (var j = 0; j < N; j++) {
         var r = rows[j];
         haystack[j] = [r[C.instruction], r[C.reason], r[C.question_id], r[C.text] || "",
-          r[C.error] || ""].join("\n").toLowerCase();
+          r[C.error] || "", r[C.goal] ? r[C.goal].file : ""].join("\n").toLowerCase();
       }
     }
     return haystack[i].indexOf(state.search) !== -1;
@@ -215,8 +227,27 @@
   }
 
   function choiceCell(r) {
+    if (r[C.goal]) return "-"; /* a goal task asks no question */
     return '<span class="v-' + esc(r[C.verdict]) + '">' + esc(r[C.choice]) + "</span> / " +
       esc(r[C.correct]);
+  }
+
+  function dash(value) {
+    return esc(value === null || value === undefined ? "-" : value);
+  }
+
+  /* The table cell of column ``col`` of row ``r``. */
+  function cell(col, r) {
+    if (col === "index") return "<td>" + esc(r[C.split]) + " " + r[C.index] + "</td>";
+    if (col === "outcome") return "<td>" + outcomeCell(r) + "</td>";
+    if (col === "choice") return "<td>" + choiceCell(r) + "</td>";
+    if (col === "reason") {
+      return '<td class="reason" title="' + esc(r[C.reason]) + '">' + esc(r[C.reason]) + "</td>";
+    }
+    if (col === "task" && r[C.goal]) {
+      return '<td title="' + esc(r[C.goal].file) + '">' + esc(r[C.task]) + "</td>";
+    }
+    return "<td>" + dash(r[C[col]]) + "</td>";
   }
 
   function render() {
@@ -227,13 +258,8 @@
     for (var p = start; p < end; p++) {
       var i = current[p], r = rows[i];
       html.push('<tr data-row="' + i + '"' + (i === selected ? ' class="selected"' : "") +
-        "><td>" + (p + 1) + "</td><td>" + esc(r[C.label]) + "</td><td>" + esc(r[C.suite]) +
-        "</td><td>" + esc(r[C.level]) + "</td><td>" + esc(r[C.split]) + " " + r[C.index] +
-        "</td><td>" + esc(r[C.variant]) + "</td><td>" + esc(r[C.perturbation]) + "</td><td>" +
-        outcomeCell(r) + "</td><td>" + choiceCell(r) + '</td><td class="reason" title="' +
-        esc(r[C.reason]) + '">' + esc(r[C.reason]) + "</td><td>" +
-        esc(r[C.grasp_step] === null ? "-" : r[C.grasp_step]) + "</td><td>" + r[C.steps] +
-        "</td><td>" + esc(r[C.cost] === null ? "-" : r[C.cost]) + "</td></tr>");
+        "><td>" + (p + 1) + "</td>" + SHOWN.map(function (s) { return cell(s[0], r); })
+        .join("") + "</tr>");
     }
     tbody.innerHTML = html.join("");
     statusEl.textContent = current.length.toLocaleString("en") + " of " +
@@ -259,7 +285,8 @@
 
   var twins = null; /* (suite, level, split, index, variant) -> row numbers */
   function keyOf(r) {
-    return [r[C.suite], r[C.level], r[C.split], r[C.index], r[C.variant]].join("\u0001");
+    return [r[C.suite], r[C.task], r[C.level], r[C.split], r[C.index], r[C.variant]]
+      .join("\u0001");
   }
 
   function item(name, value) {
@@ -280,22 +307,32 @@
         twins.get(k).push(j);
       }
     }
+    var g = r[C.goal];
     var h = ['<button type="button" class="close" id="ep-close">close</button>',
-      "<h3>" + esc(r[C.label]) + " &middot; " + esc(r[C.suite]) + " " + esc(r[C.level]) +
-      " &middot; " + esc(r[C.split]) + " row " + r[C.index] + "</h3>",
+      "<h3>" + esc(r[C.label]) + " &middot; " + esc(g ? r[C.task] : r[C.suite]) + " " +
+      esc(r[C.level] === "-" ? "" : r[C.level]) + " &middot; " + esc(r[C.split]) + " row " +
+      r[C.index] + "</h3>",
       '<div class="instruction">' + esc(r[C.instruction]) + "</div><dl>",
-      item("outcome", outcomeCell(r)),
-      item("choice / answer", choiceCell(r) + " (" + esc(r[C.chosen] || "nothing grasped") +
-        " / " + esc(r[C.target]) + ")"),
-      item("failure reason", esc(r[C.reason] || "-")),
-      item("grasped, in order", esc((r[C.grasped_candidates] || []).join(", ") || "-")),
-      item("in zone at the end", esc((r[C.in_zone] || []).join(", ") || "-")),
-      item("grasp step", esc(r[C.grasp_step] === null ? "-" : r[C.grasp_step])),
-      item("success step", esc(r[C.success_step] === null ? "-" : r[C.success_step])),
+      item("outcome", outcomeCell(r))];
+    if (g) {
+      h.push(item("task file", esc(g.file)), item("suite", esc(r[C.suite])),
+        item("tier", dash(g.tier)), item("predicates", dash(g.semantics)),
+        item("objects", dash(g.objects)), item("failure class", esc(r[C.kind])));
+    } else {
+      h.push(item("choice / answer", choiceCell(r) + " (" +
+        esc(r[C.chosen] || "nothing grasped") + " / " + esc(r[C.target]) + ")"));
+    }
+    h.push(item("failure reason", esc(r[C.reason] || "-")));
+    if (!g) {
+      h.push(item("grasped, in order", esc((r[C.grasped_candidates] || []).join(", ") || "-")),
+        item("in zone at the end", esc((r[C.in_zone] || []).join(", ") || "-")),
+        item("grasp step", dash(r[C.grasp_step])));
+    }
+    h.push(item("success step", dash(r[C.success_step])),
       item("steps", r[C.steps] + " of " + r[C.max_steps]),
       item("instruction variant", esc(r[C.variant])),
       item("perturbation", esc(r[C.perturbation])),
-      item("cost", esc(r[C.cost] === null ? "-" : r[C.cost]))];
+      item("cost", dash(r[C.cost])));
     var terms = r[C.cost_terms];
     if (terms) {
       Object.keys(terms).forEach(function (t) {
@@ -314,8 +351,9 @@
       h.push(item("chosen side", esc(a2a.chosen_side || "-")));
     }
     if (r[C.error]) h.push(item("error", esc(r[C.error])));
-    h.push(item("seed", esc(r[C.seed])), item("question", esc(r[C.question_id])),
-      item("wall time", esc(r[C.wall_s]) + " s"), item("run", esc(r[C.run])), "</dl>");
+    h.push(item("seed", esc(r[C.seed])));
+    if (!g) h.push(item("question", esc(r[C.question_id])));
+    h.push(item("wall time", esc(r[C.wall_s]) + " s"), item("run", esc(r[C.run])), "</dl>");
     var m = r[C.media] === null ? null : media[r[C.media]];
     if (m) {
       h.push("<h4>Head camera</h4>");

@@ -1,0 +1,65 @@
+"""task_env: one place builds a source's environment, chosen by what its task declares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.env.task_env import task_env
+from rsb_mj.errors import EvalError, RsbError, TaskError
+from rsb_mj.resources import tasks_dir
+from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import goal_row_source
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
+APPLE = (
+    DATA
+    / "vla_arena/robustness_static_distractors/level_0"
+    / "pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl"
+)
+
+
+def test_a_suite_and_a_question_file_get_the_question_scene_with_the_settings():
+    env = task_env("rsb-math-4", split="train", cameras=(), width=64, height=48, control_hz=50)
+    try:
+        assert type(env) is RsbEnv
+        assert (env.suite, env.split, env.control_hz) == ("RSB-Math-4", "train", 50)
+        assert env.scene.candidates == ("block_a", "block_b", "block_c", "block_d")
+    finally:
+        env.close()
+    path = str(get_suite("A2A-Color").path)
+    env = task_env(path, cameras=(), start_held=False)
+    try:
+        assert type(env) is RsbEnv
+        assert (env.suite, env.split, env.start_hold) == ("", "eval", {})
+    finally:
+        env.close()
+
+
+def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
+    env = task_env(APPLE, cameras=(), language_level=1)
+    try:
+        assert type(env) is GoalEnv
+        assert env.task.path == str(APPLE) and env.language_level == 1
+        assert env.goal_info["semantics"] == "vla_arena"
+    finally:
+        env.close()
+    key = "vla_arena/long_horizon/level_0/pick_up_the_apple_and_place_it_in_the_box.bddl"
+    env = task_env(goal_row_source("vla-arena", tasks_dir() / key), cameras=())
+    try:
+        assert type(env) is GoalEnv
+        assert env.task.path.endswith("tasks/" + key)
+    finally:
+        env.close()
+
+
+def test_unknown_sources_and_unbuildable_goal_files_are_refused():
+    with pytest.raises(RsbError, match="unknown suite 'RSB-Nope'; valid choices: RSB-Math-4, "):
+        task_env("RSB-Nope", cameras=())
+    with pytest.raises(EvalError, match=r"task file 'nowhere\.bddl' not found"):
+        task_env("nowhere.bddl", cameras=())
+    with pytest.raises(TaskError, match=r"rsb_mj cannot build this scene \(tier B2\)"):
+        task_env(str(DATA / "libero/libero_goal/turn_on_the_stove.bddl"), cameras=())
