@@ -35,6 +35,7 @@ def _register() -> None:
     module = sys.modules.get("rsb_mj.env.registration")
     if module is not None and not hasattr(module, "register_envs"):
         return
+    # deferred: gymnasium, imported only once gymnasium itself is
     from rsb_mj.env.registration import register_envs
 
     register_envs()

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from rsb_mj.atomic import WriteError
 from rsb_mj.errors import RsbError
 
 #: Name of the lock file inside a locked folder.
@@ -62,7 +63,6 @@ class FolderLock:
             LockedError: when another process holds it (names its pid, host and command).
             WriteError: when the lock file cannot be created (names the path and the cause).
         """
-        from rsb_mj.atomic import WriteError
 
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -115,7 +115,6 @@ def make_folder(folder: Path) -> Path:
         WriteError: one line naming the path and the cause: a file in the way, no
             permission, a read-only file system.
     """
-    from rsb_mj.atomic import WriteError
 
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():

@@ -112,6 +112,7 @@ def progress(
     if not enabled:
         return _Silent()
     if stream.isatty():
+        # heavy: tqdm, only on a terminal
         from tqdm import tqdm
 
         return tqdm(

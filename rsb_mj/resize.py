@@ -34,6 +34,7 @@ def pad_frame(width: int, height: int, out_width: int, out_height: int) -> tuple
 def resize_with_pad(image: np.ndarray, height: int, width: int) -> np.ndarray:
     """An HWC uint8 image resized into ``height`` x ``width`` [px], aspect ratio kept,
     centred on black (see the module docstring)."""
+    # heavy: Pillow, only for openpi's resize
     from PIL import Image
 
     h, w = image.shape[:2]

@@ -21,6 +21,7 @@ Z95 = 1.96
 
 def chi_square_uniform(counts: Sequence[int]) -> tuple[float, float]:
     """(statistic, p-value) of ``counts`` against a uniform distribution over its cells."""
+    # heavy: scipy.stats (about 1 s); rsb --help imports this module
     from scipy.stats import chi2
 
     n = sum(counts)
@@ -34,6 +35,7 @@ def chi_square_uniform(counts: Sequence[int]) -> tuple[float, float]:
 
 def z_two_sided(alpha: float) -> float:
     """The z with P(|Z| > z) = ``alpha`` for a standard normal Z."""
+    # heavy: scipy.stats (about 1 s); rsb --help imports this module
     from scipy.stats import norm
 
     return float(norm.isf(alpha / 2.0))

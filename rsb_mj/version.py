@@ -15,6 +15,7 @@ def rsb_mj_version() -> str:
 
 def mujoco_version() -> str:
     """The mujoco version in use (imported lazily: the task language does not need it)."""
+    # heavy: MuJoCo; the task language does not need it
     import mujoco
 
     return mujoco.__version__

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import platform
 import sys
 
 from rsb_mj.errors import RsbError
@@ -55,8 +56,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        import platform
-
+        # deferred: importlib.metadata and MuJoCo, for --version only
         from rsb_mj.version import mujoco_version, rsb_mj_version
 
         python = platform.python_version()

@@ -22,7 +22,9 @@ import argparse
 import json
 from pathlib import Path
 
+from rsb_mj.episodes.sources import resolve_source
 from rsb_mj.splits import SPLITS
+from rsb_mj.suites import SUITES, expand_suites, get_suite
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb audit``; returns the exit status."""
-    from rsb_mj.suites import SUITES, expand_suites, get_suite
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.families import audit_rows, load_table
     from rsb_mj.tables.files import read_table
 
@@ -111,7 +113,7 @@ def _task_rows(task: str, split: str) -> tuple[str, list, list | None, object]:
     table holds: :func:`rsb_mj.tables.task.task_rows`), the train rows for the
     fitted probes of an eval audit, and the task's question source (its own bank, for one
     with ``(:source (:file ...))``)."""
-    from rsb_mj.episodes.sources import resolve_source
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.lang import load_task
     from rsb_mj.lang.task import task_of
     from rsb_mj.tables.rsb import default_rows
@@ -125,6 +127,7 @@ def _task_rows(task: str, split: str) -> tuple[str, list, list | None, object]:
 
 def _private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb audit --tables DIR [SUITE...]``: the private tables of a folder."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.private.audit import audit_private
 
     if args.table or args.train or args.split != "eval":

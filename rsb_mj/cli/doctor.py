@@ -19,7 +19,16 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
+from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.cli._flags import add_out
+from rsb_mj.doctor.compare import FAIL_PSNR_DB, PASS_MAX_ABS
+from rsb_mj.doctor.environment import cores, library_versions, memory_gib
+from rsb_mj.errors import RsbError
+from rsb_mj.lock import make_folder
+from rsb_mj.scene.fingerprint import renderer_fingerprint
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,7 +63,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def environment_lines(renderer: Any) -> list[str]:
     """The ``Environment`` block: versions, GL backend and strings, cores and memory."""
-    from rsb_mj.doctor.environment import cores, library_versions, memory_gib
 
     rows = list(library_versions().items())
     chosen = os.environ.get("MUJOCO_GL", "")
@@ -98,11 +106,6 @@ def table_lines(result: Any) -> list[str]:
 def write_frames(result: Any, out: Path) -> list[Path]:
     """``<frame>.png`` (drawn here), ``<frame>_golden.png`` and ``<frame>_diff.png``
     (absolute difference x8) into ``out``, cameras side by side."""
-    import cv2
-    import numpy as np
-
-    from rsb_mj.atomic import atomic_write_bytes
-    from rsb_mj.lock import make_folder
 
     make_folder(out)
     written = []
@@ -125,12 +128,10 @@ def write_frames(result: Any, out: Path) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb doctor``; 0 pass, 1 differs or fails."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.doctor.check import check_frames, renderer_differences
-    from rsb_mj.doctor.compare import FAIL_PSNR_DB, PASS_MAX_ABS
     from rsb_mj.doctor.frames import HEIGHT, QUALITY, WIDTH
     from rsb_mj.doctor.goldens import default_folder, read_goldens
-    from rsb_mj.errors import RsbError
-    from rsb_mj.scene.fingerprint import renderer_fingerprint
 
     goldens = read_goldens(args.goldens or default_folder())
     try:

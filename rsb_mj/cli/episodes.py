@@ -19,12 +19,15 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
+from rsb_mj.atomic import writable_folder
 from rsb_mj.cli._flags import add_jobs, add_out
+from rsb_mj.errors import EpisodeError
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import ALL_SUITES, GOAL_SUITES, goal_suite
+from rsb_mj.suites import ALL_SUITES, GOAL_SUITES, expand_suites, get_suite, goal_suite
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -97,7 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb episodes``; returns the exit status."""
-    from rsb_mj.suites import expand_suites
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.families import load_table
 
     goal = [n for n in args.suites if goal_suite(n)] if args.action != "show" else []
@@ -114,8 +117,6 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "build":
         names = expand_suites(list(args.suites))
         if args.out is not None:
-            from rsb_mj.suites import get_suite
-
             for name in names:  # an unknown suite is refused before any folder is made
                 get_suite(name)
             _public_out(args.out)
@@ -137,8 +138,7 @@ def _public_out(out: Path) -> None:
         WriteError: when ``out`` is (under) a file or cannot be created or written.
         EpisodeError: for a folder of private tables.
     """
-    from rsb_mj.atomic import writable_folder
-    from rsb_mj.errors import EpisodeError
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.files import MANIFEST
 
     manifest = out / MANIFEST
@@ -153,6 +153,7 @@ def _public_out(out: Path) -> None:
 def _build(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes build [SUITE...]``: each suite's tables by its family; with no suite
     named, the RSB suites (the Act2Answer tables render every item: name them, or ``a2a``)."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.families import family_of
     from rsb_mj.tables.paired import build_paired
     from rsb_mj.tables.rsb import build_all
@@ -171,13 +172,13 @@ def _build(args: argparse.Namespace, names: list[str]) -> int:
     if seeded or not names:
         mapper = None
         if args.jobs > 1:
-            from functools import partial
-
+            # deferred: rsb --help imports every command module, not the stages they run
             from rsb_mj.evaluation.pool import map_jobs
 
             mapper = partial(map_jobs, workers=args.jobs)
         results += build_all(seeded or None, splits, args.out, args.rows, mapper)
     if paired:
+        # deferred: rsb --help imports every command module, not the stages they run
         from rsb_mj.evaluation.legibility import answer_reader
 
         results += build_paired(paired, splits, args.out, reader=answer_reader)
@@ -194,6 +195,7 @@ def _build(args: argparse.Namespace, names: list[str]) -> int:
 
 def _check(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [SUITE...]``: every table against the one manifest, by family."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.families import check_tables
 
     start = time.perf_counter()
@@ -210,6 +212,7 @@ def _check(args: argparse.Namespace, names: list[str]) -> int:
 
 def _build_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes build SUITE|TASK.bddl... --private --secret-file FILE -o DIR``."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.private.build import build_private
     from rsb_mj.tables.private.secret import Secret
 
@@ -231,6 +234,7 @@ def _build_private(args: argparse.Namespace, names: list[str]) -> int:
     if args.split == "train":
         print("rsb episodes: error: a private draw has eval tables only (--split eval)")
         return 2
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.evaluation.legibility import answer_reader
 
     secret = Secret.read(args.secret_file, warn=_warn)
@@ -261,6 +265,7 @@ def _warn(message: str) -> None:
 
 def _check_private(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [SUITE...] --tables DIR [--secret-file FILE]``."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.private.check import check_private
     from rsb_mj.tables.private.secret import Secret
 
@@ -302,6 +307,7 @@ def _goal(args: argparse.Namespace, goal: list[str], others: list[str]) -> int:
 
 def _build_goal(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes build vla-arena|libero-layouts``: freeze the goal suites' tables."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.env.goal_tables import freeze_goal_tables
 
     if args.rows is not None and args.out is None:
@@ -312,8 +318,7 @@ def _build_goal(args: argparse.Namespace, names: list[str]) -> int:
     splits = ("eval", "train") if args.split == "both" else (args.split,)
     mapper = None
     if args.jobs > 1:
-        from functools import partial
-
+        # deferred: rsb --help imports every command module, not the stages they run
         from rsb_mj.evaluation.pool import map_jobs
 
         mapper = partial(map_jobs, workers=args.jobs)
@@ -331,6 +336,7 @@ def _build_goal(args: argparse.Namespace, names: list[str]) -> int:
 
 def _check_goal(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [GOAL SUITE...]``: the goal tables re-drawn row by row."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.env.goal_tables import check_goal_tables
     from rsb_mj.tables.goal import short_files, table_suite_of, table_suites
 
@@ -362,6 +368,7 @@ def _check_goal(args: argparse.Namespace, names: list[str]) -> int:
 
 def _show_goal(args: argparse.Namespace) -> int:
     """``rsb episodes show vla-arena [--split S] [--index I]``: row ``I`` of the table."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.goal import goal_table
 
     table = goal_table(args.suite, args.split)
@@ -411,6 +418,7 @@ def _show(args: argparse.Namespace, table: list) -> int:
 
 def _build_task_files(args: argparse.Namespace) -> int:
     """``rsb episodes build TASK.bddl...``: freeze the rows ``rsb eval`` runs of each file."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.task import build_task_tables
 
     others = [s for s in args.suites if not s.endswith(".bddl")]

@@ -9,8 +9,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rsb_mj.atomic import atomic_write_text
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
-from rsb_mj.suites import SUITES, expand_suites
+from rsb_mj.errors import RsbError
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.lock import make_folder
+from rsb_mj.suites import SUITES, expand_suites, get_suite
+from rsb_mj.tables.episode_source import check_rows, is_task_file, task_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,13 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print every failure and one line per suite; 0 when all suites pass."""
-    from rsb_mj.atomic import atomic_write_text
-    from rsb_mj.errors import RsbError
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.evaluation.expert_check import check_suites
-    from rsb_mj.evaluation.records import EpisodeRecord
-    from rsb_mj.lock import make_folder
-    from rsb_mj.suites import get_suite
-    from rsb_mj.tables.episode_source import check_rows, is_task_file, task_path
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")

@@ -52,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Export and print one summary line."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.datasets.lerobot import export_lerobot
 
     out = args.out or args.demo_dir / "lerobot"

@@ -22,8 +22,11 @@ import argparse
 import json
 from pathlib import Path
 
+from rsb_mj.atomic import atomic_write_text
 from rsb_mj.cli._flags import add_episodes
-from rsb_mj.suites import A2A_SUITES, SUITES
+from rsb_mj.errors import RsbError
+from rsb_mj.resources import tasks_dir
+from rsb_mj.suites import A2A_SUITES, SUITES, get_suite
 
 #: Beyond Blocks task files (``all`` in SOURCE adds none of them; name them or use ``objects``).
 OBJECT_TASKS = (
@@ -90,9 +93,6 @@ def expand_sources(sources: list[str]) -> list[str]:
     Raises:
         RsbError: for a name that is neither a suite nor an existing task file.
     """
-    from rsb_mj.errors import RsbError
-    from rsb_mj.resources import tasks_dir
-    from rsb_mj.suites import get_suite
 
     out: list[str] = []
     for source in sources:
@@ -116,8 +116,7 @@ def expand_sources(sources: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Print one line per source; 0 when every source passes."""
-    from rsb_mj.atomic import atomic_write_text
-    from rsb_mj.errors import RsbError
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.evaluation.legibility import check_source
 
     if args.n < 1 or args.start < 0:

@@ -38,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client exits; returns the exit status."""
     try:
+        # heavy: pygls (the lsp extra)
         from rsb_mj.lsp.server import DEBOUNCE_S, create_server
     except ImportError as exc:
         print(

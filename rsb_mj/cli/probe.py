@@ -20,12 +20,14 @@ import argparse
 from pathlib import Path
 
 from rsb_mj.cli._flags import add_out
+from rsb_mj.errors import EvalError
+from rsb_mj.probing.dataset import QUERIES, TARGETS
+from rsb_mj.probing.probe import FOLDS, PERMUTATIONS, SEED, C, ProbeSettings
+from rsb_mj.probing.run import PROBE_DIR, probe_runs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``probe`` subcommand."""
-    from rsb_mj.probing.dataset import QUERIES, TARGETS
-    from rsb_mj.probing.probe import FOLDS, PERMUTATIONS, SEED, C
 
     p = subparsers.add_parser(
         "probe",
@@ -75,9 +77,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Probe, print the Markdown table, write the files; 0 on success."""
-    from rsb_mj.errors import EvalError
-    from rsb_mj.probing.probe import ProbeSettings
-    from rsb_mj.probing.run import PROBE_DIR, probe_runs
 
     out = args.out
     if args.stdout and out is not None:

@@ -9,8 +9,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import cv2
+import numpy as np
+
+from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.cli._flags import add_out
 from rsb_mj.errors import RsbError
+from rsb_mj.lock import make_folder
+from rsb_mj.suites import get_suite
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,7 +61,6 @@ def resolve_task(task: str) -> tuple[Path, str]:
     path = Path(task)
     if path.is_file():
         return path, ""
-    from rsb_mj.suites import get_suite
 
     try:
         suite = get_suite(task)
@@ -93,12 +98,9 @@ def check_args(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb render``; returns the exit status."""
-    import cv2
-    import numpy as np
 
-    from rsb_mj.atomic import atomic_write_bytes
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.env.rsb_env import RsbEnv
-    from rsb_mj.lock import make_folder
 
     check_args(args)
     path, suite = resolve_task(args.task)

@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Export the samples; 0 on success."""
+    # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.datasets.vqa import SAMPLES_FILE, export_vqa
 
     count = export_vqa(args.suite, args.out, split=args.split, n=args.n, start=args.start)

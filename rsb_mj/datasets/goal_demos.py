@@ -40,12 +40,16 @@ import numpy as np
 from rsb_mj.datasets.demo_file import file_sha256, verify_demo, write_demo
 from rsb_mj.datasets.demos import Recorder, run_with_progress
 from rsb_mj.env.cameras import check_cameras
+from rsb_mj.env.goal_env import GoalEnv, load_goal_task
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import run_goal_episode
 from rsb_mj.lock import lock_folder
+from rsb_mj.perturb.language import check_level as check_language
+from rsb_mj.perturb.visual import check_level as check_visual
 from rsb_mj.policies.spec import make_policy
+from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
@@ -105,8 +109,6 @@ _ENV: list[tuple[tuple, Any]] = []
 
 def _env(job: GoalDemoJob) -> Any:
     """The environment of ``job`` (kept for the next job of the same task and settings)."""
-    from rsb_mj.env.goal_env import GoalEnv
-    from rsb_mj.scene.assets import resolve_object_source
 
     key = (job.task, job.cameras, job.width, job.height, job.visual_level,
            job.language_level, job.assets, job.max_steps)  # fmt: skip
@@ -241,9 +243,6 @@ def write_goal_demos(
             its tier); EnvError: unknown cameras, an image size below 1x1 or a level
             outside 0..4; LockedError, WriteError: as ``write_demos``.
     """
-    from rsb_mj.env.goal_env import load_goal_task
-    from rsb_mj.perturb.language import check_level as check_language
-    from rsb_mj.perturb.visual import check_level as check_visual
 
     cameras = tuple(dict.fromkeys(cameras))
     check_cameras(cameras, width, height)

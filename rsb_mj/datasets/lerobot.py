@@ -95,6 +95,7 @@ class ExportSummary:
 
 def _pyarrow():
     try:
+        # heavy: pyarrow (the lerobot-export extra)
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text
@@ -43,7 +44,6 @@ def answer_text(episode: Episode, problem: Problem) -> str:
 
 
 def _png(image: np.ndarray) -> bytes:
-    import cv2
 
     ok, data = cv2.imencode(".png", np.ascontiguousarray(image[:, :, ::-1]))
     if not ok:

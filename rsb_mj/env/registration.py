@@ -73,6 +73,7 @@ def make_env(**kwargs: Any) -> gymnasium.Env:
             "(spawn by default) or gymnasium.make_vec(..., vectorization_mode='async', "
             "vector_kwargs={'context': 'spawn'})"
         )
+    # deferred: registration imports neither MuJoCo nor the env
     from rsb_mj.env.rsb_env import RsbEnv
 
     return RsbEnv(**kwargs)
@@ -80,6 +81,7 @@ def make_env(**kwargs: Any) -> gymnasium.Env:
 
 def make_goal_env(**kwargs: Any) -> gymnasium.Env:
     """Entry point of :data:`GOAL_ENV_ID`: ``GoalEnv(**kwargs)``."""
+    # deferred: registration imports neither MuJoCo nor the env
     from rsb_mj.env.goal_env import GoalEnv
 
     return GoalEnv(**kwargs)

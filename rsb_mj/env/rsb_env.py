@@ -85,16 +85,22 @@ from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
 from rsb_mj.env.signals import SignalRecorder
+from rsb_mj.episodes import sample_episode
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError
+from rsb_mj.expert.pick_place import PickPlaceExpert
+from rsb_mj.lang import load_task
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.digest import task_digest
 from rsb_mj.lang.held import held_at_reset
+from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem
 from rsb_mj.perturb import Perturbations
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
 from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.cost import CostMeter
+from rsb_mj.scoring.predicates.grasped import CLOSED_BELOW
 from rsb_mj.scoring.scorer import EpisodeScorer, signal_plan
 from rsb_mj.splits import SPLITS
 from rsb_mj.workspace import CAMERAS
@@ -104,13 +110,8 @@ def _load_problem(task: str | Path | Problem) -> Problem:
     """The task, linted as a scene rsb_mj must build: a LIBERO / VLA-Arena file fails with one
     error listing every part the question scene cannot build, with its position (RSB510)."""
     if isinstance(task, str | Path):
-        from rsb_mj.lang import load_task
-
         return load_task(Path(task), target="question")
     if isinstance(task, Problem):
-        from rsb_mj.lang.diagnostics import TaskFileError
-        from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem
-
         foreign = [d for d in lint_problem(task, target="question") if d.code == FOREIGN_SCENE]
         if foreign:
             raise TaskFileError(foreign, f"{task.path}: rsb_mj cannot build this scene")
@@ -252,8 +253,6 @@ class RsbEnv(gymnasium.Env):
             raise EnvError(f"unknown reset options {unknown}; valid choices: episode")
         episode = options.get("episode")
         if episode is None:
-            from rsb_mj.episodes import sample_episode
-
             episode_seed = int(self.np_random.integers(0, 2**31 - 1))
             episode = sample_episode(
                 self.problem, suite=self.suite, split=self.split, index=0, seed=episode_seed
@@ -350,8 +349,6 @@ class RsbEnv(gymnasium.Env):
         Raises:
             EnvError: when the grasp cannot be planned or does not hold the object.
         """
-        from rsb_mj.expert.pick_place import PickPlaceExpert
-        from rsb_mj.scoring.predicates.grasped import CLOSED_BELOW
 
         assert self.episode is not None
         for obj, side in self.start_hold.items():

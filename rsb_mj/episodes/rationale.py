@@ -102,8 +102,6 @@ def rationale(episode: Episode, problem: Problem) -> str:
     letter = episode.correct
     shown = correct_text.rstrip(". ")
     if episode.extra.get("plates"):  # the candidates show their answers, not letters
-        from rsb_mj.episodes.instructions import noun_of
-
         x = episode.layout[episode.target].x
         side = "left" if all(x <= p.x for p in episode.layout.values()) else "right"
         return f"{reasoning.rstrip('. ')}; the {side} {noun_of(problem, episode.target)} shows it."

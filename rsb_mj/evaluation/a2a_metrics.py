@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from rsb_mj.evaluation.metrics import Rate, SuiteMetrics, chance_margin, chance_verdict, summarize
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.tables import PRIVILEGED_MARK, pct, rate_cell
 
 #: Candidate orders, as recorded.
 LAYOUTS = ("original", "swapped")
@@ -118,7 +119,6 @@ def _view(metrics: SuiteMetrics, records: Sequence[EpisodeRecord]) -> A2AMetrics
 def a2a_table(metrics: Sequence[A2AMetrics]) -> list[list[str]]:
     """The per-category table: success with its Wilson interval, the random threshold and
     verdict, per-layout and paired accuracy, side bias (rates in %)."""
-    from rsb_mj.evaluation.tables import PRIVILEGED_MARK, pct, rate_cell
 
     rows = [
         [

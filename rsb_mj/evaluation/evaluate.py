@@ -34,6 +34,7 @@ from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.policies.spec import IN_PROCESS, LENT
 from rsb_mj.policies.user import adapt_policy
+from rsb_mj.suites import expand_suites
 
 #: Suites a trainer evaluates on when it names none.
 DEFAULT_SUITES = ("RSB-Math-4",)
@@ -148,7 +149,6 @@ def evaluate(
         EvalError: for a policy without ``act``, an unknown suite, rows outside a table, or
             an ``out`` of another split or step limit (as ``rsb eval``).
     """
-    from rsb_mj.suites import expand_suites
 
     label = f"{IN_PROCESS}{name or type(policy).__name__}"
     if isinstance(policy, str | Path):

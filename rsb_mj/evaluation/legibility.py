@@ -22,10 +22,24 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.question import Question
+from rsb_mj.episodes.sources import get_source
 from rsb_mj.lang.ast import Problem
-from rsb_mj.scene.legibility import MIN_HEIGHT_PX, MIN_POLICY_HEIGHT_PX
+from rsb_mj.lang.display import answer_candidates
+from rsb_mj.lang.task import task_of
+from rsb_mj.scene.legibility import (
+    MIN_HEIGHT_PX,
+    MIN_POLICY_HEIGHT_PX,
+    POLICY_SIZE,
+    letter_heights,
+    policy_scale,
+    resize_with_pad,
+)
+from rsb_mj.scene.reading import View, read_answer, read_displays
+from rsb_mj.tables.episode_source import is_task_file, label, load_episode, task_path
+from rsb_mj.tables.paired import ARRANGEMENTS, paired_row
 
 #: Other pictures of its source an answer-showing candidate is also compared with.
 OTHERS = 8
@@ -122,7 +136,6 @@ def answer_references(source: str, own: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _source_pictures(source: str) -> tuple[str, ...]:
-    from rsb_mj.episodes.sources import get_source
 
     found = _PICTURES.get(source)
     if found is None:
@@ -145,7 +158,6 @@ def _references(episode: Episode) -> tuple[str, ...]:
 
 
 def _shows_answers(env: Any) -> bool:
-    from rsb_mj.lang.display import answer_candidates
 
     return bool(answer_candidates(env.unwrapped.problem))
 
@@ -167,10 +179,6 @@ def check_source(
         policy_input: read from the 224x224 ``resize_with_pad`` image instead; None: for
             candidates that show their answers, else from the rendered image.
     """
-    from rsb_mj.env.rsb_env import RsbEnv
-    from rsb_mj.scene.legibility import letter_heights, policy_scale, resize_with_pad
-    from rsb_mj.scene.reading import View, read_displays
-    from rsb_mj.tables.episode_source import is_task_file, label, load_episode, task_path
 
     t0 = time.perf_counter()
     suite = "" if is_task_file(source) else source
@@ -238,14 +246,11 @@ def answer_reader(problem: Problem, item: Question) -> str | None:
     answer-showing candidates in both arrangements from the 224 x 224 policy input; the
     reason to drop it (which candidate was read as what, with the scores), or None when
     every one reads (:attr:`rsb_mj.scene.reading.Read.accepted`)."""
-    from rsb_mj.lang.display import answer_candidates
-    from rsb_mj.scene.legibility import POLICY_SIZE, resize_with_pad
-    from rsb_mj.scene.reading import View, read_answer
-    from rsb_mj.tables.paired import ARRANGEMENTS, paired_row
 
     key = str(problem.path)
     if key not in _READER_ENVS:
         os.environ.setdefault("MUJOCO_GL", "egl")
+        # deferred: MUJOCO_GL is set just above, before MuJoCo loads
         from rsb_mj.env import RsbEnv
 
         _READER_ENVS[key] = RsbEnv(problem, cameras=("head",), width=320, height=240)
@@ -278,6 +283,5 @@ def answer_reader(problem: Problem, item: Question) -> str | None:
 
 def item_source(problem: Problem) -> str:
     """The question source id of ``problem``."""
-    from rsb_mj.lang.task import task_of
 
     return task_of(problem).source.name

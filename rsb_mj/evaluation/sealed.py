@@ -32,6 +32,7 @@ from typing import Any
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.tables.private.manifest import read_private
 from rsb_mj.tables.private.secret import Secret
 
 #: The key of a record line that holds its signature.
@@ -94,7 +95,6 @@ def read_seal(secret_file: Path, tables: Path | None = None) -> Seal:
     Raises:
         EvalError: a secret that is not the tables' (or that cannot be read).
     """
-    from rsb_mj.tables.private.manifest import read_private
 
     secret = Secret.read(Path(secret_file))
     if tables is not None:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from rsb_mj.evaluation.failure_analysis import FailureAnalysis
-from rsb_mj.evaluation.metrics import CostMean, PairMetrics, Rate, SuiteMetrics
+from rsb_mj.evaluation.metrics import CostMean, PairMetrics, Rate, SuiteMetrics, difference_interval
 from rsb_mj.suites import SUITES
 
 Table = list[list[str]]
@@ -357,7 +357,6 @@ def ablation_table(
 ) -> Table:
     """Each instruction ablation beside the ``original`` of the same policy and suite: TSR,
     nSG, and the TSR drop in percentage points with its 95% interval."""
-    from rsb_mj.evaluation.metrics import difference_interval
 
     base = {(m.policy, m.suite): m for m in metrics if m.variant == "original"}
     header = ["policy", "suite", "instruction", "n", "TSR %", "original TSR %"]
@@ -412,7 +411,6 @@ def semantic_gap_table(
     under ``original``, the semantic gap (direct - original, percentage points, Newcombe
     95%) and which failure it shows (:data:`GAP_DIAGNOSES`, see :data:`SEMANTIC_GAP_NOTE`).
     ``direct`` states the answer: its TSR is a control, never the policy's score."""
-    from rsb_mj.evaluation.metrics import difference_interval
 
     base = {(m.policy, m.suite): m for m in metrics if m.variant == "original"}
     header = ["policy", "suite", "n", "direct TSR %", "original TSR %", "semantic gap pp"]

@@ -23,6 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes
@@ -47,6 +48,7 @@ def pyav() -> Any:
         RsbError: naming how to install it.
     """
     try:
+        # heavy: av (the video extra)
         import av
     except ImportError:
         raise RsbError(
@@ -171,7 +173,6 @@ class VideoWriter:
                 "browsers do not play; pip install av for H.264",
                 file=sys.stderr,
             )
-        import cv2
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -105,6 +105,7 @@ from rsb_mj.scene.aloha import HOME_ARM
 from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
+from rsb_mj.tables.episode_source import table_rows
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 #: The 14-D joint-position convention of action and state (vla-eval has none built in).
@@ -209,7 +210,6 @@ class RsbBenchmark(StepBenchmark):
         self.suite = get_suite(suite)
         if split not in SPLITS:
             raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
-        from rsb_mj.tables.episode_source import table_rows
 
         if sealed is None:
             sealed = tables is not None
@@ -326,6 +326,7 @@ class RsbBenchmark(StepBenchmark):
                 f"row {self.start} (episodes_per_task <= {len(self._rows)})"
             )
         if self._env is None:
+            # heavy: gymnasium, only once the server makes its env
             import gymnasium
 
             import rsb_mj  # noqa: F401  (registers the ids)

@@ -32,6 +32,7 @@ SERVER_CONFIG = Path(__file__).parent / "configs" / "servers" / "lerobot_aloha.y
 def alias_lerobot_policy_names() -> list[str]:
     """Make ``from lerobot.policies import get_policy_class, make_pre_post_processors``
     work on lerobot 0.4; returns the names it added (none on lerobot >= 0.6)."""
+    # heavy: lerobot and torch (their own venv)
     import lerobot.policies as policies
     from lerobot.policies import factory
 

@@ -26,7 +26,8 @@ from vla_eval.model_servers.predict import PredictModelServer
 from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, Observation
 
-from rsb_mj.datasets.lerobot import CONVENTION
+from rsb_mj.datasets.demo_file import read_demo
+from rsb_mj.datasets.lerobot import CONVENTION, find_demos
 from rsb_mj.integrations.vla_eval import ACTION_SPEC, STATE_SPEC
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
@@ -53,8 +54,6 @@ class DemoReplayServer(PredictModelServer):
         """Read the demonstrations of ``demo_dir`` (see the class docstring)."""
         kwargs.setdefault("chunk_size", 1)
         super().__init__(max_batch_size=max_batch_size, max_wait_time=max_wait_time, **kwargs)
-        from rsb_mj.datasets.demo_file import read_demo
-        from rsb_mj.datasets.lerobot import find_demos
 
         self._actions: dict[str, np.ndarray] = {}
         for path in find_demos(Path(demo_dir)):

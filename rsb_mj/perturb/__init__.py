@@ -18,7 +18,7 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError, EpisodeError
 from rsb_mj.lang.settings import VisualSettings, read_settings
 from rsb_mj.perturb.draws import kelvin_rgb
-from rsb_mj.perturb.language import LANGUAGE_LEVELS, perturb_instruction, synonym_table
+from rsb_mj.perturb.language import LANGUAGE_LEVELS, check_level, perturb_instruction, synonym_table
 from rsb_mj.perturb.visual import VISUAL_LEVELS, VisualPerturber
 
 if TYPE_CHECKING:
@@ -61,7 +61,6 @@ class Perturbations:
         language_level: int = 0,
         image_size: tuple[int, int] = (320, 240),
     ) -> None:
-        from rsb_mj.perturb.language import check_level
 
         self.visual = VisualPerturber(model, problem, candidates, visual_level, image_size)
         try:

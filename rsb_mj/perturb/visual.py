@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import colorsys
 from functools import cache
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 import mujoco
@@ -375,7 +376,6 @@ GAUSS_LEVELS = 4096
 def _gauss_offsets(sigma: float) -> np.ndarray:
     """int16 (4096,): intensity offsets at the 4096 quantiles ``(i + 0.5) / 4096`` of
     N(0, (sigma * 255)^2), rounded to whole steps."""
-    from statistics import NormalDist
 
     unit = NormalDist()
     q = [unit.inv_cdf((i + 0.5) / GAUSS_LEVELS) for i in range(GAUSS_LEVELS)]

@@ -132,6 +132,7 @@ class TryAllPolicy(Policy):
 
     def _next(self) -> bool:
         """Start the expert on the next untried candidate; False when none is left."""
+        # deferred: rsb --help imports rsb_mj.policies; the expert (mink) loads on use
         from rsb_mj.expert import PickPlaceExpert
 
         if len(self.tried) == len(self.order):

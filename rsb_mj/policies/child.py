@@ -131,6 +131,8 @@ import numpy as np
 from rsb_mj.errors import PolicyError
 from rsb_mj.policies import frames, sandbox
 from rsb_mj.policies.base import MAX_BATCH, Policy, PolicyStatus
+from rsb_mj.policies.lerobot import parse_spec
+from rsb_mj.policies.user import is_file_form, split_spec
 
 #: The protocol this module speaks (see the module docstring).
 PROTOCOL = 1
@@ -521,11 +523,8 @@ class ChildPolicy(Policy):
 def _spec_folder(spec: str) -> list[str]:
     """The folder of a file policy's file or a ``lerobot:`` checkpoint (bound into its
     sandbox), ``[]`` for a module."""
-    from rsb_mj.policies.user import is_file_form, split_spec
 
     if spec.startswith("lerobot:"):
-        from rsb_mj.policies.lerobot import parse_spec
-
         return [os.path.abspath(parse_spec(spec).path)]
     parts = split_spec(spec)
     if parts is None or not is_file_form(parts[0]):

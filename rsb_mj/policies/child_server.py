@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import resource
 import socket
 import sys
 from collections.abc import Callable
@@ -19,10 +20,14 @@ from typing import Any
 
 import numpy as np
 
+from rsb_mj.env.views import PolicyEnv
 from rsb_mj.errors import describe
 from rsb_mj.policies import frames
 from rsb_mj.policies.base import MAX_BATCH, Policy, PolicyStatus
 from rsb_mj.policies.features import check_features, read_features
+from rsb_mj.policies.lerobot import LeRobotPolicy
+from rsb_mj.policies.user import build_user_policy
+from rsb_mj.procs import worker_init
 
 #: The protocol this module speaks (as :data:`rsb_mj.policies.child.PROTOCOL`).
 PROTOCOL = 1
@@ -42,6 +47,7 @@ def decode_space(value: Any) -> Any:
     """The gymnasium space of an :func:`~rsb_mj.policies.child.encode_space` value."""
     if value is None:
         return None
+    # heavy: gymnasium, only for a policy that asks for its spaces
     from gymnasium import spaces
 
     kind = value.get("space")
@@ -93,15 +99,12 @@ class Server:
             self._stop_escaped_copy()
 
     def _hello(self, msg: dict[str, Any]) -> dict[str, Any]:
-        from rsb_mj.policies.user import build_user_policy
 
         if msg.get("protocol") != PROTOCOL:
             return _protocol_error(f"protocol {msg.get('protocol')!r}; this process speaks "
                                    f"{PROTOCOL}")  # fmt: skip
         spec = str(msg.get("spec"))
         if spec.startswith("lerobot:"):  # a checkpoint in a sealed run's sandbox
-            from rsb_mj.policies.lerobot import LeRobotPolicy
-
             policy = self._call("building it", lambda: LeRobotPolicy(spec))
         else:
             policy = self._call("building it", lambda: build_user_policy(spec))
@@ -127,7 +130,6 @@ class Server:
         return bool(self._call("done", lambda: policy.done))
 
     def _reset(self, msg: dict[str, Any], policy: Policy) -> dict[str, Any]:
-        from rsb_mj.env.views import PolicyEnv
 
         view = msg["env"]
         env = PolicyEnv(
@@ -328,7 +330,6 @@ def drop_ptrace() -> bool:
 def set_limits(limits: dict[str, int]) -> None:
     """Lower this process's soft and hard limits (``resource`` name -> value): without
     ``CAP_SYS_RESOURCE`` (the sandbox drops it) nothing in the process can raise them."""
-    import resource
 
     for name, value in limits.items():
         resource.setrlimit(getattr(resource, name), (int(value), int(value)))
@@ -339,7 +340,6 @@ def main(
 ) -> None:
     """Entry point of a policy process: give up ``ptrace``, take the sandbox's limits,
     end with rsb's process (or the sandbox's first process), serve until closed."""
-    from rsb_mj.procs import worker_init
 
     drop_ptrace()
     set_limits(limits or {})

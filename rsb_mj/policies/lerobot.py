@@ -74,6 +74,7 @@ mix the episodes of the batch).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import sys
 from dataclasses import dataclass
@@ -93,6 +94,7 @@ from rsb_mj.policies.base import ACTION_DIM, Policy
 from rsb_mj.policies.feature_hooks import ModuleFeatures
 from rsb_mj.policies.instruction_features import INSTRUCTION_KEY
 from rsb_mj.policies.instruction_features import encode as encode_instruction
+from rsb_mj.resize import resize_with_pad
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES
 
 #: The spec form, as error messages and the spec registry list it.
@@ -307,7 +309,6 @@ def check_spec(spec: str) -> None:
     """Validate a ``lerobot:`` spec before any episode: the spec, the checkpoint's config,
     and that lerobot can be imported (without importing it)."""
     read_checkpoint(spec)
-    import importlib.util
 
     try:
         found = importlib.util.find_spec("lerobot")
@@ -353,6 +354,7 @@ class LeRobotPolicy(Policy):
             # before it builds policies. lerobot's inference does not compile.
             sys.modules["triton"] = None  # type: ignore[assignment]
         try:
+            # heavy: torch and lerobot (their own venv)
             import torch
             from lerobot.configs.policies import PreTrainedConfig
             from lerobot.policies.factory import get_policy_class, make_pre_post_processors
@@ -424,7 +426,6 @@ class LeRobotPolicy(Policy):
         HWC uint8 images at the checkpoint's size, the float32 (14,) state in the
         training data's convention, and the instruction's vector of ``task`` (default: this
         episode's) when the checkpoint reads one."""
-        from rsb_mj.resize import resize_with_pad
 
         frame: dict[str, np.ndarray] = {}
         images = obs.get("images", {})
@@ -477,6 +478,7 @@ class LeRobotPolicy(Policy):
     def act_batch(self, obs: list[dict[str, Any]], slots: list[int]) -> list[Any]:
         """One ``predict_action_chunk`` forward for every observation: each episode's first
         ``n_action_steps`` rows (H, 14), post-processed, in rsb_mj's convention."""
+        # heavy: lerobot (its own venv)
         from lerobot.policies.utils import prepare_observation_for_inference
 
         torch = self._torch

@@ -62,6 +62,7 @@ class ScriptedPolicy(Policy):
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
         """Choose the target and start the expert on it (on a goal task: the goal
         expert, :meth:`goal_expert`)."""
+        # deferred: rsb --help imports rsb_mj.policies; the expert (mink) loads on use
         from rsb_mj.expert import PickPlaceExpert
 
         if isinstance(env, GoalView):
@@ -102,6 +103,7 @@ class ExpertPolicy(ScriptedPolicy):
 
     def goal_expert(self, env: GoalView) -> Any:
         """The goal expert on ``env``, its generator seeded by the episode's seed."""
+        # deferred: rsb --help imports rsb_mj.policies; the expert (mink) loads on use
         from rsb_mj.expert.goal_expert import GoalExpert
 
         return GoalExpert(env)

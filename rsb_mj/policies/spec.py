@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rsb_mj.errors import EvalError
+from rsb_mj.policies import lerobot, sandbox
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.blind import (
     FixedLetterPolicy,
@@ -36,6 +37,7 @@ from rsb_mj.policies.blind import (
     NearestToZonePolicy,
     TryAllPolicy,
 )
+from rsb_mj.policies.child import ChildPolicy
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import OpenPiPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
@@ -106,7 +108,6 @@ def _lerobot(name: str) -> Callable[[str], Any]:
     """``rsb_mj.policies.lerobot.<name>(spec)``, imported when first called."""
 
     def call(spec: str) -> Any:
-        from rsb_mj.policies import lerobot
 
         return getattr(lerobot, name)(spec)
 
@@ -119,11 +120,9 @@ def _lerobot_policy(spec: str) -> Policy:
     checkpoint's folder bound read-only. The convention the dataset names is read here
     and handed to the process in the spec it builds from (the dataset is not in its
     sight), so both ways run the same policy."""
-    from rsb_mj.policies import lerobot, sandbox
 
     if not sandbox.current().sealed:
         return lerobot.LeRobotPolicy(spec)
-    from rsb_mj.policies.child import ChildPolicy
 
     parsed = lerobot.parse_spec(spec)
     # the real path: only it is bound (lerobot-train's checkpoints/last is a symlink)
@@ -137,7 +136,6 @@ def _lerobot_policy(spec: str) -> Policy:
 
 
 def _child(spec: str) -> Policy:
-    from rsb_mj.policies.child import ChildPolicy
 
     return ChildPolicy(spec)
 

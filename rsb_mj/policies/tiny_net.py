@@ -27,6 +27,7 @@ import re
 import zlib
 from typing import Any
 
+import cv2
 import numpy as np
 
 #: Input image size [px] the head camera is area-resized to (height, width).
@@ -99,7 +100,6 @@ class TinyNet:
 
     def forward(self, image: np.ndarray) -> dict[str, np.ndarray]:
         """Every layer's output for a head image (H, W, 3) uint8 and the current words."""
-        import cv2
 
         h, w = IMAGE_HW
         small = cv2.resize(np.asarray(image, dtype=np.uint8), (w, h), interpolation=cv2.INTER_AREA)

@@ -106,6 +106,8 @@ def _compose_with_robosuite() -> str:
     sink = io.StringIO()
     with redirect_stdout(sink), redirect_stderr(sink):
         import robosuite_models  # noqa: F401  (registers Aloha, AlohaMount, AlohaGripper)
+
+        # heavy: robosuite (about 1 s), only when the arms' model is first built
         from robosuite.models.bases import robot_base_factory
         from robosuite.models.grippers import gripper_factory
         from robosuite.models.robots import create_robot

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import cache
 from typing import Any
 
+import mujoco
 import numpy as np
 
 from rsb_mj.errors import RsbError
@@ -125,7 +126,6 @@ def reference_spec() -> Any:
     """The reference scene as a ``mujoco.MjSpec``: a textured floor, a box, a sphere, a
     tilted capsule and a translucent cylinder, a shadow-casting spot light and a directional
     fill light, and the camera ``ref`` 1.2 m from the origin looking down 40 degrees."""
-    import mujoco
 
     spec = mujoco.MjSpec()
     width, height = REFERENCE_SIZE
@@ -176,7 +176,6 @@ def reference_render() -> tuple[np.ndarray, tuple[str, str, str], str]:
         :func:`~rsb_mj.scene.gl.gl_strings` of its context and the
         :func:`~rsb_mj.scene.gl.active_backend`.
     """
-    import mujoco
 
     backend = active_backend()
     model = reference_spec().compile()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes.util
 import os
+import sys
 
 #: Headless backends in order of preference, with the library each needs.
 _LIBRARIES = {"egl": "EGL", "osmesa": "OSMesa"}
@@ -40,10 +41,10 @@ def choose_gl_backend() -> str:
 def patch_late_import() -> None:
     """Switch ``mujoco.Renderer`` to EGL/OSMesa if MuJoCo was imported before the backend
     was chosen and there is no display (GLFW would fail with "gladLoadGL error")."""
-    import sys
 
     if os.environ.get("DISPLAY") or "mujoco" not in sys.modules:
         return
+    # deferred: MuJoCo reads MUJOCO_GL when it loads (choose_gl_backend first)
     from mujoco.rendering.classic import gl_context
 
     current = getattr(gl_context, "GLContext", None)
@@ -66,6 +67,7 @@ def active_backend() -> str:
     ``"glfw"`` (or ``"cgl"``/``"wgl"`` elsewhere), from the module of MuJoCo's ``GLContext``;
     ``"none"`` when rendering is disabled (``MUJOCO_GL=disable``). Imports MuJoCo."""
     patch_late_import()
+    # deferred: MuJoCo reads MUJOCO_GL when it loads (choose_gl_backend first)
     from mujoco.rendering.classic import gl_context
 
     current = getattr(gl_context, "GLContext", None)
@@ -79,6 +81,7 @@ def gl_strings() -> tuple[str, str, str]:
     """``(GL_VENDOR, GL_RENDERER, GL_VERSION)`` of the OpenGL context current in this thread
     (e.g. ``("Mesa/X.org", "llvmpipe (LLVM 15.0.6, 256 bits)", "4.5 (Compatibility Profile)
     Mesa 22.3.6")``); ``""`` for a string the driver does not give."""
+    # heavy: PyOpenGL, only for rsb doctor's GL strings
     from OpenGL import GL
 
     def read(name: int) -> str:

@@ -59,6 +59,7 @@ def read_stl(path: Path) -> TriMesh:
 
 def convex_hull(mesh: TriMesh) -> TriMesh:
     """The convex hull of ``mesh`` (what MuJoCo collides with)."""
+    # heavy: scipy.spatial, only for a convex hull
     from scipy.spatial import ConvexHull
 
     hull = ConvexHull(mesh.vertices)
@@ -96,6 +97,7 @@ def decimate(mesh: TriMesh) -> TriMesh:
     """
     if len(mesh.faces) <= DECIMATE_ABOVE:
         return mesh
+    # heavy: fast_simplification, only for the fast render preset
     import fast_simplification
 
     lo, hi = mesh.vertices.min(axis=0), mesh.vertices.max(axis=0)

@@ -49,6 +49,7 @@ from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask, is_goal_task, load_goal_task
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, get_suite
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +73,7 @@ def goal_row_source(suite: str, path: str | Path) -> str:
     ``suite`` (``rsb eval --suite vla-arena``): ``"vla-arena::vla_arena/.../x.bddl"``; its
     row ``index`` is row ``index`` of the file's rows in the suite's frozen table
     (:mod:`rsb_mj.tables.goal`), not a bare seed."""
+    # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.tables.goal import table_suite_of, task_key
 
     return f"{table_suite_of(suite).name}{GOAL_ROW_SEP}{task_key(path)}"
@@ -93,8 +95,6 @@ def task_path(source: str) -> Path:
     """
     row = split_goal_row_source(source)
     if row is not None:
-        from rsb_mj.resources import tasks_dir
-
         path = tasks_dir() / row[1]
         if not path.is_file():
             raise EvalError(f"goal suite {row[0]}: task file {row[1]!r} not found in tasks/")
@@ -295,7 +295,7 @@ def goal_rows(source: str, split: str) -> tuple[GoalEpisode, ...] | None:
     row = split_goal_row_source(source)
     if row is None:
         return None
-    from rsb_mj.resources import tasks_dir
+    # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.tables.goal import file_rows
 
     return file_rows(row[0], split, tasks_dir() / row[1])

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 def _built_in() -> dict[str, QuestionSource]:
     """Every built-in source, by the name task files use (made on first use: importing this
     package for a question bank, as ``rsb lint`` does, loads neither numpy nor the banks)."""
+    # deferred: rsb lint imports this package for question banks (see _built_in)
     from rsb_mj.episodes.sources.act2answer import act2answer_sources
     from rsb_mj.episodes.sources.arithmetic import ArithmeticSource
     from rsb_mj.episodes.sources.gsm8k import Gsm8kSource
@@ -67,6 +68,7 @@ def resolve_source(spec: SourceSpec) -> QuestionSource:
             (``path:line: problem``).
     """
     if spec.file is not None:
+        # deferred: rsb lint imports this package (see _built_in)
         from rsb_mj.episodes.sources.bank import BankSource
 
         return BankSource(spec.file)
@@ -75,6 +77,7 @@ def resolve_source(spec: SourceSpec) -> QuestionSource:
         return base
     key = (spec.name, spec.params)
     if key not in _CONFIGURED:
+        # deferred: rsb lint imports this package (see _built_in)
         from rsb_mj.episodes.sources.filtered import configured_source
 
         _CONFIGURED[key] = configured_source(base, spec.params)

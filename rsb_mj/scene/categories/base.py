@@ -17,6 +17,7 @@ the expert should use.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cache
@@ -84,7 +85,6 @@ class Category(ABC):
     def description(self) -> str:
         """One paragraph on what is built (an editor's hover shows it): the first paragraph of
         the category's module docstring unless the category says more."""
-        import sys
 
         doc = getattr(sys.modules.get(type(self).__module__), "__doc__", None) or ""
         return doc.strip().split("\n\n")[0]

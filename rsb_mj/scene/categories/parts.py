@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 
+import cv2
 import mujoco
 import numpy as np
 
@@ -168,7 +169,6 @@ def turned(standin: Standin, name: str, yaw: float) -> Standin:
 def label_image(label: Label) -> np.ndarray:
     """The label texture (LABEL_H, LABEL_W, 3) uint8: the text in up to two lines,
     as large as fits, with a border in the ink colour."""
-    import cv2
 
     img = np.empty((LABEL_H, LABEL_W, 3), dtype=np.uint8)
     img[:] = label.paper

@@ -74,6 +74,7 @@ def capsule_hull(
     """A convex mesh of the capsule from point ``a`` to ``b`` (3,) [m] of ``radius`` [m]:
     the hull of two latitude-longitude spheres (:data:`SEGMENTS` meridians, ``rings``
     parallels each), so its vertices bound it exactly (unlike a rotated capsule's box)."""
+    # heavy: scipy.spatial, only for a convex hull
     from scipy.spatial import ConvexHull
 
     lat = np.linspace(-np.pi / 2, np.pi / 2, rings + 1)[1:-1]
