@@ -30,7 +30,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
 from rsb_mj.errors import EvalError
@@ -43,7 +43,6 @@ from rsb_mj.evaluation.records import (
     read_records,
     repair,
 )
-from rsb_mj.evaluation.sealed import SIGNATURE, Seal, verify
 from rsb_mj.evaluation.video import VIDEOS_DIR
 from rsb_mj.lang.digest import TaskDigest
 from rsb_mj.lock import FolderLock, lock_folder
@@ -51,6 +50,9 @@ from rsb_mj.probing.store import FEATURES_DIR
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.version import versions
+
+if TYPE_CHECKING:
+    from rsb_mj.evaluation.sealed import Seal
 
 #: Name of the run description inside a run folder.
 RUN_FILE = "run.json"
@@ -476,12 +478,18 @@ class RunFolder:
                 f"{self.records_file}: cannot read the records ({exc.strerror or exc})"
             ) from None
         # the key as a JSON key: inside a string value its quotes would be escaped
+        # heavy: sealed imports rsb_mj.tables.private, whose audit loads scipy.optimize (~0.9 s);
+        # rsb --help reaches this module through rsb probe's flags
+        from rsb_mj.evaluation.sealed import SIGNATURE
+
         mark = f'"{SIGNATURE}": "'.encode()
         return any(mark in line for line in data.split(b"\n")[:-1])
 
     def verify(self, seal: Seal) -> str:
         """Check every record line against ``seal``; the last signature (``""`` for none)
         (:func:`~rsb_mj.evaluation.sealed.verify`: raises EvalError naming ``file:line``)."""
+        from rsb_mj.evaluation.sealed import verify  # heavy: see is_sealed
+
         return verify(self.records_file, seal)
 
     def check_seal(self, seal: Seal | None) -> None:
