@@ -228,13 +228,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "tokens, command-only, shuffled-options, no-mapping (4-choice suites), direct (the "
         "answer itself in the task's words, e.g. 'place the block C in the gray answer zone.': "
         "a control, reported as the semantic gap, never as a score); recorded as each "
-        "record's variant and shown beside the original",
+        "record's variant and shown beside the original; a goal task runs blank and tokens",
     )
     p.add_argument(
         "--counterfactual",
         action="store_true",
         help="also run each row's counterfactual twin (same scene, a question whose answer is "
-        "another candidate) and report consistency, choice sensitivity and stuck rate",
+        "another candidate) and report consistency, choice sensitivity and stuck rate (not "
+        "for goal tasks: no answer to swap)",
     )
     p.add_argument(
         "--features",

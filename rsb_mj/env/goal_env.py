@@ -233,9 +233,8 @@ class GoalEnv(gymnasium.Env):
                 raise LayoutError(str(exc)) from None
         self.episode = episode
         record = self.visual.apply_seed(self.data, self.seed, None)
-        self.instruction, language = perturb_goal_instruction(
-            self.task.instruction, self.seed, self.language_level
-        )
+        base = self.task.instruction if episode.instruction is None else episode.instruction
+        self.instruction, language = perturb_goal_instruction(base, self.seed, self.language_level)
         self.perturbation = {**record, "language_level": self.language_level, "language": language}
         self._held = 0
         self._steps = 0

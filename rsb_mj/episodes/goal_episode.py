@@ -44,6 +44,10 @@ class GoalEpisode:
             seed (drawn at reset).
         skipped: seeds tried just before this one that gave no valid layout in any draw
             (the table skips them to the next seed; see :mod:`rsb_mj.tables.goal`).
+        instruction: the instruction of an ablated episode (``rsb eval --instruction blank``,
+            :func:`rsb_mj.evaluation.ablations.ablate`), or None for the task's
+            ``:language``; never in a table row.
+        variant: ``"original"``, or the instruction ablation mode that made ``instruction``.
     """
 
     suite: str
@@ -54,6 +58,8 @@ class GoalEpisode:
     draw: int = 0
     layout: dict[str, Pose4] = field(default_factory=dict)
     skipped: tuple[int, ...] = ()
+    instruction: str | None = None
+    variant: str = "original"
 
     @classmethod
     def seeded(cls, task: str, seed: int, split: str = "eval") -> GoalEpisode:
@@ -72,7 +78,8 @@ class GoalEpisode:
         return bool(self.layout)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON row: every field; ``skipped`` only when not empty."""
+        """The JSON row: every field; ``skipped`` only when not empty, ``instruction`` and
+        ``variant`` only in an ablated episode (a table row has neither)."""
         out: dict[str, Any] = {
             "suite": self.suite,
             "split": self.split,
@@ -84,6 +91,10 @@ class GoalEpisode:
         }
         if self.skipped:
             out["skipped"] = list(self.skipped)
+        if self.instruction is not None:
+            out["instruction"] = self.instruction
+        if self.variant != "original":
+            out["variant"] = self.variant
         return out
 
     def dumps(self) -> str:
@@ -104,7 +115,7 @@ class GoalEpisode:
         missing = [k for k in need if k not in row]
         if missing:
             raise EpisodeError(f"goal row lacks the field(s) {', '.join(missing)}")
-        extra = sorted(set(row) - {*need, "skipped"})
+        extra = sorted(set(row) - {*need, "skipped", "instruction", "variant"})
         if extra:
             raise EpisodeError(f"goal row has unknown field(s) {', '.join(extra)}")
         for key in ("index", "seed", "draw"):
@@ -128,6 +139,12 @@ class GoalEpisode:
         skipped = row.get("skipped", [])
         if not isinstance(skipped, list) or not all(isinstance(s, int) for s in skipped):
             raise EpisodeError("goal row field 'skipped': a list of seeds")
+        instruction = row.get("instruction")
+        if instruction is not None and not isinstance(instruction, str):
+            raise EpisodeError("goal row field 'instruction': a string or absent")
+        variant = row.get("variant", "original")
+        if not isinstance(variant, str):
+            raise EpisodeError("goal row field 'variant': a string or absent")
         return cls(
             suite=str(row["suite"]),
             split=str(row["split"]),
@@ -137,4 +154,6 @@ class GoalEpisode:
             draw=row["draw"],
             layout=poses,
             skipped=tuple(skipped),
+            instruction=instruction,
+            variant=variant,
         )

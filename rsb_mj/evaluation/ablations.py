@@ -23,6 +23,15 @@ the frozen row (same row, same variant, same bytes):
   reports set it beside ``original`` as the *semantic gap* (TSR under ``direct`` minus TSR
   under ``original``).
 
+A goal task (a LIBERO / VLA-Arena style file, :class:`~rsb_mj.episodes.goal_episode.
+GoalEpisode`) has no question, options or answer, only its ``:language`` command: it runs
+:data:`GOAL_INSTRUCTION_MODES`, ``blank`` (the empty instruction) and ``tokens`` (as many
+words as its ``:language`` has, drawn from :func:`goal_vocabulary`, the words of the shipped
+goal instructions), so a success that does not need the instruction shows. The other modes
+change a question, its options or its mapping, or state the answer (``command-only`` of a
+command is the command itself), and are refused for goal tasks
+(:func:`rsb_mj.evaluation.runner.plan`).
+
 **Counterfactual twins** (``rsb eval --counterfactual``): for eval row i, the twin keeps row
 i's scene (layout, colours, mapping, letters: identical model state) and template, but asks
 the question of the first later row j (cyclically) of the same table whose correct letter
@@ -56,6 +65,15 @@ INSTRUCTION_MODES = (
     "no-mapping",
     "direct",
 )
+#: The instruction modes of a goal task (see the module docstring).
+GOAL_INSTRUCTION_MODES = ("original", "blank", "tokens")
+#: Why each other mode does not apply to a goal task (``rsb eval`` says so).
+GOAL_MODE_REFUSALS = {
+    "command-only": "a goal's :language is a command already (the mode would change nothing)",
+    "shuffled-options": "a goal task has no options to shuffle",
+    "no-mapping": "a goal task has no option->object mapping to remove",
+    "direct": "a goal task has no answer to state (its :language states the goal already)",
+}
 #: The instruction mode that states the answer (a control, see the module docstring).
 DIRECT = "direct"
 #: The record variant of a counterfactual twin.
@@ -104,7 +122,45 @@ def vocabulary() -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def _rng(episode: Episode, mode: str) -> np.random.Generator:
+@cache
+def goal_vocabulary() -> tuple[str, ...]:
+    """Every word (lower case letters) of the ``:language`` of the shipped goal suites'
+    task files (``tasks/libero``, ``tasks/vla_arena``), sorted."""
+    from rsb_mj.suites import GOAL_SUITES
+
+    words: set[str] = set()
+    files = {p for suite in GOAL_SUITES.values() for p in suite.files}
+    for path in files:
+        for text in re.findall(r"\(:language([^)]*)\)", path.read_text(encoding="utf-8")):
+            words.update(re.findall(r"[a-z]+", text.lower()))
+    return tuple(sorted(words))
+
+
+def _ablate_goal(episode: GoalEpisode, problem: Problem, mode: str) -> GoalEpisode:
+    """A goal episode with its instruction ablated by ``mode``
+    (:data:`GOAL_INSTRUCTION_MODES`; see the module docstring).
+
+    Raises:
+        EvalError: for a mode a goal task has no use for (naming why and the valid ones).
+    """
+    if mode not in GOAL_INSTRUCTION_MODES:
+        why = GOAL_MODE_REFUSALS.get(mode, "not an instruction mode")
+        raise EvalError(
+            f"instruction mode {mode}: {why}; valid choices for goal tasks: "
+            f"{', '.join(GOAL_INSTRUCTION_MODES)}"
+        )
+    if mode == "original":
+        return episode
+    if mode == "blank":
+        return dataclasses.replace(episode, instruction="", variant=mode)
+    words = goal_vocabulary()
+    count = len((problem.language or "").split())
+    picks = _rng(episode, mode).integers(len(words), size=count)
+    text = " ".join(words[int(i)] for i in picks)
+    return dataclasses.replace(episode, instruction=text, variant=mode)
+
+
+def _rng(episode: Episode | GoalEpisode, mode: str) -> np.random.Generator:
     return np.random.default_rng([episode.seed, zlib.crc32(mode.encode())])
 
 
@@ -124,16 +180,19 @@ def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
 
 def ablate(episode: Episode | GoalEpisode, problem: Problem, mode: str) -> Episode | GoalEpisode:
     """``episode`` with its instruction ablated by ``mode`` (see the module docstring);
-    ``"original"`` gives any episode back as it is (a goal task's too: it has no other).
+    ``"original"`` gives any episode back as it is; a goal task's runs
+    :data:`GOAL_INSTRUCTION_MODES`.
 
     Raises:
-        EvalError: for an unknown mode, or ``no-mapping`` on a suite whose instruction does
-            not state the mapping.
+        EvalError: for an unknown mode, ``no-mapping`` on a suite whose instruction does not
+            state the mapping, or a mode a goal task has no use for.
     """
     if mode not in INSTRUCTION_MODES:
         raise EvalError(
             f"unknown instruction mode {mode!r}; valid choices: {', '.join(INSTRUCTION_MODES)}"
         )
+    if isinstance(episode, GoalEpisode):
+        return _ablate_goal(episode, problem, mode)
     if mode == "original":
         return episode
     extra = {**episode.extra, "variant": mode}

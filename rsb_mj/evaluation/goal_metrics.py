@@ -38,7 +38,7 @@ class GoalRate:
 
     Attributes:
         group: the task file's name, or the suite's.
-        policy: the policy's name.
+        policy: the policy's name (with its instruction ablation, :func:`policy_label`).
         tiers: the tiers of its files (``"A0"``, ``"A0/A1"``).
         files: distinct task files.
         successes, episodes: scored episodes and how many succeeded.
@@ -142,8 +142,16 @@ def goal_rates(records: Iterable[EpisodeRecord], *, by: str = "task") -> list[Go
     groups: dict[tuple[str, str], list[EpisodeRecord]] = {}
     for r in goal:
         key = Path(r.suite).name if by == "task" else suite_of(r.suite)
-        groups.setdefault((key, r.policy), []).append(r)
+        groups.setdefault((key, policy_label(r)), []).append(r)
     return [_rate(group, policy, rs) for (group, policy), rs in groups.items()]
+
+
+def policy_label(record: EpisodeRecord) -> str:
+    """A goal rate's policy: the record's, with its instruction ablation when there is
+    one (``expert [blank]``: never pooled with the original instruction's episodes)."""
+    if record.variant == "original":
+        return record.policy
+    return f"{record.policy} [{record.variant}]"
 
 
 def goal_summary(records: Iterable[EpisodeRecord]) -> str:

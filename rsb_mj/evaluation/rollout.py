@@ -608,10 +608,10 @@ def goal_record(
     goal: dict[str, str] | None = None,
 ) -> EpisodeRecord:
     """The record of a goal task's episode: ``suite`` the task file (as the job names it),
-    ``index`` its row, ``task`` the file's name, the goal fields from ``goal``
-    (``GoalEnv.goal_info``: tier, semantics, objects, fingerprint; None when unknown) and
-    the failure's class; the question columns empty (no question, no candidate, no
-    choice)."""
+    ``index`` its row, ``task`` the file's name, ``variant`` its instruction ablation, the
+    goal fields from ``goal`` (``GoalEnv.goal_info``: tier, semantics, objects, fingerprint;
+    None when unknown) and the failure's class; the question columns empty (no question, no
+    candidate, no choice)."""
     goal = goal or {}
     return EpisodeRecord(
         suite=episode.task,
@@ -640,6 +640,7 @@ def goal_record(
         max_steps=max_steps,
         wall_s=0.0,
         privileged=privileged,
+        variant=episode.variant,
         error=error,
         error_kind=error_kind,
         failure_reason=reason,

@@ -59,7 +59,12 @@ from pathlib import Path
 from rsb_mj.atomic import WriteError
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation import run_tasks
-from rsb_mj.evaluation.ablations import COUNTERFACTUAL, INSTRUCTION_MODES
+from rsb_mj.evaluation.ablations import (
+    COUNTERFACTUAL,
+    GOAL_INSTRUCTION_MODES,
+    GOAL_MODE_REFUSALS,
+    INSTRUCTION_MODES,
+)
 from rsb_mj.evaluation.faults import policy_fault
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
@@ -85,7 +90,7 @@ from rsb_mj.progress import progress
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 from rsb_mj.splits import SPLITS
-from rsb_mj.tables.episode_source import Source, resolve, tables_sha256
+from rsb_mj.tables.episode_source import Source, resolve, split_goal_row_source, tables_sha256
 
 #: How an Act2Answer episode starts (``--a2a-start``): the cube in the left gripper as the
 #: paper runs it (``held``, the task files' ``(Grasped cube left_gripper)``), or on the
@@ -335,26 +340,31 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
     )
 
 
-#: The instruction modes a goal task runs (its ``:language``, as written).
-GOAL_VARIANTS = ("original",)
 #: The built-in policies that run a goal task; the others choose among a question's candidates.
 GOAL_BUILTINS = ("expert", "noop")
 
 
 def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
-    """Refuse what goal task files do not run: counterfactual twins and instruction modes
-    other than :data:`GOAL_VARIANTS` (no question to change)."""
+    """Refuse what goal task files do not run: counterfactual twins (no answer to move),
+    instruction modes other than :data:`~rsb_mj.evaluation.ablations.GOAL_INSTRUCTION_MODES`
+    (no question, options or mapping to change), the train split of a bare-seed file (its
+    rows are seeds; a goal suite's file has train rows) and question baselines."""
     goal = [s for s in sources if s.goal]
     if not goal:
         return
     what = f"{goal[0].given} is a goal task (no (:question ...))"
-    if config.split != "eval":
+    seeded = [s for s in goal if split_goal_row_source(s.given) is None]
+    if config.split != "eval" and seeded:
         raise EvalError(
-            f"--split {config.split}: {what}, whose rows are seeds (the same in every split); "
-            "choose other seeds with --start"
+            f"--split {config.split}: {seeded[0].given} is a goal task file run from bare "
+            "seeds (the same in every split); choose other seeds with --start (a goal "
+            "suite's files have train rows: rsb eval --suite vla-arena --split train)"
         )
     if config.counterfactual:
-        raise EvalError(f"--counterfactual: {what}, which has no answer to move")
+        raise EvalError(
+            f"--counterfactual: {what}; a counterfactual twin swaps the question for one "
+            "whose answer is another candidate, and a goal task has no answer to swap"
+        )
     for spec in config.policies:
         if spec in BUILTIN and spec not in GOAL_BUILTINS:
             raise EvalError(
@@ -363,10 +373,11 @@ def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:
                 "(or your own policy)"
             )
     for mode in config.instructions:
-        if mode not in GOAL_VARIANTS:
+        if mode not in GOAL_INSTRUCTION_MODES:
+            why = GOAL_MODE_REFUSALS.get(mode, "not an instruction mode")
             raise EvalError(
-                f"--instruction {mode}: {what}; valid choices for goal tasks: "
-                f"{', '.join(GOAL_VARIANTS)}"
+                f"--instruction {mode}: {what}: {why}; valid choices for goal tasks: "
+                f"{', '.join(GOAL_INSTRUCTION_MODES)}"
             )
 
 

@@ -283,8 +283,8 @@ def job_episode(job: Job, problem: Problem) -> Episode | GoalEpisode:
     """The episode ``job`` runs: its row (:func:`~rsb_mj.tables.episode_source.
     load_episode`; a goal task's names the job's source as its ``task``), with the
     instruction ablated or the question swapped for its counterfactual twin as
-    ``job.variant`` says (a goal task runs its ``"original"`` only: the runner refuses the
-    others, :func:`rsb_mj.evaluation.runner.plan`)."""
+    ``job.variant`` says (a goal task runs ``original``, ``blank`` and ``tokens``: the runner
+    refuses the others, :func:`rsb_mj.evaluation.runner.plan`)."""
     episode = load_episode(job.suite, job.split, job.index, job.tables)
     if job.variant == COUNTERFACTUAL:
         rows = table_rows(job.suite, job.split, job.tables)

@@ -29,6 +29,12 @@ intent probing*):
    (no choice counts as wrong): information the layer holds that the action did not follow.
 
 Everything is deterministic for a given ``seed`` (folds, permutations, solver).
+
+The classifier is a plain multinomial (binary for two classes) logistic regression: one
+weight vector per label over one feature vector per sample. It is not the conditional logit
+of :class:`rsb_mj.tables.learned.LinearProbe` (one weight vector shared by a row's options,
+a softmax over each row's own options, fitted with SciPy so that the tables need no
+scikit-learn); the two are the only logistic fits in the package.
 """
 
 from __future__ import annotations

@@ -18,6 +18,14 @@ Two attackers that learn what the hand-written heuristics of
 
 Both are deterministic (stable hashes, fixed initial point), so an audit gives the same
 figures on every machine.
+
+The conditional logit is not the logistic regression of :mod:`rsb_mj.probing.probe` and
+cannot be fitted by it: here one weight vector scores every option of a row from that
+option's own features, and the softmax runs over a row's options (a row's options are the
+"classes", different in every row); the probe fits one weight vector per fixed label (a
+letter, a side) on one feature vector per sample, with scikit-learn (an optional extra that
+``rsb episodes build`` and ``rsb audit`` must not need). These two are the only logistic
+fits in the package.
 """
 
 from __future__ import annotations
@@ -199,7 +207,10 @@ def features(episode: Episode, numeric: bool) -> np.ndarray | sparse.csr_matrix:
 
 
 class LinearProbe:
-    """Conditional-logit classifier of the correct option, fitted on a train table.
+    """Conditional-logit classifier of the correct option, fitted on a train table: the
+    probability of option ``i`` of a row is ``softmax_i(features(option_j) . w)`` over the
+    row's options ``j``, one ``w`` shared by every option (see the module docstring for why
+    this is not :mod:`rsb_mj.probing.probe`'s logistic regression).
 
     Args:
         train: the train table's rows (all numeric or all text options, one choice count).

@@ -149,3 +149,25 @@ def test_a_level_outside_0_to_4_is_refused():
         GoalEnv(APPLE, cameras=(), language_level=7)
     with pytest.raises(EnvError, match="visual_level 5: valid choices: 0, 1, 2, 3, 4"):
         GoalEnv(APPLE, cameras=(), visual_level=5)
+
+
+def test_an_ablated_episode_gives_its_instruction_and_keeps_the_scene():
+    """The blank and tokens ablations reach the policy's instruction (at a language level
+    too, which finds no word to substitute in a blank one); the layout is the seed's."""
+    import dataclasses
+
+    from rsb_mj.episodes.goal_episode import GoalEpisode
+
+    env = GoalEnv(APPLE, cameras=(), language_level=1)
+    try:
+        _, info = env.reset(seed=3)
+        layout = dict(env.layout)
+        seed = GoalEpisode.seeded(str(APPLE), 3)
+        blank = dataclasses.replace(seed, instruction="", variant="blank")
+        _, info = env.reset(options={"episode": blank})
+        assert info["instruction"] == "" and env.layout == layout
+        words = dataclasses.replace(blank, instruction="tray bowl up", variant="tokens")
+        _, info = env.reset(options={"episode": words})
+        assert info["instruction"] == "tray bowl up" and env.layout == layout
+    finally:
+        env.close()

@@ -43,6 +43,8 @@ def test_a_bare_seed_has_no_layout_and_no_skipped_field():
         ({"layout": {"apple_1": [0, 0, 0]}}, "'apple_1' is not [x, y, z, yaw] (4 numbers)"),
         ({"colour": "red"}, "goal row has unknown field(s) colour"),
         ({"skipped": "1"}, "goal row field 'skipped': a list of seeds"),
+        ({"instruction": 3}, "goal row field 'instruction': a string or absent"),
+        ({"variant": None}, "goal row field 'variant': a string or absent"),
     ],
 )
 def test_a_malformed_row_is_refused_naming_its_field(edit, message):
@@ -57,3 +59,12 @@ def test_a_row_without_a_field_names_it():
     del row["task"], row["layout"]
     with pytest.raises(EpisodeError, match=r"^goal row lacks the field\(s\) task, layout$"):
         GoalEpisode.from_dict(row)
+
+
+def test_an_ablated_episode_carries_its_instruction_and_variant_a_table_row_has_neither():
+    assert "instruction" not in ROW.to_dict() and "variant" not in ROW.to_dict()
+    assert (ROW.instruction, ROW.variant) == (None, "original")
+    blank = GoalEpisode("", "eval", "my.bddl", 4, 4, instruction="", variant="blank")
+    row = blank.to_dict()
+    assert (row["instruction"], row["variant"]) == ("", "blank")
+    assert GoalEpisode.from_dict(json.loads(blank.dumps())) == blank

@@ -5,16 +5,21 @@ import dataclasses
 import numpy as np
 import pytest
 
+from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.ablations import (
+    GOAL_INSTRUCTION_MODES,
     INSTRUCTION_MODES,
     ablate,
     command_part,
     counterfactual_twin,
+    goal_vocabulary,
     vocabulary,
     without_mapping,
 )
 from rsb_mj.lang import load_task
+from rsb_mj.lang.parser import parse_file
+from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import load_episode
 
@@ -141,3 +146,40 @@ def test_the_twin_rule_is_deterministic_and_needs_another_answer(math4):
     same = tuple(dataclasses.replace(r, correct="A") for r in rows[:3])
     with pytest.raises(EvalError, match=r"no row with another correct option"):
         counterfactual_twin(same[0], math4, same)
+
+
+GOAL_FILE = (
+    "vla_arena/safety_dynamic_obstacles/level_0/pick_up_the_apple_and_put_it_on_the_bowl.bddl"
+)
+
+
+def test_a_goal_task_runs_blank_and_tokens_and_refuses_the_rest_saying_why():
+    problem = parse_file(tasks_dir() / GOAL_FILE)
+    assert problem.language.strip() == "Pick up the apple and put it on the bowl"
+    row = load_episode(f"vla-arena::{GOAL_FILE}", "eval", 2)
+    assert isinstance(row, GoalEpisode) and row.frozen
+    assert ablate(row, problem, "original") is row
+    blank = ablate(row, problem, "blank")
+    assert (blank.instruction, blank.variant) == ("", "blank")
+    assert (blank.seed, blank.layout, blank.index) == (row.seed, row.layout, row.index)
+    tokens = ablate(row, problem, "tokens")
+    words = tokens.instruction.split()
+    assert tokens.variant == "tokens" and len(words) == 10
+    assert set(words) <= set(goal_vocabulary()) and tokens == ablate(row, problem, "tokens")
+    assert ablate(dataclasses.replace(row, seed=row.seed + 1), problem, "tokens") != tokens
+    vocab = goal_vocabulary()
+    assert {"pick", "put", "bowl", "plate", "basket"} <= set(vocab) and vocab == tuple(
+        sorted(vocab)
+    )
+    assert GOAL_INSTRUCTION_MODES == ("original", "blank", "tokens")
+    for mode, why in (
+        ("direct", "a goal task has no answer to state"),
+        ("command-only", "a goal's :language is a command already"),
+        ("shuffled-options", "a goal task has no options to shuffle"),
+        ("no-mapping", "a goal task has no option->object mapping to remove"),
+    ):
+        with pytest.raises(EvalError) as info:
+            ablate(row, problem, mode)
+        message = str(info.value)
+        assert message.startswith(f"instruction mode {mode}: {why}")
+        assert message.endswith("; valid choices for goal tasks: original, blank, tokens")

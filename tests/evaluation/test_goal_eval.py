@@ -146,16 +146,45 @@ def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(capsys):
     assert "Traceback" not in err
 
 
-def test_goal_tasks_refuse_counterfactuals_and_ablations(tmp_path, capsys):
+def test_goal_tasks_refuse_counterfactuals_and_question_ablations_saying_why(tmp_path, capsys):
     for extra, message in (
-        (["--counterfactual"], "--counterfactual: "),
-        (["--split", "train"], "--split train: "),
-        (["--instruction", "blank"], "valid choices for goal tasks: original"),
-    ):
+        (["--counterfactual"], "a counterfactual twin swaps the question for one whose answer "
+                               "is another candidate, and a goal task has no answer to swap"),
+        (["--split", "train"], "is a goal task file run from bare seeds (the same in every "
+                               "split); choose other seeds with --start"),
+        (["--instruction", "direct"], ": a goal task has no answer to state (its :language "
+                                      "states the goal already); valid choices for goal "
+                                      "tasks: original, blank, tokens"),
+    ):  # fmt: skip
         rc = main(["eval", str(APPLE), "--policy", "expert", "--episodes", "1",
                    "--out", str(tmp_path / "x"), *extra])  # fmt: skip
         err = capsys.readouterr().err
-        assert rc == 2 and message in err and "is a goal task (no (:question ...))" in err
+        assert rc == 2 and message in err and str(APPLE) in err
+        assert not (tmp_path / "x").exists()
+
+
+def test_instruction_ablations_of_a_goal_task_are_recorded_and_rated_apart(tmp_path, capsys):
+    """--instruction blank/tokens: the same seed under each instruction, the records' variant
+    and instruction, and rates per variant (never pooled with the original's)."""
+    out = tmp_path / "abl"
+    rc = main(["eval", str(APPLE), "--policy", "noop", "--episodes", "1", "--max-steps", "3",
+               "--instruction", "blank", "--instruction", "tokens", "--out", str(out),
+               "--no-progress"])  # fmt: skip
+    text = capsys.readouterr().out
+    assert rc == 0
+    records = {r.variant: r for r in read_records(out / RECORDS_FILE)}
+    assert sorted(records) == ["blank", "original", "tokens"]
+    assert (
+        records["original"].instruction == "Pick the apple on the table and place it on the plate"
+    )
+    assert records["blank"].instruction == ""
+    assert len(records["tokens"].instruction.split()) == 12  # the :language's word count
+    assert {r.seed for r in records.values()} == {0}
+    assert (
+        "| pick_the_apple_on_the_table_and_place_it_on_the_plate.bddl | A0 | noop [blank] | 0/1 |"
+        in text
+    )
+    assert "| noop [tokens] | 0/1 |" in text
 
 
 def test_a_question_run_still_needs_out(capsys):
@@ -292,3 +321,19 @@ def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path,
     assert (record["suite"], record["index"], record["seed"]) == (str(APPLE), 0, 40)
     before = (out / RECORDS_FILE).read_bytes()
     assert main(argv) == 0 and (out / RECORDS_FILE).read_bytes() == before
+
+
+def test_a_goal_suite_file_runs_its_train_rows(tmp_path, capsys):
+    """--split train on a goal suite's file (its row source): train row 3 is seed 100003 of
+    the file's frozen train table (a bare-seed file refuses the split, above)."""
+    source = (
+        "vla-arena::vla_arena/safety_dynamic_obstacles/level_0/"
+        "pick_up_the_apple_and_put_it_on_the_bowl.bddl"
+    )
+    out = tmp_path / "train"
+    rc = main(["eval", source, "--split", "train", "--start", "3", "--episodes", "1", "--policy",
+               "noop", "--max-steps", "2", "--out", str(out), "--no-progress"])  # fmt: skip
+    capsys.readouterr()
+    assert rc == 0
+    (record,) = read_records(out / RECORDS_FILE)
+    assert (record.suite, record.split, record.index, record.seed) == (source, "train", 3, 100003)

@@ -132,3 +132,13 @@ def test_rsb_report_refuses_goal_runs_of_two_object_sources_and_bad_goal_records
     err = capsys.readouterr().err
     assert f"{c / 'episodes.jsonl'}:1: success is true but termination is 'step_limit'" in err
     assert "failure_class 'grasp' with success true" in err
+
+
+def test_an_ablated_instruction_is_rated_apart_from_the_original():
+    records = [goal(0, APPLE, True), goal(1, APPLE, True),
+               dataclasses.replace(goal(0, APPLE, False), variant="blank")]  # fmt: skip
+    rates = goal_rates(records)
+    assert [(r.policy, r.successes, r.episodes) for r in rates] == [
+        ("p", 2, 2),
+        ("p [blank]", 0, 1),
+    ]

@@ -269,3 +269,15 @@ def test_baseline_diagnose_needs_a_finished_run(tmp_path):
         f"RSB-Math-4 demos and a checkpoint); run tools/baseline.py --out {tmp_path} first\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_baseline_diagnosis_measures_distances_to_the_demos_targets():
+    tool = load_baseline()
+    near = tool.nearest_target_m([[0.0, 0.0], [0.3, 0.4]], [[0.0, 0.1], [0.3, 0.0]])
+    assert np.allclose(near, [0.1, 0.4])
+    assert tool.nearest_target_m([], [[0.0, 0.1]]) == []
+    assert tool.quartiles([0.01, 0.02, 0.03, 0.04, 0.05]) == [0.02, 0.03, 0.04]
+    assert tool.quartiles([]) == []
+    # one target in the middle of RSB-Math-4's 50 x 12 cm candidates region: 1000 seeded
+    # uniform points lie a median 12.85 cm from it (the region is long along x)
+    assert tool.uniform_nearest_target_m([[0.0, -0.04]]) == 0.1285
