@@ -303,14 +303,14 @@ def test_a_policy_that_cannot_be_built_fails_goal_episodes_a_report_reads(tmp_pa
 
 
 def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path, monkeypatch):
-    """A goal row as a frozen table stores it (its suite's name, a path under tasks/, its
-    own seed) runs as the job's episode: the environment resets from the row's seed and
+    """A goal row as load_episode gives it (its suite's name, the job's source as its task,
+    its own seed) runs as the job's episode: the environment resets from the row's seed and
     the record is keyed by the job's source, so the run resumes."""
     import rsb_mj.evaluation.worker as worker
     from rsb_mj.episodes.goal_episode import GoalEpisode
 
     def row(source, split, index, tables=None):
-        return GoalEpisode("vla-arena", split, "vla_arena/x/level_0/apple.bddl", index, 40 + index)
+        return GoalEpisode("vla-arena", split, source, index, 40 + index)
 
     monkeypatch.setattr(worker, "load_episode", row)
     out = tmp_path / "run"

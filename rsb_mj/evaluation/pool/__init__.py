@@ -34,9 +34,7 @@ from typing import Any
 from rsb_mj.errors import InfraError
 from rsb_mj.evaluation.pool.base import WORKER_DIED, Backend, J, R
 from rsb_mj.evaluation.pool.batched import run_batched
-from rsb_mj.evaluation.pool.in_process import InProcess
-from rsb_mj.evaluation.pool.processes import MAX_BARREN_POOLS, SpawnedProcesses
-from rsb_mj.evaluation.pool.ray_cluster import RayTasks
+from rsb_mj.evaluation.pool.processes import MAX_BARREN_POOLS
 
 __all__ = [
     "MAX_BARREN_POOLS",
@@ -60,9 +58,14 @@ def backend_for(workers: int = 1, ray: str | None = None, jobs: int = 2) -> Back
         jobs: how many jobs the run has (one job runs in this process).
     """
     if ray is not None:
+        from rsb_mj.evaluation.pool.ray_cluster import RayTasks
+
         return RayTasks(ray, workers)
     if workers == 1 or jobs <= 1:
+        from rsb_mj.evaluation.pool.in_process import InProcess
+
         return InProcess()
+    from rsb_mj.evaluation.pool.processes import SpawnedProcesses
 
     return SpawnedProcesses(workers)
 

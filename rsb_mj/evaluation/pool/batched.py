@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import os
-import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,6 @@ from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool.base import WORKER_DIED
 from rsb_mj.evaluation.pool.processes import MAX_BARREN_POOLS
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.worker import close_all, run_batch
 from rsb_mj.procs import spawn_context, worker_init
 
 #: Seconds a worker that was told no jobs are left may take to exit before it is killed.
@@ -71,6 +69,10 @@ def run_batched(
             loop failed; whatever ``finish`` raises.
     """
     if workers == 1 or len(todo) <= 1:
+        # the pool loads without the harness (a spawned worker imports it before its first
+        # job; tests/evaluation/test_pool.py): the worker is imported where a job runs
+        from rsb_mj.evaluation.worker import close_all, run_batch
+
         queue = deque(todo)
         try:
             run_batch(
@@ -213,6 +215,7 @@ def serve(
 ) -> None:
     """A worker process: run the jobs the parent hands out (see the module docstring)."""
     worker_init(parent_pid)
+    from rsb_mj.evaluation.worker import close_all, run_batch
 
     index: dict[int, int] = {}  # id(job) -> its index in the parent's list
 
@@ -231,6 +234,8 @@ def serve(
     except KeyboardInterrupt:
         return
     except BaseException as exc:
+        import traceback
+
         conn.send(("failed", "".join(traceback.format_exception(exc))[-4000:]))
         return
     finally:

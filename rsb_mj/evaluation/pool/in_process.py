@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rsb_mj.evaluation.pool.base import Backend, J, R
-from rsb_mj.evaluation.worker import close_all
 
 
 class InProcess(Backend):
@@ -25,6 +24,7 @@ class InProcess(Backend):
         died: Callable[[J, str], R],
         args: tuple[Any, ...],
     ) -> None:
+        from rsb_mj.evaluation.worker import close_all
 
         try:
             for job in todo:

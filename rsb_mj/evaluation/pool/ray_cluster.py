@@ -35,7 +35,6 @@ from typing import Any
 
 from rsb_mj.errors import EvalError, InfraError
 from rsb_mj.evaluation.pool.base import WORKER_DIED, Backend, J, R
-from rsb_mj.version import versions
 
 #: Ray task retries after a worker process dies.
 TASK_RETRIES = 3
@@ -63,7 +62,6 @@ LOCAL_ENV = {
 
 def _import_ray() -> Any:
     try:
-        # heavy: ray (the ray extra)
         import ray
     except ImportError:
         raise EvalError(
@@ -74,6 +72,7 @@ def _import_ray() -> Any:
 
 def _probe() -> dict[str, str]:
     """Run in a Ray worker: the versions it imports."""
+    from rsb_mj.version import versions
 
     return versions()
 
@@ -143,7 +142,6 @@ class RayCluster:
         return self
 
     def _start_local(self, ray: Any) -> None:
-        # heavy: ray (the ray extra)
         from ray._private import ray_constants, services
 
         if os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER") == "0":
@@ -178,6 +176,7 @@ class RayCluster:
             nodes = [n.get("NodeManagerAddress") for n in ray.nodes() if n.get("Alive")]
             if any(ip != LOOPBACK for ip in nodes):
                 raise InfraError(f"--ray: the local cluster's nodes are at {nodes}, not loopback")
+        from rsb_mj.version import versions
 
         probe = ray.remote(num_cpus=1, max_retries=self.retries)(_probe)
         try:
