@@ -413,7 +413,7 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     if pairs:
         print("\ncounterfactual pairs (same scene, the answer moved to another candidate):")
         print(markdown(pair_table(pairs)))
-    print(f"records: {folder.records_file}; report: rsb report {args.out}")
+    print(f"records: {folder.records_file}; report: {_report_command(args)}")
     if args.features:
         kept = sum(1 for r in records if r.features and r.features.get("file"))
         print(f"features: {kept} of {len(records)} episodes in {folder.features_dir}; "
@@ -491,7 +491,7 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
         print(f"  {Path(r.suite).name} seed {r.seed} {r.policy}: {r.failure_reason}",
               file=sys.stderr)  # fmt: skip
     if not args.out.name.startswith("rsb-goal-"):
-        print(f"records: {RunFolder(args.out).records_file}; report: rsb report {args.out}")
+        print(f"records: {RunFolder(args.out).records_file}; report: {_report_command(args)}")
     errors = [r for r in records if r.is_error]
     if errors:
         print(error_summary(errors), file=sys.stderr)
@@ -556,3 +556,10 @@ def _causes(records: list) -> list[str]:
     if len(causes) > 5:
         lines.append(f"  ... and {len(causes) - 5} other causes (see the records)")
     return lines
+
+
+def _report_command(args: argparse.Namespace) -> str:
+    """The ``rsb report`` command for this run's folder (a sealed run's names its secret:
+    its signed records are verified with it)."""
+    secret = f" --secret-file {args.secret_file}" if args.secret_file else ""
+    return f"rsb report {args.out}{secret}"
