@@ -256,8 +256,12 @@ class Rollout:
             at once, but the episode runs on as it would had that candidate been the answer
             (until it rests in the zone, released, or the step limit): one *pacing* scorer
             per candidate, each taking it for the answer, and the chosen candidate's ends
-            the episode. The policy's ``status()`` is read at every episode's end, not only
-            at failures.
+            the episode. The work per step does not depend on the answer either: the
+            environment scores nothing (``RsbEnv.reset``'s ``score`` option) and the
+            episode's own scorer is the answer's pacing scorer, so which scorers still work
+            after a grasp depends on the choice alone (else a wrong choice's steps would be
+            faster, and a policy timing its calls could tell). The policy's ``status()`` is
+            read at every episode's end, not only at failures.
 
     Attributes:
         deadline: ``time.monotonic()`` by which the episode must end (infinite without a
@@ -351,9 +355,13 @@ class Rollout:
         tally: CostTally | None = None
         goal: dict[str, str] = dict(getattr(env.unwrapped, "goal_info", None) or {})
         no_layout: str | None = None
+        paced = self.sealed and bool(episode.target)  # no ?answer bound (a goal): no pace
+        options: dict[str, Any] = {"episode": episode}
+        if paced:  # scored here alone: the same work per step whatever the answer
+            options["score"] = False
         try:
             try:
-                obs, info = env.reset(options={"episode": episode})
+                obs, info = env.reset(options=options)
             except EpisodeFault:
                 raise
             except LayoutError as exc:  # the seed's layout: a scored failure, not a fault
@@ -366,10 +374,12 @@ class Rollout:
             if on_frame:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
-            scorer = task_scorer(self.problem, candidates, episode.target)
             pacing: dict[str, EpisodeScorer | GoalScorer] = {}
-            if self.sealed and episode.target:  # no ?answer bound (a goal): nothing to pace
+            if paced:  # the answer's pacing scorer is the episode's own
                 pacing = {c: task_scorer(self.problem, candidates, c) for c in candidates}
+                scorer = pacing[episode.target]
+            else:
+                scorer = task_scorer(self.problem, candidates, episode.target)
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
@@ -410,13 +420,16 @@ class Rollout:
                     steps += 1
                     if on_frame:
                         on_frame(obs)
-                    outcome = scorer.update(info["signals"])
+                    if pacing:  # the episode's own scorer among them, updated once
+                        for pace in pacing.values():
+                            pace.update(info["signals"])
+                        outcome = scorer.outcome
+                    else:
+                        outcome = scorer.update(info["signals"])
                     if features is not None and outcome.grasped:
                         features.chose()
                     if tally is not None:
                         tally.update(info)
-                    for pace in pacing.values():
-                        pace.update(info["signals"])
                     if outcome.decided and (not pacing or _paced_end(outcome, pacing)):
                         termination = "success" if outcome.success else "wrong_choice"
                         break

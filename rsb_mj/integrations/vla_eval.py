@@ -332,7 +332,10 @@ class RsbBenchmark(StepBenchmark):
             import rsb_mj  # noqa: F401  (registers the ids)
 
             self._env = gymnasium.make(self.suite.env_id, **self._env_kwargs)
-        obs, info = self._env.reset(options={"episode": self._rows[k]})
+        options: dict[str, Any] = {"episode": self._rows[k]}
+        if self.sealed:  # scored here alone: the same work per step whatever the answer
+            options["score"] = False
+        obs, info = self._env.reset(options=options)
         self._row = self._row_index[k]
         self._fault, self._last_obs = None, obs
         if self.sealed:
@@ -355,16 +358,16 @@ class RsbBenchmark(StepBenchmark):
         arr = self.convention.actions_from_server(arr[None])[0]
         obs, reward, terminated, truncated, info = self._env.step(arr)
         self._last_obs = obs
-        outcome = self._env.unwrapped.scorer.outcome
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
         if self.sealed:
             for pace in self._pacing.values():
                 pace.update(info["signals"])
-            done = bool(truncated) or (outcome.decided and self._paced_end())
+            done = bool(truncated) or (self._scorer().outcome.decided and self._paced_end())
             self._recorder.record_step(
                 done=done, action=arr.astype(np.float32), state=np.asarray(obs["state"], np.float32)
             )
             return StepResult(obs=obs, reward=0.0, done=done, info={})
+        outcome = self._env.unwrapped.scorer.outcome
         self._recorder.record_step(
             reward=float(reward),
             done=bool(terminated or truncated),
@@ -388,10 +391,18 @@ class RsbBenchmark(StepBenchmark):
         """Sealed: whether a decided episode ends now, i.e. when the scorer taking the
         chosen candidate for the answer has decided too (a wrong choice runs on as a right
         one would); a decision without a choice ends at once."""
-        choice = self._env.unwrapped.scorer.outcome.choice
+        choice = self._scorer().outcome.choice
         if choice is None or choice not in self._pacing:
             return True
         return self._pacing[choice].outcome.decided
+
+    def _scorer(self) -> EpisodeScorer:
+        """The episode's scorer: in a sealed run the answer's pacing scorer (the env scores
+        nothing there, so that the work per step does not depend on the answer), else the
+        env's."""
+        if self.sealed:
+            return self._pacing[self._env.unwrapped.episode.target]
+        return self._env.unwrapped.scorer
 
     def make_obs(self, raw_obs: Any, task: Task) -> Observation:
         """ALOHA-named images, float32 state (with ``send_state``), the instruction."""
@@ -408,12 +419,15 @@ class RsbBenchmark(StepBenchmark):
     def get_step_result(self, step_result: StepResult) -> EpisodeResult:
         """The one-attempt outcome of the episode so far; in a sealed run kept for
         ``outcomes`` and ``{"sealed": True}`` returned (vla-eval sends it to the server)."""
-        out = self._env.unwrapped.scorer.outcome
+        scorer = self._scorer()
+        out = scorer.outcome
         episode = self._env.unwrapped.episode
         letter = {obj: k for k, obj in episode.mapping.items()}.get(out.choice or "", "")
         result = {
             "success": bool(
-                out.success if self.sealed else step_result.info.get("is_success", out.success)
+                scorer.success_now()
+                if self.sealed
+                else step_result.info.get("is_success", out.success)
             ),
             "grasped": bool(out.grasped),
             "correct_choice": bool(out.correct_choice),

@@ -587,6 +587,7 @@ class NearestToZoneConnection(CapturingConnection):
     def __init__(self, bench):
         super().__init__()
         self.bench = bench
+        self.work = []  # WORK at each observation
 
     async def start_episode(self, payload):
         from rsb_mj.evaluation.rollout import policy_view
@@ -601,19 +602,36 @@ class NearestToZoneConnection(CapturingConnection):
 
     async def act(self, obs):
         self.sent.append(("observation", sorted(obs)))
+        self.work.append(WORK[0])
         return {"actions": self.policy.act({"state": np.asarray(obs["state"], np.float64)})}
 
 
+#: Calls of the choice rule's update so far: each undecided scorer's work of one step.
+WORK = [0]
+
+
 def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_would(
-    tmp_path, secret
+    tmp_path, secret, monkeypatch
 ):
     """Attack 4 on the vla-eval path: what the server sees at ``episode_end`` (``steps``)
     does not tell a wrong first grasp from a right one in a sealed run; it does in an
-    ordinary one."""
+    ordinary one. Nor does the time between its steps: the scorers working at each step
+    are the same either way."""
     import dataclasses
 
     import anyio
     from vla_eval.runners.sync_runner import SyncEpisodeRunner
+
+    from rsb_mj.scoring.outcome import FirstGrasp
+
+    update = FirstGrasp.update
+
+    def counted(self, *args):
+        WORK[0] += 1
+        return update(self, *args)
+
+    monkeypatch.setattr(FirstGrasp, "update", counted)
+    works = []
 
     def run(bench, row, correct=None):
         k = bench._row_index.index(row)
@@ -625,6 +643,7 @@ def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_wo
             lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=400)
         )
         bench.cleanup()
+        works.append(np.diff(conn.work).tolist())  # per step, the last one's left out
         return result
 
     fast = {"convention": "rsb", "send_wrist_image": False}  # one camera to render
@@ -640,3 +659,5 @@ def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_wo
     # the server's episode_end: the same length and metrics either way; unsealed, far shorter
     assert wrong["metrics"] == right["metrics"] == {"sealed": True}
     assert wrong["steps"] == right["steps"] > plain["steps"] + 20
+    grasp = plain["steps"]  # where the unsealed episode ended
+    assert works[1] == works[2] == [4] * grasp + [1] * (wrong["steps"] - 1 - grasp)
