@@ -12,8 +12,9 @@ with the file's folder first on the Python path, so it may import its neighbours
 ``PYTHONPATH`` is needed. ``make()`` is the factory the spec names after the colon. The
 policy process hands the policy only what a real robot would have: the observation, the
 instruction, the action and observation spaces, the candidate names and the control rate,
-never the answer. Whatever the policy does wrong (raising, even exiting) ends only its own
-episode, as an error record, and the run goes on.
+never the answer. Whatever the policy does wrong (raising, even exiting, a bad action, a
+hang) ends only its own episode, as a scored failure (``termination: "policy_fault"``,
+counted in the ``faults`` column), and the run goes on.
 
 As written, the policy holds the arms where they start with both grippers open and says it
 is done after two seconds, so each episode ends quickly without a grasp (``no grasp

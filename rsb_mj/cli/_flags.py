@@ -73,3 +73,23 @@ def add_episodes(
     p.add_argument(
         "-n", "--episodes", type=at_least_one, default=default, metavar="N", dest=dest, help=help
     )
+
+
+#: The VLA-Arena perturbation levels: 0 (none) to 4.
+LEVELS = range(5)
+
+
+def add_level(p: argparse.ArgumentParser, kind: str, help: str) -> None:
+    """``--visual-level K`` or ``--language-level K`` (``kind``: "visual" or "language"),
+    an integer level 0-4, default 0."""
+    p.add_argument(f"--{kind}-level", type=int, default=0, choices=LEVELS, metavar="K", help=help)
+
+
+def add_no_progress(p: argparse.ArgumentParser) -> None:
+    """``--no-progress``: no progress bar or lines."""
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress (default: a bar on a terminal, else one line per 5%% of the "
+        "episodes or per 10 s)",
+    )

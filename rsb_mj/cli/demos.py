@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
+from rsb_mj.cli._flags import add_episodes, add_jobs, add_level, add_no_progress, add_out
 from rsb_mj.suites import GOAL_SUITES, SUITES, goal_suite
 
 
@@ -49,22 +49,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help=f"a suite by name (repeatable for goal suites: {', '.join(GOAL_SUITES)})",
     )
-    p.add_argument(
-        "--visual-level",
-        type=int,
-        default=0,
-        choices=range(5),
-        metavar="K",
-        help="VLA-Arena visual perturbation V0-V4 of the recorded frames (default 0)",
-    )
-    p.add_argument(
-        "--language-level",
-        type=int,
-        default=0,
-        choices=range(5),
-        metavar="K",
-        help="K WordNet substitutes in the recorded instruction (goal tasks: in :language; "
-        "default 0)",
+    add_level(p, "visual", "VLA-Arena visual perturbation V0-V4 of the recorded frames (default 0)")
+    add_level(
+        p,
+        "language",
+        "K WordNet substitutes in the recorded instruction (goal tasks: in :language; default 0)",
     )
     p.add_argument(
         "--assets",
@@ -97,11 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--width", type=int, default=320)
     p.add_argument("--height", type=int, default=240)
-    p.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="no progress (default: a bar on a terminal, else a line per 5%% or per 10 s)",
-    )
+    add_no_progress(p)
     p.add_argument(
         "--cot",
         action="store_true",

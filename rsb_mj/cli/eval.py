@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
+from rsb_mj.cli._flags import add_episodes, add_jobs, add_level, add_no_progress, add_out
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
@@ -177,20 +177,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="wall-clock seconds per episode (default 600); past it while waiting for the "
         "policy, the episode is the policy's failure, else an error retried on resume",
     )
-    p.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="no progress (default: a bar on a terminal, else one line per 5%% of the "
-        "episodes or per 10 s)",
-    )
-    p.add_argument(
-        "--visual-level",
-        type=int,
-        default=0,
-        choices=range(5),
-        metavar="K",
-        help="VLA-Arena visual perturbation V0-V4: light, +colors, +camera, +sensor noise "
-        "(default 0; recorded in each record's sim.perturbation; goal tasks: in their records' "
+    add_no_progress(p)
+    add_level(
+        p,
+        "visual",
+        "VLA-Arena visual perturbation V0-V4: light, +colors, +camera, +sensor noise (default "
+        "0; recorded in each record's sim.perturbation; goal tasks: in their records' "
         "visual_level)",
     )
     p.add_argument(
@@ -200,14 +192,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="Act2Answer: the cube starts in the left gripper, as the paper runs it (held, "
         "default), or on the table with the hands empty, adding a grasp (table)",
     )
-    p.add_argument(
-        "--language-level",
-        type=int,
-        default=0,
-        choices=range(5),
-        metavar="K",
-        help="VLA-Arena language perturbation W0-W4: K WordNet substitutes in the command "
-        "part of the instruction, or in a goal task's :language (default 0)",
+    add_level(
+        p,
+        "language",
+        "VLA-Arena language perturbation W0-W4: K WordNet substitutes in the command part of "
+        "the instruction, or in a goal task's :language (default 0)",
     )
     p.add_argument(
         "--control-hz",
@@ -431,7 +420,7 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     if pairs:
         print("\ncounterfactual pairs (same scene, the answer moved to another candidate):")
         print(markdown(pair_table(pairs)))
-    print(f"records: {folder.records_file}; report: rsb report {args.out}")
+    print(f"records: {folder.records_file}; report: {_report_command(args)}")
     if args.features:
         kept = sum(1 for r in records if r.features and r.features.get("file"))
         print(f"features: {kept} of {len(records)} episodes in {folder.features_dir}; "
@@ -509,7 +498,7 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
         print(f"  {Path(r.suite).name} seed {r.seed} {r.policy}: {r.failure_reason}",
               file=sys.stderr)  # fmt: skip
     if not args.out.name.startswith("rsb-goal-"):
-        print(f"records: {RunFolder(args.out).records_file}; report: rsb report {args.out}")
+        print(f"records: {RunFolder(args.out).records_file}; report: {_report_command(args)}")
     errors = [r for r in records if r.is_error]
     if errors:
         print(error_summary(errors), file=sys.stderr)
@@ -574,3 +563,10 @@ def _causes(records: list) -> list[str]:
     if len(causes) > 5:
         lines.append(f"  ... and {len(causes) - 5} other causes (see the records)")
     return lines
+
+
+def _report_command(args: argparse.Namespace) -> str:
+    """The ``rsb report`` command for this run's folder (a sealed run's names its secret:
+    its signed records are verified with it)."""
+    secret = f" --secret-file {args.secret_file}" if args.secret_file else ""
+    return f"rsb report {args.out}{secret}"

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from rsb_mj.atomic import atomic_write_text
-from rsb_mj.cli._flags import add_episodes, add_jobs, add_out
+from rsb_mj.cli._flags import add_episodes, add_jobs, add_no_progress, add_out
 from rsb_mj.errors import RsbError
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.lock import make_folder
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p,
         "keep the run directory here (resumable; `rsb report` reads it); default: a temporary one",
     )
-    p.add_argument("--no-progress", action="store_true")
+    add_no_progress(p)
     p.set_defaults(func=run)
 
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.cli._flags import add_out
+from rsb_mj.cli._flags import add_level, add_out
 from rsb_mj.errors import RsbError
 from rsb_mj.lock import make_folder
 from rsb_mj.suites import get_suite
@@ -41,14 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="K",
         help="visual perturbation V0-V4, or 'all': the five levels, one row each (0)",
     )
-    parser.add_argument(
-        "--language-level",
-        type=int,
-        choices=range(5),
-        default=0,
-        metavar="K",
-        help="language perturbation W0-W4 of the printed instruction (0)",
-    )
+    add_level(parser, "language", "language perturbation W0-W4 of the printed instruction (0)")
     parser.set_defaults(func=run)
 
 

@@ -193,3 +193,18 @@ def test_vla_eval_runs_private_tables_and_sends_only_the_suite(tables, secret_fi
         assert sorted(obs) == ["images", "state", "task_description"]
     finally:
         bench.cleanup()
+
+
+def test_rsb_eval_on_private_tables_names_the_report_command_with_its_secret(
+    tables, secret_file, tmp_path, capsys
+):
+    out = tmp_path / "run"
+    argv = ["eval", "--tables", str(tables), "--secret-file", str(secret_file), "--suite",
+            "RSB-Math-4", "--policy", "noop", "-n", "1", "--max-steps", "2"]  # fmt: skip
+    argv.append("--no-progress")
+    assert main([*argv, "-o", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == (
+        f"records: {out / 'episodes.jsonl'}; report: rsb report {out} --secret-file {secret_file}"
+    )
+    assert main(["report", str(out), "--stdout", "--secret-file", str(secret_file)]) == 0
