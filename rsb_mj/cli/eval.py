@@ -247,9 +247,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sealed",
         action="store_true",
         help="a sealed run (implied by --tables; needs --secret-file): policy code only in "
-        "the sandbox, episodes in a secret order, a wrong choice's episode runs on as a right "
-        "one would, a policy server's dropped connections are its failures, records signed "
-        "for rsb report --secret-file (docs/protocol.md, threat model)",
+        "the sandbox, episodes in a secret order, an episode's end does not tell its outcome "
+        "(a wrong choice runs on as a right one would, a goal task to its step limit), a "
+        "policy server's dropped connections are its failures, records signed for rsb "
+        "report --secret-file (docs/protocol.md, threat model)",
     )
     p.add_argument(
         "--secret-file",
