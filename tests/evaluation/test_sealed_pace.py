@@ -161,3 +161,12 @@ def test_rsb_eval_sealed_runs_a_goal_file_and_rsb_report_verifies_it(tmp_path, c
     assert main(["report", str(out), "--stdout", "--secret-file", str(secret)]) == 0
     row = r"\| files +\| 1 +\| expert +\| 1/1 +\| 100 \[21, 100\] +\| 18\.00 +\| 0 +\|"
     assert re.search(row, capsys.readouterr().out)
+    # a failure rewritten as a success is refused, naming the file and line
+    records = (out / RECORDS_FILE).read_text().splitlines()
+    number = next(i for i, r in enumerate(lines, 1) if r["policy"] == "noop")
+    forged = lines[number - 1] | {"success": True, "termination": "success", "success_step": 140}
+    records[number - 1] = json.dumps(forged, sort_keys=True)
+    (out / RECORDS_FILE).write_text("\n".join(records) + "\n")
+    assert main(["report", str(out), "--stdout", "--secret-file", str(secret)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out / RECORDS_FILE}:{number}: the record's signature does not match" in err
