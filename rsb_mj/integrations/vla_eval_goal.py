@@ -232,8 +232,9 @@ class GoalBenchmark(RsbBenchmark):
         self._env_file: Path | None = None
         self._instruction = ""
         self._reset_state: np.ndarray | None = None
-        self._cost = 0.0
+        self._cost = self._end_cost = 0.0  # summed up to the success; end terms then
         self._success = False
+        self._steps = 0
         self._episode = EpisodeState("", -1, False)
         self._last_obs: Any = None
         self._fault: str | None = None  # the server's own fault that ended the episode
