@@ -247,9 +247,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sealed",
         action="store_true",
         help="a sealed run (implied by --tables; needs --secret-file): policy code only in "
-        "the sandbox, episodes in a secret order, a wrong choice's episode runs on as a right "
-        "one would, a policy server's dropped connections are its failures, records signed "
-        "for rsb report --secret-file (docs/protocol.md, threat model)",
+        "the sandbox, episodes in a secret order, an episode's end does not tell its outcome "
+        "(a wrong choice runs on as a right one would, a goal task to its step limit), a "
+        "policy server's dropped connections are its failures, records signed for rsb "
+        "report --secret-file (docs/protocol.md, threat model)",
     )
     p.add_argument(
         "--secret-file",
@@ -294,6 +295,13 @@ def run(args: argparse.Namespace) -> int:
 
     goal_files = [p for p in args.tasks if is_goal_source(p)]
     named = [name for name in args.suite if goal_suite(name)]
+    if (goal_files or named) and args.tables is not None:
+        what = f"goal task file {goal_files[0]}" if goal_files else f"goal suite {named[0]}"
+        raise EvalError(
+            f"--tables {args.tables}: the {what} has no private draw (goal tasks' rows are "
+            "seeds of public files, their goal in the instruction); run it sealed on its own "
+            "rows instead: --sealed --secret-file FILE (without --tables)"
+        )
     if goal_files or named:
         args.tasks, args.suite, skipped = _goal_sources(args, goal_files, named)
         if args.out is not None:

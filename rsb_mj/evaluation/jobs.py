@@ -35,7 +35,7 @@ class Job:
         tables: a folder of private tables the row is read from (``rsb eval --tables``),
             ``""`` for the shipped tables.
         sealed: a sealed run (``rsb eval --sealed``): the episode's end does not depend on
-            whether the choice is right (:class:`~rsb_mj.evaluation.rollout.Rollout`).
+            its outcome (:class:`~rsb_mj.evaluation.rollout.Rollout`).
         label: the policy's name in records and reports (``rsb eval --name``), ``""`` for
             its spec (see :attr:`name`).
     """

@@ -2,8 +2,9 @@
 
 The loop: ``env.reset(options={"episode": ...})``, the policy's reset, then the policy's
 next action (one action or a chunk executed row by row) and ``env.step`` until the
-one-attempt outcome is decided (:mod:`rsb_mj.scoring.scorer`), the step limit is reached,
-or the policy reports ``done`` (then the last action is held for :data:`SETTLE_STEPS` more
+one-attempt outcome is decided (:mod:`rsb_mj.scoring.scorer`; in a sealed run at a pace
+that does not depend on it, see :class:`Rollout`), the step limit is reached, or the policy
+reports ``done`` (then the last action is held for :data:`SETTLE_STEPS` more
 steps while the scene settles). The policy is handed a view of the environment, never the
 environment (see :mod:`rsb_mj.env.views`).
 
@@ -252,16 +253,28 @@ class Rollout:
             back with the answer; never handed back to the policy, never part of the score
             (:mod:`rsb_mj.probing.capture`).
         sealed: a sealed run (``rsb eval --sealed``): when and how the episode ends does
-            not depend on whether the choice is right. A wrong first grasp is still scored
-            at once, but the episode runs on as it would had that candidate been the answer
-            (until it rests in the zone, released, or the step limit): one *pacing* scorer
-            per candidate, each taking it for the answer, and the chosen candidate's ends
-            the episode. The work per step does not depend on the answer either: the
-            environment scores nothing (``RsbEnv.reset``'s ``score`` option) and the
+            not depend on its outcome, so its length tells the policy nothing. The outcome
+            is scored as in an ordinary run; only the end moves:
+
+            * a question task: a wrong first grasp is scored at once, but the episode runs
+              on as it would had that candidate been the answer (until it rests in the
+              zone, released, or the step limit): one *pacing* scorer per candidate, each
+              taking it for the answer, and the chosen candidate's ends the episode;
+            * a goal task (no ``?answer``): the episode runs to its step limit. Its success
+              is decided at the step the goal has held long enough, and its cost tallied up
+              to that step, as in an ordinary run; the steps after it score nothing (a fault
+              among them neither: the record stays the success). The record's ``steps``
+              counts the steps run (``success_step`` the decision).
+
+            The work per step does not depend on the outcome either: for a question task
+            the environment scores nothing (``RsbEnv.reset``'s ``score`` option) and the
             episode's own scorer is the answer's pacing scorer, so which scorers still work
             after a grasp depends on the choice alone (else a wrong choice's steps would be
-            faster, and a policy timing its calls could tell). The policy's ``status()`` is
-            read at every episode's end, not only at failures.
+            faster, and a policy timing its calls could tell).
+
+            In both, a policy that reports ``done`` ends the episode (its own signal, not an
+            outcome), and the policy's ``status()`` is read at every episode's end, not only
+            at failures.
 
     Attributes:
         deadline: ``time.monotonic()`` by which the episode must end (infinite without a
@@ -355,6 +368,7 @@ class Rollout:
         tally: CostTally | None = None
         goal: dict[str, str] = dict(getattr(env.unwrapped, "goal_info", None) or {})
         no_layout: str | None = None
+        decided_at: int | None = None  # a sealed goal: the step its success was decided
         paced = self.sealed and bool(episode.target)  # no ?answer bound (a goal): no pace
         options: dict[str, Any] = {"episode": episode}
         if paced:  # scored here alone: the same work per step whatever the answer
@@ -375,6 +389,7 @@ class Rollout:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
             pacing: dict[str, EpisodeScorer | GoalScorer] = {}
+            run_on = self.sealed and not episode.target  # a goal: to the step limit
             if paced:  # the answer's pacing scorer is the episode's own
                 pacing = {c: task_scorer(self.problem, candidates, c) for c in candidates}
                 scorer = pacing[episode.target]
@@ -428,9 +443,12 @@ class Rollout:
                         outcome = scorer.update(info["signals"])
                     if features is not None and outcome.grasped:
                         features.chose()
-                    if tally is not None:
-                        tally.update(info)
-                    if outcome.decided and (not pacing or _paced_end(outcome, pacing)):
+                    if tally is not None and decided_at is None:
+                        tally.update(info)  # a sealed goal's cost: frozen once decided
+                    if run_on:
+                        if outcome.decided and decided_at is None:
+                            decided_at = steps
+                    elif outcome.decided and (not pacing or _paced_end(outcome, pacing)):
                         termination = "success" if outcome.success else "wrong_choice"
                         break
                     if steps >= max_steps:
@@ -440,8 +458,14 @@ class Rollout:
             if pacing and scorer.outcome.decided and termination != "error":
                 # decided earlier, ran on at the pace of a right choice: as if ended there
                 termination = "success" if scorer.outcome.success else "wrong_choice"
+            if decided_at is not None:  # a sealed goal decided earlier: as if ended there
+                termination = "success"
         except EpisodeFault as exc:
-            termination, error, error_kind = "error", f"{type(exc).__name__}: {exc}", exc.kind
+            if decided_at is not None:  # a sealed goal's run-on: scores nothing, not even this
+                termination = "success"
+            else:
+                termination, error = "error", f"{type(exc).__name__}: {exc}"
+                error_kind = exc.kind
         except LayoutError:
             termination = "no_layout"
         out = scorer.finish() if scorer is not None else Outcome()

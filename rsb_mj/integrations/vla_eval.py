@@ -128,7 +128,7 @@ VIDEO_CAMERA = "head"
 POLICY = "vla-eval"
 
 
-def _action_fault(action: Any) -> str | None:
+def action_fault(action: Any) -> str | None:
     """Why a model server's reply is not one action (``{"actions": (14,) finite}``), or
     None when it is one."""
     raw = action.get("actions") if isinstance(action, dict) else None
@@ -146,6 +146,35 @@ def _action_fault(action: Any) -> str | None:
         where = np.flatnonzero(~np.isfinite(arr)).tolist()
         return f"model server action has non-finite values at index {where}"
     return None
+
+
+def sealed_params(
+    sealed: bool, outcomes: str | None, secret_file: str | None, tables: str | None = None
+) -> Seal | None:
+    """The seal of a sealed run's ``secret_file`` (checked against ``tables``' manifest
+    when given), None for an ordinary run; what each kind needs is checked first.
+
+    Raises:
+        RsbError: a sealed run without ``outcomes`` or ``secret_file``, or an ordinary run
+            with either (naming the param); a secret that is not one.
+    """
+    if sealed and not outcomes:
+        raise RsbError(
+            "sealed: true needs outcomes: PATH, the JSON Lines file the outcomes go to "
+            "(the model server gets none of them)"
+        )
+    if outcomes and not sealed:
+        raise RsbError("outcomes: PATH is for sealed runs; an ordinary run reports metrics")
+    if sealed and not secret_file:
+        raise RsbError(
+            "sealed: true needs secret_file: PATH, the private secret (with tables:, the "
+            "one they were drawn from) that orders the episodes and signs the outcomes"
+        )
+    if secret_file and not sealed:
+        raise RsbError("secret_file: PATH is for sealed runs (sealed: true, or tables:)")
+    if not sealed or not secret_file:
+        return None
+    return read_seal(Path(secret_file), Path(tables) if tables else None)
 
 
 def config_path(suite: str) -> Path:
@@ -217,30 +246,12 @@ class RsbBenchmark(StepBenchmark):
             raise RsbError(
                 "sealed: false with tables: a private draw always runs sealed (drop sealed)"
             )
-        if sealed and not outcomes:
-            raise RsbError(
-                "sealed: true needs outcomes: PATH, the JSON Lines file the outcomes go to "
-                "(the model server gets none of them)"
-            )
-        if outcomes and not sealed:
-            raise RsbError("outcomes: PATH is for sealed runs; an ordinary run reports metrics")
-        if sealed and not secret_file:
-            raise RsbError(
-                "sealed: true needs secret_file: PATH, the private secret (with tables:, the "
-                "one they were drawn from) that orders the episodes and signs the outcomes"
-            )
-        if secret_file and not sealed:
-            raise RsbError("secret_file: PATH is for sealed runs (sealed: true, or tables:)")
         if sealed and shuffle_seed is not None:
             raise RsbError(
                 "shuffle_seed with a sealed run: its episodes run in the order of the private "
                 "secret (drop shuffle_seed)"
             )
-        self._seal: Seal | None = (
-            read_seal(Path(secret_file), Path(tables) if tables else None)
-            if sealed and secret_file
-            else None
-        )
+        self._seal = sealed_params(bool(sealed), outcomes, secret_file, tables)
         self.sealed = bool(sealed)
         self._outcomes_path = Path(outcomes) if outcomes else None
         self._outcomes: list[dict[str, Any]] = []
@@ -349,7 +360,7 @@ class RsbBenchmark(StepBenchmark):
 
     def step(self, action: Action) -> StepResult:
         """One 20 Hz control step with the ``actions`` of the server's reply."""
-        fault = _action_fault(action)
+        fault = action_fault(action)
         if fault is not None:
             if not self.sealed:
                 raise EnvError(fault)
@@ -456,4 +467,4 @@ class RsbBenchmark(StepBenchmark):
             atomic_write_text(self._outcomes_path, "".join(lines), mode=0o600)
 
 
-__all__ = ["ACTION_SPEC", "POLICY", "RsbBenchmark", "config_path"]
+__all__ = ["ACTION_SPEC", "POLICY", "RsbBenchmark", "action_fault", "config_path", "sealed_params"]

@@ -31,13 +31,29 @@ stand-ins (``assets: DIR`` for your own originals), at ``visual_level`` / ``lang
 Episode result (``metrics``): ``success`` (the ``:goal`` held for 10 control steps; the
 episode ends then) and, for a file with a ``:cost`` rsb_mj evaluates, ``cost`` (the
 episode's cumulative cost: 1 per control step a step term holds, 10 per end term holding at
-the end). vla-eval aggregates their means per task. A goal task has no hidden answer, so
-there is no sealed mode. Results are "LIBERO/VLA-Arena layouts on Aloha": not comparable with
-published LIBERO / VLA-Arena numbers.
+the end). vla-eval aggregates their means per task. Results are "LIBERO/VLA-Arena layouts on
+Aloha": not comparable with published LIBERO / VLA-Arena numbers.
+
+What reaches the model server: vla-eval sends the episode result to the server in its
+``episode_end`` message, and an ordinary run ends an episode at its success, so the server
+learns each outcome. A **sealed** run (``sealed: true``, with ``outcomes`` and
+``secret_file`` as :class:`~rsb_mj.integrations.vla_eval.RsbBenchmark`'s; goal tasks have no
+private ``tables``) sends ``{"sealed": true}`` only, records no ``reward`` or ``success`` in
+vla-eval's step rows, and runs every episode to ``max_steps`` as ``rsb eval --sealed`` does
+(:class:`rsb_mj.evaluation.rollout.Rollout`): the success is decided, and the cost summed, at
+the step the goal has held, as in an ordinary run, and the steps after it score nothing. The
+outcomes (``task``, ``suite``, ``row``: the table row of a suite's file or the seed of a
+given file, ``success``, ``cost``, None without a ``:cost``, ``policy_fault``) go to
+``outcomes``, signed, at cleanup; ``python -m rsb_mj.integrations.vla_eval_results --outcomes
+FILE --secret-file SECRET`` verifies and reports them. An action that is not one ends the
+episode as the server's own failure (``policy_fault``; after the success it changes
+nothing). The episodes of a task run in vla-eval's order (``episode_idx``): a goal row holds
+no answer and no pair partner, so its order tells nothing.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -49,7 +65,13 @@ from vla_eval.types import Action, EpisodeResult, Task
 from rsb_mj.datasets.lerobot import CONVENTION
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EnvError, RsbError, TaskError
-from rsb_mj.integrations.vla_eval import CONFIGS_DIR, VIDEO_CAMERA, RsbBenchmark
+from rsb_mj.integrations.vla_eval import (
+    CONFIGS_DIR,
+    VIDEO_CAMERA,
+    RsbBenchmark,
+    action_fault,
+    sealed_params,
+)
 from rsb_mj.lang.goal_task import load_goal_task
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.resources import tasks_dir
@@ -60,6 +82,21 @@ from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 #: The task dict's ``suite`` for files given by path.
 USER_FILES = "files"
+
+
+@dataclass(frozen=True)
+class EpisodeState:
+    """What a goal episode's outcome line names, set at reset.
+
+    Attributes:
+        task: the task's name (its path under ``tasks/``, else as given).
+        row: the table row of a suite's file, the seed of a given file.
+        has_cost: the file has a ``:cost`` rsb_mj evaluates.
+    """
+
+    task: str
+    row: int
+    has_cost: bool
 
 
 def goal_config_path(suite: str) -> Path:
@@ -96,6 +133,10 @@ class GoalBenchmark(RsbBenchmark):
         assets: a LIBERO / VLA-Arena asset folder (the originals), None for the default
             object source (:func:`rsb_mj.scene.assets.resolve_object_source`).
         visual_level, language_level: the perturbation levels (0-4).
+        sealed: send the server no outcome and run every episode to ``max_steps`` (module
+            docstring); needs ``outcomes`` and ``secret_file``.
+        outcomes: the JSON Lines file a sealed run writes its signed outcomes to at cleanup.
+        secret_file: the secret that signs a sealed run's outcomes; never sent.
 
     Attributes:
         files: the task files run, one vla-eval task each.
@@ -123,8 +164,12 @@ class GoalBenchmark(RsbBenchmark):
         assets: str | None = None,
         visual_level: int = 0,
         language_level: int = 0,
+        sealed: bool = False,
+        outcomes: str | None = None,
+        secret_file: str | None = None,
     ) -> None:
         StepBenchmark.__init__(self)
+        self._seal = sealed_params(bool(sealed), outcomes, secret_file)
         if suite is None and not files:
             raise RsbError("name a goal suite (suite: vla-arena-l0) or task files (files: [...])")
         if start < 0 or max_steps < 1:
@@ -169,7 +214,7 @@ class GoalBenchmark(RsbBenchmark):
         self.files = [path for path, _ in tasks.values()]
         self.split = split
         self.start, self.max_steps = int(start), int(max_steps)
-        self.sealed = False
+        self.sealed = bool(sealed)
         self.send_wrist_image = bool(send_wrist_image)
         self.send_state = bool(send_state)
         self.convention = get_convention(convention)
@@ -187,10 +232,14 @@ class GoalBenchmark(RsbBenchmark):
         self._env_file: Path | None = None
         self._instruction = ""
         self._reset_state: np.ndarray | None = None
-        self._cost = 0.0
+        self._cost = self._end_cost = 0.0  # summed up to the success; end terms then
         self._success = False
+        self._steps = 0
+        self._episode = EpisodeState("", -1, False)
+        self._last_obs: Any = None
+        self._fault: str | None = None  # the server's own fault that ended the episode
         self._recorder = NullEpisodeRecorder()
-        self._outcomes_path = None
+        self._outcomes_path = Path(outcomes) if outcomes else None
         self._outcomes: list[dict[str, Any]] = []
 
     # ---- vla-eval API ----------------------------------------------------------------------
@@ -208,7 +257,10 @@ class GoalBenchmark(RsbBenchmark):
         return {"max_steps": self.max_steps, "max_episodes_per_task": min(rows)}
 
     def get_metric_keys(self) -> dict[str, str]:
-        """Means of the success flag and of the cumulative cost (files with a ``:cost``)."""
+        """Means of the success flag and of the cumulative cost (files with a ``:cost``);
+        none in a sealed run."""
+        if self.sealed:
+            return {}
         return {"success": "mean", "cost": "mean"}
 
     def reset(self, task: Task) -> Any:
@@ -247,26 +299,38 @@ class GoalBenchmark(RsbBenchmark):
             obs, info = self._env.reset(options={"episode": rows[k]})
         self._instruction = info["instruction"]
         self._reset_state = np.array(obs["state"], dtype=np.float64)
-        self._cost, self._success = 0.0, False
+        self._cost, self._success, self._end_cost = 0.0, False, 0.0
+        self._episode = EpisodeState(name, self.start + k, "cost_terms" in info)
+        self._steps, self._fault, self._last_obs = 0, None, obs
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
         return obs
 
     def step(self, action: Action) -> StepResult:
-        """One 20 Hz control step with the ``actions`` of the server's reply."""
-        raw = action.get("actions") if isinstance(action, dict) else None
-        arr = np.asarray(raw, dtype=np.float64) if raw is not None else None
-        if arr is None or arr.shape != (14,):
-            shape = None if arr is None else arr.shape
-            raise EnvError(
-                f"model server action {{'actions': shape {shape}}}; expected one (14,) "
-                "joint-position target per step (chunks: set chunk_size on the server)"
-            )
+        """One 20 Hz control step with the ``actions`` of the server's reply; once the
+        goal has held, the success and the cost stay as they were then (an ordinary run's
+        episode ends there, a sealed one runs on to ``max_steps``)."""
+        fault = action_fault(action)
+        if fault is not None:
+            if not self.sealed:
+                raise EnvError(fault)
+            return self._policy_fault(fault)
+        arr = np.asarray(action["actions"], dtype=np.float64)
         arr = self.convention.actions_from_server(arr[None])[0]
         obs, reward, terminated, truncated, info = self._env.step(arr)
-        self._cost += float(info.get("cost", 0.0))
-        self._success = bool(terminated)
-        done = bool(terminated or truncated)
+        self._steps, self._last_obs = self._steps + 1, obs
+        if not self._success:
+            self._cost += float(info.get("cost", 0.0))
+            self._success = bool(terminated)
+            if self._success:
+                self._end_cost = float(self._env.end_cost())
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
+        if self.sealed:
+            done = self._steps >= self.max_steps
+            self._recorder.record_step(
+                done=done, action=arr.astype(np.float32), state=np.asarray(obs["state"], np.float32)
+            )
+            return StepResult(obs=obs, reward=0.0, done=done, info={})
+        done = bool(terminated or truncated)
         self._recorder.record_step(
             reward=float(reward),
             done=done,
@@ -278,11 +342,26 @@ class GoalBenchmark(RsbBenchmark):
 
     def get_step_result(self, step_result: StepResult) -> EpisodeResult:
         """``success`` and, for a file with an evaluated ``:cost``, the episode's ``cost``
-        (its step terms so far plus the end terms holding now)."""
+        (its step terms up to the success, else so far, plus the end terms holding then);
+        in a sealed run kept for ``outcomes`` and ``{"sealed": True}`` returned (vla-eval
+        sends it to the server)."""
+        has_cost = self._episode.has_cost
+        end = self._end_cost if self._success else float(self._env.end_cost())
         result: dict[str, Any] = {"success": self._success}
-        if "cost_violations" in step_result.info:
-            result["cost"] = self._cost + float(self._env.end_cost())
-        return result
+        if has_cost:
+            result["cost"] = self._cost + end
+        if not self.sealed:
+            return result
+        outcome = {
+            "task": self._episode.task,
+            "suite": self.suite_name,
+            "row": self._episode.row,
+            "success": self._success,
+            "cost": result.get("cost"),
+            "policy_fault": self._fault is not None and not self._success,
+        }
+        self._outcomes.append(outcome)
+        return {"sealed": True}
 
 
 __all__ = ["GoalBenchmark", "goal_config_path"]

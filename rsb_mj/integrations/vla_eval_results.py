@@ -27,7 +27,9 @@ Every line is verified first (:func:`rsb_mj.evaluation.sealed.verify`, the HMAC 
 ``rsb report`` checks on a sealed ``rsb eval`` run): an edited, moved, removed or foreign
 line is refused with ``file:line``. An episode the server itself failed (an action that is
 not one) is in the outcomes as a failure (``policy_fault``, counted in the rates and in its
-own column); an episode vla-eval aborted (no answer from the server) has no outcome.
+own column); an episode vla-eval aborted (no answer from the server) has no outcome. A goal
+benchmark's outcomes (:mod:`rsb_mj.integrations.vla_eval_goal`: ``task``, ``success``,
+``cost``) are reported per task: success with its interval, mean cost, policy faults.
 """
 
 from __future__ import annotations
@@ -125,6 +127,90 @@ OUTCOME_KEYS = frozenset(
 )
 
 
+#: Keys of one sealed goal outcome line (:mod:`rsb_mj.integrations.vla_eval_goal`).
+GOAL_OUTCOME_KEYS = frozenset({"task", "suite", "row", "success", "cost", "policy_fault"})
+
+
+@dataclass(frozen=True)
+class GoalOutcomeSummary:
+    """One goal task's sealed outcomes.
+
+    Attributes:
+        task: the task's name (its path under ``tasks/``, else as given).
+        episodes: its outcomes; success: how many succeeded.
+        cost: the mean cumulative cost per episode, None for a file without ``:cost``.
+        policy_faults: episodes the server failed itself.
+    """
+
+    task: str
+    episodes: int
+    success: int
+    cost: float | None
+    policy_faults: int
+
+
+def _outcome_rows(path: Path, seal: Seal) -> list[dict]:
+    """The verified lines of a sealed run's outcomes file, signatures dropped.
+
+    Raises:
+        EvalError: as :func:`summarize_outcomes`, for a line of neither kind of outcome.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise EvalError(f"{path}: no such outcomes file")
+    verify(path, seal)
+    rows = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        row.pop(SIGNATURE, None)
+        if set(row) not in (OUTCOME_KEYS, GOAL_OUTCOME_KEYS):
+            raise EvalError(
+                f"{path}:{number}: not a sealed RSB outcome (keys {sorted(row)}; expected "
+                f"{sorted(OUTCOME_KEYS)}, or for a goal task {sorted(GOAL_OUTCOME_KEYS)})"
+            )
+        rows.append(row)
+    if not rows:
+        raise EvalError(f"{path}: no outcomes")
+    return rows
+
+
+def summarize_goal_outcomes(rows: list[dict]) -> list[GoalOutcomeSummary]:
+    """One summary per task of verified goal outcome lines (:func:`_outcome_rows`), in
+    file order."""
+    tasks: dict[str, list[dict]] = {}
+    for row in rows:
+        tasks.setdefault(str(row["task"]), []).append(row)
+    out = []
+    for task, group in tasks.items():
+        costs = [float(r["cost"]) for r in group if r["cost"] is not None]
+        out.append(
+            GoalOutcomeSummary(
+                task=task,
+                episodes=len(group),
+                success=sum(bool(r["success"]) for r in group),
+                cost=sum(costs) / len(costs) if costs else None,
+                policy_faults=sum(bool(r["policy_fault"]) for r in group),
+            )
+        )
+    return out
+
+
+def format_goal_table(rows: list[GoalOutcomeSummary]) -> str:
+    """A Markdown table of goal outcomes: success with its Wilson 95% interval, mean cost,
+    policy faults."""
+    lines = ["| task | success | cost/episode | policy faults |", "|---|---|---|---|"]
+    for r in rows:
+        lo, hi = wilson(r.success, r.episodes)
+        cost = "-" if r.cost is None else f"{r.cost:.2f}"
+        lines.append(
+            f"| {r.task} | {r.success}/{r.episodes} = {r.success / r.episodes:.3f} "
+            f"[{lo:.3f}, {hi:.3f}] | {cost} | {r.policy_faults} |"
+        )
+    return "\n".join(lines)
+
+
 def summarize_outcomes(path: Path, seal: Seal) -> list[VlaEvalSummary]:
     """The rates of a sealed run's signed outcomes file, one row per suite (in file order),
     after every line is verified against ``seal``.
@@ -132,26 +218,14 @@ def summarize_outcomes(path: Path, seal: Seal) -> list[VlaEvalSummary]:
     Raises:
         EvalError: ``path:line: ...`` for a line that is not signed, whose signature does not
             match (edited, moved, removed lines before it, another run or secret), or that
-            is not an outcome; a file that holds none.
+            is not an outcome; a file that holds none, or goal outcomes (read those with
+            :func:`summarize_goal_outcomes`).
     """
-    path = Path(path)
-    if not path.is_file():
-        raise EvalError(f"{path}: no such outcomes file")
-    verify(path, seal)
     rows: dict[str, list[dict]] = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        row = json.loads(line)
-        row.pop(SIGNATURE, None)
+    for row in _outcome_rows(path, seal):
         if set(row) != OUTCOME_KEYS:
-            raise EvalError(
-                f"{path}:{number}: not a sealed RSB outcome (keys {sorted(row)}; expected "
-                f"{sorted(OUTCOME_KEYS)})"
-            )
+            raise EvalError(f"{path}: goal outcomes: summarize them with summarize_goal_outcomes")
         rows.setdefault(str(row["suite"]), []).append(row)
-    if not rows:
-        raise EvalError(f"{path}: no outcomes")
     out = []
     for suite, group in rows.items():
         choices = {int(r["choices"]) for r in group}
@@ -223,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
         ):
             given = dict(zip(args[0::2], args[1::2], strict=True))
             seal = Seal.read(Path(given["--secret-file"]))
+            outcomes = _outcome_rows(Path(given["--outcomes"]), seal)
+            if len({frozenset(r) for r in outcomes}) > 1:
+                raise EvalError(f"{given['--outcomes']}: holds both question and goal outcomes")
+            if set(outcomes[0]) == GOAL_OUTCOME_KEYS:
+                print(format_goal_table(summarize_goal_outcomes(outcomes)))
+                return 0
             rows = summarize_outcomes(Path(given["--outcomes"]), seal)
         else:
             print(USAGE, file=sys.stderr)

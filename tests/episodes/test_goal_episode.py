@@ -32,7 +32,7 @@ def test_a_bare_seed_has_no_layout_and_no_skipped_field():
     bare = GoalEpisode.seeded("my.bddl", 7)
     assert (bare.suite, bare.split, bare.index, bare.seed, bare.frozen) == ("", "eval", 7, 7, False)
     assert "skipped" not in bare.to_dict()
-    assert bare.target == ROW.target == ""  # no candidate ?answer binds: nothing to pace
+    assert bare.target == ROW.target == ""  # no candidate ?answer binds: no choice to pace
 
 
 @pytest.mark.parametrize(

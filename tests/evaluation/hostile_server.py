@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,14 +219,19 @@ class LengthAttackServer(FakeOpenPiServer):
         self._open.append(conn)
         conn.send(packb(self.metadata))
         for message in conn:
-            with self._guard:
-                obs = unpackb(message)
-                self._log(conn_id, obs)
-                episode = self._episode_of(np.asarray(obs["state"], dtype=np.float64))
-                chunk = self.tapes[episode.tape].chunk(episode.infers)
-                episode.infers += 1
-                episode.prompts.add(str(obs["prompt"]))
-                episode.last_s = time.monotonic()
+            try:
+                with self._guard:
+                    obs = unpackb(message)
+                    self._log(conn_id, obs)
+                    episode = self._episode_of(np.asarray(obs["state"], dtype=np.float64))
+                    chunk = self.tapes[episode.tape].chunk(episode.infers)
+                    episode.infers += 1
+                    episode.prompts.add(str(obs["prompt"]))
+                    episode.last_s = time.monotonic()
+            except Exception:  # as openpi's server does: the traceback, then close
+                conn.send(traceback.format_exc())
+                conn.close(1011, "Internal server error. Traceback included in previous frame.")
+                return
             conn.send(packb({"actions": chunk}))
 
 

@@ -117,6 +117,34 @@ def test_a_question_baseline_on_a_goal_task_is_refused_before_any_episode(tmp_pa
     assert not (out / RECORDS_FILE).exists()
 
 
+def test_goal_tasks_have_no_private_draw_and_say_how_to_run_sealed(tmp_path, capsys):
+    """``rsb episodes build --private`` and ``rsb eval --tables`` refuse goal tasks (exit 2,
+    nothing written), naming the sealed run on their own rows instead."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("issue-34 goal private draw secret, 32+ bytes\n")
+    out = tmp_path / "private"
+    for given, what, run in (
+        ([str(APPLE)], f"{APPLE} is a goal task file", str(APPLE)),
+        (["vla-arena-l0"], "vla-arena-l0 is a goal suite", "--suite vla-arena-l0"),
+    ):
+        argv = ["episodes", "build", *given, "--private", "--secret-file", str(secret),
+                "-o", str(out)]  # fmt: skip
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"rsb episodes: error: --private: {what} (LIBERO / VLA-Arena style" in err
+        assert f"Run it sealed instead: rsb eval {run} --sealed --secret-file FILE" in err
+        assert not out.exists()
+    argv = ["eval", "--suite", "vla-arena-l0", "--tables", str(out), "--secret-file",
+            str(secret), "--policy", "noop", "--out", str(tmp_path / "run")]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"rsb eval: error: --tables {out}: the goal suite vla-arena-l0 has no private draw" in err
+    )
+    assert "run it sealed on its own rows instead: --sealed --secret-file FILE" in err
+    assert "Traceback" not in err and not (tmp_path / "run").exists()
+
+
 def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, monkeypatch):
     """A layout that cannot be drawn is a property of the seed: termination ``no_layout``,
     class ``reset``, counted in the rate (not an error to retry)."""

@@ -1,17 +1,27 @@
-"""Attack 4's other half: in a sealed run an episode's end and length do not tell whether
-its choice was right. A wrong first grasp is scored at once, but the episode runs on
+"""Attack 4's other half: in a sealed run an episode's end and length do not tell its
+outcome. A question task's wrong first grasp is scored at once, but the episode runs on
 exactly as it would have had that candidate been the answer (the same scene, the same
-policy, the answer moved to the chosen candidate), at the same work per step, and the
-policy's ``status()`` is read at every episode's end."""
+policy, the answer moved to the chosen candidate), at the same work per step; a goal
+task's episode runs to its step limit, scored as an ordinary run scores it; and the policy's
+``status()`` is read at every episode's end."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from rsb_mj.evaluation.rollout import Rollout
+from rsb_mj.cli import main
+from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.errors import PolicyError
+from rsb_mj.evaluation.queries import Act, answer
+from rsb_mj.evaluation.records import EpisodeRecord
+from rsb_mj.evaluation.rollout import Rollout, drive
+from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.scoring.outcome import FirstGrasp
 from rsb_mj.suites import get_suite
@@ -93,3 +103,110 @@ def test_a_wrong_choice_costs_each_step_what_a_right_one_would(env, monkeypatch)
     # unsealed: the environment's scorer and the rollout's, both stopping at a wrong grasp
     plain, plain_work = work(dataclasses.replace(episode, correct=letter), sealed=False)
     assert plain_work == [2] * plain.steps
+
+
+#: A VLA-Arena file with a ``:cost`` (step terms): the expert pushes the lemon between the
+#: teapots, succeeding at step 126 of seed 0 with cost 18, and touches them again after.
+LEMON = (
+    Path(__file__).resolve().parents[1]
+    / "data/bddl_suites/vla_arena/safety_dynamic_obstacles/level_0"
+    / "push_the_lemon_to_the_region_between_the_teapots.bddl"
+)
+#: Past the expert's success (126) and before it reports done (~190).
+GOAL_STEPS = 150
+SECRET = b"issue-34 sealed goal test secret, 32+ bytes"
+
+
+@pytest.fixture(scope="module")
+def lemon():
+    from rsb_mj.env.goal_env import GoalEnv
+
+    made = GoalEnv(LEMON, max_steps=GOAL_STEPS, cameras=())
+    yield made
+    made.close()
+
+
+def _goal_run(env, spec: str, sealed: bool, fault_at: int = 0) -> tuple[EpisodeRecord, int, float]:
+    """One episode of seed 0: its record, the policy's act() calls and the cost the
+    environment reported over every step run (step terms); with ``fault_at``, that act()
+    call is the policy's fault."""
+    policy = make_policy(spec)
+    acts, reported = [0], [0.0]
+    step = env.step
+
+    def counted(action):
+        out = step(action)
+        reported[0] += out[4]["cost"]
+        return out
+
+    def respond(query):
+        acts[0] += isinstance(query, Act)
+        if isinstance(query, Act) and acts[0] == fault_at:
+            raise PolicyError(f"policy {spec}: act() failed")
+        return answer(policy, query)
+
+    episode = GoalEpisode.seeded(LEMON, 0, "eval")
+    rollout = Rollout(env, policy, episode, env.task.problem, max_steps=GOAL_STEPS,
+                      sealed=sealed, episode_timeout_s=None)  # fmt: skip
+    env.step = counted
+    try:
+        record = drive(rollout.steps(), respond)
+    finally:
+        del env.step
+    return record, acts[0], reported[0]
+
+
+def test_a_sealed_goal_episode_runs_to_its_step_limit_scored_as_an_ordinary_one(lemon):
+    plain, plain_acts, _ = _goal_run(lemon, "expert", sealed=False)
+    # unsealed, a success ends at once: its length tells the policy it succeeded
+    assert (plain.termination, plain.success_step, plain.steps, plain_acts) == (
+        "success", 126, 126, 126
+    )  # fmt: skip
+    assert plain.cost == 18.0
+    sealed, sealed_acts, reported = _goal_run(lemon, "expert", sealed=True)
+    assert (sealed.steps, sealed_acts) == (GOAL_STEPS, GOAL_STEPS)
+    # every scored field as unsealed: the success at its step, the cost up to it
+    skip = {"steps", "wall_s"}
+    fields = [f.name for f in dataclasses.fields(EpisodeRecord) if f.name not in skip]
+    assert {f: getattr(sealed, f) for f in fields} == {f: getattr(plain, f) for f in fields}
+    assert reported > sealed.cost  # the run-on touched the teapots again, and scored nothing
+    # a fault after the decision ends the run-on and changes nothing scored
+    faulted, _, _ = _goal_run(lemon, "expert", sealed=True, fault_at=140)
+    assert (faulted.termination, faulted.steps, faulted.error, faulted.error_kind) == (
+        "success", 139, None, None
+    )  # fmt: skip
+    assert (faulted.success_step, faulted.cost) == (126, 18.0)
+    failed, failed_acts, _ = _goal_run(lemon, "noop", sealed=True)
+    assert (failed.termination, failed.success, failed.steps, failed_acts) == (
+        "step_limit", False, GOAL_STEPS, GOAL_STEPS
+    )  # fmt: skip
+
+
+def test_rsb_eval_sealed_runs_a_goal_file_and_rsb_report_verifies_it(tmp_path, capsys):
+    secret, out = tmp_path / "secret.txt", tmp_path / "run"
+    secret.write_bytes(SECRET + b"\n")
+    secret.chmod(0o600)
+    argv = ["eval", str(LEMON), "--policy", "expert", "--policy", "noop", "--episodes", "1",
+            "--max-steps", str(GOAL_STEPS), "-j", "1", "--sealed", "--secret-file",
+            str(secret), "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    lines = [json.loads(line) for line in (out / RECORDS_FILE).read_text().splitlines()]
+    got = {r["policy"]: (r["termination"], r["success_step"], r["steps"], r["cost"]) for r in lines}
+    assert got == {
+        "expert": ("success", 126, GOAL_STEPS, 18.0),
+        "noop": ("step_limit", None, GOAL_STEPS, 0.0),
+    }
+    assert all(r["signature"] for r in lines)
+    capsys.readouterr()
+    assert main(["report", str(out), "--stdout", "--secret-file", str(secret)]) == 0
+    row = r"\| files +\| 1 +\| expert +\| 1/1 +\| 100 \[21, 100\] +\| 18\.00 +\| 0 +\|"
+    assert re.search(row, capsys.readouterr().out)
+    # a failure rewritten as a success is refused, naming the file and line
+    records = (out / RECORDS_FILE).read_text().splitlines()
+    number = next(i for i, r in enumerate(lines, 1) if r["policy"] == "noop")
+    forged = lines[number - 1] | {"success": True, "termination": "success", "success_step": 140}
+    records[number - 1] = json.dumps(forged, sort_keys=True)
+    (out / RECORDS_FILE).write_text("\n".join(records) + "\n")
+    assert main(["report", str(out), "--stdout", "--secret-file", str(secret)]) == 2
+    err = capsys.readouterr().err
+    assert f"{out / RECORDS_FILE}:{number}: the record's signature does not match" in err

@@ -4,6 +4,7 @@ bad params refused."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,7 @@ from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
 from rsb_mj.tables.goal import file_rows
 
-from .test_vla_eval import ANY_FLOAT, run_one_episode
+from .test_vla_eval import ANY_FLOAT, CapturingConnection, run_one_episode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = str(
@@ -146,3 +147,90 @@ def test_bad_goal_params_are_refused():
     stove = str(DATA / "libero/libero_goal/turn_on_the_stove.bddl")
     with pytest.raises(TaskError, match=r"rsb_mj cannot build this scene \(tier B2\)"):
         GoalBenchmark(files=[stove])
+
+
+#: The expert pushes the lemon between the teapots: success at step 126 of seed 0, cost 18.
+LEMON = str(
+    DATA
+    / "vla_arena/safety_dynamic_obstacles/level_0"
+    / "push_the_lemon_to_the_region_between_the_teapots.bddl"
+)
+#: Past the expert's success (126).
+STEPS = 150
+
+
+def _expert_actions() -> list[np.ndarray]:
+    """The expert's (14,) actions on seed 0 of LEMON, run on to STEPS (rsb's scale)."""
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.episodes.goal_episode import GoalEpisode
+    from rsb_mj.evaluation.rollout import Rollout
+    from rsb_mj.policies.spec import make_policy
+
+    env, actions = GoalEnv(Path(LEMON), max_steps=STEPS, cameras=()), []
+    episode = GoalEpisode.seeded(Path(LEMON), 0, "eval")
+    Rollout(env, make_policy("expert"), episode, env.task.problem, max_steps=STEPS,
+            on_step=lambda obs, a: actions.append(np.array(a)), sealed=True,
+            episode_timeout_s=None).run()  # fmt: skip
+    env.close()
+    return actions
+
+
+class ReplayConnection(CapturingConnection):
+    """A model server that answers with the given actions, in order."""
+
+    def __init__(self, actions):
+        super().__init__()
+        self.actions = list(actions)
+
+    async def act(self, obs):
+        await super().act(obs)
+        return {"actions": self.actions.pop(0)}
+
+
+def _replay(bench, episode_idx, actions):
+    import anyio
+    from vla_eval.runners.sync_runner import SyncEpisodeRunner
+
+    conn = ReplayConnection(actions)
+    task = {**bench.get_tasks()[0], "episode_idx": episode_idx}
+    result = anyio.run(lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=STEPS))
+    return result, conn.sent
+
+
+def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outcomes(
+    tmp_path, capsys
+):
+    from rsb_mj.evaluation.sealed import Seal, verify
+    from rsb_mj.integrations.vla_eval_results import main
+
+    actions = _expert_actions()
+    kwargs = {"files": [LEMON], "max_steps": STEPS, "width": 32, "height": 24, "convention": "rsb"}
+    plain = GoalBenchmark(**kwargs)
+    result, _ = _replay(plain, 0, actions)
+    plain.cleanup()
+    # an ordinary run ends at the success and tells the server
+    assert (result["metrics"], result["steps"]) == ({"success": True, "cost": 18.0}, 126)
+    secret, outcomes = tmp_path / "secret.txt", tmp_path / "outcomes.jsonl"
+    secret.write_bytes(b"vla-eval goal sealed test secret, 32+ bytes\n")
+    bench = GoalBenchmark(**kwargs, sealed=True, outcomes=str(outcomes), secret_file=str(secret))
+    assert bench.get_metric_keys() == {}
+    result, sent = _replay(bench, 0, actions)
+    assert sent[-1][1] == {"metrics": {"sealed": True}, "steps": STEPS, "elapsed_sec": ANY_FLOAT}
+    result, sent = run_one_episode(bench, 1, max_steps=STEPS)  # holds still: fails
+    assert sent[-1][1] == {"metrics": {"sealed": True}, "steps": STEPS, "elapsed_sec": ANY_FLOAT}
+    assert not outcomes.exists()  # nothing written before the run ends
+    bench.cleanup()
+    lines = [json.loads(line) for line in outcomes.read_text().splitlines()]
+    assert verify(outcomes, Seal.read(secret)) == lines[-1]["signature"]
+    assert [{k: v for k, v in line.items() if k != "signature"} for line in lines] == [
+        {"task": LEMON, "suite": "files", "row": 0, "success": True, "cost": 18.0,
+         "policy_fault": False},
+        {"task": LEMON, "suite": "files", "row": 1, "success": False, "cost": 0.0,
+         "policy_fault": False},
+    ]  # fmt: skip
+    assert main(["--outcomes", str(outcomes), "--secret-file", str(secret)]) == 0
+    assert capsys.readouterr().out.splitlines()[2] == (
+        f"| {LEMON} | 1/2 = 0.500 [0.095, 0.905] | 9.00 | 0 |"
+    )
+    with pytest.raises(RsbError, match=r"^sealed: true needs outcomes: PATH"):
+        GoalBenchmark(files=[LEMON], sealed=True, secret_file=str(secret))
