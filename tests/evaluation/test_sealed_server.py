@@ -98,8 +98,9 @@ def _spec(server: LengthAttackServer) -> str:
     return f"openpi:127.0.0.1:{server.port}:{HORIZON}"
 
 
-def _clean_requests(server: LengthAttackServer, image: tuple) -> None:
+def _clean_requests(server: LengthAttackServer) -> None:
     """Every request is an observation and a prompt: no outcome, score or answer field."""
+    image = ((3, 224, 224), "uint8")  # the client's default image_size
     assert {tuple(r["keys"]) for r in server.requests} == {tuple(REQUEST_KEYS)}
     assert {r["state"] for r in server.requests} == {((14,), "float32")}
     assert {tuple(sorted(r["images"].items())) for r in server.requests} == {
@@ -130,7 +131,7 @@ def test_unsealed_the_episode_length_tells_a_server_its_outcome(tapes, server, t
     ]
     assert guesses(server) == [r.correct_choice for r in records]
     assert [e.prompts for e in server.episodes] == [{r.instruction} for r in records]
-    _clean_requests(server, ((3, 224, 224), "uint8"))
+    _clean_requests(server)
 
 
 def test_sealed_a_server_learns_nothing_from_the_episode_lengths(
@@ -148,7 +149,8 @@ def test_sealed_a_server_learns_nothing_from_the_episode_lengths(
     server.tapes = [private[i] for i in order]
     assert _eval(out, spec, "--tables", str(tables), "--secret-file", str(secret)) == 0
     records = {r.index: r for r in read_records(out / RECORDS_FILE)}
-    # the replay is the scripted policy's sealed episode: the same choice, step for step
+    # the replay is the scripted policy's episode, run on as a right choice's would:
+    # the same choice, step for step
     assert [(records[i].choice, records[i].correct_choice, records[i].steps) for i in order] == [
         (private[i].choice, private[i].correct_choice, private[i].steps) for i in order
     ]
@@ -176,4 +178,4 @@ def test_sealed_a_server_learns_nothing_from_the_episode_lengths(
     assert accuracy(guesses(server), ran) <= majority(ran)
     instructions = [load_episode(SUITE, "eval", i, str(tables)).instruction for i in order]
     assert [e.prompts for e in server.episodes] == [{text} for text in instructions]
-    _clean_requests(server, ((3, 224, 224), "uint8"))
+    _clean_requests(server)
