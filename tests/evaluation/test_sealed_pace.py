@@ -67,6 +67,56 @@ def test_a_wrong_choice_runs_on_as_a_right_one_would(env):
     assert (resealed.termination, resealed.steps) == ("success", right.steps)
 
 
+class Costly:
+    """The RSB-Math-4 scene with one step cost term violated at every step (as the -L2
+    suites' ``:cost`` would be by a policy near the distractor), whose simulator fails at
+    step ``fail_at`` (None: never)."""
+
+    def __init__(self, env, fail_at: int | None = None) -> None:
+        self.env, self.fail_at, self.n = env, fail_at, 0
+        self.unwrapped = env.unwrapped
+
+    def reset(self, **kw):
+        obs, info = self.env.reset(**kw)
+        self.n = 0
+        return obs, {**info, "cost_terms": {"terms": [["(Near gripper bottle)", "step"]]}}
+
+    def step(self, action):
+        self.n += 1
+        if self.fail_at is not None and self.n >= self.fail_at:
+            raise RuntimeError("the simulator went unstable")
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, reward, terminated, truncated, {**info, "cost_violations": (True,)}
+
+
+def test_a_wrong_choices_run_on_scores_nothing_no_cost_and_no_fault(env):
+    """The steps a sealed wrong choice runs on add no cost (the record's cost is the
+    ordinary run's, tallied to the grasp that decided it), and a simulator fault among them
+    leaves the decided outcome standing instead of an error to rerun."""
+    episode = load_episode("RSB-Math-4", "eval", ROW)
+
+    def run(costly, sealed):
+        policy = make_policy("nearest-to-zone")
+        return Rollout(costly, policy, episode, env.problem, max_steps=400, sealed=sealed).run()
+
+    plain = run(Costly(env), sealed=False)
+    assert (plain.termination, plain.steps, plain.cost) == (
+        "wrong_choice", plain.grasp_step, float(plain.grasp_step)
+    )  # fmt: skip
+    sealed = run(Costly(env), sealed=True)
+    assert sealed.steps > plain.steps + 20  # ran on at a right choice's pace
+    assert (sealed.termination, sealed.cost, sealed.cost_terms) == (
+        "wrong_choice", plain.cost, plain.cost_terms
+    )  # fmt: skip
+    failed = run(Costly(env, fail_at=plain.steps + 10), sealed=True)
+    assert (failed.termination, failed.is_error, failed.error, failed.cost) == (
+        "wrong_choice", False, None, plain.cost
+    )  # fmt: skip
+    assert failed.steps == plain.steps + 9
+    before = run(Costly(env, fail_at=plain.steps), sealed=True)  # not decided yet: an error
+    assert (before.termination, before.error_kind) == ("error", "infra")
+
+
 def test_a_wrong_choice_costs_each_step_what_a_right_one_would(env, monkeypatch):
     """Its steps are no faster either (a policy timing its own calls learns nothing): the
     environment scores nothing and the scorers still working at each step are those of the
