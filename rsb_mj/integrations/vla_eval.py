@@ -78,7 +78,8 @@ verifies every line (an edited, moved, removed or foreign line is refused with
 
 Policy faults: in a sealed run an action that is not one (not a (14,) array of finite
 numbers) is the server's own fault, a scored failure (``policy_fault: true`` in its
-outcome, ``done`` at once), not an exception vla-eval would record as an unscored error,
+outcome, ``done`` at once; in the run-on after a decided wrong choice it scores nothing, as
+in ``rsb eval --sealed``), not an exception vla-eval would record as an unscored error,
 so a server cannot have the episodes it is unsure of excluded; an ordinary run raises
 :class:`~rsb_mj.errors.EnvError` and vla-eval records the episode's ``failure_reason``.
 """
@@ -447,10 +448,13 @@ class RsbBenchmark(StepBenchmark):
         }
         if not self.sealed:
             return result
-        if self._fault is not None:  # the server's own fault: a scored failure
+        # the server's own fault: a scored failure; in the run-on after a decided wrong
+        # choice it scores nothing (as rsb eval --sealed: the choice decided the episode)
+        faulted = self._fault is not None and not out.decided
+        if faulted:
             result["success"] = result["correct_choice"] = False
         outcome = {"suite": self.suite.name, "row": self._row, **result}
-        outcome["policy_fault"] = self._fault is not None
+        outcome["policy_fault"] = faulted
         self._outcomes.append(outcome)
         return {"sealed": True}
 
