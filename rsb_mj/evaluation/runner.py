@@ -50,6 +50,7 @@ instruction ablations.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import sys
@@ -81,6 +82,7 @@ from rsb_mj.evaluation.worker import (
     run_job,
 )
 from rsb_mj.lang.files import allow_roots
+from rsb_mj.lock import LOCK_FILE
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.child import forbid_memory_access
@@ -571,6 +573,17 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             os.environ[sandbox.ENV_VAR] = held
 
 
+def _remove_empty(path: Path) -> None:
+    """Remove the folder ``path`` a run created when it holds nothing but its lock file (a
+    run that stopped before its first episode); call it holding the lock, which stays held
+    on the removed file until released."""
+    lock_file = path / LOCK_FILE
+    if {p.name for p in path.iterdir()} <= {LOCK_FILE}:
+        lock_file.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # another run took the folder meanwhile
+            path.rmdir()
+
+
 def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
@@ -589,19 +602,28 @@ def _run_eval(
     if env_factory is None:
         env_factory = configured_env_factory(config)
     folder = RunFolder(config.out)
+    created = not folder.path.exists()
     lock = folder.lock("rsb eval")
+    started = not folder.run_file.exists()
     try:
-        folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
-        chain = [folder.verify(seal)] if seal else [""]  # a resume goes on from a valid chain
-        rows = range(config.start, config.start + config.episodes)
-        if config.tables is None:  # a private table asks each question once
-            for note in run_tasks.repeated_questions(sources, rows):
-                print(f"rsb eval: warning: {note}", file=sys.stderr)
-        _check_video_paths(jobs)
-        existing, todo = folder.resume(jobs, digests)
-        if seal is not None:
-            todo = sealed_order(todo, seal)
-        preflight(config, [job.policy for job in todo])
+        try:
+            folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
+            chain = [folder.verify(seal)] if seal else [""]  # a resume goes on from its chain
+            rows = range(config.start, config.start + config.episodes)
+            if config.tables is None:  # a private table asks each question once
+                for note in run_tasks.repeated_questions(sources, rows):
+                    print(f"rsb eval: warning: {note}", file=sys.stderr)
+            _check_video_paths(jobs)
+            existing, todo = folder.resume(jobs, digests)
+            if seal is not None:
+                todo = sealed_order(todo, seal)
+            preflight(config, [job.policy for job in todo])
+        except BaseException:  # no episode ran: leave the folder as the command found it
+            if started:
+                folder.unstart()
+                if created:
+                    _remove_empty(folder.path)
+            raise
         tally: dict[tuple[str, str], list[int]] = {}
         errors = [0]
         bar = progress(
