@@ -262,6 +262,11 @@ class EvalConfig:
             object.__setattr__(self, "sealed", True)  # a private draw is always sealed
         if self.sealed:
             _check_sealed(self)
+        elif self.secret_file is not None:  # else the run went unsealed, its report refused
+            raise EvalError(
+                f"--secret-file {self.secret_file}: a secret is for sealed runs (--sealed, or "
+                "--tables DIR): add --sealed, or drop --secret-file for an ordinary run"
+            )
         for mode in self.instructions:
             if mode not in INSTRUCTION_MODES:
                 raise EvalError(

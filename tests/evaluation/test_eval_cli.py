@@ -235,6 +235,23 @@ def test_a_run_stopped_before_its_first_episode_fixes_no_settings(tmp_path, caps
     assert len(read_records(out / RECORDS_FILE)) == 1
 
 
+def test_a_secret_without_sealed_is_refused(tmp_path, capsys):
+    # it ran unsealed and printed 'rsb report OUT --secret-file F', which then refused the
+    # run as 'not a sealed run'
+    from rsb_mj.cli import main
+
+    secret, out = tmp_path / "secret.txt", tmp_path / "run"
+    secret.write_text("x" * 32)
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--episodes", "1",
+            "--secret-file", str(secret), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"rsb eval: error: --secret-file {secret}: a secret is for sealed runs (--sealed, or "
+        "--tables DIR): add --sealed, or drop --secret-file for an ordinary run\n"
+    )
+    assert not out.exists()
+
+
 def test_a_policys_own_faults_are_listed_and_scored_not_retried(tmp_path, capsys, monkeypatch):
     from rsb_mj.cli import main
 
