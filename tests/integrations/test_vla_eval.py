@@ -487,6 +487,16 @@ def test_the_results_reader_verifies_the_outcomes_and_refuses_an_edited_line(
         "removed lines before it, or comes from another run or secret; the run cannot be "
         "reported\n"
     )
+    # a forged line without a newline was counted unsigned (verify checks whole lines)
+    outcomes.write_text("\n".join([*lines, json.dumps(forged | {"signature": "x"})]))
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"error: {outcomes}:4: not a signed outcome: the last line has no newline (the "
+        "benchmark writes whole lines at once: it was cut off or added by hand)\n"
+    )
+    outcomes.write_bytes(b"\xff\xfe\x00")  # was a UnicodeDecodeError traceback
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith(f"error: {outcomes}:1: not a signed outcome")
     outcomes.write_text("\n".join([lines[0], lines[2]]) + "\n")  # a line removed
     assert main(args) == 2
     assert f"{outcomes}:2: the record's signature does not match" in capsys.readouterr().err
