@@ -243,14 +243,20 @@ class RsbEnv(gymnasium.Env):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start an episode: ``options={"episode": Episode | dict}`` or one sampled.
 
+        ``options["score"] = False`` leaves the episode unscored (no ``scorer``: reward 0,
+        never ``terminated``, ``is_success`` False), for a runner that scores it itself: a
+        sealed run's rollout, whose work per step must not depend on the answer (this
+        scorer stops working once a wrong choice decides the outcome, which a policy timing
+        its steps could tell).
+
         Raises:
             EnvError: for unknown options or an episode that does not fit the task.
         """
         super().reset(seed=seed)
         options = dict(options or {})
-        unknown = sorted(set(options) - {"episode"})
+        unknown = sorted(set(options) - {"episode", "score"})
         if unknown:
-            raise EnvError(f"unknown reset options {unknown}; valid choices: episode")
+            raise EnvError(f"unknown reset options {unknown}; valid choices: episode, score")
         episode = options.get("episode")
         if episode is None:
             episode_seed = int(self.np_random.integers(0, 2**31 - 1))
@@ -269,7 +275,12 @@ class RsbEnv(gymnasium.Env):
                 f"candidates are {list(self.scene.candidates)}"
             )
         self.episode = episode
-        if self.problem.grasp is not None and self.problem.goal is not None:
+        self.scorer = None
+        if (
+            options.get("score", True)
+            and self.problem.grasp is not None
+            and self.problem.goal is not None
+        ):
             self.scorer = EpisodeScorer.for_problem(
                 self.problem, self.scene.candidates, episode.target
             )

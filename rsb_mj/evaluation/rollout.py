@@ -260,11 +260,19 @@ class Rollout:
               on as it would had that candidate been the answer (until it rests in the
               zone, released, or the step limit): one *pacing* scorer per candidate, each
               taking it for the answer, and the chosen candidate's ends the episode;
-            * a goal task (no ``?answer``): the episode runs to its step limit. Its success
-              is decided at the step the goal has held long enough, and its cost tallied up
-              to that step, as in an ordinary run; the steps after it score nothing (a fault
-              among them neither: the record stays the success). The record's ``steps``
-              counts the steps run (``success_step`` the decision).
+            * a goal task (no ``?answer``): the episode runs to its step limit, its success
+              decided at the step the goal has held long enough.
+
+            Either way the outcome and the cost are those of an ordinary run, tallied up to
+            the decision; the steps run on after it score nothing (a fault among them
+            neither: the record keeps its decided outcome). The record's ``steps`` counts
+            the steps run (``grasp_step``/``success_step`` the decision).
+
+            The work per step does not depend on the outcome either: for a question task
+            the environment scores nothing (``RsbEnv.reset``'s ``score`` option) and the
+            episode's own scorer is the answer's pacing scorer, so which scorers still work
+            after a grasp depends on the choice alone (else a wrong choice's steps would be
+            faster, and a policy timing its calls could tell).
 
             In both, a policy that reports ``done`` ends the episode (its own signal, not an
             outcome), and the policy's ``status()`` is read at every episode's end, not only
@@ -363,9 +371,13 @@ class Rollout:
         goal: dict[str, str] = dict(getattr(env.unwrapped, "goal_info", None) or {})
         no_layout: str | None = None
         decided_at: int | None = None  # a sealed goal: the step its success was decided
+        paced = self.sealed and bool(episode.target)  # no ?answer bound (a goal): no pace
+        options: dict[str, Any] = {"episode": episode}
+        if paced:  # scored here alone: the same work per step whatever the answer
+            options["score"] = False
         try:
             try:
-                obs, info = env.reset(options={"episode": episode})
+                obs, info = env.reset(options=options)
             except EpisodeFault:
                 raise
             except LayoutError as exc:  # the seed's layout: a scored failure, not a fault
@@ -378,11 +390,13 @@ class Rollout:
             if on_frame:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
-            scorer = task_scorer(self.problem, candidates, episode.target)
             pacing: dict[str, EpisodeScorer | GoalScorer] = {}
             run_on = self.sealed and not episode.target  # a goal: to the step limit
-            if self.sealed and episode.target:
+            if paced:  # the answer's pacing scorer is the episode's own
                 pacing = {c: task_scorer(self.problem, candidates, c) for c in candidates}
+                scorer = pacing[episode.target]
+            else:
+                scorer = task_scorer(self.problem, candidates, episode.target)
             instruction = str(info.get("instruction", ""))
             view = policy_view(env, policy, episode, instruction)
             public = {k: v for k, v in info.items() if k != "episode"}
@@ -423,31 +437,34 @@ class Rollout:
                     steps += 1
                     if on_frame:
                         on_frame(obs)
-                    outcome = scorer.update(info["signals"])
+                    if pacing:  # the episode's own scorer among them, updated once
+                        for pace in pacing.values():
+                            pace.update(info["signals"])
+                        outcome = scorer.outcome
+                    else:
+                        outcome = scorer.update(info["signals"])
                     if features is not None and outcome.grasped:
                         features.chose()
                     if tally is not None and decided_at is None:
-                        tally.update(info)  # a sealed goal's cost: frozen once decided
-                    for pace in pacing.values():
-                        pace.update(info["signals"])
-                    if run_on:
-                        if outcome.decided and decided_at is None:
-                            decided_at = steps
-                    elif outcome.decided and (not pacing or _paced_end(outcome, pacing)):
+                        tally.update(info)  # the cost of a sealed run-on: frozen once decided
+                    if (
+                        outcome.decided
+                        and not run_on
+                        and (not pacing or _paced_end(outcome, pacing))
+                    ):
                         termination = "success" if outcome.success else "wrong_choice"
                         break
+                    if outcome.decided and decided_at is None:  # a sealed run-on from here
+                        decided_at = steps
                     if steps >= max_steps:
                         break
                 if steps >= max_steps:
                     break
-            if pacing and scorer.outcome.decided and termination != "error":
-                # decided earlier, ran on at the pace of a right choice: as if ended there
+            if decided_at is not None:  # decided earlier, then ran on: as if ended there
                 termination = "success" if scorer.outcome.success else "wrong_choice"
-            if decided_at is not None:  # a sealed goal decided earlier: as if ended there
-                termination = "success"
         except EpisodeFault as exc:
-            if decided_at is not None:  # a sealed goal's run-on: scores nothing, not even this
-                termination = "success"
+            if decided_at is not None:  # a sealed run-on scores nothing, not even a fault
+                termination = "success" if scorer.outcome.success else "wrong_choice"
             else:
                 termination, error = "error", f"{type(exc).__name__}: {exc}"
                 error_kind = exc.kind

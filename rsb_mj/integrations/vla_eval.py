@@ -78,7 +78,8 @@ verifies every line (an edited, moved, removed or foreign line is refused with
 
 Policy faults: in a sealed run an action that is not one (not a (14,) array of finite
 numbers) is the server's own fault, a scored failure (``policy_fault: true`` in its
-outcome, ``done`` at once), not an exception vla-eval would record as an unscored error,
+outcome, ``done`` at once; in the run-on after a decided wrong choice it scores nothing, as
+in ``rsb eval --sealed``), not an exception vla-eval would record as an unscored error,
 so a server cannot have the episodes it is unsure of excluded; an ordinary run raises
 :class:`~rsb_mj.errors.EnvError` and vla-eval records the episode's ``failure_reason``.
 """
@@ -343,7 +344,10 @@ class RsbBenchmark(StepBenchmark):
             import rsb_mj  # noqa: F401  (registers the ids)
 
             self._env = gymnasium.make(self.suite.env_id, **self._env_kwargs)
-        obs, info = self._env.reset(options={"episode": self._rows[k]})
+        options: dict[str, Any] = {"episode": self._rows[k]}
+        if self.sealed:  # scored here alone: the same work per step whatever the answer
+            options["score"] = False
+        obs, info = self._env.reset(options=options)
         self._row = self._row_index[k]
         self._fault, self._last_obs = None, obs
         if self.sealed:
@@ -366,16 +370,16 @@ class RsbBenchmark(StepBenchmark):
         arr = self.convention.actions_from_server(arr[None])[0]
         obs, reward, terminated, truncated, info = self._env.step(arr)
         self._last_obs = obs
-        outcome = self._env.unwrapped.scorer.outcome
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
         if self.sealed:
             for pace in self._pacing.values():
                 pace.update(info["signals"])
-            done = bool(truncated) or (outcome.decided and self._paced_end())
+            done = bool(truncated) or (self._scorer().outcome.decided and self._paced_end())
             self._recorder.record_step(
                 done=done, action=arr.astype(np.float32), state=np.asarray(obs["state"], np.float32)
             )
             return StepResult(obs=obs, reward=0.0, done=done, info={})
+        outcome = self._env.unwrapped.scorer.outcome
         self._recorder.record_step(
             reward=float(reward),
             done=bool(terminated or truncated),
@@ -399,10 +403,18 @@ class RsbBenchmark(StepBenchmark):
         """Sealed: whether a decided episode ends now, i.e. when the scorer taking the
         chosen candidate for the answer has decided too (a wrong choice runs on as a right
         one would); a decision without a choice ends at once."""
-        choice = self._env.unwrapped.scorer.outcome.choice
+        choice = self._scorer().outcome.choice
         if choice is None or choice not in self._pacing:
             return True
         return self._pacing[choice].outcome.decided
+
+    def _scorer(self) -> EpisodeScorer:
+        """The episode's scorer: in a sealed run the answer's pacing scorer (the env scores
+        nothing there, so that the work per step does not depend on the answer), else the
+        env's."""
+        if self.sealed:
+            return self._pacing[self._env.unwrapped.episode.target]
+        return self._env.unwrapped.scorer
 
     def make_obs(self, raw_obs: Any, task: Task) -> Observation:
         """ALOHA-named images, float32 state (with ``send_state``), the instruction."""
@@ -419,12 +431,15 @@ class RsbBenchmark(StepBenchmark):
     def get_step_result(self, step_result: StepResult) -> EpisodeResult:
         """The one-attempt outcome of the episode so far; in a sealed run kept for
         ``outcomes`` and ``{"sealed": True}`` returned (vla-eval sends it to the server)."""
-        out = self._env.unwrapped.scorer.outcome
+        scorer = self._scorer()
+        out = scorer.outcome
         episode = self._env.unwrapped.episode
         letter = {obj: k for k, obj in episode.mapping.items()}.get(out.choice or "", "")
         result = {
             "success": bool(
-                out.success if self.sealed else step_result.info.get("is_success", out.success)
+                scorer.success_now()
+                if self.sealed
+                else step_result.info.get("is_success", out.success)
             ),
             "grasped": bool(out.grasped),
             "correct_choice": bool(out.correct_choice),
@@ -433,10 +448,13 @@ class RsbBenchmark(StepBenchmark):
         }
         if not self.sealed:
             return result
-        if self._fault is not None:  # the server's own fault: a scored failure
+        # the server's own fault: a scored failure; in the run-on after a decided wrong
+        # choice it scores nothing (as rsb eval --sealed: the choice decided the episode)
+        faulted = self._fault is not None and not out.decided
+        if faulted:
             result["success"] = result["correct_choice"] = False
         outcome = {"suite": self.suite.name, "row": self._row, **result}
-        outcome["policy_fault"] = self._fault is not None
+        outcome["policy_fault"] = faulted
         self._outcomes.append(outcome)
         return {"sealed": True}
 

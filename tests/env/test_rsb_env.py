@@ -120,7 +120,7 @@ def test_bad_actions_raise_env_error(blind_env, action, message):
 
 def test_bad_options_and_episodes_are_rejected(blind_env):
     with pytest.raises(
-        EnvError, match=r"unknown reset options \['layout'\]; valid choices: episode"
+        EnvError, match=r"unknown reset options \['layout'\]; valid choices: episode, score"
     ):
         blind_env.reset(options={"layout": {}})
     blind_env.reset(seed=3)
@@ -128,6 +128,41 @@ def test_bad_options_and_episodes_are_rejected(blind_env):
     row["mapping"] = {k: f"x_{v}" for k, v in row["mapping"].items()}
     with pytest.raises(EnvError, match=r"this task's candidates are \['block_a', 'block_b'"):
         blind_env.reset(options={"episode": row})
+
+
+def test_an_unscored_episode_runs_the_same_physics_and_never_terminates(blind_env):
+    """``options["score"] = False`` (a sealed run's rollout scores on its own): no scorer,
+    reward 0, never ``terminated``, ``is_success`` False; the physics and signals as when
+    scored. Row 1: ``nearest-to-zone``'s first grasp is wrong, which terminates it."""
+    from rsb_mj.evaluation.rollout import Rollout
+    from rsb_mj.policies.spec import make_policy
+    from rsb_mj.tables.episode_source import load_episode
+
+    episode = load_episode("RSB-Math-4", "eval", 1)
+    actions: list[np.ndarray] = []
+    record = Rollout(
+        blind_env, make_policy("nearest-to-zone"), episode, blind_env.problem, max_steps=200,
+        on_step=lambda obs, action: actions.append(np.array(action)),
+    ).run()  # fmt: skip
+    assert record.termination == "wrong_choice" and len(actions) == record.grasp_step
+
+    def replay(**options):
+        blind_env.reset(options={"episode": episode, **options})
+        steps = [blind_env.step(a) for a in actions]
+        return blind_env.scorer, steps
+
+    scorer, scored = replay()
+    assert scorer is not None and [s[2] for s in scored] == [False] * (len(actions) - 1) + [True]
+    scorer, unscored = replay(score=False)
+    assert scorer is None
+    ends = {(reward, terminated, truncated, info["is_success"])
+            for _, reward, terminated, truncated, info in unscored}  # fmt: skip
+    assert ends == {(0.0, False, False, False)}
+    for (obs, *_, info), (obs_u, *_, info_u) in zip(scored, unscored, strict=True):
+        np.testing.assert_array_equal(obs["state"], obs_u["state"])
+        assert info["signals"].keys() == info_u["signals"].keys()
+        for name, values in info["signals"].items():
+            np.testing.assert_array_equal(values, info_u["signals"][name])
 
 
 def test_reset_with_an_episode_dict_replays_it(blind_env):

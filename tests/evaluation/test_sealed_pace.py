@@ -1,9 +1,9 @@
 """Attack 4's other half: in a sealed run an episode's end and length do not tell its
 outcome. A question task's wrong first grasp is scored at once, but the episode runs on
 exactly as it would have had that candidate been the answer (the same scene, the same
-policy, the answer moved to the chosen candidate); a goal task's episode runs to its step
-limit, scored as an ordinary run scores it; and the policy's ``status()`` is read at every
-episode's end."""
+policy, the answer moved to the chosen candidate), at the same work per step; a goal
+task's episode runs to its step limit, scored as an ordinary run scores it; and the policy's
+``status()`` is read at every episode's end."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rsb_mj.cli import main
@@ -22,6 +23,7 @@ from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import Rollout, drive
 from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.policies.spec import make_policy
+from rsb_mj.scoring.outcome import FirstGrasp
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import load_episode
 
@@ -63,6 +65,94 @@ def test_a_wrong_choice_runs_on_as_a_right_one_would(env):
     assert sealed.failure_reason == plain.failure_reason
     resealed = run(dataclasses.replace(episode, correct=letter), sealed=True)
     assert (resealed.termination, resealed.steps) == ("success", right.steps)
+
+
+class Costly:
+    """The RSB-Math-4 scene with one step cost term violated at every step (as the -L2
+    suites' ``:cost`` would be by a policy near the distractor), whose simulator fails at
+    step ``fail_at`` (None: never)."""
+
+    def __init__(self, env, fail_at: int | None = None) -> None:
+        self.env, self.fail_at, self.n = env, fail_at, 0
+        self.unwrapped = env.unwrapped
+
+    def reset(self, **kw):
+        obs, info = self.env.reset(**kw)
+        self.n = 0
+        return obs, {**info, "cost_terms": {"terms": [["(Near gripper bottle)", "step"]]}}
+
+    def step(self, action):
+        self.n += 1
+        if self.fail_at is not None and self.n >= self.fail_at:
+            raise RuntimeError("the simulator went unstable")
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, reward, terminated, truncated, {**info, "cost_violations": (True,)}
+
+
+def test_a_wrong_choices_run_on_scores_nothing_no_cost_and_no_fault(env):
+    """The steps a sealed wrong choice runs on add no cost (the record's cost is the
+    ordinary run's, tallied to the grasp that decided it), and a simulator fault among them
+    leaves the decided outcome standing instead of an error to rerun."""
+    episode = load_episode("RSB-Math-4", "eval", ROW)
+
+    def run(costly, sealed):
+        policy = make_policy("nearest-to-zone")
+        return Rollout(costly, policy, episode, env.problem, max_steps=400, sealed=sealed).run()
+
+    plain = run(Costly(env), sealed=False)
+    assert (plain.termination, plain.steps, plain.cost) == (
+        "wrong_choice", plain.grasp_step, float(plain.grasp_step)
+    )  # fmt: skip
+    sealed = run(Costly(env), sealed=True)
+    assert sealed.steps > plain.steps + 20  # ran on at a right choice's pace
+    assert (sealed.termination, sealed.cost, sealed.cost_terms) == (
+        "wrong_choice", plain.cost, plain.cost_terms
+    )  # fmt: skip
+    failed = run(Costly(env, fail_at=plain.steps + 10), sealed=True)
+    assert (failed.termination, failed.is_error, failed.error, failed.cost) == (
+        "wrong_choice", False, None, plain.cost
+    )  # fmt: skip
+    assert failed.steps == plain.steps + 9
+    before = run(Costly(env, fail_at=plain.steps), sealed=True)  # not decided yet: an error
+    assert (before.termination, before.error_kind) == ("error", "infra")
+
+
+def test_a_wrong_choice_costs_each_step_what_a_right_one_would(env, monkeypatch):
+    """Its steps are no faster either (a policy timing its own calls learns nothing): the
+    environment scores nothing and the scorers still working at each step are those of the
+    candidates the choice leaves open, whatever the answer. Work is counted as calls of the
+    choice rule's update (each scorer's per-step work; a decided scorer skips it)."""
+    calls = [0]
+    update = FirstGrasp.update
+
+    def counted(self, *args):
+        calls[0] += 1
+        return update(self, *args)
+
+    monkeypatch.setattr(FirstGrasp, "update", counted)
+
+    def work(ep, sealed):
+        before: list[int] = []
+        policy = make_policy("nearest-to-zone")
+        record = Rollout(
+            env, policy, ep, env.problem, max_steps=400, sealed=sealed,
+            on_step=lambda obs, action: before.append(calls[0]),
+        ).run()  # fmt: skip
+        return record, np.diff([*before, calls[0]]).tolist()
+
+    episode = load_episode("RSB-Math-4", "eval", ROW)
+    wrong, wrong_work = work(episode, sealed=True)
+    letter = {obj: k for k, obj in episode.mapping.items()}[wrong.choice]
+    right, right_work = work(dataclasses.replace(episode, correct=letter), sealed=True)
+    assert (wrong.termination, right.termination, wrong.steps) == (
+        "wrong_choice", "success", right.steps
+    )  # fmt: skip
+    # four candidates' scorers until the grasp decides three of them, then the chosen one's
+    g = wrong.grasp_step
+    assert wrong_work == right_work == [4] * g + [1] * (wrong.steps - g)
+    # unsealed: the environment's scorer and the rollout's, both stopping at a wrong grasp
+    plain, plain_work = work(dataclasses.replace(episode, correct=letter), sealed=False)
+    assert plain_work == [2] * plain.steps
 
 
 #: A VLA-Arena file with a ``:cost`` (step terms): the expert pushes the lemon between the

@@ -587,6 +587,7 @@ class NearestToZoneConnection(CapturingConnection):
     def __init__(self, bench):
         super().__init__()
         self.bench = bench
+        self.work = []  # WORK at each observation
 
     async def start_episode(self, payload):
         from rsb_mj.evaluation.rollout import policy_view
@@ -601,19 +602,36 @@ class NearestToZoneConnection(CapturingConnection):
 
     async def act(self, obs):
         self.sent.append(("observation", sorted(obs)))
+        self.work.append(WORK[0])
         return {"actions": self.policy.act({"state": np.asarray(obs["state"], np.float64)})}
 
 
+#: Calls of the choice rule's update so far: each undecided scorer's work of one step.
+WORK = [0]
+
+
 def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_would(
-    tmp_path, secret
+    tmp_path, secret, monkeypatch
 ):
     """Attack 4 on the vla-eval path: what the server sees at ``episode_end`` (``steps``)
     does not tell a wrong first grasp from a right one in a sealed run; it does in an
-    ordinary one."""
+    ordinary one. Nor does the time between its steps: the scorers working at each step
+    are the same either way."""
     import dataclasses
 
     import anyio
     from vla_eval.runners.sync_runner import SyncEpisodeRunner
+
+    from rsb_mj.scoring.outcome import FirstGrasp
+
+    update = FirstGrasp.update
+
+    def counted(self, *args):
+        WORK[0] += 1
+        return update(self, *args)
+
+    monkeypatch.setattr(FirstGrasp, "update", counted)
+    works = []
 
     def run(bench, row, correct=None):
         k = bench._row_index.index(row)
@@ -625,6 +643,7 @@ def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_wo
             lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=400)
         )
         bench.cleanup()
+        works.append(np.diff(conn.work).tolist())  # per step, the last one's left out
         return result
 
     fast = {"convention": "rsb", "send_wrist_image": False}  # one camera to render
@@ -640,3 +659,49 @@ def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_wo
     # the server's episode_end: the same length and metrics either way; unsealed, far shorter
     assert wrong["metrics"] == right["metrics"] == {"sealed": True}
     assert wrong["steps"] == right["steps"] > plain["steps"] + 20
+    grasp = plain["steps"]  # where the unsealed episode ended
+    assert works[1] == works[2] == [4] * grasp + [1] * (wrong["steps"] - 1 - grasp)
+
+
+class GarbageAfter(NearestToZoneConnection):
+    """``nearest-to-zone``'s server that answers garbage from its ``after``-th request on."""
+
+    def __init__(self, bench, after: int) -> None:
+        super().__init__(bench)
+        self.after, self.asked = after, 0
+
+    async def act(self, obs):
+        self.asked += 1
+        if self.asked > self.after:
+            return {"actions": np.zeros((5, 14))}
+        return await super().act(obs)
+
+
+def test_a_servers_fault_after_its_wrong_choice_decided_scores_nothing(tmp_path, secret):
+    """In the run-on of a sealed wrong choice, a garbage answer ends the episode but leaves
+    the decided wrong choice standing (``policy_fault`` false), as ``rsb eval --sealed``
+    does; before the choice it is the server's scored failure."""
+    import anyio
+    from vla_eval.runners.sync_runner import SyncEpisodeRunner
+
+    fast = {"convention": "rsb", "send_wrist_image": False}
+
+    def outcome(after):
+        bench = _sealed(tmp_path, secret, **fast)
+        conn = GarbageAfter(bench, after)
+        task = {**bench.get_tasks()[0], "episode_idx": bench._row_index.index(1)}
+        result = anyio.run(
+            lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=400)
+        )
+        bench.cleanup()
+        line = json.loads((tmp_path / "outcomes.jsonl").read_text())
+        return result["steps"], [line[k] for k in ("choice", "success", "policy_fault")]
+
+    plain = RsbBenchmark("RSB-Math-4", width=32, height=24, **fast)
+    conn = NearestToZoneConnection(plain)
+    task = {**plain.get_tasks()[0], "episode_idx": 1}
+    grasp = anyio.run(lambda: SyncEpisodeRunner().run_episode(plain, task, conn, max_steps=400))
+    plain.cleanup()
+    letter = grasp["metrics"]["choice"]
+    assert outcome(grasp["steps"] + 10) == (grasp["steps"] + 11, [letter, False, False])
+    assert outcome(3) == (4, ["", False, True])
