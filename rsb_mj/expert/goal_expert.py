@@ -714,7 +714,8 @@ class GoalExpert(PickPlaceExpert):
         """The shallowest side insertion into ``slot`` with the TCP at height ``z`` and
         rotation ``rot``, moving along ``d`` (:meth:`_insert_poses`; ``pts``, ``origin``:
         the mover's box corners and origin from the TCP, world axes [m]); nothing when none
-        is reachable and collision-free at both ends."""
+        is reachable and collision-free at both ends (the search stops at the first depth
+        out of the arm's reach)."""
         w, arm = self.world, self.arm
         sid = slot.site
         center = w.data.site_xpos[sid]
@@ -729,8 +730,8 @@ class GoalExpert(PickPlaceExpert):
                 continue
             try:
                 q_in = arm.ik.solve(p_in, rot, q0=self._target_q, rng=self._rng).q
-            except ExpertError:
-                continue
+            except ExpertError:  # deeper is farther from the arm that faces the opening
+                return
             if arm.checker.in_collision(q_in):
                 continue
             p_out = p_in - (t - start) / max(along, 1e-6) * d
