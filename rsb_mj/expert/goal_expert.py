@@ -678,7 +678,9 @@ class GoalExpert(PickPlaceExpert):
             for r in np.arange(4) * np.pi / 2:
                 x = math.cos(r) * up + math.sin(r) * np.cross(up, d)
                 rt = np.column_stack([x, np.cross(d, x), d])
-                rolls.append((float(np.ptp((local @ rt.T)[:, 2])), rt))
+                rolls.append((round(float(np.ptp((local @ rt.T)[:, 2])), 3), rt))
+            # thinnest to the mm; of two as thin, the first: the gripper's x axis up, not
+            # turned over (which, measured on STUDY_SCENE4, swings the book into the shelf)
             level = min(rolls, key=lambda t: t[0])[1]
             yield from self._insert_heights(slot, level, d, local, origin, room)
 
