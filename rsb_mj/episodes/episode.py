@@ -105,6 +105,14 @@ class Episode:
         """Name of the candidate object of the correct option."""
         return self.mapping[self.correct]
 
+    @property
+    def variant(self) -> str:
+        """``"original"``, or what changed the drawn episode (``extra["variant"]``: an
+        instruction ablation mode or ``"counterfactual"``, see
+        :mod:`rsb_mj.evaluation.ablations`), as :attr:`GoalEpisode.variant` says for a
+        goal task's."""
+        return str(self.extra.get("variant", "original"))
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the episode table row)."""
         row = asdict(self)

@@ -29,7 +29,6 @@ and excludes (and reruns) the others (:mod:`rsb_mj.evaluation.faults`).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 import signal
 import threading
@@ -58,6 +57,7 @@ from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.scoring.scorer import EpisodeScorer, task_scorer
 from rsb_mj.suites import GOAL_MAX_STEPS
+from rsb_mj.tables.episode_source import goal_task
 from rsb_mj.version import versions
 
 #: Control steps the last action is held after the policy reports ``done`` (1 s at 20 Hz),
@@ -488,28 +488,12 @@ class Rollout:
         )
         if no_layout is not None:
             reason = f"reset: {no_layout}"
-        if isinstance(episode, GoalEpisode):
-            record = goal_record(
-                episode, policy.name, out, termination, steps, max_steps, error, error_kind,
-                privileged=policy.marked, reason=reason, goal=goal,
-            )  # fmt: skip
-            record = dataclasses.replace(
-                record, wall_s=round(time.perf_counter() - start, 3), versions=versions(),
-                sim=sim, text=text, instruction=instruction,
-            )  # fmt: skip
-        else:
-            record = _record(
-                episode, policy, out, termination, steps, max_steps, start, error, error_kind,
-                sim, text, reason, instruction,
-            )  # fmt: skip
-        if tally is None:
-            return record
-        return dataclasses.replace(
-            record,
-            cost=tally.total,
-            cost_terms=tally.summary(),
-            cost_implicit_and=tally.implicit_and,
-        )
+        return episode_record(
+            episode, policy.name, out, termination, steps, max_steps, error=error,
+            error_kind=error_kind, reason=reason, privileged=policy.marked,
+            wall_s=round(time.perf_counter() - start, 3), sim=sim, text=text,
+            instruction=instruction, goal=goal, tally=tally,
+        )  # fmt: skip
 
 
 def drive(
@@ -533,36 +517,59 @@ def drive(
             fault = exc
 
 
-def _record(
-    episode: Episode,
-    policy: Policy,
+def episode_record(
+    episode: Episode | GoalEpisode,
+    policy: str,
     out: Outcome,
     termination: str,
     steps: int,
     max_steps: int,
-    start: float,
-    error: str | None,
-    error_kind: str | None,
-    sim: dict[str, Any],
-    text: str | None,
-    reason: str | None,
+    *,
+    error: str | None = None,
+    error_kind: str | None = None,
+    reason: str | None = None,
+    privileged: bool = False,
+    wall_s: float = 0.0,
+    sim: dict[str, Any] | None = None,
+    text: str | None = None,
     instruction: str | None = None,
+    goal: dict[str, str] | None = None,
+    tally: CostTally | None = None,
 ) -> EpisodeRecord:
-    letter_of = {cand: letter for letter, cand in episode.mapping.items()}
+    """The record of ``episode`` run by ``policy`` (its name): the one builder of every
+    record, scored or not.
+
+    The episode names its own identity columns (:func:`_question_columns`,
+    :func:`_goal_columns`); the rest is the same for both kinds. An error record of an
+    episode that was never rolled out passes ``Outcome()`` (nothing scored), 0 steps and
+    the defaults.
+
+    Args:
+        episode: the episode as run (ablated: its ``variant`` is the record's).
+        policy: the policy's name in records (:attr:`rsb_mj.evaluation.jobs.Job.name`).
+        out: the finished outcome (:meth:`EpisodeScorer.finish`), or ``Outcome()``.
+        termination, steps, max_steps: how the episode ended, control steps run, the limit.
+        error, error_kind: the fault's message and whose fault (``"infra"``, ``"policy"``).
+        reason: why it failed (:func:`~rsb_mj.evaluation.failure.failure_reason`).
+        privileged: the policy read the answer (``Policy.marked``).
+        wall_s: wall time of the episode [s].
+        sim: the environment's ``info["sim"]`` at reset (``{}`` before a reset).
+        text: the policy's last text; instruction: the one it was given at reset.
+        goal: a goal task's ``GoalEnv.goal_info`` (tier, semantics, objects, fingerprint);
+            None when no environment was built: the task file's tier and semantics alone.
+        tally: the episode's safety cost (:class:`~rsb_mj.scoring.cost.CostTally`), or None
+            for a task without ``:cost`` or an episode that never reset.
+    """
+    if isinstance(episode, GoalEpisode):
+        columns = _goal_columns(episode, goal, reason, policy=policy, termination=termination)
+    else:
+        columns = _question_columns(episode, out.choice, text)
     return EpisodeRecord(
-        suite=episode.suite,
         split=episode.split,
         index=episode.index,
         seed=episode.seed,
-        policy=policy.name,
-        task=episode.task,
-        question_id=episode.question_id,
-        template_id=episode.template_id,
-        choices=episode.choices,
-        correct=episode.correct,
-        target=episode.target,
+        policy=policy,
         choice=out.choice,
-        chosen_option=letter_of.get(out.choice) if out.choice else None,
         grasped_candidates=list(out.grasped_candidates),
         in_zone=list(out.in_zone),
         grasp_step=out.grasp_step,
@@ -574,36 +581,83 @@ def _record(
         termination=termination,
         steps=steps,
         max_steps=max_steps,
-        wall_s=round(time.perf_counter() - start, 3),
-        privileged=policy.marked,
-        variant=str(episode.extra.get("variant", "original")),
+        wall_s=wall_s,
+        privileged=privileged,
+        variant=episode.variant,
         text=text,
-        text_choice=text_choice(text, episode.options),
         error=error,
         error_kind=error_kind,
         failure_reason=reason,
         versions=versions(),
-        sim=sim,
+        sim=dict(sim or {}),
+        cost=None if tally is None else tally.total,
+        cost_terms={} if tally is None else tally.summary(),
+        cost_implicit_and=tally is not None and tally.implicit_and,
         instruction=instruction,
-        **a2a_fields(episode, out.choice),
+        **columns,
     )
 
 
-def a2a_fields(episode: Episode, choice: str | None) -> dict[str, Any]:
-    """The Act2Answer fields of a record (``item``, ``layout``, ``category``,
-    ``chosen_side``); empty for other episodes."""
+def _question_columns(episode: Episode, choice: str | None, text: str | None) -> dict[str, Any]:
+    """A question task's identity columns: the suite's row and its draws, the chosen
+    option's letter, the option ``text`` names, and for Act2Answer (``extra["item"]``) the
+    item, plate order, category and the side of the chosen plate."""
+    letter_of = {cand: letter for letter, cand in episode.mapping.items()}
+    columns: dict[str, Any] = {
+        "suite": episode.suite,
+        "task": episode.task,
+        "question_id": episode.question_id,
+        "template_id": episode.template_id,
+        "choices": episode.choices,
+        "correct": episode.correct,
+        "target": episode.target,
+        "chosen_option": letter_of.get(choice) if choice else None,
+        "text_choice": text_choice(text, episode.options),
+    }
     extra = episode.extra
-    if "item" not in extra:
-        return {}
-    side = None
-    if choice in episode.layout:
-        x = episode.layout[choice].x
-        side = "left" if all(x <= p.x for p in episode.layout.values()) else "right"
+    if "item" in extra:
+        side = None
+        if choice in episode.layout:
+            x = episode.layout[choice].x
+            side = "left" if all(x <= p.x for p in episode.layout.values()) else "right"
+        columns |= {
+            "item": str(extra["item"]),
+            "layout": str(extra.get("layout", "")),
+            "category": str(extra.get("category", "")),
+            "chosen_side": side,
+        }
+    return columns
+
+
+def _goal_columns(
+    episode: GoalEpisode,
+    goal: dict[str, str] | None,
+    reason: str | None,
+    *,
+    policy: str,
+    termination: str,
+) -> dict[str, Any]:
+    """A goal task's identity columns: ``suite`` the task file (as the job names it),
+    ``task`` the file's name, the question columns empty (no question, no candidate, no
+    choice), the goal fields of ``goal`` (see :func:`episode_record`) and the failure's
+    class."""
+    if goal is None:  # no environment: the objects it would use are unknown
+        task = goal_task(episode.task)
+        goal = {"tier": task.tier, "semantics": task.source}
     return {
-        "item": str(extra["item"]),
-        "layout": str(extra.get("layout", "")),
-        "category": str(extra.get("category", "")),
-        "chosen_side": side,
+        "suite": episode.task,
+        "task": Path(episode.task).name,
+        "question_id": "",
+        "template_id": "",
+        "choices": 0,
+        "correct": "",
+        "target": "",
+        "chosen_option": None,
+        "tier": goal.get("tier"),
+        "semantics": goal.get("semantics"),
+        "objects": goal.get("objects"),
+        "objects_fingerprint": goal.get("objects_fingerprint"),
+        "failure_class": goal_failure_class(reason, policy=policy, termination=termination),
     }
 
 
@@ -630,62 +684,3 @@ def run_goal_episode(
         on_step=on_step, episode_timeout_s=None,
     )  # fmt: skip
     return rollout.run()
-
-
-def goal_record(
-    episode: GoalEpisode,
-    policy: str,
-    out: Outcome,
-    termination: str,
-    steps: int,
-    max_steps: int,
-    error: str | None = None,
-    error_kind: str | None = None,
-    *,
-    privileged: bool = False,
-    reason: str | None = None,
-    goal: dict[str, str] | None = None,
-) -> EpisodeRecord:
-    """The record of a goal task's episode: ``suite`` the task file (as the job names it),
-    ``index`` its row, ``task`` the file's name, ``variant`` its instruction ablation, the
-    goal fields from ``goal`` (``GoalEnv.goal_info``: tier, semantics, objects, fingerprint;
-    None when unknown) and the failure's class; the question columns empty (no question, no
-    candidate, no choice)."""
-    goal = goal or {}
-    return EpisodeRecord(
-        suite=episode.task,
-        split=episode.split,
-        index=episode.index,
-        seed=episode.seed,
-        policy=policy,
-        task=Path(episode.task).name,
-        question_id="",
-        template_id="",
-        choices=0,
-        correct="",
-        target="",
-        choice=None,
-        chosen_option=None,
-        grasped_candidates=[],
-        in_zone=[],
-        grasp_step=None,
-        success_step=out.success_step,
-        grasped=False,
-        correct_choice=False,
-        success=out.success,
-        goal_final=out.goal_final,
-        termination=termination,
-        steps=steps,
-        max_steps=max_steps,
-        wall_s=0.0,
-        privileged=privileged,
-        variant=episode.variant,
-        error=error,
-        error_kind=error_kind,
-        failure_reason=reason,
-        tier=goal.get("tier"),
-        semantics=goal.get("semantics"),
-        objects=goal.get("objects"),
-        objects_fingerprint=goal.get("objects_fingerprint"),
-        failure_class=goal_failure_class(reason, policy=policy, termination=termination),
-    )

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_t
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.lockstep import Ports, Seat, run_lockstep
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.rollout import Rollout, a2a_fields, goal_record
+from rsb_mj.evaluation.rollout import Rollout, episode_record
 from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
 from rsb_mj.lang.ast import Problem
 from rsb_mj.policies.base import Policy
@@ -46,12 +46,10 @@ from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.tables.episode_source import (
-    goal_task,
     load_episode,
     load_problem,
     table_rows,
 )
-from rsb_mj.version import versions
 
 #: ``factory(suite_name, split, cameras) -> env``; the default: :func:`default_env_factory`.
 EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
@@ -293,58 +291,21 @@ def job_episode(job: Job, problem: Problem) -> Episode | GoalEpisode:
 
 
 def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
-    """The error record of ``job`` when no episode could be rolled out (nothing scored).
+    """The error record of ``job`` when no episode could be rolled out (nothing scored):
+    its row as the table stores it, named with the job's variant.
 
     Args:
         job: the job.
-        kind: ``"infra"`` or ``"policy"`` (stored as ``error_kind`` where records have it).
-        message: the cause, ``"Type: message"`` (as the rollout writes it).
+        kind: ``"infra"`` or ``"policy"`` (stored as ``error_kind``).
+        message: the cause, ``"Type: message"`` (as the rollout writes it); also the
+            failure reason.
     """
-    ep = load_episode(job.suite, job.split, job.index, job.tables)
-    if isinstance(ep, GoalEpisode):
-        ep = replace(ep, task=job.suite)
-        task = goal_task(job.suite)  # no environment: the objects it would use are unknown
-        known = {"tier": task.tier, "semantics": task.source}
-        out = Outcome()
-        record = goal_record(
-            ep, job.name, out, "error", 0, job.max_steps, message, kind, goal=known
-        )
-        return replace(record, variant=job.variant, versions=versions())
-    values: dict[str, Any] = {
-        "suite": job.suite,
-        "split": job.split,
-        "index": job.index,
-        "seed": ep.seed,
-        "policy": job.name,
-        "task": ep.task,
-        "question_id": ep.question_id,
-        "template_id": ep.template_id,
-        "choices": ep.choices,
-        "correct": ep.correct,
-        "target": ep.target,
-        "choice": None,
-        "chosen_option": None,
-        "grasped_candidates": [],
-        "in_zone": [],
-        "grasp_step": None,
-        "success_step": None,
-        "grasped": False,
-        "correct_choice": False,
-        "success": False,
-        "goal_final": False,
-        "termination": "error",
-        "steps": 0,
-        "max_steps": job.max_steps,
-        "wall_s": 0.0,
-        "error": message,
-        "error_kind": kind,
-        "failure_reason": message,
-        "variant": job.variant,
-        "versions": versions(),
-        **a2a_fields(ep, None),
-    }
-    names = {f.name for f in fields(EpisodeRecord)}
-    return EpisodeRecord(**{k: v for k, v in values.items() if k in names})
+    episode = load_episode(job.suite, job.split, job.index, job.tables)
+    record = episode_record(
+        episode, job.name, Outcome(), "error", 0, job.max_steps, error=message,
+        error_kind=kind, reason=message,
+    )  # fmt: skip
+    return replace(record, variant=job.variant)
 
 
 def run_batch(

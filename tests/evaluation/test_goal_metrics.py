@@ -9,7 +9,7 @@ import pytest
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.goal_metrics import goal_rates, goal_summary, suite_of
-from rsb_mj.evaluation.rollout import goal_record
+from rsb_mj.evaluation.rollout import episode_record
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scoring.outcome import Outcome
 
@@ -23,7 +23,7 @@ MINE = "my_tasks/bowl.bddl"
 def goal(index: int, suite: str, success: bool, cost: float | None = None, **kw):
     """A scored goal record of ``suite`` (a task file), as the rollout writes one."""
     outcome = Outcome(success=success, success_step=9 if success else None, goal_final=success)
-    record = goal_record(
+    record = episode_record(
         GoalEpisode.seeded(suite, index), "p", outcome, "success" if success else "step_limit",
         10, 600, reason=None if success else "goal not held (On a b: False)",
         goal={"tier": "A0", "semantics": "vla_arena", "objects": "standins",

@@ -18,7 +18,7 @@ import numpy as np
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.evaluation.failure import goal_failure_class
 from rsb_mj.evaluation.records import EpisodeRecord
-from rsb_mj.evaluation.rollout import goal_record
+from rsb_mj.evaluation.rollout import episode_record
 from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.suites import SUITES
@@ -251,10 +251,10 @@ def goal_records() -> list[EpisodeRecord]:
             outcome = Outcome(success=success, success_step=90 if success else None,
                               goal_final=success)  # fmt: skip
             error = reason if termination == "error" else None
-            record = goal_record(
+            record = episode_record(
                 GoalEpisode("vla-arena", "eval", source, index, 10 + index), "expert", outcome,
-                termination, 0 if error else 100 + index, 600, error,
-                "infra" if error else None, privileged=True, reason=reason,
+                termination, 0 if error else 100 + index, 600, error=error,
+                error_kind="infra" if error else None, privileged=True, reason=reason,
                 goal={"tier": "A0", "semantics": "vla_arena", "objects": "standins",
                       "objects_fingerprint": ""},
             )  # fmt: skip
