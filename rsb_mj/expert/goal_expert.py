@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import mujoco
@@ -81,6 +82,58 @@ RIM_DIRECTIONS = 12
 HANDLE_COS = math.cos(math.radians(50.0))
 #: Share of the mover's half width whose circle :meth:`GoalExpert._support_top` probes.
 FOOTPRINT = 0.8
+#: Share of a region's half sizes at whose corners (and its centre) its owner must cover
+#: it from above for the region to be under an overhang (:meth:`GoalExpert._slot`).
+COVERED = 0.8
+#: Turns [rad] of the side insertion's direction away from straight into the opening,
+#: tried in order (an arm beside the opening reaches in at a slant).
+INSERT_YAWS = (0.0, 0.3, -0.3, 0.6, -0.6, 0.9, -0.9)
+#: Margins [m] of the side insertion: the mover starts this far outside the opening, stops
+#: no nearer the back than this, and its origin goes this far inside the region.
+INSERT_OUTSIDE, INSERT_BACK, INSERT_INSIDE = 0.03, 0.01, 0.01
+#: Steps [m] between the heights of the side insertion tried (lowest first) and between
+#: its depths (shallowest first).
+INSERT_STEP, INSERT_DEPTH_STEP = 0.01, 0.005
+#: Gripper command [0 closed .. 1 open] of the release under an overhang: fully open (half
+#: open still held a 2.8 cm book).
+INSERT_RELEASE = 1.0
+#: Drops [m] of the open gripper tried, largest first, before it backs out of a slot: its
+#: lower finger, outside the opening, off the mover's end that overhangs the board.
+INSERT_DROPS = (0.015, 0.01, 0.005)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A region under an overhang (a shelf's compartment), reached from its open side.
+
+    Attributes:
+        site: the region's site id.
+        floor, ceiling: world z [m] of the surface below the region's centre and of the
+            owner's underside above it.
+        inward: unit world xy direction from the opening into the region.
+        opening, back: signed distances [m] along ``inward`` from the region's centre to
+            the opening's plane (negative) and to the first surface behind (positive).
+    """
+
+    site: int
+    floor: float
+    ceiling: float
+    inward: np.ndarray
+    opening: float
+    back: float
+
+
+def _leveling(axes: np.ndarray) -> np.ndarray:
+    """The smallest rotation (3x3, world) that turns the most vertical of the box ``axes``
+    (columns, world) straight up or down: it levels a held object that hangs tilted."""
+    k = int(np.argmax(np.abs(axes[2])))
+    a = axes[:, k] * np.sign(axes[2, k])
+    v = np.cross(a, [0.0, 0.0, 1.0])
+    s, c = float(np.linalg.norm(v)), float(a[2])
+    if s < 1e-9:
+        return np.eye(3)
+    vx = np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
+    return np.eye(3) + vx + vx @ vx * ((1.0 - c) / s**2)
 
 
 def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
@@ -390,6 +443,78 @@ class GoalExpert(PickPlaceExpert):
                 rest = top
         return pos[:2].copy(), top, rest
 
+    def _ray(self, start: np.ndarray, direction: np.ndarray, root: int) -> float | None:
+        """Distance [m] from world ``start`` along unit ``direction`` to the first geom of
+        the body tree ``root`` (other bodies are looked through), None when none is hit;
+        a negative ``root`` (``-body``) counts that body's own geoms only."""
+        w = self.world
+        geomid = np.zeros(1, dtype=np.int32)
+        p, gone = np.asarray(start, float).copy(), 0.0
+        for _ in range(8):
+            dist = mujoco.mj_ray(w.model, w.data, p, direction, None, 1, -1, geomid)
+            g = int(geomid[0])
+            if g < 0 or dist < 0:
+                return None
+            hit = int(w.model.geom_bodyid[g])
+            if (root < 0 and hit == -root) or int(w.model.body_rootid[hit]) == root:
+                return gone + float(dist)
+            step = float(dist) + 1e-4
+            p, gone = p + step * direction, gone + step
+        return None
+
+    def _slot(self, rel: Relation) -> Slot | None:
+        """The :class:`Slot` of ``rel``'s place when it is an ``In`` region of a fixture or
+        object whose own body covers it from above, over its centre and near its corners
+        (:data:`COVERED`: a shelf's board over its compartment), and that is open on a
+        side; None for any other place (a basket under its handle, a bowl, a drawer: open
+        above, or covered by another body)."""
+        if rel.predicate != "In" or rel.kind != "site":
+            return None
+        w = self.world
+        sid = w.model.site(rel.place).id
+        owner = int(w.model.site_bodyid[sid])
+        if owner == 0:
+            return None
+        root = int(w.model.body_rootid[owner])
+        center = w.data.site_xpos[sid].copy()
+        mat = w.data.site_xmat[sid].reshape(3, 3)
+        half = w.model.site_size[sid]
+        up = self._ray(center, np.array([0.0, 0.0, 1.0]), -owner)
+        if up is None:
+            return None
+        for sx, sy in ((-1, -1), (-1, 1), (1, -1), (1, 1)):  # a board, not a handle's arch
+            corner = center + mat @ (COVERED * np.array([sx * half[0], sy * half[1], 0.0]))
+            if self._ray(corner, np.array([0.0, 0.0, 1.0]), -owner) is None:
+                return None
+        down = self._ray(center, np.array([0.0, 0.0, -1.0]), root)
+        floor = center[2] - down if down is not None else w.table_top_z
+        ceiling = float(center[2] + up)
+        mid = np.array([center[0], center[1], 0.5 * (floor + ceiling)])
+        base = self.arm.base_xy(w.data)
+        best = None
+        for k in (0, 1):
+            for sign in (1.0, -1.0):
+                d = sign * mat[:2, k]
+                norm = float(np.linalg.norm(d))
+                if norm < 0.5:  # a tilted site: not a horizontal axis
+                    continue
+                d = d / norm
+                out = np.array([d[0], d[1], 0.0])
+                if self._ray(mid, out, root) is not None:
+                    continue  # closed that way
+                facing = float(d @ (base - center[:2]))
+                if best is None or facing > best[0]:
+                    best = (facing, d)
+        if best is None:
+            return None
+        inward = -best[1]
+        box = object_box(w.model, w.data, w.model.body(owner).name)
+        reach = float(np.abs(box.axes[:2].T @ best[1]) @ box.half)
+        opening = float((box.center[:2] - center[:2]) @ best[1]) + reach
+        behind = self._ray(mid, np.array([inward[0], inward[1], 0.0]), root)
+        back = float(behind) if behind is not None else opening
+        return Slot(sid, float(floor), ceiling, inward, -opening, back)
+
     def _site_yaws(self, rel: Relation, box: Any) -> tuple[float, ...]:
         """Yaw turns [rad] of the held object (its oriented ``box``) to try above the place,
         in order: for ``In`` a site, those that line its long side up with the site's long
@@ -422,6 +547,9 @@ class GoalExpert(PickPlaceExpert):
             xy, top, rest = self._place_of(rel)
             mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
             side = choose_side(mover_xy, xy)
+            slot = self._slot(rel)
+            if slot is not None:  # reached from its open side: the arm that faces it
+                side = max(SIDES, key=lambda s: float(slot.inward @ (xy - ARM_BASE_XY[s])))
             if side != self.side:
                 self._rest[self.arm.offset : self.arm.offset + 6] = self._target_q
                 self._use(side)
@@ -449,6 +577,9 @@ class GoalExpert(PickPlaceExpert):
         p_grasp, rot, box, held = yield from self._close_on(body)
         # up to the carry height over the table, and at least LIFT_RISE up from a fixture
         lift = max(w.table_top_z + CARRY_CLEARANCE + held, float(p_grasp[2]) + LIFT_RISE)
+        slot = self._slot(rel)
+        if slot is not None:  # only clear of the table: the carry to the opening is planned
+            lift = float(p_grasp[2]) + LIFT_RISE
         high = support_top - w.table_top_z > HIGH_SUPPORT
         clearance = HIGH_CLEARANCE if high else CARRY_CLEARANCE
         if rel.predicate == "In" and rel.kind != "object":  # lowered into a container
@@ -463,6 +594,9 @@ class GoalExpert(PickPlaceExpert):
                 f"object {body!r} not held: it rose {risen * 1e3:.0f} mm with the gripper"
             )
         self.phase = "carry"
+        if slot is not None:  # under an overhang: in sideways, not down from above
+            yield from self._insert(slot, obj_geoms)
+            return
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
         yaws = self._site_yaws(rel, box)
@@ -496,6 +630,183 @@ class GoalExpert(PickPlaceExpert):
         try:
             yield self._line(p_place, p_up, rot, 1.0)
         except ExpertError as exc:  # released already: go home by a planned motion instead
+            self.warnings.append(f"retreat: {exc}")
+        self.phase = "home"
+        yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)
+
+    def _insert_poses(
+        self, slot: Slot
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """Candidate side insertions of the held mover into ``slot``, best first: (TCP
+        rotation, TCP position outside the opening, joints there, TCP position inside,
+        joints there; world frame, m). The gripper keeps its grasp, turned about the vertical
+        so that it is outward of the mover (then by :data:`INSERT_YAWS`), or points level
+        along the insertion (turned by :data:`INSERT_YAWS`), rolled about it so that the
+        mover is thinnest vertically; where the mover fits under the ceiling, it is held as
+        low as touches nothing (its bottom ``RELEASE_HEIGHT`` or more
+        over the slot's floor) and, one candidate per height, goes in as little as keeps its
+        origin :data:`INSERT_INSIDE` within the region (the fingers stay outside where the
+        mover is long enough), never nearer the back than :data:`INSERT_BACK`."""
+        w, arm = self.world, self.arm
+        tcp, rot = arm.tcp(w.data)
+        box = object_box(w.model, w.data, self.mover)
+        signs = np.array([[a, b, c] for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)])
+        corners = box.center + (signs * box.half) @ box.axes.T
+        local = (corners - tcp) @ rot  # the mover's box corners in the TCP frame
+        origin = rot.T @ (w.data.xpos[w.model.body(self.mover).id] - tcp)
+        room = slot.ceiling - slot.floor - RELEASE_HEIGHT
+        i = slot.inward
+        # the gripper as it holds the mover, turned about the vertical so that the TCP is
+        # outward of the mover's centre (a pan's handle out of the opening) ...
+        # and tilted back so that the mover is level (a pan sags on its handle)
+        grip = tcp[:2] - box.center[:2]
+        if np.linalg.norm(grip) > 1e-3:
+            base = math.atan2(-i[1], -i[0]) - math.atan2(grip[1], grip[0])
+            level = _leveling(box.axes) @ rot
+            for turn in INSERT_YAWS:
+                c, s = math.cos(base + turn), math.sin(base + turn)
+                rt = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]) @ level
+                yield from self._insert_heights(
+                    slot, rt, np.array([i[0], i[1], 0.0]), local, origin, room
+                )
+        # ... or level, pointing into the slot, rolled so that the mover is thinnest vertically
+        up = np.array([0.0, 0.0, 1.0])
+        for turn in INSERT_YAWS:
+            c, s = math.cos(turn), math.sin(turn)
+            d = np.array([c * i[0] - s * i[1], s * i[0] + c * i[1], 0.0])
+            rolls = []
+            for r in np.arange(4) * np.pi / 2:
+                x = math.cos(r) * up + math.sin(r) * np.cross(up, d)
+                rt = np.column_stack([x, np.cross(d, x), d])
+                rolls.append((round(float(np.ptp((local @ rt.T)[:, 2])), 3), rt))
+            # thinnest to the mm; of two as thin, the first: the gripper's x axis up, not
+            # turned over (which, measured on STUDY_SCENE4, swings the book into the shelf)
+            level = min(rolls, key=lambda t: t[0])[1]
+            yield from self._insert_heights(slot, level, d, local, origin, room)
+
+    def _insert_heights(
+        self,
+        slot: Slot,
+        rot: np.ndarray,
+        d: np.ndarray,
+        local: np.ndarray,
+        origin: np.ndarray,
+        room: float,
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """:meth:`_insert_depth` at each height from the lowest up, the TCP at rotation
+        ``rot`` moving along ``d`` (unit, world); ``local``, ``origin``: the mover's box
+        corners and origin in the TCP frame [m]; ``room``: the slot's free height [m]."""
+        pts = local @ rot.T  # the corners from the TCP, world axes
+        height = float(np.ptp(pts[:, 2]))
+        if height >= room:
+            return
+        lowest = slot.floor + RELEASE_HEIGHT - float(pts[:, 2].min())
+        for z in lowest + np.arange(0.0, room - height, INSERT_STEP):
+            yield from self._insert_depth(slot, rot, d, pts, rot @ origin, float(z))
+
+    def _insert_depth(
+        self,
+        slot: Slot,
+        rot: np.ndarray,
+        d: np.ndarray,
+        pts: np.ndarray,
+        origin: np.ndarray,
+        z: float,
+    ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """The shallowest side insertion into ``slot`` with the TCP at height ``z`` and
+        rotation ``rot``, moving along ``d`` (:meth:`_insert_poses`; ``pts``, ``origin``:
+        the mover's box corners and origin from the TCP, world axes [m]); nothing when none
+        is reachable and collision-free at both ends (the search stops at the first depth
+        out of the arm's reach)."""
+        w, arm = self.world, self.arm
+        sid = slot.site
+        center = w.data.site_xpos[sid]
+        smat = w.data.site_xmat[sid].reshape(3, 3)
+        shalf = w.model.site_size[sid] - INSERT_INSIDE
+        ahead = float(np.max(pts[:, :2] @ slot.inward))  # the mover's front, inward
+        along = float(d[:2] @ slot.inward)
+        start = slot.opening - INSERT_OUTSIDE - ahead  # the front that far outside
+        for t in np.arange(start, slot.back - INSERT_BACK - ahead + 1e-9, INSERT_DEPTH_STEP):
+            p_in = np.array([*(center[:2] + t * slot.inward), z])
+            if not (np.abs(smat.T @ (p_in + origin - center))[:2] <= shalf[:2]).all():
+                continue
+            try:
+                q_in = arm.ik.solve(p_in, rot, q0=self._target_q, rng=self._rng).q
+            except ExpertError:  # deeper is farther from the arm that faces the opening
+                return
+            if arm.checker.in_collision(q_in):
+                continue
+            p_out = p_in - (t - start) / max(along, 1e-6) * d
+            try:
+                q_out = arm.ik.solve(p_out, rot, q0=q_in, rng=self._rng).q
+            except ExpertError:
+                continue
+            if arm.checker.in_collision(q_out):
+                continue
+            yield rot, p_out, q_out, p_in, q_in
+            return
+
+    def _finger_off(self, p_in: np.ndarray, rot: np.ndarray, obj_geoms: list[int]) -> np.ndarray:
+        """Where the open gripper at ``p_in`` (TCP rotation ``rot``) goes before backing out
+        of a slot: the largest of :data:`INSERT_DROPS` below that is reachable and touches
+        nothing but the released mover, else ``p_in`` itself."""
+        w, arm = self.world, self.arm
+        arm.checker.allowed = set(obj_geoms) | self._ignored
+        arm.checker.set_scene(w.data, q_start=self._target_q)
+        for drop in INSERT_DROPS:
+            p = p_in - np.array([0.0, 0.0, drop])
+            try:
+                q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
+            except ExpertError:
+                continue
+            if not arm.checker.in_collision(q):
+                return p
+        return p_in.copy()
+
+    def _insert(self, slot: Slot, obj_geoms: list[int]) -> Iterator[list[np.ndarray]]:
+        """Carry the held mover in front of ``slot``'s opening, push it in level (a straight
+        line along the gripper's axis), release it there, back out the same way and go home:
+        how a book goes onto a shelf's lower board or a pan under it."""
+        w, arm = self.world, self.arm
+        arm.checker.carry(w.model.body(self.mover).id, w.data)
+        arm.checker.allowed = set(obj_geoms) | self._ignored
+        arm.checker.set_scene(w.data, q_start=self._target_q)
+        riding = (*obj_geoms, *sorted(self._rider_geoms))
+        errors: list[str] = []
+        chosen = None
+        try:
+            for pose in self._insert_poses(slot):
+                try:
+                    carry = self._move_joint(pose[2], 0.0, allowed=riding)
+                except ExpertError as exc:
+                    errors.append(str(exc))
+                    continue
+                arm.checker.allowed = set(riding) | self._ignored
+                if arm.checker.segment_free(pose[2], pose[4], resolution=0.01):
+                    chosen = pose
+                    break
+                errors.append("the straight insertion collides")
+        finally:
+            arm.checker.carry(None)
+        if chosen is None:
+            raise ExpertError(
+                "no collision-free side insertion under the overhang"
+                + (": " + "; ".join(errors[:2]) if errors else "")
+            )
+        R, p_out, _, p_in, _ = chosen
+        yield carry
+        yield from self._settle()
+        self.phase = "insert"
+        yield self._line(p_out, p_in, R, 0.0)
+        yield from self._settle()
+        self.phase = "release"
+        yield from self._grip(INSERT_RELEASE)
+        self.phase = "retreat"
+        try:  # the lower finger down off the mover's overhanging end, then straight out
+            p_off = self._finger_off(p_in, R, obj_geoms)
+            yield self._line(p_in, p_off, R, INSERT_RELEASE)
+            yield self._line(p_off, p_out + (p_off - p_in), R, INSERT_RELEASE)
+        except ExpertError as exc:
             self.warnings.append(f"retreat: {exc}")
         self.phase = "home"
         yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)

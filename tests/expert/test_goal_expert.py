@@ -109,3 +109,44 @@ def test_rim_and_handle_grasps_carry_wide_objects_to_their_place(name, mover, pl
             assert np.linalg.norm(a[:2] - b[:2]) < 0.03 and a[2] > b[2]
     finally:
         env.close()
+
+
+SHELF_BOOK = (
+    "libero_90/STUDY_SCENE4_pick_up_the_book_on_the_right_and_place_it_on_the_cabinet_shelf.bddl"
+)
+
+
+def test_only_a_region_under_its_owners_board_is_a_slot():
+    """The two-layer shelf's compartments are covered by its own boards and open at one
+    side (world -x in STUDY_SCENE4): slots with the boards' heights; its top is not."""
+    env = GoalEnv(LIBERO / SHELF_BOOK, cameras=())
+    try:
+        obs, _ = env.reset(seed=0)
+        expert = GoalExpert(env)
+        expert.act(obs)  # plans from the measured state
+        shelf = "wooden_two_layer_shelf_1"
+        top = expert._slot(_on("yellow_book_1", f"{shelf}_top_region", "In", "site"))
+        assert top is not None
+        assert (top.floor, top.ceiling) == pytest.approx((0.8595, 0.945), abs=1e-6)
+        assert top.inward == pytest.approx([1.0, 0.0], abs=1e-9)
+        assert (top.opening, top.back) == pytest.approx((-0.095, 0.083), abs=1e-6)
+        bottom = expert._slot(_on("yellow_book_1", f"{shelf}_bottom_region", "In", "site"))
+        assert bottom is not None
+        assert (bottom.floor, bottom.ceiling) == pytest.approx((0.762, 0.8475), abs=1e-6)
+        assert expert._slot(_on("yellow_book_1", f"{shelf}_top_side", "On", "site")) is None
+    finally:
+        env.close()
+
+
+def test_a_book_goes_in_level_onto_the_shelf_board():
+    """A book too tall for the compartment is turned level (its covers horizontal) and
+    pushed in from the open side, the fingers outside, then let go (seed 0)."""
+    env, expert, info = _run(LIBERO / SHELF_BOOK, seed=0)
+    try:
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        book = env.data.body("yellow_book_1")
+        assert abs(book.xmat.reshape(3, 3)[2, 1]) > 0.95  # its thickness (local y) upright
+        assert book.xpos[2] == pytest.approx(0.8595 + 0.014, abs=0.004)  # on the middle board
+    finally:
+        env.close()
