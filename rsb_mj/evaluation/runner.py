@@ -260,6 +260,7 @@ class EvalConfig:
             raise EvalError(f"--tables {self.tables}: private tables hold eval rows only")
         if self.tables is not None:
             object.__setattr__(self, "sealed", True)  # a private draw is always sealed
+        _check_sandbox(self)
         if self.sealed:
             _check_sealed(self)
         elif self.secret_file is not None:  # else the run went unsealed, its report refused
@@ -314,6 +315,22 @@ def _check_names(policies: tuple[str, ...], names: tuple[str, ...]) -> None:
             raise EvalError(
                 f"--name {name!r}: that is another --policy's spec; choose another label"
             )
+
+
+def _check_sandbox(config: EvalConfig) -> None:
+    """Refuse a ``--sandbox-bind`` that is not there (the policy would miss it silently)
+    and sandbox settings with ``--no-sandbox`` (they would do nothing)."""
+    for path in config.sandbox_binds:
+        if not Path(path).exists():
+            raise EvalError(f"--sandbox-bind {path}: no such folder or file")
+    given = [flag for flag, on in (("--sandbox-bind", config.sandbox_binds),
+             ("--sandbox-network", config.sandbox_network),
+             ("--sandbox-gpu", config.sandbox_gpu)) if on]  # fmt: skip
+    if given and not config.sandbox:
+        raise EvalError(
+            f"{given[0]} with --no-sandbox: without the sandbox the policy reaches every "
+            "file, the network and the GPU; drop one of them"
+        )
 
 
 def _check_sealed(config: EvalConfig) -> None:

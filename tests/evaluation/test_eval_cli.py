@@ -252,6 +252,30 @@ def test_a_secret_without_sealed_is_refused(tmp_path, capsys):
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--sandbox-bind", "{tmp}/none"], "--sandbox-bind {tmp}/none: no such folder or file"),
+        (["--no-sandbox", "--sandbox-gpu"],
+         "--sandbox-gpu with --no-sandbox: without the sandbox the policy reaches every file, "
+         "the network and the GPU; drop one of them"),
+        (["--no-sandbox", "--sandbox-bind", "{tmp}"],
+         "--sandbox-bind with --no-sandbox: without the sandbox the policy reaches every "
+         "file, the network and the GPU; drop one of them"),
+    ],
+)  # fmt: skip
+def test_sandbox_flags_that_would_do_nothing_are_refused(extra, message, tmp_path, capsys):
+    # each was accepted silently: the policy then missed its checkpoint, or ran unconfined
+    from rsb_mj.cli import main
+
+    out = tmp_path / "run"
+    extra = [e.format(tmp=tmp_path) for e in extra]
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--out", str(out), *extra]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"rsb eval: error: {message.format(tmp=tmp_path)}\n"
+    assert not out.exists()
+
+
 def test_a_policys_own_faults_are_listed_and_scored_not_retried(tmp_path, capsys, monkeypatch):
     from rsb_mj.cli import main
 
