@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -278,7 +279,7 @@ class EvalConfig:
             ("--request-timeout", self.request_timeout_s),
             ("--episode-timeout", self.episode_timeout_s),
         ):
-            if not value > 0:
+            if not 0 < value < math.inf:  # every network call has a timeout
                 raise EvalError(f"{flag} {value}: must be a positive number of seconds")
         if self.features:
             FeatureMode.parse(self.features)
