@@ -463,7 +463,13 @@ def _goal_sources(
 
     resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
     if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
-        args.episodes = GOAL_ROWS[args.split] - args.start if suites else 10
+        rows = GOAL_ROWS[args.split]
+        if suites and not 0 <= args.start < rows:  # else "--episodes -5", never given
+            raise EvalError(
+                f"--start {args.start}: the {goal_suite(suites[0]).name} {args.split} table has "
+                f"{rows} rows per task file (valid: 0..{rows - 1})"
+            )
+        args.episodes = rows - args.start if suites else 10
     files = [os.path.normpath(f) for f in files]
     skipped = []  # a suite's files rsb_mj cannot build, or short of rows: named, not run
     for name in suites:
