@@ -306,6 +306,12 @@ def run(args: argparse.Namespace) -> int:
         args.tasks, args.suite, skipped = _goal_sources(args, goal_files, named)
         if args.out is not None:
             return _run(args, skipped)
+        if args.sealed:
+            raise EvalError(
+                "--sealed: a sealed run's records are signed to be verified after the run; "
+                "give --out DIR to keep them (without --out a goal run's records are removed "
+                "when it ends)"
+            )
         with tempfile.TemporaryDirectory(prefix="rsb-goal-") as tmp:
             args.out = Path(tmp)  # without --out, a goal run's records live for the run only
             try:
