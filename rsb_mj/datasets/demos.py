@@ -35,6 +35,7 @@ from rsb_mj.datasets.demo_file import (
     verify_demo,
     write_demo,
 )
+from rsb_mj.datasets.demo_folder import hold_settings
 from rsb_mj.env.cameras import check_cameras
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.rationale import rationale
@@ -332,6 +333,11 @@ def write_demos(
     check_rows(name, split, n, start)
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out_dir = lock.folder
+        hold_settings(out_dir, {
+            "suite": name, "--split": split, "--cameras": ",".join(cameras), "--width": width,
+            "--height": height, "--cot": cot, "--visual-level": visual_level,
+            "--language-level": language_level,
+        })  # fmt: skip
         damaged: list[str] = []
         todo = missing_indices(out_dir, n, start, damaged=damaged)
         work = [

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.datasets.demo_file import file_sha256, verify_demo, write_demo
+from rsb_mj.datasets.demo_folder import hold_settings
 from rsb_mj.datasets.demos import Recorder, run_with_progress
 from rsb_mj.env.cameras import check_cameras
 from rsb_mj.env.goal_env import GoalEnv, load_goal_task
@@ -278,6 +279,12 @@ def write_goal_demos(
     ]
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out = lock.folder
+        hold_settings(out, {
+            "suite": "goal tasks", "--cameras": ",".join(cameras), "--width": width,
+            "--height": height, "--visual-level": visual_level,
+            "--language-level": language_level, "--max-steps": max_steps,
+            "--assets": None if assets is None else str(Path(assets).resolve()),
+        })  # fmt: skip
         for tmp in out.glob(".episode_*.tmp"):
             tmp.unlink(missing_ok=True)
         damaged: list[str] = []

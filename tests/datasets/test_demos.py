@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -11,14 +12,15 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.datasets.demo_file import episode_filename, read_demo
+from rsb_mj.datasets.demo_folder import SETTINGS_FILE
 from rsb_mj.datasets.demos import missing_indices, write_demos
 from rsb_mj.lock import LOCK_FILE
 from rsb_mj.tables.episode_source import load_episode
 
 
 def _names(folder):
-    """Files of ``folder`` other than its lock file."""
-    return sorted(p.name for p in folder.iterdir() if p.name != LOCK_FILE)
+    """Files of ``folder`` other than its lock file and its settings (``demos.json``)."""
+    return sorted(p.name for p in folder.iterdir() if p.name not in (LOCK_FILE, SETTINGS_FILE))
 
 
 def test_missing_indices_skip_good_files_redo_damaged_ones_and_remove_leftovers(tmp_path):
@@ -116,6 +118,19 @@ def test_cli_prints_one_summary_line(tmp_path, capsys):
     with h5py.File(out / episode_filename(0)) as f:
         assert list(f["observations/images"]) == []
         assert f.attrs["suite"] == "RSB-Math-10"
+    # a rerun with other settings would keep files recorded with these: refused, named
+    assert json.loads((out / "demos.json").read_text())["--cameras"] == ""
+    for argv, message in (
+        (["RSB-Math-10", "--visual-level", "2"], "--visual-level 2: {out} holds demonstrations "
+         "recorded with --visual-level 0 (demos.json); rerun with that to resume it, or give "
+         "another --out"),
+        (["A2A-Color"], "suite A2A-Color: {out} holds demonstrations recorded with suite "
+         "RSB-Math-10 (demos.json); rerun with that to resume it, or give another --out"),
+    ):  # fmt: skip
+        assert main(["demos", *argv, "-n", "1", "-o", str(out), "--cameras", ""]) == 2
+        assert capsys.readouterr().err == f"rsb demos: error: {message.format(out=out)}\n"
+    assert main(["demos", "RSB-Math-10", "-n", "2", "-o", str(out), "--cameras", ""]) == 0
+    assert "(1 written, 1 already there" in capsys.readouterr().out
 
 
 def test_an_episode_in_error_writes_nothing_the_others_are_written_and_a_rerun_retries_it(

@@ -66,6 +66,13 @@ def test_a_rerun_keeps_the_good_file_and_rewrites_a_damaged_one(goal_demos, tmp_
     before = (out / name).read_bytes()
     assert main(["demos", str(APPLE), "-n", "1", "-o", str(out), *SMALL]) == 0
     assert "(0 written, 1 already there, 0 with expert failures)" in capsys.readouterr().out
+    # another step limit would keep the file recorded with the default one: refused
+    assert main(["demos", str(APPLE), "-n", "1", "-o", str(out), "--max-steps", "9", *SMALL]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb demos: error: --max-steps 9: {out} holds demonstrations recorded with "
+        "--max-steps (not given) (demos.json); rerun with that to resume it, or give another "
+        "--out\n"
+    )
     (out / name).write_bytes(before[:4000])
     assert main(["demos", str(APPLE), "-n", "1", "-o", str(out), *SMALL]) == 0
     printed = capsys.readouterr().out
