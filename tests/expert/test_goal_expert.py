@@ -150,3 +150,37 @@ def test_a_book_goes_in_level_onto_the_shelf_board():
         assert book.xpos[2] == pytest.approx(0.8595 + 0.014, abs=0.004)  # on the middle board
     finally:
         env.close()
+
+
+TOMATO_ON_CABINET = (
+    "robustness_static_distractors/level_2/"
+    "pick_the_tomato_on_the_table_and_place_it_on_the_bowl.bddl"
+)
+
+
+def test_an_object_only_the_other_arm_can_place_is_handed_over_on_the_table():
+    """The tomato lies at the right arm's side; the bowl stands on the white cabinet, its
+    top 0.28 m over the table, where only the left arm reaches above it. The right arm sets
+    the tomato down between the arms, the left one takes it there and lowers it in (seed 0)."""
+    env = GoalEnv(TASKS / "vla_arena" / TOMATO_ON_CABINET, cameras=())
+    try:
+        obs, info = env.reset(seed=0)
+        expert = GoalExpert(env)
+        start = env.data.body("tomato_1").xpos.copy()
+        terminated = truncated = False
+        steps, sides = 0, []
+        while not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step(expert.act(obs))
+            steps += 1
+            if not sides or sides[-1] != expert.side:
+                sides.append(expert.side)
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert sides == ["right", "left"]
+        assert start[0] > 0.25  # on the right arm's side
+        assert expert.warnings[0] == "handed over to the left arm at [0.01, -0.14]"
+        tomato, bowl = env.data.body("tomato_1").xpos, env.data.body("bowl_1").xpos
+        assert np.linalg.norm(tomato[:2] - bowl[:2]) < 0.03 and tomato[2] > bowl[2]
+        assert steps == 390
+    finally:
+        env.close()
