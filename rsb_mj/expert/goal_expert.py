@@ -11,7 +11,13 @@ closing axes and tilts) and plans, for each goal relation in source order:
 * the **heights**: the lift takes the object's bottom ``CARRY_CLEARANCE`` above the table;
   the collision-checked carry (the held object checked too) ends that far above the
   support's top (:data:`HIGH_CLEARANCE` over a high support); the release puts it
-  ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate);
+  ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate); where the pose
+  above is out of reach, :data:`LOW_CLEARANCES` over the support are tried;
+* the **handover**, only when even those are out of the holding arm's reach and the other
+  arm reaches one (:meth:`GoalExpert._handover`): the holding arm sets the mover down on a
+  free spot of the table in both arms' reach, lets go and goes home; the other arm takes it
+  where the first one did and places it (:meth:`GoalExpert._relay`). Every placement that
+  succeeds without one keeps its motions;
 * the **hazards**: the objects the task's ``:cost`` names keep their clearance
   (:mod:`rsb_mj.expert.hazards`), the mover and its riders excepted: what stands on or in
   the mover at ``:init`` (:func:`riders`, VLA-Arena's water balls in a mug) moves with it, so
@@ -101,10 +107,11 @@ INSERT_RELEASE = 1.0
 #: Drops [m] of the open gripper tried, largest first, before it backs out of a slot: its
 #: lower finger, outside the opening, off the mover's end that overhangs the board.
 INSERT_DROPS = (0.015, 0.01, 0.005)
-#: Clearances [m] of the mover's bottom over the support's top tried, in order, by the arm
-#: that was handed the mover (:meth:`GoalExpert._relay`) when the pose above the place at
-#: the carry clearance is out of its reach (a bowl on a cabinet).
-HANDOVER_CLEARANCES = (0.03, 0.02)
+#: Clearances [m] of the mover's bottom over the support's top tried, in order, when the
+#: pose above the place at the carry clearance is out of the arm's reach (a bowl on a
+#: cabinet, a book over the caddy's far compartment): by the arm holding the mover, else,
+#: after a handover (:meth:`GoalExpert._relay`), by the other one.
+LOW_CLEARANCES = (0.03, 0.02)
 #: Where the handover spot may lie: each waist this far from it or farther, and this far
 #: or nearer [m] (inside both arms' reach annulus, with a margin).
 HANDOVER_NEAR, HANDOVER_FAR = 0.25, 0.50
@@ -642,16 +649,17 @@ class GoalExpert(PickPlaceExpert):
         handover = None
         try:
             heights = [above + extra for extra in PLACE_RAISE]
-            if self._handed:  # the receiving arm: lower over the support, as it reaches
-                heights += [support_top + c + held for c in HANDOVER_CLEARANCES]
-            for height in heights:  # a held object hanging tilted needs more room
+            # then lower over the support, as far as the arm reaches
+            low = [support_top + c + held for c in LOW_CLEARANCES]
+            heights += [h for h in low if h < above - 1e-6]
+            for k, height in enumerate(heights):  # one hanging tilted needs more room
                 try:
                     p_above, rot, q_above = self._place_pose(
                         box.center[:2] - tcp[:2], rot, height, yaws
                     )
                     break
                 except ExpertError:
-                    if height != heights[-1]:
+                    if k < len(heights) - 1:
                         continue
                     handover = None if self._handed else self._handover(rel, support_top, held)
                     if handover is None:
@@ -687,14 +695,14 @@ class GoalExpert(PickPlaceExpert):
         reach above ``rel``'s place itself (world xy [m]): a free spot on the table in both
         arms' reach (:data:`HANDOVER_NEAR`, :data:`HANDOVER_FAR`), nearest the middle between
         the mover and the place; None when the other arm cannot reach above the place either
-        (a top-down gripper :data:`HANDOVER_CLEARANCES` over ``support_top``, the TCP
+        (a top-down gripper :data:`LOW_CLEARANCES` over ``support_top``, the TCP
         ``held`` [m] above the mover's bottom) or no spot is free."""
         w = self.world
         other = self._arms[next(s for s in SIDES if s != self.side)]
         place = w.zone_center[:2].copy()
         q0 = other.q(w.data)
         reach = False
-        for c in HANDOVER_CLEARANCES:
+        for c in LOW_CLEARANCES:
             z = support_top + c + held
             for yaw in np.arange(6) * np.pi / 6:
                 rot = top_down_rotation(np.array([np.cos(yaw), np.sin(yaw), 0.0]), 0.0)

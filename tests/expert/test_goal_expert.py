@@ -181,6 +181,6 @@ def test_an_object_only_the_other_arm_can_place_is_handed_over_on_the_table():
         assert expert.warnings[0] == "handed over to the left arm at [0.01, -0.14]"
         tomato, bowl = env.data.body("tomato_1").xpos, env.data.body("bowl_1").xpos
         assert np.linalg.norm(tomato[:2] - bowl[:2]) < 0.03 and tomato[2] > bowl[2]
-        assert steps == 390
+        assert steps == 391
     finally:
         env.close()
