@@ -184,3 +184,26 @@ def test_an_object_only_the_other_arm_can_place_is_handed_over_on_the_table():
         assert steps == 391
     finally:
         env.close()
+
+
+def test_a_book_goes_lower_over_the_caddy_where_the_carry_height_is_out_of_reach():
+    """The caddy's right compartment is 0.51 m from both waists; with the book held by its
+    top, the pose 7-15 cm over the caddy's top is out of reach, 3 cm over it is not: the
+    arm that holds the book places it itself, no handover (seed 0)."""
+    name = "libero_90/STUDY_SCENE2_pick_up_the_book_and_place_it_in_the_right_compartment"
+    env = GoalEnv(LIBERO / f"{name}_of_the_caddy.bddl", cameras=())
+    try:
+        obs, info = env.reset(seed=0)
+        expert = GoalExpert(env)
+        terminated = truncated = False
+        steps = 0
+        while not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step(expert.act(obs))
+            steps += 1
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert expert.side == "left"
+        assert not [w for w in expert.warnings if w.startswith("handed over")]
+        assert steps == 148
+    finally:
+        env.close()
