@@ -32,6 +32,7 @@ Usage::
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -78,6 +79,9 @@ HELD_RISE = 0.03
 IN_CLEARANCE = 0.03
 #: Least rise [m] of the lift (an object picked from a cabinet's top, above the carry height).
 LIFT_RISE = 0.05
+#: Lower lifts tried, evenly spaced down to :data:`LIFT_RISE`, when the straight lift to
+#: the carry height is out of reach (an object across the table's middle).
+LOW_LIFTS = 3
 #: Extra heights [m] tried, in order, above the support when the pose above it collides.
 PLACE_RAISE = (0.0, 0.04, 0.08)
 #: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
@@ -630,7 +634,17 @@ class GoalExpert(PickPlaceExpert):
             clearance = IN_CLEARANCE
         above = support_top + clearance + held
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
-        yield self._line(p_grasp, p_lift, rot, 0.0)
+        try:
+            up = self._line(p_grasp, p_lift, rot, 0.0)
+        except ExpertError:  # at the edge of reach: a lower lift, down to LIFT_RISE
+            up = None
+            for z in np.linspace(lift, float(p_grasp[2]) + LIFT_RISE, LOW_LIFTS + 1)[1:]:
+                with contextlib.suppress(ExpertError):
+                    up = self._line(p_grasp, np.array([p_grasp[0], p_grasp[1], z]), rot, 0.0)
+                    break
+            if up is None:
+                raise
+        yield up
         yield from self._settle()
         risen = object_box(w.model, w.data, body).bottom - box.bottom
         if risen < HELD_RISE:  # the object stayed behind: it slipped out of the fingers

@@ -207,3 +207,27 @@ def test_a_book_goes_lower_over_the_caddy_where_the_carry_height_is_out_of_reach
         assert steps == 148
     finally:
         env.close()
+
+
+def test_an_object_across_the_middle_is_lifted_lower_where_the_carry_height_is_out_of_reach():
+    """The lemon lies 9 cm right of the table's middle and the ramekin on the left: the left
+    arm takes it, and the straight lift to the carry height there is out of its reach (the
+    IK misses by 1.8 mm); a lower lift is not, and the lemon gets to the ramekin (seed 0)."""
+    name = "safety_hazard_avoidance/level_0/"
+    name += "pick_up_the_lemon_and_place_it_on_the_ramekin_with_the_stove_turned_on.bddl"
+    env = GoalEnv(TASKS / "vla_arena" / name, cameras=())
+    try:
+        obs, info = env.reset(seed=0)
+        expert = GoalExpert(env)
+        start = env.data.body("lemon_1").xpos.copy()
+        terminated = truncated = False
+        steps = 0
+        while not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step(expert.act(obs))
+            steps += 1
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert expert.side == "left" and start[0] > 0.05
+        assert steps == 165
+    finally:
+        env.close()
