@@ -8,7 +8,8 @@ closing axes and tilts) and plans, for each goal relation in source order:
   (``On a region``, ``In a site``), measured when that placement starts;
 * the **arm**: the one whose waist is in reach of both the mover and the place
   (:func:`choose_side`);
-* the **heights**: the lift takes the object's bottom ``CARRY_CLEARANCE`` above the table;
+* the **heights**: the lift takes the object's bottom ``CARRY_CLEARANCE`` above the table
+  (lower, down to :data:`LIFT_RISE`, where that is out of reach);
   the collision-checked carry (the held object checked too) ends that far above the
   support's top (:data:`HIGH_CLEARANCE` over a high support); the release puts it
   ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate); where the pose
