@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rsb_mj.errors import RsbError
+from rsb_mj.errors import RsbError, did_you_mean
 from rsb_mj.lang.a2a import A2A_SOURCES
 from rsb_mj.resources import tasks_dir
 
@@ -170,9 +170,11 @@ def get_suite(name: str) -> Suite:
     for suite in (*ALL_SUITES.values(), *A2A_SUITES.values()):
         if suite.name.lower() == key.lower():
             return suite
-    raise RsbError(
-        f"unknown suite {name!r}; valid choices: {', '.join([*ALL_SUITES, *A2A_SUITES])}"
-    )
+    named = [*ALL_SUITES, *A2A_SUITES]
+    groups = [g.replace("-l", "-L") for g in SUITE_GROUPS]
+    close = did_you_mean(key, [*named, *groups, *GOAL_SUITES])  # also what --suite takes
+    hint = f"; did you mean {close!r}?" if close else ""
+    raise RsbError(f"unknown suite {name!r}; valid choices: {', '.join(named)}{hint}")
 
 
 @dataclass(frozen=True)

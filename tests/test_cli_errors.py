@@ -208,3 +208,12 @@ def test_an_unwritable_rsb_mj_cache_is_an_error(read_only, monkeypatch, fresh_ca
     monkeypatch.setenv("RSB_MJ_CACHE", str(read_only))
     with pytest.raises(RsbError, match=rf"^RSB_MJ_CACHE={read_only}: cannot write the cache "):
         fresh_cache_root.cache_root()
+
+
+@pytest.mark.parametrize("flag", ["--connect-timeout", "--request-timeout", "--episode-timeout"])
+def test_an_infinite_timeout_is_refused(flag, tmp_path, capsys):
+    # 'inf' was accepted: a network call without a timeout
+    out = tmp_path / "run"
+    assert main([*EVAL, "--episodes", "1", flag, "inf", "--out", str(out)]) == 2
+    assert _err(capsys) == f"rsb eval: error: {flag} inf: must be a positive number of seconds\n"
+    assert not out.exists()

@@ -32,6 +32,27 @@ def test_unknown_suite_lists_the_valid_ones():
         get_suite("RSB-Algebra-4")
 
 
+@pytest.mark.parametrize(
+    ("given", "close"),
+    [("vla_arena", "vla-arena"), ("A2A-Colour", "A2A-Color"), ("all-L9", "all-L2"), ("Nope", "")],
+)
+def test_an_unknown_suite_names_the_closest_also_of_goal_suites_and_groups(
+    given, close, tmp_path, capsys
+):
+    # the valid choices list no goal suite or group: 'vla_arena' got no hint of 'vla-arena'
+    from rsb_mj.cli import main
+    from rsb_mj.suites import A2A_SUITES, ALL_SUITES
+
+    out = tmp_path / "run"
+    assert main(["eval", "--suite", given, "--policy", "noop", "--out", str(out)]) == 2
+    hint = f"; did you mean {close!r}?" if close else ""
+    assert capsys.readouterr().err == (
+        f"rsb eval: error: unknown suite {given!r}; valid choices: "
+        f"{', '.join([*ALL_SUITES, *A2A_SUITES])}{hint}\n"
+    )
+    assert not out.exists()
+
+
 def test_every_suite_task_file_ships():
     for suite in SUITES.values():
         assert suite.path.is_file(), suite.path

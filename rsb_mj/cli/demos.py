@@ -109,10 +109,12 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.datasets.demos import write_demos
     from rsb_mj.errors import RsbError
     from rsb_mj.suites import get_suite
-    from rsb_mj.tables.episode_source import is_task_file, label, task_path
+    from rsb_mj.tables.episode_source import is_task_file, label, load_problem
 
     if args.n < 1 or args.start < 0 or args.jobs < 1:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
+    if args.max_steps is not None and args.max_steps < 1:
+        raise RsbError("--max-steps must be at least 1")
     names = [*args.suite, *args.suites]
     goal_files, goal_names = _goal_inputs(names)
     if goal_files or goal_names:
@@ -122,15 +124,15 @@ def run(args: argparse.Namespace) -> int:
             f"give one suite or task file (got {len(names)}: {' '.join(names) or 'none'}); "
             "several only for goal task files and goal suites"
         )
-    if args.assets or args.max_steps:
+    (args.suite,) = names
+    suite = args.suite if is_task_file(args.suite) else get_suite(args.suite).name
+    load_problem(suite)  # a missing file, a syntax error or an unknown suite first
+    if args.assets is not None or args.max_steps is not None:
         raise RsbError(
             "--assets and --max-steps apply to goal tasks; question demonstrations run on "
             "rsb_mj's objects with the suite's step limit"
         )
-    (args.suite,) = names
-    task_path(args.suite)
-    suite = args.suite if is_task_file(args.suite) else get_suite(args.suite).name
-    cameras = tuple(c for c in args.cameras.split(",") if c)
+    cameras = _cameras(args)
     res = write_demos(
         suite,
         args.split,
@@ -157,6 +159,11 @@ def run(args: argparse.Namespace) -> int:
     return 3 if res["errors"] else 1 if res["failed"] else 0
 
 
+def _cameras(args: argparse.Namespace) -> tuple[str, ...]:
+    """The cameras ``--cameras`` names (none for ``''``)."""
+    return tuple(c for c in args.cameras.split(",") if c)
+
+
 def _goal_inputs(names: list[str]) -> tuple[list[str], list[str]]:
     """The goal task files (``.bddl`` without ``(:question ...)``) and goal suite names among
     ``names``."""
@@ -174,6 +181,7 @@ def _run_goal(
     from rsb_mj.cli.eval import _unbuildable
     from rsb_mj.datasets.goal_demos import write_goal_demos
     from rsb_mj.errors import RsbError
+    from rsb_mj.scene.assets import resolve_object_source
 
     if len(files) + len(suites) != len(names):
         others = [n for n in names if n not in files and n not in suites]
@@ -188,6 +196,7 @@ def _run_goal(
         )
     from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
 
+    resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
     tasks = list(files)
     skipped = []
     rows = {}  # a goal suite's file: the rows of its frozen train table
@@ -206,7 +215,7 @@ def _run_goal(
                 tasks.append(str(path))
                 rows[str(path)] = have
     tasks = list(dict.fromkeys(tasks))
-    cameras = tuple(c for c in args.cameras.split(",") if c)
+    cameras = _cameras(args)
     res = write_goal_demos(
         tasks,
         args.n,

@@ -306,6 +306,12 @@ def run(args: argparse.Namespace) -> int:
         args.tasks, args.suite, skipped = _goal_sources(args, goal_files, named)
         if args.out is not None:
             return _run(args, skipped)
+        if args.sealed:
+            raise EvalError(
+                "--sealed: a sealed run's records are signed to be verified after the run; "
+                "give --out DIR to keep them (without --out a goal run's records are removed "
+                "when it ends)"
+            )
         with tempfile.TemporaryDirectory(prefix="rsb-goal-") as tmp:
             args.out = Path(tmp)  # without --out, a goal run's records live for the run only
             try:
@@ -463,7 +469,13 @@ def _goal_sources(
 
     resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
     if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
-        args.episodes = GOAL_ROWS[args.split] - args.start if suites else 10
+        rows = GOAL_ROWS[args.split]
+        if suites and not 0 <= args.start < rows:  # else "--episodes -5", never given
+            raise EvalError(
+                f"--start {args.start}: the {goal_suite(suites[0]).name} {args.split} table has "
+                f"{rows} rows per task file (valid: 0..{rows - 1})"
+            )
+        args.episodes = rows - args.start if suites else 10
     files = [os.path.normpath(f) for f in files]
     skipped = []  # a suite's files rsb_mj cannot build, or short of rows: named, not run
     for name in suites:

@@ -64,8 +64,6 @@ def resolve_task(task: str) -> tuple[Path, str]:
 
 #: Image types ``-o`` may name (OpenCV encoders).
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
-#: Largest width or height of one view [px] (MuJoCo's offscreen buffer; 4K).
-MAX_SIDE = 4096
 
 
 def check_args(args: argparse.Namespace) -> None:
@@ -74,6 +72,9 @@ def check_args(args: argparse.Namespace) -> None:
     Raises:
         RsbError: naming the flag, the value and the valid range or choices.
     """
+    # deferred: rsb --help imports every command module, not MuJoCo
+    from rsb_mj.env.cameras import MAX_SIDE
+
     if args.seed < 0:
         raise RsbError(f"--seed {args.seed}: must be a non-negative integer")
     for flag, value in (("--width", args.width), ("--height", args.height)):

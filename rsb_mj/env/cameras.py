@@ -47,8 +47,13 @@ def _close_live_rigs() -> None:
         rig.close()
 
 
+#: Largest width or height of one view [px] (MuJoCo's offscreen buffer; 4K).
+MAX_SIDE = 4096
+
+
 def check_cameras(cameras: tuple[str, ...], width: int, height: int) -> None:
-    """Refuse camera names outside :data:`CAMERAS` and an image size [px] below 1x1.
+    """Refuse camera names outside :data:`CAMERAS` and an image size [px] outside 1x1 to
+    :data:`MAX_SIDE` x :data:`MAX_SIDE` (a larger offscreen buffer fails on every reset).
 
     Raises:
         EnvError: naming the unknown cameras and the valid choices, or the size.
@@ -56,8 +61,10 @@ def check_cameras(cameras: tuple[str, ...], width: int, height: int) -> None:
     unknown = [c for c in cameras if c not in CAMERAS]
     if unknown:
         raise EnvError(f"unknown cameras {unknown}; valid choices: {', '.join(CAMERAS)}")
-    if width < 1 or height < 1:
-        raise EnvError(f"image size {width}x{height}: width and height must be >= 1")
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+        raise EnvError(
+            f"image size {width}x{height}: width and height must be 1..{MAX_SIDE} pixels"
+        )
 
 
 class CameraRig:

@@ -272,6 +272,17 @@ class RunFolder:
         except OSError as exc:
             raise WriteError(f"{records}: cannot write ({exc.strerror or exc})") from None
 
+    def unstart(self) -> None:
+        """Undo a :meth:`prepare` that started the run (wrote ``run.json``) when the command
+        then stops before its first episode (a policy that fails its start-up check, a bad
+        video path, Ctrl-C): ``run.json`` and an empty records file go, so that the folder
+        does not fix settings no episode ran with. Call it with the folder locked."""
+        records = self.records_file
+        if records.is_file() and records.stat().st_size == 0:
+            records.unlink()
+        self.run_file.unlink(missing_ok=True)
+        self._raw, self._read_done = None, False
+
     def _check_settings(self, previous: dict[str, Any], settings: RunSettings) -> None:
         """Refuse ``settings`` other than those of the run description ``previous``."""
         run_file = self.run_file

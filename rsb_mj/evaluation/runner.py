@@ -50,7 +50,9 @@ instruction ablations.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import math
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -81,6 +83,7 @@ from rsb_mj.evaluation.worker import (
     run_job,
 )
 from rsb_mj.lang.files import allow_roots
+from rsb_mj.lock import LOCK_FILE
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.child import forbid_memory_access
@@ -258,8 +261,14 @@ class EvalConfig:
             raise EvalError(f"--tables {self.tables}: private tables hold eval rows only")
         if self.tables is not None:
             object.__setattr__(self, "sealed", True)  # a private draw is always sealed
+        _check_sandbox(self)
         if self.sealed:
             _check_sealed(self)
+        elif self.secret_file is not None:  # else the run went unsealed, its report refused
+            raise EvalError(
+                f"--secret-file {self.secret_file}: a secret is for sealed runs (--sealed, or "
+                "--tables DIR): add --sealed, or drop --secret-file for an ordinary run"
+            )
         for mode in self.instructions:
             if mode not in INSTRUCTION_MODES:
                 raise EvalError(
@@ -270,7 +279,7 @@ class EvalConfig:
             ("--request-timeout", self.request_timeout_s),
             ("--episode-timeout", self.episode_timeout_s),
         ):
-            if not value > 0:
+            if not 0 < value < math.inf:  # every network call has a timeout
                 raise EvalError(f"{flag} {value}: must be a positive number of seconds")
         if self.features:
             FeatureMode.parse(self.features)
@@ -307,6 +316,22 @@ def _check_names(policies: tuple[str, ...], names: tuple[str, ...]) -> None:
             raise EvalError(
                 f"--name {name!r}: that is another --policy's spec; choose another label"
             )
+
+
+def _check_sandbox(config: EvalConfig) -> None:
+    """Refuse a ``--sandbox-bind`` that is not there (the policy would miss it silently)
+    and sandbox settings with ``--no-sandbox`` (they would do nothing)."""
+    for path in config.sandbox_binds:
+        if not Path(path).exists():
+            raise EvalError(f"--sandbox-bind {path}: no such folder or file")
+    given = [flag for flag, on in (("--sandbox-bind", config.sandbox_binds),
+             ("--sandbox-network", config.sandbox_network),
+             ("--sandbox-gpu", config.sandbox_gpu)) if on]  # fmt: skip
+    if given and not config.sandbox:
+        raise EvalError(
+            f"{given[0]} with --no-sandbox: without the sandbox the policy reaches every "
+            "file, the network and the GPU; drop one of them"
+        )
 
 
 def _check_sealed(config: EvalConfig) -> None:
@@ -571,6 +596,17 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             os.environ[sandbox.ENV_VAR] = held
 
 
+def _remove_empty(path: Path) -> None:
+    """Remove the folder ``path`` a run created when it holds nothing but its lock file (a
+    run that stopped before its first episode); call it holding the lock, which stays held
+    on the removed file until released."""
+    lock_file = path / LOCK_FILE
+    if {p.name for p in path.iterdir()} <= {LOCK_FILE}:
+        lock_file.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # another run took the folder meanwhile
+            path.rmdir()
+
+
 def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
@@ -589,19 +625,28 @@ def _run_eval(
     if env_factory is None:
         env_factory = configured_env_factory(config)
     folder = RunFolder(config.out)
+    created = not folder.path.exists()
     lock = folder.lock("rsb eval")
+    started = not folder.run_file.exists()
     try:
-        folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
-        chain = [folder.verify(seal)] if seal else [""]  # a resume goes on from a valid chain
-        rows = range(config.start, config.start + config.episodes)
-        if config.tables is None:  # a private table asks each question once
-            for note in run_tasks.repeated_questions(sources, rows):
-                print(f"rsb eval: warning: {note}", file=sys.stderr)
-        _check_video_paths(jobs)
-        existing, todo = folder.resume(jobs, digests)
-        if seal is not None:
-            todo = sealed_order(todo, seal)
-        preflight(config, [job.policy for job in todo])
+        try:
+            folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
+            chain = [folder.verify(seal)] if seal else [""]  # a resume goes on from its chain
+            rows = range(config.start, config.start + config.episodes)
+            if config.tables is None:  # a private table asks each question once
+                for note in run_tasks.repeated_questions(sources, rows):
+                    print(f"rsb eval: warning: {note}", file=sys.stderr)
+            _check_video_paths(jobs)
+            existing, todo = folder.resume(jobs, digests)
+            if seal is not None:
+                todo = sealed_order(todo, seal)
+            preflight(config, [job.policy for job in todo])
+        except BaseException:  # no episode ran: leave the folder as the command found it
+            if started:
+                folder.unstart()
+                if created:
+                    _remove_empty(folder.path)
+            raise
         tally: dict[tuple[str, str], list[int]] = {}
         errors = [0]
         bar = progress(

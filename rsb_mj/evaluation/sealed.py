@@ -107,7 +107,13 @@ def read_seal(secret_file: Path, tables: Path | None = None) -> Seal:
     return Seal(secret)
 
 
-def _lines(path: Path) -> list[tuple[int, bytes]]:
+def complete_lines(path: Path) -> list[tuple[int, bytes]]:
+    """The numbered non-blank lines of ``path`` that end in a newline (a torn last line,
+    cut off mid-write, is not one: it is never signed), none for a missing file.
+
+    Raises:
+        EvalError: for a file that cannot be read.
+    """
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -127,7 +133,7 @@ def verify(path: Path, seal: Seal) -> str:
             or from another run or secret).
     """
     previous = ""
-    for number, line in _lines(path):
+    for number, line in complete_lines(path):
         try:
             row: Any = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -152,6 +158,7 @@ def verify(path: Path, seal: Seal) -> str:
 __all__ = [
     "SIGNATURE",
     "Seal",
+    "complete_lines",
     "read_seal",
     "sealed_order",
     "sign",

@@ -96,13 +96,14 @@ from vla_eval.render import configure_mujoco_render
 from vla_eval.specs import IMAGE_RGB, LANGUAGE, DimSpec
 from vla_eval.types import Action, EpisodeResult, Observation, Task
 
-from rsb_mj.atomic import atomic_write_text
+from rsb_mj.atomic import atomic_write_text, writable_folder
 from rsb_mj.datasets.lerobot import CONVENTION, MOTORS
+from rsb_mj.env.cameras import MAX_SIDE
 from rsb_mj.errors import EnvError, RsbError
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign_row
 from rsb_mj.policies.aloha_convention import get_convention
-from rsb_mj.scene.aloha import HOME_ARM
+from rsb_mj.scene.aloha import HOME_ARM, QUALITIES
 from rsb_mj.scoring.scorer import EpisodeScorer
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
@@ -149,6 +150,18 @@ def action_fault(action: Any) -> str | None:
     return None
 
 
+def check_images(width: int, height: int, quality: str) -> None:
+    """Refuse an image size [px] or render quality the env would refuse at every reset.
+
+    Raises:
+        RsbError: naming the param and the valid range or choices.
+    """
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+        raise RsbError(f"width {width}, height {height}: each must be 1..{MAX_SIDE} pixels")
+    if quality not in QUALITIES:
+        raise RsbError(f"quality {quality!r}; valid choices: {', '.join(QUALITIES)}")
+
+
 def sealed_params(
     sealed: bool, outcomes: str | None, secret_file: str | None, tables: str | None = None
 ) -> Seal | None:
@@ -175,7 +188,11 @@ def sealed_params(
         raise RsbError("secret_file: PATH is for sealed runs (sealed: true, or tables:)")
     if not sealed or not secret_file:
         return None
-    return read_seal(Path(secret_file), Path(tables) if tables else None)
+    seal = read_seal(Path(secret_file), Path(tables) if tables else None)
+    if Path(outcomes).is_dir():  # else the run's outcomes are lost at its end
+        raise RsbError(f"outcomes: {outcomes} is a folder; name the JSON Lines file to write")
+    writable_folder(Path(outcomes).parent, "the outcomes (outcomes:)")
+    return seal
 
 
 def config_path(suite: str) -> Path:
@@ -238,6 +255,7 @@ class RsbBenchmark(StepBenchmark):
     ) -> None:
         super().__init__()
         self.suite = get_suite(suite)
+        check_images(width, height, quality)
         if split not in SPLITS:
             raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
 

@@ -70,11 +70,15 @@ from rsb_mj.integrations.vla_eval import (
     VIDEO_CAMERA,
     RsbBenchmark,
     action_fault,
+    check_images,
     sealed_params,
 )
 from rsb_mj.lang.goal_task import load_goal_task
+from rsb_mj.perturb.language import check_level as check_language_level
+from rsb_mj.perturb.visual import check_level as check_visual_level
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.resources import tasks_dir
+from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES, goal_suite
 from rsb_mj.tables.goal import GOAL_ROWS, file_rows, short_files, task_key
@@ -174,6 +178,10 @@ class GoalBenchmark(RsbBenchmark):
             raise RsbError("name a goal suite (suite: vla-arena-l0) or task files (files: [...])")
         if start < 0 or max_steps < 1:
             raise RsbError(f"start {start}, max_steps {max_steps}: need start >= 0, max_steps >= 1")
+        check_images(width, height, quality)
+        check_visual_level(visual_level)
+        check_language_level(language_level)
+        resolve_object_source(assets)  # a missing folder stops here, not at every episode
         if split not in SPLITS:
             raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
         self.skipped: list[str] = []

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from rsb_mj.errors import EvalError, RsbError
 from rsb_mj.evaluation.metrics import nsg, wilson
-from rsb_mj.evaluation.sealed import SIGNATURE, Seal, verify
+from rsb_mj.evaluation.sealed import SIGNATURE, Seal, complete_lines, verify
 
 
 @dataclass(frozen=True)
@@ -159,10 +159,15 @@ def _outcome_rows(path: Path, seal: Seal) -> list[dict]:
     if not path.is_file():
         raise EvalError(f"{path}: no such outcomes file")
     verify(path, seal)
+    data = path.read_bytes()
+    if data.rsplit(b"\n", 1)[-1].strip():  # verify checks complete lines only
+        number = data.count(b"\n") + 1
+        raise EvalError(
+            f"{path}:{number}: not a signed outcome: the last line has no "
+            "newline (the benchmark writes whole lines at once: it was cut off or added by hand)"
+        )
     rows = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, line in complete_lines(path):  # the lines verify checked, no torn last one
         row = json.loads(line)
         row.pop(SIGNATURE, None)
         if set(row) not in (OUTCOME_KEYS, GOAL_OUTCOME_KEYS):

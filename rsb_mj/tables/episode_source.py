@@ -101,6 +101,8 @@ def task_path(source: str) -> Path:
         return path
     if is_task_file(source):
         path = Path(source)
+        if path.is_dir():  # a folder named *.bddl
+            raise EvalError(f"task file {source!r} is a folder; name the .bddl file in it")
         if not path.is_file():
             raise EvalError(f"task file {source!r} not found")
         return path

@@ -124,6 +124,31 @@ def test_goal_and_question_inputs_are_not_mixed_and_question_flags_are_refused(t
     assert not (tmp_path / "x").exists()
 
 
+def test_bad_flags_are_refused_before_any_episode(tmp_path, capsys):
+    # each was accepted: --max-steps 0 ran without a limit, a missing --assets or a 10^5 px
+    # image failed every episode (exit 3, "rerun to retry"), and a goal file with a syntax
+    # error or an unknown suite with --max-steps was told that --max-steps is for goal tasks
+    out = tmp_path / "x"
+    bad = tmp_path / "bad.bddl"
+    bad.write_text(APPLE.read_text().replace("(:goal", "(:goal ((", 1))
+    cases = [
+        (["--max-steps", "0"], "--max-steps must be at least 1"),
+        (["--max-steps", "-5"], "--max-steps must be at least 1"),
+        (["--assets", str(tmp_path / "none")],
+         f"--assets: {tmp_path / 'none'} is not a folder (a LIBERO / VLA-Arena assets/ folder)"),
+        (["--height", "100000"],
+         "image size 320x100000: width and height must be 1..4096 pixels"),
+    ]  # fmt: skip
+    for extra, message in cases:
+        assert main(["demos", str(APPLE), "-n", "1", "-o", str(out), *extra]) == 2
+        assert capsys.readouterr().err == f"rsb demos: error: {message}\n"
+    assert main(["demos", str(bad), "--max-steps", "9", "-n", "1", "-o", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(f"rsb demos: error: {bad}:")
+    assert main(["demos", "--suite", "vla_arena", "--max-steps", "9", "-o", str(out)]) == 2
+    assert capsys.readouterr().err.startswith("rsb demos: error: unknown suite 'vla_arena'; ")
+    assert not out.exists()
+
+
 def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
     """``rsb demos --suite vla-arena-l0 --format lerobot``, the suite narrowed to one shipped
     file: its episodes are the rows of the file's frozen train table and carry the suite's

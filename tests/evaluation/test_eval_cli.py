@@ -7,6 +7,7 @@ policies; short step limits where the policy cannot succeed anyway), about 30 s 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import shlex
 import signal
@@ -207,6 +208,72 @@ def test_server_down_fails_fast_with_no_record_then_up_completes(tmp_path, capsy
     (m,) = summarize(read_records(out / RECORDS_FILE))
     assert (m.policy, m.episodes, m.errors) == (spec, 2, 0)
     assert len(server.seen) == 2
+
+
+def test_a_run_stopped_before_its_first_episode_fixes_no_settings(tmp_path, capsys):
+    # a server that is down fails the start-up check after run.json was written: the folder
+    # then held --visual-level 0 and refused the next command's --visual-level 1
+    from rsb_mj.cli import main
+
+    out, port = tmp_path / "run", _free_port()
+    argv = ["eval", "--suite", "RSB-Math-4", "--episodes", "1", "--max-steps", "3", "--workers",
+            "1", "--no-progress", "--out", str(out)]  # fmt: skip
+    down = [*argv, "--policy", f"openpi:127.0.0.1:{port}", "--connect-timeout", "0.5"]
+    assert main(down) == 2
+    assert capsys.readouterr().err.startswith(
+        f"rsb eval: error: openpi server ws://127.0.0.1:{port}: cannot connect"
+    )
+    assert not out.exists()  # the folder it created is gone
+    out.mkdir()
+    assert main(down) == 2
+    assert sorted(p.name for p in out.iterdir()) == [".rsb.lock"]  # a folder it found stays
+    assert main([*argv, "--policy", "noop", "--visual-level", "1"]) == 0
+    capsys.readouterr()
+    assert main([*down, "--visual-level", "1"]) == 2  # a started run keeps what it has
+    assert "cannot connect" in capsys.readouterr().err
+    assert json.loads((out / "run.json").read_text())["visual_level"] == 1
+    assert len(read_records(out / RECORDS_FILE)) == 1
+
+
+def test_a_secret_without_sealed_is_refused(tmp_path, capsys):
+    # it ran unsealed and printed 'rsb report OUT --secret-file F', which then refused the
+    # run as 'not a sealed run'
+    from rsb_mj.cli import main
+
+    secret, out = tmp_path / "secret.txt", tmp_path / "run"
+    secret.write_text("x" * 32)
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--episodes", "1",
+            "--secret-file", str(secret), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"rsb eval: error: --secret-file {secret}: a secret is for sealed runs (--sealed, or "
+        "--tables DIR): add --sealed, or drop --secret-file for an ordinary run\n"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--sandbox-bind", "{tmp}/none"], "--sandbox-bind {tmp}/none: no such folder or file"),
+        (["--no-sandbox", "--sandbox-gpu"],
+         "--sandbox-gpu with --no-sandbox: without the sandbox the policy reaches every file, "
+         "the network and the GPU; drop one of them"),
+        (["--no-sandbox", "--sandbox-bind", "{tmp}"],
+         "--sandbox-bind with --no-sandbox: without the sandbox the policy reaches every "
+         "file, the network and the GPU; drop one of them"),
+    ],
+)  # fmt: skip
+def test_sandbox_flags_that_would_do_nothing_are_refused(extra, message, tmp_path, capsys):
+    # each was accepted silently: the policy then missed its checkpoint, or ran unconfined
+    from rsb_mj.cli import main
+
+    out = tmp_path / "run"
+    extra = [e.format(tmp=tmp_path) for e in extra]
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--out", str(out), *extra]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"rsb eval: error: {message.format(tmp=tmp_path)}\n"
+    assert not out.exists()
 
 
 def test_a_policys_own_faults_are_listed_and_scored_not_retried(tmp_path, capsys, monkeypatch):

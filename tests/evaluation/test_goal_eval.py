@@ -365,3 +365,16 @@ def test_a_goal_suite_file_runs_its_train_rows(tmp_path, capsys):
     assert rc == 0
     (record,) = read_records(out / RECORDS_FILE)
     assert (record.suite, record.split, record.index, record.seed) == (source, "train", 3, 100003)
+
+
+def test_a_goal_suite_start_beyond_its_table_names_start(tmp_path, capsys):
+    # without --episodes the rows to the table's end were 20 - 25: '--episodes -5', never given
+    out = tmp_path / "run"
+    argv = ["eval", "--suite", "vla-arena-l0", "--policy", "noop", "--split", "train",
+            "--start", "25", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "rsb eval: error: --start 25: the vla-arena-l0 train table has 20 rows per task file "
+        "(valid: 0..19)\n"
+    )
+    assert not out.exists()

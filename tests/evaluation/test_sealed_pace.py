@@ -239,6 +239,12 @@ def test_rsb_eval_sealed_runs_a_goal_file_and_rsb_report_verifies_it(tmp_path, c
     argv = ["eval", str(LEMON), "--policy", "expert", "--policy", "noop", "--episodes", "1",
             "--max-steps", str(GOAL_STEPS), "-j", "1", "--sealed", "--secret-file",
             str(secret), "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main([*argv[: argv.index("--out")], "--no-progress"]) == 2  # records to keep
+    assert capsys.readouterr().err == (
+        "rsb eval: error: --sealed: a sealed run's records are signed to be verified after "
+        "the run; give --out DIR to keep them (without --out a goal run's records are removed "
+        "when it ends)\n"
+    )
     assert main(argv) == 0
     lines = [json.loads(line) for line in (out / RECORDS_FILE).read_text().splitlines()]
     got = {r["policy"]: (r["termination"], r["success_step"], r["steps"], r["cost"]) for r in lines}

@@ -45,6 +45,12 @@ def test_rsb_eval_runs_a_beyond_blocks_task_file_and_reports_its_hash(tmp_path, 
 def test_a_path_that_is_not_a_task_file_is_refused(tmp_path, capsys):
     assert main(["eval", "tasks/nothing.bddl", "--policy", "noop", "--out", str(tmp_path)]) == 2
     assert "task file 'tasks/nothing.bddl' not found" in capsys.readouterr().err
+    folder = tmp_path / "x.bddl"  # was 'not found' too
+    folder.mkdir()
+    assert main(["eval", str(folder), "--policy", "noop", "--out", str(tmp_path / "r")]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb eval: error: task file '{folder}' is a folder; name the .bddl file in it\n"
+    )
 
 
 @pytest.mark.slow  # two expert episodes, ~35 s

@@ -74,6 +74,10 @@ def test_shuffle_seed_draws_the_rows_in_a_secret_order():
         ({"suite": "RSB-Math-5"}, r"unknown suite 'RSB-Math-5'; valid choices: RSB-Math-4"),
         ({"split": "test"}, r"unknown split 'test'; valid choices: train, eval"),
         ({"start": 500}, r"start 500: the RSB-Math-4 eval table has rows 0\.\.499"),
+        # these three were accepted and failed every episode's reset
+        ({"width": 0}, r"^width 0, height 240: each must be 1\.\.4096 pixels$"),
+        ({"height": 10**5}, r"^width 320, height 100000: each must be 1\.\.4096 pixels$"),
+        ({"quality": "ultra"}, r"^quality 'ultra'; valid choices: fast, full$"),
     ],
 )
 def test_bad_params_are_refused(kwargs, message):
@@ -464,6 +468,20 @@ def test_a_sealed_run_orders_its_rows_by_the_secret_as_rsb_eval_does(tmp_path, s
         _sealed(tmp_path, secret, shuffle_seed=7)
 
 
+def test_outcomes_that_cannot_be_written_are_refused_before_the_run(tmp_path, secret):
+    # they were written at cleanup: a folder or an unwritable place lost the whole run's
+    folder = tmp_path / "out"
+    folder.mkdir()
+    with pytest.raises(RsbError, match=rf"^outcomes: {folder} is a folder; name the JSON "):
+        RsbBenchmark("RSB-Math-4", sealed=True, outcomes=str(folder), secret_file=str(secret))
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(RsbError, match=rf"^{blocker}: cannot write the outcomes \(outcomes:\)"):
+        RsbBenchmark(
+            "RSB-Math-4", sealed=True, outcomes=str(blocker / "o.jsonl"), secret_file=str(secret)
+        )
+
+
 def test_the_results_reader_verifies_the_outcomes_and_refuses_an_edited_line(
     tmp_path, secret, capsys
 ):
@@ -487,6 +505,16 @@ def test_the_results_reader_verifies_the_outcomes_and_refuses_an_edited_line(
         "removed lines before it, or comes from another run or secret; the run cannot be "
         "reported\n"
     )
+    # a forged line without a newline was counted unsigned (verify checks whole lines)
+    outcomes.write_text("\n".join([*lines, json.dumps(forged | {"signature": "x"})]))
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"error: {outcomes}:4: not a signed outcome: the last line has no newline (the "
+        "benchmark writes whole lines at once: it was cut off or added by hand)\n"
+    )
+    outcomes.write_bytes(b"\xff\xfe\x00")  # was a UnicodeDecodeError traceback
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith(f"error: {outcomes}:1: not a signed outcome")
     outcomes.write_text("\n".join([lines[0], lines[2]]) + "\n")  # a line removed
     assert main(args) == 2
     assert f"{outcomes}:2: the record's signature does not match" in capsys.readouterr().err

@@ -144,6 +144,15 @@ def test_bad_goal_params_are_refused():
         GoalBenchmark("vla-arena-l0", split="test")
     with pytest.raises(RsbError, match=r"start 5: the vla-arena-l0 eval table has rows 0\.\.4"):
         GoalBenchmark("vla-arena-l0", start=5)
+    # these were accepted and failed every episode's reset
+    with pytest.raises(RsbError, match=r"^visual_level 7: valid choices: 0, 1, 2, 3, 4$"):
+        GoalBenchmark("vla-arena-l0", visual_level=7)
+    with pytest.raises(RsbError, match=r"^language_level -1: valid choices: 0, 1, 2, 3, 4$"):
+        GoalBenchmark("vla-arena-l0", language_level=-1)
+    with pytest.raises(RsbError, match=r"^width 320, height 0: each must be 1\.\.4096 pixels$"):
+        GoalBenchmark("vla-arena-l0", height=0)
+    with pytest.raises(RsbError, match=r"^--assets: /nonexistent is not a folder"):
+        GoalBenchmark("vla-arena-l0", assets="/nonexistent")
     stove = str(DATA / "libero/libero_goal/turn_on_the_stove.bddl")
     with pytest.raises(TaskError, match=r"rsb_mj cannot build this scene \(tier B2\)"):
         GoalBenchmark(files=[stove])

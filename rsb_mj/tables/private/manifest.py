@@ -66,6 +66,11 @@ def read_private(folder: Path) -> PrivateManifest:
             ``private`` block) or a malformed one.
     """
     path = Path(folder) / MANIFEST
+    if Path(folder).exists() and not Path(folder).is_dir():
+        raise EpisodeError(
+            f"{folder}: not a folder; private tables are the folder rsb episodes build SUITE "
+            "--private --secret-file FILE -o DIR wrote"
+        )
     try:
         data = path.read_bytes()
     except OSError:

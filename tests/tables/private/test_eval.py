@@ -208,3 +208,17 @@ def test_rsb_eval_on_private_tables_names_the_report_command_with_its_secret(
         f"records: {out / 'episodes.jsonl'}; report: rsb report {out} --secret-file {secret_file}"
     )
     assert main(["report", str(out), "--stdout", "--secret-file", str(secret_file)]) == 0
+
+
+def test_tables_that_are_a_file_say_so(tmp_path, secret_file, capsys):
+    # the message was 'FILE/manifest.json: no private manifest; draw tables with: ... -o FILE'
+    given, out = tmp_path / "tables.jsonl", tmp_path / "run"
+    given.write_text("{}\n")
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--tables", str(given),
+            "--secret-file", str(secret_file), "--out", str(out)]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"rsb eval: error: {given}: not a folder; private tables are the folder rsb episodes "
+        "build SUITE --private --secret-file FILE -o DIR wrote"
+    )  # after the fixture secret's warning (mode 0644)
+    assert not out.exists()
