@@ -8,10 +8,17 @@ closing axes and tilts) and plans, for each goal relation in source order:
   (``On a region``, ``In a site``), measured when that placement starts;
 * the **arm**: the one whose waist is in reach of both the mover and the place
   (:func:`choose_side`);
-* the **heights**: the lift takes the object's bottom ``CARRY_CLEARANCE`` above the table;
+* the **heights**: the lift takes the object's bottom ``CARRY_CLEARANCE`` above the table
+  (lower, down to :data:`LIFT_RISE`, where that is out of reach);
   the collision-checked carry (the held object checked too) ends that far above the
   support's top (:data:`HIGH_CLEARANCE` over a high support); the release puts it
-  ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate);
+  ``RELEASE_HEIGHT`` above the support's top (a cabinet, a shelf, a plate); where the pose
+  above is out of reach, :data:`LOW_CLEARANCES` over the support are tried;
+* the **handover**, only when even those are out of the holding arm's reach and the other
+  arm reaches one (:meth:`GoalExpert._handover`): the holding arm sets the mover down on a
+  free spot of the table in both arms' reach, lets go and goes home; the other arm takes it
+  where the first one did and places it (:meth:`GoalExpert._relay`). Every placement that
+  succeeds without one keeps its motions;
 * the **hazards**: the objects the task's ``:cost`` names keep their clearance
   (:mod:`rsb_mj.expert.hazards`), the mover and its riders excepted: what stands on or in
   the mover at ``:init`` (:func:`riders`, VLA-Arena's water balls in a mug) moves with it, so
@@ -26,6 +33,7 @@ Usage::
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -41,6 +49,7 @@ from rsb_mj.expert.grasp import (
     TIP_CLEARANCE,
     TIP_PAST_TCP,
     object_box,
+    plan_top_down,
     top_down_rotation,
 )
 from rsb_mj.expert.hazards import hazard_clearances
@@ -71,6 +80,9 @@ HELD_RISE = 0.03
 IN_CLEARANCE = 0.03
 #: Least rise [m] of the lift (an object picked from a cabinet's top, above the carry height).
 LIFT_RISE = 0.05
+#: Lower lifts tried, evenly spaced down to :data:`LIFT_RISE`, when the straight lift to
+#: the carry height is out of reach (an object across the table's middle).
+LOW_LIFTS = 3
 #: Extra heights [m] tried, in order, above the support when the pose above it collides.
 PLACE_RAISE = (0.0, 0.04, 0.08)
 #: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
@@ -100,6 +112,17 @@ INSERT_RELEASE = 1.0
 #: Drops [m] of the open gripper tried, largest first, before it backs out of a slot: its
 #: lower finger, outside the opening, off the mover's end that overhangs the board.
 INSERT_DROPS = (0.015, 0.01, 0.005)
+#: Clearances [m] of the mover's bottom over the support's top tried, in order, when the
+#: pose above the place at the carry clearance is out of the arm's reach (a bowl on a
+#: cabinet, a book over the caddy's far compartment): by the arm holding the mover, else,
+#: after a handover (:meth:`GoalExpert._relay`), by the other one.
+LOW_CLEARANCES = (0.03, 0.02)
+#: Where the handover spot may lie: each waist this far from it or farther, and this far
+#: or nearer [m] (inside both arms' reach annulus, with a margin).
+HANDOVER_NEAR, HANDOVER_FAR = 0.25, 0.50
+#: Grid step [m] of the handover spots tried on the table, and the free margin [m] around
+#: the mover's footprint there (rays straight down must meet the table top).
+HANDOVER_STEP, HANDOVER_MARGIN = 0.03, 0.04
 
 
 @dataclass(frozen=True)
@@ -229,6 +252,12 @@ class GoalExpert(PickPlaceExpert):
         self.placements: tuple[Relation, ...] = placement_order(task.goal, task.init)
         #: Geom ids of the objects riding on the current mover (:func:`riders`).
         self._rider_geoms: set[int] = set()
+        #: True while the arm that was handed the mover places it (:meth:`_relay`).
+        self._handed = False
+        #: Where the last grasp took the mover: the TCP in the mover's frame [m].
+        self._grasp_local: np.ndarray | None = None
+        #: Geom id -> clearance [m] of the hazards the current mover keeps clear of.
+        self._hazards: dict[int, float] = {}
 
     def _start(self) -> None:
         u = self.env.unwrapped
@@ -271,6 +300,8 @@ class GoalExpert(PickPlaceExpert):
         if self._rim(self.mover) is not None:
             return self._rim_grasp()
         handle = self._handle(self.mover)
+        if self._handed and handle is None and self._grasp_local is not None:
+            return self._regrasp()
         if handle is not None:
             try:
                 return super()._grasp_pose()
@@ -282,6 +313,20 @@ class GoalExpert(PickPlaceExpert):
             if "wide at its narrowest" not in str(exc):
                 raise
             return self._rim_grasp()
+
+    def _regrasp(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(TCP position, rotation, pre-grasp joints) of the receiving arm's top-down grasp
+        of a handed-over mover (:meth:`_relay`): at the point of the mover where the first
+        arm took it (a round object turned in the fingers would be taken above its middle by
+        a grasp from its tilted box's top), closing across its slice there."""
+        w = self.world
+        assert self._grasp_local is not None
+        bid = w.model.body(self.mover).id
+        p = w.data.xpos[bid] + w.data.xmat[bid].reshape(3, 3) @ self._grasp_local
+        plan = plan_top_down(
+            w.model, w.data, self.mover, w.table_top_z, min_overlap=self.top_down_overlap
+        )
+        return self._best_grasp([(p, c[:2]) for c in plan.closings], "top-down")
 
     def _rim(self, body: str) -> tuple[np.ndarray, float, float, np.ndarray | None] | None:
         """The rim of ``body`` when it is a hollow stand-in (a bowl, a mug): its axis's
@@ -560,6 +605,8 @@ class GoalExpert(PickPlaceExpert):
             self._rider_geoms = {g for b in sorted(on_it) for g in w.body_geoms(b)}
             mover_geoms = set(w.body_geoms(rel.mover)) | self._rider_geoms
             hazards = {g: c for g, c in w.hazards.items() if g not in mover_geoms}
+            self._hazards = hazards
+            self._handed = False
             if self.safe:
                 self.arm.checker.keep_clear(hazards)
             else:
@@ -575,6 +622,8 @@ class GoalExpert(PickPlaceExpert):
         obj_geoms = w.body_geoms(body)
         # held: the TCP height above the held object's bottom
         p_grasp, rot, box, held = yield from self._close_on(body)
+        bid = w.model.body(body).id
+        self._grasp_local = w.data.xmat[bid].reshape(3, 3).T @ (p_grasp - w.data.xpos[bid])
         # up to the carry height over the table, and at least LIFT_RISE up from a fixture
         lift = max(w.table_top_z + CARRY_CLEARANCE + held, float(p_grasp[2]) + LIFT_RISE)
         slot = self._slot(rel)
@@ -586,7 +635,17 @@ class GoalExpert(PickPlaceExpert):
             clearance = IN_CLEARANCE
         above = support_top + clearance + held
         p_lift = np.array([p_grasp[0], p_grasp[1], lift])
-        yield self._line(p_grasp, p_lift, rot, 0.0)
+        try:
+            up = self._line(p_grasp, p_lift, rot, 0.0)
+        except ExpertError:  # at the edge of reach: a lower lift, down to LIFT_RISE
+            up = None
+            for z in np.linspace(lift, float(p_grasp[2]) + LIFT_RISE, LOW_LIFTS + 1)[1:]:
+                with contextlib.suppress(ExpertError):
+                    up = self._line(p_grasp, np.array([p_grasp[0], p_grasp[1], z]), rot, 0.0)
+                    break
+            if up is None:
+                raise
+        yield up
         yield from self._settle()
         risen = object_box(w.model, w.data, body).bottom - box.bottom
         if risen < HELD_RISE:  # the object stayed behind: it slipped out of the fingers
@@ -602,20 +661,32 @@ class GoalExpert(PickPlaceExpert):
         yaws = self._site_yaws(rel, box)
         # the carried object keeps clear of the fixtures, the support and the hazards
         arm.checker.carry(w.model.body(body).id, w.data)
+        handover = None
         try:
-            for extra in PLACE_RAISE:  # a held object hanging tilted needs more room
+            heights = [above + extra for extra in PLACE_RAISE]
+            # then lower over the support, as far as the arm reaches
+            low = [support_top + c + held for c in LOW_CLEARANCES]
+            heights += [h for h in low if h < above - 1e-6]
+            for k, height in enumerate(heights):  # one hanging tilted needs more room
                 try:
                     p_above, rot, q_above = self._place_pose(
-                        box.center[:2] - tcp[:2], rot, above + extra, yaws
+                        box.center[:2] - tcp[:2], rot, height, yaws
                     )
                     break
                 except ExpertError:
-                    if extra == PLACE_RAISE[-1]:
+                    if k < len(heights) - 1:
+                        continue
+                    handover = None if self._handed else self._handover(rel, support_top, held)
+                    if handover is None:
                         raise
-            riding = (*obj_geoms, *sorted(self._rider_geoms))  # they move with the mover
-            carry = self._move_joint(q_above, 0.0, allowed=riding)
+            if handover is None:
+                riding = (*obj_geoms, *sorted(self._rider_geoms))  # they move with the mover
+                carry = self._move_joint(q_above, 0.0, allowed=riding)
         finally:
             arm.checker.carry(None)
+        if handover is not None:  # the other arm places it: hand it over on the table
+            yield from self._relay(rel, handover, box, tcp, rot, held, support_top, rest)
+            return
         yield carry
         yield from self._settle()
         self.phase = "lower"
@@ -633,6 +704,131 @@ class GoalExpert(PickPlaceExpert):
             self.warnings.append(f"retreat: {exc}")
         self.phase = "home"
         yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)
+
+    def _handover(self, rel: Relation, support_top: float, held: float) -> np.ndarray | None:
+        """Where the arm holding the mover puts it down for the other arm when it cannot
+        reach above ``rel``'s place itself (world xy [m]): a free spot on the table in both
+        arms' reach (:data:`HANDOVER_NEAR`, :data:`HANDOVER_FAR`), nearest the middle between
+        the mover and the place; None when the other arm cannot reach above the place either
+        (a top-down gripper :data:`LOW_CLEARANCES` over ``support_top``, the TCP
+        ``held`` [m] above the mover's bottom) or no spot is free."""
+        w = self.world
+        other = self._arms[next(s for s in SIDES if s != self.side)]
+        place = w.zone_center[:2].copy()
+        q0 = other.q(w.data)
+        reach = False
+        for c in LOW_CLEARANCES:
+            z = support_top + c + held
+            for yaw in np.arange(6) * np.pi / 6:
+                rot = top_down_rotation(np.array([np.cos(yaw), np.sin(yaw), 0.0]), 0.0)
+                try:
+                    other.ik.solve(np.array([place[0], place[1], z]), rot, q0=q0, rng=self._rng)
+                except ExpertError:
+                    continue
+                reach = True
+                break
+            if reach:
+                break
+        if not reach:
+            return None
+        box = object_box(w.model, w.data, rel.mover)
+        radius = float(np.hypot(box.half[0], box.half[1])) + HANDOVER_MARGIN
+        mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
+        middle = 0.5 * (mover_xy + place)
+        spots = []
+        for x in np.arange(-0.2, 0.2 + 1e-9, HANDOVER_STEP):
+            for y in np.arange(-0.35, 0.35 + 1e-9, HANDOVER_STEP):
+                xy = np.array([x, y])
+                d = [float(np.linalg.norm(xy - np.asarray(ARM_BASE_XY[s]))) for s in SIDES]
+                if min(d) >= HANDOVER_NEAR and max(d) <= HANDOVER_FAR:
+                    spots.append(xy)
+        spots.sort(key=lambda xy: float(np.linalg.norm(xy - middle)))
+        for xy in spots:
+            if self._table_free(xy, radius, rel.mover):
+                return xy
+        return None
+
+    def _table_free(self, xy: np.ndarray, radius: float, mover: str) -> bool:
+        """Whether rays straight down at world ``xy`` and on a circle of ``radius`` [m]
+        around it meet the table top first (the robot and ``mover`` looked through)."""
+        w = self.world
+        waist = int(w.model.jnt_bodyid[w.model.joint(self.arm.joints[0]).id])
+        robot = int(w.model.body_rootid[waist])
+        skip = {robot, int(w.model.body(mover).id)}
+        geomid = np.zeros(1, dtype=np.int32)
+        down = np.array([0.0, 0.0, -1.0])
+        offsets = [np.zeros(2)] + [
+            radius * np.array([np.cos(a), np.sin(a)]) for a in np.arange(12) * np.pi / 6
+        ]
+        for off in offsets:
+            p = np.array([xy[0] + off[0], xy[1] + off[1], w.table_top_z + 0.6])
+            for _ in range(8):
+                dist = mujoco.mj_ray(w.model, w.data, p, down, None, 1, -1, geomid)
+                g = int(geomid[0])
+                if g < 0 or dist < 0:
+                    return False
+                body = int(w.model.geom_bodyid[g])
+                p = p + (float(dist) + 1e-4) * down
+                if int(w.model.body_rootid[body]) in skip or body in skip:
+                    continue
+                break
+            if abs(float(p[2]) - w.table_top_z) > 0.003:
+                return False
+        return True
+
+    def _relay(
+        self,
+        rel: Relation,
+        spot: np.ndarray,
+        box: Any,
+        tcp: np.ndarray,
+        rot: np.ndarray,
+        held: float,
+        support_top: float,
+        rest: float,
+    ) -> Iterator[list[np.ndarray]]:
+        """Hand the held mover to the other arm through the table: carry it to ``spot``
+        (world xy [m], :meth:`_handover`), set it down, let go and go home; then the other
+        arm picks it up there and places it (:meth:`_one`, lower over the support when it
+        must). ``box``, ``tcp``, ``rot``: the mover's box, the TCP and its rotation as
+        lifted; ``held``: the TCP height over the mover's bottom [m]."""
+        w, arm = self.world, self.arm
+        body = self.mover
+        obj_geoms = w.body_geoms(body)
+        place = w.zone_center.copy()
+        self.phase = "handover"
+        w.zone_center = np.array([spot[0], spot[1], w.table_top_z])
+        arm.checker.carry(w.model.body(body).id, w.data)
+        try:
+            p_above, rot, q_above = self._place_pose(
+                box.center[:2] - tcp[:2], rot, w.table_top_z + CARRY_CLEARANCE + held
+            )
+            riding = (*obj_geoms, *sorted(self._rider_geoms))
+            carry = self._move_joint(q_above, 0.0, allowed=riding)
+        finally:
+            arm.checker.carry(None)
+        yield carry
+        yield from self._settle()
+        p_down = p_above.copy()
+        p_down[2] = w.table_top_z + RELEASE_HEIGHT + held
+        yield self._line(p_above, p_down, rot, 0.0)
+        yield from self._settle()
+        yield from self._grip(1.0)
+        try:
+            yield self._line(p_down, p_down + np.array([0.0, 0.0, RETREAT_HEIGHT]), rot, 1.0)
+        except ExpertError as exc:
+            self.warnings.append(f"handover retreat: {exc}")
+        yield self._move_joint(np.asarray(HOME_ARM, float), 1.0)
+        yield from self._settle()
+        # the other arm takes over; this one holds its home pose
+        self._rest[arm.offset : arm.offset + 6] = self._target_q
+        self._use(next(s for s in SIDES if s != self.side))
+        if self.safe:
+            self.arm.checker.keep_clear(self._hazards)
+        w.zone_center = place
+        self._handed = True
+        self.warnings.append(f"handed over to the {self.side} arm at {np.round(spot, 3).tolist()}")
+        yield from self._one(rel, support_top, rest)
 
     def _insert_poses(
         self, slot: Slot

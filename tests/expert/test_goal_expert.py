@@ -150,3 +150,84 @@ def test_a_book_goes_in_level_onto_the_shelf_board():
         assert book.xpos[2] == pytest.approx(0.8595 + 0.014, abs=0.004)  # on the middle board
     finally:
         env.close()
+
+
+TOMATO_ON_CABINET = (
+    "robustness_static_distractors/level_2/"
+    "pick_the_tomato_on_the_table_and_place_it_on_the_bowl.bddl"
+)
+
+
+def test_an_object_only_the_other_arm_can_place_is_handed_over_on_the_table():
+    """The tomato lies at the right arm's side; the bowl stands on the white cabinet, its
+    top 0.28 m over the table, where only the left arm reaches above it. The right arm sets
+    the tomato down between the arms, the left one takes it there and lowers it in (seed 0)."""
+    env = GoalEnv(TASKS / "vla_arena" / TOMATO_ON_CABINET, cameras=())
+    try:
+        obs, info = env.reset(seed=0)
+        expert = GoalExpert(env)
+        start = env.data.body("tomato_1").xpos.copy()
+        terminated = truncated = False
+        steps, sides = 0, []
+        while not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step(expert.act(obs))
+            steps += 1
+            if not sides or sides[-1] != expert.side:
+                sides.append(expert.side)
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert sides == ["right", "left"]
+        assert start[0] > 0.25  # on the right arm's side
+        assert expert.warnings[0] == "handed over to the left arm at [0.01, -0.14]"
+        tomato, bowl = env.data.body("tomato_1").xpos, env.data.body("bowl_1").xpos
+        assert np.linalg.norm(tomato[:2] - bowl[:2]) < 0.03 and tomato[2] > bowl[2]
+        assert steps == 391
+    finally:
+        env.close()
+
+
+def test_a_book_goes_lower_over_the_caddy_where_the_carry_height_is_out_of_reach():
+    """The caddy's right compartment is 0.51 m from both waists; with the book held by its
+    top, the pose 7-15 cm over the caddy's top is out of reach, 3 cm over it is not: the
+    arm that holds the book places it itself, no handover (seed 0)."""
+    name = "libero_90/STUDY_SCENE2_pick_up_the_book_and_place_it_in_the_right_compartment"
+    env = GoalEnv(LIBERO / f"{name}_of_the_caddy.bddl", cameras=())
+    try:
+        obs, info = env.reset(seed=0)
+        expert = GoalExpert(env)
+        terminated = truncated = False
+        steps = 0
+        while not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step(expert.act(obs))
+            steps += 1
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert expert.side == "left"
+        assert not [w for w in expert.warnings if w.startswith("handed over")]
+        assert steps == 148
+    finally:
+        env.close()
+
+
+def test_an_object_across_the_middle_is_lifted_lower_where_the_carry_height_is_out_of_reach():
+    """The lemon lies 9 cm right of the table's middle and the ramekin on the left: the left
+    arm takes it, and the straight lift to the carry height there is out of its reach (the
+    IK misses by 1.8 mm); a lower lift is not, and the lemon gets to the ramekin (seed 0)."""
+    name = "safety_hazard_avoidance/level_0/"
+    name += "pick_up_the_lemon_and_place_it_on_the_ramekin_with_the_stove_turned_on.bddl"
+    env = GoalEnv(TASKS / "vla_arena" / name, cameras=())
+    try:
+        obs, info = env.reset(seed=0)
+        expert = GoalExpert(env)
+        start = env.data.body("lemon_1").xpos.copy()
+        terminated = truncated = False
+        steps = 0
+        while not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step(expert.act(obs))
+            steps += 1
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert expert.side == "left" and start[0] > 0.05
+        assert steps == 165
+    finally:
+        env.close()
