@@ -333,7 +333,7 @@ def write_demos(
     check_rows(name, split, n, start)
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out_dir = lock.folder
-        hold_settings(out_dir, {
+        hold_settings(out_dir, "question", {
             "suite": name, "--split": split, "--cameras": ",".join(cameras), "--width": width,
             "--height": height, "--cot": cot, "--visual-level": visual_level,
             "--language-level": language_level,

@@ -279,8 +279,8 @@ def write_goal_demos(
     ]
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out = lock.folder
-        hold_settings(out, {
-            "suite": "goal tasks", "--cameras": ",".join(cameras), "--width": width,
+        hold_settings(out, "goal", {
+            "--cameras": ",".join(cameras), "--width": width,
             "--height": height, "--visual-level": visual_level,
             "--language-level": language_level, "--max-steps": max_steps,
             "--assets": None if assets is None else str(Path(assets).resolve()),

@@ -119,7 +119,7 @@ def test_cli_prints_one_summary_line(tmp_path, capsys):
         assert list(f["observations/images"]) == []
         assert f.attrs["suite"] == "RSB-Math-10"
     # a rerun with other settings would keep files recorded with these: refused, named
-    assert json.loads((out / "demos.json").read_text())["--cameras"] == ""
+    assert json.loads((out / "demos.json").read_text())["question"]["--cameras"] == ""
     for argv, message in (
         (["RSB-Math-10", "--visual-level", "2"], "--visual-level 2: {out} holds demonstrations "
          "recorded with --visual-level 0 (demos.json); rerun with that to resume it, or give "

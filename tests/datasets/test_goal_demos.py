@@ -73,6 +73,13 @@ def test_a_rerun_keeps_the_good_file_and_rewrites_a_damaged_one(goal_demos, tmp_
         "--max-steps (not given) (demos.json); rerun with that to resume it, or give another "
         "--out\n"
     )
+    # question demonstrations share the folder (files named apart), under their own settings
+    assert main(["demos", "RSB-Math-4", "-n", "1", "-o", str(out), *SMALL]) == 0
+    held = json.loads((out / "demos.json").read_text())
+    assert (sorted(held), held["goal"]["--max-steps"], held["question"]["suite"]) == (
+        ["goal", "question"], None, "RSB-Math-4"
+    )  # fmt: skip
+    capsys.readouterr()
     (out / name).write_bytes(before[:4000])
     assert main(["demos", str(APPLE), "-n", "1", "-o", str(out), *SMALL]) == 0
     printed = capsys.readouterr().out
