@@ -144,8 +144,9 @@ def test_sealed_a_server_learns_nothing_from_the_episode_lengths(
     spec, out = _spec(server), tmp_path / "run"
     # the operator, who holds the secret, hands the tapes in the run's secret order
     config = EvalConfig((SUITE,), (spec,), ROWS, out, tables=tables, secret_file=secret)
+    # (keyed by the spec, whose port is random: 1 in 24 of these orders is the identity;
+    # test_sealed.py checks a fixed run's order is not)
     order = [job.index for job in sealed_order(plan(config), Seal.read(secret))]
-    assert order != sorted(order)
     server.tapes = [private[i] for i in order]
     assert _eval(out, spec, "--tables", str(tables), "--secret-file", str(secret)) == 0
     records = {r.index: r for r in read_records(out / RECORDS_FILE)}
