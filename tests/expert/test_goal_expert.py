@@ -72,13 +72,22 @@ def test_a_mug_full_of_water_balls_is_carried_to_the_cabinet():
         env.close()
 
 
-def _run(path: Path, seed: int) -> tuple[GoalEnv, GoalExpert, dict]:
-    env = GoalEnv(path, cameras=(), max_steps=400)
-    obs, info = env.reset(seed=seed)
-    expert = GoalExpert(env)
+def _play(env: GoalEnv, expert: GoalExpert, obs: dict) -> tuple[dict, int]:
+    """Step ``env`` with ``expert`` from ``obs`` to the episode's end: (last info, steps)."""
     terminated = truncated = False
+    info: dict = {}
+    steps = 0
     while not (terminated or truncated):
         obs, _, terminated, truncated, info = env.step(expert.act(obs))
+        steps += 1
+    return info, steps
+
+
+def _run(path: Path, seed: int) -> tuple[GoalEnv, GoalExpert, dict]:
+    env = GoalEnv(path, cameras=(), max_steps=400)
+    obs, _ = env.reset(seed=seed)
+    expert = GoalExpert(env)
+    info, _ = _play(env, expert, obs)
     return env, expert, info
 
 
@@ -193,13 +202,9 @@ def test_a_book_goes_lower_over_the_caddy_where_the_carry_height_is_out_of_reach
     name = "libero_90/STUDY_SCENE2_pick_up_the_book_and_place_it_in_the_right_compartment"
     env = GoalEnv(LIBERO / f"{name}_of_the_caddy.bddl", cameras=())
     try:
-        obs, info = env.reset(seed=0)
+        obs, _ = env.reset(seed=0)
         expert = GoalExpert(env)
-        terminated = truncated = False
-        steps = 0
-        while not (terminated or truncated):
-            obs, _, terminated, truncated, info = env.step(expert.act(obs))
-            steps += 1
+        info, steps = _play(env, expert, obs)
         assert info["is_success"], expert.failure
         assert expert.failure is None
         assert expert.side == "left"
@@ -217,14 +222,10 @@ def test_an_object_across_the_middle_is_lifted_lower_where_the_carry_height_is_o
     name += "pick_up_the_lemon_and_place_it_on_the_ramekin_with_the_stove_turned_on.bddl"
     env = GoalEnv(TASKS / "vla_arena" / name, cameras=())
     try:
-        obs, info = env.reset(seed=0)
+        obs, _ = env.reset(seed=0)
         expert = GoalExpert(env)
         start = env.data.body("lemon_1").xpos.copy()
-        terminated = truncated = False
-        steps = 0
-        while not (terminated or truncated):
-            obs, _, terminated, truncated, info = env.step(expert.act(obs))
-            steps += 1
+        info, steps = _play(env, expert, obs)
         assert info["is_success"], expert.failure
         assert expert.failure is None
         assert expert.side == "left" and start[0] > 0.05
