@@ -395,3 +395,16 @@ def test_progress_lines_of_goal_tasks_say_success_and_cost(tmp_path, capsys):
         "noop/pick_up_the_apple_and_put_it_on_the_bowl: 0 of 2 succeeded, cost 0.00/episode; "
         "noop/pick_the_apple_on_the_table_and_place_it_on_the_plate: 0 of 2 succeeded",
     ]
+
+
+def test_the_failure_list_names_five_and_counts_the_rest(tmp_path, capsys):
+    """8 failed episodes: the first five are named, then ``... and 3 more failures``."""
+    out = tmp_path / "run"
+    assert main(["eval", str(APPLE), "--policy", "noop", "--episodes", "8", "--max-steps", "1",
+                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    err = capsys.readouterr().err.splitlines()
+    name = APPLE.name
+    assert err == [
+        *(f"  {name} seed {seed} noop: step limit 1 reached" for seed in range(5)),
+        "  ... and 3 more failures (the records hold each; rsb report --html browses them)",
+    ]
