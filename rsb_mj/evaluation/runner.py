@@ -567,6 +567,16 @@ class _Tally:
             self.costed += 1
 
 
+def _build_cache(config: EvalConfig) -> None:
+    """Build the robot's mesh cache here, with its progress on stderr (unless
+    ``config.progress`` is off), when it is missing (first use, ~25 s): once, before the
+    workers start, instead of silently in each of them."""
+    # deferred: mujoco and the robot's module, only for a run that simulates
+    from rsb_mj.scene.aloha import build_cache
+
+    build_cache(shown=config.progress)
+
+
 def _postfix(done: dict[tuple[str, str], _Tally], errors: int) -> str:
     """The progress line's counts (every run's progress line is formatted here): the last
     two (policy, source) pairs, a question suite's as ``expert/RSB-Math-4: 5G 5T of 5``
@@ -658,6 +668,7 @@ def _run_eval(
     jobs = plan(config, sources)
     run_tasks.check_task_files(sources)
     digests = run_tasks.task_digests(sources)
+    simulated = env_factory is None  # rsb_mj's environments: they need the robot's cache
     if env_factory is None:
         env_factory = configured_env_factory(config)
     folder = RunFolder(config.out)
@@ -677,6 +688,8 @@ def _run_eval(
             if seal is not None:
                 todo = sealed_order(todo, seal)
             preflight(config, [job.policy for job in todo])
+            if simulated and todo:
+                _build_cache(config)
         except BaseException:  # no episode ran: leave the folder as the command found it
             if started:
                 folder.unstart()
