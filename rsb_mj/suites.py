@@ -170,11 +170,25 @@ def get_suite(name: str) -> Suite:
     for suite in (*ALL_SUITES.values(), *A2A_SUITES.values()):
         if suite.name.lower() == key.lower():
             return suite
-    named = [*ALL_SUITES, *A2A_SUITES]
-    groups = [g.replace("-l", "-L") for g in SUITE_GROUPS]
-    close = did_you_mean(key, [*named, *groups, *GOAL_SUITES])  # also what --suite takes
+    if key.lower() in SUITE_GROUPS or goal_suite(key):  # named, but not one question suite
+        kind = "a goal suite" if goal_suite(key) else "a group of suites"
+        raise RsbError(
+            f"suite {name!r} is {kind}, not one suite; valid choices here: "
+            + ", ".join([*ALL_SUITES, *A2A_SUITES])
+        )
+    choices = suite_choices()
+    close = did_you_mean(key, choices)
     hint = f"; did you mean {close!r}?" if close else ""
-    raise RsbError(f"unknown suite {name!r}; valid choices: {', '.join(named)}{hint}")
+    raise RsbError(f"unknown suite {name!r}; valid choices: {', '.join(choices)}{hint}")
+
+
+def suite_choices() -> list[str]:
+    """Every name a suite argument (``rsb eval --suite``) takes, the one list that errors
+    name and suggest from: the RSB suites and their levels, the Act2Answer suites, the
+    groups of :data:`SUITE_GROUPS` (``all``, ``all-L1``, ``all-L2``, ``a2a``) and the goal
+    suites of :data:`GOAL_SUITES`."""
+    groups = [g.replace("-l", "-L") for g in SUITE_GROUPS]
+    return [*ALL_SUITES, *A2A_SUITES, *groups, *GOAL_SUITES]
 
 
 @dataclass(frozen=True)

@@ -326,3 +326,34 @@ def test_the_act2answer_page_says_how_an_episode_starts_and_what_gsr_means_then(
     assert "`(Grasped cube left_gripper)` in `:init`" in text
     assert "`rsb eval --a2a-start table`" in text
     assert "the cube is still held when the placement starts" in text
+
+
+#: A figure of the goal expert's success per source and tier ("94% of LIBERO A0", "LIBERO
+#: A0 27%", "236/250 (94%)" in a LIBERO / VLA-Arena A0 / A1 row).
+_GOAL_EXPERT_FIGURE = re.compile(
+    r"\d+% of (?:LIBERO|VLA-Arena) A[01]|(?:LIBERO|VLA-Arena) A[01] \d+%"
+    r"|\| (?:LIBERO|VLA-Arena) \| A[01] \|.*\| \d+/\d+ \(\d+%\)"
+)
+
+
+def test_the_goal_experts_success_figures_have_one_place():
+    """goal_tasks.md's "Measured: the expert" table holds the expert's success per source
+    and tier (what ``tools/goal_corpus.py`` printed); the README and goal_suites.md link to
+    it instead of repeating (or contradicting: "LIBERO A0 27%" beside "94%") its figures."""
+    home = REPO / "docs" / "goal_tasks.md"
+    for page in [README, *DOCS]:
+        if page == home:
+            continue
+        found = _GOAL_EXPERT_FIGURE.findall(_FENCE.sub("", page.read_text(encoding="utf-8")))
+        assert (page.name, found) == (page.name, [])
+    text = home.read_text(encoding="utf-8")
+    table = text.split("## Measured: the expert", 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| (LIBERO|VLA-Arena) \| (A[01]) \|.*\| (\d+)/(\d+) \((\d+)%\) \|", table,
+                      re.M)  # fmt: skip
+    assert [(src, tier) for src, tier, *_ in rows] == [
+        ("LIBERO", "A0"), ("LIBERO", "A1"), ("VLA-Arena", "A0"), ("VLA-Arena", "A1")
+    ]  # fmt: skip
+    assert all(round(100 * int(k) / int(n)) == int(p) for *_, k, n, p in rows)
+    link = "docs/goal_tasks.md#measured-the-expert-2026-12-02-5-seeds-commit-04eb714"
+    assert link in README.read_text(encoding="utf-8")
+    assert link.removeprefix("docs/") in (REPO / "docs" / "goal_suites.md").read_text()

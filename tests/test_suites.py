@@ -39,18 +39,36 @@ def test_unknown_suite_lists_the_valid_ones():
 def test_an_unknown_suite_names_the_closest_also_of_goal_suites_and_groups(
     given, close, tmp_path, capsys
 ):
-    # the valid choices list no goal suite or group: 'vla_arena' got no hint of 'vla-arena'
+    # the valid choices name every suite --suite takes: the goal suites and the groups too
     from rsb_mj.cli import main
     from rsb_mj.suites import A2A_SUITES, ALL_SUITES
 
     out = tmp_path / "run"
     assert main(["eval", "--suite", given, "--policy", "noop", "--out", str(out)]) == 2
     hint = f"; did you mean {close!r}?" if close else ""
+    every = [*ALL_SUITES, *A2A_SUITES, "all", "all-L1", "all-L2", "a2a", "libero-layouts",
+             "vla-arena", "vla-arena-l0", "vla-arena-l1", "vla-arena-l2"]  # fmt: skip
     assert capsys.readouterr().err == (
-        f"rsb eval: error: unknown suite {given!r}; valid choices: "
-        f"{', '.join([*ALL_SUITES, *A2A_SUITES])}{hint}\n"
+        f"rsb eval: error: unknown suite {given!r}; valid choices: {', '.join(every)}{hint}\n"
     )
     assert not out.exists()
+
+
+def test_a_goal_suite_or_group_where_one_question_suite_is_wanted_says_so():
+    """Not "unknown suite 'vla-arena'; valid choices: ..., vla-arena"."""
+    from rsb_mj.suites import A2A_SUITES, ALL_SUITES
+
+    here = ", ".join([*ALL_SUITES, *A2A_SUITES])
+    with pytest.raises(RsbError) as caught:
+        get_suite("vla-arena")
+    assert str(caught.value) == (
+        f"suite 'vla-arena' is a goal suite, not one suite; valid choices here: {here}"
+    )
+    with pytest.raises(RsbError) as caught:
+        get_suite("all-L1")
+    assert str(caught.value) == (
+        f"suite 'all-L1' is a group of suites, not one suite; valid choices here: {here}"
+    )
 
 
 def test_every_suite_task_file_ships():

@@ -498,6 +498,10 @@ def _goal_sources(
     return files, [], skipped
 
 
+#: The failures a goal run names after its summary (the rest are counted).
+SHOWN_FAILURES = 5
+
+
 def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) -> int:
     """Print a goal run's success per task and suite (:func:`rsb_mj.evaluation.
     goal_metrics.goal_summary`), its first failures, and the suite files not run; the exit
@@ -507,9 +511,13 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
 
     print(goal_summary(records))
     failed = [r for r in records if not r.success and r.failure_reason and not r.is_error]
-    for r in failed[:5]:
+    for r in failed[:SHOWN_FAILURES]:
         print(f"  {Path(r.suite).name} seed {r.seed} {r.policy}: {r.failure_reason}",
               file=sys.stderr)  # fmt: skip
+    if len(failed) > SHOWN_FAILURES:
+        more = len(failed) - SHOWN_FAILURES
+        print(f"  ... and {more} more failure{'s' if more > 1 else ''} (the records hold "
+              "each; rsb report --html browses them)", file=sys.stderr)  # fmt: skip
     if not args.out.name.startswith("rsb-goal-"):
         print(f"records: {RunFolder(args.out).records_file}; report: {_report_command(args)}")
     errors = [r for r in records if r.is_error]

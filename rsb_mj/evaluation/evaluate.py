@@ -9,6 +9,13 @@ policy as an object in its own process and wants the numbers back as values. ::
     results["RSB-Math-4"].tsr.value       # 0..1, its Wilson 95% interval: .tsr.interval
     wandb.log(results.flat(), step=1000)  # {"RSB-Math-4/tsr": ..., "RSB-Math-4/tsr_lo": ...}
 
+``suites`` also takes task file paths: a goal task (LIBERO / VLA-Arena style, ``:goal``
+without a question) is scored by success, and by cost where it has a ``:cost``::
+
+    bowl = "tasks/libero/libero_goal/put_the_bowl_on_the_plate.bddl"
+    results = rsb_mj.evaluate(policy, suites=[bowl], episodes=20, out="runs/bowl")
+    results.flat()  # {"put_the_bowl_on_the_plate/success": ..., "..._lo", "..._hi", ...}
+
 It is the runner of ``rsb eval`` (:func:`~rsb_mj.evaluation.runner.run_eval`) with the
 object lent for the run: the same frozen episodes, records in ``out/episodes.jsonl`` and
 resuming (calling it again with the same ``out`` runs only the episodes not yet scored, so
@@ -29,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.errors import EvalError
+from rsb_mj.evaluation.goal_metrics import task_labels
 from rsb_mj.evaluation.metrics import SuiteMetrics, summarize
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
@@ -45,7 +53,9 @@ class Results(Mapping[str, SuiteMetrics]):
     """What :func:`evaluate` returns: per suite its :class:`SuiteMetrics` (``gsr``,
     ``tsr``: :class:`~rsb_mj.evaluation.metrics.Rate` with ``value`` and Wilson 95%
     ``interval``; ``nsg`` and ``nsg_interval``, None without a grasp; ``episodes`` scored,
-    ``errors``), in the order the suites were asked. A mapping suite -> metrics.
+    ``errors``), in the order the suites were asked. A mapping suite -> metrics; a goal
+    task file's key is its path as given and its ``tsr`` is its success rate (``gsr`` and
+    ``nsg`` mean nothing for it: :meth:`flat` leaves them out).
 
     Attributes:
         policy: the label the records carry (``inprocess:NAME``).
@@ -71,12 +81,28 @@ class Results(Mapping[str, SuiteMetrics]):
         return len(self.metrics)
 
     def flat(self, prefix: str = "") -> dict[str, float | int]:
-        """A flat dict of numbers (what ``wandb.log`` or a TensorBoard writer takes):
-        ``{prefix}{suite}/{gsr,tsr,nsg}`` as fractions, each with ``_lo`` and ``_hi`` (its
-        95% interval), ``/episodes`` and ``/errors``. nSG and its interval are left out
-        when no episode grasped (nSG is undefined then)."""
+        """A flat dict of numbers (what ``wandb.log`` or a TensorBoard writer takes).
+
+        A question suite's keys are ``{prefix}{suite}/{gsr,tsr,nsg}`` as fractions, each
+        with ``_lo`` and ``_hi`` (its 95% interval), ``/episodes`` and ``/errors``; nSG and
+        its interval are left out when no episode grasped (nSG is undefined then). A goal
+        task file's are ``{prefix}{task}/success`` with ``_lo`` and ``_hi``, ``/cost`` (the
+        mean cumulative ``:cost`` per episode, only where the task has one), ``/episodes``
+        and ``/errors``, where ``task`` is the file's stem, with as many of its folders as
+        tell two files of one stem apart, joined by ``.`` (no ``/``:
+        :func:`~rsb_mj.evaluation.goal_metrics.task_labels`)."""
+        goal = {r.suite for r in self.records if r.is_goal}
+        labels = task_labels(dict.fromkeys(m.suite for m in self.metrics if m.suite in goal))
         out: dict[str, float | int] = {}
         for m in self.metrics:
+            if m.suite in goal:
+                key = f"{prefix}{labels[m.suite]}/"
+                out[key + "success"] = m.tsr.value
+                out[key + "success_lo"], out[key + "success_hi"] = m.tsr.interval
+                if m.cost is not None:
+                    out[key + "cost"] = m.cost.mean
+                out[key + "episodes"], out[key + "errors"] = m.episodes, m.errors
+                continue
             key = f"{prefix}{m.suite}/"
             for name, rate in (("gsr", m.gsr), ("tsr", m.tsr)):
                 out[key + name] = rate.value
@@ -132,7 +158,9 @@ def evaluate(
     Args:
         policy: the policy object (not a spec: use ``rsb eval`` or
             :func:`~rsb_mj.evaluation.runner.run_eval` for those).
-        suites: suite names, groups (``all``, ``a2a``, ...) or task file paths.
+        suites: suite names, groups (``all``, ``a2a``, ...) or task file paths (a
+            question task's, or a goal task's: scored by success and cost, see
+            :meth:`Results.flat`).
         episodes: episodes per suite: eval table rows ``start .. start + episodes - 1``.
         out: the run folder (records, ``run.json``); the same folder resumes.
         name: the label's name (``inprocess:NAME``); default the object's class name.
@@ -143,7 +171,8 @@ def evaluate(
         progress: show a progress bar on stderr.
 
     Returns:
-        :class:`Results`: per suite GSR, TSR and nSG with Wilson 95% intervals.
+        :class:`Results`: per suite GSR, TSR and nSG with Wilson 95% intervals (per goal
+        task file its success rate, and its mean cost).
 
     Raises:
         EvalError: for a policy without ``act``, an unknown suite, rows outside a table, or

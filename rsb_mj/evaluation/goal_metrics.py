@@ -113,6 +113,32 @@ def suite_of(task: str) -> str:
     return USER_FILES
 
 
+def task_label(task: str) -> str:
+    """A goal task's short name, for progress lines and metric keys: its file's stem
+    (``tasks/libero/libero_goal/put_the_bowl_on_the_plate.bddl`` and the goal row source
+    ``libero-layouts::libero/libero_goal/put_the_bowl_on_the_plate.bddl`` ->
+    ``put_the_bowl_on_the_plate``)."""
+    row = split_goal_row_source(task)
+    return Path(row[1] if row is not None else task).stem
+
+
+def task_labels(tasks: Iterable[str]) -> dict[str, str]:
+    """Each goal task's label, unique among ``tasks`` and without a ``/``: its
+    :func:`task_label`, and where two files share a stem (VLA-Arena's levels) as many of
+    their folders before it as tell them apart, joined by ``.``
+    (``level_0.pick_up_the_apple_and_put_it_on_the_bowl``)."""
+    parts = {t: Path((split_goal_row_source(t) or ("", t))[1]).with_suffix("").parts for t in tasks}
+    labels: dict[str, str] = {}
+    for task, mine in parts.items():
+        depth = 1
+        while depth < len(mine) and any(
+            other[-depth:] == mine[-depth:] for t, other in parts.items() if t != task
+        ):
+            depth += 1
+        labels[task] = ".".join(mine[-depth:])
+    return labels
+
+
 def _rate(group: str, policy: str, records: list[EpisodeRecord]) -> GoalRate:
     rs = [r for r in records if not r.is_error]
     costs = [r.cost for r in rs if r.cost is not None]

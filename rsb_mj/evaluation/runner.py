@@ -68,6 +68,7 @@ from rsb_mj.evaluation.ablations import (
     INSTRUCTION_MODES,
 )
 from rsb_mj.evaluation.faults import policy_fault
+from rsb_mj.evaluation.goal_metrics import task_label
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
@@ -544,8 +545,53 @@ def fingerprinted(record: EpisodeRecord) -> EpisodeRecord:
     return replace(record, sim={**record.sim, "renderer": renderer})
 
 
-def _postfix(done: dict[tuple[str, str], list[int]], errors: int) -> str:
-    parts = [f"{p}/{s}: {g}G {t}T of {n}" for (p, s), (n, g, t) in done.items()]
+@dataclass
+class _Tally:
+    """Scored episodes of one (policy, source) so far: how many, grasped, succeeded, and
+    for a goal task the summed ``:cost`` over the episodes that have one."""
+
+    goal: bool
+    episodes: int = 0
+    grasped: int = 0
+    succeeded: int = 0
+    cost: float = 0.0
+    costed: int = 0
+
+    def add(self, record: EpisodeRecord) -> None:
+        """Count the scored ``record``."""
+        self.episodes += 1
+        self.grasped += record.grasped
+        self.succeeded += record.success
+        if record.cost is not None:
+            self.cost += float(record.cost)
+            self.costed += 1
+
+
+def _build_cache(config: EvalConfig) -> None:
+    """Build the robot's mesh cache here, with its progress on stderr (unless
+    ``config.progress`` is off), when it is missing (first use, ~25 s): once, before the
+    workers start, instead of silently in each of them."""
+    # deferred: mujoco and the robot's module, only for a run that simulates
+    from rsb_mj.scene.aloha import build_cache
+
+    build_cache(shown=config.progress)
+
+
+def _postfix(done: dict[tuple[str, str], _Tally], errors: int) -> str:
+    """The progress line's counts (every run's progress line is formatted here): the last
+    two (policy, source) pairs, a question suite's as ``expert/RSB-Math-4: 5G 5T of 5``
+    (grasped, succeeded, scored), a goal task's as ``expert/<file stem>: 3 of 3
+    succeeded`` (``, cost 0.50/episode`` where the task has a ``:cost``), then the error
+    episodes."""
+    parts = []
+    for (policy, source), t in done.items():
+        if not t.goal:
+            parts.append(f"{policy}/{source}: {t.grasped}G {t.succeeded}T of {t.episodes}")
+            continue
+        cost = f", cost {t.cost / t.costed:.2f}/episode" if t.costed else ""
+        parts.append(
+            f"{policy}/{task_label(source)}: {t.succeeded} of {t.episodes} succeeded{cost}"
+        )
     text = "; ".join(parts[-2:])
     return f"{text}; {errors} errors" if errors else text
 
@@ -622,6 +668,7 @@ def _run_eval(
     jobs = plan(config, sources)
     run_tasks.check_task_files(sources)
     digests = run_tasks.task_digests(sources)
+    simulated = env_factory is None  # rsb_mj's environments: they need the robot's cache
     if env_factory is None:
         env_factory = configured_env_factory(config)
     folder = RunFolder(config.out)
@@ -641,13 +688,15 @@ def _run_eval(
             if seal is not None:
                 todo = sealed_order(todo, seal)
             preflight(config, [job.policy for job in todo])
+            if simulated and todo:
+                _build_cache(config)
         except BaseException:  # no episode ran: leave the folder as the command found it
             if started:
                 folder.unstart()
                 if created:
                     _remove_empty(folder.path)
             raise
-        tally: dict[tuple[str, str], list[int]] = {}
+        tally: dict[tuple[str, str], _Tally] = {}
         errors = [0]
         bar = progress(
             len(jobs),
@@ -670,10 +719,7 @@ def _run_eval(
             if record.termination == "error":
                 errors[0] += 1
             else:
-                n_g_t = tally.setdefault((record.policy, record.suite), [0, 0, 0])
-                n_g_t[0] += 1
-                n_g_t[1] += record.grasped
-                n_g_t[2] += record.success
+                tally.setdefault((record.policy, record.suite), _Tally(record.is_goal)).add(record)
             bar.set_postfix_str(_postfix(tally, errors[0]), refresh=False)
             bar.update(1)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -117,3 +118,39 @@ def test_the_training_example_logs_a_flat_dict_per_checkpoint_and_resumes(tmp_pa
     again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300, check=True)
     assert again.stdout == done.stdout
     assert (tmp_path / "step_1" / "episodes.jsonl").read_bytes() == first
+
+
+def test_goal_task_files_give_success_and_cost_keys_without_path_slashes(tmp_path):
+    """Two goal files of one stem (VLA-Arena's levels) and one with a ``:cost``: keys are
+    ``<stem>/success`` (with the folders that tell two stems apart), ``/cost`` where the
+    task has one, never ``gsr``/``tsr`` nor the file's path."""
+    suites = Path(__file__).resolve().parents[1] / "data" / "bddl_suites" / "vla_arena"
+    stem = "pick_up_the_apple_and_put_it_on_the_bowl"
+    cost = suites / "safety_dynamic_obstacles" / "level_0" / f"{stem}.bddl"
+    twin = tmp_path / "mine" / f"{stem}.bddl"
+    twin.parent.mkdir()
+    twin.write_text(cost.read_text())
+    plain = "pick_the_apple_on_the_table_and_place_it_on_the_plate"  # no :cost
+    apple = suites / "robustness_static_distractors" / "level_0" / f"{plain}.bddl"
+    files = [str(cost), str(twin), str(apple)]
+    results = rsb_mj.evaluate(Still(), files, episodes=1, out=tmp_path / "run", max_steps=2)
+    lo, hi = wilson(0, 1)
+    assert results.flat(prefix="rsb/") == {
+        f"rsb/level_0.{stem}/success": 0.0,
+        f"rsb/level_0.{stem}/success_lo": lo,
+        f"rsb/level_0.{stem}/success_hi": hi,
+        f"rsb/level_0.{stem}/cost": 0.0,
+        f"rsb/level_0.{stem}/episodes": 1,
+        f"rsb/level_0.{stem}/errors": 0,
+        f"rsb/mine.{stem}/success": 0.0,
+        f"rsb/mine.{stem}/success_lo": lo,
+        f"rsb/mine.{stem}/success_hi": hi,
+        f"rsb/mine.{stem}/cost": 0.0,
+        f"rsb/mine.{stem}/episodes": 1,
+        f"rsb/mine.{stem}/errors": 0,
+        f"rsb/{plain}/success": 0.0,
+        f"rsb/{plain}/success_lo": lo,
+        f"rsb/{plain}/success_hi": hi,
+        f"rsb/{plain}/episodes": 1,
+        f"rsb/{plain}/errors": 0,
+    }

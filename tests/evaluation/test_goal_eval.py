@@ -378,3 +378,33 @@ def test_a_goal_suite_start_beyond_its_table_names_start(tmp_path, capsys):
         "(valid: 0..19)\n"
     )
     assert not out.exists()
+
+
+def test_progress_lines_of_goal_tasks_say_success_and_cost(tmp_path, capsys):
+    """A goal task's progress line counts successes (and the mean cost where the task has a
+    ``:cost``) under the file's stem, not grasps and the path."""
+    out = tmp_path / "run"
+    assert main(["eval", str(COST), str(APPLE), "--policy", "noop", "--episodes", "2",
+                 "--max-steps", "2", "--out", str(out), "-j", "1"]) == 0  # fmt: skip
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("rsb eval: ")]
+    assert [line.split(" s; ", 1)[1] for line in lines] == [
+        "noop/pick_up_the_apple_and_put_it_on_the_bowl: 0 of 1 succeeded, cost 0.00/episode",
+        "noop/pick_up_the_apple_and_put_it_on_the_bowl: 0 of 2 succeeded, cost 0.00/episode",
+        "noop/pick_up_the_apple_and_put_it_on_the_bowl: 0 of 2 succeeded, cost 0.00/episode; "
+        "noop/pick_the_apple_on_the_table_and_place_it_on_the_plate: 0 of 1 succeeded",
+        "noop/pick_up_the_apple_and_put_it_on_the_bowl: 0 of 2 succeeded, cost 0.00/episode; "
+        "noop/pick_the_apple_on_the_table_and_place_it_on_the_plate: 0 of 2 succeeded",
+    ]
+
+
+def test_the_failure_list_names_five_and_counts_the_rest(tmp_path, capsys):
+    """8 failed episodes: the first five are named, then ``... and 3 more failures``."""
+    out = tmp_path / "run"
+    assert main(["eval", str(APPLE), "--policy", "noop", "--episodes", "8", "--max-steps", "1",
+                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    err = capsys.readouterr().err.splitlines()
+    name = APPLE.name
+    assert err == [
+        *(f"  {name} seed {seed} noop: step limit 1 reached" for seed in range(5)),
+        "  ... and 3 more failures (the records hold each; rsb report --html browses them)",
+    ]

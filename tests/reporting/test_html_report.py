@@ -233,6 +233,7 @@ def test_a_recorded_video_gets_its_frames_and_a_link_relative_to_the_page(tmp_pa
     data = browser_data({"p": [r]}, {"p": run}, out, frames=5)
     assert data["media"] == {
         "0": {"video": "../runs/a/videos/" + writer.path.name,
+              "file": (run / "videos" / writer.path.name).as_posix(),
               "frames": [[f.step, f.url] for f in frames]}
     }  # fmt: skip
     assert dict(zip(COLUMNS, data["rows"][0], strict=True))["media"] == "0"
@@ -349,3 +350,49 @@ def test_a_refused_report_writes_no_page(tmp_path, capsys):
     assert main(["report", str(run), "--out", str(out), "--html"]) == 2
     assert "rsb report: error:" in capsys.readouterr().err
     assert not out.exists()
+
+
+def _cards(page: str) -> list[str]:
+    return re.findall(r'<div class="card"><b>([^<]*)</b><span>([^<]*)</span></div>', page)
+
+
+def test_overview_tiles_count_goal_task_files_and_pluralize(tmp_path):
+    """Four of a user's own goal files under two policies: 4 goal task files (no "1 suites"
+    for the ``files`` pseudo-suite), singular labels for 1."""
+    records = []
+    for policy in ("expert", "noop"):
+        for k in range(4):
+            r = goal_records()[0]
+            records.append(dataclasses.replace(r, suite=f"mine/task_{k}.bddl", policy=policy))
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / RECORDS_FILE).write_text("".join(r.to_json() + "\n" for r in records))
+    write_report([run], tmp_path / "report", plots=False, html=True)
+    page = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+    assert _cards(page) == [("8", "episodes"), ("1", "run"), ("2", "rows"),
+                            ("4", "goal task files"), ("0", "error episodes")]  # fmt: skip
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / RECORDS_FILE).write_text(records[0].to_json() + "\n")
+    write_report([one], tmp_path / "report1", plots=False, html=True)
+    page = (tmp_path / "report1" / "report.html").read_text(encoding="utf-8")
+    assert _cards(page) == [("1", "episode"), ("1", "run"), ("1", "row"),
+                            ("1", "goal task file"), ("0", "error episodes")]  # fmt: skip
+
+
+def test_the_page_says_what_it_links_outside_itself_and_where_a_video_is(tmp_path):
+    """The page is not called self-contained while it links videos: the overview says what
+    is inside and what is linked, and an episode names its video's file in the run folder."""
+    runs = write_runs(tmp_path)
+    write_report(runs, tmp_path / "report", plots=False, html=True)
+    page = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+    assert (
+        '<p class="note">Everything this page shows is inside it (tables, plots, head-camera '
+        "frames); it links only to the CSV files in its report folder and to the episodes' "
+        "MP4 videos in the run folders, by paths relative to the page: moved alone, it keeps "
+        "all but those links.</p>"
+    ) in page
+    assert (
+        "'\">video: ' + esc(m.file) +\n        \"</a> (an MP4 in the run folder, not in this "
+        'page: the link holds while the page " +\n        "stays in its report folder)</p>"'
+    ) in page

@@ -94,3 +94,40 @@ def test_fast_preset_has_lighter_visual_meshes_than_full():
 def test_unknown_quality_lists_the_valid_ones():
     with pytest.raises(SceneError, match=r"unknown quality 'ultra'; valid choices: fast, full"):
         aloha.aloha_spec("ultra")
+
+
+def test_a_cold_cache_shows_its_build_on_stderr_and_a_warm_one_nothing(
+    tmp_path, monkeypatch, capsys
+):
+    """The README's main job on a cold machine: ``rsb eval`` builds the robot's mesh cache in
+    ``RSB_MJ_CACHE`` (an empty folder here) before its first episode, saying so on stderr
+    mesh by mesh; run again, the cache is there and nothing about it is printed."""
+    import re
+
+    from rsb_mj.cli import main
+    from rsb_mj.scene import cache
+
+    monkeypatch.setenv("RSB_MJ_CACHE", str(tmp_path / "cache"))
+    cache.cache_root.cache_clear()
+    try:
+        argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--episodes", "1",
+                "--max-steps", "2", "-j", "1", "--out"]  # fmt: skip
+        assert main([*argv, str(tmp_path / "cold")]) == 0
+        err = capsys.readouterr().err.splitlines()
+        folder = tmp_path / "cache" / cache.versions_key()
+        meshes = len(mujoco.MjSpec.from_string(aloha.robosuite_xml()).meshes)
+        head = "rsb_mj: building the mesh cache (first use, ~25 s): "
+        assert err[0] == f"{head}0/{meshes} meshes, in {folder}"
+        built = [line.removeprefix(head) for line in err if line.startswith(head)][1:]
+        counts = [int(re.match(r"(\d+)/", line)[1]) for line in built]
+        assert counts == sorted(counts) and counts[-1] == meshes and len(counts) >= 5
+        assert re.fullmatch(rf"{meshes}/{meshes} meshes \(100%\), \d+ s", built[-1])
+        assert err[len(built) + 1].startswith("rsb eval: 1/1 episodes (100%)")  # then episodes
+        assert sorted(p.name for p in folder.iterdir()) == [
+            "aloha_meshes.npz",
+            "aloha_robosuite.xml",
+        ]
+        assert main([*argv, str(tmp_path / "warm")]) == 0
+        assert "mesh cache" not in capsys.readouterr().err
+    finally:
+        cache.cache_root.cache_clear()

@@ -212,7 +212,9 @@ def episode_row(record: EpisodeRecord, label: str, run: str, media: str | None) 
 
 
 def _media(record: EpisodeRecord, run_dir: Path, out: Path, frames: int) -> dict[str, Any] | None:
-    """The video entry of ``record`` when its run folder holds its video."""
+    """The video entry of ``record`` when its run folder holds its video: ``video`` its
+    path relative to the report folder (the link), ``file`` its path as the run folder was
+    named (where it is when the page has moved), ``frames`` ``[step, data URL]``."""
     name = video_file(record.suite, record.policy, record.split, record.index, record.variant)
     path = RunFolder(run_dir).videos_dir / name
     if not path.is_file():
@@ -220,6 +222,7 @@ def _media(record: EpisodeRecord, run_dir: Path, out: Path, frames: int) -> dict
     strip = video_frames(path, frames) if frames else []
     return {
         "video": Path(os.path.relpath(path.resolve(), out.resolve())).as_posix(),
+        "file": path.as_posix(),
         "frames": [[f.step, f.url] for f in strip],
     }
 

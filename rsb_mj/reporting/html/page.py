@@ -1,4 +1,4 @@
-"""``report.html``: one self-contained page of a report (``rsb report DIR... --html``).
+"""``report.html``: one page of a report (``rsb report DIR... --html``).
 
 The page lays out a :class:`~rsb_mj.reporting.model.ReportData`, the same object the
 Markdown report prints, so its numbers are the Markdown report's strings:
@@ -17,7 +17,10 @@ Markdown report prints, so its numbers are the Markdown report's strings:
 
 Nothing is fetched: styles, script, data and images are inline, and the page's content
 security policy (``default-src 'none'``) makes the browser refuse any load from elsewhere.
-The script is plain JavaScript (``assets/report.js``), no library.
+The script is plain JavaScript (``assets/report.js``), no library. Its only links are to
+files outside it, relative to the page: the CSV files beside it and the MP4 videos in the
+run folders (an episode names its video's path as the run folder gives it); the overview
+says so.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from rsb_mj.evaluation.goal_metrics import suite_of
+from rsb_mj.evaluation.goal_metrics import USER_FILES, suite_of
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.reporting.html.episodes import browser_data, browser_json
 from rsb_mj.reporting.html.frames import FRAMES
@@ -99,23 +102,34 @@ def _episodes(data: ReportData) -> dict[str, list[EpisodeRecord]]:
 
 
 def _counts(data: ReportData) -> str:
+    """The overview's tiles: episodes, runs, rows, suites (question suites and shipped goal
+    suites: a user's own goal files make no suite), goal task files, error episodes; each
+    label singular for 1."""
     episodes = _episodes(data)
     records = [r for recs in episodes.values() for r in recs]
-    suites = {suite_of(r.suite) if r.is_goal else r.suite for r in records}
+    suites = {suite_of(r.suite) if r.is_goal else r.suite for r in records} - {USER_FILES}
     files = {r.suite for r in records if r.is_goal}
     errors = sum(r.is_error for r in records)
     cards = (
-        ("episodes", f"{len(records):,}"),
-        ("runs", str(len(data.dirs))),
-        ("rows", str(len(episodes))),
-        ("suites", str(len(suites))),
-        *((("goal task files", str(len(files))),) if files else ()),
-        ("error episodes", str(errors)),
+        (len(records), "episode"),
+        (len(data.dirs), "run"),
+        (len(episodes), "row"),
+        *(((len(suites), "suite"),) if suites or not files else ()),
+        *(((len(files), "goal task file"),) if files else ()),
+        (errors, "error episode"),
     )
     return (
         '<div class="cards">'
-        + "".join(f'<div class="card"><b>{esc(v)}</b><span>{esc(k)}</span></div>' for k, v in cards)
+        + "".join(
+            f'<div class="card"><b>{n:,}</b><span>{esc(label if n == 1 else label + "s")}</span>'
+            "</div>"
+            for n, label in cards
+        )
         + "</div>"
+        + '<p class="note">Everything this page shows is inside it (tables, plots, head-camera '
+        "frames); it links only to the CSV files in its report folder and to the episodes' "
+        "MP4 videos in the run folders, by paths relative to the page: moved alone, it keeps "
+        "all but those links.</p>"
     )
 
 

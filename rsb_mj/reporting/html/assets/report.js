@@ -363,8 +363,9 @@
             f[0] + "</figcaption></figure>";
         }).join("") + "</div>");
       }
-      h.push('<p><a class="link" href="' + esc(m.video) + '">video (mp4, ' +
-        esc(m.video) + ")</a></p>");
+      h.push('<p><a class="link" href="' + esc(m.video) + '">video: ' + esc(m.file) +
+        "</a> (an MP4 in the run folder, not in this page: the link holds while the page " +
+        "stays in its report folder)</p>");
     }
     var others = (twins.get(keyOf(r)) || []).filter(function (j) { return j !== i; });
     if (others.length) {
