@@ -144,13 +144,6 @@ class Context:
         self._expressions: tuple[tuple[str, Expr], ...] | None = None
         self._atoms: tuple[tuple[str, Atom], ...] | None = None
 
-    @property
-    def is_rsb(self) -> bool:
-        """Whether the task is a question task. Kept for rules written before
-        :attr:`Rule.applies_to`: declare ``applies_to="question"`` instead (reading this
-        outside the registry fails ``tests/test_architecture.py``)."""
-        return self.family == "question"
-
     def block_span(self, keyword: str) -> Span:
         """Span of the first top-level block ``keyword`` (the problem's span if absent)."""
         for name, span in self.problem.blocks:
