@@ -1,4 +1,5 @@
-"""Goal tasks: a task file without ``(:question ...)`` as the runtime reads it. Pure Python.
+"""Goal tasks: a task file without ``(:question ...)`` (nor ``(:domain rsb)``:
+:func:`rsb_mj.lang.task.task_family` decides) as the runtime reads it. Pure Python.
 
 A goal task (every LIBERO and VLA-Arena file, or a user's own "put the bowl on the plate")
 declares objects, fixtures and regions, places them with ``:init`` and says what must hold at
