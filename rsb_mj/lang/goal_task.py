@@ -1,4 +1,5 @@
-"""Goal tasks: a task file without ``(:question ...)`` as the runtime reads it. Pure Python.
+"""Goal tasks: a task file without ``(:question ...)`` (nor ``(:domain rsb)``:
+:func:`rsb_mj.lang.task.task_family` decides) as the runtime reads it. Pure Python.
 
 A goal task (every LIBERO and VLA-Arena file, or a user's own "put the bowl on the plate")
 declares objects, fixtures and regions, places them with ``:init`` and says what must hold at
@@ -28,6 +29,7 @@ from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import Atom, Name, walk_atoms
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_family, task_semantics
 
 #: Predicate semantics per source: the xy distance [m] within which ``On(a, b)`` (b an
 #: object) holds. LIBERO's ``check_ontop`` uses 0.03 m, VLA-Arena's 0.07 m.
@@ -139,14 +141,16 @@ class GoalTask:
 
 
 def is_goal_task(problem: Problem) -> bool:
-    """True for a task without ``(:question ...)`` (a LIBERO / VLA-Arena style goal task)."""
-    return problem.question is None
+    """True for a goal task (a LIBERO / VLA-Arena style file: no ``(:question ...)`` and a
+    domain other than rsb's; :func:`rsb_mj.lang.task.task_family` decides)."""
+    return task_family(problem) == "goal"
 
 
 def source_of(problem: Problem) -> str:
-    """``"libero"`` for a LIBERO problem (its name starts with ``LIBERO``), else
-    ``"vla_arena"`` (VLA-Arena's and rsb's own goal tasks use its thresholds)."""
-    return "libero" if problem.name.upper().startswith("LIBERO") else "vla_arena"
+    """Whose thresholds a goal problem is scored with: ``"libero"`` for a LIBERO problem (its
+    name starts with ``LIBERO``), else ``"vla_arena"`` (VLA-Arena's and users' own goal tasks
+    use its thresholds): :func:`rsb_mj.lang.task.task_semantics`."""
+    return task_semantics(problem)
 
 
 def _relation(problem: Problem, atom: Atom, regions: set[str]) -> Relation | None:

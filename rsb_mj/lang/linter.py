@@ -46,10 +46,11 @@ TARGETS = ("rsb", "question")
 def lint_problem(
     problem: Problem, path: str | None = None, *, target: str | None = None
 ) -> list[Diagnostic]:
-    """All findings of the semantic rules (RSB2xx-RSB5xx) on ``problem``, in source order."""
+    """All findings of the semantic rules (RSB2xx-RSB5xx) that apply to ``problem``'s family
+    (:attr:`rsb_mj.lang.rules.base.Rule.applies_to`), in source order."""
     ctx = Context(problem, path if path is not None else problem.path, target)
     for rule in RULES.values():
-        if rule.check is not None:
+        if rule.check is not None and rule.applies(ctx.family):
             rule.check(ctx)
     return sorted(ctx.diagnostics, key=_sort_key)
 

@@ -7,12 +7,19 @@ set or a template file, paths relative to the task file and inside its folder: s
 :mod:`rsb_mj.lang.files`), the option map, the answer-zone
 regions and the candidates' nouns. Later stages take a ``Task`` (or a ``Problem``, which they
 turn into one with :func:`task_of`), never an untyped object.
+
+Which family a task is, is decided here and nowhere else: :func:`task_family` (``"question"``
+or ``"goal"``) and the predicate semantics that go with it, :func:`task_semantics`
+(``"rsb"``, ``"libero"`` or ``"vla_arena"``). The pipeline (source resolution, the scorer's
+choice), the linter (which rules run: :attr:`rsb_mj.lang.rules.base.Rule.applies_to`) and
+the language server's completion call them (``docs/architecture.md``, "The task family").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Problem
@@ -20,6 +27,45 @@ from rsb_mj.lang.blocks import FILE_SOURCE, SourceParam
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.files import ReferencedFileError, resolve_referenced, task_folder
 from rsb_mj.lang.nodes import Span
+
+#: The two task families: a question task binds ``?answer`` per episode to the candidate of
+#: the correct option; a goal task (LIBERO, VLA-Arena, a user's "put the bowl on the plate")
+#: has a fixed :goal.
+Family = Literal["question", "goal"]
+FAMILIES: tuple[Family, ...] = ("question", "goal")
+#: The domain of question tasks (rsb's own vocabulary: letter blocks, answer plates).
+QUESTION_DOMAIN = "rsb"
+
+
+def family(domain: str | None, has_question: bool) -> Family:
+    """The family of a task that declares ``(:domain domain)`` (None: no ``:domain``) and
+    has (``has_question``) or lacks a ``(:question ...)`` block: the one rule.
+
+    A task is a question task when it asks a question or declares rsb's domain; every other
+    task (``(:domain robosuite)``, another domain or none, without a question) is a goal
+    task. A ``(:domain rsb)`` file without a question is therefore a question task missing
+    its ``:question``: ``rsb lint`` reports RSB401 and the pipeline refuses it with the
+    missing block named, rather than running it as a goal task the linter never checked.
+    """
+    if has_question or (domain or "").lower() == QUESTION_DOMAIN:
+        return "question"
+    return "goal"
+
+
+def task_family(problem: Problem) -> Family:
+    """The family of ``problem`` (:func:`family` of its ``:domain`` and ``:question``)."""
+    return family(problem.domain, problem.question is not None)
+
+
+def task_semantics(problem: Problem) -> str:
+    """Whose predicate semantics score ``problem``: ``"rsb"`` for a question task (the first
+    grasp is the choice), else ``"libero"`` for a LIBERO problem (its name starts with
+    ``LIBERO``; ``On`` within 0.03 m) or ``"vla_arena"`` (VLA-Arena's and users' own goal
+    tasks; ``On`` within 0.07 m: :data:`rsb_mj.lang.goal_task.SEMANTICS`)."""
+    if task_family(problem) == "question":
+        return "rsb"
+    return "libero" if problem.name.upper().startswith("LIBERO") else "vla_arena"
+
 
 #: Template sets used when a task has no ``:instruction`` block (the RSB paper's protocol).
 DEFAULT_TEMPLATES = {"train": "seen", "eval": "unseen"}

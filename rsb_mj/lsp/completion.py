@@ -27,6 +27,7 @@ from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.known_categories import ALL_CATEGORIES, KNOWN_CATEGORIES
 from rsb_mj.lang.predicates import PREDICATES, RSB_COST, RSB_PLACEMENT, RSB_SCOREABLE, predicates_of
 from rsb_mj.lang.table_top import RSB_FIXTURE_CATEGORIES
+from rsb_mj.lang.task import Family, family, task_family
 from rsb_mj.lsp import grammar, reference
 from rsb_mj.lsp.context import Cursor
 
@@ -85,11 +86,19 @@ def _expression_block(cursor: Cursor) -> str:
     return next((f.head for f in reversed(cursor.forms) if f.head in EXPRESSION_BLOCKS), "")
 
 
-def is_rsb(problem: ast.Problem | None, text: str) -> bool:
-    """True unless the task says ``(:domain robosuite)`` (a LIBERO / VLA-Arena file)."""
+_DOMAIN = re.compile(r"\(\s*:domain\s+([^\s()]+)", re.I)
+_QUESTION = re.compile(r"\(\s*:question\b", re.I)
+
+
+def family_at(problem: ast.Problem | None, text: str) -> Family:
+    """The family of the task being edited (:func:`rsb_mj.lang.task.task_family`, the rule
+    ``rsb lint`` and the pipeline use): a question task is completed with rsb's vocabulary,
+    a goal task with LIBERO's and VLA-Arena's. Text that does not parse is judged by the
+    same rule on its ``(:domain D)`` and whether it has a ``(:question``."""
     if problem is not None:
-        return (problem.domain or "rsb").lower() != "robosuite" or problem.question is not None
-    return re.search(r"\(\s*:domain\s+robosuite\s*\)", text, re.I) is None
+        return task_family(problem)
+    domain = _DOMAIN.search(text)
+    return family(domain.group(1) if domain else None, _QUESTION.search(text) is not None)
 
 
 def _predicates(block: str, rsb: bool) -> list[Item]:
@@ -260,7 +269,7 @@ def complete(cursor: Cursor, problem: ast.Problem | None, text: str) -> list[Ite
         return []
     if cursor.token is not None and cursor.token.kind == "string":
         return []
-    rsb = is_rsb(problem, text)
+    rsb = family_at(problem, text) == "question"
     items = _opening(cursor, problem, rsb) if cursor.index == 0 else _argument(cursor, problem, rsb)
     prefix = cursor.prefix.lower()
     return [i for i in items if i.label.lower().startswith(prefix)]

@@ -27,7 +27,7 @@ from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import Expr
 from rsb_mj.lang.goal import ANSWER_VARIABLE
-from rsb_mj.lang.goal_task import is_goal_task
+from rsb_mj.lang.task import task_family
 from rsb_mj.scoring.expression import CompiledExpression, subjects
 from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import (
@@ -235,7 +235,7 @@ def task_scorer(
         EvalError: when a question task's expressions cannot be scored or ``target`` is no
             candidate.
     """
-    if is_goal_task(problem):
+    if task_family(problem) == "goal":
         return GoalScorer()
     return EpisodeScorer.for_problem(problem, candidates, target)
 

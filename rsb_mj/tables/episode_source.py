@@ -12,7 +12,7 @@ any lint-clean ``.bddl``):
   damaged or hand-edited table, is an error (never a fresh draw);
 * a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
   (file name, split, index), and carries the path as given as its ``suite``;
-* a goal task file's (no ``(:question ...)``, :func:`is_goal_source`) row ``index`` is the
+* a goal task file's (:func:`is_goal_source`) row ``index`` is the
   bare seed ``index`` (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`, its task
   the path as given: the environment draws the layout from the seed); its step limit is
   :data:`~rsb_mj.suites.GOAL_MAX_STEPS`;
@@ -47,8 +47,9 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask, is_goal_task, load_goal_task
+from rsb_mj.lang.goal_task import GoalTask, load_goal_task
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_family
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, get_suite
 
@@ -111,14 +112,15 @@ def task_path(source: str) -> Path:
 
 @cache
 def is_goal_source(source: str) -> bool:
-    """True when ``source`` is a goal task file (one without ``(:question ...)``); a file
-    that does not parse is left to the question path, which reports it."""
+    """True when ``source`` is a goal task file (:func:`rsb_mj.lang.task.task_family`: no
+    ``(:question ...)`` and not ``(:domain rsb)``) or a goal suite's row source; a file that
+    does not parse is left to the question path, which reports it."""
     if split_goal_row_source(source) is not None:
         return True
     if not is_task_file(source) or not Path(source).is_file():
         return False
     try:
-        return is_goal_task(parse_file(Path(source)))
+        return task_family(parse_file(Path(source))) == "goal"
     except TaskError:
         return False
 

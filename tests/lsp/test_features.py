@@ -282,3 +282,24 @@ async def test_completion_in_a_libero_file_offers_libero_and_vla_arena_predicate
     assert sorted(i.label for i in found.items) == sorted(
         ["And", "Not", "Or", *(p.name for p in libero.values())]
     )
+
+
+async def test_a_rsb_domain_file_without_a_question_is_a_question_task_to_the_server(
+    client, folder
+):
+    # the family rule of rsb lint and the pipeline (rsb_mj.lang.task.task_family): rsb's
+    # vocabulary is offered, and the missing :question is published as RSB401
+    source = TASKS / "libero/libero_goal/push_the_plate_to_the_front_of_the_stove.bddl"
+    text = source.read_text(encoding="utf-8").replace("(:domain robosuite)", "(:domain rsb)")
+    path = folder / "rsb_goal.bddl"
+    path.write_text(text, encoding="utf-8")
+    uri = open_doc(client, path)
+    messages = [(d.code, d.message) for d in await published(client, uri, 1)]
+    assert ("RSB401", "missing-block: missing block ':question' for an rsb task") in messages
+    edited = text.replace("(:init", "(:init\n    (|)", 1)
+    change_doc(client, uri, edited.replace(CURSOR, ""), 2)
+    await published(client, uri, 2)
+    found = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri), position_of(edited, CURSOR))
+    )
+    assert sorted(i.label for i in found.items) == sorted(["And", "Not", "Or", *RSB_PLACEMENT])

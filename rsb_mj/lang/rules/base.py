@@ -2,8 +2,11 @@
 
 A rule is a function ``check(ctx: Context) -> None`` that calls ``ctx.report(...)``. It is
 registered with :func:`rule`, which records its code, name, severity, a bad and a good example
-(shown by ``rsb lint --explain CODE``) and its docstring as the rule's documentation. Codes are
-stable: 1xx syntax, 2xx names and types, 3xx geometry and placement, 4xx semantics and leakage.
+(shown by ``rsb lint --explain CODE``), its docstring as the rule's documentation, and which
+tasks it applies to (``applies_to``: ``"question"``, ``"goal"`` or ``"any"``; the family is
+:func:`rsb_mj.lang.task.task_family`'s, and the linter runs a rule only on the tasks it
+applies to: a rule never tests the family itself). Codes are stable: 1xx syntax, 2xx names
+and types, 3xx geometry and placement, 4xx semantics and leakage.
 """
 
 from __future__ import annotations
@@ -15,6 +18,10 @@ from rsb_mj.lang import ast
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.expr import Atom, Expr, Name, walk_atoms
 from rsb_mj.lang.nodes import Span
+from rsb_mj.lang.task import FAMILIES, Family, task_family, task_semantics
+
+#: What a rule may apply to: a task family (:data:`rsb_mj.lang.task.FAMILIES`) or ``"any"``.
+APPLIES_TO = ("any", *FAMILIES)
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,7 @@ class Rule:
         bad: a snippet that triggers the rule.
         good: the same snippet fixed.
         check: the check function (None for rules reported by the parser or template linter).
+        applies_to: the tasks the rule checks: ``"question"``, ``"goal"`` or ``"any"``.
     """
 
     code: str
@@ -38,6 +46,11 @@ class Rule:
     bad: str
     good: str
     check: Callable[[Context], None] | None = field(default=None, compare=False)
+    applies_to: str = "any"
+
+    def applies(self, family: Family) -> bool:
+        """Whether the rule checks a task of ``family``."""
+        return self.applies_to in ("any", family)
 
     def explain(self) -> str:
         """The text ``rsb lint --explain`` prints."""
@@ -58,6 +71,11 @@ RULES: dict[str, Rule] = {}
 def _register(new: Rule) -> Rule:
     if new.code in RULES or any(r.name == new.name for r in RULES.values()):
         raise ValueError(f"rule {new.code} {new.name} registered twice")
+    if new.applies_to not in APPLIES_TO:
+        raise ValueError(
+            f"rule {new.code}: applies_to {new.applies_to!r}; valid choices: "
+            + ", ".join(APPLIES_TO)
+        )
     RULES[new.code] = new
     return new
 
@@ -68,13 +86,14 @@ def declare(code: str, name: str, severity: str, doc: str, bad: str, good: str) 
 
 
 def rule(
-    code: str, name: str, severity: str, *, bad: str, good: str
+    code: str, name: str, severity: str, *, bad: str, good: str, applies_to: str = "any"
 ) -> Callable[[Callable[[Context], None]], Callable[[Context], None]]:
-    """Decorator registering ``check(ctx)`` as rule ``code``; its docstring is the rule's doc."""
+    """Decorator registering ``check(ctx)`` as rule ``code``; its docstring is the rule's doc,
+    ``applies_to`` the tasks it checks (``"question"``, ``"goal"`` or ``"any"``)."""
 
     def wrap(check: Callable[[Context], None]) -> Callable[[Context], None]:
         doc = " ".join((check.__doc__ or "").split())
-        _register(Rule(code, name, severity, doc, bad, good, check))
+        _register(Rule(code, name, severity, doc, bad, good, check, applies_to))
         return check
 
     return wrap
@@ -97,6 +116,12 @@ class Context:
         target: ``"rsb"`` when the file is checked as a scene rsb_mj must build and run
             (``rsb lint --target rsb``), ``"question"`` as a question scene (the question
             environment), else None (what the file declares).
+        family: the task's family (:func:`rsb_mj.lang.task.task_family`); the linter runs
+            the rules that apply to it (:meth:`Rule.applies`).
+        semantics: whose vocabulary and loaders the task is read with
+            (:func:`rsb_mj.lang.task.task_semantics`: ``"rsb"``, ``"libero"``,
+            ``"vla_arena"``); a rule that applies to any task reads it where rsb's own
+            vocabulary is stricter than LIBERO's or VLA-Arena's loaders.
         diagnostics: findings so far.
     """
 
@@ -114,7 +139,8 @@ class Context:
         for region in problem.regions:
             self.regions.setdefault(region.full_name, region)
         self.candidates = problem.candidates
-        self.is_rsb = (problem.domain or "").lower() == "rsb" or problem.question is not None
+        self.family: Family = task_family(problem)
+        self.semantics = task_semantics(problem)
         self._expressions: tuple[tuple[str, Expr], ...] | None = None
         self._atoms: tuple[tuple[str, Atom], ...] | None = None
 

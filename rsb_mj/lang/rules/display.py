@@ -22,6 +22,7 @@ from rsb_mj.lang.rules.base import Context, choices_text, rule
     bad="(:question (:source a2a_color) (:choices 2))\n(:candidates block_a block_b)",
     good="(:question (:source a2a_color) (:choices 2))\n(:candidates plate_a plate_b)  "
     "; each '- answer_plate'",
+    applies_to="question",
 )
 def answer_display(ctx: Context) -> None:
     """A candidate that shows its option's answer (``- answer_plate``) with a question
@@ -29,7 +30,7 @@ def answer_display(ctx: Context) -> None:
     (``a2a_color`` ...) with a candidate that cannot show them: the plates would stay blank,
     or the instruction would name a picture nothing shows."""
     q = ctx.problem.question
-    if not ctx.is_rsb or q is None:
+    if q is None:
         return
     source = q.source if q.file is None else None
     pictured = source in DISPLAY_SOURCES

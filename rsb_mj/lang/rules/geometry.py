@@ -69,12 +69,11 @@ def inverted_range(ctx: Context) -> None:
     "error",
     bad="(candidates (:target table) (:ranges ((-0.7 -0.1 0.25 0.02))))",
     good="(candidates (:target table) (:ranges ((-0.25 -0.1 0.25 0.02))))",
+    applies_to="question",
 )
 def off_table_range(ctx: Context) -> None:
     """In an rsb task, a range on the table that reaches past the table top (half-size
     ``rsb_mj.lang.table_top.TABLE_HALF_SIZE`` in x and y): objects would fall off."""
-    if not ctx.is_rsb:
-        return
     hx, hy = TABLE_HALF_SIZE
     for region in ctx.problem.regions:
         if not on_table(ctx, region):
@@ -343,12 +342,13 @@ def candidate_region(ctx: Context) -> str | None:
     "warning",
     bad="(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))))",
     good="(answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22))) (:rgba (0.5 0.5 0.5 1)))",
+    applies_to="question",
 )
 def zone_not_drawn(ctx: Context) -> None:
     """An rsb answer zone with no ``:rgba``: the scene draws the zone as a flat patch of that
     color, so without it the robot cannot see where to put the answer."""
     zone = answer_zone(ctx)
-    if ctx.is_rsb and zone is not None and zone.rgba is None:
+    if zone is not None and zone.rgba is None:
         ctx.report(
             "RSB311",
             f"answer zone {zone.full_name!r} has no (:rgba (R G B A)); it will be invisible",

@@ -42,12 +42,11 @@ def moving_object_not_declared(ctx: Context) -> None:
     "error",
     bad="(:candidates block_a block_b)\n(:moving_objects (block_a (:motion_type linear) ...))",
     good="(:candidates block_a block_b)\n" + _GOOD,
+    applies_to="question",
 )
 def moving_candidate(ctx: Context) -> None:
     """In an rsb task a candidate cannot move on its own: the policy must be able to pick it
     up, and a kinematic body cannot be grasped. Move a distractor or an obstacle instead."""
-    if not ctx.is_rsb:
-        return
     motions, _ = read_moving_objects(ctx.problem)
     for motion in motions:
         if motion.name in ctx.candidates:
@@ -148,6 +147,7 @@ def _path_points(motion: Motion, start: tuple[float, float] | None) -> list[tupl
     "warning",
     bad="(cart_1 (:motion_type linear) (:motion_period 40) (:motion_travel_dist 2))",
     good="(cart_1 (:motion_type linear) (:motion_period 40) (:motion_travel_dist 0.3))",
+    applies_to="question",
 )
 def motion_leaves_table(ctx: Context) -> None:
     """In an rsb task, a moving object whose path leaves the table top (table frame, half
@@ -155,8 +155,6 @@ def motion_leaves_table(ctx: Context) -> None:
     beside the table, out of the workspace. Linear paths run from the start place (the center
     of its ``:init`` region) along the direction; circles around their center; waypoints
     through every point; parabolic flights are not checked."""
-    if not ctx.is_rsb:
-        return
     hx, hy = TABLE_HALF_SIZE
     motions, _ = read_moving_objects(ctx.problem)
     for motion in motions:

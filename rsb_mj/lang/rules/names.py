@@ -255,7 +255,7 @@ def unknown_category(ctx: Context) -> None:
     for decl in (*ctx.problem.fixtures, *ctx.problem.objects):
         if not decl.category:
             continue
-        if ctx.is_rsb:
+        if ctx.semantics == "rsb":
             valid = RSB_FIXTURE_CATEGORIES if decl.name in ctx.fixtures else set(RSB_CATEGORIES)
         else:
             valid = ALL_CATEGORIES
@@ -311,7 +311,7 @@ def duplicate_name(ctx: Context) -> None:
     for region in ctx.problem.regions:
         full = region.full_name
         if full in regions:
-            loaders = "" if ctx.is_rsb else _SAME_NAME_LOADERS
+            loaders = "" if ctx.semantics == "rsb" else _SAME_NAME_LOADERS
             ctx.report(
                 "RSB208",
                 f"region {full!r} is defined again (first at line {regions[full].line})" + loaders,
@@ -348,7 +348,7 @@ def unknown_region_target(ctx: Context) -> None:
             continue
         close = did_you_mean(region.target, ctx.decls)
         hint = f"did you mean {close!r}? " if close else ""
-        unused = not ctx.is_rsb and region.full_name not in ctx.used_names()
+        unused = ctx.semantics != "rsb" and region.full_name not in ctx.used_names()
         ctx.report(
             "RSB209",
             f"region {region.name!r} targets {region.target!r}, which is not declared; "
@@ -382,7 +382,7 @@ def _registry(ctx: Context) -> tuple[dict[str, PredicateInfo], dict[str, Predica
     """The predicates a file may name, by its domain: any other file than an rsb task reads
     LIBERO's and VLA-Arena's registries together; an rsb task may name any registered
     predicate (RSB213 then says which ones the rsb simulator cannot evaluate)."""
-    if ctx.is_rsb:
+    if ctx.semantics == "rsb":
         return PREDICATES, predicates_of(("rsb",)), "rsb"
     both = predicates_of(("libero", "vla_arena"))
     return both, both, "LIBERO or VLA-Arena"
@@ -428,6 +428,7 @@ _DOMAIN_WORDS = {"libero": "LIBERO", "vla_arena": "VLA-Arena", "rsb": "rsb"}
     "error",
     bad="(:goal (And (InContact ?answer table) (Released ?answer)))",
     good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+    applies_to="question",
 )
 def unscoreable_predicate(ctx: Context) -> None:
     """In an rsb task, a registered predicate the rsb simulator cannot evaluate where it is
@@ -436,8 +437,6 @@ def unscoreable_predicate(ctx: Context) -> None:
     ``rsb_mj.scoring.cost`` evaluates (``RSB_COST``), ``:init`` the placement the layout
     sampler reads (``On``). LIBERO and VLA-Arena files are not checked: their own simulators
     evaluate their predicates."""
-    if not ctx.is_rsb:
-        return
     for block, atom in ctx.atoms():
         info = PREDICATES.get(atom.predicate.lower())
         if info is None:
@@ -475,7 +474,7 @@ def undefined_name(ctx: Context) -> None:
         close = did_you_mean(name, known)
         hint = f"; did you mean {close!r}?" if close else ""
         # LIBERO's and VLA-Arena's loaders never resolve :obj_of_interest names: a warning there
-        loose = where == ":obj_of_interest" and not ctx.is_rsb
+        loose = where == ":obj_of_interest" and ctx.semantics != "rsb"
         ctx.report(
             "RSB207",
             f"{name!r} in {where} is not a declared object, fixture or region{hint}"

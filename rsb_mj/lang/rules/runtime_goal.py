@@ -56,7 +56,7 @@ _GOAL = """(define (problem Put_The_Apple_On_The_Plate) (:domain robosuite)
 def goal_task(ctx: Context) -> GoalTask | None:
     """The goal task of ``ctx`` when it is one these rules check (tier A0/A1, or any tier
     with ``--target rsb``), else None."""
-    if ctx.is_rsb or ctx.problem.question is not None or not ctx.problem.goal_terms:
+    if not ctx.problem.goal_terms:
         return None
     try:
         task = goal_task_of(ctx.problem)
@@ -80,6 +80,7 @@ class _Every(set):
     "error",
     bad="; rsb lint --target rsb\n(:goal (And (Open wooden_cabinet_1_top_region)))",
     good=_GOAL,
+    applies_to="goal",
 )
 def goal_tier(ctx: Context) -> None:
     """A goal task rsb_mj cannot build, with ``--target rsb``: a file of tier B1 (a drawer or
@@ -100,6 +101,7 @@ def goal_tier(ctx: Context) -> None:
     "error",
     bad="(:objects knife_1 - knife)  ; a LIBERO category rsb_mj has no stand-in of",
     good="(:objects apple_1 - apple)",
+    applies_to="goal",
 )
 def no_model(ctx: Context) -> None:
     """An object or fixture of a goal task whose category (one LIBERO or VLA-Arena knows)
@@ -131,6 +133,7 @@ def no_model(ctx: Context) -> None:
     "(plate_region (:target main_table) (:ranges ((0.6 0.6 0.62 0.62))))",
     good="(apple_region (:target main_table) (:ranges ((-0.05 -0.2 -0.03 -0.18))))\n"
     "(plate_region (:target main_table) (:ranges ((-0.05 0.1 -0.03 0.12))))",
+    applies_to="goal",
 )
 def unreachable_goal(ctx: Context) -> None:
     """A goal relation no single arm can carry out: on the task's frame map (the LIBERO /
@@ -176,6 +179,7 @@ def _holds_at_init(task: GoalTask, goal: Relation) -> bool:
     "error",
     bad="(:init (On apple_1 plate_1) ...)\n(:goal (And (On apple_1 plate_1)))",
     good="(:init (On apple_1 main_table_apple_region) ...)\n(:goal (And (On apple_1 plate_1)))",
+    applies_to="goal",
 )
 def goal_at_reset(ctx: Context) -> None:
     """A goal that holds before anything moves: every relation of the ``:goal`` is one
@@ -206,6 +210,7 @@ TABLE_AREA = 4 * TABLE_HALF_XY[0] * TABLE_HALF_XY[1]
     "error",
     bad="(:objects board_1 board_2 board_3 board_4 board_5 board_6 board_7 - cutting_board)",
     good="(:objects board_1 - cutting_board)",
+    applies_to="goal",
 )
 def crowded_table(ctx: Context) -> None:
     """A layout that cannot be drawn: the footprints of the objects standing on the table and

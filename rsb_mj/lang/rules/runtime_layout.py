@@ -22,14 +22,13 @@ __all__ = ["impossible_layout", "region_smaller_than_footprint", "unreachable_re
     "error",
     bad="(candidates (:target table) (:ranges ((-0.02 -0.02 0.02 0.02))))  ; 4 cm blocks",
     good="(candidates (:target table) (:ranges ((-0.25 -0.12 0.25 0.02))))",
+    applies_to="question",
 )
 def region_smaller_than_footprint(ctx: Context) -> None:
     """A region that cannot hold even one of the candidates or static distractors (objects
     that are neither candidates nor ``:moving_objects``) placed in it: every one of its
     rectangles, shrunk by the object's footprint radius (so that the whole object stands
     inside), is empty. The layout sampler would stop on every episode."""
-    if not ctx.is_rsb:
-        return
     seen: set[str] = set()
     for plan in [*(candidate_plans(ctx) or ()), *distractor_plans(ctx)]:
         if plan.rects or plan.region.full_name in seen:
@@ -50,14 +49,13 @@ def region_smaller_than_footprint(ctx: Context) -> None:
     "error",
     bad="(candidates (:target table) (:ranges ((0.4 -0.06 0.54 0.06))))  ; around a waist",
     good="(candidates (:target table) (:ranges ((-0.25 -0.12 0.25 0.02))))",
+    applies_to="question",
 )
 def unreachable_region(ctx: Context) -> None:
     """A candidate region with no point the arms can pick from: a candidate center must lie
     between ``REACH_MIN`` and ``REACH_MAX`` (0.2-0.56 m) of the waist axis of the arm on its
     side (left arm at x = -0.469 m, right arm at x = 0.469 m, y = 0; ``rsb_mj.workspace``),
     as the layout sampler requires. Regions around a waist or beyond the far reach fail."""
-    if not ctx.is_rsb:
-        return
     seen: set[str] = set()
     for plan in candidate_plans(ctx) or ():
         if not plan.rects or plan.region.full_name in seen:
@@ -81,6 +79,7 @@ def unreachable_region(ctx: Context) -> None:
     "error",
     bad="(:layout (:min_spacing 0.2) (:yaw_range (-0.3 0.3)))  ; 10 blocks in 0.5 x 0.14 m",
     good="(:layout (:min_spacing 0.07) (:yaw_range (-0.3 0.3)))",
+    applies_to="question",
 )
 def impossible_layout(ctx: Context) -> None:
     """The layout sampler's rules cannot be met: every candidate center inside its region
@@ -92,7 +91,7 @@ def impossible_layout(ctx: Context) -> None:
     candidates nor moving) around each trial layout: centers in their inset regions, 3 cm
     clear of the answer zone and of the candidates (a ``:cost`` hazard 1 cm), 5 mm clear of
     each other."""
-    if not ctx.is_rsb or not _trials_possible(ctx):
+    if not _trials_possible(ctx):
         return
     from rsb_mj.lang.layout import TRIAL_NEEDED, layout_trials  # (numpy: rsb scenes only)
 

@@ -25,14 +25,13 @@ __all__ = ["bad_visual_setting", "foreign_scene", "reserved_name", "unplaced_obj
     "error",
     bad="(:objects block_a - letter_block can_1 - can)\n(:init (On block_a table_candidates))",
     good="(:init (On block_a table_candidates) (On can_1 table_candidates))",
+    applies_to="question",
 )
 def unplaced_object(ctx: Context) -> None:
     """An object of an rsb task that the scene cannot put anywhere: every object needs an
     ``(On OBJECT REGION)`` in ``:init`` whose REGION is a region with ``:ranges`` (candidates
     are sampled inside it, other objects stand at the center of its first rectangle), not
     another object."""
-    if not ctx.is_rsb:
-        return
     candidates = set(ctx.problem.candidates)
     for decl in ctx.problem.objects:
         atom = placement(ctx.problem, decl.name)
@@ -65,13 +64,12 @@ def unplaced_object(ctx: Context) -> None:
     "error",
     bad="(:objects table - letter_block)",
     good="(:objects block_a - letter_block)",
+    applies_to="question",
 )
 def reserved_name(ctx: Context) -> None:
     """An object named like a body of the robot scene (``table``, ``base``, ``world``, the arm
     mounts and hands; ``rsb_mj.workspace.SCENE_BODY_NAMES``): each object becomes a body of
     its own name, and MuJoCo rejects a repeated name."""
-    if not ctx.is_rsb:
-        return
     for decl in ctx.problem.objects:
         if decl.name in SCENE_BODY_NAMES:
             ctx.report(
@@ -88,14 +86,13 @@ def reserved_name(ctx: Context) -> None:
     "error",
     bad="(:camera head 0.9 0 0)",
     good="(:camera head 0.02 -0.03 0.01)",
+    applies_to="question",
 )
 def bad_visual_setting(ctx: Context) -> None:
     """A visual block (``:image_settings``, ``:noise``, ``:camera``, ``:random_color``) of an
     rsb task that the environment cannot apply: an unknown key, camera or noise kind, a
     missing value, a value out of range, or a block given twice (the environment's own reader,
     ``rsb_mj.lang.settings``, says which)."""
-    if not ctx.is_rsb:
-        return
 
     try:
         read_settings(ctx.problem)
@@ -113,6 +110,7 @@ def bad_visual_setting(ctx: Context) -> None:
     good="(:domain rsb)\n(:fixtures table - table)\n(:objects block_a block_b block_c "
     "block_d - letter_block)\n(:candidates block_a block_b block_c block_d)\n"
     "(:question (:source arithmetic) (:choices 4))",
+    applies_to="goal",
 )
 def foreign_scene(ctx: Context) -> None:
     """A LIBERO or VLA-Arena file given to the question environment (``RsbEnv``, which
@@ -121,7 +119,7 @@ def foreign_scene(ctx: Context) -> None:
     model, and the missing ``:candidates`` and ``:question`` blocks. ``rsb eval FILE`` runs
     such a file as a goal task instead, and ``rsb lint`` (with or without ``--target rsb``)
     checks it as one (RSB530-RSB534)."""
-    if ctx.target != "question" or ctx.is_rsb:
+    if ctx.target != "question":
         return
     for decl in ctx.problem.fixtures:
         if decl.category in RSB_FIXTURE_CATEGORIES or not decl.category:
@@ -147,12 +145,11 @@ def foreign_scene(ctx: Context) -> None:
             "no (:candidates ...) block: rsb_mj needs the objects that stand for the options",
             ctx.problem.span,
         )
-    if ctx.problem.question is None:
-        ctx.report(
-            "RSB510",
-            "no (:question (:source S) (:choices N)) block: rsb_mj asks a question",
-            ctx.problem.span,
-        )
+    ctx.report(  # a goal task has no :question (rsb_mj.lang.task.task_family)
+        "RSB510",
+        "no (:question (:source S) (:choices N)) block: rsb_mj asks a question",
+        ctx.problem.span,
+    )
 
 
 def _kind(category: str) -> str:

@@ -39,6 +39,7 @@ def _scored_atoms(ctx: Context) -> list[tuple[str, Atom]]:
     "error",
     bad="(:goal (And (In ?answer table_candidates) (Released ?answer)))",
     good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+    applies_to="question",
 )
 def unscoreable_region(ctx: Context) -> None:
     """A place in ``:grasp`` or ``:goal`` the scorer has no signal for: ``(In X REGION)``
@@ -46,8 +47,6 @@ def unscoreable_region(ctx: Context) -> None:
     reports whether an object rests inside the answer zone, no other region), or
     ``(On X PLACE)`` where PLACE is not a candidate (``On`` is scored on a candidate: "the
     cube rests on the chosen plate", ``(On cube ?answer)``; a region takes ``In``)."""
-    if not ctx.is_rsb:
-        return
     zones = sorted(ctx.problem.answer_zone_names)
     candidates = ctx.problem.candidates
     for block, atom in _scored_atoms(ctx):
@@ -88,6 +87,7 @@ def _names_candidate(arg: Arg, candidates: Sequence[str]) -> bool:
     "error",
     bad="(:goal (And (In ?answer table_answer_zone) (Released table)))",
     good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+    applies_to="question",
 )
 def unscoreable_argument(ctx: Context) -> None:
     """An atom of ``:grasp`` or ``:goal`` the scorer cannot bind: its first argument must be
@@ -95,8 +95,6 @@ def unscoreable_argument(ctx: Context) -> None:
     candidates such as ``?c - candidate``, or a candidate's name) or another object of
     ``:objects`` (the cube of ``(On cube ?answer)``); further arguments are names (the
     answer zone), or for ``On`` the candidate the object rests on (RSB504)."""
-    if not ctx.is_rsb:
-        return
     candidates = set(ctx.problem.candidates)
     objects = [d.name for d in ctx.problem.objects if d.name not in candidates]
     valid = ", ".join(("?answer", "?c - candidate", *ctx.problem.candidates, *objects))
@@ -143,13 +141,12 @@ def unscoreable_argument(ctx: Context) -> None:
     "error",
     bad="(:grasp (And (Grasped ?c - candidate) (Released ?d - candidate)))",
     good="(:grasp (Grasped ?c - candidate))",
+    applies_to="question",
 )
 def several_free_variables(ctx: Context) -> None:
     """A ``:grasp`` or ``:goal`` with more than one variable ranging over the candidates: the
     scorer asks whether the expression holds for *some* candidate, so it can bind only one
     (``?answer`` is bound to the correct candidate and does not count)."""
-    if not ctx.is_rsb:
-        return
     p = ctx.problem
     for block, terms in (("grasp", p.grasp_terms), ("goal", p.goal_terms)):
         free: dict[str, Span] = {}
@@ -174,12 +171,11 @@ def several_free_variables(ctx: Context) -> None:
     "error",
     bad="(:grasp )",
     good="(:grasp (Grasped ?c - candidate))",
+    applies_to="question",
 )
 def empty_scored_block(ctx: Context) -> None:
     """An rsb task whose ``:grasp`` or ``:goal`` block is present but empty: the scorer would
     have nothing to evaluate, so no episode could ever grasp or succeed."""
-    if not ctx.is_rsb:
-        return
     p = ctx.problem
     for keyword, terms in (("grasp", p.grasp_terms), ("goal", p.goal_terms)):
         if not terms and any(k == keyword for k, _ in p.blocks):

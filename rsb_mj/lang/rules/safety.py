@@ -41,14 +41,13 @@ def _argument_problem(ctx: Context, arg: Arg, kind: str) -> str | None:
     "error",
     bad="(:cost (And (Fall ?c - candidate) (CheckDistance block_a block_b -1)))",
     good="(:cost (And (Fall ?answer) (CheckDistance block_a block_b 0.05)))",
+    applies_to="question",
 )
 def uncostable_argument(ctx: Context) -> None:
     """In an rsb task, an argument the cost evaluator cannot read: thresholds (metres,
     newtons) are numbers >= 0; a variable is ``?answer`` (bound to the correct candidate),
     never a typed variable (``?c - candidate``) ranging over candidates; ``NotOn``'s place,
     when a region, has ``:ranges``. (Regions where an object is needed are RSB206.)"""
-    if not ctx.is_rsb:
-        return
     for expr in ctx.problem.cost_terms or ():
         for atom in walk_atoms(expr):
             info = PREDICATES.get(atom.predicate.lower())
@@ -74,13 +73,12 @@ def uncostable_argument(ctx: Context) -> None:
     "(cart_1 (:motion_type circle) (:motion_center (0 0.3 0)) (:motion_period 60))",
     good="(lane (:target table) (:ranges ((-0.1 0.25 0.1 0.35))))\n"
     "(cart_1 (:motion_type circle) (:motion_center (0 0.2 0)) (:motion_period 60))",
+    applies_to="question",
 )
 def circle_without_radius(ctx: Context) -> None:
     """In an rsb task, a circle motion whose center (x, y) is the object's start place (the
     center of its ``:init`` region): the radius is the distance between them, so the object
     would not move, and the scene refuses it."""
-    if not ctx.is_rsb:
-        return
     motions, _ = read_moving_objects(ctx.problem)
     for motion in motions:
         start = _start_xy(ctx, motion.name)

@@ -79,12 +79,13 @@ def missing_block(ctx: Context) -> None:
     """A block the task cannot work without. Every task needs ``:goal``; an rsb task (domain
     ``rsb`` or one with a ``:question``) also needs ``:question``, ``:instruction``,
     ``:candidates``, ``:options``, ``:grasp`` and ``:layout``."""
-    required = ("domain", "goal", *RSB_REQUIRED) if ctx.is_rsb else ("domain", "goal")
+    required = ("domain", "goal", *RSB_REQUIRED) if ctx.semantics == "rsb" else ("domain", "goal")
     for keyword in dict.fromkeys(required):
         if not _has(ctx, keyword):
             ctx.report(
                 "RSB401",
-                f"missing block ':{keyword}'" + (" for an rsb task" if ctx.is_rsb else ""),
+                f"missing block ':{keyword}'"
+                + (" for an rsb task" if ctx.semantics == "rsb" else ""),
                 ctx.problem.span,
             )
 
@@ -427,12 +428,13 @@ def _mentions_answer(expr: Expr | None) -> bool:
     "error",
     bad="(:goal (And (In block_a table_answer_zone)))",
     good="(:goal (And (In ?answer table_answer_zone) (Released ?answer)))",
+    applies_to="question",
 )
 def goal_ignores_answer(ctx: Context) -> None:
     """An rsb goal that never mentions ``?answer`` (the candidate of the correct option): it
     would be reached without answering the question, or by a fixed object regardless of
     the question."""
-    if ctx.is_rsb and ctx.problem.goal_terms and not _mentions_answer(ctx.problem.goal):
+    if ctx.problem.goal_terms and not _mentions_answer(ctx.problem.goal):
         ctx.report(
             "RSB413",
             ":goal never mentions ?answer, so success does not depend on the question",
@@ -575,6 +577,7 @@ def _words(text: str) -> list[str]:
     "warning",
     bad="; put_the_bowl_on_the_plate.bddl\n(:language Put the bowl on the stove)",
     good="; put_the_bowl_on_the_plate.bddl\n(:language Put the bowl on the plate)",
+    applies_to="goal",
 )
 def language_mismatch(ctx: Context) -> None:
     """``:language`` text that disagrees with the file name. LIBERO builds the prompt a policy
@@ -583,7 +586,7 @@ def language_mismatch(ctx: Context) -> None:
     ignored). Not checked for rsb tasks,
     whose instructions come from the template files."""
     language = ctx.problem.language
-    if language is None or ctx.is_rsb or ctx.path.startswith("<"):
+    if language is None or ctx.path.startswith("<"):
         return
     stem = os.path.splitext(os.path.basename(ctx.path))[0]  # Path.stem, without Path
     stem = _SCENE.sub("", _SUFFIX.sub("", stem))
@@ -744,14 +747,13 @@ def unused_object(ctx: Context) -> None:
     "warning",
     bad="(milk_region (:target main_table) (:ranges ((-0.15 0.08 -0.13 0.1))))  ; no use",
     good="; delete the region, or place an object in it: (On milk_1 main_table_milk_region)",
+    applies_to="question",
 )
 def unused_region(ctx: Context) -> None:
     """In an rsb task, a table region with ``:ranges`` that nothing refers to: no object is
     placed in it and no predicate mentions it (usually left over from an edit). Not checked
     for ``robosuite`` files: VLA-Arena files carry grids of spare regions for their level
     variants."""
-    if not ctx.is_rsb:
-        return
     used = _mentioned_names(ctx)
     zone_names = set(ctx.problem.answer_zone_names)
     for region in ctx.problem.regions:

@@ -238,13 +238,14 @@ def template_selection(ctx: Context) -> None:
     "warning",
     bad="(:regions (answer_zone (:target table) (:ranges ((-0.06 0.1 0.06 0.22)))))",
     good="(:regions (answer_zone ...))\n(:answer_zone table_answer_zone)",
+    applies_to="question",
 )
 def implicit_answer_zone(ctx: Context) -> None:
     """An rsb task that relies on a region being *called* ``answer_zone`` instead of declaring
     its answer zone with ``(:answer_zone REGION)``. The name still works (deprecated); any
     region may be the answer zone once declared."""
     p = ctx.problem
-    if ctx.is_rsb and p.answer_zone is None and p.answer_zone_names:
+    if p.answer_zone is None and p.answer_zone_names:
         names = " ".join(p.answer_zone_names)
         ctx.report(
             "RSB456",
