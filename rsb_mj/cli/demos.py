@@ -196,7 +196,7 @@ def _run_goal(
         )
     from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
 
-    resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
+    objects = resolve_object_source(args.assets)  # a bad --assets stops here
     tasks = list(files)
     skipped = []
     rows = {}  # a goal suite's file: the rows of its frozen train table
@@ -215,6 +215,13 @@ def _run_goal(
                 tasks.append(str(path))
                 rows[str(path)] = have
     tasks = list(dict.fromkeys(tasks))
+    from rsb_mj.lang.goal_task import load_goal_task
+
+    categories: list[str] = []
+    for path in tasks:
+        task = load_goal_task(path)
+        categories += [*task.objects.values(), *task.fixtures.values()]
+    objects.check(categories)  # an original that cannot be built stops here, before any episode
     cameras = _cameras(args)
     res = write_goal_demos(
         tasks,

@@ -467,7 +467,7 @@ def _goal_sources(
     from rsb_mj.tables.episode_source import goal_row_source, task_path
     from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
-    resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
+    objects = resolve_object_source(args.assets)  # a bad --assets stops here
     if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
         rows = GOAL_ROWS[args.split]
         if suites and not 0 <= args.start < rows:  # else "--episodes -5", never given
@@ -492,9 +492,13 @@ def _goal_sources(
             else:
                 files.append(goal_row_source(name, path))
     files = list(dict.fromkeys(files))
+    categories: list[str] = []
     for path in files:
-        for issue in warnings_of(load_goal_task(task_path(path))):
+        task = load_goal_task(task_path(path))
+        categories += [*task.objects.values(), *task.fixtures.values()]
+        for issue in warnings_of(task):
             print(f"warning: {issue.format(str(task_path(path)))}", file=sys.stderr)
+    objects.check(categories)  # an original that cannot be built stops the run here
     return files, [], skipped
 
 
