@@ -115,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
     if args.max_steps is not None and args.max_steps < 1:
         raise RsbError("--max-steps must be at least 1")
+    from rsb_mj.scene.cache import cache_root
+
+    cache_root()  # an RSB_MJ_CACHE that cannot be written stops here, not at every episode
     names = [*args.suite, *args.suites]
     goal_files, goal_names = _goal_inputs(names)
     if goal_files or goal_names:

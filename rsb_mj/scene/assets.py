@@ -221,7 +221,8 @@ def _regular_file(path: Path, limit: int, what: str) -> bool:
     Raises:
         SceneError: for anything else at ``path``, naming it and the fix.
     """
-    fix = f"make it a regular file of at most {limit} bytes, or remove it"
+    fix = f"make it a regular file of at most {limit} bytes"
+    fix += ", or remove it to use the stand-in" if limit == MAX_OBJECT_XML_BYTES else ""
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -360,6 +361,8 @@ def _original(path: Path, sha: str, folder: Path) -> _Original:
         model = spec.compile()
     except ValueError as exc:
         raise SceneError(f"{path}: MuJoCo cannot build this object: {_one_line(exc)}") from None
+    if spec.worldbody.first_body() is None:
+        raise SceneError(f"{path}: the MJCF has no body; an object is a <body> in <worldbody>")
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     half = bounding_half_extents(model, data)
@@ -437,7 +440,7 @@ class OriginalCategory(Category):
     def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
         child = mujoco.MjSpec.from_string(self._original.xml)
         first = child.worldbody.first_body()
-        if first is None:
+        if first is None:  # refused by _original already
             raise SceneError(f"{self.xml}: the MJCF has no body")
         body.add_frame().attach_body(first, f"{obj}/", "")
         sites = []

@@ -193,6 +193,17 @@ def _edit(old: str, new: str):
     return edit
 
 
+def _mesh_fifo(folder: Path) -> None:
+    (folder / BASKET / "box.obj").unlink()
+    os.mkfifo(folder / BASKET / "box.obj")
+
+
+def _no_body(folder: Path) -> None:
+    xml = folder / BASKET / "basket.xml"
+    head, _, rest = xml.read_text().partition("<worldbody>")
+    xml.write_text(head + '<worldbody><site name="s" size="0.01"/></worldbody></mujoco>\n')
+
+
 def _text_obj(folder: Path) -> None:
     (folder / BASKET / "box.obj").write_text("this is not a mesh\n")
 
@@ -203,17 +214,17 @@ _LAUGHS = (
     + "".join(f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9))
     + ']><mujoco model="&j;">'
 )
-_FIX = "make it a regular file of at most {} bytes, or remove it"
+_FIX = "make it a regular file of at most {} bytes"
 HOSTILE = {
     "fifo": (
         _fifo,
         "{A}/basket.xml: an object's MJCF is a FIFO, not a regular file; "
-        + _FIX.format(16777216),
+        + _FIX.format(16777216) + ", or remove it to use the stand-in",
     ),
     "category-loop": (
         _category_loop,
         "{A}/basket.xml: cannot be read (Too many levels of symbolic links); "
-        + _FIX.format(16777216),
+        + _FIX.format(16777216) + ", or remove it to use the stand-in",
     ),
     "huge": (
         _huge,
@@ -249,6 +260,14 @@ HOSTILE = {
         _text_obj,
         "{A}/basket.xml: MuJoCo cannot build this object: Error: at least 4 vertices "
         "required; Element name 'basket_floor', id 0, line 4",
+    ),
+    "mesh-fifo": (
+        _mesh_fifo,
+        "{A}/box.obj: its mesh file is a FIFO, not a regular file; " + _FIX.format(536870912),
+    ),
+    "no-body": (
+        _no_body,
+        "{A}/basket.xml: the MJCF has no body; an object is a <body> in <worldbody>",
     ),
     "meshdir-etc": (
         _edit('meshdir="."', 'meshdir="/etc"'),
