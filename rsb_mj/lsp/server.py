@@ -218,9 +218,7 @@ class RsbLanguageServer(LanguageServer):
         """The latest problem of the document that parsed, or None."""
         return self.parsed.get(uri)
 
-    def cursor(
-        self, uri: str, position: types.Position
-    ) -> tuple[context.Cursor, Positions] | None:
+    def cursor(self, uri: str, position: types.Position) -> tuple[context.Cursor, Positions] | None:
         """The cursor at an LSP position of the document's current text; None for a document
         that is neither open nor a readable file (:meth:`document`)."""
         doc = self.document(uri)

@@ -225,7 +225,9 @@ def write_report(
     if plots:
         data = with_plots(data)
     text = printable(markdown_text(data))
-    files = [(f"{s.csv}.csv", printable(csv_text(s.table)).encode()) for s in data.sections if s.csv]
+    files = [
+        (f"{s.csv}.csv", printable(csv_text(s.table)).encode()) for s in data.sections if s.csv
+    ]
     files += [(p.name, p.png) for p in data.plots]
     files.append(("report.md", text.encode()))
     if html:  # every file's bytes are made before the first is written
@@ -249,4 +251,3 @@ def printable(text: str) -> str:
 def _escape(found: re.Match[str]) -> str:
     code = ord(found[0])
     return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
-

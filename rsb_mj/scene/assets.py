@@ -337,9 +337,7 @@ def _fixed_xml(path: Path, folder: Path) -> tuple[str, tuple[Path, ...]]:
                 seen_textures.add(child.get("name", ""))
             if child.tag in _FILE_TAGS and child.get("file"):
                 named = child.get("file", "")
-                target = Path(
-                    os.path.normpath(path.parent / dirs[_FILE_TAGS[child.tag]] / named)
-                )
+                target = Path(os.path.normpath(path.parent / dirs[_FILE_TAGS[child.tag]] / named))
                 if not target.is_relative_to(folder):
                     raise SceneError(
                         f"{path}: {child.tag} file {named!r} is {target}, outside the asset "

@@ -69,7 +69,9 @@ def cache_root() -> Path:
             raise RsbError(f"RSB_MJ_CACHE={named}: a file, not a folder; {CACHE_FIX}")
         why = _writable_folder(Path(named))
         if why:
-            raise RsbError(f"RSB_MJ_CACHE={named}: cannot write the cache folder ({why}); {CACHE_FIX}")
+            raise RsbError(
+                f"RSB_MJ_CACHE={named}: cannot write the cache folder ({why}); {CACHE_FIX}"
+            )
         return Path(named)
     try:
         home = Path.home() / ".cache" / "rsb_mj"

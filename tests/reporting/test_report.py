@@ -71,9 +71,7 @@ def test_a_run_folder_whose_name_is_not_utf8_gets_its_report_with_the_name_escap
     shown = f"{tmp_path}/out_\\xff"
     printed = capsys.readouterr()
     assert printed.err == ""
-    assert printed.out.endswith(
-        f"written to {shown}/report/ (page: {shown}/report/report.html)\n"
-    )
+    assert printed.out.endswith(f"written to {shown}/report/ (page: {shown}/report/report.html)\n")
     assert f"Runs: `{shown}`" in (run / "report" / "report.md").read_text(encoding="utf-8")
     (run / "report" / "report.html").read_text(encoding="utf-8")  # UTF-8 throughout
     assert (run / "report" / "rates.png").read_bytes()[:8] == PNG

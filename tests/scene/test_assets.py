@@ -200,7 +200,7 @@ def _mesh_fifo(folder: Path) -> None:
 
 def _no_body(folder: Path) -> None:
     xml = folder / BASKET / "basket.xml"
-    head, _, rest = xml.read_text().partition("<worldbody>")
+    head = xml.read_text().partition("<worldbody>")[0]
     xml.write_text(head + '<worldbody><site name="s" size="0.01"/></worldbody></mujoco>\n')
 
 
@@ -219,12 +219,14 @@ HOSTILE = {
     "fifo": (
         _fifo,
         "{A}/basket.xml: an object's MJCF is a FIFO, not a regular file; "
-        + _FIX.format(16777216) + ", or remove it to use the stand-in",
+        + _FIX.format(16777216)
+        + ", or remove it to use the stand-in",
     ),
     "category-loop": (
         _category_loop,
         "{A}/basket.xml: cannot be read (Too many levels of symbolic links); "
-        + _FIX.format(16777216) + ", or remove it to use the stand-in",
+        + _FIX.format(16777216)
+        + ", or remove it to use the stand-in",
     ),
     "huge": (
         _huge,
