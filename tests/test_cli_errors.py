@@ -217,3 +217,64 @@ def test_an_infinite_timeout_is_refused(flag, tmp_path, capsys):
     assert main([*EVAL, "--episodes", "1", flag, "inf", "--out", str(out)]) == 2
     assert _err(capsys) == f"rsb eval: error: {flag} inf: must be a positive number of seconds\n"
     assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["file", "read-only folder", "under a file"])
+def test_an_unusable_rsb_mj_cache_stops_eval_before_the_first_episode(
+    kind, tmp_path, monkeypatch, capsys, read_only, fresh_cache_root
+):
+    # it was one error record per episode, exit 3 and "rerun the same command to retry them"
+    fix = "set RSB_MJ_CACHE to a writable folder, or unset it to cache in ~/.cache/rsb_mj"
+    a_file = tmp_path / "cache.txt"
+    a_file.write_text("")
+    cause = "Operation not permitted" if os.geteuid() == 0 else "Permission denied"
+    named, why = {
+        "file": (a_file, "a file, not a folder"),
+        "read-only folder": (read_only / "cache", f"cannot write the cache folder ({cause})"),
+        "under a file": (a_file / "cache", "cannot write the cache folder (Not a directory)"),
+    }[kind]
+    monkeypatch.setenv("RSB_MJ_CACHE", str(named))
+    out = tmp_path / "run"
+    assert main([*EVAL, "--episodes", "2", "--out", str(out)]) == 2
+    assert _err(capsys) == f"rsb eval: error: RSB_MJ_CACHE={named}: {why}; {fix}\n"
+    assert not out.exists()
+
+
+def test_doctor_names_an_unusable_rsb_mj_cache_not_the_gl_backend(
+    tmp_path, monkeypatch, capsys, fresh_cache_root
+):
+    a_file = tmp_path / "cache.txt"
+    a_file.write_text("")
+    monkeypatch.setenv("RSB_MJ_CACHE", str(a_file))
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    problem = (
+        f"RSB_MJ_CACHE={a_file}: a file, not a folder; set RSB_MJ_CACHE to a writable folder, "
+        "or unset it to cache in ~/.cache/rsb_mj"
+    )
+    assert f"  cache        none: {problem}\n\nverdict: fails\n" in out
+    assert " ".join(out.split("verdict: fails\n")[1].split()) == (
+        f"fails: rsb_mj cannot write its cache folder ({problem}), so no reference frame was "
+        "drawn and the GL backend was not checked. Fix the cache, then run rsb doctor again."
+    )
+    assert "GL backend (MUJOCO_GL" not in out and "Reference frames" not in out
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("a" * 300, "--name 'aaaaaaaaaaaaaaaaaaaa...': 300 characters; "),
+        ("", "--name '': "),
+        ("two\nlines", "--name 'two\\nlines': "),
+        (" padded", "--name ' padded': "),
+    ],
+)
+def test_a_bad_name_is_refused_before_the_run(name, why, tmp_path, capsys):
+    # 300 characters ran, then rsb report failed "File name too long" for the whole folder
+    out = tmp_path / "run"
+    assert main([*EVAL, "--episodes", "1", "--name", name, "--out", str(out)]) == 2
+    assert _err(capsys) == (
+        f"rsb eval: error: {why}a name is 1 to 64 printable characters (letters, digits, "
+        "spaces, punctuation), without spaces around it\n"
+    )
+    assert not out.exists()

@@ -115,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
     if args.max_steps is not None and args.max_steps < 1:
         raise RsbError("--max-steps must be at least 1")
+    from rsb_mj.scene.cache import cache_root
+
+    cache_root()  # an RSB_MJ_CACHE that cannot be written stops here, not at every episode
     names = [*args.suite, *args.suites]
     goal_files, goal_names = _goal_inputs(names)
     if goal_files or goal_names:
@@ -196,7 +199,7 @@ def _run_goal(
         )
     from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
 
-    resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
+    objects = resolve_object_source(args.assets)  # a bad --assets stops here
     tasks = list(files)
     skipped = []
     rows = {}  # a goal suite's file: the rows of its frozen train table
@@ -215,6 +218,13 @@ def _run_goal(
                 tasks.append(str(path))
                 rows[str(path)] = have
     tasks = list(dict.fromkeys(tasks))
+    from rsb_mj.lang.goal_task import load_goal_task
+
+    categories: list[str] = []
+    for path in tasks:
+        task = load_goal_task(path)
+        categories += [*task.objects.values(), *task.fixtures.values()]
+    objects.check(categories)  # an original that cannot be built stops here, before any episode
     cameras = _cameras(args)
     res = write_goal_demos(
         tasks,

@@ -3,7 +3,8 @@ goldens shipped in ``assets/doctor/`` (max abs difference and PSNR per camera) a
 the verdict means.
 
 Exit status: 0 pass (the frames match the goldens), 1 differs or fails (what to do is
-printed), 2 a missing or damaged golden set (or another usage error).
+printed; an ``RSB_MJ_CACHE`` that cannot be written fails before any frame is drawn, with
+that fix), 2 a missing or damaged golden set (or another usage error).
 
 Example::
 
@@ -28,6 +29,7 @@ from rsb_mj.doctor.compare import FAIL_PSNR_DB, PASS_MAX_ABS
 from rsb_mj.doctor.environment import cores, library_versions, memory_gib
 from rsb_mj.errors import RsbError
 from rsb_mj.lock import make_folder
+from rsb_mj.scene.cache import cache_root
 from rsb_mj.scene.fingerprint import renderer_fingerprint
 
 
@@ -139,7 +141,23 @@ def run(args: argparse.Namespace) -> int:
     except RuntimeError as exc:
         raise RsbError(f"{exc}; valid choices: egl, osmesa, glfw") from None
     renderer = renderer_fingerprint()
-    lines = ["rsb doctor", "", *environment_lines(renderer), ""]
+    lines = ["rsb doctor", "", *environment_lines(renderer)]
+    try:
+        lines.append(f"  {'cache':<12} {cache_root()}")
+    except RsbError as exc:  # no frame can be drawn: say so, not "check the GL backend"
+        lines += [f"  {'cache':<12} none: {exc}", "", "verdict: fails"]
+        lines += textwrap.wrap(
+            f"fails: rsb_mj cannot write its cache folder ({exc}), so no reference frame was "
+            "drawn and the GL backend was not checked. Fix the cache, then run rsb doctor "
+            "again.",
+            width=100,
+            subsequent_indent="  ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+        print("\n".join(lines))
+        return 1
+    lines.append("")
     made = goldens.versions.get("mujoco", "?")
     lines.append(f"Goldens: {goldens.folder}, drawn with mujoco {made} by")
     lines.append(f"  {goldens.renderer.describe()} (fingerprint {goldens.renderer.id})")

@@ -19,8 +19,10 @@ even KeyboardInterrupt; exit; crash; fork) ends only its episode, as its failure
 run goes on. ``--policy inprocess:...`` runs it inside rsb for debugging; such runs are
 marked privileged and never ranked.
 
-Exit status: 0 every episode scored; 2 usage error, unwritable --out, another run on the
-same --out, or a policy that fails its start-up check (e.g. an unreachable policy server,
+Exit status: 0 every episode scored; 2 usage error (e.g. a --name over 64 characters),
+unwritable --out or RSB_MJ_CACHE, an --assets folder whose objects cannot be built (all
+checked before the first episode), another run on the same --out, or a policy that fails
+its start-up check (e.g. an unreachable policy server,
 reported within --connect-timeout); 3 the run finished but some episodes ended in errors
 (listed on stderr; rerun the same command to retry them).
 """
@@ -42,6 +44,8 @@ from rsb_mj.suites import GOAL_SUITES, SUITES, expand_suites, goal_suite
 
 #: Exit status of a run that finished with error records remaining.
 EXIT_ERRORS = 3
+#: The longest ``--name`` [characters]: it names report files (``confusion_<name>.png``).
+MAX_NAME_CHARS = 64
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -291,8 +295,11 @@ def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
     # deferred: rsb --help imports this module (the source lookup reads the task language)
+    from rsb_mj.scene.cache import cache_root
     from rsb_mj.tables.episode_source import is_goal_source
 
+    check_names(args.name)
+    cache_root()  # an RSB_MJ_CACHE that cannot be written stops the run here, not per episode
     goal_files = [p for p in args.tasks if is_goal_source(p)]
     named = [name for name in args.suite if goal_suite(name)]
     if (goal_files or named) and args.tables is not None:
@@ -442,6 +449,26 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     return 0
 
 
+def check_names(names: list[str] | None) -> None:
+    """Refuse a ``--name`` that is empty, over :data:`MAX_NAME_CHARS` characters, has
+    surrounding spaces or a character that is not printable (a newline, a control
+    character): before anything runs, so that the report can name its files after it.
+
+    Raises:
+        EvalError: naming the ``--name`` and the limit.
+    """
+    rule = (
+        f"a name is 1 to {MAX_NAME_CHARS} printable characters (letters, digits, spaces, "
+        "punctuation), without spaces around it"
+    )
+    for name in names or ():
+        shown = repr(name) if len(name) <= MAX_NAME_CHARS else repr(name[:20])[:-1] + "...'"
+        if len(name) > MAX_NAME_CHARS:
+            raise EvalError(f"--name {shown}: {len(name)} characters; {rule}")
+        if not name or not name.isprintable() or name != name.strip():
+            raise EvalError(f"--name {shown}: {rule}")
+
+
 def _goal_sources(
     args: argparse.Namespace, files: list[str], suites: list[str]
 ) -> tuple[list[str], list[str], list[str]]:
@@ -467,7 +494,7 @@ def _goal_sources(
     from rsb_mj.tables.episode_source import goal_row_source, task_path
     from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
-    resolve_object_source(args.assets)  # a bad --assets stops here, before any episode
+    objects = resolve_object_source(args.assets)  # a bad --assets stops here
     if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
         rows = GOAL_ROWS[args.split]
         if suites and not 0 <= args.start < rows:  # else "--episodes -5", never given
@@ -492,9 +519,13 @@ def _goal_sources(
             else:
                 files.append(goal_row_source(name, path))
     files = list(dict.fromkeys(files))
+    categories: list[str] = []
     for path in files:
-        for issue in warnings_of(load_goal_task(task_path(path))):
+        task = load_goal_task(task_path(path))
+        categories += [*task.objects.values(), *task.fixtures.values()]
+        for issue in warnings_of(task):
             print(f"warning: {issue.format(str(task_path(path)))}", file=sys.stderr)
+    objects.check(categories)  # an original that cannot be built stops the run here
     return files, [], skipped
 
 

@@ -105,7 +105,7 @@ def check_seals(dirs: list[Path], secret_file: Path | None) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Write the report and print its Markdown; 0 on success."""
     from rsb_mj.errors import EvalError
-    from rsb_mj.reporting.report import write_report
+    from rsb_mj.reporting.report import printable, write_report
 
     out = args.out
     if args.stdout and out is not None:
@@ -133,5 +133,6 @@ def run(args: argparse.Namespace) -> int:
     )
     print(text, end="")
     if out is not None:
-        print(f"written to {out}/" + (f" (page: {out / 'report.html'})" if args.html else ""))
+        page = f" (page: {out / 'report.html'})" if args.html else ""
+        print(printable(f"written to {out}/{page}"))  # a folder name that is not UTF-8: escaped
     return 0

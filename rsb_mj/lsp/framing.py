@@ -7,7 +7,10 @@ never answers again, and ``Content-Length: 99999999999`` asks for 93 GiB at once
 (``MemoryError``). Here a frame whose header block holds no valid ``Content-Length``, or a
 length over :data:`MAX_FRAME_BYTES`, is reported (one line through ``log``) and skipped: the
 reader resynchronises on the next ``Content-Length:`` in the stream, so the next well-formed
-message is served as if nothing had happened.
+message is served as if nothing had happened. Two ``Content-Length`` headers that disagree
+make a frame of unknown length: it is reported and skipped whole (its header block and the
+bytes up to the next ``Content-Length:``), never read to the longer length, which would
+swallow the next request.
 """
 
 from __future__ import annotations
@@ -59,18 +62,19 @@ class FrameReader:
             if block is None:
                 return None
             raw, lines, problem = block
-            length = 0
+            length, whole = 0, False
             if problem is None:
-                length, problem = self._length(lines)
+                length, problem, whole = self._length(lines)
             if problem is None:
                 body = self._take(length)
                 return body if len(body) == length else None
             self.skipped += 1
             self._log(f"rsb lsp: skipped a malformed message: {problem}")
-            # look for the next frame from the second byte of this one: a header glued to
-            # garbage before it is found, and every skip moves on by one byte at least
-            self._buf[0:0] = raw
-            del self._buf[:1]
+            if not whole:
+                # look for the next frame from the second byte of this one: a header glued to
+                # garbage before it is found, and every skip moves on by one byte at least
+                self._buf[0:0] = raw
+                del self._buf[:1]
             if not self._resync():
                 return None
 
@@ -97,22 +101,27 @@ class FrameReader:
                 return bytes(raw), lines, f"{_show(text)} is not a header (Name: value)"
             lines.append(text)
 
-    def _length(self, lines: list[bytes]) -> tuple[int, str | None]:
-        """The body length the header lines declare, or why there is none."""
+    def _length(self, lines: list[bytes]) -> tuple[int, str | None, bool]:
+        """The body length the header lines declare, or why there is none; and whether the
+        whole header block is to be skipped (headers that disagree: rescanning it would find
+        the second ``Content-Length`` and read to its length)."""
         values = [
             line.split(b":", 1)[1].strip()
             for line in lines
             if line.lower().startswith(CONTENT_LENGTH)
         ]
         if not values:
-            return 0, f"no Content-Length header in {_show(b' | '.join(lines))}"
+            return 0, f"no Content-Length header in {_show(b' | '.join(lines))}", False
+        if len(set(values)) > 1:
+            shown = ", ".join(_show(v) for v in values)
+            return 0, f"{len(values)} Content-Length headers that disagree ({shown})", True
         value = values[-1]
         if not _DIGITS.fullmatch(value):
-            return 0, f"Content-Length {_show(value)} is not a byte count"
+            return 0, f"Content-Length {_show(value)} is not a byte count", False
         length = int(value)
         if length > self.max_bytes:
-            return 0, f"Content-Length {length} is over the limit of {self.max_bytes} bytes"
-        return length, None
+            return 0, f"Content-Length {length} is over the limit of {self.max_bytes} bytes", False
+        return length, None, False
 
     def _resync(self) -> bool:
         """Drop bytes up to the next ``Content-Length:`` (False at the end of the stream)."""

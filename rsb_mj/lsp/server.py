@@ -5,7 +5,9 @@ Diagnostics are published on open and, debounced, on change: a change waits
 linted once. Lint work runs on one worker thread, in order (the linter is not shared between
 threads), and a result is published only if the document has not changed since; hover,
 completion and definition read the latest analysis (their declared names come from the last
-version that parsed, so they keep working while a form is half typed).
+version that parsed, so they keep working while a form is half typed). A request about a
+document the editor never opened reads the file it names; where there is none (or it is no
+regular file) the answer is null and stderr gets one line, never a traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import stat
 import sys
 import threading
 from collections.abc import Callable
@@ -25,6 +29,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
 
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic
@@ -33,7 +38,7 @@ from rsb_mj.lang.nodes import Span
 from rsb_mj.lsp import completion, context, definition, fixes, formatting, grammar, hover, reference
 from rsb_mj.lsp.analysis import Analysis, analyze
 from rsb_mj.lsp.diagnostics import publishable
-from rsb_mj.lsp.framing import FrameReader
+from rsb_mj.lsp.framing import MAX_FRAME_BYTES, FrameReader
 from rsb_mj.lsp.positions import Positions
 from rsb_mj.resources import tasks_dir
 from rsb_mj.version import rsb_mj_version
@@ -148,9 +153,32 @@ class RsbLanguageServer(LanguageServer):
         """Run ``fn(*args)`` on the lint worker."""
         return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
 
-    async def analysis(self, uri: str) -> Analysis:
-        """The analysis of the document's current text (linting it now if it is stale)."""
+    def document(self, uri: str) -> TextDocument | None:
+        """The open document ``uri``; for one never opened, the file it names read from
+        disk; None (with one line on stderr) where that is not a regular file of at most
+        :data:`~rsb_mj.lsp.framing.MAX_FRAME_BYTES` that can be read as UTF-8 (a FIFO would
+        block the server)."""
         doc = self.workspace.get_text_document(uri)
+        opened = any(d is doc for d in self.workspace.text_documents.values())
+        if opened or doc.path is None:
+            return doc
+        try:
+            info = os.stat(doc.path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FRAME_BYTES:
+                raise OSError(f"not a regular file of at most {MAX_FRAME_BYTES} bytes")
+            doc.source  # noqa: B018 - read now: a file that cannot be read has no answer
+        except (OSError, UnicodeDecodeError) as exc:
+            why = getattr(exc, "strerror", None) or exc
+            _stderr(f"rsb lsp: {uri} is not open and its file cannot be read ({why}); null")
+            return None
+        return doc
+
+    async def analysis(self, uri: str) -> Analysis | None:
+        """The analysis of the document's current text (linting it now if it is stale);
+        None for a document that is neither open nor a readable file."""
+        doc = self.document(uri)
+        if doc is None:
+            return None
         known = self.analyses.get(uri)
         if known is not None and known.version == doc.version and known.text == doc.source:
             return known
@@ -173,7 +201,9 @@ class RsbLanguageServer(LanguageServer):
     async def _lint_later(self, uri: str, delay: float) -> None:
         if delay > 0:
             await asyncio.sleep(delay)
-        doc = self.workspace.get_text_document(uri)
+        doc = self.document(uri)
+        if doc is None:
+            return
         text, version = doc.source, doc.version
         found = await self.run(analyze, text, self.path_of(uri), version)
         current = self.workspace.text_documents.get(uri)
@@ -188,9 +218,12 @@ class RsbLanguageServer(LanguageServer):
         """The latest problem of the document that parsed, or None."""
         return self.parsed.get(uri)
 
-    def cursor(self, uri: str, position: types.Position) -> tuple[context.Cursor, Positions]:
-        """The cursor at an LSP position of the document's current text."""
-        doc = self.workspace.get_text_document(uri)
+    def cursor(self, uri: str, position: types.Position) -> tuple[context.Cursor, Positions] | None:
+        """The cursor at an LSP position of the document's current text; None for a document
+        that is neither open nor a readable file (:meth:`document`)."""
+        doc = self.document(uri)
+        if doc is None:
+            return None
         positions = Positions(doc.source, self.encoding)
         if position.line >= positions.line_count:
             raise JsonRpcInvalidParams(
@@ -313,7 +346,10 @@ def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: RsbLanguageServer, params: types.HoverParams) -> types.Hover | None:
         uri = params.text_document.uri
-        cursor, positions = ls.cursor(uri, params.position)
+        at = ls.cursor(uri, params.position)
+        if at is None:
+            return None
+        cursor, positions = at
         found = ls.analyses.get(uri)
         here = []
         if found is not None and found.text == positions.text:
@@ -338,9 +374,12 @@ def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
     )
     async def on_completion(
         ls: RsbLanguageServer, params: types.CompletionParams
-    ) -> types.CompletionList:
+    ) -> types.CompletionList | None:
         uri = params.text_document.uri
-        cursor, positions = ls.cursor(uri, params.position)
+        at = ls.cursor(uri, params.position)
+        if at is None:
+            return None
+        cursor, positions = at
         problem = ls.problem(uri)
         path = ls.path_of(uri)
         if is_template_file(path):
@@ -373,7 +412,10 @@ def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
         ls: RsbLanguageServer, params: types.DefinitionParams
     ) -> types.Location | None:
         uri = params.text_document.uri
-        cursor, positions = ls.cursor(uri, params.position)
+        at = ls.cursor(uri, params.position)
+        if at is None:
+            return None
+        cursor, positions = at
         path = ls.path_of(uri)
         found = definition.definition(cursor, ls.problem(uri), path, positions)
         if found is None:
@@ -388,7 +430,10 @@ def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
         ls: RsbLanguageServer, params: types.DocumentFormattingParams
     ) -> list[types.TextEdit] | None:
         uri = params.text_document.uri
-        text = ls.workspace.get_text_document(uri).source
+        doc = ls.document(uri)
+        if doc is None:
+            return None
+        text = doc.source
         out = await ls.run(formatting.formatted, text, ls.path_of(uri))
         if out is None:
             return None
@@ -404,6 +449,8 @@ def create_server(debounce: float = DEBOUNCE_S) -> RsbLanguageServer:
     ) -> list[types.CodeAction] | None:
         uri = params.text_document.uri
         found = await ls.analysis(uri)
+        if found is None:
+            return None
         positions = Positions(found.text, ls.encoding)
         actions = []
         for shown in params.context.diagnostics:

@@ -9,6 +9,7 @@ is handed is rebuilt from the frames alone (nothing else of rsb's reaches this p
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -347,5 +348,10 @@ def main(
     sock = socket.socket(fileno=sock_fd)
     try:
         Server(sock, escape_fd).serve()
+    except OSError as exc:  # the policy's code closed (or broke) this process's socket
+        print(f"rsb policy process: its socket to rsb failed ({exc.strerror or exc}): the "
+              "policy's code closed it; the episode is its failure", file=sys.stderr)  # fmt: skip
+        raise SystemExit(1) from None
     finally:
-        sock.close()
+        with contextlib.suppress(OSError):  # already closed by the policy's code
+            sock.close()

@@ -9,6 +9,7 @@ row label); without matplotlib it adds a note saying so instead. Every figure is
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib.util
 import io
 import re
@@ -32,8 +33,18 @@ __all__ = [
 ]
 
 
+#: The longest label in a figure's file name [characters]: a longer one (a policy spec
+#: that is a deep path) is cut and ends in a hash of the whole, within a file name's 255 bytes.
+MAX_SLUG_CHARS = 64
+
+
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+    """``text`` as a file-name part: ``[A-Za-z0-9_.-]``, at most :data:`MAX_SLUG_CHARS`."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+    if len(slug) <= MAX_SLUG_CHARS:
+        return slug
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{slug[: MAX_SLUG_CHARS - 11]}_{digest}"
 
 
 def _png(fig: Any) -> bytes:

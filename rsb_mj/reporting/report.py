@@ -42,11 +42,12 @@ several renderers are refused unless ``allow_mixed_renderers`` (see
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from rsb_mj.atomic import WriteError, atomic_write_bytes, atomic_write_text
+from rsb_mj.atomic import WriteError, atomic_write_bytes
 from rsb_mj.evaluation.goal_metrics import LABEL_NOTE, goal_tables
 from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import EpisodeRecord
@@ -219,20 +220,34 @@ def write_report(
         allow_mixed_renderers=allow_mixed_renderers,
     )
     if out is None:
-        return markdown_text(data)
+        return printable(markdown_text(data))
     _report_folder(out)  # refused records leave no folder behind; nothing is written yet
     if plots:
         data = with_plots(data)
-    text = markdown_text(data)
-    page = None
-    if html:
-        page = render_page(data, out)
-    for s in data.sections:
-        if s.csv:
-            atomic_write_text(out / f"{s.csv}.csv", csv_text(s.table))
-    for p in data.plots:
-        atomic_write_bytes(out / p.name, p.png)
-    atomic_write_text(out / "report.md", text)
-    if page is not None:
-        atomic_write_text(out / HTML_FILE, page)
+    text = printable(markdown_text(data))
+    files = [
+        (f"{s.csv}.csv", printable(csv_text(s.table)).encode()) for s in data.sections if s.csv
+    ]
+    files += [(p.name, p.png) for p in data.plots]
+    files.append(("report.md", text.encode()))
+    if html:  # every file's bytes are made before the first is written
+        files.append((HTML_FILE, printable(render_page(data, out)).encode()))
+    for name, content in files:
+        atomic_write_bytes(out / name, content)
     return text
+
+
+#: A lone surrogate: a byte of a name that is not UTF-8 (``surrogateescape``), or worse.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with what UTF-8 cannot encode written as escapes: a path that is not UTF-8
+    (a run folder named ``out_\\xff`` reaches Python as a surrogate escape) shows as
+    ``out_\\xff``, never a UnicodeEncodeError after the figures were written."""
+    return _SURROGATE.sub(_escape, text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found[0])
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"

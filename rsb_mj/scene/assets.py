@@ -20,6 +20,15 @@ is written into the user's folder. Region sites of the original (``contain_regio
 ``top_side``, ...) are added as ``{obj}_{region}`` like the stand-ins'. Each file is read once
 per process (cached by path and content hash).
 
+What the folder holds is checked before it is used, and each refusal is a
+:class:`~rsb_mj.errors.SceneError` naming the file: an object's MJCF that is not a regular
+file (a FIFO, a folder) or cannot be reached (a symbolic-link loop, a broken link), one over
+:data:`MAX_OBJECT_XML_BYTES` (refused by its size, unread), one with a DTD or an
+``<include>``; a file it names (mesh, texture) outside the asset folder, missing, not a
+regular file or over :data:`MAX_OBJECT_FILE_BYTES`; and an object MuJoCo cannot build (a
+text ``.obj``, ...). :meth:`ObjectSource.check` builds the originals a run's tasks use, so
+that ``rsb eval`` and ``rsb demos`` refuse such a folder before the first episode.
+
 Records name the source of their objects (:attr:`ObjectSource.label`: ``standins`` or
 ``assets:<fingerprint>``, the sha256 over every file the run's originals used), so that runs
 on different objects are never pooled.
@@ -30,7 +39,9 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import stat
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -50,6 +61,8 @@ from rsb_mj.scene.categories.base import (
 __all__ = [
     "ASSETS_ENV",
     "FAMILIES",
+    "MAX_OBJECT_FILE_BYTES",
+    "MAX_OBJECT_XML_BYTES",
     "STANDINS_SOURCE",
     "ObjectSource",
     "OriginalCategory",
@@ -63,6 +76,11 @@ ASSETS_ENV = "RSB_MJ_ASSETS"
 FAMILIES = ("stable_scanned_objects", "stable_hope_objects", "turbosquid_objects")
 #: Sites every LIBERO object carries that are not task regions.
 _NOT_REGIONS = ("bottom_site", "top_site", "horizontal_radius_site")
+#: The largest object MJCF read [bytes]: LIBERO's and VLA-Arena's are a few KiB; a larger
+#: file is refused by its size, unread.
+MAX_OBJECT_XML_BYTES = 16 * 2**20
+#: The largest file an object's MJCF may name (a mesh, a texture) [bytes].
+MAX_OBJECT_FILE_BYTES = 512 * 2**20
 #: Elements whose ``file`` attribute names a file (made absolute).
 _FILE_TAGS = {"mesh": "meshdir", "texture": "texturedir", "hfield": "meshdir", "skin": "meshdir"}
 
@@ -105,11 +123,27 @@ class ObjectSource:
         if self.root is not None:
             xml = find_object_xml(self.root, name)
             if xml is not None:
-                original = OriginalCategory(name, xml, fixture=_is_fixture(name, xml))
+                original = OriginalCategory(
+                    name, xml, fixture=_is_fixture(name, xml), root=self.root
+                )
                 for path in original.files:
                     self._used[path.relative_to(self.root).as_posix()] = _sha256(path)
                 return original
         return get_category(name)
+
+    def check(self, categories: Iterable[str]) -> None:
+        """Build the original of every category in ``categories`` the folder has (each is
+        read once per process), so that a folder a run cannot use stops it before its first
+        episode; nothing for the stand-ins.
+
+        Raises:
+            SceneError: naming the file of the first object that cannot be read or built.
+        """
+        if self.root is None:
+            return
+        for name in dict.fromkeys(categories):
+            if find_object_xml(self.root, name) is not None:
+                self.category(name)
 
 
 #: The shipped stand-ins.
@@ -164,10 +198,61 @@ def _package_assets(package: str) -> Path | None:
 
 
 def find_object_xml(root: Path, category: str) -> Path | None:
-    """The original MJCF of ``category`` in asset folder ``root``, or None."""
+    """The original MJCF of ``category`` in asset folder ``root``, or None.
+
+    Raises:
+        SceneError: for a candidate that is there but is not a regular file (a FIFO, a
+            folder), cannot be reached (a symbolic-link loop of the file or of its category
+            folder, a broken link), or is over :data:`MAX_OBJECT_XML_BYTES`: never a silent
+            fallback to the stand-in.
+    """
     candidates = [root / "articulated_objects" / f"{category}.xml"]
     candidates += [root / family / category / f"{category}.xml" for family in FAMILIES]
-    return next((p for p in candidates if p.is_file()), None)
+    for path in candidates:
+        if _regular_file(path, MAX_OBJECT_XML_BYTES, "an object's MJCF"):
+            return path
+    return None
+
+
+def _regular_file(path: Path, limit: int, what: str) -> bool:
+    """True when ``path`` is a regular file of at most ``limit`` bytes, False when there is
+    nothing at ``path`` (not even a link).
+
+    Raises:
+        SceneError: for anything else at ``path``, naming it and the fix.
+    """
+    fix = f"make it a regular file of at most {limit} bytes"
+    fix += ", or remove it to use the stand-in" if limit == MAX_OBJECT_XML_BYTES else ""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        if not os.path.lexists(path):
+            return False
+        raise SceneError(f"{path}: a broken symbolic link; {fix}") from None
+    except OSError as exc:  # ELOOP: a link loop, of the file or a folder above it
+        raise SceneError(f"{path}: cannot be read ({exc.strerror or exc}); {fix}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise SceneError(f"{path}: {what} is {_kind(info.st_mode)}, not a regular file; {fix}")
+    if info.st_size > limit:
+        raise SceneError(
+            f"{path}: {what} of {info.st_size} bytes is over the limit of {limit} bytes "
+            "(not read); LIBERO's and VLA-Arena's are far smaller"
+        )
+    return True
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "a special file"
 
 
 def _is_fixture(name: str, xml: Path) -> bool:
@@ -178,7 +263,20 @@ def _is_fixture(name: str, xml: Path) -> bool:
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """sha256 (hex) of the file's bytes, read in chunks."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(2**20):
+                digest.update(chunk)
+    except OSError as exc:
+        raise SceneError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return digest.hexdigest()
+
+
+def _one_line(text: str) -> str:
+    """MuJoCo's multi-line message on one line."""
+    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
 
 
 @dataclass(frozen=True)
@@ -192,13 +290,30 @@ class _Original:
     half_extents: tuple[float, float, float]
 
 
-def _fixed_xml(path: Path) -> tuple[str, tuple[Path, ...]]:
-    """The MJCF text with absolute file paths and the fix-ups; the files it names."""
+def _fixed_xml(path: Path, folder: Path) -> tuple[str, tuple[Path, ...]]:
+    """The MJCF text with absolute file paths and the fix-ups; the files it names (each a
+    regular file inside the asset folder ``folder``).
+
+    Raises:
+        SceneError: naming ``path`` (and the file it names) for what it cannot use.
+    """
+    _regular_file(path, MAX_OBJECT_XML_BYTES, "an object's MJCF")
     try:
-        tree = ET.parse(path)
+        raw = path.read_bytes()
+        if b"<!DOCTYPE" in raw or b"<!doctype" in raw:
+            raise SceneError(
+                f"{path}: a DTD (<!DOCTYPE ...>) in an object's MJCF is not read (entities "
+                "can expand without bound); remove it"
+            )
+        root = ET.fromstring(raw)
     except (ET.ParseError, OSError) as exc:
         raise SceneError(f"{path}: cannot read this MJCF file: {exc}") from None
-    root = tree.getroot()
+    include = next(root.iter("include"), None)
+    if include is not None:
+        raise SceneError(
+            f"{path}: <include file={include.get('file', '')!r}/>: an object's MJCF is read "
+            "as one file; copy the included elements into it"
+        )
     compiler = root.find("compiler")
     dirs = {"meshdir": "", "texturedir": ""}
     if compiler is not None:
@@ -221,23 +336,31 @@ def _fixed_xml(path: Path) -> tuple[str, tuple[Path, ...]]:
                     continue
                 seen_textures.add(child.get("name", ""))
             if child.tag in _FILE_TAGS and child.get("file"):
-                target = path.parent / dirs[_FILE_TAGS[child.tag]] / child.get("file", "")
-                target = target.resolve()
-                if not target.is_file():
-                    raise SceneError(f"{path}: {child.tag} file {child.get('file')!r} not found")
+                named = child.get("file", "")
+                target = Path(os.path.normpath(path.parent / dirs[_FILE_TAGS[child.tag]] / named))
+                if not target.is_relative_to(folder):
+                    raise SceneError(
+                        f"{path}: {child.tag} file {named!r} is {target}, outside the asset "
+                        f"folder {folder}; copy it into the folder and name it relative to "
+                        "the object's MJCF"
+                    )
+                if not _regular_file(target, MAX_OBJECT_FILE_BYTES, f"its {child.tag} file"):
+                    raise SceneError(f"{path}: {child.tag} file {named!r} not found ({target})")
                 child.set("file", str(target))
                 files.append(target)
     return ET.tostring(root, encoding="unicode"), tuple(dict.fromkeys(files))
 
 
 @cache
-def _original(path: Path, sha: str) -> _Original:
-    text, files = _fixed_xml(path)
+def _original(path: Path, sha: str, folder: Path) -> _Original:
+    text, files = _fixed_xml(path, folder)
     try:
         spec = mujoco.MjSpec.from_string(text)
         model = spec.compile()
     except ValueError as exc:
-        raise SceneError(f"{path}: MuJoCo cannot build this object: {exc}") from None
+        raise SceneError(f"{path}: MuJoCo cannot build this object: {_one_line(exc)}") from None
+    if spec.worldbody.first_body() is None:
+        raise SceneError(f"{path}: the MJCF has no body; an object is a <body> in <worldbody>")
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     half = bounding_half_extents(model, data)
@@ -271,14 +394,30 @@ def _original(path: Path, sha: str) -> _Original:
 
 
 class OriginalCategory(Category):
-    """A category built from the user's original MJCF (see the module docstring)."""
+    """A category built from the user's original MJCF (see the module docstring).
 
-    def __init__(self, name: str, xml: Path, *, fixture: bool = False) -> None:
+    Args:
+        name: the category.
+        xml: its MJCF file.
+        fixture: a fixture (never moved, never grasped).
+        root: the asset folder every file the MJCF names must be in (default: the MJCF's
+            own folder).
+
+    Raises:
+        SceneError: naming the file that cannot be read or built.
+    """
+
+    def __init__(
+        self, name: str, xml: Path, *, fixture: bool = False, root: Path | None = None
+    ) -> None:
         self.name = name
         self.xml = xml
         self.fixture = fixture
         self.grasp = "none" if fixture else CATEGORIES[name].grasp if name in CATEGORIES else "top"
-        self._original = _original(xml.resolve(), _sha256(xml))
+        path = Path(os.path.abspath(xml))
+        folder = Path(os.path.abspath(root)) if root is not None else path.parent
+        _regular_file(path, MAX_OBJECT_XML_BYTES, "an object's MJCF")
+        self._original = _original(path, _sha256(path), folder)
         self.regions = self._original.regions
         self.rest_height = self._original.rest_height
 
@@ -299,7 +438,7 @@ class OriginalCategory(Category):
     def build(self, spec: mujoco.MjSpec, body: mujoco.MjsBody, obj: str) -> BuiltObject:
         child = mujoco.MjSpec.from_string(self._original.xml)
         first = child.worldbody.first_body()
-        if first is None:
+        if first is None:  # refused by _original already
             raise SceneError(f"{self.xml}: the MJCF has no body")
         body.add_frame().attach_body(first, f"{obj}/", "")
         sites = []

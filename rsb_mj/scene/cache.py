@@ -7,7 +7,8 @@ downloaded. ``RSB_MJ_CACHE`` overrides the root folder (default ``~/.cache/rsb_m
 
 When the default folder cannot be written (a read-only or missing home), the cache falls
 back to ``<temp dir>/rsb_mj-cache-<uid>`` and says so once on stderr; a folder named by
-``RSB_MJ_CACHE`` that cannot be written is an error naming it.
+``RSB_MJ_CACHE`` that cannot be written (a file, a read-only folder) is an error naming it
+and the fix (:data:`CACHE_FIX`). ``rsb eval`` and ``rsb doctor`` look before anything else.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from rsb_mj.errors import RsbError
 
 #: Bump when the content or layout of cached files changes.
 CACHE_SCHEMA = 3
+#: What to do about an ``RSB_MJ_CACHE`` that cannot be written.
+CACHE_FIX = "set RSB_MJ_CACHE to a writable folder, or unset it to cache in ~/.cache/rsb_mj"
 
 
 def versions_key() -> str:
@@ -62,9 +65,13 @@ def cache_root() -> Path:
     """
     named = os.environ.get("RSB_MJ_CACHE")
     if named:
+        if os.path.exists(named) and not os.path.isdir(named):
+            raise RsbError(f"RSB_MJ_CACHE={named}: a file, not a folder; {CACHE_FIX}")
         why = _writable_folder(Path(named))
         if why:
-            raise RsbError(f"RSB_MJ_CACHE={named}: cannot write the cache folder ({why})")
+            raise RsbError(
+                f"RSB_MJ_CACHE={named}: cannot write the cache folder ({why}); {CACHE_FIX}"
+            )
         return Path(named)
     try:
         home = Path.home() / ".cache" / "rsb_mj"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -50,6 +51,15 @@ def frames_of(data: bytes, max_bytes: int = 1024) -> tuple[list[bytes], list[str
         ),
         (b"x" * (MAX_HEADER_LINE + 10), "a header line of over 8192 bytes"),
         (b"Content-Length: " + b"5" * MAX_HEADER_LINE, "a header line of over 8192 bytes"),
+        # read to the second length, it swallowed the next frame
+        (
+            b"Content-Length: 3\r\nContent-Length: 50\r\n\r\nabc",
+            "2 Content-Length headers that disagree ('3', '50')",
+        ),
+        (
+            b"Content-Length: 50\r\nContent-Type: x\r\ncontent-length: 3\r\n\r\nabc",
+            "2 Content-Length headers that disagree ('50', '3')",
+        ),
     ],
 )
 def test_a_malformed_frame_is_skipped_and_the_next_one_read(bad, why):
@@ -171,6 +181,32 @@ def test_the_server_answers_the_request_after_a_bad_frame(raw, bad, n):
     assert raw.answer(n) == {"jsonrpc": "2.0", "id": n, "result": None}
 
 
+def test_a_frame_with_two_lengths_is_skipped_and_the_next_request_answered(raw):
+    # the request after it was read as the rest of its body: never answered, nothing said
+    params = {"textDocument": {"uri": TASK.as_uri()}, "position": {"line": 0, "character": 0}}
+    body = json.dumps({"jsonrpc": "2.0", "id": 14, "method": "textDocument/hover",
+                       "params": params}).encode()  # fmt: skip
+    raw.send_raw(b"Content-Length: %d\r\nContent-Length: %d\r\n\r\n" % (len(body), 400) + body)
+    hover(raw, 15, 0)
+    assert raw.answer(15) == {"jsonrpc": "2.0", "id": 15, "result": None}
+    raw.two_lengths = len(body)  # type: ignore[attr-defined]
+
+
+def test_hover_on_a_document_never_opened_and_not_on_disk_is_null(raw, tmp_path):
+    # a FileNotFoundError traceback on stderr
+    missing = (tmp_path / "never.bddl").as_uri()
+    hover(raw, 16, 0, uri=missing)
+    assert raw.answer(16) == {"jsonrpc": "2.0", "id": 16, "result": None}
+    fifo = tmp_path / "fifo.bddl"
+    os.mkfifo(fifo)  # reading it would block the server
+    hover(raw, 17, 0, uri=fifo.as_uri())
+    assert raw.answer(17) == {"jsonrpc": "2.0", "id": 17, "result": None}
+    raw.send({"id": 18, "method": "textDocument/completion", "params": {
+        "textDocument": {"uri": missing}, "position": {"line": 0, "character": 0}}})  # fmt: skip
+    assert raw.answer(18) == {"jsonrpc": "2.0", "id": 18, "result": None}
+    raw.unopened = (missing, fifo.as_uri())  # type: ignore[attr-defined]
+
+
 def test_a_body_that_is_not_json_gets_a_parse_error(raw):
     raw.send_raw(frame(b"{x"))
     assert raw.answer(None) == {
@@ -232,5 +268,11 @@ def test_stderr_says_what_was_skipped_and_no_traceback(raw):
         "of 67108864 bytes",
         "rsb lsp: refused request 21 (textDocument/hover): Invalid Params: Position.line "
         "should be in range [0:2147483647], but was -1.",
+        "rsb lsp: skipped a malformed message: 2 Content-Length headers that disagree "
+        f"('{raw.two_lengths}', '400')",
+        f"rsb lsp: {raw.unopened[0]} is not open and its file cannot be read (No such file or "
+        "directory); null",
+        f"rsb lsp: {raw.unopened[1]} is not open and its file cannot be read (not a regular "
+        "file of at most 67108864 bytes); null",
     ):
         assert line in err.splitlines(), err

@@ -1,5 +1,7 @@
 """rsb report: Markdown/CSV tables and PNG plots from run directories."""
 
+import os
+
 from rsb_mj.cli import main
 from rsb_mj.evaluation.records import append_record
 from rsb_mj.evaluation.run_folder import RECORDS_FILE
@@ -47,3 +49,29 @@ def test_cli_prints_the_report_and_writes_beside_one_run(tmp_path, capsys):
     assert out.startswith("# rsb_mj evaluation report")
     assert (tmp_path / "a" / "report" / "report.md").exists()
     assert not (tmp_path / "a" / "report" / "rates.png").exists()
+
+
+def test_a_policy_name_too_long_for_a_file_name_still_gets_its_report(tmp_path, capsys):
+    # "File name too long" for confusion_<300 a's>.png, and no report.md for the whole folder
+    write_run(tmp_path / "a", "a" * 300, 1)
+    assert main(["report", str(tmp_path / "a")]) == 0
+    assert capsys.readouterr().out.endswith(f"written to {tmp_path / 'a' / 'report'}/\n")
+    made = sorted(p.name for p in (tmp_path / "a" / "report").glob("*.png"))
+    assert made == ["confusion_" + "a" * 53 + "_9835fa6bf4.png", "rates.png"]
+    assert "| " + "a" * 300 + " |" in (tmp_path / "a" / "report" / "report.md").read_text()
+
+
+def test_a_run_folder_whose_name_is_not_utf8_gets_its_report_with_the_name_escaped(
+    tmp_path, capsys
+):
+    # a UnicodeEncodeError traceback after the PNGs were written, and no report.md
+    run = tmp_path / os.fsdecode(b"out_\xff")
+    write_run(run, "expert", 1)
+    assert main(["report", str(run), "--html"]) == 0
+    shown = f"{tmp_path}/out_\\xff"
+    printed = capsys.readouterr()
+    assert printed.err == ""
+    assert printed.out.endswith(f"written to {shown}/report/ (page: {shown}/report/report.html)\n")
+    assert f"Runs: `{shown}`" in (run / "report" / "report.md").read_text(encoding="utf-8")
+    (run / "report" / "report.html").read_text(encoding="utf-8")  # UTF-8 throughout
+    assert (run / "report" / "rates.png").read_bytes()[:8] == PNG

@@ -3,10 +3,14 @@
 The asset folder here, ``tests/data/libero_assets``, is written by the project in LIBERO's
 layout (never LIBERO's files): a basket with a mesh, and a microwave and a stove with the
 two defects LIBERO's own files have (``inertiagrouprange="4 4"``, a texture declared twice).
+Hostile copies of it (a FIFO, link loops, a 2 GiB sparse file, includes, a DTD, files outside
+the folder) are refused by name, and ``rsb eval`` / ``rsb demos`` refuse them before the
+first episode (exit 2, one line).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -14,6 +18,7 @@ import mujoco
 import numpy as np
 import pytest
 
+from rsb_mj.cli import main
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
@@ -151,3 +156,177 @@ def test_a_goal_scene_takes_its_objects_from_the_source():
     assert scene.check(data) is None
     shipped = compile_goal_scene(task)
     assert shipped.sources["basket_1"] == "standins"
+
+
+# ---- hostile asset folders: refused by name before the first episode (issue 46, items 3-4) --
+
+BASKET = "stable_scanned_objects/basket"
+
+
+def _fifo(folder: Path) -> None:
+    (folder / BASKET / "basket.xml").unlink()
+    os.mkfifo(folder / BASKET / "basket.xml")  # opening it would block until a writer came
+
+
+def _category_loop(folder: Path) -> None:
+    shutil.rmtree(folder / BASKET)
+    (folder / BASKET).symlink_to("basket")
+
+
+def _huge(folder: Path) -> None:
+    with open(folder / BASKET / "basket.xml", "r+b") as fh:
+        fh.truncate(2 * 2**30)  # sparse: 2 GiB on paper, nothing on disk
+
+
+def _mesh_loop(folder: Path) -> None:
+    (folder / BASKET / "box.obj").unlink()
+    (folder / BASKET / "box.obj").symlink_to("box.obj")
+
+
+def _edit(old: str, new: str):
+    def edit(folder: Path) -> None:
+        xml = folder / BASKET / "basket.xml"
+        text = xml.read_text()
+        assert old in text
+        xml.write_text(text.replace(old, new, 1))
+
+    return edit
+
+
+def _mesh_fifo(folder: Path) -> None:
+    (folder / BASKET / "box.obj").unlink()
+    os.mkfifo(folder / BASKET / "box.obj")
+
+
+def _no_body(folder: Path) -> None:
+    xml = folder / BASKET / "basket.xml"
+    head = xml.read_text().partition("<worldbody>")[0]
+    xml.write_text(head + '<worldbody><site name="s" size="0.01"/></worldbody></mujoco>\n')
+
+
+def _text_obj(folder: Path) -> None:
+    (folder / BASKET / "box.obj").write_text("this is not a mesh\n")
+
+
+_CHECKER = 'builtin="checker" width="8" height="8" rgb1="0.6 0.4 0.2" rgb2="0.5 0.3 0.1"'
+_LAUGHS = (
+    '<!DOCTYPE m [<!ENTITY a "aaaaaaaaaa">'
+    + "".join(f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9))
+    + ']><mujoco model="&j;">'
+)
+_FIX = "make it a regular file of at most {} bytes"
+HOSTILE = {
+    "fifo": (
+        _fifo,
+        "{A}/basket.xml: an object's MJCF is a FIFO, not a regular file; "
+        + _FIX.format(16777216)
+        + ", or remove it to use the stand-in",
+    ),
+    "category-loop": (
+        _category_loop,
+        "{A}/basket.xml: cannot be read (Too many levels of symbolic links); "
+        + _FIX.format(16777216)
+        + ", or remove it to use the stand-in",
+    ),
+    "huge": (
+        _huge,
+        "{A}/basket.xml: an object's MJCF of 2147483648 bytes is over the limit of 16777216 "
+        "bytes (not read); LIBERO's and VLA-Arena's are far smaller",
+    ),
+    "mesh-loop": (
+        _mesh_loop,
+        "{A}/box.obj: cannot be read (Too many levels of symbolic links); "
+        + _FIX.format(536870912),
+    ),
+    "texture-outside": (
+        _edit(_CHECKER, 'file="/etc/hostname"'),
+        "{A}/basket.xml: texture file '/etc/hostname' is /etc/hostname, outside the asset "
+        "folder {F}; copy it into the folder and name it relative to the object's MJCF",
+    ),
+    "include-passwd": (
+        _edit("<worldbody>", '<include file="/etc/passwd"/><worldbody>'),
+        "{A}/basket.xml: <include file='/etc/passwd'/>: an object's MJCF is read as one "
+        "file; copy the included elements into it",
+    ),
+    "include-itself": (
+        _edit("<worldbody>", '<include file="basket.xml"/><worldbody>'),
+        "{A}/basket.xml: <include file='basket.xml'/>: an object's MJCF is read as one "
+        "file; copy the included elements into it",
+    ),
+    "billion-laughs": (
+        _edit('<mujoco model="basket">', _LAUGHS),
+        "{A}/basket.xml: a DTD (<!DOCTYPE ...>) in an object's MJCF is not read (entities "
+        "can expand without bound); remove it",
+    ),
+    "text-obj": (
+        _text_obj,
+        "{A}/basket.xml: MuJoCo cannot build this object: Error: at least 4 vertices "
+        "required; Element name 'basket_floor', id 0, line 4",
+    ),
+    "mesh-fifo": (
+        _mesh_fifo,
+        "{A}/box.obj: its mesh file is a FIFO, not a regular file; " + _FIX.format(536870912),
+    ),
+    "no-body": (
+        _no_body,
+        "{A}/basket.xml: the MJCF has no body; an object is a <body> in <worldbody>",
+    ),
+    "meshdir-etc": (
+        _edit('meshdir="."', 'meshdir="/etc"'),
+        "{A}/basket.xml: mesh file 'box.obj' is /etc/box.obj, outside the asset folder {F}; "
+        "copy it into the folder and name it relative to the object's MJCF",
+    ),
+}
+
+
+def _hostile(tmp_path: Path, case: str) -> tuple[Path, str]:
+    folder = tmp_path / "assets"
+    shutil.copytree(ASSETS, folder)
+    make, message = HOSTILE[case]
+    make(folder)
+    return folder, message.format(A=folder / BASKET, F=folder)
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_hostile_asset_folder_is_a_scene_error_naming_the_file(tmp_path, case):
+    folder, message = _hostile(tmp_path, case)
+    source = resolve_object_source(folder)
+    with pytest.raises(SceneError) as raised:
+        source.category("basket")
+    assert str(raised.value) == message
+    assert source.label == "assets:e3b0c44298fc1c14"  # nothing built, nothing claimed
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_eval_refuses_a_hostile_asset_folder_before_the_first_episode(tmp_path, capsys, case):
+    folder, message = _hostile(tmp_path, case)
+    out = tmp_path / "run"
+    argv = ["eval", str(BASKET_TASK), "--policy", "noop", "-n", "2", "--max-steps", "3",
+            "--assets", str(folder), "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"rsb eval: error: {message}\n"
+    assert not out.exists()  # no episode, no error record
+
+
+def test_demos_refuses_a_hostile_asset_folder_before_the_first_episode(tmp_path, capsys):
+    folder, message = _hostile(tmp_path, "fifo")
+    out = tmp_path / "demos"
+    argv = ["demos", str(BASKET_TASK), "-n", "1", "--assets", str(folder), "--out", str(out),
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"rsb demos: error: {message}\n"
+    assert not out.exists()
+
+
+def test_a_symlinked_category_folder_inside_or_outside_the_folder_still_builds(tmp_path):
+    elsewhere = tmp_path / "disk" / "basket"
+    shutil.copytree(ASSETS / BASKET, elsewhere)
+    folder = tmp_path / "assets"
+    shutil.copytree(ASSETS, folder)
+    shutil.rmtree(folder / BASKET)
+    (folder / BASKET).symlink_to(elsewhere)  # a user's objects on another disk
+    source = resolve_object_source(folder)
+    assert isinstance(source.category("basket"), OriginalCategory)
+    plain = resolve_object_source(ASSETS)
+    plain.category("basket")
+    assert source.fingerprint == plain.fingerprint  # relative paths and bytes

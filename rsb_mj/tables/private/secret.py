@@ -30,6 +30,9 @@ MIN_SECRET_BYTES = 16
 WARN_SECRET_BYTES = 32
 #: The largest secret file read [bytes].
 MAX_SECRET_FILE_BYTES = 4096
+#: Folders of files the kernel makes as they are read (``/proc/self/status`` differs per
+#: process): never a secret's home. ``/dev/shm`` (a tmpfs) is a real filesystem.
+PSEUDO_FOLDERS = ("/proc", "/sys", "/dev")
 
 
 def _warn(message: str) -> None:
@@ -48,6 +51,21 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
+
+
+def _pseudo_folder(path: Path) -> str:
+    """The pseudo filesystem (:data:`PSEUDO_FOLDERS`) ``path`` is on ("" for none): by its
+    real path, or by its device where that folder is a mount of its own (a file reached
+    through a link or a bind mount)."""
+    real = os.path.realpath(path)
+    device = os.stat(path).st_dev
+    for folder in PSEUDO_FOLDERS:
+        inside = real == folder or real.startswith(folder + "/")
+        if inside and not real.startswith("/dev/shm/"):
+            return folder
+        if os.path.ismount(folder) and os.stat(folder).st_dev == device and folder != "/dev":
+            return folder
+    return ""
 
 
 class Secret:
@@ -73,8 +91,10 @@ class Secret:
     def read(cls, path: Path, warn: Callable[[str], None] | None = None) -> Secret:
         """The secret in file ``path``: its bytes less surrounding whitespace.
 
-        Only a regular file of at most :data:`MAX_SECRET_FILE_BYTES` is read (a device such
-        as ``/dev/urandom`` never ends, a FIFO blocks until someone writes it).
+        Only a regular file of at most :data:`MAX_SECRET_FILE_BYTES` on a real filesystem is
+        read (a device such as ``/dev/urandom`` never ends, a FIFO blocks until someone writes
+        it, a file of ``/proc`` or ``/sys`` is made anew for each reader, so the same path
+        would not give the same secret to ``rsb episodes check``).
 
         Args:
             path: the secret file.
@@ -94,6 +114,14 @@ class Secret:
                 raise EpisodeError(
                     f"{where}: not a regular file ({_kind(mode)}); write the secret to a "
                     "file, e.g. head -c 32 /dev/urandom | base64 > secret.txt"
+                )
+            pseudo = _pseudo_folder(path)
+            if pseudo:
+                raise EpisodeError(
+                    f"{where}: on {pseudo}, not a real filesystem (its files are made anew "
+                    "for each reader: the same path gives another secret later); write the "
+                    "secret to a regular file, e.g. head -c 32 /dev/urandom | base64 > "
+                    "secret.txt"
                 )
             with open(path, "rb") as fh:
                 data = fh.read(MAX_SECRET_FILE_BYTES + 1)
@@ -143,6 +171,7 @@ class Secret:
 __all__ = [
     "MAX_SECRET_FILE_BYTES",
     "MIN_SECRET_BYTES",
+    "PSEUDO_FOLDERS",
     "VERSION",
     "WARN_SECRET_BYTES",
     "Secret",

@@ -1,5 +1,6 @@
 """The secret of a private draw (rsb_mj.tables.private.secret): read stripped, too short
-refused, only a small regular file read (never a device or FIFO), a short or readable secret
+refused, only a small regular file on a real filesystem read (never a device, a FIFO or a
+file of /proc or /sys), a short or readable secret
 warned of, its seeds the documented HMAC, and only its domain-separated hash public."""
 
 from __future__ import annotations
@@ -7,9 +8,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from pathlib import Path
 
 import pytest
 
+from rsb_mj.cli import main
 from rsb_mj.errors import EpisodeError
 from rsb_mj.tables.private.secret import MAX_SECRET_FILE_BYTES, Secret
 
@@ -84,3 +87,44 @@ def test_a_short_or_readable_secret_is_used_with_a_warning(tmp_path):
     warnings.clear()
     Secret.read(file, warn=warnings.append)
     assert warnings == []
+
+
+def _sys_file() -> str:
+    """A regular file of sysfs that can be read."""
+    for path in ("/sys/kernel/mm/transparent_hugepage/enabled", "/sys/power/state"):
+        if os.access(path, os.R_OK):
+            return path
+    pytest.skip("no readable sysfs file here")
+
+
+@pytest.mark.parametrize("where", ["/proc/self/status", "SYS", "LINK"])
+def test_a_file_the_kernel_makes_for_each_reader_is_refused(tmp_path, where):
+    # /proc/self/status was accepted: its bytes differ per process, so the same path later
+    # failed rsb episodes check
+    pseudo = "/sys" if where == "SYS" else "/proc"
+    if where == "SYS":
+        where = _sys_file()
+    elif where == "LINK":
+        (tmp_path / "secret.txt").symlink_to("/proc/self/status")
+        where = str(tmp_path / "secret.txt")
+    with pytest.raises(EpisodeError) as err:
+        Secret.read(Path(where))
+    assert str(err.value) == (
+        f"--secret-file {where}: on {pseudo}, not a real filesystem (its files are made anew "
+        "for each reader: the same path gives another secret later); write the secret to a "
+        "regular file, e.g. head -c 32 /dev/urandom | base64 > secret.txt"
+    )
+
+
+def test_eval_refuses_a_proc_secret_file_before_the_first_episode(tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "-n", "1", "--sealed",
+            "--secret-file", "/proc/self/status", "--out", str(out), "--no-progress"]  # fmt: skip
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "rsb eval: error: --secret-file /proc/self/status: on /proc, not a real filesystem "
+        "(its files are made anew for each reader: the same path gives another secret later); "
+        "write the secret to a regular file, e.g. head -c 32 /dev/urandom | base64 > "
+        "secret.txt\n"
+    )
+    assert not out.exists()
