@@ -27,7 +27,6 @@ from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import Atom, Name, walk_atoms
 from rsb_mj.lang.nodes import Span
-from rsb_mj.lang.parser import parse_file
 
 #: Predicate semantics per source: the xy distance [m] within which ``On(a, b)`` (b an
 #: object) holds. LIBERO's ``check_ontop`` uses 0.03 m, VLA-Arena's 0.07 m.
@@ -318,17 +317,24 @@ class _KnownAll(set):
 
 
 def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
-    """The goal task of a path, a parsed problem or a goal task, checked buildable.
+    """The goal task of a path, a parsed problem or a goal task, refused unless it would
+    run: the gate of every path that runs a goal task file (``rsb eval``, ``rsb demos``,
+    the vla-eval plugin, :class:`rsb_mj.env.goal_env.GoalEnv` and so gymnasium's ``make``).
+    It is the linter's (:func:`rsb_mj.lang.linter.check_runnable`): a file ``rsb lint
+    --target rsb`` reports an error for does not run, and a lint-clean file does.
 
     Raises:
-        TaskError: a syntax error, a question task, or the itemised list of what rsb_mj
-            cannot build with the file's tier (:func:`check_buildable`).
+        TaskError: a syntax error, a question task, or (a
+            :class:`~rsb_mj.lang.diagnostics.TaskFileError`) the itemised list of the
+            file's lint errors, ``path:line:col: CODE name: message`` each, under a line
+            naming the file (and its tier when rsb_mj does not build it, RSB530).
     """
+    # deferred: the linter's rules import this module
+    from rsb_mj.lang.linter import check_runnable
+
+    problem = task.problem if isinstance(task, GoalTask) else check_runnable(task)
     if isinstance(task, GoalTask):
-        gt = task
-    else:
-        if isinstance(task, str | Path):
-            task = parse_file(Path(task))
-        gt = goal_task_of(task)
-    check_buildable(gt, _KnownAll())
+        check_runnable(problem)
+    gt = task if isinstance(task, GoalTask) else goal_task_of(problem)
+    check_buildable(gt, _KnownAll())  # RSB530 of the linter says it first; kept as a guard
     return gt
