@@ -21,7 +21,6 @@ scene.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Problem
@@ -307,34 +306,3 @@ def check_buildable(task: GoalTask, known: set[str]) -> None:
         lines = [f"{task.path}: rsb_mj cannot build this scene (tier {task.tier}):"]
         lines += ["  " + i.format(task.path) for i in issues]
         raise TaskError("\n".join(lines))
-
-
-class _KnownAll(set):
-    """Every category name: each has at least a primitive stand-in."""
-
-    def __contains__(self, item: object) -> bool:
-        return True
-
-
-def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
-    """The goal task of a path, a parsed problem or a goal task, refused unless it would
-    run: the gate of every path that runs a goal task file (``rsb eval``, ``rsb demos``,
-    the vla-eval plugin, :class:`rsb_mj.env.goal_env.GoalEnv` and so gymnasium's ``make``).
-    It is the linter's (:func:`rsb_mj.lang.linter.check_runnable`): a file ``rsb lint
-    --target rsb`` reports an error for does not run, and a lint-clean file does.
-
-    Raises:
-        TaskError: a syntax error, a question task, or (a
-            :class:`~rsb_mj.lang.diagnostics.TaskFileError`) the itemised list of the
-            file's lint errors, ``path:line:col: CODE name: message`` each, under a line
-            naming the file (and its tier when rsb_mj does not build it, RSB530).
-    """
-    # deferred: the linter's rules import this module
-    from rsb_mj.lang.linter import check_runnable
-
-    problem = task.problem if isinstance(task, GoalTask) else check_runnable(task)
-    if isinstance(task, GoalTask):
-        check_runnable(problem)
-    gt = task if isinstance(task, GoalTask) else goal_task_of(problem)
-    check_buildable(gt, _KnownAll())  # RSB530 of the linter says it first; kept as a guard
-    return gt

@@ -16,7 +16,7 @@ from rsb_mj.lang import templates
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.files import is_template_file
-from rsb_mj.lang.goal_task import tier_of
+from rsb_mj.lang.goal_task import GoalTask, goal_task_of, tier_of
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.parser import parse_source, read_source
 from rsb_mj.lang.rules import RULES, Context
@@ -30,6 +30,7 @@ __all__ = [
     "lint_problem",
     "lint_source",
     "lint_text",
+    "load_goal_task",
     "load_task",
 ]
 
@@ -208,7 +209,7 @@ def check_runnable(task: str | Path | Problem) -> Problem:
     """The goal task file (a path) or parsed problem ``task``, refused when ``rsb lint
     --target rsb`` reports an error for it: one classifier for what lint rejects and what
     does not run (``rsb eval``, ``rsb demos``, the vla-eval plugin, the goal environment
-    call it through :func:`rsb_mj.lang.goal_task.load_goal_task`). Warnings pass. A problem
+    call it through :func:`load_goal_task`). Warnings pass. A problem
     once found runnable is not linted again (memoized per object).
 
     Raises:
@@ -236,6 +237,25 @@ def check_runnable(task: str | Path | Problem) -> Problem:
         _RUNNABLE.clear()
     _RUNNABLE[id(problem)] = problem
     return problem
+
+
+def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
+    """The goal task of a path, a parsed problem or a goal task, refused unless it would
+    run: the gate of every path that runs a goal task file (``rsb eval``, ``rsb demos``,
+    the vla-eval plugin, :class:`rsb_mj.env.goal_env.GoalEnv` and so gymnasium's ``make``),
+    :func:`check_runnable`: a file ``rsb lint --target rsb`` reports an error for does not
+    run (a tier rsb_mj does not build is RSB530), and a lint-clean file does.
+
+    Raises:
+        TaskError: a question task, or (a :class:`~rsb_mj.lang.diagnostics.TaskFileError`)
+            a syntax error or the itemised list of the file's lint errors,
+            ``path:line:col: CODE name: message`` each, under a line naming the file (and
+            its tier when rsb_mj does not build it).
+    """
+    if isinstance(task, GoalTask):
+        check_runnable(task.problem)
+        return task
+    return goal_task_of(check_runnable(task))
 
 
 def _refusal(problem: Problem, errors: list[Diagnostic]) -> str:
