@@ -161,3 +161,55 @@ def test_the_issue_s_goal_true_at_reset_is_refused(tmp_path, capsys):
         f"{path}:124:3: RSB533 goal-at-reset: the goal holds at :init ((On plate_1 "
         "main_table_plate_region)): every episode would start solved, so the file does not run",
     ]
+
+
+def _goal_at_reset(tmp_path: Path) -> Path:
+    from .lang_samples import LIBERO_PATH
+
+    path = tmp_path / LIBERO_PATH
+    path.write_text(LIBERO.replace("(On bowl_1 main_table_bowl_region)", "(On bowl_1 plate_1)"))
+    return path
+
+
+def _refused(exc: BaseException, path: Path) -> None:
+    assert str(exc).splitlines()[1:] == [
+        f"{path}:21:3: RSB533 goal-at-reset: the goal holds at :init ((On bowl_1 plate_1)): "
+        "every episode would start solved, so the file does not run"
+    ]
+
+
+def test_every_other_path_that_runs_a_goal_file_refuses_it_too(tmp_path, capsys):
+    """rsb demos (exit 2, no folder), rsb_mj.evaluate (no folder), gymnasium's make and the
+    vla-eval goal plugin all raise the same itemised list."""
+    import gymnasium
+
+    import rsb_mj
+    from rsb_mj.env.registration import GOAL_ENV_ID
+    from rsb_mj.lang.diagnostics import TaskFileError
+
+    path = _goal_at_reset(tmp_path)
+    out = tmp_path / "demos"
+    assert main(["demos", str(path), "--out", str(out), "-n", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rsb demos: error: {path}: 1 lint error")
+    assert not out.exists()
+
+    class Idle:
+        def act(self, obs):
+            return None
+
+    out = tmp_path / "evaluate"
+    with pytest.raises(TaskFileError) as exc:
+        rsb_mj.evaluate(Idle(), [str(path)], episodes=1, out=out)
+    _refused(exc.value, path)
+    assert not out.exists()
+    with pytest.raises(TaskFileError) as exc:
+        gymnasium.make(GOAL_ENV_ID, task=str(path))
+    _refused(exc.value, path)
+
+    pytest.importorskip("vla_eval", reason="the vla-eval plugin needs its extra")
+    from rsb_mj.integrations.vla_eval_goal import GoalBenchmark
+
+    with pytest.raises(TaskFileError) as exc:
+        GoalBenchmark(files=[str(path)])
+    _refused(exc.value, path)
