@@ -262,7 +262,7 @@ def unknown_category(ctx: Context) -> None:
         if decl.category in valid:
             continue
         kind = "fixture" if decl.name in ctx.fixtures else "object"
-        close = did_you_mean(decl.category, valid if ctx.is_rsb else _same_kind(valid, kind))
+        close = did_you_mean(decl.category, _same_kind(valid, kind))
         hint = f"did you mean {close!r}? " if close else ""
         ctx.report(
             "RSB203",
@@ -274,11 +274,10 @@ def unknown_category(ctx: Context) -> None:
 
 
 def _same_kind(valid: set[str] | frozenset[str], kind: str) -> set[str]:
-    """The categories of ``valid`` of a declaration's kind (``"fixture"`` or ``"object"``)
-    outside ``(:domain rsb)`` (whose valid sets are per kind already): what RSB203 may
-    suggest (``wine_glass`` is not a ``wine_rack``)."""
+    """The categories of ``valid`` of a declaration's kind (``"fixture"`` or ``"object"``):
+    what RSB203 may suggest (``wine_glass`` is not a ``wine_rack``)."""
     if kind == "fixture":
-        return {c for c in valid if c in FIXTURE_CATEGORIES}
+        return {c for c in valid if c in FIXTURE_CATEGORIES or c in RSB_FIXTURE_CATEGORIES}
     return {c for c in valid if c not in FIXTURE_CATEGORIES}
 
 

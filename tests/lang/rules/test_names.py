@@ -211,6 +211,11 @@ def test_an_unknown_object_category_suggests_an_object_never_a_fixture():
     )
     fixture = lint_edit(LIBERO, "main_table - table)", "main_table - table rack_1 - wine_glass)")
     assert [d.fix for d in fixture if d.code == "RSB203"] == ["wine_rack"]
+    question = lint_edit(
+        BASE, "block_a block_b block_c block_d - letter_block", "glass - wine_glass"
+    )
+    # rsb's object categories hold the stand-ins of LIBERO's fixtures too: none is offered
+    assert [d.fix for d in question if d.code == "RSB203"] == [None]
 
 
 def test_an_undeclared_region_of_a_declared_object_says_how_to_declare_it():
