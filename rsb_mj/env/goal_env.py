@@ -91,6 +91,8 @@ class GoalEnv(gymnasium.Env):
     Raises:
         EnvError: for a level outside 0..4 or a control rate that does not divide the
             physics rate.
+        TaskError: for a task file ``rsb lint --target rsb`` reports an error for (the
+            itemised list, :func:`rsb_mj.lang.linter.load_goal_task`).
 
     Privileged attributes (the expert's): ``task``, ``scene``, ``checker``, ``model``,
     ``data``, ``seed``.
