@@ -213,3 +213,17 @@ def test_every_other_path_that_runs_a_goal_file_refuses_it_too(tmp_path, capsys)
     with pytest.raises(TaskFileError) as exc:
         GoalBenchmark(files=[str(path)])
     _refused(exc.value, path)
+
+
+def test_every_shipped_goal_file_passes_the_gate():
+    """The other side: the 211 shipped goal files (LIBERO, VLA-Arena) are lint-clean as
+    scenes rsb_mj builds, so every path that runs them still does."""
+    from rsb_mj.lang.goal_task import is_goal_task
+    from rsb_mj.lang.linter import load_goal_task
+    from rsb_mj.lang.parser import parse_file
+    from rsb_mj.resources import tasks_dir
+
+    goal = [p for p in sorted(tasks_dir().rglob("*.bddl")) if is_goal_task(parse_file(p))]
+    assert len(goal) == 211
+    for path in goal:
+        assert load_goal_task(path).path == str(path)
