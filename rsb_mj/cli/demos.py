@@ -218,7 +218,7 @@ def _run_goal(
                 tasks.append(str(path))
                 rows[str(path)] = have
     tasks = list(dict.fromkeys(tasks))
-    from rsb_mj.lang.goal_task import load_goal_task
+    from rsb_mj.lang.linter import load_goal_task
 
     categories: list[str] = []
     for path in tasks:

@@ -481,7 +481,8 @@ def _goal_sources(
         EvalError: for goal and question tasks in one run, or an ``--assets`` folder that
             is not one.
     """
-    from rsb_mj.lang.goal_task import load_goal_task, warnings_of
+    from rsb_mj.lang.goal_task import warnings_of
+    from rsb_mj.lang.linter import load_goal_task
     from rsb_mj.scene.assets import resolve_object_source
 
     if len(files) != len(args.tasks) or len(suites) != len(args.suite):
@@ -568,7 +569,7 @@ def _unbuildable(path: Path) -> str:
     """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
     positions and tier), or ``""`` when it builds (a parse, no scene)."""
     from rsb_mj.errors import TaskError
-    from rsb_mj.lang.goal_task import load_goal_task
+    from rsb_mj.lang.linter import load_goal_task
 
     try:
         load_goal_task(path)

@@ -41,11 +41,12 @@ from rsb_mj.datasets.demo_file import file_sha256, verify_demo, write_demo
 from rsb_mj.datasets.demo_folder import hold_settings
 from rsb_mj.datasets.demos import Recorder, run_with_progress
 from rsb_mj.env.cameras import check_cameras
-from rsb_mj.env.goal_env import GoalEnv, load_goal_task
+from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import run_goal_episode
+from rsb_mj.lang.linter import load_goal_task
 from rsb_mj.lock import lock_folder
 from rsb_mj.perturb.language import check_level as check_language
 from rsb_mj.perturb.visual import check_level as check_visual

@@ -46,7 +46,8 @@ from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EnvError, EpisodeError, EvalError, LayoutError, SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import task_digest
-from rsb_mj.lang.goal_task import GoalTask, load_goal_task, warnings_of
+from rsb_mj.lang.goal_task import GoalTask, warnings_of
+from rsb_mj.lang.linter import load_goal_task
 from rsb_mj.perturb.language import check_level, perturb_goal_instruction
 from rsb_mj.perturb.visual import VisualPerturber
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
@@ -90,6 +91,8 @@ class GoalEnv(gymnasium.Env):
     Raises:
         EnvError: for a level outside 0..4 or a control rate that does not divide the
             physics rate.
+        TaskError: for a task file ``rsb lint --target rsb`` reports an error for (the
+            itemised list, :func:`rsb_mj.lang.linter.load_goal_task`).
 
     Privileged attributes (the expert's): ``task``, ``scene``, ``checker``, ``model``,
     ``data``, ``seed``.

@@ -28,7 +28,7 @@ def check_task_files(sources: Iterable[Source]) -> None:
     for source in sources:
         if source.task_file:
             source.problem  # noqa: B018 (parsed and linted, or raises; a goal task file:
-            # checked buildable, or the itemised list and its tier)
+            # linted as a scene rsb_mj builds, or the itemised list; rsb_mj.lang.linter)
 
 
 def task_digests(sources: Iterable[Source]) -> dict[str, TaskDigest]:

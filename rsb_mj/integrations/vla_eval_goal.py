@@ -73,7 +73,7 @@ from rsb_mj.integrations.vla_eval import (
     check_images,
     sealed_params,
 )
-from rsb_mj.lang.goal_task import load_goal_task
+from rsb_mj.lang.linter import load_goal_task
 from rsb_mj.perturb.language import check_level as check_language_level
 from rsb_mj.perturb.visual import check_level as check_visual_level
 from rsb_mj.policies.aloha_convention import get_convention

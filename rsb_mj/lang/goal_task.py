@@ -22,13 +22,11 @@ scene.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import Atom, Name, walk_atoms
 from rsb_mj.lang.nodes import Span
-from rsb_mj.lang.parser import parse_file
 from rsb_mj.lang.task import task_family, task_semantics
 
 #: Predicate semantics per source: the xy distance [m] within which ``On(a, b)`` (b an
@@ -312,27 +310,3 @@ def check_buildable(task: GoalTask, known: set[str]) -> None:
         lines = [f"{task.path}: rsb_mj cannot build this scene (tier {task.tier}):"]
         lines += ["  " + i.format(task.path) for i in issues]
         raise TaskError("\n".join(lines))
-
-
-class _KnownAll(set):
-    """Every category name: each has at least a primitive stand-in."""
-
-    def __contains__(self, item: object) -> bool:
-        return True
-
-
-def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
-    """The goal task of a path, a parsed problem or a goal task, checked buildable.
-
-    Raises:
-        TaskError: a syntax error, a question task, or the itemised list of what rsb_mj
-            cannot build with the file's tier (:func:`check_buildable`).
-    """
-    if isinstance(task, GoalTask):
-        gt = task
-    else:
-        if isinstance(task, str | Path):
-            task = parse_file(Path(task))
-        gt = goal_task_of(task)
-    check_buildable(gt, _KnownAll())
-    return gt

@@ -13,6 +13,7 @@ from rsb_mj.lang.categories import RSB_CATEGORIES
 __all__ = [
     "ALL_CATEGORIES",
     "ARTICULATED_CATEGORIES",
+    "FIXTURE_CATEGORIES",
     "KNOWN_CATEGORIES",
 ]
 
@@ -183,5 +184,24 @@ ARTICULATED_CATEGORIES: frozenset[str] = frozenset(
         "white_cabinet",
         "window",
         "wooden_cabinet",
+    }
+)
+
+#: The fixture categories (what LIBERO's and VLA-Arena's files declare under ``:fixtures``:
+#: the workspaces, the articulated ones, the racks, shelves and the desk caddy); the rest of
+#: :data:`ALL_CATEGORIES` are objects. RSB203 suggests a name of the declaration's own kind.
+FIXTURE_CATEGORIES: frozenset[str] = ARTICULATED_CATEGORIES | frozenset(
+    {
+        "coffee_table",
+        "desk_caddy",
+        "floor",
+        "kitchen_table",
+        "living_room_table",
+        "main_table",
+        "study_table",
+        "table",
+        "wine_rack",
+        "wooden_shelf",
+        "wooden_two_layer_shelf",
     }
 )

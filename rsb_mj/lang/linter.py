@@ -1,7 +1,10 @@
 """Run the lint rules over task files and template files.
 
 ``lint_problem`` checks a parsed problem; ``lint_text``/``lint_file`` add the syntax step;
-``load_task`` is what the later stages call: parse, lint, and raise on any error.
+``load_task`` is what the later stages call: parse, lint, and raise on any error;
+``check_runnable`` is the gate a goal task passes before anything runs it (``rsb eval``,
+``rsb demos``, the vla-eval plugin, the goal environment): the same rules decide what ``rsb
+lint`` reports and what runs.
 """
 
 from __future__ import annotations
@@ -13,17 +16,21 @@ from rsb_mj.lang import templates
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.files import is_template_file
+from rsb_mj.lang.goal_task import GoalTask, goal_task_of, tier_of
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.parser import parse_source, read_source
 from rsb_mj.lang.rules import RULES, Context
 
 __all__ = [
     "FOREIGN_SCENE",
+    "RUN_TARGET",
     "TARGETS",
+    "check_runnable",
     "lint_file",
     "lint_problem",
     "lint_source",
     "lint_text",
+    "load_goal_task",
     "load_task",
 ]
 
@@ -189,3 +196,76 @@ def load_task(path: str | Path, *, target: str | None = None) -> Problem:
         )
         raise TaskFileError(errors, summary)
     return problem
+
+
+#: The target a goal task is checked against before it runs: the scene rsb_mj builds
+#: (``rsb lint --target rsb``).
+RUN_TARGET = "rsb"
+
+#: Problems already found runnable, by id (the problem kept to tell a reused id apart).
+_RUNNABLE: dict[int, Problem] = {}
+
+
+def check_runnable(task: str | Path | Problem) -> Problem:
+    """The goal task file (a path) or parsed problem ``task``, refused when ``rsb lint
+    --target rsb`` reports an error for it: one classifier for what lint rejects and what
+    does not run (``rsb eval``, ``rsb demos``, the vla-eval plugin, the goal environment
+    call it through :func:`load_goal_task`). Warnings pass. A problem
+    once found runnable is not linted again (memoized per object).
+
+    Raises:
+        TaskFileError: every error finding, ``path:line:col: CODE name: message``, under a
+            first line naming the file: ``rsb_mj cannot build this scene (tier T):`` when
+            a finding is the tier's (RSB530), else the count of lint errors and that the
+            file does not run.
+    """
+    if not isinstance(task, Problem):
+        text, diagnostics = read_source(task)
+        if text is None:
+            raise TaskFileError(diagnostics)
+        problem, diagnostics = lint_text(text, str(task), target=RUN_TARGET)
+        if problem is None:
+            raise TaskFileError([d for d in diagnostics if d.is_error])
+    else:
+        problem = task
+        if _RUNNABLE.get(id(problem)) is problem:
+            return problem
+        diagnostics = lint_problem(problem, target=RUN_TARGET)
+    errors = [d for d in diagnostics if d.is_error]
+    if errors:
+        raise TaskFileError(errors, _refusal(problem, errors))
+    if len(_RUNNABLE) > 64:
+        _RUNNABLE.clear()
+    _RUNNABLE[id(problem)] = problem
+    return problem
+
+
+def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
+    """The goal task of a path, a parsed problem or a goal task, refused unless it would
+    run: the gate of every path that runs a goal task file (``rsb eval``, ``rsb demos``,
+    the vla-eval plugin, :class:`rsb_mj.env.goal_env.GoalEnv` and so gymnasium's ``make``),
+    :func:`check_runnable`: a file ``rsb lint --target rsb`` reports an error for does not
+    run (a tier rsb_mj does not build is RSB530), and a lint-clean file does.
+
+    Raises:
+        TaskError: a question task, or (a :class:`~rsb_mj.lang.diagnostics.TaskFileError`)
+            a syntax error or the itemised list of the file's lint errors,
+            ``path:line:col: CODE name: message`` each, under a line naming the file (and
+            its tier when rsb_mj does not build it).
+    """
+    if isinstance(task, GoalTask):
+        check_runnable(task.problem)
+        return task
+    return goal_task_of(check_runnable(task))
+
+
+def _refusal(problem: Problem, errors: list[Diagnostic]) -> str:
+    """The first line of a refused goal task's message."""
+    path = errors[0].path
+    if any(d.code == "RSB530" for d in errors):
+        return f"{path}: rsb_mj cannot build this scene (tier {tier_of(problem)}):"
+    n = len(errors)
+    return (
+        f"{path}: {n} lint error{'s' if n != 1 else ''} (rsb lint --target rsb {path}); "
+        "a task file with lint errors does not run:"
+    )

@@ -47,7 +47,7 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask, load_goal_task
+from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.lang.task import task_family
 from rsb_mj.resources import tasks_dir
@@ -127,11 +127,16 @@ def is_goal_source(source: str) -> bool:
 
 @cache
 def goal_task(source: str) -> GoalTask:
-    """The goal task of a goal task file, checked buildable (cached per process).
+    """The goal task of a goal task file, refused unless it runs: lint-clean as a scene
+    rsb_mj builds (:func:`rsb_mj.lang.linter.load_goal_task`; cached per process).
 
     Raises:
-        TaskError: the itemised list of what rsb_mj cannot build, with the file's tier.
+        TaskError: the itemised list of the file's lint errors (with its tier when rsb_mj
+            does not build it).
     """
+    # deferred: rsb --help imports this module (see the module docstring)
+    from rsb_mj.lang.linter import load_goal_task
+
     return load_goal_task(task_path(source))
 
 
@@ -158,8 +163,7 @@ def row_seed(source: str, split: str, index: int) -> int:
 @cache
 def load_problem(source: str) -> Problem:
     """The parsed and linted task file of ``source`` (cached per process); of a goal task
-    file, the parsed problem of its :func:`goal_task` (checked buildable, as its own
-    loaders would read it: no lint)."""
+    file, the problem of its :func:`goal_task` (linted as a scene rsb_mj builds)."""
     if is_goal_source(source):
         return goal_task(source).problem
     # deferred: rsb --help imports this module (see the module docstring)

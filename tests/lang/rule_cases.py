@@ -19,12 +19,17 @@ from .lang_samples import LIBERO, LIBERO_PATH
 FIELDS = ("code", "base", "old", "new", "line", "column", "message")
 
 
-def path_of(base: str) -> str:
-    """The file name a case's task is linted as (LIBERO's is its real file name)."""
+def path_of(base: str, code: str = "") -> str:
+    """The file name a case's task is linted as (LIBERO's is its real file name; for RSB418,
+    which checks only files of LIBERO's benchmark folders, in its ``libero_goal`` folder)."""
+    if base is LIBERO and code == "RSB418":
+        return f"libero_goal/{LIBERO_PATH}"
     return LIBERO_PATH if base is LIBERO else "rsb_test_4.bddl"
 
 
-def lint_edit(base: str, old: str, new: str, target: str = "rsb") -> list[Diagnostic]:
+def lint_edit(
+    base: str, old: str, new: str, target: str = "rsb", code: str = ""
+) -> list[Diagnostic]:
     """The findings on ``base`` with its first ``old`` replaced by ``new``.
 
     LIBERO files are also checked as scenes rsb_mj must build (``target``: ``"rsb"``, or
@@ -35,7 +40,9 @@ def lint_edit(base: str, old: str, new: str, target: str = "rsb") -> list[Diagno
     """
     assert old in base, old
     problem, diagnostics = lint_text(
-        base.replace(old, new, 1), path_of(base), target=target if base is LIBERO else None
+        base.replace(old, new, 1),
+        path_of(base, code),
+        target=target if base is LIBERO else None,
     )
     assert problem is not None
     return diagnostics
@@ -45,7 +52,7 @@ def first_finding(code: str, base: str, old: str, new: str) -> tuple | None:
     """``(line, column, message, name, severity, path)`` of the first finding of ``code`` on
     the edited task, or None when the rule did not fire."""
     target = "question" if code == "RSB510" else "rsb"
-    hits = [d for d in lint_edit(base, old, new, target) if d.code == code]
+    hits = [d for d in lint_edit(base, old, new, target, code) if d.code == code]
     if not hits:
         return None
     first = hits[0]
@@ -63,4 +70,4 @@ def expected(code: str, base: str, line: int, column: int, message: str) -> tupl
     """What :func:`first_finding` must return for a case: its position and message, the
     rule's registered name and severity, and the file name the case is linted as."""
     rule = RULES[code]
-    return (line, column, message, rule.name, rule.severity, path_of(base))
+    return (line, column, message, rule.name, rule.severity, path_of(base, code))

@@ -85,6 +85,8 @@ def test_corpus_findings_are_exactly_the_true_ones():
         ("RSB415", "vla_arena"): 4,
         # new_bowl_1 declared and never placed.
         ("RSB416", "vla_arena"): 1,
+        # (Open ...) / (Turnon ...) in :init: rsb_mj's fixtures are static props.
+        ("RSB541", "vla_arena"): 4,
     }
 
 
@@ -121,6 +123,10 @@ def test_every_suite_task_file_lints_with_only_its_real_defects():
         ("RSB416", "vla_arena"): 5,
         # :obj_of_interest names mug_1, declared as green_mug_1.
         ("RSB207", "vla_arena"): 1,
+        # (Open ...), (Close ...), (Turnon ...) in :init of tier A1 files: rsb_mj's fixtures
+        # are static props in their modelled state (rsb eval warns the same).
+        ("RSB541", "libero"): 7,
+        ("RSB541", "vla_arena"): 25,
     }
 
 
@@ -183,5 +189,5 @@ def test_libero_100_scene_prefix_is_not_part_of_the_prompt():
     )
     name = "KITCHEN_SCENE3_turn_on_the_stove_and_put_the_moka_pot_on_it.bddl"
     assert lint_text(text, name)[1] == []
-    _, found = lint_text(text, "KITCHEN_SCENE10_turn_on_the_stove.bddl")
+    _, found = lint_text(text, "libero_90/KITCHEN_SCENE10_turn_on_the_stove.bddl")
     assert [d.code for d in found] == ["RSB418"]

@@ -123,7 +123,7 @@ LIBERO_STYLE = (
     "(define (problem LIBERO_Tabletop_Manipulation)\n  (:domain robosuite)\n"
     "  (:language Put the bowl on the plate)\n"
     + _SCENE
-    + "  (:goal (And (In plate_1 main_table_plate_region) ATOM)))\n"
+    + "  (:goal (And (On bowl_1 main_table_plate_region) ATOM)))\n"
 )
 #: VLA-Arena style: the predicate in an And-ed :cost beside a per-step term.
 VLA_ARENA_STYLE = (

@@ -14,6 +14,7 @@ from rsb_mj.lang.categories import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
+from .rules.test_goal_relations import CASES as GOAL_RELATIONS_CASES
 from .rules.test_names import CASES as NAMES_CASES
 from .rules.test_runtime_goal import CASES as RUNTIME_GOAL_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
@@ -471,7 +472,7 @@ IN_OTHER_FILES = {"RSB472", "RSB459"}  # tests/lang/rules/test_references.py, te
 #: Every rule's cases: this module's and those of the rule families' own test modules
 #: (tests/lang/rules/test_names.py, tests/lang/rules/test_semantics.py,
 #: tests/lang/rules/test_runtime_goal.py).
-ALL_CASES = CASES + NAMES_CASES + SEMANTICS_CASES + RUNTIME_GOAL_CASES
+ALL_CASES = CASES + NAMES_CASES + SEMANTICS_CASES + RUNTIME_GOAL_CASES + GOAL_RELATIONS_CASES
 
 
 def test_every_semantic_rule_has_a_fixture():
@@ -508,6 +509,7 @@ def test_family_of_code_matches_module():
         "runtime_scene": "5",
         "runtime_question": "5",
         "runtime_goal": "5",
+        "goal_relations": "5",
         "safety": "5",
     }
     for rule in RULES.values():

@@ -34,7 +34,7 @@ from rsb_mj.lang.block_values import (
 from rsb_mj.lang.categories import RSB_CATEGORIES
 from rsb_mj.lang.expr import Arg, Atom, Name, Number, NumberList, Variable
 from rsb_mj.lang.held import is_held_atom
-from rsb_mj.lang.known_categories import ALL_CATEGORIES
+from rsb_mj.lang.known_categories import ALL_CATEGORIES, FIXTURE_CATEGORIES
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.predicates import (
     PREDICATE_DOMAINS,
@@ -261,9 +261,9 @@ def unknown_category(ctx: Context) -> None:
             valid = ALL_CATEGORIES
         if decl.category in valid:
             continue
-        close = did_you_mean(decl.category, valid)
-        hint = f"did you mean {close!r}? " if close else ""
         kind = "fixture" if decl.name in ctx.fixtures else "object"
+        close = did_you_mean(decl.category, _same_kind(valid, kind))
+        hint = f"did you mean {close!r}? " if close else ""
         ctx.report(
             "RSB203",
             f"{kind} {decl.name!r} has unknown category {decl.category!r}; {hint}"
@@ -271,6 +271,14 @@ def unknown_category(ctx: Context) -> None:
             decl.span,
             fix=close,
         )
+
+
+def _same_kind(valid: set[str] | frozenset[str], kind: str) -> set[str]:
+    """The categories of ``valid`` of a declaration's kind (``"fixture"`` or ``"object"``):
+    what RSB203 may suggest (``wine_glass`` is not a ``wine_rack``)."""
+    if kind == "fixture":
+        return {c for c in valid if c in FIXTURE_CATEGORIES or c in RSB_FIXTURE_CATEGORIES}
+    return {c for c in valid if c not in FIXTURE_CATEGORIES}
 
 
 #: Why RSB208 on a region is a warning outside ``(:domain rsb)``.
@@ -472,7 +480,7 @@ def undefined_name(ctx: Context) -> None:
         if name in known:
             return
         close = did_you_mean(name, known)
-        hint = f"; did you mean {close!r}?" if close else ""
+        hint = f"; did you mean {close!r}?" if close else _region_hint(ctx, name)
         # LIBERO's and VLA-Arena's loaders never resolve :obj_of_interest names: a warning there
         loose = where == ":obj_of_interest" and ctx.semantics != "rsb"
         ctx.report(
@@ -500,6 +508,21 @@ def undefined_name(ctx: Context) -> None:
             check(arg.value, arg.span, f":{block}")
     for name in ctx.problem.obj_of_interest:
         check(name, ctx.block_span("obj_of_interest"), ":obj_of_interest")
+
+
+def _region_hint(ctx: Context, name: str) -> str:
+    """For an undeclared ``{T}_{R}`` whose ``T`` is a declared object or fixture (the
+    longest such prefix): how to declare the region ``R`` on ``T``; else ``""``."""
+    owner = next(
+        (d for d in sorted(ctx.decls, key=len, reverse=True) if name.startswith(d + "_")), None
+    )
+    if owner is None or len(name) <= len(owner) + 1:
+        return ""
+    region = name[len(owner) + 1 :]
+    return (
+        f"; to use the {region!r} of {owner!r}, declare it in :regions: "
+        f"({region} (:target {owner}))"
+    )
 
 
 @rule(

@@ -183,9 +183,9 @@ def _holds_at_init(task: GoalTask, goal: Relation) -> bool:
 )
 def goal_at_reset(ctx: Context) -> None:
     """A goal that holds before anything moves: every relation of the ``:goal`` is one
-    ``:init`` already sets (the same place, or an ``:init`` region inside the goal's). The
-    scene refuses such a start (a reset checks that the goal is false), so no episode could
-    begin."""
+    ``:init`` already sets (the same place, or an ``:init`` region inside the goal's). Every
+    episode would start solved (a policy that does nothing would succeed, or the reset would
+    draw no start where the goal is false), so ``rsb eval`` refuses the file."""
     task = goal_task(ctx)
     atoms = [a for t in ctx.problem.goal_terms for a in walk_atoms(t)]
     if task is None or not task.goal or len(task.goal) != len(atoms):
@@ -195,7 +195,7 @@ def goal_at_reset(ctx: Context) -> None:
             "RSB533",
             "the goal holds at :init ("
             + ", ".join(f"({g.predicate} {g.mover} {g.place})" for g in task.goal)
-            + "): every episode would start solved, and the reset refuses it",
+            + "): every episode would start solved, so the file does not run",
             ctx.block_span("goal"),
         )
 

@@ -25,7 +25,8 @@ sampler, the scene and the scorer give them.
   region's target or a free-form section names it).
 * RSB418: a LIBERO ``:language`` text must say what the file name says: LIBERO builds the
   prompt a policy sees from the task file's name, so a ``:language`` that disagrees with it
-  describes a task the policy is never asked to do.
+  describes a task the policy is never asked to do (for files of LIBERO's and VLA-Arena's
+  benchmark folders only: a user's own file may be named anything).
 * RSB440: what a gripper holds at reset (``(Grasped OBJECT GRIPPER)`` in ``:init``,
   :mod:`rsb_mj.lang.held`).
 """
@@ -571,6 +572,26 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
+#: Folders of LIBERO's and VLA-Arena's benchmark suites (their repositories' and rsb_mj's
+#: ``tasks/``): a file in one is run by its benchmark under a prompt made from its name.
+BENCHMARK_FOLDERS = frozenset(
+    {
+        "libero",
+        "vla_arena",
+        "libero_goal",
+        "libero_spatial",
+        "libero_object",
+        "libero_10",
+        "libero_90",
+    }
+)
+
+
+def in_benchmark_folder(path: str) -> bool:
+    """True when a folder of ``path`` (as given) is one of :data:`BENCHMARK_FOLDERS`."""
+    return bool(BENCHMARK_FOLDERS.intersection(Path(path).parts[:-1]))
+
+
 @rule(
     "RSB418",
     "language-mismatch",
@@ -583,10 +604,15 @@ def language_mismatch(ctx: Context) -> None:
     """``:language`` text that disagrees with the file name. LIBERO builds the prompt a policy
     sees from the file name, not from ``:language``, so the two must say the same thing
     (case, underscores, a leading ``KITCHEN_SCENE3_`` scene and a trailing ``_N`` index are
-    ignored). Not checked for rsb tasks,
-    whose instructions come from the template files."""
+    ignored). Checked only for a file of LIBERO's or VLA-Arena's benchmark suites (in a
+    ``libero``, ``libero_goal`` ... or ``vla_arena`` folder), which their harness runs under
+    the prompt its name makes: rsb_mj's goal environment gives a policy ``:language``, and a
+    user's own file may be named anything. Not checked for rsb tasks, whose instructions
+    come from the template files."""
     language = ctx.problem.language
     if language is None or ctx.path.startswith("<"):
+        return
+    if not in_benchmark_folder(ctx.path):
         return
     stem = os.path.splitext(os.path.basename(ctx.path))[0]  # Path.stem, without Path
     stem = _SCENE.sub("", _SUFFIX.sub("", stem))

@@ -197,3 +197,38 @@ def test_an_undeclared_region_target_stays_an_error_when_the_region_is_used():
     assert "bowl_drainer_1_right_region" in text
     errors = [d for d in lint_text(text, str(path))[1] if d.code == "RSB209"]
     assert [d.severity for d in errors] == ["error", "warning"]
+
+
+def test_an_unknown_object_category_suggests_an_object_never_a_fixture():
+    """``wine_glass`` is closest to ``wine_rack`` by spelling, a fixture: an object's fix is
+    an object category, a fixture's a fixture category."""
+    found = lint_edit(LIBERO, "plate_1 - plate", "plate_1 - wine_glass")
+    (d,) = [d for d in found if d.code == "RSB203"]
+    assert (d.span.line, d.span.column, d.fix) == (14, 31, "simple_gas")
+    assert d.message.startswith(
+        "object 'plate_1' has unknown category 'wine_glass'; did you mean 'simple_gas'? "
+        "valid choices: "
+    )
+    fixture = lint_edit(LIBERO, "main_table - table)", "main_table - table rack_1 - wine_glass)")
+    assert [d.fix for d in fixture if d.code == "RSB203"] == ["wine_rack"]
+    question = lint_edit(
+        BASE, "block_a block_b block_c block_d - letter_block", "glass - wine_glass"
+    )
+    # rsb's object categories hold the stand-ins of LIBERO's fixtures too: none is offered
+    assert [d.fix for d in question if d.code == "RSB203"] == [None]
+
+
+def test_an_undeclared_region_of_a_declared_object_says_how_to_declare_it():
+    text = LIBERO.replace("plate_1 - plate)", "plate_1 - plate basket_1 - basket)").replace(
+        "(On bowl_1 plate_1)", "(In bowl_1 basket_1_contain_region)"
+    )
+    found = [d for d in lint_text(text, "put_the_bowl_in_the_basket.bddl")[1] if d.code == "RSB207"]
+    assert [(d.span.line, d.span.column, d.message) for d in found] == [
+        (
+            21,
+            26,
+            "'basket_1_contain_region' in :goal is not a declared object, fixture or region; "
+            "to use the 'contain_region' of 'basket_1', declare it in :regions: "
+            "(contain_region (:target basket_1))",
+        )
+    ]

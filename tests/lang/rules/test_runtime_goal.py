@@ -8,7 +8,9 @@ import pytest
 
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import lint_text
+from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.goal_task import goal_task_of
+from rsb_mj.scene.goal_scene import compile_goal_scene
 
 from ..lang_samples import LIBERO, LIBERO_PATH
 from ..rule_cases import FIELDS, expected, first_finding
@@ -68,8 +70,8 @@ CASES = [
         "(On bowl_1 plate_1)",
         21,
         3,
-        "the goal holds at :init ((On bowl_1 plate_1)): every episode would start solved, and "
-        "the reset refuses it",
+        "the goal holds at :init ((On bowl_1 plate_1)): every episode would start solved, so the "
+        "file does not run",
     ),
     (
         "RSB534",
@@ -122,14 +124,18 @@ def test_a_tier_rsb_does_not_build_is_an_error_only_as_a_scene_rsb_must_build(tm
         _env(text, tmp_path)
 
 
-def test_a_goal_true_at_init_is_what_the_reset_refuses(tmp_path, monkeypatch):
-    from rsb_mj.scene import goal_scene
-
+def test_a_goal_true_at_init_is_refused_before_the_scene_is_built(tmp_path):
     text = _edit("(On bowl_1 main_table_bowl_region)", "(On bowl_1 plate_1)")
     assert _codes(text, target=None) == ["RSB533"]
-    monkeypatch.setattr(goal_scene, "ATTEMPTS", 1)  # one draw says it (10 say it 10 times)
-    with pytest.raises(SceneError, match=r"seed 0: no valid layout in 1 draws \(the goal holds"):
-        _env(text, tmp_path).reset(seed=0)
+    with pytest.raises(TaskFileError) as err:
+        _env(text, tmp_path)
+    path = tmp_path / LIBERO_PATH
+    assert str(err.value).splitlines() == [
+        f"{path}: 1 lint error (rsb lint --target rsb {path}); a task file with lint errors "
+        "does not run:",
+        f"{path}:21:3: RSB533 goal-at-reset: the goal holds at :init ((On bowl_1 plate_1)): "
+        "every episode would start solved, so the file does not run",
+    ]
 
 
 def test_a_fixture_without_a_model_is_what_the_scene_cannot_compile(tmp_path):
@@ -142,6 +148,9 @@ def test_a_fixture_without_a_model_is_what_the_scene_cannot_compile(tmp_path):
     assert [d.message.split(";")[0] for d in findings] == [
         "fixture 'cab_1': category 'slide_cabinet' has no rsb_mj model"
     ]
+    with pytest.raises(TaskFileError, match=r":12:30: RSB531 no-model: fixture 'cab_1'"):
+        _env(text, tmp_path)  # refused by the linter's gate, before the scene
+    task = goal_task_of(lint_text(text, LIBERO_PATH)[0])
+    assert task.tier == "A1"
     with pytest.raises(SceneError, match=r"fixture 'cab_1': no prop for category 'slide_cabinet'"):
-        _env(text, tmp_path)
-    assert goal_task_of(lint_text(text, LIBERO_PATH)[0]).tier == "A1"
+        compile_goal_scene(task)  # what the scene would have said

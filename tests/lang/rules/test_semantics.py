@@ -7,7 +7,7 @@ import pytest
 
 from rsb_mj.lang import RSB_CATEGORIES, parse_text
 from rsb_mj.lang.held import held_at_reset
-from rsb_mj.lang.linter import lint_problem
+from rsb_mj.lang.linter import lint_problem, lint_text
 
 from ..lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from ..rule_cases import FIELDS, expected, first_finding
@@ -329,3 +329,13 @@ def test_grasped_keeps_its_one_argument_outside_init():
     text = A2A_BASE.replace("(:grasp (Grasped cube))", "(:grasp (Grasped cube left_gripper))")
     codes = [d.code for d in lint_problem(parse_text(text, "t.bddl"))]
     assert "RSB205" in codes and "RSB440" not in codes
+
+
+def test_a_user_file_named_apart_from_its_language_is_not_a_mismatch():
+    """RSB418 holds for LIBERO's and VLA-Arena's benchmark files, whose harness makes the
+    prompt from the name; a user's own file (rsb_mj prompts with :language) may be named
+    anything."""
+    text = LIBERO.replace("(:language Put the bowl on the plate)", "(:language Put the bowl away)")
+    assert [d.code for d in lint_text(text, "my_tasks/bowl_task.bddl")[1]] == []
+    found = lint_text(text, "libero/libero_goal/put_the_bowl_on_the_plate.bddl")[1]
+    assert [d.code for d in found] == ["RSB418"]
