@@ -228,8 +228,11 @@ def test_standins_sheet_draws_each_stand_in_beside_the_users_original(tmp_path):
     assert (np.abs(original - table).sum(axis=-1) > 60).sum() > 200  # the original basket
     assert not np.array_equal(standin, original)
     assert (image[:224, 672:] == 200).mean() > 0.9  # no original butter in the folder
-    # Without --assets, every stand-in the folder has (basket, flat_stove, microwave) is the
-    # default with --assets; a missing folder is refused.
+    # Unnamed, the categories are those the folder has originals of; a missing folder is
+    # refused.
+    every = _run(sys.executable, "tools/standins_sheet.py", str(out), "--assets", assets)
+    assert every.returncode == 0, every.stderr
+    assert every.stdout.strip() == f"wrote {out}: 3 stand-ins beside their originals"
     bad = _run(sys.executable, "tools/standins_sheet.py", str(tmp_path / "x.png"), "--assets",
                str(tmp_path / "none"))  # fmt: skip
     assert bad.returncode == 2 and "is not a folder" in bad.stderr
