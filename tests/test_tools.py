@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -202,6 +203,59 @@ def test_standins_sheet_renders_named_tiles(tmp_path):
     )
     assert bad.returncode == 2 and not (tmp_path / "x.png").exists()
     assert bad.stderr.startswith("unknown stand-in 'sock'; valid choices: akita_black_bowl, ")
+
+
+def test_standins_sheet_draws_each_stand_in_beside_the_users_original(tmp_path):
+    """--assets DIR: each cell is the stand-in and the original from the folder (the
+    project's small test basket), or a grey tile where the folder has none (butter); a
+    folder that is not one is refused with exit 2."""
+    import cv2
+
+    out = tmp_path / "pairs.png"
+    assets = "tests/data/libero_assets"
+    result = _run(
+        sys.executable, "tools/standins_sheet.py", str(out), "--assets", assets,
+        "--category", "basket", "--category", "butter", "--columns", "2",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {out}: 2 stand-ins beside their originals"
+    image = cv2.cvtColor(cv2.imread(str(out)), cv2.COLOR_BGR2RGB).astype(int)
+    assert image.shape == (224 + 22, 4 * 224, 3)
+    tool = _load(TOOLS / "standins_sheet.py")
+    table = tool.render_alone(None).astype(int)
+    standin, original = image[:224, :224], image[:224, 224:448]
+    assert (np.abs(standin - table).sum(axis=-1) > 60).sum() > 200  # the stand-in basket
+    assert (np.abs(original - table).sum(axis=-1) > 60).sum() > 200  # the original basket
+    assert not np.array_equal(standin, original)
+    assert (image[:224, 672:] == 200).mean() > 0.9  # no original butter in the folder
+    # Unnamed, the categories are those the folder has originals of; a missing folder is
+    # refused.
+    every = _run(sys.executable, "tools/standins_sheet.py", str(out), "--assets", assets)
+    assert every.returncode == 0, every.stderr
+    assert every.stdout.strip() == f"wrote {out}: 3 stand-ins beside their originals"
+    bad = _run(sys.executable, "tools/standins_sheet.py", str(tmp_path / "x.png"), "--assets",
+               str(tmp_path / "none"))  # fmt: skip
+    assert bad.returncode == 2 and "is not a folder" in bad.stderr
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_the_soups_are_told_apart_at_224_px():
+    """Alphabet soup (red over white) and tomato sauce (a green label and band), alone in
+    the 224x224 head image: the soup shows red pixels and no green ones, the sauce mostly
+    green ones (measured: 76 red, 0 green; 10 red, 145 green)."""
+    tool = _load(TOOLS / "standins_sheet.py")
+    from rsb_mj.scene.categories import get_category
+
+    table = tool.render_alone(None).astype(int)
+    counts = {}
+    for name in ("alphabet_soup", "tomato_sauce"):
+        tile = tool.render_alone(get_category(name)).astype(int)
+        shown = np.abs(tile - table).sum(axis=-1) > 60
+        r, g = tile[..., 0], tile[..., 1]
+        counts[name] = (int((shown & (r > g + 60)).sum()), int((shown & (g > r + 20)).sum()))
+    (soup_red, soup_green), (sauce_red, sauce_green) = counts.values()
+    assert soup_red > 40 and soup_green == 0, counts
+    assert sauce_green > 100 and sauce_red < soup_red / 2, counts
 
 
 def test_goal_corpus_resets_files_of_every_tier_then_resumes(tmp_path, capsys):

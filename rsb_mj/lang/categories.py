@@ -94,7 +94,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "cream_cheese": CategoryInfo("cream cheese", 0.048, False),  # 8.3 x 4.3 cm
     "chocolate_pudding": CategoryInfo("chocolate pudding", 0.051, False),  # 8.4 x 5.1 cm
     "cookies": CategoryInfo("cookies", 0.051, False),  # 8.5 x 5.2 cm
-    "orange_juice": CategoryInfo("orange juice", 0.079, False),  # 14.5 x 5.2 cm
+    "orange_juice": CategoryInfo("orange juice", 0.072, False),  # 13.1 x 5.2 cm
     "ketchup": CategoryInfo("ketchup", 0.08, False),  # 14.9 x 5.2 cm
     "salad_dressing": CategoryInfo("salad dressing", 0.08, False),  # 14.8 x 5.2 cm
     "new_salad_dressing": CategoryInfo("salad dressing", 0.08, False),  # 14.8 x 5.2 cm
@@ -108,7 +108,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "red_coffee_mug": CategoryInfo("red mug", 0.08, False),  # 12.5 x 9.5 cm
     "white_yellow_mug": CategoryInfo("white and yellow mug", 0.082, False),  # 12.5 x 10.0 cm
     "wine_bottle": CategoryInfo("wine bottle", 0.033, False),  # 4.4 x 4.4 cm
-    "moka_pot": CategoryInfo("moka pot", 0.08, False),  # 13.5 x 8.1 cm
+    "moka_pot": CategoryInfo("moka pot", 0.08, False),  # 8.1 x 13.5 cm
     "black_book": CategoryInfo("black book", 0.051, False),  # 9.5 x 3.1 cm
     "yellow_book": CategoryInfo("yellow book", 0.046, False),  # 8.5 x 2.8 cm
     "basket": CategoryInfo("basket", 0.111, False),  # 16.0 x 15.0 cm
@@ -131,7 +131,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "broccoli": CategoryInfo("broccoli", 0.076, False),  # 11.0 x 10.0 cm
     "water_ball": CategoryInfo("water ball", 0.024, False),  # 3.2 x 3.2 cm
     "billiard_balls": CategoryInfo("billiard balls", 0.051, False),  # 7.2 x 6.8 cm
-    "cake": CategoryInfo("cake", 0.079, False),  # 11.0 x 11.0 cm
+    "cake": CategoryInfo("cake", 0.035, False),  # 4.8 x 4.8 cm
     "cake_n": CategoryInfo("cake", 0.072, False),  # 10.0 x 10.0 cm
     "chiffon_cake": CategoryInfo("chiffon cake", 0.086, False),  # 12.0 x 12.0 cm
     "donut": CategoryInfo("donut", 0.072, False),  # 10.0 x 10.0 cm
@@ -167,7 +167,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "wooden_two_layer_shelf": CategoryInfo(
         "two-layer shelf", 0.202, False
     ),  # fixture, 35.2 x 19.0 cm
-    "wine_rack": CategoryInfo("wine rack", 0.196, False),  # fixture, 27.0 x 28.0 cm
+    "wine_rack": CategoryInfo("wine rack", 0.186, False),  # fixture, 26.8 x 25.4 cm
     "desk_caddy": CategoryInfo("desk caddy", 0.221, False),  # fixture, 13.0 x 42.0 cm
     "rotated_fork": CategoryInfo("fork", 0.102, False),  # 2.4 x 20.0 cm
     "rotated_fork_pi": CategoryInfo("fork", 0.102, False),  # 20.0 x 2.4 cm

@@ -118,8 +118,8 @@ class ObjectSource:
         return digest.hexdigest()
 
     def category(self, name: str) -> Category:
-        """The category ``name`` from this source: the original where the folder has it,
-        else the stand-in (or rsb model)."""
+        """The category ``name`` from this source for a goal scene: the original where the
+        folder has it, else the stand-in (or rsb model; ``milk`` is the goal stand-in)."""
         if self.root is not None:
             xml = find_object_xml(self.root, name)
             if xml is not None:
@@ -129,7 +129,7 @@ class ObjectSource:
                 for path in original.files:
                     self._used[path.relative_to(self.root).as_posix()] = _sha256(path)
                 return original
-        return get_category(name)
+        return get_category(name, goal=True)
 
     def check(self, categories: Iterable[str]) -> None:
         """Build the original of every category in ``categories`` the folder has (each is

@@ -39,7 +39,7 @@ from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category
-from rsb_mj.scene.categories.standins import STANDINS
+from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
@@ -388,7 +388,7 @@ def _source_category(objects: ObjectSource, category: str) -> Category | None:
 def _label(known: Category, objects: ObjectSource, category: str) -> str:
     if isinstance(known, OriginalCategory):
         return objects.label
-    return "standins" if category in STANDINS else "rsb"
+    return "standins" if category in STANDINS or category in GOAL_STANDINS else "rsb"
 
 
 def _object_model(

@@ -11,12 +11,15 @@ import numpy as np
 import pytest
 
 from rsb_mj.lang.categories import RSB_CATEGORIES, STANDIN_CATEGORIES
+from rsb_mj.lang.goal_task import goal_task_of
+from rsb_mj.lang.parser import parse_file
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import CATEGORIES, RegionSpec, get_category
 from rsb_mj.scene.categories.base import bounding_half_extents
-from rsb_mj.scene.categories.parts import Label, label_image
-from rsb_mj.scene.categories.standins import STANDINS
+from rsb_mj.scene.categories.parts import Label, StandinCategory, label_image
+from rsb_mj.scene.categories.standins import GOAL_STANDINS, SHAPES, STANDINS, TABLE, TURNED
 from rsb_mj.scene.frames import table_to_world
+from rsb_mj.scene.goal_scene import compile_goal_scene
 
 #: Object and fixture categories of LIBERO's (8f1084e) and VLA-Arena's (ec1b978) table-top task
 #: files (every ``:objects`` and ``:fixtures`` entry of their 275 non-floor files, workspaces
@@ -149,6 +152,7 @@ SIZE_EXCEPTIONS = {
 #: scales its fruit meshes to 6.5 cm, their collision hulls measure up to 11 cm).
 GRASPABLE = {
     "alphabet_soup",
+    "cake",
     "tomato_sauce",
     "orange_juice",
     "tomato",
@@ -338,7 +342,7 @@ def test_every_standin_settles_upright_in_the_aloha_scene():
 def test_the_docs_list_every_standin():
     page = (Path(__file__).resolve().parents[2] / "docs" / "objects.md").read_text()
     listed = re.findall(r"^\| `([a-z0-9_]+)`", page, re.M)
-    assert listed == list(STANDINS)
+    assert listed == [*STANDINS, *GOAL_STANDINS]
 
 
 def test_every_category_describes_itself_for_the_editor():
@@ -367,7 +371,7 @@ def test_hollow_stand_ins_declare_the_rim_and_handle_the_expert_takes():
     assert mug.rim.center == (-0.016, 0.0) and mug.rim.radius == pytest.approx(0.044, abs=1e-6)
     pan = get_category("chefmate_8_frypan")
     assert pan.rim is None and pan.handle.axis == (1.0, 0.0)
-    assert pan.handle.center == pytest.approx((-0.1, 0.0, 0.01), abs=1e-6)
+    assert pan.handle.center == pytest.approx((0.1, 0.0, 0.01), abs=1e-6)
     assert get_category("apple").__dict__.get("rim") is None
 
 
@@ -391,3 +395,83 @@ def test_a_hollow_bowl_holds_what_is_dropped_in_it():
     floor = 0.055 / 2 - 0.009  # the floor's height above the bowl's bottom
     assert ball[2] == pytest.approx(floor + 0.02, abs=0.003)
     assert ball[2] > bowl[2]
+
+
+def test_the_table_is_data_over_the_shape_builders():
+    """One row per category over the named shapes; the turned variants follow; a shape
+    decides the grasp hint and whether it is a fixture."""
+    assert list(STANDINS) == [s.name for s in TABLE] + [name for name, _, _ in TURNED]
+    assert {s.shape for s in TABLE} <= set(SHAPES)
+    assert len(SHAPES) < len(TABLE) / 2
+    for spec in TABLE:
+        shape = SHAPES[spec.shape]
+        assert STANDINS[spec.name].fixture is shape.fixture, spec.name
+        assert STANDINS[spec.name].grasp == (spec.grasp or shape.grasp), spec.name
+    assert [s.shape for s in TABLE if s.name.endswith("_bowl")] == ["bowl"] * 5
+
+
+def _geoms(name: str, *, goal: bool = False):
+    """(model, data) of category ``name`` alone, its body origin at the world origin."""
+    spec = mujoco.MjSpec()
+    get_category(name, goal=goal).build(spec, spec.worldbody.add_body(name="obj"), "obj")
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return model, data
+
+
+def test_the_stand_ins_corrected_against_liberos_models():
+    """Measured against LIBERO's own MJCF (issue 42): the goal scenes' milk is a labelled
+    carton 5.5 cm tall lying on its side (the question tasks keep robosuite's), the soup 7.1
+    cm and the juice 5.5 cm tall, the ketchup a bottle, the pan's handle at +x, the moka
+    pot's handle along y, the cake narrow enough to grasp."""
+    milk = get_category("milk", goal=True)
+    assert isinstance(milk, StandinCategory) and not isinstance(
+        get_category("milk"), StandinCategory
+    )
+    assert milk.half_extents == pytest.approx((0.0655, 0.026, 0.0275))
+    assert GOAL_STANDINS["milk"].label.text == "MILK"
+    assert get_category("alphabet_soup").half_extents[2] == pytest.approx(0.0355)
+    assert get_category("orange_juice").half_extents == pytest.approx((0.0655, 0.026, 0.0275))
+    soup, sauce = STANDINS["alphabet_soup"], STANDINS["tomato_sauce"]
+    assert soup.label.paper != sauce.label.paper
+    assert {p.rgba for p in soup.parts} != {p.rgba for p in sauce.parts}
+    ketchup = {p.kind for p in STANDINS["ketchup"].parts}
+    assert {"cylinder", "revolve"} <= ketchup  # round edges, a shoulder, a neck and a cap
+    pan = get_category("chefmate_8_frypan")
+    model, data = _geoms("chefmate_8_frypan")
+    floor = model.geom("obj/p0").id
+    assert data.geom_xpos[floor][0] == pytest.approx(-0.077) and pan.handle.center[0] > 0.09
+    moka = get_category("moka_pot")
+    assert moka.half_extents == pytest.approx((0.0405, 0.0675, 0.08))
+    assert moka.handle.axis == pytest.approx((0.0, 1.0)) and moka.handle.center[1] > 0.04
+    assert max(get_category("cake").half_extents[:2]) <= 0.026
+
+
+def test_the_wine_rack_stands_on_its_base_alone():
+    """LIBERO's rack is a base, a post and two sloping planes: below 8 cm nothing but the
+    18 cm base stands on its footprint, so a fixture beside it is not blocked (the old
+    stand-in was a 27 x 28 x 33 cm box)."""
+    rack = get_category("wine_rack")
+    assert rack.half_extents == pytest.approx((0.134, 0.127, 0.165))
+    model, data = _geoms("wine_rack")
+    bottom = -rack.half_extents[2]
+    for g in range(model.ngeom):
+        rot = data.geom_xmat[g].reshape(3, 3)
+        extent = np.abs(rot) @ model.geom_size[g]
+        low = data.geom_xpos[g][2] - extent[2] - bottom
+        if low < 0.08:
+            assert data.geom_xpos[g][0] + extent[0] <= 0.0901, model.geom(g).name
+
+
+def test_goal_scenes_build_the_milk_carton():
+    """A LIBERO file's milk is the carton lying on its side (5.5 cm tall), a stand-in."""
+    path = (
+        Path(__file__).resolve().parents[2]
+        / "tasks/libero/libero_90/LIVING_ROOM_SCENE2_pick_up_the_milk_and_put_it_in_the_basket.bddl"
+    )
+    scene = compile_goal_scene(goal_task_of(parse_file(path)))
+    assert scene.sources["milk_1"] == "standins"
+    assert scene.model.texture("standin_label/milk") is not None
+    model, data = _geoms("milk", goal=True)
+    assert bounding_half_extents(model, data) == pytest.approx((0.0655, 0.026, 0.0275), abs=2e-3)

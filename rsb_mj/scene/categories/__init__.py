@@ -42,7 +42,7 @@ from rsb_mj.scene.categories.screwdriver import Screwdriver
 from rsb_mj.scene.categories.shoe import Shoe
 from rsb_mj.scene.categories.sponge import Sponge
 from rsb_mj.scene.categories.spoon import Spoon
-from rsb_mj.scene.categories.standins import STANDINS
+from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.categories.toy_car import ToyCar
 from rsb_mj.scene.categories.wrench import Wrench
 
@@ -77,18 +77,27 @@ CATEGORIES: dict[str, Category] = {
 }
 
 
-def get_category(name: str) -> Category:
-    """The category ``name``.
+#: What goal scenes build: every category, with the goal stand-ins
+#: (:data:`~rsb_mj.scene.categories.standins.GOAL_STANDINS`: LIBERO's ``milk``, a carton lying
+#: on its side) in place of the question tasks' models of the same name.
+GOAL_CATEGORIES: dict[str, Category] = {
+    **CATEGORIES,
+    **{name: StandinCategory(s) for name, s in GOAL_STANDINS.items()},
+}
+
+
+def get_category(name: str, *, goal: bool = False) -> Category:
+    """The category ``name`` (``goal``: as goal scenes build it, :data:`GOAL_CATEGORIES`).
 
     Raises:
         SceneError: for a category the compiler cannot build, listing the valid ones.
     """
     try:
-        return CATEGORIES[name]
+        return (GOAL_CATEGORIES if goal else CATEGORIES)[name]
     except KeyError:
         raise SceneError(
             f"no scene category {name!r}; valid choices: {', '.join(sorted(CATEGORIES))}"
         ) from None
 
 
-__all__ = ["CATEGORIES", "BuiltObject", "Category", "RegionSpec", "get_category"]
+__all__ = ["CATEGORIES", "GOAL_CATEGORIES", "BuiltObject", "Category", "RegionSpec", "get_category"]

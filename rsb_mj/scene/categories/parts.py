@@ -466,11 +466,27 @@ def lying(
 
 
 def can(
-    diameter: float, height: float, rgba: RGBA, *, lid: RGBA = (0.75, 0.75, 0.78, 1)
+    size: Vec3,
+    rgba: RGBA,
+    *,
+    lid: RGBA = (0.75, 0.75, 0.78, 1),
+    band: RGBA | None = None,
+    band_z: tuple[float, float] = (0.0, 0.5),
 ) -> tuple[Part, ...]:
-    """A can: a cylinder, a metal lid, and its label printed on a square on the lid."""
+    """A can of (diameter, diameter, height) [m]: a cylinder, a metal lid, and its label
+    printed on a square on the lid; ``band`` paints the side from ``band_z`` (fractions of
+    the height) in another colour, as a two-colour paper label (drawn)."""
+    diameter, _, height = size
     r = diameter / 2
     side = r * 1.2
+    painted: tuple[Part, ...] = ()
+    if band is not None:
+        lo, hi = band_z[0] * height, band_z[1] * height
+        painted = (
+            Part(
+                "cylinder", (r + 0.0004, (hi - lo) / 2, 0.0), (0.0, 0.0, (hi + lo) / 2), band, False
+            ),
+        )
     return (
         Part("cylinder", (r, height / 2 - 0.0015, 0.0), (0.0, 0.0, height / 2 - 0.0015), rgba),
         Part("cylinder", (r * 0.96, 0.0015, 0.0), (0.0, 0.0, height - 0.0015), lid),
@@ -482,30 +498,57 @@ def can(
             False,
             label=True,
         ),
+        *painted,
     )
 
 
-def carton(size: Vec3) -> tuple[Part, ...]:
-    """A box of packaged goods (butter, cookies, juice carton), labelled on every face."""
+def carton(size: Vec3, rgba: RGBA = (1, 1, 1, 1)) -> tuple[Part, ...]:
+    """A box of packaged goods (butter, cookies), labelled on every face (the label's
+    colours are the box's: ``rgba`` is not drawn)."""
     x, y, z = size
-    return (Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), (1, 1, 1, 1), label=True),)
+    return (Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), rgba, label=True),)
+
+
+def lying_carton(size: Vec3, rgba: RGBA, *, cap: RGBA) -> tuple[Part, ...]:
+    """A gable-top carton (milk, juice) lying on its side along x: the labelled box, its
+    gable at +x (a square bar turned 45 degrees, half of it showing) and the sealed fin
+    (``cap``) at the tip."""
+    x, y, z = size
+    fin = 0.004
+    body_x = x - z / 2 - fin
+    gable = z / 2 / math.sqrt(2)
+    tip = -x / 2 + body_x
+    return (
+        Part(
+            "box", (body_x / 2, y / 2, z / 2), (-x / 2 + body_x / 2, 0.0, z / 2), rgba, label=True
+        ),
+        Part(
+            "box",
+            (gable, y / 2 - 0.001, gable),
+            (tip, 0.0, z / 2),
+            rgba,
+            euler=(0.0, math.pi / 4, 0.0),
+        ),
+        Part("box", (fin / 2, y / 2 - 0.002, 0.0035), (x / 2 - fin / 2, 0.0, z / 2), cap),
+    )
 
 
 def bottle(
-    diameter: float,
-    height: float,
+    size: Vec3,
     rgba: RGBA,
     *,
     cap: RGBA,
     neck: float = 0.35,
-    square: tuple[float, float] | None = None,
+    square: bool = False,
 ) -> tuple[Part, ...]:
-    """An upright bottle: body (round, or square for sauces), shoulder, neck and cap, with a
-    labelled band drawn round the body (a box: readable from the head camera)."""
-    r = diameter / 2
+    """An upright bottle of (x, y, height) [m]: body (round, x across; or ``square`` for
+    sauces, x by y), shoulder, neck and cap, with a labelled band drawn round the body (a
+    box: readable from the head camera)."""
+    height = size[2]
+    r = min(size[0], size[1]) / 2
     body_h = height * (1 - neck)
-    if square is not None:  # a sauce bottle with a (x, y) [m] rectangular body
-        sx, sy = square[0] / 2, square[1] / 2
+    if square:  # a sauce bottle with a (x, y) [m] rectangular body
+        sx, sy = size[0] / 2, size[1] / 2
         r = min(sx, sy)
         body = Part("box", (sx, sy, body_h / 2), (0.0, 0.0, body_h / 2), rgba)
         band = Part(
@@ -538,13 +581,13 @@ def bottle(
         body,
         Part(
             "cylinder",
-            (r * 0.3 if square is None else r * 0.5, height * neck / 2, 0.0),
+            (r * 0.5 if square else r * 0.3, height * neck / 2, 0.0),
             (0.0, 0.0, body_h + height * neck / 2 - 0.006),
             rgba,
         ),
         Part(
             "cylinder",
-            (r * 0.36 if square is None else r * 0.55, 0.006, 0.0),
+            (r * 0.55 if square else r * 0.36, 0.006, 0.0),
             (0.0, 0.0, height - 0.006),
             cap,
         ),
@@ -575,6 +618,61 @@ def lying_bottle(size: Vec3, rgba: RGBA, *, cap: RGBA) -> tuple[Part, ...]:
             label=True,
         ),
     )
+
+
+def squeeze_bottle(size: Vec3, rgba: RGBA, *, cap: RGBA) -> tuple[Part, ...]:
+    """A squeeze bottle lying along x (ketchup): a body of rounded-rectangle section (flat
+    underneath), a shoulder narrowing to the neck, and the cap at +x; the label on its
+    upper face."""
+    x, y, z = size
+    e = 0.008  # the body's edge radius
+    body_x = x * 0.72
+    shoulder, neck = x * 0.1, x * 0.05
+    bx = -x / 2 + body_x / 2
+    parts = [
+        Part("box", (body_x / 2, y / 2, z / 2 - e), (bx, 0.0, z / 2), rgba),
+        Part("box", (body_x / 2, y / 2 - e, z / 2), (bx, 0.0, z / 2), rgba),
+    ]
+    for cy in (-y / 2 + e, y / 2 - e):
+        for cz in (e, z - e):
+            parts.append(
+                Part(
+                    "cylinder",
+                    (e, body_x / 2, 0.0),
+                    (bx, cy, cz),
+                    rgba,
+                    euler=(0.0, math.pi / 2, 0.0),
+                )
+            )
+    x0 = -x / 2 + body_x
+    parts += [
+        Part(
+            "revolve",
+            (1.0, y / z, 1.0),
+            (x0, 0.0, z / 2),
+            rgba,
+            euler=(0.0, math.pi / 2, 0.0),
+            profile=((0.0, 0.0), (z / 2, 0.0), (z * 0.2, shoulder), (0.0, shoulder)),
+        ),
+        Part(
+            "cylinder",
+            (z * 0.2, neck / 2, 0.0),
+            (x0 + shoulder + neck / 2, 0.0, z / 2),
+            rgba,
+            euler=(0.0, math.pi / 2, 0.0),
+        ),
+        Part(
+            "cylinder",
+            (z * 0.3, (x / 2 - x0 - shoulder - neck) / 2, 0.0),
+            ((x0 + shoulder + neck + x / 2) / 2, 0.0, z / 2),
+            cap,
+            euler=(0.0, math.pi / 2, 0.0),
+        ),
+        Part(
+            "box", (body_x * 0.36, y * 0.36, 0.0006), (bx, 0.0, z + 0.0006), rgba, False, label=True
+        ),
+    ]
+    return tuple(parts)
 
 
 def _tilted(axis_z: np.ndarray, azimuth: float) -> Vec3:
@@ -636,8 +734,7 @@ BOWL_WALL = 0.005
 
 
 def bowl(
-    diameter: float,
-    height: float,
+    size: Vec3,
     rgba: RGBA,
     *,
     inside: RGBA | None = None,
@@ -648,7 +745,8 @@ def bowl(
     of the height, then upright to the rim (the part a rim grasp takes), coloured ``rim``
     in its top eighth when given. The floor is high enough that an object 18 mm tall or
     more resting in the bowl has its centre above the bowl's (LIBERO's ``On`` test: a
-    cream cheese box in the bowl)."""
+    cream cheese box in the bowl). ``size``: (diameter, diameter, height) [m]."""
+    diameter, _, height = size
     r = diameter / 2
     r_top = r - wall / 2  # the upright wall's mid-surface
     r_foot = 0.62 * r
@@ -671,10 +769,12 @@ def bowl(
 
 
 def plate(
-    diameter: float, height: float, rgba: RGBA, *, well: RGBA | None = None, wall: float = 0.004
+    size: Vec3, rgba: RGBA, *, well: RGBA | None = None, wall: float = 0.004
 ) -> tuple[Part, ...]:
-    """A plate: a flat floor (the well, drawn a little darker) and a raised rim leaning
-    out to the full diameter, which keeps what is put on the plate on it."""
+    """A plate of (diameter, diameter, height) [m]: a flat floor (the well, drawn a little
+    darker) and a raised rim leaning out to the full diameter, which keeps what is put on
+    the plate on it."""
+    diameter, _, height = size
     r = diameter / 2
     r_well = 0.62 * r
     floor = max(0.004, 0.3 * height)
@@ -787,7 +887,7 @@ def board(size: Vec3, rgba: RGBA, *, hole: RGBA | None = None) -> tuple[Part, ..
     return tuple(parts)
 
 
-def utensil(size: Vec3, handle: RGBA, blade: RGBA, *, kind: str) -> tuple[Part, ...]:
+def utensil(size: Vec3, handle: RGBA, *, blade: RGBA, kind: str) -> tuple[Part, ...]:
     """A flat utensil lying along x: a handle at -x and a blade (``knife``), tines
     (``fork``) or two blades and finger loops (``scissors``) at +x."""
     x, y, z = size
@@ -969,13 +1069,11 @@ def shelf(size: Vec3, rgba: RGBA, *, levels: int) -> tuple[Part, ...]:
     return tuple(parts)
 
 
-def stove(size: Vec3) -> tuple[Part, ...]:
+def stove(size: Vec3, rgba: RGBA = (0.12, 0.12, 0.13, 1)) -> tuple[Part, ...]:
     """A flat induction stove (a fixture): a dark slab, a burner ring and two knobs."""
     x, y, z = size
     return (
-        Part(
-            "box", (x / 2, y / 2, z / 2 - 0.002), (0.0, 0.0, z / 2 - 0.002), (0.12, 0.12, 0.13, 1)
-        ),
+        Part("box", (x / 2, y / 2, z / 2 - 0.002), (0.0, 0.0, z / 2 - 0.002), rgba),
         Part(
             "box",
             (x / 2 - 0.004, y / 2 - 0.004, 0.002),
@@ -1009,11 +1107,11 @@ def stove(size: Vec3) -> tuple[Part, ...]:
     )
 
 
-def microwave(size: Vec3) -> tuple[Part, ...]:
+def microwave(size: Vec3, rgba: RGBA = (0.85, 0.85, 0.86, 1)) -> tuple[Part, ...]:
     """A microwave oven (a fixture): a closed box, a dark glass door on -y, a control panel."""
     x, y, z = size
     return (
-        Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), (0.85, 0.85, 0.86, 1)),
+        Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), rgba),
         Part(
             "box",
             (x * 0.3, 0.001, z * 0.36),
@@ -1031,22 +1129,20 @@ def microwave(size: Vec3) -> tuple[Part, ...]:
     )
 
 
-def wine_rack(size: Vec3, rgba: RGBA) -> tuple[Part, ...]:
-    """A wine rack (a fixture): side frames at +-x, a base and bars slanting down towards -y
-    on which bottles lie (the originals' top region slants the same way)."""
-    x, y, z = size
-    t = 0.012
-    parts = [
-        Part("box", (t / 2, y / 2, z / 2), (x / 2 - t / 2, 0.0, z / 2), rgba),
-        Part("box", (t / 2, y / 2, z / 2), (-x / 2 + t / 2, 0.0, z / 2), rgba),
-        Part("box", (x / 2 - t, y / 2, t / 2), (0.0, 0.0, t / 2), rgba),
-    ]
-    for k in range(3):
-        zc = z * (0.22 + 0.25 * k)
-        parts.append(
-            Part("box", (x / 2 - t, y * 0.4, 0.006), (0.0, 0.0, zc), rgba, euler=(0.55, 0.0, 0.0))
-        )
-    return tuple(parts)
+def wine_rack(size: Vec3, rgba: RGBA, *, planes: RGBA) -> tuple[Part, ...]:
+    """LIBERO's wine rack (a fixture) as its collision boxes are (``size`` is their bounding
+    box, 26.8 x 25.4 x 33 cm): a flat base, a post leaning towards +y and two planes sloping
+    up towards +y on which bottles lie, each with a lip at its low edge (-y). Open on both
+    sides: nothing else stands on its footprint."""
+    tilt = 0.5465  # the planes' slope [rad] (31 degrees)
+    return (
+        Part("box", (0.09, 0.1245, 0.006), (0.0, 0.0025, 0.006), rgba),
+        Part("box", (0.0076, 0.009, 0.1617), (0.0, 0.0089, 0.1703), rgba, euler=(-0.2765, 0, 0)),
+        Part("box", (0.134, 0.079, 0.0045), (0.0, -0.0061, 0.2512), planes, euler=(tilt, 0, 0)),
+        Part("box", (0.134, 0.079, 0.0045), (0.0, -0.0427, 0.1273), planes, euler=(tilt, 0, 0)),
+        Part("box", (0.132, 0.0011, 0.0087), (0.0, -0.0748, 0.2207), rgba, euler=(tilt, 0, 0)),
+        Part("box", (0.132, 0.0011, 0.0087), (0.0, -0.1091, 0.0974), rgba, euler=(tilt, 0, 0)),
+    )
 
 
 def caddy(size: Vec3, rgba: RGBA) -> tuple[Part, ...]:
@@ -1067,3 +1163,236 @@ def caddy(size: Vec3, rgba: RGBA) -> tuple[Part, ...]:
         Part("box", (t / 2, inner, z / 2), (0.0, 0.0, z / 2), rgba),
     ]
     return tuple(parts)
+
+
+def revolved(pos: Vec3, rgba: RGBA, profile: Profile, **kw) -> Part:
+    """A solid surface of revolution of ``profile`` ((radius, z) points [m]) whose axis
+    stands at ``pos`` (z up from the object's bottom); ``kw`` are :class:`Part` fields."""
+    return Part("revolve", (1.0, 1.0, 1.0), pos, rgba, profile=profile, **kw)
+
+
+# --- Builders of one object each (their proportions are the object's) --------------------
+
+
+def frying_pan(size: Vec3, rgba: RGBA, *, inside: RGBA, handle: RGBA) -> tuple[Part, ...]:
+    """A frying pan: a hollow round pan (a floor and a low wall of revolution) at -x and a
+    handle bar (the part a handle grasp takes) rising towards +x, as LIBERO's points."""
+    x, y, _ = size
+    wall = 0.006
+    r = round(y / 2 - wall / 2, 6)  # the wall's mid-surface
+    cx = round(-x / 2 + y / 2, 6)  # the pan's axis
+    return (
+        Part("cylinder", (r, 0.003, 0.0), (cx, 0.0, 0.003), rgba),
+        Part("cylinder", (round(r - wall, 6), 0.0005, 0.0), (cx, 0.0, wall), inside, False),
+        *ring((r, 0.0), (r, 0.04), wall, rgba, center=(cx, 0.0)),
+        Part(
+            "box",
+            (0.078, 0.012, 0.008),
+            (round(-cx + 0.023, 6), 0.0, 0.045),
+            handle,
+            euler=(0.0, -0.2, 0.0),
+            handle=True,
+        ),
+    )
+
+
+def moka_pot(size: Vec3, rgba: RGBA, *, handle: RGBA) -> tuple[Part, ...]:
+    """A moka pot: two octagonal frusta (boiler and jug), a knob on the lid and a handle
+    bar at +x (the part a handle grasp takes)."""
+    x, _, _ = size
+    cx = round(-x / 2 + 0.043, 6)  # the pot's axis
+    return (
+        revolved(
+            (cx, 0.0, 0.0), rgba, ((0.0, 0.0), (0.04, 0.0), (0.036, 0.07), (0.0, 0.07)), segments=8
+        ),
+        revolved(
+            (cx, 0.0, 0.068),
+            rgba,
+            ((0.0, 0.0), (0.032, 0.0), (0.04, 0.075), (0.0, 0.075)),
+            segments=8,
+        ),
+        Part("sphere", (0.008, 0.0, 0.0), (cx, 0.0, 0.148), handle),
+        Part(
+            "box", (0.02, 0.006, 0.035), (round(x / 2 - 0.0225, 6), 0.0, 0.1), handle, handle=True
+        ),
+        Part("box", (0.012, 0.006, 0.005), (round(x / 2 - 0.0425, 6), 0.0, 0.13), handle),
+    )
+
+
+def strawberry(size: Vec3, rgba: RGBA, *, leaf: RGBA, stem: RGBA) -> tuple[Part, ...]:
+    """A strawberry: a cone-shaped berry of revolution, a calyx and a stem (drawn)."""
+    r, _, z = (v / 2 for v in size)
+    return (
+        revolved(
+            (0.0, 0.0, 0.0),
+            rgba,
+            ((0.0, 0.0), (0.006, 0.0), (0.018, 0.015), (r, 0.03), (0.02, 0.04), (0.0, 0.042)),
+        ),
+        Part("cylinder", (0.016, 0.002, 0.0), (0.0, 0.0, 0.043), leaf, False),
+        Part("cylinder", (0.002, 0.003, 0.0), (0.0, 0.0, round(2 * z - 0.003, 6)), stem, False),
+    )
+
+
+def broccoli(size: Vec3, rgba: RGBA, *, stalk: RGBA) -> tuple[Part, ...]:
+    """A head of broccoli: a stalk and a crown of revolution."""
+    return (
+        Part("cylinder", (0.018, 0.03, 0.0), (0.0, 0.0, 0.03), stalk),
+        revolved(
+            (0.0, 0.0, 0.05),
+            rgba,
+            ((0.0, 0.0), (0.03, 0.0), (0.05, 0.025), (0.045, 0.055), (0.02, 0.07), (0.0, 0.07)),
+        ),
+    )
+
+
+def balls(size: Vec3, rgba: RGBA, *, colours: tuple[RGBA, ...]) -> tuple[Part, ...]:
+    """Four balls of radius 18 mm in a pyramid (three below, one on top; ``colours`` in
+    that order) on an invisible base that keeps them together."""
+    r = 0.018
+    spots = ((-r, -0.0156, r), (r, -0.0156, r), (0.0, 0.0156, r), (0.0, -0.0052, 0.0474))
+    parts = [Part("sphere", (r, 0.0, 0.0), pos, c) for pos, c in zip(spots, colours, strict=True)]
+    parts.append(Part("box", (0.036, 0.03, 0.002), (0.0, 0.0, 0.002), rgba))
+    return tuple(parts)
+
+
+def cake(
+    size: Vec3,
+    rgba: RGBA,
+    *,
+    icing: RGBA,
+    icing_h: float,
+    cherry: RGBA | None = None,
+    cream: RGBA | None = None,
+) -> tuple[Part, ...]:
+    """A round cake: a sponge, an ``icing_h`` thick icing on top, an optional ``cream``
+    layer showing round its middle and a ``cherry`` on the icing (drawn)."""
+    r, _, z = size[0] / 2, size[1], size[2]
+    top = round(z - (0.014 if cherry is not None else 0.0), 6)  # the icing's top
+    sponge = round(top - icing_h, 6)
+    parts = [
+        Part("cylinder", (r, sponge / 2, 0.0), (0.0, 0.0, sponge / 2), rgba),
+        Part("cylinder", (r, icing_h / 2, 0.0), (0.0, 0.0, round(sponge + icing_h / 2, 6)), icing),
+    ]
+    if cream is not None:
+        parts.append(
+            Part("cylinder", (r + 0.0005, 0.004, 0.0), (0.0, 0.0, sponge / 2), cream, False)
+        )
+    if cherry is not None:
+        parts.append(Part("sphere", (0.007, 0.0, 0.0), (0.0, 0.0, z - 0.007), cherry, False))
+    return tuple(parts)
+
+
+def chiffon_cake(size: Vec3, rgba: RGBA, *, hole: RGBA) -> tuple[Part, ...]:
+    """A chiffon cake: a frustum of revolution with the tube's hole drawn on top."""
+    r, _, z = size[0] / 2, size[1], size[2]
+    return (
+        revolved((0.0, 0.0, 0.0), rgba, ((0.0, 0.0), (r, 0.0), (0.05, z), (0.0, z))),
+        Part("cylinder", (0.014, 0.0005, 0.0), (0.0, 0.0, z), hole, False),
+    )
+
+
+def ring_cake(size: Vec3, rgba: RGBA, *, icing: RGBA | None = None, hole: RGBA) -> tuple[Part, ...]:
+    """A donut or a bagel: a torus-like body of revolution (solid, the hole drawn), with an
+    optional ``icing`` disc on top."""
+    x, _, z = size
+    if icing is None:  # a bagel
+        return (
+            revolved(
+                (0.0, 0.0, 0.0),
+                rgba,
+                ((0.0, 0.0), (0.042, 0.0), (0.05, 0.017), (0.042, 0.035), (0.0, 0.035)),
+            ),
+            Part("cylinder", (0.013, 0.0005, 0.0), (0.0, 0.0, 0.0355), hole, False),
+        )
+    return (
+        revolved(
+            (0.0, 0.0, 0.0),
+            rgba,
+            ((0.0, 0.0), (x * 0.42, 0.0), (x / 2, z * 0.5), (x * 0.42, z * 0.9), (0.0, z * 0.9)),
+        ),
+        Part("cylinder", (x * 0.42, z * 0.06, 0.0), (0.0, 0.0, z * 0.94), icing, False),
+        Part("cylinder", (x * 0.12, 0.0005, 0.0), (0.0, 0.0, z + 0.0005), hole, False),
+    )
+
+
+def teapot(size: Vec3, rgba: RGBA, *, trim: RGBA) -> tuple[Part, ...]:
+    """A teapot: a body of revolution, a knob, a spout at -x, a handle of three bars at +x
+    and a band (``trim``)."""
+    return (
+        revolved(
+            (0.0, 0.0, 0.0),
+            rgba,
+            ((0.0, 0.0), (0.035, 0.0), (0.05, 0.035), (0.045, 0.07), (0.025, 0.08), (0.0, 0.08)),
+        ),
+        Part("sphere", (0.008, 0.0, 0.0), (0.0, 0.0, 0.088), trim),
+        Part("capsule", (0.007, 0.018, 0.0), (-0.05, 0.0, 0.06), rgba, euler=(0.0, -0.7, 0.0)),
+        Part("box", (0.012, 0.005, 0.005), (0.056, 0.0, 0.07), trim),
+        Part("box", (0.012, 0.005, 0.005), (0.056, 0.0, 0.025), trim),
+        Part("box", (0.005, 0.005, 0.027), (0.068, 0.0, 0.0475), trim),
+        Part("cylinder", (0.051, 0.008, 0.0), (0.0, 0.0, 0.035), trim, False),
+    )
+
+
+def vase(size: Vec3, rgba: RGBA, *, mouth: RGBA) -> tuple[Part, ...]:
+    """A vase: a body and a neck of revolution, the mouth drawn on top."""
+    z = size[2]
+    return (
+        revolved(
+            (0.0, 0.0, 0.0),
+            rgba,
+            ((0.0, 0.0), (0.03, 0.0), (0.045, 0.06), (0.035, 0.13), (0.0, 0.13)),
+        ),
+        revolved((0.0, 0.0, 0.125), rgba, ((0.0, 0.0), (0.022, 0.0), (0.03, 0.055), (0.0, 0.055))),
+        Part("cylinder", (0.024, 0.0005, 0.0), (0.0, 0.0, z), mouth, False),
+    )
+
+
+def lidded_box(size: Vec3, rgba: RGBA, *, lid: RGBA) -> tuple[Part, ...]:
+    """A closed storage box: a solid box and the rim of its lid (drawn)."""
+    x, y, z = size
+    return (
+        Part("box", (x / 2, y / 2, z / 2), (0.0, 0.0, z / 2), rgba),
+        Part(
+            "box",
+            (round(x / 2 + 0.002, 6), round(y / 2 + 0.002, 6), 0.004),
+            (0.0, 0.0, round(z - 0.004, 6)),
+            lid,
+            False,
+        ),
+    )
+
+
+def candle(size: Vec3, rgba: RGBA, *, wick: RGBA) -> tuple[Part, ...]:
+    """A pillar candle and its wick (drawn)."""
+    r = size[0] / 2
+    return (
+        Part("cylinder", (r, 0.037, 0.0), (0.0, 0.0, 0.037), rgba),
+        Part("cylinder", (0.0015, 0.005, 0.0), (0.0, 0.0, 0.077), wick, False),
+    )
+
+
+def toy_mouse(size: Vec3, rgba: RGBA, *, base: RGBA, head: RGBA, face: RGBA) -> tuple[Part, ...]:
+    """A toy mouse figure: a base, a body (``rgba``), a head with two round ears and a face
+    (drawn)."""
+    return (
+        Part("box", (0.072, 0.06, 0.005), (0.0, 0.0, 0.005), base),
+        Part("ellipsoid", (0.045, 0.04, 0.05), (0.0, 0.0, 0.06), rgba),
+        Part("sphere", (0.045, 0.0, 0.0), (0.0, 0.0, 0.12), head),
+        Part(
+            "cylinder",
+            (0.03, 0.004, 0.0),
+            (0.0, 0.055, 0.14),
+            head,
+            False,
+            euler=(0.0, math.pi / 2, 0.0),
+        ),
+        Part(
+            "cylinder",
+            (0.03, 0.004, 0.0),
+            (0.0, -0.055, 0.14),
+            head,
+            False,
+            euler=(0.0, math.pi / 2, 0.0),
+        ),
+        Part("ellipsoid", (0.014, 0.028, 0.018), (-0.038, 0.0, 0.112), face, False),
+    )
