@@ -53,7 +53,6 @@ from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
-from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import Outcome
 from rsb_mj.scoring.scorer import EpisodeScorer, task_scorer
 from rsb_mj.suites import GOAL_MAX_STEPS
@@ -171,7 +170,7 @@ def env_candidates(u: Any) -> tuple[str, ...]:
     return tuple(u.candidates)
 
 
-def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer | GoalScorer]) -> bool:
+def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer]) -> bool:
     """Sealed runs: whether an episode whose outcome is decided ends now, i.e. when the
     scorer taking its choice for the answer has decided too (so a wrong choice runs on as
     a right one would); a decision without a choice ends at once, whatever the answer."""
@@ -366,7 +365,7 @@ class Rollout:
         instruction: str | None = None
         features = self.features
         sim: dict[str, Any] = {}
-        scorer: EpisodeScorer | GoalScorer | None = None
+        scorer: EpisodeScorer | None = None
         tally: CostTally | None = None
         goal: dict[str, str] = dict(getattr(env.unwrapped, "goal_info", None) or {})
         no_layout: str | None = None
@@ -390,7 +389,7 @@ class Rollout:
             if on_frame:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
-            pacing: dict[str, EpisodeScorer | GoalScorer] = {}
+            pacing: dict[str, EpisodeScorer] = {}
             run_on = self.sealed and not episode.target  # a goal: to the step limit
             if paced:  # the answer's pacing scorer is the episode's own
                 pacing = {c: task_scorer(self.problem, candidates, c) for c in candidates}
