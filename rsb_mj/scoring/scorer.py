@@ -284,6 +284,45 @@ class EpisodeScorer:
         return out
 
 
+class Pacing:
+    """A sealed run's pacing of a question task's episode (docs/protocol.md): one scorer per
+    candidate, each taking it for the answer, all updated every control step, so that the
+    work per step does not depend on the answer; the episode's own scorer is the answer's,
+    and the chosen candidate's decides when the episode ends (a wrong choice runs on as a
+    right one would).
+
+    Attributes:
+        scorers: candidate -> the scorer taking it for the answer.
+        scorer: the episode's own (``target``'s).
+    """
+
+    def __init__(self, problem: Problem, candidates: tuple[str, ...], target: str) -> None:
+        """One scorer per candidate of an episode of the question task ``problem``.
+
+        Raises:
+            EvalError: when the task cannot be scored or ``target`` is no candidate.
+        """
+        self.scorers = {c: EpisodeScorer.for_problem(problem, candidates, c) for c in candidates}
+        if target not in self.scorers:
+            raise EvalError(f"answer {target!r} is not a candidate; valid: {', '.join(candidates)}")
+        self.scorer = self.scorers[target]
+
+    def update(self, signals: StepSignals | Mapping[str, Any]) -> Outcome:
+        """Score one control step with every scorer; the episode's outcome so far."""
+        for scorer in self.scorers.values():
+            scorer.update(signals)
+        return self.scorer.outcome
+
+    def ended(self) -> bool:
+        """Whether an episode whose outcome is decided ends now: when the scorer taking its
+        choice for the answer has decided too; a decision without a choice ends at once,
+        whatever the answer."""
+        choice = self.scorer.outcome.choice
+        if choice is None or choice not in self.scorers:
+            return True
+        return self.scorers[choice].outcome.decided
+
+
 def task_scorer(problem: Problem, candidates: tuple[str, ...], target: str) -> EpisodeScorer:
     """The scorer of one episode of ``problem`` (the one place that asks the task's family,
     :func:`~rsb_mj.lang.task.task_family`): a question task's binds ``?answer`` to
@@ -302,4 +341,4 @@ def task_scorer(problem: Problem, candidates: tuple[str, ...], target: str) -> E
     return EpisodeScorer.for_problem(problem, candidates, target)
 
 
-__all__ = ["EpisodeScorer", "compile_task", "signal_plan", "task_scorer"]
+__all__ = ["EpisodeScorer", "Pacing", "compile_task", "signal_plan", "task_scorer"]

@@ -12,7 +12,7 @@ from rsb_mj.lang.linter import load_task
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS
 from rsb_mj.scoring.outcome import SUCCESS_HOLD_STEPS
-from rsb_mj.scoring.scorer import EpisodeScorer, task_scorer
+from rsb_mj.scoring.scorer import EpisodeScorer, Pacing, task_scorer
 from rsb_mj.scoring.signals import GoalSignals
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
@@ -272,3 +272,24 @@ def test_a_goal_scorer_refuses_question_signals_and_half_a_question():
         EpisodeScorer().update({"contact": []})
     with pytest.raises(EvalError, match=r"^t.bddl: scoring needs both a :grasp and a :goal"):
         EpisodeScorer(GRASP, None, CANDS, "block_a", path="t.bddl")
+
+
+def test_a_paced_wrong_grasp_is_scored_at_once_and_ends_when_it_would_have_as_the_answer(
+    make_signals,
+):
+    problem = load_task(Path(__file__).resolve().parents[2] / "tasks" / "rsb_math_4.bddl")
+    cands = tuple(problem.candidates)
+    pacing = Pacing(problem, cands, cands[2])
+    assert pacing.scorer is pacing.scorers[cands[2]] and list(pacing.scorers) == list(cands)
+    out = pacing.update(_lift(make_signals, 0))  # a wrong first grasp: decided, a failure
+    assert (out.choice, out.decided, out.success) == (cands[0], True, False)
+    assert not pacing.ended()  # runs on as it would had cands[0] been the answer
+    for step in range(SUCCESS_HOLD_STEPS):
+        assert pacing.update(_placed(make_signals, 0)) is out and not out.success
+        assert pacing.ended() == (step == SUCCESS_HOLD_STEPS - 1)
+    assert (out.steps, pacing.scorers[cands[0]].outcome.success_step) == (1, 11)
+    nothing = Pacing(problem, cands, cands[1])
+    nothing.update(make_signals())
+    assert nothing.ended()  # no choice: a decision without one ends the episode at once
+    with pytest.raises(EvalError, match="answer 'plate_9' is not a candidate; valid: "):
+        Pacing(problem, cands, "plate_9")
