@@ -536,9 +536,9 @@ SHOWN_FAILURES = 5
 
 def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) -> int:
     """Print a goal run's success per task and suite (:func:`rsb_mj.evaluation.
-    goal_metrics.goal_summary`), its first failures, and the suite files not run; the exit
+    metrics.goal_summary`), its first failures, and the suite files not run; the exit
     status (:data:`EXIT_ERRORS` when files were skipped or episodes ended in errors)."""
-    from rsb_mj.evaluation.goal_metrics import goal_summary
+    from rsb_mj.evaluation.metrics import goal_summary
     from rsb_mj.evaluation.run_folder import RunFolder
 
     print(goal_summary(records))

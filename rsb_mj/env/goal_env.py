@@ -14,7 +14,7 @@ layout that is not a valid start, raises :class:`~rsb_mj.errors.LayoutError`.
 ``info["sim"]`` (at reset) the simulation settings as :class:`rsb_mj.env.RsbEnv`'s;
 ``info["goal"]`` (at reset) names the task's tier, its predicate semantics and the object
 source; ``info["signals"]`` (each step) is the goal's truth per relation
-(:class:`~rsb_mj.scoring.goal_scorer.GoalSignals`, what the runner's scorer reads).
+(:class:`~rsb_mj.scoring.signals.GoalSignals`, what the runner's scorer reads).
 Success: the ``:goal`` conjunction holds for :data:`~rsb_mj.scoring.goal_predicates.
 HOLD_STEPS` consecutive control steps (the episode then terminates with reward 1); the step
 limit (``max_steps``) truncates a failed one. ``info["cost"]`` is the step's ``:cost``
@@ -63,7 +63,7 @@ from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
 from rsb_mj.scoring.cost import END_COST, CostMeter
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
-from rsb_mj.scoring.goal_scorer import GoalSignals
+from rsb_mj.scoring.signals import GoalSignals
 from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.workspace import CAMERAS
 

@@ -36,8 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.errors import EvalError
-from rsb_mj.evaluation.goal_metrics import task_labels
-from rsb_mj.evaluation.metrics import SuiteMetrics, summarize
+from rsb_mj.evaluation.metrics import SuiteMetrics, summarize, task_labels
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.policies.spec import IN_PROCESS, LENT
@@ -90,7 +89,7 @@ class Results(Mapping[str, SuiteMetrics]):
         mean cumulative ``:cost`` per episode, only where the task has one), ``/episodes``
         and ``/errors``, where ``task`` is the file's stem, with as many of its folders as
         tell two files of one stem apart, joined by ``.`` (no ``/``:
-        :func:`~rsb_mj.evaluation.goal_metrics.task_labels`)."""
+        :func:`~rsb_mj.evaluation.metrics.task_labels`)."""
         goal = {r.suite for r in self.records if r.is_goal}
         labels = task_labels(dict.fromkeys(m.suite for m in self.metrics if m.suite in goal))
         out: dict[str, float | int] = {}

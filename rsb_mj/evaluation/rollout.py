@@ -53,9 +53,8 @@ from rsb_mj.policies.chunk import check_chunk
 from rsb_mj.probing.capture import FeatureRecorder
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scoring.cost import CostTally
-from rsb_mj.scoring.goal_scorer import GoalScorer
 from rsb_mj.scoring.outcome import Outcome
-from rsb_mj.scoring.scorer import EpisodeScorer, task_scorer
+from rsb_mj.scoring.scorer import EpisodeScorer, Pacing, task_scorer
 from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.tables.episode_source import goal_task
 from rsb_mj.version import versions
@@ -169,15 +168,6 @@ def env_candidates(u: Any) -> tuple[str, ...]:
     if scene is not None and hasattr(scene, "candidates"):
         return tuple(scene.candidates)
     return tuple(u.candidates)
-
-
-def _paced_end(outcome: Outcome, pacing: dict[str, EpisodeScorer | GoalScorer]) -> bool:
-    """Sealed runs: whether an episode whose outcome is decided ends now, i.e. when the
-    scorer taking its choice for the answer has decided too (so a wrong choice runs on as
-    a right one would); a decision without a choice ends at once, whatever the answer."""
-    if outcome.choice is None or outcome.choice not in pacing:
-        return True
-    return pacing[outcome.choice].outcome.decided
 
 
 @contextlib.contextmanager
@@ -366,7 +356,7 @@ class Rollout:
         instruction: str | None = None
         features = self.features
         sim: dict[str, Any] = {}
-        scorer: EpisodeScorer | GoalScorer | None = None
+        scorer: EpisodeScorer | None = None
         tally: CostTally | None = None
         goal: dict[str, str] = dict(getattr(env.unwrapped, "goal_info", None) or {})
         no_layout: str | None = None
@@ -390,11 +380,11 @@ class Rollout:
             if on_frame:
                 on_frame(obs)
             candidates = env_candidates(env.unwrapped)
-            pacing: dict[str, EpisodeScorer | GoalScorer] = {}
+            pacing: Pacing | None = None
             run_on = self.sealed and not episode.target  # a goal: to the step limit
             if paced:  # the answer's pacing scorer is the episode's own
-                pacing = {c: task_scorer(self.problem, candidates, c) for c in candidates}
-                scorer = pacing[episode.target]
+                pacing = Pacing(self.problem, candidates, episode.target)
+                scorer = pacing.scorer
             else:
                 scorer = task_scorer(self.problem, candidates, episode.target)
             instruction = str(info.get("instruction", ""))
@@ -437,21 +427,15 @@ class Rollout:
                     steps += 1
                     if on_frame:
                         on_frame(obs)
-                    if pacing:  # the episode's own scorer among them, updated once
-                        for pace in pacing.values():
-                            pace.update(info["signals"])
-                        outcome = scorer.outcome
+                    if pacing is not None:  # the episode's own scorer among them, updated once
+                        outcome = pacing.update(info["signals"])
                     else:
                         outcome = scorer.update(info["signals"])
                     if features is not None and outcome.grasped:
                         features.chose()
                     if tally is not None and decided_at is None:
                         tally.update(info)  # the cost of a sealed run-on: frozen once decided
-                    if (
-                        outcome.decided
-                        and not run_on
-                        and (not pacing or _paced_end(outcome, pacing))
-                    ):
+                    if outcome.decided and not run_on and (pacing is None or pacing.ended()):
                         termination = "success" if outcome.success else "wrong_choice"
                         break
                     if outcome.decided and decided_at is None:  # a sealed run-on from here

@@ -68,8 +68,8 @@ from rsb_mj.evaluation.ablations import (
     INSTRUCTION_MODES,
 )
 from rsb_mj.evaluation.faults import policy_fault
-from rsb_mj.evaluation.goal_metrics import task_label
 from rsb_mj.evaluation.jobs import Job
+from rsb_mj.evaluation.metrics import task_label
 from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
 from rsb_mj.evaluation.records import EpisodeRecord

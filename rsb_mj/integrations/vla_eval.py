@@ -104,7 +104,7 @@ from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign_row
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.scene.aloha import HOME_ARM, QUALITIES
-from rsb_mj.scoring.scorer import EpisodeScorer
+from rsb_mj.scoring.scorer import EpisodeScorer, Pacing
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import table_rows
@@ -274,7 +274,7 @@ class RsbBenchmark(StepBenchmark):
         self.sealed = bool(sealed)
         self._outcomes_path = Path(outcomes) if outcomes else None
         self._outcomes: list[dict[str, Any]] = []
-        self._pacing: dict[str, EpisodeScorer] = {}
+        self._pacing: Pacing | None = None
         self._row = -1
         self._fault: str | None = None  # the server's own fault that ended the episode
         self._last_obs: Any = None
@@ -371,7 +371,7 @@ class RsbBenchmark(StepBenchmark):
         if self.sealed:
             u = self._env.unwrapped
             cands = tuple(u.scene.candidates)
-            self._pacing = {c: EpisodeScorer.for_problem(u.problem, cands, c) for c in cands}
+            self._pacing = Pacing(u.problem, cands, u.episode.target)
         self._instruction = info["instruction"]
         self._reset_state = np.array(obs["state"], dtype=np.float64)
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
@@ -390,9 +390,9 @@ class RsbBenchmark(StepBenchmark):
         self._last_obs = obs
         self._recorder.record_video(obs["images"][VIDEO_CAMERA])
         if self.sealed:
-            for pace in self._pacing.values():
-                pace.update(info["signals"])
-            done = bool(truncated) or (self._scorer().outcome.decided and self._paced_end())
+            assert self._pacing is not None
+            outcome = self._pacing.update(info["signals"])
+            done = bool(truncated) or (outcome.decided and self._pacing.ended())
             self._recorder.record_step(
                 done=done, action=arr.astype(np.float32), state=np.asarray(obs["state"], np.float32)
             )
@@ -417,21 +417,13 @@ class RsbBenchmark(StepBenchmark):
         self._recorder.record_step(done=True)
         return StepResult(obs=self._last_obs, reward=0.0, done=True, info={})
 
-    def _paced_end(self) -> bool:
-        """Sealed: whether a decided episode ends now, i.e. when the scorer taking the
-        chosen candidate for the answer has decided too (a wrong choice runs on as a right
-        one would); a decision without a choice ends at once."""
-        choice = self._scorer().outcome.choice
-        if choice is None or choice not in self._pacing:
-            return True
-        return self._pacing[choice].outcome.decided
-
     def _scorer(self) -> EpisodeScorer:
         """The episode's scorer: in a sealed run the answer's pacing scorer (the env scores
         nothing there, so that the work per step does not depend on the answer), else the
         env's."""
         if self.sealed:
-            return self._pacing[self._env.unwrapped.episode.target]
+            assert self._pacing is not None
+            return self._pacing.scorer
         return self._env.unwrapped.scorer
 
     def make_obs(self, raw_obs: Any, task: Task) -> Observation:

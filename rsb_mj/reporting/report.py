@@ -48,8 +48,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rsb_mj.atomic import WriteError, atomic_write_bytes
-from rsb_mj.evaluation.goal_metrics import LABEL_NOTE, goal_tables
-from rsb_mj.evaluation.metrics import summarize
+from rsb_mj.evaluation.metrics import LABEL_NOTE, goal_tables, summarize
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.tables import MAX_ERROR_RATE, csv_text
 from rsb_mj.probing.run import report_sections
@@ -174,7 +173,7 @@ def goal_header_lines(
 
 def goal_sections(goals: list[EpisodeRecord], max_error_rate: float | None) -> list[Section]:
     """The goal tasks' tables: success per task file and per suite (CSV ``goal_tasks``,
-    ``goal_suites``; :func:`rsb_mj.evaluation.goal_metrics.goal_tables`)."""
+    ``goal_suites``; :func:`rsb_mj.evaluation.metrics.goal_tables`)."""
     tasks, suites = goal_tables(goals, max_error_rate)
     return [
         Section("goal_tasks", "Goal tasks: success per task", LABEL_NOTE, tasks, "goal_tasks"),

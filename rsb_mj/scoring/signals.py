@@ -10,6 +10,11 @@ signals the task's compiled ``:grasp`` and ``:goal`` predicates declare (a
   or the object the task names (Act2Answer: ``(Grasped cube)``, ``(On cube ?answer)``);
 * ``N``, the candidates (``info["candidates"]``), for relations to a candidate (``on``).
 
+A goal task's environment (:class:`rsb_mj.env.goal_env.GoalEnv`) evaluates each relation of
+its ``:goal`` itself, with its source's semantics
+(:class:`~rsb_mj.scoring.goal_predicates.GoalChecker`), and reports one truth per relation
+per control step as :class:`GoalSignals`.
+
 Scoring reads nothing else from the simulator, so the predicates can be tested on
 hand-written signals and on real MuJoCo runs alike.
 """
@@ -23,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.goal_task import Relation
 
 #: Signal name -> (dtype kind, shape suffix after S; "M" the object axis, "N" the candidates).
 SIGNAL_SHAPES: dict[str, tuple[str, tuple[int | str, ...]]] = {
@@ -169,3 +175,28 @@ class StepSignals:
                 )
             arrays[key] = arr.astype(bool) if kind == "b" else arr.astype(np.float64)
         return cls(arrays, rows or 0, sizes["M"], sizes["N"])
+
+
+@dataclass(frozen=True)
+class GoalSignals:
+    """One control step's goal truths (``info["signals"]`` of a goal environment).
+
+    Attributes:
+        relations: the goal's relations, source order.
+        truths: whether each holds at the end of the step.
+    """
+
+    relations: tuple[Relation, ...]
+    truths: tuple[bool, ...]
+
+    @property
+    def holds(self) -> bool:
+        """The whole conjunction holds."""
+        return all(self.truths)
+
+    def describe(self) -> str:
+        """Each relation and its truth (``On apple_1 plate_1: False; ...``)."""
+        return "; ".join(
+            f"{r.predicate} {r.mover} {r.place}: {ok}"
+            for r, ok in zip(self.relations, self.truths, strict=True)
+        )

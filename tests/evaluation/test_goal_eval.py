@@ -228,7 +228,7 @@ def test_records_name_the_object_source_and_a_summary_refuses_to_pool_sources(
     records say ``assets:<fingerprint>``; the shipped run says ``standins``; a summary of
     both is refused."""
     from rsb_mj.errors import EvalError
-    from rsb_mj.evaluation.goal_metrics import goal_summary
+    from rsb_mj.evaluation.metrics import goal_summary
 
     monkeypatch.delenv("RSB_MJ_ASSETS", raising=False)
     runs = {}

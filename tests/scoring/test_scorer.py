@@ -1,4 +1,5 @@
-"""EpisodeScorer: one attempt per episode, the choice, and success at the end."""
+"""EpisodeScorer: one attempt per episode, the choice, and success at the end; a goal task's
+:goal held for HOLD_STEPS consecutive control steps."""
 
 from pathlib import Path
 
@@ -6,11 +7,13 @@ import pytest
 
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.expr import And, Atom, Name, Variable
+from rsb_mj.lang.goal_task import Relation
 from rsb_mj.lang.linter import load_task
 from rsb_mj.lang.parser import parse_file
-from rsb_mj.scoring.goal_scorer import GoalScorer
+from rsb_mj.scoring.goal_predicates import HOLD_STEPS
 from rsb_mj.scoring.outcome import SUCCESS_HOLD_STEPS
-from rsb_mj.scoring.scorer import EpisodeScorer, task_scorer
+from rsb_mj.scoring.scorer import EpisodeScorer, Pacing, task_scorer
+from rsb_mj.scoring.signals import GoalSignals
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
 GRASP = Atom("Grasped", (Variable("c", "candidate"),))
@@ -218,6 +221,75 @@ def test_the_task_declares_its_scorer():
         tasks / "vla_arena/long_horizon/level_0/pick_up_the_apple_and_place_it_in_the_box.bddl"
     )
     sc = task_scorer(goal, ("apple_1", "box_base_1"), "")
-    assert type(sc) is GoalScorer and sc.hold_steps == 10
+    assert type(sc) is EpisodeScorer and sc.rule is None and sc.hold_steps == 10
+    assert (sc.candidates, sc.target, sc.plan) == ((), "", None)
     with pytest.raises(EvalError, match="answer 'plate_9' is not a candidate; valid: block_a"):
         task_scorer(question, CANDS, "plate_9")
+
+
+RELATIONS = (
+    Relation("On", "apple_1", "plate_1", "object", None),
+    Relation("In", "pear_1", "basket_1_contain_region", "site", None),
+)
+
+
+def _goal(*truths: bool) -> GoalSignals:
+    return GoalSignals(RELATIONS, truths)
+
+
+def test_a_goal_task_succeeds_on_the_whole_goal_for_hold_steps_in_a_row():
+    scorer = EpisodeScorer()
+    assert HOLD_STEPS == SUCCESS_HOLD_STEPS == 10
+    scorer.update(_goal(True, False))
+    for _ in range(HOLD_STEPS - 1):
+        scorer.update(_goal(True, True))
+    scorer.update(_goal(False, True))  # broken at the 10th: the count starts again
+    assert not scorer.outcome.decided and scorer.held == 0
+    assert not scorer.success_now()
+    for step in range(HOLD_STEPS):
+        out = scorer.update(_goal(True, True))
+        assert out.success == (step == HOLD_STEPS - 1)
+    assert (out.success_step, out.decided_step, out.steps, out.goal_final) == (21, 21, 21, True)
+    assert scorer.update(_goal(False, False)).success  # decided: nothing changes
+    assert scorer.success_now() and scorer.finish().void_reason is None
+
+
+def test_an_undecided_goal_episode_fails_naming_each_relation():
+    scorer = EpisodeScorer()
+    scorer.update(_goal(True, False))
+    out = scorer.finish()
+    assert (out.success, out.goal_final, out.choice, out.grasped) == (False, False, None, False)
+    assert out.decided_step == 1
+    assert out.void_reason == (
+        "goal not held (On apple_1 plate_1: True; In pear_1 basket_1_contain_region: False)"
+    )
+    never = EpisodeScorer().finish()
+    assert (never.void_reason, never.decided_step) == ("goal not held (never stepped)", None)
+
+
+def test_a_goal_scorer_refuses_question_signals_and_half_a_question():
+    with pytest.raises(EvalError, match=r"a goal task's scorer reads GoalSignals .* got dict"):
+        EpisodeScorer().update({"contact": []})
+    with pytest.raises(EvalError, match=r"^t.bddl: scoring needs both a :grasp and a :goal"):
+        EpisodeScorer(GRASP, None, CANDS, "block_a", path="t.bddl")
+
+
+def test_a_paced_wrong_grasp_is_scored_at_once_and_ends_when_it_would_have_as_the_answer(
+    make_signals,
+):
+    problem = load_task(Path(__file__).resolve().parents[2] / "tasks" / "rsb_math_4.bddl")
+    cands = tuple(problem.candidates)
+    pacing = Pacing(problem, cands, cands[2])
+    assert pacing.scorer is pacing.scorers[cands[2]] and list(pacing.scorers) == list(cands)
+    out = pacing.update(_lift(make_signals, 0))  # a wrong first grasp: decided, a failure
+    assert (out.choice, out.decided, out.success) == (cands[0], True, False)
+    assert not pacing.ended()  # runs on as it would had cands[0] been the answer
+    for step in range(SUCCESS_HOLD_STEPS):
+        assert pacing.update(_placed(make_signals, 0)) is out and not out.success
+        assert pacing.ended() == (step == SUCCESS_HOLD_STEPS - 1)
+    assert (out.steps, pacing.scorers[cands[0]].outcome.success_step) == (1, 11)
+    nothing = Pacing(problem, cands, cands[1])
+    nothing.update(make_signals())
+    assert nothing.ended()  # no choice: a decision without one ends the episode at once
+    with pytest.raises(EvalError, match="answer 'plate_9' is not a candidate; valid: "):
+        Pacing(problem, cands, "plate_9")

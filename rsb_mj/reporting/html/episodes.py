@@ -7,7 +7,7 @@ entry: the video's path relative to the report folder and a strip of its head-ca
 
 Question and goal tasks' records share the rows (``family``): a goal record
 (:attr:`~rsb_mj.evaluation.records.EpisodeRecord.is_goal`, a LIBERO / VLA-Arena style file)
-has its goal suite as ``suite`` (:func:`rsb_mj.evaluation.goal_metrics.suite_of`), its task
+has its goal suite as ``suite`` (:func:`rsb_mj.evaluation.metrics.suite_of`), its task
 file's name as ``task``, the VLA-Arena level of its folder (``level_K``) as ``level``, its
 failure class (:func:`rsb_mj.evaluation.failure.goal_failure_class`) as ``kind``, no choice
 (``-``), and ``goal``: the file, tier, predicate semantics, object source and failure class.
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.evaluation.failure import failure_kind, goal_failure_class
-from rsb_mj.evaluation.goal_metrics import suite_of
+from rsb_mj.evaluation.metrics import suite_of
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.run_folder import RunFolder
 from rsb_mj.evaluation.tables import PRIVILEGED_MARK, split_level

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from rsb_mj.evaluation.goal_metrics import USER_FILES, suite_of
+from rsb_mj.evaluation.metrics import USER_FILES, suite_of
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.reporting.html.episodes import browser_data, browser_json
 from rsb_mj.reporting.html.frames import FRAMES
