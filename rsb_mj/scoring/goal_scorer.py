@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rsb_mj.lang.goal_task import Relation
+from rsb_mj.lang.goal_task import Relation, StateAtom
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS
 from rsb_mj.scoring.outcome import Outcome
 
@@ -26,11 +26,12 @@ class GoalSignals:
     """One control step's goal truths (``info["signals"]`` of a goal environment).
 
     Attributes:
-        relations: the goal's relations, source order.
+        relations: the goal's terms: its ``On``/``In`` relations, source order, then its
+            fixture-state atoms (``Open X`` ...; :attr:`GoalChecker.relations`).
         truths: whether each holds at the end of the step.
     """
 
-    relations: tuple[Relation, ...]
+    relations: tuple[Relation | StateAtom, ...]
     truths: tuple[bool, ...]
 
     @property
@@ -41,7 +42,7 @@ class GoalSignals:
     def describe(self) -> str:
         """Each relation and its truth (``On apple_1 plate_1: False; ...``)."""
         return "; ".join(
-            f"{r.predicate} {r.mover} {r.place}: {ok}"
+            f"{r.text}: {ok}"
             for r, ok in zip(self.relations, self.truths, strict=True)
         )
 
