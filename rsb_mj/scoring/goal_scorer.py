@@ -42,8 +42,7 @@ class GoalSignals:
     def describe(self) -> str:
         """Each relation and its truth (``On apple_1 plate_1: False; ...``)."""
         return "; ".join(
-            f"{r.text}: {ok}"
-            for r, ok in zip(self.relations, self.truths, strict=True)
+            f"{r.text}: {ok}" for r, ok in zip(self.relations, self.truths, strict=True)
         )
 
 
