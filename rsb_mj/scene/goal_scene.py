@@ -69,6 +69,8 @@ CLEARANCE = 0.005
 #: Draws of one object's place in its region before the region grows by :data:`GROW` [m]
 #: per draw (as many draws again), then the object is pushed clear instead.
 PLACE_TRIES, GROW = 20, 0.01
+#: How far [m or rad] a fixture joint's drawn ``:init`` state may move while the scene settles.
+STATE_DRIFT = 0.005
 #: Tiers whose articulated fixtures are built with their joints (tier A keeps static props).
 ARTICULATED_TIERS = ("B1", "B2")
 #: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
@@ -110,6 +112,9 @@ class GoalScene:
     sources: dict[str, str]
     half_xy: dict[str, tuple[float, float]] = field(default_factory=dict)
     init_joints: tuple[tuple[tuple[str, ...], tuple[float, float]], ...] = ()
+    #: The fixture joints' states the last layout applied set (joint name -> qpos).
+    _drawn: dict[str, float] = field(default_factory=dict, repr=False)
+    _pusher: dict[str, str] = field(default_factory=dict, repr=False)
 
     # -- layout ---------------------------------------------------------------------------
     def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, float, float, float]]:
@@ -274,9 +279,9 @@ class GoalScene:
         qpos, ctrl = aloha.home_qpos_ctrl(model)
         data.qpos[:] = qpos
         data.ctrl[:] = ctrl
-        for name, value in poses.items():
-            if len(value) == 1:  # a fixture joint's drawn state
-                data.qpos[model.joint(name).qposadr[0]] = value[0]
+        self._drawn = {name: value[0] for name, value in poses.items() if len(value) == 1}
+        for name, q in self._drawn.items():  # a fixture joint's drawn state
+            data.qpos[model.joint(name).qposadr[0]] = q
         for obj, value in poses.items():
             if len(value) == 1:
                 continue
@@ -285,12 +290,17 @@ class GoalScene:
             data.qpos[adr : adr + 3] = (x, y, z)
             data.qpos[adr + 3 : adr + 7] = (math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
         mujoco.mj_forward(model, data)
+        self._pusher = {  # what a drawn state's part starts in (named if it is pushed back)
+            name: self._deepest(data, model.joint(name).bodyid[0]) for name in self._drawn
+        }
 
     def check(
         self, data: mujoco.MjData, goal: Callable[[mujoco.MjData], bool] | None = None
     ) -> str | None:
         """Why the settled scene is not a valid start, or None: an object moving, off the
-        table, interpenetrating another, or ``goal`` (the goal's truth on ``data``, e.g.
+        table, interpenetrating another, a fixture joint moved more than
+        :data:`STATE_DRIFT` from its drawn ``:init`` state (an open drawer pushed shut by an
+        arm at home), or ``goal`` (the goal's truth on ``data``, e.g.
         :meth:`rsb_mj.scoring.goal_predicates.GoalChecker.holds`) already true."""
         model = self.model
         hx, hy = TABLE_HALF_XY
@@ -315,9 +325,28 @@ class GoalScene:
                     f"{model.body(b1).name} and {model.body(b2).name} interpenetrate "
                     f"({-c.dist * 1e3:.1f} mm)"
                 )
+        for name, q in self._drawn.items():
+            now = float(data.qpos[model.joint(name).qposadr[0]])
+            if abs(now - q) > STATE_DRIFT:
+                return f"{name} moved from its :init state {q:.4f} to {now:.4f} while settling" + (
+                    f" (it started in {self._pusher[name]})" if self._pusher.get(name) else ""
+                )
         if goal is not None and goal(data):
             return "the goal holds at reset"
         return None
+
+    def _deepest(self, data: mujoco.MjData, body: int) -> str:
+        """The body outside ``body``'s fixture that penetrates ``body`` deepest now, or ''."""
+        model = self.model
+        root, best, name = int(model.body_rootid[body]), 0.0, ""
+        for i in range(data.ncon):
+            c = data.contact[i]
+            b1, b2 = int(model.geom_bodyid[c.geom1]), int(model.geom_bodyid[c.geom2])
+            if body in (b1, b2):
+                other = b2 if b1 == body else b1
+                if int(model.body_rootid[other]) != root and c.dist < best:
+                    best, name = float(c.dist), model.body(other).name
+        return name
 
     @property
     def _bodies(self) -> set[str]:
@@ -611,13 +640,14 @@ def _init_joints(
 
 def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory) -> None:
     """Move the region sites ``{name}_{region}`` of the user's original articulated fixture
-    onto the body that carries the original's own site (a drawer's region onto its drawer,
-    so it moves with it), as LIBERO keeps them."""
+    onto the body that carries the original's own site where that body has a joint (a
+    drawer's region onto its drawer, so it moves with it), as LIBERO keeps them."""
     for r in original.regions:
         inner = spec.site(f"{name}/{r.name}")
         outer = spec.site(f"{name}_{r.name}")
-        if inner is None or outer is None or inner.parent.name == name:
-            continue
+        if inner is None or outer is None or inner.parent.first_joint() is None:
+            continue  # on the carcass: it stays where it is
+        spec.delete(outer)
         inner.parent.add_site(
             name=f"{name}_{r.name}",
             type=mujoco.mjtGeom.mjGEOM_BOX,
@@ -627,4 +657,3 @@ def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory
             group=5,
             rgba=[0.0, 1.0, 0.0, 0.0],
         )
-        spec.delete(outer)

@@ -195,3 +195,63 @@ def test_the_fronts_face_where_libero_turns_them(drawer_scene):
     front = -data.xmat[body].reshape(3, 3)[:, 1]  # the fixture's -y in the world
     assert move @ front == pytest.approx(0.15, abs=1e-9)
     assert math.isclose(np.linalg.norm(move), 0.15, abs_tol=1e-9)
+
+
+CABINET_XML = """<!-- A LIBERO-style cabinet written for rsb_mj's tests: one drawer on a slide, its
+     region site on the drawer's body, as LIBERO's wooden_cabinet.xml. -->
+<mujoco model="wooden_cabinet">
+  <worldbody>
+    <body>
+      <body name="object">
+        <geom type="box" size="0.12 0.1 0.11" pos="0 0.02 0.11" />
+        <site name="top_side" type="box" pos="0 0.02 0.222" size="0.1 0.08 0.002" />
+        <body name="cabinet_top">
+          <joint name="top_level" type="slide" axis="0 1 0" range="-0.16 0.01" damping="50" />
+          <geom type="box" size="0.1 0.005 0.03" pos="0 -0.085 0.18" />
+          <site name="top_region" type="box" pos="0 0.01 0.185" size="0.1 0.075 0.03" />
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_the_users_original_keeps_its_joints_and_its_drawer_region_moves(tmp_path):
+    from rsb_mj.scene.assets import resolve_object_source
+
+    (tmp_path / "articulated_objects").mkdir()
+    (tmp_path / "articulated_objects" / "wooden_cabinet.xml").write_text(CABINET_XML)
+    task = _task(LIBERO / "libero_90" / "KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet.bddl")
+    scene = compile_goal_scene(task, objects=resolve_object_source(tmp_path))
+    model, data = scene.model, mujoco.MjData(scene.model)
+    assert scene.init_joints == ((("wooden_cabinet_1/top_level",), (-0.16, -0.14)),)
+    site = model.site("wooden_cabinet_1_top_region").id
+    drawer = model.joint("wooden_cabinet_1/top_level").bodyid[0]
+    assert model.site_bodyid[site] == drawer  # moved onto the drawer
+    mujoco.mj_forward(model, data)
+    home = data.site_xpos[site].copy()
+    data.qpos[model.joint("wooden_cabinet_1/top_level").qposadr[0]] = -0.15
+    mujoco.mj_forward(model, data)
+    assert np.linalg.norm(data.site_xpos[site] - home) == pytest.approx(0.15, abs=1e-9)
+    # the carcass's region stays on the carcass
+    assert model.body(model.site_bodyid[model.site("wooden_cabinet_1_top_side").id]).name == (
+        "wooden_cabinet_1"
+    )
+
+
+def test_an_open_drawer_pushed_shut_by_an_arm_at_home_is_no_valid_start():
+    """VLA-Arena's cabinet opens its top drawer into the left arm's home pose on this
+    file's frame map (the placement rule of the expert's work is not built yet): the
+    settled drawer is no longer open, and the reset says so instead of starting there."""
+    path = VLA / "robustness_static_distractors" / "level_1"
+    scene = compile_goal_scene(
+        _task(path / "pick_the_mango_on_the_table_and_place_it_on_the_bowl.bddl")
+    )
+    data = mujoco.MjData(scene.model)
+    why = scene.place(data, next(scene.layouts(0)))
+    assert why is not None
+    assert why.startswith("white_cabinet_1/top_level moved from its :init state -0.1473 to ")
+    assert why.endswith(" while settling (it started in left/upper_arm_link)")
+    with pytest.raises(SceneError, match="no valid layout in 10 draws"):
+        scene.reset(data, 0)
