@@ -133,6 +133,8 @@ class GoalScene:
                 poses[joint] = (q,)
         props = self._props()
         floor = [self._footprint(f, *self._fixture_xy_yaw(f)) for f in props]
+        floor += self._parts_out(poses)  # drawers and doors where their drawn states put them
+        fixed = len(floor)
         pending = [r for r in task.init if r.mover in task.objects]
         for _ in range(len(pending) + 1):
             left = []
@@ -143,7 +145,7 @@ class GoalScene:
                         break
                     pose = self._pose(rel, poses, rng, GROW * max(0, k + 1 - PLACE_TRIES))
                 if pose is not None and rel.kind == "region" and rel.mover not in poses:
-                    pose = self._clear(rel.mover, pose, floor, len(props))
+                    pose = self._clear(rel.mover, pose, floor, fixed)
                     floor.append(self._footprint(rel.mover, *pose))
                 if pose is None:
                     left.append(rel)
@@ -157,6 +159,37 @@ class GoalScene:
                 x, y = float(rng.uniform(*FREE_X)), float(rng.uniform(*FREE_Y))
                 poses[obj] = (x, y, TABLE_TOP_Z + self.rest[obj], float(rng.uniform(-1.5, 1.5)))
         return poses
+
+    def _parts_out(self, poses: dict) -> list[np.ndarray]:
+        """The footprints (4 corners (x, y) [m, world], grown by half the :data:`CLEARANCE`)
+        of the moving parts whose ``:init`` state was drawn (an open drawer, a door), where
+        the drawn states put them, as boxes in their fixture's frame."""
+        drawn = {name: value for name, value in poses.items() if len(value) == 1}
+        if not drawn:
+            return []
+        model = self.model
+        data = mujoco.MjData(model)
+        for name, (q,) in drawn.items():
+            data.qpos[model.joint(name).qposadr[0]] = q
+        mujoco.mj_kinematics(model, data)
+        signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+        out = []
+        for body in sorted({int(model.joint(name).bodyid[0]) for name in drawn}):
+            fixture = int(model.body_rootid[body])
+            rot = data.xmat[fixture].reshape(3, 3)[:2, :2]  # the fixture's yaw
+            pts = []
+            for g in range(model.ngeom):
+                if model.geom_bodyid[g] != body:
+                    continue
+                local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
+                pts.append(local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g])
+            if not pts:
+                continue
+            xy = (np.concatenate(pts)[:, :2] - data.xpos[fixture][:2]) @ rot  # fixture frame
+            lo, hi = xy.min(axis=0) - CLEARANCE / 2, xy.max(axis=0) + CLEARANCE / 2
+            box = np.array([[hi[0], hi[1]], [lo[0], hi[1]], [lo[0], lo[1]], [hi[0], lo[1]]])
+            out.append(box @ rot.T + data.xpos[fixture][:2])
+        return out
 
     def _props(self) -> list[str]:
         """The fixtures standing on the table (the table itself excepted)."""
