@@ -255,3 +255,21 @@ def test_an_open_drawer_pushed_shut_by_an_arm_at_home_is_no_valid_start():
     assert why.endswith(" while settling (it started in left/upper_arm_link)")
     with pytest.raises(SceneError, match="no valid layout in 10 draws"):
         scene.reset(data, 0)
+
+
+def test_an_open_drawer_is_a_footprint_the_layout_keeps_clear(drawer_scene):
+    from matplotlib.path import Path as Polygon
+
+    scene = drawer_scene
+    layout = next(scene.layouts(0))
+    (box,) = scene._parts_out(layout)
+    model, data = scene.model, mujoco.MjData(scene.model)
+    data.qpos[model.joint("wooden_cabinet_1/top_level").qposadr[0]] = layout[
+        "wooden_cabinet_1/top_level"
+    ][0]
+    mujoco.mj_kinematics(model, data)
+    bar = data.geom_xpos[model.geom("wooden_cabinet_1/cabinet_top5").id][:2]
+    carcass = scene._footprint("wooden_cabinet_1", *scene._fixture_xy_yaw("wooden_cabinet_1"))
+    assert Polygon(box).contains_point(bar)  # the pulled-out handle is in the drawer's box
+    assert not Polygon(carcass).contains_point(bar)  # and out of the cabinet's own
+    assert scene._parts_out({o: p for o, p in layout.items() if len(p) == 4}) == []
