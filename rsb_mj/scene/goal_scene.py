@@ -117,8 +117,9 @@ class GoalScene:
     _pusher: dict[str, str] = field(default_factory=dict, repr=False)
 
     # -- layout ---------------------------------------------------------------------------
-    def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, float, float, float]]:
-        """Object name -> (x, y, z of the body origin [m, world], yaw [rad]).
+    def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, ...]]:
+        """Object name -> (x, y, z of the body origin [m, world], yaw [rad]); in a tier B
+        scene also each drawn ``:init`` fixture state, joint name -> (qpos,) [m or rad].
 
         An object on a table region is drawn again (up to :data:`PLACE_TRIES` times) while
         its footprint comes within :data:`CLEARANCE` of a fixture's or of an object drawn
