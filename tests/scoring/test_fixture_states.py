@@ -241,3 +241,25 @@ def test_a_state_a_fixture_does_not_have_is_an_error_at_its_position(scene):
         "(TurnOff wooden_cabinet_1): a wooden_cabinet has no 'turnoff' state "
         "(its states: close, open)"
     )
+
+
+def test_a_bowl_in_the_open_drawer_stays_in_as_the_drawer_is_pushed_shut(scene):
+    """Physics, not hand-set states: the bowl put on the open drawer's floor (as an ``In``
+    at :init is), then 15 N along the slide for 3 s: the drawer closes (qpos > 0, against
+    its damping of 50 N s/m) carrying the bowl, which stays In its region."""
+    opened = dataclasses.replace(
+        scene, init_joints=((("wooden_cabinet_1/top_level",), (-0.15, -0.15)),)
+    )
+    layout = next(opened.layouts(0))
+    assert layout["wooden_cabinet_1/top_level"] == (-0.15,)
+    into = scene.task.goal[IN_TOP]
+    layout["akita_black_bowl_1"] = opened._pose(into, layout, np.random.default_rng(0))
+    model, data = scene.model, mujoco.MjData(scene.model)
+    assert opened.place(data, layout) is None
+    checker = _checker(scene, "libero")
+    assert checker.terms(data)[IN_TOP : CLOSE_TOP + 1] == [True, True, False]
+    slide = model.joint("wooden_cabinet_1/top_level")
+    data.qfrc_applied[slide.dofadr[0]] = 15.0
+    mujoco.mj_step(model, data, nstep=round(3.0 / model.opt.timestep))
+    assert data.qpos[slide.qposadr[0]] > 0.0
+    assert checker.terms(data)[IN_TOP : CLOSE_TOP + 1] == [True, False, True]
