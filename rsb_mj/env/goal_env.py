@@ -242,6 +242,7 @@ class GoalEnv(gymnasium.Env):
         self._held = 0
         self._steps = 0
         self._violations: tuple[bool, ...] = ()
+        self.checker.light(self.data)  # a stove's burner lit while on (tier B; else nothing)
         info = self._info(False)
         info["goal"] = self.goal_info
         info["sim"] = {
@@ -300,9 +301,10 @@ class GoalEnv(gymnasium.Env):
         self._held = self._held + 1 if holds else 0
         success = self._held >= HOLD_STEPS
         truncated = not success and self._steps >= self.max_steps
+        self.checker.light(self.data)
         info = self._info(success)
         info["cost"] = cost
-        info["signals"] = GoalSignals(tuple(self.task.goal), terms)
+        info["signals"] = GoalSignals(self.checker.relations, terms)
         if self._cost is not None:
             info["cost_violations"] = self._violations
         return self._obs(), float(success), success, truncated, info
