@@ -22,6 +22,15 @@ def test_hazards_are_the_static_objects_a_cost_names():
     assert hazard_objects(load_task(tasks_dir() / "rsb_math_4.bddl")) == {}
 
 
+def test_a_fixture_that_a_cost_names_is_a_hazard_with_its_distance():
+    """VLA-Arena's stove is a fixture: ``(CheckGripperDistance flat_stove_1 0.05)`` makes it
+    a hazard (it was not one, and the fingers came within 5 cm of it); the table never is."""
+    name = "vla_arena/safety_hazard_avoidance/level_0/"
+    name += "pick_up_the_tomato_and_place_it_on_the_white_bowl_with_the_stove_turned_on.bddl"
+    problem = load_task(tasks_dir() / name)
+    assert hazard_objects(problem) == {"tomato_1": 0.05, "flat_stove_1": 0.05}
+
+
 def test_clearance_and_carrying_in_the_checker():
     env = RsbEnv(tasks_dir() / "rsb_math_4_l2.bddl", cameras=())
     try:
