@@ -512,13 +512,13 @@ class GoalExpert(PickPlaceExpert):
         also keeps the clearance when lowered to the release (``_lower_to``, the TCP's
         world z [m]) and on the way down, at the first of the spots (:meth:`_clear_spots`)
         and yaws that does, the world's ``zone_center`` moved there; where none does, the
-        one whose release comes least deep into a collision, then least far inside a
-        clearance (with a warning)."""
+        first whose release comes least deep into a collision, then least far inside a
+        clearance, to the mm (with a warning)."""
         if self._lower_to is None:
             return super()._place_pose(offset, rot, height, yaws)
         w, arm = self.world, self.arm
         zone = w.zone_center.copy()
-        least = None  # (penetration, shortfall) at the release, and the pose
+        least = None  # (penetration, shortfall) [m] at the release, and the pose
         for spot in self._spots or [zone[:2]]:
             w.zone_center = np.array([spot[0], spot[1], zone[2]])
             for yaw in yaws:
@@ -533,7 +533,10 @@ class GoalExpert(PickPlaceExpert):
                     continue
                 if not arm.checker.in_collision(q_low) and arm.checker.segment_free(q, q_low):
                     return p, r, q
-                worse = (round(arm.checker.depth(q_low), 4), round(arm.checker.shortfall(q_low), 4))
+                worse = (
+                    round(arm.checker.depth(q_low), 3),
+                    round(arm.checker.shortfall(q_low), 3),
+                )
                 if least is None or worse < least[0]:
                     least = (worse, w.zone_center.copy(), p, r, q)
         w.zone_center = zone
@@ -560,10 +563,10 @@ class GoalExpert(PickPlaceExpert):
 
     def _move_joint(self, q_goal: np.ndarray, gripper: float, allowed: tuple[int, ...] = ()):
         """:meth:`PickPlaceExpert._move_joint`, where a ``:cost`` names a hazard and the start
-        or the goal is inside its clearance (the pre-grasp over a lemon beside the candle,
-        the lift of a tomato from beside the stove): the path keeps, from each hazard, the
-        smallest of its clearance and the distances at both ends, instead of dropping the
-        clearance altogether."""
+        or the goal is inside its clearance (the pre-grasp over a lemon beside the candle):
+        that hazard's clearance is left out (the cost counts steps inside its distance, not
+        how deep: the quickest path is the cheapest there), every other hazard's is kept,
+        where the clearances used to be dropped altogether when the path failed."""
         w, arm = self.world, self.arm
         clear = arm.checker.clearances
         if not (self._hazards and clear):
@@ -571,10 +574,8 @@ class GoalExpert(PickPlaceExpert):
         arm.checker.allowed = set(allowed) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         ends = (arm.checker.hazard_gaps(self._target_q), arm.checker.hazard_gaps(q_goal))
-        kept = {h: max(0.0, min(c, ends[0][h], ends[1][h]) - GAP_SLACK) for h, c in clear.items()}
-        if kept == {h: c - GAP_SLACK for h, c in clear.items()} or all(
-            ends[0][h] >= c and ends[1][h] >= c for h, c in clear.items()
-        ):
+        kept = {h: c for h, c in clear.items() if ends[0][h] >= c and ends[1][h] >= c}
+        if len(kept) == len(clear):
             return super()._move_joint(q_goal, gripper, allowed)
         arm.checker.keep_clear(kept)
         try:
@@ -584,7 +585,9 @@ class GoalExpert(PickPlaceExpert):
 
     def _away(self, p: np.ndarray) -> np.ndarray:
         """Where the lift from grasp point ``p`` (world, m) ends in xy when the mover or the
-        fingers are inside a hazard's clearance there: :data:`ESCAPE` [m] away, horizontally,
+        fingers are inside a hazard's clearance there, by no more than :data:`ESCAPE` (a
+        longer lift that cannot leave the clearance only stays longer inside the cost's
+        distance): :data:`ESCAPE` [m] away, horizontally,
         from the nearest point of the nearest such hazard's box footprint (from its centre
         when the mover is over it), so that the lift rises and leaves at once; ``p``'s own
         xy otherwise."""
@@ -601,7 +604,7 @@ class GoalExpert(PickPlaceExpert):
         inside = [
             (min(gaps[h], held[h]), h)
             for h, c in self._hazards.items()
-            if min(gaps[h], held[h]) < c
+            if c - ESCAPE <= min(gaps[h], held[h]) < c
         ]
         if not inside:
             return p[:2].copy()
