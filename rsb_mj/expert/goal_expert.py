@@ -58,7 +58,7 @@ from rsb_mj.expert.grasp import (
     plan_top_down,
     top_down_rotation,
 )
-from rsb_mj.expert.hazards import hazard_clearances
+from rsb_mj.expert.hazards import HAZARD_MARGIN, hazard_clearances
 from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
     CARRY_CLEARANCE,
@@ -126,9 +126,10 @@ LOW_CLEARANCES = (0.03, 0.02)
 #: Placing in a region near a hazard (:meth:`GoalExpert._clear_spots`): the most grid
 #: points tried besides its centre, the share of its half sizes searched, the grid step [m].
 SPOT_TRIES, SPOT_SHARE, SPOT_STEP = 8, 0.7, 0.01
-#: Grasp rank per metre inside a hazard's clearance, its most, and the poses checked from
-#: the pre-grasp down to the grasp (:meth:`GoalExpert._hazard_cost`).
-HAZARD_RANK, HAZARD_RANK_MAX, HAZARD_SAMPLES = 1e4, 900.0, 5
+#: Grasp rank of a pose inside a hazard's cost distance and of one inside its clearance
+#: only, and the poses checked from the pre-grasp down to the grasp
+#: (:meth:`GoalExpert._hazard_cost`; at most 5 x 150, below a collision's 1000).
+HAZARD_RANK, HAZARD_NEAR_RANK, HAZARD_SAMPLES = 150.0, 20.0, 5
 #: Slack [m] under the distance to a hazard at a motion's end that the motion keeps
 #: (:meth:`GoalExpert._move_joint`).
 GAP_SLACK = 0.001
@@ -548,18 +549,22 @@ class GoalExpert(PickPlaceExpert):
 
     def _hazard_cost(self, q_pre: np.ndarray, q: np.ndarray, depth: float) -> float:
         """A grasp's rank for the hazards (:meth:`PickPlaceExpert._hazard_cost`): where a
-        ``:cost`` names one, :data:`HAZARD_RANK` per metre that the fingers come inside its
-        clearance, at the worst of :data:`HAZARD_SAMPLES` poses from the pre-grasp ``q_pre``
-        down to the grasp ``q`` (a grasp across a tomato beside the stove, not towards it),
-        at most :data:`HAZARD_RANK_MAX` (below a collision's rank)."""
+        ``:cost`` names one, of :data:`HAZARD_SAMPLES` poses from the pre-grasp ``q_pre``
+        down to the grasp ``q``, :data:`HAZARD_RANK` for each whose fingers are inside a
+        hazard's cost distance (its clearance less :data:`HAZARD_MARGIN`: those steps cost)
+        and :data:`HAZARD_NEAR_RANK` for each inside the clearance only (a grasp across a
+        tomato beside the stove, not towards it); grasps as costly keep their order."""
         checker = self.arm.checker
         if not (self._hazards and checker.clearances):
             return super()._hazard_cost(q_pre, q, depth)
-        worst = max(
-            checker.shortfall(q_pre + (q - q_pre) * t)
-            for t in np.linspace(0.0, 1.0, HAZARD_SAMPLES)
-        )
-        return min(HAZARD_RANK * worst, HAZARD_RANK_MAX)
+        rank = 0.0
+        for t in np.linspace(0.0, 1.0, HAZARD_SAMPLES):
+            short = checker.shortfall(q_pre + (q - q_pre) * t)
+            if short > HAZARD_MARGIN:
+                rank += HAZARD_RANK
+            elif short > 0:
+                rank += HAZARD_NEAR_RANK
+        return rank
 
     def _move_joint(self, q_goal: np.ndarray, gripper: float, allowed: tuple[int, ...] = ()):
         """:meth:`PickPlaceExpert._move_joint`, where a ``:cost`` names a hazard and the start
