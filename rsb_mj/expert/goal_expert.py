@@ -513,13 +513,14 @@ class GoalExpert(PickPlaceExpert):
         also keeps the clearance when lowered to the release (``_lower_to``, the TCP's
         world z [m]) and on the way down, at the first of the spots (:meth:`_clear_spots`)
         and yaws that does, the world's ``zone_center`` moved there; where none does, the
-        first whose release comes least deep into a collision, then least far inside a
-        clearance, to the mm (with a warning)."""
+        first whose release comes least deep into a collision, then least near touching a
+        hazard (within :data:`~rsb_mj.expert.hazards.HAZARD_MARGIN`), to the mm (with a
+        warning: how deep inside a larger distance it is does not change what it costs)."""
         if self._lower_to is None:
             return super()._place_pose(offset, rot, height, yaws)
         w, arm = self.world, self.arm
         zone = w.zone_center.copy()
-        least = None  # (penetration, shortfall) [m] at the release, and the pose
+        least = None  # (penetration, nearness) [m] at the release, and the pose
         for spot in self._spots or [zone[:2]]:
             w.zone_center = np.array([spot[0], spot[1], zone[2]])
             for yaw in yaws:
@@ -534,9 +535,10 @@ class GoalExpert(PickPlaceExpert):
                     continue
                 if not arm.checker.in_collision(q_low) and arm.checker.segment_free(q, q_low):
                     return p, r, q
+                gaps = arm.checker.hazard_gaps(q_low)
                 worse = (
                     round(arm.checker.depth(q_low), 3),
-                    round(arm.checker.shortfall(q_low), 3),
+                    round(max(0.0, *(HAZARD_MARGIN - g for g in gaps.values())), 3),
                 )
                 if least is None or worse < least[0]:
                     least = (worse, w.zone_center.copy(), p, r, q)
