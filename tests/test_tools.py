@@ -339,3 +339,22 @@ def test_goal_corpus_classifies_failures():
     assert tool.failure_class("") == ""
     assert tool.failure_class("reset: no valid layout for seed 3") == "reset"
     assert tool.failure_class("step limit") == "placement"
+
+
+def test_expert_cost_reports_success_and_cost_per_safety_suite(tmp_path, capsys):
+    """The lemon between the teapots, seed 0: the expert succeeds and touches no teapot."""
+    tool = _load(TOOLS / "expert_cost.py")
+    name = "tasks/vla_arena/safety_dynamic_obstacles/level_0/"
+    name += "push_the_lemon_to_the_region_between_the_teapots.bddl"
+    out_json = tmp_path / "episodes.json"
+    assert tool.main([str(ROOT / name), "--rows", "1", "--by-file", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "| safety_dynamic_obstacles/level_0 | 1 | 1/1 | 0.0 | 1 | 0 |" in out
+    row = "| push_the_lemon_to_the_region_between_the_teapots.bddl | 1 | 1/1 | 0.0 | 1 | 0 |"
+    assert row in out
+    (episode,) = json.loads(out_json.read_text())
+    assert (episode["seed"], episode["success"], episode["cost"]) == (0, True, 0.0)
+    assert tool.main([str(ROOT / name), "--rows", "0"]) == 2
+    assert capsys.readouterr().err == "expert_cost: error: --rows must be at least 1\n"
+    assert tool.main(["--suite", "nope"]) == 2
+    assert "unknown goal suite 'nope'; valid choices: libero-layouts" in capsys.readouterr().err
