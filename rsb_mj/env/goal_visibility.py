@@ -43,6 +43,7 @@ __all__ = [
     "RowVisibility",
     "check_rule",
     "exempt_places",
+    "head_fails",
     "measure",
     "named_objects",
     "question_head",
@@ -174,11 +175,12 @@ def measure(
 
 
 def check_rule(
-    task: GoalTask, head: dict[str, ObjectView], min_pixels: int = MIN_PIXELS
+    task: GoalTask, head: dict[str, ObjectView], min_pixels: int | None = None
 ) -> list[str]:
     """Why rule 1 fails for the named objects' head views ``head``: one line per object
     (``"plate_1: 88 px < 150"``, ``"plate_1: not wholly inside the head image"``); ``[]``
-    when it holds."""
+    when it holds. ``min_pixels`` defaults to :data:`MIN_PIXELS`."""
+    min_pixels = MIN_PIXELS if min_pixels is None else min_pixels
     exempt = exempt_places(task)
     out = []
     for name in named_objects(task):
@@ -220,6 +222,13 @@ class RowVisibility:
             "fails": list(self.fails),
             "passed": not self.fails,
         }
+
+
+def head_fails(env: GoalEnv) -> list[str]:
+    """Why rule 1 fails for ``env``'s state (after a reset), ``[]`` when it holds: the
+    head camera alone, as ``rsb episodes build`` checks a goal row."""
+    names = named_objects(env.task)
+    return check_rule(env.task, measure(env.model, env.data, names, ("head",))["head"])
 
 
 def question_head(model: mujoco.MjModel) -> None:
