@@ -1,8 +1,9 @@
 """Can a goal task's named objects be seen? Visible pixels per object and camera at reset.
 
 **Rule 1** (issue 42; :func:`check_rule`): at reset, every object and fixture that the task's
-``:goal`` or ``:language`` names (:func:`named_objects`) is wholly inside the head camera's
-:data:`SIZE` x :data:`SIZE` image and covers at least :data:`MIN_PIXELS` visible pixels there.
+``:goal`` or ``:language`` names (:func:`rsb_mj.lang.goal_names.named_objects`) is wholly
+inside the head camera's :data:`SIZE` x :data:`SIZE` image and covers at least
+:data:`MIN_PIXELS` visible pixels there.
 
 * **Visible pixels** are counted on a segmentation render (:func:`measure`): a pixel belongs to
   an object when the geom drawn there (visual groups 1 and 2, as the cameras draw) is one of
@@ -21,7 +22,6 @@ per row; ``tools/goal_visibility.py`` prints the figure over the shipped goal su
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import mujoco
@@ -29,7 +29,7 @@ import numpy as np
 
 from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.episodes.goal_episode import GoalEpisode
-from rsb_mj.lang.frame_map import owner_of
+from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene import aloha
 from rsb_mj.scene.gl import patch_late_import
@@ -42,10 +42,8 @@ __all__ = [
     "ObjectView",
     "RowVisibility",
     "check_rule",
-    "exempt_places",
     "head_fails",
     "measure",
-    "named_objects",
     "question_head",
     "source_rows",
 ]
@@ -62,41 +60,6 @@ class ObjectView:
 
     pixels: int
     inside: bool
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", text.lower()))
-
-
-def named_objects(task: GoalTask) -> tuple[str, ...]:
-    """The objects and fixtures (the table excepted) that ``:goal`` or ``:language`` names,
-    declaration order (objects first): each goal relation's mover, its place when that is an
-    object or fixture, and the owner of a region it names on a fixture or object; and each
-    object or fixture whose category's last word (``bowl`` of ``akita_black_bowl``) is a word
-    of ``:language`` (or its plural)."""
-    names: set[str] = set()
-    for rel in task.goal:
-        names.add(rel.mover)
-        if rel.kind == "object":
-            names.add(rel.place)
-        elif rel.kind == "site":
-            owner = owner_of(task, rel.place)
-            if owner:
-                names.add(owner)
-    words = _words(task.instruction)
-    every = {**task.objects, **task.fixtures}
-    for name, category in every.items():
-        noun = category.lower().rsplit("_", 1)[-1]
-        if noun in words or noun + "s" in words or noun + "es" in words:
-            names.add(name)
-    names.discard(task.table)
-    return tuple(n for n in every if n in names)
-
-
-def exempt_places(task: GoalTask) -> frozenset[str]:
-    """Named places the file stacks a mover on at reset (``(On a b)`` in ``:init``): exempt
-    from the pixel count of rule 1."""
-    return frozenset(r.place for r in task.init if r.kind == "object")
 
 
 def _roots(model: mujoco.MjModel, names: tuple[str, ...]) -> dict[int, str]:

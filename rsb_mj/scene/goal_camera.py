@@ -1,9 +1,9 @@
-"""The head camera of a goal scene: one rule that frames every object and fixture of the task.
+"""The head camera of a goal scene: one rule that frames the objects and fixtures of the task.
 
 Question scenes keep the fixed head camera of :mod:`rsb_mj.scene.aloha` (``HEAD_EYE``,
 ``HEAD_TARGET``, ``HEAD_FOVY``). A LIBERO / VLA-Arena layout spreads over the whole table
 (objects from x = -0.57 to 0.53 m, y = -0.35 to 0.36 m), wider than that image, so a goal
-scene's head camera is posed per task by one rule (:func:`frame_box`):
+scene's head camera is posed per task by one rule (:func:`frame_task`):
 
 * its orientation is fixed: it looks away from the robot's side of the table (+y), tilted
   :data:`GOAL_HEAD_TILT_DEG` from vertical, image x along world +x (as the question head);
@@ -11,11 +11,16 @@ scene's head camera is posed per task by one rule (:func:`frame_box`):
 * its position is the nearest (along its view axis) from which every corner of the task's
   **frame box** projects inside a square image, :data:`GOAL_HEAD_MARGIN` of the half-width
   in from each edge: a 224x224 render (or any square) holds the whole box, a 4:3 one (the
-  same vertical field of view, wider) too.
+  same vertical field of view, wider) too;
+* the frame box (:func:`frame_task`) is the box of the objects and fixtures the task names
+  (:func:`rsb_mj.lang.goal_names.named_objects`), grown by each other object's or fixture's
+  box, nearest first, while the eye stays within :data:`GOAL_HEAD_WIDEN` times its distance
+  to the named box: the named objects keep most of the image, the others are in view where
+  the layout allows.
 
-The frame box (:func:`task_box`) is the box of every place an object or fixture of the task
-can stand at reset, from the task alone (not the seed, so every episode of a task has the same
-camera): each fixture's footprint at its pose up to its top; each object's ``:init`` region
+Each object's box (:meth:`rsb_mj.scene.goal_scene.GoalScene.boxes`) holds every place it can
+stand at reset, from the task alone (not the seed, so every episode of a task has the same
+camera): a fixture's footprint at its pose up to its top; each object's ``:init`` region
 rectangle (every ``:ranges`` rectangle, mapped by the frame map), grown by the object's
 footprint radius, up to its top; an object on another object or a fixture site over that
 owner's box, up to the owner's top plus its own height; an object without a place over the
@@ -37,17 +42,22 @@ __all__ = [
     "GOAL_HEAD_FOVY",
     "GOAL_HEAD_MARGIN",
     "GOAL_HEAD_TILT_DEG",
+    "GOAL_HEAD_WIDEN",
     "Box",
     "HeadView",
     "frame_box",
+    "frame_task",
 ]
 
 #: Tilt of a goal scene's head camera from looking straight down [deg] (towards +y).
-GOAL_HEAD_TILT_DEG = 30.0
+GOAL_HEAD_TILT_DEG = 20.0
 #: Vertical (and, in a square image, horizontal) field of view of a goal head camera [deg].
 GOAL_HEAD_FOVY = 45.0
 #: Share of the image half-width kept free at each edge around the frame box.
 GOAL_HEAD_MARGIN = 0.04
+#: How much farther [x] than the named objects' own framing the eye may go to take in the
+#: task's other objects and fixtures (:func:`frame_task`).
+GOAL_HEAD_WIDEN = 1.25
 
 
 @dataclass(frozen=True)
@@ -143,3 +153,33 @@ def frame_box(
         tuple(float(v) for v in (*axes[0], *axes[1])),  # type: ignore[arg-type]
         float(fovy),
     )
+
+
+def _reach(view: HeadView, box: Box) -> float:
+    """Distance [m] from the eye of ``view`` to the centre of ``box``."""
+    centre = (np.array(box.lo) + np.array(box.hi)) / 2
+    return float(np.linalg.norm(np.array(view.pos) - centre))
+
+
+def frame_task(named: list[Box], others: list[Box], widen: float = GOAL_HEAD_WIDEN) -> HeadView:
+    """The head pose of a task: :func:`frame_box` over the boxes of the objects the task
+    names (``named``; every box when none is named), then over each other object's or
+    fixture's box too, nearest first, while the eye stays within ``widen`` times its distance
+    to the named objects' box centre (the named objects keep most of the image; the others
+    are in view where the layout allows)."""
+    if not named:
+        named, others = others, []
+    core = Box.union(named)
+    view = frame_box(core)
+    limit = widen * _reach(view, core)
+    box = core
+    pending = list(others)
+    while pending:
+        grown = [(frame_box(Box.union([box, b])), b) for b in pending]
+        k = min(range(len(grown)), key=lambda i: _reach(grown[i][0], core))
+        if _reach(grown[k][0], core) > limit:
+            break
+        view, added = grown[k]
+        box = Box.union([box, added])
+        pending.pop(k)
+    return view

@@ -35,12 +35,13 @@ import numpy as np
 
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
+from rsb_mj.lang.goal_names import named_objects
 from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.standins import STANDINS
-from rsb_mj.scene.goal_camera import Box, HeadView, frame_box
+from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
@@ -102,6 +103,12 @@ class GoalScene:
     def frame_box(self) -> Box:
         """The box [m, world] of every place an object or fixture of the task can stand at
         reset (:mod:`rsb_mj.scene.goal_camera`), from the task alone."""
+        return Box.union(self.boxes().values())
+
+    def boxes(self) -> dict[str, Box]:
+        """Object or fixture name -> the box [m, world] of every place it can stand at reset
+        (:mod:`rsb_mj.scene.goal_camera`), from the task alone; the table top alone (as
+        ``""``) when the task has neither."""
         task = self.task
         boxes: dict[str, Box] = {}
         for name in self._props():
@@ -157,13 +164,23 @@ class GoalScene:
             of(name)
         if not boxes:  # nothing on the table: the table top
             hx, hy = TABLE_HALF_XY
-            return Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z))
-        return Box.union(boxes.values())
+            return {"": Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z))}
+        return boxes
 
     def _frame_head(self) -> None:
-        """Pose the model's head camera by :func:`rsb_mj.scene.goal_camera.frame_box` over
-        :meth:`frame_box`; the pose is kept as :attr:`head`."""
-        view = frame_box(self.frame_box())
+        """Pose the model's head camera by :func:`rsb_mj.scene.goal_camera.frame_task` over
+        :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
+        boxes = self.boxes()
+        named = set(named_objects(self.task)) & set(boxes)
+        self.set_head(
+            frame_task(
+                [b for n, b in boxes.items() if n in named],
+                [b for n, b in boxes.items() if n not in named],
+            )
+        )
+
+    def set_head(self, view: HeadView) -> None:
+        """Give the model's head camera the pose ``view`` (kept as :attr:`head`)."""
         cid = self.model.camera("head").id
         x, y = np.array(view.xyaxes[:3]), np.array(view.xyaxes[3:])
         mat = np.stack([x, y, np.cross(x, y)], axis=1).ravel()

@@ -9,10 +9,9 @@ from rsb_mj.env.goal_visibility import (
     MIN_PIXELS,
     ObjectView,
     check_rule,
-    exempt_places,
     measure,
-    named_objects,
 )
+from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.goal_task import load_goal_task
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene import aloha

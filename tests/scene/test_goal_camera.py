@@ -13,9 +13,11 @@ from rsb_mj.scene.goal_camera import (
     GOAL_HEAD_FOVY,
     GOAL_HEAD_MARGIN,
     GOAL_HEAD_TILT_DEG,
+    GOAL_HEAD_WIDEN,
     Box,
     HeadView,
     frame_box,
+    frame_task,
 )
 
 
@@ -51,6 +53,20 @@ def test_a_larger_box_puts_the_eye_farther_away():
     assert large.pos[2] > small.pos[2] + 0.5
 
 
+def test_frame_task_takes_in_the_others_while_the_eye_stays_near_the_named():
+    named = [Box((-0.1, 0.0, 0.75), (0.1, 0.2, 0.85))]
+    near = Box((0.1, 0.05, 0.75), (0.13, 0.1, 0.80))
+    far = Box((0.55, -0.35, 0.75), (0.6, -0.3, 0.80))
+    alone = frame_box(named[0])
+    assert frame_task(named, []) == alone
+    # the near box widens the view a little: taken; the far one would double it: left out
+    assert frame_task(named, [far, near]) == frame_box(Box.union([named[0], near]))
+    assert frame_task(named, [far], widen=100.0) == frame_box(Box.union([named[0], far]))
+    # nothing named: every box is framed
+    assert frame_task([], [near, far]) == frame_box(Box.union([near, far]))
+    assert GOAL_HEAD_WIDEN == 1.25
+
+
 def test_frame_box_refuses_a_bad_field_of_view():
     with pytest.raises(ValueError, match="fovy 180 must be in"):
         frame_box(Box((0, 0, 0), (1, 1, 1)), fovy=180)
@@ -68,15 +84,25 @@ def test_as_dict_is_what_records_carry():
 def test_a_goal_scene_s_head_camera_frames_its_box_and_question_scenes_keep_theirs():
     import mujoco
 
+    from rsb_mj.lang.goal_names import named_objects
     from rsb_mj.lang.goal_task import load_goal_task
     from rsb_mj.scene.goal_scene import compile_goal_scene
 
     path = tasks_dir() / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
     scene = compile_goal_scene(load_goal_task(path))
-    box = scene.frame_box()
+    boxes = scene.boxes()
+    assert set(boxes) == {*scene.task.objects, *scene.task.fixtures} - {scene.task.table}
     # every object and fixture stands on the table: the box starts at its top
-    assert box.lo[2] == aloha.TABLE_TOP_Z
-    assert scene.head == frame_box(box)
+    assert scene.frame_box().lo[2] == aloha.TABLE_TOP_Z
+    named = named_objects(scene.task)
+    assert named == ("akita_black_bowl_1", "plate_1")
+    assert scene.head == frame_task(
+        [boxes[n] for n in named], [b for n, b in boxes.items() if n not in named]
+    )
+    # the named objects' boxes are inside the square image, the margin kept
+    t = math.tan(math.radians(GOAL_HEAD_FOVY) / 2) * (1 - GOAL_HEAD_MARGIN)
+    for n in named:
+        assert np.abs(_project(scene.head, boxes[n].corners())).max() <= t + 1e-9
     cam = scene.model.camera("head").id
     data = mujoco.MjData(scene.model)
     mujoco.mj_forward(scene.model, data)
