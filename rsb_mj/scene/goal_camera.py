@@ -97,10 +97,10 @@ class HeadView:
     fovy: float
 
     def as_dict(self) -> dict[str, object]:
-        """``{"pos", "xyaxes", "fovy"}``, rounded to 1e-6 (what records carry)."""
+        """``{"pos", "xyaxes", "fovy"}``, rounded to 1e-6, no ``-0.0`` (what records carry)."""
         return {
-            "pos": [round(v, 6) for v in self.pos],
-            "xyaxes": [round(v, 6) for v in self.xyaxes],
+            "pos": [round(v, 6) + 0.0 for v in self.pos],
+            "xyaxes": [round(v, 6) + 0.0 for v in self.xyaxes],
             "fovy": round(self.fovy, 6),
         }
 

@@ -73,12 +73,13 @@ def test_frame_box_refuses_a_bad_field_of_view():
 
 
 def test_as_dict_is_what_records_carry():
-    view = HeadView((0.1234567, 0.0, 1.5), (1.0, 0.0, 0.0, 0.0, 0.5, 0.8660254), 45.0)
+    view = HeadView((0.1234567, 0.0, 1.5), (1.0, 0.0, 0.0, -0.0, 0.5, 0.8660254), 45.0)
     assert view.as_dict() == {
         "pos": [0.123457, 0.0, 1.5],
         "xyaxes": [1.0, 0.0, 0.0, 0.0, 0.5, 0.866025],
         "fovy": 45.0,
     }
+    assert "-0.0" not in str(view.as_dict())
 
 
 def test_a_goal_scene_s_head_camera_frames_its_box_and_question_scenes_keep_theirs():
