@@ -6,7 +6,8 @@ Question scenes keep the fixed head camera of :mod:`rsb_mj.scene.aloha` (``HEAD_
 scene's head camera is posed per task by one rule (:func:`frame_task`):
 
 * its orientation is fixed: it looks away from the robot's side of the table (+y), tilted
-  :data:`GOAL_HEAD_TILT_DEG` from vertical, image x along world +x (as the question head);
+  :data:`GOAL_HEAD_TILT_DEG` from vertical (steeper than the question head's 20 deg, so it
+  sees past the arms' upper links; measured in docs/goal_tasks.md), image x along world +x;
 * its vertical field of view is :data:`GOAL_HEAD_FOVY` [deg];
 * its position is the nearest (along its view axis) from which every corner of the task's
   **frame box** projects inside a square image, :data:`GOAL_HEAD_MARGIN` of the half-width
@@ -50,7 +51,7 @@ __all__ = [
 ]
 
 #: Tilt of a goal scene's head camera from looking straight down [deg] (towards +y).
-GOAL_HEAD_TILT_DEG = 20.0
+GOAL_HEAD_TILT_DEG = 10.0
 #: Vertical (and, in a square image, horizontal) field of view of a goal head camera [deg].
 GOAL_HEAD_FOVY = 45.0
 #: Share of the image half-width kept free at each edge around the frame box.
