@@ -44,12 +44,14 @@ import numpy as np
 
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
+from rsb_mj.lang.goal_names import named_objects
 from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
+from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
@@ -115,6 +117,99 @@ class GoalScene:
     #: The fixture joints' states the last layout applied set (joint name -> qpos).
     _drawn: dict[str, float] = field(default_factory=dict, repr=False)
     _pusher: dict[str, str] = field(default_factory=dict, repr=False)
+    head: HeadView | None = None
+
+    # -- the head camera ------------------------------------------------------------------
+    def frame_box(self) -> Box:
+        """The box [m, world] of every place an object or fixture of the task can stand at
+        reset (:mod:`rsb_mj.scene.goal_camera`), from the task alone."""
+        return Box.union(self.boxes().values())
+
+    def boxes(self) -> dict[str, Box]:
+        """Object or fixture name -> the box [m, world] of every place it can stand at reset
+        (:mod:`rsb_mj.scene.goal_camera`), from the task alone; the table top alone (as
+        ``""``) when the task has neither."""
+        task = self.task
+        boxes: dict[str, Box] = {}
+        for name in self._props():
+            x, y, _, yaw = self._fixture_xy_yaw(name)
+            corners = self._footprint(name, x, y, 0.0, yaw)
+            top = TABLE_TOP_Z + self.tops[name]
+            boxes[name] = Box(
+                (float(corners[:, 0].min()), float(corners[:, 1].min()), TABLE_TOP_Z),
+                (float(corners[:, 0].max()), float(corners[:, 1].max()), top),
+            )
+
+        def of(name: str, seen: tuple[str, ...] = ()) -> Box | None:
+            if name in boxes:
+                return boxes[name]
+            if name in seen or name not in task.objects:
+                return None
+            radius = math.hypot(*self.half_xy.get(name, (0.0, 0.0)))
+            height = self.tops[name]
+            box = None
+            for rel in task.init:
+                if rel.mover != name:
+                    continue
+                if rel.kind == "region":
+                    region = next(r for r in task.problem.regions if r.full_name == rel.place)
+                    rects = [self.frame.rect(r, region.full_name) for r in region.ranges]
+                    box = Box(
+                        (
+                            min(r[0] for r in rects) - radius,
+                            min(r[1] for r in rects) - radius,
+                            TABLE_TOP_Z,
+                        ),
+                        (
+                            max(r[2] for r in rects) + radius,
+                            max(r[3] for r in rects) + radius,
+                            TABLE_TOP_Z + height,
+                        ),
+                    )
+                else:
+                    owner = rel.place if rel.kind == "object" else owner_of(task, rel.place)
+                    under = of(owner, (*seen, name)) if owner else None
+                    if under is not None:
+                        box = Box(under.lo, (*under.hi[:2], under.hi[2] + height))
+                break
+            if box is None:  # no place: the free spot
+                box = Box(
+                    (FREE_X[0] - radius, FREE_Y[0] - radius, TABLE_TOP_Z),
+                    (FREE_X[1] + radius, FREE_Y[1] + radius, TABLE_TOP_Z + height),
+                )
+            boxes[name] = box
+            return box
+
+        for name in task.objects:
+            of(name)
+        if not boxes:  # nothing on the table: the table top
+            hx, hy = TABLE_HALF_XY
+            return {"": Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z))}
+        return boxes
+
+    def _frame_head(self) -> None:
+        """Pose the model's head camera by :func:`rsb_mj.scene.goal_camera.frame_task` over
+        :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
+        boxes = self.boxes()
+        named = set(named_objects(self.task)) & set(boxes)
+        self.set_head(
+            frame_task(
+                [b for n, b in boxes.items() if n in named],
+                [b for n, b in boxes.items() if n not in named],
+            )
+        )
+
+    def set_head(self, view: HeadView) -> None:
+        """Give the model's head camera the pose ``view`` (kept as :attr:`head`)."""
+        cid = self.model.camera("head").id
+        x, y = np.array(view.xyaxes[:3]), np.array(view.xyaxes[3:])
+        mat = np.stack([x, y, np.cross(x, y)], axis=1).ravel()
+        quat = np.zeros(4)
+        mujoco.mju_mat2Quat(quat, mat)
+        self.model.cam_pos[cid] = view.pos
+        self.model.cam_quat[cid] = quat
+        self.model.cam_fovy[cid] = view.fovy
+        self.head = view
 
     # -- layout ---------------------------------------------------------------------------
     def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, ...]]:
@@ -605,7 +700,9 @@ def compile_goal_scene(
     except ValueError as exc:
         raise SceneError(f"{task.path}: MuJoCo could not compile the goal scene: {exc}") from None
     init_joints = _init_joints(task, model) if articulated else ()
-    return GoalScene(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    scene = GoalScene(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    scene._frame_head()
+    return scene
 
 
 def state_owner(task: GoalTask, target: str) -> str | None:
