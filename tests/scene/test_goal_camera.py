@@ -86,7 +86,7 @@ def test_a_goal_scene_s_head_camera_frames_its_box_and_question_scenes_keep_thei
     import mujoco
 
     from rsb_mj.lang.goal_names import named_objects
-    from rsb_mj.lang.goal_task import load_goal_task
+    from rsb_mj.lang.linter import load_goal_task
     from rsb_mj.scene.goal_scene import compile_goal_scene
 
     path = tasks_dir() / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
