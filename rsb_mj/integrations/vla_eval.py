@@ -157,7 +157,7 @@ from rsb_mj.scene.aloha import HOME_ARM, QUALITIES
 from rsb_mj.scene.assets import resolve_object_source
 from rsb_mj.scoring.scorer import EpisodeScorer, Pacing
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import get_suite, goal_suite
+from rsb_mj.suites import GOAL_MAX_STEPS, get_suite, goal_suite
 from rsb_mj.tables.episode_source import (
     goal_row_source,
     goal_rows,
@@ -406,6 +406,13 @@ class RsbBenchmark(StepBenchmark):
             raise RsbError(
                 "sealed: false with tables: a private draw always runs sealed (drop sealed)"
             )
+        if question is None and (tables is not None or shuffle_seed is not None):
+            # a goal suite's and given files' tasks are goal tasks
+            what = "tables" if tables is not None else "shuffle_seed"
+            raise RsbError(
+                f"{what}: for question suites; goal tasks have no private tables and their "
+                "episodes run in vla-eval's order"
+            )
         if sealed and shuffle_seed is not None:
             raise RsbError(
                 "shuffle_seed with a sealed run: its episodes run in the order of the private "
@@ -438,12 +445,6 @@ class RsbBenchmark(StepBenchmark):
         #: whether every task is a goal task (its metrics: success and cost)
         self.goal = all(t.goal for t in self._tasks.values())
         if self.goal:
-            if tables is not None or shuffle_seed is not None:
-                what = "tables" if tables is not None else "shuffle_seed"
-                raise RsbError(
-                    f"{what}: for question suites; goal tasks have no private tables and their "
-                    "episodes run in vla-eval's order"
-                )
             self._ALL_RECORD_FIELDS = self._ALL_RECORD_FIELDS - {"grasped"}
         #: the question suite run (None for goal tasks) and the outcome lines' ``suite``
         self.suite = question
@@ -560,7 +561,8 @@ class RsbBenchmark(StepBenchmark):
         if self.max_steps is not None:
             max_steps = self.max_steps
         else:
-            max_steps = max(step_limit(t.source) for t in self._tasks.values())
+            limits = [step_limit(t.source) for t in self._tasks.values()]
+            max_steps = max(limits, default=GOAL_MAX_STEPS)
         if not rows:
             return {"max_steps": max_steps}
         return {"max_steps": max_steps, "max_episodes_per_task": min(rows)}

@@ -6,6 +6,9 @@ name (``vla_eval_goal:GoalBenchmark``) kept as its alias."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +29,7 @@ from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
 from rsb_mj.tables.goal import file_rows
 
-from .test_vla_eval import ANY_FLOAT, CapturingConnection, run_one_episode
+from .test_vla_eval import ANY_FLOAT, CapturingConnection, free_port, run_one_episode, wait_for_port
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = str(
@@ -269,5 +272,57 @@ def test_what_one_benchmark_cannot_mix_is_refused(tmp_path):
         RsbBenchmark("RSB-Math-4", files=[APPLE])
     with pytest.raises(RsbError, match=r"^shuffle_seed: for question suites; goal tasks have no "):
         RsbBenchmark(files=[APPLE], shuffle_seed=1)
+    with pytest.raises(RsbError, match=r"^tables: for question suites; goal tasks have no "):
+        RsbBenchmark("vla-arena-l0", tables=str(tmp_path))
     with pytest.raises(RsbError, match=r"^assets: .*: for goal tasks' objects; RSB-Math-4 has"):
         RsbBenchmark("RSB-Math-4", assets=str(tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "plugin",
+    [
+        "rsb_mj.integrations.vla_eval:RsbBenchmark",
+        "rsb_mj.integrations.vla_eval_goal:GoalBenchmark",
+    ],
+)
+def test_vla_eval_run_no_docker_replays_a_goal_demo_to_success(tmp_path, plugin):
+    """vla-eval's own CLI and runner on a config of one goal task file, naming the one
+    benchmark class or the former goal plugin's name, against a server replaying the
+    expert's recorded demonstration of seed 0 open loop: success, with the file's cost."""
+    import yaml
+
+    from rsb_mj.datasets.goal_demos import GoalDemoJob, write_goal_one
+
+    demos = tmp_path / "demos"
+    demos.mkdir()
+    assert write_goal_one(GoalDemoJob(LEMON, 0, str(demos), cameras=())).success
+    config = tmp_path / "lemon.yaml"
+    config.write_text(yaml.safe_dump({
+        "server": {"url": "ws://localhost:8000", "timeout": 60},
+        "output_dir": str(tmp_path / "results"),
+        "benchmarks": [{"benchmark": plugin, "name": "lemon", "mode": "sync",
+                        "episodes_per_task": 1,
+                        "params": {"files": [LEMON], "width": 64, "height": 48}}],
+    }))  # fmt: skip
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rsb_mj.integrations.vla_eval_replay",
+         "--args.demo_dir", str(demos), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        wait_for_port(port, server)
+        run = subprocess.run(
+            ["vla-eval", "run", "--no-docker", "-c", str(config),
+             "--server-url", f"ws://127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=900, env={**os.environ, "NO_COLOR": "1"},
+        )  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "lemon: 100.0%" in run.stdout, run.stdout[-3000:]
+    (result,) = [json.loads(p.read_text()) for p in (tmp_path / "results").rglob("*.json")]
+    ((episode,),) = [task["episodes"] for task in result["tasks"]]
+    assert episode["metrics"] == {"success": True, "cost": 18.0}
