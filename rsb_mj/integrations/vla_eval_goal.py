@@ -11,7 +11,8 @@ suite (``unknown goal suite ...; valid choices: ...`` otherwise) and one of ``su
 
 from __future__ import annotations
 
-from rsb_mj.datasets.lerobot import CONVENTION
+from typing import Any
+
 from rsb_mj.errors import RsbError
 from rsb_mj.integrations.vla_eval import RsbBenchmark
 from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES, goal_suite
@@ -19,7 +20,8 @@ from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES, goal_suite
 
 class GoalBenchmark(RsbBenchmark):
     """:class:`~rsb_mj.integrations.vla_eval.RsbBenchmark` on goal tasks only, with the
-    former goal plugin's signature (``suite`` then ``files``; ``max_steps`` 600).
+    former goal plugin's leading params (``suite``, ``files``, ``split``, ``start``,
+    ``max_steps`` 600; the others by name) and ``sealed`` false by default.
 
     Raises:
         RsbError: without a goal suite or files, or for a name that is no goal suite
@@ -33,41 +35,18 @@ class GoalBenchmark(RsbBenchmark):
         split: str = "eval",
         start: int = 0,
         max_steps: int = GOAL_MAX_STEPS,
-        width: int = 320,
-        height: int = 240,
-        quality: str = "fast",
-        send_wrist_image: bool = True,
-        send_state: bool = True,
-        convention: str = CONVENTION.name,
-        assets: str | None = None,
-        visual_level: int = 0,
-        language_level: int = 0,
         sealed: bool = False,
-        outcomes: str | None = None,
-        secret_file: str | None = None,
+        **params: Any,
     ) -> None:
+        """``params``: the other params of ``RsbBenchmark`` (``width``, ``height``,
+        ``quality``, ``send_wrist_image``, ``send_state``, ``convention``, ``assets``,
+        ``visual_level``, ``language_level``, ``outcomes``, ``secret_file``)."""
         if suite is None and not files:
             raise RsbError("name a goal suite (suite: vla-arena-l0) or task files (files: [...])")
         if suite is not None and goal_suite(suite) is None:
             raise RsbError(f"unknown goal suite {suite!r}; valid choices: {', '.join(GOAL_SUITES)}")
         super().__init__(
-            suite,
-            split,
-            start,
-            width=width,
-            height=height,
-            quality=quality,
-            send_wrist_image=send_wrist_image,
-            send_state=send_state,
-            convention=convention,
-            sealed=sealed,
-            outcomes=outcomes,
-            secret_file=secret_file,
-            files=files,
-            max_steps=max_steps,
-            assets=assets,
-            visual_level=visual_level,
-            language_level=language_level,
+            suite, split, start, files=files, max_steps=max_steps, sealed=sealed, **params
         )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,7 @@ from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
 from rsb_mj.tables.goal import file_rows
 
-from .test_vla_eval import ANY_FLOAT, CapturingConnection, free_port, run_one_episode, wait_for_port
+from .test_vla_eval import ANY_FLOAT, CapturingConnection, replay_server, run_one_episode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = str(
@@ -305,22 +304,12 @@ def test_vla_eval_run_no_docker_replays_a_goal_demo_to_success(tmp_path, plugin)
                         "episodes_per_task": 1,
                         "params": {"files": [LEMON], "width": 64, "height": 48}}],
     }))  # fmt: skip
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "rsb_mj.integrations.vla_eval_replay",
-         "--args.demo_dir", str(demos), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        wait_for_port(port, server)
+    with replay_server(demos) as port:
         run = subprocess.run(
             ["vla-eval", "run", "--no-docker", "-c", str(config),
              "--server-url", f"ws://127.0.0.1:{port}"],
             capture_output=True, text=True, timeout=900, env={**os.environ, "NO_COLOR": "1"},
         )  # fmt: skip
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "lemon: 100.0%" in run.stdout, run.stdout[-3000:]
     (result,) = [json.loads(p.read_text()) for p in (tmp_path / "results").rglob("*.json")]
