@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -286,10 +287,10 @@ def _check_log(log: str, records: list, total: int) -> None:
     texts = [r.text for r in records if r.policy == f"{H}:log_reader"]
     assert texts and all(t.startswith("outcome counts: 0; ") for t in texts), texts
     assert OUTCOMES.findall(log.encode()) == []  # progress without G/T: nothing to learn
-    progress_lines = [x for x in log.splitlines() if x.startswith("rsb eval: ")]
+    progress_lines = [x for x in log.splitlines() if re.match(r"rsb eval: \d+/\d+ episodes", x)]
     assert progress_lines[0].startswith(f"rsb eval: 1/{total} episodes")  # not truncated
     assert progress_lines[-1].startswith(f"rsb eval: {total}/{total} episodes")
-    assert f"{H}:log_reader/RSB-Math-4: " in progress_lines[-1]
+    assert re.search(rf"; {H}:\w+/RSB-Math-4: \d+ done", progress_lines[-1])  # no G/T
     forged = [x for x in log.splitlines() if FORGED.splitlines()[1] in x]
     assert forged and all(x.startswith(f"[policy {H}:log_reader] ") for x in forged)
 
@@ -596,17 +597,26 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     out, mark = work / "run", f"hostile-{uuid.uuid4().hex}"
     cmd = [*cmd_prefix, sys.executable, "-m",
            "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "1", "--max-steps", "3",
-           "--workers", "2", "--no-progress", "--request-timeout", "4", "--tables",
+           "--workers", "2", "--request-timeout", "4", "--tables",
            str(work / "tables"), "--secret-file", str(work / "secret.txt"), "--out", str(out),
            "--sandbox-bind", str(work)]  # fmt: skip
     for attack in ATTACKS:
         cmd += ["--policy", f"{H}:{attack}"]
+    for name in HOSTILE_VARS:
+        cmd += ["--sandbox-env", name]
     env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}", "HOME": str(home)}
     env.update(_hostile_env(work, out, mark))
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+    log = work.parent / "rsb.log"  # as an operator runs it: rsb eval ... > log 2>&1
+    with open(log, "w") as fh:
+        done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
+                              timeout=600, check=False)  # fmt: skip
+    assert done.returncode == 0, log.read_text()
     assert _alive_with(mark) == []
     records = read_records(out / RECORDS_FILE)
+    _check_log(log.read_text(), records, len(ATTACKS))
+    seen = json.loads(next(r.text for r in records if r.policy == f"{H}:inspector"))
+    assert seen["uid"][:3] == [sandbox.NOBODY] * 3 and seen["shadow"].startswith("refused")
+    assert seen["hidden paths in bwrap's command line"] == 0
     texts = {r.policy.rpartition(":")[2]: r.text for r in records}
     assert (
         texts["key_reader"]
