@@ -367,10 +367,12 @@ def two_teams(draw, tmp_path_factory):
     configs = {}
     try:
         for team in ("teamA", "teamB"):
+            limits = {"sandbox_memory_bytes": 6 << 30, "sandbox_processes": 256}
             configs[team] = EvalConfig(
                 ("RSB-Math-4",), ("submission/policy.py:make", "submission/policy.py:other"),
                 4, Path("runs") / team, workers=1, max_steps=2, progress=False,
                 tables=Path("tables"), secret_file=Path("secret.txt"),
+                **(limits if team == "teamB" else {}),
             )  # fmt: skip
             run_eval(configs[team])
     finally:
@@ -400,6 +402,13 @@ def test_other_run_folders_are_out_of_sight_and_orders_differ(two_teams, monkeyp
     assert orders[0] != orders[1]  # 8 episodes: the same order by chance 1 time in 40,320
     # the run folder: no other user's (as root, the policy is nobody)
     assert (work / "runs" / "teamB").stat().st_mode & 0o777 == 0o700
+    # limits given (--sandbox-memory 6 --sandbox-processes 256) are the ones recorded
+    isolation = {t: json.loads((work / "runs" / t / "run.json").read_text())["sealed"]
+                 ["isolation"] for t in ("teamA", "teamB")}  # fmt: skip
+    assert [(i["memory_bytes"], i["processes"]) for i in isolation.values()] == [
+        (sandbox.default_memory_bytes(), sandbox.default_processes()),
+        (6 << 30, 256),
+    ]
 
 
 def test_rsb_report_refuses_a_cut_file_and_another_runs_file(two_teams, tmp_path, capsys):
@@ -626,3 +635,19 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     assert [r.termination for r in records if r.policy.endswith(("raiser", "hanger"))] == [
         "policy_fault"
     ] * 2
+
+
+def test_the_sandbox_limits_flags_are_checked(tmp_path, capsys):
+    base = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--episodes", "1", "--out",
+            str(tmp_path / "run")]  # fmt: skip
+    assert main([*base, "--sandbox-memory", "-1"]) == 2
+    assert capsys.readouterr().err == (
+        "rsb eval: error: --sandbox-memory -1: give GiB >= 0 (0: no limit)\n"
+    )
+    assert main([*base, "--sandbox-processes", "-5"]) == 2
+    assert capsys.readouterr().err == (
+        "rsb eval: error: --sandbox-processes -5: give N >= 0 (0: none)\n"
+    )
+    assert main([*base, "--sandbox-processes", "9", "--no-sandbox"]) == 2
+    assert "--sandbox-processes with --no-sandbox" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

@@ -137,3 +137,21 @@ def test_an_ordinary_user_builds_the_sandbox_too():
     assert done.returncode == 0, done.stderr
     uid, processes = done.stdout.split()
     assert uid == "65534" and int(processes) <= 4  # bwrap, sh, ls, grep of its own
+
+
+@pytest.mark.skipif(available() is not None, reason=f"no sandbox here: {available()}")
+def test_as_root_a_sealed_policy_is_nobody_so_its_folder_must_be_readable(tmp_path):
+    """Issue 45: as root a sealed run's policy turns into user nobody; the start-up check
+    names a folder of its code that nobody cannot read, instead of every episode failing."""
+    if os.geteuid() != 0:
+        pytest.skip("not root: the policy is already an ordinary user's")
+    code = tmp_path / "code"
+    code.mkdir()
+    code.chmod(0o700)
+    assert sandbox.probe(Sandbox(sealed=True), [str(code)]) == (
+        f"the policy runs as user nobody (rsb runs as root) and cannot read {code} (make it "
+        "readable by others, e.g. chmod o+rX, or run rsb as an ordinary user)"
+    )
+    code.chmod(0o755)
+    assert sandbox.probe(Sandbox(sealed=True), [str(code)]) is None
+    assert Sandbox(sealed=True).isolation()["user"] == "nobody (65534) on the host"
