@@ -1,8 +1,10 @@
-"""Sealed runs against the five attacks of issue 34 (hostile policy files of hostile.py), on
-a private draw: the answer key, rsb's memory and the run's records stay out of reach, no
-process a policy started outlives the run, a policy's own faults are its failures, the
-records are signed and a rewritten one is refused by ``rsb report``; and the same attacks
-without the sandbox, to show they are real."""
+"""Sealed runs against the five attacks of issue 34 and those of issue 45 (rsb's own log,
+other run folders, a sandbox that cannot start, cut or swapped records, what the sandbox
+shows), hostile policy files of hostile.py, on a private draw: the answer key, rsb's memory,
+rsb's log and the run's records stay out of reach, no process a policy started outlives the
+run, a policy's own faults are its failures, the records are signed and closed and a
+rewritten, cut or swapped file is refused by ``rsb report``; and the same attacks without
+the sandbox, to show they are real."""
 
 from __future__ import annotations
 
@@ -402,6 +404,10 @@ def test_other_run_folders_are_out_of_sight_and_orders_differ(two_teams, monkeyp
     assert orders[0] != orders[1]  # 8 episodes: the same order by chance 1 time in 40,320
     # the run folder: no other user's (as root, the policy is nobody)
     assert (work / "runs" / "teamB").stat().st_mode & 0o777 == 0o700
+    # the same command again: nothing to run, the records already closed: nothing appended
+    before = (work / "runs" / "teamA" / RECORDS_FILE).read_bytes()
+    run_eval(configs["teamA"])
+    assert (work / "runs" / "teamA" / RECORDS_FILE).read_bytes() == before
     # limits given (--sandbox-memory 6 --sandbox-processes 256) are the ones recorded
     isolation = {t: json.loads((work / "runs" / t / "run.json").read_text())["sealed"]
                  ["isolation"] for t in ("teamA", "teamB")}  # fmt: skip
