@@ -681,12 +681,12 @@ def _run_eval(
     digests = run_tasks.task_digests(sources)
     if env_factory is None:
         env_factory = configured_env_factory(config)
+    if seal is not None:
+        _check_sandbox_starts(config)  # before the run folder is made or locked
     folder = RunFolder(config.out)
     created = not folder.path.exists()
     lock = folder.lock("rsb eval")
     started = not folder.run_file.exists()
-    if seal is not None:
-        _check_sandbox_starts(config)
     try:
         try:
             folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
