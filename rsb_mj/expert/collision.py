@@ -117,6 +117,11 @@ class CollisionChecker:
         geoms = {g for g in range(m.ngeom) if int(m.geom_bodyid[g]) == body}
         self._carried = (int(m.jnt_qposadr[jnt]), link, rel_pos, rel_quat, geoms)
 
+    @property
+    def root(self) -> int:
+        """Body id of the arm's first moving body (its first joint's)."""
+        return self._root
+
     def _last_body(self) -> int:
         """The deepest body of the arm's subtree that holds a finger geom's parent (the
         gripper base)."""
@@ -248,6 +253,24 @@ class CollisionChecker:
                 gap = min(gap, self.distance(g, h, clearance))
             out[h] = gap
         return out
+
+    def gap(self, q: np.ndarray, obstacles: Iterable[int], cap: float) -> float:
+        """Smallest distance [m] of the arm's collision geoms at ``q`` from the geoms
+        ``obstacles`` (world frame), read up to ``cap`` (``cap`` when none is nearer; a
+        0.0 reading is read again, :meth:`distance`)."""
+        m, d = self.model, self._data
+        d.qpos[self.qpos_adr] = q
+        mujoco.mj_kinematics(m, d)
+        gap = cap
+        for g in sorted(self.arm_geoms):
+            if not (m.geom_contype[g] or m.geom_conaffinity[g]):
+                continue
+            for h in obstacles:
+                reach = m.geom_rbound[g] + m.geom_rbound[h] + gap
+                if np.sum((d.geom_xpos[g] - d.geom_xpos[h]) ** 2) > reach * reach:
+                    continue
+                gap = min(gap, self.distance(g, h, gap))
+        return gap
 
     def shortfall(self, q: np.ndarray) -> float:
         """How far [m] the finger (or carried) geoms at ``q`` come inside the clearance of the
