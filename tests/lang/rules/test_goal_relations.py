@@ -101,6 +101,18 @@ CASES = [
         "(Open plate_1) in :init is not applied: rsb_mj's fixtures are static props in their "
         "modelled state, so the scene starts without it",
     ),
+    (
+        "RSB542",
+        LIBERO,
+        "(:ranges ((0.04 -0.03 0.06 -0.01)))",
+        "(:ranges ((-1.5 -1.5 1.5 1.5)))",
+        20,
+        5,
+        "(On plate_1 main_table_plate_region) can place 'plate_1', which :goal or :language "
+        "names, at (-1.617, -1.617) m (world), 219 px outside the 224x224 head image of the "
+        "whole table top: the task's head camera pulls back to hold it and every object "
+        "looks smaller; keep the region on the table",
+    ),
 ]
 
 
