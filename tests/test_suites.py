@@ -265,4 +265,4 @@ def test_the_shipped_goal_suites_lint_with_warnings_only(capsys):
     from rsb_mj.resources import tasks_dir
 
     assert main(["lint", str(tasks_dir() / "libero"), str(tasks_dir() / "vla_arena")]) == 1
-    assert capsys.readouterr().out.endswith("211 files checked: 0 errors, 75 warnings\n")
+    assert capsys.readouterr().out.endswith("211 files checked: 0 errors, 114 warnings\n")

@@ -127,6 +127,10 @@ def test_every_suite_task_file_lints_with_only_its_real_defects():
         # are static props in their modelled state (rsb eval warns the same).
         ("RSB541", "libero"): 7,
         ("RSB541", "vla_arena"): 25,
+        # a named fixture's region (a shelf or cabinet at a table corner; its footprint
+        # radius, a disc, round its box) reaches 5-13 px past the whole table's head image.
+        ("RSB542", "libero"): 1,
+        ("RSB542", "vla_arena"): 6,
     }
 
 

@@ -4,9 +4,11 @@ not set, in a goal task (a LIBERO / VLA-Arena style file) of a tier rsb_mj build
 Each is decided from the text alone, before any sampling: a relation of an object with
 itself (RSB536), relations that go round in a cycle (RSB537), ``In`` a place that holds
 nothing (RSB538), a fixture as the thing the goal moves (RSB539), more footprint on one
-table region than its draws can reach (RSB540; the table as a whole is RSB534), and an
+table region than its draws can reach (RSB540; the table as a whole is RSB534), an
 ``:init`` atom that operates a fixture, which the static props do not apply (RSB541, a
-warning: LIBERO and VLA-Arena apply it, rsb_mj builds the scene without it).
+warning: LIBERO and VLA-Arena apply it, rsb_mj builds the scene without it), and a region
+that can place an object the task names outside the head image of the table top (RSB542, a
+warning).
 """
 
 from __future__ import annotations
@@ -16,21 +18,24 @@ import re
 
 from rsb_mj.lang.categories import footprint_radius
 from rsb_mj.lang.expr import walk_atoms
-from rsb_mj.lang.frame_map import choose_map, owner_of, region_rect
+from rsb_mj.lang.frame_map import owner_of, region_rect
+from rsb_mj.lang.goal_names import named_objects
 from rsb_mj.lang.goal_task import BUILDABLE_TIERS, OPERATING, GoalTask, Relation
 from rsb_mj.lang.rules.base import Context, choices_text, rule
-from rsb_mj.lang.rules.runtime_goal import goal_task
-from rsb_mj.workspace import TABLE_HALF_XY
+from rsb_mj.lang.rules.runtime_goal import frame_map_of, goal_task
+from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 __all__ = [
     "CONTAINING_REGIONS",
     "MAX_REGION_GROWTH",
+    "TABLE_VIEW",
     "crowded_region",
     "fixture_mover",
     "goal_cycle",
     "goal_on_itself",
     "in_no_container",
     "init_not_applied",
+    "outside_head_view",
 ]
 
 #: The regions that hold things (an ``In`` can be true there), by category: the regions with
@@ -270,7 +275,7 @@ def crowded_region(ctx: Context) -> None:
             continue
         radii = [footprint_radius(task.objects[m]) for m in movers]
         need = sum(math.pi * r**2 for r in radii)
-        fmap = fmap or choose_map(task)
+        fmap = fmap or frame_map_of(ctx, task)
         x0, y0, x1, y1 = fmap.rect(rect, place)
         hx, hy = TABLE_HALF_XY[0] - _GROWN_EDGE, TABLE_HALF_XY[1] - _GROWN_EDGE
         pad = MAX_REGION_GROWTH + max(radii)
@@ -317,3 +322,83 @@ def init_not_applied(ctx: Context) -> None:
                     "static props in their modelled state, so the scene starts without it",
                     atom.span,
                 )
+
+
+#: The goal head camera (``rsb_mj.scene.goal_camera``: tilt 10 deg from vertical towards +y,
+#: field of view 45 deg, 4% margin) posed to frame the whole table top (``frame_box`` of the
+#: table top; ``tests/lang/rules/test_goal_relations.py`` checks they agree): eye [m, world],
+#: tilt [deg], vertical field of view [deg]. A goal task's own head camera frames its named
+#: objects' regions (``GoalScene.boxes``); one that must pull back past this view to hold a
+#: region shows every object smaller than the whole table's view does.
+TABLE_VIEW = ((0.0, -0.303681, 2.321154), 10.0, 45.0)
+#: Side [px] of the head image rule 1 measures (``rsb_mj.env.goal_visibility``).
+HEAD_PX = 224
+
+
+def _table_view_px(x: float, y: float, z: float) -> tuple[float, float]:
+    """Pixel (u right, v down) [px] of the world point (x, y, z) [m] in the
+    :data:`HEAD_PX`-square head image of :data:`TABLE_VIEW` (a pinhole, pure Python)."""
+    (ex, ey, ez), tilt, fovy = TABLE_VIEW
+    t = math.radians(tilt)
+    fy, fz = math.sin(t), -math.cos(t)  # forward (0, fy, fz); right (1, 0, 0); up = right x fwd
+    dx, dy, dz = x - ex, y - ey, z - ez
+    depth = dy * fy + dz * fz
+    up = -dy * fz + dz * fy
+    f = HEAD_PX / 2 / math.tan(math.radians(fovy) / 2)
+    return HEAD_PX / 2 + f * dx / depth, HEAD_PX / 2 - f * up / depth
+
+
+@rule(
+    "RSB542",
+    "outside-head-view",
+    "warning",
+    bad="(:regions (far_region (:target main_table) (:ranges ((-1.5 -1.5 1.5 1.5)))))"
+    "  ; bowl_1 is named by :goal",
+    good="(:regions (bowl_region (:target main_table) (:ranges ((-0.1 -0.05 -0.05 0.0)))))",
+    applies_to="goal",
+)
+def outside_head_view(ctx: Context) -> None:
+    """A table region that can place an object or fixture the task names (its ``:goal`` or
+    ``:language``, :func:`rsb_mj.lang.goal_names.named_objects`) outside the head image: a
+    corner of the region (each ``:ranges`` rectangle, on the Aloha table by the task's frame
+    map, grown by the object's footprint radius) projects outside the 224x224 image of the
+    goal head camera posed to frame the whole table top (:data:`TABLE_VIEW`). The task's own
+    head camera frames every region its named objects can stand in, so it pulls back past
+    the whole table's view to hold this one, and every object it shows is smaller (rule 1
+    asks 150 visible pixels each); where the region leaves the table, the object can also
+    be drawn off it. Decided from the text alone (no scene is compiled); the finding names
+    the point [m, world] and the ``:init`` atom that puts the object there."""
+    task = goal_task(ctx)
+    if task is None or task.tier not in BUILDABLE_TIERS:
+        return
+    named = set(named_objects(task))
+    fmap = None
+    for rel in task.init:
+        if rel.kind != "region" or rel.mover not in named:
+            continue
+        region = next((r for r in task.problem.regions if r.full_name == rel.place), None)
+        if region is None or not region.ranges:
+            continue
+        category = task.objects.get(rel.mover) or task.fixtures.get(rel.mover, "")
+        radius = footprint_radius(category)
+        fmap = fmap or frame_map_of(ctx, task)
+        worst: tuple[float, float, float] | None = None  # (px outside, x, y)
+        for r in region.ranges:
+            x0, y0, x1, y1 = fmap.rect(r, rel.place)
+            for x in (x0 - radius, x1 + radius):
+                for y in (y0 - radius, y1 + radius):
+                    u, v = _table_view_px(x, y, TABLE_TOP_Z)
+                    out = max(-u, u - HEAD_PX, -v, v - HEAD_PX)
+                    if out > 0 and (worst is None or out > worst[0]):
+                        worst = (out, x, y)
+        if worst is not None:
+            out, x, y = worst
+            ctx.report(
+                "RSB542",
+                f"({rel.predicate} {rel.mover} {rel.place}) can place {rel.mover!r}, which "
+                f":goal or :language names, at ({x:.3f}, {y:.3f}) m (world), {out:.0f} px "
+                f"outside the {HEAD_PX}x{HEAD_PX} head image of the whole table top: the "
+                "task's head camera pulls back to hold it and every object looks smaller; "
+                "keep the region on the table",
+                rel.span,
+            )

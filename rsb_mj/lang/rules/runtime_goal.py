@@ -22,7 +22,13 @@ import math
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.categories import RSB_CATEGORIES, footprint_radius
 from rsb_mj.lang.expr import walk_atoms
-from rsb_mj.lang.frame_map import REACH_MARGIN, choose_map, goal_pair_reachable, region_rect
+from rsb_mj.lang.frame_map import (
+    REACH_MARGIN,
+    FrameMap,
+    choose_map,
+    goal_pair_reachable,
+    region_rect,
+)
 from rsb_mj.lang.goal_task import (
     BUILDABLE_TIERS,
     TABLES,
@@ -38,6 +44,7 @@ from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY
 __all__ = [
     "SHORT_TABLE",
     "crowded_table",
+    "frame_map_of",
     "goal_at_reset",
     "goal_tier",
     "no_model",
@@ -65,6 +72,19 @@ def goal_task(ctx: Context) -> GoalTask | None:
     if task.tier in BUILDABLE_TIERS or ctx.target == "rsb":
         return task
     return None
+
+
+_FRAME_MAP: list[tuple[object, FrameMap]] = []  # the last (problem, its frame map)
+
+
+def frame_map_of(ctx: Context, task: GoalTask) -> FrameMap:
+    """``choose_map(task)`` for the goal task of ``ctx``, computed once per file (the last
+    file's kept: RSB532, RSB540 and RSB542 read it)."""
+    if _FRAME_MAP and _FRAME_MAP[0][0] is ctx.problem:
+        return _FRAME_MAP[0][1]
+    fmap = choose_map(task)
+    _FRAME_MAP[:] = [(ctx.problem, fmap)]
+    return fmap
 
 
 class _Every(set):
@@ -144,7 +164,7 @@ def unreachable_goal(ctx: Context) -> None:
     task = goal_task(ctx)
     if task is None or task.tier not in BUILDABLE_TIERS:
         return
-    fmap = choose_map(task)
+    fmap = frame_map_of(ctx, task)
     for i, rel in enumerate(task.goal):
         if goal_pair_reachable(task, i, fmap) is False:
             bases = ", ".join(f"{s} ({x:g}, {y:g})" for s, (x, y) in ARM_BASE_XY.items())

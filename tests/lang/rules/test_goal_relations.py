@@ -1,4 +1,4 @@
-"""RSB536-RSB541 (:mod:`rsb_mj.lang.rules.goal_relations`): goals no layout or motion makes
+"""RSB536-RSB542 (:mod:`rsb_mj.lang.rules.goal_relations`): goals no layout or motion makes
 true, and ``:init`` states rsb_mj does not set, each at its position with its exact message on
 a small edit of a LIBERO file (tests/lang/rule_cases.py); the tables the rules read agree with
 the scene's."""
@@ -10,7 +10,12 @@ import time
 import pytest
 
 from rsb_mj.lang import RULES, lint_text
-from rsb_mj.lang.rules.goal_relations import CONTAINING_REGIONS, MAX_REGION_GROWTH
+from rsb_mj.lang.rules.goal_relations import (
+    CONTAINING_REGIONS,
+    HEAD_PX,
+    MAX_REGION_GROWTH,
+    TABLE_VIEW,
+)
 from rsb_mj.resources import tasks_dir
 
 from ..lang_samples import LIBERO, LIBERO_PATH
@@ -96,6 +101,18 @@ CASES = [
         "(Open plate_1) in :init is not applied: rsb_mj's fixtures are static props in their "
         "modelled state, so the scene starts without it",
     ),
+    (
+        "RSB542",
+        LIBERO,
+        "(:ranges ((0.04 -0.03 0.06 -0.01)))",
+        "(:ranges ((-1.5 -1.5 1.5 1.5)))",
+        20,
+        5,
+        "(On plate_1 main_table_plate_region) can place 'plate_1', which :goal or :language "
+        "names, at (-1.617, -1.617) m (world), 219 px outside the 224x224 head image of the "
+        "whole table top: the task's head camera pulls back to hold it and every object "
+        "looks smaller; keep the region on the table",
+    ),
 ]
 
 
@@ -112,7 +129,7 @@ def _lint(text: str) -> list[tuple[str, str, int, int, str]]:
 
 
 def test_a_longer_cycle_is_named_whole_and_reported_once():
-    text = LIBERO.replace("plate_1 - plate)", "plate_1 - plate cup_1 - white_mug)").replace(
+    text = LIBERO.replace("plate_1 - plate)", "plate_1 - plate cup_1 - white_yellow_mug)").replace(
         _GOAL, "(:goal (And (On bowl_1 plate_1) (On plate_1 cup_1) (On cup_1 bowl_1)))"
     )
     text = text.replace(
@@ -226,7 +243,7 @@ def test_shipped_goal_files_lint_without_the_new_errors():
 
 
 def test_every_new_rule_explains_itself():
-    for code in ("RSB536", "RSB537", "RSB538", "RSB539", "RSB540", "RSB541"):
+    for code in ("RSB536", "RSB537", "RSB538", "RSB539", "RSB540", "RSB541", "RSB542"):
         text = RULES[code].explain()
         assert text.startswith(f"{code} {RULES[code].name} (")
         assert "Bad:" in text and "Good:" in text
@@ -255,3 +272,58 @@ def test_turning_the_stove_on_at_init_is_a_finding_not_only_an_eval_warning():
             "in their modelled state, so the scene starts without it",
         )
     ]
+
+
+#: The LIBERO sample's plate region, and the same region 3 m wide (far past the table edges).
+_PLATE_RANGES = "(:ranges ((0.04 -0.03 0.06 -0.01)))"
+_FAR_RANGES = "(:ranges ((-1.5 -1.5 1.5 1.5)))"
+
+
+def test_a_region_far_off_the_table_warns_at_its_init_atom_and_a_clean_file_does_not():
+    assert _lint(LIBERO) == []
+    assert _lint(LIBERO.replace(_PLATE_RANGES, _FAR_RANGES)) == [
+        (
+            "RSB542",
+            "warning",
+            20,
+            5,
+            "(On plate_1 main_table_plate_region) can place 'plate_1', which :goal or :language "
+            "names, at (-1.617, -1.617) m (world), 219 px outside the 224x224 head image of the "
+            "whole table top: the task's head camera pulls back to hold it and every object "
+            "looks smaller; keep the region on the table",
+        )
+    ]
+
+
+def test_an_object_the_task_does_not_name_may_stand_anywhere():
+    """Only the objects :goal or :language names must be in the image (rule 1)."""
+    text = LIBERO.replace("plate_1 - plate)", "plate_1 - plate cup_1 - white_yellow_mug)")
+    text = text.replace(
+        "(On plate_1 main_table_plate_region))",
+        "(On plate_1 main_table_plate_region) (On cup_1 main_table_far_region))",
+    ).replace(
+        "    (plate_region",
+        f"    (far_region\n      (:target main_table)\n      {_FAR_RANGES})\n    (plate_region",
+    )
+    assert _lint(text) == []
+    named = text.replace(_GOAL, "(:goal (And (On bowl_1 plate_1) (On cup_1 plate_1)))")
+    assert [f[:4] for f in _lint(named)] == [("RSB542", "warning", 23, 42)]
+
+
+def test_the_table_view_is_the_goal_camera_framing_the_table_top():
+    """RSB542's pure-Python view agrees with rsb_mj.scene.goal_camera (lint compiles nothing),
+    and every table corner lies inside its image."""
+    from rsb_mj.lang.rules.goal_relations import _table_view_px
+    from rsb_mj.scene.goal_camera import GOAL_HEAD_FOVY, GOAL_HEAD_TILT_DEG, Box, frame_box
+    from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
+
+    hx, hy = TABLE_HALF_XY
+    view = frame_box(Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z)))
+    eye, tilt, fovy = TABLE_VIEW
+    assert eye == pytest.approx(view.pos, abs=1e-6)
+    assert (tilt, fovy) == (GOAL_HEAD_TILT_DEG, GOAL_HEAD_FOVY) == (10.0, view.fovy)
+    for x in (-hx, hx):
+        for y in (-hy, hy):
+            u, v = _table_view_px(x, y, TABLE_TOP_Z)
+            assert 0 < u < HEAD_PX and 0 < v < HEAD_PX, (x, y, u, v)
+    assert _table_view_px(0.0, 3.0, TABLE_TOP_Z)[1] < 0  # far side (+y): above the image
