@@ -63,7 +63,7 @@ from vla_eval.recording import NullEpisodeRecorder
 from vla_eval.types import Action, EpisodeResult, Task
 
 from rsb_mj.datasets.lerobot import CONVENTION
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError, RsbError, TaskError
 from rsb_mj.integrations.vla_eval import (
     CONFIGS_DIR,
@@ -186,7 +186,7 @@ class GoalBenchmark(RsbBenchmark):
             raise RsbError(f"unknown split {split!r}; valid choices: {', '.join(SPLITS)}")
         self.skipped: list[str] = []
         # task name -> (task file, its frozen rows from ``start`` on; None: bare seeds)
-        tasks: dict[str, tuple[Path, tuple[GoalEpisode, ...] | None]] = {}
+        tasks: dict[str, tuple[Path, tuple[Episode, ...] | None]] = {}
         self.suite_name = USER_FILES
         if suite is not None:
             found = goal_suite(suite)
