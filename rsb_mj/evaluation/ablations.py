@@ -167,7 +167,7 @@ def _rng(episode: Episode, mode: str) -> np.random.Generator:
 def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
     from rsb_mj.episodes.instructions import render_instruction, template_of
 
-    ep = dataclasses.replace(episode, **changes)  # type: ignore[arg-type]
+    ep = episode.rebound(**changes)
     return render_instruction(
         problem,
         template_of(problem, ep.template_id),
