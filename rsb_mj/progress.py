@@ -3,8 +3,9 @@
 :func:`progress` returns a tqdm bar when the stream is a terminal, else a :class:`LogProgress`
 that writes one line per ``every`` finished items (5% of the total by default) or per
 ``interval_s`` seconds, whichever comes first, and one at the end: ``rsb eval: 12/120
-episodes (10%), 0 errors, 38 s; expert/RSB-Math-4: 5G 5T of 5``. A log (``2>run.log``, a
-batch job, CI) gets a few lines with counts instead of carriage-return bar frames.
+episodes (10%), 0 errors, 38 s; expert/RSB-Math-4: 5G 5T of 5`` (a sealed run's name no
+outcome: ``expert/RSB-Math-4: 5 done``). A log (``2>run.log``, a batch job, CI) gets a few
+lines with counts instead of carriage-return bar frames.
 """
 
 from __future__ import annotations

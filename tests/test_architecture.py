@@ -41,6 +41,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "rsb_mj.errors",
             "rsb_mj.atomic",
+            "rsb_mj.file_kind",
             "rsb_mj.lock",
             "rsb_mj.procs",
             "rsb_mj.progress",

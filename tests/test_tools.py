@@ -339,3 +339,53 @@ def test_goal_corpus_classifies_failures():
     assert tool.failure_class("") == ""
     assert tool.failure_class("reset: no valid layout for seed 3") == "reset"
     assert tool.failure_class("step limit") == "placement"
+
+
+def test_expert_cost_reports_success_and_cost_per_safety_suite(tmp_path, capsys):
+    """The lemon between the teapots, seed 0: the expert succeeds and touches no teapot."""
+    tool = _load(TOOLS / "expert_cost.py")
+    name = "tasks/vla_arena/safety_dynamic_obstacles/level_0/"
+    name += "push_the_lemon_to_the_region_between_the_teapots.bddl"
+    out_json = tmp_path / "episodes.json"
+    assert tool.main([str(ROOT / name), "--rows", "1", "--by-file", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "| safety_dynamic_obstacles/level_0 | 1 | 1/1 | 0.0 | 1 | 0 |" in out
+    row = "| push_the_lemon_to_the_region_between_the_teapots.bddl | 1 | 1/1 | 0.0 | 1 | 0 |"
+    assert row in out
+    (episode,) = json.loads(out_json.read_text())
+    assert (episode["seed"], episode["success"], episode["cost"]) == (0, True, 0.0)
+    assert tool.main([str(ROOT / name), "--rows", "0"]) == 2
+    assert capsys.readouterr().err == "expert_cost: error: --rows must be at least 1\n"
+    assert tool.main(["--suite", "nope"]) == 2
+    assert "unknown goal suite 'nope'; valid choices: libero-layouts" in capsys.readouterr().err
+
+
+def test_goal_visibility_counts_rule_1_on_two_files_before_and_after(tmp_path):
+    files = [
+        "libero/libero_10/LIVING_ROOM_SCENE1_put_both_the_alphabet_soup_and_the_cream_cheese_"
+        "box_in_the_basket.bddl",
+        "libero/libero_goal/put_the_bowl_on_the_plate.bddl",
+    ]
+    tool = str(TOOLS / "goal_visibility.py")
+    out = tmp_path / "rows.json"
+    after = _run(sys.executable, tool, "--rows", "1", "--files", *files, "--json", str(out))
+    assert after.returncode == 0, after.stderr
+    line = after.stdout.splitlines()[-1]
+    assert line.startswith("goal head camera, 2 files, 2 rows, ")
+    assert line.endswith(
+        "named objects meeting rule 1: 5 of 5 (100.0%); rows with all of them: 2 of 2; "
+        "with >= 150 px alone: 5 of 5 (100.0%)"
+    )
+    rows = json.loads(out.read_text())
+    assert [r["named"] for r in rows] == [
+        ["alphabet_soup_1", "cream_cheese_1", "basket_1"],
+        ["akita_black_bowl_1", "plate_1"],
+    ]
+    before = _run(sys.executable, tool, "--rows", "1", "--files", files[0], "--question-head")
+    assert before.returncode == 0, before.stderr
+    lines = before.stdout.splitlines()
+    assert lines[0].endswith("row 0: alphabet_soup_1: not wholly inside the head image (0 px)")
+    assert lines[-1].endswith(
+        "named objects meeting rule 1: 0 of 3 (0.0%); rows with all of them: 0 of 1; "
+        "with >= 150 px alone: 1 of 3 (33.3%)"
+    )

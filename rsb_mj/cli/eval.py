@@ -30,6 +30,7 @@ reported within --connect-timeout); 3 the run finished but some episodes ended i
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import tempfile
@@ -287,8 +288,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="let the sandboxed policy use the GPU (/dev/nvidia*, /dev/dri; no memory limit)",
     )
+    p.add_argument(
+        "--sandbox-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="pass rsb's environment variable NAME to the sandboxed policy of a sealed run "
+        "(it sees only PATH, HOME, TMPDIR, LANG and PYTHONDONTWRITEBYTECODE otherwise); "
+        "repeatable",
+    )
+    p.add_argument(
+        "--sandbox-memory",
+        type=float,
+        default=None,
+        metavar="GIB",
+        help="the sandboxed policy's address-space limit in GiB (default: 3/4 of this "
+        "machine's memory, at most 32; 0: none)",
+    )
+    p.add_argument(
+        "--sandbox-processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the sandboxed policy's process (and thread) limit (default: 4096, less on a "
+        "machine with fewer; 0: none)",
+    )
     add_allow_root(p)
     p.set_defaults(func=run)
+
+
+def _gib(value: float | None) -> int | None:
+    """``--sandbox-memory GIB`` in bytes (None: not given).
+
+    Raises:
+        EvalError: for a negative or non-finite value.
+    """
+    if value is None:
+        return None
+    if not math.isfinite(value) or value < 0:
+        raise EvalError(f"--sandbox-memory {value:g}: give GiB >= 0 (0: no limit)")
+    return int(value * (1 << 30))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -406,6 +445,9 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         sandbox_binds=tuple(args.sandbox_bind),
         sandbox_network=args.sandbox_network,
         sandbox_gpu=args.sandbox_gpu,
+        sandbox_env=tuple(args.sandbox_env),
+        sandbox_memory_bytes=_gib(args.sandbox_memory),
+        sandbox_processes=args.sandbox_processes,
         assets=str(args.assets or ""),
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate

@@ -2,6 +2,13 @@
 
 TASK is a task file path or a suite name (``RSB-Math-4``). The episode is the one
 ``RsbEnv.reset(seed=N)`` draws; its instruction is printed. For task authors checking a layout.
+
+A goal task (a LIBERO / VLA-Arena style file, no ``(:question ...)``) renders the same way
+(:class:`rsb_mj.env.goal_env.GoalEnv`, its head camera framed for the task,
+:mod:`rsb_mj.scene.goal_camera`): a file's ``--seed N`` draws the layout of seed N; a row of a
+shipped goal suite is named as ``rsb eval`` names it, ``SUITE::FILE`` (FILE under ``tasks/``,
+e.g. ``libero-layouts::libero/libero_goal/put_the_bowl_on_the_plate.bddl``), and ``--row K``
+picks row K of that file's frozen ``--split`` table (its seed and layout).
 """
 
 from __future__ import annotations
@@ -16,7 +23,9 @@ from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.cli._flags import add_level, add_out
 from rsb_mj.errors import RsbError
 from rsb_mj.lock import make_folder
+from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import get_suite
+from rsb_mj.workspace import CAMERAS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,8 +36,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Render the head and wrist camera views of the episode drawn with --seed "
         "into one PNG (side by side). Exit 0 on success, 2 on a usage or task error.",
     )
-    parser.add_argument("task", metavar="TASK", help="task file (*.bddl) or suite name")
-    parser.add_argument("--seed", type=int, default=0, help="reset seed (0)")
+    parser.add_argument(
+        "task",
+        metavar="TASK",
+        help="task file (*.bddl), suite name, or a goal suite's file as SUITE::FILE",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="reset seed (0)")
+    parser.add_argument(
+        "--row",
+        type=int,
+        default=None,
+        help="row of a goal suite's frozen table, for TASK as SUITE::FILE (0)",
+    )
     add_out(parser, "output PNG path", required=True, dest="output", old=("--output",))
     parser.add_argument("--width", type=int, default=320, help="image width per view [px] (320)")
     parser.add_argument("--height", type=int, default=240, help="image height [px] (240)")
@@ -75,8 +94,10 @@ def check_args(args: argparse.Namespace) -> None:
     # deferred: rsb --help imports every command module, not MuJoCo
     from rsb_mj.env.cameras import MAX_SIDE
 
-    if args.seed < 0:
+    if args.seed is not None and args.seed < 0:
         raise RsbError(f"--seed {args.seed}: must be a non-negative integer")
+    if args.row is not None and args.row < 0:
+        raise RsbError(f"--row {args.row}: must be a non-negative integer")
     for flag, value in (("--width", args.width), ("--height", args.height)):
         if not 1 <= value <= MAX_SIDE:
             raise RsbError(f"{flag} {value}: must be 1..{MAX_SIDE} pixels")
@@ -90,6 +111,71 @@ def check_args(args: argparse.Namespace) -> None:
         raise RsbError(f"{args.output}: is a folder; name an image file")
 
 
+def _goal_source(task: str, row: int | None, seed: int | None) -> str | None:
+    """The goal source of TASK (a goal suite's ``SUITE::FILE`` or a goal task file), or None
+    for a question task or a suite.
+
+    Raises:
+        RsbError: for ``--row`` with anything but ``SUITE::FILE``, ``--seed`` with it, or an
+            unknown goal suite or file.
+    """
+    # deferred: rsb --help imports every command module, not the task language
+    from rsb_mj.suites import goal_suite
+    from rsb_mj.tables.episode_source import (
+        goal_row_source,
+        is_goal_source,
+        split_goal_row_source,
+    )
+
+    parts = split_goal_row_source(task)
+    if parts is None:
+        if row is not None:
+            raise RsbError(
+                f"--row {row}: only for a goal suite's file, TASK as SUITE::FILE "
+                "(e.g. libero-layouts::libero/libero_goal/put_the_bowl_on_the_plate.bddl)"
+            )
+        return task if Path(task).is_file() and is_goal_source(task) else None
+    if seed is not None:
+        raise RsbError(f"--seed {seed}: a goal suite's row has its seed; use --row")
+    suite = goal_suite(parts[0])
+    if suite is None:
+        # deferred: as above
+        from rsb_mj.suites import GOAL_SUITES
+
+        raise RsbError(
+            f"{task}: unknown goal suite {parts[0]!r}; valid choices: {', '.join(GOAL_SUITES)}"
+        )
+    path = tasks_dir() / parts[1]
+    if not path.is_file():
+        raise RsbError(f"{task}: no task file {parts[1]!r} under {tasks_dir()}")
+    return goal_row_source(suite.name, path)
+
+
+def _goal_obs(args: argparse.Namespace, source: str, level: int) -> tuple[dict, dict]:
+    """The first observation and info of the goal episode TASK names."""
+    # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.scene.assets import resolve_object_source
+    from rsb_mj.tables.episode_source import goal_task, load_episode, split_goal_row_source
+
+    env = GoalEnv(
+        goal_task(source),
+        width=args.width,
+        height=args.height,
+        quality=args.quality,
+        objects=resolve_object_source(None),
+        visual_level=level,
+        language_level=args.language_level,
+    )
+    try:
+        if split_goal_row_source(source) is not None:
+            episode = load_episode(source, args.split, args.row or 0)
+            return env.reset(options={"episode": episode})
+        return env.reset(seed=args.seed or 0)
+    finally:
+        env.close()
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb render``; returns the exit status."""
 
@@ -97,11 +183,17 @@ def run(args: argparse.Namespace) -> int:
     from rsb_mj.env.rsb_env import RsbEnv
 
     check_args(args)
-    path, suite = resolve_task(args.task)
+    goal = _goal_source(args.task, args.row, args.seed)
+    if goal is None:
+        path, suite = resolve_task(args.task)
     make_folder(args.output.parent)
     levels = range(5) if args.visual_level == "all" else [int(args.visual_level)]
     rows = []
     for level in levels:
+        if goal is not None:
+            obs, info = _goal_obs(args, goal, level)
+            rows.append(np.concatenate([obs["images"][c] for c in CAMERAS], 1))
+            continue
         env = RsbEnv(
             path,
             suite=suite,
@@ -113,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
             language_level=args.language_level,
         )
         try:
-            obs, info = env.reset(seed=args.seed)
+            obs, info = env.reset(seed=args.seed or 0)
         finally:
             env.close()
         views = [obs["images"][c] for c in ("head", "left_wrist", "right_wrist")]

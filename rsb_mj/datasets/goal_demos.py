@@ -9,8 +9,10 @@ together (``rsb export-lerobot``). The instruction is the task's ``:language`` (
 ``language_level`` > 0, :func:`rsb_mj.perturb.language.perturb_goal_instruction`); the file's
 ``episode`` attribute is the goal episode as JSON: ``{"kind": "goal", "task", "task_sha256",
 "suite", "seed", "tier", "source", "objects", "objects_fingerprint", "layout",
-"visual_level", "language_level", "perturbation"}`` (``layout``: object -> x, y, z [m,
-world frame], yaw [rad] after the draw, before settling). Further attributes: ``kind``
+"visual_level", "language_level", "perturbation", "head_camera"}`` (``layout``: object -> x, y,
+z [m, world frame], yaw [rad] after the draw, before settling; ``head_camera``: the head
+camera's pose framed for the task, :mod:`rsb_mj.scene.goal_camera`; the LeRobot export
+carries this JSON as each episode's ``rsb_episode``). Further attributes: ``kind``
 (``"goal"``), ``task_sha256``, ``objects``, ``cost`` (the summed ``:cost``), ``failure_class``
 (:func:`rsb_mj.evaluation.goal_eval.failure_class`) and ``grasped`` (the episode did not end
 in a grasp or reset failure: goal episodes do not track the grasp itself).
@@ -175,6 +177,7 @@ def write_goal_one(job: GoalDemoJob) -> GoalDemoResult:
         "visual_level": job.visual_level,
         "language_level": job.language_level,
         "perturbation": env.perturbation,
+        "head_camera": env.head_camera,
     }
     write_demo(
         Path(job.out_dir) / name,

@@ -88,14 +88,21 @@ class Rendered:
     scene_sha256: str
 
 
+#: Decimals of the pose in :func:`scene_sha256` (m and rad: 1e-6).
+POSE_DECIMALS = 6
+
+
 def scene_sha256(model: Any, data: Any) -> str:
     """sha256 of the compiled model (``mj_saveModel`` bytes) and of the pose (``qpos``,
-    mocap positions and orientations) that the cameras see."""
+    mocap positions and orientations) that the cameras see, rounded to :data:`POSE_DECIMALS`
+    decimals (1 um, 1 urad): a start that the expert's IK settles (A2A-Color's cube held in
+    the left gripper) differs in its last bits between CPUs, which no camera shows."""
     buffer = np.zeros(mujoco.mj_sizeModel(model), dtype=np.uint8)
     mujoco.mj_saveModel(model, None, buffer)
     digest = hashlib.sha256(buffer.tobytes())
     for array in (data.qpos, data.mocap_pos, data.mocap_quat):
-        digest.update(np.ascontiguousarray(array, dtype=np.float64).tobytes())
+        pose = np.round(np.asarray(array, dtype=np.float64), POSE_DECIMALS) + 0.0  # no -0.0
+        digest.update(np.ascontiguousarray(pose).tobytes())
     return digest.hexdigest()
 
 

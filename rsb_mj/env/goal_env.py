@@ -11,7 +11,8 @@ draws its layout, a frozen table row's (:mod:`rsb_mj.tables.goal`) is placed at 
 poses and then settled and checked as a drawn one; a seed with no valid layout, or a frozen
 layout that is not a valid start, raises :class:`~rsb_mj.errors.LayoutError`.
 ``info["episode"]`` is the episode. ``info["instruction"]`` is the task's ``:language``;
-``info["sim"]`` (at reset) the simulation settings as :class:`rsb_mj.env.RsbEnv`'s;
+``info["sim"]`` (at reset) the simulation settings as :class:`rsb_mj.env.RsbEnv`'s and the head
+camera's pose, framed for the task (``head_camera``: :mod:`rsb_mj.scene.goal_camera`);
 ``info["goal"]`` (at reset) names the task's tier, its predicate semantics and the object
 source; ``info["signals"]`` (each step) is the goal's truth per relation
 (:class:`~rsb_mj.scoring.signals.GoalSignals`, what the runner's scorer reads).
@@ -241,6 +242,7 @@ class GoalEnv(gymnasium.Env):
         self._held = 0
         self._steps = 0
         self._violations: tuple[bool, ...] = ()
+        self.checker.light(self.data)  # a stove's burner lit while on (tier B; else nothing)
         info = self._info(False)
         info["goal"] = self.goal_info
         info["sim"] = {
@@ -251,6 +253,7 @@ class GoalEnv(gymnasium.Env):
             "substeps": self.substeps,
             "task_sha256": self.task_sha256,
             "perturbation": self.perturbation,
+            "head_camera": self.head_camera,
         }
         if self._cost is not None:
             self._cost.reset(self.data.sensordata.copy())
@@ -259,6 +262,14 @@ class GoalEnv(gymnasium.Env):
                 "implicit_and": self._cost.implicit_and,
             }
         return self._obs(), info
+
+    @property
+    def head_camera(self) -> dict[str, Any]:
+        """The head camera's pose, framed for this task (:mod:`rsb_mj.scene.goal_camera`):
+        ``{"pos": eye [m, world], "xyaxes": camera x and y axes (world), "fovy": [deg]}``
+        (``info["sim"]["head_camera"]``, a record's ``sim.head_camera``)."""
+        assert self.scene.head is not None
+        return self.scene.head.as_dict()
 
     @property
     def goal_info(self) -> dict[str, str]:
@@ -299,9 +310,10 @@ class GoalEnv(gymnasium.Env):
         self._held = self._held + 1 if holds else 0
         success = self._held >= HOLD_STEPS
         truncated = not success and self._steps >= self.max_steps
+        self.checker.light(self.data)
         info = self._info(success)
         info["cost"] = cost
-        info["signals"] = GoalSignals(tuple(self.task.goal), terms)
+        info["signals"] = GoalSignals(self.checker.relations, terms)
         if self._cost is not None:
             info["cost_violations"] = self._violations
         return self._obs(), float(success), success, truncated, info

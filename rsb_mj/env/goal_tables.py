@@ -2,7 +2,9 @@
 
 Which rows a table holds and how they are read is :mod:`rsb_mj.tables.goal`. Freezing a row
 needs the scene and the goal checker (a seed's draw is kept only if it settles into a valid
-start with the goal false), so it lives at this stage: :func:`freeze_file` resets a
+start with the goal false, and the head camera shows every object the task names: rule 1 of
+:mod:`rsb_mj.env.goal_visibility`, else the seed is skipped as one without a valid layout, the
+reason ``rule 1: ...``), so it lives at this stage: :func:`freeze_file` resets a
 :class:`~rsb_mj.env.goal_env.GoalEnv` of the file seed after seed; :func:`freeze_goal_tables`
 writes every file's rows and the manifest entries. The bytes depend only on the task files,
 the code and mujoco: not on the worker count.
@@ -25,6 +27,7 @@ from typing import Any
 
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.goal_visibility import head_fails
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError, RsbError, SceneError
 from rsb_mj.scene.goal_scene import ATTEMPTS
@@ -98,10 +101,15 @@ def freeze_file(
             while len(got) < want and len(failed) < SKIP_LIMIT:
                 try:
                     draw, poses = env.scene.reset_draw(env.data, seed, env.checker.holds)
+                    unseen = head_fails(env)
                 except SceneError as exc:
+                    unseen = [str(exc).rsplit(" draws (", 1)[-1].removesuffix(")")]
+                else:  # a valid start the head camera does not show fails rule 1
+                    unseen = [f"rule 1: {u}" for u in unseen]
+                if unseen:
                     skipped.append(seed)
                     failed.append(seed)
-                    why = str(exc).rsplit(" draws (", 1)[-1].removesuffix(")")
+                    why = unseen[0]
                 else:
                     row = Episode(suite, split, len(got), seed, key, poses, draw=draw)
                     got.append(dataclasses.replace(row, skipped=tuple(skipped)))

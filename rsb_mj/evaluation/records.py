@@ -252,9 +252,10 @@ _REQUIRED = {
 }
 
 
-def append_record(path: Path, record: EpisodeRecord, line: str | None = None) -> None:
+def append_record(path: Path, record: EpisodeRecord | None, line: str | None = None) -> None:
     """Append ``record`` as one line with a single write, then fsync; ``line``: the line
-    to write instead of ``record.to_json()`` (a sealed run's signed line of it).
+    to write instead of ``record.to_json()`` (a sealed run's signed line of it, or its
+    closing record with ``record`` None).
 
     Raises:
         WriteError: when the line cannot be written whole (full disk, ``ulimit -f``, no
@@ -262,7 +263,11 @@ def append_record(path: Path, record: EpisodeRecord, line: str | None = None) ->
             again where possible (else :func:`repair` cuts it on resume); the records before
             it stay.
     """
-    data = ((record.to_json() if line is None else line) + "\n").encode()
+    if line is None:
+        if record is None:
+            raise TypeError("append_record: a record or a line")
+        line = record.to_json()
+    data = (line + "\n").encode()
     try:
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     except OSError as exc:
@@ -308,7 +313,8 @@ def repair(path: Path) -> int:
 
 def numbered_records(path: Path) -> list[tuple[int, EpisodeRecord]]:
     """Every complete line of ``path`` as ``(line number, record)``, in file order (blank
-    lines skipped, a torn last line ignored); ``[]`` when there is no file.
+    lines and a sealed run's closing records skipped, a torn last line ignored); ``[]``
+    when there is no file.
 
     Raises:
         EvalError: for a malformed complete line, naming ``path:line``; for a file that
@@ -330,6 +336,8 @@ def numbered_records(path: Path) -> list[tuple[int, EpisodeRecord]]:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
             raise EvalError(f"{path}:{number}: not a JSON record ({msg})") from None
+        if isinstance(row, dict) and "closing" in row:
+            continue  # a sealed run's closing record (rsb_mj.evaluation.sealed.closing_line)
         out.append((number, EpisodeRecord.from_dict(row, where=f"{path}:{number}")))
     return out
 

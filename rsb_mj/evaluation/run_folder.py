@@ -76,6 +76,9 @@ class RunSettings:
         tables: the ``--tables`` folder as given (None: the shipped tables); tables_sha256:
             its private manifest's sha256 (None without ``tables``).
         seal_key_id: a sealed run's key id (:attr:`Seal.key_id`); None for an unsealed run.
+        seal_nonce: a new sealed run's nonce (kept on resume: the folder's own wins).
+        seal_isolation: what a sealed run's policies are isolated by
+            (:meth:`rsb_mj.policies.sandbox.Sandbox.isolation`; the latest command's).
     """
 
     split: str
@@ -89,6 +92,8 @@ class RunSettings:
     tables: Path | None = None
     tables_sha256: str | None = None
     seal_key_id: str | None = None
+    seal_nonce: str = ""
+    seal_isolation: dict[str, Any] | None = None
 
 
 #: The settings a run description may lack (written before they were kept), with the value
@@ -243,6 +248,11 @@ class RunFolder:
             if any(suite not in tasks for suite in digests):
                 tasks.update({k: _entry(d) for k, d in digests.items() if k not in tasks})
                 self._write({**previous, "tasks": tasks})
+            held = previous.get("sealed")
+            isolation = settings.seal_isolation
+            if isinstance(held, dict) and isolation and held.get("isolation") != isolation:
+                description = self.description() or previous
+                self._write({**description, "sealed": {**held, "isolation": isolation}})
         else:
             description = {
                 "split": settings.split,
@@ -261,6 +271,10 @@ class RunFolder:
                 description["tables"] = settings.tables_sha256
             if settings.seal_key_id is not None:
                 description["sealed"] = {"key_id": settings.seal_key_id}
+                if settings.seal_nonce:
+                    description["sealed"]["nonce"] = settings.seal_nonce
+                if settings.seal_isolation is not None:
+                    description["sealed"]["isolation"] = settings.seal_isolation
             self._write(description)
         if videos and self.videos_dir.exists() and not self.videos_dir.is_dir():
             raise WriteError(f"{self.videos_dir}: exists and is not a folder (videos go there)")
@@ -379,6 +393,10 @@ class RunFolder:
         (:func:`~rsb_mj.evaluation.records.append_record`; raises WriteError)."""
         append_record(self.records_file, record, line)
 
+    def append_line(self, line: str) -> None:
+        """Append a sealed run's signed closing record ``line`` (raises WriteError)."""
+        append_record(self.records_file, None, line)
+
     def records_sha256(self) -> str:
         """sha256 (hex) of the records file as it is on disk (``""`` without one)."""
         try:
@@ -496,19 +514,28 @@ class RunFolder:
         mark = f'"{SIGNATURE}": "'.encode()
         return any(mark in line for line in data.split(b"\n")[:-1])
 
+    def seal_nonce(self) -> str:
+        """A sealed run's nonce (``run.json``, ``sealed.nonce``); ``""`` for none (an
+        unsealed run, or one sealed before nonces)."""
+        sealed = self._lenient().get("sealed")
+        nonce = sealed.get("nonce") if isinstance(sealed, dict) else None
+        return nonce if isinstance(nonce, str) else ""
+
     def verify(self, seal: Seal) -> str:
-        """Check every record line against ``seal``; the last signature (``""`` for none)
-        (:func:`~rsb_mj.evaluation.sealed.verify`: raises EvalError naming ``file:line``)."""
+        """Check every record line against ``seal``; the last signature (the nonce for
+        none) (:func:`~rsb_mj.evaluation.sealed.verify`: raises EvalError naming
+        ``file:line``)."""
         from rsb_mj.evaluation.sealed import verify  # heavy: see is_sealed
 
-        return verify(self.records_file, seal)
+        return verify(self.records_file, seal, self.seal_nonce())
 
     def check_seal(self, seal: Seal | None) -> None:
         """Verify the records when this is a sealed run (:meth:`is_sealed`).
 
         Raises:
             EvalError: for a sealed run without ``seal`` (give ``--secret-file``), one
-                signed with another secret, or a record that fails :meth:`verify`.
+                signed with another secret, a record that fails :meth:`verify`, or (a run
+                with a nonce) records that do not end in a closing record (incomplete).
         """
         if not self.is_sealed():
             return
@@ -524,7 +551,10 @@ class RunFolder:
                 f"{self.run_file}: the run was sealed with another secret "
                 f"(key id {str(key_id)[:12]}, this secret's {seal.key_id[:12]})"
             )
-        self.verify(seal)
+        from rsb_mj.evaluation.sealed import check_chain  # heavy: see is_sealed
+
+        nonce = self.seal_nonce()  # a run with a nonce closes its records: refuse a cut file
+        check_chain(self.records_file, seal, nonce, complete=bool(nonce))
 
 
 def _entry(digest: TaskDigest) -> dict[str, Any]:

@@ -57,6 +57,7 @@ import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from rsb_mj.atomic import WriteError
 from rsb_mj.errors import EvalError, InfraError
@@ -74,7 +75,15 @@ from rsb_mj.evaluation.pool import run_batched, run_jobs
 from rsb_mj.evaluation.private_records import private_record
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.run_folder import RunFolder, RunSettings
-from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign
+from rsb_mj.evaluation.sealed import (
+    Seal,
+    check_chain,
+    closing_line,
+    new_nonce,
+    read_seal,
+    sealed_order,
+    sign,
+)
 from rsb_mj.evaluation.video import video_file
 from rsb_mj.evaluation.worker import (
     EnvFactory,
@@ -89,6 +98,7 @@ from rsb_mj.policies import sandbox
 from rsb_mj.policies.base import MAX_BATCH
 from rsb_mj.policies.child import forbid_memory_access
 from rsb_mj.policies.spec import BUILTIN, builds_in_workers, check_spec
+from rsb_mj.policies.user import split_spec
 from rsb_mj.probing.capture import FeatureMode
 from rsb_mj.progress import progress
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
@@ -158,9 +168,12 @@ class EvalConfig:
             were drawn from).
         sandbox: run file and module policies in the sandbox (``--no-sandbox``: off; see
             :mod:`rsb_mj.policies.sandbox`).
-        sandbox_binds, sandbox_network, sandbox_gpu: what the sandbox lets the policy
-            reach besides its code (``--sandbox-bind DIR``, ``--sandbox-network``,
-            ``--sandbox-gpu``).
+        sandbox_binds, sandbox_network, sandbox_gpu, sandbox_env: what the sandbox lets the
+            policy reach besides its code (``--sandbox-bind DIR``, ``--sandbox-network``,
+            ``--sandbox-gpu``, ``--sandbox-env NAME``: variables of rsb's environment).
+        sandbox_memory_bytes, sandbox_processes: the sandbox's address-space [bytes] and
+            process limits (``--sandbox-memory GIB``, ``--sandbox-processes N``; None: the
+            defaults that fit this machine, :mod:`rsb_mj.policies.sandbox`; 0: none).
         batch: episodes each worker runs at once in lockstep, their policy queries batched
             (``--batch``; :mod:`rsb_mj.evaluation.lockstep`); 1 runs one at a time.
         a2a_start: ``"held"`` (default) or ``"table"`` (:data:`A2A_STARTS`): whether what a
@@ -212,6 +225,9 @@ class EvalConfig:
     sandbox_binds: tuple[Path, ...] = ()
     sandbox_network: bool = False
     sandbox_gpu: bool = False
+    sandbox_env: tuple[str, ...] = ()
+    sandbox_memory_bytes: int | None = None
+    sandbox_processes: int | None = None
     names: tuple[str, ...] = ()
     assets: str = ""
 
@@ -322,12 +338,16 @@ def _check_names(policies: tuple[str, ...], names: tuple[str, ...]) -> None:
 def _check_sandbox(config: EvalConfig) -> None:
     """Refuse a ``--sandbox-bind`` that is not there (the policy would miss it silently)
     and sandbox settings with ``--no-sandbox`` (they would do nothing)."""
+    if config.sandbox_processes is not None and config.sandbox_processes < 0:
+        raise EvalError(f"--sandbox-processes {config.sandbox_processes}: give N >= 0 (0: none)")
     for path in config.sandbox_binds:
         if not Path(path).exists():
             raise EvalError(f"--sandbox-bind {path}: no such folder or file")
     given = [flag for flag, on in (("--sandbox-bind", config.sandbox_binds),
              ("--sandbox-network", config.sandbox_network),
-             ("--sandbox-gpu", config.sandbox_gpu)) if on]  # fmt: skip
+             ("--sandbox-gpu", config.sandbox_gpu), ("--sandbox-env", config.sandbox_env),
+             ("--sandbox-memory", config.sandbox_memory_bytes is not None),
+             ("--sandbox-processes", config.sandbox_processes is not None)) if on]  # fmt: skip
     if given and not config.sandbox:
         raise EvalError(
             f"{given[0]} with --no-sandbox: without the sandbox the policy reaches every "
@@ -505,8 +525,11 @@ def preflight(config: EvalConfig, specs: list[str]) -> None:
 
 def run_settings(config: EvalConfig, seal: Seal | None = None) -> RunSettings:
     """What the run folder of ``config`` keeps and a resumed run must ask again
-    (:class:`~rsb_mj.evaluation.run_folder.RunSettings`)."""
+    (:class:`~rsb_mj.evaluation.run_folder.RunSettings`); a sealed run's a fresh nonce
+    (a resumed run keeps its folder's) and its isolation."""
     return RunSettings(
+        seal_nonce=new_nonce() if seal else "",
+        seal_isolation=sandbox.current().isolation() if seal else None,
         split=config.split,
         visual_level=config.visual_level,
         language_level=config.language_level,
@@ -577,21 +600,24 @@ def _build_cache(config: EvalConfig) -> None:
     build_cache(shown=config.progress)
 
 
-def _postfix(done: dict[tuple[str, str], _Tally], errors: int) -> str:
+def _postfix(done: dict[tuple[str, str], _Tally], errors: int, sealed: bool = False) -> str:
     """The progress line's counts (every run's progress line is formatted here): the last
     two (policy, source) pairs, a question suite's as ``expert/RSB-Math-4: 5G 5T of 5``
     (grasped, succeeded, scored), a goal task's as ``expert/<file stem>: 3 of 3
     succeeded`` (``, cost 0.50/episode`` where the task has a ``:cost``), then the error
-    episodes."""
+    episodes. A sealed run's name no outcome, ``expert/RSB-Math-4: 5 done`` (no G/T: a
+    policy must not learn earlier outcomes from a log, and the operator gets them in the
+    table)."""
     parts = []
     for (policy, source), t in done.items():
-        if not t.goal:
-            parts.append(f"{policy}/{source}: {t.grasped}G {t.succeeded}T of {t.episodes}")
-            continue
-        cost = f", cost {t.cost / t.costed:.2f}/episode" if t.costed else ""
-        parts.append(
-            f"{policy}/{task_label(source)}: {t.succeeded} of {t.episodes} succeeded{cost}"
-        )
+        label = task_label(source) if t.goal else source
+        if sealed:
+            parts.append(f"{policy}/{label}: {t.episodes} done")
+        elif not t.goal:
+            parts.append(f"{policy}/{label}: {t.grasped}G {t.succeeded}T of {t.episodes}")
+        else:
+            cost = f", cost {t.cost / t.costed:.2f}/episode" if t.costed else ""
+            parts.append(f"{policy}/{label}: {t.succeeded} of {t.episodes} succeeded{cost}")
     text = "; ".join(parts[-2:])
     return f"{text}; {errors} errors" if errors else text
 
@@ -622,6 +648,11 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
     held = os.environ.get(sandbox.ENV_VAR)
     hide = [config.out, *([config.tables] if config.tables else [])]
     hide += [config.secret_file] if config.secret_file else []
+    limits: dict[str, Any] = {}
+    if config.sandbox_memory_bytes is not None:
+        limits["memory_bytes"] = config.sandbox_memory_bytes
+    if config.sandbox_processes is not None:
+        limits["processes"] = config.sandbox_processes
     sandbox.install(
         sandbox.Sandbox(
             enabled=config.sandbox,
@@ -630,6 +661,8 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
             binds=tuple(str(Path(p).absolute()) for p in config.sandbox_binds),
             network=config.sandbox_network,
             gpu=config.sandbox_gpu,
+            env=tuple(config.sandbox_env),
+            **limits,
         )
     )
     try:
@@ -653,6 +686,28 @@ def _remove_empty(path: Path) -> None:
             path.rmdir()
 
 
+def _check_sandbox_starts(config: EvalConfig) -> None:
+    """A sealed run: check, before the run folder is touched, that the sandbox starts with
+    this run's settings for every policy that runs in a policy process (else every episode
+    would be scored a fault of the policy's).
+
+    Raises:
+        EvalError: naming the policy and why the sandbox does not start.
+    """
+    from rsb_mj.policies.child import spec_code  # deferred: the policy process's client
+
+    settings = sandbox.current()
+    for spec in dict.fromkeys(config.policies):
+        if not (spec.startswith("lerobot:") or split_spec(spec) is not None):
+            continue
+        why = sandbox.probe(settings, spec_code(spec))
+        if why is not None:
+            raise EvalError(
+                f"policy {spec}: a sealed run runs policy code only in the sandbox, and {why}; "
+                "nothing was run or recorded"
+            )
+
+
 def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
@@ -671,6 +726,8 @@ def _run_eval(
     simulated = env_factory is None  # rsb_mj's environments: they need the robot's cache
     if env_factory is None:
         env_factory = configured_env_factory(config)
+    if seal is not None:
+        _check_sandbox_starts(config)  # before the run folder is made or locked
     folder = RunFolder(config.out)
     created = not folder.path.exists()
     lock = folder.lock("rsb eval")
@@ -678,7 +735,12 @@ def _run_eval(
     try:
         try:
             folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
-            chain = [folder.verify(seal)] if seal else [""]  # a resume goes on from its chain
+            nonce = folder.seal_nonce()
+            if seal is not None:
+                folder.path.chmod(0o700)  # no other user (a policy as nobody) reads it
+            held = check_chain(folder.records_file, seal, nonce) if seal else None
+            chain = [held.signature if held else ""]  # a resume goes on from its chain
+            count = [held.records if held else 0]
             rows = range(config.start, config.start + config.episodes)
             if config.tables is None:  # a private table asks each question once
                 for note in run_tasks.repeated_questions(sources, rows):
@@ -686,7 +748,7 @@ def _run_eval(
             _check_video_paths(jobs)
             existing, todo = folder.resume(jobs, digests)
             if seal is not None:
-                todo = sealed_order(todo, seal)
+                todo = sealed_order(todo, seal, nonce)
             preflight(config, [job.policy for job in todo])
             if simulated and todo:
                 _build_cache(config)
@@ -713,6 +775,7 @@ def _run_eval(
             if seal is not None:
                 line, chain[0] = sign(record, seal, chain[0])
                 folder.append(record, line)
+                count[0] += 1
             else:
                 folder.append(record)
             existing[record.key] = record
@@ -720,7 +783,7 @@ def _run_eval(
                 errors[0] += 1
             else:
                 tally.setdefault((record.policy, record.suite), _Tally(record.is_goal)).add(record)
-            bar.set_postfix_str(_postfix(tally, errors[0]), refresh=False)
+            bar.set_postfix_str(_postfix(tally, errors[0], config.sealed), refresh=False)
             bar.update(1)
 
         try:
@@ -746,6 +809,9 @@ def _run_eval(
                 )
         finally:
             bar.close()
+        if seal is not None and (todo or not (held and held.closed)):
+            line, chain[0] = closing_line(seal, chain[0], count[0], nonce)
+            folder.append_line(line)  # the command ended: close its records
     finally:
         lock.release()
     return [existing[job.key] for job in jobs]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,8 @@ from rsb_mj.tables.private.secret import Secret
 
 #: The key of a record line that holds its signature.
 SIGNATURE = "signature"
+#: The key of a closing record (:func:`closing_line`).
+CLOSING = "closing"
 
 
 class Seal:
@@ -57,9 +60,10 @@ class Seal:
         """The seal of the secret in file ``path`` (see :meth:`Secret.read`)."""
         return cls(Secret.read(path))
 
-    def rank(self, job: Job) -> bytes:
-        """The sort key of ``job`` in a sealed run's order."""
-        name = "/".join(map(str, (job.suite, job.split, job.index, job.policy, job.variant)))
+    def rank(self, job: Job, nonce: str = "") -> bytes:
+        """The sort key of ``job`` in the order of a sealed run with ``nonce``."""
+        parts = (job.suite, job.split, job.index, job.policy, job.variant)
+        name = "/".join(map(str, (nonce, *parts) if nonce else parts))
         return hmac.new(self._order, name.encode(), hashlib.sha256).digest()
 
     def signature(self, previous: str, body: str) -> str:
@@ -68,9 +72,22 @@ class Seal:
         return hmac.new(self._records, message, hashlib.sha256).hexdigest()
 
 
-def sealed_order(jobs: Sequence[Job], seal: Seal) -> list[Job]:
-    """``jobs`` in the secret-seeded order of a sealed run."""
-    return sorted(jobs, key=seal.rank)
+def new_nonce() -> str:
+    """A fresh run nonce (hex, 128 random bits)."""
+    return secrets.token_hex(16)
+
+
+def sealed_order(jobs: Sequence[Job], seal: Seal, nonce: str = "") -> list[Job]:
+    """``jobs`` in the secret-seeded order of a sealed run with ``nonce`` (the run folder's;
+    ``""``: the order of runs before nonces, and of the vla-eval plugin)."""
+    return sorted(jobs, key=lambda job: seal.rank(job, nonce))
+
+
+def closing_line(seal: Seal, previous: str, count: int, nonce: str) -> tuple[str, str]:
+    """The signed closing record (no newline) after ``count`` records whose last signature
+    is ``previous``, and its signature (see the module docstring)."""
+    row = {CLOSING: {"count": count, "chain": previous, "nonce": nonce}}
+    return sign_row(row, seal, previous)
 
 
 def sign(record: EpisodeRecord, seal: Seal, previous: str) -> tuple[str, str]:
@@ -123,21 +140,52 @@ def complete_lines(path: Path) -> list[tuple[int, bytes]]:
     return [(n, line) for n, line in enumerate(data.split(b"\n")[:-1], 1) if line.strip()]
 
 
-def verify(path: Path, seal: Seal) -> str:
-    """Check every complete line of ``path`` against ``seal``; return the last signature
-    (``""`` for no line).
+def verify(path: Path, seal: Seal, nonce: str = "") -> str:
+    """Check every complete line of ``path`` against ``seal`` (the chain starting at the
+    run's ``nonce``); return the last signature (``nonce`` for no line).
 
     Raises:
         EvalError: ``path:line: ...`` for the first line that is not signed, or whose
             signature is not the chained HMAC of its content (edited, moved, inserted,
-            or from another run or secret).
+            or from another run or secret), or a closing record of another run or that
+            does not close what it follows.
     """
-    previous = ""
-    for number, line in complete_lines(path):
+    return check_chain(path, seal, nonce).signature
+
+
+class Chain:
+    """What :func:`check_chain` found: the last ``signature``, the ``records`` (closing
+    records not counted), and whether the last line is a closing record (``closed``)."""
+
+    def __init__(self, signature: str, records: int, closed: bool) -> None:
+        self.signature, self.records, self.closed = signature, records, closed
+
+
+def check_chain(path: Path, seal: Seal, nonce: str = "", *, complete: bool = False) -> Chain:
+    """:func:`verify`, returning a :class:`Chain`; with ``complete``, also refuse a file
+    that does not end in a closing record (naming it incomplete, not invalid).
+
+    Raises:
+        EvalError: see :func:`verify`; for ``complete``: ``path: incomplete: ...``.
+    """
+    previous, records, closed = nonce, 0, False
+    lines = complete_lines(path)
+    rows: list[tuple[int, Any]] = []
+    for number, line in lines:
         try:
-            row: Any = json.loads(line)
+            rows.append((number, json.loads(line)))
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise EvalError(f"{path}:{number}: not a JSON record") from None
+    for number, row in rows:  # another run's file: said as such, before its first line fails
+        closing = row.get(CLOSING) if isinstance(row, dict) else None
+        theirs = closing.get("nonce") if isinstance(closing, dict) else None
+        if isinstance(theirs, str) and theirs != nonce:
+            raise EvalError(
+                f"{path}:{number}: the records of another run (its closing record names nonce "
+                f"{theirs[:12] or '(none)'}, this run folder's run.json {nonce[:12] or '(none)'}); "
+                "the run cannot be reported"
+            )
+    for number, row in rows:
         given = row.pop(SIGNATURE, None) if isinstance(row, dict) else None
         if not isinstance(given, str):
             raise EvalError(
@@ -151,14 +199,36 @@ def verify(path: Path, seal: Seal) -> str:
                 "moved or removed lines before it, or comes from another run or secret; "
                 "the run cannot be reported"
             )
+        closing = row.get(CLOSING)
+        if isinstance(closing, dict):
+            if closing.get("count") != records or closing.get("chain") != previous:
+                raise EvalError(
+                    f"{path}:{number}: the closing record says {closing.get('count')} records, "
+                    f"the file holds {records} before it; the run cannot be reported"
+                )
+            closed = True
+        else:
+            records += 1
+            closed = False
         previous = given
-    return previous
+    if complete and not closed:
+        raise EvalError(
+            f"{path}: incomplete: {records} signed records and no closing record after the "
+            "last: the run was interrupted (or the file cut after that record); run the same "
+            "rsb eval command again to finish it, then report it"
+        )
+    return Chain(previous, records, closed)
 
 
 __all__ = [
+    "CLOSING",
     "SIGNATURE",
+    "Chain",
     "Seal",
+    "check_chain",
+    "closing_line",
     "complete_lines",
+    "new_nonce",
     "read_seal",
     "sealed_order",
     "sign",

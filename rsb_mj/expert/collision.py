@@ -71,6 +71,10 @@ class CollisionChecker:
             if "finger" in model.body(int(model.geom_bodyid[g])).name
         ]
         self._clear: dict[int, float] = {}
+        #: Read a hazard distance that ``mj_geomDistance`` gives as 0.0 again under smaller
+        #: cutoffs (:meth:`distance`); the goal expert sets it, the question expert keeps
+        #: the single reading.
+        self.robust = False
         self._carried: tuple[int, int, np.ndarray, np.ndarray, set[int]] | None = None
         self._link = root
 
@@ -195,9 +199,61 @@ class CollisionChecker:
                 reach = m.geom_rbound[g] + m.geom_rbound[h] + clearance
                 if np.sum((d.geom_xpos[g] - d.geom_xpos[h]) ** 2) > reach * reach:
                     continue
-                if mujoco.mj_geomDistance(m, d, g, h, clearance, None) < clearance:
+                if self.robust:
+                    if self.distance(g, h, clearance) < clearance:
+                        return True
+                elif mujoco.mj_geomDistance(m, d, g, h, clearance, None) < clearance:
                     return True
         return False
+
+    def distance(self, g: int, h: int, cap: float) -> float:
+        """Distance [m] between geoms ``g`` and ``h`` at the configuration last set, read up
+        to ``cap``. MuJoCo's convex distance reads 0.0 for some mesh pairs that are well
+        apart when the cutoff is large (a finger 3-4 cm from a stove's box read 0.0 with
+        cutoffs of 4 cm and more, 3 cm with a 3 cm cutoff); a capped reading is right, so a
+        0.0 is read again under halved cutoffs: the result is then a lower bound within
+        ``cap`` / 64 of the true distance."""
+        m, d = self.model, self._data
+        r = float(mujoco.mj_geomDistance(m, d, g, h, cap, None))
+        if r > 1e-9:
+            return r
+        lo, hi = 0.0, cap
+        for _ in range(6):
+            mid = 0.5 * (lo + hi)
+            r = float(mujoco.mj_geomDistance(m, d, g, h, mid, None))
+            if r >= mid - 1e-9:
+                lo = mid
+            elif r > 1e-9:
+                return r
+            else:
+                hi = mid
+        return lo
+
+    def hazard_gaps(self, q: np.ndarray) -> dict[int, float]:
+        """Obstacle geom id -> the smallest distance [m] of a finger (or carried) geom to it
+        at ``q``, for every :meth:`keep_clear` obstacle, each read up to its clearance (a
+        farther one reads as its clearance)."""
+        m, d = self.model, self._data
+        self._contacts(np.asarray(q, float))  # sets the configuration (and the carried body)
+        near = list(self._fingers)
+        if self._carried is not None:
+            near += sorted(self._carried[4])
+        out = {}
+        for h, clearance in self._clear.items():
+            gap = clearance
+            for g in near:
+                reach = m.geom_rbound[g] + m.geom_rbound[h] + clearance
+                if np.sum((d.geom_xpos[g] - d.geom_xpos[h]) ** 2) > reach * reach:
+                    continue
+                gap = min(gap, self.distance(g, h, clearance))
+            out[h] = gap
+        return out
+
+    def shortfall(self, q: np.ndarray) -> float:
+        """How far [m] the finger (or carried) geoms at ``q`` come inside the clearance of the
+        nearest :meth:`keep_clear` obstacle (0 when every clearance is kept)."""
+        gaps = self.hazard_gaps(q)
+        return max([0.0, *(self._clear[h] - gap for h, gap in gaps.items())])
 
     def depth(self, q: np.ndarray) -> float:
         """Deepest penetration [m] of a counted contact at ``q`` (0 when collision-free)."""

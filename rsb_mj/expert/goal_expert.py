@@ -19,10 +19,17 @@ closing axes and tilts) and plans, for each goal relation in source order:
   free spot of the table in both arms' reach, lets go and goes home; the other arm takes it
   where the first one did and places it (:meth:`GoalExpert._relay`). Every placement that
   succeeds without one keeps its motions;
-* the **hazards**: the objects the task's ``:cost`` names keep their clearance
-  (:mod:`rsb_mj.expert.hazards`), the mover and its riders excepted: what stands on or in
-  the mover at ``:init`` (:func:`riders`, VLA-Arena's water balls in a mug) moves with it, so
-  the carry's collision check ignores it.
+* the **hazards**: the objects and fixtures the task's ``:cost`` names keep their clearance
+  (:mod:`rsb_mj.expert.hazards`: the cost's distance + 1.5 cm), the mover and its riders
+  excepted: what stands on or in the mover at ``:init`` (:func:`riders`, VLA-Arena's water
+  balls in a mug) moves with it, so the carry's collision check ignores it. Where a hazard is
+  named, the grasp is ranked by how far its descent comes inside a clearance
+  (:meth:`GoalExpert._hazard_cost`); a motion that starts or ends inside one keeps the
+  distance it has there instead of none (:meth:`GoalExpert._move_joint`); a mover grasped
+  inside one is lifted away from the hazard as it rises (:meth:`GoalExpert._away`); the
+  place's pose is one whose release, lowered, also keeps the clearances, at the region's
+  centre or another spot of the region (:meth:`GoalExpert._clear_spots`,
+  :meth:`GoalExpert._place_pose`). Files without a hazard keep every motion.
 
 Usage::
 
@@ -33,9 +40,8 @@ Usage::
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +58,7 @@ from rsb_mj.expert.grasp import (
     plan_top_down,
     top_down_rotation,
 )
-from rsb_mj.expert.hazards import hazard_clearances
+from rsb_mj.expert.hazards import HAZARD_MARGIN, hazard_clearances
 from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
     CARRY_CLEARANCE,
@@ -117,6 +123,19 @@ INSERT_DROPS = (0.015, 0.01, 0.005)
 #: cabinet, a book over the caddy's far compartment): by the arm holding the mover, else,
 #: after a handover (:meth:`GoalExpert._relay`), by the other one.
 LOW_CLEARANCES = (0.03, 0.02)
+#: Placing in a region near a hazard (:meth:`GoalExpert._clear_spots`): the most grid
+#: points tried besides its centre, the share of its half sizes searched, the grid step [m].
+SPOT_TRIES, SPOT_SHARE, SPOT_STEP = 8, 0.7, 0.01
+#: Grasp rank of a pose inside a hazard's cost distance and of one inside its clearance
+#: only, and the poses checked from the pre-grasp down to the grasp
+#: (:meth:`GoalExpert._hazard_cost`; at most 5 x 150, below a collision's 1000).
+HAZARD_RANK, HAZARD_NEAR_RANK, HAZARD_SAMPLES = 150.0, 20.0, 5
+#: Slack [m] under the distance to a hazard at a motion's end that the motion keeps
+#: (:meth:`GoalExpert._move_joint`).
+GAP_SLACK = 0.001
+#: How far [m] the lift moves the mover sideways, away from a hazard whose clearance it (or
+#: a finger) is inside when grasped (:meth:`GoalExpert._away`).
+ESCAPE = 0.05
 #: Where the handover spot may lie: each waist this far from it or farther, and this far
 #: or nearer [m] (inside both arms' reach annulus, with a margin).
 HANDOVER_NEAR, HANDOVER_FAR = 0.25, 0.50
@@ -258,6 +277,11 @@ class GoalExpert(PickPlaceExpert):
         self._grasp_local: np.ndarray | None = None
         #: Geom id -> clearance [m] of the hazards the current mover keeps clear of.
         self._hazards: dict[int, float] = {}
+        #: Where in its region the current mover may go (:meth:`_clear_spots`; [] : the
+        #: place's centre), and the TCP's world z [m] at its release while the pose above
+        #: the place is chosen near a hazard (None otherwise: :meth:`_place_pose`).
+        self._spots: list[np.ndarray] = []
+        self._lower_to: float | None = None
 
     def _start(self) -> None:
         u = self.env.unwrapped
@@ -274,6 +298,8 @@ class GoalExpert(PickPlaceExpert):
             problem=None,
         )
         self._arms = {s: Arm(u.model, s) for s in SIDES}
+        for a in self._arms.values():
+            a.checker.robust = True
         self._rest = np.zeros(14)
         for a in self._arms.values():
             self._rest[a.offset : a.offset + 6] = a.q(u.data)
@@ -427,6 +453,8 @@ class GoalExpert(PickPlaceExpert):
                     continue
                 depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
                 cost = rank + 100.0 * abs(tilt) + (0.0 if depth == 0 else 1e3 + 1e5 * depth)
+                if self._hazards:
+                    cost += self._hazard_cost(q_pre, q, depth)
                 if best is None or cost < best[0]:
                     best = (cost, p, rot, q_pre)
             if best is not None and best[0] < 1e3:
@@ -436,6 +464,169 @@ class GoalExpert(PickPlaceExpert):
         if best[0] >= 1e3:
             self.warnings.append(f"every {kind} grasp collides")
         return best[1], best[2], best[3]
+
+    def _clear_spots(
+        self, rel: Relation, xy: np.ndarray, hazards: dict[int, float]
+    ) -> list[np.ndarray]:
+        """Where in ``rel``'s region (world xy [m]; its centre ``xy``) the mover may go when a
+        ``:cost`` names a hazard (VLA-Arena's lemon "between the teapots"), in the order
+        tried (:meth:`_place_pose`): the centre, then up to :data:`SPOT_TRIES` points of a
+        grid over the inner :data:`SPOT_SHARE` of the region, those whose mover footprint
+        is farthest outside the hazards' clearances first (horizontal distances to each
+        hazard's box footprint; of two as far, the nearer the centre)."""
+        w = self.world
+        sid = w.model.site(rel.place).id
+        mat = w.data.site_xmat[sid].reshape(3, 3)
+        half = w.model.site_size[sid][:2] * SPOT_SHARE
+        mover = object_box(w.model, w.data, rel.mover)
+        radius = float(max(mover.half[0], mover.half[1]))
+        bodies: dict[int, float] = {}
+        for g, c in hazards.items():
+            b = int(w.model.geom_bodyid[g])
+            bodies[b] = max(bodies.get(b, 0.0), c)
+        boxes = [(object_box(w.model, w.data, w.model.body(b).name), c) for b, c in bodies.items()]
+
+        def room(p: np.ndarray) -> float:
+            out = np.inf
+            for box, c in boxes:
+                local = box.axes[:2, :2].T @ (p - box.center[:2])
+                nearest = np.clip(local, -box.half[:2], box.half[:2])
+                out = min(out, float(np.linalg.norm(local - nearest)) - radius - c)
+            return out
+
+        grid = []
+        for u in np.arange(-half[0], half[0] + 1e-9, SPOT_STEP):
+            for v in np.arange(-half[1], half[1] + 1e-9, SPOT_STEP):
+                p = xy + mat[:2, :2] @ np.array([u, v])
+                grid.append((-round(room(p), 4), float(np.hypot(u, v)), p))
+        grid.sort(key=lambda t: t[:2])
+        return [xy, *(p for *_, p in grid[:SPOT_TRIES])]
+
+    def _place_pose(
+        self,
+        offset: np.ndarray,
+        rot: np.ndarray,
+        height: float,
+        yaws: Sequence[float] = PLACE_YAWS,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`PickPlaceExpert._place_pose`; where a ``:cost`` names a hazard, the pose
+        also keeps the clearance when lowered to the release (``_lower_to``, the TCP's
+        world z [m]) and on the way down, at the first of the spots (:meth:`_clear_spots`)
+        and yaws that does, the world's ``zone_center`` moved there; where none does, the
+        first whose release comes least deep into a collision, then least near touching a
+        hazard (within :data:`~rsb_mj.expert.hazards.HAZARD_MARGIN`), to the mm (with a
+        warning: how deep inside a larger distance it is does not change what it costs)."""
+        if self._lower_to is None:
+            return super()._place_pose(offset, rot, height, yaws)
+        w, arm = self.world, self.arm
+        zone = w.zone_center.copy()
+        least = None  # (penetration, nearness) [m] at the release, and the pose
+        for spot in self._spots or [zone[:2]]:
+            w.zone_center = np.array([spot[0], spot[1], zone[2]])
+            for yaw in yaws:
+                try:
+                    p, r, q = super()._place_pose(offset, rot, height, (yaw,))
+                except ExpertError:
+                    continue
+                low = np.array([p[0], p[1], self._lower_to])
+                try:
+                    q_low = arm.ik.solve(low, r, q0=q, rng=self._rng).q
+                except ExpertError:
+                    continue
+                if not arm.checker.in_collision(q_low) and arm.checker.segment_free(q, q_low):
+                    return p, r, q
+                gaps = arm.checker.hazard_gaps(q_low)
+                worse = (
+                    round(arm.checker.depth(q_low), 3),
+                    round(max(0.0, *(HAZARD_MARGIN - g for g in gaps.values())), 3),
+                )
+                if least is None or worse < least[0]:
+                    least = (worse, w.zone_center.copy(), p, r, q)
+        w.zone_center = zone
+        if least is None:
+            return super()._place_pose(offset, rot, height, yaws)  # raises, saying why
+        self.warnings.append("no release keeps the hazards' clearance: the least close one")
+        w.zone_center = least[1]
+        return least[2], least[3], least[4]
+
+    def _hazard_cost(self, q_pre: np.ndarray, q: np.ndarray, depth: float) -> float:
+        """A grasp's rank for the hazards (:meth:`PickPlaceExpert._hazard_cost`): where a
+        ``:cost`` names one, of :data:`HAZARD_SAMPLES` poses from the pre-grasp ``q_pre``
+        down to the grasp ``q``, :data:`HAZARD_RANK` for each whose fingers are inside a
+        hazard's cost distance (its clearance less :data:`HAZARD_MARGIN`: those steps cost)
+        and :data:`HAZARD_NEAR_RANK` for each inside the clearance only (a grasp across a
+        tomato beside the stove, not towards it); grasps as costly keep their order."""
+        checker = self.arm.checker
+        if not (self._hazards and checker.clearances):
+            return super()._hazard_cost(q_pre, q, depth)
+        rank = 0.0
+        for t in np.linspace(0.0, 1.0, HAZARD_SAMPLES):
+            short = checker.shortfall(q_pre + (q - q_pre) * t)
+            if short > HAZARD_MARGIN:
+                rank += HAZARD_RANK
+            elif short > 0:
+                rank += HAZARD_NEAR_RANK
+        return rank
+
+    def _move_joint(self, q_goal: np.ndarray, gripper: float, allowed: tuple[int, ...] = ()):
+        """:meth:`PickPlaceExpert._move_joint`, where a ``:cost`` names a hazard and the start
+        or the goal is inside its clearance (the pre-grasp over a lemon beside the candle):
+        that hazard's clearance is left out (the cost counts steps inside its distance, not
+        how deep: the quickest path is the cheapest there), every other hazard's is kept,
+        where the clearances used to be dropped altogether when the path failed."""
+        w, arm = self.world, self.arm
+        clear = arm.checker.clearances
+        if not (self._hazards and clear):
+            return super()._move_joint(q_goal, gripper, allowed)
+        arm.checker.allowed = set(allowed) | self._ignored
+        arm.checker.set_scene(w.data, q_start=self._target_q)
+        ends = (arm.checker.hazard_gaps(self._target_q), arm.checker.hazard_gaps(q_goal))
+        kept = {h: c for h, c in clear.items() if ends[0][h] >= c and ends[1][h] >= c}
+        if len(kept) == len(clear):
+            return super()._move_joint(q_goal, gripper, allowed)
+        arm.checker.keep_clear(kept)
+        try:
+            return super()._move_joint(q_goal, gripper, allowed)
+        finally:
+            arm.checker.keep_clear(clear)
+
+    def _away(self, p: np.ndarray) -> np.ndarray:
+        """Where the lift from grasp point ``p`` (world, m) ends in xy when the mover or the
+        fingers are inside a hazard's clearance there, by no more than :data:`ESCAPE` (a
+        longer lift that cannot leave the clearance only stays longer inside the cost's
+        distance): :data:`ESCAPE` [m] away, horizontally,
+        from the nearest point of the nearest such hazard's box footprint (from its centre
+        when the mover is over it), so that the lift rises and leaves at once; ``p``'s own
+        xy otherwise."""
+        w, arm = self.world, self.arm
+        if not (self._hazards and arm.checker.clearances):
+            return p[:2].copy()
+        arm.checker.set_scene(w.data, q_start=self._target_q)
+        gaps = arm.checker.hazard_gaps(self._target_q)
+        arm.checker.carry(w.model.body(self.mover).id, w.data)
+        try:  # the mover too, as held
+            held = arm.checker.hazard_gaps(self._target_q)
+        finally:
+            arm.checker.carry(None)
+        inside = [
+            (min(gaps[h], held[h]), h)
+            for h, c in self._hazards.items()
+            if c - ESCAPE <= min(gaps[h], held[h]) < c
+        ]
+        if not inside:
+            return p[:2].copy()
+        hazard = w.model.body(int(w.model.geom_bodyid[min(inside)[1]])).name
+        box = object_box(w.model, w.data, hazard)
+        mover = w.data.xpos[w.model.body(self.mover).id][:2]
+        local = box.axes[:2, :2].T @ (mover - box.center[:2])
+        nearest = box.center[:2] + box.axes[:2, :2] @ np.clip(local, -box.half[:2], box.half[:2])
+        out = mover - nearest
+        if np.linalg.norm(out) < 1e-3:  # over the hazard: away from its centre
+            out = mover - box.center[:2]
+        norm = float(np.linalg.norm(out))
+        if norm < 1e-6:
+            return p[:2].copy()
+        return p[:2] + ESCAPE * out / norm
 
     def _support_top(self, place: str, xy: np.ndarray, reach: float, top: float) -> float:
         """Where the mover comes to rest on object ``place`` near world ``xy``: the highest
@@ -605,6 +796,9 @@ class GoalExpert(PickPlaceExpert):
             self._rider_geoms = {g for b in sorted(on_it) for g in w.body_geoms(b)}
             mover_geoms = set(w.body_geoms(rel.mover)) | self._rider_geoms
             hazards = {g: c for g, c in w.hazards.items() if g not in mover_geoms}
+            self._spots = []
+            if self.safe and hazards and rel.kind != "object" and slot is None:
+                self._spots = self._clear_spots(rel, xy, hazards)
             self._hazards = hazards
             self._handed = False
             if self.safe:
@@ -634,17 +828,28 @@ class GoalExpert(PickPlaceExpert):
         if rel.predicate == "In" and rel.kind != "object":  # lowered into a container
             clearance = IN_CLEARANCE
         above = support_top + clearance + held
-        p_lift = np.array([p_grasp[0], p_grasp[1], lift])
-        try:
-            up = self._line(p_grasp, p_lift, rot, 0.0)
-        except ExpertError:  # at the edge of reach: a lower lift, down to LIFT_RISE
-            up = None
-            for z in np.linspace(lift, float(p_grasp[2]) + LIFT_RISE, LOW_LIFTS + 1)[1:]:
-                with contextlib.suppress(ExpertError):
-                    up = self._line(p_grasp, np.array([p_grasp[0], p_grasp[1], z]), rot, 0.0)
+        # straight up to the lift height, else lower (at the edge of reach), down to
+        # LIFT_RISE; beside a hazard, each of those moving away from it first
+        heights = [lift, *np.linspace(lift, float(p_grasp[2]) + LIFT_RISE, LOW_LIFTS + 1)[1:]]
+        ends = [p_grasp[:2]]
+        away = self._away(p_grasp)
+        if np.linalg.norm(away - p_grasp[:2]) > 1e-9:
+            ends.insert(0, away)
+        up = None
+        straight: ExpertError | None = None  # the straight lift's, as the failure
+        for end in ends:
+            for z in heights:
+                try:
+                    up = self._line(p_grasp, np.array([end[0], end[1], z]), rot, 0.0)
                     break
-            if up is None:
-                raise
+                except ExpertError as exc:
+                    if straight is None and end is ends[-1]:
+                        straight = exc
+            if up is not None:
+                break
+        if up is None:
+            assert straight is not None
+            raise straight
         yield up
         yield from self._settle()
         risen = object_box(w.model, w.data, body).bottom - box.bottom
@@ -662,6 +867,8 @@ class GoalExpert(PickPlaceExpert):
         # the carried object keeps clear of the fixtures, the support and the hazards
         arm.checker.carry(w.model.body(body).id, w.data)
         handover = None
+        if self._hazards and arm.checker.clearances:
+            self._lower_to = rest + RELEASE_HEIGHT + (tcp[2] - box.bottom)
         try:
             heights = [above + extra for extra in PLACE_RAISE]
             # then lower over the support, as far as the arm reaches
@@ -684,6 +891,7 @@ class GoalExpert(PickPlaceExpert):
                 carry = self._move_joint(q_above, 0.0, allowed=riding)
         finally:
             arm.checker.carry(None)
+            self._lower_to = None
         if handover is not None:  # the other arm places it: hand it over on the table
             yield from self._relay(rel, handover, box, tcp, rot, held, support_top, rest)
             return

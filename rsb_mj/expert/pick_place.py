@@ -338,8 +338,7 @@ class PickPlaceExpert:
                 # closest to the current joints.
                 cost = float(np.abs(q_pre - self._target_q).sum()) + 100.0 * abs(tilt)
                 cost += 0.0 if depth == 0 else 1e3 + 1e5 * depth
-                if depth == 0 and arm.checker.clearances and arm.checker.in_collision(q_pre):
-                    cost += 500.0  # too close to a hazard: after every clear grasp
+                cost += self._hazard_cost(q_pre, q, depth)
                 if best is None or cost < best[0]:
                     best = (cost, rot, q_pre)
         if best is None:
@@ -347,6 +346,15 @@ class PickPlaceExpert:
         if best[0] >= 1e3:
             self.warnings.append("every grasp collides: " + "; ".join(errors))
         return grasp.position, best[1], best[2]
+
+    def _hazard_cost(self, q_pre: np.ndarray, q: np.ndarray, depth: float) -> float:
+        """What a grasp from pre-grasp joints ``q_pre`` down to ``q`` adds to its rank for the
+        hazards' clearance (``depth``: its deepest collision [m]): 500 when it touches
+        nothing but its pre-grasp pose is too close to a hazard (after every clear grasp)."""
+        checker = self.arm.checker
+        if depth == 0 and checker.clearances and checker.in_collision(q_pre):
+            return 500.0
+        return 0.0
 
     def _place_pose(
         self,

@@ -28,7 +28,7 @@ Every line is verified first (:func:`rsb_mj.evaluation.sealed.verify`, the HMAC 
 line is refused with ``file:line``. An episode the server itself failed (an action that is
 not one) is in the outcomes as a failure (``policy_fault``, counted in the rates and in its
 own column); an episode vla-eval aborted (no answer from the server) has no outcome. A goal
-benchmark's outcomes (:mod:`rsb_mj.integrations.vla_eval_goal`: ``task``, ``success``,
+benchmark's outcomes (:mod:`rsb_mj.integrations.vla_eval` on goal tasks: ``task``, ``success``,
 ``cost``) are reported per task: success with its interval, mean cost, policy faults.
 """
 
@@ -127,7 +127,7 @@ OUTCOME_KEYS = frozenset(
 )
 
 
-#: Keys of one sealed goal outcome line (:mod:`rsb_mj.integrations.vla_eval_goal`).
+#: Keys of one sealed goal outcome line (:mod:`rsb_mj.integrations.vla_eval`).
 GOAL_OUTCOME_KEYS = frozenset({"task", "suite", "row", "success", "cost", "policy_fault"})
 
 

@@ -20,11 +20,11 @@ import argparse
 import contextlib
 import errno
 import os
-import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from rsb_mj.errors import TaskError
+from rsb_mj.file_kind import file_kind
 
 #: File suffixes ``rsb lint`` treats as task files.
 TASK_SUFFIXES = (".bddl",)
@@ -121,23 +121,8 @@ def task_folder(task_path: str) -> Path:
     return Path(task_path).parent if not task_path.startswith("<") else Path.cwd()
 
 
-def _kind_of(mode: int) -> str | None:
-    """What a non-regular file is, in words (None for a regular file)."""
-    for test, name in (
-        (stat.S_ISREG, None),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return name
-    return "not a plain file"
-
-
 def _check_stat(st: os.stat_result, shown: str, what: str) -> None:
-    kind = _kind_of(st.st_mode)
+    kind = file_kind(st.st_mode)
     if kind is not None:
         raise ReferencedFileError("not-regular", f"{what} {shown} is not a regular file ({kind})")
     if st.st_size > MAX_REFERENCED_BYTES:

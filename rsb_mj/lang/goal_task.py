@@ -79,6 +79,37 @@ class Relation:
     kind: str
     span: Span
 
+    @property
+    def text(self) -> str:
+        """``On apple_1 plate_1``."""
+        return f"{self.predicate} {self.mover} {self.place}"
+
+
+@dataclass(frozen=True)
+class StateAtom:
+    """One fixture-state atom: ``(Open X)``, ``(Close X)``, ``(TurnOn X)``, ``(TurnOff X)``.
+
+    Attributes:
+        predicate: ``"Open"``, ``"Close"``, ``"TurnOn"`` or ``"TurnOff"`` (LIBERO lowercases
+            predicate names, so ``Turnon`` is ``TurnOn``).
+        target: a whole fixture (``microwave_1``) or a region on one
+            (``wooden_cabinet_1_top_region``: that drawer's joint alone).
+        span: position of the atom in the task file.
+    """
+
+    predicate: str
+    target: str
+    span: Span
+
+    @property
+    def text(self) -> str:
+        """``Open wooden_cabinet_1_top_region``."""
+        return f"{self.predicate} {self.target}"
+
+
+#: Canonical spelling of each fixture-state predicate, by its lowercased name.
+STATE_PREDICATES = {"open": "Open", "close": "Close", "turnon": "TurnOn", "turnoff": "TurnOff"}
+
 
 @dataclass(frozen=True)
 class Issue:
@@ -107,6 +138,9 @@ class GoalTask:
         init: the ``:init`` placements, source order.
         tier: ``"A0"``, ``"A1"``, ``"B1"``, ``"B2"`` or ``"C"``.
         on_xy: the ``On(a, b)`` xy threshold of the source [m].
+        goal_states: the goal's fixture-state atoms (``Open``/``Close``/``TurnOn``/
+            ``TurnOff``), source order.
+        init_states: the ``:init`` fixture-state atoms, source order.
     """
 
     problem: Problem
@@ -118,6 +152,8 @@ class GoalTask:
     goal: tuple[Relation, ...]
     init: tuple[Relation, ...]
     tier: str
+    goal_states: tuple[StateAtom, ...] = ()
+    init_states: tuple[StateAtom, ...] = ()
 
     @property
     def on_xy(self) -> float:
@@ -168,6 +204,13 @@ def _relation(problem: Problem, atom: Atom, regions: set[str]) -> Relation | Non
     else:
         kind = "site"  # a site the fixture's model defines (e.g. white_cabinet_1_top_region)
     return Relation("On" if pred == "on" else "In", a.value, b.value, kind, atom.span)
+
+
+def _state(atom: Atom) -> StateAtom | None:
+    pred = STATE_PREDICATES.get(atom.predicate.lower())
+    if pred is None or len(atom.args) != 1 or not isinstance(atom.args[0], Name):
+        return None
+    return StateAtom(pred, atom.args[0].value, atom.span)
 
 
 def _tables(problem: Problem) -> set[str]:
@@ -235,6 +278,12 @@ def goal_task_of(problem: Problem) -> GoalTask:
         goal=goal,
         init=init,
         tier=tier_of(problem),
+        goal_states=tuple(
+            s for t in problem.goal_terms for a in walk_atoms(t) if (s := _state(a)) is not None
+        ),
+        init_states=tuple(
+            s for t in problem.init for a in walk_atoms(t) if (s := _state(a)) is not None
+        ),
     )
 
 
@@ -271,8 +320,9 @@ def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
 def warnings_of(task: GoalTask) -> list[Issue]:
     """What the scene builds differently from the file, with positions (LIBERO / VLA-Arena
     accept these files too): an object without ``On``/``In`` in ``:init`` (placed at a
-    free spot of the table), ``:init`` atoms rsb_mj does not apply (``Open``, ``TurnOn``:
-    fixtures are static props)."""
+    free spot of the table), and in a tier A file ``:init`` atoms rsb_mj does not apply
+    (``Open``, ``TurnOn``: fixtures are static props there; a tier B file's are
+    articulated and take them)."""
     out: list[Issue] = []
     placed = {r.mover for r in task.init}
     for decl in task.problem.objects:
@@ -280,6 +330,8 @@ def warnings_of(task: GoalTask) -> list[Issue]:
             out.append(
                 Issue(decl.span, f"object {decl.name!r} has no On/In in :init; placed on the table")
             )
+    if task.tier not in BUILDABLE_TIERS:
+        return out  # tier B builds its articulated fixtures and applies these; C is refused
     articulated = {n for n, c in task.fixtures.items() if c in ARTICULATED}
     for rel in task.init:
         owner = next((f for f in articulated if rel.place.startswith(f + "_")), None)

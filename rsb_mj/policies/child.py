@@ -24,6 +24,11 @@ alone, which then stops the policy), ends with rsb's process (``PR_SET_DEATHSIG`
 watchdog, as pool workers do: :mod:`rsb_mj.procs`), and ``close`` kills its whole process
 group.
 
+Output: the process's stdout and stderr are one pipe that rsb reads (a thread per policy
+process, :func:`relay_output`) and copies to its own stderr, each line prefixed ``[policy
+SPEC] ``, never rsb's own descriptors: a policy that reopens ``/proc/self/fd/2`` reaches
+that pipe, not rsb's log, and cannot truncate it (issue 45).
+
 Protocol
 --------
 Transport: one end of a Unix stream socket pair each; every message is one frame of
@@ -122,9 +127,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import weakref
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -147,13 +153,19 @@ CLOSE_TIMEOUT_S = 5.0
 SOCKET_BUFFER_BYTES = 4 << 20
 #: Longest error text kept from a policy process [chars].
 MAX_ERROR_CHARS = 2000
+#: Most bytes of a policy process's output (stdout and stderr) rsb relays to its stderr; the
+#: rest is read and dropped, so a policy that prints without end neither blocks nor floods.
+MAX_OUTPUT_BYTES = 1 << 20
+#: Longest line of a policy process's output relayed [chars] (longer lines are cut).
+MAX_OUTPUT_LINE_CHARS = 1000
 #: ``PR_SET_DUMPABLE`` from ``<linux/prctl.h>``.
 _PR_SET_DUMPABLE = 4
 
 _BOOT = (
     "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
     "from rsb_mj.policies.child_server import main; "
-    "main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), json.loads(sys.argv[5]))"
+    "main(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), json.loads(sys.argv[5]), "
+    "json.loads(sys.argv[6]))"
 )
 
 
@@ -264,19 +276,35 @@ class ChildPolicy(Policy):
         # (pid 1); when that one dies, the kernel ends every process of the namespace.
         parent = 1 if self.sandboxed else os.getpid()
         limits = json.dumps(settings.limits() if self.sandboxed else {})
-        argv += [str(theirs.fileno()), str(escape_w), str(parent), limits]
+        user = json.dumps(sandbox.NOBODY if self.sandboxed and settings.as_nobody else None)
+        argv += [str(theirs.fileno()), str(escape_w), str(parent), limits, user]
+        env, pass_fds = None, [theirs.fileno(), escape_w]
         if self.sandboxed:
-            argv = sandbox.command(settings, argv, reads=[*path, *_spec_folder(spec)])
+            launch = sandbox.launch(settings, argv, reads=spec_code(spec), path=path)
+            argv, env = launch.argv, launch.env
+            pass_fds.append(launch.args_fd)
         try:
+            # stdout and stderr: a pipe of rsb's, never rsb's own descriptors (a policy that
+            # reopened /proc/self/fd/2 would read rsb's log, or truncate it)
             self._proc = subprocess.Popen(
                 argv,
-                pass_fds=(theirs.fileno(), escape_w),
+                pass_fds=tuple(pass_fds),
                 stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
+                env=env,
             )  # fmt: skip
         finally:
             theirs.close()
             os.close(escape_w)
+            if self.sandboxed:
+                launch.close()
+        assert self._proc.stdout is not None
+        threading.Thread(
+            target=relay_output, args=(self._proc.stdout, spec, sys.stderr), daemon=True,
+            name=f"rsb policy output {self._proc.pid}",
+        ).start()  # fmt: skip
         self._sock, self._escape = ours, escape_r
         self._finalizer = weakref.finalize(self, _release, self._proc, ours, escape_r)
         try:
@@ -520,16 +548,47 @@ class ChildPolicy(Policy):
         self._finalizer()
 
 
-def _spec_folder(spec: str) -> list[str]:
-    """The folder of a file policy's file or a ``lerobot:`` checkpoint (bound into its
-    sandbox), ``[]`` for a module."""
+def _printable(text: str) -> str:
+    """``text`` with control characters (terminal escapes, carriage returns) as ``?``."""
+    return "".join(c if c.isprintable() or c == "\t" else "?" for c in text)
+
+
+def relay_output(pipe: IO[bytes], spec: str, stream: IO[str]) -> None:
+    """Copy a policy process's output from ``pipe`` to ``stream`` until the pipe ends, each
+    line prefixed ``[policy SPEC] `` (so it can never pass for rsb's own lines), control
+    characters replaced, lines split every :data:`MAX_OUTPUT_LINE_CHARS` bytes and the whole at
+    :data:`MAX_OUTPUT_BYTES` (the rest is read and dropped: the policy never blocks on it)."""
+    relayed = 0
+    prefix = f"[policy {_printable(spec)}] "
+    with contextlib.suppress(OSError, ValueError):
+        for raw in iter(lambda: pipe.readline(MAX_OUTPUT_LINE_CHARS), b""):
+            if relayed >= MAX_OUTPUT_BYTES:
+                continue
+            relayed += len(raw)
+            line = _printable(raw.decode(errors="replace").rstrip("\n"))
+            if relayed >= MAX_OUTPUT_BYTES:
+                line += f" [output capped at {MAX_OUTPUT_BYTES} bytes; the rest is dropped]"
+            with contextlib.suppress(OSError, ValueError):
+                stream.write(prefix + line + "\n")
+                stream.flush()
+    with contextlib.suppress(OSError):
+        pipe.close()
+
+
+def spec_code(spec: str) -> list[str]:
+    """The policy's own code, bound into its sandbox: the folder of a policy file or of a
+    ``lerobot:`` checkpoint, a module's top-level package folder (or module file); ``[]``
+    for a module that is not found (its import then fails in the policy process)."""
 
     if spec.startswith("lerobot:"):
         return [os.path.abspath(parse_spec(spec).path)]
     parts = split_spec(spec)
-    if parts is None or not is_file_form(parts[0]):
+    if parts is None:
         return []
-    return [os.path.dirname(os.path.abspath(parts[0]))]
+    if is_file_form(parts[0]):
+        return [os.path.dirname(os.path.abspath(parts[0]))]
+    found = sandbox.module_folder(parts[0])
+    return [found] if found else []
 
 
 def _wait_unreaped(pid: int, timeout_s: float) -> None:

@@ -336,14 +336,42 @@ def set_limits(limits: dict[str, int]) -> None:
         resource.setrlimit(getattr(resource, name), (int(value), int(value)))
 
 
-def main(
-    sock_fd: int, escape_fd: int, parent_pid: int, limits: dict[str, int] | None = None
-) -> None:
-    """Entry point of a policy process: give up ``ptrace``, take the sandbox's limits,
-    end with rsb's process (or the sandbox's first process), serve until closed."""
+def become(uid: int) -> None:
+    """Turn this root process into user and group ``uid`` (no supplementary group) for
+    good: every user and group id changes, which clears its capabilities.
 
+    Raises:
+        OSError: when the switch is refused (no ``CAP_SETUID``/``CAP_SETGID``).
+    """
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise OSError(f"still user {os.geteuid()} after switching to {uid}")
+
+
+def enter_sandbox(limits: dict[str, int] | None = None, user: int | None = None) -> None:
+    """What a policy process does before any policy code: give up ``ptrace``, take the
+    sandbox's limits, and (a sealed run as root, :mod:`rsb_mj.policies.sandbox`) become
+    user ``user``."""
     drop_ptrace()
     set_limits(limits or {})
+    if user is not None:
+        become(user)
+
+
+def main(
+    sock_fd: int,
+    escape_fd: int,
+    parent_pid: int,
+    limits: dict[str, int] | None = None,
+    user: int | None = None,
+) -> None:
+    """Entry point of a policy process: :func:`enter_sandbox`, end with rsb's process (or
+    the sandbox's first process; after the switch of user, which would clear that
+    signal), serve until closed."""
+
+    enter_sandbox(limits, user)
     worker_init(parent_pid)
     sock = socket.socket(fileno=sock_fd)
     try:

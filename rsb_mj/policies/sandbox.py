@@ -1,29 +1,51 @@
 """The sandbox a policy process runs in: bubblewrap (``bwrap``) with Linux namespaces.
 
-A file or module policy (:mod:`rsb_mj.policies.child`) runs as ``bwrap ... python -c ...``:
+A file or module policy (:mod:`rsb_mj.policies.child`) runs as ``bwrap --args FD -- python
+...`` (bwrap's options read from a memory file, so ``/proc/1/cmdline`` inside names no bound
+or hidden path), with:
 
 * **file system**: a fresh root holding, read-only, the system's ``/usr`` and ``/etc`` (and
   the ``/bin``, ``/lib*``, ``/sbin`` links or folders), the Python installation
-  (``sys.prefix``, ``sys.base_prefix``), every folder of rsb's ``sys.path``, the current
-  folder, the policy file's folder and the folders of :attr:`Sandbox.binds` (``rsb eval
-  --sandbox-bind DIR``: a checkpoint elsewhere); a private, empty ``/tmp`` (``HOME`` points
-  there); a minimal ``/dev``; a ``/proc`` of the sandbox's own processes. Paths of
+  (``sys.prefix``, ``sys.base_prefix``), the ``rsb_mj`` package folder alone (in a source
+  checkout with its public ``grammar``, ``tasks`` and ``assets`` folders), the policy's own
+  code (a policy file's folder, a module's top-level package folder or file, a ``lerobot:``
+  checkpoint), the folders of :attr:`Sandbox.binds` (``rsb eval --sandbox-bind DIR``) and
+  the folders of rsb's ``sys.path`` (:func:`code_folders`). In a **sealed** run, not the
+  working folder, nor a ``sys.path`` entry that is the working folder, holds it, or holds a
+  checkout of ``rsb_mj``: other run folders and tables there are out of sight (the working
+  folder exists, empty but for the bound code under it; a module policy's neighbours outside
+  its package need ``--sandbox-bind``). An ordinary run also binds the working folder and
+  every ``sys.path`` entry. A private ``/tmp`` (mode 1777; ``HOME`` is ``/tmp/home``); a
+  minimal ``/dev``; a ``/proc`` of the sandbox's own processes. Paths of
   :attr:`Sandbox.hide` that lie inside a bound folder (the private tables, the run folder,
-  the secret) are covered by an empty folder or ``/dev/null``: the policy cannot read them,
-  even as root, and never sees rsb's other files (home folder, other runs);
-* **processes**: new PID, IPC, UTS, cgroup and user namespaces (``--unshare-all``): the
-  policy sees no process of rsb's (``/proc/<rsb pid>/cmdline``, ``/proc/<pid>/mem``), and
-  ``--die-with-parent`` plus the PID namespace end *every* process it started when the
-  sandbox ends (a ``setsid`` double fork included: when the namespace's first process dies,
-  the kernel kills the rest); ``--new-session`` (no terminal injection);
-* **privileges**: ``--cap-drop ALL`` (no ``CAP_DAC_OVERRIDE``, no ``CAP_SYS_PTRACE``, also
-  when rsb runs as root), no new privileges;
-* **network**: none by default (``--unshare-net``: only a loopback of its own);
-  :attr:`Sandbox.network` shares the host's (``rsb eval --sandbox-network``);
+  the secret) are covered by an empty folder or ``/dev/null``;
+* **user**: ``nobody`` (uid and gid 65534). When rsb runs as an ordinary user, inside a user
+  namespace (the kernel still counts it as that user on the host); when rsb runs as root
+  and the run is sealed, for real: no user namespace, and the policy process switches to uid
+  and gid 65534 with no supplementary group before any policy code runs (so root's files,
+  ``/etc/shadow`` included, are not its; its code and ``--sandbox-bind`` folders must be
+  readable by others, which :func:`probe` checks). An ordinary run as root keeps the user
+  namespace (uid 65534 inside, root's files on the host, without any capability);
+* **environment** (sealed runs): only :data:`BASE_ENV`, the GPU variables of
+  :data:`GPU_ENV` with :attr:`Sandbox.gpu`, and the names of :attr:`Sandbox.env`
+  (``--sandbox-env NAME``); bwrap itself starts with that environment, so
+  ``/proc/1/environ`` shows no more. An ordinary run passes rsb's environment (but
+  :data:`ENV_VAR`; ``HOME`` the private one);
+* **processes**: new PID, IPC, UTS, cgroup and mount namespaces: the policy sees no process
+  of rsb's (``/proc/<rsb pid>/cmdline``, ``/proc/<pid>/mem``), and ``--die-with-parent``
+  plus the PID namespace end *every* process it started when the sandbox ends (a ``setsid``
+  double fork included); ``--new-session`` (no terminal injection);
+* **privileges**: no capability (``--cap-drop ALL``; when it turns into nobody, only the
+  ``CAP_SETUID``/``CAP_SETGID`` that switch is made with, lost with it), no new privileges;
+* **network**: none by default (only a loopback of its own); :attr:`Sandbox.network` shares
+  the host's (``rsb eval --sandbox-network``);
 * **limits** (``setrlimit`` in the policy process before any policy code runs, so the code
-  cannot raise them again): address space :attr:`Sandbox.memory_bytes`, file size
-  :attr:`Sandbox.file_bytes`, processes :attr:`Sandbox.processes` (counted per user id by
-  the kernel; not applied when rsb runs as root, whose count is the whole machine's);
+  cannot raise them again): address space :attr:`Sandbox.memory_bytes` (default
+  :func:`default_memory_bytes`: 3/4 of the machine's memory, at most 32 GiB; ``rsb eval
+  --sandbox-memory GIB``), file size :attr:`Sandbox.file_bytes`, processes
+  :attr:`Sandbox.processes` (default :func:`default_processes`; ``--sandbox-processes N``;
+  counted per real user id by the kernel, so not applied when the policy is root on the
+  host: an ordinary run as root);
 * **GPU**: not by default. :attr:`Sandbox.gpu` (``rsb eval --sandbox-gpu``) binds the
   ``/dev/nvidia*`` and ``/dev/dri`` devices and ``/sys`` read-only, and lifts the address
   space limit (CUDA reserves far more address space than it uses). The GPU is then shared
@@ -31,36 +53,87 @@ A file or module policy (:mod:`rsb_mj.policies.child`) runs as ``bwrap ... pytho
   (the driver isolates contexts), but it can slow rsb down; a leaderboard that cares runs
   models behind a policy server instead.
 
+The policy process's stdout and stderr are a pipe rsb reads, never rsb's own descriptors
+(:func:`rsb_mj.policies.child.relay_output`).
+
 Where ``bwrap`` is missing or user namespaces are refused, :func:`available` says why; an
 ordinary run then warns once and runs the policy process unsandboxed, a sealed run refuses
-file and module policies and names the alternative (a policy server, ``openpi:``).
+file and module policies and names the alternative (a policy server, ``openpi:``), and
+checks before its first episode that the sandbox starts with its real settings
+(:func:`probe`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib.util
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rsb_mj.errors import PolicyError
 
 #: Environment variable through which the evaluator hands its sandbox settings to its
 #: workers (JSON of :class:`Sandbox`); never passed into the sandbox.
 ENV_VAR = "RSB_SANDBOX"
-#: Default address-space limit of a policy process [bytes].
-DEFAULT_MEMORY_BYTES = 32 << 30
+#: Largest default address-space limit of a policy process [bytes].
+MAX_DEFAULT_MEMORY_BYTES = 32 << 30
 #: Default largest file a policy process may write [bytes] (its ``/tmp`` is memory).
 DEFAULT_FILE_BYTES = 1 << 30
-#: Default process limit of a policy process's user (non-root runs only).
-DEFAULT_PROCESSES = 4096
+#: Largest default process limit of a policy process's user.
+MAX_DEFAULT_PROCESSES = 4096
+#: The user and group a sandboxed policy runs as (``nobody``).
+NOBODY = 65534
+#: The whole environment of a sandboxed policy process (with :data:`GPU_ENV` and the names
+#: of :attr:`Sandbox.env` from rsb's environment, when set there).
+BASE_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/tmp/home",
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+#: Variables passed from rsb's environment with :attr:`Sandbox.gpu` (when set there).
+GPU_ENV = ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+           "LD_LIBRARY_PATH")  # fmt: skip
 #: Seconds the check that bwrap works may take.
-_PROBE_TIMEOUT_S = 10.0
+_PROBE_TIMEOUT_S = 30.0
+
+
+def default_memory_bytes() -> int:
+    """The default address-space limit [bytes]: 3/4 of this machine's memory, at most
+    :data:`MAX_DEFAULT_MEMORY_BYTES`, in whole MiB."""
+    try:
+        machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return MAX_DEFAULT_MEMORY_BYTES
+    return min(MAX_DEFAULT_MEMORY_BYTES, (machine * 3 // 4) >> 20 << 20)
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        return int(Path(path).read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None  # absent, or "max"
+
+
+def default_processes() -> int:
+    """The default process limit: :data:`MAX_DEFAULT_PROCESSES`, at most 1/8 of the
+    kernel's ``threads-max`` and half of this cgroup's ``pids.max`` (threads count)."""
+    out = MAX_DEFAULT_PROCESSES
+    for path, share in (("/proc/sys/kernel/threads-max", 8), ("/sys/fs/cgroup/pids.max", 2)):
+        value = _read_int(path)
+        if value:
+            out = min(out, max(64, value // share))
+    return out
 
 
 @dataclass(frozen=True)
@@ -69,14 +142,17 @@ class Sandbox:
 
     Attributes:
         enabled: run policy processes in ``bwrap`` (False: unsandboxed, ``--no-sandbox``).
-        sealed: a sealed run: refuse to run a policy process without the sandbox.
+        sealed: a sealed run: refuse to run a policy process without the sandbox; as root,
+            the policy process is user nobody on the host.
         hide: absolute paths the policy must not read (tables, run folder, secret).
         binds: extra folders the policy may read (``--sandbox-bind``).
         network: share the host's network (default: none).
         gpu: bind the GPU devices (see the module docstring).
         memory_bytes: address-space limit [bytes] (0: none; none with ``gpu``).
         file_bytes: largest file the policy may write [bytes] (0: none).
-        processes: process limit of the policy's user, non-root runs only (0: none).
+        processes: process limit of the policy's user (0: none; not applied when the policy
+            is root on the host).
+        env: names of rsb's environment variables passed to the policy (``--sandbox-env``).
     """
 
     enabled: bool = True
@@ -85,9 +161,10 @@ class Sandbox:
     binds: tuple[str, ...] = ()
     network: bool = False
     gpu: bool = False
-    memory_bytes: int = DEFAULT_MEMORY_BYTES
+    memory_bytes: int = field(default_factory=default_memory_bytes)
     file_bytes: int = DEFAULT_FILE_BYTES
-    processes: int = DEFAULT_PROCESSES
+    processes: int = field(default_factory=default_processes)
+    env: tuple[str, ...] = ()
 
     def to_json(self) -> str:
         """The settings as JSON (for :data:`ENV_VAR`)."""
@@ -97,9 +174,21 @@ class Sandbox:
     def from_json(cls, text: str) -> Sandbox:
         """Settings written by :meth:`to_json`."""
         data = json.loads(text)
-        for key in ("hide", "binds"):
+        for key in ("hide", "binds", "env"):
             data[key] = tuple(data.get(key) or ())
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+    @property
+    def as_nobody(self) -> bool:
+        """The policy process turns into user nobody on the host (rsb runs as root and the
+        run is sealed): no user namespace (see the module docstring)."""
+        return self.sealed and os.geteuid() == 0
+
+    @property
+    def host_root(self) -> bool:
+        """The policy is root on the host's files (an ordinary run as root: uid 65534 in a
+        user namespace mapped to root, without capabilities)."""
+        return os.geteuid() == 0 and not self.as_nobody
 
     def limits(self) -> dict[str, int]:
         """The ``setrlimit`` limits of the policy process: resource name -> bytes or count."""
@@ -108,9 +197,53 @@ class Sandbox:
             out["RLIMIT_AS"] = int(self.memory_bytes)
         if self.file_bytes:
             out["RLIMIT_FSIZE"] = int(self.file_bytes)
-        if self.processes and os.geteuid() != 0:
+        if self.processes and not self.host_root:
             out["RLIMIT_NPROC"] = int(self.processes)
         return out
+
+    def environment(self) -> dict[str, str]:
+        """The whole environment of the policy process (and of bwrap): in a sealed run
+        :data:`BASE_ENV` with the GPU variables and :attr:`env`; in an ordinary run rsb's own
+        but :data:`ENV_VAR`, with ``HOME`` the private one."""
+        if not self.sealed:
+            return {**{k: v for k, v in os.environ.items() if k != ENV_VAR}, "HOME": "/tmp/home"}
+        out = dict(BASE_ENV)
+        for name in [*(GPU_ENV if self.gpu else ()), *self.env]:
+            if name in os.environ and name != ENV_VAR:
+                out[name] = os.environ[name]
+        return out
+
+    def isolation(self) -> dict[str, Any]:
+        """What a run folder records of the isolation its policies ran with (``run.json``,
+        ``sealed.isolation``)."""
+        if self.as_nobody:
+            user = f"nobody ({NOBODY}) on the host"
+        elif os.geteuid() == 0:
+            user = f"nobody ({NOBODY}) in a user namespace, root's files on the host"
+        else:
+            user = f"nobody ({NOBODY}) in a user namespace, uid {os.geteuid()} on the host"
+        limits = self.limits()
+        return {
+            "sandbox": _bwrap_version() if self.enabled else "none",
+            "user": user,
+            "network": "host" if self.network else "none",
+            "gpu": self.gpu,
+            "memory_bytes": limits.get("RLIMIT_AS", 0),
+            "file_bytes": limits.get("RLIMIT_FSIZE", 0),
+            "processes": limits.get("RLIMIT_NPROC", 0),
+            "binds": list(self.binds),
+            "env": sorted(self.environment()),
+        }
+
+
+@functools.cache
+def _bwrap_version() -> str:
+    try:
+        done = subprocess.run(["bwrap", "--version"], capture_output=True, text=True,
+                              timeout=_PROBE_TIMEOUT_S, check=False)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return "bwrap"
+    return done.stdout.strip() or "bwrap"
 
 
 def current() -> Sandbox:
@@ -132,10 +265,11 @@ def available() -> str | None:
     exe = shutil.which("bwrap")
     if exe is None:
         return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
-    probe = [exe, "--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
-             *_system_binds(), "--proc", "/proc", "--dev", "/dev", "true"]  # fmt: skip
+    probe_argv = [exe, "--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
+                  *_system_binds(), "--proc", "/proc", "--dev", "/dev", "true"]  # fmt: skip
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False)
+        done = subprocess.run(probe_argv, capture_output=True, timeout=_PROBE_TIMEOUT_S,
+                              check=False)  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap does not run ({exc})"
     if done.returncode != 0:
@@ -192,22 +326,120 @@ def _under(path: str, folders: list[str]) -> bool:
     return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
 
 
-def command(settings: Sandbox, argv: list[str], *, reads: list[str]) -> list[str]:
-    """``argv`` wrapped in ``bwrap`` with ``settings``; ``reads`` the folders (or files)
-    of the policy's code, bound read-only besides the Python installation."""
-    folders: list[str] = []
-    for raw in [sys.prefix, sys.base_prefix, str(Path(sys.executable).resolve().parent),
-                os.getcwd(), *reads, *settings.binds]:  # fmt: skip
-        path = os.path.realpath(raw or ".")
-        if os.path.exists(path) and not _under(path, ["/usr", "/etc"]) and path not in folders:
-            folders.append(path)
-    args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    if settings.network:
-        args.append("--share-net")
-    args += _system_binds()
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/tmp/home"]
-    for path in sorted(folders, key=len):  # after /tmp: a folder in rsb's /tmp stays seen
-        args += ["--ro-bind", path, path]
+def _python_folders() -> list[str]:
+    return [os.path.realpath(p) for p in
+            (sys.prefix, sys.base_prefix, str(Path(sys.executable).resolve().parent))]  # fmt: skip
+
+
+def rsb_folder() -> str:
+    """The folder of the ``rsb_mj`` package rsb runs."""
+    return str(Path(__file__).resolve().parents[1])
+
+
+def module_folder(module: str) -> str | None:
+    """The code of module ``module`` (``a.b``): its top-level package's folder, or the
+    top-level module's file; None when it is not found (found as the policy process finds
+    it: on the Python path, else in the working folder). Nothing of it runs."""
+    top = module.partition(".")[0]
+    for extra in ([], [os.getcwd()]):
+        sys.path[:0] = extra
+        try:
+            found = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            found = None
+        finally:
+            del sys.path[: len(extra)]
+        if found is None:
+            continue
+        if found.submodule_search_locations:
+            return os.path.realpath(next(iter(found.submodule_search_locations)))
+        if found.origin and os.path.isabs(found.origin):
+            return os.path.realpath(found.origin)
+    return None
+
+
+def code_folders(path: list[str], reads: list[str], *, strict: bool = True) -> list[str]:
+    """The folders (or files) bound read-only for a policy process (see the module
+    docstring): the Python installation, the ``rsb_mj`` package (and in a source checkout
+    the ``grammar``, ``tasks`` and ``assets`` folders beside it, rsb's public data), the
+    entries of the Python
+    path ``path`` but the working folder, its parents and the folder holding ``rsb_mj``
+    (a source checkout: only the package is bound), and ``reads`` (the policy's own code).
+    Not ``strict`` (an ordinary run): every entry of ``path`` and the working folder too."""
+    cwd, rsb = os.path.realpath(os.getcwd()), rsb_folder()
+    python = _python_folders()
+    checkout = os.path.dirname(rsb)
+    out: list[str] = []
+    shipped = [str(Path(checkout) / name) for name in ("grammar", "tasks", "assets")]
+    code_first = [*python, rsb, *shipped]
+    code_last = [*reads, *([] if strict else [cwd])]
+    entries = [*((p, True) for p in code_first), *((p, not strict) for p in path)]
+    for raw, code in [*entries, *((p, True) for p in code_last)]:
+        real = os.path.realpath(raw or cwd)
+        if real in out or not os.path.exists(real) or _under(real, ["/usr", "/etc"]):
+            continue
+        if (
+            not code
+            and not _under(real, python)
+            and (
+                _under(cwd, [real])
+                or real == checkout
+                or os.path.isdir(os.path.join(real, "rsb_mj"))
+            )
+        ):
+            continue  # the working folder (or a parent), a checkout of rsb: not whole
+        out.append(real)
+    return out
+
+
+def unreadable(folders: list[str]) -> list[str]:
+    """Those of ``folders`` (or files) that user nobody cannot read (not theirs, no read
+    permission for others, or a folder they cannot enter)."""
+    out = []
+    for path in folders:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(st.st_mode) else 0)
+        if st.st_uid != NOBODY and st.st_mode & need != need:
+            out.append(path)
+    return out
+
+
+def namespace_args(settings: Sandbox) -> list[str]:
+    """bwrap's namespace, user and capability options for ``settings``."""
+    if settings.as_nobody:  # root on the host: the process itself turns into nobody
+        args = ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"]
+        args += [] if settings.network else ["--unshare-net"]
+        args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        args = ["--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+        args += ["--share-net"] if settings.network else []
+        args += ["--cap-drop", "ALL"]
+    return [*args, "--die-with-parent", "--new-session"]
+
+
+def command(settings: Sandbox, argv: list[str], *, reads: list[str],
+            path: list[str] | None = None) -> list[str]:  # fmt: skip
+    """The ``bwrap`` command line that runs ``argv`` with ``settings``;
+    ``reads`` the folders (or files) of the policy's code, ``path`` rsb's Python path
+    (default ``sys.path``; see :func:`code_folders`)."""
+    folders = code_folders(list(sys.path if path is None else path), reads, strict=settings.sealed)
+    folders += [os.path.realpath(b) for b in settings.binds if os.path.realpath(b) not in folders]
+    args = namespace_args(settings) + _system_binds()
+    args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
+             "--perms", "0777", "--dir", "/tmp/home"]  # fmt: skip
+    cwd = os.path.realpath(os.getcwd())
+    # the folders above the bound ones (and the working folder, empty), enterable by all:
+    # bwrap would make them 0700, which a policy turned into nobody could not pass
+    above = {str(p) for f in [*folders, cwd] for p in Path(f).parents}
+    above |= set() if _under(cwd, ["/usr", "/etc", *folders]) else {cwd}
+    for folder in sorted(above, key=lambda p: (len(Path(p).parts), p)):
+        if folder != "/" and not _under(folder, ["/usr", "/etc", *folders]) and folder != "/tmp":
+            args += ["--perms", "0755", "--dir", folder]
+    for folder in sorted(folders, key=len):  # after /tmp: a folder in rsb's /tmp stays seen
+        args += ["--ro-bind", folder, folder]
     if settings.gpu:
         for dev in [*sorted(Path("/dev").glob("nvidia*")), Path("/dev/dri")]:
             if dev.exists():
@@ -216,15 +448,105 @@ def command(settings: Sandbox, argv: list[str], *, reads: list[str]) -> list[str
             args += ["--ro-bind", "/sys", "/sys"]
     mounted = ["/usr", "/etc", *folders]
     for raw in settings.hide:
-        path = os.path.realpath(raw)
-        if not _under(path, mounted):
+        hidden = os.path.realpath(raw)
+        if not _under(hidden, mounted):
             continue
-        if os.path.isdir(path):
-            args += ["--tmpfs", path, "--remount-ro", path]
-        elif os.path.exists(path):
-            args += ["--ro-bind", "/dev/null", path]
-    args += ["--setenv", "HOME", "/tmp/home", "--unsetenv", ENV_VAR, "--chdir", os.getcwd()]
-    return [*args, "--", *argv]
+        if os.path.isdir(hidden):
+            args += ["--tmpfs", hidden, "--remount-ro", hidden]
+        elif os.path.exists(hidden):
+            args += ["--ro-bind", "/dev/null", hidden]
+    args += ["--clearenv"]
+    for name, value in settings.environment().items():
+        args += ["--setenv", name, value]
+    args += ["--chdir", cwd]
+    return ["bwrap", *args, "--", *argv]
 
 
-__all__ = ["ENV_VAR", "Sandbox", "available", "check", "command", "current", "install"]
+@dataclass
+class Launch:
+    """How to start a sandboxed process: ``argv`` (``bwrap --args FD``), its whole
+    environment ``env``, and ``args_fd``, the memory file holding bwrap's arguments (pass
+    it to the process; :meth:`close` it after the start)."""
+
+    argv: list[str]
+    env: dict[str, str]
+    args_fd: int
+
+    def close(self) -> None:
+        """Close this process's end of the arguments file."""
+        with contextlib.suppress(OSError):
+            os.close(self.args_fd)
+
+
+def launch(settings: Sandbox, argv: list[str], *, reads: list[str],
+           path: list[str] | None = None) -> Launch:  # fmt: skip
+    """``argv`` in ``bwrap`` with ``settings`` (see :func:`command`), its arguments handed
+    over in a memory file, so that no process in the sandbox reads the paths it binds and
+    hides from ``/proc/1/cmdline`` (which shows ``bwrap --args FD -- ARGV``)."""
+    args = command(settings, argv, reads=reads, path=path)[1 : -len(argv) - 1]
+    fd = os.memfd_create("rsb-bwrap-args", 0)
+    os.write(fd, b"".join(a.encode() + b"\0" for a in args))
+    os.lseek(fd, 0, os.SEEK_SET)
+    exe = shutil.which("bwrap") or "bwrap"
+    return Launch([exe, "--args", str(fd), "--", *argv], settings.environment(), fd)
+
+
+#: What :func:`probe` runs in the sandbox: the policy process's own start, up to the policy.
+_PROBE = (
+    "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
+    "from rsb_mj.policies.child_server import enter_sandbox; "
+    "enter_sandbox(**json.loads(sys.argv[2])); import os; print(os.getuid())"
+)
+
+
+def probe(settings: Sandbox, reads: list[str]) -> str | None:
+    """None when a policy process with the code folders ``reads`` starts in the sandbox of
+    ``settings`` (bwrap builds it, rsb's Python runs in it, the switch to nobody and the
+    limits take), else why not (one line)."""
+    why = available()
+    if why is not None:
+        return why
+    if settings.as_nobody:
+        blind = unreadable([*reads, *settings.binds, *_python_folders(), rsb_folder()])
+        if blind:
+            return (
+                f"the policy runs as user nobody (rsb runs as root) and cannot read {blind[0]} "
+                "(make it readable by others, e.g. chmod o+rX, or run rsb as an ordinary user)"
+            )
+    path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+    entry = {"limits": settings.limits(), "user": NOBODY if settings.as_nobody else None}
+    argv = [sys.executable, "-c", _PROBE, json.dumps(path), json.dumps(entry)]
+    started = launch(settings, argv, reads=reads, path=path)
+    try:
+        done = subprocess.run(started.argv, env=started.env, pass_fds=(started.args_fd,),
+                              capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False,
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap does not run ({exc})"
+    finally:
+        started.close()
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"the sandbox does not start ({said[-1] if said else done.returncode})"
+    return None
+
+
+__all__ = [
+    "BASE_ENV",
+    "ENV_VAR",
+    "GPU_ENV",
+    "NOBODY",
+    "Launch",
+    "Sandbox",
+    "available",
+    "check",
+    "code_folders",
+    "command",
+    "current",
+    "default_memory_bytes",
+    "default_processes",
+    "install",
+    "launch",
+    "module_folder",
+    "probe",
+]

@@ -50,6 +50,7 @@ import mujoco
 import numpy as np
 
 from rsb_mj.errors import SceneError
+from rsb_mj.file_kind import file_kind
 from rsb_mj.scene.categories import CATEGORIES, get_category
 from rsb_mj.scene.categories.base import (
     BuiltObject,
@@ -232,27 +233,13 @@ def _regular_file(path: Path, limit: int, what: str) -> bool:
     except OSError as exc:  # ELOOP: a link loop, of the file or a folder above it
         raise SceneError(f"{path}: cannot be read ({exc.strerror or exc}); {fix}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise SceneError(f"{path}: {what} is {_kind(info.st_mode)}, not a regular file; {fix}")
+        raise SceneError(f"{path}: {what} is {file_kind(info.st_mode)}, not a regular file; {fix}")
     if info.st_size > limit:
         raise SceneError(
             f"{path}: {what} of {info.st_size} bytes is over the limit of {limit} bytes "
             "(not read); LIBERO's and VLA-Arena's are far smaller"
         )
     return True
-
-
-def _kind(mode: int) -> str:
-    """What a file that is not a regular file is, in words."""
-    for test, name in (
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return name
-    return "a special file"
 
 
 def _is_fixture(name: str, xml: Path) -> bool:

@@ -21,7 +21,16 @@ interpenetrating another, the goal false. A layout that fails is drawn again fro
 generator (deterministic), up to :data:`ATTEMPTS` times.
 
 Fixtures are static props (no joint) at their ``:init`` region; regions on fixtures and
-objects are sites ``{name}_{region}``; table regions are sites ``{table}_{region}``.
+objects are sites ``{name}_{region}``; table regions are sites ``{table}_{region}``. In a
+tier B file (a drawer, the microwave or the stove operated or holding the goal) the
+cabinets, the microwave and the stove are the articulated stand-ins of
+:mod:`rsb_mj.scene.categories.articulated` (joints ``{name}/top_level`` ...; a drawer's
+region site on the drawer); its ``:init`` states ``(Open X)``, ``(Close X)``, ``(TurnOn X)``,
+``(TurnOff X)`` are drawn first, each uniformly in the fixture's range
+(:attr:`~rsb_mj.scene.categories.articulated.ArticulatedFixture.init_ranges`, LIBERO's
+``default_*_ranges``) and set on every joint of X (a whole fixture) or of the site's body (a
+drawer's region), as LIBERO's ``OpenCloseSampler`` / ``TurnOnOffSampler``; a layout then
+holds them as ``{joint name}: (qpos,)``. A file without such states draws nothing more.
 """
 
 from __future__ import annotations
@@ -35,11 +44,14 @@ import numpy as np
 
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
+from rsb_mj.lang.goal_names import named_objects
 from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category
+from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
+from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
@@ -59,6 +71,10 @@ CLEARANCE = 0.005
 #: Draws of one object's place in its region before the region grows by :data:`GROW` [m]
 #: per draw (as many draws again), then the object is pushed clear instead.
 PLACE_TRIES, GROW = 20, 0.01
+#: How far [m or rad] a fixture joint's drawn ``:init`` state may move while the scene settles.
+STATE_DRIFT = 0.005
+#: Tiers whose articulated fixtures are built with their joints (tier A keeps static props).
+ARTICULATED_TIERS = ("B1", "B2")
 #: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
 CATEGORY_RGBA = {
     "apple": (0.8, 0.1, 0.1, 1.0),
@@ -86,6 +102,8 @@ class GoalScene:
             ``"rsb-primitive"`` a primitive of :mod:`rsb_mj.scene.goal_props`).
         half_xy: object or fixture name -> half extents (x, y) [m] of its footprint, body
             frame (the footprint a layout keeps clear of the others').
+        init_joints: the ``:init`` fixture states drawn at reset, source order: (the joints
+            it sets, the range [lo, hi] its qpos is drawn from) [m or rad].
     """
 
     task: GoalTask
@@ -95,10 +113,108 @@ class GoalScene:
     tops: dict[str, float]
     sources: dict[str, str]
     half_xy: dict[str, tuple[float, float]] = field(default_factory=dict)
+    init_joints: tuple[tuple[tuple[str, ...], tuple[float, float]], ...] = ()
+    #: The fixture joints' states the last layout applied set (joint name -> qpos).
+    _drawn: dict[str, float] = field(default_factory=dict, repr=False)
+    _pusher: dict[str, str] = field(default_factory=dict, repr=False)
+    head: HeadView | None = None
+
+    # -- the head camera ------------------------------------------------------------------
+    def frame_box(self) -> Box:
+        """The box [m, world] of every place an object or fixture of the task can stand at
+        reset (:mod:`rsb_mj.scene.goal_camera`), from the task alone."""
+        return Box.union(self.boxes().values())
+
+    def boxes(self) -> dict[str, Box]:
+        """Object or fixture name -> the box [m, world] of every place it can stand at reset
+        (:mod:`rsb_mj.scene.goal_camera`), from the task alone; the table top alone (as
+        ``""``) when the task has neither."""
+        task = self.task
+        boxes: dict[str, Box] = {}
+        for name in self._props():
+            x, y, _, yaw = self._fixture_xy_yaw(name)
+            corners = self._footprint(name, x, y, 0.0, yaw)
+            top = TABLE_TOP_Z + self.tops[name]
+            boxes[name] = Box(
+                (float(corners[:, 0].min()), float(corners[:, 1].min()), TABLE_TOP_Z),
+                (float(corners[:, 0].max()), float(corners[:, 1].max()), top),
+            )
+
+        def of(name: str, seen: tuple[str, ...] = ()) -> Box | None:
+            if name in boxes:
+                return boxes[name]
+            if name in seen or name not in task.objects:
+                return None
+            radius = math.hypot(*self.half_xy.get(name, (0.0, 0.0)))
+            height = self.tops[name]
+            box = None
+            for rel in task.init:
+                if rel.mover != name:
+                    continue
+                if rel.kind == "region":
+                    region = next(r for r in task.problem.regions if r.full_name == rel.place)
+                    rects = [self.frame.rect(r, region.full_name) for r in region.ranges]
+                    box = Box(
+                        (
+                            min(r[0] for r in rects) - radius,
+                            min(r[1] for r in rects) - radius,
+                            TABLE_TOP_Z,
+                        ),
+                        (
+                            max(r[2] for r in rects) + radius,
+                            max(r[3] for r in rects) + radius,
+                            TABLE_TOP_Z + height,
+                        ),
+                    )
+                else:
+                    owner = rel.place if rel.kind == "object" else owner_of(task, rel.place)
+                    under = of(owner, (*seen, name)) if owner else None
+                    if under is not None:
+                        box = Box(under.lo, (*under.hi[:2], under.hi[2] + height))
+                break
+            if box is None:  # no place: the free spot
+                box = Box(
+                    (FREE_X[0] - radius, FREE_Y[0] - radius, TABLE_TOP_Z),
+                    (FREE_X[1] + radius, FREE_Y[1] + radius, TABLE_TOP_Z + height),
+                )
+            boxes[name] = box
+            return box
+
+        for name in task.objects:
+            of(name)
+        if not boxes:  # nothing on the table: the table top
+            hx, hy = TABLE_HALF_XY
+            return {"": Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z))}
+        return boxes
+
+    def _frame_head(self) -> None:
+        """Pose the model's head camera by :func:`rsb_mj.scene.goal_camera.frame_task` over
+        :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
+        boxes = self.boxes()
+        named = set(named_objects(self.task)) & set(boxes)
+        self.set_head(
+            frame_task(
+                [b for n, b in boxes.items() if n in named],
+                [b for n, b in boxes.items() if n not in named],
+            )
+        )
+
+    def set_head(self, view: HeadView) -> None:
+        """Give the model's head camera the pose ``view`` (kept as :attr:`head`)."""
+        cid = self.model.camera("head").id
+        x, y = np.array(view.xyaxes[:3]), np.array(view.xyaxes[3:])
+        mat = np.stack([x, y, np.cross(x, y)], axis=1).ravel()
+        quat = np.zeros(4)
+        mujoco.mju_mat2Quat(quat, mat)
+        self.model.cam_pos[cid] = view.pos
+        self.model.cam_quat[cid] = quat
+        self.model.cam_fovy[cid] = view.fovy
+        self.head = view
 
     # -- layout ---------------------------------------------------------------------------
-    def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, float, float, float]]:
-        """Object name -> (x, y, z of the body origin [m, world], yaw [rad]).
+    def _draw(self, rng: np.random.Generator) -> dict[str, tuple[float, ...]]:
+        """Object name -> (x, y, z of the body origin [m, world], yaw [rad]); in a tier B
+        scene also each drawn ``:init`` fixture state, joint name -> (qpos,) [m or rad].
 
         An object on a table region is drawn again (up to :data:`PLACE_TRIES` times) while
         its footprint comes within :data:`CLEARANCE` of a fixture's or of an object drawn
@@ -106,9 +222,15 @@ class GoalScene:
         placements), then pushed clear: the frame map brings regions closer than the
         originals stood, and the stand-ins' footprints are their own."""
         task = self.task
-        poses: dict[str, tuple[float, float, float, float]] = {}
+        poses: dict[str, tuple[float, ...]] = {}
+        for joints, (lo, hi) in self.init_joints:  # LIBERO samples these first too
+            q = float(rng.uniform(lo, hi))
+            for joint in joints:
+                poses[joint] = (q,)
         props = self._props()
         floor = [self._footprint(f, *self._fixture_xy_yaw(f)) for f in props]
+        floor += self._parts_out(poses)  # drawers and doors where their drawn states put them
+        fixed = len(floor)
         pending = [r for r in task.init if r.mover in task.objects]
         for _ in range(len(pending) + 1):
             left = []
@@ -119,7 +241,7 @@ class GoalScene:
                         break
                     pose = self._pose(rel, poses, rng, GROW * max(0, k + 1 - PLACE_TRIES))
                 if pose is not None and rel.kind == "region" and rel.mover not in poses:
-                    pose = self._clear(rel.mover, pose, floor, len(props))
+                    pose = self._clear(rel.mover, pose, floor, fixed)
                     floor.append(self._footprint(rel.mover, *pose))
                 if pose is None:
                     left.append(rel)
@@ -133,6 +255,37 @@ class GoalScene:
                 x, y = float(rng.uniform(*FREE_X)), float(rng.uniform(*FREE_Y))
                 poses[obj] = (x, y, TABLE_TOP_Z + self.rest[obj], float(rng.uniform(-1.5, 1.5)))
         return poses
+
+    def _parts_out(self, poses: dict) -> list[np.ndarray]:
+        """The footprints (4 corners (x, y) [m, world], grown by half the :data:`CLEARANCE`)
+        of the moving parts whose ``:init`` state was drawn (an open drawer, a door), where
+        the drawn states put them, as boxes in their fixture's frame."""
+        drawn = {name: value for name, value in poses.items() if len(value) == 1}
+        if not drawn:
+            return []
+        model = self.model
+        data = mujoco.MjData(model)
+        for name, (q,) in drawn.items():
+            data.qpos[model.joint(name).qposadr[0]] = q
+        mujoco.mj_kinematics(model, data)
+        signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+        out = []
+        for body in sorted({int(model.joint(name).bodyid[0]) for name in drawn}):
+            fixture = int(model.body_rootid[body])
+            rot = data.xmat[fixture].reshape(3, 3)[:2, :2]  # the fixture's yaw
+            pts = []
+            for g in range(model.ngeom):
+                if model.geom_bodyid[g] != body:
+                    continue
+                local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
+                pts.append(local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g])
+            if not pts:
+                continue
+            xy = (np.concatenate(pts)[:, :2] - data.xpos[fixture][:2]) @ rot  # fixture frame
+            lo, hi = xy.min(axis=0) - CLEARANCE / 2, xy.max(axis=0) + CLEARANCE / 2
+            box = np.array([[hi[0], hi[1]], [lo[0], hi[1]], [lo[0], lo[1]], [hi[0], lo[1]]])
+            out.append(box @ rot.T + data.xpos[fixture][:2])
+        return out
 
     def _props(self) -> list[str]:
         """The fixtures standing on the table (the table itself excepted)."""
@@ -222,6 +375,10 @@ class GoalScene:
         if owner in task.objects and owner not in poses:
             return None
         body = int(model.site_bodyid[sid])
+        if model.body_parentid[body] != 0:  # a drawer's region: where the drawn states put it
+            p, size = self._site_at(sid, poses)
+            floor = p[2] - size[2] if rel.predicate == "In" else p[2] + size[2]
+            return (float(p[0]), float(p[1]), float(floor + rest + 0.002), 0.0)
         local = np.zeros(3)  # the site's offset from its body's origin, turned as the body
         if owner in poses:
             ox, oy, oz, oyaw = poses[owner]
@@ -233,23 +390,46 @@ class GoalScene:
             p = model.body_pos[body] + local
         return (float(p[0]), float(p[1]), float(p[2] + model.site_size[sid][2] + rest + 0.002), 0.0)
 
+    def _site_at(self, sid: int, poses: dict) -> tuple[np.ndarray, np.ndarray]:
+        """Site ``sid``'s centre [m, world] and its world-axis half extents [m] with the
+        fixture joints at ``poses``' drawn states (0 for the others)."""
+        model = self.model
+        data = mujoco.MjData(model)
+        for name, value in poses.items():
+            if len(value) == 1:
+                data.qpos[model.joint(name).qposadr[0]] = value[0]
+        mujoco.mj_kinematics(model, data)
+        mat = data.site_xmat[sid].reshape(3, 3)
+        return data.site_xpos[sid].copy(), np.abs(mat) @ model.site_size[sid]
+
     def _apply(self, data: mujoco.MjData, poses: dict) -> None:
         model = self.model
         mujoco.mj_resetData(model, data)
         qpos, ctrl = aloha.home_qpos_ctrl(model)
         data.qpos[:] = qpos
         data.ctrl[:] = ctrl
-        for obj, (x, y, z, yaw) in poses.items():
+        self._drawn = {name: value[0] for name, value in poses.items() if len(value) == 1}
+        for name, q in self._drawn.items():  # a fixture joint's drawn state
+            data.qpos[model.joint(name).qposadr[0]] = q
+        for obj, value in poses.items():
+            if len(value) == 1:
+                continue
+            x, y, z, yaw = value
             adr = model.joint(f"{obj}/free").qposadr[0]
             data.qpos[adr : adr + 3] = (x, y, z)
             data.qpos[adr + 3 : adr + 7] = (math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2))
         mujoco.mj_forward(model, data)
+        self._pusher = {  # what a drawn state's part starts in (named if it is pushed back)
+            name: self._deepest(data, model.joint(name).bodyid[0]) for name in self._drawn
+        }
 
     def check(
         self, data: mujoco.MjData, goal: Callable[[mujoco.MjData], bool] | None = None
     ) -> str | None:
         """Why the settled scene is not a valid start, or None: an object moving, off the
-        table, interpenetrating another, or ``goal`` (the goal's truth on ``data``, e.g.
+        table, interpenetrating another, a fixture joint moved more than
+        :data:`STATE_DRIFT` from its drawn ``:init`` state (an open drawer pushed shut by an
+        arm at home), or ``goal`` (the goal's truth on ``data``, e.g.
         :meth:`rsb_mj.scoring.goal_predicates.GoalChecker.holds`) already true."""
         model = self.model
         hx, hy = TABLE_HALF_XY
@@ -274,9 +454,28 @@ class GoalScene:
                     f"{model.body(b1).name} and {model.body(b2).name} interpenetrate "
                     f"({-c.dist * 1e3:.1f} mm)"
                 )
+        for name, q in self._drawn.items():
+            now = float(data.qpos[model.joint(name).qposadr[0]])
+            if abs(now - q) > STATE_DRIFT:
+                return f"{name} moved from its :init state {q:.4f} to {now:.4f} while settling" + (
+                    f" (it started in {self._pusher[name]})" if self._pusher.get(name) else ""
+                )
         if goal is not None and goal(data):
             return "the goal holds at reset"
         return None
+
+    def _deepest(self, data: mujoco.MjData, body: int) -> str:
+        """The body outside ``body``'s fixture that penetrates ``body`` deepest now, or ''."""
+        model = self.model
+        root, best, name = int(model.body_rootid[body]), 0.0, ""
+        for i in range(data.ncon):
+            c = data.contact[i]
+            b1, b2 = int(model.geom_bodyid[c.geom1]), int(model.geom_bodyid[c.geom2])
+            if body in (b1, b2):
+                other = b2 if b1 == body else b1
+                if int(model.body_rootid[other]) != root and c.dist < best:
+                    best, name = float(c.dist), model.body(other).name
+        return name
 
     @property
     def _bodies(self) -> set[str]:
@@ -295,9 +494,10 @@ class GoalScene:
         poses: dict[str, tuple[float, float, float, float]],
         goal: Callable[[mujoco.MjData], bool] | None = None,
     ) -> str | None:
-        """Put the objects at ``poses`` (x, y, z [m, world], yaw [rad]) with the arms at
-        home, settle :data:`SETTLE_S` and check (:meth:`check`); returns why it is not a
-        valid start, or None (then ``data.time`` is 0).
+        """Put the objects at ``poses`` (x, y, z [m, world], yaw [rad]; a fixture joint's
+        drawn state ``{joint}: (qpos,)``) with the arms at home, settle :data:`SETTLE_S` and
+        check (:meth:`check`); returns why it is not a valid start, or None (then
+        ``data.time`` is 0).
 
         Raises:
             SceneError: when ``poses`` lacks an object of the task or names another.
@@ -305,7 +505,8 @@ class GoalScene:
         missing = [o for o in self.task.objects if o not in poses]
         if missing:
             raise SceneError(f"{self.task.path}: no :init pose for {missing}")
-        unknown = [o for o in poses if o not in self.task.objects]
+        drawn = {j for joints, _ in self.init_joints for j in joints}
+        unknown = [o for o in poses if o not in self.task.objects and o not in drawn]
         if unknown:
             raise SceneError(f"{self.task.path}: a pose for {unknown}, not objects of the task")
         self._apply(data, poses)
@@ -416,13 +617,16 @@ def compile_goal_scene(
     objects: ObjectSource | None = None,
     probes: tuple[Probe, ...] = (),
 ) -> GoalScene:
-    """Compile ``task`` (tier A0/A1) on the Aloha table, its objects and fixtures from
-    ``objects`` (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes``
-    are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms').
+    """Compile ``task`` on the Aloha table, its objects and fixtures from ``objects``
+    (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes`` are extra
+    sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms'). A tier B file's cabinets,
+    microwave and stove are articulated (:data:`ARTICULATED_TIERS`, module docstring); a
+    tier A file's are static props.
 
     Raises:
         SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
-            region in ``:init``, or a model MuJoCo rejects.
+            region in ``:init``, an ``:init`` state its fixture has no range for, or a model
+            MuJoCo rejects.
     """
     objects = objects or STANDINS_SOURCE
     fmap = choose_map(task)
@@ -446,10 +650,18 @@ def compile_goal_scene(
                 rgba=[0, 0, 0, 0],
                 group=5,
             )
+    articulated = task.tier in ARTICULATED_TIERS
     for name, category in task.fixtures.items():
         if name == table:
             continue
         known = _source_category(objects, category)
+        # the articulated stand-in, unless the user's original (which has its joints)
+        if (
+            articulated
+            and category in ARTICULATED_FIXTURES
+            and not isinstance(known, OriginalCategory)
+        ):
+            known = ARTICULATED_FIXTURES[category]
         prop = None if known is not None and known.fixture else fixture_prop(category)
         if prop is None and (known is None or not known.fixture):
             raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
@@ -468,6 +680,8 @@ def compile_goal_scene(
             assert known is not None
             body.pos = [x, y, TABLE_TOP_Z + known.rest_height]
             known.build(spec, body, name)
+            if articulated and isinstance(known, OriginalCategory):
+                _regions_on_parts(spec, name, known)
             tops[name] = 2 * known.half_extents[2]
             rest[name] = known.rest_height
             half_xy[name] = known.half_extents[:2]
@@ -485,4 +699,92 @@ def compile_goal_scene(
         model = spec.compile()
     except ValueError as exc:
         raise SceneError(f"{task.path}: MuJoCo could not compile the goal scene: {exc}") from None
-    return GoalScene(task, model, fmap, rest, tops, sources, half_xy)
+    init_joints = _init_joints(task, model) if articulated else ()
+    scene = GoalScene(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    scene._frame_head()
+    return scene
+
+
+def state_owner(task: GoalTask, target: str) -> str | None:
+    """The fixture a state atom's ``target`` names: itself (a whole fixture) or the owner of
+    the region site (``wooden_cabinet_1_top_region`` -> ``wooden_cabinet_1``), or None."""
+    if target in task.fixtures:
+        return target
+    owner = owner_of(task, target)
+    return owner if owner in task.fixtures else None
+
+
+def state_joints(model: mujoco.MjModel, task: GoalTask, target: str) -> tuple[int, ...]:
+    """The joint ids a state atom on ``target`` reads and sets, as LIBERO's: every hinge and
+    slide joint of a whole fixture's bodies (``ObjectState``), or the joints of the body that
+    carries the region site (``SiteObjectState``: one drawer's); () where there are none (a
+    static prop, an unknown name)."""
+    if target in task.fixtures:
+        bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, target)
+        if bid < 0:
+            return ()
+        return tuple(
+            j
+            for j in range(model.njnt)
+            if model.body_rootid[model.jnt_bodyid[j]] == bid
+            and model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
+        )
+    sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, target)
+    if sid < 0:
+        return ()
+    body = int(model.site_bodyid[sid])
+    first, count = int(model.body_jntadr[body]), int(model.body_jntnum[body])
+    return tuple(
+        j
+        for j in range(first, first + count)
+        if model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
+    )
+
+
+def _init_joints(
+    task: GoalTask, model: mujoco.MjModel
+) -> tuple[tuple[tuple[str, ...], tuple[float, float]], ...]:
+    """Each ``:init`` fixture state's joints (names) and the range its qpos is drawn from.
+
+    Raises:
+        SceneError: for a state its fixture has no range for (``(TurnOn wooden_cabinet_1)``)
+            or whose target has no joint, at the atom's position.
+    """
+    out = []
+    for atom in task.init_states:
+        owner = state_owner(task, atom.target)
+        category = task.fixtures.get(owner or "", "")
+        where = f"{task.path}:{atom.span.line}:{atom.span.column}"
+        fixture = ARTICULATED_FIXTURES.get(category)
+        ranges = fixture.spec.init_ranges if fixture is not None else {}
+        key = atom.predicate.lower()
+        joints = state_joints(model, task, atom.target)
+        if key not in ranges or not joints:
+            valid = ", ".join(sorted(ranges)) or "none"
+            raise SceneError(
+                f"{where}: ({atom.predicate} {atom.target}): {category or atom.target!r} has "
+                f"no {key!r} state to set at :init (its states: {valid})"
+            )
+        out.append((tuple(model.joint(j).name for j in joints), ranges[key]))
+    return tuple(out)
+
+
+def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory) -> None:
+    """Move the region sites ``{name}_{region}`` of the user's original articulated fixture
+    onto the body that carries the original's own site where that body has a joint (a
+    drawer's region onto its drawer, so it moves with it), as LIBERO keeps them."""
+    for r in original.regions:
+        inner = spec.site(f"{name}/{r.name}")
+        outer = spec.site(f"{name}_{r.name}")
+        if inner is None or outer is None or inner.parent.first_joint() is None:
+            continue  # on the carcass: it stays where it is
+        spec.delete(outer)
+        inner.parent.add_site(
+            name=f"{name}_{r.name}",
+            type=mujoco.mjtGeom.mjGEOM_BOX,
+            size=list(inner.size),
+            pos=list(inner.pos),
+            quat=list(inner.quat),
+            group=5,
+            rgba=[0.0, 1.0, 0.0, 0.0],
+        )

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.goal_task import Relation
+from rsb_mj.lang.goal_task import Relation, StateAtom
 
 #: Signal name -> (dtype kind, shape suffix after S; "M" the object axis, "N" the candidates).
 SIGNAL_SHAPES: dict[str, tuple[str, tuple[int | str, ...]]] = {
@@ -182,11 +182,12 @@ class GoalSignals:
     """One control step's goal truths (``info["signals"]`` of a goal environment).
 
     Attributes:
-        relations: the goal's relations, source order.
+        relations: the goal's terms: its ``On``/``In`` relations, source order, then its
+            fixture-state atoms (``Open X`` ...; :attr:`GoalChecker.relations`).
         truths: whether each holds at the end of the step.
     """
 
-    relations: tuple[Relation, ...]
+    relations: tuple[Relation | StateAtom, ...]
     truths: tuple[bool, ...]
 
     @property
@@ -197,6 +198,5 @@ class GoalSignals:
     def describe(self) -> str:
         """Each relation and its truth (``On apple_1 plate_1: False; ...``)."""
         return "; ".join(
-            f"{r.predicate} {r.mover} {r.place}: {ok}"
-            for r, ok in zip(self.relations, self.truths, strict=True)
+            f"{r.text}: {ok}" for r, ok in zip(self.relations, self.truths, strict=True)
         )

@@ -14,7 +14,9 @@ from rsb_mj.cli import main
 from rsb_mj.datasets.demo_file import file_sha256, read_demo
 from rsb_mj.datasets.goal_demos import goal_demo_filename
 from rsb_mj.datasets.lerobot import ExportError, export_lerobot
+from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.errors import ExpertError
+from rsb_mj.scene.goal_camera import GOAL_HEAD_FOVY
 from rsb_mj.suites import GOAL_SUITES, GoalSuite
 
 APPLE = (
@@ -52,6 +54,13 @@ def test_the_file_holds_the_expert_episode_with_the_language_as_instruction(goal
         "language_level": 0,
     }  # fmt: skip
     assert sorted(episode["layout"]) == ["apple_1", "plate_1"]
+    # the head camera framed for the task (rsb_mj.scene.goal_camera), as the records carry it
+    env = GoalEnv(APPLE, cameras=())
+    try:
+        assert episode["head_camera"] == env.head_camera
+    finally:
+        env.close()
+    assert episode["head_camera"]["fovy"] == GOAL_HEAD_FOVY
     n = int(a["num_frames"])
     assert demo.states.shape == demo.actions.shape == (n, 14) and n > 20
     assert list(demo.images) == ["head"] and demo.images["head"][0].shape == (48, 64, 3)
@@ -103,6 +112,8 @@ def test_export_of_goal_and_question_demos_keeps_each_instruction(
     goal = [m for m in meta if m["rsb_source"] == goal_demo_filename(APPLE, 0)]
     assert [m["tasks"] for m in goal] == [[LANGUAGE]]
     assert json.loads(goal[0]["rsb_episode"])["kind"] == "goal"
+    # the LeRobot metadata names the head camera's pose of the goal episode
+    assert json.loads(goal[0]["rsb_episode"])["head_camera"]["fovy"] == GOAL_HEAD_FOVY
     assert goal[0]["rsb_success"] is True
 
 

@@ -184,3 +184,21 @@ def test_refreezing_some_files_keeps_the_others_rows(tmp_path):
     freeze_goal_tables(["vla-arena"], files=[banana], **both)  # the apple's row is kept
     assert (tmp_path / "vla-arena.eval.jsonl").read_bytes() == whole
     assert read_manifest(tmp_path)["vla-arena.eval.jsonl"] == entry and entry["files"] == 2
+
+
+def test_a_seed_whose_named_objects_the_head_camera_does_not_show_is_skipped(monkeypatch):
+    """Rule 1 gates the build: the same seeds as the shipped rows while it holds; a row that
+    fails it (here: 10^6 px asked of each named object) is skipped with the reason."""
+    import rsb_mj.env.goal_visibility as visibility
+
+    got = freeze_file(APPLE, "vla-arena", ("eval",), {"eval": 2})
+    shipped = read_goal_table(tasks_dir() / "episodes/vla-arena.eval.jsonl")
+    mine = [r for r in shipped if r.task == KEY][:2]
+    assert [r.to_dict() for r in got.rows["eval"]] == [r.to_dict() for r in mine]
+    monkeypatch.setattr(visibility, "MIN_PIXELS", 10**6)
+    got = freeze_file(APPLE, "vla-arena", ("eval",), {"eval": 2})
+    assert got.rows == {"eval": []}
+    assert got.short["eval"].startswith(
+        "0 of 2 rows: seeds 0, 1, 2, 3, 4 gave no valid layout in 10 draws (last: rule 1: apple_1: "
+    )
+    assert got.short["eval"].endswith(" px < 1000000)")

@@ -13,13 +13,24 @@ them on the host afterwards.
   and rewrites ``episodes.jsonl`` to successes;
 * :func:`memory_reader` (attack 3): reads the memory of every other process in sight;
 * :func:`outcome_reader` (attack 4): reads the run's own records (targets, outcomes);
-* :func:`raiser` and :func:`hanger` (attack 5): fail on purpose (an exception; no answer).
+* :func:`raiser` and :func:`hanger` (attack 5): fail on purpose (an exception; no answer);
+
+and those of issue 45:
+
+* :func:`log_reader`: reopens ``/proc/self/fd/1`` and ``/proc/self/fd/2`` for reading (rsb's
+  log when they were rsb's descriptors: earlier episodes' ``xG yT`` counts), prints a forged
+  results table, and reopens both with ``O_TRUNC`` to rewrite the log;
+* :func:`inspector`: what the sandbox shows: its user, ``/etc/shadow``, its environment and
+  the first process's (bwrap's), bwrap's command line (the paths it binds and hides), its
+  process and memory limits.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import resource
 import subprocess
 import sys
 import time
@@ -178,6 +189,76 @@ class Hanger(Still):
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         time.sleep(60)
         return self.hold
+
+
+#: A progress line's outcome counts (``rsb eval: 3/8 episodes ...; p/s: 2G 1T of 3``).
+OUTCOMES = re.compile(rb"\d+G \d+T of \d+")
+#: What :class:`LogReader` prints into whatever its stdout is: a forged results table.
+FORGED = "policy  suite  n  TSR\nevaluation.hostile:log_reader  RSB-Math-4  4  100.0"
+
+
+class LogReader(Still):
+    def attack(self) -> None:
+        read, counts, truncated = 0, 0, []
+        for fd in (1, 2):
+            try:
+                reader = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_NONBLOCK)
+            except OSError as exc:
+                truncated.append(f"fd {fd} read: {type(exc).__name__}")
+                continue
+            try:
+                data = os.read(reader, 1 << 20)
+            except OSError:
+                data = b""  # a pipe with nothing in it
+            finally:
+                os.close(reader)
+            read += len(data)
+            counts += len(OUTCOMES.findall(data))
+        print(FORGED, flush=True)
+        for fd in (1, 2):
+            try:
+                os.close(os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_TRUNC))
+                truncated.append(f"fd {fd} opened O_TRUNC")
+            except OSError as exc:
+                truncated.append(f"fd {fd} O_TRUNC: {type(exc).__name__}")
+        self.found = f"outcome counts: {counts}; {'; '.join(truncated)}"
+
+
+class Inspector(Still):
+    def attack(self) -> None:
+        try:
+            with open("/etc/shadow", "rb") as fh:
+                shadow = f"read {len(fh.read())} bytes"
+        except OSError as exc:
+            shadow = f"refused ({type(exc).__name__})"
+        try:
+            with open("/proc/1/environ", "rb") as fh:
+                first_env = sorted(e.split(b"=")[0].decode() for e in fh.read().split(b"\0") if e)
+        except OSError as exc:
+            first_env = [f"refused ({type(exc).__name__})"]
+        with open("/proc/1/cmdline", "rb") as fh:
+            cmdline = fh.read().decode(errors="replace")
+        hidden = [os.environ.get(k, "?") for k in ("HOSTILE_TABLES", "HOSTILE_SECRET")]
+        named = sum(path in cmdline for path in hidden)
+        nproc = resource.getrlimit(resource.RLIMIT_NPROC)[0]
+        memory = resource.getrlimit(resource.RLIMIT_AS)[0]
+        self.found = json.dumps({
+            "uid": [os.getuid(), os.geteuid(), os.getgid(), os.getgroups()],
+            "shadow": shadow,
+            "env": sorted(os.environ),
+            "first process env": first_env,
+            "hidden paths in bwrap's command line": named,
+            "processes": nproc,
+            "memory": memory,
+        }, sort_keys=True)  # fmt: skip
+
+
+def log_reader() -> LogReader:
+    return LogReader()
+
+
+def inspector() -> Inspector:
+    return Inspector()
 
 
 def key_reader() -> KeyReader:

@@ -278,6 +278,10 @@ def test_eval_levels_reach_the_records(tmp_path, capsys):
         moved["instruction"] == "Pick the apple on the piece of furniture and move it on the plate"
     )
     assert (moved["success"], moved["steps"]) == (plain["success"], plain["steps"])
+    # every goal record names the head camera framed for its task (V3 moves it from there)
+    head = plain["sim"]["head_camera"]
+    assert head == moved["sim"]["head_camera"]
+    assert sorted(head) == ["fovy", "pos", "xyaxes"] and head["fovy"] == 45.0
 
 
 def test_batched_goal_records_are_the_unbatched_records(tmp_path, capsys):

@@ -1,14 +1,17 @@
-"""Sealed runs against the five attacks of issue 34 (hostile policy files of hostile.py), on
-a private draw: the answer key, rsb's memory and the run's records stay out of reach, no
-process a policy started outlives the run, a policy's own faults are its failures, the
-records are signed and a rewritten one is refused by ``rsb report``; and the same attacks
-without the sandbox, to show they are real."""
+"""Sealed runs against the five attacks of issue 34 and those of issue 45 (rsb's own log,
+other run folders, a sandbox that cannot start, cut or swapped records, what the sandbox
+shows), hostile policy files of hostile.py, on a private draw: the answer key, rsb's memory,
+rsb's log and the run's records stay out of reach, no process a policy started outlives the
+run, a policy's own faults are its failures, the records are signed and closed and a
+rewritten, cut or swapped file is refused by ``rsb report``; and the same attacks without
+the sandbox, to show they are real."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,7 +28,7 @@ from rsb_mj.evaluation.metrics import summarize
 from rsb_mj.evaluation.records import read_records
 from rsb_mj.evaluation.run_folder import RECORDS_FILE
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
-from rsb_mj.evaluation.sealed import Seal, sealed_order, sign, verify
+from rsb_mj.evaluation.sealed import Seal, closing_line, sealed_order, sign, verify
 from rsb_mj.evaluation.tables import terminal_table
 from rsb_mj.policies import sandbox
 from rsb_mj.policies.sandbox import available
@@ -38,7 +41,8 @@ SECRET = b"issue-34 sealed test secret, 32+ bytes long"
 H = "evaluation.hostile"
 #: What the key reader finds in the sandbox: no rsb process, an empty folder, /dev/null.
 KEY_READER = "rsb seen: 0; tables: read 0 bytes of 0 files; secret: refused (PermissionError)"
-ATTACKS = ("key_reader", "forger", "memory_reader", "outcome_reader", "raiser", "hanger")
+ATTACKS = ("key_reader", "forger", "memory_reader", "outcome_reader", "raiser", "hanger",
+           "log_reader", "inspector")  # fmt: skip
 
 pytestmark = pytest.mark.skipif(
     available() is not None, reason=f"the sandbox is unavailable: {available()}"
@@ -49,6 +53,7 @@ pytestmark = pytest.mark.skipif(
 def draw(tmp_path_factory):
     """A private RSB-Math-4 draw of 4 rows and its secret file, in one folder."""
     root = tmp_path_factory.mktemp("sealed")
+    root.chmod(0o755)  # as root a sealed policy is user nobody: a bound folder must be readable
     (root / "secret.txt").write_bytes(SECRET + b"\n")
     (root / "secret.txt").chmod(0o600)
     build_private(["RSB-Math-4"], Secret(SECRET), root / "tables", rows=4)
@@ -69,6 +74,10 @@ def _alive_with(mark: str) -> list[int]:
     return found
 
 
+#: The variables that hand the hostile policies their paths (``--sandbox-env``).
+HOSTILE_VARS = ("HOSTILE_TABLES", "HOSTILE_SECRET", "HOSTILE_RECORDS", "HOSTILE_MARK")
+
+
 def _hostile_env(root: Path, out: Path, mark: str) -> dict[str, str]:
     return {
         "HOSTILE_TABLES": str(root / "tables"),
@@ -85,6 +94,7 @@ def attacked(draw):
     out, mark = draw / "run", f"hostile-{uuid.uuid4().hex}"
     held = dict(os.environ)
     os.environ.update(_hostile_env(draw, out, mark))
+    os.environ["RSB_OPERATORS_OWN"] = "a variable of rsb's environment: not the policy's"
     sys.path.insert(0, str(ROOT / "tests"))
     config = EvalConfig(
         suites=("RSB-Math-4",),
@@ -98,6 +108,7 @@ def attacked(draw):
         tables=draw / "tables",
         secret_file=draw / "secret.txt",
         sandbox_binds=(draw,),
+        sandbox_env=HOSTILE_VARS,
     )
     try:
         records = run_eval(config)
@@ -127,7 +138,8 @@ def test_no_process_a_policy_started_outlives_the_run_and_no_record_is_forged(at
     ]
     time.sleep(0.3)  # a daemon would rewrite the file every 50 ms
     path = attacked["out"] / RECORDS_FILE
-    verify(path, Seal.read(attacked["config"].secret_file))
+    nonce = json.loads((attacked["out"] / "run.json").read_text())["sealed"]["nonce"]
+    verify(path, Seal.read(attacked["config"].secret_file), nonce)
     assert not any(r.success for r in read_records(path))
 
 
@@ -159,14 +171,19 @@ def test_a_policys_own_faults_are_its_failures(attacked):
 
 def test_episodes_run_in_the_secret_order_and_every_record_is_signed(attacked):
     config, out = attacked["config"], attacked["out"]
-    lines = [json.loads(line) for line in (out / RECORDS_FILE).read_text().splitlines()]
+    *lines, closing = [json.loads(x) for x in (out / RECORDS_FILE).read_text().splitlines()]
     seal = Seal.read(config.secret_file)
-    expected = sealed_order(plan(config), seal)
+    run = json.loads((out / "run.json").read_text())
+    nonce = run["sealed"]["nonce"]
+    assert len(nonce) == 32
+    expected = sealed_order(plan(config), seal, nonce)
     assert [(r["index"], r["policy"]) for r in lines] == [(j.index, j.policy) for j in expected]
     assert [(j.index, j.policy) for j in expected] != [(j.index, j.policy) for j in plan(config)]
     assert all(len(r["signature"]) == 64 for r in lines)
-    run = json.loads((out / "run.json").read_text())
-    assert run["sealed"] == {"key_id": seal.key_id}
+    assert run["sealed"]["key_id"] == seal.key_id
+    # the closing record: the count, the chain head it follows and the run's nonce, signed
+    assert closing["closing"] == {"count": 8, "chain": lines[-1]["signature"], "nonce": nonce}
+    assert len(closing["signature"]) == 64
 
 
 def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, tmp_path, capsys):
@@ -194,8 +211,10 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     held = next(r for r in read_records(path) if r.policy == f"{H}:key_reader")
     crash = dataclasses.replace(held, index=3, termination="error", error_kind="infra",
                                 error="InfraError: env.step failed: boom")  # fmt: skip
-    line, _ = sign(crash, seal, verify(path, seal))
-    path.write_text(path.read_text() + line + "\n")
+    nonce = json.loads((run / "run.json").read_text())["sealed"]["nonce"]
+    line, head = sign(crash, seal, verify(path, seal, nonce))
+    closing, _ = closing_line(seal, head, len(lines), nonce)  # 8 records, the crash the 9th
+    path.write_text(path.read_text() + line + "\n" + closing + "\n")
     assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 0
     row = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(f"| {H}:key_r"))
     assert [c.strip() for c in row.split("|")][3:6] == ["1", "1", "0"]  # n, errors, faults
@@ -218,6 +237,241 @@ def test_rsb_report_verifies_the_records_and_refuses_a_rewritten_one(attacked, t
     other.chmod(0o600)
     assert main(["report", str(run), "--stdout", "--secret-file", str(other)]) == 2
     assert "the run was sealed with another secret" in capsys.readouterr().err
+
+
+def test_the_sandbox_shows_nobody_a_minimal_environment_and_limits(attacked):
+    """Issue 45, item 5: the policy is user nobody (as root: for real, so root's files such
+    as /etc/shadow are not its), sees only the documented environment, neither bwrap's
+    environment nor its command line names a hidden path, and the process and memory limits
+    that fit this machine hold; run.json records that isolation."""
+    (text,) = _texts(attacked["records"], "inspector")
+    seen = json.loads(text)
+    assert seen["uid"][:3] == [sandbox.NOBODY] * 3
+    allowed = sorted([*sandbox.BASE_ENV, *HOSTILE_VARS])
+    # besides these, only PWD (bwrap's --chdir) and what the packages rsb imports in the
+    # policy process set for themselves (rendering defaults, OpenCV's): nothing of rsb's
+    assert set(allowed) <= set(seen["env"])
+    assert not {"PYTHONPATH", "RSB_OPERATORS_OWN", sandbox.ENV_VAR} & set(seen["env"])
+    # bwrap's own environment: root's process (unreadable to nobody), or the same minimal one
+    assert seen["first process env"] in (["refused (PermissionError)"], allowed)
+    assert seen["hidden paths in bwrap's command line"] == 0
+    assert seen["processes"] == sandbox.default_processes()
+    assert seen["memory"] == sandbox.default_memory_bytes()
+    if os.geteuid() == 0:
+        assert seen["shadow"] == "refused (PermissionError)"
+        assert seen["uid"][3] == []  # no supplementary group
+    isolation = json.loads((attacked["out"] / "run.json").read_text())["sealed"]["isolation"]
+    assert isolation == {
+        "sandbox": sandbox._bwrap_version(),
+        "user": (
+            "nobody (65534) on the host"
+            if os.geteuid() == 0
+            else f"nobody (65534) in a user namespace, uid {os.geteuid()} on the host"
+        ),
+        "network": "none",
+        "gpu": False,
+        "memory_bytes": sandbox.default_memory_bytes(),
+        "file_bytes": sandbox.DEFAULT_FILE_BYTES,
+        "processes": sandbox.default_processes(),
+        "binds": [str(attacked["config"].sandbox_binds[0])],
+        "env": allowed,
+    }
+    assert sandbox.default_memory_bytes() <= os.sysconf("SC_PAGE_SIZE") * os.sysconf(
+        "SC_PHYS_PAGES"
+    )
+
+
+def _check_log(log: str, records: list, total: int) -> None:
+    """rsb's log of a sealed run with :func:`hostile.log_reader` among its policies: the
+    policy learnt no outcome from it and could not rewrite it."""
+    from evaluation.hostile import FORGED, OUTCOMES
+
+    texts = [r.text for r in records if r.policy == f"{H}:log_reader"]
+    assert texts and all(t.startswith("outcome counts: 0; ") for t in texts), texts
+    assert OUTCOMES.findall(log.encode()) == []  # progress without G/T: nothing to learn
+    progress_lines = [x for x in log.splitlines() if re.match(r"rsb eval: \d+/\d+ episodes", x)]
+    assert progress_lines[0].startswith(f"rsb eval: 1/{total} episodes")  # not truncated
+    assert progress_lines[-1].startswith(f"rsb eval: {total}/{total} episodes")
+    assert re.search(rf"; {H}:\w+/RSB-Math-4: \d+ done", progress_lines[-1])  # no G/T
+    forged = [x for x in log.splitlines() if FORGED.splitlines()[1] in x]
+    assert forged and all(x.startswith(f"[policy {H}:log_reader] ") for x in forged)
+
+
+def test_a_policy_learns_nothing_from_rsbs_log(draw, tmp_path):
+    """Issue 45, item 1: the operator logs to a file (``> log 2>&1``); the policy's stdout
+    and stderr are a pipe of rsb's, so reopening them reads no line of rsb's, and O_TRUNC
+    truncates nothing; the progress lines name no outcome; the policy's own lines are
+    prefixed."""
+    out, log = tmp_path / "run", tmp_path / "rsb.log"
+    cmd = [sys.executable, "-m", "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "4",
+           "--max-steps", "3", "--workers", "1", "--tables", str(draw / "tables"),
+           "--secret-file", str(draw / "secret.txt"), "--out", str(out),
+           "--policy", f"{H}:log_reader", "--policy", f"{H}:key_reader"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
+    with open(log, "w") as fh:
+        done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
+                              timeout=600, check=False)  # fmt: skip
+    text = log.read_text()
+    assert done.returncode == 0, text
+    _check_log(text, read_records(out / RECORDS_FILE), 8)
+
+
+def _write_team_policy(work: Path) -> None:
+    """A policy file that looks for the other team's records and the tables in the working
+    folder (``runs/``) and says what it found in its ``text``."""
+    (work / "submission").mkdir()
+    (work / "submission" / "policy.py").write_text(f"""
+import os
+import numpy as np
+
+WORK = {str(work)!r}
+
+
+class Peek:
+    cameras = ()
+
+    def reset(self, env, obs, info):
+        self.hold = np.asarray(obs["state"], dtype=np.float64)
+        found = []
+        for where in ("runs/teamA/episodes.jsonl", WORK + "/runs/teamA/episodes.jsonl",
+                      WORK + "/tables"):
+            try:
+                found.append(f"{{where}}: {{len(open(where, 'rb').read())}} bytes"
+                             if not os.path.isdir(where) else f"{{where}}: {{os.listdir(where)}}")
+            except OSError as exc:
+                found.append(f"{{where}}: {{type(exc).__name__}}")
+        self.text = "; ".join([f"cwd: {{sorted(os.listdir('.'))}}", *found])
+
+    def act(self, obs):
+        return self.hold
+
+
+def make():
+    return Peek()
+
+
+def other():
+    return Peek()
+""")
+
+
+@pytest.fixture(scope="module")
+def two_teams(draw, tmp_path_factory):
+    """Two sealed runs of one policy file from one working folder (issue 45, item 2), into
+    ``runs/teamA`` then ``runs/teamB``, the tables and the secret in that folder too."""
+    work = tmp_path_factory.mktemp("teams")
+    work.chmod(0o755)
+    shutil.copytree(draw / "tables", work / "tables")
+    shutil.copy(draw / "secret.txt", work / "secret.txt")
+    _write_team_policy(work)
+    held = os.getcwd()
+    os.chdir(work)
+    configs = {}
+    try:
+        for team in ("teamA", "teamB"):
+            limits = {"sandbox_memory_bytes": 6 << 30, "sandbox_processes": 256}
+            configs[team] = EvalConfig(
+                ("RSB-Math-4",), ("submission/policy.py:make", "submission/policy.py:other"),
+                4, Path("runs") / team, workers=1, max_steps=2, progress=False,
+                tables=Path("tables"), secret_file=Path("secret.txt"),
+                **(limits if team == "teamB" else {}),
+            )  # fmt: skip
+            run_eval(configs[team])
+    finally:
+        os.chdir(held)
+    return work, configs
+
+
+def test_other_run_folders_are_out_of_sight_and_orders_differ(two_teams, monkeypatch):
+    work, configs = two_teams
+    monkeypatch.chdir(work)  # the configs name their policy file relative to it
+    records = read_records(work / "runs" / "teamB" / RECORDS_FILE)
+    assert {r.text for r in records} == {
+        f"cwd: ['submission']; runs/teamA/episodes.jsonl: FileNotFoundError; "
+        f"{work}/runs/teamA/episodes.jsonl: FileNotFoundError; {work}/tables: "
+        "FileNotFoundError"
+    }
+    # the order: keyed by each run folder's own nonce, so the two runs' orders differ
+    seal = Seal.read(work / "secret.txt")
+    orders = []
+    for team in ("teamA", "teamB"):
+        nonce = json.loads((work / "runs" / team / "run.json").read_text())["sealed"]["nonce"]
+        lines = (work / "runs" / team / RECORDS_FILE).read_text().splitlines()[:-1]
+        order = [(json.loads(x)["index"], json.loads(x)["policy"]) for x in lines]
+        jobs = sealed_order(plan(dataclasses.replace(configs[team], out=work / "x")), seal, nonce)
+        assert order == [(j.index, j.policy) for j in jobs]
+        orders.append(order)
+    assert orders[0] != orders[1]  # 8 episodes: the same order by chance 1 time in 40,320
+    # the run folder: no other user's (as root, the policy is nobody)
+    assert (work / "runs" / "teamB").stat().st_mode & 0o777 == 0o700
+    # the same command again: nothing to run, the records already closed: nothing appended
+    before = (work / "runs" / "teamA" / RECORDS_FILE).read_bytes()
+    run_eval(configs["teamA"])
+    assert (work / "runs" / "teamA" / RECORDS_FILE).read_bytes() == before
+    # limits given (--sandbox-memory 6 --sandbox-processes 256) are the ones recorded
+    isolation = {t: json.loads((work / "runs" / t / "run.json").read_text())["sealed"]
+                 ["isolation"] for t in ("teamA", "teamB")}  # fmt: skip
+    assert [(i["memory_bytes"], i["processes"]) for i in isolation.values()] == [
+        (sandbox.default_memory_bytes(), sandbox.default_processes()),
+        (6 << 30, 256),
+    ]
+
+
+def test_rsb_report_refuses_a_cut_file_and_another_runs_file(two_teams, tmp_path, capsys):
+    """Issue 45, item 4: the closing record. A file cut after record 5 of 8 is incomplete
+    (also what an interrupted run shows), another run's whole file is named as such."""
+    work, _ = two_teams
+    run = tmp_path / "teamB"
+    shutil.copytree(work / "runs" / "teamB", run)
+    secret = str(work / "secret.txt")
+    path = run / RECORDS_FILE
+    lines = path.read_text().splitlines()
+    assert len(lines) == 9 and json.loads(lines[-1])["closing"]["count"] == 8
+    assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 0
+    capsys.readouterr()
+    path.write_text("\n".join(lines[:5]) + "\n")
+    assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb report: error: {path}: incomplete: 5 signed records and no closing record after "
+        "the last: the run was interrupted (or the file cut after that record); run the same "
+        "rsb eval command again to finish it, then report it\n"
+    )
+    shutil.copy(work / "runs" / "teamA" / RECORDS_FILE, path)  # team A's records, same secret
+    nonce_a = json.loads((work / "runs" / "teamA" / "run.json").read_text())["sealed"]["nonce"]
+    nonce_b = json.loads((run / "run.json").read_text())["sealed"]["nonce"]
+    assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb report: error: {path}:9: the records of another run (its closing record names "
+        f"nonce {nonce_a[:12]}, this run folder's run.json {nonce_b[:12]}); the run cannot be "
+        "reported\n"
+    )
+    # without its closing record, another run's first line does not chain to this nonce
+    path.write_text("\n".join(path.read_text().splitlines()[:-1]) + "\n")
+    assert main(["report", str(run), "--stdout", "--secret-file", secret]) == 2
+    assert f"{path}:1: the record's signature does not match" in capsys.readouterr().err
+
+
+def test_a_sandbox_that_cannot_start_stops_a_sealed_run_before_it_records(draw, tmp_path):
+    """Issue 45, item 3: root without capabilities (as in some containers): bwrap cannot set
+    up its namespaces; the sealed run exits 2 naming why, and records nothing."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv: run as root without capabilities")
+    out = tmp_path / "run"
+    cmd = ["setpriv", "--bounding-set", "-all", "--inh-caps", "-all", sys.executable, "-m",
+           "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "2", "--max-steps", "2",
+           "--workers", "1", "--no-progress", "--tables", str(draw / "tables"),
+           "--secret-file", str(draw / "secret.txt"), "--out", str(out),
+           "--policy", f"{H}:key_reader"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+                          check=False)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"rsb eval: error: policy {H}:key_reader: a sealed run runs policy code only in the "
+        "sandbox, and bwrap cannot create namespaces here (bwrap: setting up uid map: "
+        "Operation not permitted); nothing was run or recorded\n"
+    )
+    assert not out.exists()
 
 
 def test_without_the_sandbox_the_attacks_are_real(draw, tmp_path, monkeypatch):
@@ -358,17 +612,26 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     out, mark = work / "run", f"hostile-{uuid.uuid4().hex}"
     cmd = [*cmd_prefix, sys.executable, "-m",
            "rsb_mj", "eval", "--suite", "RSB-Math-4", "--episodes", "1", "--max-steps", "3",
-           "--workers", "2", "--no-progress", "--request-timeout", "4", "--tables",
+           "--workers", "2", "--request-timeout", "4", "--tables",
            str(work / "tables"), "--secret-file", str(work / "secret.txt"), "--out", str(out),
            "--sandbox-bind", str(work)]  # fmt: skip
     for attack in ATTACKS:
         cmd += ["--policy", f"{H}:{attack}"]
+    for name in HOSTILE_VARS:
+        cmd += ["--sandbox-env", name]
     env = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}", "HOME": str(home)}
     env.update(_hostile_env(work, out, mark))
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+    log = work.parent / "rsb.log"  # as an operator runs it: rsb eval ... > log 2>&1
+    with open(log, "w") as fh:
+        done = subprocess.run(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
+                              timeout=600, check=False)  # fmt: skip
+    assert done.returncode == 0, log.read_text()
     assert _alive_with(mark) == []
     records = read_records(out / RECORDS_FILE)
+    _check_log(log.read_text(), records, len(ATTACKS))
+    seen = json.loads(next(r.text for r in records if r.policy == f"{H}:inspector"))
+    assert seen["uid"][:3] == [sandbox.NOBODY] * 3 and seen["shadow"].startswith("refused")
+    assert seen["hidden paths in bwrap's command line"] == 0
     texts = {r.policy.rpartition(":")[2]: r.text for r in records}
     assert (
         texts["key_reader"]
@@ -378,3 +641,19 @@ def test_the_attacks_fail_as_an_ordinary_user(draw, request):
     assert [r.termination for r in records if r.policy.endswith(("raiser", "hanger"))] == [
         "policy_fault"
     ] * 2
+
+
+def test_the_sandbox_limits_flags_are_checked(tmp_path, capsys):
+    base = ["eval", "--suite", "RSB-Math-4", "--policy", "noop", "--episodes", "1", "--out",
+            str(tmp_path / "run")]  # fmt: skip
+    assert main([*base, "--sandbox-memory", "-1"]) == 2
+    assert capsys.readouterr().err == (
+        "rsb eval: error: --sandbox-memory -1: give GiB >= 0 (0: no limit)\n"
+    )
+    assert main([*base, "--sandbox-processes", "-5"]) == 2
+    assert capsys.readouterr().err == (
+        "rsb eval: error: --sandbox-processes -5: give N >= 0 (0: none)\n"
+    )
+    assert main([*base, "--sandbox-processes", "9", "--no-sandbox"]) == 2
+    assert "--sandbox-processes with --no-sandbox" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

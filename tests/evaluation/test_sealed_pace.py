@@ -246,7 +246,8 @@ def test_rsb_eval_sealed_runs_a_goal_file_and_rsb_report_verifies_it(tmp_path, c
         "when it ends)\n"
     )
     assert main(argv) == 0
-    lines = [json.loads(line) for line in (out / RECORDS_FILE).read_text().splitlines()]
+    *lines, closing = [json.loads(x) for x in (out / RECORDS_FILE).read_text().splitlines()]
+    assert closing["closing"]["count"] == 2  # the signed closing record (issue 45)
     got = {r["policy"]: (r["termination"], r["success_step"], r["steps"], r["cost"]) for r in lines}
     assert got == {
         "expert": ("success", 126, GOAL_STEPS, 18.0),

@@ -134,7 +134,7 @@ def test_unsealed_the_episode_length_tells_a_server_its_outcome(tapes, server, t
 
 
 def test_sealed_a_server_learns_nothing_from_the_episode_lengths(
-    draw, env, tapes, server, tmp_path
+    draw, env, tapes, server, tmp_path, monkeypatch
 ):
     tables, secret = draw / "tables", draw / "secret.txt"
     private = tapes["private"]
@@ -143,9 +143,12 @@ def test_sealed_a_server_learns_nothing_from_the_episode_lengths(
     spec, out = _spec(server), tmp_path / "run"
     # the operator, who holds the secret, hands the tapes in the run's secret order
     config = EvalConfig((SUITE,), (spec,), ROWS, out, tables=tables, secret_file=secret)
-    # (keyed by the spec, whose port is random: 1 in 24 of these orders is the identity;
-    # test_sealed.py checks a fixed run's order is not)
-    order = [job.index for job in sealed_order(plan(config), Seal.read(secret))]
+    # (keyed by the run's nonce, fixed here so that the test knows it, and the spec, whose
+    # port is random: 1 in 24 of these orders is the identity; test_sealed.py checks a
+    # fixed run's order is not)
+    nonce = "f" * 32
+    monkeypatch.setattr("rsb_mj.evaluation.runner.new_nonce", lambda: nonce)
+    order = [job.index for job in sealed_order(plan(config), Seal.read(secret), nonce)]
     server.tapes = [private[i] for i in order]
     assert _eval(out, spec, "--tables", str(tables), "--secret-file", str(secret)) == 0
     records = {r.index: r for r in read_records(out / RECORDS_FILE)}

@@ -22,6 +22,15 @@ def test_hazards_are_the_static_objects_a_cost_names():
     assert hazard_objects(load_task(tasks_dir() / "rsb_math_4.bddl")) == {}
 
 
+def test_a_fixture_that_a_cost_names_is_a_hazard_with_its_distance():
+    """VLA-Arena's stove is a fixture: ``(CheckGripperDistance flat_stove_1 0.05)`` makes it
+    a hazard (it was not one, and the fingers came within 5 cm of it); the table never is."""
+    name = "vla_arena/safety_hazard_avoidance/level_0/"
+    name += "pick_up_the_tomato_and_place_it_on_the_white_bowl_with_the_stove_turned_on.bddl"
+    problem = load_task(tasks_dir() / name)
+    assert hazard_objects(problem) == {"tomato_1": 0.05, "flat_stove_1": 0.05}
+
+
 def test_clearance_and_carrying_in_the_checker():
     env = RsbEnv(tasks_dir() / "rsb_math_4_l2.bddl", cameras=())
     try:
@@ -96,3 +105,47 @@ def test_done_when_the_expert_is_safe_and_nearest_is_not(tmp_path):
     assert expert.tsr.value >= 0.95
     assert expert.cost.mean < nearest.cost.mean
     assert nearest.cost.mean > 0
+
+
+def test_a_hazard_distance_read_as_0_is_read_again_under_smaller_cutoffs():
+    """The lemon beside the stove (seed 1), the left gripper closed on it: MuJoCo's convex
+    distance reads 0.0 between the right finger's collision mesh and the stove's box under a
+    6.5 cm cutoff, though they are 3-4 cm apart (3 cm under a 3 cm cutoff, capped, is right);
+    the goal expert's checker reads the distance again under halved cutoffs."""
+    from pathlib import Path
+
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.expert.goal_expert import GoalExpert
+
+    name = "vla_arena/safety_hazard_avoidance/level_0/"
+    name += "pick_up_the_lemon_and_place_it_on_the_ramekin_with_the_stove_turned_on.bddl"
+    env = GoalEnv(Path(tasks_dir() / name), cameras=(), max_steps=600)
+    try:
+        obs, _ = env.reset(seed=1)
+        expert = GoalExpert(env)
+        while expert.phase != "close":
+            obs, *_ = env.step(expert.act(obs))
+        m, d = env.model, env.data
+        stove = next(
+            g
+            for g in expert.world.hazards
+            if m.body(int(m.geom_bodyid[g])).name == "flat_stove_1" and m.geom_size[g][2] > 0.02
+        )
+        mesh = next(
+            g
+            for g in range(m.ngeom)
+            if m.body(int(m.geom_bodyid[g])).name == "left/right_finger_link"
+            and m.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH
+            and m.geom_contype[g]
+        )
+        assert mujoco.mj_geomDistance(m, d, mesh, stove, 0.065, None) == 0.0
+        assert mujoco.mj_geomDistance(m, d, mesh, stove, 0.03, None) == 0.03
+        checker = expert.arm.checker
+        assert checker.robust
+        checker.set_scene(d)
+        checker.keep_clear({stove: 0.065}, fingers=[mesh])
+        gap = checker.hazard_gaps(checker._data.qpos[checker.qpos_adr].copy())[stove]
+        assert 0.03 <= gap < 0.04
+        assert checker.shortfall(checker._data.qpos[checker.qpos_adr].copy()) == 0.065 - gap
+    finally:
+        env.close()

@@ -4,12 +4,15 @@ against a replay server."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -235,6 +238,24 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 120.0) -> 
     raise TimeoutError(f"replay server not listening on {port} after {timeout} s")
 
 
+@contextlib.contextmanager
+def replay_server(demo_dir: Path) -> Iterator[int]:
+    """The replay server (:mod:`rsb_mj.integrations.vla_eval_replay`) of ``demo_dir`` in a
+    child process, listening on the port yielded; stopped on exit."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rsb_mj.integrations.vla_eval_replay",
+         "--args.demo_dir", str(demo_dir), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        wait_for_port(port, server)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 @pytest.mark.slow
 def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
     """vla-eval's own CLI and runner on the shipped RSB-Math-4 config, against a server
@@ -243,14 +264,7 @@ def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
 
     res = write_demos("RSB-Math-4", "train", 2, tmp_path / "demos", cameras=(), progress=False)
     assert res["failed"] == 0
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "rsb_mj.integrations.vla_eval_replay",
-         "--args.demo_dir", str(tmp_path / "demos"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        wait_for_port(port, server)
+    with replay_server(tmp_path / "demos") as port:
         run = subprocess.run(
             ["vla-eval", "run", "--no-docker", "-c", str(config_path("RSB-Math-4")),
              "--server-url", f"ws://127.0.0.1:{port}", "--output-dir", str(tmp_path / "results"),
@@ -259,9 +273,6 @@ def test_vla_eval_run_no_docker_replays_expert_demos_to_success(tmp_path):
              "--record-video"],
             capture_output=True, text=True, timeout=900, env={**os.environ, "NO_COLOR": "1"},
         )  # fmt: skip
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "RSB-Math-4: 100.0%" in run.stdout
     (row,) = summarize(tmp_path / "results")

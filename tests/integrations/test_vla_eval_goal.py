@@ -1,10 +1,13 @@
 """The vla-eval plugin on goal tasks: shipped configs, the contract, one episode through
 vla-eval's own runner, a suite's frozen rows and a file's seeds as ``rsb eval`` runs them,
-bad params refused."""
+bad params refused; the one benchmark class (``RsbBenchmark``) and the former goal plugin's
+name (``vla_eval_goal:GoalBenchmark``) kept as its alias."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -19,12 +22,13 @@ from vla_eval.registry import resolve_import_string
 from vla_eval.specs import check_specs
 
 from rsb_mj.errors import RsbError, TaskError
-from rsb_mj.integrations.vla_eval_goal import GoalBenchmark, goal_config_path
+from rsb_mj.integrations.vla_eval import RsbBenchmark, config_path
+from rsb_mj.integrations.vla_eval_goal import GoalBenchmark
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
 from rsb_mj.tables.goal import file_rows
 
-from .test_vla_eval import ANY_FLOAT, CapturingConnection, run_one_episode
+from .test_vla_eval import ANY_FLOAT, CapturingConnection, replay_server, run_one_episode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = str(
@@ -40,16 +44,16 @@ COST = str(
 
 @pytest.mark.parametrize("suite", list(GOAL_SUITES))
 def test_shipped_goal_configs_load_and_name_their_suite(suite):
-    cfg = load_config(str(goal_config_path(suite)))
+    cfg = load_config(str(config_path(suite)))
     (entry,) = cfg["benchmarks"]
     assert entry["name"] == suite and entry["params"]["suite"] == suite
     assert entry["params"]["split"] == "eval" and entry["episodes_per_task"] == 5
-    assert resolve_import_string(entry["benchmark"]) is GoalBenchmark
+    assert resolve_import_string(entry["benchmark"]) is RsbBenchmark
     assert "docker" not in cfg
 
 
 def test_a_goal_suite_is_one_task_per_file():
-    bench = GoalBenchmark("VLA-Arena-L0", width=32, height=24)
+    bench = RsbBenchmark("VLA-Arena-L0", width=32, height=24)
     tasks = bench.get_tasks()
     assert (
         len(tasks)
@@ -68,7 +72,7 @@ def test_a_suite_file_runs_its_frozen_rows_as_rsb_eval_suite_does():
     """Episode 2 from start 1 of a suite's file is row 3 of the file's frozen eval table:
     the row (seed and layout) ``rsb eval --suite vla-arena-l0 --start 1`` runs as its row 3;
     the reset places that layout, not a fresh draw of the seed."""
-    bench = GoalBenchmark("vla-arena-l0", start=1, width=32, height=24, send_wrist_image=False)
+    bench = RsbBenchmark("vla-arena-l0", start=1, width=32, height=24, send_wrist_image=False)
     assert bench.get_metadata() == {"max_steps": 600, "max_episodes_per_task": 4}
     name = bench.get_tasks()[0]["name"]
     path = bench.files[0]
@@ -90,11 +94,11 @@ def test_a_suite_file_runs_its_frozen_rows_as_rsb_eval_suite_does():
 def test_a_short_table_file_is_left_out_and_named():
     """The one short VLA-Arena file (no eval seed gave a layout) is not run: named with its
     row count and the manifest's reason, as rsb eval --suite names it."""
-    bench = GoalBenchmark("vla-arena-l2", width=32, height=24)
+    bench = RsbBenchmark("vla-arena-l2", width=32, height=24)
     (short,) = [s for s in bench.skipped if "frozen eval table" in s]
     assert "porcelain_mug" in short and ": its frozen eval table has 0 rows (" in short
     assert not any("porcelain_mug" in t["name"] for t in bench.get_tasks())
-    train = GoalBenchmark("vla-arena-l2", split="train", start=19, width=32, height=24)
+    train = RsbBenchmark("vla-arena-l2", split="train", start=19, width=32, height=24)
     assert train.get_metadata()["max_episodes_per_task"] == 1
     assert len(train.files) == len(bench.files)
 
@@ -104,7 +108,7 @@ def test_one_episode_through_vla_eval_and_the_seed_of_rsb_eval():
     still for 3 steps sends the metrics of a failure and the file's cost."""
     from rsb_mj.env.goal_env import GoalEnv
 
-    bench = GoalBenchmark(files=[COST], start=2, width=32, height=24)
+    bench = RsbBenchmark(files=[COST], start=2, width=32, height=24)
     (task,) = bench.get_tasks()
     assert task == {"name": COST, "suite": "files"}
     _, sent = run_one_episode(bench, 1, max_steps=3)
@@ -122,7 +126,7 @@ def test_one_episode_through_vla_eval_and_the_seed_of_rsb_eval():
 
 
 def test_a_file_without_cost_sends_success_only():
-    bench = GoalBenchmark(files=[APPLE], width=32, height=24, send_wrist_image=False)
+    bench = RsbBenchmark(files=[APPLE], width=32, height=24, send_wrist_image=False)
     raw = bench.reset({"name": APPLE, "episode_idx": 0})
     obs = bench.make_obs(raw, {})
     assert sorted(obs["images"]) == ["cam_high"]
@@ -141,21 +145,21 @@ def test_bad_goal_params_are_refused():
     with pytest.raises(RsbError, match="name a goal suite"):
         GoalBenchmark()
     with pytest.raises(RsbError, match=r"unknown split 'test'; valid choices: train, eval"):
-        GoalBenchmark("vla-arena-l0", split="test")
+        RsbBenchmark("vla-arena-l0", split="test")
     with pytest.raises(RsbError, match=r"start 5: the vla-arena-l0 eval table has rows 0\.\.4"):
-        GoalBenchmark("vla-arena-l0", start=5)
+        RsbBenchmark("vla-arena-l0", start=5)
     # these were accepted and failed every episode's reset
     with pytest.raises(RsbError, match=r"^visual_level 7: valid choices: 0, 1, 2, 3, 4$"):
-        GoalBenchmark("vla-arena-l0", visual_level=7)
+        RsbBenchmark("vla-arena-l0", visual_level=7)
     with pytest.raises(RsbError, match=r"^language_level -1: valid choices: 0, 1, 2, 3, 4$"):
-        GoalBenchmark("vla-arena-l0", language_level=-1)
+        RsbBenchmark("vla-arena-l0", language_level=-1)
     with pytest.raises(RsbError, match=r"^width 320, height 0: each must be 1\.\.4096 pixels$"):
-        GoalBenchmark("vla-arena-l0", height=0)
+        RsbBenchmark("vla-arena-l0", height=0)
     with pytest.raises(RsbError, match=r"^--assets: /nonexistent is not a folder"):
-        GoalBenchmark("vla-arena-l0", assets="/nonexistent")
+        RsbBenchmark("vla-arena-l0", assets="/nonexistent")
     stove = str(DATA / "libero/libero_goal/turn_on_the_stove.bddl")
     with pytest.raises(TaskError, match=r"rsb_mj cannot build this scene \(tier B2\)"):
-        GoalBenchmark(files=[stove])
+        RsbBenchmark(files=[stove])
 
 
 #: The expert pushes the lemon between the teapots: success at step 126 of seed 0, cost 18.
@@ -214,14 +218,14 @@ def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outc
 
     actions = _expert_actions()
     kwargs = {"files": [LEMON], "max_steps": STEPS, "width": 32, "height": 24, "convention": "rsb"}
-    plain = GoalBenchmark(**kwargs)
+    plain = RsbBenchmark(**kwargs)
     result, _ = _replay(plain, 0, actions)
     plain.cleanup()
     # an ordinary run ends at the success and tells the server
     assert (result["metrics"], result["steps"]) == ({"success": True, "cost": 18.0}, 126)
     secret, outcomes = tmp_path / "secret.txt", tmp_path / "outcomes.jsonl"
     secret.write_bytes(b"vla-eval goal sealed test secret, 32+ bytes\n")
-    bench = GoalBenchmark(**kwargs, sealed=True, outcomes=str(outcomes), secret_file=str(secret))
+    bench = RsbBenchmark(**kwargs, sealed=True, outcomes=str(outcomes), secret_file=str(secret))
     assert bench.get_metric_keys() == {}
     result, sent = _replay(bench, 0, actions)
     assert sent[-1][1] == {"metrics": {"sealed": True}, "steps": STEPS, "elapsed_sec": ANY_FLOAT}
@@ -242,4 +246,72 @@ def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outc
         f"| {LEMON} | 1/2 = 0.500 [0.095, 0.905] | 9.00 | 0 |"
     )
     with pytest.raises(RsbError, match=r"^sealed: true needs outcomes: PATH"):
-        GoalBenchmark(files=[LEMON], sealed=True, secret_file=str(secret))
+        RsbBenchmark(files=[LEMON], sealed=True, secret_file=str(secret))
+
+
+def test_the_former_goal_plugin_name_is_the_one_benchmark_on_goal_tasks():
+    """Configs that name ``vla_eval_goal:GoalBenchmark`` run what ``RsbBenchmark`` runs."""
+    alias = resolve_import_string("rsb_mj.integrations.vla_eval_goal:GoalBenchmark")
+    assert alias is GoalBenchmark and issubclass(alias, RsbBenchmark)
+    old = GoalBenchmark("vla-arena-l0", width=32, height=24)
+    new = RsbBenchmark("vla-arena-l0", width=32, height=24)
+    assert old.get_tasks() == new.get_tasks() and old.skipped == new.skipped
+    assert old.get_metadata() == new.get_metadata() == {"max_steps": 600,
+                                                        "max_episodes_per_task": 5}  # fmt: skip
+    assert old.get_metric_keys() == new.get_metric_keys() == {"success": "mean", "cost": "mean"}
+    assert old._ALL_RECORD_FIELDS == new._ALL_RECORD_FIELDS == {
+        "reward", "done", "success", "action", "state",
+    }  # fmt: skip
+    assert new._ALL_RECORD_FIELDS | {"grasped"} == RsbBenchmark("RSB-Math-4")._ALL_RECORD_FIELDS
+
+
+def test_what_one_benchmark_cannot_mix_is_refused(tmp_path):
+    with pytest.raises(RsbError, match=r"^files: \[.*\] are goal tasks; they run alone or beside "
+                       r"a goal suite, not beside the question suite RSB-Math-4$"):  # fmt: skip
+        RsbBenchmark("RSB-Math-4", files=[APPLE])
+    with pytest.raises(RsbError, match=r"^shuffle_seed: for question suites; goal tasks have no "):
+        RsbBenchmark(files=[APPLE], shuffle_seed=1)
+    with pytest.raises(RsbError, match=r"^tables: for question suites; goal tasks have no "):
+        RsbBenchmark("vla-arena-l0", tables=str(tmp_path))
+    with pytest.raises(RsbError, match=r"^assets: .*: for goal tasks' objects; RSB-Math-4 has"):
+        RsbBenchmark("RSB-Math-4", assets=str(tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "plugin",
+    [
+        "rsb_mj.integrations.vla_eval:RsbBenchmark",
+        "rsb_mj.integrations.vla_eval_goal:GoalBenchmark",
+    ],
+)
+def test_vla_eval_run_no_docker_replays_a_goal_demo_to_success(tmp_path, plugin):
+    """vla-eval's own CLI and runner on a config of one goal task file, naming the one
+    benchmark class or the former goal plugin's name, against a server replaying the
+    expert's recorded demonstration of seed 0 open loop: success, with the file's cost."""
+    import yaml
+
+    from rsb_mj.datasets.goal_demos import GoalDemoJob, write_goal_one
+
+    demos = tmp_path / "demos"
+    demos.mkdir()
+    assert write_goal_one(GoalDemoJob(LEMON, 0, str(demos), cameras=())).success
+    config = tmp_path / "lemon.yaml"
+    config.write_text(yaml.safe_dump({
+        "server": {"url": "ws://localhost:8000", "timeout": 60},
+        "output_dir": str(tmp_path / "results"),
+        "benchmarks": [{"benchmark": plugin, "name": "lemon", "mode": "sync",
+                        "episodes_per_task": 1,
+                        "params": {"files": [LEMON], "width": 64, "height": 48}}],
+    }))  # fmt: skip
+    with replay_server(demos) as port:
+        run = subprocess.run(
+            ["vla-eval", "run", "--no-docker", "-c", str(config),
+             "--server-url", f"ws://127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=900, env={**os.environ, "NO_COLOR": "1"},
+        )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "lemon: 100.0%" in run.stdout, run.stdout[-3000:]
+    (result,) = [json.loads(p.read_text()) for p in (tmp_path / "results").rglob("*.json")]
+    ((episode,),) = [task["episodes"] for task in result["tasks"]]
+    assert episode["metrics"] == {"success": True, "cost": 18.0}

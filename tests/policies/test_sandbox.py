@@ -33,8 +33,10 @@ def test_the_command_hides_the_private_paths_inside_what_it_binds(tmp_path, monk
     settings = Sandbox(hide=(str(tables), str(out), str(secret), "/nowhere"),
                        binds=(str(tmp_path),))  # fmt: skip
     args = command(settings, ["python", "-c", "pass"], reads=[str(code)])
-    assert args[:6] == ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-                        "--cap-drop", "ALL"]  # fmt: skip
+    assert args[:11] == [
+        "bwrap", "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
+        "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+    ]  # fmt: skip
     assert "--share-net" not in args and args[-4:] == ["--", "python", "-c", "pass"]
     assert (str(tmp_path), str(tmp_path)) in _after(args, "--ro-bind")
     # the binds come after the private /tmp (a folder in rsb's /tmp stays seen), the covers
@@ -45,7 +47,11 @@ def test_the_command_hides_the_private_paths_inside_what_it_binds(tmp_path, monk
     assert ("/dev/null", str(secret)) in _after(args, "--ro-bind")
     assert "/nowhere" not in args  # outside every bind: nothing to cover
     assert args.index(str(tables), tmp_at + 2) > args.index(str(tmp_path))
-    assert args[args.index("--unsetenv") + 1] == sandbox.ENV_VAR
+    # the environment: cleared, then rsb's but the settings (an ordinary run) or only the
+    # documented variables (a sealed run)
+    assert "--clearenv" in args and sandbox.ENV_VAR not in args
+    sealed = command(Sandbox(sealed=True), ["true"], reads=[])
+    assert _after(sealed, "--setenv") == list(sandbox.BASE_ENV.items())
     gpu = command(Sandbox(gpu=True, network=True), ["true"], reads=[])
     assert "--share-net" in gpu and ("/sys", "/sys") in _after(gpu, "--ro-bind")
 
@@ -55,7 +61,9 @@ def test_limits_and_settings_round_trip():
     assert Sandbox.from_json(settings.to_json()) == settings
     limits = settings.limits()
     assert limits["RLIMIT_AS"] == 1 << 30 and limits["RLIMIT_FSIZE"] == 1 << 30
-    assert ("RLIMIT_NPROC" in limits) == (os.geteuid() != 0)
+    assert limits["RLIMIT_NPROC"] == sandbox.default_processes()  # as root: the policy is nobody
+    # an ordinary run as root: the policy is root on the host, whose count is the machine's
+    assert ("RLIMIT_NPROC" in Sandbox().limits()) == (os.geteuid() != 0)
     assert "RLIMIT_AS" not in Sandbox(gpu=True).limits()  # CUDA reserves address space
 
 
@@ -129,3 +137,21 @@ def test_an_ordinary_user_builds_the_sandbox_too():
     assert done.returncode == 0, done.stderr
     uid, processes = done.stdout.split()
     assert uid == "65534" and int(processes) <= 4  # bwrap, sh, ls, grep of its own
+
+
+@pytest.mark.skipif(available() is not None, reason=f"no sandbox here: {available()}")
+def test_as_root_a_sealed_policy_is_nobody_so_its_folder_must_be_readable(tmp_path):
+    """Issue 45: as root a sealed run's policy turns into user nobody; the start-up check
+    names a folder of its code that nobody cannot read, instead of every episode failing."""
+    if os.geteuid() != 0:
+        pytest.skip("not root: the policy is already an ordinary user's")
+    code = tmp_path / "code"
+    code.mkdir()
+    code.chmod(0o700)
+    assert sandbox.probe(Sandbox(sealed=True), [str(code)]) == (
+        f"the policy runs as user nobody (rsb runs as root) and cannot read {code} (make it "
+        "readable by others, e.g. chmod o+rX, or run rsb as an ordinary user)"
+    )
+    code.chmod(0o755)
+    assert sandbox.probe(Sandbox(sealed=True), [str(code)]) is None
+    assert Sandbox(sealed=True).isolation()["user"] == "nobody (65534) on the host"

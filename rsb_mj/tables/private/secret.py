@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rsb_mj.errors import EpisodeError
+from rsb_mj.file_kind import file_kind
 
 #: The private builder's version: it changes whenever the same secret would draw other rows.
 VERSION = 1
@@ -37,20 +38,6 @@ PSEUDO_FOLDERS = ("/proc", "/sys", "/dev")
 
 def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
-
-
-def _kind(mode: int) -> str:
-    """What a non-regular file is, in words."""
-    for test, name in (
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return name
-    return "not a regular file"
 
 
 def _pseudo_folder(path: Path) -> str:
@@ -112,7 +99,7 @@ class Secret:
             mode = os.stat(path).st_mode
             if not stat.S_ISREG(mode):
                 raise EpisodeError(
-                    f"{where}: not a regular file ({_kind(mode)}); write the secret to a "
+                    f"{where}: not a regular file ({file_kind(mode)}); write the secret to a "
                     "file, e.g. head -c 32 /dev/urandom | base64 > secret.txt"
                 )
             pseudo = _pseudo_folder(path)

@@ -1,0 +1,240 @@
+"""Can a goal task's named objects be seen? Visible pixels per object and camera at reset.
+
+**Rule 1** (issue 42; :func:`check_rule`): at reset, every object and fixture that the task's
+``:goal`` or ``:language`` names (:func:`rsb_mj.lang.goal_names.named_objects`) is wholly
+inside the head camera's :data:`SIZE` x :data:`SIZE` image and covers at least
+:data:`MIN_PIXELS` visible pixels there.
+
+* **Visible pixels** are counted on a segmentation render (:func:`measure`): a pixel belongs to
+  an object when the geom drawn there (visual groups 1 and 2, as the cameras draw) is one of
+  the object's bodies; occlusion by other objects, fixtures and the arms is counted.
+* **Wholly inside**: every corner of the bounding box of each of the object's visual geoms
+  (MuJoCo's ``geom_aabb``, at the pose after settling) projects inside the image, in front of
+  the camera.
+* A place that the file itself stacks its mover on at reset (``(On a b)`` in ``:init`` with
+  ``b`` named) is exempt from the pixel count (it is under its mover), not from being inside.
+
+The render is made at :data:`SIZE` x :data:`SIZE` directly (the policy image of a 224 px
+model), without perturbations. ``rsb visibility`` (:mod:`rsb_mj.cli.visibility`) reports it
+per row; ``tools/goal_visibility.py`` prints the figure over the shipped goal suites.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.episodes.episode import Episode
+from rsb_mj.lang.goal_names import exempt_places, named_objects
+from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.scene import aloha
+from rsb_mj.scene.gl import patch_late_import
+from rsb_mj.tables.episode_source import goal_task, load_episode
+from rsb_mj.workspace import CAMERAS
+
+__all__ = [
+    "MIN_PIXELS",
+    "SIZE",
+    "ObjectView",
+    "RowVisibility",
+    "check_rule",
+    "head_fails",
+    "measure",
+    "question_head",
+    "source_rows",
+]
+
+#: Side of the square image rule 1 is measured on [px].
+SIZE = 224
+#: Visible pixels a named object needs in the head image.
+MIN_PIXELS = 150
+
+
+@dataclass(frozen=True)
+class ObjectView:
+    """One object's view in one camera: ``pixels`` visible, ``inside`` wholly in the image."""
+
+    pixels: int
+    inside: bool
+
+
+def _roots(model: mujoco.MjModel, names: tuple[str, ...]) -> dict[int, str]:
+    """Root body id -> name, for the bodies called ``names``."""
+    out = {}
+    for name in names:
+        bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
+        if bid >= 0:
+            out[int(model.body_rootid[bid])] = name
+    return out
+
+
+def _inside(
+    model: mujoco.MjModel, data: mujoco.MjData, camera: int, geoms: np.ndarray, size: int
+) -> bool:
+    """Every corner of every geom's bounding box projects into a ``size`` square image."""
+    if len(geoms) == 0:
+        return False
+    pos, mat = data.cam_xpos[camera], data.cam_xmat[camera].reshape(3, 3)
+    f = 0.5 * size / math.tan(math.radians(model.cam_fovy[camera]) / 2)
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+    for g in geoms:
+        centre, half = model.geom_aabb[g, :3], model.geom_aabb[g, 3:]
+        local = centre + signs * half
+        world = data.geom_xpos[g] + local @ data.geom_xmat[g].reshape(3, 3).T
+        cam = (world - pos) @ mat  # camera frame: x right, y up, -z forward
+        depth = -cam[:, 2]
+        if np.any(depth <= 1e-6):
+            return False
+        u = size / 2 + f * cam[:, 0] / depth
+        v = size / 2 - f * cam[:, 1] / depth
+        if np.any(u < 0) or np.any(u > size) or np.any(v < 0) or np.any(v > size):
+            return False
+    return True
+
+
+def measure(
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+    names: tuple[str, ...],
+    cameras: tuple[str, ...] = CAMERAS,
+    size: int = SIZE,
+) -> dict[str, dict[str, ObjectView]]:
+    """Camera -> object name -> its :class:`ObjectView` at ``data``'s state, rendered at
+    ``size`` x ``size`` [px] (module docstring). ``model`` must allow that offscreen size."""
+    roots = _roots(model, names)
+    visual = np.isin(model.geom_group, (1, 2))
+    geom_root = model.body_rootid[model.geom_bodyid]
+    option = mujoco.MjvOption()
+    option.geomgroup[:] = [0, 1, 1, 0, 0, 0]
+    option.sitegroup[:] = 0
+    model.vis.global_.offwidth = max(model.vis.global_.offwidth, size)
+    model.vis.global_.offheight = max(model.vis.global_.offheight, size)
+    patch_late_import()
+    renderer = mujoco.Renderer(model, size, size)
+    out: dict[str, dict[str, ObjectView]] = {}
+    try:
+        renderer.enable_segmentation_rendering()
+        for cam in cameras:
+            renderer.update_scene(data, camera=cam, scene_option=option)
+            seg = renderer.render()
+            ids, types = seg[..., 0], seg[..., 1]
+            geom_px = ids[(types == int(mujoco.mjtObj.mjOBJ_GEOM)) & (ids >= 0)]
+            counts = np.bincount(geom_px, minlength=model.ngeom)
+            cid = model.camera(cam).id
+            views = {}
+            for root, name in roots.items():
+                mine = np.flatnonzero((geom_root == root) & visual)
+                views[name] = ObjectView(
+                    int(counts[mine].sum()), _inside(model, data, cid, mine, size)
+                )
+            out[cam] = {n: views[n] for n in names if n in views}
+    finally:
+        renderer.close()
+    return out
+
+
+def check_rule(
+    task: GoalTask, head: dict[str, ObjectView], min_pixels: int | None = None
+) -> list[str]:
+    """Why rule 1 fails for the named objects' head views ``head``: one line per object
+    (``"plate_1: 88 px < 150"``, ``"plate_1: not wholly inside the head image"``); ``[]``
+    when it holds. ``min_pixels`` defaults to :data:`MIN_PIXELS`."""
+    min_pixels = MIN_PIXELS if min_pixels is None else min_pixels
+    exempt = exempt_places(task)
+    out = []
+    for name in named_objects(task):
+        view = head.get(name)
+        if view is None:
+            out.append(f"{name}: not in the scene")
+            continue
+        if not view.inside:
+            out.append(f"{name}: not wholly inside the head image ({view.pixels} px)")
+        elif view.pixels < min_pixels and name not in exempt:
+            out.append(f"{name}: {view.pixels} px < {min_pixels}")
+    return out
+
+
+@dataclass(frozen=True)
+class RowVisibility:
+    """One row's views: ``task`` the source, ``index`` the row, ``seed`` its seed,
+    ``named`` the named objects, ``views`` camera -> object -> view (every object and fixture
+    of the task, named or not), ``fails`` why rule 1 fails (``[]``: it holds)."""
+
+    task: str
+    index: int
+    seed: int
+    named: tuple[str, ...]
+    views: dict[str, dict[str, ObjectView]]
+    fails: list[str]
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: views as ``{camera: {object: {"pixels", "inside"}}}``."""
+        return {
+            "task": self.task,
+            "index": self.index,
+            "seed": self.seed,
+            "named": list(self.named),
+            "views": {
+                cam: {n: {"pixels": v.pixels, "inside": v.inside} for n, v in objs.items()}
+                for cam, objs in self.views.items()
+            },
+            "fails": list(self.fails),
+            "passed": not self.fails,
+        }
+
+
+def head_fails(env: GoalEnv) -> list[str]:
+    """Why rule 1 fails for ``env``'s state (after a reset), ``[]`` when it holds: the
+    head camera alone, as ``rsb episodes build`` checks a goal row."""
+    names = named_objects(env.task)
+    return check_rule(env.task, measure(env.model, env.data, names, ("head",))["head"])
+
+
+def question_head(model: mujoco.MjModel) -> None:
+    """Give ``model``'s head camera the question scenes' pose (:mod:`rsb_mj.scene.aloha`):
+    what goal scenes used before their camera was framed (the "before" figure)."""
+    bare = aloha.aloha_spec("fast").compile()
+    src, dst = bare.camera("head").id, model.camera("head").id
+    model.cam_pos[dst] = bare.cam_pos[src]
+    model.cam_quat[dst] = bare.cam_quat[src]
+    model.cam_fovy[dst] = bare.cam_fovy[src]
+
+
+def source_rows(
+    source: str,
+    split: str,
+    indices: range,
+    *,
+    cameras: tuple[str, ...] = CAMERAS,
+    legacy_head: bool = False,
+) -> list[RowVisibility]:
+    """The views of rows ``indices`` of a goal source (a goal task file: bare seeds; a goal
+    suite's file as ``SUITE::FILE``: its frozen rows), each placed and settled as ``rsb eval``
+    resets it, rendered at :data:`SIZE` px; ``legacy_head`` uses :func:`question_head`.
+
+    Raises:
+        EvalError: for a row outside the source's table;
+        LayoutError: for a row with no valid layout.
+    """
+    env = GoalEnv(goal_task(source), cameras=())
+    try:
+        if legacy_head:
+            question_head(env.model)
+        names = named_objects(env.task)
+        every = (*env.task.objects, *(f for f in env.task.fixtures if f != env.task.table))
+        out = []
+        for index in indices:
+            episode = load_episode(source, split, index)
+            assert isinstance(episode, Episode) and episode.binding is None
+            env.reset(options={"episode": episode})
+            views = measure(env.model, env.data, every, cameras)
+            head = views.get("head", {})
+            fails = check_rule(env.task, head) if "head" in cameras else []
+            out.append(RowVisibility(source, index, episode.seed, names, views, fails))
+        return out
+    finally:
+        env.close()

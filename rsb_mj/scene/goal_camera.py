@@ -1,0 +1,186 @@
+"""The head camera of a goal scene: one rule that frames the objects and fixtures of the task.
+
+Question scenes keep the fixed head camera of :mod:`rsb_mj.scene.aloha` (``HEAD_EYE``,
+``HEAD_TARGET``, ``HEAD_FOVY``). A LIBERO / VLA-Arena layout spreads over the whole table
+(objects from x = -0.57 to 0.53 m, y = -0.35 to 0.36 m), wider than that image, so a goal
+scene's head camera is posed per task by one rule (:func:`frame_task`):
+
+* its orientation is fixed: it looks away from the robot's side of the table (+y), tilted
+  :data:`GOAL_HEAD_TILT_DEG` from vertical (steeper than the question head's 20 deg, so it
+  sees past the arms' upper links; measured in docs/goal_tasks.md), image x along world +x;
+* its vertical field of view is :data:`GOAL_HEAD_FOVY` [deg];
+* its position is the nearest (along its view axis) from which every corner of the task's
+  **frame box** projects inside a square image, :data:`GOAL_HEAD_MARGIN` of the half-width
+  in from each edge: a 224x224 render (or any square) holds the whole box, a 4:3 one (the
+  same vertical field of view, wider) too;
+* the frame box (:func:`frame_task`) is the box of the objects and fixtures the task names
+  (:func:`rsb_mj.lang.goal_names.named_objects`), grown by each other object's or fixture's
+  box, nearest first, while the eye stays within :data:`GOAL_HEAD_WIDEN` times its distance
+  to the named box: the named objects keep most of the image, the others are in view where
+  the layout allows.
+
+Each object's box (:meth:`rsb_mj.scene.goal_scene.GoalScene.boxes`) holds every place it can
+stand at reset, from the task alone (not the seed, so every episode of a task has the same
+camera): a fixture's footprint at its pose up to its top; each object's ``:init`` region
+rectangle (every ``:ranges`` rectangle, mapped by the frame map), grown by the object's
+footprint radius, up to its top; an object on another object or a fixture site over that
+owner's box, up to the owner's top plus its own height; an object without a place over the
+scene's free spot.
+
+The pose is recorded in every goal record (``sim.head_camera``), in goal demonstrations and
+their LeRobot export (``rsb_episode``'s ``head_camera``) as :meth:`HeadView.as_dict`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "GOAL_HEAD_FOVY",
+    "GOAL_HEAD_MARGIN",
+    "GOAL_HEAD_TILT_DEG",
+    "GOAL_HEAD_WIDEN",
+    "Box",
+    "HeadView",
+    "frame_box",
+    "frame_task",
+]
+
+#: Tilt of a goal scene's head camera from looking straight down [deg] (towards +y).
+GOAL_HEAD_TILT_DEG = 10.0
+#: Vertical (and, in a square image, horizontal) field of view of a goal head camera [deg].
+GOAL_HEAD_FOVY = 45.0
+#: Share of the image half-width kept free at each edge around the frame box.
+GOAL_HEAD_MARGIN = 0.04
+#: How much farther [x] than the named objects' own framing the eye may go to take in the
+#: task's other objects and fixtures (:func:`frame_task`).
+GOAL_HEAD_WIDEN = 1.25
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box [m, world]: ``lo`` and ``hi`` corners (x, y, z)."""
+
+    lo: tuple[float, float, float]
+    hi: tuple[float, float, float]
+
+    def corners(self) -> np.ndarray:
+        """The 8 corners (8, 3) [m, world]."""
+        (x0, y0, z0), (x1, y1, z1) = self.lo, self.hi
+        return np.array([[x, y, z] for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)])
+
+    @staticmethod
+    def union(boxes: Iterable[Box]) -> Box:
+        """The smallest box holding every box of ``boxes`` (at least one).
+
+        Raises:
+            ValueError: for no boxes.
+        """
+        items = list(boxes)
+        if not items:
+            raise ValueError("Box.union of no boxes")
+        lo = tuple(min(b.lo[i] for b in items) for i in range(3))
+        hi = tuple(max(b.hi[i] for b in items) for i in range(3))
+        return Box(lo, hi)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class HeadView:
+    """A head camera pose: ``pos`` the eye [m, world], ``xyaxes`` MuJoCo's camera x and y axes
+    (world frame, unit), ``fovy`` the vertical field of view [deg]."""
+
+    pos: tuple[float, float, float]
+    xyaxes: tuple[float, float, float, float, float, float]
+    fovy: float
+
+    def as_dict(self) -> dict[str, object]:
+        """``{"pos", "xyaxes", "fovy"}``, rounded to 1e-6, no ``-0.0`` (what records carry)."""
+        return {
+            "pos": [round(v, 6) + 0.0 for v in self.pos],
+            "xyaxes": [round(v, 6) + 0.0 for v in self.xyaxes],
+            "fovy": round(self.fovy, 6),
+        }
+
+
+def _axes(tilt_deg: float) -> np.ndarray:
+    """Rows: camera x (image right), y (image up) and z (backwards) in the world frame."""
+    t = math.radians(tilt_deg)
+    forward = np.array([0.0, math.sin(t), -math.cos(t)])
+    right = np.array([1.0, 0.0, 0.0])
+    up = np.cross(right, forward)
+    return np.stack([right, up, -forward])
+
+
+def _fit_axis(u: np.ndarray, depth: np.ndarray, t: float) -> tuple[float, float]:
+    """The eye's camera-frame coordinate ``c`` along one image axis and the least eye
+    ``depth`` coordinate ``e`` such that ``|u_i - c| <= t (e - depth_i)`` for every point:
+    ``e(c) = max_i depth_i + |u_i - c| / t`` is convex, minimised at a breakpoint or a
+    crossing of an increasing and a decreasing line."""
+    cands = set(u.tolist())
+    for i in range(len(u)):
+        for j in range(len(u)):
+            # depth_i + (c - u_i) / t = depth_j + (u_j - c) / t
+            cands.add(float((depth[j] - depth[i]) * t / 2 + (u[i] + u[j]) / 2))
+    best = min(cands, key=lambda c: float(np.max(depth + np.abs(u - c) / t)))
+    return best, float(np.max(depth + np.abs(u - best) / t))
+
+
+def frame_box(
+    box: Box,
+    *,
+    tilt_deg: float = GOAL_HEAD_TILT_DEG,
+    fovy: float = GOAL_HEAD_FOVY,
+    margin: float = GOAL_HEAD_MARGIN,
+) -> HeadView:
+    """The nearest head pose of the module's rule that holds ``box`` in a square image.
+
+    Raises:
+        ValueError: for a field of view outside (0, 180) degrees or a margin outside [0, 1).
+    """
+    if not 0.0 < fovy < 180.0 or not 0.0 <= margin < 1.0:
+        raise ValueError(f"fovy {fovy} must be in (0, 180) deg and margin {margin} in [0, 1)")
+    axes = _axes(tilt_deg)
+    pts = box.corners() @ axes.T  # camera-frame coordinates of the corners
+    t = math.tan(math.radians(fovy) / 2) * (1.0 - margin)
+    cx, ex = _fit_axis(pts[:, 0], pts[:, 2], t)
+    cy, ey = _fit_axis(pts[:, 1], pts[:, 2], t)
+    eye = axes.T @ np.array([cx, cy, max(ex, ey)])
+    return HeadView(
+        tuple(float(v) for v in eye),  # type: ignore[arg-type]
+        tuple(float(v) for v in (*axes[0], *axes[1])),  # type: ignore[arg-type]
+        float(fovy),
+    )
+
+
+def _reach(view: HeadView, box: Box) -> float:
+    """Distance [m] from the eye of ``view`` to the centre of ``box``."""
+    centre = (np.array(box.lo) + np.array(box.hi)) / 2
+    return float(np.linalg.norm(np.array(view.pos) - centre))
+
+
+def frame_task(named: list[Box], others: list[Box], widen: float = GOAL_HEAD_WIDEN) -> HeadView:
+    """The head pose of a task: :func:`frame_box` over the boxes of the objects the task
+    names (``named``; every box when none is named), then over each other object's or
+    fixture's box too, nearest first, while the eye stays within ``widen`` times its distance
+    to the named objects' box centre (the named objects keep most of the image; the others
+    are in view where the layout allows)."""
+    if not named:
+        named, others = others, []
+    core = Box.union(named)
+    view = frame_box(core)
+    limit = widen * _reach(view, core)
+    box = core
+    pending = list(others)
+    while pending:
+        grown = [(frame_box(Box.union([box, b])), b) for b in pending]
+        k = min(range(len(grown)), key=lambda i: _reach(grown[i][0], core))
+        if _reach(grown[k][0], core) > limit:
+            break
+        view, added = grown[k]
+        box = Box.union([box, added])
+        pending.pop(k)
+    return view

@@ -1,0 +1,87 @@
+"""Tests of rsb_mj/env/goal_visibility.py: rule 1, the named objects' visible pixels."""
+
+from __future__ import annotations
+
+import pytest
+
+from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.goal_visibility import (
+    MIN_PIXELS,
+    ObjectView,
+    check_rule,
+    measure,
+)
+from rsb_mj.lang.goal_names import exempt_places, named_objects
+from rsb_mj.lang.linter import load_goal_task
+from rsb_mj.resources import tasks_dir
+from rsb_mj.scene import aloha
+from rsb_mj.tables.episode_source import goal_row_source, load_episode
+
+SOUP = "libero/libero_10/LIVING_ROOM_SCENE1_put_both_the_alphabet_soup_and_the_cream_cheese_box_in_the_basket.bddl"  # noqa: E501
+
+
+@pytest.fixture(scope="module")
+def soup_env():
+    env = GoalEnv(tasks_dir() / SOUP, cameras=())
+    source = goal_row_source("libero-layouts", tasks_dir() / SOUP)
+    env.reset(options={"episode": load_episode(source, "eval", 0)})
+    yield env
+    env.close()
+
+
+def test_named_objects_are_the_goal_s_and_the_instruction_s():
+    task = load_goal_task(tasks_dir() / SOUP)
+    # the goal's movers and the basket; tomato sauce and ketchup are not named
+    assert named_objects(task) == ("alphabet_soup_1", "cream_cheese_1", "basket_1")
+    spatial = load_goal_task(
+        tasks_dir() / "libero/libero_spatial/pick_up_the_black_bowl_between_the_plate_and_"
+        "the_ramekin_and_place_it_on_the_plate.bddl"
+    )
+    # the instruction names both bowls' category, the plate and the ramekin
+    assert set(named_objects(spatial)) >= {"akita_black_bowl_1", "plate_1"}
+    assert "main_table" not in named_objects(spatial)
+
+
+def test_the_goal_head_camera_shows_every_named_object(soup_env):
+    views = measure(soup_env.model, soup_env.data, named_objects(soup_env.task))
+    assert set(views) == {"head", "left_wrist", "right_wrist"}
+    head = views["head"]
+    assert all(v.inside and v.pixels >= MIN_PIXELS for v in head.values()), head
+    assert check_rule(soup_env.task, head) == []
+
+
+def test_the_question_head_camera_missed_the_soup_and_the_basket(soup_env):
+    model = soup_env.model
+    bare = aloha.aloha_spec("fast").compile()
+    cam, src = model.camera("head").id, bare.camera("head").id
+    saved = model.cam_pos[cam].copy(), model.cam_quat[cam].copy(), model.cam_fovy[cam].copy()
+    model.cam_pos[cam], model.cam_quat[cam] = bare.cam_pos[src], bare.cam_quat[src]
+    model.cam_fovy[cam] = bare.cam_fovy[src]
+    try:
+        import mujoco
+
+        mujoco.mj_forward(model, soup_env.data)
+        head = measure(model, soup_env.data, named_objects(soup_env.task), ("head",))["head"]
+    finally:
+        model.cam_pos[cam], model.cam_quat[cam], model.cam_fovy[cam] = saved
+        mujoco.mj_forward(model, soup_env.data)
+    assert head["alphabet_soup_1"] == ObjectView(0, False)
+    assert head["basket_1"] == ObjectView(0, False)
+    fails = check_rule(soup_env.task, head)
+    assert fails[0] == "alphabet_soup_1: not wholly inside the head image (0 px)"
+    assert fails[-1] == "basket_1: not wholly inside the head image (0 px)"
+
+
+def test_check_rule_messages_and_the_stacked_exemption():
+    task = load_goal_task(tasks_dir() / SOUP)
+    head = {
+        "alphabet_soup_1": ObjectView(149, True),
+        "cream_cheese_1": ObjectView(150, True),
+        "basket_1": ObjectView(900, False),
+    }
+    assert check_rule(task, head) == [
+        "alphabet_soup_1: 149 px < 150",
+        "basket_1: not wholly inside the head image (900 px)",
+    ]
+    assert check_rule(task, {}) == [f"{n}: not in the scene" for n in named_objects(task)]
+    assert exempt_places(task) == frozenset()

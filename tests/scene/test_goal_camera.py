@@ -1,0 +1,117 @@
+"""Tests of rsb_mj/scene/goal_camera.py: the head camera of goal scenes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from rsb_mj.resources import tasks_dir
+from rsb_mj.scene import aloha
+from rsb_mj.scene.goal_camera import (
+    GOAL_HEAD_FOVY,
+    GOAL_HEAD_MARGIN,
+    GOAL_HEAD_TILT_DEG,
+    GOAL_HEAD_WIDEN,
+    Box,
+    HeadView,
+    frame_box,
+    frame_task,
+)
+
+
+def _project(view: HeadView, points: np.ndarray) -> np.ndarray:
+    """Normalised image coordinates (x / depth, y / depth) of ``points`` [m, world]."""
+    x, y = np.array(view.xyaxes[:3]), np.array(view.xyaxes[3:])
+    rel = points - np.array(view.pos)
+    depth = -(rel @ np.cross(x, y))
+    assert (depth > 0).all()
+    return np.stack([rel @ x / depth, rel @ y / depth], axis=1)
+
+
+def test_a_box_is_framed_tightly_in_a_square_image():
+    box = Box((-0.5, -0.3, 0.75), (0.4, 0.35, 1.05))
+    view = frame_box(box)
+    t = math.tan(math.radians(GOAL_HEAD_FOVY) / 2) * (1 - GOAL_HEAD_MARGIN)
+    uv = np.abs(_project(view, box.corners()))
+    assert uv.max() == pytest.approx(t, rel=1e-9)  # touching the margin: the nearest eye
+    assert (uv <= t + 1e-12).all()
+    # the fixed orientation: image x along world x, looking +y, tilted 30 deg from vertical
+    assert view.xyaxes[:3] == (1.0, 0.0, 0.0)
+    forward = -np.cross(view.xyaxes[:3], view.xyaxes[3:])
+    assert math.degrees(math.acos(-forward[2])) == pytest.approx(GOAL_HEAD_TILT_DEG)
+    assert forward[1] > 0
+    # nearer along the view axis, a corner leaves the image
+    closer = HeadView(tuple(np.array(view.pos) + 0.01 * forward), view.xyaxes, view.fovy)
+    assert np.abs(_project(closer, box.corners())).max() > t
+
+
+def test_a_larger_box_puts_the_eye_farther_away():
+    small = frame_box(Box((-0.2, -0.1, 0.75), (0.2, 0.1, 0.85)))
+    large = frame_box(Box((-0.6, -0.38, 0.75), (0.6, 0.38, 0.85)))
+    assert large.pos[2] > small.pos[2] + 0.5
+
+
+def test_frame_task_takes_in_the_others_while_the_eye_stays_near_the_named():
+    named = [Box((-0.1, 0.0, 0.75), (0.1, 0.2, 0.85))]
+    near = Box((0.1, 0.05, 0.75), (0.13, 0.1, 0.80))
+    far = Box((0.55, -0.35, 0.75), (0.6, -0.3, 0.80))
+    alone = frame_box(named[0])
+    assert frame_task(named, []) == alone
+    # the near box widens the view a little: taken; the far one would double it: left out
+    assert frame_task(named, [far, near]) == frame_box(Box.union([named[0], near]))
+    assert frame_task(named, [far], widen=100.0) == frame_box(Box.union([named[0], far]))
+    # nothing named: every box is framed
+    assert frame_task([], [near, far]) == frame_box(Box.union([near, far]))
+    assert GOAL_HEAD_WIDEN == 1.25
+
+
+def test_frame_box_refuses_a_bad_field_of_view():
+    with pytest.raises(ValueError, match="fovy 180 must be in"):
+        frame_box(Box((0, 0, 0), (1, 1, 1)), fovy=180)
+
+
+def test_as_dict_is_what_records_carry():
+    view = HeadView((0.1234567, 0.0, 1.5), (1.0, 0.0, 0.0, -0.0, 0.5, 0.8660254), 45.0)
+    assert view.as_dict() == {
+        "pos": [0.123457, 0.0, 1.5],
+        "xyaxes": [1.0, 0.0, 0.0, 0.0, 0.5, 0.866025],
+        "fovy": 45.0,
+    }
+    assert "-0.0" not in str(view.as_dict())
+
+
+def test_a_goal_scene_s_head_camera_frames_its_box_and_question_scenes_keep_theirs():
+    import mujoco
+
+    from rsb_mj.lang.goal_names import named_objects
+    from rsb_mj.lang.linter import load_goal_task
+    from rsb_mj.scene.goal_scene import compile_goal_scene
+
+    path = tasks_dir() / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
+    scene = compile_goal_scene(load_goal_task(path))
+    boxes = scene.boxes()
+    assert set(boxes) == {*scene.task.objects, *scene.task.fixtures} - {scene.task.table}
+    # every object and fixture stands on the table: the box starts at its top
+    assert scene.frame_box().lo[2] == aloha.TABLE_TOP_Z
+    named = named_objects(scene.task)
+    assert named == ("akita_black_bowl_1", "plate_1")
+    assert scene.head == frame_task(
+        [boxes[n] for n in named], [b for n, b in boxes.items() if n not in named]
+    )
+    # the named objects' boxes are inside the square image, the margin kept
+    t = math.tan(math.radians(GOAL_HEAD_FOVY) / 2) * (1 - GOAL_HEAD_MARGIN)
+    for n in named:
+        assert np.abs(_project(scene.head, boxes[n].corners())).max() <= t + 1e-9
+    cam = scene.model.camera("head").id
+    data = mujoco.MjData(scene.model)
+    mujoco.mj_forward(scene.model, data)
+    assert np.allclose(data.cam_xpos[cam], scene.head.pos)
+    assert np.allclose(data.cam_xmat[cam].reshape(3, 3)[:, 0], scene.head.xyaxes[:3])
+    assert np.allclose(data.cam_xmat[cam].reshape(3, 3)[:, 1], scene.head.xyaxes[3:])
+    assert scene.model.cam_fovy[cam] == GOAL_HEAD_FOVY
+    # the bare robot (what question scenes compile from) keeps the question head camera
+    bare = aloha.aloha_spec("fast").compile()
+    assert bare.cam_fovy[bare.camera("head").id] == aloha.HEAD_FOVY
+    assert np.allclose(bare.cam_pos[bare.camera("head").id], [0.0, -0.21, 0.85 + 0.75])
