@@ -240,11 +240,11 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
         "rsb_mj.evaluation.runner.run_eval",
         lambda config: ran.update(files=list(config.suites)) or [],
     )
-    from rsb_mj.episodes.goal_episode import GoalEpisode
+    from rsb_mj.episodes.episode import Episode
 
     # the tiny suite has no frozen table: its one buildable file's rows are a seed's
     monkeypatch.setattr(
-        "rsb_mj.tables.goal.file_rows", lambda suite, split, path: (GoalEpisode.seeded(path, 0),)
+        "rsb_mj.tables.goal.file_rows", lambda suite, split, path: (Episode.seeded(path, 0),)
     )
     monkeypatch.setattr(
         "rsb_mj.tables.episode_source.goal_row_source", lambda suite, path: str(path)

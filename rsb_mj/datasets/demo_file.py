@@ -285,7 +285,7 @@ class Demo:
                 "a goal task's demonstration has no question episode; its goal episode is "
                 "json.loads(demo.attrs['episode'])"
             )
-        return Episode.from_dict(json.loads(self.attrs["episode"]))
+        return Episode.from_dict(json.loads(self.attrs["episode"]), goal=False)
 
 
 def read_demo(path: Path, *, images: bool = True) -> Demo:

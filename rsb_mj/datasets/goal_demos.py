@@ -44,7 +44,7 @@ from rsb_mj.datasets.demo_folder import hold_settings
 from rsb_mj.datasets.demos import Recorder, run_with_progress
 from rsb_mj.env.cameras import check_cameras
 from rsb_mj.env.goal_env import GoalEnv
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import run_goal_episode
@@ -94,7 +94,7 @@ class GoalDemoJob:
     language_level: int = 0
     assets: str | None = None
     max_steps: int | None = None
-    row: GoalEpisode | None = None
+    row: Episode | None = None
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def _env(job: GoalDemoJob) -> Any:
 
 
 def expert_episode(
-    env: Any, seed: int | GoalEpisode, on_step: Recorder, max_steps: int
+    env: Any, seed: int | Episode, on_step: Recorder, max_steps: int
 ) -> EpisodeRecord:
     """One expert episode of ``env`` from ``seed`` through the runner's rollout
     (:func:`rsb_mj.evaluation.rollout.run_goal_episode`), each (observation, action) handed
@@ -231,7 +231,7 @@ def write_goal_demos(
     max_steps: int | None = None,
     progress: bool = True,
     ray: str | None = None,
-    rows: dict[str, Sequence[GoalEpisode]] | None = None,
+    rows: dict[str, Sequence[Episode]] | None = None,
 ) -> dict[str, Any]:
     """Record seeds ``start .. start + n - 1`` of every goal task file in ``tasks`` that
     ``out_dir`` lacks (module docstring); of a task in ``rows`` (a goal suite's file: its

@@ -5,8 +5,8 @@ targets ``[left 6 (rad), left gripper (0 closed .. 1 open), right 6, right gripp
 for one control period; the observation is ``{"state": (14,), "images": {camera: HxWx3}}``.
 
 An episode is a seed (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`: layout drawn, settled,
-checked): ``reset(seed=S)``, or ``reset(options={"episode": GoalEpisode})`` as the runner
-resets: a bare seed's episode (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`)
+checked): ``reset(seed=S)``, or ``reset(options={"episode": Episode})`` as the runner
+resets: a bare seed's episode (:meth:`~rsb_mj.episodes.episode.Episode.seeded`)
 draws its layout, a frozen table row's (:mod:`rsb_mj.tables.goal`) is placed at the row's
 poses and then settled and checked as a drawn one; a seed with no valid layout, or a frozen
 layout that is not a valid start, raises :class:`~rsb_mj.errors.LayoutError`.
@@ -43,7 +43,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rsb_mj.env.cameras import CameraRig
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError, EpisodeError, EvalError, LayoutError, SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import task_digest
@@ -190,28 +190,27 @@ class GoalEnv(gymnasium.Env):
         self._held = 0
         self._steps = 0
         self.layout: dict[str, tuple[float, float, float, float]] = {}
-        self.episode: GoalEpisode = GoalEpisode.seeded(self.task.path, 0)
+        self.episode: Episode = Episode.seeded(self.task.path, 0)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Start the episode of ``seed`` (0 when None), or of ``options["episode"]`` (a
-        :class:`~rsb_mj.episodes.goal_episode.GoalEpisode`): a bare seed's layout drawn, a
+        :class:`~rsb_mj.episodes.episode.Episode`): a bare seed's layout drawn, a
         frozen row's placed at its poses; then settled and checked.
 
         Raises:
             LayoutError: when no valid layout is found for the seed, or a frozen layout is
                 not a valid start (naming the row and why).
-            EnvError: for an ``options["episode"]`` that is not a :class:`GoalEpisode`, or a
-                row of another task file.
+            EnvError: for an ``options["episode"]`` that is not a goal task's
+                :class:`Episode` (one with no binding), or a row of another task file.
         """
         episode = (options or {}).get("episode")
-        if episode is not None and not isinstance(episode, GoalEpisode):
-            raise EnvError(
-                f'options["episode"] must be a GoalEpisode, got {type(episode).__name__}'
-            )
+        if episode is not None and (not isinstance(episode, Episode) or episode.binding):
+            what = "a question task's" if isinstance(episode, Episode) else type(episode).__name__
+            raise EnvError(f'options["episode"] must be a goal task\'s Episode, got {what}')
         if episode is None:
-            episode = GoalEpisode.seeded(self.task.path, int(seed or 0))
+            episode = Episode.seeded(self.task.path, int(seed or 0))
         elif episode.frozen and not _same_file(episode.task, self.task.path):
             raise EnvError(
                 f"the episode is a row of {episode.task}, not of this environment's task "

@@ -18,6 +18,7 @@ layout again and checks it is a valid start. A changed row is named ``file:line`
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from typing import Any
 from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_visibility import head_fails
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError, RsbError, SceneError
 from rsb_mj.scene.goal_scene import ATTEMPTS
 from rsb_mj.suites import GOAL_SUITES
@@ -61,7 +62,7 @@ class FileRows:
     """The rows frozen for one task file: per split, its rows and (when short) why."""
 
     task: str
-    rows: dict[str, list[GoalEpisode]]
+    rows: dict[str, list[Episode]]
     short: dict[str, str]
 
 
@@ -83,7 +84,7 @@ def freeze_file(
     except RsbError as exc:  # a file rsb_mj cannot build: no row
         first = str(exc).splitlines()[0]
         return FileRows(key, {s: [] for s in splits}, {s: f"not built: {first}" for s in splits})
-    out: dict[str, list[GoalEpisode]] = {}
+    out: dict[str, list[Episode]] = {}
     short: dict[str, str] = {}
     try:
         for split in splits:
@@ -93,7 +94,7 @@ def freeze_file(
                 short[split] = f"0 of {rows[split]} rows: not tried ({hopeless}: {short[hopeless]})"
                 continue
             want, seed = rows[split], FIRST_SEED[split]
-            got: list[GoalEpisode] = []
+            got: list[Episode] = []
             skipped: list[int] = []
             failed: list[int] = []
             why = ""
@@ -110,9 +111,8 @@ def freeze_file(
                     failed.append(seed)
                     why = unseen[0]
                 else:
-                    got.append(
-                        GoalEpisode(suite, split, key, len(got), seed, draw, poses, tuple(skipped))
-                    )
+                    row = Episode(suite, split, len(got), seed, key, poses, draw=draw)
+                    got.append(dataclasses.replace(row, skipped=tuple(skipped)))
                     skipped = []
                 seed += 1
             out[split] = got
@@ -183,7 +183,7 @@ def freeze_goal_tables(
         for split in splits:
             path = out_dir / table_name(owner, split)
             mine = {f.task for f in frozen}
-            kept: list[GoalEpisode] = []
+            kept: list[Episode] = []
             short: dict[str, str] = {}
             old = manifest.get(path.name, {})
             if files is not None and path.is_file() and old.get("family") == GOAL_FAMILY:
@@ -227,7 +227,7 @@ def _check_file(job: tuple[str, str, list[tuple[int, dict[str, Any]]], bool]) ->
     """Problems of one task file's rows: ``(table file, task path, [(line, row dict)],
     settle)``; each row re-drawn, an eval row settled again when ``settle``."""
     name, path, numbered, settle = job
-    rows = [(line, GoalEpisode.from_dict(d)) for line, d in numbered]
+    rows = [(line, Episode.from_dict(d, goal=True)) for line, d in numbered]
     try:
         env = GoalEnv(path, cameras=())
     except RsbError as exc:
@@ -331,7 +331,7 @@ def _check_table(
         return [*problems, str(exc)]
     if len(rows) != entry["rows"]:
         problems.append(f"{name}: {len(rows)} rows, manifest says {entry['rows']}")
-    by_task: dict[str, list[tuple[int, GoalEpisode]]] = {}
+    by_task: dict[str, list[tuple[int, Episode]]] = {}
     for line, row in enumerate(rows, start=1):
         by_task.setdefault(row.task, []).append((line, row))
         if row.suite != owner or row.split != split:

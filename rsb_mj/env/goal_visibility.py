@@ -28,7 +28,7 @@ import mujoco
 import numpy as np
 
 from rsb_mj.env.goal_env import GoalEnv
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene import aloha
@@ -229,7 +229,7 @@ def source_rows(
         out = []
         for index in indices:
             episode = load_episode(source, split, index)
-            assert isinstance(episode, GoalEpisode)
+            assert isinstance(episode, Episode) and episode.binding is None
             env.reset(options={"episode": episode})
             views = measure(env.model, env.data, every, cameras)
             head = views.get("head", {})

@@ -264,10 +264,12 @@ class RsbEnv(gymnasium.Env):
                 self.problem, suite=self.suite, split=self.split, index=0, seed=episode_seed
             )
         elif isinstance(episode, dict):
-            episode = Episode.from_dict(episode)
-        elif not isinstance(episode, Episode):
+            episode = Episode.from_dict(episode, goal=False)
+        elif not isinstance(episode, Episode) or episode.binding is None:
+            got = "a goal task's" if isinstance(episode, Episode) else type(episode).__name__
             raise EnvError(
-                f"options['episode'] must be an Episode or its dict, got {type(episode).__name__}"
+                "options['episode'] must be a question task's Episode (with a binding) or its "
+                f"dict, got {got}"
             )
         if set(episode.mapping.values()) != set(self.scene.candidates):
             raise EnvError(

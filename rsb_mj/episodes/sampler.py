@@ -264,7 +264,7 @@ def assemble(
         extra["layout"] = arrangement
     if sem.shown:
         extra["plates"] = dict(sem.shown)
-    return Episode(
+    return Episode.bound(
         suite=suite,
         split=split,
         index=int(index),

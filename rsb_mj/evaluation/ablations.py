@@ -23,8 +23,8 @@ the frozen row (same row, same variant, same bytes):
   reports set it beside ``original`` as the *semantic gap* (TSR under ``direct`` minus TSR
   under ``original``).
 
-A goal task (a LIBERO / VLA-Arena style file, :class:`~rsb_mj.episodes.goal_episode.
-GoalEpisode`) has no question, options or answer, only its ``:language`` command: it runs
+A goal task (a LIBERO / VLA-Arena style file, :class:`~rsb_mj.episodes.episode.Episode`
+with no binding) has no question, options or answer, only its ``:language`` command: it runs
 :data:`GOAL_INSTRUCTION_MODES`, ``blank`` (the empty instruction) and ``tokens`` (as many
 words as its ``:language`` has, drawn from :func:`goal_vocabulary`, the words of the shipped
 goal instructions), so a success that does not need the instruction shows. The other modes
@@ -50,7 +50,6 @@ import numpy as np
 
 from rsb_mj.choices import CHOICE_COUNTS, MAX_COLORED, style
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.direct import direct_instruction
 from rsb_mj.lang.ast import Problem
@@ -136,7 +135,7 @@ def goal_vocabulary() -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def _ablate_goal(episode: GoalEpisode, problem: Problem, mode: str) -> GoalEpisode:
+def _ablate_goal(episode: Episode, problem: Problem, mode: str) -> Episode:
     """A goal episode with its instruction ablated by ``mode``
     (:data:`GOAL_INSTRUCTION_MODES`; see the module docstring).
 
@@ -151,23 +150,24 @@ def _ablate_goal(episode: GoalEpisode, problem: Problem, mode: str) -> GoalEpiso
         )
     if mode == "original":
         return episode
+    extra = {**episode.extra, "variant": mode}
     if mode == "blank":
-        return dataclasses.replace(episode, instruction="", variant=mode)
+        return dataclasses.replace(episode, instruction="", extra=extra)
     words = goal_vocabulary()
     count = len((problem.language or "").split())
     picks = _rng(episode, mode).integers(len(words), size=count)
     text = " ".join(words[int(i)] for i in picks)
-    return dataclasses.replace(episode, instruction=text, variant=mode)
+    return dataclasses.replace(episode, instruction=text, extra=extra)
 
 
-def _rng(episode: Episode | GoalEpisode, mode: str) -> np.random.Generator:
+def _rng(episode: Episode, mode: str) -> np.random.Generator:
     return np.random.default_rng([episode.seed, zlib.crc32(mode.encode())])
 
 
 def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
     from rsb_mj.episodes.instructions import render_instruction, template_of
 
-    ep = dataclasses.replace(episode, **changes)  # type: ignore[arg-type]
+    ep = episode.rebound(**changes)
     return render_instruction(
         problem,
         template_of(problem, ep.template_id),
@@ -178,7 +178,7 @@ def _rendered(problem: Problem, episode: Episode, **changes: object) -> str:
     )
 
 
-def ablate(episode: Episode | GoalEpisode, problem: Problem, mode: str) -> Episode | GoalEpisode:
+def ablate(episode: Episode, problem: Problem, mode: str) -> Episode:
     """``episode`` with its instruction ablated by ``mode`` (see the module docstring);
     ``"original"`` gives any episode back as it is; a goal task's runs
     :data:`GOAL_INSTRUCTION_MODES`.
@@ -191,7 +191,7 @@ def ablate(episode: Episode | GoalEpisode, problem: Problem, mode: str) -> Episo
         raise EvalError(
             f"unknown instruction mode {mode!r}; valid choices: {', '.join(INSTRUCTION_MODES)}"
         )
-    if isinstance(episode, GoalEpisode):
+    if episode.binding is None:
         return _ablate_goal(episode, problem, mode)
     if mode == "original":
         return episode
@@ -233,8 +233,7 @@ def ablate(episode: Episode | GoalEpisode, problem: Problem, mode: str) -> Episo
     mapping = {letters[i]: episode.mapping[letters[int(k)]] for i, k in enumerate(order)}
     correct = letters[int(np.flatnonzero(order == letters.index(episode.correct))[0])]
     instruction = _rendered(problem, episode, options=options, mapping=mapping)
-    return dataclasses.replace(
-        episode,
+    return episode.rebound(
         options=options,
         mapping=mapping,
         correct=correct,
@@ -275,8 +274,7 @@ def counterfactual_twin(episode: Episode, problem: Problem, rows: tuple[Episode,
         "question_row": other.index,
     }
     changes = {"question": other.question, "options": other.options}
-    return dataclasses.replace(
-        episode,
+    return episode.rebound(
         question_id=other.question_id,
         question=other.question,
         options=other.options,

@@ -41,7 +41,6 @@ import numpy as np
 
 from rsb_mj.env.views import GoalView, PolicyEnv, SimView, policy_seed
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EpisodeFault, InfraError, LayoutError, PolicyError
 from rsb_mj.evaluation.failure import failure_reason, goal_failure_class
 from rsb_mj.evaluation.queries import DONE, Act, Ending, Finish, Query, Reset, answer
@@ -121,14 +120,14 @@ def check_physical(
 
 
 def policy_view(
-    env: Any, policy: Policy, episode: Episode | GoalEpisode, instruction: str
+    env: Any, policy: Policy, episode: Episode, instruction: str
 ) -> PolicyEnv | SimView | GoalView:
     """What ``policy`` is handed as ``env`` at reset (see :mod:`rsb_mj.env.views`);
     ``instruction`` is the one the env reported (perturbed at language levels W1-W4)."""
     u = env.unwrapped
     candidates = env_candidates(u)
     simulator = policy.simulator or policy.privileged
-    if simulator and isinstance(episode, GoalEpisode):
+    if simulator and episode.binding is None:
         return GoalView(
             model=u.model,
             data=u.data,
@@ -502,7 +501,7 @@ def drive(
 
 
 def episode_record(
-    episode: Episode | GoalEpisode,
+    episode: Episode,
     policy: str,
     out: Outcome,
     termination: str,
@@ -544,7 +543,7 @@ def episode_record(
         tally: the episode's safety cost (:class:`~rsb_mj.scoring.cost.CostTally`), or None
             for a task without ``:cost`` or an episode that never reset.
     """
-    if isinstance(episode, GoalEpisode):
+    if episode.binding is None:
         columns = _goal_columns(episode, goal, reason, policy=policy, termination=termination)
     else:
         columns = _question_columns(episode, out.choice, text)
@@ -614,7 +613,7 @@ def _question_columns(episode: Episode, choice: str | None, text: str | None) ->
 
 
 def _goal_columns(
-    episode: GoalEpisode,
+    episode: Episode,
     goal: dict[str, str] | None,
     reason: str | None,
     *,
@@ -648,7 +647,7 @@ def _goal_columns(
 def run_goal_episode(
     env: Any,
     policy: Policy,
-    seed: int | GoalEpisode,
+    seed: int | Episode,
     *,
     max_steps: int = GOAL_MAX_STEPS,
     split: str = "eval",
@@ -656,13 +655,13 @@ def run_goal_episode(
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
 ) -> EpisodeRecord:
     """One episode of a goal environment (:class:`rsb_mj.env.goal_env.GoalEnv`) from
-    ``seed`` (a bare seed, or a frozen table row: a :class:`GoalEpisode`) with ``policy``
+    ``seed`` (a bare seed, or a frozen table row: a :class:`Episode`) with ``policy``
     (e.g. ``make_policy("expert")``), run in this thread by the runner's own
     :class:`Rollout` (no wall-clock limit): the record ``rsb eval`` writes for row ``seed``
     of the task file. For tools, demos and tests that hold an environment."""
     task = env.unwrapped.task
-    bare = not isinstance(seed, GoalEpisode)
-    episode = GoalEpisode.seeded(task.path, seed, split) if bare else seed
+    bare = not isinstance(seed, Episode)
+    episode = Episode.seeded(task.path, seed, split) if bare else seed
     rollout = Rollout(
         env, policy, episode, task.problem, max_steps=max_steps, on_frame=on_frame,
         on_step=on_step, episode_timeout_s=None,

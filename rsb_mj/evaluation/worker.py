@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EpisodeFault, InfraError, PolicyError, describe
 from rsb_mj.evaluation.ablations import COUNTERFACTUAL, ablate, counterfactual_twin
 from rsb_mj.evaluation.jobs import Job
@@ -277,7 +276,7 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
     return missing_entry(job.features, why)
 
 
-def job_episode(job: Job, problem: Problem) -> Episode | GoalEpisode:
+def job_episode(job: Job, problem: Problem) -> Episode:
     """The episode ``job`` runs: its row (:func:`~rsb_mj.tables.episode_source.
     load_episode`; a goal task's names the job's source as its ``task``), with the
     instruction ablated or the question swapped for its counterfactual twin as

@@ -13,7 +13,7 @@ any lint-clean ``.bddl``):
 * a task file's row ``index`` is drawn with ``sample_episode`` from :func:`row_seed`
   (file name, split, index), and carries the path as given as its ``suite``;
 * a goal task file's (:func:`is_goal_source`) row ``index`` is the
-  bare seed ``index`` (:meth:`~rsb_mj.episodes.goal_episode.GoalEpisode.seeded`, its task
+  bare seed ``index`` (:meth:`~rsb_mj.episodes.episode.Episode.seeded`, its task
   the path as given: the environment draws the layout from the seed); its step limit is
   :data:`~rsb_mj.suites.GOAL_MAX_STEPS`;
 * a shipped goal file run as a file of its goal suite (``rsb eval --suite vla-arena``: the
@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask
@@ -225,9 +224,7 @@ def tables_sha256(tables: str | Path) -> str:
     return read_private(Path(tables)).sha256
 
 
-def load_episode(
-    source: str, split: str, index: int, tables: Tables = None
-) -> Episode | GoalEpisode:
+def load_episode(source: str, split: str, index: int, tables: Tables = None) -> Episode:
     """Row ``index`` of (source, split): a suite's frozen row, a task file's seeded draw, or
     with ``tables`` the row of the private table (see the module docstring).
 
@@ -253,7 +250,7 @@ def load_episode(
             goal_task(source)  # buildable, or the itemised list and the tier
             rows = goal_rows(source, split)
             if rows is None:
-                return GoalEpisode.seeded(source, index, split)
+                return Episode.seeded(source, index, split)
             if not 0 <= index < len(rows):
                 raise EvalError(
                     f"episode index {index} is outside the {len(rows)} {split} rows of "
@@ -293,7 +290,7 @@ def table_size(source: str, split: str, tables: Tables = None) -> int:
     return len(_table(source, split))
 
 
-def goal_rows(source: str, split: str) -> tuple[GoalEpisode, ...] | None:
+def goal_rows(source: str, split: str) -> tuple[Episode, ...] | None:
     """The frozen rows of a goal row source (:func:`goal_row_source`) of ``split``, or None
     for any other source (its rows are bare seeds or a suite's table).
 

@@ -57,7 +57,7 @@ def read_table(path: Path) -> list[Episode]:
         if not line.strip():
             continue
         try:
-            out.append(Episode.from_dict(json.loads(line)))
+            out.append(Episode.from_dict(json.loads(line), goal=False))
         except (json.JSONDecodeError, TypeError, ValueError) as exc:
             raise EpisodeError(f"{path}:{line_no}: not an episode row: {exc}") from None
         except EpisodeError as exc:

@@ -2,7 +2,7 @@
 
 A goal suite's table (:func:`rsb_mj.tables.files.table_name`, e.g. ``vla-arena.eval.jsonl``
 in ``tasks/episodes``) holds, for every task file of the suite, :data:`GOAL_ROWS` rows of
-each split: one :class:`~rsb_mj.episodes.goal_episode.GoalEpisode` JSON row per line, sorted
+each split: one :class:`~rsb_mj.episodes.episode.Episode` JSON row per line, sorted
 by task file then row index. It is listed in the one manifest with the question tables
 (``"family": "goal"``), with its sha256 and row count, the mujoco version and the digest of
 the code that froze it (:func:`code_digest`), and the files whose table is short
@@ -34,7 +34,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError, EvalError
 from rsb_mj.lang.diagnostics import Diagnostic
 from rsb_mj.lang.nodes import Span
@@ -100,12 +100,12 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def dumps_goal(rows: list[GoalEpisode]) -> bytes:
+def dumps_goal(rows: list[Episode]) -> bytes:
     """The JSONL bytes of a goal table (one row per line, UTF-8, trailing newline)."""
     return "".join(r.dumps() + "\n" for r in rows).encode("utf-8")
 
 
-def read_goal_table(path: Path) -> list[GoalEpisode]:
+def read_goal_table(path: Path) -> list[Episode]:
     """Read a goal table file.
 
     Raises:
@@ -118,7 +118,7 @@ def read_goal_table(path: Path) -> list[GoalEpisode]:
         if not line.strip():
             continue
         try:
-            out.append(GoalEpisode.from_dict(json.loads(line)))
+            out.append(Episode.from_dict(json.loads(line), goal=True))
         except json.JSONDecodeError as exc:
             raise EpisodeError(f"{path}:{line_no}: not a goal row: {exc}") from None
         except EpisodeError as exc:
@@ -162,7 +162,7 @@ def verify_goal_table(suite: str, split: str, folder: Path | None = None) -> Pat
     return path
 
 
-def goal_table(suite: str, split: str) -> tuple[GoalEpisode, ...]:
+def goal_table(suite: str, split: str) -> tuple[Episode, ...]:
     """Every row of the goal table holding ``suite``'s rows, checked against the manifest
     first (:func:`verify_goal_table`; read once per table and process).
 
@@ -173,17 +173,17 @@ def goal_table(suite: str, split: str) -> tuple[GoalEpisode, ...]:
 
 
 @cache
-def _read_owner(owner: str, split: str) -> tuple[GoalEpisode, ...]:
+def _read_owner(owner: str, split: str) -> tuple[Episode, ...]:
     return tuple(read_goal_table(verify_goal_table(owner, split)))
 
 
-def file_rows(suite: str, split: str, path: str | Path) -> tuple[GoalEpisode, ...]:
+def file_rows(suite: str, split: str, path: str | Path) -> tuple[Episode, ...]:
     """The ``split`` rows of the shipped task file ``path`` in ``suite``'s table, by index."""
     key = task_key(path)
     return tuple(r for r in goal_table(suite, split) if r.task == key)
 
 
-def suite_episodes(suite: str, split: str, start: int, n: int) -> list[GoalEpisode]:
+def suite_episodes(suite: str, split: str, start: int, n: int) -> list[Episode]:
     """Rows ``start .. start + n - 1`` of every task file of ``suite`` (those it has), in
     the suite's file order: the episodes ``rsb eval --suite`` runs.
 
@@ -197,7 +197,7 @@ def suite_episodes(suite: str, split: str, start: int, n: int) -> list[GoalEpiso
     return [r for r in rows if r.task in files and start <= r.index < start + n]
 
 
-def row_path(row: GoalEpisode) -> Path:
+def row_path(row: Episode) -> Path:
     """The task file of a row: under ``tasks/`` for a suite's row, else as the row gives it."""
     return tasks_dir() / row.task if row.suite else Path(row.task)
 

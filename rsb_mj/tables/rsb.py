@@ -211,7 +211,7 @@ def _parse(data: bytes | None) -> list[Episode] | None:
     if data is None:
         return None
     lines = data.decode("utf-8").splitlines()
-    return [Episode.from_dict(json.loads(line)) for line in lines if line.strip()]
+    return [Episode.from_dict(json.loads(line), goal=False) for line in lines if line.strip()]
 
 
 def build_all(

@@ -14,7 +14,7 @@ from rsb_mj.lang.layout import Pose2D
 
 def _episode() -> Episode:
     names = ("block_a", "block_b", "block_c", "block_d")
-    return Episode(
+    return Episode.bound(
         suite="RSB-Math-4",
         split="train",
         index=7,

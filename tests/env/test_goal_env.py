@@ -156,17 +156,17 @@ def test_an_ablated_episode_gives_its_instruction_and_keeps_the_scene():
     too, which finds no word to substitute in a blank one); the layout is the seed's."""
     import dataclasses
 
-    from rsb_mj.episodes.goal_episode import GoalEpisode
+    from rsb_mj.episodes.episode import Episode
 
     env = GoalEnv(APPLE, cameras=(), language_level=1)
     try:
         _, info = env.reset(seed=3)
         layout = dict(env.layout)
-        seed = GoalEpisode.seeded(str(APPLE), 3)
-        blank = dataclasses.replace(seed, instruction="", variant="blank")
+        seed = Episode.seeded(str(APPLE), 3)
+        blank = dataclasses.replace(seed, instruction="", extra={"variant": "blank"})
         _, info = env.reset(options={"episode": blank})
         assert info["instruction"] == "" and env.layout == layout
-        words = dataclasses.replace(blank, instruction="tray bowl up", variant="tokens")
+        words = dataclasses.replace(blank, instruction="tray bowl up", extra={"variant": "tokens"})
         _, info = env.reset(options={"episode": words})
         assert info["instruction"] == "tray bowl up" and env.layout == layout
     finally:

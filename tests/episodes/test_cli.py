@@ -1,6 +1,5 @@
 """``rsb episodes`` and ``rsb audit`` as a user runs them."""
 
-import dataclasses
 from pathlib import Path
 
 from rsb_mj.cli import main
@@ -24,7 +23,7 @@ def test_episodes_check_one_suite(capsys):
 def test_audit_passes_on_a_shipped_table_and_fails_on_a_planted_one(tmp_path, capsys):
     assert main(["audit", "RSB-HardMath-4"]) == 0
     assert "PASSED: 1 tables" in capsys.readouterr().out
-    rows = [dataclasses.replace(e, correct="A") for e in load_table("RSB-Math-4", "eval")]
+    rows = [e.rebound(correct="A") for e in load_table("RSB-Math-4", "eval")]
     path = tmp_path / "planted.jsonl"
     path.write_bytes(dumps(rows))
     assert main(["audit", "--table", str(path)]) == 1

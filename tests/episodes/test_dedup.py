@@ -1,7 +1,5 @@
 """Near-duplicate questions across splits (issue 9): found, dropped from train, audited."""
 
-import dataclasses
-
 from rsb_mj.episodes.dedup import RUN_WORDS, DuplicateIndex, near_duplicates, normalize
 from rsb_mj.episodes.sources import get_source
 from rsb_mj.episodes.sources.mmlu_pro import _all
@@ -48,7 +46,7 @@ def test_gsm8k_train_near_duplicate_is_dropped():
 def test_audit_fails_an_eval_table_with_a_train_question():
     table = load_table("RSB-General-10", "eval")[:3]
     train_text = get_source("mmlu_pro").pool("train")[0].text
-    planted = [table[0], dataclasses.replace(table[1], question=f"{train_text} Really?"), table[2]]
+    planted = [table[0], table[1].rebound(question=f"{train_text} Really?"), table[2]]
     assert duplicate_rows(table) == [] and duplicate_rows(planted) == [1]
     report = audit(planted, "dup")
     assert "split (no near-duplicate of a train question)" in {c.name for c in report.failures}

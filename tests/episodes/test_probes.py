@@ -33,7 +33,7 @@ def make(options: tuple[str, ...], correct: str = "A") -> Episode:
     mapping = {letter: f"obj_{letter.lower()}" for letter in letters}
     layout = {obj: Pose2D(0.1 * i, 0.0, 0.0) for i, obj in enumerate(mapping.values())}
     colors = dict.fromkeys(mapping.values(), "red")
-    return Episode(
+    return Episode.bound(
         "", "eval", 0, 0, "t.bddl", "x-1", "q?", options, correct, mapping, colors, layout, "t", "q"
     )
 

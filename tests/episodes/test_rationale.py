@@ -1,7 +1,5 @@
 """Rationales of training episodes: exact texts per source, checked against the answer."""
 
-import dataclasses
-
 import pytest
 
 from rsb_mj.episodes.rationale import rationale, training_prompt
@@ -68,7 +66,7 @@ def test_eval_rows_and_wrong_answers_are_refused():
         rationale(row, problem)
     row, problem = _row("RSB-Math-4")
     other = next(letter for letter in row.letters if letter != row.correct)
-    wrong = dataclasses.replace(row, correct=other)
+    wrong = row.rebound(correct=other)
     with pytest.raises(EpisodeError, match=r"the rationale reaches '.*', but the correct option"):
         rationale(wrong, problem)
 

@@ -28,7 +28,7 @@ def make_episode(
     private tables load_episode takes, is ignored: the fake has none)."""
     letters = ("A", "B", "C", "D")
     blocks = ("block_a", "block_b", "block_c", "block_d")
-    return Episode(
+    return Episode.bound(
         suite=suite,
         split=split,
         index=index,

@@ -22,7 +22,6 @@ tape.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 import traceback
@@ -104,7 +103,7 @@ def record_tape(env: Any, episode: Episode, problem: Problem, max_steps: int) ->
 
     first = run(episode)
     letter = {obj: k for k, obj in episode.mapping.items()}[first.choice]
-    right = run(dataclasses.replace(episode, correct=letter))
+    right = run(episode.rebound(correct=letter))
     assert (right.choice, right.termination) == (first.choice, "success"), right
     server_rows = get_convention(CONVENTION).actions_to_server(np.stack(rows))
     return Tape(server_rows, first.choice, first.correct_choice, right.steps, first.grasp_step)

@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.ablations import (
     GOAL_INSTRUCTION_MODES,
@@ -143,7 +143,7 @@ def test_the_twin_rule_is_deterministic_and_needs_another_answer(math4):
 
     rows = tuple(load_table("RSB-Math-4", "eval"))
     assert counterfactual_twin(rows[7], math4, rows) == counterfactual_twin(rows[7], math4, rows)
-    same = tuple(dataclasses.replace(r, correct="A") for r in rows[:3])
+    same = tuple(r.rebound(correct="A") for r in rows[:3])
     with pytest.raises(EvalError, match=r"no row with another correct option"):
         counterfactual_twin(same[0], math4, same)
 
@@ -157,7 +157,7 @@ def test_a_goal_task_runs_blank_and_tokens_and_refuses_the_rest_saying_why():
     problem = parse_file(tasks_dir() / GOAL_FILE)
     assert problem.language.strip() == "Pick up the apple and put it on the bowl"
     row = load_episode(f"vla-arena::{GOAL_FILE}", "eval", 2)
-    assert isinstance(row, GoalEpisode) and row.frozen
+    assert isinstance(row, Episode) and row.binding is None and row.frozen
     assert ablate(row, problem, "original") is row
     blank = ablate(row, problem, "blank")
     assert (blank.instruction, blank.variant) == ("", "blank")

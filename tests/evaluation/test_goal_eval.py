@@ -339,10 +339,10 @@ def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path,
     its own seed) runs as the job's episode: the environment resets from the row's seed and
     the record is keyed by the job's source, so the run resumes."""
     import rsb_mj.evaluation.worker as worker
-    from rsb_mj.episodes.goal_episode import GoalEpisode
+    from rsb_mj.episodes.episode import Episode
 
     def row(source, split, index, tables=None):
-        return GoalEpisode("vla-arena", split, source, index, 40 + index)
+        return Episode("vla-arena", split, index, 40 + index, source)
 
     monkeypatch.setattr(worker, "load_episode", row)
     out = tmp_path / "run"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError
 from rsb_mj.evaluation.metrics import (
     chance_margin,
@@ -207,7 +207,7 @@ def goal(index: int, suite: str, success: bool, cost: float | None = None, **kw)
     """A scored goal record of ``suite`` (a task file), as the rollout writes one."""
     outcome = Outcome(success=success, success_step=9 if success else None, goal_final=success)
     record = episode_record(
-        GoalEpisode.seeded(suite, index), "p", outcome, "success" if success else "step_limit",
+        Episode.seeded(suite, index), "p", outcome, "success" if success else "step_limit",
         10, 600, reason=None if success else "goal not held (On a b: False)",
         goal={"tier": "A0", "semantics": "vla_arena", "objects": "standins",
               "objects_fingerprint": ""},

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import PolicyError
 from rsb_mj.evaluation.queries import Act, answer
 from rsb_mj.evaluation.records import EpisodeRecord
@@ -50,7 +50,7 @@ def test_a_wrong_choice_runs_on_as_a_right_one_would(env):
     plain = run(episode, sealed=False)
     assert plain.termination == "wrong_choice" and plain.steps == plain.grasp_step
     letter = {obj: k for k, obj in episode.mapping.items()}[plain.choice]
-    right = run(dataclasses.replace(episode, correct=letter), sealed=False)
+    right = run(episode.rebound(correct=letter), sealed=False)
     assert (right.termination, right.choice) == ("success", plain.choice)
     assert right.steps > plain.steps + 20  # unsealed, the length tells right from wrong
     sealed = run(episode, sealed=True)
@@ -63,7 +63,7 @@ def test_a_wrong_choice_runs_on_as_a_right_one_would(env):
     )
     assert sealed.steps == right.steps
     assert sealed.failure_reason == plain.failure_reason
-    resealed = run(dataclasses.replace(episode, correct=letter), sealed=True)
+    resealed = run(episode.rebound(correct=letter), sealed=True)
     assert (resealed.termination, resealed.steps) == ("success", right.steps)
 
 
@@ -143,7 +143,7 @@ def test_a_wrong_choice_costs_each_step_what_a_right_one_would(env, monkeypatch)
     episode = load_episode("RSB-Math-4", "eval", ROW)
     wrong, wrong_work = work(episode, sealed=True)
     letter = {obj: k for k, obj in episode.mapping.items()}[wrong.choice]
-    right, right_work = work(dataclasses.replace(episode, correct=letter), sealed=True)
+    right, right_work = work(episode.rebound(correct=letter), sealed=True)
     assert (wrong.termination, right.termination, wrong.steps) == (
         "wrong_choice", "success", right.steps
     )  # fmt: skip
@@ -151,7 +151,7 @@ def test_a_wrong_choice_costs_each_step_what_a_right_one_would(env, monkeypatch)
     g = wrong.grasp_step
     assert wrong_work == right_work == [4] * g + [1] * (wrong.steps - g)
     # unsealed: the environment's scorer and the rollout's, both stopping at a wrong grasp
-    plain, plain_work = work(dataclasses.replace(episode, correct=letter), sealed=False)
+    plain, plain_work = work(episode.rebound(correct=letter), sealed=False)
     assert plain_work == [2] * plain.steps
 
 
@@ -195,7 +195,7 @@ def _goal_run(env, spec: str, sealed: bool, fault_at: int = 0) -> tuple[EpisodeR
             raise PolicyError(f"policy {spec}: act() failed")
         return answer(policy, query)
 
-    episode = GoalEpisode.seeded(LEMON, 0, "eval")
+    episode = Episode.seeded(LEMON, 0, "eval")
     rollout = Rollout(env, policy, episode, env.task.problem, max_steps=GOAL_STEPS,
                       sealed=sealed, episode_timeout_s=None)  # fmt: skip
     env.step = counted

@@ -13,7 +13,6 @@ attack 4: ``test_sealed.py``.)
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -169,7 +168,7 @@ def test_sealed_a_server_learns_nothing_from_the_episode_lengths(
     for i in order:
         episode = load_episode(SUITE, "eval", i, str(tables))
         letter = {obj: k for k, obj in episode.mapping.items()}[private[i].choice]
-        chosen = dataclasses.replace(episode, correct=letter)
+        chosen = episode.rebound(correct=letter)
         right.append(infers_of(env, private[i], chosen, problem, MAX_STEPS, sealed=False))
         unsealed.append(infers_of(env, private[i], episode, problem, MAX_STEPS, sealed=False))
     assert [e.infers for e in server.episodes] == right

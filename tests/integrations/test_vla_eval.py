@@ -656,7 +656,6 @@ def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_wo
     does not tell a wrong first grasp from a right one in a sealed run; it does in an
     ordinary one. Nor does the time between its steps: the scorers working at each step
     are the same either way."""
-    import dataclasses
 
     import anyio
     from vla_eval.runners.sync_runner import SyncEpisodeRunner
@@ -675,7 +674,7 @@ def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_wo
     def run(bench, row, correct=None):
         k = bench._row_index.index(row)
         if correct is not None:  # the answer moved to the candidate the policy picks
-            bench._rows[k] = dataclasses.replace(bench._rows[k], correct=correct)
+            bench._rows[k] = bench._rows[k].rebound(correct=correct)
         conn = NearestToZoneConnection(bench)
         task = {**bench.get_tasks()[0], "episode_idx": k}
         result = anyio.run(

@@ -175,12 +175,12 @@ STEPS = 150
 def _expert_actions() -> list[np.ndarray]:
     """The expert's (14,) actions on seed 0 of LEMON, run on to STEPS (rsb's scale)."""
     from rsb_mj.env.goal_env import GoalEnv
-    from rsb_mj.episodes.goal_episode import GoalEpisode
+    from rsb_mj.episodes.episode import Episode
     from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.policies.spec import make_policy
 
     env, actions = GoalEnv(Path(LEMON), max_steps=STEPS, cameras=()), []
-    episode = GoalEpisode.seeded(Path(LEMON), 0, "eval")
+    episode = Episode.seeded(Path(LEMON), 0, "eval")
     Rollout(env, make_policy("expert"), episode, env.task.problem, max_steps=STEPS,
             on_step=lambda obs, a: actions.append(np.array(a)), sealed=True,
             episode_timeout_s=None).run()  # fmt: skip

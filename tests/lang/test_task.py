@@ -17,7 +17,6 @@ import pytest
 
 import rsb_mj
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.episodes.goal_episode import GoalEpisode
 from rsb_mj.episodes.instructions import TaskLike
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.lang.ast import Problem
@@ -45,13 +44,12 @@ ALLOWED: dict[str, frozenset[type]] = {
     # str / Path: a task file; GoalTask: a task whose goal is a placement (rsb_mj.lang.goal_task)
     "task": frozenset({Task, GoalTask, Problem, str, Path}),
     # None: a goal task's demonstration, which has no question episode (datasets.demo_file)
-    # GoalEpisode: a goal task's episode (a seed and a layout, rsb_mj.episodes.goal_episode)
-    "episode": frozenset({Episode, GoalEpisode, type(None)}),
+    # Episode: either family's (a seed and a layout, plus a question task's binding)
+    "episode": frozenset({Episode, type(None)}),
 }
 #: Names the test resolves for modules that import them only for type checking.
 TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}
 TYPE_NAMES["GoalTask"] = GoalTask
-TYPE_NAMES["GoalEpisode"] = GoalEpisode
 TYPE_NAMES["Scene"] = Scene
 TYPE_NAMES["QuestionSource"] = QuestionSource
 #: Names that hold a task, problem or episode object (probing targets).

@@ -44,7 +44,7 @@ INSTRUCTION = (
 
 def math4_episode(seed: int = 2960763217, instruction: str = INSTRUCTION) -> Episode:
     """A 4-choice episode with template unseen-4-04 (its instruction written out)."""
-    return Episode(
+    return Episode.bound(
         suite="RSB-Math-4", split="eval", index=0, seed=seed, task="rsb_math_4.bddl",
         question_id="arith-sub-75-65", question=QUESTION, options=OPTIONS, correct="D",
         mapping=MAPPING, colors=COLORS,
@@ -63,7 +63,7 @@ def math10_episode(seed: int = 7) -> Episode:
         "the gray target area."
     )
     blocks = [f"block_{x}" for x in "abcdefghik"]
-    return Episode(
+    return Episode.bound(
         suite="RSB-Math-10", split="eval", index=0, seed=seed, task="rsb_math_10.bddl",
         question_id="arith-add-9-5", question="what is 9 plus 5?", options=options,
         correct="E", mapping=dict(zip(letters, blocks, strict=True)),

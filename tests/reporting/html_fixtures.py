@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.episodes.goal_episode import GoalEpisode
+from rsb_mj.episodes.episode import Episode
 from rsb_mj.evaluation.failure import goal_failure_class
 from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import episode_record
@@ -252,7 +252,7 @@ def goal_records() -> list[EpisodeRecord]:
                               goal_final=success)  # fmt: skip
             error = reason if termination == "error" else None
             record = episode_record(
-                GoalEpisode("vla-arena", "eval", source, index, 10 + index), "expert", outcome,
+                Episode("vla-arena", "eval", index, 10 + index, source), "expert", outcome,
                 termination, 0 if error else 100 + index, 600, error=error,
                 error_kind="infra" if error else None, privileged=True, reason=reason,
                 goal={"tier": "A0", "semantics": "vla_arena", "objects": "standins",

@@ -69,7 +69,7 @@ def make_episode(problem: Problem, seed: int = 0) -> Episode:
         distractors = draw_distractors(problem, rng, layout)
     n = len(names)  # distinct palette colors up to 8 choices (red, green, blue, yellow, ...)
     colors = list(PALETTE)[:n] if n <= len(PALETTE) else [TEN_CHOICE_COLOR] * n
-    return Episode(
+    return Episode.bound(
         suite="",
         split="eval",
         index=0,

@@ -137,7 +137,6 @@ GROUPS = [tuple((EVERYDAY * 2)[i : i + 4]) for i in range(0, len(EVERYDAY), 4)]
 def test_each_category_rests_still_and_the_expert_places_it(group, tmp_path):
     """In a real scene (robot, table, neighbours), each object stays put while the arms hold
     their pose, and the expert grasps it and places it in the answer zone (one seed)."""
-    from dataclasses import replace
 
     from rsb_mj.env.rsb_env import RsbEnv
     from rsb_mj.evaluation.rollout import Rollout
@@ -158,7 +157,7 @@ def test_each_category_rests_still_and_the_expert_places_it(group, tmp_path):
         moved = np.abs(env.data.xpos[bodies] - before).max(axis=1)
         assert moved.max() < 1e-3, dict(zip(group, moved, strict=True))
         for letter, obj in sorted(episode.mapping.items()):
-            target = replace(episode, correct=letter)
+            target = episode.rebound(correct=letter)
             run = Rollout(env, ExpertPolicy(), target, problem, max_steps=400).run()
             category = problem.category_of(obj)
             assert (run.success, run.grasped, run.choice) == (True, True, obj), (

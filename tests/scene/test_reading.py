@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import numpy as np
@@ -67,7 +66,7 @@ def test_the_reader_reads_the_image_not_the_episode(render):
     env, episode, image = render("RSB-Math-10", 4)
     swapped = dict(episode.mapping)
     swapped["A"], swapped["B"] = swapped["B"], swapped["A"]
-    lie = dataclasses.replace(episode, mapping=swapped)
+    lie = episode.rebound(mapping=swapped)
     reads = {r.candidate: r for r in read_candidates(env.scene, env.data, image, lie)}
     a, b = episode.mapping["A"], episode.mapping["B"]
     assert (reads[a].truth, reads[a].read) == ("B", "A")

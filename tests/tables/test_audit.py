@@ -50,7 +50,7 @@ def plant_median(episodes):
     out = []
     for e in episodes:
         order = sorted(range(e.choices), key=lambda i: int(e.options[i]))
-        out.append(dataclasses.replace(e, correct=e.letters[order[(e.choices - 1) // 2]]))
+        out.append(e.rebound(correct=e.letters[order[(e.choices - 1) // 2]]))
     return out
 
 
@@ -96,7 +96,7 @@ def test_audit_refuses_empty_and_mixed_tables():
 
 def plant(episodes, pick):
     """Make ``pick``'s choice correct wherever it applies."""
-    return [dataclasses.replace(e, correct=pick(e) or e.correct) for e in episodes]
+    return [e.rebound(correct=pick(e) or e.correct) for e in episodes]
 
 
 @pytest.mark.parametrize(

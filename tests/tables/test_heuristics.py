@@ -29,7 +29,7 @@ def make(question: str, options: tuple[str, ...], correct: str = "A") -> Episode
     layout = {
         obj: Pose2D(0.1 * (len(letters) - i), 0.0, 0.0) for i, obj in enumerate(mapping.values())
     }
-    return Episode(
+    return Episode.bound(
         "",
         "eval",
         0,
