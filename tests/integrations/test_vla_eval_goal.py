@@ -234,8 +234,11 @@ def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outc
     assert not outcomes.exists()  # nothing written before the run ends
     bench.cleanup()
     lines = [json.loads(line) for line in outcomes.read_text().splitlines()]
-    assert verify(outcomes, Seal.read(secret)) == lines[-1]["signature"]
-    assert [{k: v for k, v in line.items() if k != "signature"} for line in lines] == [
+    assert verify(outcomes, Seal.read(secret), bench.nonce) == lines[-1]["signature"]
+    assert lines[-1]["closing"] == {
+        "count": 2, "chain": lines[-2]["signature"], "nonce": bench.nonce
+    }  # fmt: skip
+    assert [{k: v for k, v in line.items() if k != "signature"} for line in lines[:-1]] == [
         {"task": LEMON, "suite": "files", "row": 0, "success": True, "cost": 18.0,
          "policy_fault": False},
         {"task": LEMON, "suite": "files", "row": 1, "success": False, "cost": 0.0,
