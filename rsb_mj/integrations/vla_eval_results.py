@@ -184,16 +184,20 @@ def check_outcomes(path: Path, seal: Seal, nonce: str | None = None) -> None:
                 f"{path}:{number}: the outcomes of another run (its closing record names nonce "
                 f"{str(theirs)[:12]}, {given} {start[:12]}); they cannot be reported"
             )
-    incomplete = (
-        f"{path}: incomplete: {{}} signed outcome lines and no closing record after the last "
-        "(the benchmark writes the outcomes and their closing record at once, at the end of "
-        "the run): the file was cut; it cannot be reported"
-    )
+
+    def incomplete(count: int) -> EvalError:
+        return EvalError(
+            f"{path}: incomplete: {count} signed outcome line{'' if count == 1 else 's'} and no "
+            "closing record after the last (the benchmark writes the outcomes and their "
+            "closing record at once, at the end of the run): the file was cut; it cannot be "
+            "reported"
+        )
+
     if not isinstance(start, str):
-        raise EvalError(incomplete.format(len(rows) - len(closings)))
+        raise incomplete(len(rows) - len(closings))
     chain = check_chain(path, seal, start)
     if not chain.closed:
-        raise EvalError(incomplete.format(chain.records))
+        raise incomplete(chain.records)
 
 
 def _outcome_rows(path: Path, seal: Seal, nonce: str | None = None) -> list[dict]:

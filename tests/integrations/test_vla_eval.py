@@ -602,14 +602,15 @@ def test_the_results_reader_refuses_a_cut_outcomes_file_and_another_runs(tmp_pat
         table = capsys.readouterr().out.splitlines()
         assert table[2].startswith("| RSB-Math-4 | 4 | 0/3 = 0.000 [0.000, 0.562] | 0/3 = ")
     incomplete = (
-        "signed outcome lines and no closing record after the last (the benchmark writes the "
-        "outcomes and their closing record at once, at the end of the run): the file was cut; "
-        "it cannot be reported\n"
+        "and no closing record after the last (the benchmark writes the outcomes and their "
+        "closing record at once, at the end of the run): the file was cut; it cannot be "
+        "reported\n"
     )
-    for kept, extra in ((3, []), (2, []), (2, ["--nonce", bench.nonce])):
+    for kept, extra in ((3, []), (2, []), (2, ["--nonce", bench.nonce]), (1, [])):
         outcomes.write_text("".join(lines[:kept]))  # cut after line `kept`
         assert main(args + extra) == 2
-        assert capsys.readouterr().err == f"error: {outcomes}: incomplete: {kept} {incomplete}"
+        said = f"{kept} signed outcome line{'s' * (kept > 1)}"
+        assert capsys.readouterr().err == f"error: {outcomes}: incomplete: {said} {incomplete}"
     # another run of the same config and secret: its own file verifies, but not as this run's
     other, theirs, their_lines = _run_sealed(tmp_path, secret, "theirs.jsonl")
     assert main(["--outcomes", str(theirs), "--secret-file", str(secret)]) == 0
