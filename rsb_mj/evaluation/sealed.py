@@ -78,8 +78,9 @@ def new_nonce() -> str:
 
 
 def sealed_order(jobs: Sequence[Job], seal: Seal, nonce: str = "") -> list[Job]:
-    """``jobs`` in the secret-seeded order of a sealed run with ``nonce`` (the run folder's;
-    ``""``: the order of runs before nonces, and of the vla-eval plugin)."""
+    """``jobs`` in the secret-seeded order of a sealed run with ``nonce`` (the run folder's,
+    or the vla-eval plugin's :attr:`~rsb_mj.integrations.vla_eval.RsbBenchmark.nonce`;
+    ``""``: the order of runs before nonces)."""
     return sorted(jobs, key=lambda job: seal.rank(job, nonce))
 
 
@@ -99,7 +100,8 @@ def sign(record: EpisodeRecord, seal: Seal, previous: str) -> tuple[str, str]:
 def sign_row(row: dict[str, Any], seal: Seal, previous: str) -> tuple[str, str]:
     """The signed JSON line of any JSON object ``row`` (no newline; keys sorted) and its
     signature, chained to ``previous`` as :func:`sign` does (the vla-eval plugin's
-    outcomes, :mod:`rsb_mj.integrations.vla_eval`); :func:`verify` checks both."""
+    outcomes and their closing record, :mod:`rsb_mj.integrations.vla_eval`); :func:`verify`
+    checks both."""
     body = json.dumps(row, sort_keys=True)
     signature = seal.signature(previous, body)
     return json.dumps({**row, SIGNATURE: signature}, sort_keys=True), signature

@@ -70,17 +70,25 @@ candidate, as ``rsb eval --sealed`` does: :class:`rsb_mj.evaluation.rollout.Roll
 ``steps`` and ``elapsed_sec`` do not tell a right choice from a wrong one. A sealed run
 holds the private secret (``secret_file``, the one the tables were drawn from; required):
 episode ``k`` is the ``k``-th row of the secret-seeded order ``rsb eval --sealed`` uses
-(:func:`rsb_mj.evaluation.sealed.sealed_order`, keyed by the secret, the policy named
-:data:`POLICY`), so pair partners and level twins are neither adjacent nor predictable
-(``shuffle_seed`` is refused: a public seed orders nothing secretly). The outcomes go to
-``outcomes`` (a JSON Lines file, one line per episode with the metrics above and the table
-``row``; required in a sealed run, never sent), written once, atomically, when the benchmark
-is cleaned up at the end of the run: keep it where the server cannot read it. Each line
-carries ``"signature"``, the HMAC chain of ``rsb eval``'s sealed records
-(:func:`rsb_mj.evaluation.sealed.sign_row`, the secret's record key);
-``python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET``
-verifies every line (an edited, moved, removed or foreign line is refused with
-``file:line``) before it reports the rates.
+(:func:`rsb_mj.evaluation.sealed.sealed_order`, keyed by the secret, a **nonce** drawn
+fresh for each benchmark instance, :attr:`RsbBenchmark.nonce`, and the policy named
+:data:`POLICY`), so pair partners and level twins are neither adjacent nor predictable,
+and two runs of one config run in different orders (``shuffle_seed`` is refused: a public
+seed orders nothing secretly). The nonce is no secret (the order needs the secret too):
+the benchmark prints it on stderr when it starts. The outcomes go to ``outcomes`` (a JSON
+Lines file, one line per episode with the metrics above and the table ``row``; required in
+a sealed run, never sent), written once, atomically, when the benchmark is cleaned up at
+the end of the run: keep it where the server cannot read it. Each line carries
+``"signature"``, the HMAC chain of ``rsb eval``'s sealed records
+(:func:`rsb_mj.evaluation.sealed.sign_row`, the secret's record key, the first line chained
+to the nonce), and the file ends in the signed closing record of a sealed run folder
+(:func:`rsb_mj.evaluation.sealed.closing_line`: ``{"closing": {"count", "chain",
+"nonce"}}``). ``python -m rsb_mj.integrations.vla_eval_results --outcomes FILE
+--secret-file SECRET [--nonce NONCE]`` verifies every line (an edited, moved, removed or
+foreign line is refused with ``file:line``, a file cut short as *incomplete*, and with
+``--nonce``, the run's nonce, another run's file) before it reports the rates. Sharded
+sealed runs are not supported: each shard would draw its own nonce (so its own order) and
+write the one ``outcomes`` file.
 
 Policy faults: in a sealed run an action that is not one (not a (14,) array of finite
 numbers) is the server's own fault, a scored failure (``policy_fault: true`` in its
@@ -130,6 +138,7 @@ success it changes nothing). Its episodes run in vla-eval's order (``episode_idx
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,7 +156,14 @@ from rsb_mj.datasets.lerobot import CONVENTION, MOTORS
 from rsb_mj.env.cameras import MAX_SIDE
 from rsb_mj.errors import EnvError, RsbError, TaskError
 from rsb_mj.evaluation.jobs import Job
-from rsb_mj.evaluation.sealed import Seal, read_seal, sealed_order, sign_row
+from rsb_mj.evaluation.sealed import (
+    Seal,
+    closing_line,
+    new_nonce,
+    read_seal,
+    sealed_order,
+    sign_row,
+)
 from rsb_mj.lang.linter import load_goal_task
 from rsb_mj.perturb.language import check_level as check_language_level
 from rsb_mj.perturb.visual import check_level as check_visual_level
@@ -419,6 +435,17 @@ class RsbBenchmark(StepBenchmark):
                 "secret (drop shuffle_seed)"
             )
         self._seal = sealed_params(bool(sealed), outcomes, secret_file, tables)
+        #: a sealed run's nonce (fresh per benchmark instance: two runs of one config run in
+        #: different orders; its outcomes' chain starts at it and their closing record names
+        #: it); ``""`` for an ordinary run
+        self.nonce = new_nonce() if self._seal is not None else ""
+        if self._seal is not None:
+            print(
+                f"rsb_mj: sealed run, nonce {self.nonce}: its signed outcomes go to {outcomes} "
+                "at the end; report them with python -m rsb_mj.integrations.vla_eval_results "
+                f"--outcomes {outcomes} --secret-file SECRET --nonce {self.nonce}",
+                file=sys.stderr,
+            )
         if (start < 0 and question is None) or (max_steps is not None and max_steps < 1):
             raise RsbError(f"start {start}, max_steps {max_steps}: need start >= 0, max_steps >= 1")
         check_visual_level(visual_level)
@@ -498,7 +525,8 @@ class RsbBenchmark(StepBenchmark):
         if self._seal is not None:
             limit = source.max_steps
             jobs = [Job(name, self.split, int(i), POLICY, limit) for i in order]
-            order = np.array([job.index for job in sealed_order(jobs, self._seal)], dtype=int)
+            ordered = sealed_order(jobs, self._seal, self.nonce)
+            order = np.array([job.index for job in ordered], dtype=int)
         self._tasks[name] = BenchTask(
             name,
             name,
@@ -812,16 +840,21 @@ class RsbBenchmark(StepBenchmark):
         return {"sealed": True}
 
     def cleanup(self) -> None:
-        """Close the env (its GL contexts); a sealed run writes its ``outcomes``."""
+        """Close the env (its GL contexts); a sealed run writes its ``outcomes``: the signed
+        outcome lines, chained from the run's :attr:`nonce`, and a signed closing record
+        (:func:`rsb_mj.evaluation.sealed.closing_line`: their count, the last signature, the
+        nonce)."""
         if self._env is not None:
             self._env.close()
             self._env = None
             self._env_source = None
         if self._outcomes_path is not None and self._outcomes and self._seal is not None:
-            lines, previous = [], ""
+            lines, previous = [], self.nonce
             for outcome in self._outcomes:
                 line, previous = sign_row(outcome, self._seal, previous)
                 lines.append(line + "\n")
+            closing, _ = closing_line(self._seal, previous, len(self._outcomes), self.nonce)
+            lines.append(closing + "\n")
             atomic_write_text(self._outcomes_path, "".join(lines), mode=0o600)
 
 

@@ -22,10 +22,15 @@ server no outcome and keep their aggregate's metrics at ``{"sealed": true}``; th
 outcomes are in the benchmark's signed ``outcomes`` file, read with the secret::
 
     python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET
+    python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET --nonce N
 
-Every line is verified first (:func:`rsb_mj.evaluation.sealed.verify`, the HMAC chain
-``rsb report`` checks on a sealed ``rsb eval`` run): an edited, moved, removed or foreign
-line is refused with ``file:line``. An episode the server itself failed (an action that is
+Every line is verified first (:func:`rsb_mj.evaluation.sealed.check_chain`, the HMAC chain
+``rsb report`` checks on a sealed ``rsb eval`` run, starting at the run's nonce): an
+edited, moved, removed or foreign line is refused with ``file:line``; a file that does not
+end in its signed closing record (the benchmark writes it after the last outcome) as
+*incomplete*, naming how many outcome lines it holds; and given ``--nonce`` (the run's,
+which the benchmark prints when it starts), the file of another run, naming both nonces.
+An episode the server itself failed (an action that is
 not one) is in the outcomes as a failure (``policy_fault``, counted in the rates and in its
 own column); an episode vla-eval aborted (no answer from the server) has no outcome. A goal
 benchmark's outcomes (:mod:`rsb_mj.integrations.vla_eval` on goal tasks: ``task``, ``success``,
@@ -41,7 +46,7 @@ from pathlib import Path
 
 from rsb_mj.errors import EvalError, RsbError
 from rsb_mj.evaluation.metrics import nsg, wilson
-from rsb_mj.evaluation.sealed import SIGNATURE, Seal, complete_lines, verify
+from rsb_mj.evaluation.sealed import CLOSING, SIGNATURE, Seal, check_chain, complete_lines
 
 
 @dataclass(frozen=True)
@@ -149,8 +154,55 @@ class GoalOutcomeSummary:
     policy_faults: int
 
 
-def _outcome_rows(path: Path, seal: Seal) -> list[dict]:
-    """The verified lines of a sealed run's outcomes file, signatures dropped.
+def check_outcomes(path: Path, seal: Seal, nonce: str | None = None) -> None:
+    """Verify a sealed run's outcomes file: every line signed in one chain from the run's
+    nonce (``nonce``, else the one its closing record names), ending in that closing
+    record (:func:`rsb_mj.evaluation.sealed.closing_line`, as a sealed run folder's records).
+
+    Raises:
+        EvalError: ``path:line: ...`` for a line that is not JSON, not signed, whose
+            signature does not match (edited, moved, removed lines before it, another run
+            or secret), a closing record of another run (naming both nonces); ``path:
+            incomplete: ...`` for a file cut short (no closing record after its last line).
+    """
+    rows = []
+    for number, line in complete_lines(path):
+        try:
+            rows.append((number, json.loads(line)))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise EvalError(f"{path}:{number}: not a JSON record") from None
+    closings = [
+        (number, row[CLOSING].get("nonce"))
+        for number, row in rows
+        if isinstance(row, dict) and isinstance(row.get(CLOSING), dict)
+    ]
+    start = nonce if nonce is not None else (closings[0][1] if closings else None)
+    for number, theirs in closings:
+        if start is not None and theirs != start:
+            given = "--nonce" if nonce is not None else f"line {closings[0][0]}'s"
+            raise EvalError(
+                f"{path}:{number}: the outcomes of another run (its closing record names nonce "
+                f"{str(theirs)[:12]}, {given} {start[:12]}); they cannot be reported"
+            )
+
+    def incomplete(count: int) -> EvalError:
+        return EvalError(
+            f"{path}: incomplete: {count} signed outcome line{'' if count == 1 else 's'} and no "
+            "closing record after the last (the benchmark writes the outcomes and their "
+            "closing record at once, at the end of the run): the file was cut; it cannot be "
+            "reported"
+        )
+
+    if not isinstance(start, str):
+        raise incomplete(len(rows) - len(closings))
+    chain = check_chain(path, seal, start)
+    if not chain.closed:
+        raise incomplete(chain.records)
+
+
+def _outcome_rows(path: Path, seal: Seal, nonce: str | None = None) -> list[dict]:
+    """The verified outcome lines of a sealed run's outcomes file (:func:`check_outcomes`),
+    signatures and the closing record dropped.
 
     Raises:
         EvalError: as :func:`summarize_outcomes`, for a line of neither kind of outcome.
@@ -158,18 +210,20 @@ def _outcome_rows(path: Path, seal: Seal) -> list[dict]:
     path = Path(path)
     if not path.is_file():
         raise EvalError(f"{path}: no such outcomes file")
-    verify(path, seal)
     data = path.read_bytes()
-    if data.rsplit(b"\n", 1)[-1].strip():  # verify checks complete lines only
+    if data.rsplit(b"\n", 1)[-1].strip():  # the chain holds complete lines only
         number = data.count(b"\n") + 1
         raise EvalError(
             f"{path}:{number}: not a signed outcome: the last line has no "
             "newline (the benchmark writes whole lines at once: it was cut off or added by hand)"
         )
+    check_outcomes(path, seal, nonce)
     rows = []
-    for number, line in complete_lines(path):  # the lines verify checked, no torn last one
+    for number, line in complete_lines(path):  # the lines check_outcomes checked
         row = json.loads(line)
         row.pop(SIGNATURE, None)
+        if CLOSING in row:
+            continue
         if set(row) not in (OUTCOME_KEYS, GOAL_OUTCOME_KEYS):
             raise EvalError(
                 f"{path}:{number}: not a sealed RSB outcome (keys {sorted(row)}; expected "
@@ -216,18 +270,20 @@ def format_goal_table(rows: list[GoalOutcomeSummary]) -> str:
     return "\n".join(lines)
 
 
-def summarize_outcomes(path: Path, seal: Seal) -> list[VlaEvalSummary]:
+def summarize_outcomes(path: Path, seal: Seal, nonce: str | None = None) -> list[VlaEvalSummary]:
     """The rates of a sealed run's signed outcomes file, one row per suite (in file order),
-    after every line is verified against ``seal``.
+    after every line is verified against ``seal`` (and the run's ``nonce``, when given:
+    :func:`check_outcomes`).
 
     Raises:
         EvalError: ``path:line: ...`` for a line that is not signed, whose signature does not
             match (edited, moved, removed lines before it, another run or secret), or that
-            is not an outcome; a file that holds none, or goal outcomes (read those with
+            is not an outcome; ``path: incomplete: ...`` for a file cut short; another run's
+            file; a file that holds none, or goal outcomes (read those with
             :func:`summarize_goal_outcomes`).
     """
     rows: dict[str, list[dict]] = {}
-    for row in _outcome_rows(path, seal):
+    for row in _outcome_rows(path, seal, nonce):
         if set(row) != OUTCOME_KEYS:
             raise EvalError(f"{path}: goal outcomes: summarize them with summarize_goal_outcomes")
         rows.setdefault(str(row["suite"]), []).append(row)
@@ -285,8 +341,11 @@ def format_table(rows: list[VlaEvalSummary]) -> str:
 
 USAGE = (
     "usage: python -m rsb_mj.integrations.vla_eval_results RESULTS_DIR\n"
-    "       python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET"
+    "       python -m rsb_mj.integrations.vla_eval_results --outcomes FILE --secret-file SECRET "
+    "[--nonce NONCE]"
 )
+#: The options of a sealed run's outcomes (``--nonce`` optional).
+OUTCOME_OPTIONS = ("--outcomes", "--secret-file", "--nonce")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,19 +355,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if len(args) == 1 and not args[0].startswith("--"):
             rows = summarize(Path(args[0]))
-        elif len(args) == 4 and args[0::2] in (
-            ["--outcomes", "--secret-file"],
-            ["--secret-file", "--outcomes"],
+        elif (
+            len(args) in (4, 6)
+            and set(args[0::2]) <= set(OUTCOME_OPTIONS)
+            and len(set(args[0::2])) == len(args) // 2
+            and {"--outcomes", "--secret-file"} <= set(args[0::2])
         ):
             given = dict(zip(args[0::2], args[1::2], strict=True))
             seal = Seal.read(Path(given["--secret-file"]))
-            outcomes = _outcome_rows(Path(given["--outcomes"]), seal)
+            nonce = given.get("--nonce")
+            outcomes = _outcome_rows(Path(given["--outcomes"]), seal, nonce)
             if len({frozenset(r) for r in outcomes}) > 1:
                 raise EvalError(f"{given['--outcomes']}: holds both question and goal outcomes")
             if set(outcomes[0]) == GOAL_OUTCOME_KEYS:
                 print(format_goal_table(summarize_goal_outcomes(outcomes)))
                 return 0
-            rows = summarize_outcomes(Path(given["--outcomes"]), seal)
+            rows = summarize_outcomes(Path(given["--outcomes"]), seal, nonce)
         else:
             print(USAGE, file=sys.stderr)
             return 2

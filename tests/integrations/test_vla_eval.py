@@ -424,6 +424,13 @@ def secret(tmp_path):
     return path
 
 
+def outcome_lines(path):
+    """The outcome lines of a sealed run's outcomes file (its closing record left out)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert sorted(rows[-1]) == ["closing", "signature"]
+    return rows[:-1]
+
+
 def _sealed(tmp_path, secret, **kw):
     return RsbBenchmark(
         "RSB-Math-4", width=32, height=24, sealed=True, outcomes=str(tmp_path / "outcomes.jsonl"),
@@ -445,7 +452,7 @@ def test_a_sealed_run_sends_the_server_no_outcome_and_writes_them_signed_at_clea
     assert result["metrics"] == {"sealed": True}
     assert not outcomes.exists()  # nothing written before the run ends
     bench.cleanup()
-    line = json.loads(outcomes.read_text())
+    line, closing = (json.loads(row) for row in outcomes.read_text().splitlines())
     seal = Seal.read(secret)
     assert line == {
         "suite": "RSB-Math-4",
@@ -456,11 +463,15 @@ def test_a_sealed_run_sends_the_server_no_outcome_and_writes_them_signed_at_clea
         "choice": "",
         "choices": 4,
         "policy_fault": False,
-        "signature": seal.signature(
-            "", json.dumps({k: v for k, v in line.items() if k != "signature"}, sort_keys=True)
+        "signature": seal.signature(  # chained to the run's nonce
+            bench.nonce,
+            json.dumps({k: v for k, v in line.items() if k != "signature"}, sort_keys=True),
         ),
     }
-    assert verify(outcomes, seal) == line["signature"]
+    body = {"closing": {"count": 1, "chain": line["signature"], "nonce": bench.nonce}}
+    signature = seal.signature(line["signature"], json.dumps(body, sort_keys=True))
+    assert closing == {**body, "signature": signature}
+    assert verify(outcomes, seal, bench.nonce) == closing["signature"]
     assert outcomes.stat().st_mode & 0o777 == 0o600
 
 
@@ -468,7 +479,8 @@ def test_a_sealed_run_orders_its_rows_by_the_secret_as_rsb_eval_does(tmp_path, s
     bench = _sealed(tmp_path, secret)
     rows = range(500)  # the shipped RSB-Math-4 eval table
     jobs = [Job("RSB-Math-4", "eval", i, POLICY, 400) for i in rows]
-    assert bench._row_index == [j.index for j in sealed_order(jobs, Seal.read(secret))]
+    assert len(bench.nonce) == 32 and int(bench.nonce, 16) >= 0  # 128 random bits, hex
+    assert bench._row_index == [j.index for j in sealed_order(jobs, Seal.read(secret), bench.nonce)]
     assert sorted(bench._row_index) == list(rows) and bench._row_index[:5] != [0, 1, 2, 3, 4]
     other = tmp_path / "other.txt"
     other.write_bytes(b"another secret of 32 bytes or more, for the test\n")
@@ -509,7 +521,8 @@ def test_the_results_reader_verifies_the_outcomes_and_refuses_an_edited_line(
     assert table[2].startswith("| RSB-Math-4 | 4 | 0/3 = 0.000 [0.000, 0.562] | 0/3 = 0.000 ")
     lines = outcomes.read_text().splitlines()
     forged = json.loads(lines[1]) | {"success": True, "grasped": True, "correct_choice": True}
-    outcomes.write_text("\n".join([lines[0], json.dumps(forged, sort_keys=True), lines[2]]) + "\n")
+    forged_line = json.dumps(forged, sort_keys=True)
+    outcomes.write_text("\n".join([lines[0], forged_line, lines[2], lines[3]]) + "\n")
     assert main(args) == 2
     assert capsys.readouterr().err == (
         f"error: {outcomes}:2: the record's signature does not match: it was edited, moved or "
@@ -520,13 +533,13 @@ def test_the_results_reader_verifies_the_outcomes_and_refuses_an_edited_line(
     outcomes.write_text("\n".join([*lines, json.dumps(forged | {"signature": "x"})]))
     assert main(args) == 2
     assert capsys.readouterr().err == (
-        f"error: {outcomes}:4: not a signed outcome: the last line has no newline (the "
+        f"error: {outcomes}:5: not a signed outcome: the last line has no newline (the "
         "benchmark writes whole lines at once: it was cut off or added by hand)\n"
     )
     outcomes.write_bytes(b"\xff\xfe\x00")  # was a UnicodeDecodeError traceback
     assert main(args) == 2
     assert capsys.readouterr().err.startswith(f"error: {outcomes}:1: not a signed outcome")
-    outcomes.write_text("\n".join([lines[0], lines[2]]) + "\n")  # a line removed
+    outcomes.write_text("\n".join([lines[0], lines[2], lines[3]]) + "\n")  # a line removed
     assert main(args) == 2
     assert f"{outcomes}:2: the record's signature does not match" in capsys.readouterr().err
     other = tmp_path / "other.txt"
@@ -542,6 +555,87 @@ def test_the_results_reader_verifies_the_outcomes_and_refuses_an_edited_line(
         "a sealed run; its outcomes are in the benchmark's outcomes file: --outcomes FILE "
         "--secret-file SECRET\n"
     )
+
+
+def _run_sealed(tmp_path, secret, name, episodes=3):
+    """A sealed benchmark writing ``name`` in ``tmp_path``, after ``episodes`` 2-step
+    episodes and its cleanup; the benchmark, the outcomes file and its lines."""
+    outcomes = tmp_path / name
+    bench = RsbBenchmark(
+        "RSB-Math-4", width=32, height=24, sealed=True, outcomes=str(outcomes),
+        secret_file=str(secret), convention="rsb", send_wrist_image=False,
+    )  # fmt: skip
+    for k in range(episodes):
+        run_one_episode(bench, k, max_steps=2)
+    bench.cleanup()
+    return bench, outcomes, outcomes.read_text().splitlines(keepends=True)
+
+
+def test_two_sealed_runs_of_one_config_draw_their_own_nonce_and_order(tmp_path, secret, capsys):
+    first, second = _sealed(tmp_path, secret), _sealed(tmp_path, secret)
+    assert first.nonce != second.nonce
+    assert first._row_index != second._row_index  # 500 rows: a tie is 1 in 500!
+    assert sorted(first._row_index) == sorted(second._row_index) == list(range(500))
+    outcomes = tmp_path / "outcomes.jsonl"
+    assert capsys.readouterr().err == "".join(
+        f"rsb_mj: sealed run, nonce {b.nonce}: its signed outcomes go to {outcomes} at the end; "
+        "report them with python -m rsb_mj.integrations.vla_eval_results --outcomes "
+        f"{outcomes} --secret-file SECRET --nonce {b.nonce}\n"
+        for b in (first, second)
+    )
+    assert RsbBenchmark("RSB-Math-4", width=32, height=24).nonce == ""  # an ordinary run
+
+
+def test_the_results_reader_refuses_a_cut_outcomes_file_and_another_runs(tmp_path, secret, capsys):
+    from rsb_mj.integrations.vla_eval_results import main
+
+    bench, outcomes, lines = _run_sealed(tmp_path, secret, "outcomes.jsonl")
+    closing = json.loads(lines[3])
+    assert closing["closing"] == {
+        "count": 3,
+        "chain": json.loads(lines[2])["signature"],
+        "nonce": bench.nonce,
+    }
+    args = ["--outcomes", str(outcomes), "--secret-file", str(secret)]
+    for extra in ([], ["--nonce", bench.nonce]):  # untampered: it verifies, with its nonce too
+        assert main(args + extra) == 0
+        table = capsys.readouterr().out.splitlines()
+        assert table[2].startswith("| RSB-Math-4 | 4 | 0/3 = 0.000 [0.000, 0.562] | 0/3 = ")
+    incomplete = (
+        "and no closing record after the last (the benchmark writes the outcomes and their "
+        "closing record at once, at the end of the run): the file was cut; it cannot be "
+        "reported\n"
+    )
+    for kept, extra in ((3, []), (2, []), (2, ["--nonce", bench.nonce]), (1, [])):
+        outcomes.write_text("".join(lines[:kept]))  # cut after line `kept`
+        assert main(args + extra) == 2
+        said = f"{kept} signed outcome line{'s' * (kept > 1)}"
+        assert capsys.readouterr().err == f"error: {outcomes}: incomplete: {said} {incomplete}"
+    # another run of the same config and secret: its own file verifies, but not as this run's
+    other, theirs, their_lines = _run_sealed(tmp_path, secret, "theirs.jsonl")
+    assert main(["--outcomes", str(theirs), "--secret-file", str(secret)]) == 0
+    capsys.readouterr()
+    outcomes.write_text("".join(their_lines))  # swapped in
+    assert main(args) == 0  # without the run's nonce, a file is only checked against itself
+    capsys.readouterr()
+    assert main([*args, "--nonce", bench.nonce]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {outcomes}:4: the outcomes of another run (its closing record names nonce "
+        f"{other.nonce[:12]}, --nonce {bench.nonce[:12]}); they cannot be reported\n"
+    )
+    outcomes.write_text("".join(their_lines[:3]))  # swapped in and cut: its chain fails
+    assert main([*args, "--nonce", bench.nonce]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"error: {outcomes}:1: the record's signature does not match"
+    )
+    outcomes.write_text("".join(lines + their_lines))  # two runs' files as one
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"error: {outcomes}:8: the outcomes of another run (its closing record names nonce "
+        f"{other.nonce[:12]}, line 4's {bench.nonce[:12]}); they cannot be reported\n"
+    )
+    outcomes.write_text("".join(lines))  # restored: it verifies again
+    assert main([*args, "--nonce", bench.nonce]) == 0
 
 
 class GarbageConnection(CapturingConnection):
@@ -565,7 +659,7 @@ def test_in_a_sealed_run_an_action_that_is_not_one_is_the_servers_failure(tmp_pa
     result = anyio.run(lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=9))
     assert (result["metrics"], result["steps"]) == ({"sealed": True}, 2)  # ended at once
     bench.cleanup()
-    line = json.loads((tmp_path / "outcomes.jsonl").read_text())
+    line = outcome_lines(tmp_path / "outcomes.jsonl")[0]
     assert (line["policy_fault"], line["success"], line["grasped"]) == (True, False, False)
     ordinary = RsbBenchmark("RSB-Math-4", width=32, height=24)
     conn = GarbageConnection()
@@ -689,10 +783,10 @@ def test_a_sealed_vla_eval_episode_runs_on_after_a_wrong_grasp_as_a_right_one_wo
     assert (plain["metrics"]["success"], plain["metrics"]["grasped"]) == (False, True)
     letter = plain["metrics"]["choice"]
     wrong = run(_sealed(tmp_path, secret, **fast), 1)
-    outcome = json.loads((tmp_path / "outcomes.jsonl").read_text())
+    outcome = outcome_lines(tmp_path / "outcomes.jsonl")[0]
     assert (outcome["row"], outcome["choice"], outcome["success"]) == (1, letter, False)
     right = run(_sealed(tmp_path, secret, **fast), 1, correct=letter)
-    outcome = json.loads((tmp_path / "outcomes.jsonl").read_text())
+    outcome = outcome_lines(tmp_path / "outcomes.jsonl")[0]
     assert (outcome["row"], outcome["choice"], outcome["success"]) == (1, letter, True)
     # the server's episode_end: the same length and metrics either way; unsealed, far shorter
     assert wrong["metrics"] == right["metrics"] == {"sealed": True}
@@ -732,7 +826,7 @@ def test_a_servers_fault_after_its_wrong_choice_decided_scores_nothing(tmp_path,
             lambda: SyncEpisodeRunner().run_episode(bench, task, conn, max_steps=400)
         )
         bench.cleanup()
-        line = json.loads((tmp_path / "outcomes.jsonl").read_text())
+        line = outcome_lines(tmp_path / "outcomes.jsonl")[0]
         return result["steps"], [line[k] for k in ("choice", "success", "policy_fault")]
 
     plain = RsbBenchmark("RSB-Math-4", width=32, height=24, **fast)

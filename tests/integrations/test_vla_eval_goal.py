@@ -234,8 +234,11 @@ def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outc
     assert not outcomes.exists()  # nothing written before the run ends
     bench.cleanup()
     lines = [json.loads(line) for line in outcomes.read_text().splitlines()]
-    assert verify(outcomes, Seal.read(secret)) == lines[-1]["signature"]
-    assert [{k: v for k, v in line.items() if k != "signature"} for line in lines] == [
+    assert verify(outcomes, Seal.read(secret), bench.nonce) == lines[-1]["signature"]
+    assert lines[-1]["closing"] == {
+        "count": 2, "chain": lines[-2]["signature"], "nonce": bench.nonce
+    }  # fmt: skip
+    assert [{k: v for k, v in line.items() if k != "signature"} for line in lines[:-1]] == [
         {"task": LEMON, "suite": "files", "row": 0, "success": True, "cost": 18.0,
          "policy_fault": False},
         {"task": LEMON, "suite": "files", "row": 1, "success": False, "cost": 0.0,
@@ -247,6 +250,50 @@ def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outc
     )
     with pytest.raises(RsbError, match=r"^sealed: true needs outcomes: PATH"):
         RsbBenchmark(files=[LEMON], sealed=True, secret_file=str(secret))
+
+
+def test_a_sealed_goal_run_through_the_alias_closes_its_outcomes_with_its_own_nonce(
+    tmp_path, capsys
+):
+    """``GoalBenchmark`` (the former goal plugin's name) draws a nonce per instance like
+    ``RsbBenchmark``: its outcomes chain from it and end in the closing record naming it;
+    the reader refuses the file cut, and as another run's."""
+    from rsb_mj.evaluation.sealed import Seal, verify
+    from rsb_mj.integrations.vla_eval_results import main
+
+    secret = tmp_path / "secret.txt"
+    secret.write_bytes(b"vla-eval goal sealed test secret, 32+ bytes\n")
+    secret.chmod(0o600)
+
+    def run(name):
+        bench = GoalBenchmark(
+            files=[LEMON], max_steps=3, width=32, height=24, convention="rsb", sealed=True,
+            outcomes=str(tmp_path / name), secret_file=str(secret),
+        )  # fmt: skip
+        run_one_episode(bench, 0, max_steps=3)
+        bench.cleanup()
+        return bench, tmp_path / name
+
+    (first, mine), (second, theirs) = run("mine.jsonl"), run("theirs.jsonl")
+    assert first.nonce != second.nonce
+    line, closing = (json.loads(row) for row in mine.read_text().splitlines())
+    assert closing["closing"] == {"count": 1, "chain": line["signature"], "nonce": first.nonce}
+    assert verify(mine, Seal.read(secret), first.nonce) == closing["signature"]
+    args = ["--outcomes", str(mine), "--secret-file", str(secret), "--nonce", first.nonce]
+    assert main(args) == 0
+    assert (
+        capsys.readouterr().out.splitlines()[2]
+        == f"| {LEMON} | 0/1 = 0.000 [0.000, 0.793] | 0.00 | 0 |"
+    )
+    mine.write_text(theirs.read_text())
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"error: {mine}:2: the outcomes of another run (its closing record names nonce "
+        f"{second.nonce[:12]}, --nonce {first.nonce[:12]}); they cannot be reported\n"
+    )
+    mine.write_text(theirs.read_text().splitlines(keepends=True)[0])
+    assert main(args[:4]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {mine}: incomplete: 1 signed outcome line ")
 
 
 def test_the_former_goal_plugin_name_is_the_one_benchmark_on_goal_tasks():
