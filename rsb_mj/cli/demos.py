@@ -115,9 +115,6 @@ def run(args: argparse.Namespace) -> int:
         raise RsbError("-n and --jobs must be >= 1 and --start >= 0")
     if args.max_steps is not None and args.max_steps < 1:
         raise RsbError("--max-steps must be at least 1")
-    from rsb_mj.scene.cache import cache_root
-
-    cache_root()  # an RSB_MJ_CACHE that cannot be written stops here, not at every episode
     names = [*args.suite, *args.suites]
     goal_files, goal_names = _goal_inputs(names)
     if goal_files or goal_names:
@@ -184,7 +181,6 @@ def _run_goal(
     from rsb_mj.cli.eval import _unbuildable
     from rsb_mj.datasets.goal_demos import write_goal_demos
     from rsb_mj.errors import RsbError
-    from rsb_mj.scene.assets import resolve_object_source
 
     if len(files) + len(suites) != len(names):
         others = [n for n in names if n not in files and n not in suites]
@@ -199,7 +195,6 @@ def _run_goal(
         )
     from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
 
-    objects = resolve_object_source(args.assets)  # a bad --assets stops here
     tasks = list(files)
     skipped = []
     rows = {}  # a goal suite's file: the rows of its frozen train table
@@ -217,14 +212,7 @@ def _run_goal(
             else:
                 tasks.append(str(path))
                 rows[str(path)] = have
-    tasks = list(dict.fromkeys(tasks))
-    from rsb_mj.lang.linter import load_goal_task
-
-    categories: list[str] = []
-    for path in tasks:
-        task = load_goal_task(path)
-        categories += [*task.objects.values(), *task.fixtures.values()]
-    objects.check(categories)  # an original that cannot be built stops here, before any episode
+    tasks = list(dict.fromkeys(tasks))  # write_goal_demos checks the --assets folder
     cameras = _cameras(args)
     res = write_goal_demos(
         tasks,

@@ -334,11 +334,9 @@ def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
     # deferred: rsb --help imports this module (the source lookup reads the task language)
-    from rsb_mj.scene.cache import cache_root
     from rsb_mj.tables.episode_source import is_goal_source
 
     check_names(args.name)
-    cache_root()  # an RSB_MJ_CACHE that cannot be written stops the run here, not per episode
     goal_files = [p for p in args.tasks if is_goal_source(p)]
     named = [name for name in args.suite if goal_suite(name)]
     if (goal_files or named) and args.tables is not None:
@@ -519,13 +517,14 @@ def _goal_sources(
     files rsb_mj cannot build (not run; named at the end). Warnings of what the scenes build
     differently from the files go to stderr.
 
+    The ``--assets`` folder is checked by the run's planning
+    (:func:`rsb_mj.evaluation.runner.run_eval`), before its first episode.
+
     Raises:
-        EvalError: for goal and question tasks in one run, or an ``--assets`` folder that
-            is not one.
+        EvalError: for goal and question tasks in one run.
     """
     from rsb_mj.lang.goal_task import warnings_of
     from rsb_mj.lang.linter import load_goal_task
-    from rsb_mj.scene.assets import resolve_object_source
 
     if len(files) != len(args.tasks) or len(suites) != len(args.suite):
         given = [*files, *suites]
@@ -537,7 +536,6 @@ def _goal_sources(
     from rsb_mj.tables.episode_source import goal_row_source, task_path
     from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
-    objects = resolve_object_source(args.assets)  # a bad --assets stops here
     if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
         rows = GOAL_ROWS[args.split]
         if suites and not 0 <= args.start < rows:  # else "--episodes -5", never given
@@ -562,13 +560,10 @@ def _goal_sources(
             else:
                 files.append(goal_row_source(name, path))
     files = list(dict.fromkeys(files))
-    categories: list[str] = []
     for path in files:
         task = load_goal_task(task_path(path))
-        categories += [*task.objects.values(), *task.fixtures.values()]
         for issue in warnings_of(task):
             print(f"warning: {issue.format(str(task_path(path)))}", file=sys.stderr)
-    objects.check(categories)  # an original that cannot be built stops the run here
     return files, [], skipped
 
 

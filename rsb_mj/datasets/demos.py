@@ -46,6 +46,7 @@ from rsb_mj.evaluation.worker import SettingsEnvFactory, run_job
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lock import lock_folder, make_folder
 from rsb_mj.progress import progress as show_progress
+from rsb_mj.scene.cache import cache_root
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import (
     check_rows,
@@ -317,8 +318,9 @@ def write_demos(
 
     Raises:
         ExpertError: rows outside a suite's table, or ``cot`` outside the train split;
-        EnvError: unknown cameras or an image size below 1x1; LockedError: another ``rsb
-        demos`` writes to ``out_dir``; WriteError: ``out_dir`` cannot be written;
+        EnvError: unknown cameras or an image size below 1x1; RsbError: an
+        ``RSB_MJ_CACHE`` that cannot be written (before ``out_dir`` is made); LockedError:
+        another ``rsb demos`` writes to ``out_dir``; WriteError: ``out_dir`` cannot be written;
         InfraError: worker processes kept dying.
     """
     name = suite if is_task_file(suite) else get_suite(suite).name
@@ -331,6 +333,7 @@ def write_demos(
     cameras = tuple(dict.fromkeys(cameras))
     check_cameras(cameras, width, height)
     check_rows(name, split, n, start)
+    cache_root()  # an RSB_MJ_CACHE that cannot be written stops here, not at every episode
     with lock_folder(Path(out_dir), "rsb demos") as lock:
         out_dir = lock.folder
         hold_settings(out_dir, "question", {

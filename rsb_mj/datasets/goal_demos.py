@@ -53,7 +53,8 @@ from rsb_mj.lock import lock_folder
 from rsb_mj.perturb.language import check_level as check_language
 from rsb_mj.perturb.visual import check_level as check_visual
 from rsb_mj.policies.spec import make_policy
-from rsb_mj.scene.assets import resolve_object_source
+from rsb_mj.scene.assets import check_objects, resolve_object_source
+from rsb_mj.scene.cache import cache_root
 from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.version import mujoco_version, rsb_mj_version
 
@@ -246,15 +247,19 @@ def write_goal_demos(
     Raises:
         TaskError: a task file that is not a goal task or cannot be built (itemised, with
             its tier); EnvError: unknown cameras, an image size below 1x1 or a level
-            outside 0..4; LockedError, WriteError: as ``write_demos``.
+            outside 0..4; SceneError: an ``assets`` folder whose originals the tasks use
+            cannot be built (naming the file); RsbError: an ``RSB_MJ_CACHE`` that cannot be
+            written (both before ``out_dir`` is made); LockedError, WriteError: as
+            ``write_demos``.
     """
 
     cameras = tuple(dict.fromkeys(cameras))
     check_cameras(cameras, width, height)
     check_visual(visual_level)
     check_language(language_level, "--language-level")
-    for task in tasks:
-        load_goal_task(task)
+    cache_root()  # an RSB_MJ_CACHE that cannot be written stops here, not at every episode
+    # a bad asset folder too, naming the file (every original the tasks use is built)
+    check_objects(assets, [load_goal_task(task) for task in tasks])
     episodes = {
         str(task): (
             list((rows or {})[str(task)][start : start + n])

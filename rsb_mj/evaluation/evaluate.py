@@ -149,6 +149,7 @@ def evaluate(
     batch: int = 1,
     max_steps: int | None = None,
     progress: bool = False,
+    assets: str | Path | None = None,
 ) -> Results:
     """Evaluate ``policy`` (a :class:`~rsb_mj.policies.base.Policy`, or any object with
     ``act(obs)``, see :mod:`rsb_mj.policies.user`) on ``episodes`` frozen episodes of each
@@ -168,6 +169,9 @@ def evaluate(
         batch: episodes run at once in lockstep for a batched policy (``act_batch``).
         max_steps: control-step limit; None uses each suite's.
         progress: show a progress bar on stderr.
+        assets: goal tasks' object folder (a LIBERO / VLA-Arena ``assets/``, as ``rsb eval
+            --assets``); None: ``$RSB_MJ_ASSETS``, an installed package's, else the shipped
+            stand-ins (:func:`rsb_mj.scene.assets.resolve_object_source`).
 
     Returns:
         :class:`Results`: per suite GSR, TSR and nSG with Wilson 95% intervals (per goal
@@ -176,6 +180,9 @@ def evaluate(
     Raises:
         EvalError: for a policy without ``act``, an unknown suite, rows outside a table, or
             an ``out`` of another split or step limit (as ``rsb eval``).
+        SceneError: for an ``assets`` folder whose originals the goal tasks use cannot be
+            built, naming the file; RsbError: for an ``RSB_MJ_CACHE`` that cannot be
+            written (both before the first episode; nothing is recorded, no folder is made).
     """
 
     label = f"{IN_PROCESS}{name or type(policy).__name__}"
@@ -195,6 +202,7 @@ def evaluate(
         batch=batch,
         max_steps=max_steps,
         progress=progress,
+        assets=str(assets or ""),
     )
     with _lent(label, policy):
         records = run_eval(config)

@@ -18,7 +18,11 @@ naming the file, and the records written before it stay (resume after freeing sp
 Before any work the request is checked: every episode index lies in its frozen table, every
 ``--video`` index is an episode of the run, the output folder can be written, and every
 built-in or ``openpi:`` policy passes :meth:`Policy.preflight` (an unreachable policy server
-stops the run within its connect timeout, before any record is written). A task file that
+stops the run within its connect timeout, before any record is written). What every
+episode's scene would fail on is checked before the run folder is made: an
+``RSB_MJ_CACHE`` that cannot be written, and a goal run's asset folder (``assets``) whose
+originals cannot be built (:func:`rsb_mj.scene.assets.check_objects`); ``rsb eval``,
+:func:`rsb_mj.evaluate` and a direct :func:`run_eval` all pass here. A task file that
 draws from a question bank gets a warning on stderr when its rows repeat questions (each
 row draws its question independently, so a small pool repeats).
 
@@ -708,6 +712,29 @@ def _check_sandbox_starts(config: EvalConfig) -> None:
             )
 
 
+def _check_scene_inputs(config: EvalConfig, sources: list[Source], simulated: bool) -> None:
+    """Check what every episode's scene would fail on, before the run folder is touched (a
+    user's error is named once, not recorded as an error per episode to retry): for rsb_mj's
+    environments (``simulated``) that ``RSB_MJ_CACHE`` can be written
+    (:func:`~rsb_mj.scene.cache.cache_root`), and for goal tasks that their object source
+    is one and every original they use builds (:func:`~rsb_mj.scene.assets.check_objects`).
+
+    Raises:
+        RsbError: naming ``RSB_MJ_CACHE`` and the fix; SceneError: naming the asset folder,
+            or the file of the first original that cannot be read or built.
+    """
+    # deferred: mujoco, only for a run that plans scenes
+    from rsb_mj.scene.assets import check_objects
+    from rsb_mj.scene.cache import cache_root
+    from rsb_mj.tables.episode_source import goal_task
+
+    if simulated:
+        cache_root()
+    goal = [goal_task(s.name) for s in sources if s.goal]
+    if goal:
+        check_objects(config.assets, goal)
+
+
 def _seal(config: EvalConfig) -> Seal | None:
     """The seal of a sealed run's secret (checked against the private tables' manifest)."""
     if not config.sealed or config.secret_file is None:
@@ -724,6 +751,7 @@ def _run_eval(
     run_tasks.check_task_files(sources)
     digests = run_tasks.task_digests(sources)
     simulated = env_factory is None  # rsb_mj's environments: they need the robot's cache
+    _check_scene_inputs(config, sources, simulated)  # before the run folder is made
     if env_factory is None:
         env_factory = configured_env_factory(config)
     if seal is not None:

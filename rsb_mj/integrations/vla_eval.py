@@ -117,9 +117,12 @@ manifest's ``short``: seeds without a valid layout were skipped), is left out (n
 that cannot be built is refused with its itemised list and tier. Files run beside a goal
 suite or alone, not beside a question suite (their metrics differ). The environment is
 :class:`rsb_mj.env.goal_env.GoalEnv` on the shipped stand-ins (``assets: DIR`` for your own
-originals), at ``visual_level`` / ``language_level``; observation, action, grippers and
-recording as below. ``tables`` and ``shuffle_seed`` are for question suites (goal tasks
-have no private tables, and a goal row holds no answer, so its order tells nothing).
+originals; the constructor builds every original the tasks use, so a folder that cannot be
+used is refused there, naming the file, as ``rsb eval --assets`` refuses it, and so is an
+``RSB_MJ_CACHE`` that cannot be written), at ``visual_level`` / ``language_level``;
+observation, action, grippers and recording as below. ``tables`` and ``shuffle_seed`` are for
+question suites (goal tasks have no private tables, and a goal row holds no answer, so its
+order tells nothing).
 
 Episode result of a goal task (``metrics``): ``success`` (the ``:goal`` held for 10 control
 steps; the episode ends then) and, for a file with a ``:cost`` rsb_mj evaluates, ``cost``
@@ -170,7 +173,8 @@ from rsb_mj.perturb.visual import check_level as check_visual_level
 from rsb_mj.policies.aloha_convention import get_convention
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.aloha import HOME_ARM, QUALITIES
-from rsb_mj.scene.assets import resolve_object_source
+from rsb_mj.scene.assets import check_objects, resolve_object_source
+from rsb_mj.scene.cache import cache_root
 from rsb_mj.scoring.scorer import EpisodeScorer, Pacing
 from rsb_mj.splits import SPLITS
 from rsb_mj.suites import GOAL_MAX_STEPS, get_suite, goal_suite
@@ -452,8 +456,7 @@ class RsbBenchmark(StepBenchmark):
         check_language_level(language_level)
         if assets is not None and question is not None:
             raise RsbError(f"assets: {assets}: for goal tasks' objects; {question.name} has none")
-        if assets is not None:
-            resolve_object_source(assets)  # a missing folder stops here, not at every episode
+        cache_root()  # an RSB_MJ_CACHE that cannot be written stops here, not at every episode
         self.sealed = bool(sealed)
         self.split, self.start = split, int(start)
         self.skipped: list[str] = []
@@ -471,6 +474,8 @@ class RsbBenchmark(StepBenchmark):
             )
         #: whether every task is a goal task (its metrics: success and cost)
         self.goal = all(t.goal for t in self._tasks.values())
+        if self.goal:  # a bad asset folder stops here, not at every episode
+            check_objects(assets, [load_goal_task(t.path) for t in self._tasks.values() if t.path])
         if self.goal:
             self._ALL_RECORD_FIELDS = self._ALL_RECORD_FIELDS - {"grasped"}
         #: the question suite run (None for goal tasks) and the outcome lines' ``suite``

@@ -26,8 +26,11 @@ file (a FIFO, a folder) or cannot be reached (a symbolic-link loop, a broken lin
 :data:`MAX_OBJECT_XML_BYTES` (refused by its size, unread), one with a DTD or an
 ``<include>``; a file it names (mesh, texture) outside the asset folder, missing, not a
 regular file or over :data:`MAX_OBJECT_FILE_BYTES`; and an object MuJoCo cannot build (a
-text ``.obj``, ...). :meth:`ObjectSource.check` builds the originals a run's tasks use, so
-that ``rsb eval`` and ``rsb demos`` refuse such a folder before the first episode.
+text ``.obj``, ...). :func:`check_objects` builds the originals a run's goal tasks use, so
+that a run refuses such a folder before its first episode: every way of running goal tasks
+calls it while it plans (``rsb eval``, :func:`rsb_mj.evaluate` and
+:func:`~rsb_mj.evaluation.runner.run_eval` through the evaluation stage's run planning,
+``rsb demos``, and the vla-eval benchmark's constructor).
 
 Records name the source of their objects (:attr:`ObjectSource.label`: ``standins`` or
 ``assets:<fingerprint>``, the sha256 over every file the run's originals used), so that runs
@@ -45,6 +48,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mujoco
 import numpy as np
@@ -59,6 +63,9 @@ from rsb_mj.scene.categories.base import (
     bounding_half_extents,
 )
 
+if TYPE_CHECKING:
+    from rsb_mj.lang.goal_task import GoalTask
+
 __all__ = [
     "ASSETS_ENV",
     "FAMILIES",
@@ -67,6 +74,7 @@ __all__ = [
     "STANDINS_SOURCE",
     "ObjectSource",
     "OriginalCategory",
+    "check_objects",
     "find_object_xml",
     "resolve_object_source",
 ]
@@ -169,6 +177,21 @@ def resolve_object_source(assets: str | Path | None = None) -> ObjectSource:
         if root is not None:
             return ObjectSource(root.resolve(), f"package:{package}")
     return STANDINS_SOURCE
+
+
+def check_objects(assets: str | Path | None, tasks: Iterable[GoalTask]) -> ObjectSource:
+    """The object source of a run of the goal tasks ``tasks`` (:func:`resolve_object_source`
+    of ``assets``), once the original of every object and fixture category they use that
+    its folder has is built (:meth:`ObjectSource.check`): the one check, before the first
+    episode, of a folder every episode would fail on.
+
+    Raises:
+        SceneError: for a folder that is not an asset folder, or naming the file of the
+            first original that cannot be read or built (one line, with the fix).
+    """
+    objects = resolve_object_source(assets)
+    objects.check(c for task in tasks for c in (*task.objects.values(), *task.fixtures.values()))
+    return objects
 
 
 def _checked(root: Path, origin: str) -> ObjectSource:

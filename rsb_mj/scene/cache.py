@@ -8,7 +8,10 @@ downloaded. ``RSB_MJ_CACHE`` overrides the root folder (default ``~/.cache/rsb_m
 When the default folder cannot be written (a read-only or missing home), the cache falls
 back to ``<temp dir>/rsb_mj-cache-<uid>`` and says so once on stderr; a folder named by
 ``RSB_MJ_CACHE`` that cannot be written (a file, a read-only folder) is an error naming it
-and the fix (:data:`CACHE_FIX`). ``rsb eval`` and ``rsb doctor`` look before anything else.
+and the fix (:data:`CACHE_FIX`). A run looks before its first episode: the evaluation stage's
+run planning (``rsb eval``, :func:`rsb_mj.evaluate`, :func:`~rsb_mj.evaluation.runner.
+run_eval`), ``rsb demos`` and the vla-eval benchmark's constructor; ``rsb doctor`` before
+anything else.
 """
 
 from __future__ import annotations

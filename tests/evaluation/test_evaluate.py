@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import rsb_mj
-from rsb_mj.errors import EvalError
+from rsb_mj.errors import EvalError, RsbError, SceneError
 from rsb_mj.evaluation.metrics import wilson
 from rsb_mj.policies.scripted import ExpertPolicy
 
@@ -154,3 +154,54 @@ def test_goal_task_files_give_success_and_cost_keys_without_path_slashes(tmp_pat
         f"rsb/{plain}/episodes": 1,
         f"rsb/{plain}/errors": 0,
     }
+
+
+@pytest.fixture
+def fresh_cache_root(monkeypatch):
+    """:func:`rsb_mj.scene.cache.cache_root` looked up again in the test and after it."""
+    from rsb_mj.scene import cache
+
+    cache.cache_root.cache_clear()
+    yield cache
+    monkeypatch.undo()  # RSB_MJ_CACHE as before, then looked up again
+    cache.cache_root.cache_clear()
+
+
+@pytest.mark.parametrize("case", ["fifo", "include-passwd", "text-obj"])
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_hostile_asset_folder_stops_evaluate_before_the_first_episode(tmp_path, case, existing):
+    # only rsb eval checked --assets first: evaluate() and run_eval recorded one error per
+    # episode (exit 3's "rerun the same command to retry them" cannot help)
+    from tests.scene.test_assets import BASKET_TASK, _hostile
+
+    folder, message = _hostile(tmp_path, case)
+    out = tmp_path / "run"
+    if existing:
+        out.mkdir()  # a folder the user made: left as it was, empty
+    policy = Still()
+    with pytest.raises(SceneError) as raised:
+        rsb_mj.evaluate(policy, suites=[str(BASKET_TASK)], episodes=2, out=out, max_steps=3,
+                        assets=folder)  # fmt: skip
+    assert isinstance(raised.value, RsbError) and str(raised.value) == message
+    assert policy.calls == 0
+    assert (list(out.iterdir()) == []) if existing else not out.exists()  # no record, no lock
+
+
+def test_an_unusable_rsb_mj_cache_stops_run_eval_before_the_first_episode(
+    tmp_path, monkeypatch, fresh_cache_root
+):
+    from rsb_mj.evaluation.runner import EvalConfig, run_eval
+
+    a_file = tmp_path / "cache.txt"
+    a_file.write_text("")
+    monkeypatch.setenv("RSB_MJ_CACHE", str(a_file))
+    out = tmp_path / "run"
+    config = EvalConfig(suites=("RSB-Math-4",), policies=("noop",), episodes=2, out=out,
+                        progress=False)  # fmt: skip
+    with pytest.raises(RsbError) as raised:
+        run_eval(config)
+    assert str(raised.value) == (
+        f"RSB_MJ_CACHE={a_file}: a file, not a folder; set RSB_MJ_CACHE to a writable folder, "
+        "or unset it to cache in ~/.cache/rsb_mj"
+    )
+    assert not out.exists()

@@ -21,7 +21,7 @@ from vla_eval.cli.config_loader import load_config
 from vla_eval.registry import resolve_import_string
 from vla_eval.specs import check_specs
 
-from rsb_mj.errors import RsbError, TaskError
+from rsb_mj.errors import RsbError, SceneError, TaskError
 from rsb_mj.integrations.vla_eval import RsbBenchmark, config_path
 from rsb_mj.integrations.vla_eval_goal import GoalBenchmark
 from rsb_mj.suites import GOAL_SUITES
@@ -322,6 +322,38 @@ def test_what_one_benchmark_cannot_mix_is_refused(tmp_path):
         RsbBenchmark("vla-arena-l0", tables=str(tmp_path))
     with pytest.raises(RsbError, match=r"^assets: .*: for goal tasks' objects; RSB-Math-4 has"):
         RsbBenchmark("RSB-Math-4", assets=str(tmp_path))
+
+
+@pytest.mark.parametrize("case", ["fifo", "include-passwd", "text-obj"])
+def test_a_hostile_asset_folder_is_refused_at_construction(tmp_path, case):
+    # it was accepted, and every episode's reset failed on it; rsb eval --assets refuses it
+    # with the same message (tests/scene/test_assets.py)
+    from tests.scene.test_assets import BASKET_TASK, _hostile
+
+    folder, message = _hostile(tmp_path, case)
+    with pytest.raises(SceneError) as raised:
+        RsbBenchmark(files=[str(BASKET_TASK)], assets=str(folder), width=32, height=24)
+    assert isinstance(raised.value, RsbError) and str(raised.value) == message
+
+
+@pytest.mark.parametrize("suite", ["RSB-Math-4", "vla-arena-l0"])
+def test_an_unusable_rsb_mj_cache_is_refused_at_construction(tmp_path, monkeypatch, suite):
+    from rsb_mj.scene import cache
+
+    a_file = tmp_path / "cache.txt"
+    a_file.write_text("")
+    monkeypatch.setenv("RSB_MJ_CACHE", str(a_file))
+    cache.cache_root.cache_clear()
+    try:
+        with pytest.raises(RsbError) as raised:
+            RsbBenchmark(suite, width=32, height=24)
+    finally:
+        monkeypatch.undo()
+        cache.cache_root.cache_clear()
+    assert str(raised.value) == (
+        f"RSB_MJ_CACHE={a_file}: a file, not a folder; set RSB_MJ_CACHE to a writable folder, "
+        "or unset it to cache in ~/.cache/rsb_mj"
+    )
 
 
 @pytest.mark.slow
