@@ -13,8 +13,9 @@ task's scorer reads (:func:`rsb_mj.scoring.scorer.task_scorer`).
 :func:`make_task_env` is the entry point of the gymnasium id ``rsb_mj/RSB-Task-v0``
 (:mod:`rsb_mj.env.registration`), which takes any task file: a question task's env is built
 exactly as the id always built it (``RsbEnv(task=..., **kwargs)``), a goal task's through
-:func:`task_env`; a keyword argument that only the other family's env takes is refused with
-an :class:`~rsb_mj.errors.EnvError` naming it and the ones that apply.
+:func:`task_env`; a keyword argument that a goal task's env does not take (``suite``,
+``split``, ``start_held``, ``render_mode``, or any other name) is refused with an
+:class:`~rsb_mj.errors.EnvError` naming it and the ones that apply.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def task_env(
         assets: a goal task's object folder (``rsb eval --assets DIR``; ``""``:
             ``$RSB_MJ_ASSETS``, an installed package's assets, else the stand-ins:
             :func:`rsb_mj.scene.assets.resolve_object_source`).
-        quality: ``"fast"`` or ``"high"`` rendering and collision geometry.
+        quality: the rendering preset, ``"fast"`` or ``"full"``.
         max_steps: a goal task's step limit [control steps] (``GoalEnv``'s; a question
             task's env has none of its own: the run's or gymnasium's limit applies).
         objects: a goal task's object source, instead of resolving ``assets``.
