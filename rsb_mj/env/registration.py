@@ -1,10 +1,14 @@
 """Gymnasium registration of the rsb environments (imports neither MuJoCo nor the env).
 
 Ids: ``rsb_mj/RSB-Math-4-v0`` ... ``rsb_mj/RSB-General-10-v0`` (one per suite, task file
-and suite name preset) and ``rsb_mj/RSB-Task-v0`` (pass ``task=PATH``). Truncation after the
-suite's ``max_steps`` control steps. ``rsb_mj/Goal-Task-v0`` (pass ``task=PATH``) is a goal
-task (a LIBERO / VLA-Arena style file, :class:`rsb_mj.env.goal_env.GoalEnv`), truncated at
-its own step limit; every shipped goal task file has an id of its own
+and suite name preset) and ``rsb_mj/RSB-Task-v0`` (pass ``task=PATH``: any task file, a
+question task's or a goal task's; :func:`make_env` builds the env its task declares through
+:func:`rsb_mj.env.task_env.make_task_env`). Truncation after the suite's ``max_steps`` control steps
+(``RSB-Task-v0``: :data:`~rsb_mj.suites.TASK_MAX_STEPS` for every task; pass
+``max_episode_steps=GOAL_MAX_STEPS`` to ``gymnasium.make`` for a goal task's own limit).
+``rsb_mj/Goal-Task-v0`` (pass ``task=PATH``), the alias kept for goal task files (a LIBERO
+/ VLA-Arena style file, :class:`rsb_mj.env.goal_env.GoalEnv`), is truncated at the env's
+own step limit; every shipped goal task file has an id of its own
 (:func:`rsb_mj.suites.goal_env_id`: ``rsb_mj/VLA-Arena.long_horizon.level_0.<stem>-v0``,
 ``rsb_mj/LIBERO.libero_10.<stem>-v0``; a goal suite's are ``GOAL_SUITES[name].env_ids``),
 its ``task`` preset, truncated after :data:`~rsb_mj.suites.GOAL_MAX_STEPS` control steps.
@@ -58,13 +62,8 @@ def _parent_rendered_with_egl() -> bool:
     return bool(cameras is not None and getattr(cameras, "_HOOKED", None))
 
 
-def make_env(**kwargs: Any) -> gymnasium.Env:
-    """Entry point of every registered id: ``RsbEnv(**kwargs)``.
-
-    Raises:
-        EnvError: in a process forked from one that already rendered with EGL (its first
-            render would hang); use the ``spawn`` start method for such workers.
-    """
+def _refuse_after_egl_fork() -> None:
+    """Raise in a process forked from one that already rendered with EGL."""
     if _parent_rendered_with_egl():
         raise EnvError(
             f"process {os.getpid()} was forked from process {_IMPORT_PID}, which already "
@@ -73,14 +72,29 @@ def make_env(**kwargs: Any) -> gymnasium.Env:
             "(spawn by default) or gymnasium.make_vec(..., vectorization_mode='async', "
             "vector_kwargs={'context': 'spawn'})"
         )
-    # deferred: registration imports neither MuJoCo nor the env
-    from rsb_mj.env.rsb_env import RsbEnv
 
-    return RsbEnv(**kwargs)
+
+def make_env(**kwargs: Any) -> gymnasium.Env:
+    """Entry point of every suite's id and of :data:`TASK_ENV_ID`: the env of the ``task``
+    file (:func:`rsb_mj.env.task_env.make_task_env`: ``RsbEnv(**kwargs)`` for a question
+    task, as always; for a goal task the env :data:`GOAL_ENV_ID` builds).
+
+    Raises:
+        EnvError: in a process forked from one that already rendered with EGL (its first
+            render would hang); use the ``spawn`` start method for such workers; for a goal
+            task given a keyword argument that does not apply to it (naming it and the ones
+            that do).
+    """
+    _refuse_after_egl_fork()
+    # deferred: registration imports neither MuJoCo nor the env
+    from rsb_mj.env.task_env import make_task_env
+
+    return make_task_env(**kwargs)
 
 
 def make_goal_env(**kwargs: Any) -> gymnasium.Env:
-    """Entry point of :data:`GOAL_ENV_ID`: ``GoalEnv(**kwargs)``."""
+    """Entry point of :data:`GOAL_ENV_ID` and every shipped goal file's id:
+    ``GoalEnv(**kwargs)`` (for a goal file, :data:`TASK_ENV_ID` builds the same env)."""
     # deferred: registration imports neither MuJoCo nor the env
     from rsb_mj.env.goal_env import GoalEnv
 

@@ -237,3 +237,117 @@ def test_every_shipped_goal_file_has_an_id_that_builds_its_goal_env():
         env.close()
     with pytest.raises(RsbError, match="not a shipped goal task file"):
         goal_env_id(tasks_dir() / "rsb_math_4.bddl")
+
+
+# ---- rsb_mj/RSB-Task-v0 takes any task file; rsb_mj/Goal-Task-v0 is its goal alias -----
+
+BOWL = tasks_dir() / "libero" / "libero_goal" / "put_the_bowl_on_the_plate.bddl"
+
+
+def _reset_and_step(env_id: str, task: str, seed: int):
+    """(type name, reset obs, reset info, the first step's 5-tuple) of ``env_id`` on ``task``."""
+    env = gymnasium.make(env_id, task=task, width=64, height=48)
+    try:
+        obs, info = env.reset(seed=seed)
+        step = env.step(np.zeros(env.action_space.shape, dtype=env.action_space.dtype))
+        return type(env.unwrapped).__name__, obs, info, step
+    finally:
+        env.close()
+
+
+def test_the_task_id_builds_a_goal_file_as_the_goal_alias_does():
+    """The same GoalEnv, the same observation keys and arrays after reset and one step."""
+    from gymnasium.utils.env_checker import data_equivalence
+
+    name, obs, info, step = _reset_and_step(TASK_ENV_ID, str(BOWL), seed=3)
+    alias_name, alias_obs, alias_info, alias_step = _reset_and_step(
+        "rsb_mj/Goal-Task-v0", str(BOWL), seed=3
+    )
+    assert name == alias_name == "GoalEnv"
+    assert sorted(obs) == sorted(alias_obs) == ["images", "state"]
+    assert sorted(obs["images"]) == sorted(alias_obs["images"])
+    assert sorted(obs["images"]) == ["head", "left_wrist", "right_wrist"]
+    assert obs["images"]["head"].shape == (48, 64, 3)
+    assert data_equivalence(obs, alias_obs, exact=True)
+    assert data_equivalence(info, alias_info, exact=True)
+    assert sorted(step[0]) == sorted(alias_step[0])
+    assert data_equivalence(step, alias_step, exact=True)
+    assert step[1:4] == (0.0, False, False)
+
+
+def test_the_task_id_and_its_alias_keep_their_registration():
+    """Question and goal files share RSB-Task-v0's entry point and 400-step limit; the
+    alias keeps GoalEnv's entry point and no gymnasium limit (the env's own, 600)."""
+    from rsb_mj.env.registration import ENTRY_POINT, GOAL_ENTRY_POINT, GOAL_ENV_ID
+
+    registry = gymnasium.envs.registration.registry
+    assert (registry[TASK_ENV_ID].entry_point, registry[TASK_ENV_ID].max_episode_steps) == (
+        ENTRY_POINT,
+        400,
+    )
+    assert (registry[GOAL_ENV_ID].entry_point, registry[GOAL_ENV_ID].max_episode_steps) == (
+        GOAL_ENTRY_POINT,
+        None,
+    )
+    env = gymnasium.make(TASK_ENV_ID, task=str(BOWL), cameras=(), max_steps=5)
+    try:
+        assert env.spec.max_episode_steps == 400 and env.unwrapped.max_steps == 5
+    finally:
+        env.close()
+
+
+GOAL_SETTINGS = (
+    "cameras, width, height, quality, control_hz, max_steps, objects, assets, visual_level, "
+    "language_level"
+)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "refused"),
+    [
+        (
+            {"split": "train"},
+            "keyword argument split refused (split applies to question tasks only)",
+        ),
+        (
+            {"suite": "RSB-Math-4", "start_held": False},
+            "keyword arguments start_held, suite refused (start_held, suite apply to question "
+            "tasks only)",
+        ),
+        (
+            {"render_mode": "rgb_array"},
+            "keyword argument render_mode refused (render_mode applies to question tasks only)",
+        ),
+        ({"level": 2}, "keyword argument level refused (not a setting of a goal task's env)"),
+    ],
+)
+def test_the_task_id_refuses_question_settings_for_a_goal_file_naming_them(kwargs, refused):
+    from rsb_mj.errors import EnvError
+
+    with pytest.raises(EnvError) as caught:
+        gymnasium.make(TASK_ENV_ID, task=str(BOWL), cameras=(), **kwargs)
+    assert str(caught.value) == (
+        f"{BOWL} is a goal task: {refused}; valid choices: {GOAL_SETTINGS}"
+    )
+
+
+def test_the_task_id_builds_a_question_file_as_before():
+    """RsbEnv(task=PATH, **kwargs), its observations and its errors, as before."""
+    from gymnasium.utils.env_checker import data_equivalence
+
+    from rsb_mj.env.rsb_env import RsbEnv
+
+    path = str(tasks_dir() / "rsb_math_4_objects.bddl")
+    name, obs, info, step = _reset_and_step(TASK_ENV_ID, path, seed=0)
+    direct = RsbEnv(path, width=64, height=48)
+    try:
+        direct_obs, direct_info = direct.reset(seed=0)
+        direct_step = direct.step(np.zeros(direct.action_space.shape, direct.action_space.dtype))
+    finally:
+        direct.close()
+    assert name == "RsbEnv"
+    assert data_equivalence(obs, direct_obs, exact=True)
+    assert data_equivalence(info, direct_info, exact=True)
+    assert data_equivalence(step, direct_step, exact=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_steps'"):
+        gymnasium.make(TASK_ENV_ID, task=path, max_steps=3)

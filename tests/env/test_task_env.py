@@ -63,3 +63,29 @@ def test_unknown_sources_and_unbuildable_goal_files_are_refused():
         task_env("nowhere.bddl", cameras=())
     with pytest.raises(TaskError, match=r"rsb_mj cannot build this scene \(tier B2\)"):
         task_env(str(DATA / "libero/libero_goal/turn_on_the_stove.bddl"), cameras=())
+
+
+def test_make_task_env_takes_a_parsed_task_of_either_family():
+    """rsb_mj/RSB-Task-v0's entry: a parsed goal task or Problem gets GoalEnv (objects from
+    ``assets`` unless ``objects`` names them), a parsed question Problem RsbEnv."""
+    from rsb_mj.env.task_env import make_task_env
+    from rsb_mj.lang.linter import load_goal_task
+    from rsb_mj.lang.parser import parse_file
+    from rsb_mj.scene.assets import STANDINS_SOURCE
+
+    goal = load_goal_task(APPLE)
+    for task in (goal, goal.problem):
+        env = make_task_env(task, cameras=(), max_steps=7)
+        try:
+            assert type(env) is GoalEnv
+            assert (env.task.path, env.max_steps, env.objects) == (str(APPLE), 7, STANDINS_SOURCE)
+        finally:
+            env.close()
+    with pytest.raises(RsbError, match="RSB_MJ_TEST_NOPE"):
+        make_task_env(goal, cameras=(), assets="/RSB_MJ_TEST_NOPE")
+    question = parse_file(get_suite("RSB-Math-4").path)
+    env = make_task_env(question, cameras=(), suite="RSB-Math-4")
+    try:
+        assert type(env) is RsbEnv and env.suite == "RSB-Math-4"
+    finally:
+        env.close()
