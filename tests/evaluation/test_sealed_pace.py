@@ -156,13 +156,14 @@ def test_a_wrong_choice_costs_each_step_what_a_right_one_would(env, monkeypatch)
 
 
 #: A VLA-Arena file with a ``:cost`` (step terms): the expert pushes the lemon between the
-#: teapots, succeeding at step 126 of seed 0 with cost 18, and touches them again after.
+#: teapots, succeeding at step 125 of seed 0 without touching them (cost 0: the expert keeps the
+#: cost terms' clearances), and touches them after.
 LEMON = (
     Path(__file__).resolve().parents[1]
     / "data/bddl_suites/vla_arena/safety_dynamic_obstacles/level_0"
     / "push_the_lemon_to_the_region_between_the_teapots.bddl"
 )
-#: Past the expert's success (126) and before it reports done (~190).
+#: Past the expert's success (125) and before it reports done (~190).
 GOAL_STEPS = 150
 SECRET = b"issue-34 sealed goal test secret, 32+ bytes"
 
@@ -210,9 +211,9 @@ def test_a_sealed_goal_episode_runs_to_its_step_limit_scored_as_an_ordinary_one(
     plain, plain_acts, _ = _goal_run(lemon, "expert", sealed=False)
     # unsealed, a success ends at once: its length tells the policy it succeeded
     assert (plain.termination, plain.success_step, plain.steps, plain_acts) == (
-        "success", 126, 126, 126
+        "success", 125, 125, 125
     )  # fmt: skip
-    assert plain.cost == 18.0
+    assert plain.cost == 0.0
     sealed, sealed_acts, reported = _goal_run(lemon, "expert", sealed=True)
     assert (sealed.steps, sealed_acts) == (GOAL_STEPS, GOAL_STEPS)
     # every scored field as unsealed: the success at its step, the cost up to it
@@ -225,7 +226,7 @@ def test_a_sealed_goal_episode_runs_to_its_step_limit_scored_as_an_ordinary_one(
     assert (faulted.termination, faulted.steps, faulted.error, faulted.error_kind) == (
         "success", 139, None, None
     )  # fmt: skip
-    assert (faulted.success_step, faulted.cost) == (126, 18.0)
+    assert (faulted.success_step, faulted.cost) == (125, 0.0)
     failed, failed_acts, _ = _goal_run(lemon, "noop", sealed=True)
     assert (failed.termination, failed.success, failed.steps, failed_acts) == (
         "step_limit", False, GOAL_STEPS, GOAL_STEPS
@@ -250,13 +251,13 @@ def test_rsb_eval_sealed_runs_a_goal_file_and_rsb_report_verifies_it(tmp_path, c
     assert closing["closing"]["count"] == 2  # the signed closing record (issue 45)
     got = {r["policy"]: (r["termination"], r["success_step"], r["steps"], r["cost"]) for r in lines}
     assert got == {
-        "expert": ("success", 126, GOAL_STEPS, 18.0),
+        "expert": ("success", 125, GOAL_STEPS, 0.0),
         "noop": ("step_limit", None, GOAL_STEPS, 0.0),
     }
     assert all(r["signature"] for r in lines)
     capsys.readouterr()
     assert main(["report", str(out), "--stdout", "--secret-file", str(secret)]) == 0
-    row = r"\| files +\| 1 +\| expert +\| 1/1 +\| 100 \[21, 100\] +\| 18\.00 +\| 0 +\|"
+    row = r"\| files +\| 1 +\| expert +\| 1/1 +\| 100 \[21, 100\] +\| 0\.00 +\| 0 +\|"
     assert re.search(row, capsys.readouterr().out)
     # a failure rewritten as a success is refused, naming the file and line
     records = (out / RECORDS_FILE).read_text().splitlines()

@@ -162,13 +162,14 @@ def test_bad_goal_params_are_refused():
         RsbBenchmark(files=[stove])
 
 
-#: The expert pushes the lemon between the teapots: success at step 126 of seed 0, cost 18.
+#: The expert pushes the lemon between the teapots: success at step 125 of seed 0, cost 0 (it
+#: keeps the cost terms' clearances).
 LEMON = str(
     DATA
     / "vla_arena/safety_dynamic_obstacles/level_0"
     / "push_the_lemon_to_the_region_between_the_teapots.bddl"
 )
-#: Past the expert's success (126).
+#: Past the expert's success (125).
 STEPS = 150
 
 
@@ -222,7 +223,7 @@ def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outc
     result, _ = _replay(plain, 0, actions)
     plain.cleanup()
     # an ordinary run ends at the success and tells the server
-    assert (result["metrics"], result["steps"]) == ({"success": True, "cost": 18.0}, 126)
+    assert (result["metrics"], result["steps"]) == ({"success": True, "cost": 0.0}, 125)
     secret, outcomes = tmp_path / "secret.txt", tmp_path / "outcomes.jsonl"
     secret.write_bytes(b"vla-eval goal sealed test secret, 32+ bytes\n")
     bench = RsbBenchmark(**kwargs, sealed=True, outcomes=str(outcomes), secret_file=str(secret))
@@ -239,14 +240,14 @@ def test_a_sealed_goal_run_sends_no_outcome_runs_to_max_steps_and_signs_the_outc
         "count": 2, "chain": lines[-2]["signature"], "nonce": bench.nonce
     }  # fmt: skip
     assert [{k: v for k, v in line.items() if k != "signature"} for line in lines[:-1]] == [
-        {"task": LEMON, "suite": "files", "row": 0, "success": True, "cost": 18.0,
+        {"task": LEMON, "suite": "files", "row": 0, "success": True, "cost": 0.0,
          "policy_fault": False},
         {"task": LEMON, "suite": "files", "row": 1, "success": False, "cost": 0.0,
          "policy_fault": False},
     ]  # fmt: skip
     assert main(["--outcomes", str(outcomes), "--secret-file", str(secret)]) == 0
     assert capsys.readouterr().out.splitlines()[2] == (
-        f"| {LEMON} | 1/2 = 0.500 [0.095, 0.905] | 9.00 | 0 |"
+        f"| {LEMON} | 1/2 = 0.500 [0.095, 0.905] | 0.00 | 0 |"
     )
     with pytest.raises(RsbError, match=r"^sealed: true needs outcomes: PATH"):
         RsbBenchmark(files=[LEMON], sealed=True, secret_file=str(secret))
