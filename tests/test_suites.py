@@ -265,4 +265,6 @@ def test_the_shipped_goal_suites_lint_with_warnings_only(capsys):
     from rsb_mj.resources import tasks_dir
 
     assert main(["lint", str(tasks_dir() / "libero"), str(tasks_dir() / "vla_arena")]) == 1
-    assert capsys.readouterr().out.endswith("211 files checked: 0 errors, 114 warnings\n")
+    # 14 of them RSB535: the files the frozen tables hold too few rows of (tasks/episodes/
+    # manifest.json: short)
+    assert capsys.readouterr().out.endswith("211 files checked: 0 errors, 127 warnings\n")

@@ -92,12 +92,19 @@ def test_a_suite_file_runs_its_frozen_rows_as_rsb_eval_suite_does():
 
 
 def test_a_short_table_file_is_left_out_and_named():
-    """The one short VLA-Arena file (no eval seed gave a layout) is not run: named with its
-    row count and the manifest's reason, as rsb eval --suite names it."""
+    """The short VLA-Arena level-2 files (no eval seed gave a valid start: the porcelain mug's
+    water balls never rest; five files' named objects fail rule 1) are not run: each named
+    with its row count and the manifest's reason, as rsb eval --suite names it."""
     bench = RsbBenchmark("vla-arena-l2", width=32, height=24)
-    (short,) = [s for s in bench.skipped if "frozen eval table" in s]
-    assert "porcelain_mug" in short and ": its frozen eval table has 0 rows (" in short
-    assert not any("porcelain_mug" in t["name"] for t in bench.get_tasks())
+    shorts = [s for s in bench.skipped if "frozen eval table" in s]
+    assert len(shorts) == 6
+    assert all(": its frozen eval table has 0 rows (0 of 5 rows: seeds 0, 1, 2, 3, 4" in s
+               for s in shorts)  # fmt: skip
+    (mug,) = [s for s in shorts if "porcelain_mug" in s]
+    assert "water_ball_1 is not at rest after 1 s" in mug
+    assert sum("rule 1: " in s for s in shorts) == 5
+    names = {t["name"] for t in bench.get_tasks()}
+    assert not any(s.split(": its frozen")[0] in names for s in shorts)
     train = RsbBenchmark("vla-arena-l2", split="train", start=19, width=32, height=24)
     assert train.get_metadata()["max_episodes_per_task"] == 1
     assert len(train.files) == len(bench.files)
