@@ -581,7 +581,10 @@ def spec_code(spec: str) -> list[str]:
     for a module that is not found (its import then fails in the policy process)."""
 
     if spec.startswith("lerobot:"):
-        return [os.path.abspath(parse_spec(spec).path)]
+        # both spellings: a checkpoint named through a link (``checkpoints/last``) is read
+        # through its real folder too (LeRobot resolves it)
+        given = os.path.abspath(parse_spec(spec).path)
+        return list(dict.fromkeys([given, os.path.realpath(given)]))
     parts = split_spec(spec)
     if parts is None:
         return []
