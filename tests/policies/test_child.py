@@ -174,3 +174,17 @@ def test_spaces_other_than_box_dict_discrete_are_refused():
     assert encode_space(spaces.Discrete(3, start=1)) == {"space": "Discrete", "n": 3, "start": 1}
     with pytest.raises(PolicyError, match=r"cannot send a MultiBinary space to a policy process"):
         encode_space(spaces.MultiBinary(3))
+
+
+def test_a_lerobot_checkpoint_named_through_a_link_binds_its_real_folder_too(tmp_path):
+    """lerobot-train's ``checkpoints/last`` is a link to ``checkpoints/000002``, which LeRobot
+    reads: a sealed sandbox binds both spellings (it bound only the link, and the model file
+    was not there)."""
+    from rsb_mj.policies.child import spec_code
+
+    real = tmp_path / "checkpoints" / "000002" / "pretrained_model"
+    real.mkdir(parents=True)
+    (tmp_path / "checkpoints" / "last").symlink_to("000002")
+    given = tmp_path / "checkpoints" / "last" / "pretrained_model"
+    assert spec_code(f"lerobot:{given},convention=aloha") == [str(given), str(real)]
+    assert spec_code(f"lerobot:{real}") == [str(real)]
