@@ -657,20 +657,21 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
         limits["memory_bytes"] = config.sandbox_memory_bytes
     if config.sandbox_processes is not None:
         limits["processes"] = config.sandbox_processes
-    sandbox.install(
-        sandbox.Sandbox(
-            enabled=config.sandbox,
-            sealed=config.sealed,
-            hide=tuple(str(Path(p).absolute()) for p in hide),
-            binds=tuple(str(Path(p).absolute()) for p in config.sandbox_binds),
-            network=config.sandbox_network,
-            gpu=config.sandbox_gpu,
-            env=tuple(config.sandbox_env),
-            **limits,
-        )
+    settings = sandbox.Sandbox(
+        enabled=config.sandbox,
+        sealed=config.sealed,
+        hide=tuple(str(Path(p).absolute()) for p in hide),
+        binds=tuple(str(Path(p).absolute()) for p in config.sandbox_binds),
+        network=config.sandbox_network,
+        gpu=config.sandbox_gpu,
+        env=tuple(config.sandbox_env),
+        **limits,
     )
     try:
-        with allow_roots(config.allow_roots):
+        # a sealed run as root: one folder of readable copies of policy files only root may
+        # read, for all its workers, removed when the run ends (sandbox.staged_files)
+        with sandbox.staging(settings) as staged, allow_roots(config.allow_roots):
+            sandbox.install(staged)
             return _run_eval(config, env_factory, seal)
     finally:
         if held is None:
@@ -698,13 +699,14 @@ def _check_sandbox_starts(config: EvalConfig) -> None:
     Raises:
         EvalError: naming the policy and why the sandbox does not start.
     """
-    from rsb_mj.policies.child import spec_code  # deferred: the policy process's client
+    # deferred: the policy process's client
+    from rsb_mj.policies.child import spec_code, spec_named
 
     settings = sandbox.current()
     for spec in dict.fromkeys(config.policies):
         if not (spec.startswith("lerobot:") or split_spec(spec) is not None):
             continue
-        why = sandbox.probe(settings, spec_code(spec))
+        why = sandbox.probe(settings, spec_code(spec), spec_named(spec))
         if why is not None:
             raise EvalError(
                 f"policy {spec}: a sealed run runs policy code only in the sandbox, and {why}; "
