@@ -23,8 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.lang.ast import Problem
@@ -42,12 +40,12 @@ class Zone:
     """A place region fixed in the world frame (the answer zone).
 
     Attributes:
-        center: its centre on the table top, world xyz [m], shape (3,).
-        half: its half sizes in world x, y [m], shape (2,).
+        center: its centre on the table top, world (x, y, z) [m].
+        half: its half sizes in world x, y [m].
     """
 
-    center: np.ndarray
-    half: np.ndarray
+    center: tuple[float, float, float]
+    half: tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -122,10 +120,13 @@ def answer_zone(problem: Problem) -> Zone:
     and no size without one): where a bound placement puts a candidate."""
     rects = answer_zone_rects(problem)
     if not rects:
-        return Zone(table_to_world(0.0, 0.0), np.zeros(2))
-    x0, y0, x1, y1 = rects[0]
-    center = table_to_world((x0 + x1) / 2, (y0 + y1) / 2, 0.0)
-    return Zone(center, np.array([abs(x1 - x0) / 2, abs(y1 - y0) / 2]))
+        center, half = table_to_world(0.0, 0.0), (0.0, 0.0)
+    else:  # as the scene compiler computes it (rsb_mj.scene.compiler: Scene.zone_center)
+        x0, y0, x1, y1 = rects[0]
+        center = table_to_world((x0 + x1) / 2, (y0 + y1) / 2, 0.0)
+        half = (abs(x1 - x0) / 2, abs(y1 - y0) / 2)
+    x, y, z = (float(v) for v in center)
+    return Zone((x, y, z), (float(half[0]), float(half[1])))
 
 
 def _bound(problem: Problem, answer: str) -> Placement:
