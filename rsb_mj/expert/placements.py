@@ -92,7 +92,8 @@ def placements(
 
     Raises:
         ExpertError: a task with candidates and no candidate bound, or bound to a name that
-            is no candidate (the candidates listed), or a goal with no place to move to.
+            is no candidate (the candidates listed), a binding for a task without
+            candidates, or a goal with no place to move to.
         TaskError: a task without candidates whose goal cannot be read.
     """
     problem = task.problem if isinstance(task, GoalTask) else task
@@ -133,6 +134,11 @@ def _bound(problem: Problem, answer: str) -> Placement:
     """The first placement of ``problem``'s goal with ``?answer`` bound to ``answer``
     (:func:`rsb_mj.scoring.placement.goal_placement`; a task without a goal: the candidate
     into the answer zone)."""
+    if not problem.candidates:
+        raise ExpertError(
+            f"{problem.path}: no candidate to bind ?answer to ({answer!r}): the task has no "
+            "(:candidates ...); its goal's placements need no binding"
+        )
     if not answer:
         raise ExpertError(
             f"{problem.path}: the task's candidates ask one placement per episode: bind "

@@ -81,6 +81,12 @@ def test_a_goal_task_asks_each_mover_onto_its_place_with_what_rides_on_it():
     assert all(p.zone is None and p.choice is None and not p.riders for p in asked)
     assert placements(goal_task_of(problem)) == asked  # the task as the goal env reads it
     assert choices(problem) == ()
+    with pytest.raises(
+        ExpertError,
+        match=r"LIVING_ROOM_SCENE5_.*\.bddl: no candidate to bind \?answer to \('plate_1'\): "
+        r"the task has no \(:candidates \.\.\.\); its goal's placements need no binding$",
+    ):
+        placements(problem, "plate_1")
     # the right bowl goes into the tray before the left one is stacked on it
     assert [p.relation.text for p in placements(load_task(STACK))] == [
         "In akita_black_bowl_2 wooden_tray_1_contain_region",
