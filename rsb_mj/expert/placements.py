@@ -6,9 +6,10 @@ frame when the task fixes it, and what the planner needs besides (the arm rule, 
 on the mover). The expert (:func:`rsb_mj.expert.entry.expert_for`) plans and executes them;
 nothing else tells it what to do.
 
-* A task whose ``:goal`` places ``?answer`` (``(In ?answer table_answer_zone)``, Act2Answer's
-  ``(On cube ?answer)``) asks one placement per episode, its variable bound to a candidate
-  (the episode's target, or a baseline's own choice): the candidate into the answer zone
+* A task with candidates (its ``:goal`` places ``?answer``: ``(In ?answer
+  table_answer_zone)``, Act2Answer's ``(On cube ?answer)``) asks one placement per episode,
+  the goal's first, ``?answer`` bound to a candidate (the episode's target, or a baseline's
+  own choice): the candidate into the answer zone
   (:attr:`Placement.zone`, fixed by the task's ``(:answer_zone ...)``), or the named object
   onto the candidate; the arm is the one on the candidate's side of the table
   (:attr:`Placement.choice`).
@@ -98,8 +99,7 @@ def placements(
     """
     problem = task.problem if isinstance(task, GoalTask) else task
     answer = episode if isinstance(episode, str) or episode is None else episode.target
-    candidates = problem.candidates
-    if candidates or answer:
+    if problem.candidates or answer:
         return (_bound(problem, answer or ""),)
     goal = task if isinstance(task, GoalTask) else goal_task_of(problem)
     order = placement_order(goal.goal, goal.init)
