@@ -27,6 +27,7 @@ from typing import Any
 import mujoco
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene.compiler import Scene
 from rsb_mj.scene.goal_scene import GoalScene
@@ -94,6 +95,12 @@ class SimView:
     def unwrapped(self) -> SimView:
         """This view (``world_of`` and the expert read ``env.unwrapped``)."""
         return self
+
+    @property
+    def task(self) -> Problem:
+        """The task (the compiled scene's): what a scripted policy reads the placements of
+        (:func:`rsb_mj.expert.placements.placements`), as of a :class:`GoalView`'s."""
+        return self.scene.problem
 
     @property
     def answer(self) -> str:
