@@ -11,8 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.datasets.demo_file import file_sha256, read_demo
-from rsb_mj.datasets.goal_demos import goal_demo_filename
+from rsb_mj.datasets.demo_file import file_sha256, goal_demo_filename, read_demo
 from rsb_mj.datasets.lerobot import ExportError, export_lerobot
 from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.errors import ExpertError
