@@ -503,7 +503,10 @@ def write_demos(
     if any(goal) and not all(goal):
         raise ExpertError("question and goal task sources are recorded on their own")
     if not all(goal) and len(names) != 1:
-        raise ExpertError(f"question demonstrations name one suite or task file, got {names}")
+        raise ExpertError(
+            "question demonstrations are named by row: give one suite or task file, not "
+            + ", ".join(names)
+        )
     if all(goal) and cot:
         raise ExpertError("--cot: goal tasks have no rationale")
     cache_root()  # an RSB_MJ_CACHE that cannot be written stops here, not at every episode
