@@ -1,7 +1,8 @@
 """Write expert demonstrations: ``rsb demos SUITE --split train -n N -o DIR``.
 
-One HDF5 file per episode (format in :mod:`rsb_mj.datasets.demo_file`), named by the episode's
-row index, so the set is resumable: a rerun re-verifies every finished file, keeps the good
+One HDF5 file per episode (format in :mod:`rsb_mj.datasets.demo_file`), named by the episode
+(a question task's by its row index, a goal task's by file and seed: see below), so the set is
+resumable: a rerun re-verifies every finished file, keeps the good
 ones and writes the missing and damaged ones; a killed run leaves at most hidden temporary
 files, which are removed. One writer per folder: the folder is locked (:mod:`rsb_mj.lock`)
 while demos are written, and a second ``rsb demos`` on it is refused. Rows of a suite must
@@ -10,8 +11,8 @@ lie in its frozen table.
 Each demonstration is an ``rsb eval --policy expert`` job (:class:`~rsb_mj.evaluation.jobs.Job`)
 run on the evaluation stack: the same episode lookup
 (:mod:`rsb_mj.tables.episode_source`), worker caches and rollout loop
-(:func:`rsb_mj.evaluation.worker.run_job`, recording through the rollout's ``on_step``
-hook), the same policy seed, and the same process pool (:mod:`rsb_mj.evaluation.pool`:
+(:func:`rsb_mj.evaluation.worker.run_job`, recording through the rollout's ``on_step`` and
+``on_reset`` hooks), the same policy seed, and the same process pool (:mod:`rsb_mj.evaluation.pool`:
 this process, spawned workers or Ray tasks). Only the writer is the demos' own: each worker
 writes its episode's file. An episode that ends in an error (the record's ``error``) writes
 nothing and is retried by the next run, as ``rsb eval`` retries error records.
@@ -34,7 +35,7 @@ stores instead (:func:`goal_attrs`): ``kind`` (``"goal"``), ``suite`` (the goal 
 y, z [m, world frame], yaw [rad] after the draw, before settling; ``head_camera``: the head
 camera's pose framed for the task, :mod:`rsb_mj.scene.goal_camera`; the LeRobot export
 carries this JSON as each episode's ``rsb_episode``), ``failure_class``
-(:func:`rsb_mj.evaluation.goal_eval.failure_class`), ``cost`` (the summed ``:cost``),
+(:func:`rsb_mj.evaluation.failure.goal_failure_class`), ``cost`` (the summed ``:cost``),
 ``objects``, and ``grasped`` (the episode did not end in a grasp or reset failure: goal
 episodes do not track the grasp itself). A goal episode's instruction is the task's
 ``:language`` as the env gave it (perturbed at ``language_level`` > 0,
