@@ -33,8 +33,10 @@ from rsb_mj.errors import EpisodeError, RsbError, SceneError
 from rsb_mj.scene.goal_scene import ATTEMPTS
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.files import (
+    dumps,
     episodes_dir,
     read_manifest,
+    read_table,
     sha256,
     table_name,
     write_manifest,
@@ -45,8 +47,6 @@ from rsb_mj.tables.goal import (
     GOAL_ROWS,
     SKIP_LIMIT,
     code_digest,
-    dumps_goal,
-    read_goal_table,
     table_suite_of,
     table_suites,
     task_key,
@@ -187,11 +187,11 @@ def freeze_goal_tables(
             short: dict[str, str] = {}
             old = manifest.get(path.name, {})
             if files is not None and path.is_file() and old.get("family") == GOAL_FAMILY:
-                kept = [r for r in read_goal_table(path) if r.task not in mine]
+                kept = [r for r in read_table(path, goal=True) if r.task not in mine]
                 short = {t: w for t, w in old.get("short", {}).items() if t not in mine}
             fresh = [r for f in frozen for r in f.rows[split]]
             table = sorted([*kept, *fresh], key=lambda r: (r.task, r.index))
-            data = dumps_goal(table)
+            data = dumps(table, goal=True)
             changed = not path.is_file() or path.read_bytes() != data
             if changed:
                 atomic_write_bytes(path, data)
@@ -326,7 +326,7 @@ def _check_table(
             f"layouts may settle differently; refreeze: rsb episodes build {owner}"
         )
     try:
-        rows = read_goal_table(path)
+        rows = read_table(path, goal=True)
     except EpisodeError as exc:
         return [*problems, str(exc)]
     if len(rows) != entry["rows"]:

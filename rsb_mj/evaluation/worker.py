@@ -200,6 +200,7 @@ def begin(
     slot: int,
     env_factory: EnvFactory | None = None,
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+    on_reset: Callable[[Any], None] | None = None,
 ) -> Seat | EpisodeRecord:
     """The episode of ``job`` in ``slot``, ready to run (its policy and an environment
     taken from this process's caches), or the job's error record when it cannot start."""
@@ -228,7 +229,7 @@ def begin(
         rollout = Rollout(
             env, policy, episode, problem, max_steps=job.max_steps, on_frame=writer,
             on_step=on_step, episode_timeout_s=job.episode_timeout_s, features=recorder,
-            sealed=job.sealed,
+            sealed=job.sealed, on_reset=on_reset,
         )  # fmt: skip
     except BaseException as exc:
         _PORTS.give(port)
@@ -334,12 +335,15 @@ def run_job(
     env_factory: EnvFactory | None = None,
     *,
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+    on_reset: Callable[[Any], None] | None = None,
 ) -> EpisodeRecord:
     """Run one job in this process and return its record (written by the caller).
 
-    ``on_step`` is the rollout's hook (:class:`~rsb_mj.evaluation.rollout.Rollout`): it
-    sees the observation before each action (with the cameras of the policy and of
-    ``job.cameras``) and the action, e.g. to record a demonstration.
+    ``on_step`` and ``on_reset`` are the rollout's hooks
+    (:class:`~rsb_mj.evaluation.rollout.Rollout`): ``on_step`` sees the observation before
+    each action (with the cameras of the policy and of ``job.cameras``) and the action, e.g.
+    to record a demonstration; ``on_reset`` the environment once it has reset (a goal
+    task's drawn layout is read there).
 
     Never raises except ``KeyboardInterrupt``: a failure becomes an error record (see the
     module docstring). After an error the job's policy is rebuilt for the next episode,
@@ -348,7 +352,7 @@ def run_job(
     if _PORTS.share:
         _PORTS.close_all()  # built for lockstep batches
         _PORTS.share = False
-    seat = begin(job, 0, env_factory, on_step)
+    seat = begin(job, 0, env_factory, on_step, on_reset)
     if isinstance(seat, EpisodeRecord):
         return seat
     record, error = None, None

@@ -19,7 +19,8 @@ the eval split got no row at all, the train split is not tried (its table is emp
 a file that cannot be built has no row. The VLA-Arena levels
 (``vla-arena-l0`` ...) read ``vla-arena``'s rows of their files.
 
-This module reads the tables and checks them against the manifest (the bytes); freezing them
+This module reads the tables (their rows: :func:`rsb_mj.tables.files.read_table`, as every
+table's) and checks them against the manifest (the bytes); freezing them
 and re-drawing their rows needs the scene and the goal checker, so it lives in
 :mod:`rsb_mj.env.goal_tables`. :func:`short_table_findings` is the lint finding RSB535 of a
 shipped file whose table is short (``rsb lint`` adds it to the file's findings).
@@ -28,7 +29,6 @@ shipped file whose table is short (``rsb lint`` adds it to the file's findings).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from functools import cache
 from pathlib import Path
@@ -42,7 +42,14 @@ from rsb_mj.lang.parser import parse_text
 from rsb_mj.lang.rules.runtime_goal import SHORT_TABLE
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_SUITES, GoalSuite, goal_suite
-from rsb_mj.tables.files import MANIFEST, episodes_dir, read_manifest, sha256, table_name
+from rsb_mj.tables.files import (
+    MANIFEST,
+    episodes_dir,
+    read_manifest,
+    read_table,
+    sha256,
+    table_name,
+)
 
 #: The manifest's ``family`` of a goal table.
 GOAL_FAMILY = "goal"
@@ -100,32 +107,6 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def dumps_goal(rows: list[Episode]) -> bytes:
-    """The JSONL bytes of a goal table (one row per line, UTF-8, trailing newline)."""
-    return "".join(r.dumps() + "\n" for r in rows).encode("utf-8")
-
-
-def read_goal_table(path: Path) -> list[Episode]:
-    """Read a goal table file.
-
-    Raises:
-        EpisodeError: ``path:line`` of a row that is not valid JSON or not a goal row.
-    """
-    if not path.is_file():
-        raise EpisodeError(f"goal table {path} not found; build it with: rsb episodes build")
-    out = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(Episode.from_dict(json.loads(line), goal=True))
-        except json.JSONDecodeError as exc:
-            raise EpisodeError(f"{path}:{line_no}: not a goal row: {exc}") from None
-        except EpisodeError as exc:
-            raise EpisodeError(f"{path}:{line_no}: {exc}") from None
-    return out
-
-
 def goal_entries(folder: Path | None = None) -> dict[str, dict[str, Any]]:
     """The manifest entries of the goal tables (file name -> entry)."""
     return {k: v for k, v in read_manifest(folder).items() if v.get("family") == GOAL_FAMILY}
@@ -174,7 +155,7 @@ def goal_table(suite: str, split: str) -> tuple[Episode, ...]:
 
 @cache
 def _read_owner(owner: str, split: str) -> tuple[Episode, ...]:
-    return tuple(read_goal_table(verify_goal_table(owner, split)))
+    return tuple(read_table(verify_goal_table(owner, split), goal=True))
 
 
 def file_rows(suite: str, split: str, path: str | Path) -> tuple[Episode, ...]:
@@ -299,11 +280,9 @@ __all__ = [
     "SKIP_LIMIT",
     "check_goal_rows",
     "code_digest",
-    "dumps_goal",
     "file_rows",
     "goal_entries",
     "goal_table",
-    "read_goal_table",
     "row_path",
     "short_files",
     "short_table_findings",

@@ -378,11 +378,11 @@ def test_vla_eval_run_no_docker_replays_a_goal_demo_to_success(tmp_path, plugin)
     expert's recorded demonstration of seed 0 open loop: success, with the file's cost."""
     import yaml
 
-    from rsb_mj.datasets.goal_demos import GoalDemoJob, write_goal_one
+    from rsb_mj.datasets.demos import demo_job, write_one
 
     demos = tmp_path / "demos"
     demos.mkdir()
-    assert write_goal_one(GoalDemoJob(LEMON, 0, str(demos), cameras=())).success
+    assert write_one(demo_job(LEMON, "train", 0, demos)).success
     config = tmp_path / "lemon.yaml"
     config.write_text(yaml.safe_dump({
         "server": {"url": "ws://localhost:8000", "timeout": 60},
