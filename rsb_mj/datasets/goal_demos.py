@@ -1,6 +1,6 @@
 """Expert demonstrations of goal tasks: ``rsb demos FILE.bddl`` / ``rsb demos --suite vla-arena``.
 
-A goal task's episodes are seeds (:class:`rsb_mj.env.goal_env.GoalEnv`): ``-n N --start S``
+A goal task's episodes are seeds (:class:`rsb_mj.env.rsb_env.RsbEnv`): ``-n N --start S``
 records seeds ``S .. S+N-1`` of every task file, one HDF5 file each in the demonstration
 format of :mod:`rsb_mj.datasets.demo_file` (same states, actions, JPEG frames), named
 :func:`goal_demo_filename` (the task's stem, the first 8 hex digits of its file's sha256 and
@@ -43,7 +43,7 @@ from rsb_mj.datasets.demo_file import file_sha256, verify_demo, write_demo
 from rsb_mj.datasets.demo_folder import hold_settings
 from rsb_mj.datasets.demos import Recorder, run_with_progress
 from rsb_mj.env.cameras import check_cameras
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.evaluation.records import EpisodeRecord

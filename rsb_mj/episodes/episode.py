@@ -16,7 +16,7 @@ each), the scene compiler builds the MuJoCo model from it, the environment repor
   places itself, and :attr:`Episode.target` is ``""``.
 * A goal task's episode of a bare seed (``rsb eval MY_TASK.bddl`` on a file that ships no
   table, :meth:`Episode.seeded`) has an empty layout: the environment draws it from the seed
-  at reset (:meth:`rsb_mj.env.goal_env.GoalEnv.reset`); a table row's layout is frozen.
+  at reset (:meth:`rsb_mj.env.rsb_env.RsbEnv.reset`); a table row's layout is frozen.
 
 Both kinds of frozen table are rows of it (:meth:`Episode.to_dict` / :meth:`Episode.from_dict`
 keep each kind's JSON form byte for byte): a question suite's row (``tasks/episodes/``,

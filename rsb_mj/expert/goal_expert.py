@@ -276,7 +276,7 @@ def fixture_geoms(model: mujoco.MjModel, arm_roots: Iterable[int]) -> list[int]:
 
 
 class GoalExpert(PickPlaceExpert):
-    """Scripted expert for a :class:`~rsb_mj.env.goal_env.GoalEnv`: moves each goal mover to
+    """Scripted expert for a :class:`~rsb_mj.env.rsb_env.RsbEnv`: moves each goal mover to
     its place in turn (module docstring).
 
     Attributes:

@@ -30,12 +30,15 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.display import answer_candidates
+from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.layout import answer_zone_rects
 from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
+from rsb_mj.scene.assets import ObjectSource
 from rsb_mj.scene.categories import BuiltObject, get_category
 from rsb_mj.scene.display import apply_answers
 from rsb_mj.scene.frames import table_to_world
+from rsb_mj.scene.goal_scene import GoalScene, compile_goal_scene
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
 from rsb_mj.scene.probes import Probe, add_probes
@@ -298,6 +301,31 @@ class SignalSensors:
 
 
 def compile_scene(
+    task: Problem | GoalTask,
+    *,
+    quality: str = "fast",
+    probes: tuple[Probe, ...] = (),
+    tracked: tuple[str, ...] = (),
+    objects: ObjectSource | None = None,
+) -> Scene | GoalScene:
+    """Compile a task on the Aloha table: the one entry point of the scene compiler.
+
+    A question task (a :class:`rsb_mj.lang.Problem`) gives a :class:`Scene` (candidates,
+    letters, the answer zone; ``tracked``: see :func:`_compile_question_scene`); a goal task
+    (a :class:`~rsb_mj.lang.goal_task.GoalTask`) a
+    :class:`~rsb_mj.scene.goal_scene.GoalScene` (fixtures and regions placed by ``:init``,
+    objects from ``objects``: :func:`rsb_mj.scene.goal_scene.compile_goal_scene`).
+    ``probes`` are extra sensors of either (:mod:`rsb_mj.scene.probes`).
+
+    Raises:
+        SceneError: for what either scene cannot build (the message names the task file).
+    """
+    if isinstance(task, GoalTask):
+        return compile_goal_scene(task, quality=quality, objects=objects, probes=probes)
+    return _compile_question_scene(task, quality=quality, probes=probes, tracked=tracked)
+
+
+def _compile_question_scene(
     problem: Problem,
     *,
     quality: str = "fast",

@@ -59,7 +59,7 @@ CODE_MODULES = (
     "rsb_mj/lang/goal_task.py",
     "rsb_mj/scoring/goal_predicates.py",
     "rsb_mj/workspace.py",
-    "rsb_mj/env/goal_env.py",
+    "rsb_mj/env/rsb_env.py",
     "rsb_mj/env/goal_tables.py",
 )
 

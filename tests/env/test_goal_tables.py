@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_tables import check_goal_tables, freeze_file, freeze_goal_tables
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import EnvError, LayoutError, SceneError
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.goal_scene import GoalScene

@@ -1,4 +1,5 @@
-"""task_env: one place builds a source's environment, chosen by what its task declares."""
+"""task_env: one place builds a source's environment (one class, RsbEnv), its task loaded by
+what it declares: a question task's scene or a goal task's."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.env.task_env import task_env
 from rsb_mj.errors import EvalError, RsbError, TaskError
 from rsb_mj.resources import tasks_dir
+from rsb_mj.scene.goal_scene import GoalScene
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import goal_row_source
 
@@ -25,7 +26,7 @@ APPLE = (
 def test_a_suite_and_a_question_file_get_the_question_scene_with_the_settings():
     env = task_env("rsb-math-4", split="train", cameras=(), width=64, height=48, control_hz=50)
     try:
-        assert type(env) is RsbEnv
+        assert type(env) is RsbEnv and env.task is None
         assert (env.suite, env.split, env.control_hz) == ("RSB-Math-4", "train", 50)
         assert env.scene.candidates == ("block_a", "block_b", "block_c", "block_d")
     finally:
@@ -42,7 +43,7 @@ def test_a_suite_and_a_question_file_get_the_question_scene_with_the_settings():
 def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
     env = task_env(APPLE, cameras=(), language_level=1)
     try:
-        assert type(env) is GoalEnv
+        assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
         assert env.task.path == str(APPLE) and env.language_level == 1
         assert env.goal_info["semantics"] == "vla_arena"
     finally:
@@ -50,7 +51,7 @@ def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
     key = "vla_arena/long_horizon/level_0/pick_up_the_apple_and_place_it_in_the_box.bddl"
     env = task_env(goal_row_source("vla-arena", tasks_dir() / key), cameras=())
     try:
-        assert type(env) is GoalEnv
+        assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
         assert env.task.path.endswith("tasks/" + key)
     finally:
         env.close()
@@ -66,7 +67,7 @@ def test_unknown_sources_and_unbuildable_goal_files_are_refused():
 
 
 def test_make_task_env_takes_a_parsed_task_of_either_family():
-    """rsb_mj/RSB-Task-v0's entry: a parsed goal task or Problem gets GoalEnv (objects from
+    """rsb_mj/RSB-Task-v0's entry: a parsed goal task or Problem gets its goal scene (objects from
     ``assets`` unless ``objects`` names them), a parsed question Problem RsbEnv."""
     from rsb_mj.env.task_env import make_task_env
     from rsb_mj.lang.linter import load_goal_task
@@ -77,7 +78,7 @@ def test_make_task_env_takes_a_parsed_task_of_either_family():
     for task in (goal, goal.problem):
         env = make_task_env(task, cameras=(), max_steps=7)
         try:
-            assert type(env) is GoalEnv
+            assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
             assert (env.task.path, env.max_steps, env.objects) == (str(APPLE), 7, STANDINS_SOURCE)
         finally:
             env.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.expert.goal_expert import (
     GRAZE_CLEARANCE,
     GoalExpert,

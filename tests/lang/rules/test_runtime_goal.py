@@ -102,7 +102,7 @@ def _codes(text: str, target: str | None = "rsb") -> list[str]:
 
 
 def _env(text: str, tmp_path):
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
 
     path = tmp_path / LIBERO_PATH
     path.write_text(text)
