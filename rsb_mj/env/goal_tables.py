@@ -30,7 +30,7 @@ from rsb_mj.env.goal_visibility import head_fails
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError, RsbError, SceneError
-from rsb_mj.scene.goal_scene import ATTEMPTS
+from rsb_mj.scene.goal_layout import ATTEMPTS
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.files import (
     episodes_dir,

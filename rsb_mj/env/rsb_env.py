@@ -18,7 +18,7 @@ Description:
     file): an episode is a seed. ``reset(seed=S)``, or ``reset(options={"episode":
     Episode})`` as the runner resets: a bare seed's episode
     (:meth:`~rsb_mj.episodes.episode.Episode.seeded`) draws its layout
-    (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`: drawn, settled, checked), a frozen
+    (:meth:`rsb_mj.scene.goal_layout.GoalScene.reset`: drawn, settled, checked), a frozen
     table row's (:mod:`rsb_mj.tables.goal`) is placed at the row's poses and then settled
     and checked as a drawn one; a seed with no valid layout, or a frozen layout that is not
     a valid start, raises :class:`~rsb_mj.errors.LayoutError`. ``info["instruction"]`` is
@@ -99,7 +99,7 @@ Arguments:
 
 Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
 ``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene` or
-:class:`rsb_mj.scene.goal_scene.GoalScene`), ``scorer``; of a goal task also ``task``,
+:class:`rsb_mj.scene.goal_layout.GoalScene`), ``scorer``; of a goal task also ``task``,
 ``checker``, ``seed``, ``layout``. The evaluation
 runner never hands the env itself to a policy (see :mod:`rsb_mj.env.views`).
 
@@ -122,7 +122,7 @@ from rsb_mj.env.cameras import CameraRig
 from rsb_mj.env.signals import SignalRecorder
 from rsb_mj.episodes import sample_episode
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import EnvError, EvalError, LayoutError, SceneError
+from rsb_mj.errors import EnvError, EvalError
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import load_task
 from rsb_mj.lang.ast import Problem
@@ -144,7 +144,7 @@ from rsb_mj.scene.aloha import (
 )
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.compiler import Scene, compile_scene
-from rsb_mj.scene.goal_scene import GoalScene
+from rsb_mj.scene.goal_layout import GoalScene
 from rsb_mj.scoring.cost import END_COST, CostMeter
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
 from rsb_mj.scoring.predicates.grasped import CLOSED_BELOW
@@ -377,8 +377,9 @@ class RsbEnv(gymnasium.Env):
                 self.problem, self.scene.candidates, episode.target
             )
         self._perturb.restore()
-        if isinstance(self.scene, GoalScene):
-            self.layout = self._place(episode)
+        if isinstance(self.scene, GoalScene):  # a seed's draw or a frozen row, settled
+            assert self.checker is not None
+            self.layout = self.scene.apply_episode(self.data, episode, self.checker.holds)
         else:
             self.scene.apply_episode(self.data, episode)
         self.episode = episode
@@ -458,29 +459,6 @@ class RsbEnv(gymnasium.Env):
         super().reset(seed=episode.seed)
         self.seed = int(episode.seed)
         return episode
-
-    def _place(self, episode: Episode) -> dict[str, tuple[float, float, float, float]]:
-        """Put a goal episode's layout in the scene: a frozen row's poses, else the seed's
-        draw; settled and checked (:class:`~rsb_mj.scene.goal_scene.GoalScene`).
-
-        Raises:
-            LayoutError: for a seed with no valid layout or a frozen layout that is not a
-                valid start.
-        """
-        assert isinstance(self.scene, GoalScene) and self.checker is not None
-        if episode.frozen:
-            why = self.scene.place(self.data, dict(episode.layout), self.checker.holds)
-            if why is not None:
-                raise LayoutError(
-                    f"{episode.suite} {episode.split} table, {episode.task} row {episode.index} "
-                    f"(seed {episode.seed}): the frozen layout is not a valid start ({why}); "
-                    f"refreeze it: rsb episodes build {episode.suite or episode.task}"
-                )
-            return dict(episode.layout)
-        try:
-            return self.scene.reset(self.data, self.seed, self.checker.holds)
-        except SceneError as exc:
-            raise LayoutError(str(exc)) from None
 
     @property
     def head_camera(self) -> dict[str, Any]:

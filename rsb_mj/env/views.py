@@ -29,7 +29,7 @@ import mujoco
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene.compiler import Scene
-from rsb_mj.scene.goal_scene import GoalScene
+from rsb_mj.scene.goal_layout import GoalScene
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.env.task_env import task_env
 from rsb_mj.errors import EvalError, RsbError, TaskError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.goal_scene import GoalScene
+from rsb_mj.scene.goal_layout import GoalScene
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import goal_row_source
 
