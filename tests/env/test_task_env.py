@@ -90,3 +90,37 @@ def test_make_task_env_takes_a_parsed_task_of_either_family():
         assert type(env) is RsbEnv and env.suite == "RSB-Math-4"
     finally:
         env.close()
+
+
+def test_one_class_shares_the_robot_and_takes_what_differs_from_the_scene():
+    """A question task's env and a goal task's are the same class with the same robot
+    (action and observation spaces, actuator index); the goal's parts come from its scene
+    (a GoalScene, its head camera, its goal info) and a question's are absent."""
+    from rsb_mj.env.rsb_env import GoalEnv
+    from rsb_mj.scene.compiler import Scene
+
+    question = task_env("rsb-math-4", cameras=())
+    goal = GoalEnv(APPLE, cameras=())
+    try:
+        assert type(question) is type(goal) is RsbEnv
+        assert isinstance(question.scene, Scene) and isinstance(goal.scene, GoalScene)
+        assert question.action_space == goal.action_space
+        assert question.observation_space == goal.observation_space
+        assert (question._act_src == goal._act_src).all()
+        names = [question.model.actuator(i).name for i in question._act_ids]
+        assert names == [goal.model.actuator(i).name for i in goal._act_ids]
+        assert (question.task, question.goal_info, question.head_camera) == (None, {}, {})
+        assert goal.goal_info["tier"] == "A0" and sorted(goal.head_camera) == [
+            "fovy",
+            "pos",
+            "xyaxes",
+        ]
+        assert (question.max_steps, goal.max_steps) == (None, 600)
+        _, info = goal.reset(seed=0)
+        assert info["sim"]["head_camera"] == goal.head_camera and "signals" not in info
+        assert info["episode"].seed == 0 and goal.layout == dict(goal.scene.reset(goal.data, 0))
+    finally:
+        question.close()
+        goal.close()
+    with pytest.raises(TaskError, match="question"):
+        GoalEnv(get_suite("RSB-Math-4").path, cameras=())
