@@ -267,9 +267,7 @@ class RsbEnv(gymnasium.Env):
         #: The goal's relations, evaluated every step (a goal task's; None for a question's).
         self.checker = GoalChecker(self.model, self.task) if self.task else None
         #: The candidate axis order: a question task's candidates, a goal task's objects.
-        self.candidates: tuple[str, ...] = (
-            tuple(self.task.objects) if self.task else self.scene.candidates
-        )
+        self.candidates: tuple[str, ...] = self.scene.candidates
         self.episode: Episode | None = Episode.seeded(self.task.path, 0) if self.task else None
         self.scorer: EpisodeScorer | None = None
         #: A goal episode's seed and the layout its reset placed (object -> x, y, z, yaw).

@@ -112,6 +112,12 @@ class GoalScene:
     _pusher: dict[str, str] = field(default_factory=dict, repr=False)
     head: HeadView | None = None
 
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The task's objects, declaration order: the candidate axis of every per-object
+        signal, as a question scene's candidates (a goal task binds none of them)."""
+        return tuple(self.task.objects)
+
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:
         """The box [m, world] of every place an object or fixture of the task can stand at
