@@ -80,33 +80,20 @@ def task_env(
         EnvError: for settings the environment refuses.
     """
     source = str(source)
+    robot: dict[str, Any] = {  # the same robot, cameras and perturbations for either task
+        "cameras": cameras,
+        "width": width,
+        "height": height,
+        "quality": quality,
+        "control_hz": control_hz,
+        "visual_level": visual_level,
+        "language_level": language_level,
+    }
     if is_goal_source(source):
-        return RsbEnv(
-            goal_task(source),
-            cameras=cameras,
-            width=width,
-            height=height,
-            quality=quality,
-            control_hz=control_hz,
-            max_steps=max_steps,
-            objects=objects or resolve_object_source(assets or None),
-            visual_level=visual_level,
-            language_level=language_level,
-        )
+        objects = objects or resolve_object_source(assets or None)
+        return RsbEnv(goal_task(source), max_steps=max_steps, objects=objects, **robot)
     suite = "" if is_task_file(source) else get_suite(source).name
-    return RsbEnv(
-        task_path(source),
-        suite=suite,
-        split=split,
-        cameras=cameras,
-        width=width,
-        height=height,
-        quality=quality,
-        control_hz=control_hz,
-        visual_level=visual_level,
-        language_level=language_level,
-        start_held=start_held,
-    )
+    return RsbEnv(task_path(source), suite=suite, split=split, start_held=start_held, **robot)
 
 
 #: The keyword arguments ``rsb_mj/RSB-Task-v0`` passes to a goal task's env
