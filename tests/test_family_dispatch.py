@@ -35,7 +35,7 @@ ALLOWED: dict[str, str] = {
     "rsb_mj.lang.rules.base": "Context.family: the registry runs the rules that apply",
     # the dispatch points of the pipeline and the language server
     "rsb_mj.tables.episode_source": "is_goal_source: a source's rows, problem, step limit",
-    "rsb_mj.env.task_env": "the environment of a source (RsbEnv or GoalEnv)",
+    "rsb_mj.env.task_env": "how a source's task is loaded for RsbEnv",
     "rsb_mj.scoring.scorer": "task_scorer: a question task binds ?answer, tracks the choice",
     "rsb_mj.lsp.completion": "the vocabulary completion offers",
     # the CLI still prepares goal runs itself (issue 43: the CLI parses arguments only)

@@ -4,7 +4,7 @@ TASK is a task file path or a suite name (``RSB-Math-4``). The episode is the on
 ``RsbEnv.reset(seed=N)`` draws; its instruction is printed. For task authors checking a layout.
 
 A goal task (a LIBERO / VLA-Arena style file, no ``(:question ...)``) renders the same way
-(:class:`rsb_mj.env.goal_env.GoalEnv`, its head camera framed for the task,
+(:class:`rsb_mj.env.rsb_env.RsbEnv`, its head camera framed for the task,
 :mod:`rsb_mj.scene.goal_camera`): a file's ``--seed N`` draws the layout of seed N; a row of a
 shipped goal suite is named as ``rsb eval`` names it, ``SUITE::FILE`` (FILE under ``tasks/``,
 e.g. ``libero-layouts::libero/libero_goal/put_the_bowl_on_the_plate.bddl``), and ``--row K``
@@ -154,7 +154,7 @@ def _goal_source(task: str, row: int | None, seed: int | None) -> str | None:
 def _goal_obs(args: argparse.Namespace, source: str, level: int) -> tuple[dict, dict]:
     """The first observation and info of the goal episode TASK names."""
     # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.scene.assets import resolve_object_source
     from rsb_mj.tables.episode_source import goal_task, load_episode, split_goal_row_source
 

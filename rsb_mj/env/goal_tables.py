@@ -5,7 +5,7 @@ needs the scene and the goal checker (a seed's draw is kept only if it settles i
 start with the goal false, and the head camera shows every object the task names: rule 1 of
 :mod:`rsb_mj.env.goal_visibility`, else the seed is skipped as one without a valid layout, the
 reason ``rule 1: ...``), so it lives at this stage: :func:`freeze_file` resets a
-:class:`~rsb_mj.env.goal_env.GoalEnv` of the file seed after seed; :func:`freeze_goal_tables`
+:class:`~rsb_mj.env.rsb_env.RsbEnv` of the file seed after seed; :func:`freeze_goal_tables`
 writes every file's rows and the manifest entries. The bytes depend only on the task files,
 the code and mujoco: not on the worker count.
 
@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_visibility import head_fails
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError, RsbError, SceneError
-from rsb_mj.scene.goal_scene import ATTEMPTS
+from rsb_mj.scene.goal_layout import ATTEMPTS
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.files import (
     dumps,

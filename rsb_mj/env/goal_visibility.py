@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.goal_task import GoalTask
@@ -187,7 +187,7 @@ class RowVisibility:
         }
 
 
-def head_fails(env: GoalEnv) -> list[str]:
+def head_fails(env: RsbEnv) -> list[str]:
     """Why rule 1 fails for ``env``'s state (after a reset), ``[]`` when it holds: the
     head camera alone, as ``rsb episodes build`` checks a goal row."""
     names = named_objects(env.task)

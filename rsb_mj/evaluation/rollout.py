@@ -660,7 +660,7 @@ def run_goal_episode(
     on_frame: Callable[[dict[str, Any]], None] | None = None,
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
 ) -> EpisodeRecord:
-    """One episode of a goal environment (:class:`rsb_mj.env.goal_env.GoalEnv`) from
+    """One episode of a goal environment (:class:`rsb_mj.env.rsb_env.RsbEnv`) from
     ``seed`` (a bare seed, or a frozen table row: a :class:`Episode`) with ``policy``
     (e.g. ``make_policy("expert")``), run in this thread by the runner's own
     :class:`Rollout` (no wall-clock limit): the record ``rsb eval`` writes for row ``seed``

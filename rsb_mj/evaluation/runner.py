@@ -46,7 +46,7 @@ an unbatched run.
 Goal tasks (LIBERO / VLA-Arena style files, no ``(:question ...)``) are sources like any
 other: row ``i`` of a goal task file is its episode of seed ``i``
 (:func:`rsb_mj.tables.episode_source.load_episode`), built as a
-:class:`~rsb_mj.env.goal_env.GoalEnv` by the env factories (objects from ``assets``), scored
+:class:`~rsb_mj.env.rsb_env.RsbEnv` by the env factories (objects from ``assets``), scored
 by the rollout's goal scorer, recorded as an :class:`EpisodeRecord` with its goal fields; a
 goal source refuses ``--split train`` (its rows are seeds), ``--counterfactual`` and
 instruction ablations.

@@ -223,11 +223,11 @@ def fixture_geoms(model: mujoco.MjModel, arm_roots: Iterable[int]) -> list[int]:
 
 
 class GoalExpert(PickPlaceExpert):
-    """Scripted expert for a :class:`~rsb_mj.env.goal_env.GoalEnv`: moves each goal mover to
+    """Scripted expert for a :class:`~rsb_mj.env.rsb_env.RsbEnv`: moves each goal mover to
     its place in turn (module docstring).
 
     Args:
-        env: a :class:`~rsb_mj.env.goal_env.GoalEnv` (or the view a policy is handed).
+        env: a :class:`~rsb_mj.env.rsb_env.RsbEnv` of a goal task (or the view a policy is handed).
         asked: the placements to carry out, in order; by default the task's
             (:func:`rsb_mj.expert.placements.placements` of ``env.unwrapped.task``).
         rng, safe: as :class:`PickPlaceExpert`.

@@ -243,7 +243,7 @@ def check_runnable(task: str | Path | Problem) -> Problem:
 def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
     """The goal task of a path, a parsed problem or a goal task, refused unless it would
     run: the gate of every path that runs a goal task file (``rsb eval``, ``rsb demos``,
-    the vla-eval plugin, :class:`rsb_mj.env.goal_env.GoalEnv` and so gymnasium's ``make``),
+    the vla-eval plugin, :class:`rsb_mj.env.rsb_env.RsbEnv` and so gymnasium's ``make``),
     :func:`check_runnable`: a file ``rsb lint --target rsb`` reports an error for does not
     run (a tier rsb_mj does not build is RSB530), and a lint-clean file does.
 

@@ -41,7 +41,7 @@ import numpy as np
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.goal_task import GoalTask, Relation, StateAtom
 from rsb_mj.scene.categories.articulated import light_burners
-from rsb_mj.scene.goal_scene import state_joints, state_owner
+from rsb_mj.scene.compiler import state_joints, state_owner
 
 #: Height window above a site within which ``On(a, site)`` holds [m] (LIBERO's
 #: ``other_height``).

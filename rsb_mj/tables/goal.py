@@ -11,7 +11,7 @@ the code that froze it (:func:`code_digest`), and the files whose table is short
 **How rows are drawn** (:mod:`rsb_mj.env.goal_tables`, ``rsb episodes build vla-arena``):
 the seeds of a split are tried in order from :data:`FIRST_SEED` (eval 0, 1, 2 ...; train
 100000, 100001 ...: disjoint); a seed whose generator gives a valid layout within its
-draws (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`) becomes the next row, with the draw
+draws (:meth:`rsb_mj.scene.goal_layout.GoalScene.reset`) becomes the next row, with the draw
 kept (``draw``) and its poses (``layout``); a seed that gives none is **skipped to the next
 seed** and recorded in the following row's ``skipped``. A split of a file stops at the
 :data:`SKIP_LIMIT`-th skipped seed: its table is then short and the manifest says why; when
@@ -58,7 +58,7 @@ GOAL_ROWS = {"eval": 5, "train": 20}
 #: The first seed tried per split (eval and train seeds never meet).
 FIRST_SEED = {"eval": 0, "train": 100_000}
 #: Skipped seeds after which a file's split stops, its table short (each costs
-#: :data:`~rsb_mj.scene.goal_scene.ATTEMPTS` settles, about 1.5 s).
+#: :data:`~rsb_mj.scene.goal_layout.ATTEMPTS` settles, about 1.5 s).
 SKIP_LIMIT = 5
 #: The modules whose code decides a goal layout (hashed into the manifest's ``code``).
 CODE_MODULES = (
@@ -66,7 +66,7 @@ CODE_MODULES = (
     "rsb_mj/lang/goal_task.py",
     "rsb_mj/scoring/goal_predicates.py",
     "rsb_mj/workspace.py",
-    "rsb_mj/env/goal_env.py",
+    "rsb_mj/env/rsb_env.py",
     "rsb_mj/env/goal_tables.py",
 )
 

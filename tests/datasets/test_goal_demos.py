@@ -13,7 +13,7 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.datasets.demo_file import file_sha256, goal_demo_filename, read_demo
 from rsb_mj.datasets.lerobot import ExportError, export_lerobot
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import ExpertError
 from rsb_mj.scene.goal_camera import GOAL_HEAD_FOVY
 from rsb_mj.suites import GOAL_SUITES, GoalSuite

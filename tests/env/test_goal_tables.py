@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_tables import check_goal_tables, freeze_file, freeze_goal_tables
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import EnvError, LayoutError, SceneError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.goal_scene import GoalScene
+from rsb_mj.scene.goal_layout import GoalScene
 from rsb_mj.tables.files import read_manifest, read_table
 from rsb_mj.tables.goal import code_digest, task_key
 from rsb_mj.version import mujoco_version

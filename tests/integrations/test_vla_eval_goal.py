@@ -113,7 +113,7 @@ def test_a_short_table_file_is_left_out_and_named():
 def test_one_episode_through_vla_eval_and_the_seed_of_rsb_eval():
     """Episode 1 from start 2 is seed 3: the same scene GoalEnv draws for seed 3; holding
     still for 3 steps sends the metrics of a failure and the file's cost."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
 
     bench = RsbBenchmark(files=[COST], start=2, width=32, height=24)
     (task,) = bench.get_tasks()
@@ -182,7 +182,7 @@ STEPS = 150
 
 def _expert_actions() -> list[np.ndarray]:
     """The expert's (14,) actions on seed 0 of LEMON, run on to STEPS (rsb's scale)."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.episodes.episode import Episode
     from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.policies.spec import make_policy

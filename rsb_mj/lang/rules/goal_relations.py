@@ -65,7 +65,7 @@ CONTAINING_REGIONS: dict[str, frozenset[str]] = {
 }
 
 #: How far [m] the goal scene grows a table region, each side, while it redraws an object
-#: that overlaps another (``GROW * PLACE_TRIES`` of ``rsb_mj.scene.goal_scene``; the test
+#: that overlaps another (``GROW * PLACE_TRIES`` of ``rsb_mj.scene.goal_layout``; the test
 #: checks they agree), kept this far inside the table edge: ``_GROWN_EDGE``.
 MAX_REGION_GROWTH = 0.2
 _GROWN_EDGE = 0.03
