@@ -278,7 +278,7 @@ class GoalEnv(gymnasium.Env):
         ``objects_fingerprint`` (``""`` for the stand-ins)."""
         return {
             "tier": self.task.tier,
-            "semantics": self.task.source,
+            "semantics": self.task.semantics,
             "objects": self.objects.label,
             "objects_fingerprint": self.objects.fingerprint,
         }

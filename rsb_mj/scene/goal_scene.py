@@ -45,7 +45,8 @@ import numpy as np
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
 from rsb_mj.lang.goal_names import named_objects
-from rsb_mj.lang.goal_task import GoalTask, Relation
+from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.task import Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category

@@ -20,7 +20,6 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.instructions import TaskLike
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.task import Task
 from rsb_mj.scene.compiler import Scene
 
@@ -41,15 +40,17 @@ STAGE_MODULES = ("rsb_mj.episodes.episode", "rsb_mj.lang.a2a", "rsb_mj.lang.task
 #: Parameter name -> the types its annotation may be made of (a union of some of them).
 ALLOWED: dict[str, frozenset[type]] = {
     "problem": frozenset({Problem, Task, type(None)}),  # None: "load it" (build_table)
-    # str / Path: a task file; GoalTask: a task whose goal is a placement (rsb_mj.lang.goal_task)
-    "task": frozenset({Task, GoalTask, Problem, str, Path}),
+    # str / Path: a task file (GoalTask, the one Task's former name, is Task)
+    "task": frozenset({Task, Problem, str, Path}),
     # None: a goal task's demonstration, which has no question episode (datasets.demo_file)
     # Episode: either family's (a seed and a layout, plus a question task's binding)
-    "episode": frozenset({Episode, type(None)}),
+    # str: a candidate's name standing for the episode's binding (a scripted baseline's own
+    # choice: rsb_mj.expert.placements.placements)
+    "episode": frozenset({Episode, str, type(None)}),
 }
 #: Names the test resolves for modules that import them only for type checking.
 TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}
-TYPE_NAMES["GoalTask"] = GoalTask
+TYPE_NAMES["GoalTask"] = Task  # rsb_mj.lang.goal_task.GoalTask: kept for one release
 TYPE_NAMES["Scene"] = Scene
 TYPE_NAMES["QuestionSource"] = QuestionSource
 #: Names that hold a task, problem or episode object (probing targets).
