@@ -55,7 +55,7 @@ def goal_task_of(problem: Problem) -> Task:
     return task_of(problem, expect="goal")
 
 
-def unbuildable(task: Task, known: set[str]) -> list[Issue]:
+def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
     """Every part of ``task`` rsb_mj cannot build, with positions: a tier other than A0/A1
     (the goal atom or fixture that makes it so), an object category without a model in
     ``known`` (the category names the scene can build), a goal atom that is not
@@ -85,7 +85,7 @@ def unbuildable(task: Task, known: set[str]) -> list[Issue]:
     return issues
 
 
-def warnings_of(task: Task) -> list[Issue]:
+def warnings_of(task: GoalTask) -> list[Issue]:
     """What the scene builds differently from the file, with positions (LIBERO / VLA-Arena
     accept these files too): an object without ``On``/``In`` in ``:init`` (placed at a
     free spot of the table), and in a tier A file ``:init`` atoms rsb_mj does not apply
@@ -118,7 +118,7 @@ def warnings_of(task: Task) -> list[Issue]:
     return out
 
 
-def check_buildable(task: Task, known: set[str]) -> None:
+def check_buildable(task: GoalTask, known: set[str]) -> None:
     """Raise when :func:`unbuildable` finds anything.
 
     Raises:
