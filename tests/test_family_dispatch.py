@@ -31,7 +31,6 @@ FAMILY_NAMES = frozenset(
 ALLOWED: dict[str, str] = {
     # the decision
     "rsb_mj.lang.task": "task_family: the one rule",
-    "rsb_mj.lang.goal_task": "is_goal_task; the goal reader refuses a question task",
     "rsb_mj.lang.rules.base": "Context.family: the registry runs the rules that apply",
     # the dispatch points of the pipeline and the language server
     "rsb_mj.tables.episode_source": "is_goal_source: a source's rows, problem, step limit",

@@ -415,7 +415,7 @@ class RsbEnv(gymnasium.Env):
             info["sim"]["head_camera"] = self.head_camera
         return self._obs(), info
 
-    def _episode(self, episode: Any, seed: int | None) -> Episode:
+    def _episode(self, episode: Episode | dict | None, seed: int | None) -> Episode:
         """The episode a reset starts (module docstring), checked against the task; seeds
         the env's generator (a goal episode's with its own seed).
 
@@ -476,7 +476,7 @@ class RsbEnv(gymnasium.Env):
             return {}
         return {
             "tier": self.task.tier,
-            "semantics": self.task.source,
+            "semantics": self.task.semantics,
             "objects": self.objects.label,
             "objects_fingerprint": self.objects.fingerprint,
         }

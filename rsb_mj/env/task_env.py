@@ -132,8 +132,8 @@ def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> 
         EnvError: for a goal task given a keyword argument its env does not take (naming it
             and the ones that apply), besides the envs' own errors.
     """
-    if isinstance(task, GoalTask):
-        goal = True
+    if isinstance(task, GoalTask):  # the one Task (GoalTask is its former name)
+        goal = task_family(task.problem) == "goal"
     elif isinstance(task, Problem):
         goal = task_family(task) == "goal"
     else:

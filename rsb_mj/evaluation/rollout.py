@@ -632,7 +632,7 @@ def _goal_columns(
     class."""
     if goal is None:  # no environment: the objects it would use are unknown
         task = goal_task(episode.task)
-        goal = {"tier": task.tier, "semantics": task.source}
+        goal = {"tier": task.tier, "semantics": task.semantics}
     return {
         "suite": episode.task,
         "task": Path(episode.task).name,

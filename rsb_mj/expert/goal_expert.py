@@ -73,7 +73,7 @@ from rsb_mj.expert.pick_place import (
 )
 from rsb_mj.expert.placements import Placement, placements
 from rsb_mj.expert.world import World
-from rsb_mj.lang.goal_task import Relation
+from rsb_mj.lang.task import Relation
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 from rsb_mj.scene.categories import CATEGORIES
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_TOP_Z

@@ -28,9 +28,9 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import ExpertError, RsbError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal import placements as goal_atoms
-from rsb_mj.lang.goal_task import GoalTask, Relation, goal_task_of
 from rsb_mj.lang.layout import answer_zone_rects
 from rsb_mj.lang.nodes import Span
+from rsb_mj.lang.task import Relation, Task, task_of
 from rsb_mj.scene.frames import table_to_world
 from rsb_mj.scoring.placement import Placement as GoalPlace
 from rsb_mj.scoring.placement import goal_placement
@@ -80,13 +80,11 @@ class Placement:
         return self.relation.mover
 
 
-def placements(
-    task: Problem | GoalTask, episode: Episode | str | None = None
-) -> tuple[Placement, ...]:
+def placements(task: Problem | Task, episode: Episode | str | None = None) -> tuple[Placement, ...]:
     """What ``task`` and ``episode`` ask the arms to do, in the order to do it.
 
     Args:
-        task: the parsed task, or a goal task already read (:class:`GoalTask`).
+        task: the task (:class:`~rsb_mj.lang.task.Task`), or its parsed problem.
         episode: the episode (its ``target`` is the candidate ``?answer`` binds), or that
             candidate's name (a scripted baseline's own choice); None or ``""`` for a task
             without candidates.
@@ -97,11 +95,11 @@ def placements(
             candidates, or a goal with no place to move to.
         TaskError: a task without candidates whose goal cannot be read.
     """
-    problem = task.problem if isinstance(task, GoalTask) else task
+    problem = task.problem if isinstance(task, Task) else task
     answer = episode if isinstance(episode, str) or episode is None else episode.target
     if problem.candidates or answer:
         return (_bound(problem, answer or ""),)
-    goal = task if isinstance(task, GoalTask) else goal_task_of(problem)
+    goal = task if isinstance(task, Task) else task_of(problem, expect="goal")
     order = placement_order(goal.goal, goal.init)
     movers = {r.mover for r in order}
     return tuple(
@@ -109,11 +107,10 @@ def placements(
     )
 
 
-def choices(task: Problem | GoalTask) -> tuple[str, ...]:
+def choices(task: Problem | Task) -> tuple[str, ...]:
     """The candidates an episode may bind ``?answer`` to, declaration order; ``()`` for a
     task without candidates (nothing to choose: its goal is what the arms do)."""
-    problem = task.problem if isinstance(task, GoalTask) else task
-    return problem.candidates
+    return task.candidates
 
 
 def answer_zone(problem: Problem) -> Zone:

@@ -54,7 +54,8 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import LayoutError, SceneError
 from rsb_mj.lang.frame_map import FrameMap, owner_of
 from rsb_mj.lang.goal_names import named_objects
-from rsb_mj.lang.goal_task import GoalTask, Relation
+from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.task import Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.goal_task import Relation, StateAtom
+from rsb_mj.lang.task import Relation, StateAtom
 
 #: Signal name -> (dtype kind, shape suffix after S; "M" the object axis, "N" the candidates).
 SIGNAL_SHAPES: dict[str, tuple[str, tuple[int | str, ...]]] = {

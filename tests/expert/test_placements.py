@@ -13,7 +13,7 @@ from rsb_mj.expert.goal_expert import GoalExpert
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.expert.placements import Zone, answer_zone, choices, placements
 from rsb_mj.lang import load_task
-from rsb_mj.lang.goal_task import goal_task_of
+from rsb_mj.lang.task import task_of
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.tables.episode_source import load_episode, task_path
@@ -40,12 +40,17 @@ def test_a_question_task_asks_its_candidate_into_the_answer_zone():
     assert asked.relation.text == f"In {episode.target} table_answer_zone"
     assert (asked.mover, asked.choice, asked.riders) == (episode.target, episode.target, set())
     assert placements(problem, episode.target) == (asked,)  # a baseline's own choice
+    assert placements(task_of(problem), episode) == (asked,)  # the one Task, as its problem
     # the zone is where the compiled scene draws it, in the world frame
     scene = compile_scene(problem)
     assert asked.zone == answer_zone(problem)
     np.testing.assert_array_equal(asked.zone.center, scene.zone_center)
     np.testing.assert_array_equal(asked.zone.half, scene.zone_half_size[:2])
-    assert choices(problem) == ("block_a", "block_b", "block_c", "block_d")
+    assert (
+        choices(problem)
+        == choices(task_of(problem))
+        == ("block_a", "block_b", "block_c", "block_d")
+    )
 
 
 def test_act2answer_asks_the_cube_onto_the_chosen_plate():
@@ -79,8 +84,8 @@ def test_a_goal_task_asks_each_mover_onto_its_place_with_what_rides_on_it():
         "On white_yellow_mug_1 plate_2",
     ]
     assert all(p.zone is None and p.choice is None and not p.riders for p in asked)
-    assert placements(goal_task_of(problem)) == asked  # the task as the goal env reads it
-    assert choices(problem) == ()
+    assert placements(task_of(problem)) == asked  # the one Task, as the goal env reads it
+    assert choices(problem) == () and choices(task_of(problem)) == ()
     with pytest.raises(
         ExpertError,
         match=r"LIVING_ROOM_SCENE5_.*\.bddl: no candidate to bind \?answer to \('plate_1'\): "

@@ -62,12 +62,12 @@ def scene(tmp_path_factory):
     path = Path(tmp_path_factory.mktemp("tierb")) / "states.bddl"
     path.write_text(TASK)
     task = goal_task_of(parse_file(path))
-    assert task.tier == "B2" and task.source == "libero"
+    assert task.tier == "B2" and task.semantics == "libero"
     return compile_scene(task)
 
 
 def _checker(scene, source: str) -> GoalChecker:
-    return GoalChecker(scene.model, dataclasses.replace(scene.task, source=source))
+    return GoalChecker(scene.model, dataclasses.replace(scene.task, semantics=source))
 
 
 def _set(scene, data, **qpos: float) -> None:
