@@ -498,6 +498,7 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
                         tables=str(config.tables or ""),
                         sealed=config.sealed,
                         label=labels[spec] if labels[spec] != spec else "",
+                        source=source,
                     )
                 )
     return jobs
