@@ -40,7 +40,6 @@ ALLOWED: dict[str, str] = {
     "rsb_mj.lsp.completion": "the vocabulary completion offers",
     # the CLI still prepares goal runs itself (issue 43: the CLI parses arguments only)
     "rsb_mj.cli.demos": "goal files go to the goal demos writer",
-    "rsb_mj.cli.render": "a goal file or SUITE::FILE row renders through GoalEnv",
 }
 
 
