@@ -178,9 +178,9 @@ def _run_goal(
     args: argparse.Namespace, names: list[str], files: list[str], suites: list[str]
 ) -> int:
     """``rsb demos`` on goal task files and goal suites (:mod:`rsb_mj.datasets.goal_demos`)."""
-    from rsb_mj.cli.eval import _unbuildable
     from rsb_mj.datasets.goal_demos import write_goal_demos
     from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.run_sources import unbuildable
 
     if len(files) + len(suites) != len(names):
         others = [n for n in names if n not in files and n not in suites]
@@ -202,7 +202,7 @@ def _run_goal(
         check_goal_rows(name, "train", args.n, args.start, count_flag="-n")
         reasons = short_files(name, "train")
         for path in goal_suite(name).files:
-            why = _unbuildable(path)
+            why = unbuildable(path)
             have = () if why else file_rows(name, "train", path)
             if why:
                 skipped.append(why)
