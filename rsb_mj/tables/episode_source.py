@@ -159,10 +159,10 @@ def row_seed(source: str, split: str, index: int) -> int:
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
-@cache
 def load_problem(source: str) -> Problem:
-    """The parsed and linted task file of ``source`` (cached per process); of a goal task
-    file, the problem of its :func:`goal_task` (linted as a scene rsb_mj builds)."""
+    """The parsed and linted task file of ``source`` (cached per process: :func:`goal_task`,
+    :func:`_question_problem`); of a goal task file, the problem of its :func:`goal_task`
+    (linted as a scene rsb_mj builds)."""
     return goal_task(source).problem if is_goal_source(source) else _question_problem(source)
 
 
