@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rsb_mj.policies.sandbox import Sandbox
 from rsb_mj.tables.episode_source import Source
 
 
@@ -46,6 +47,10 @@ class Job:
             episode and the task from it instead of looking ``suite`` up again. None (a job
             built by hand) makes it the unresolved source of ``suite``, which looks each
             fact up on first use.
+        sandbox: the sandbox settings the job's policy process runs with (``rsb eval``'s
+            ``--sealed``, ``--sandbox-*``: the run's, :func:`rsb_mj.evaluation.runner.run_eval`),
+            handed to :func:`~rsb_mj.policies.spec.make_policy`; None: the worker process's
+            (:func:`rsb_mj.policies.sandbox.current`, the defaults).
     """
 
     suite: str
@@ -66,6 +71,7 @@ class Job:
     sealed: bool = False
     label: str = ""
     source: Source | None = None
+    sandbox: Sandbox | None = None
 
     def __post_init__(self) -> None:
         if self.source is None:

@@ -149,7 +149,7 @@ class SettingsEnvFactory:
 
 
 def build_policy(job: Job) -> Policy:
-    """The policy of ``job.policy`` with the job's server timeouts.
+    """The policy of ``job.policy`` with the job's server timeouts and sandbox settings.
 
     A policy that talks to a server (``OpenPiPolicy``) has ``connect_timeout_s`` and
     ``request_timeout_s`` attributes; they are set to the job's (``--connect-timeout``,
@@ -159,7 +159,7 @@ def build_policy(job: Job) -> Policy:
     Raises:
         PolicyError: for ``--feature-modules`` with a policy that has no such attribute.
     """
-    policy = make_policy(job.policy)
+    policy = make_policy(job.policy, job.sandbox)
     for name in ("connect_timeout_s", "request_timeout_s"):
         if hasattr(policy, name):
             setattr(policy, name, float(getattr(job, name)))

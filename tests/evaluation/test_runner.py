@@ -198,3 +198,25 @@ def test_jobs_carry_the_source_the_plan_resolved_and_pickle_with_it(tmp_path):
         ValueError, match=r"job of RSB-Math-4 train .* given the source RSB-Math-4 eval"
     ):
         Job("RSB-Math-4", "train", 0, "noop", 400, source=source)
+
+
+def test_jobs_carry_the_runs_sandbox_settings_not_the_environment(tmp_path, monkeypatch):
+    """The sandbox settings of a run reach its policy processes through the jobs (pickled
+    to workers and Ray with them); run_eval sets no environment variable for them."""
+    import os
+    import pickle
+
+    from rsb_mj.evaluation.runner import sandbox_settings
+    from rsb_mj.policies import sandbox
+
+    monkeypatch.delenv(sandbox.ENV_VAR, raising=False)
+    cfg = _config(tmp_path, sandbox_network=True, sandbox_processes=7)
+    jobs = plan(cfg)
+    settings = sandbox_settings(cfg)
+    assert {j.sandbox for j in jobs} == {settings}
+    assert (settings.network, settings.processes, settings.sealed) == (True, 7, False)
+    assert settings.hide == (str((tmp_path / "run").absolute()),)
+    assert pickle.loads(pickle.dumps(jobs[0])).sandbox == settings
+    before = dict(os.environ)
+    run_eval(cfg, env_factory=fake_env_factory)
+    assert dict(os.environ) == before
