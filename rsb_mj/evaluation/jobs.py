@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from rsb_mj.policies.sandbox import Sandbox
-from rsb_mj.tables.episode_source import Source
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.policies.sandbox import Sandbox
+    from rsb_mj.tables.episode_source import Source
 
 
 @dataclass(frozen=True)
@@ -70,11 +72,16 @@ class Job:
     tables: str = ""
     sealed: bool = False
     label: str = ""
-    source: Source | None = None
-    sandbox: Sandbox | None = None
+    # what the job runs is the fields above: these two carry what the run resolved
+    source: Source | None = field(default=None, compare=False)
+    sandbox: Sandbox | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.source is None:
+            # deferred: a spawned pool worker imports this module before numpy (the pool's
+            # initializer), and a job built by hand resolves nothing
+            from rsb_mj.tables.episode_source import Source
+
             object.__setattr__(self, "source", Source(self.suite, self.suite, self.split,
                                                       self.tables))  # fmt: skip
         elif (self.source.name, self.source.split, self.source.tables) != (
