@@ -247,7 +247,7 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
         "rsb_mj.tables.goal.file_rows", lambda suite, split, path: (Episode.seeded(path, 0),)
     )
     monkeypatch.setattr(
-        "rsb_mj.tables.episode_source.goal_row_source", lambda suite, path: str(path)
+        "rsb_mj.evaluation.run_sources.goal_row_source", lambda suite, path: str(path)
     )
     assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
     assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]
