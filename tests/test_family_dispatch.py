@@ -38,11 +38,7 @@ ALLOWED: dict[str, str] = {
     "rsb_mj.scoring.scorer": "task_scorer: a question task binds ?answer, tracks the choice",
     "rsb_mj.lsp.completion": "the vocabulary completion offers",
     # the CLI still prepares goal runs itself (issue 43: the CLI parses arguments only)
-    "rsb_mj.cli.eval": "goal files refuse --tables; goal runs prepared here",
-    "rsb_mj.cli.demos": "goal files and suites take --assets/--max-steps, not --split/--cot",
-    "rsb_mj.cli.episodes": "goal files have no private draw",
-    "rsb_mj.cli.render": "a goal file or SUITE::FILE row renders through GoalEnv",
-    "rsb_mj.cli.visibility": "only goal tasks have a rule-1 report",
+    "rsb_mj.cli.demos": "goal files go to the goal demos writer",
 }
 
 

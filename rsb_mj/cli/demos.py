@@ -179,9 +179,9 @@ def _run_goal(
 ) -> int:
     """``rsb demos`` on goal task files and goal suites (their rows: bare seeds of a file,
     a goal suite's file's frozen rows, :func:`rsb_mj.tables.episode_source.goal_row_source`)."""
-    from rsb_mj.cli.eval import _unbuildable
     from rsb_mj.datasets.demos import write_demos
     from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.run_sources import unbuildable
     from rsb_mj.tables.episode_source import goal_row_source
 
     if len(files) + len(suites) != len(names):
@@ -204,7 +204,7 @@ def _run_goal(
         check_goal_rows(name, "train", args.n, args.start, count_flag="-n")
         reasons = short_files(name, "train")
         for path in goal_suite(name).files:
-            why = _unbuildable(path)
+            why = unbuildable(path)
             have = () if why else file_rows(name, "train", path)
             if why:
                 skipped.append(why)

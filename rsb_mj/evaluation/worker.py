@@ -44,11 +44,6 @@ from rsb_mj.policies.spec import make_policy
 from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
 from rsb_mj.scoring.outcome import Outcome
-from rsb_mj.tables.episode_source import (
-    load_episode,
-    load_problem,
-    table_rows,
-)
 
 #: ``factory(suite_name, split, cameras) -> env``; the default: :func:`default_env_factory`.
 EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
@@ -154,7 +149,7 @@ class SettingsEnvFactory:
 
 
 def build_policy(job: Job) -> Policy:
-    """The policy of ``job.policy`` with the job's server timeouts.
+    """The policy of ``job.policy`` with the job's server timeouts and sandbox settings.
 
     A policy that talks to a server (``OpenPiPolicy``) has ``connect_timeout_s`` and
     ``request_timeout_s`` attributes; they are set to the job's (``--connect-timeout``,
@@ -164,7 +159,7 @@ def build_policy(job: Job) -> Policy:
     Raises:
         PolicyError: for ``--feature-modules`` with a policy that has no such attribute.
     """
-    policy = make_policy(job.policy)
+    policy = make_policy(job.policy, job.sandbox)
     for name in ("connect_timeout_s", "request_timeout_s"):
         if hasattr(policy, name):
             setattr(policy, name, float(getattr(job, name)))
@@ -220,7 +215,7 @@ def begin(
             cameras = (*cameras, VIDEO_CAMERA)
         key = (job.suite, job.split, cameras)
         env = _ENVS.take(key, lambda: (env_factory or default_env_factory)(*key))
-        problem = load_problem(job.suite)
+        problem = job.source.problem
         episode = job_episode(job, problem)
         writer = VideoWriter(Path(job.video)) if job.video else None
         recorder = None
@@ -278,15 +273,14 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
 
 
 def job_episode(job: Job, problem: Problem) -> Episode:
-    """The episode ``job`` runs: its row (:func:`~rsb_mj.tables.episode_source.
-    load_episode`; a goal task's names the job's source as its ``task``), with the
-    instruction ablated or the question swapped for its counterfactual twin as
-    ``job.variant`` says (a goal task runs ``original``, ``blank`` and ``tokens``: the runner
-    refuses the others, :func:`rsb_mj.evaluation.runner.plan`)."""
-    episode = load_episode(job.suite, job.split, job.index, job.tables)
+    """The episode ``job`` runs: its row (:meth:`~rsb_mj.tables.episode_source.Source.
+    episode` of the job's resolved source; a goal task's names the job's source as its
+    ``task``), with the instruction ablated or the question swapped for its counterfactual
+    twin as ``job.variant`` says (a goal task runs ``original``, ``blank`` and ``tokens``:
+    the runner refuses the others, :func:`rsb_mj.evaluation.runner.plan`)."""
+    episode = job.source.episode(job.index)
     if job.variant == COUNTERFACTUAL:
-        rows = table_rows(job.suite, job.split, job.tables)
-        return counterfactual_twin(episode, problem, rows)
+        return counterfactual_twin(episode, problem, job.source.table())
     return ablate(episode, problem, job.variant)
 
 
@@ -300,7 +294,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         message: the cause, ``"Type: message"`` (as the rollout writes it); also the
             failure reason.
     """
-    episode = load_episode(job.suite, job.split, job.index, job.tables)
+    episode = job.source.episode(job.index)
     record = episode_record(
         episode, job.name, Outcome(), "error", 0, job.max_steps, error=message,
         error_kind=kind, reason=message,

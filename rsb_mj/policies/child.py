@@ -243,13 +243,21 @@ class ChildPolicy(Policy):
     Args:
         spec: ``module:factory`` or ``path/to/file.py:factory``.
         startup_timeout_s: seconds the process may take to build the policy.
+        settings: the sandbox settings (a run's, from its job); None: this process's
+            (:func:`rsb_mj.policies.sandbox.current`).
 
     Raises:
         PolicyError: when the policy cannot be built (its factory raised, the module is not
             there, the process died) or declares ``simulator``/``privileged``.
     """
 
-    def __init__(self, spec: str, *, startup_timeout_s: float = STARTUP_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        spec: str,
+        *,
+        startup_timeout_s: float = STARTUP_TIMEOUT_S,
+        settings: sandbox.Sandbox | None = None,
+    ) -> None:
         self.name = spec
         self.cameras: tuple[str, ...] = ()
         self.capabilities: dict[str, Any] = {}
@@ -267,7 +275,7 @@ class ChildPolicy(Policy):
             for opt in (socket.SO_SNDBUF, socket.SO_RCVBUF):
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
-        settings = sandbox.current()
+        settings = sandbox.current() if settings is None else settings
         self.sandboxed = sandbox.check(settings, spec)
         path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
         argv = [sys.executable, "-c", _BOOT, json.dumps(path)]
