@@ -366,7 +366,7 @@ class RsbEnv(gymnasium.Env):
         self.scorer = None
         if (
             options.get("score", True)
-            and self.task is None
+            and self.scene.candidates  # a binding's candidates: a goal scene has none
             and self.problem.grasp is not None
             and self.problem.goal is not None
         ):
