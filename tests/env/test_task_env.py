@@ -129,7 +129,8 @@ def test_one_class_shares_the_robot_and_takes_what_differs_from_the_scene():
         assert (question.max_steps, goal.max_steps) == (None, 600)
         _, info = goal.reset(seed=0)
         assert info["sim"]["head_camera"] == goal.head_camera and "signals" not in info
-        assert info["episode"].seed == 0 and goal.layout == dict(goal.scene.layout.reset(goal.data, 0))
+        assert info["episode"].seed == 0
+        assert goal.layout == dict(goal.scene.layout.reset(goal.data, 0))
     finally:
         question.close()
         goal.close()
