@@ -100,7 +100,7 @@ def freeze_file(
             why = ""
             while len(got) < want and len(failed) < SKIP_LIMIT:
                 try:
-                    draw, poses = env.scene.reset_draw(env.data, seed, env.checker.holds)
+                    draw, poses = env.scene.layout.reset_draw(env.data, seed, env.checker.holds)
                     unseen = head_fails(env)
                 except SceneError as exc:
                     unseen = [str(exc).rsplit(" draws (", 1)[-1].removesuffix(")")]
@@ -239,7 +239,7 @@ def _check_file(job: tuple[str, str, list[tuple[int, dict[str, Any]]], bool]) ->
             if row.draw >= ATTEMPTS:
                 problems.append(f"{where}: draw {row.draw} is past the {ATTEMPTS} a seed has")
                 continue
-            fresh = next(itertools.islice(env.scene.layouts(row.seed), row.draw, None))
+            fresh = next(itertools.islice(env.scene.layout.layouts(row.seed), row.draw, None))
             if fresh != row.layout:
                 diff = [o for o in [*fresh, *row.layout] if fresh.get(o) != row.layout.get(o)]
                 problems.append(
@@ -249,7 +249,7 @@ def _check_file(job: tuple[str, str, list[tuple[int, dict[str, Any]]], bool]) ->
                 continue
             if settle and row.split == "eval":
                 try:
-                    why = env.scene.place(env.data, dict(row.layout), env.checker.holds)
+                    why = env.scene.layout.place(env.data, dict(row.layout), env.checker.holds)
                 except SceneError as exc:
                     why = str(exc)
                 if why is not None:

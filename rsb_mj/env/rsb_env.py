@@ -18,7 +18,7 @@ Description:
     file): an episode is a seed. ``reset(seed=S)``, or ``reset(options={"episode":
     Episode})`` as the runner resets: a bare seed's episode
     (:meth:`~rsb_mj.episodes.episode.Episode.seeded`) draws its layout
-    (:meth:`rsb_mj.scene.goal_layout.GoalScene.reset`: drawn, settled, checked), a frozen
+    (:meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`: drawn, settled, checked), a frozen
     table row's (:mod:`rsb_mj.tables.goal`) is placed at the row's poses and then settled
     and checked as a drawn one; a seed with no valid layout, or a frozen layout that is not
     a valid start, raises :class:`~rsb_mj.errors.LayoutError`. ``info["instruction"]`` is
@@ -98,9 +98,9 @@ Arguments:
         default, :mod:`rsb_mj.scene.assets`).
 
 Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
-``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene` or
-:class:`rsb_mj.scene.goal_layout.GoalScene`), ``scorer``; of a goal task also ``task``,
-``checker``, ``seed``, ``layout``. The evaluation
+``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene`; a goal task's holds its
+layout sampler, :class:`rsb_mj.scene.goal_layout.GoalLayout`), ``scorer``; of a goal task
+also ``task``, ``checker``, ``seed``, ``layout``. The evaluation
 runner never hands the env itself to a policy (see :mod:`rsb_mj.env.views`).
 
 Version History:
@@ -144,7 +144,6 @@ from rsb_mj.scene.aloha import (
 )
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.compiler import Scene, compile_scene
-from rsb_mj.scene.goal_layout import GoalScene
 from rsb_mj.scoring.cost import END_COST, CostMeter
 from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
 from rsb_mj.scoring.predicates.grasped import CLOSED_BELOW
@@ -253,7 +252,7 @@ class RsbEnv(gymnasium.Env):
                 self.warnings.append(f"{exc} (the :cost is not evaluated)")
         probes = self._cost.probes if self._cost is not None else ()
         plan = signal_plan(self.problem) if self.task is None else None
-        self.scene: Scene | GoalScene = compile_scene(
+        self.scene: Scene = compile_scene(
             self.task or self.problem,
             quality=quality,
             probes=probes,
@@ -267,7 +266,7 @@ class RsbEnv(gymnasium.Env):
         #: The goal's relations, evaluated every step (a goal task's; None for a question's).
         self.checker = GoalChecker(self.model, self.task) if self.task else None
         #: The candidate axis order: a question task's candidates, a goal task's objects.
-        self.candidates: tuple[str, ...] = self.scene.candidates
+        self.candidates: tuple[str, ...] = self.scene.axis
         self.episode: Episode | None = Episode.seeded(self.task.path, 0) if self.task else None
         self.scorer: EpisodeScorer | None = None
         #: A goal episode's seed and the layout its reset placed (object -> x, y, z, yaw).
@@ -367,7 +366,7 @@ class RsbEnv(gymnasium.Env):
         self.scorer = None
         if (
             options.get("score", True)
-            and self.task is None
+            and self.scene.candidates  # a binding's candidates: a goal scene has none
             and self.problem.grasp is not None
             and self.problem.goal is not None
         ):
@@ -375,9 +374,9 @@ class RsbEnv(gymnasium.Env):
                 self.problem, self.scene.candidates, episode.target
             )
         self._perturb.restore()
-        if isinstance(self.scene, GoalScene):  # a seed's draw or a frozen row, settled
+        if self.scene.layout is not None:  # a seed's draw or a frozen row, settled
             assert self.checker is not None
-            self.layout = self.scene.apply_episode(self.data, episode, self.checker.holds)
+            self.layout = self.scene.layout.apply_episode(self.data, episode, self.checker.holds)
         else:
             self.scene.apply_episode(self.data, episode)
         self.episode = episode
@@ -464,7 +463,7 @@ class RsbEnv(gymnasium.Env):
         (:mod:`rsb_mj.scene.goal_camera`): ``{"pos": eye [m, world], "xyaxes": camera x and
         y axes (world), "fovy": [deg]}`` (``info["sim"]["head_camera"]``, a record's
         ``sim.head_camera``); ``{}`` for a question scene (its camera is the rig's)."""
-        head = getattr(self.scene, "head", None)
+        head = self.scene.layout.head if self.scene.layout is not None else None
         return head.as_dict() if head is not None else {}
 
     @property

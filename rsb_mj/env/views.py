@@ -30,7 +30,6 @@ from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene.compiler import Scene
-from rsb_mj.scene.goal_layout import GoalScene
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ class GoalView:
 
     Attributes:
         model, data: the compiled model and the live data (read only: the runner steps).
-        scene: the compiled goal scene.
+        scene: the compiled goal scene (its layout sampler: ``scene.layout``).
         task: the goal task (its ``goal`` relations, objects, fixtures, ``:cost``).
         candidates: the task's object names.
         control_hz: control rate [Hz].
@@ -133,7 +132,7 @@ class GoalView:
 
     model: mujoco.MjModel
     data: mujoco.MjData
-    scene: GoalScene
+    scene: Scene
     task: GoalTask
     candidates: tuple[str, ...]
     control_hz: float

@@ -117,7 +117,7 @@ class Episode:
             empty, and then absent from :meth:`to_dict`, for the others.
         draw: which draw of the seed's generator is a goal row's layout (0: the first; the
             earlier ones failed the settle checks,
-            :meth:`rsb_mj.scene.goal_layout.GoalScene.reset`).
+            :meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`).
         skipped: seeds tried just before a goal row's that gave no valid layout in any draw
             (the table skips them to the next seed; see :mod:`rsb_mj.tables.goal`).
     """

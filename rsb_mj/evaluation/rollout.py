@@ -161,9 +161,11 @@ def policy_view(
 
 
 def env_candidates(u: Any) -> tuple[str, ...]:
-    """Candidate names of an environment (its scene's, or a test double's and a goal
-    environment's own: a goal task's objects)."""
+    """Candidate names of an environment (its scene's signal axis: a question task's
+    candidates, a goal task's objects; or a test double's own)."""
     scene = getattr(u, "scene", None)
+    if scene is not None and hasattr(scene, "axis"):
+        return tuple(scene.axis)
     if scene is not None and hasattr(scene, "candidates"):
         return tuple(scene.candidates)
     return tuple(u.candidates)

@@ -42,7 +42,7 @@ from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
 from rsb_mj.scene.frames import table_to_world
-from rsb_mj.scene.goal_layout import GoalScene
+from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
@@ -57,13 +57,17 @@ ZONE_THICKNESS = 0.0005
 
 @dataclass
 class Scene:
-    """A compiled scene plus the names and ids privileged users need.
+    """A compiled scene (of a question task or a goal task) plus the names and ids privileged
+    users need.
 
     Attributes:
         model: the compiled model (the env's own; :meth:`apply_episode` edits looks in it).
-        problem: the task the scene was compiled from.
+        problem: the task the scene was compiled from (a goal task's parsed problem).
         quality: ``"fast"`` or ``"full"``.
-        candidates: candidate object names (the order of every per-candidate signal axis).
+        candidates: candidate object names, the objects a binding names (a question task's;
+            empty for a goal task).
+        axis: the object names of every per-object signal axis, in order: the candidates of
+            a question task, the objects of a goal task.
         candidate_bodies: body name per candidate (same as the object name).
         arm_joints: side -> the six arm joint names.
         arm_actuators: side -> int array (6,) of actuator ids (targets in rad).
@@ -71,19 +75,32 @@ class Scene:
         finger_qpos: side -> int array (2,) of finger joint qpos addresses.
         arm_qpos: side -> int array (6,) of arm joint qpos addresses.
         gripper_sites: side -> tool-center-point site name.
-        zone_center: world xyz [m] of the (first) answer-zone rectangle's center on the table.
-        zone_half_size: its half extents along x, y [m].
         table_top_z: world z of the table top [m].
-        rest_height: candidate -> height [m] of its body origin above the table at rest.
+        rest_height: object (or stand-in fixture) -> height [m] of its body origin above the
+            surface it rests on.
+        fixtures: fixture name -> category (the table included where the task declares it).
+        regions: the task's regions the scene builds, by name: a question task's answer-zone
+            regions (geoms ``answer_zone/{i}``), a goal task's table regions (sites).
+        zone_center: world xyz [m] of the (first) answer-zone rectangle's center on the table
+            (the table's center where there is none).
+        zone_half_size: its half extents along x, y [m] (zero where there is none).
         grip_width: candidate -> object extent [m] across its body y axis.
-        sensors: addresses of the signal sensors in ``data.sensordata``.
+        sources: a goal scene's object name -> where its model came from (as
+            :attr:`rsb_mj.scene.goal_layout.GoalLayout.sources`; empty for a question scene,
+            whose objects are rsb_mj's categories).
+        sensors: addresses of the signal sensors in ``data.sensordata`` (a question scene's;
+            None for a goal scene).
         motion: drives the ``:moving_objects`` (mocap bodies; see :mod:`rsb_mj.scene.motion`).
+        layout: a goal task's layout sampler (:class:`rsb_mj.scene.goal_layout.GoalLayout`:
+            its seeds' layouts drawn, settled and checked at reset); None for a question task,
+            whose layout comes with its episode.
     """
 
     model: mujoco.MjModel
     problem: Problem
     quality: str
     candidates: tuple[str, ...]
+    axis: tuple[str, ...]
     candidate_bodies: tuple[str, ...]
     arm_joints: dict[str, tuple[str, ...]]
     arm_actuators: dict[str, np.ndarray]
@@ -91,13 +108,17 @@ class Scene:
     finger_qpos: dict[str, np.ndarray]
     arm_qpos: dict[str, np.ndarray]
     gripper_sites: dict[str, str]
-    zone_center: np.ndarray
-    zone_half_size: np.ndarray
     table_top_z: float
     rest_height: dict[str, float]
-    grip_width: dict[str, float]
-    sensors: SignalSensors
+    fixtures: dict[str, str] = field(default_factory=dict)
+    regions: tuple[str, ...] = ()
+    zone_center: np.ndarray = field(default_factory=lambda: table_to_world(0.0, 0.0))
+    zone_half_size: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    grip_width: dict[str, float] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    sensors: SignalSensors | None = None
     motion: MotionPlayer | None = field(default=None, repr=False)
+    layout: GoalLayout | None = field(default=None, repr=False)
     _built: dict[str, BuiltObject] = field(repr=False, default_factory=dict)
     _letter_materials: dict[tuple[str, str], int] = field(repr=False, default_factory=dict)
 
@@ -312,14 +333,15 @@ def compile_scene(
     probes: tuple[Probe, ...] = (),
     tracked: tuple[str, ...] = (),
     objects: ObjectSource | None = None,
-) -> Scene | GoalScene:
+) -> Scene:
     """Compile a task on the Aloha table: the one entry point of the scene compiler.
 
-    A question task (a :class:`rsb_mj.lang.Problem`) gives a :class:`Scene` (candidates,
-    letters, the answer zone; ``tracked``: see :func:`_compile_question_scene`); a goal task
-    (a :class:`~rsb_mj.lang.goal_task.GoalTask`) a
-    :class:`~rsb_mj.scene.goal_layout.GoalScene` (fixtures and regions placed by ``:init``,
-    objects from ``objects``: :func:`rsb_mj.scene.compiler.compile_scene`).
+    Either gives a :class:`Scene`: a question task's (a :class:`rsb_mj.lang.Problem`) with
+    its candidates, letters and answer zone (``tracked``: see
+    :func:`_compile_question_scene`); a goal task's (a
+    :class:`~rsb_mj.lang.goal_task.GoalTask`) with no candidates, its fixtures and regions
+    placed by ``:init``, objects from ``objects`` and its layout sampler
+    (:attr:`Scene.layout`, :class:`~rsb_mj.scene.goal_layout.GoalLayout`).
     ``probes`` are extra sensors of either (:mod:`rsb_mj.scene.probes`).
 
     Raises:
@@ -426,27 +448,16 @@ def _compile_question_scene(
         zone_half = np.array([abs(x1 - x0) / 2, abs(y1 - y0) / 2])
     else:
         zone_center, zone_half = table_to_world(0.0, 0.0), np.zeros(2)
-    sides = aloha.SIDES
     return Scene(
         model=model,
         problem=problem,
         quality=quality,
         candidates=candidates,
+        axis=candidates,
         candidate_bodies=candidates,
-        arm_joints={s: aloha.arm_joints(s) for s in sides},
-        arm_actuators={
-            s: np.array([model.actuator(n).id for n in aloha.arm_joints(s)]) for s in sides
-        },
-        gripper_actuators={
-            s: np.array([model.actuator(n).id for n in aloha.finger_joints(s)]) for s in sides
-        },
-        finger_qpos={
-            s: np.array([model.joint(n).qposadr[0] for n in aloha.finger_joints(s)]) for s in sides
-        },
-        arm_qpos={
-            s: np.array([model.joint(n).qposadr[0] for n in aloha.arm_joints(s)]) for s in sides
-        },
-        gripper_sites={s: aloha.gripper_site(s) for s in sides},
+        **_robot_index(model),
+        fixtures={f.name: f.category for f in problem.fixtures},
+        regions=tuple(r.full_name for r in problem.answer_zone_regions),
         zone_center=zone_center,
         zone_half_size=zone_half,
         table_top_z=TABLE_TOP_Z,
@@ -460,6 +471,29 @@ def _compile_question_scene(
 
 
 # ---- what both scenes build alike ----------------------------------------------------------
+
+
+def _robot_index(model: mujoco.MjModel) -> dict[str, dict]:
+    """The robot's names and ids in a compiled scene, as :class:`Scene`'s fields
+    ``arm_joints``, ``arm_actuators``, ``gripper_actuators``, ``finger_qpos``, ``arm_qpos``
+    and ``gripper_sites`` (names: :mod:`rsb_mj.scene.aloha`)."""
+    sides = aloha.SIDES
+    return {
+        "arm_joints": {s: aloha.arm_joints(s) for s in sides},
+        "arm_actuators": {
+            s: np.array([model.actuator(n).id for n in aloha.arm_joints(s)]) for s in sides
+        },
+        "gripper_actuators": {
+            s: np.array([model.actuator(n).id for n in aloha.finger_joints(s)]) for s in sides
+        },
+        "finger_qpos": {
+            s: np.array([model.joint(n).qposadr[0] for n in aloha.finger_joints(s)]) for s in sides
+        },
+        "arm_qpos": {
+            s: np.array([model.joint(n).qposadr[0] for n in aloha.arm_joints(s)]) for s in sides
+        },
+        "gripper_sites": {s: aloha.gripper_site(s) for s in sides},
+    }
 
 
 def _add_object(
@@ -542,7 +576,7 @@ def _compile_goal_scene(
     quality: str = "fast",
     objects: ObjectSource | None = None,
     probes: tuple[Probe, ...] = (),
-) -> GoalScene:
+) -> Scene:
     """Compile ``task`` on the Aloha table, its objects and fixtures from ``objects``
     (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes`` are extra
     sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms'). A tier B file's cabinets,
@@ -563,10 +597,10 @@ def _compile_goal_scene(
     sources: dict[str, str] = {}
     half_xy: dict[str, tuple[float, float]] = {}
     table = task.table
-    seen: set[str] = set()
+    seen: dict[str, None] = {}
     for region in task.problem.regions:
         if region.target == table and region.ranges and region.full_name not in seen:
-            seen.add(region.full_name)  # a repeated region: the first one counts
+            seen[region.full_name] = None  # a repeated region: the first one counts
             x0, y0, x1, y1 = fmap.rect(region.ranges[0], region.full_name)
             spec.worldbody.add_site(
                 name=region.full_name,
@@ -622,9 +656,23 @@ def _compile_goal_scene(
     add_probes(spec, probes)
     model = _compile(spec, task.path, "goal scene")
     init_joints = _init_joints(task, model) if articulated else ()
-    scene = GoalScene(task, model, fmap, rest, tops, sources, half_xy, init_joints)
-    scene._frame_head()
-    return scene
+    layout = GoalLayout(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    layout._frame_head()
+    return Scene(
+        model=model,
+        problem=task.problem,
+        quality=quality,
+        candidates=(),
+        axis=tuple(task.objects),
+        candidate_bodies=(),
+        **_robot_index(model),
+        table_top_z=TABLE_TOP_Z,
+        rest_height=rest,
+        fixtures=dict(task.fixtures),
+        regions=tuple(seen),
+        sources=sources,
+        layout=layout,
+    )
 
 
 def state_owner(task: GoalTask, target: str) -> str | None:

@@ -5,13 +5,13 @@ A goal task's scene is compiled by the one scene compiler
 what exists for goal tasks alone is this: their episodes are seeds, and each seed's layout is
 drawn, settled and checked at reset (a question task's layout is drawn with its episode,
 :mod:`rsb_mj.lang.layout`, and only put in place by :meth:`rsb_mj.scene.compiler.Scene.
-apply_episode`). :class:`GoalScene` is the compiled goal scene with that sampler and its
-head camera's framing.
+apply_episode`). :class:`GoalLayout` is that sampler (and its head camera's framing); a
+goal task's :class:`~rsb_mj.scene.compiler.Scene` holds it as ``layout``.
 
 Usage::
 
     scene = compile_scene(goal_task)          # once per task (rsb_mj.scene.compiler)
-    layout = scene.reset(data, seed)          # every episode: sampled, settled, checked
+    poses = scene.layout.reset(data, seed)    # every episode: sampled, settled, checked
 
 **The frame map** (:mod:`rsb_mj.lang.frame_map`, chosen once per task) takes LIBERO's and
 VLA-Arena's ``:ranges`` from their table frame to rsb_mj's. Results are "LIBERO/VLA-Arena
@@ -22,9 +22,9 @@ layouts on Aloha": a new benchmark, not comparable with published LIBERO/VLA-Are
 (0 without one); ``(On a b)`` stacks a on b, ``(On a site)`` / ``(In a site)`` put a on the
 site of a fixture or object; an object on a table region whose footprint comes within
 :data:`CLEARANCE` of a fixture's or an earlier object's is drawn again, then in its region
-grown, then pushed clear (:meth:`GoalScene._draw`). The scene is then settled for
+grown, then pushed clear (:meth:`GoalLayout._draw`). The scene is then settled for
 :data:`SETTLE_S` with the arms at
-home and checked (:meth:`GoalScene.check`): every object at rest, none off the table or
+home and checked (:meth:`GoalLayout.check`): every object at rest, none off the table or
 interpenetrating another, the goal false. A layout that fails is drawn again from the same
 generator (deterministic), up to :data:`ATTEMPTS` times.
 
@@ -80,8 +80,8 @@ STATE_DRIFT = 0.005
 
 
 @dataclass
-class GoalScene:
-    """A compiled goal scene.
+class GoalLayout:
+    """The layout sampler of a compiled goal scene (:attr:`rsb_mj.scene.compiler.Scene.layout`).
 
     Attributes:
         task: the goal task.
@@ -112,12 +112,6 @@ class GoalScene:
     _drawn: dict[str, float] = field(default_factory=dict, repr=False)
     _pusher: dict[str, str] = field(default_factory=dict, repr=False)
     head: HeadView | None = None
-
-    @property
-    def candidates(self) -> tuple[str, ...]:
-        """The task's objects, declaration order: the candidate axis of every per-object
-        signal, as a question scene's candidates (a goal task binds none of them)."""
-        return tuple(self.task.objects)
 
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:

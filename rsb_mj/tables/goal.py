@@ -11,7 +11,7 @@ the code that froze it (:func:`code_digest`), and the files whose table is short
 **How rows are drawn** (:mod:`rsb_mj.env.goal_tables`, ``rsb episodes build vla-arena``):
 the seeds of a split are tried in order from :data:`FIRST_SEED` (eval 0, 1, 2 ...; train
 100000, 100001 ...: disjoint); a seed whose generator gives a valid layout within its
-draws (:meth:`rsb_mj.scene.goal_layout.GoalScene.reset`) becomes the next row, with the draw
+draws (:meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`) becomes the next row, with the draw
 kept (``draw``) and its poses (``layout``); a seed that gives none is **skipped to the next
 seed** and recorded in the following row's ``skipped``. A split of a file stops at the
 :data:`SKIP_LIMIT`-th skipped seed: its table is then short and the manifest says why; when

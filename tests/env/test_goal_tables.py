@@ -13,7 +13,7 @@ from rsb_mj.env.goal_tables import check_goal_tables, freeze_file, freeze_goal_t
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import EnvError, LayoutError, SceneError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.goal_layout import GoalScene
+from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.tables.files import read_manifest, read_table
 from rsb_mj.tables.goal import code_digest, task_key
 from rsb_mj.version import mujoco_version
@@ -134,7 +134,7 @@ def test_check_passes_then_names_the_edited_row(frozen, tmp_path, capsys):
 
 
 def test_a_seed_without_a_valid_layout_is_skipped_and_recorded(monkeypatch):
-    real = GoalScene.reset_draw
+    real = GoalLayout.reset_draw
 
     def fail_seed_1(self, data, seed, goal=None):
         if seed == 1:
@@ -143,7 +143,7 @@ def test_a_seed_without_a_valid_layout_is_skipped_and_recorded(monkeypatch):
             )
         return real(self, data, seed, goal)
 
-    monkeypatch.setattr(GoalScene, "reset_draw", fail_seed_1)
+    monkeypatch.setattr(GoalLayout, "reset_draw", fail_seed_1)
     got = freeze_file(APPLE, "vla-arena", ("eval",), {"eval": 2})
     assert [(r.index, r.seed, r.skipped) for r in got.rows["eval"]] == [(0, 0, ()), (1, 2, (1,))]
     assert got.short == {}
@@ -153,7 +153,7 @@ def test_a_file_that_never_resets_has_a_short_table_saying_why(monkeypatch):
     def never(self, data, seed, goal=None):
         raise SceneError(f"x.bddl: seed {seed}: no valid layout in 10 draws (plate_1 tipped)")
 
-    monkeypatch.setattr(GoalScene, "reset_draw", never)
+    monkeypatch.setattr(GoalLayout, "reset_draw", never)
     got = freeze_file(APPLE, "vla-arena", ("eval", "train"), {"eval": 2, "train": 3})
     assert got.rows == {"eval": [], "train": []}
     assert got.short["eval"] == (

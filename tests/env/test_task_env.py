@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.env.task_env import task_env
 from rsb_mj.errors import EvalError, RsbError, TaskError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.goal_layout import GoalScene
+from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import goal_row_source
 
@@ -43,7 +44,7 @@ def test_a_suite_and_a_question_file_get_the_question_scene_with_the_settings():
 def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
     env = task_env(APPLE, cameras=(), language_level=1)
     try:
-        assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
+        assert type(env) is RsbEnv and isinstance(env.scene.layout, GoalLayout)
         assert env.task.path == str(APPLE) and env.language_level == 1
         assert env.goal_info["semantics"] == "vla_arena"
     finally:
@@ -51,7 +52,7 @@ def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
     key = "vla_arena/long_horizon/level_0/pick_up_the_apple_and_place_it_in_the_box.bddl"
     env = task_env(goal_row_source("vla-arena", tasks_dir() / key), cameras=())
     try:
-        assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
+        assert type(env) is RsbEnv and isinstance(env.scene.layout, GoalLayout)
         assert env.task.path.endswith("tasks/" + key)
     finally:
         env.close()
@@ -78,7 +79,7 @@ def test_make_task_env_takes_a_parsed_task_of_either_family():
     for task in (goal, goal.problem):
         env = make_task_env(task, cameras=(), max_steps=7)
         try:
-            assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
+            assert type(env) is RsbEnv and isinstance(env.scene.layout, GoalLayout)
             assert (env.task.path, env.max_steps, env.objects) == (str(APPLE), 7, STANDINS_SOURCE)
         finally:
             env.close()
@@ -95,7 +96,7 @@ def test_make_task_env_takes_a_parsed_task_of_either_family():
 def test_one_class_shares_the_robot_and_takes_what_differs_from_the_scene():
     """A question task's env and a goal task's are the same class with the same robot
     (action and observation spaces, actuator index); the goal's parts come from its scene
-    (a GoalScene, its head camera, its goal info) and a question's are absent."""
+    (a Scene with its GoalLayout, its head camera, its goal info) and a question's are absent."""
     from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.scene.compiler import Scene
 
@@ -103,7 +104,17 @@ def test_one_class_shares_the_robot_and_takes_what_differs_from_the_scene():
     goal = GoalEnv(APPLE, cameras=())
     try:
         assert type(question) is type(goal) is RsbEnv
-        assert isinstance(question.scene, Scene) and isinstance(goal.scene, GoalScene)
+        assert type(question.scene) is Scene and type(goal.scene) is Scene
+        assert question.scene.layout is None and isinstance(goal.scene.layout, GoalLayout)
+        # one robot index for both; a goal task binds no candidate: its axis is its objects
+        for name in ("arm_actuators", "gripper_actuators", "arm_qpos", "finger_qpos"):
+            for side in ("left", "right"):
+                np.testing.assert_array_equal(
+                    getattr(goal.scene, name)[side], getattr(question.scene, name)[side]
+                )
+        assert goal.scene.candidates == () and goal.scene.axis == tuple(goal.task.objects)
+        assert goal.candidates == goal.scene.axis
+        assert question.scene.axis == question.scene.candidates
         assert question.action_space == goal.action_space
         assert question.observation_space == goal.observation_space
         assert (question._act_src == goal._act_src).all()
@@ -118,7 +129,8 @@ def test_one_class_shares_the_robot_and_takes_what_differs_from_the_scene():
         assert (question.max_steps, goal.max_steps) == (None, 600)
         _, info = goal.reset(seed=0)
         assert info["sim"]["head_camera"] == goal.head_camera and "signals" not in info
-        assert info["episode"].seed == 0 and goal.layout == dict(goal.scene.reset(goal.data, 0))
+        assert info["episode"].seed == 0
+        assert goal.layout == dict(goal.scene.layout.reset(goal.data, 0))
     finally:
         question.close()
         goal.close()

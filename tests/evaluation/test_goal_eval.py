@@ -149,12 +149,12 @@ def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, mon
     """A layout that cannot be drawn is a property of the seed: termination ``no_layout``,
     class ``reset``, counted in the rate (not an error to retry)."""
     from rsb_mj.errors import SceneError
-    from rsb_mj.scene.goal_layout import GoalScene
+    from rsb_mj.scene.goal_layout import GoalLayout
 
     def no_layout(self, data, seed, goal_holds):
         raise SceneError(f"seed {seed}: no valid layout in 10 draws (off the table)")
 
-    monkeypatch.setattr(GoalScene, "reset", no_layout)
+    monkeypatch.setattr(GoalLayout, "reset", no_layout)
     out = tmp_path / "run"
     assert main(["eval", str(APPLE), "--policy", "expert", "--episodes", "1",
                  "--out", str(out), "--no-progress"]) == 0  # fmt: skip

@@ -100,7 +100,7 @@ def test_a_tier_a_file_keeps_its_static_props_and_draws_nothing_more():
         for p in sorted(VLA.rglob("*.bddl"))
         if "(Open white_cabinet_1_top_region)" in p.read_text() and _task(p).tier == "A1"
     )
-    scene = compile_scene(_task(path))
+    scene = compile_scene(_task(path)).layout
     assert scene.init_joints == ()
     assert not [scene.model.joint(j).name for j in range(scene.model.njnt) if "cabinet" in
                 scene.model.joint(j).name]  # fmt: skip
@@ -113,7 +113,7 @@ def drawer_scene():
     """LIBERO's 'close the top drawer': (Open wooden_cabinet_1_top_region) at :init."""
     return compile_scene(
         _task(LIBERO / "libero_90" / "KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet.bddl")
-    )
+    ).layout
 
 
 def test_open_at_init_is_drawn_in_libero_range_on_that_drawer_alone(drawer_scene):
@@ -158,7 +158,7 @@ def test_a_tier_b_file_resets_with_its_drawn_state_and_the_predicates_read_it(dr
 def test_close_and_turnon_at_init_reset_in_libero_ranges(path, joint, lo, hi):
     from rsb_mj.scoring.goal_predicates import GoalChecker
 
-    scene = compile_scene(_task(LIBERO / path))
+    scene = compile_scene(_task(LIBERO / path)).layout
     model, data = scene.model, mujoco.MjData(scene.model)
     goal = GoalChecker(model, scene.task)
     scene.reset(data, 1, goal.holds)
@@ -223,7 +223,7 @@ def test_the_users_original_keeps_its_joints_and_its_drawer_region_moves(tmp_pat
     (tmp_path / "articulated_objects").mkdir()
     (tmp_path / "articulated_objects" / "wooden_cabinet.xml").write_text(CABINET_XML)
     task = _task(LIBERO / "libero_90" / "KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet.bddl")
-    scene = compile_scene(task, objects=resolve_object_source(tmp_path))
+    scene = compile_scene(task, objects=resolve_object_source(tmp_path)).layout
     model, data = scene.model, mujoco.MjData(scene.model)
     assert scene.init_joints == ((("wooden_cabinet_1/top_level",), (-0.16, -0.14)),)
     site = model.site("wooden_cabinet_1_top_region").id
@@ -245,7 +245,9 @@ def test_an_open_drawer_pushed_shut_by_an_arm_at_home_is_no_valid_start():
     file's frame map (the placement rule of the expert's work is not built yet): the
     settled drawer is no longer open, and the reset says so instead of starting there."""
     path = VLA / "robustness_static_distractors" / "level_1"
-    scene = compile_scene(_task(path / "pick_the_mango_on_the_table_and_place_it_on_the_bowl.bddl"))
+    scene = compile_scene(
+        _task(path / "pick_the_mango_on_the_table_and_place_it_on_the_bowl.bddl")
+    ).layout
     data = mujoco.MjData(scene.model)
     why = scene.place(data, next(scene.layouts(0)))
     assert why is not None

@@ -470,7 +470,7 @@ def test_goal_scenes_build_the_milk_carton():
         Path(__file__).resolve().parents[2]
         / "tasks/libero/libero_90/LIVING_ROOM_SCENE2_pick_up_the_milk_and_put_it_in_the_basket.bddl"
     )
-    scene = compile_scene(goal_task_of(parse_file(path)))
+    scene = compile_scene(goal_task_of(parse_file(path))).layout
     assert scene.sources["milk_1"] == "standins"
     assert scene.model.texture("standin_label/milk") is not None
     model, data = _geoms("milk", goal=True)

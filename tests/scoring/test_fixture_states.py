@@ -63,7 +63,7 @@ def scene(tmp_path_factory):
     path.write_text(TASK)
     task = goal_task_of(parse_file(path))
     assert task.tier == "B2" and task.semantics == "libero"
-    return compile_scene(task)
+    return compile_scene(task).layout
 
 
 def _checker(scene, source: str) -> GoalChecker:

@@ -329,7 +329,7 @@ def init_not_applied(ctx: Context) -> None:
 #: field of view 45 deg, 4% margin) posed to frame the whole table top (``frame_box`` of the
 #: table top; ``tests/lang/rules/test_goal_relations.py`` checks they agree): eye [m, world],
 #: tilt [deg], vertical field of view [deg]. A goal task's own head camera frames its named
-#: objects' regions (``GoalScene.boxes``); one that must pull back past this view to hold a
+#: objects' regions (``GoalLayout.boxes``); one that must pull back past this view to hold a
 #: region shows every object smaller than the whole table's view does.
 TABLE_VIEW = ((0.0, -0.303681, 2.321154), 10.0, 45.0)
 #: Side [px] of the head image rule 1 measures (``rsb_mj.env.goal_visibility``).
