@@ -50,6 +50,7 @@ import numpy as np
 
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import Arm
+from rsb_mj.expert.articulation import Operation, operate, plan_steps
 from rsb_mj.expert.grasp import (
     GRASP_DEPTH,
     TIP_CLEARANCE,
@@ -827,7 +828,11 @@ class GoalExpert(PickPlaceExpert):
 
     def _all(self) -> Iterator[list[np.ndarray]]:
         w = self.world
-        for rel in self.placements:
+        task = self.env.unwrapped.task
+        for rel in plan_steps(task, self.placements, w.model, w.data):
+            if isinstance(rel, Operation):  # a drawer, a door or a knob (tier B)
+                yield from operate(self, rel)
+                continue
             self.mover = rel.mover
             xy, top, rest = self._place_of(rel)
             mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]

@@ -1,0 +1,435 @@
+"""The expert operates articulated fixtures: drawers, the microwave door and the stove knob.
+
+A goal task of tier B (``(Open wooden_cabinet_1_top_region)``, ``(Close microwave_1)``,
+``(Turnon flat_stove_1)``, an ``In`` into a drawer) asks the expert to move a fixture's joint.
+:func:`plan_steps` turns the goal's state atoms and placements into one ordered plan;
+:func:`operate` carries out one :class:`Operation` with the goal expert's motion primitives
+(IK, collision-free joint-space plans, time-parameterised tracking), every pose in the world
+frame [m, rad]:
+
+* **a drawer** (a ``slide`` joint): the handle bar is the drawer body's geom farthest out of
+  its front. The gripper points horizontally into the drawer's front, its fingers closing
+  vertically, partly open (:data:`BAR_OPENING`: the lower finger clears the table under the
+  bottom drawer's bar); it pinches the 1.6 cm tall bar from above and below, then moves in a
+  straight line along the slide's axis: out to :data:`DRAWER_OPEN` (LIBERO's open: below
+  -0.14 m) or in :data:`DRAWER_PAST` beyond the closed stop (LIBERO's closed: above 0);
+  it lets go and backs straight off.
+* **a door or a knob** (a vertical ``hinge``): the microwave's bar handle is pinched with the
+  gripper horizontal, pointing into the door, fingers closing along the door; the knob's
+  grip ridge from above, fingers closing across the ridge. The gripper then turns about the
+  hinge's vertical axis (its position on the arc about the axis, its rotation turned by the
+  same angle) to the target angle: the door to :data:`DOOR_OPEN` (open: below -1.3 rad) or
+  :data:`DOOR_PAST` beyond its shut stop (closed: above -0.005 rad), the knob to
+  :data:`KNOB_ON` (on: at least 0.5 rad) or :data:`KNOB_PAST` below its 0 (off: below 0, the
+  joint stops at -0.005 rad).
+
+The arm is the first of the two (the one the fixture's front faces first) for which every
+pose of the motion is in reach (:func:`operation_side`).
+
+Plan order (:func:`plan_steps`): the goal's ``Open``/``TurnOn``/``TurnOff`` atoms and the
+``Close`` atoms of fixtures nothing is put into first, in source order; a drawer the goal
+puts something ``In`` is opened before (unless it is already open or an atom opens it);
+then the placements (:func:`~rsb_mj.expert.goal_expert.placement_order`); then the ``Close``
+atoms of fixtures something is put into ("put the bowl in the drawer and close it").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from rsb_mj.errors import ExpertError
+from rsb_mj.expert.arm import AMAX, VMAX
+from rsb_mj.expert.grasp import top_down_rotation
+from rsb_mj.expert.timing import time_parameterize
+from rsb_mj.lang.goal_task import GoalTask, Relation, StateAtom
+from rsb_mj.scene.aloha import HOME_ARM, SIDES
+from rsb_mj.workspace import ARM_BASE_XY
+
+#: Drawer targets [m] of the slide (LIBERO: open below -0.14, closed above 0, limits
+#: -0.16..0.01): pulled out to this, pushed in to this (past the stop: pressed home).
+DRAWER_OPEN, DRAWER_PAST = -0.152, 0.016
+#: Door targets [rad] (open below -1.3, closed above -0.005, limits -2.094..0).
+DOOR_OPEN, DOOR_PAST = -1.45, 0.06
+#: Knob targets [rad] (on at 0.5 or more, off below 0, limits -0.005..2.1).
+KNOB_ON, KNOB_PAST = 0.75, -0.08
+#: A drawer counts as already open for a placement into it below this [m].
+DRAWER_IS_OPEN = -0.12
+#: Gripper command [0 closed .. 1 open] while approaching a drawer's bar: the fingers'
+#: inner faces about 1.8 cm from the TCP, the lower finger's outside above the table.
+BAR_OPENING = 0.7
+#: Gripper command on a door's bar or a knob's ridge (fully open).
+WIDE_OPENING = 1.0
+#: How far [m] the pre-grasp is from the grasp (along the approach) and the retreat after.
+APPROACH, RETREAT = 0.07, 0.06
+#: The knob's ridge is pinched this far [m] below its top.
+RIDGE_DEPTH = 0.014
+#: Steps [rad] of the turn about a hinge; the turn's speed scale of the arm's limits.
+TURN_STEP, TURN_SPEED = 0.04, 0.12
+#: Speed scale of a drawer's pull or push (of the arm's limits).
+SLIDE_SPEED = 0.25
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One fixture joint to move.
+
+    Attributes:
+        predicate: ``"Open"``, ``"Close"``, ``"TurnOn"`` or ``"TurnOff"``.
+        target: the atom's argument (a fixture, or a drawer's region).
+        joint: the joint moved (``wooden_cabinet_1/top_level``).
+        implicit: True for a drawer opened so that something can be put in it (no atom).
+    """
+
+    predicate: str
+    target: str
+    joint: str
+    implicit: bool = False
+
+    @property
+    def text(self) -> str:
+        """``Open wooden_cabinet_1_top_region``."""
+        return f"{self.predicate} {self.target}" + (" (to put into it)" if self.implicit else "")
+
+
+def _fixture_joints(model: mujoco.MjModel, target: str) -> list[str]:
+    """The joints a state atom on ``target`` reads: a drawer region's own body's joint, or
+    every joint of a whole fixture (``{fixture}/...``)."""
+    try:
+        site = model.site(target).id
+    except KeyError:
+        site = -1
+    if site >= 0:
+        body = int(model.site_bodyid[site])
+        return [
+            model.joint(j).name
+            for j in range(model.njnt)
+            if int(model.jnt_bodyid[j]) == body
+            and model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_SLIDE, mujoco.mjtJoint.mjJNT_HINGE)
+        ]
+    return [
+        model.joint(j).name
+        for j in range(model.njnt)
+        if model.joint(j).name.startswith(target + "/")
+        and model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_SLIDE, mujoco.mjtJoint.mjJNT_HINGE)
+    ]
+
+
+def _is_open(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> bool:
+    j = model.joint(joint)
+    return bool(data.qpos[j.qposadr[0]] < DRAWER_IS_OPEN)
+
+
+def plan_steps(
+    task: GoalTask,
+    placements: Sequence[Relation],
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+) -> tuple[Relation | Operation, ...]:
+    """The expert's plan: the goal's fixture operations and its ``placements`` (already in
+    their order) in the order they are carried out (module docstring). ``data``: the state
+    at reset (which drawers are open already). A whole fixture's ``Close``/``TurnOff``
+    moves each of its joints; its ``Open``/``TurnOn`` the first.
+
+    Raises:
+        ExpertError: for an atom on something without a joint in ``model``.
+    """
+    into = {r.place for r in placements if r.predicate == "In" and r.kind == "site"}
+    into_fixtures = {p.split("_")[0] for p in into}
+
+    def filled(target: str) -> bool:
+        return target in into or any(
+            p.startswith(target + "_") for p in into
+        )
+
+    pre: list[Operation] = []
+    post: list[Operation] = []
+    opened: set[str] = set()
+    for atom in task.goal_states:
+        joints = _fixture_joints(model, atom.target)
+        if not joints:
+            raise ExpertError(f"{atom.text}: {atom.target!r} has no joint to move")
+        if atom.predicate in ("Open", "TurnOn"):
+            joints = joints[:1]
+        ops = [Operation(atom.predicate, atom.target, j) for j in joints]
+        if atom.predicate == "Close" and filled(atom.target):
+            post += ops
+        else:
+            pre += ops
+        if atom.predicate == "Open":
+            opened.update(joints)
+    del into_fixtures
+    implicit: list[Operation] = []
+    for place in dict.fromkeys(r.place for r in placements if r.place in into):
+        joints = _fixture_joints(model, place)
+        for j in joints:
+            if model.jnt_type[model.joint(j).id] != mujoco.mjtJoint.mjJNT_SLIDE:
+                continue
+            if j in opened or _is_open(model, data, j):
+                continue
+            implicit.append(Operation("Open", place, j, implicit=True))
+            opened.add(j)
+    return (*implicit, *pre, *placements, *post)
+
+
+@dataclass(frozen=True)
+class Handle:
+    """Where the gripper takes a fixture's moving part, world frame, at the current state.
+
+    Attributes:
+        point: the TCP at the grasp [m].
+        rotations: the TCP rotations tried, best first (3x3 each).
+        approach: unit direction the gripper moves along into the grasp.
+        opening: gripper command [0..1] while approaching.
+        kind: ``"slide"`` or ``"hinge"``.
+        axis: a slide's opening direction (unit; the handle's motion for a negative qpos),
+            or a hinge's axis (unit, world z up for the fixtures here).
+        center: a hinge's anchor (a point on its axis) [m]; unused for a slide.
+    """
+
+    point: np.ndarray
+    rotations: tuple[np.ndarray, ...]
+    approach: np.ndarray
+    opening: float
+    kind: str
+    axis: np.ndarray
+    center: np.ndarray
+
+
+def _rot_z(a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _frame(z: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A rotation whose z axis is ``z`` and whose x axis is ``x`` (orthogonalised)."""
+    z = z / np.linalg.norm(z)
+    x = x - (x @ z) * z
+    x /= np.linalg.norm(x)
+    return np.column_stack([x, np.cross(z, x), z])
+
+
+def _outermost_geom(
+    model: mujoco.MjModel, data: mujoco.MjData, body: int, direction: np.ndarray, kind=None
+) -> int:
+    """The collision geom of ``body`` whose centre lies farthest along ``direction``."""
+    geoms = [
+        g
+        for g in range(model.ngeom)
+        if int(model.geom_bodyid[g]) == body
+        and (model.geom_contype[g] or model.geom_conaffinity[g])
+        and (kind is None or model.geom_type[g] == kind)
+    ]
+    if not geoms:
+        raise ExpertError(f"body {model.body(body).name!r} has no collision geom to take")
+    return max(geoms, key=lambda g: float(data.geom_xpos[g] @ direction))
+
+
+def handle_of(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> Handle:
+    """Where and how the gripper takes the part ``joint`` moves (module docstring).
+
+    Raises:
+        ExpertError: for a joint that is not a slide or a vertical hinge.
+    """
+    j = model.joint(joint)
+    body = int(j.bodyid[0])
+    bmat = data.xmat[body].reshape(3, 3)
+    axis = bmat @ model.jnt_axis[j.id]
+    up = np.array([0.0, 0.0, 1.0])
+    if model.jnt_type[j.id] == mujoco.mjtJoint.mjJNT_SLIDE:
+        out = -axis  # a negative qpos pulls the drawer out along -axis
+        out[2] = 0.0
+        out /= np.linalg.norm(out)
+        bar = _outermost_geom(model, data, body, out)
+        p = data.geom_xpos[bar].copy()
+        rots = (_frame(-out, up), _frame(-out, -up))
+        return Handle(p, rots, -out, BAR_OPENING, "slide", out, np.zeros(3))
+    if model.jnt_type[j.id] != mujoco.mjtJoint.mjJNT_HINGE or abs(axis[2]) < 0.99:
+        raise ExpertError(f"{joint}: only slides and vertical hinges are operated")
+    axis = up * np.sign(axis[2])
+    anchor = data.xanchor[j.id].copy()
+    capsules = [
+        g
+        for g in range(model.ngeom)
+        if int(model.geom_bodyid[g]) == body and model.geom_type[g] == mujoco.mjtGeom.mjGEOM_CAPSULE
+    ]
+    vertical = [g for g in capsules if abs(data.geom_xmat[g].reshape(3, 3)[2, 2]) > 0.99]
+    if vertical:  # a door's bar handle: the vertical capsule farthest from the hinge
+        bar = max(vertical, key=lambda g: float(np.linalg.norm((data.geom_xpos[g] - anchor)[:2])))
+        p = data.geom_xpos[bar].copy()
+        radial = p - anchor
+        radial[2] = 0.0
+        radial /= np.linalg.norm(radial)
+        # the door's outward normal: the side of the door the bar stands proud of
+        door = [g for g in range(model.ngeom) if int(model.geom_bodyid[g]) == body]
+        door_g = max(door, key=lambda g: float(np.prod(model.geom_size[g])))
+        normal = p - data.geom_xpos[door_g]
+        normal -= (normal @ radial) * radial
+        normal[2] = 0.0
+        normal /= np.linalg.norm(normal)
+        rots = (_frame(-normal, radial), _frame(-normal, -radial))
+        return Handle(p, rots, -normal, WIDE_OPENING, "hinge", axis, anchor)
+    # a knob: its highest geom, taken from above across its narrow side
+    geoms = [g for g in range(model.ngeom) if int(model.geom_bodyid[g]) == body]
+    ridge = max(
+        (g for g in geoms if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_BOX),
+        key=lambda g: float(data.geom_xpos[g][2] + model.geom_size[g][2]),
+    )
+    gmat = data.geom_xmat[ridge].reshape(3, 3)
+    half = model.geom_size[ridge]
+    k = int(np.argmin(half[:2]))
+    across = gmat[:, k].copy()
+    across[2] = 0.0
+    across /= np.linalg.norm(across)
+    top = float(data.geom_xpos[ridge][2] + half[2])
+    p = data.geom_xpos[ridge].copy()
+    p[2] = top - RIDGE_DEPTH
+    rots = (top_down_rotation(across, 0.0), top_down_rotation(-across, 0.0))
+    return Handle(p, rots, -up, WIDE_OPENING, "hinge", axis, anchor)
+
+
+def target_of(op: Operation, model: mujoco.MjModel) -> float:
+    """The joint position [m or rad] the operation drives ``op.joint`` to."""
+    j = model.joint(op.joint)
+    opening = op.predicate in ("Open", "TurnOn")
+    if model.jnt_type[j.id] == mujoco.mjtJoint.mjJNT_SLIDE:
+        return DRAWER_OPEN if opening else DRAWER_PAST
+    lo, hi = model.jnt_range[j.id]
+    if hi <= 0.01:  # a door: opens toward negative angles
+        return DOOR_OPEN if opening else DOOR_PAST
+    return KNOB_ON if opening else KNOB_PAST
+
+
+def motion_poses(h: Handle, q_now: float, q_goal: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The TCP poses (position [m], rotation) of moving the held part from ``q_now`` to
+    ``q_goal`` for rotation ``h.rotations[0]`` (the caller rotates the list for another):
+    a straight line along the slide, an arc about the hinge's axis (its rotations turned with
+    it), one pose per :data:`~rsb_mj.expert.pick_place.LINE_STEP` or :data:`TURN_STEP`."""
+    R0 = h.rotations[0]
+    if h.kind == "slide":
+        travel = q_now - q_goal  # a negative qpos moves the bar along h.axis
+        n = max(1, int(np.ceil(abs(travel) / 0.005)))
+        return [(h.point + h.axis * travel * k / n, R0) for k in range(1, n + 1)]
+    turn = (q_goal - q_now) * float(h.axis[2])
+    n = max(1, int(np.ceil(abs(turn) / TURN_STEP)))
+    out = []
+    for k in range(1, n + 1):
+        rz = _rot_z(turn * k / n)
+        out.append((h.center + rz @ (h.point - h.center), rz @ R0))
+    return out
+
+
+def _reaches(expert: Any, side: str, h: Handle, R: np.ndarray, q_goal: float, q_now: float):
+    """Joints of the pre-grasp, the grasp and every pose of the motion for the arm on
+    ``side`` with grasp rotation ``R``; None where one is out of reach."""
+    arm = expert._arms[side]
+    rng = expert._rng
+    h2 = Handle(h.point, (R,), h.approach, h.opening, h.kind, h.axis, h.center)
+    try:
+        q = arm.ik.solve(h.point, R, q0=arm.q(expert.world.data), rng=rng).q
+        q_pre = arm.ik.solve(h.point - APPROACH * h.approach, R, q0=q, rng=rng).q
+        path = [q]
+        for p, r in motion_poses(h2, q_now, q_goal):
+            path.append(arm.ik.solve(p, r, q0=path[-1], rng=rng, restarts=0).q)
+            if np.abs(path[-1] - path[-2]).max() > 0.3:
+                return None
+    except ExpertError:
+        return None
+    return q_pre, q, np.stack(path)
+
+
+def operation_side(expert: Any, h: Handle, q_now: float, q_goal: float):
+    """(side, grasp rotation, pre-grasp joints, grasp joints, motion path) of the first arm
+    and grasp rotation that reach the whole operation: the arm the handle's approach points
+    away from first (the one facing the fixture's front), then the other.
+
+    Raises:
+        ExpertError: when neither arm reaches it.
+    """
+    w = expert.world
+    facing = sorted(
+        SIDES,
+        key=lambda s: float(h.approach[:2] @ (h.point[:2] - np.asarray(ARM_BASE_XY[s]))),
+        reverse=True,
+    )
+    for side in facing:
+        for R in h.rotations:
+            got = _reaches(expert, side, h, R, q_goal, q_now)
+            if got is None:
+                continue
+            arm = expert._arms[side]
+            arm.checker.allowed = set()
+            arm.checker.set_scene(w.data, q_start=arm.q(w.data))
+            if arm.checker.in_collision(got[0]):
+                continue
+            return side, R, *got
+    raise ExpertError(
+        f"no arm reaches the handle at {np.round(h.point, 3).tolist()} through the motion"
+    )
+
+
+def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
+    """Carry out ``op`` with ``expert`` (a :class:`~rsb_mj.expert.goal_expert.GoalExpert`):
+    approach the handle (a collision-free plan), go straight in, close on it, move it to the
+    target (:func:`target_of`), let go, back straight off and go home (module docstring).
+
+    Raises:
+        ExpertError: when no arm reaches the handle through the motion, or a straight
+            segment needs a jump.
+    """
+    w = expert.world
+    m, d = w.model, w.data
+    jid = m.joint(op.joint).id
+    adr = m.jnt_qposadr[jid]
+    q_now = float(d.qpos[adr])
+    q_goal = target_of(op, m)
+    h = handle_of(m, d, op.joint)
+    expert.phase = f"{op.predicate.lower()} approach"
+    side, R, q_pre, q_grasp, path = operation_side(expert, h, q_now, q_goal)
+    if side != expert.side:
+        expert._rest[expert.arm.offset : expert.arm.offset + 6] = expert._target_q
+        expert._use(side)
+    arm = expert.arm
+    # the fixture's own moving body is touched by design
+    moving = [g for g in range(m.ngeom) if int(m.geom_bodyid[g]) == int(m.jnt_bodyid[jid])]
+    yield expert._move_joint(q_pre, h.opening)
+    yield from expert._settle()
+    expert.phase = f"{op.predicate.lower()} reach"
+    yield expert._line(h.point - APPROACH * h.approach, h.point, R, h.opening, speed=0.25)
+    yield from expert._settle()
+    expert.phase = f"{op.predicate.lower()} grip"
+    yield from expert._grip(0.0)
+    expert.phase = f"{op.predicate.lower()} {'pull' if h.kind == 'slide' else 'turn'}"
+    speed = SLIDE_SPEED if h.kind == "slide" else TURN_SPEED
+    traj = time_parameterize(path, VMAX * speed, AMAX * speed, expert.dt, stop_at_waypoints=False)
+    yield expert._actions(traj, 0.0)
+    yield from expert._settle()
+    expert.phase = f"{op.predicate.lower()} release"
+    yield from expert._grip(h.opening)
+    expert.phase = f"{op.predicate.lower()} retreat"
+    p_end, r_end = arm.tcp(d)
+    back = p_end - RETREAT * (r_end[:, 2])
+    try:
+        yield expert._line(p_end.copy(), back, r_end.copy(), h.opening)
+    except ExpertError as exc:
+        expert.warnings.append(f"{op.text}: retreat: {exc}")
+    expert.phase = "home"
+    yield expert._move_joint(np.asarray(HOME_ARM, float), 1.0, allowed=tuple(moving))
+    yield from expert._settle()
+
+
+__all__ = [
+    "Handle",
+    "Operation",
+    "StateAtom",
+    "handle_of",
+    "motion_poses",
+    "operate",
+    "operation_side",
+    "plan_steps",
+    "target_of",
+]
