@@ -46,7 +46,7 @@ from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import AMAX, VMAX
 from rsb_mj.expert.grasp import top_down_rotation
 from rsb_mj.expert.timing import time_parameterize
-from rsb_mj.lang.goal_task import GoalTask, Relation, StateAtom
+from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 from rsb_mj.workspace import ARM_BASE_XY
 
@@ -57,19 +57,36 @@ DRAWER_OPEN, DRAWER_PAST = -0.152, 0.016
 DOOR_OPEN, DOOR_PAST = -1.45, 0.06
 #: Knob targets [rad] (on at 0.5 or more, off below 0, limits -0.005..2.1).
 KNOB_ON, KNOB_PAST = 0.75, -0.08
+#: What must hold when the operation ends (LIBERO's thresholds with a margin) [m or rad]:
+#: a drawer out beyond -0.145, in beyond 0.002; a door beyond -1.34, within -0.003; a knob
+#: beyond 0.55, below -0.001. The motion's reachable part counts when it passes these.
+MUST = {
+    ("slide", True): -0.145,
+    ("slide", False): 0.002,
+    ("door", True): -1.34,
+    ("door", False): -0.003,
+    ("knob", True): 0.55,
+    ("knob", False): -0.001,
+}
+#: Tries of one operation (each a fresh grasp from the measured state) before it fails.
+TRIES = 3
 #: A drawer counts as already open for a placement into it below this [m].
 DRAWER_IS_OPEN = -0.12
 #: Gripper command [0 closed .. 1 open] while approaching a drawer's bar: the fingers'
 #: inner faces about 1.8 cm from the TCP, the lower finger's outside above the table.
 BAR_OPENING = 0.7
+#: Pitches [rad] of the gripper below level, tried in order, on a drawer's bar (a bottom
+#: drawer's is 4.6 cm above the table: level is out of reach there).
+BAR_PITCHES = (0.0, 0.45, 0.8)
 #: Gripper command on a door's bar or a knob's ridge (fully open).
 WIDE_OPENING = 1.0
 #: How far [m] the pre-grasp is from the grasp (along the approach) and the retreat after.
 APPROACH, RETREAT = 0.07, 0.06
 #: The knob's ridge is pinched this far [m] below its top.
 RIDGE_DEPTH = 0.014
-#: Steps [rad] of the turn about a hinge; the turn's speed scale of the arm's limits.
-TURN_STEP, TURN_SPEED = 0.04, 0.12
+#: Steps [rad] of the turn about a hinge; the turn's speed and acceleration scales of the
+#: arm's limits (slow to start: the knob's 1 kg m^2 must not slip in the fingers).
+TURN_STEP, TURN_SPEED, TURN_ACCEL = 0.04, 0.1, 0.02
 #: Speed scale of a drawer's pull or push (of the arm's limits).
 SLIDE_SPEED = 0.25
 
@@ -139,7 +156,6 @@ def plan_steps(
         ExpertError: for an atom on something without a joint in ``model``.
     """
     into = {r.place for r in placements if r.predicate == "In" and r.kind == "site"}
-    into_fixtures = {p.split("_")[0] for p in into}
 
     def filled(target: str) -> bool:
         return target in into or any(
@@ -162,7 +178,6 @@ def plan_steps(
             pre += ops
         if atom.predicate == "Open":
             opened.update(joints)
-    del into_fixtures
     implicit: list[Operation] = []
     for place in dict.fromkeys(r.place for r in placements if r.place in into):
         joints = _fixture_joints(model, place)
@@ -174,6 +189,55 @@ def plan_steps(
             implicit.append(Operation("Open", place, j, implicit=True))
             opened.add(j)
     return (*implicit, *pre, *placements, *post)
+
+
+#: Gap [m] between a mover put into a drawer and the cabinet's front above it.
+FRONT_GAP = 0.012
+
+
+def drawer_spot(
+    model: mujoco.MjModel, data: mujoco.MjData, site: str, xy: np.ndarray, radius: float
+) -> np.ndarray:
+    """Where (world xy [m]) a mover of footprint ``radius`` [m] goes into the drawer whose
+    region is ``site`` (centre ``xy``): moved out along the drawer's opening direction until
+    it is :data:`FRONT_GAP` clear of the cabinet's front (the carcass and the other drawers,
+    which cover the back of a lower drawer's region), no farther than the region's front
+    edge; ``xy`` unchanged for a region that is not on a drawer."""
+    sid = model.site(site).id
+    body = int(model.site_bodyid[sid])
+    slides = [
+        j
+        for j in range(model.njnt)
+        if int(model.jnt_bodyid[j]) == body and model.jnt_type[j] == mujoco.mjtJoint.mjJNT_SLIDE
+    ]
+    if not slides:
+        return xy
+    out = -(data.xmat[body].reshape(3, 3) @ model.jnt_axis[slides[0]])
+    out[2] = 0.0
+    out /= np.linalg.norm(out)
+    root = int(model.body_parentid[body])
+    front = -np.inf
+    for g in range(model.ngeom):
+        b = int(model.geom_bodyid[g])
+        if b == body or not (model.geom_contype[g] or model.geom_conaffinity[g]):
+            continue
+        if b != root and int(model.body_parentid[b]) != root:
+            continue
+        if b != root:  # another drawer: its front only while it is (about) closed
+            js = [j for j in range(model.njnt) if int(model.jnt_bodyid[j]) == b]
+            if js and data.qpos[model.jnt_qposadr[js[0]]] < -0.02:
+                continue
+        R = data.geom_xmat[g].reshape(3, 3)
+        half = model.geom_size[g] if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_BOX else None
+        if half is None:
+            continue
+        reach = float(data.geom_xpos[g] @ out + np.abs(R.T @ out) @ half)
+        front = max(front, reach)
+    s_site = float(np.append(xy, 0.0) @ out)
+    half_out = float(np.abs(data.site_xmat[sid].reshape(3, 3).T @ out) @ model.site_size[sid])
+    want = front + radius + FRONT_GAP
+    s = max(s_site, min(want, s_site + half_out - 0.01))
+    return xy + (s - s_site) * out[:2]
 
 
 @dataclass(frozen=True)
@@ -246,8 +310,12 @@ def handle_of(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> Handle:
         out /= np.linalg.norm(out)
         bar = _outermost_geom(model, data, body, out)
         p = data.geom_xpos[bar].copy()
-        rots = (_frame(-out, up), _frame(-out, -up))
-        return Handle(p, rots, -out, BAR_OPENING, "slide", out, np.zeros(3))
+        rots = []
+        for pitch in BAR_PITCHES:  # pointing into the front, then down into it too (low)
+            z = -np.cos(pitch) * out - np.sin(pitch) * up
+            x = np.cos(pitch) * up - np.sin(pitch) * out
+            rots += [_frame(z, x), _frame(z, -x)]
+        return Handle(p, tuple(rots), rots[0][:, 2], BAR_OPENING, "slide", out, np.zeros(3))
     if model.jnt_type[j.id] != mujoco.mjtJoint.mjJNT_HINGE or abs(axis[2]) < 0.99:
         raise ExpertError(f"{joint}: only slides and vertical hinges are operated")
     axis = up * np.sign(axis[2])
@@ -292,16 +360,30 @@ def handle_of(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> Handle:
     return Handle(p, rots, -up, WIDE_OPENING, "hinge", axis, anchor)
 
 
+def part_kind(model: mujoco.MjModel, joint: str) -> str:
+    """``"slide"`` (a drawer), ``"door"`` (a hinge opening toward negative angles) or
+    ``"knob"`` (a hinge turned on toward positive ones)."""
+    j = model.joint(joint)
+    if model.jnt_type[j.id] == mujoco.mjtJoint.mjJNT_SLIDE:
+        return "slide"
+    return "door" if model.jnt_range[j.id][1] <= 0.01 else "knob"
+
+
 def target_of(op: Operation, model: mujoco.MjModel) -> float:
     """The joint position [m or rad] the operation drives ``op.joint`` to."""
-    j = model.joint(op.joint)
     opening = op.predicate in ("Open", "TurnOn")
-    if model.jnt_type[j.id] == mujoco.mjtJoint.mjJNT_SLIDE:
-        return DRAWER_OPEN if opening else DRAWER_PAST
-    lo, hi = model.jnt_range[j.id]
-    if hi <= 0.01:  # a door: opens toward negative angles
-        return DOOR_OPEN if opening else DOOR_PAST
-    return KNOB_ON if opening else KNOB_PAST
+    aims = {"slide": (DRAWER_OPEN, DRAWER_PAST), "door": (DOOR_OPEN, DOOR_PAST),
+            "knob": (KNOB_ON, KNOB_PAST)}  # fmt: skip
+    return aims[part_kind(model, op.joint)][0 if opening else 1]
+
+
+def passed(op: Operation, model: mujoco.MjModel, q: float) -> bool:
+    """Whether joint position ``q`` is past what ``op`` must reach (:data:`MUST`)."""
+    kind = part_kind(model, op.joint)
+    opening = op.predicate in ("Open", "TurnOn")
+    must = MUST[(kind, opening)]
+    toward_negative = (kind in ("slide", "door")) == opening
+    return q < must if toward_negative else q > must
 
 
 def motion_poses(h: Handle, q_now: float, q_goal: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -323,26 +405,37 @@ def motion_poses(h: Handle, q_now: float, q_goal: float) -> list[tuple[np.ndarra
     return out
 
 
-def _reaches(expert: Any, side: str, h: Handle, R: np.ndarray, q_goal: float, q_now: float):
-    """Joints of the pre-grasp, the grasp and every pose of the motion for the arm on
-    ``side`` with grasp rotation ``R``; None where one is out of reach."""
+def _reaches(expert: Any, side: str, h: Handle, R: np.ndarray, op: Operation, q_now: float):
+    """Joints of the pre-grasp, the grasp and the poses of the motion for the arm on
+    ``side`` with grasp rotation ``R``: every pose toward the target, or the reachable ones
+    when they get past what the operation must reach (:func:`passed`); None otherwise."""
     arm = expert._arms[side]
     rng = expert._rng
+    m = expert.world.model
+    q_goal = target_of(op, m)
     h2 = Handle(h.point, (R,), h.approach, h.opening, h.kind, h.axis, h.center)
     try:
         q = arm.ik.solve(h.point, R, q0=arm.q(expert.world.data), rng=rng).q
-        q_pre = arm.ik.solve(h.point - APPROACH * h.approach, R, q0=q, rng=rng).q
-        path = [q]
-        for p, r in motion_poses(h2, q_now, q_goal):
-            path.append(arm.ik.solve(p, r, q0=path[-1], rng=rng, restarts=0).q)
-            if np.abs(path[-1] - path[-2]).max() > 0.3:
-                return None
+        q_pre = arm.ik.solve(h.point - APPROACH * R[:, 2], R, q0=q, rng=rng).q
     except ExpertError:
         return None
+    poses = motion_poses(h2, q_now, q_goal)
+    path = [q]
+    for k, (p, r) in enumerate(poses):
+        try:
+            qk = arm.ik.solve(p, r, q0=path[-1], rng=rng, restarts=0).q
+        except ExpertError:
+            qk = None
+        if qk is None or np.abs(qk - path[-1]).max() > 0.3:
+            reached = q_now + (q_goal - q_now) * k / len(poses)
+            if k == 0 or not passed(op, m, reached):
+                return None
+            break
+        path.append(qk)
     return q_pre, q, np.stack(path)
 
 
-def operation_side(expert: Any, h: Handle, q_now: float, q_goal: float):
+def operation_side(expert: Any, h: Handle, op: Operation, q_now: float):
     """(side, grasp rotation, pre-grasp joints, grasp joints, motion path) of the first arm
     and grasp rotation that reach the whole operation: the arm the handle's approach points
     away from first (the one facing the fixture's front), then the other.
@@ -358,7 +451,7 @@ def operation_side(expert: Any, h: Handle, q_now: float, q_goal: float):
     )
     for side in facing:
         for R in h.rotations:
-            got = _reaches(expert, side, h, R, q_goal, q_now)
+            got = _reaches(expert, side, h, R, op, q_now)
             if got is None:
                 continue
             arm = expert._arms[side]
@@ -375,21 +468,36 @@ def operation_side(expert: Any, h: Handle, q_now: float, q_goal: float):
 def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     """Carry out ``op`` with ``expert`` (a :class:`~rsb_mj.expert.goal_expert.GoalExpert`):
     approach the handle (a collision-free plan), go straight in, close on it, move it to the
-    target (:func:`target_of`), let go, back straight off and go home (module docstring).
+    target (:func:`target_of`), let go, back straight off and go home (module docstring);
+    again from the measured state, up to :data:`TRIES` times in all, while the joint is not
+    past what it must reach (a knob slips in the fingers).
 
     Raises:
-        ExpertError: when no arm reaches the handle through the motion, or a straight
-            segment needs a jump.
+        ExpertError: when no arm reaches the handle through the motion, a straight segment
+            needs a jump, or the joint is not past its threshold after :data:`TRIES` tries.
     """
+    m, d = expert.world.model, expert.world.data
+    adr = m.jnt_qposadr[m.joint(op.joint).id]
+    for _ in range(TRIES):
+        yield from _operate_once(expert, op)
+        if passed(op, m, float(d.qpos[adr])):
+            return
+        expert.warnings.append(f"{op.text}: {op.joint} at {float(d.qpos[adr]):.3f}, again")
+    raise ExpertError(
+        f"{op.text}: {op.joint} at {float(d.qpos[adr]):.3f} after {TRIES} tries"
+    )
+
+
+def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
+    """One try of :func:`operate`."""
     w = expert.world
     m, d = w.model, w.data
     jid = m.joint(op.joint).id
     adr = m.jnt_qposadr[jid]
     q_now = float(d.qpos[adr])
-    q_goal = target_of(op, m)
     h = handle_of(m, d, op.joint)
     expert.phase = f"{op.predicate.lower()} approach"
-    side, R, q_pre, q_grasp, path = operation_side(expert, h, q_now, q_goal)
+    side, R, q_pre, q_grasp, path = operation_side(expert, h, op, q_now)
     if side != expert.side:
         expert._rest[expert.arm.offset : expert.arm.offset + 6] = expert._target_q
         expert._use(side)
@@ -399,13 +507,14 @@ def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     yield expert._move_joint(q_pre, h.opening)
     yield from expert._settle()
     expert.phase = f"{op.predicate.lower()} reach"
-    yield expert._line(h.point - APPROACH * h.approach, h.point, R, h.opening, speed=0.25)
+    yield expert._line(h.point - APPROACH * R[:, 2], h.point, R, h.opening, speed=0.25)
     yield from expert._settle()
     expert.phase = f"{op.predicate.lower()} grip"
     yield from expert._grip(0.0)
     expert.phase = f"{op.predicate.lower()} {'pull' if h.kind == 'slide' else 'turn'}"
     speed = SLIDE_SPEED if h.kind == "slide" else TURN_SPEED
-    traj = time_parameterize(path, VMAX * speed, AMAX * speed, expert.dt, stop_at_waypoints=False)
+    accel = speed if h.kind == "slide" else TURN_ACCEL
+    traj = time_parameterize(path, VMAX * speed, AMAX * accel, expert.dt, stop_at_waypoints=False)
     yield expert._actions(traj, 0.0)
     yield from expert._settle()
     expert.phase = f"{op.predicate.lower()} release"
@@ -424,12 +533,14 @@ def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
 
 __all__ = [
     "Handle",
+    "drawer_spot",
     "Operation",
-    "StateAtom",
     "handle_of",
     "motion_poses",
     "operate",
     "operation_side",
+    "part_kind",
+    "passed",
     "plan_steps",
     "target_of",
 ]
