@@ -275,13 +275,17 @@ class GoalEnv(gymnasium.Env):
     def goal_info(self) -> dict[str, str]:
         """What a goal record names besides the episode: the task's ``tier``, its predicate
         ``semantics`` (``libero``, ``vla_arena``), the ``objects`` source and its
-        ``objects_fingerprint`` (``""`` for the stand-ins)."""
-        return {
+        ``objects_fingerprint`` (``""`` for the stand-ins); in a tier B scene that moved a
+        fixture, ``layout_changes`` (:mod:`rsb_mj.scene.fixture_placement`)."""
+        info = {
             "tier": self.task.tier,
             "semantics": self.task.source,
             "objects": self.objects.label,
             "objects_fingerprint": self.objects.fingerprint,
         }
+        if self.scene.layout_changes:  # tier B: rsb_mj.scene.fixture_placement's rule
+            info["layout_changes"] = "; ".join(self.scene.layout_changes)
+        return info
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Hold the 14-D joint targets for one control period.

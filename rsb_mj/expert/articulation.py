@@ -77,7 +77,15 @@ DRAWER_IS_OPEN = -0.12
 BAR_OPENING = 0.7
 #: Pitches [rad] of the gripper below level, tried in order, on a drawer's bar (a bottom
 #: drawer's is 4.6 cm above the table: level is out of reach there).
-BAR_PITCHES = (0.0, 0.45, 0.8)
+BAR_PITCHES = (0.0, 0.3, 0.5)
+#: How far out of a drawer bar's centre [m] the TCP of the closed gripper that pushes it
+#: home is: the bar's half depth, the fingers' half width across it, 4 mm.
+PUSH_OFFSET = 0.0077 + 0.031 + 0.004
+#: Pitches [rad] below level of the gripper on a door's vertical bar (any pitch about the
+#: closing axis keeps the bar between the pads).
+DOOR_PITCHES = (0.0, 0.4, 0.8)
+#: Random IK starts tried per arm and grasp rotation after the arm's own joints.
+IK_STARTS = 3
 #: Gripper command on a door's bar or a knob's ridge (fully open).
 WIDE_OPENING = 1.0
 #: How far [m] the pre-grasp is from the grasp (along the approach) and the retreat after.
@@ -253,6 +261,7 @@ class Handle:
         axis: a slide's opening direction (unit; the handle's motion for a negative qpos),
             or a hinge's axis (unit, world z up for the fixtures here).
         center: a hinge's anchor (a point on its axis) [m]; unused for a slide.
+        body: the moving part's body id.
     """
 
     point: np.ndarray
@@ -262,6 +271,7 @@ class Handle:
     kind: str
     axis: np.ndarray
     center: np.ndarray
+    body: int = -1
 
 
 def _rot_z(a: float) -> np.ndarray:
@@ -293,8 +303,12 @@ def _outermost_geom(
     return max(geoms, key=lambda g: float(data.geom_xpos[g] @ direction))
 
 
-def handle_of(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> Handle:
-    """Where and how the gripper takes the part ``joint`` moves (module docstring).
+def handle_of(
+    model: mujoco.MjModel, data: mujoco.MjData, joint: str, *, push: bool = False
+) -> Handle:
+    """Where and how the gripper takes the part ``joint`` moves (module docstring); with
+    ``push``, a drawer's bar is pushed home instead: the closed gripper, pointing down, its
+    fingers (closing along the bar) :data:`PUSH_OFFSET` out of the bar's centre.
 
     Raises:
         ExpertError: for a joint that is not a slide or a vertical hinge.
@@ -310,12 +324,16 @@ def handle_of(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> Handle:
         out /= np.linalg.norm(out)
         bar = _outermost_geom(model, data, body, out)
         p = data.geom_xpos[bar].copy()
+        if push:
+            along = np.cross(up, out)
+            rots = (top_down_rotation(along, 0.0), top_down_rotation(-along, 0.0))
+            return Handle(p + PUSH_OFFSET * out, rots, -up, 0.0, "slide", out, np.zeros(3), body)
         rots = []
         for pitch in BAR_PITCHES:  # pointing into the front, then down into it too (low)
             z = -np.cos(pitch) * out - np.sin(pitch) * up
             x = np.cos(pitch) * up - np.sin(pitch) * out
             rots += [_frame(z, x), _frame(z, -x)]
-        return Handle(p, tuple(rots), rots[0][:, 2], BAR_OPENING, "slide", out, np.zeros(3))
+        return Handle(p, tuple(rots), rots[0][:, 2], BAR_OPENING, "slide", out, np.zeros(3), body)
     if model.jnt_type[j.id] != mujoco.mjtJoint.mjJNT_HINGE or abs(axis[2]) < 0.99:
         raise ExpertError(f"{joint}: only slides and vertical hinges are operated")
     axis = up * np.sign(axis[2])
@@ -339,8 +357,11 @@ def handle_of(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> Handle:
         normal -= (normal @ radial) * radial
         normal[2] = 0.0
         normal /= np.linalg.norm(normal)
-        rots = (_frame(-normal, radial), _frame(-normal, -radial))
-        return Handle(p, rots, -normal, WIDE_OPENING, "hinge", axis, anchor)
+        rots = []
+        for pitch in DOOR_PITCHES:  # level into the door, then down into it too
+            z = -np.cos(pitch) * normal - np.sin(pitch) * up
+            rots += [_frame(z, radial), _frame(z, -radial)]
+        return Handle(p, tuple(rots), -normal, WIDE_OPENING, "hinge", axis, anchor, body)
     # a knob: its highest geom, taken from above across its narrow side
     geoms = [g for g in range(model.ngeom) if int(model.geom_bodyid[g]) == body]
     ridge = max(
@@ -357,7 +378,7 @@ def handle_of(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> Handle:
     p = data.geom_xpos[ridge].copy()
     p[2] = top - RIDGE_DEPTH
     rots = (top_down_rotation(across, 0.0), top_down_rotation(-across, 0.0))
-    return Handle(p, rots, -up, WIDE_OPENING, "hinge", axis, anchor)
+    return Handle(p, rots, -up, WIDE_OPENING, "hinge", axis, anchor, body)
 
 
 def part_kind(model: mujoco.MjModel, joint: str) -> str:
@@ -405,25 +426,21 @@ def motion_poses(h: Handle, q_now: float, q_goal: float) -> list[tuple[np.ndarra
     return out
 
 
-def _reaches(expert: Any, side: str, h: Handle, R: np.ndarray, op: Operation, q_now: float):
-    """Joints of the pre-grasp, the grasp and the poses of the motion for the arm on
-    ``side`` with grasp rotation ``R``: every pose toward the target, or the reachable ones
-    when they get past what the operation must reach (:func:`passed`); None otherwise."""
-    arm = expert._arms[side]
-    rng = expert._rng
+def _motion_path(
+    expert: Any, arm: Any, h: Handle, R: np.ndarray, op: Operation, q_now: float, q0: np.ndarray
+) -> np.ndarray | None:
+    """The arm's joints [rad] through the motion of ``op`` from the grasp joints ``q0`` (the
+    first row) with grasp rotation ``R``: every pose toward the target, or the reachable
+    ones when they get past what the operation must reach (:func:`passed`); None
+    otherwise."""
     m = expert.world.model
     q_goal = target_of(op, m)
-    h2 = Handle(h.point, (R,), h.approach, h.opening, h.kind, h.axis, h.center)
-    try:
-        q = arm.ik.solve(h.point, R, q0=arm.q(expert.world.data), rng=rng).q
-        q_pre = arm.ik.solve(h.point - APPROACH * R[:, 2], R, q0=q, rng=rng).q
-    except ExpertError:
-        return None
+    h2 = Handle(h.point, (R,), h.approach, h.opening, h.kind, h.axis, h.center, h.body)
     poses = motion_poses(h2, q_now, q_goal)
-    path = [q]
+    path = [np.asarray(q0, float)]
     for k, (p, r) in enumerate(poses):
         try:
-            qk = arm.ik.solve(p, r, q0=path[-1], rng=rng, restarts=0).q
+            qk = arm.ik.solve(p, r, q0=path[-1], rng=expert._rng, restarts=0).q
         except ExpertError:
             qk = None
         if qk is None or np.abs(qk - path[-1]).max() > 0.3:
@@ -432,7 +449,35 @@ def _reaches(expert: Any, side: str, h: Handle, R: np.ndarray, op: Operation, q_
                 return None
             break
         path.append(qk)
-    return q_pre, q, np.stack(path)
+    return np.stack(path)
+
+
+def _reaches(expert: Any, side: str, h: Handle, R: np.ndarray, op: Operation, q_now: float):
+    """Joints of the pre-grasp, the grasp and the motion (:func:`_motion_path`) for the arm
+    on ``side`` with grasp rotation ``R``, the pre-grasp and the grasp touching nothing but
+    the moving part: from the arm's joints, then from :data:`IK_STARTS` random ones; None
+    where none is."""
+    arm = expert._arms[side]
+    rng = expert._rng
+    w = expert.world
+    moving = {g for g in range(w.model.ngeom) if int(w.model.geom_bodyid[g]) == h.body}
+    arm.checker.allowed = moving
+    arm.checker.set_scene(w.data, q_start=arm.q(w.data))
+    starts = [arm.q(w.data)] + [
+        rng.uniform(arm.ik.lower, arm.ik.upper) for _ in range(IK_STARTS)
+    ]
+    for q0 in starts:
+        try:
+            q = arm.ik.solve(h.point, R, q0=q0, rng=rng, restarts=2).q
+            q_pre = arm.ik.solve(h.point - APPROACH * R[:, 2], R, q0=q, rng=rng, restarts=0).q
+        except ExpertError:
+            continue
+        if arm.checker.in_collision(q_pre) or arm.checker.in_collision(q):
+            continue
+        path = _motion_path(expert, arm, h, R, op, q_now, q)
+        if path is not None:
+            return q_pre, q, path
+    return None
 
 
 def operation_side(expert: Any, h: Handle, op: Operation, q_now: float):
@@ -443,7 +488,6 @@ def operation_side(expert: Any, h: Handle, op: Operation, q_now: float):
     Raises:
         ExpertError: when neither arm reaches it.
     """
-    w = expert.world
     facing = sorted(
         SIDES,
         key=lambda s: float(h.approach[:2] @ (h.point[:2] - np.asarray(ARM_BASE_XY[s]))),
@@ -452,14 +496,8 @@ def operation_side(expert: Any, h: Handle, op: Operation, q_now: float):
     for side in facing:
         for R in h.rotations:
             got = _reaches(expert, side, h, R, op, q_now)
-            if got is None:
-                continue
-            arm = expert._arms[side]
-            arm.checker.allowed = set()
-            arm.checker.set_scene(w.data, q_start=arm.q(w.data))
-            if arm.checker.in_collision(got[0]):
-                continue
-            return side, R, *got
+            if got is not None:
+                return side, R, *got
     raise ExpertError(
         f"no arm reaches the handle at {np.round(h.point, 3).tolist()} through the motion"
     )
@@ -495,7 +533,8 @@ def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     jid = m.joint(op.joint).id
     adr = m.jnt_qposadr[jid]
     q_now = float(d.qpos[adr])
-    h = handle_of(m, d, op.joint)
+    push = op.predicate == "Close" and part_kind(m, op.joint) == "slide"
+    h = handle_of(m, d, op.joint, push=push)
     expert.phase = f"{op.predicate.lower()} approach"
     side, R, q_pre, q_grasp, path = operation_side(expert, h, op, q_now)
     if side != expert.side:
@@ -509,16 +548,24 @@ def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     expert.phase = f"{op.predicate.lower()} reach"
     yield expert._line(h.point - APPROACH * R[:, 2], h.point, R, h.opening, speed=0.25)
     yield from expert._settle()
-    expert.phase = f"{op.predicate.lower()} grip"
-    yield from expert._grip(0.0)
-    expert.phase = f"{op.predicate.lower()} {'pull' if h.kind == 'slide' else 'turn'}"
+    if not push:
+        expert.phase = f"{op.predicate.lower()} grip"
+        yield from expert._grip(0.0)
+    motion = "push" if push else "pull" if h.kind == "slide" else "turn"
+    expert.phase = f"{op.predicate.lower()} {motion}"
+    # from the joints the arm was sent to (the straight reach's IK branch, not the plan's)
+    again = _motion_path(expert, arm, h, R, op, q_now, expert._target_q)
+    if again is None:
+        raise ExpertError(f"{op.text}: the motion is out of reach from the grasp")
+    path = again
     speed = SLIDE_SPEED if h.kind == "slide" else TURN_SPEED
     accel = speed if h.kind == "slide" else TURN_ACCEL
     traj = time_parameterize(path, VMAX * speed, AMAX * accel, expert.dt, stop_at_waypoints=False)
     yield expert._actions(traj, 0.0)
     yield from expert._settle()
-    expert.phase = f"{op.predicate.lower()} release"
-    yield from expert._grip(h.opening)
+    if not push:
+        expert.phase = f"{op.predicate.lower()} release"
+        yield from expert._grip(WIDE_OPENING if h.kind == "hinge" else h.opening)
     expert.phase = f"{op.predicate.lower()} retreat"
     p_end, r_end = arm.tcp(d)
     back = p_end - RETREAT * (r_end[:, 2])

@@ -49,7 +49,8 @@ from rsb_mj.lang.goal_task import GoalTask, Relation
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category
-from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
+from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
+from rsb_mj.scene.fixture_placement import placement
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
@@ -118,6 +119,8 @@ class GoalScene:
     _drawn: dict[str, float] = field(default_factory=dict, repr=False)
     _pusher: dict[str, str] = field(default_factory=dict, repr=False)
     head: HeadView | None = None
+    #: Where the scene differs from the file's layout (:mod:`rsb_mj.scene.fixture_placement`).
+    layout_changes: tuple[str, ...] = ()
 
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:
@@ -651,6 +654,7 @@ def compile_goal_scene(
                 group=5,
             )
     articulated = task.tier in ARTICULATED_TIERS
+    changes: list[str] = []
     for name, category in task.fixtures.items():
         if name == table:
             continue
@@ -674,6 +678,10 @@ def compile_goal_scene(
         x, y = (x0 + x1) / 2, (y0 + y1) / 2
         yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
         yaw = FrameMap.yaw(yaw_l)
+        if articulated and isinstance(known, ArticulatedCategory):  # the far arm's front
+            x, change = placement(name, category, x, y, yaw)
+            if change:
+                changes.append(change)
         body = spec.worldbody.add_body(name=name)
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
         if prop is None:  # a stand-in fixture: its origin is its box's centre
@@ -701,6 +709,7 @@ def compile_goal_scene(
         raise SceneError(f"{task.path}: MuJoCo could not compile the goal scene: {exc}") from None
     init_joints = _init_joints(task, model) if articulated else ()
     scene = GoalScene(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    scene.layout_changes = tuple(changes)
     scene._frame_head()
     return scene
 
