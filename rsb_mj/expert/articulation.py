@@ -51,8 +51,9 @@ from rsb_mj.scene.aloha import HOME_ARM, SIDES
 from rsb_mj.workspace import ARM_BASE_XY
 
 #: Drawer targets [m] of the slide (LIBERO: open below -0.14, closed above 0, limits
-#: -0.16..0.01): pulled out to this, pushed in to this (past the stop: pressed home).
-DRAWER_OPEN, DRAWER_PAST = -0.152, 0.016
+#: -0.16..0.01): pulled out to this, pushed in to this (2 cm past the stop at 0.01: the
+#: push presses it home whichever finger faces the bar).
+DRAWER_OPEN, DRAWER_PAST = -0.152, 0.03
 #: Door targets [rad] (open below -1.3, closed above -0.005, limits -2.094..0).
 DOOR_OPEN, DOOR_PAST = -1.45, 0.06
 #: Knob targets [rad] (on at 0.5 or more, off below 0, limits -0.005..2.1).

@@ -12,7 +12,9 @@ fixture with a part the expert pulls or swings out of its front (a cabinet's dra
 microwave's door; :data:`OPERATED`) whose front points within 45 degrees of the world x axis
 toward the other side of the table (``front_x * x < 0``) and whose centre is more than
 :data:`CENTRE_X` from the table's centre line is moved along x to ``sign(x) * CENTRE_X``:
-toward the centre, on its own side, its yaw and y unchanged. The far arm then has its handle
+toward the centre, on its own side, its yaw and y unchanged; where its footprint would then
+come within :data:`GAP` of another fixture's, it stops short, at the first x toward its
+place in the file (steps of :data:`STEP`) that keeps the gap (:func:`clear_x`). The far arm then has its handle
 at ~0.42 m and the drawer pulled out at ~0.27 m (in its reach annulus). Objects whose
 ``:init`` place comes within a fixture's footprint are pushed clear by the layout as for
 any fixture. The move is a layout change: :func:`placement` says it, and a record names it
@@ -26,10 +28,55 @@ import math
 
 #: Fixture categories with a part pulled or swung out of their front.
 OPERATED = frozenset({"wooden_cabinet", "white_cabinet", "microwave"})
+#: How far [m] an operated part sweeps out of the fixture's front: a drawer's travel, the
+#: microwave door's width.
+SWEEP = {"wooden_cabinet": 0.16, "white_cabinet": 0.16, "microwave": 0.26}
 #: Where [m] (|x| of the body's centre, world) the rule puts such a fixture.
 CENTRE_X = 0.05
 #: A front within this angle [rad] of the x axis faces an arm.
 FACING = math.radians(45.0)
+
+
+#: Least gap [m] between the bounding boxes of a moved fixture's footprint and another's,
+#: and the step [m] by which a move stops short to keep it.
+GAP, STEP = 0.01, 0.01
+
+Footprint = tuple[float, float, float, tuple[float, float]]  # x, y, yaw, half extents
+
+
+def _aabb(x: float, y: float, yaw: float, half: tuple[float, float]) -> tuple[float, ...]:
+    c, s = abs(math.cos(yaw)), abs(math.sin(yaw))
+    hx, hy = c * half[0] + s * half[1], s * half[0] + c * half[1]
+    return (x - hx, y - hy, x + hx, y + hy)
+
+
+def clear_x(
+    x_file: float, x_rule: float, own: Footprint, others: list[Footprint], out: float = 0.0
+) -> float:
+    """The x [m] nearest ``x_rule`` from ``x_rule`` back to ``x_file`` (steps of
+    :data:`STEP`) at which the fixture's footprint ``own`` (its x replaced), grown by
+    ``out`` [m] out of its front (an open drawer, a swung door: :data:`SWEEP`), keeps
+    :data:`GAP` from every one of ``others`` (bounding boxes, world); ``x_file`` when none
+    does."""
+    _, y, yaw, half = own
+    fx, fy = front_of(yaw)
+    boxes = [_aabb(*o) for o in others]
+    n = max(1, math.ceil(abs(x_file - x_rule) / STEP))
+    for k in range(n + 1):
+        x = x_rule + (x_file - x_rule) * k / n
+        x0, y0, x1, y1 = _aabb(x, y, yaw, half)
+        a = (
+            x0 + min(0.0, fx * out),
+            y0 + min(0.0, fy * out),
+            x1 + max(0.0, fx * out),
+            y1 + max(0.0, fy * out),
+        )
+        if all(
+            a[2] + GAP <= b[0] or b[2] + GAP <= a[0] or a[3] + GAP <= b[1] or b[3] + GAP <= a[1]
+            for b in boxes
+        ):
+            return x
+    return x_file
 
 
 def front_of(yaw: float) -> tuple[float, float]:
@@ -37,21 +84,25 @@ def front_of(yaw: float) -> tuple[float, float]:
     return (math.sin(yaw), -math.cos(yaw))
 
 
-def placement(name: str, category: str, x: float, y: float, yaw: float) -> tuple[float, str]:
-    """The x [m, world] fixture ``name`` (``category``, centre ``x``, ``y``, world ``yaw``)
-    stands at under the rule (module docstring), and the layout change's label (``""``
-    when it stays)."""
+def placement(category: str, x: float, yaw: float) -> float:
+    """The x [m, world] a fixture of ``category`` (centre ``x``, world ``yaw``) stands at
+    under the rule before other fixtures are considered (module docstring; ``x`` when the
+    rule leaves it)."""
     if category not in OPERATED:
-        return x, ""
+        return x
     fx, _ = front_of(yaw)
     if abs(fx) < math.cos(FACING) or fx * x >= 0.0 or abs(x) <= CENTRE_X:
-        return x, ""
-    new = math.copysign(CENTRE_X, x)
-    arm = "left" if fx < 0 else "right"
-    return new, (
-        f"{name}: moved along x from {x:+.3f} to {new:+.3f} m (toward the table's centre; "
+        return x
+    return math.copysign(CENTRE_X, x)
+
+
+def label(name: str, x_file: float, x: float, yaw: float) -> str:
+    """The layout change's label for fixture ``name`` moved from ``x_file`` to ``x`` [m]."""
+    arm = "left" if front_of(yaw)[0] < 0 else "right"
+    return (
+        f"{name}: moved along x from {x_file:+.3f} to {x:+.3f} m (toward the table's centre; "
         f"its front faces the {arm} arm across the table)"
     )
 
 
-__all__ = ["CENTRE_X", "OPERATED", "front_of", "placement"]
+__all__ = ["CENTRE_X", "OPERATED", "SWEEP", "clear_x", "front_of", "label", "placement"]

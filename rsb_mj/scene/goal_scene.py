@@ -50,7 +50,7 @@ from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
-from rsb_mj.scene.fixture_placement import placement
+from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, placement
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
@@ -655,6 +655,7 @@ def compile_goal_scene(
             )
     articulated = task.tier in ARTICULATED_TIERS
     changes: list[str] = []
+    moves: dict[str, tuple[float, float]] = {}  # fixture -> x in the file, x by the rule
     for name, category in task.fixtures.items():
         if name == table:
             continue
@@ -679,9 +680,7 @@ def compile_goal_scene(
         yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
         yaw = FrameMap.yaw(yaw_l)
         if articulated and isinstance(known, ArticulatedCategory):  # the far arm's front
-            x, change = placement(name, category, x, y, yaw)
-            if change:
-                changes.append(change)
+            moves[name] = (x, placement(category, x, yaw))
         body = spec.worldbody.add_body(name=name)
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
         if prop is None:  # a stand-in fixture: its origin is its box's centre
@@ -697,6 +696,22 @@ def compile_goal_scene(
             body.pos = [x, y, TABLE_TOP_Z]
             build_prop(body, name, prop)
             tops[name], rest[name], half_xy[name] = prop.height, 0.0, prop.half[:2]
+    for name, (x_file, x_rule) in moves.items():  # moved: kept clear of the other fixtures
+        body = spec.body(name)
+        if x_rule == x_file or body is None:
+            continue
+        yaw = 2 * math.atan2(body.quat[3], body.quat[0])
+        others = [
+            (spec.body(f).pos[0], spec.body(f).pos[1], 2 * math.atan2(spec.body(f).quat[3],
+             spec.body(f).quat[0]), half_xy[f])
+            for f in half_xy
+            if f != name
+        ]  # fmt: skip
+        own = (x_rule, body.pos[1], yaw, half_xy[name])
+        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
+        if x != x_file:
+            body.pos = [x, body.pos[1], body.pos[2]]
+            changes.append(label(name, x_file, x, yaw))
     for name, category in task.objects.items():
         body = spec.worldbody.add_body(name=name)
         body.add_freejoint(name=f"{name}/free")
