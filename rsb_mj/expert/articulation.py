@@ -167,9 +167,7 @@ def plan_steps(
     into = {r.place for r in placements if r.predicate == "In" and r.kind == "site"}
 
     def filled(target: str) -> bool:
-        return target in into or any(
-            p.startswith(target + "_") for p in into
-        )
+        return target in into or any(p.startswith(target + "_") for p in into)
 
     pre: list[Operation] = []
     post: list[Operation] = []
@@ -464,9 +462,7 @@ def _reaches(expert: Any, side: str, h: Handle, R: np.ndarray, op: Operation, q_
     moving = {g for g in range(w.model.ngeom) if int(w.model.geom_bodyid[g]) == h.body}
     arm.checker.allowed = moving
     arm.checker.set_scene(w.data, q_start=arm.q(w.data))
-    starts = [arm.q(w.data)] + [
-        rng.uniform(arm.ik.lower, arm.ik.upper) for _ in range(IK_STARTS)
-    ]
+    starts = [arm.q(w.data)] + [rng.uniform(arm.ik.lower, arm.ik.upper) for _ in range(IK_STARTS)]
     for q0 in starts:
         try:
             q = arm.ik.solve(h.point, R, q0=q0, rng=rng, restarts=2).q
@@ -522,9 +518,7 @@ def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
         if passed(op, m, float(d.qpos[adr])):
             return
         expert.warnings.append(f"{op.text}: {op.joint} at {float(d.qpos[adr]):.3f}, again")
-    raise ExpertError(
-        f"{op.text}: {op.joint} at {float(d.qpos[adr]):.3f} after {TRIES} tries"
-    )
+    raise ExpertError(f"{op.text}: {op.joint} at {float(d.qpos[adr]):.3f} after {TRIES} tries")
 
 
 def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
@@ -537,7 +531,7 @@ def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     push = op.predicate == "Close" and part_kind(m, op.joint) == "slide"
     h = handle_of(m, d, op.joint, push=push)
     expert.phase = f"{op.predicate.lower()} approach"
-    side, R, q_pre, q_grasp, path = operation_side(expert, h, op, q_now)
+    side, R, q_pre, _, path = operation_side(expert, h, op, q_now)
     if side != expert.side:
         expert._rest[expert.arm.offset : expert.arm.offset + 6] = expert._target_q
         expert._use(side)
@@ -581,8 +575,8 @@ def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
 
 __all__ = [
     "Handle",
-    "drawer_spot",
     "Operation",
+    "drawer_spot",
     "handle_of",
     "motion_poses",
     "operate",

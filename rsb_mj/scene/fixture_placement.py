@@ -12,14 +12,15 @@ fixture with a part the expert pulls or swings out of its front (a cabinet's dra
 microwave's door; :data:`OPERATED`) whose front points within 45 degrees of the world x axis
 toward the other side of the table (``front_x * x < 0``) and whose centre is more than
 :data:`CENTRE_X` from the table's centre line is moved along x to ``sign(x) * CENTRE_X``:
-toward the centre, on its own side, its yaw and y unchanged; where its footprint would then
-come within :data:`GAP` of another fixture's, it stops short, at the first x toward its
-place in the file (steps of :data:`STEP`) that keeps the gap (:func:`clear_x`). The far arm then has its handle
-at ~0.42 m and the drawer pulled out at ~0.27 m (in its reach annulus). Objects whose
-``:init`` place comes within a fixture's footprint are pushed clear by the layout as for
-any fixture. The move is a layout change: :func:`placement` says it, and a record names it
-(``goal.layout_changes``). Tier A files (static props) and the stove (its knob is turned
-from above, only its reach matters) keep LIBERO's places.
+toward the centre, on its own side, its yaw and y unchanged. Where its footprint, grown by
+what its part sweeps out of the front (:data:`SWEEP`), would then come within :data:`GAP` of
+another fixture's, it stops short, at the first x toward its place in the file (steps of
+:data:`STEP`) that keeps the gap (:func:`clear_x`). The far arm then has the handle at
+~0.42 m and the drawer pulled out at ~0.27 m (in its reach annulus). Objects whose ``:init``
+place comes within a fixture's footprint are pushed clear by the layout as for any fixture.
+The move is a layout change: the scene lists it (``GoalScene.layout_changes``, worded by
+:func:`label`) and a record names it (``goal.layout_changes``). Tier A files (static props)
+and the stove (its knob is turned from above: only its reach matters) keep LIBERO's places.
 """
 
 from __future__ import annotations

@@ -50,8 +50,8 @@ from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
-from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, placement
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
+from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, placement
 from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
