@@ -59,11 +59,11 @@ DOOR_OPEN, DOOR_PAST = -1.45, 0.06
 #: Knob targets [rad] (on at 0.5 or more, off below 0, limits -0.005..2.1).
 KNOB_ON, KNOB_PAST = 0.75, -0.08
 #: What must hold when the operation ends (LIBERO's thresholds with a margin) [m or rad]:
-#: a drawer out beyond -0.145, in beyond 0.002; a door beyond -1.34, within -0.003; a knob
+#: a drawer out beyond -0.145, in beyond 0.001; a door beyond -1.34, within -0.003; a knob
 #: beyond 0.55, below -0.001. The motion's reachable part counts when it passes these.
 MUST = {
     ("slide", True): -0.145,
-    ("slide", False): 0.002,
+    ("slide", False): 0.001,
     ("door", True): -1.34,
     ("door", False): -0.003,
     ("knob", True): 0.55,

@@ -29,9 +29,10 @@ import math
 
 #: Fixture categories with a part pulled or swung out of their front.
 OPERATED = frozenset({"wooden_cabinet", "white_cabinet", "microwave"})
-#: How far [m] an operated part sweeps out of the fixture's front: a drawer's travel, the
-#: microwave door's width.
-SWEEP = {"wooden_cabinet": 0.16, "white_cabinet": 0.16, "microwave": 0.26}
+#: How far [m] an operated part and the gripper working it sweep out of the fixture's front:
+#: a drawer's 0.16 m travel and the fingers that push it home from in front of its bar
+#: (0.07 m), the microwave door's width (0.26 m) and the gripper on its bar (0.04 m).
+SWEEP = {"wooden_cabinet": 0.23, "white_cabinet": 0.23, "microwave": 0.30}
 #: Where [m] (|x| of the body's centre, world) the rule puts such a fixture.
 CENTRE_X = 0.05
 #: A front within this angle [rad] of the x axis faces an arm.

@@ -130,7 +130,7 @@ def test_the_placement_rule_moves_a_side_fixture_facing_the_far_arm_to_the_centr
     # stopped short of another fixture, the drawer's 0.16 m travel counted (front -x)
     rack = (-0.175, -0.175, math.pi / 2, (0.134, 0.127))
     own = (CENTRE_X, -0.275, -math.pi / 2, (0.1312, 0.1115))
-    x = clear_x(0.425, CENTRE_X, own, [rack], out=0.16)
+    x = clear_x(0.425, CENTRE_X, own, [rack], out=0.16)  # (SWEEP adds the gripper's room)
     # the box's -x edge, less the travel, keeps the 1 cm gap from the rack's +x edge (-0.048),
     # and a step (0.375 m / 38) nearer the centre would not
     edge = -0.175 + 0.127 + 0.01
