@@ -200,6 +200,11 @@ def plan_steps(
 
 #: Gap [m] between a mover put into a drawer and the cabinet's front above it.
 FRONT_GAP = 0.012
+#: How far [m] a mover's footprint may reach past its drawer region's front edge: the
+#: drawer's front wall stands 8 mm beyond it (LIBERO's region), less 3 mm. A drawer under
+#: another (whose bar the mover must clear on its way down) takes the mover's centre out to
+#: :data:`INSET` inside the region's front edge instead.
+WALL_ROOM, INSET = 0.005, 0.01
 
 
 def drawer_spot(
@@ -208,8 +213,10 @@ def drawer_spot(
     """Where (world xy [m]) a mover of footprint ``radius`` [m] goes into the drawer whose
     region is ``site`` (centre ``xy``): moved out along the drawer's opening direction until
     it is :data:`FRONT_GAP` clear of the cabinet's front (the carcass and the other drawers,
-    which cover the back of a lower drawer's region), no farther than the region's front
-    edge; ``xy`` unchanged for a region that is not on a drawer."""
+    which cover the back of a lower drawer's region), no farther than keeps its footprint
+    inside the drawer's front wall (:data:`WALL_ROOM`; under another drawer, its centre
+    :data:`INSET` inside the region); ``xy`` unchanged for a region that is not on a
+    drawer."""
     sid = model.site(site).id
     body = int(model.site_bodyid[sid])
     slides = [
@@ -243,8 +250,25 @@ def drawer_spot(
     s_site = float(np.append(xy, 0.0) @ out)
     half_out = float(np.abs(data.site_xmat[sid].reshape(3, 3).T @ out) @ model.site_size[sid])
     want = front + radius + FRONT_GAP
-    s = max(s_site, min(want, s_site + half_out - 0.01))
+    z = _geoms_z(model, data, body)
+    above = [  # the cabinet's other drawers higher up: their bars stick out over this one
+        b
+        for b in range(model.nbody)
+        if b != body
+        and int(model.body_parentid[b]) == root
+        and int(model.body_jntnum[b]) > 0
+        and _geoms_z(model, data, b) > z
+    ]
+    cap = half_out - INSET if above else half_out - radius + WALL_ROOM
+    s = max(s_site, min(want, s_site + cap))
     return xy + (s - s_site) * out[:2]
+
+
+def _geoms_z(model: mujoco.MjModel, data: mujoco.MjData, body: int) -> float:
+    """Mean world z [m] of ``body``'s geoms (a drawer's height; its origin is the
+    cabinet's)."""
+    zs = [float(data.geom_xpos[g][2]) for g in range(model.ngeom) if model.geom_bodyid[g] == body]
+    return float(np.mean(zs)) if zs else float(data.xpos[body][2])
 
 
 @dataclass(frozen=True)
