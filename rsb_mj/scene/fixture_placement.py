@@ -9,9 +9,11 @@ articulated_fixtures.md`` section 1.4).
 
 **The rule** (one, deterministic, applied when a tier B scene is compiled): an articulated
 fixture with a part the expert pulls or swings out of its front (a cabinet's drawers, the
-microwave's door; :data:`OPERATED`) whose front points within 45 degrees of the world x axis
-toward the other side of the table (``front_x * x < 0``) and whose centre is more than
-:data:`CENTRE_X` from the table's centre line is moved along x to ``sign(x) * CENTRE_X``:
+microwave's door; :data:`OPERATED`) that the goal operates or puts something into
+(:func:`operated`; a drawer that only holds an object at ``:init`` is a prop) whose front
+points within 45 degrees of the world x axis toward the other side of the table
+(``front_x * x < 0``) and whose centre is more than :data:`CENTRE_X` from the table's centre
+line is moved along x to ``sign(x) * CENTRE_X``:
 toward the centre, on its own side, its yaw and y unchanged. Where its footprint, grown by
 what its part sweeps out of the front (:data:`SWEEP`), would then come within :data:`GAP` of
 another fixture's, it stops short, at the first x toward its place in the file (steps of
@@ -26,6 +28,8 @@ and the stove (its knob is turned from above: only its reach matters) keep LIBER
 from __future__ import annotations
 
 import math
+
+from rsb_mj.lang.goal_task import GoalTask
 
 #: Fixture categories with a part pulled or swung out of their front.
 OPERATED = frozenset({"wooden_cabinet", "white_cabinet", "microwave"})
@@ -81,6 +85,15 @@ def clear_x(
     return x_file
 
 
+def operated(task: GoalTask, name: str) -> bool:
+    """Whether ``task``'s goal operates fixture ``name`` (a state atom on it or on one of
+    its regions) or puts something ``In`` one of its regions."""
+    mine = (name, name + "_")
+    return any(a.target == name or a.target.startswith(mine[1]) for a in task.goal_states) or any(
+        r.predicate == "In" and r.place.startswith(mine[1]) for r in task.goal
+    )
+
+
 def front_of(yaw: float) -> tuple[float, float]:
     """World xy unit direction of a fixture's front (its body's -y) at world ``yaw`` [rad]."""
     return (math.sin(yaw), -math.cos(yaw))
@@ -107,4 +120,13 @@ def label(name: str, x_file: float, x: float, yaw: float) -> str:
     )
 
 
-__all__ = ["CENTRE_X", "OPERATED", "SWEEP", "clear_x", "front_of", "label", "placement"]
+__all__ = [
+    "CENTRE_X",
+    "OPERATED",
+    "SWEEP",
+    "clear_x",
+    "front_of",
+    "label",
+    "operated",
+    "placement",
+]

@@ -31,6 +31,8 @@ region site on the drawer); its ``:init`` states ``(Open X)``, ``(Close X)``, ``
 ``default_*_ranges``) and set on every joint of X (a whole fixture) or of the site's body (a
 drawer's region), as LIBERO's ``OpenCloseSampler`` / ``TurnOnOffSampler``; a layout then
 holds them as ``{joint name}: (qpos,)``. A file without such states draws nothing more.
+A cabinet or microwave whose front faces the far arm is moved toward the table's centre by
+the placement rule of :mod:`rsb_mj.scene.fixture_placement` (``GoalScene.layout_changes``).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory,
 from rsb_mj.scene.categories import CATEGORIES, Category
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
-from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, placement
+from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, operated, placement
 from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
@@ -679,8 +681,8 @@ def compile_goal_scene(
         x, y = (x0 + x1) / 2, (y0 + y1) / 2
         yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
         yaw = FrameMap.yaw(yaw_l)
-        if articulated and isinstance(known, ArticulatedCategory):  # the far arm's front
-            moves[name] = (x, placement(category, x, yaw))
+        if articulated and isinstance(known, ArticulatedCategory) and operated(task, name):
+            moves[name] = (x, placement(category, x, yaw))  # its front faces the far arm
         body = spec.worldbody.add_body(name=name)
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
         if prop is None:  # a stand-in fixture: its origin is its box's centre

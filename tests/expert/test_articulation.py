@@ -148,3 +148,13 @@ def test_a_moved_fixture_is_a_labelled_layout_change():
         "front faces the right arm across the table)",
     )
     assert float(scene.model.body("microwave_1").pos[0]) == pytest.approx(-CENTRE_X)
+
+
+def test_a_drawer_that_only_holds_an_object_at_init_stays_where_the_file_puts_it():
+    name = (
+        "pick_the_tomato_next_to_the_cereal_and_place_it_on_the_porcelain_bowl_on_the_cutting_board"
+    )
+    path = VLA / "generalization_object_preposition_combinations" / "level_1" / f"{name}.bddl"
+    task = goal_task_of(parse_file(path))
+    assert task.tier == "B1" and not task.goal_states
+    assert compile_goal_scene(task).layout_changes == ()
