@@ -8,12 +8,16 @@ A goal task of tier B (``(Open wooden_cabinet_1_top_region)``, ``(Close microwav
 frame [m, rad]:
 
 * **a drawer** (a ``slide`` joint): the handle bar is the drawer body's geom farthest out of
-  its front. The gripper points horizontally into the drawer's front, its fingers closing
-  vertically, partly open (:data:`BAR_OPENING`: the lower finger clears the table under the
-  bottom drawer's bar); it pinches the 1.6 cm tall bar from above and below, then moves in a
-  straight line along the slide's axis: out to :data:`DRAWER_OPEN` (LIBERO's open: below
-  -0.14 m) or in :data:`DRAWER_PAST` beyond the closed stop (LIBERO's closed: above 0);
-  it lets go and backs straight off.
+  its front. The gripper points into the drawer's front (level, else pitched down by
+  :data:`BAR_PITCHES`), its fingers closing vertically, partly open (:data:`BAR_OPENING`:
+  the lower finger clears the table under the bottom drawer's bar); it pinches the 1.6 cm
+  tall bar from above and below, then moves in a straight line along the slide's axis: out
+  to :data:`DRAWER_OPEN` (LIBERO's open: below -0.14 m) or in :data:`DRAWER_PAST` beyond the
+  closed stop (LIBERO's closed: above 0); it lets go and backs straight off. A drawer with
+  no other drawer above it is pushed home instead (pinched where the push is out of reach):
+  the closed gripper, pointing down, comes down :data:`PUSH_OFFSET` in front of its bar and
+  pushes it along the slide; under another drawer, whose bar the pushing hand would meet,
+  it is pinched (pushed where the pinch is out of reach).
 * **a door or a knob** (a vertical ``hinge``): the microwave's bar handle is pinched with the
   gripper horizontal, pointing into the door, fingers closing along the door; the knob's
   grip ridge from above, fingers closing across the ridge. The gripper then turns about the
@@ -250,8 +254,18 @@ def drawer_spot(
     s_site = float(np.append(xy, 0.0) @ out)
     half_out = float(np.abs(data.site_xmat[sid].reshape(3, 3).T @ out) @ model.site_size[sid])
     want = front + radius + FRONT_GAP
+    above = _drawers_above(model, data, body)
+    cap = half_out - INSET if above else half_out - radius + WALL_ROOM
+    s = max(s_site, min(want, s_site + cap))
+    return xy + (s - s_site) * out[:2]
+
+
+def _drawers_above(model: mujoco.MjModel, data: mujoco.MjData, body: int) -> list[int]:
+    """The bodies of the drawers of ``body``'s cabinet higher up than it (their bars stick
+    out over it)."""
+    root = int(model.body_parentid[body])
     z = _geoms_z(model, data, body)
-    above = [  # the cabinet's other drawers higher up: their bars stick out over this one
+    return [
         b
         for b in range(model.nbody)
         if b != body
@@ -259,9 +273,6 @@ def drawer_spot(
         and int(model.body_jntnum[b]) > 0
         and _geoms_z(model, data, b) > z
     ]
-    cap = half_out - INSET if above else half_out - radius + WALL_ROOM
-    s = max(s_site, min(want, s_site + cap))
-    return xy + (s - s_site) * out[:2]
 
 
 def _geoms_z(model: mujoco.MjModel, data: mujoco.MjData, body: int) -> float:
@@ -552,10 +563,20 @@ def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     jid = m.joint(op.joint).id
     adr = m.jnt_qposadr[jid]
     q_now = float(d.qpos[adr])
-    push = op.predicate == "Close" and part_kind(m, op.joint) == "slide"
-    h = handle_of(m, d, op.joint, push=push)
     expert.phase = f"{op.predicate.lower()} approach"
-    side, R, q_pre, _, path = operation_side(expert, h, op, q_now)
+    # a drawer is pushed home from above, unless another drawer's bar sticks out over it
+    # (then pinched, and pushed where the pinch is out of reach)
+    ways = [False]
+    if op.predicate == "Close" and part_kind(m, op.joint) == "slide":
+        ways = [False, True] if _drawers_above(m, d, int(m.jnt_bodyid[jid])) else [True, False]
+    for k, push in enumerate(ways):
+        h = handle_of(m, d, op.joint, push=push)
+        try:
+            side, R, q_pre, _, path = operation_side(expert, h, op, q_now)
+            break
+        except ExpertError:
+            if k == len(ways) - 1:
+                raise
     if side != expert.side:
         expert._rest[expert.arm.offset : expert.arm.offset + 6] = expert._target_q
         expert._use(side)
