@@ -9,8 +9,9 @@ articulated_fixtures.md`` section 1.4).
 
 **The rule** (one, deterministic, applied when a tier B scene is compiled): an articulated
 fixture with a part the expert pulls or swings out of its front (a cabinet's drawers, the
-microwave's door; :data:`OPERATED`) that the goal operates or puts something into
-(:func:`operated`; a drawer that only holds an object at ``:init`` is a prop) whose front
+microwave's door; :data:`OPERATED`) that the goal operates or puts something into a closed
+part of (:func:`operated`; a drawer open at ``:init`` or only holding an object is a prop)
+whose front
 points within 45 degrees of the world x axis toward the other side of the table
 (``front_x * x < 0``) and whose centre is more than :data:`CENTRE_X` from the table's centre
 line is moved along x to ``sign(x) * CENTRE_X``:
@@ -87,10 +88,13 @@ def clear_x(
 
 def operated(task: GoalTask, name: str) -> bool:
     """Whether ``task``'s goal operates fixture ``name`` (a state atom on it or on one of
-    its regions) or puts something ``In`` one of its regions."""
-    mine = (name, name + "_")
-    return any(a.target == name or a.target.startswith(mine[1]) for a in task.goal_states) or any(
-        r.predicate == "In" and r.place.startswith(mine[1]) for r in task.goal
+    its regions) or puts something ``In`` one of its regions that ``:init`` does not open
+    (the expert opens it first; into an open drawer it reaches from above)."""
+    mine = name + "_"
+    opened = {a.target for a in task.init_states if a.predicate in ("Open", "TurnOn")}
+    return any(a.target == name or a.target.startswith(mine) for a in task.goal_states) or any(
+        r.predicate == "In" and r.place.startswith(mine) and r.place not in opened
+        for r in task.goal
     )
 
 
