@@ -31,19 +31,14 @@ FAMILY_NAMES = frozenset(
 ALLOWED: dict[str, str] = {
     # the decision
     "rsb_mj.lang.task": "task_family: the one rule",
-    "rsb_mj.lang.goal_task": "is_goal_task; the goal reader refuses a question task",
     "rsb_mj.lang.rules.base": "Context.family: the registry runs the rules that apply",
     # the dispatch points of the pipeline and the language server
     "rsb_mj.tables.episode_source": "is_goal_source: a source's rows, problem, step limit",
-    "rsb_mj.env.task_env": "the environment of a source (RsbEnv or GoalEnv)",
+    "rsb_mj.env.task_env": "how a source's task is loaded for RsbEnv",
     "rsb_mj.scoring.scorer": "task_scorer: a question task binds ?answer, tracks the choice",
     "rsb_mj.lsp.completion": "the vocabulary completion offers",
     # the CLI still prepares goal runs itself (issue 43: the CLI parses arguments only)
-    "rsb_mj.cli.eval": "goal files refuse --tables; goal runs prepared here",
     "rsb_mj.cli.demos": "goal files go to the goal demos writer",
-    "rsb_mj.cli.episodes": "goal files have no private draw",
-    "rsb_mj.cli.render": "a goal file or SUITE::FILE row renders through GoalEnv",
-    "rsb_mj.cli.visibility": "only goal tasks have a rule-1 report",
 }
 
 

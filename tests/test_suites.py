@@ -173,10 +173,10 @@ def test_eval_suite_runs_the_rows_of_a_goal_suites_frozen_table(monkeypatch, cap
         return []
 
     monkeypatch.setattr("rsb_mj.evaluation.runner.run_eval", fake_run)
-    from rsb_mj.cli.eval import _unbuildable
+    from rsb_mj.evaluation.run_sources import unbuildable
 
     files = GOAL_SUITES["vla-arena-l0"].files
-    built = [p for p in files if not _unbuildable(p)]
+    built = [p for p in files if not unbuildable(p)]
     lacking = [p for p in built if len(file_rows("vla-arena-l0", "eval", p)) < 2]
     short = short_files("vla-arena-l0", "eval")
     assert all(task_key(p) in short for p in lacking) and len(lacking) <= len(files) // 4
@@ -247,7 +247,7 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
         "rsb_mj.tables.goal.file_rows", lambda suite, split, path: (Episode.seeded(path, 0),)
     )
     monkeypatch.setattr(
-        "rsb_mj.tables.episode_source.goal_row_source", lambda suite, path: str(path)
+        "rsb_mj.evaluation.run_sources.goal_row_source", lambda suite, path: str(path)
     )
     assert main(["eval", "--suite", "tiny", "--policy", "expert", "--episodes", "1"]) == 3
     assert ran["files"] == [str(tmp_path / "put_the_bowl_on_the_plate.bddl")]

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rsb_mj.datasets.demos import DemoJob, write_one
+from rsb_mj.datasets.demos import demo_job, write_one
 from rsb_mj.env import RsbEnv
 from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.policies.scripted import ExpertPolicy
@@ -51,12 +51,13 @@ def main(argv: list[str] | None = None) -> None:
 
     cams = ("head", "left_wrist", "right_wrist")
     demo_walls = []
+    size = {"cameras": cams, "width": args.width, "height": args.height}
     with tempfile.TemporaryDirectory() as tmp:
         # Warm-up: builds the rendering env of this process (not timed).
-        write_one(DemoJob(args.suite, args.split, args.n, tmp, cams, args.width, args.height))
+        write_one(demo_job(args.suite, args.split, args.n, Path(tmp), **size))
         for i in range(args.n):
             t = time.perf_counter()
-            write_one(DemoJob(args.suite, args.split, i, tmp, cams, args.width, args.height))
+            write_one(demo_job(args.suite, args.split, i, Path(tmp), **size))
             demo_walls.append(time.perf_counter() - t)
         size_mb = sum(p.stat().st_size for p in Path(tmp).glob("*.hdf5")) / (args.n + 1) / 1e6
     demo_rate = 60.0 * len(demo_walls) / sum(demo_walls)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rsb_mj.atomic import atomic_write_text
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import RsbError
 from rsb_mj.expert.goal_expert import GoalExpert
 from rsb_mj.lang import load_task

@@ -67,7 +67,7 @@ def _key(path: Path) -> str:
 def measure(path: Path, seeds: int, expert: bool) -> dict:
     """One file's row: tier, build outcome, build seconds and one episode per seed (the
     expert's, or a reset alone)."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.errors import RsbError
     from rsb_mj.lang.goal_task import BUILDABLE_TIERS, goal_task_of
     from rsb_mj.lang.parser import parse_file
@@ -136,8 +136,7 @@ def timing(goal_file: Path) -> dict[str, float]:
     """Construction + first reset (no cameras) of a goal scene and of a question scene
     (``RSB-Math-4``), and one control step rendering the head camera at 320x240 in each
     (seconds, the fastest of 3 steps)."""
-    from rsb_mj.env.goal_env import GoalEnv
-    from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
     from rsb_mj.suites import get_suite
 
     def best_step(env, obs) -> float:

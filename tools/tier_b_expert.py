@@ -53,7 +53,7 @@ def classify(ok: bool, failure: str) -> str:
 
 def episode(path: Path, seed: int) -> dict:
     """Run the expert on ``path`` with ``seed`` until success, the step limit or its end."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.expert.goal_expert import GoalExpert
 
     start = time.perf_counter()

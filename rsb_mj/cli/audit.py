@@ -121,7 +121,7 @@ def _task_rows(task: str, split: str) -> tuple[str, list, list | None, object]:
 
     rows = task_rows(task, split, default_rows(split))
     train = task_rows(task, "train", default_rows("train")) if split == "eval" else None
-    source = resolve_source(task_of(load_task(task)).source)
+    source = resolve_source(task_of(load_task(task)).asked().source)
     return f"{task} {split}", rows, train, source
 
 

@@ -1,6 +1,6 @@
 """``rsb demos SUITE --split train -n N -o DIR``: write expert demonstrations (HDF5).
 
-Goal tasks (LIBERO / VLA-Arena files, :mod:`rsb_mj.datasets.goal_demos`): ``rsb demos
+Goal tasks (LIBERO / VLA-Arena files; the one writer, :mod:`rsb_mj.datasets.demos`): ``rsb demos
 FILE.bddl [FILE.bddl ...] -n N -o DIR`` records seeds ``--start .. --start + N - 1`` of every
 file; ``rsb demos --suite vla-arena -n N -o DIR`` rows ``--start .. --start + N - 1`` of every
 file's frozen train table (:mod:`rsb_mj.tables.goal`: 20 per file).
@@ -177,10 +177,12 @@ def _goal_inputs(names: list[str]) -> tuple[list[str], list[str]]:
 def _run_goal(
     args: argparse.Namespace, names: list[str], files: list[str], suites: list[str]
 ) -> int:
-    """``rsb demos`` on goal task files and goal suites (:mod:`rsb_mj.datasets.goal_demos`)."""
-    from rsb_mj.cli.eval import _unbuildable
-    from rsb_mj.datasets.goal_demos import write_goal_demos
+    """``rsb demos`` on goal task files and goal suites (their rows: bare seeds of a file,
+    a goal suite's file's frozen rows, :func:`rsb_mj.tables.episode_source.goal_row_source`)."""
+    from rsb_mj.datasets.demos import write_demos
     from rsb_mj.errors import RsbError
+    from rsb_mj.evaluation.run_sources import unbuildable
+    from rsb_mj.tables.episode_source import goal_row_source
 
     if len(files) + len(suites) != len(names):
         others = [n for n in names if n not in files and n not in suites]
@@ -196,13 +198,13 @@ def _run_goal(
     from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
 
     tasks = list(files)
+    sources = list(files)  # a goal suite's file: the rows of its frozen train table
     skipped = []
-    rows = {}  # a goal suite's file: the rows of its frozen train table
     for name in suites:
         check_goal_rows(name, "train", args.n, args.start, count_flag="-n")
         reasons = short_files(name, "train")
         for path in goal_suite(name).files:
-            why = _unbuildable(path)
+            why = unbuildable(path)
             have = () if why else file_rows(name, "train", path)
             if why:
                 skipped.append(why)
@@ -211,15 +213,17 @@ def _run_goal(
                 skipped.append(f"{path}: its frozen train table has {len(have)} rows ({why})")
             else:
                 tasks.append(str(path))
-                rows[str(path)] = have
-    tasks = list(dict.fromkeys(tasks))  # write_goal_demos checks the --assets folder
+                sources.append(goal_row_source(name, path))
+    tasks = list(dict.fromkeys(tasks))
+    sources = list(dict.fromkeys(sources))  # write_demos checks the --assets folder
     cameras = _cameras(args)
-    res = write_goal_demos(
-        tasks,
+    res = write_demos(
+        sources,
+        "train",
         args.n,
         args.out,
         start=args.start,
-        suite=",".join(goal_suite(n).name for n in suites),
+        goal_suite=",".join(goal_suite(n).name for n in suites),
         jobs=args.jobs,
         cameras=cameras,
         width=args.width,
@@ -230,7 +234,6 @@ def _run_goal(
         max_steps=args.max_steps,
         progress=not args.no_progress,
         ray=args.ray,
-        rows=rows,
     )
     _print_result(
         res,

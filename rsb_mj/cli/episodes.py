@@ -102,10 +102,11 @@ def run(args: argparse.Namespace) -> int:
     """Run ``rsb episodes``; returns the exit status."""
     # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.tables.families import load_table
+    from rsb_mj.tables.private.build import no_private_goal
 
     goal = [n for n in args.suites if goal_suite(n)] if args.action != "show" else []
     if args.action == "build" and (args.private or args.secret_file):
-        refused = _no_private_goal(list(args.suites))
+        refused = no_private_goal(list(args.suites))
         if refused:
             print(f"rsb episodes: error: {refused}", file=sys.stderr)
             return 2
@@ -213,26 +214,6 @@ def _check(args: argparse.Namespace, names: list[str]) -> int:
         return 1
     print(f"OK: every table matches its manifest and re-draws byte for byte ({took:.1f} s)")
     return 0
-
-
-def _no_private_goal(names: list[str]) -> str:
-    """Why ``rsb episodes build --private`` refuses a goal suite or goal task file among
-    ``names`` (``""`` when there is none): goal tasks have no private draw."""
-    from rsb_mj.tables.episode_source import is_goal_source  # deferred: the task language
-
-    goal = [n for n in names if goal_suite(n) or (n.endswith(".bddl") and is_goal_source(n))]
-    if not goal:
-        return ""
-    name = goal[0]
-    what, run = (
-        ("goal task file", name) if name.endswith(".bddl") else ("goal suite", "--suite " + name)
-    )
-    return (
-        f"--private: {name} is a {what} (LIBERO / VLA-Arena style, no (:question ...)); goal "
-        "tasks have no private draw: their rows are seeds and layouts of public files and "
-        "the goal is in the instruction, with no hidden answer to draw afresh. Run it sealed "
-        f"instead: rsb eval {run} --sealed --secret-file FILE --policy SPEC --out DIR"
-    )
 
 
 def _build_private(args: argparse.Namespace, names: list[str]) -> int:

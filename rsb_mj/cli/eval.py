@@ -35,13 +35,17 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_level, add_no_progress, add_out
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.files import add_allow_root
 from rsb_mj.rates import CONTROL_HZ, CONTROL_RATES
 from rsb_mj.splits import SPLITS
-from rsb_mj.suites import GOAL_SUITES, SUITES, expand_suites, goal_suite
+from rsb_mj.suites import GOAL_SUITES, SUITES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.evaluation.run_sources import GoalRun
 
 #: Exit status of a run that finished with error records remaining.
 EXIT_ERRORS = 3
@@ -334,44 +338,35 @@ def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the summary table; 0 when every episode was scored,
     :data:`EXIT_ERRORS` when some ended in errors."""
     # deferred: rsb --help imports this module (the source lookup reads the task language)
-    from rsb_mj.tables.episode_source import is_goal_source
+    from rsb_mj.evaluation.run_sources import goal_run
 
     check_names(args.name)
-    goal_files = [p for p in args.tasks if is_goal_source(p)]
-    named = [name for name in args.suite if goal_suite(name)]
-    if (goal_files or named) and args.tables is not None:
-        what = f"goal task file {goal_files[0]}" if goal_files else f"goal suite {named[0]}"
+    goal = goal_run(args.tasks, args.suite, split=args.split, episodes=args.episodes,
+                    start=args.start, tables=args.tables)  # fmt: skip
+    if goal is not None:
+        for line in goal.warnings:
+            print(line, file=sys.stderr)
+    if goal is None or args.out is not None:
+        return _run(args, goal, args.out)
+    if args.sealed:
         raise EvalError(
-            f"--tables {args.tables}: the {what} has no private draw (goal tasks' rows are "
-            "seeds of public files, their goal in the instruction); run it sealed on its own "
-            "rows instead: --sealed --secret-file FILE (without --tables)"
+            "--sealed: a sealed run's records are signed to be verified after the run; "
+            "give --out DIR to keep them (without --out a goal run's records are removed "
+            "when it ends)"
         )
-    if goal_files or named:
-        args.tasks, args.suite, skipped = _goal_sources(args, goal_files, named)
-        if args.out is not None:
-            return _run(args, skipped)
-        if args.sealed:
-            raise EvalError(
-                "--sealed: a sealed run's records are signed to be verified after the run; "
-                "give --out DIR to keep them (without --out a goal run's records are removed "
-                "when it ends)"
-            )
-        with tempfile.TemporaryDirectory(prefix="rsb-goal-") as tmp:
-            args.out = Path(tmp)  # without --out, a goal run's records live for the run only
-            try:
-                return _run(args, skipped)
-            finally:
-                args.out = None
-    return _run(args, None)
+    with tempfile.TemporaryDirectory(prefix="rsb-goal-") as tmp:
+        return _run(args, goal, Path(tmp))  # without --out: the records live for the run
 
 
-def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
-    """:func:`run` once the sources are known: ``skipped`` lists a goal run's suite files
-    that are not run (None for a question run)."""
+def _run(args: argparse.Namespace, goal: GoalRun | None, out: Path | None) -> int:
+    """:func:`run` once the sources are known: ``goal`` is a goal run's
+    (:func:`~rsb_mj.evaluation.run_sources.goal_run`; None for a question run), ``out`` the
+    run folder (``--out``, a temporary one for a goal run without it)."""
     from rsb_mj.evaluation.a2a_metrics import A2A_NOTE, a2a_metrics, a2a_table
     from rsb_mj.evaluation.faults import POLICY_FAULT
     from rsb_mj.evaluation.metrics import pair_metrics, summarize
     from rsb_mj.evaluation.run_folder import RunFolder
+    from rsb_mj.evaluation.run_sources import question_sources
     from rsb_mj.evaluation.runner import EvalConfig, run_eval
     from rsb_mj.evaluation.tables import (
         SEMANTIC_GAP_NOTE,
@@ -386,11 +381,9 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         terminal_table,
     )
 
-    if args.episodes is None:
-        args.episodes = 10
-    if args.out is None:
+    if out is None:
         raise EvalError("--out DIR is required: the run directory (resumed if present)")
-    folder = RunFolder(args.out)
+    folder = RunFolder(out)
     for policy in args.forget:
         dropped = folder.forget(policy)
         print(f"rsb eval: forgot {dropped} records of {policy} in {folder.records_file}")
@@ -404,18 +397,16 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
             "--name per --policy, in the same order"
         )
     named = dict(zip(args.policy, args.name or args.policy, strict=True))
-    suites: list[str] = []
-    suites += expand_suites(list(args.suite))
-    for path in args.tasks:
-        if not path.endswith(".bddl"):
-            raise EvalError(f"{path!r}: a task file ends in .bddl; name suites with --suite")
-        suites.append(os.path.normpath(path))
+    if goal is None:
+        sources, episodes = question_sources(args.tasks, args.suite), args.episodes or 10
+    else:
+        sources, episodes = goal.sources, goal.episodes
     config = EvalConfig(
-        suites=tuple(dict.fromkeys(suites)),
+        suites=sources,
         policies=tuple(named),
         names=tuple(named.values()) if args.name else (),
-        episodes=args.episodes,
-        out=args.out,
+        episodes=episodes,
+        out=out,
         split=args.split,
         start=args.start,
         workers=args.jobs,
@@ -449,8 +440,8 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
         assets=str(args.assets or ""),
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
-    if skipped is not None:
-        return _goal_report(args, records, skipped)
+    if goal is not None:
+        return _goal_report(args, records, goal.skipped)
     metrics = summarize(records)
     print(plain(terminal_table(metrics)))
     print(TERMINAL_LEGEND)
@@ -478,7 +469,7 @@ def _run(args: argparse.Namespace, skipped: list[str] | None) -> int:
     if args.features:
         kept = sum(1 for r in records if r.features and r.features.get("file"))
         print(f"features: {kept} of {len(records)} episodes in {folder.features_dir}; "
-              f"probe: rsb probe {args.out}")  # fmt: skip
+              f"probe: rsb probe {out}")  # fmt: skip
     faults = [r for r in records if r.termination == POLICY_FAULT]
     if faults:
         print(fault_summary(faults), file=sys.stderr)
@@ -509,69 +500,11 @@ def check_names(names: list[str] | None) -> None:
             raise EvalError(f"--name {shown}: {rule}")
 
 
-def _goal_sources(
-    args: argparse.Namespace, files: list[str], suites: list[str]
-) -> tuple[list[str], list[str], list[str]]:
-    """The goal task files to run (``rsb eval FILE.bddl``, and the files of goal suites,
-    :data:`rsb_mj.suites.GOAL_SUITES`), no suite, and the itemised lists of the suites'
-    files rsb_mj cannot build (not run; named at the end). Warnings of what the scenes build
-    differently from the files go to stderr.
-
-    The ``--assets`` folder is checked by the run's planning
-    (:func:`rsb_mj.evaluation.runner.run_eval`), before its first episode.
-
-    Raises:
-        EvalError: for goal and question tasks in one run.
-    """
-    from rsb_mj.lang.goal_task import warnings_of
-    from rsb_mj.lang.linter import load_goal_task
-
-    if len(files) != len(args.tasks) or len(suites) != len(args.suite):
-        given = [*files, *suites]
-        raise EvalError(
-            "goal task files (without (:question ...)) and goal suites "
-            f"({', '.join(GOAL_SUITES)}) run on their own: give only goal task files and "
-            f"goal suites, or none; goal ones given: {', '.join(given)}"
-        )
-    from rsb_mj.tables.episode_source import goal_row_source, task_path
-    from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
-
-    if args.episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
-        rows = GOAL_ROWS[args.split]
-        if suites and not 0 <= args.start < rows:  # else "--episodes -5", never given
-            raise EvalError(
-                f"--start {args.start}: the {goal_suite(suites[0]).name} {args.split} table has "
-                f"{rows} rows per task file (valid: 0..{rows - 1})"
-            )
-        args.episodes = rows - args.start if suites else 10
-    files = [os.path.normpath(f) for f in files]
-    skipped = []  # a suite's files rsb_mj cannot build, or short of rows: named, not run
-    for name in suites:
-        check_goal_rows(name, args.split, args.episodes, args.start)
-        reasons = short_files(name, args.split)
-        for path in goal_suite(name).files:
-            why = _unbuildable(path)
-            if why:
-                skipped.append(why)
-            elif len(file_rows(name, args.split, path)) < args.start + args.episodes:
-                rows = len(file_rows(name, args.split, path))
-                why = reasons.get(task_key(path), "no reason in the manifest")
-                skipped.append(f"{path}: its frozen {args.split} table has {rows} rows ({why})")
-            else:
-                files.append(goal_row_source(name, path))
-    files = list(dict.fromkeys(files))
-    for path in files:
-        task = load_goal_task(task_path(path))
-        for issue in warnings_of(task):
-            print(f"warning: {issue.format(str(task_path(path)))}", file=sys.stderr)
-    return files, [], skipped
-
-
 #: The failures a goal run names after its summary (the rest are counted).
 SHOWN_FAILURES = 5
 
 
-def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) -> int:
+def _goal_report(args: argparse.Namespace, records: list, skipped: tuple[str, ...]) -> int:
     """Print a goal run's success per task and suite (:func:`rsb_mj.evaluation.
     metrics.goal_summary`), its first failures, and the suite files not run; the exit
     status (:data:`EXIT_ERRORS` when files were skipped or episodes ended in errors)."""
@@ -587,7 +520,7 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
         more = len(failed) - SHOWN_FAILURES
         print(f"  ... and {more} more failure{'s' if more > 1 else ''} (the records hold "
               "each; rsb report --html browses them)", file=sys.stderr)  # fmt: skip
-    if not args.out.name.startswith("rsb-goal-"):
+    if args.out is not None:  # else a temporary folder, removed when the run ends
         print(f"records: {RunFolder(args.out).records_file}; report: {_report_command(args)}")
     errors = [r for r in records if r.is_error]
     if errors:
@@ -600,19 +533,6 @@ def _goal_report(args: argparse.Namespace, records: list, skipped: list[str]) ->
             file=sys.stderr,
         )
     return EXIT_ERRORS if skipped or errors else 0
-
-
-def _unbuildable(path: Path) -> str:
-    """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
-    positions and tier), or ``""`` when it builds (a parse, no scene)."""
-    from rsb_mj.errors import TaskError
-    from rsb_mj.lang.linter import load_goal_task
-
-    try:
-        load_goal_task(path)
-    except TaskError as exc:
-        return str(exc)
-    return ""
 
 
 def error_summary(errors: list) -> str:

@@ -4,7 +4,8 @@ TASK is a task file path or a suite name (``RSB-Math-4``). The episode is the on
 ``RsbEnv.reset(seed=N)`` draws; its instruction is printed. For task authors checking a layout.
 
 A goal task (a LIBERO / VLA-Arena style file, no ``(:question ...)``) renders the same way
-(:class:`rsb_mj.env.goal_env.GoalEnv`, its head camera framed for the task,
+(its environment, :class:`rsb_mj.env.rsb_env.RsbEnv`, built by
+:func:`rsb_mj.env.task_env.task_env`; its head camera framed for the task,
 :mod:`rsb_mj.scene.goal_camera`): a file's ``--seed N`` draws the layout of seed N; a row of a
 shipped goal suite is named as ``rsb eval`` names it, ``SUITE::FILE`` (FILE under ``tasks/``,
 e.g. ``libero-layouts::libero/libero_goal/put_the_bowl_on_the_plate.bddl``), and ``--row K``
@@ -111,21 +112,19 @@ def check_args(args: argparse.Namespace) -> None:
         raise RsbError(f"{args.output}: is a folder; name an image file")
 
 
-def _goal_source(task: str, row: int | None, seed: int | None) -> str | None:
-    """The goal source of TASK (a goal suite's ``SUITE::FILE`` or a goal task file), or None
-    for a question task or a suite.
+def render_source(task: str, row: int | None, seed: int | None) -> str:
+    """The source TASK names, as a run's jobs name it: a goal suite's ``SUITE::FILE`` as
+    its row source (:func:`~rsb_mj.tables.episode_source.goal_row_source`), a suite by its
+    own name, a task file as given (which environment it gets is the environment stage's
+    choice, :func:`rsb_mj.env.task_env.task_env`).
 
     Raises:
-        RsbError: for ``--row`` with anything but ``SUITE::FILE``, ``--seed`` with it, or an
-            unknown goal suite or file.
+        RsbError: for ``--row`` with anything but ``SUITE::FILE``, ``--seed`` with it, an
+            unknown goal suite or file, or a TASK that is neither a file nor a suite.
     """
     # deferred: rsb --help imports every command module, not the task language
     from rsb_mj.suites import goal_suite
-    from rsb_mj.tables.episode_source import (
-        goal_row_source,
-        is_goal_source,
-        split_goal_row_source,
-    )
+    from rsb_mj.tables.episode_source import goal_row_source, split_goal_row_source
 
     parts = split_goal_row_source(task)
     if parts is None:
@@ -134,7 +133,8 @@ def _goal_source(task: str, row: int | None, seed: int | None) -> str | None:
                 f"--row {row}: only for a goal suite's file, TASK as SUITE::FILE "
                 "(e.g. libero-layouts::libero/libero_goal/put_the_bowl_on_the_plate.bddl)"
             )
-        return task if Path(task).is_file() and is_goal_source(task) else None
+        _, suite = resolve_task(task)  # a file, else a suite (refused when neither)
+        return suite or task
     if seed is not None:
         raise RsbError(f"--seed {seed}: a goal suite's row has its seed; use --row")
     suite = goal_suite(parts[0])
@@ -151,19 +151,19 @@ def _goal_source(task: str, row: int | None, seed: int | None) -> str | None:
     return goal_row_source(suite.name, path)
 
 
-def _goal_obs(args: argparse.Namespace, source: str, level: int) -> tuple[dict, dict]:
-    """The first observation and info of the goal episode TASK names."""
+def _first_obs(args: argparse.Namespace, source: str, level: int) -> tuple[dict, dict]:
+    """The first observation and info of the episode TASK names at visual level ``level``:
+    a goal suite row's (its seed and frozen layout), else the one ``--seed`` draws."""
     # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.env.goal_env import GoalEnv
-    from rsb_mj.scene.assets import resolve_object_source
-    from rsb_mj.tables.episode_source import goal_task, load_episode, split_goal_row_source
+    from rsb_mj.env.task_env import task_env
+    from rsb_mj.tables.episode_source import load_episode, split_goal_row_source
 
-    env = GoalEnv(
-        goal_task(source),
+    env = task_env(
+        source,
+        split=args.split,
         width=args.width,
         height=args.height,
         quality=args.quality,
-        objects=resolve_object_source(None),
         visual_level=level,
         language_level=args.language_level,
     )
@@ -178,38 +178,14 @@ def _goal_obs(args: argparse.Namespace, source: str, level: int) -> tuple[dict, 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rsb render``; returns the exit status."""
-
-    # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.env.rsb_env import RsbEnv
-
     check_args(args)
-    goal = _goal_source(args.task, args.row, args.seed)
-    if goal is None:
-        path, suite = resolve_task(args.task)
+    source = render_source(args.task, args.row, args.seed)
     make_folder(args.output.parent)
     levels = range(5) if args.visual_level == "all" else [int(args.visual_level)]
     rows = []
     for level in levels:
-        if goal is not None:
-            obs, info = _goal_obs(args, goal, level)
-            rows.append(np.concatenate([obs["images"][c] for c in CAMERAS], 1))
-            continue
-        env = RsbEnv(
-            path,
-            suite=suite,
-            split=args.split,
-            width=args.width,
-            height=args.height,
-            quality=args.quality,
-            visual_level=level,
-            language_level=args.language_level,
-        )
-        try:
-            obs, info = env.reset(seed=args.seed or 0)
-        finally:
-            env.close()
-        views = [obs["images"][c] for c in ("head", "left_wrist", "right_wrist")]
-        rows.append(np.concatenate(views, 1))
+        obs, info = _first_obs(args, source, level)
+        rows.append(np.concatenate([obs["images"][c] for c in CAMERAS], 1))
     strip = np.concatenate(rows, 0)
     ok, data = cv2.imencode(args.output.suffix.lower(), cv2.cvtColor(strip, cv2.COLOR_RGB2BGR))
     if not ok:  # pragma: no cover - every suffix in IMAGE_SUFFIXES has an encoder

@@ -48,46 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def expand_sources(sources: list[str]) -> list[str]:
-    """Goal sources for SOURCE arguments (a suite expanded into its files' row sources).
-
-    Raises:
-        RsbError: for a source that is neither a goal task file, ``SUITE::FILE`` nor a goal
-            suite, naming the valid suites.
-    """
-    # deferred: rsb --help imports every command module, not the task language
-    from rsb_mj.suites import GOAL_SUITES, goal_suite
-    from rsb_mj.tables.episode_source import goal_row_source, is_goal_source, task_path
-
-    out: list[str] = []
-    for source in sources:
-        suite = goal_suite(source)
-        if suite is not None:
-            out.extend(goal_row_source(suite.name, path) for path in suite.files)
-            continue
-        try:
-            task_path(source)
-        except RsbError as exc:
-            raise RsbError(
-                f"{exc}; a SOURCE is a goal task file, SUITE::FILE, or a goal suite: "
-                f"{', '.join(GOAL_SUITES)}"
-            ) from None
-        if not is_goal_source(source):
-            raise RsbError(f"{source}: not a goal task (it has a :question; see rsb legibility)")
-        out.append(source)
-    return list(dict.fromkeys(out))
-
-
 def run(args: argparse.Namespace) -> int:
     """Print one line per row (or the JSON list); 0 when every row passes rule 1."""
     # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.env.goal_visibility import MIN_PIXELS, source_rows
+    from rsb_mj.env.goal_visibility import MIN_PIXELS, source_rows, visibility_sources
     from rsb_mj.tables.episode_source import goal_rows
 
     if args.n < 1 or args.start < 0:
         raise RsbError(f"-n must be >= 1 and --start >= 0, got -n {args.n} --start {args.start}")
     rows = []
-    for source in expand_sources(args.sources):
+    for source in visibility_sources(args.sources):
         table = goal_rows(source, args.split)
         stop = args.start + args.n if table is None else min(args.start + args.n, len(table))
         for row in source_rows(source, args.split, range(args.start, stop)):

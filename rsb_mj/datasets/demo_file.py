@@ -15,10 +15,11 @@ Layout (``FORMAT = "rsb_mj-demo-v1"``)::
            training prompt: the instruction, or with ``rsb demos --cot`` the instruction
            followed by ``<think>rationale</think>``)
 
-A goal task's demonstration (:mod:`rsb_mj.datasets.goal_demos`) has no question: its
-``kind`` attribute is ``"goal"``, the question attributes are absent, ``instruction`` is the
-task's ``:language`` (perturbed at a language level above 0) and ``episode`` is the goal
-episode as JSON (task, seed, layout, object source, levels; see that module).
+A goal task's demonstration (:mod:`rsb_mj.datasets.demos`: an episode without a binding)
+has no question: its ``kind`` attribute is ``"goal"``, the question attributes are absent,
+``instruction`` is the task's ``:language`` (perturbed at a language level above 0),
+``episode`` is the goal episode as JSON (task, seed, layout, object source, levels; see that
+module), and it is named :func:`goal_demo_filename` instead of by row.
 
 Files are built in memory, written to a hidden temporary name, read back and checked
 (:func:`verify_demo`), then renamed into place (:mod:`rsb_mj.atomic`), so a file with the
@@ -52,6 +53,14 @@ JPEG_QUALITY = 90
 def episode_filename(index: int) -> str:
     """File name of the episode with row ``index``."""
     return f"episode_{index:06d}.hdf5"
+
+
+def goal_demo_filename(task: str | Path, seed: int) -> str:
+    """``episode_<stem>-<sha8>_s<seed>.hdf5``: the file of a goal task's episode ``seed``
+    (``task``: its task file; ``sha8``: the first 8 hex digits of the file's sha256, so two
+    files of one name in different folders, or an edited file, get their own
+    demonstrations, and goal and question demonstrations can share a folder)."""
+    return f"episode_{Path(task).stem}-{file_sha256(Path(task))[:8]}_s{int(seed):06d}.hdf5"
 
 
 def file_sha256(path: Path) -> str:

@@ -5,7 +5,7 @@ needs the scene and the goal checker (a seed's draw is kept only if it settles i
 start with the goal false, and the head camera shows every object the task names: rule 1 of
 :mod:`rsb_mj.env.goal_visibility`, else the seed is skipped as one without a valid layout, the
 reason ``rule 1: ...``), so it lives at this stage: :func:`freeze_file` resets a
-:class:`~rsb_mj.env.goal_env.GoalEnv` of the file seed after seed; :func:`freeze_goal_tables`
+:class:`~rsb_mj.env.rsb_env.RsbEnv` of the file seed after seed; :func:`freeze_goal_tables`
 writes every file's rows and the manifest entries. The bytes depend only on the task files,
 the code and mujoco: not on the worker count.
 
@@ -26,15 +26,17 @@ from pathlib import Path
 from typing import Any
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_visibility import head_fails
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError, RsbError, SceneError
-from rsb_mj.scene.goal_scene import ATTEMPTS
+from rsb_mj.scene.goal_layout import ATTEMPTS
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.files import (
+    dumps,
     episodes_dir,
     read_manifest,
+    read_table,
     sha256,
     table_name,
     write_manifest,
@@ -45,8 +47,6 @@ from rsb_mj.tables.goal import (
     GOAL_ROWS,
     SKIP_LIMIT,
     code_digest,
-    dumps_goal,
-    read_goal_table,
     table_suite_of,
     table_suites,
     task_key,
@@ -187,11 +187,11 @@ def freeze_goal_tables(
             short: dict[str, str] = {}
             old = manifest.get(path.name, {})
             if files is not None and path.is_file() and old.get("family") == GOAL_FAMILY:
-                kept = [r for r in read_goal_table(path) if r.task not in mine]
+                kept = [r for r in read_table(path, goal=True) if r.task not in mine]
                 short = {t: w for t, w in old.get("short", {}).items() if t not in mine}
             fresh = [r for f in frozen for r in f.rows[split]]
             table = sorted([*kept, *fresh], key=lambda r: (r.task, r.index))
-            data = dumps_goal(table)
+            data = dumps(table, goal=True)
             changed = not path.is_file() or path.read_bytes() != data
             if changed:
                 atomic_write_bytes(path, data)
@@ -326,7 +326,7 @@ def _check_table(
             f"layouts may settle differently; refreeze: rsb episodes build {owner}"
         )
     try:
-        rows = read_goal_table(path)
+        rows = read_table(path, goal=True)
     except EpisodeError as exc:
         return [*problems, str(exc)]
     if len(rows) != entry["rows"]:

@@ -27,13 +27,21 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
 from rsb_mj.episodes.episode import Episode
+from rsb_mj.errors import RsbError
 from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene import aloha
 from rsb_mj.scene.gl import patch_late_import
-from rsb_mj.tables.episode_source import goal_task, load_episode
+from rsb_mj.suites import GOAL_SUITES, goal_suite
+from rsb_mj.tables.episode_source import (
+    goal_row_source,
+    goal_task,
+    load_episode,
+    resolve,
+    task_path,
+)
 from rsb_mj.workspace import CAMERAS
 
 __all__ = [
@@ -46,6 +54,7 @@ __all__ = [
     "measure",
     "question_head",
     "source_rows",
+    "visibility_sources",
 ]
 
 #: Side of the square image rule 1 is measured on [px].
@@ -187,7 +196,7 @@ class RowVisibility:
         }
 
 
-def head_fails(env: GoalEnv) -> list[str]:
+def head_fails(env: RsbEnv) -> list[str]:
     """Why rule 1 fails for ``env``'s state (after a reset), ``[]`` when it holds: the
     head camera alone, as ``rsb episodes build`` checks a goal row."""
     names = named_objects(env.task)
@@ -238,3 +247,32 @@ def source_rows(
         return out
     finally:
         env.close()
+
+
+def visibility_sources(sources: list[str]) -> list[str]:
+    """The goal sources ``rsb visibility SOURCE...`` names, each once: a goal suite expanded
+    into its files' row sources (:func:`~rsb_mj.tables.episode_source.goal_row_source`),
+    ``SUITE::FILE`` and goal task files kept (only goal tasks have a rule-1 report; the
+    source lookup says which are, :attr:`~rsb_mj.tables.episode_source.Source.goal`).
+
+    Raises:
+        RsbError: for a source that is neither a goal task file, ``SUITE::FILE`` nor a goal
+            suite, naming the valid suites.
+    """
+    out: list[str] = []
+    for source in sources:
+        suite = goal_suite(source)
+        if suite is not None:
+            out.extend(goal_row_source(suite.name, path) for path in suite.files)
+            continue
+        try:
+            task_path(source)
+        except RsbError as exc:
+            raise RsbError(
+                f"{exc}; a SOURCE is a goal task file, SUITE::FILE, or a goal suite: "
+                f"{', '.join(GOAL_SUITES)}"
+            ) from None
+        if not resolve(source, "eval").goal:
+            raise RsbError(f"{source}: not a goal task (it has a :question; see rsb legibility)")
+        out.append(source)
+    return list(dict.fromkeys(out))

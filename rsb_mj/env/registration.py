@@ -7,7 +7,7 @@ question task's or a goal task's; :func:`make_env` builds the env its task decla
 (``RSB-Task-v0``: :data:`~rsb_mj.suites.TASK_MAX_STEPS` for every task; pass
 ``max_episode_steps=GOAL_MAX_STEPS`` to ``gymnasium.make`` for a goal task's own limit).
 ``rsb_mj/Goal-Task-v0`` (pass ``task=PATH``), the alias kept for goal task files (a LIBERO
-/ VLA-Arena style file, :class:`rsb_mj.env.goal_env.GoalEnv`), is truncated at the env's
+/ VLA-Arena style file, :class:`rsb_mj.env.rsb_env.RsbEnv`), is truncated at the env's
 own step limit; every shipped goal task file has an id of its own
 (:func:`rsb_mj.suites.goal_env_id`: ``rsb_mj/VLA-Arena.long_horizon.level_0.<stem>-v0``,
 ``rsb_mj/LIBERO.libero_10.<stem>-v0``; a goal suite's are ``GOAL_SUITES[name].env_ids``),
@@ -96,7 +96,7 @@ def make_goal_env(**kwargs: Any) -> gymnasium.Env:
     """Entry point of :data:`GOAL_ENV_ID` and every shipped goal file's id:
     ``GoalEnv(**kwargs)`` (for a goal file, :data:`TASK_ENV_ID` builds the same env)."""
     # deferred: registration imports neither MuJoCo nor the env
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
 
     return GoalEnv(**kwargs)
 

@@ -1,10 +1,37 @@
-"""``RsbEnv``: the RSB task as a gymnasium environment on the bimanual Aloha in MuJoCo.
+"""``RsbEnv``: a task as a gymnasium environment on the bimanual Aloha in MuJoCo.
+
+One class for every task: the robot, its actuators, cameras, observation, action and
+physics step are the same code for a question task and a goal task; what differs comes from
+the compiled scene (:func:`rsb_mj.scene.compiler.compile_scene`: a question scene with
+candidates, letters and an answer zone, or a goal scene whose layout is drawn per seed) and
+from the episode's optional binding (:class:`rsb_mj.episodes.episode.Episode`).
 
 Description:
-    A multiple-choice question is asked in the instruction; N candidates (2..10) stand for
+    A question task (``task``: a path or a parsed :class:`~rsb_mj.lang.ast.Problem`): a
+    multiple-choice question is asked in the instruction; N candidates (2..10) stand for
     the options; the policy does what the task's goal says with the correct one (RSB: put it
     in the gray answer zone; Act2Answer: put a cube on that plate). The env reports the raw
     signals the task's predicates declare; success is scored by :mod:`rsb_mj.scoring`.
+
+    A goal task (``task``: a :class:`~rsb_mj.lang.goal_task.GoalTask`, e.g. from
+    :func:`GoalEnv` or :func:`rsb_mj.env.task_env.task_env`; a LIBERO / VLA-Arena style
+    file): an episode is a seed. ``reset(seed=S)``, or ``reset(options={"episode":
+    Episode})`` as the runner resets: a bare seed's episode
+    (:meth:`~rsb_mj.episodes.episode.Episode.seeded`) draws its layout
+    (:meth:`rsb_mj.scene.goal_layout.GoalScene.reset`: drawn, settled, checked), a frozen
+    table row's (:mod:`rsb_mj.tables.goal`) is placed at the row's poses and then settled
+    and checked as a drawn one; a seed with no valid layout, or a frozen layout that is not
+    a valid start, raises :class:`~rsb_mj.errors.LayoutError`. ``info["instruction"]`` is
+    the task's ``:language`` (words substituted at language levels W1-W4,
+    :func:`rsb_mj.perturb.language.perturb_goal_instruction`); ``info["episode"]`` is the
+    episode, ``info["perturbation"]`` its perturbation record; ``info["goal"]`` (at reset)
+    names the task's tier, its predicate semantics and the object source
+    (:attr:`RsbEnv.goal_info`); ``info["sim"]`` also holds the head camera's pose, framed
+    for the task (``head_camera``: :mod:`rsb_mj.scene.goal_camera`); ``info["signals"]``
+    (each step) is the goal's truth per relation (:class:`~rsb_mj.scoring.signals.
+    GoalSignals`, what the runner's scorer reads). Success: the ``:goal`` conjunction holds
+    for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` consecutive control steps (the
+    episode then terminates with reward 1); ``max_steps`` truncates a failed one.
 
 Action Space:
     ``Box((14,), float64)``: joint position targets
@@ -49,7 +76,8 @@ Control:
     physics step; one stops once a per-step ``:cost`` term naming it is violated.
 
 Arguments:
-    task: task file path or a parsed :class:`rsb_mj.lang.Problem`.
+    task: a question task's file path or parsed :class:`rsb_mj.lang.Problem`, or a goal
+        task (:class:`~rsb_mj.lang.goal_task.GoalTask`; :func:`GoalEnv` loads one).
     suite: suite name recorded in sampled episodes ("" for a bare task).
     split: ``"train"`` or ``"eval"`` for sampled episodes.
     cameras, width, height: which cameras to render and the image size [px].
@@ -63,9 +91,16 @@ Arguments:
         first observation; False starts it where ``:init`` places it, hands empty (the
         variant with a grasp). ``info["sim"]["held"]`` (object -> arm) says what was held,
         when anything was.
+    max_steps: the step limit [control steps] after which ``step`` truncates; None: a goal
+        task's :data:`~rsb_mj.suites.GOAL_MAX_STEPS`, none for a question task (the run's or
+        gymnasium's limit applies).
+    objects: where a goal task's object models come from (the shipped stand-ins by
+        default, :mod:`rsb_mj.scene.assets`).
 
 Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
-``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene`), ``scorer``. The evaluation
+``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene` or
+:class:`rsb_mj.scene.goal_layout.GoalScene`), ``scorer``; of a goal task also ``task``,
+``checker``, ``seed``, ``layout``. The evaluation
 runner never hands the env itself to a policy (see :mod:`rsb_mj.env.views`).
 
 Version History:
@@ -87,22 +122,36 @@ from rsb_mj.env.cameras import CameraRig
 from rsb_mj.env.signals import SignalRecorder
 from rsb_mj.episodes import sample_episode
 from rsb_mj.episodes.episode import Episode
-from rsb_mj.errors import EnvError
+from rsb_mj.errors import EnvError, EvalError
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import load_task
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.digest import task_digest
+from rsb_mj.lang.goal_task import GoalTask, warnings_of
 from rsb_mj.lang.held import held_at_reset
-from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem
+from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem, load_goal_task
 from rsb_mj.perturb import Perturbations
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
-from rsb_mj.scene.aloha import FINGER_CLOSED, FINGER_OPEN, QUALITIES, SIDES, finger_to_gripper
+from rsb_mj.scene.aloha import (
+    FINGER_CLOSED,
+    FINGER_OPEN,
+    QUALITIES,
+    SIDES,
+    arm_joints,
+    finger_joints,
+    finger_to_gripper,
+)
+from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.compiler import Scene, compile_scene
-from rsb_mj.scoring.cost import CostMeter
+from rsb_mj.scene.goal_layout import GoalScene
+from rsb_mj.scoring.cost import END_COST, CostMeter
+from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
 from rsb_mj.scoring.predicates.grasped import CLOSED_BELOW
 from rsb_mj.scoring.scorer import EpisodeScorer, signal_plan
+from rsb_mj.scoring.signals import GoalSignals
 from rsb_mj.splits import SPLITS
+from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.workspace import CAMERAS
 
 
@@ -119,18 +168,25 @@ def _load_problem(task: str | Path | Problem) -> Problem:
     raise EnvError(f"task must be a task file path or a parsed Problem, got {type(task).__name__}")
 
 
+def _same_file(row_task: str, path: str | Path) -> bool:
+    """Whether a row's task file (relative to ``tasks/``, after ``suite::`` in a run's
+    source, or a path) is ``path``."""
+    a, b = Path(row_task.rpartition("::")[2]), Path(path).resolve()
+    return (a.resolve() == b) if a.is_absolute() else b.as_posix().endswith("/" + a.as_posix())
+
+
 #: Most control steps the reset spends putting a held object in its gripper.
 HOLD_MAX_STEPS = 300
 
 
 class RsbEnv(gymnasium.Env):
-    """The RSB environment (see the module docstring)."""
+    """The environment of a task (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": CONTROL_HZ}
 
     def __init__(
         self,
-        task: str | Path | Problem = "",
+        task: str | Path | Problem | GoalTask = "",
         *,
         suite: str = "",
         split: str = "eval",
@@ -143,6 +199,8 @@ class RsbEnv(gymnasium.Env):
         language_level: int = 0,
         control_hz: int = CONTROL_HZ,
         start_held: bool = True,
+        max_steps: int | None = None,
+        objects: ObjectSource | None = None,
     ) -> None:
         if task == "":
             raise EnvError("RsbEnv needs task=PATH (a task file) or a parsed Problem")
@@ -152,10 +210,23 @@ class RsbEnv(gymnasium.Env):
             raise EnvError(f"unknown quality {quality!r}; valid choices: {', '.join(QUALITIES)}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise EnvError(f"unknown render_mode {render_mode!r}; valid choices: rgb_array")
-        self.problem = _load_problem(task)
+        #: The goal task (None for a question task): what a goal scene is compiled from.
+        self.task: GoalTask | None = load_goal_task(task) if isinstance(task, GoalTask) else None
+        if objects is not None and self.task is None:
+            raise EnvError(
+                "objects= applies to goal tasks only (a question task's objects are rsb's "
+                "categories); pass a GoalTask, or leave objects out"
+            )
+        self.problem: Problem = self.task.problem if self.task else _load_problem(task)
+        #: What the scene builds differently from the file (``path:line:col: message``).
+        self.warnings: list[str] = (
+            [i.format(self.task.path) for i in warnings_of(self.task)] if self.task else []
+        )
         #: Object -> arm holding it at reset (``(Grasped OBJECT GRIPPER)`` in ``:init``).
-        self.start_hold: dict[str, str] = held_at_reset(self.problem) if start_held else {}
-        source = Path(str(self.problem.path))
+        self.start_hold: dict[str, str] = (
+            held_at_reset(self.problem) if start_held and self.task is None else {}
+        )
+        source = Path(self.task.path if self.task else str(self.problem.path))
         # the task file and every file it names (rsb_mj.lang.digest)
         self.task_sha256 = task_digest(source).sha256 if source.is_file() else ""
         physics_hz = PHYSICS_HZ
@@ -169,31 +240,58 @@ class RsbEnv(gymnasium.Env):
         self.metadata = {**self.metadata, "render_fps": control_hz}
         self.suite, self.split, self.quality = suite, split, quality
         self.render_mode = render_mode
-        self._cost = CostMeter(self.problem) if self.problem.cost_terms else None
+        self.max_steps = max_steps if max_steps is not None or self.task is None else GOAL_MAX_STEPS
+        #: Where a goal task's objects come from (the shipped stand-ins unless the user's).
+        self.objects: ObjectSource = objects or STANDINS_SOURCE
+        self._cost: CostMeter | None = None
+        if self.problem.cost_terms:
+            try:
+                self._cost = CostMeter(self.problem)
+            except EvalError as exc:  # a goal file's term naming e.g. an undeclared fixture
+                if self.task is None:
+                    raise
+                self.warnings.append(f"{exc} (the :cost is not evaluated)")
         probes = self._cost.probes if self._cost is not None else ()
-        plan = signal_plan(self.problem)  # the signals the task's predicates declare
-        self.scene: Scene = compile_scene(
-            self.problem, quality=quality, probes=probes, tracked=plan.objects
+        plan = signal_plan(self.problem) if self.task is None else None
+        self.scene: Scene | GoalScene = compile_scene(
+            self.task or self.problem,
+            quality=quality,
+            probes=probes,
+            tracked=plan.objects if plan is not None else (),
+            objects=self.objects,
         )
         self.model: mujoco.MjModel = self.scene.model
         if self._cost is not None:
             self._cost.bind(self.model)
         self.data = mujoco.MjData(self.model)
-        self.episode: Episode | None = None
+        #: The goal's relations, evaluated every step (a goal task's; None for a question's).
+        self.checker = GoalChecker(self.model, self.task) if self.task else None
+        #: The candidate axis order: a question task's candidates, a goal task's objects.
+        self.candidates: tuple[str, ...] = self.scene.candidates
+        self.episode: Episode | None = Episode.seeded(self.task.path, 0) if self.task else None
         self.scorer: EpisodeScorer | None = None
+        #: A goal episode's seed and the layout its reset placed (object -> x, y, z, yaw).
+        self.seed = 0
+        self.layout: dict[str, tuple[float, float, float, float]] = {}
         self._rig = CameraRig(self.model, tuple(cameras), width, height, quality)
         self._render_rig: CameraRig | None = None
-        self._signals = SignalRecorder(self.scene, plan)
+        self._signals = SignalRecorder(self.scene, plan) if plan is not None else None
         self._step_count = 0
         self._perturb = Perturbations(
             self.model,
             self.problem,
-            self.scene.candidates,
+            self.candidates,
             visual_level,
             language_level,
             (int(width), int(height)),
+            instruction=self.task.instruction if self.task else "",
         )
-        self._instruction = ""
+        self.language_level = self._perturb.language_level
+        self.instruction = self.task.instruction if self.task else ""
+        #: The episode's perturbation record (levels and every drawn parameter).
+        self.perturbation: dict[str, Any] = {}
+        self._held = 0  # a goal task's: consecutive control steps its :goal held
+        self._violations: tuple[bool, ...] = ()
         self._build_index()
         self.action_space = spaces.Box(self._low, self._high, shape=(14,), dtype=np.float64)
         # Arm joints within +-2 pi (rad), grippers in [0, 1].
@@ -209,21 +307,23 @@ class RsbEnv(gymnasium.Env):
         self.observation_space = spaces.Dict(obs_spaces)
 
     def _build_index(self) -> None:
-        """Index arrays between the 14-D action/state layout and actuators/qpos."""
-        sc, model = self.scene, self.model
+        """Index arrays between the 14-D action/state layout and actuators/qpos (by the
+        Aloha's joint names: the same in every compiled scene)."""
+        model = self.model
         act_ids, src, qpos_adr = [], [], []
         low, high = [], []
         for s, side in enumerate(SIDES):
             base = 7 * s
-            for j, aid in enumerate(sc.arm_actuators[side]):
+            for j, name in enumerate(arm_joints(side)):
+                aid = model.actuator(name).id
                 act_ids.append(aid)
                 src.append(base + j)
                 lo, hi = model.actuator_ctrlrange[aid]
                 low.append(lo)
                 high.append(hi)
-            qpos_adr.extend(sc.arm_qpos[side])
-            for aid in sc.gripper_actuators[side]:
-                act_ids.append(aid)
+                qpos_adr.append(model.joint(name).qposadr[0])
+            for name in finger_joints(side):
+                act_ids.append(model.actuator(name).id)
                 src.append(base + 6)
             low.append(0.0)
             high.append(1.0)
@@ -232,7 +332,9 @@ class RsbEnv(gymnasium.Env):
         self._is_finger = np.isin(self._act_src, [6, 13])
         self._arm_state_adr = np.array(qpos_adr)
         self._arm_state_idx = np.array([0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12])
-        self._finger_adr = np.stack([sc.finger_qpos[s] for s in SIDES])
+        self._finger_adr = np.array(
+            [[model.joint(n).qposadr[0] for n in finger_joints(side)] for side in SIDES]
+        )
         self._low, self._high = np.array(low), np.array(high)
         self._gripper_cmd = np.ones(2)
 
@@ -241,45 +343,31 @@ class RsbEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Start an episode: ``options={"episode": Episode | dict}`` or one sampled.
+        """Start an episode: ``options={"episode": Episode | dict}``, or one sampled (a
+        question task: drawn from ``seed``) or seeded (a goal task: the episode of ``seed``,
+        0 when None).
 
-        ``options["score"] = False`` leaves the episode unscored (no ``scorer``: reward 0,
-        never ``terminated``, ``is_success`` False), for a runner that scores it itself: a
-        sealed run's rollout, whose work per step must not depend on the answer (this
-        scorer stops working once a wrong choice decides the outcome, which a policy timing
-        its steps could tell).
+        ``options["score"] = False`` leaves a question episode unscored (no ``scorer``:
+        reward 0, never ``terminated``, ``is_success`` False), for a runner that scores it
+        itself: a sealed run's rollout, whose work per step must not depend on the answer
+        (this scorer stops working once a wrong choice decides the outcome, which a policy
+        timing its steps could tell).
 
         Raises:
-            EnvError: for unknown options or an episode that does not fit the task.
+            EnvError: for unknown options or an episode that does not fit the task (of a
+                goal task: one with a binding, or a row of another task file).
+            LayoutError: a goal task's seed with no valid layout, or a frozen layout that
+                is not a valid start (naming the row and why).
         """
-        super().reset(seed=seed)
         options = dict(options or {})
         unknown = sorted(set(options) - {"episode", "score"})
         if unknown:
             raise EnvError(f"unknown reset options {unknown}; valid choices: episode, score")
-        episode = options.get("episode")
-        if episode is None:
-            episode_seed = int(self.np_random.integers(0, 2**31 - 1))
-            episode = sample_episode(
-                self.problem, suite=self.suite, split=self.split, index=0, seed=episode_seed
-            )
-        elif isinstance(episode, dict):
-            episode = Episode.from_dict(episode, goal=False)
-        elif not isinstance(episode, Episode) or episode.binding is None:
-            got = "a goal task's" if isinstance(episode, Episode) else type(episode).__name__
-            raise EnvError(
-                "options['episode'] must be a question task's Episode (with a binding) or its "
-                f"dict, got {got}"
-            )
-        if set(episode.mapping.values()) != set(self.scene.candidates):
-            raise EnvError(
-                f"episode maps options to {sorted(episode.mapping.values())}; this task's "
-                f"candidates are {list(self.scene.candidates)}"
-            )
-        self.episode = episode
+        episode = self._episode(options.get("episode"), seed)
         self.scorer = None
         if (
             options.get("score", True)
+            and self.task is None
             and self.problem.grasp is not None
             and self.problem.goal is not None
         ):
@@ -287,16 +375,26 @@ class RsbEnv(gymnasium.Env):
                 self.problem, self.scene.candidates, episode.target
             )
         self._perturb.restore()
-        self.scene.apply_episode(self.data, episode)
-        self._instruction, perturbation = self._perturb.apply(self.data, episode)
-        self._signals.reset(self.data)  # resting heights: on the table, before any grasp
+        if isinstance(self.scene, GoalScene):  # a seed's draw or a frozen row, settled
+            assert self.checker is not None
+            self.layout = self.scene.apply_episode(self.data, episode, self.checker.holds)
+        else:
+            self.scene.apply_episode(self.data, episode)
+        self.episode = episode
+        self.instruction, self.perturbation = self._perturb.apply(self.data, episode)
         self._gripper_cmd = np.ones(2)
-        if self.start_hold:
-            self._take_held()
+        self._held, self._violations = 0, ()
+        if self._signals is not None:
+            self._signals.reset(self.data)  # resting heights: on the table, before any grasp
+            if self.start_hold:
+                self._take_held()
+        if self.checker is not None:
+            self.checker.light(self.data)  # a stove's burner lit while on (tier B)
         self._step_count = 0
-        info = self._info(self._signals.snapshot(self.data, self._gripper_cmd))
+        signals = self._signals.snapshot(self.data, self._gripper_cmd) if self._signals else None
+        info = self._info(signals)
         if self._cost is not None:
-            self._cost.reset(self.data.sensordata, episode.target)
+            self._cost.reset(self.data.sensordata, episode.target or None)
             info["cost_terms"] = {
                 "terms": [(t.text, t.kind) for t in self._cost.terms],
                 "implicit_and": self._cost.implicit_and,
@@ -308,11 +406,86 @@ class RsbEnv(gymnasium.Env):
             "timestep": float(self.model.opt.timestep),
             "substeps": self.substeps,
             "task_sha256": self.task_sha256,
-            "perturbation": perturbation,
+            "perturbation": self.perturbation,
         }
         if self.start_hold:  # only then: records of empty-handed starts stay as they were
             info["sim"]["held"] = dict(self.start_hold)
+        if self.task is not None:
+            info["goal"] = self.goal_info
+            info["sim"]["head_camera"] = self.head_camera
         return self._obs(), info
+
+    def _episode(self, episode: Episode | dict | None, seed: int | None) -> Episode:
+        """The episode a reset starts (module docstring), checked against the task; seeds
+        the env's generator (a goal episode's with its own seed).
+
+        Raises:
+            EnvError: for an episode of the other kind of task, or a goal table's row of
+                another task file.
+        """
+        if self.task is None:
+            super().reset(seed=seed)
+            if episode is None:
+                episode_seed = int(self.np_random.integers(0, 2**31 - 1))
+                return sample_episode(
+                    self.problem, suite=self.suite, split=self.split, index=0, seed=episode_seed
+                )
+            if isinstance(episode, dict):
+                episode = Episode.from_dict(episode, goal=False)
+            elif not isinstance(episode, Episode) or episode.binding is None:
+                got = "a goal task's" if isinstance(episode, Episode) else type(episode).__name__
+                raise EnvError(
+                    "options['episode'] must be a question task's Episode (with a binding) or "
+                    f"its dict, got {got}"
+                )
+            if set(episode.mapping.values()) != set(self.scene.candidates):
+                raise EnvError(
+                    f"episode maps options to {sorted(episode.mapping.values())}; this task's "
+                    f"candidates are {list(self.scene.candidates)}"
+                )
+            return episode
+        if episode is not None and (not isinstance(episode, Episode) or episode.binding):
+            what = "a question task's" if isinstance(episode, Episode) else type(episode).__name__
+            raise EnvError(f'options["episode"] must be a goal task\'s Episode, got {what}')
+        if episode is None:
+            episode = Episode.seeded(self.task.path, int(seed or 0))
+        elif episode.frozen and not _same_file(episode.task, self.task.path):
+            raise EnvError(
+                f"the episode is a row of {episode.task}, not of this environment's task "
+                f"{self.task.path}"
+            )
+        super().reset(seed=episode.seed)
+        self.seed = int(episode.seed)
+        return episode
+
+    @property
+    def head_camera(self) -> dict[str, Any]:
+        """A goal scene's head camera pose, framed for its task
+        (:mod:`rsb_mj.scene.goal_camera`): ``{"pos": eye [m, world], "xyaxes": camera x and
+        y axes (world), "fovy": [deg]}`` (``info["sim"]["head_camera"]``, a record's
+        ``sim.head_camera``); ``{}`` for a question scene (its camera is the rig's)."""
+        head = getattr(self.scene, "head", None)
+        return head.as_dict() if head is not None else {}
+
+    @property
+    def goal_info(self) -> dict[str, str]:
+        """What a goal record names besides the episode: the task's ``tier``, its predicate
+        ``semantics`` (``libero``, ``vla_arena``), the ``objects`` source and its
+        ``objects_fingerprint`` (``""`` for the stand-ins); in a tier B scene that moved a
+        fixture, ``layout_changes`` (:mod:`rsb_mj.scene.fixture_placement`); ``{}`` for a
+        question task."""
+        if self.task is None:
+            return {}
+        info = {
+            "tier": self.task.tier,
+            "semantics": self.task.semantics,
+            "objects": self.objects.label,
+            "objects_fingerprint": self.objects.fingerprint,
+        }
+        changes = getattr(self.scene, "layout_changes", ())
+        if changes:  # tier B: rsb_mj.scene.fixture_placement's rule
+            info["layout_changes"] = "; ".join(changes)
+        return info
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Hold the 14-D joint targets for one control period (25 physics steps at 20 Hz).
@@ -326,31 +499,61 @@ class RsbEnv(gymnasium.Env):
         self._apply_action(action)
         self._gripper_cmd = np.clip(action[[6, 13]], 0.0, 1.0)
         model, data, rec = self.model, self.data, self._signals
-        rec.begin(self.substeps)
-        rows, sensordata, step = rec.buffer, data.sensordata, mujoco.mj_step
-        motion = self.scene.motion
-        if motion:
-            for k in range(self.substeps):
-                motion.advance(data)
-                step(model, data)
-                rows[k] = sensordata
+        motion = getattr(self.scene, "motion", None)
+        if rec is not None:
+            rec.begin(self.substeps)
+            rows: np.ndarray | None = rec.buffer
+        elif self._cost is not None:
+            rows = np.empty((self.substeps, model.nsensordata))
         else:
+            rows = None
+        if rows is None:
+            mujoco.mj_step(model, data, nstep=self.substeps)
+        else:
+            sensordata, step = data.sensordata, mujoco.mj_step
             for k in range(self.substeps):
+                if motion:
+                    motion.advance(data)
                 step(model, data)
                 rows[k] = sensordata
         self._step_count += 1
         cost = self._cost.step(rows) if self._cost is not None else (0.0, ())
+        self._violations = cost[1]
         if motion and any(cost[1]):
             self._freeze(cost[1])
-        signals = rec.finish(self._gripper_cmd)
-        reward, terminated = 0.0, False
-        if self.scorer is not None and not self.scorer.outcome.decided:
-            self.scorer.update(signals)
-            terminated = self.scorer.outcome.decided
-            reward = 1.0 if self.scorer.outcome.success else 0.0
+        reward, terminated, truncated = 0.0, False, False
+        if self.checker is not None:  # a goal task: its :goal held HOLD_STEPS control steps
+            terms = tuple(self.checker.terms(data))
+            self._held = self._held + 1 if all(terms) else 0
+            terminated = self._held >= HOLD_STEPS
+            reward = float(terminated)
+            self.checker.light(data)
+            signals: Any = GoalSignals(self.checker.relations, terms)
+        else:
+            assert rec is not None
+            signals = rec.finish(self._gripper_cmd)
+            if self.scorer is not None and not self.scorer.outcome.decided:
+                self.scorer.update(signals)
+                terminated = self.scorer.outcome.decided
+                reward = 1.0 if self.scorer.outcome.success else 0.0
+        if self.max_steps is not None:
+            truncated = not terminated and self._step_count >= self.max_steps
         info = self._info(signals)
-        info["cost"], info["cost_violations"] = cost
-        return self._obs(), reward, terminated, False, info
+        info["cost"] = cost[0]
+        if self.task is None or self._cost is not None:
+            info["cost_violations"] = cost[1]
+        return self._obs(), reward, terminated, truncated, info
+
+    def end_cost(self) -> float:
+        """The ``:cost`` end terms (``Collide``, ``Fall``, ``NotOn``: :data:`END_COST` each)
+        that hold at the last step, to add to the summed step costs when a goal episode
+        ends."""
+        if self._cost is None or not self._violations:
+            return 0.0
+        kinds = [t.kind for t in self._cost.terms]
+        return END_COST * sum(
+            v and k == "end" for v, k in zip(self._violations, kinds, strict=True)
+        )
 
     def _take_held(self) -> None:
         """Put each object the task holds at reset (``(Grasped OBJECT GRIPPER)`` in
@@ -401,14 +604,15 @@ class RsbEnv(gymnasium.Env):
 
     def _freeze(self, violations: tuple[bool, ...]) -> None:
         """Stop every moving object a violated step term names (VLA-Arena's CBDDL)."""
-        if self._cost is None or self.scene.motion is None:
+        motion = getattr(self.scene, "motion", None)
+        if self._cost is None or motion is None:
             return
         for hit, term, bodies in zip(
             violations, self._cost.terms, self._cost.term_bodies, strict=True
         ):
             if hit and term.kind == "step":
                 for name in sorted(bodies):
-                    self.scene.motion.freeze(name, self.data)
+                    motion.freeze(name, self.data)
 
     def render(self) -> np.ndarray | None:
         """The head camera image (``render_mode="rgb_array"``), else None."""
@@ -458,17 +662,35 @@ class RsbEnv(gymnasium.Env):
         images = self._perturb.noise(self._rig.render_all(self.data), self._step_count)
         return {"state": self.state(), "images": images}
 
-    def _info(self, signals: dict[str, np.ndarray]) -> dict[str, Any]:
-        return {
-            "instruction": self._instruction,
-            "candidates": self.scene.candidates,
+    def _info(self, signals: Any) -> dict[str, Any]:
+        """The info of a reset (a goal task's without ``signals``) or a step."""
+        info: dict[str, Any] = {
+            "instruction": self.instruction,
+            "candidates": self.candidates,
             "step": self._step_count,
-            "signals": signals,
-            "is_success": self._is_success(),
-            "cost": 0.0,
-            "cost_violations": (False,) * len(self._cost.terms) if self._cost else (),
         }
+        if signals is not None:
+            info["signals"] = signals
+        info["is_success"], info["cost"] = self._is_success(), 0.0
+        if self.task is None or self._cost is not None:
+            info["cost_violations"] = (False,) * len(self._cost.terms) if self._cost else ()
+        if self.task is not None:  # a goal episode holds no answer: it is in info
+            info["episode"], info["perturbation"] = self.episode, self.perturbation
+        return info
 
     def _is_success(self) -> bool:
         """The outcome if the episode ended now (decided, or scored on this substep)."""
+        if self.checker is not None:
+            return self._held >= HOLD_STEPS
         return self.scorer is not None and self.scorer.success_now()
+
+
+def GoalEnv(task: str | Path | Problem | GoalTask, **kwargs: Any) -> RsbEnv:
+    """The environment of a goal task, by the name its class had (kept for callers and
+    configs that name it): ``RsbEnv(load_goal_task(task), **kwargs)``.
+
+    Raises:
+        TaskError: for a question task, or a task file ``rsb lint --target rsb`` reports an
+            error for (the itemised list, :func:`rsb_mj.lang.linter.load_goal_task`).
+    """
+    return RsbEnv(load_goal_task(task), **kwargs)

@@ -1,14 +1,14 @@
-"""The environment of a source: the one place that chooses the scene builder of a task.
+"""The environment of a source: the one place that chooses how a task is loaded for it.
 
 A task has a goal; a question task is a goal task whose ``:goal`` binds ``?answer`` to a
-candidate. What the task file declares decides how its scene is built, and
-:func:`task_env` is the only caller that looks: a file with a ``(:question ...)`` block
-(every suite, a question task file) gets :class:`rsb_mj.env.rsb_env.RsbEnv` (candidates,
-letters, an answer zone), a file without one (a LIBERO / VLA-Arena style goal task, or a
-shipped goal suite's file, ``"vla-arena::vla_arena/.../x.bddl"``) gets
-:class:`rsb_mj.env.goal_env.GoalEnv` (objects, fixtures and regions placed by ``:init``).
-Both take the same action, give the same observation layout and report the signals their
-task's scorer reads (:func:`rsb_mj.scoring.scorer.task_scorer`).
+candidate. There is one environment class, :class:`rsb_mj.env.rsb_env.RsbEnv`; what the task
+file declares decides how it is loaded, and :func:`task_env` is the only caller that looks: a
+file with a ``(:question ...)`` block (every suite, a question task file) is loaded as a
+question task (candidates, letters, an answer zone: the scene compiler's question scene), a
+file without one (a LIBERO / VLA-Arena style goal task, or a shipped goal suite's file,
+``"vla-arena::vla_arena/.../x.bddl"``) as a :class:`~rsb_mj.lang.goal_task.GoalTask`
+(objects, fixtures and regions placed by ``:init``: its goal scene). Both report the signals
+their task's scorer reads (:func:`rsb_mj.scoring.scorer.task_scorer`).
 
 :func:`make_task_env` is the entry point of the gymnasium id ``rsb_mj/RSB-Task-v0``
 (:mod:`rsb_mj.env.registration`), which takes any task file: a question task's env is built
@@ -23,8 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rsb_mj.env.goal_env import GoalEnv
-from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask
@@ -51,7 +50,7 @@ def task_env(
     quality: str = "fast",
     max_steps: int = GOAL_MAX_STEPS,
     objects: ObjectSource | None = None,
-) -> RsbEnv | GoalEnv:
+) -> RsbEnv:
     """The environment of ``source`` (a suite name, a task file, or a goal suite's file as
     :func:`~rsb_mj.tables.episode_source.goal_row_source` names it), built by what its task
     declares (see the module docstring).
@@ -70,8 +69,8 @@ def task_env(
             ``$RSB_MJ_ASSETS``, an installed package's assets, else the stand-ins:
             :func:`rsb_mj.scene.assets.resolve_object_source`).
         quality: the rendering preset, ``"fast"`` or ``"full"``.
-        max_steps: a goal task's step limit [control steps] (``GoalEnv``'s; a question
-            task's env has none of its own: the run's or gymnasium's limit applies).
+        max_steps: a goal task's step limit [control steps] (a question task's env has
+            none of its own: the run's or gymnasium's limit applies).
         objects: a goal task's object source, instead of resolving ``assets``.
 
     Raises:
@@ -81,37 +80,24 @@ def task_env(
         EnvError: for settings the environment refuses.
     """
     source = str(source)
+    robot: dict[str, Any] = {  # the same robot, cameras and perturbations for either task
+        "cameras": cameras,
+        "width": width,
+        "height": height,
+        "quality": quality,
+        "control_hz": control_hz,
+        "visual_level": visual_level,
+        "language_level": language_level,
+    }
     if is_goal_source(source):
-        return GoalEnv(
-            goal_task(source),
-            cameras=cameras,
-            width=width,
-            height=height,
-            quality=quality,
-            control_hz=control_hz,
-            max_steps=max_steps,
-            objects=objects or resolve_object_source(assets or None),
-            visual_level=visual_level,
-            language_level=language_level,
-        )
+        objects = objects or resolve_object_source(assets or None)
+        return RsbEnv(goal_task(source), max_steps=max_steps, objects=objects, **robot)
     suite = "" if is_task_file(source) else get_suite(source).name
-    return RsbEnv(
-        task_path(source),
-        suite=suite,
-        split=split,
-        cameras=cameras,
-        width=width,
-        height=height,
-        quality=quality,
-        control_hz=control_hz,
-        visual_level=visual_level,
-        language_level=language_level,
-        start_held=start_held,
-    )
+    return RsbEnv(task_path(source), suite=suite, split=split, start_held=start_held, **robot)
 
 
 #: The keyword arguments ``rsb_mj/RSB-Task-v0`` passes to a goal task's env
-#: (:func:`task_env`'s and ``GoalEnv``'s), besides ``task``.
+#: (:func:`task_env`'s), besides ``task``.
 GOAL_KWARGS = (
     "cameras",
     "width",
@@ -124,16 +110,17 @@ GOAL_KWARGS = (
     "visual_level",
     "language_level",
 )
-#: Keyword arguments that only a question task's env (``RsbEnv``) takes.
+#: Keyword arguments that only a question task's env takes.
 QUESTION_ONLY_KWARGS = ("suite", "split", "start_held", "render_mode")
 
 
-def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> RsbEnv | GoalEnv:
+def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> RsbEnv:
     """The env of any task (the entry of ``rsb_mj/RSB-Task-v0``): ``RsbEnv(task, **kwargs)``
     for a question task (exactly as the id has always built it, errors included), and for a
     goal task (a file without a ``(:question ...)`` block, a goal suite's row source, a
     parsed goal :class:`~rsb_mj.lang.ast.Problem` or a :class:`GoalTask`) the env
-    :func:`task_env` builds, with the same observations as ``rsb_mj/Goal-Task-v0``'s.
+    :func:`task_env` builds (``RsbEnv`` of the goal task), with the same observations as
+    ``rsb_mj/Goal-Task-v0``'s.
 
     Args:
         task: the task file (or a parsed task).
@@ -145,8 +132,8 @@ def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> 
         EnvError: for a goal task given a keyword argument its env does not take (naming it
             and the ones that apply), besides the envs' own errors.
     """
-    if isinstance(task, GoalTask):
-        goal = True
+    if isinstance(task, GoalTask):  # the one Task (GoalTask is its former name)
+        goal = task_family(task.problem) == "goal"
     elif isinstance(task, Problem):
         goal = task_family(task) == "goal"
     else:

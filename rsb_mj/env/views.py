@@ -13,7 +13,7 @@ correct option). Instead ``Policy.reset(env, obs, info)`` receives one of:
 * :class:`SimView` with ``answer`` set (policies that declare ``privileged = True``, the
   built-in expert): the one explicit channel to the correct candidate. Runs of such
   policies are marked ``privileged: true`` in every record and report.
-* :class:`GoalView` (simulator policies on a goal task, :class:`rsb_mj.env.goal_env.GoalEnv`):
+* :class:`GoalView` (simulator policies on a goal task, :class:`rsb_mj.env.rsb_env.RsbEnv`):
   the goal scene, its task (the goal's relations: what the goal expert carries out) and the
   live ``MjData``. A goal task has no hidden answer: its goal is the task.
 """
@@ -27,9 +27,10 @@ from typing import Any
 import mujoco
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.scene.compiler import Scene
-from rsb_mj.scene.goal_scene import GoalScene
+from rsb_mj.scene.goal_layout import GoalScene
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,12 @@ class SimView:
     def unwrapped(self) -> SimView:
         """This view (``world_of`` and the expert read ``env.unwrapped``)."""
         return self
+
+    @property
+    def task(self) -> Problem:
+        """The task (the compiled scene's): what a scripted policy reads the placements of
+        (:func:`rsb_mj.expert.placements.placements`), as of a :class:`GoalView`'s."""
+        return self.scene.problem
 
     @property
     def answer(self) -> str:

@@ -16,7 +16,7 @@ each), the scene compiler builds the MuJoCo model from it, the environment repor
   places itself, and :attr:`Episode.target` is ``""``.
 * A goal task's episode of a bare seed (``rsb eval MY_TASK.bddl`` on a file that ships no
   table, :meth:`Episode.seeded`) has an empty layout: the environment draws it from the seed
-  at reset (:meth:`rsb_mj.env.goal_env.GoalEnv.reset`); a table row's layout is frozen.
+  at reset (:meth:`rsb_mj.env.rsb_env.RsbEnv.reset`); a table row's layout is frozen.
 
 Both kinds of frozen table are rows of it (:meth:`Episode.to_dict` / :meth:`Episode.from_dict`
 keep each kind's JSON form byte for byte): a question suite's row (``tasks/episodes/``,
@@ -27,7 +27,7 @@ Frames and units: a question task's ``layout`` and ``distractors`` positions are
 x to the robot's right, y away from the robot (towards the far edge), z up; metres, yaw in
 radians about +z. A goal task's ``layout`` poses (:data:`Pose4`) are MuJoCo *world*
 coordinates of each object's body origin, (x, y, z) in metres, and the yaw about +z in
-radians, after the frame map of the task (:mod:`rsb_mj.scene.goal_scene`), before settling.
+radians, after the frame map of the task (:mod:`rsb_mj.scene.goal_layout`), before settling.
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ class Episode:
             question task files with objects that are not candidates (the L1/L2 suites);
             empty, and then absent from :meth:`to_dict`, for the others.
         draw: which draw of the seed's generator is a goal row's layout (0: the first; the
-            earlier ones failed the settle checks, :meth:`rsb_mj.scene.goal_scene.GoalScene.reset`).
+            earlier ones failed the settle checks,
+            :meth:`rsb_mj.scene.goal_layout.GoalScene.reset`).
         skipped: seeds tried just before a goal row's that gave no valid layout in any draw
             (the table skips them to the next seed; see :mod:`rsb_mj.tables.goal`).
     """

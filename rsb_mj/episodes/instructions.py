@@ -36,17 +36,18 @@ TaskLike = Problem | Task
 
 
 def as_task(task: TaskLike) -> Task:
-    """The typed :class:`~rsb_mj.lang.task.Task` of ``task``.
+    """The typed :class:`~rsb_mj.lang.task.Task` of ``task``, one with a question part
+    (:attr:`~rsb_mj.lang.task.Task.question`).
 
     Raises:
         EpisodeError: when the task has no question block.
     """
-    if isinstance(task, Task):
-        return task
     try:
-        return task_of(task)
+        view = task if isinstance(task, Task) else task_of(task)
+        view.asked()
     except TaskError as exc:
         raise EpisodeError(str(exc)) from None
+    return view
 
 
 def shows_answers(task: TaskLike) -> bool:
@@ -63,7 +64,7 @@ def template_set_for(task: TaskLike, split: str, templates: str | None = None) -
     task's ``(:instruction (:templates ...))`` selects for ``split`` (the six suites:
     ``(:train seen) (:eval unseen)``; a task without the block: the same).
     """
-    spec = as_task(task).templates_for(check_split(split))
+    spec = as_task(task).asked().templates_for(check_split(split))
     chosen = templates if templates is not None else spec.set_name
     if chosen is None:
         return ""
@@ -80,15 +81,16 @@ def templates_for(
     """The templates an episode of ``split`` draws from (see :func:`template_set_for`); for
     candidates that show their answers, those of the question's ``form``."""
     view = as_task(task)
+    asked = view.asked()
     chosen = template_set_for(view, split, templates)
     answers = shows_answers(view)
     if chosen:
         if answers:
-            return load_answer_templates(chosen, form, view.choices)
-        return load_templates(chosen, view.choices)
-    file = view.templates_for(split).file
+            return load_answer_templates(chosen, form, asked.choices)
+        return load_templates(chosen, asked.choices)
+    file = asked.templates_for(split).file
     assert file is not None
-    return load_template_file(file, view.choices, answers)
+    return load_template_file(file, asked.choices, answers)
 
 
 #: Last characters that end a question as written; other questions are sentence stems.
@@ -115,10 +117,10 @@ def template_of(task: TaskLike, template_id: str) -> Template:
     try:
         return template_by_id(template_id)
     except EpisodeError:
-        view = as_task(task)
-        for _, spec in view.templates:
+        asked = as_task(task).asked()
+        for _, spec in asked.templates:
             if spec.file is not None:
-                for template in load_template_file(spec.file, view.choices):
+                for template in load_template_file(spec.file, asked.choices):
                     if template.id == template_id:
                         return template
         raise
@@ -126,7 +128,7 @@ def template_of(task: TaskLike, template_id: str) -> Template:
 
 def noun_of(task: TaskLike, obj: str) -> str:
     """The noun instructions use for ``obj`` ("block" for a letter_block)."""
-    return as_task(task).noun(obj)
+    return as_task(task).asked().noun(obj)
 
 
 def instruction_values(

@@ -120,9 +120,10 @@ def draw_semantics(
     """
     check_split(split)
     task = as_task(problem)
+    asked = task.asked()
     path = task.path
-    choices = task.choices
-    source = resolve_source(task.source) if source is None else source
+    choices = asked.choices
+    source = resolve_source(asked.source) if source is None else source
     source.check_choices(choices)
     candidates = task.candidates
     if len(candidates) != choices:
@@ -142,7 +143,7 @@ def draw_semantics(
         question, correct, mapping = pins.question, pins.correct, dict(pins.mapping)
         options = pinned_options(question, correct, choices)
     answers = shows_answers(task)
-    nouns = tuple(task.noun(c) for c in candidates)
+    nouns = tuple(asked.noun(c) for c in candidates)
     colors = _draw_colors(candidates, question, options, rng, nouns, shared=answers)
     template_list = templates_for(task, split, templates, question.form)
     template = template_list[int(rng.integers(len(template_list)))]
@@ -175,7 +176,7 @@ def _shown(
     if not question.displays:
         raise EpisodeError(
             f"{task.path}: the candidates show their answers, but question {question.qid} "
-            f"of source {task.source.name!r} has no pictures of them"
+            f"of source {task.asked().source.name!r} has no pictures of them"
         )
     return {letter: str(question.display_of(o)) for letter, o in zip(letters, options, strict=True)}
 
@@ -183,10 +184,11 @@ def _shown(
 def _draw_mapping(
     task: Task, letters: tuple[str, ...], candidates: tuple[str, ...], rng: np.random.Generator
 ) -> dict[str, str]:
-    if task.option_pairs is None:
+    pairs_fixed = task.asked().option_pairs
+    if pairs_fixed is None:
         order = rng.permutation(len(candidates))
         return {letter: candidates[int(i)] for letter, i in zip(letters, order, strict=True)}
-    pairs = dict(task.option_pairs)
+    pairs = dict(pairs_fixed)
     if sorted(pairs) != sorted(letters) or sorted(pairs.values()) != sorted(candidates):
         raise EpisodeError(
             f"{task.path}: fixed option map {pairs} must map the "

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.policies.sandbox import Sandbox
+    from rsb_mj.tables.episode_source import Source
 
 
 @dataclass(frozen=True)
@@ -11,7 +16,7 @@ class Job:
 
     Attributes:
         suite: suite name, e.g. ``"RSB-Math-4"``, or a task file (a question task's or a
-            goal task's: :mod:`rsb_mj.tables.episode_source`).
+            goal task's: :mod:`rsb_mj.tables.episode_source`): the name records carry.
         split: ``"eval"`` (frozen eval table) or ``"train"``.
         index: row of the suite's episode table.
         policy: policy spec (see :mod:`rsb_mj.policies.spec`).
@@ -38,6 +43,16 @@ class Job:
             its outcome (:class:`~rsb_mj.evaluation.rollout.Rollout`).
         label: the policy's name in records and reports (``rsb eval --name``), ``""`` for
             its spec (see :attr:`name`).
+        source: the source the run resolved (:func:`rsb_mj.tables.episode_source.resolve`,
+            named ``suite``, of ``split`` and ``tables``), with what the run's checks
+            learned of it (its family, step limit, rows, digest): the worker reads the
+            episode and the task from it instead of looking ``suite`` up again. None (a job
+            built by hand) makes it the unresolved source of ``suite``, which looks each
+            fact up on first use.
+        sandbox: the sandbox settings the job's policy process runs with (``rsb eval``'s
+            ``--sealed``, ``--sandbox-*``: the run's, :func:`rsb_mj.evaluation.runner.run_eval`),
+            handed to :func:`~rsb_mj.policies.spec.make_policy`; None: the worker process's
+            (:func:`rsb_mj.policies.sandbox.current`, the defaults).
     """
 
     suite: str
@@ -57,6 +72,25 @@ class Job:
     tables: str = ""
     sealed: bool = False
     label: str = ""
+    # what the job runs is the fields above: these two carry what the run resolved
+    source: Source | None = field(default=None, compare=False)
+    sandbox: Sandbox | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.source is None:
+            # deferred: a spawned pool worker imports this module before numpy (the pool's
+            # initializer), and a job built by hand resolves nothing
+            from rsb_mj.tables.episode_source import Source
+
+            object.__setattr__(self, "source", Source(self.suite, self.suite, self.split,
+                                                      self.tables))  # fmt: skip
+        elif (self.source.name, self.source.split, self.source.tables) != (
+            self.suite, self.split, self.tables,
+        ):  # fmt: skip
+            raise ValueError(
+                f"job of {self.suite} {self.split} (tables {self.tables!r}) given the source "
+                f"{self.source.name} {self.source.split} (tables {self.source.tables!r})"
+            )
 
     @property
     def name(self) -> str:

@@ -284,4 +284,4 @@ def answer_reader(problem: Problem, item: Question) -> str | None:
 def item_source(problem: Problem) -> str:
     """The question source id of ``problem``."""
 
-    return task_of(problem).source.name
+    return task_of(problem).asked().source.name

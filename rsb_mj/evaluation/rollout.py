@@ -235,6 +235,8 @@ class Rollout:
         on_frame: called with every observation (e.g. a video writer).
         on_step: called before every ``env.step`` with the observation the action follows
             and the (14,) action (e.g. a demonstration recorder).
+        on_reset: called with the unwrapped environment once its reset succeeded (e.g. a
+            demonstration recorder reading the layout a goal task's seed drew).
         episode_timeout_s: wall-clock limit of the episode [s]; None for none.
         features: keeps the policy's per-layer features of the queries it wants
             (``rsb eval --features``): an ``Act`` query says whether to read them, the
@@ -285,8 +287,10 @@ class Rollout:
         episode_timeout_s: float | None = EPISODE_TIMEOUT_S,
         features: FeatureRecorder | None = None,
         sealed: bool = False,
+        on_reset: Callable[[Any], None] | None = None,
     ) -> None:
         self.env, self.policy, self.episode, self.problem = env, policy, episode, problem
+        self.on_reset = on_reset
         self.sealed = sealed
         self.features = features
         self.max_steps = max_steps
@@ -375,6 +379,8 @@ class Rollout:
             except Exception as exc:
                 raise InfraError(f"env.reset failed: {type(exc).__name__}: {exc}") from exc
             sim = dict(info.get("sim", {}))
+            if self.on_reset is not None:
+                self.on_reset(env.unwrapped)
             tally = CostTally.from_info(info)
             if on_frame:
                 on_frame(obs)
@@ -626,7 +632,7 @@ def _goal_columns(
     class."""
     if goal is None:  # no environment: the objects it would use are unknown
         task = goal_task(episode.task)
-        goal = {"tier": task.tier, "semantics": task.source}
+        goal = {"tier": task.tier, "semantics": task.semantics}
     return {
         "suite": episode.task,
         "task": Path(episode.task).name,
@@ -654,11 +660,11 @@ def run_goal_episode(
     on_frame: Callable[[dict[str, Any]], None] | None = None,
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
 ) -> EpisodeRecord:
-    """One episode of a goal environment (:class:`rsb_mj.env.goal_env.GoalEnv`) from
+    """One episode of a goal environment (:class:`rsb_mj.env.rsb_env.RsbEnv`) from
     ``seed`` (a bare seed, or a frozen table row: a :class:`Episode`) with ``policy``
     (e.g. ``make_policy("expert")``), run in this thread by the runner's own
     :class:`Rollout` (no wall-clock limit): the record ``rsb eval`` writes for row ``seed``
-    of the task file. For tools, demos and tests that hold an environment."""
+    of the task file. For tools and tests that hold an environment."""
     task = env.unwrapped.task
     bare = not isinstance(seed, Episode)
     episode = Episode.seeded(task.path, seed, split) if bare else seed

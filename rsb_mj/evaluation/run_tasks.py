@@ -63,7 +63,7 @@ def repeated_questions(sources: Iterable[Source], rows: range) -> list[str]:
         from rsb_mj.episodes.sources import resolve_source
         from rsb_mj.lang.task import task_of
 
-        pool = resolve_source(task_of(source.problem).source).pool(split) or ()
+        pool = resolve_source(task_of(source.problem).asked().source).pool(split) or ()
         notes.append(
             f"{name}: {len(ids)} {split} episodes draw {distinct} distinct questions of the "
             f"{len(pool)} in the {split} split of {banks[0]} (each row draws its question "

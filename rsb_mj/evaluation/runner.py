@@ -46,7 +46,7 @@ an unbatched run.
 Goal tasks (LIBERO / VLA-Arena style files, no ``(:question ...)``) are sources like any
 other: row ``i`` of a goal task file is its episode of seed ``i``
 (:func:`rsb_mj.tables.episode_source.load_episode`), built as a
-:class:`~rsb_mj.env.goal_env.GoalEnv` by the env factories (objects from ``assets``), scored
+:class:`~rsb_mj.env.rsb_env.RsbEnv` by the env factories (objects from ``assets``), scored
 by the rollout's goal scorer, recorded as an :class:`EpisodeRecord` with its goal fields; a
 goal source refuses ``--split train`` (its rows are seeds), ``--counterfactual`` and
 instruction ablations.
@@ -57,7 +57,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -452,12 +451,18 @@ def resolve_sources(config: EvalConfig) -> list[Source]:
     return [resolve(name, config.split, config.tables) for name in config.suites]
 
 
-def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
+def plan(
+    config: EvalConfig,
+    sources: list[Source] | None = None,
+    settings: sandbox.Sandbox | None = None,
+) -> list[Job]:
     """All jobs of ``config``, ordered by suite, episode index, policy, variant.
 
     Args:
         config: the run.
         sources: its sources as :func:`resolve_sources` gives them (resolved here if None).
+        settings: the sandbox settings each job's policy runs with (None:
+            :func:`sandbox_settings` of ``config``).
 
     Raises:
         EvalError: for an unknown suite or policy spec, or rows outside a frozen table.
@@ -468,6 +473,8 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
         _check_policy(spec)
     _check_goal_sources(config, sources)
     _check_bounds(config, sources)
+    if settings is None:
+        settings = sandbox_settings(config)
     jobs = []
     labels = config.labels
     folder = RunFolder(config.out)
@@ -498,6 +505,8 @@ def plan(config: EvalConfig, sources: list[Source] | None = None) -> list[Job]:
                         tables=str(config.tables or ""),
                         sealed=config.sealed,
                         label=labels[spec] if labels[spec] != spec else "",
+                        source=source,
+                        sandbox=settings,
                     )
                 )
     return jobs
@@ -527,13 +536,18 @@ def preflight(config: EvalConfig, specs: list[str]) -> None:
             policy.close()
 
 
-def run_settings(config: EvalConfig, seal: Seal | None = None) -> RunSettings:
+def run_settings(
+    config: EvalConfig, seal: Seal | None = None, settings: sandbox.Sandbox | None = None
+) -> RunSettings:
     """What the run folder of ``config`` keeps and a resumed run must ask again
     (:class:`~rsb_mj.evaluation.run_folder.RunSettings`); a sealed run's a fresh nonce
-    (a resumed run keeps its folder's) and its isolation."""
+    (a resumed run keeps its folder's) and its isolation (of the sandbox ``settings``;
+    None: :func:`sandbox_settings` of ``config``)."""
+    if seal and settings is None:
+        settings = sandbox_settings(config)
     return RunSettings(
         seal_nonce=new_nonce() if seal else "",
-        seal_isolation=sandbox.current().isolation() if seal else None,
+        seal_isolation=settings.isolation() if seal and settings else None,
         split=config.split,
         visual_level=config.visual_level,
         language_level=config.language_level,
@@ -649,7 +663,16 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
     if config.sealed:
         forbid_memory_access()  # before the secret is read and any policy or worker starts
     seal = _seal(config)
-    held = os.environ.get(sandbox.ENV_VAR)
+    # a sealed run as root: one folder of readable copies of policy files only root may
+    # read, for all its workers, removed when the run ends (sandbox.staged_files)
+    with sandbox.staging(sandbox_settings(config)) as settings, allow_roots(config.allow_roots):
+        return _run_eval(config, env_factory, seal, settings)
+
+
+def sandbox_settings(config: EvalConfig) -> sandbox.Sandbox:
+    """The sandbox settings the policy processes of ``config`` run with: handed to each
+    job (:attr:`~rsb_mj.evaluation.jobs.Job.sandbox`), not through the environment. The
+    run folder, the private tables and the secret are hidden from the policy."""
     hide = [config.out, *([config.tables] if config.tables else [])]
     hide += [config.secret_file] if config.secret_file else []
     limits: dict[str, Any] = {}
@@ -657,26 +680,16 @@ def run_eval(config: EvalConfig, *, env_factory: EnvFactory | None = None) -> li
         limits["memory_bytes"] = config.sandbox_memory_bytes
     if config.sandbox_processes is not None:
         limits["processes"] = config.sandbox_processes
-    sandbox.install(
-        sandbox.Sandbox(
-            enabled=config.sandbox,
-            sealed=config.sealed,
-            hide=tuple(str(Path(p).absolute()) for p in hide),
-            binds=tuple(str(Path(p).absolute()) for p in config.sandbox_binds),
-            network=config.sandbox_network,
-            gpu=config.sandbox_gpu,
-            env=tuple(config.sandbox_env),
-            **limits,
-        )
+    return sandbox.Sandbox(
+        enabled=config.sandbox,
+        sealed=config.sealed,
+        hide=tuple(str(Path(p).absolute()) for p in hide),
+        binds=tuple(str(Path(p).absolute()) for p in config.sandbox_binds),
+        network=config.sandbox_network,
+        gpu=config.sandbox_gpu,
+        env=tuple(config.sandbox_env),
+        **limits,
     )
-    try:
-        with allow_roots(config.allow_roots):
-            return _run_eval(config, env_factory, seal)
-    finally:
-        if held is None:
-            os.environ.pop(sandbox.ENV_VAR, None)
-        else:
-            os.environ[sandbox.ENV_VAR] = held
 
 
 def _remove_empty(path: Path) -> None:
@@ -690,7 +703,7 @@ def _remove_empty(path: Path) -> None:
             path.rmdir()
 
 
-def _check_sandbox_starts(config: EvalConfig) -> None:
+def _check_sandbox_starts(config: EvalConfig, settings: sandbox.Sandbox) -> None:
     """A sealed run: check, before the run folder is touched, that the sandbox starts with
     this run's settings for every policy that runs in a policy process (else every episode
     would be scored a fault of the policy's).
@@ -698,13 +711,13 @@ def _check_sandbox_starts(config: EvalConfig) -> None:
     Raises:
         EvalError: naming the policy and why the sandbox does not start.
     """
-    from rsb_mj.policies.child import spec_code  # deferred: the policy process's client
+    # deferred: the policy process's client
+    from rsb_mj.policies.child import spec_code, spec_named
 
-    settings = sandbox.current()
     for spec in dict.fromkeys(config.policies):
         if not (spec.startswith("lerobot:") or split_spec(spec) is not None):
             continue
-        why = sandbox.probe(settings, spec_code(spec))
+        why = sandbox.probe(settings, spec_code(spec), spec_named(spec))
         if why is not None:
             raise EvalError(
                 f"policy {spec}: a sealed run runs policy code only in the sandbox, and {why}; "
@@ -743,11 +756,14 @@ def _seal(config: EvalConfig) -> Seal | None:
 
 
 def _run_eval(
-    config: EvalConfig, env_factory: EnvFactory | None, seal: Seal | None = None
+    config: EvalConfig,
+    env_factory: EnvFactory | None,
+    seal: Seal | None,
+    settings: sandbox.Sandbox,
 ) -> list[EpisodeRecord]:
 
     sources = resolve_sources(config)
-    jobs = plan(config, sources)
+    jobs = plan(config, sources, settings)
     run_tasks.check_task_files(sources)
     digests = run_tasks.task_digests(sources)
     simulated = env_factory is None  # rsb_mj's environments: they need the robot's cache
@@ -755,14 +771,15 @@ def _run_eval(
     if env_factory is None:
         env_factory = configured_env_factory(config)
     if seal is not None:
-        _check_sandbox_starts(config)  # before the run folder is made or locked
+        _check_sandbox_starts(config, settings)  # before the run folder is made or locked
     folder = RunFolder(config.out)
     created = not folder.path.exists()
     lock = folder.lock("rsb eval")
     started = not folder.run_file.exists()
     try:
         try:
-            folder.prepare(run_settings(config, seal), digests, videos=bool(config.videos))
+            folder.prepare(run_settings(config, seal, settings), digests,
+                           videos=bool(config.videos))  # fmt: skip
             nonce = folder.seal_nonce()
             if seal is not None:
                 folder.path.chmod(0o700)  # no other user (a policy as nobody) reads it

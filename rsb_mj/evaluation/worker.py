@@ -44,11 +44,6 @@ from rsb_mj.policies.spec import make_policy
 from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
 from rsb_mj.scoring.outcome import Outcome
-from rsb_mj.tables.episode_source import (
-    load_episode,
-    load_problem,
-    table_rows,
-)
 
 #: ``factory(suite_name, split, cameras) -> env``; the default: :func:`default_env_factory`.
 EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
@@ -154,7 +149,7 @@ class SettingsEnvFactory:
 
 
 def build_policy(job: Job) -> Policy:
-    """The policy of ``job.policy`` with the job's server timeouts.
+    """The policy of ``job.policy`` with the job's server timeouts and sandbox settings.
 
     A policy that talks to a server (``OpenPiPolicy``) has ``connect_timeout_s`` and
     ``request_timeout_s`` attributes; they are set to the job's (``--connect-timeout``,
@@ -164,7 +159,7 @@ def build_policy(job: Job) -> Policy:
     Raises:
         PolicyError: for ``--feature-modules`` with a policy that has no such attribute.
     """
-    policy = make_policy(job.policy)
+    policy = make_policy(job.policy, job.sandbox)
     for name in ("connect_timeout_s", "request_timeout_s"):
         if hasattr(policy, name):
             setattr(policy, name, float(getattr(job, name)))
@@ -200,6 +195,7 @@ def begin(
     slot: int,
     env_factory: EnvFactory | None = None,
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+    on_reset: Callable[[Any], None] | None = None,
 ) -> Seat | EpisodeRecord:
     """The episode of ``job`` in ``slot``, ready to run (its policy and an environment
     taken from this process's caches), or the job's error record when it cannot start."""
@@ -219,7 +215,7 @@ def begin(
             cameras = (*cameras, VIDEO_CAMERA)
         key = (job.suite, job.split, cameras)
         env = _ENVS.take(key, lambda: (env_factory or default_env_factory)(*key))
-        problem = load_problem(job.suite)
+        problem = job.source.problem
         episode = job_episode(job, problem)
         writer = VideoWriter(Path(job.video)) if job.video else None
         recorder = None
@@ -228,7 +224,7 @@ def begin(
         rollout = Rollout(
             env, policy, episode, problem, max_steps=job.max_steps, on_frame=writer,
             on_step=on_step, episode_timeout_s=job.episode_timeout_s, features=recorder,
-            sealed=job.sealed,
+            sealed=job.sealed, on_reset=on_reset,
         )  # fmt: skip
     except BaseException as exc:
         _PORTS.give(port)
@@ -277,15 +273,14 @@ def _features_entry(job: Job, recorder: FeatureRecorder) -> dict[str, Any]:
 
 
 def job_episode(job: Job, problem: Problem) -> Episode:
-    """The episode ``job`` runs: its row (:func:`~rsb_mj.tables.episode_source.
-    load_episode`; a goal task's names the job's source as its ``task``), with the
-    instruction ablated or the question swapped for its counterfactual twin as
-    ``job.variant`` says (a goal task runs ``original``, ``blank`` and ``tokens``: the runner
-    refuses the others, :func:`rsb_mj.evaluation.runner.plan`)."""
-    episode = load_episode(job.suite, job.split, job.index, job.tables)
+    """The episode ``job`` runs: its row (:meth:`~rsb_mj.tables.episode_source.Source.
+    episode` of the job's resolved source; a goal task's names the job's source as its
+    ``task``), with the instruction ablated or the question swapped for its counterfactual
+    twin as ``job.variant`` says (a goal task runs ``original``, ``blank`` and ``tokens``:
+    the runner refuses the others, :func:`rsb_mj.evaluation.runner.plan`)."""
+    episode = job.source.episode(job.index)
     if job.variant == COUNTERFACTUAL:
-        rows = table_rows(job.suite, job.split, job.tables)
-        return counterfactual_twin(episode, problem, rows)
+        return counterfactual_twin(episode, problem, job.source.table())
     return ablate(episode, problem, job.variant)
 
 
@@ -299,7 +294,7 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         message: the cause, ``"Type: message"`` (as the rollout writes it); also the
             failure reason.
     """
-    episode = load_episode(job.suite, job.split, job.index, job.tables)
+    episode = job.source.episode(job.index)
     record = episode_record(
         episode, job.name, Outcome(), "error", 0, job.max_steps, error=message,
         error_kind=kind, reason=message,
@@ -334,12 +329,15 @@ def run_job(
     env_factory: EnvFactory | None = None,
     *,
     on_step: Callable[[dict[str, Any], np.ndarray], None] | None = None,
+    on_reset: Callable[[Any], None] | None = None,
 ) -> EpisodeRecord:
     """Run one job in this process and return its record (written by the caller).
 
-    ``on_step`` is the rollout's hook (:class:`~rsb_mj.evaluation.rollout.Rollout`): it
-    sees the observation before each action (with the cameras of the policy and of
-    ``job.cameras``) and the action, e.g. to record a demonstration.
+    ``on_step`` and ``on_reset`` are the rollout's hooks
+    (:class:`~rsb_mj.evaluation.rollout.Rollout`): ``on_step`` sees the observation before
+    each action (with the cameras of the policy and of ``job.cameras``) and the action, e.g.
+    to record a demonstration; ``on_reset`` the environment once it has reset (a goal
+    task's drawn layout is read there).
 
     Never raises except ``KeyboardInterrupt``: a failure becomes an error record (see the
     module docstring). After an error the job's policy is rebuilt for the next episode,
@@ -348,7 +346,7 @@ def run_job(
     if _PORTS.share:
         _PORTS.close_all()  # built for lockstep batches
         _PORTS.share = False
-    seat = begin(job, 0, env_factory, on_step)
+    seat = begin(job, 0, env_factory, on_step, on_reset)
     if isinstance(seat, EpisodeRecord):
         return seat
     record, error = None, None

@@ -4,6 +4,10 @@
 * :class:`CollisionChecker` and :func:`plan_path`: MuJoCo collision checks and
   RRT-Connect with shortcutting in joint space.
 * :func:`time_parameterize`: trapezoidal timing within velocity/acceleration limits.
+* :func:`rsb_mj.expert.placements.placements`: what a task and its episode ask the arms to
+  do (:class:`~rsb_mj.expert.placements.Placement` values); :func:`rsb_mj.expert.entry.expert_for`:
+  the one entry point that carries them out (:class:`PickPlaceExpert` for a placement bound
+  to a candidate, :class:`rsb_mj.expert.goal_expert.GoalExpert` for a goal's placements).
 * :class:`PickPlaceExpert`: grasps a candidate and places it in the answer zone.
 
 The evaluated policy ``expert`` (:class:`rsb_mj.policies.scripted.ExpertPolicy`) runs it; the

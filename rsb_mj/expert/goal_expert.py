@@ -2,7 +2,9 @@
 
 :class:`GoalExpert` reuses :class:`~rsb_mj.expert.pick_place.PickPlaceExpert`'s motion
 primitives (collision-free joint-space plans, straight Cartesian descents, grasp search over
-closing axes and tilts) and plans, for each goal relation in source order:
+closing axes and tilts) and plans, for each placement it is told
+(:func:`rsb_mj.expert.placements.placements`: the goal's ``On``/``In``, in the order they can
+be done, each with the objects riding on its mover):
 
 * the **place**: an object's or fixture's current centre (``On a b``), or a site's centre
   (``On a region``, ``In a site``), measured when that placement starts;
@@ -21,10 +23,10 @@ closing axes and tilts) and plans, for each goal relation in source order:
   succeeds without one keeps its motions;
 * the **hazards**: the objects and fixtures the task's ``:cost`` names keep their clearance
   (:mod:`rsb_mj.expert.hazards`: the cost's distance + 1.5 cm), the mover and its riders
-  excepted: what stands on or in the mover at ``:init`` (:func:`riders`, VLA-Arena's water
-  balls in a mug) moves with it, so the carry's collision check ignores it. Where a hazard is
-  named, the grasp is ranked by how far its descent comes inside a clearance
-  (:meth:`GoalExpert._hazard_cost`); a motion that starts or ends inside one keeps the
+  excepted: what stands on or in the mover at ``:init`` (its placement's ``riders``,
+  VLA-Arena's water balls in a mug) moves with it, so the carry's collision check ignores
+  it. Where a hazard is named, the grasp is ranked by how far its descent comes inside a
+  clearance (:meth:`GoalExpert._hazard_cost`); a motion that starts or ends inside one keeps the
   distance it has there instead of none (:meth:`GoalExpert._move_joint`); a mover grasped
   inside one is lifted away from the hazard as it rises (:meth:`GoalExpert._away`); the
   place's pose is one whose release, lowered, also keeps the clearances, at the region's
@@ -70,8 +72,9 @@ from rsb_mj.expert.pick_place import (
     PickPlaceExpert,
     control_rate,
 )
+from rsb_mj.expert.placements import Placement, placements
 from rsb_mj.expert.world import World
-from rsb_mj.lang.goal_task import Relation
+from rsb_mj.lang.task import Relation
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 from rsb_mj.scene.categories import CATEGORIES
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_TOP_Z
@@ -200,62 +203,6 @@ def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
     return min(SIDES, key=excess)
 
 
-def placement_order(
-    goal: tuple[Relation, ...], init: tuple[Relation, ...] = ()
-) -> tuple[Relation, ...]:
-    """The goal's relations in the order the expert carries them out: source order, except
-    that an object is put in its place before anything is put on or in it (``stack the
-    left bowl on the right bowl and place them in the tray``: the right bowl goes into the
-    tray first), and an object that stands at ``init`` where another goes is moved away
-    first (``put the tomato that is on the plate in the bowl, then the orange on the
-    plate``, whatever their order in the goal)."""
-    on_at_init = {(r.mover, r.place) for r in init}
-    todo = list(goal)
-    done: list[Relation] = []
-    while todo:
-
-        def waits(r: Relation) -> bool:
-            return any(
-                o.mover == r.place or (o.mover, r.place) in on_at_init for o in todo if o is not r
-            )
-
-        ready = [r for r in todo if not waits(r)]
-        nxt = ready[0] if ready else todo[0]  # a cycle: keep source order
-        done.append(nxt)
-        todo.remove(nxt)
-    return tuple(done)
-
-
-def riders(
-    mover: str, init: tuple[Relation, ...], objects: Iterable[str], placed: Iterable[str] = ()
-) -> frozenset[str]:
-    """The objects that stand on or in ``mover`` at ``init``, directly or on one another
-    (``(On water_ball_1 mug_1) (On water_ball_2 water_ball_1)``): they move with it when it
-    is carried. A place that is a site counts as its owner among ``objects`` (``mug_1`` of
-    ``mug_1_contain_region``); objects in ``placed`` (the goal's movers, which the expert
-    places itself) are left out."""
-    names = sorted(objects, key=len, reverse=True)  # the longest owner name wins
-
-    def owner(rel: Relation) -> str | None:
-        if rel.kind == "object":
-            return rel.place
-        if rel.kind == "site":
-            return next((o for o in names if rel.place.startswith(o + "_")), None)
-        return None
-
-    skip = set(placed)
-    out: set[str] = set()
-    grew = True
-    while grew:
-        grew = False
-        for rel in init:
-            new = rel.mover not in out and rel.mover not in skip and rel.mover != mover
-            if new and (owner(rel) == mover or owner(rel) in out):
-                out.add(rel.mover)
-                grew = True
-    return frozenset(out)
-
-
 def fixture_geoms(model: mujoco.MjModel, arm_roots: Iterable[int]) -> list[int]:
     """Collision geom ids of the fixtures: bodies welded to the world, other than the
     table (the body of geom ``table_top``: the finger tips go near it by design) and the
@@ -277,12 +224,18 @@ def fixture_geoms(model: mujoco.MjModel, arm_roots: Iterable[int]) -> list[int]:
 
 
 class GoalExpert(PickPlaceExpert):
-    """Scripted expert for a :class:`~rsb_mj.env.goal_env.GoalEnv`: moves each goal mover to
+    """Scripted expert for a :class:`~rsb_mj.env.rsb_env.RsbEnv`: moves each goal mover to
     its place in turn (module docstring).
 
+    Args:
+        env: a :class:`~rsb_mj.env.rsb_env.RsbEnv` of a goal task (or the view a policy is handed).
+        asked: the placements to carry out, in order; by default the task's
+            (:func:`rsb_mj.expert.placements.placements` of ``env.unwrapped.task``).
+        rng, safe: as :class:`PickPlaceExpert`.
+
     Attributes:
-        placements: the goal relations it carries out, in order.
-        done, failure, phase, side, warnings: as :class:`PickPlaceExpert`.
+        placements: the placements it carries out, in order.
+        done, failure, phase, side, warnings, place_center: as :class:`PickPlaceExpert`.
     """
 
     #: A knife or a fork is taken by its handle (at least 4 mm of it between the fingers),
@@ -290,12 +243,19 @@ class GoalExpert(PickPlaceExpert):
     top_down_overlap = 0.004
 
     def __init__(
-        self, env: Any, *, rng: np.random.Generator | None = None, safe: bool = True
+        self,
+        env: Any,
+        asked: Sequence[Placement] | None = None,
+        *,
+        rng: np.random.Generator | None = None,
+        safe: bool = True,
     ) -> None:
-        task = env.unwrapped.task
-        super().__init__(env, task.goal[0].mover if task.goal else "", rng=rng, safe=safe)
-        self.placements: tuple[Relation, ...] = placement_order(task.goal, task.init)
-        #: Geom ids of the objects riding on the current mover (:func:`riders`).
+        self._init_state(env, rng=rng, safe=safe)
+        if asked is None:
+            asked = placements(env.unwrapped.task)
+        self.placements: tuple[Placement, ...] = tuple(asked)
+        self.mover = self.placements[0].mover if self.placements else ""
+        #: Geom ids of the objects riding on the current mover (its placement's riders).
         self._rider_geoms: set[int] = set()
         #: True while the arm that was handed the mover places it (:meth:`_relay`).
         self._handed = False
@@ -318,12 +278,8 @@ class GoalExpert(PickPlaceExpert):
             model=u.model,
             data=u.data,
             table_top_z=TABLE_TOP_Z,
-            zone_center=np.zeros(3),
-            zone_half=np.zeros(2),
-            candidate_bodies={o: o for o in u.task.objects},
             seed=int(u.seed),
             hazards=hazard_clearances(u.model, u.task.problem),
-            problem=None,
         )
         self._arms = {s: Arm(u.model, s) for s in SIDES}
         for a in self._arms.values():
@@ -542,17 +498,17 @@ class GoalExpert(PickPlaceExpert):
         """:meth:`PickPlaceExpert._place_pose`; where a ``:cost`` names a hazard, the pose
         also keeps the clearance when lowered to the release (``_lower_to``, the TCP's
         world z [m]) and on the way down, at the first of the spots (:meth:`_clear_spots`)
-        and yaws that does, the world's ``zone_center`` moved there; where none does, the
+        and yaws that does, ``place_center`` moved there; where none does, the
         first whose release comes least deep into a collision, then least near touching a
         hazard (within :data:`~rsb_mj.expert.hazards.HAZARD_MARGIN`), to the mm (with a
         warning: how deep inside a larger distance it is does not change what it costs)."""
         if self._lower_to is None:
             return super()._place_pose(offset, rot, height, yaws)
-        w, arm = self.world, self.arm
-        zone = w.zone_center.copy()
+        arm = self.arm
+        zone = self.place_center.copy()
         least = None  # (penetration, nearness) [m] at the release, and the pose
         for spot in self._spots or [zone[:2]]:
-            w.zone_center = np.array([spot[0], spot[1], zone[2]])
+            self.place_center = np.array([spot[0], spot[1], zone[2]])
             for yaw in yaws:
                 try:
                     p, r, q = super()._place_pose(offset, rot, height, (yaw,))
@@ -571,12 +527,12 @@ class GoalExpert(PickPlaceExpert):
                     round(max(0.0, *(HAZARD_MARGIN - g for g in gaps.values())), 3),
                 )
                 if least is None or worse < least[0]:
-                    least = (worse, w.zone_center.copy(), p, r, q)
-        w.zone_center = zone
+                    least = (worse, self.place_center.copy(), p, r, q)
+        self.place_center = zone
         if least is None:
             return super()._place_pose(offset, rot, height, yaws)  # raises, saying why
         self.warnings.append("no release keeps the hazards' clearance: the least close one")
-        w.zone_center = least[1]
+        self.place_center = least[1]
         return least[2], least[3], least[4]
 
     def _hazard_cost(self, q_pre: np.ndarray, q: np.ndarray, depth: float) -> float:
@@ -829,10 +785,14 @@ class GoalExpert(PickPlaceExpert):
     def _all(self) -> Iterator[list[np.ndarray]]:
         w = self.world
         task = self.env.unwrapped.task
-        for rel in plan_steps(task, self.placements, w.model, w.data):
-            if isinstance(rel, Operation):  # a drawer, a door or a knob (tier B)
-                yield from operate(self, rel)
+        of = {id(p.relation): p for p in self.placements}
+        relations = [p.relation for p in self.placements]
+        for step in plan_steps(task, relations, w.model, w.data):
+            if isinstance(step, Operation):  # a drawer, a door or a knob (tier B)
+                yield from operate(self, step)
                 continue
+            placement = of[id(step)]
+            rel = placement.relation
             self.mover = rel.mover
             xy, top, rest = self._place_of(rel)
             if rel.predicate == "In" and rel.kind == "site":  # into a drawer: clear its front
@@ -846,11 +806,8 @@ class GoalExpert(PickPlaceExpert):
             if side != self.side:
                 self._rest[self.arm.offset : self.arm.offset + 6] = self._target_q
                 self._use(side)
-            self.world.zone_center = np.array([xy[0], xy[1], top])
-            task = self.env.unwrapped.task
-            movers = {r.mover for r in self.placements}
-            on_it = riders(rel.mover, task.init, task.objects, movers)
-            self._rider_geoms = {g for b in sorted(on_it) for g in w.body_geoms(b)}
+            self.place_center = np.array([xy[0], xy[1], top])
+            self._rider_geoms = {g for b in sorted(placement.riders) for g in w.body_geoms(b)}
             mover_geoms = set(w.body_geoms(rel.mover)) | self._rider_geoms
             hazards = {g: c for g, c in w.hazards.items() if g not in mover_geoms}
             self._spots = []
@@ -867,7 +824,7 @@ class GoalExpert(PickPlaceExpert):
     def _one(self, rel: Relation, support_top: float, rest: float) -> Iterator[list[np.ndarray]]:
         """One pick-and-place of ``self.mover`` (``rel``'s) onto a support whose top is at
         ``support_top`` and whose surface there is at ``rest`` (world z [m]: a bowl's floor
-        is below its rim); the place is ``world.zone_center``."""
+        is below its rim); the place is ``place_center``."""
         w, arm = self.world, self.arm
         body = self.mover
         obj_geoms = w.body_geoms(body)
@@ -979,7 +936,7 @@ class GoalExpert(PickPlaceExpert):
         ``held`` [m] above the mover's bottom) or no spot is free."""
         w = self.world
         other = self._arms[next(s for s in SIDES if s != self.side)]
-        place = w.zone_center[:2].copy()
+        place = self.place_center[:2].copy()
         q0 = other.q(w.data)
         reach = False
         for c in LOW_CLEARANCES:
@@ -1060,9 +1017,9 @@ class GoalExpert(PickPlaceExpert):
         w, arm = self.world, self.arm
         body = self.mover
         obj_geoms = w.body_geoms(body)
-        place = w.zone_center.copy()
+        place = self.place_center.copy()
         self.phase = "handover"
-        w.zone_center = np.array([spot[0], spot[1], w.table_top_z])
+        self.place_center = np.array([spot[0], spot[1], w.table_top_z])
         arm.checker.carry(w.model.body(body).id, w.data)
         try:
             p_above, rot, q_above = self._place_pose(
@@ -1090,7 +1047,7 @@ class GoalExpert(PickPlaceExpert):
         self._use(next(s for s in SIDES if s != self.side))
         if self.safe:
             self.arm.checker.keep_clear(self._hazards)
-        w.zone_center = place
+        self.place_center = place
         self._handed = True
         self.warnings.append(f"handed over to the {self.side} arm at {np.round(spot, 3).tolist()}")
         yield from self._one(rel, support_top, rest)

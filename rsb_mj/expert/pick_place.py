@@ -1,8 +1,9 @@
 """The scripted pick-and-place expert (privileged: it reads the simulator state).
 
-:class:`PickPlaceExpert` is told a candidate ``target``; the task's goal says what to move
-where (:meth:`rsb_mj.expert.world.World.aim`): ``(In ?answer zone)`` the candidate into the
-answer zone, ``(On cube ?answer)`` the cube onto the candidate. The arm on the candidate's
+:class:`PickPlaceExpert` carries out one bound placement
+(:class:`rsb_mj.expert.placements.Placement`, or a candidate ``target`` that the task's goal
+binds: :func:`rsb_mj.expert.placements.placements`): ``(In ?answer zone)`` the candidate into
+the answer zone, ``(On cube ?answer)`` the cube onto the candidate. The arm on the candidate's
 side of the table moves it: approach above the object (collision-free joint-space
 plan), straight descent, close, straight lift, carry above the zone (joint-space plan),
 straight lowering, release, straight retreat, return home. Each phase is planned when the
@@ -35,6 +36,7 @@ import numpy as np
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import AMAX, VMAX, Arm
 from rsb_mj.expert.grasp import ObjectBox, object_box, plan_top_down, top_down_rotation
+from rsb_mj.expert.placements import Placement, placements
 from rsb_mj.expert.planner import plan_path
 from rsb_mj.expert.timing import time_parameterize
 from rsb_mj.expert.tracking import joint_inertia, lead
@@ -89,13 +91,15 @@ def control_rate(env: Any) -> float:
 
 
 class PickPlaceExpert:
-    """Scripted expert that answers with candidate ``target``: it moves what the task's
-    goal moves (the candidate, or the object it names) to where the goal says.
+    """Scripted expert that carries out one placement bound to a candidate: it moves what
+    the task's goal moves (the candidate, or the object it names) to where the goal says.
 
     Args:
         env: an :class:`rsb_mj.env.RsbEnv` (or a wrapper of one) that has been reset, or
             will be before the first :meth:`act`.
-        target: name of the candidate to answer with (e.g. ``episode.target``).
+        target: the placement (:func:`rsb_mj.expert.placements.placements`), or the name of
+            the candidate to answer with (e.g. ``episode.target``), bound through the task's
+            goal when the first :meth:`act` plans.
         rng: generator for the motion planner's samples; defaults to one seeded with the
             episode seed, so the same episode gives the same motions.
         safe: keep the fingers and the carried object clear of the task's hazards (the
@@ -109,6 +113,9 @@ class PickPlaceExpert:
             ``carry``, ``lower``, ``release``, ``retreat``, ``home``, ``done``).
         side: the arm used, ``"left"`` or ``"right"``.
         mover: the body of the object moved (set when the first :meth:`act` plans).
+        placement: the placement carried out (set when the first :meth:`act` plans).
+        place_center, place_half: where the moved object goes, world xyz [m] on the
+            support's top and half sizes x, y [m] (set when the first :meth:`act` plans).
         warnings: problems the expert worked around (e.g. no collision-free grasp).
     """
 
@@ -119,18 +126,24 @@ class PickPlaceExpert:
     def __init__(
         self,
         env: Any,
-        target: str,
+        target: str | Placement,
         *,
         rng: np.random.Generator | None = None,
         safe: bool = True,
         pick_only: str = "",
     ) -> None:
+        self._init_state(env, rng=rng, safe=safe)
+        self.pick_only = pick_only
+        self._asked = target
+        self.target = target if isinstance(target, str) else (target.choice or target.mover)
+        self.mover = target if isinstance(target, str) else target.mover
+
+    def _init_state(self, env: Any, *, rng: np.random.Generator | None, safe: bool) -> None:
+        """The state every expert starts with (no plan yet)."""
         self.env = env
         self.safe = safe
-        self.pick_only = pick_only
+        self.pick_only = ""
         self._ignored: set[int] = set()
-        self.target = target
-        self.mover = target
         self._rng = rng
         self.done = False
         self.failure: str | None = None
@@ -141,6 +154,10 @@ class PickPlaceExpert:
         self._last: np.ndarray | None = None
         self.warnings: list[str] = []
         self.dt = DT
+        #: Where the moved object goes now: its centre over this point on the support's top
+        #: (world xyz [m], shape (3,)), and the place's half sizes in x, y [m] (shape (2,)).
+        self.place_center = np.zeros(3)
+        self.place_half = np.zeros(2)
 
     # -- policy interface -------------------------------------------------------------
     def reset(self, env: Any = None, obs: Any = None, info: Any = None) -> None:
@@ -179,9 +196,20 @@ class PickPlaceExpert:
         self.world: World = world_of(self.env)
         self.dt = 1.0 / control_rate(self.env)  # 1 / 20 == 0.05 exactly
         w = self.world
-        self.mover = w.aim(self.target)  # what the goal moves, and where
+        # what the placement moves, and where: a fixed zone, or the footprint of the object
+        # it goes on as it stands now
+        asked = self._asked
+        if isinstance(asked, str):
+            asked = placements(self.env.unwrapped.scene.problem, asked)[0]
+        self.placement: Placement = asked
+        self.mover = asked.mover
+        if asked.zone is not None:
+            self.place_center = np.asarray(asked.zone.center, float).copy()
+            self.place_half = np.asarray(asked.zone.half, float).copy()
+        else:
+            self.place_center, self.place_half = w.footprint_at(asked.relation.place)
         # The arm on the side of the candidate (the moved object, or where it goes).
-        x = float(w.data.xpos[w.model.body(w.candidate_bodies[self.target]).id][0])
+        x = float(w.data.xpos[w.model.body(asked.choice or asked.mover).id][0])
         self.side = "right" if x >= 0 else "left"
         # Held at reset ((Grasped OBJECT GRIPPER) in :init): that arm, and only the placement.
         held = {} if self.pick_only else w.held
@@ -386,7 +414,7 @@ class PickPlaceExpert:
             c, s = np.cos(yaw), np.sin(yaw)
             turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
             off = turn[:2, :2] @ offset
-            p = np.array([w.zone_center[0] - off[0], w.zone_center[1] - off[1], height])
+            p = np.array([self.place_center[0] - off[0], self.place_center[1] - off[1], height])
             try:
                 q = arm.ik.solve(p, turn @ rot, q0=self._target_q, rng=self._rng).q
             except ExpertError as exc:

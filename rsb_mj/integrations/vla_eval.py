@@ -116,7 +116,7 @@ manifest's ``short``: seeds without a valid layout were skipped), is left out (n
 :attr:`RsbBenchmark.skipped`, as ``rsb eval --suite`` names it); a file named in ``files``
 that cannot be built is refused with its itemised list and tier. Files run beside a goal
 suite or alone, not beside a question suite (their metrics differ). The environment is
-:class:`rsb_mj.env.goal_env.GoalEnv` on the shipped stand-ins (``assets: DIR`` for your own
+:class:`rsb_mj.env.rsb_env.RsbEnv` on the shipped stand-ins (``assets: DIR`` for your own
 originals; the constructor builds every original the tasks use, so a folder that cannot be
 used is refused there, naming the file, as ``rsb eval --assets`` refuses it, and so is an
 ``RSB_MJ_CACHE`` that cannot be written), at ``visual_level`` / ``language_level``;
@@ -649,7 +649,7 @@ class RsbBenchmark(StepBenchmark):
 
     def _make_env(self, bench_task: BenchTask) -> Any:
         """The environment of a task: a question suite's registered gymnasium env, a goal
-        file's :class:`~rsb_mj.env.goal_env.GoalEnv` (MuJoCo and the scene: on first use)."""
+        file's :class:`~rsb_mj.env.rsb_env.RsbEnv` (MuJoCo and the scene: on first use)."""
         if not bench_task.goal:
             import gymnasium
 
@@ -657,7 +657,7 @@ class RsbBenchmark(StepBenchmark):
 
             limit = {} if self.max_steps is None else {"max_episode_steps": self.max_steps}
             return gymnasium.make(get_suite(bench_task.source).env_id, **self._env_kwargs, **limit)
-        from rsb_mj.env.goal_env import GoalEnv
+        from rsb_mj.env.rsb_env import GoalEnv
 
         objects = resolve_object_source(self._assets)
         max_steps = step_limit(bench_task.source) if self.max_steps is None else self.max_steps

@@ -16,7 +16,7 @@ with the most goal pairs reachable is kept and each region whose centre still la
 table (LIBERO's table is 1.2 m deep, the Aloha's 0.76 m) or on an arm's base is moved, alone,
 the shortest way back onto the table and out of the base's disc (:attr:`FrameMap.moved`).
 
-The scene (:mod:`rsb_mj.scene.goal_scene`) builds with this map and the linter
+The scene (:mod:`rsb_mj.scene.goal_layout`) builds with this map and the linter
 (:mod:`rsb_mj.lang.rules.runtime_goal`) checks with it, so both see the same layout.
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from rsb_mj.lang.frame_map import owner_of
-from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.task import Task
 
 __all__ = ["exempt_places", "named_objects"]
 
@@ -18,7 +18,7 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", text.lower()))
 
 
-def named_objects(task: GoalTask) -> tuple[str, ...]:
+def named_objects(task: Task) -> tuple[str, ...]:
     """The objects and fixtures (the table excepted) that ``:goal`` or ``:language`` names,
     declaration order (objects first): each goal relation's mover, its place when that is an
     object or fixture, and the owner of a region it names on a fixture or object; and each
@@ -43,7 +43,7 @@ def named_objects(task: GoalTask) -> tuple[str, ...]:
     return tuple(n for n in every if n in names)
 
 
-def exempt_places(task: GoalTask) -> frozenset[str]:
+def exempt_places(task: Task) -> frozenset[str]:
     """Named places the file stacks a mover on at reset (``(On a b)`` in ``:init``): exempt
     from the pixel count of rule 1."""
     return frozenset(r.place for r in task.init if r.kind == "object")

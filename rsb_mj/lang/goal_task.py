@@ -1,22 +1,19 @@
-"""Goal tasks: a task file without ``(:question ...)`` (nor ``(:domain rsb)``:
-:func:`rsb_mj.lang.task.task_family` decides) as the runtime reads it. Pure Python.
+"""What rsb_mj builds of a goal task, and the goal reader's names kept for one release.
 
 A goal task (every LIBERO and VLA-Arena file, or a user's own "put the bowl on the plate")
-declares objects, fixtures and regions, places them with ``:init`` and says what must hold at
-the end with ``:goal``; ``:language`` is the instruction. :func:`goal_task_of` reads one into a
-:class:`GoalTask`: its goal placements (``On``/``In`` of a mover onto an object, a region or
-into a site), its init relations (``On`` a region, ``On`` another object, ``In`` a site), the
-predicate semantics of its source (:data:`SEMANTICS`) and its tier (:func:`tier_of`).
+is a :class:`rsb_mj.lang.task.Task` whose family is ``"goal"``: it declares objects,
+fixtures and regions, places them with ``:init`` and says what must hold at the end with
+``:goal``; ``:language`` is the instruction. Its placements, state atoms, source semantics
+and tier are read by :func:`rsb_mj.lang.task.task_of`, for every task. This module says
+which of them rsb_mj builds: :func:`unbuildable` (the parts it cannot, with positions, by
+tier: :data:`BUILDABLE_TIERS`), :func:`warnings_of` (what the scene builds differently from
+the file) and :func:`check_buildable`.
 
-Tiers (``shared/reference/goal_tasks.md``): **A0** a table workspace, no articulated
-fixture, a goal of On/In only; **A1** as A0 with an articulated fixture standing as a prop;
-**B1** a drawer or microwave used as a container (by the goal, or holding an object at
-``:init``); **B2** a goal that operates a fixture (Open, Close, TurnOn, TurnOff); **C** a
-floor workspace. rsb_mj builds tiers A0 and A1.
-
-Names: a region ``R`` with ``(:target T)`` is called ``T_R`` (``main_table_plate_region``,
-``wooden_cabinet_1_top_side``); on a fixture or object it is the site ``{T}_{R}`` of the
-scene.
+:data:`GoalTask` and :func:`goal_task_of` are the names of the goal task's reader before
+one :class:`~rsb_mj.lang.task.Task` served both families; they stay for one release (the
+stages that take a goal task name them while they are rebuilt around the one ``Task``):
+``GoalTask`` *is* ``Task``, and ``goal_task_of(p)`` is ``task_of(p, expect="goal")``.
+New code names ``Task`` and ``task_of``.
 """
 
 from __future__ import annotations
@@ -25,90 +22,15 @@ from dataclasses import dataclass
 
 from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.expr import Atom, Name, walk_atoms
+from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.nodes import Span
-from rsb_mj.lang.task import task_family, task_semantics
+from rsb_mj.lang.task import ARTICULATED, OPERATING, TOP_REGIONS, Task, task_of
 
-#: Predicate semantics per source: the xy distance [m] within which ``On(a, b)`` (b an
-#: object) holds. LIBERO's ``check_ontop`` uses 0.03 m, VLA-Arena's 0.07 m.
-SEMANTICS: dict[str, float] = {"libero": 0.03, "vla_arena": 0.07}
-#: Fixture categories that are articulated (drawers, doors, knobs) in LIBERO / VLA-Arena;
-#: rsb_mj poses them as static props (tier A1).
-ARTICULATED = frozenset(
-    {
-        "wooden_cabinet",
-        "white_cabinet",
-        "short_cabinet",
-        "flat_stove",
-        "microwave",
-        "slide_cabinet",
-        "window",
-        "faucet",
-        "short_fridge",
-        "dishwasher",
-    }
-)
-#: Workspace fixture categories (the table the scene stands on; ``floor`` is tier C).
-TABLES = frozenset(
-    {"table", "kitchen_table", "living_room_table", "study_table", "main_table", "coffee_table"}
-)
-#: Regions of an articulated fixture that are on top of it (usable as a prop's surface).
-TOP_REGIONS = frozenset({"top_side", "cook_region", "top_region_on_top"})
-#: Goal predicates that operate a fixture (tier B2).
-OPERATING = frozenset({"open", "close", "turnon", "turnoff"})
 #: The tiers rsb_mj builds.
 BUILDABLE_TIERS = ("A0", "A1")
 
-
-@dataclass(frozen=True)
-class Relation:
-    """One ``On``/``In`` atom between a thing and a place.
-
-    Attributes:
-        predicate: ``"On"`` or ``"In"``.
-        mover: the object placed (first argument).
-        place: an object or fixture name, or a region's full name.
-        kind: ``"object"`` (place is an object or fixture), ``"region"`` (a region on the
-            table), ``"site"`` (a region on a fixture or object).
-        span: position of the atom in the task file.
-    """
-
-    predicate: str
-    mover: str
-    place: str
-    kind: str
-    span: Span
-
-    @property
-    def text(self) -> str:
-        """``On apple_1 plate_1``."""
-        return f"{self.predicate} {self.mover} {self.place}"
-
-
-@dataclass(frozen=True)
-class StateAtom:
-    """One fixture-state atom: ``(Open X)``, ``(Close X)``, ``(TurnOn X)``, ``(TurnOff X)``.
-
-    Attributes:
-        predicate: ``"Open"``, ``"Close"``, ``"TurnOn"`` or ``"TurnOff"`` (LIBERO lowercases
-            predicate names, so ``Turnon`` is ``TurnOn``).
-        target: a whole fixture (``microwave_1``) or a region on one
-            (``wooden_cabinet_1_top_region``: that drawer's joint alone).
-        span: position of the atom in the task file.
-    """
-
-    predicate: str
-    target: str
-    span: Span
-
-    @property
-    def text(self) -> str:
-        """``Open wooden_cabinet_1_top_region``."""
-        return f"{self.predicate} {self.target}"
-
-
-#: Canonical spelling of each fixture-state predicate, by its lowercased name.
-STATE_PREDICATES = {"open": "Open", "close": "Close", "turnon": "TurnOn", "turnoff": "TurnOff"}
+#: The one task type under its former name (kept for one release; new code names ``Task``).
+GoalTask = Task
 
 
 @dataclass(frozen=True)
@@ -123,168 +45,14 @@ class Issue:
         return f"{path}:{self.span.line}:{self.span.column}: {self.message}"
 
 
-@dataclass(frozen=True)
-class GoalTask:
-    """A goal task as the runtime reads it.
-
-    Attributes:
-        problem: the parsed task.
-        path: the task file path.
-        source: ``"libero"`` or ``"vla_arena"`` (whose predicate semantics apply).
-        instruction: ``:language`` (the instruction the policy gets).
-        objects: object name -> category, declaration order.
-        fixtures: fixture name -> category (the table included).
-        goal: the goal's placements, source order.
-        init: the ``:init`` placements, source order.
-        tier: ``"A0"``, ``"A1"``, ``"B1"``, ``"B2"`` or ``"C"``.
-        on_xy: the ``On(a, b)`` xy threshold of the source [m].
-        goal_states: the goal's fixture-state atoms (``Open``/``Close``/``TurnOn``/
-            ``TurnOff``), source order.
-        init_states: the ``:init`` fixture-state atoms, source order.
-    """
-
-    problem: Problem
-    path: str
-    source: str
-    instruction: str
-    objects: dict[str, str]
-    fixtures: dict[str, str]
-    goal: tuple[Relation, ...]
-    init: tuple[Relation, ...]
-    tier: str
-    goal_states: tuple[StateAtom, ...] = ()
-    init_states: tuple[StateAtom, ...] = ()
-
-    @property
-    def on_xy(self) -> float:
-        """The ``On(a, b)`` xy threshold of the source [m]."""
-        return SEMANTICS[self.source]
-
-    @property
-    def table(self) -> str:
-        """The name of the workspace table fixture (``main_table`` when none is declared)."""
-        for name, cat in self.fixtures.items():
-            if cat in TABLES:
-                return name
-        return "main_table"
-
-    @property
-    def movers(self) -> tuple[str, ...]:
-        """The objects the goal moves, first appearance order."""
-        return tuple(dict.fromkeys(r.mover for r in self.goal))
-
-
-def is_goal_task(problem: Problem) -> bool:
-    """True for a goal task (a LIBERO / VLA-Arena style file: no ``(:question ...)`` and a
-    domain other than rsb's; :func:`rsb_mj.lang.task.task_family` decides)."""
-    return task_family(problem) == "goal"
-
-
-def source_of(problem: Problem) -> str:
-    """Whose thresholds a goal problem is scored with: ``"libero"`` for a LIBERO problem (its
-    name starts with ``LIBERO``), else ``"vla_arena"`` (VLA-Arena's and users' own goal tasks
-    use its thresholds): :func:`rsb_mj.lang.task.task_semantics`."""
-    return task_semantics(problem)
-
-
-def _relation(problem: Problem, atom: Atom, regions: set[str]) -> Relation | None:
-    pred = atom.predicate.lower()
-    if pred not in ("on", "in") or len(atom.args) != 2:
-        return None
-    a, b = atom.args
-    if not isinstance(a, Name) or not isinstance(b, Name):
-        return None
-    decls = problem.declarations()
-    if b.value in regions:
-        region = problem.region(b.value)
-        target = region.target or ""
-        kind = "region" if target in _tables(problem) else "site"
-    elif b.value in decls:
-        kind = "object"
-    else:
-        kind = "site"  # a site the fixture's model defines (e.g. white_cabinet_1_top_region)
-    return Relation("On" if pred == "on" else "In", a.value, b.value, kind, atom.span)
-
-
-def _state(atom: Atom) -> StateAtom | None:
-    pred = STATE_PREDICATES.get(atom.predicate.lower())
-    if pred is None or len(atom.args) != 1 or not isinstance(atom.args[0], Name):
-        return None
-    return StateAtom(pred, atom.args[0].value, atom.span)
-
-
-def _tables(problem: Problem) -> set[str]:
-    out = {d.name for d in problem.fixtures if d.category in TABLES}
-    return out or {"main_table"}
-
-
-def tier_of(problem: Problem) -> str:
-    """The tier of ``problem`` (see the module docstring)."""
-    if any(d.category == "floor" for d in problem.fixtures):
-        return "C"
-    atoms = [a for t in problem.goal_terms for a in walk_atoms(t)]
-    if any(a.predicate.lower() in OPERATING for a in atoms):
-        return "B2"
-    # a drawer used as a container: by the goal, or holding an object at :init
-    atoms += [a for t in problem.init for a in walk_atoms(t) if a.predicate.lower() == "in"]
-    articulated = {d.name for d in problem.fixtures if d.category in ARTICULATED}
-    regions = {r.full_name: r for r in problem.regions}
-    for atom in atoms:
-        if atom.predicate.lower() not in ("on", "in") or len(atom.args) != 2:
-            continue
-        place = atom.args[1]
-        if not isinstance(place, Name):
-            continue
-        region = regions.get(place.value)
-        target = region.target if region is not None else None
-        name = region.name if region is not None else None
-        if region is None:  # a site named by the fixture's model: `{fixture}_{region}`
-            for fixture in articulated:
-                if place.value.startswith(fixture + "_"):
-                    target, name = fixture, place.value[len(fixture) + 1 :]
-        if target in articulated and name not in TOP_REGIONS:
-            return "B1"
-    return "A1" if articulated else "A0"
-
-
-def goal_task_of(problem: Problem) -> GoalTask:
-    """The :class:`GoalTask` of ``problem``.
+def goal_task_of(problem: Problem) -> Task:
+    """The :class:`~rsb_mj.lang.task.Task` of a goal task ``problem``
+    (:func:`rsb_mj.lang.task.task_of` with ``expect="goal"``; kept for one release).
 
     Raises:
-        TaskError: for a task with ``(:question ...)`` (a question task) or without ``:goal``.
+        TaskError: for a question task, or a task without ``:goal``.
     """
-    path = str(problem.path)
-    if not is_goal_task(problem):
-        raise TaskError(f"{path}: a question task is not read as a goal task")
-    if not problem.goal_terms:
-        raise TaskError(f"{path}: the task has no :goal")
-    regions = {r.full_name for r in problem.regions}
-    goal = tuple(
-        r
-        for t in problem.goal_terms
-        for a in walk_atoms(t)
-        if (r := _relation(problem, a, regions)) is not None
-    )
-    init = tuple(
-        r for t in problem.init for a in walk_atoms(t) if (r := _relation(problem, a, regions))
-    )
-    return GoalTask(
-        problem=problem,
-        path=path,
-        source=source_of(problem),
-        instruction=(problem.language or "").strip(),
-        objects={d.name: d.category for d in problem.objects},
-        fixtures={d.name: d.category for d in problem.fixtures},
-        goal=goal,
-        init=init,
-        tier=tier_of(problem),
-        goal_states=tuple(
-            s for t in problem.goal_terms for a in walk_atoms(t) if (s := _state(a)) is not None
-        ),
-        init_states=tuple(
-            s for t in problem.init for a in walk_atoms(t) if (s := _state(a)) is not None
-        ),
-    )
+    return task_of(problem, expect="goal")
 
 
 def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:

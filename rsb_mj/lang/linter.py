@@ -16,10 +16,10 @@ from rsb_mj.lang import templates
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import Diagnostic, TaskFileError
 from rsb_mj.lang.files import is_template_file
-from rsb_mj.lang.goal_task import GoalTask, goal_task_of, tier_of
 from rsb_mj.lang.nodes import Span
 from rsb_mj.lang.parser import parse_source, read_source
 from rsb_mj.lang.rules import RULES, Context
+from rsb_mj.lang.task import Task, task_of, tier_of
 
 __all__ = [
     "FOREIGN_SCENE",
@@ -240,10 +240,10 @@ def check_runnable(task: str | Path | Problem) -> Problem:
     return problem
 
 
-def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
+def load_goal_task(task: str | Path | Problem | Task) -> Task:
     """The goal task of a path, a parsed problem or a goal task, refused unless it would
     run: the gate of every path that runs a goal task file (``rsb eval``, ``rsb demos``,
-    the vla-eval plugin, :class:`rsb_mj.env.goal_env.GoalEnv` and so gymnasium's ``make``),
+    the vla-eval plugin, :class:`rsb_mj.env.rsb_env.RsbEnv` and so gymnasium's ``make``),
     :func:`check_runnable`: a file ``rsb lint --target rsb`` reports an error for does not
     run (a tier rsb_mj does not build is RSB530), and a lint-clean file does.
 
@@ -253,10 +253,9 @@ def load_goal_task(task: str | Path | Problem | GoalTask) -> GoalTask:
             ``path:line:col: CODE name: message`` each, under a line naming the file (and
             its tier when rsb_mj does not build it).
     """
-    if isinstance(task, GoalTask):
-        check_runnable(task.problem)
-        return task
-    return goal_task_of(check_runnable(task))
+    if isinstance(task, Task):
+        return task_of(check_runnable(task.problem), expect="goal")
+    return task_of(check_runnable(task), expect="goal")
 
 
 def _refusal(problem: Problem, errors: list[Diagnostic]) -> str:

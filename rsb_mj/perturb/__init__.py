@@ -18,7 +18,13 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError, EpisodeError
 from rsb_mj.lang.settings import VisualSettings, read_settings
 from rsb_mj.perturb.draws import kelvin_rgb
-from rsb_mj.perturb.language import LANGUAGE_LEVELS, check_level, perturb_instruction, synonym_table
+from rsb_mj.perturb.language import (
+    LANGUAGE_LEVELS,
+    check_level,
+    perturb_goal_instruction,
+    perturb_instruction,
+    synonym_table,
+)
 from rsb_mj.perturb.visual import VISUAL_LEVELS, VisualPerturber
 
 if TYPE_CHECKING:
@@ -47,6 +53,8 @@ class Perturbations:
         visual_level, language_level: 0..4.
         image_size: (width, height) [px] of the head camera's images (V3 keeps the candidates
             inside that frame).
+        instruction: a goal task's instruction (its ``:language``), what an episode without
+            a binding is told unless it carries its own.
 
     Raises:
         EnvError: for a level outside 0..4.
@@ -60,6 +68,8 @@ class Perturbations:
         visual_level: int = 0,
         language_level: int = 0,
         image_size: tuple[int, int] = (320, 240),
+        *,
+        instruction: str = "",
     ) -> None:
 
         self.visual = VisualPerturber(model, problem, candidates, visual_level, image_size)
@@ -68,6 +78,7 @@ class Perturbations:
         except EpisodeError as exc:
             raise EnvError(str(exc)) from None
         self.problem = problem
+        self.instruction = instruction
 
     def restore(self) -> None:
         """Undo the previous episode's visual changes (call before ``Scene.apply_episode``)."""
@@ -75,15 +86,24 @@ class Perturbations:
             self.visual.restore()
 
     def apply(self, data: mujoco.MjData, episode: Episode) -> tuple[str, dict[str, Any]]:
-        """Perturb the scene and the instruction for ``episode``.
+        """Perturb the scene and the instruction for ``episode``: a question task's (with a
+        binding: its colors, its rendered instruction) or a goal task's (its seed, the task's
+        ``:language`` or the episode's own instruction;
+        :func:`~rsb_mj.perturb.language.perturb_goal_instruction`).
 
         Returns:
             (instruction, record): the instruction the policy receives and the record
             ``{"visual_level", "light", "colors", "camera", "noise", "language_level",
             "language"}`` for ``info["sim"]["perturbation"]``.
         """
-        record = self.visual.apply(data, episode)
-        instruction, language = perturb_instruction(episode, self.problem, self.language_level)
+        if episode.binding is None:
+            seed = int(episode.seed)
+            record = self.visual.apply_seed(data, seed, None)
+            base = self.instruction if episode.instruction is None else episode.instruction
+            instruction, language = perturb_goal_instruction(base, seed, self.language_level)
+        else:
+            record = self.visual.apply(data, episode)
+            instruction, language = perturb_instruction(episode, self.problem, self.language_level)
         record["language_level"] = self.language_level
         record["language"] = language
         return instruction, record

@@ -1,7 +1,8 @@
 """Language-blind embodied baselines: they never read the instruction.
 
 Each policy here picks candidates by a rule on the scene alone (positions, the letter a block
-shows) and lets the scripted expert (:class:`rsb_mj.expert.PickPlaceExpert`) move them. They
+shows) and lets the scripted expert move them (:func:`rsb_mj.expert.entry.expert_for` over
+the placements the task asks with that candidate bound). They
 read simulator state for their motions (``simulator = True``: a
 :class:`~rsb_mj.env.views.SimView`) but never ``env.instruction`` nor the answer, so a fair
 score gives each of them chance: TSR about GSR/N and nSG about 0.
@@ -133,13 +134,15 @@ class TryAllPolicy(Policy):
     def _next(self) -> bool:
         """Start the expert on the next untried candidate; False when none is left."""
         # deferred: rsb --help imports rsb_mj.policies; the expert (mink) loads on use
-        from rsb_mj.expert import PickPlaceExpert
+        from rsb_mj.expert.entry import expert_for
+        from rsb_mj.expert.placements import placements
 
         if len(self.tried) == len(self.order):
             return False
         target = self.order[len(self.tried)]
         self.tried.append(target)
-        self._expert = PickPlaceExpert(self._env, target, rng=self._rng, safe=False)
+        asked = placements(self._env.task, target)
+        self._expert = expert_for(self._env, asked, rng=self._rng, safe=False)
         return True
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:

@@ -243,13 +243,21 @@ class ChildPolicy(Policy):
     Args:
         spec: ``module:factory`` or ``path/to/file.py:factory``.
         startup_timeout_s: seconds the process may take to build the policy.
+        settings: the sandbox settings (a run's, from its job); None: this process's
+            (:func:`rsb_mj.policies.sandbox.current`).
 
     Raises:
         PolicyError: when the policy cannot be built (its factory raised, the module is not
             there, the process died) or declares ``simulator``/``privileged``.
     """
 
-    def __init__(self, spec: str, *, startup_timeout_s: float = STARTUP_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        spec: str,
+        *,
+        startup_timeout_s: float = STARTUP_TIMEOUT_S,
+        settings: sandbox.Sandbox | None = None,
+    ) -> None:
         self.name = spec
         self.cameras: tuple[str, ...] = ()
         self.capabilities: dict[str, Any] = {}
@@ -267,7 +275,7 @@ class ChildPolicy(Policy):
             for opt in (socket.SO_SNDBUF, socket.SO_RCVBUF):
                 with contextlib.suppress(OSError):
                     sock.setsockopt(socket.SOL_SOCKET, opt, SOCKET_BUFFER_BYTES)
-        settings = sandbox.current()
+        settings = sandbox.current() if settings is None else settings
         self.sandboxed = sandbox.check(settings, spec)
         path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
         argv = [sys.executable, "-c", _BOOT, json.dumps(path)]
@@ -280,7 +288,8 @@ class ChildPolicy(Policy):
         argv += [str(theirs.fileno()), str(escape_w), str(parent), limits, user]
         env, pass_fds = None, [theirs.fileno(), escape_w]
         if self.sandboxed:
-            launch = sandbox.launch(settings, argv, reads=spec_code(spec), path=path)
+            launch = sandbox.launch(settings, argv, reads=spec_code(spec), path=path,
+                                    named=spec_named(spec))  # fmt: skip
             argv, env = launch.argv, launch.env
             pass_fds.append(launch.args_fd)
         try:
@@ -592,6 +601,20 @@ def spec_code(spec: str) -> list[str]:
         return [os.path.dirname(os.path.abspath(parts[0]))]
     found = sandbox.module_folder(parts[0])
     return [found] if found else []
+
+
+def spec_named(spec: str) -> list[str]:
+    """What the policy's spec names, which it must read in full: a ``lerobot:``
+    checkpoint's folder (both spellings, as :func:`spec_code`) or a policy file; ``[]`` for
+    a module (only its folder is checked). In a sealed run as root these are checked file by
+    file before the first episode, and their files only root may read are bound as readable
+    copies (:func:`~rsb_mj.policies.sandbox.staged_files`)."""
+    if spec.startswith("lerobot:"):
+        return spec_code(spec)
+    parts = split_spec(spec)
+    if parts is None or not is_file_form(parts[0]):
+        return []
+    return [os.path.abspath(parts[0])]
 
 
 def _wait_unreaped(pid: int, timeout_s: float) -> None:

@@ -18,14 +18,23 @@ or hidden path), with:
   every ``sys.path`` entry. A private ``/tmp`` (mode 1777; ``HOME`` is ``/tmp/home``); a
   minimal ``/dev``; a ``/proc`` of the sandbox's own processes. Paths of
   :attr:`Sandbox.hide` that lie inside a bound folder (the private tables, the run folder,
-  the secret) are covered by an empty folder or ``/dev/null``;
+  the secret) are covered by an empty folder or ``/dev/null``. The symbolic links on the
+  way to the policy's code are recreated (:func:`_links`), so it finds its code under the
+  name it was given (``submission/`` a link, lerobot-train's ``checkpoints/last``) as well
+  as under its real one;
 * **user**: ``nobody`` (uid and gid 65534). When rsb runs as an ordinary user, inside a user
   namespace (the kernel still counts it as that user on the host); when rsb runs as root
   and the run is sealed, for real: no user namespace, and the policy process switches to uid
   and gid 65534 with no supplementary group before any policy code runs (so root's files,
-  ``/etc/shadow`` included, are not its; its code and ``--sandbox-bind`` folders must be
-  readable by others, which :func:`probe` checks). An ordinary run as root keeps the user
-  namespace (uid 65534 inside, root's files on the host, without any capability);
+  ``/etc/shadow`` included, are not its). Its code's folders and ``--sandbox-bind`` folders
+  must be readable by others, which :func:`probe` checks before the first episode, naming
+  the first path it cannot read; a *file* of its code only root may read (lerobot-train
+  writes ``model.safetensors`` with mode 0600) is bound as a readable copy, made in a
+  folder of root's alone and removed with the run (:func:`staged_files`, :func:`staging`),
+  the operator's file unchanged. The folders above a bound one are the sandbox's own
+  (mode 0755), so a checkpoint in a private (0700) folder is read with nothing else of
+  that folder in sight. An ordinary run as root keeps the user namespace (uid 65534
+  inside, root's files on the host, without any capability);
 * **environment** (sealed runs): only :data:`BASE_ENV`, the GPU variables of
   :data:`GPU_ENV` with :attr:`Sandbox.gpu`, and the names of :attr:`Sandbox.env`
   (``--sandbox-env NAME``); bwrap itself starts with that environment, so
@@ -65,8 +74,10 @@ checks before its first episode that the sandbox starts with its real settings
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
+import hashlib
 import importlib.util
 import json
 import os
@@ -74,8 +85,10 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import warnings
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +166,8 @@ class Sandbox:
         processes: process limit of the policy's user (0: none; not applied when the policy
             is root on the host).
         env: names of rsb's environment variables passed to the policy (``--sandbox-env``).
+        stage: the folder holding the copies of :func:`staged_files` (made and removed by
+            :func:`staging`; empty: a folder of this process's own, removed at its exit).
     """
 
     enabled: bool = True
@@ -165,6 +180,7 @@ class Sandbox:
     file_bytes: int = DEFAULT_FILE_BYTES
     processes: int = field(default_factory=default_processes)
     env: tuple[str, ...] = ()
+    stage: str = ""
 
     def to_json(self) -> str:
         """The settings as JSON (for :data:`ENV_VAR`)."""
@@ -401,10 +417,157 @@ def unreadable(folders: list[str]) -> list[str]:
             st = os.stat(path)
         except OSError:
             continue
-        need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(st.st_mode) else 0)
-        if st.st_uid != NOBODY and st.st_mode & need != need:
+        if not _others_read(st):
             out.append(path)
     return out
+
+
+#: Most entries of the policy's code :func:`staged_files` and :func:`first_unreadable` look
+#: at (a policy's code is a file, a package or a checkpoint folder: far fewer).
+MAX_WALK = 20000
+#: Prefix of the folders of :func:`staging` (in the system's temporary folder).
+STAGE_PREFIX = "rsb-policy-files-"
+_own_stage: list[str] = []
+
+
+def _walk(paths: list[str]) -> Iterator[tuple[str, os.stat_result | None]]:
+    """The entries of ``paths`` and, for folders, everything below them (links not
+    followed), with their ``lstat`` (None for one that cannot be looked up); at most
+    :data:`MAX_WALK` entries."""
+    seen = 0
+    stack = list(reversed(paths))
+    while stack and seen < MAX_WALK:
+        path = stack.pop()
+        seen += 1
+        try:
+            st = os.lstat(path)
+        except OSError:
+            yield path, None
+            continue
+        yield path, st
+        if stat.S_ISDIR(st.st_mode):
+            with contextlib.suppress(OSError):
+                stack += [os.path.join(path, n) for n in sorted(os.listdir(path), reverse=True)]
+
+
+def _others_read(st: os.stat_result) -> bool:
+    """User nobody may read this file (or enter and list this folder)."""
+    need = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(st.st_mode) else 0)
+    return st.st_uid == NOBODY or st.st_mode & need == need
+
+
+@contextlib.contextmanager
+def staging(settings: Sandbox) -> Iterator[Sandbox]:
+    """``settings`` with a :attr:`Sandbox.stage` folder for a run whose policies turn into
+    user nobody (:attr:`Sandbox.as_nobody`), shared by its workers and removed with what it
+    holds when the run ends; ``settings`` unchanged otherwise."""
+    if not (settings.enabled and settings.as_nobody) or settings.stage:
+        yield settings
+        return
+    folder = tempfile.mkdtemp(prefix=STAGE_PREFIX)  # mode 0700: root's alone on the host
+    try:
+        yield replace(settings, stage=folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stage_folder(settings: Sandbox) -> str:
+    if settings.stage and os.path.isdir(settings.stage):
+        return settings.stage
+    if not _own_stage:
+        _own_stage.append(tempfile.mkdtemp(prefix=STAGE_PREFIX))
+        atexit.register(shutil.rmtree, _own_stage[0], True)
+    return _own_stage[0]
+
+
+def staged_files(settings: Sandbox, named: Sequence[str]) -> list[tuple[str, str]]:
+    """For a policy that turns into user nobody (:attr:`Sandbox.as_nobody`): ``(copy,
+    path)`` for every regular file of what the policy's spec names, ``named`` (a
+    ``lerobot:`` checkpoint's folder, a policy file: :func:`rsb_mj.policies.child.
+    spec_named`), that nobody may not read, where ``copy`` is a copy of it readable by all
+    in the :attr:`Sandbox.stage` folder (made once per file version; the folder is root's
+    alone, mode 0700) that the sandbox binds at ``path``. lerobot-train writes a
+    checkpoint's ``.safetensors`` files with mode 0600, so a sealed run as root could not
+    otherwise load any checkpoint; the operator's files are never changed, and nothing
+    else of a bound folder is copied (a policy file's folder may hold root's private
+    files: they stay out of the policy's reach). ``[]`` otherwise."""
+    if not (settings.enabled and settings.as_nobody):
+        return []
+    out: list[tuple[str, str]] = []
+    folder: str | None = None
+    for path, st in _walk(list(dict.fromkeys(os.path.realpath(r) for r in named))):
+        if st is None or not stat.S_ISREG(st.st_mode) or _others_read(st):
+            continue
+        folder = folder or _stage_folder(settings)
+        key = f"{path}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}"
+        copy = os.path.join(folder, hashlib.sha256(key.encode()).hexdigest()[:32])
+        if not os.path.exists(copy):
+            part = f"{copy}.{os.getpid()}.part"
+            try:
+                shutil.copyfile(path, part)
+                os.chmod(part, 0o444)
+                os.replace(part, copy)  # workers staging the same file at once: one wins
+            except OSError as exc:
+                with contextlib.suppress(OSError):
+                    os.unlink(part)
+                raise PolicyError(
+                    f"the policy runs as user nobody (rsb runs as root) and cannot read {path} "
+                    f"(mode {stat.S_IMODE(st.st_mode):04o}); its copy for the sandbox in "
+                    f"{folder} failed ({exc.strerror or exc}): free space there or point TMPDIR "
+                    "elsewhere, or make the file readable by others (chmod o+r)"
+                ) from None
+        out.append((copy, path))
+    return out
+
+
+def _links(paths: list[str]) -> list[tuple[str, str]]:
+    """``(target, link)`` for the symbolic links on the way to each of ``paths`` (as
+    written: a relative target stays relative), each link at its real folder, in the
+    order they are met: recreated in the sandbox, so the policy finds its code under the
+    name it was given (``checkpoints/last/pretrained_model``, ``last`` a link to
+    ``000002``) as well as under its real one."""
+    out: list[tuple[str, str]] = []
+    for raw in paths:
+        done = Path("/")
+        for part in Path(os.path.abspath(raw)).parts[1:]:
+            here = done / part
+            if here.is_symlink():
+                link = (os.readlink(here), str(here))
+                if link not in out:
+                    out.append(link)
+                here = Path(os.path.realpath(here))
+            done = here
+    return out
+
+
+def first_unreadable(reads: list[str], named: Sequence[str] = ()) -> str | None:
+    """The first path this process cannot read of the policy's code: a name of ``reads``
+    or ``named`` that leads nowhere, a folder of ``reads`` it cannot list (or a file it
+    cannot open), or anything below a folder of ``named`` (links not followed; at most
+    :data:`MAX_WALK` entries); None when it reads them all (:func:`probe` asks this inside
+    the sandbox, as the policy's user)."""
+    for path in [*reads, *named]:  # the names given (through the links recreated in the sandbox)
+        if not os.path.exists(path):
+            return path
+    tops = [(p, st) for p in reads for st in [_lstat(os.path.realpath(p))]]
+    for path, st in [*tops, *_walk(list(dict.fromkeys(os.path.realpath(p) for p in named)))]:
+        try:
+            if st is None:
+                return path
+            if stat.S_ISDIR(st.st_mode):
+                os.listdir(path)
+            elif stat.S_ISREG(st.st_mode):
+                os.close(os.open(path, os.O_RDONLY))
+        except OSError:
+            return path
+    return None
+
+
+def _lstat(path: str) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
 
 
 def namespace_args(settings: Sandbox) -> list[str]:
@@ -421,32 +584,39 @@ def namespace_args(settings: Sandbox) -> list[str]:
 
 
 def command(settings: Sandbox, argv: list[str], *, reads: list[str],
-            path: list[str] | None = None) -> list[str]:  # fmt: skip
+            path: list[str] | None = None, named: Sequence[str] = ()) -> list[str]:  # fmt: skip
     """The ``bwrap`` command line that runs ``argv`` with ``settings``;
     ``reads`` the folders (or files) of the policy's code, ``path`` rsb's Python path
-    (default ``sys.path``; see :func:`code_folders`)."""
+    (default ``sys.path``; see :func:`code_folders`), ``named`` what the policy's spec
+    names (see :func:`staged_files`)."""
     folders = code_folders(list(sys.path if path is None else path), reads, strict=settings.sealed)
     folders += [os.path.realpath(b) for b in settings.binds if os.path.realpath(b) not in folders]
+    mounted = ["/usr", "/etc", *folders]
+    links = [(t, link) for t, link in _links([*reads, *settings.binds])
+             if not _under(link, mounted)]  # fmt: skip
     args = namespace_args(settings) + _system_binds()
     args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
              "--perms", "0777", "--dir", "/tmp/home"]  # fmt: skip
     cwd = os.path.realpath(os.getcwd())
     # the folders above the bound ones (and the working folder, empty), enterable by all:
     # bwrap would make them 0700, which a policy turned into nobody could not pass
-    above = {str(p) for f in [*folders, cwd] for p in Path(f).parents}
+    above = {str(p) for f in [*folders, cwd, *(k for _, k in links)] for p in Path(f).parents}
     above |= set() if _under(cwd, ["/usr", "/etc", *folders]) else {cwd}
     for folder in sorted(above, key=lambda p: (len(Path(p).parts), p)):
         if folder != "/" and not _under(folder, ["/usr", "/etc", *folders]) and folder != "/tmp":
             args += ["--perms", "0755", "--dir", folder]
     for folder in sorted(folders, key=len):  # after /tmp: a folder in rsb's /tmp stays seen
         args += ["--ro-bind", folder, folder]
+    for target, link in links:  # the code's name as given: checkpoints/last -> 000002
+        args += ["--symlink", target, link]
+    for copy, file in staged_files(settings, list(named)):  # readable copies over nobody-only files
+        args += ["--ro-bind", copy, file]
     if settings.gpu:
         for dev in [*sorted(Path("/dev").glob("nvidia*")), Path("/dev/dri")]:
             if dev.exists():
                 args += ["--dev-bind", str(dev), str(dev)]
         if Path("/sys").is_dir():
             args += ["--ro-bind", "/sys", "/sys"]
-    mounted = ["/usr", "/etc", *folders]
     for raw in settings.hide:
         hidden = os.path.realpath(raw)
         if not _under(hidden, mounted):
@@ -479,11 +649,11 @@ class Launch:
 
 
 def launch(settings: Sandbox, argv: list[str], *, reads: list[str],
-           path: list[str] | None = None) -> Launch:  # fmt: skip
+           path: list[str] | None = None, named: Sequence[str] = ()) -> Launch:  # fmt: skip
     """``argv`` in ``bwrap`` with ``settings`` (see :func:`command`), its arguments handed
     over in a memory file, so that no process in the sandbox reads the paths it binds and
     hides from ``/proc/1/cmdline`` (which shows ``bwrap --args FD -- ARGV``)."""
-    args = command(settings, argv, reads=reads, path=path)[1 : -len(argv) - 1]
+    args = command(settings, argv, reads=reads, path=path, named=named)[1 : -len(argv) - 1]
     fd = os.memfd_create("rsb-bwrap-args", 0)
     os.write(fd, b"".join(a.encode() + b"\0" for a in args))
     os.lseek(fd, 0, os.SEEK_SET)
@@ -491,32 +661,42 @@ def launch(settings: Sandbox, argv: list[str], *, reads: list[str],
     return Launch([exe, "--args", str(fd), "--", *argv], settings.environment(), fd)
 
 
-#: What :func:`probe` runs in the sandbox: the policy process's own start, up to the policy.
+#: What :func:`probe` runs in the sandbox: the policy process's own start, up to the policy,
+#: then whether it reads its code (prints the first path it cannot read, or nothing).
 _PROBE = (
     "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
     "from rsb_mj.policies.child_server import enter_sandbox; "
-    "enter_sandbox(**json.loads(sys.argv[2])); import os; print(os.getuid())"
+    "enter_sandbox(**json.loads(sys.argv[2])); "
+    "from rsb_mj.policies.sandbox import first_unreadable; "
+    "print(json.dumps(first_unreadable(*json.loads(sys.argv[3]))))"
 )
 
 
-def probe(settings: Sandbox, reads: list[str]) -> str | None:
-    """None when a policy process with the code folders ``reads`` starts in the sandbox of
-    ``settings`` (bwrap builds it, rsb's Python runs in it, the switch to nobody and the
-    limits take), else why not (one line)."""
+def probe(settings: Sandbox, reads: list[str], named: Sequence[str] = ()) -> str | None:
+    """None when a policy process with the code ``reads`` (folders or files) and what its
+    spec names, ``named`` (see :func:`staged_files`), starts in the sandbox of ``settings``
+    and reads that code (bwrap builds it, rsb's Python runs in it, the switch to nobody and
+    the limits take, and :func:`first_unreadable` finds nothing, as the policy's user),
+    else why not (one line, naming the path)."""
     why = available()
     if why is not None:
         return why
+    fix = "make it and the folders above it readable by others, e.g. chmod o+rX"
     if settings.as_nobody:
-        blind = unreadable([*reads, *settings.binds, *_python_folders(), rsb_folder()])
+        blind = unreadable([*settings.binds, *_python_folders(), rsb_folder()])
         if blind:
             return (
                 f"the policy runs as user nobody (rsb runs as root) and cannot read {blind[0]} "
-                "(make it readable by others, e.g. chmod o+rX, or run rsb as an ordinary user)"
+                f"({fix}, or run rsb as an ordinary user)"
             )
     path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
     entry = {"limits": settings.limits(), "user": NOBODY if settings.as_nobody else None}
-    argv = [sys.executable, "-c", _PROBE, json.dumps(path), json.dumps(entry)]
-    started = launch(settings, argv, reads=reads, path=path)
+    given = [[os.path.abspath(r) for r in reads], [os.path.abspath(n) for n in named]]
+    argv = [sys.executable, "-c", _PROBE, json.dumps(path), json.dumps(entry), json.dumps(given)]
+    try:
+        started = launch(settings, argv, reads=reads, path=path, named=named)
+    except PolicyError as exc:  # a file of the policy's could not be copied for it
+        return str(exc)
     try:
         done = subprocess.run(started.argv, env=started.env, pass_fds=(started.args_fd,),
                               capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False,
@@ -528,7 +708,18 @@ def probe(settings: Sandbox, reads: list[str]) -> str | None:
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip().splitlines()
         return f"the sandbox does not start ({said[-1] if said else done.returncode})"
-    return None
+    try:
+        blind = json.loads(done.stdout.decode(errors="replace").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return f"the sandbox's check printed {done.stdout[-200:]!r}, not its result"
+    if blind is None:
+        return None
+    if settings.as_nobody:
+        return (
+            f"the policy runs as user nobody (rsb runs as root) and cannot read {blind} ({fix}, "
+            "or run rsb as an ordinary user)"
+        )
+    return f"the policy cannot read {blind} in the sandbox ({fix})"
 
 
 __all__ = [
@@ -545,8 +736,11 @@ __all__ = [
     "current",
     "default_memory_bytes",
     "default_processes",
+    "first_unreadable",
     "install",
     "launch",
     "module_folder",
     "probe",
+    "staged_files",
+    "staging",
 ]

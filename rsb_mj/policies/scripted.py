@@ -1,19 +1,21 @@
 """Scripted baselines: pick a candidate, then let the scripted expert move it.
 
-Each policy here chooses a target candidate at reset and delegates the motion to
-``rsb_mj.expert.PickPlaceExpert`` (grasp with the arm on the target's side, place in the
-answer zone, release, retract). They read simulator state for their motions
-(``simulator = True``: a :class:`~rsb_mj.env.views.SimView`); only the expert reads the
-answer (``privileged = True``). Only the choice differs:
+Each policy here binds the task's ``?answer`` to a candidate at reset and delegates the
+motion to the scripted expert: :func:`rsb_mj.expert.entry.expert_for` over the placements
+the task asks with that binding (:func:`rsb_mj.expert.placements.placements`: grasp with the
+arm on the candidate's side, place in the answer zone, release, retract). They read
+simulator state for their motions (``simulator = True``: a
+:class:`~rsb_mj.env.views.SimView`); only the expert reads the answer
+(``privileged = True``). Only the choice differs:
 
 * ``expert``: the correct candidate (the privileged oracle upper bound);
 * ``random-grasp``: a uniformly random candidate (chance baseline: nSG about 0);
 * ``nearest``: the candidate nearest to a gripper at reset (language-blind baseline).
 
-On a goal task (a :class:`~rsb_mj.env.views.GoalView` at reset) there is no candidate to
-choose: ``expert`` runs the goal expert (:class:`rsb_mj.expert.goal_expert.GoalExpert`, every
-relation of the goal in turn, clear of the ``:cost`` hazards); the baselines refuse with a
-:class:`~rsb_mj.errors.PolicyError` (an error record naming the policies that run).
+A task without candidates (a goal task) binds nothing: ``expert`` carries out its placements
+(every ``On``/``In`` of the goal in turn, clear of the ``:cost`` hazards); the baselines, which
+only choose, refuse with a :class:`~rsb_mj.errors.PolicyError` (an error record naming the
+policies that run).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.env.views import GoalView
 from rsb_mj.errors import PolicyError
 from rsb_mj.policies.base import Policy, PolicyStatus, policy_rng
 
@@ -48,8 +49,8 @@ class ScriptedPolicy(Policy):
     def choose(self, env: Any, info: dict[str, Any], rng: np.random.Generator) -> str:
         """The candidate to pick and place."""
 
-    def goal_expert(self, env: GoalView) -> Any:
-        """The expert that carries out a goal task's goal; a baseline has none.
+    def unbound(self) -> None:
+        """What this policy does on a task without candidates: a baseline only chooses.
 
         Raises:
             PolicyError: a baseline chooses among a question task's candidates.
@@ -60,18 +61,16 @@ class ScriptedPolicy(Policy):
         )
 
     def reset(self, env: Any, obs: dict[str, Any], info: dict[str, Any]) -> None:
-        """Choose the target and start the expert on it (on a goal task: the goal
-        expert, :meth:`goal_expert`)."""
+        """Bind ``?answer`` (:meth:`choose`; :meth:`unbound` on a task without candidates)
+        and start the expert on the placements the task asks with that binding."""
         # deferred: rsb --help imports rsb_mj.policies; the expert (mink) loads on use
-        from rsb_mj.expert import PickPlaceExpert
+        from rsb_mj.expert.entry import expert_for
+        from rsb_mj.expert.placements import choices, placements
 
-        if isinstance(env, GoalView):
-            self.target = None
-            self._expert = self.goal_expert(env)
-            return
         rng = policy_rng(env)
-        self.target = self.choose(env, info, rng)
-        self._expert = PickPlaceExpert(env, self.target, rng=rng, safe=self.safe)
+        self.target = self.choose(env, info, rng) if choices(env.task) else self.unbound()
+        asked = placements(env.task, self.target)
+        self._expert = expert_for(env, asked, rng=rng, safe=self.safe)
 
     def act(self, obs: dict[str, Any]) -> np.ndarray:
         """The expert's next action."""
@@ -101,12 +100,9 @@ class ExpertPolicy(ScriptedPolicy):
         """The episode's target, read through the privileged channel (``env.answer``)."""
         return str(env.answer)
 
-    def goal_expert(self, env: GoalView) -> Any:
-        """The goal expert on ``env``, its generator seeded by the episode's seed."""
-        # deferred: rsb --help imports rsb_mj.policies; the expert (mink) loads on use
-        from rsb_mj.expert.goal_expert import GoalExpert
-
-        return GoalExpert(env)
+    def unbound(self) -> None:
+        """Nothing to bind on a task without candidates: the expert carries out its goal."""
+        return None
 
 
 class RandomGraspPolicy(ScriptedPolicy):

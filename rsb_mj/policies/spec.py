@@ -88,12 +88,15 @@ class SpecForm:
             opening no connection.
         in_workers: built only where episodes run (its code may be slow to load, or the
             user's): the runner neither builds it nor runs its preflight beforehand.
+        sandboxed: its policy may run in a policy process: ``build`` also takes the
+            sandbox settings (:func:`make_policy`'s ``settings``).
     """
 
     usage: str
-    build: Callable[[str], Policy]
+    build: Callable[..., Policy]
     check: Callable[[str], None]
     in_workers: bool = False
+    sandboxed: bool = False
 
 
 def _build_and_close(spec: str) -> None:
@@ -114,14 +117,14 @@ def _lerobot(name: str) -> Callable[[str], Any]:
     return call
 
 
-def _lerobot_policy(spec: str) -> Policy:
+def _lerobot_policy(spec: str, settings: sandbox.Sandbox | None = None) -> Policy:
     """A ``lerobot:`` checkpoint: in rsb's process, or in a sealed run (whose policy code
     runs only in the sandbox) in a sandboxed policy process like a policy file, the
     checkpoint's folder bound read-only. The convention the dataset names is read here
     and handed to the process in the spec it builds from (the dataset is not in its
     sight), so both ways run the same policy."""
 
-    if not sandbox.current().sealed:
+    if not (sandbox.current() if settings is None else settings).sealed:
         return lerobot.LeRobotPolicy(spec)
 
     parsed = lerobot.parse_spec(spec)
@@ -130,14 +133,14 @@ def _lerobot_policy(spec: str) -> Policy:
     build = ",".join([f"lerobot:{os.path.realpath(parsed.path)}", *options])
     if parsed.convention is None:
         build += f",convention={lerobot.training_convention(parsed.path)}"
-    policy = ChildPolicy(build)
+    policy = ChildPolicy(build, settings=settings)
     policy.name = spec
     return policy
 
 
-def _child(spec: str) -> Policy:
+def _child(spec: str, settings: sandbox.Sandbox | None = None) -> Policy:
 
-    return ChildPolicy(spec)
+    return ChildPolicy(spec, settings=settings)
 
 
 def _user_part(spec: str) -> str:
@@ -175,13 +178,20 @@ PREFIXES: dict[str, SpecForm] = {
         _lerobot_policy,
         _lerobot("check_spec"),
         in_workers=True,
+        sandboxed=True,
     ),
     IN_PROCESS: SpecForm(
         "inprocess:module:factory", _in_process, _check_in_process, in_workers=True
     ),
 }
 #: A user's ``module:factory`` or ``path/to/file.py:factory`` (no prefix).
-USER = SpecForm("module:factory, path/to/file.py:factory", _child, check_user_spec, in_workers=True)
+USER = SpecForm(
+    "module:factory, path/to/file.py:factory",
+    _child,
+    check_user_spec,
+    in_workers=True,
+    sandboxed=True,
+)
 _BUILTIN_FORM = SpecForm("built in", lambda spec: BUILTIN[spec](), _build_and_close)
 
 
@@ -204,14 +214,20 @@ def spec_form(spec: str) -> SpecForm:
     raise EvalError(f"unknown policy {spec!r}; valid choices: {forms}")
 
 
-def make_policy(spec: str) -> Policy:
+def make_policy(spec: str, settings: sandbox.Sandbox | None = None) -> Policy:
     """The policy named by ``spec`` (see the module docstring).
+
+    Args:
+        spec: the policy spec.
+        settings: the sandbox settings a policy process runs with (a run's, handed on by
+            its jobs); None: this process's (:func:`rsb_mj.policies.sandbox.current`).
 
     Raises:
         EvalError: for an unknown name or a malformed spec, listing the valid forms;
             PolicyError when a user's policy cannot be built.
     """
-    return spec_form(spec).build(spec)
+    form = spec_form(spec)
+    return form.build(spec, settings) if form.sandboxed else form.build(spec)
 
 
 def check_spec(spec: str) -> None:

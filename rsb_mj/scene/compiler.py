@@ -19,6 +19,7 @@ declaration, so compile errors point back to the task file.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import mujoco
@@ -30,12 +31,20 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.display import answer_candidates
+from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
+from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.layout import answer_zone_rects
 from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
-from rsb_mj.scene.categories import BuiltObject, get_category
+from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
+from rsb_mj.scene.categories import CATEGORIES, BuiltObject, Category, get_category
+from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
+from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
+from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, operated, placement
 from rsb_mj.scene.frames import table_to_world
+from rsb_mj.scene.goal_layout import GoalScene
+from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
 from rsb_mj.scene.probes import Probe, add_probes
@@ -298,6 +307,31 @@ class SignalSensors:
 
 
 def compile_scene(
+    task: Problem | GoalTask,
+    *,
+    quality: str = "fast",
+    probes: tuple[Probe, ...] = (),
+    tracked: tuple[str, ...] = (),
+    objects: ObjectSource | None = None,
+) -> Scene | GoalScene:
+    """Compile a task on the Aloha table: the one entry point of the scene compiler.
+
+    A question task (a :class:`rsb_mj.lang.Problem`) gives a :class:`Scene` (candidates,
+    letters, the answer zone; ``tracked``: see :func:`_compile_question_scene`); a goal task
+    (a :class:`~rsb_mj.lang.goal_task.GoalTask`) a
+    :class:`~rsb_mj.scene.goal_layout.GoalScene` (fixtures and regions placed by ``:init``,
+    objects from ``objects``: :func:`rsb_mj.scene.compiler.compile_scene`).
+    ``probes`` are extra sensors of either (:mod:`rsb_mj.scene.probes`).
+
+    Raises:
+        SceneError: for what either scene cannot build (the message names the task file).
+    """
+    if isinstance(task, GoalTask):
+        return _compile_goal_scene(task, quality=quality, objects=objects, probes=probes)
+    return _compile_question_scene(task, quality=quality, probes=probes, tracked=tracked)
+
+
+def _compile_question_scene(
     problem: Problem,
     *,
     quality: str = "fast",
@@ -362,10 +396,7 @@ def compile_scene(
     rest: dict[str, float] = {}
     for decl in problem.objects:
         category = get_category(decl.category)
-        body = spec.worldbody.add_body(name=decl.name, mocap=decl.name in moving)
-        body.info = f"{path}:{decl.span}"
-        if decl.name not in moving:
-            body.add_freejoint(name=f"{decl.name}/free")
+        body = _add_object(spec, decl.name, moving=decl.name in moving, info=f"{path}:{decl.span}")
         built[decl.name] = category.build(spec, body, decl.name)
         rest[decl.name] = category.rest_height
         if decl.name not in candidates:
@@ -384,10 +415,7 @@ def compile_scene(
     _add_signal_sensors(spec, tuple(dict.fromkeys((*candidates, *tracked))))
     _add_touch_sensors(spec, tuple(o for o in tracked if o not in candidates), candidates)
     add_probes(spec, probes)
-    try:
-        model = spec.compile()
-    except ValueError as exc:
-        raise SceneError(f"{path}: MuJoCo could not compile the scene: {exc}") from None
+    model = _compile(spec, path, "scene")
     letter_materials: dict[tuple[str, str], int] = {}
     for letter in ("", *letters):
         for color in PALETTE:
@@ -430,3 +458,277 @@ def compile_scene(
         _built=built,
         _letter_materials=letter_materials,
     )
+
+
+# ---- what both scenes build alike ----------------------------------------------------------
+
+
+def _add_object(
+    spec: mujoco.MjSpec, name: str, *, moving: bool = False, info: str | None = None
+) -> mujoco.MjsBody:
+    """A task object's body ``name`` on the world body: free (joint ``{name}/free``), or a
+    mocap body when the task drives it (``:moving_objects``, :mod:`rsb_mj.scene.motion`);
+    ``info`` (``task_path:line``) points compile errors back to its declaration."""
+    body = spec.worldbody.add_body(name=name, mocap=moving)
+    if info is not None:
+        body.info = info
+    if not moving:
+        body.add_freejoint(name=f"{name}/free")
+    return body
+
+
+def _compile(spec: mujoco.MjSpec, path: str, what: str) -> mujoco.MjModel:
+    """The compiled model of ``spec``.
+
+    Raises:
+        SceneError: ``{path}: MuJoCo could not compile the {what}: ...``.
+    """
+    try:
+        return spec.compile()
+    except ValueError as exc:
+        raise SceneError(f"{path}: MuJoCo could not compile the {what}: {exc}") from None
+
+
+# ---- goal scenes ---------------------------------------------------------------------------
+
+#: Tiers whose articulated fixtures are built with their joints (tier A keeps static props).
+ARTICULATED_TIERS = ("B1", "B2")
+#: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
+CATEGORY_RGBA = {
+    "apple": (0.8, 0.1, 0.1, 1.0),
+    "lemon": (0.98, 0.92, 0.2, 1.0),
+    "orange": (0.98, 0.55, 0.1, 1.0),
+    "banana": (0.95, 0.85, 0.2, 1.0),
+    "pear": (0.7, 0.8, 0.2, 1.0),
+}
+
+
+def _source_category(objects: ObjectSource, category: str) -> Category | None:
+    """``category`` from ``objects`` (an original where the user's folder has it, else the
+    stand-in or rsb model), or None where rsb_mj has no model."""
+    if category not in CATEGORIES and (
+        objects.root is None or find_object_xml(objects.root, category) is None
+    ):
+        return None
+    return objects.category(category)
+
+
+def _label(known: Category, objects: ObjectSource, category: str) -> str:
+    if isinstance(known, OriginalCategory):
+        return objects.label
+    return "standins" if category in STANDINS or category in GOAL_STANDINS else "rsb"
+
+
+def _object_model(
+    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str, objects: ObjectSource
+):
+    """Build object ``name`` into ``body``; returns (rest height, height, source, footprint
+    half extents (x, y)) [m]."""
+    known = _source_category(objects, category)
+    if known is not None and not known.fixture:
+        built = known.build(spec, body, name)
+        rgba = CATEGORY_RGBA.get(category, (0.7, 0.7, 0.7, 1.0))
+        for g in built.color_geoms:
+            spec.geom(g).rgba = list(rgba)
+        hx, hy, hz = known.half_extents
+        return known.rest_height, 2 * hz, _label(known, objects, category), (hx, hy)
+    prop: Prop = object_prop(category)
+    build_prop(body, name, prop)
+    return 0.0, prop.height, "rsb-primitive", prop.half[:2]
+
+
+def _compile_goal_scene(
+    task: GoalTask,
+    *,
+    quality: str = "fast",
+    objects: ObjectSource | None = None,
+    probes: tuple[Probe, ...] = (),
+) -> GoalScene:
+    """Compile ``task`` on the Aloha table, its objects and fixtures from ``objects``
+    (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes`` are extra
+    sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms'). A tier B file's cabinets,
+    microwave and stove are articulated (:data:`ARTICULATED_TIERS`, module docstring); a
+    tier A file's are static props.
+
+    Raises:
+        SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
+            region in ``:init``, an ``:init`` state its fixture has no range for, or a model
+            MuJoCo rejects.
+    """
+    objects = objects or STANDINS_SOURCE
+    fmap = choose_map(task)
+    spec = aloha.aloha_spec(quality)
+    spec.modelname = "goal_" + task.problem.name
+    rest: dict[str, float] = {}
+    tops: dict[str, float] = {}
+    sources: dict[str, str] = {}
+    half_xy: dict[str, tuple[float, float]] = {}
+    table = task.table
+    seen: set[str] = set()
+    for region in task.problem.regions:
+        if region.target == table and region.ranges and region.full_name not in seen:
+            seen.add(region.full_name)  # a repeated region: the first one counts
+            x0, y0, x1, y1 = fmap.rect(region.ranges[0], region.full_name)
+            spec.worldbody.add_site(
+                name=region.full_name,
+                pos=[(x0 + x1) / 2, (y0 + y1) / 2, TABLE_TOP_Z],
+                size=[(x1 - x0) / 2, (y1 - y0) / 2, 0.001],
+                type=mujoco.mjtGeom.mjGEOM_BOX,
+                rgba=[0, 0, 0, 0],
+                group=5,
+            )
+    articulated = task.tier in ARTICULATED_TIERS
+    changes: list[str] = []
+    moves: dict[str, tuple[float, float]] = {}  # fixture -> x in the file, x by the rule
+    for name, category in task.fixtures.items():
+        if name == table:
+            continue
+        known = _source_category(objects, category)
+        # the articulated stand-in, unless the user's original (which has its joints)
+        if (
+            articulated
+            and category in ARTICULATED_FIXTURES
+            and not isinstance(known, OriginalCategory)
+        ):
+            known = ARTICULATED_FIXTURES[category]
+        prop = None if known is not None and known.fixture else fixture_prop(category)
+        if prop is None and (known is None or not known.fixture):
+            raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
+        place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
+        rect = region_rect(task, place.place) if place else None
+        if rect is None:
+            raise SceneError(f"{task.path}: fixture {name!r} has no (On {name} REGION) in :init")
+        region = next(r for r in task.problem.regions if r.full_name == place.place)
+        x0, y0, x1, y1 = fmap.rect(rect, place.place)
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
+        yaw = FrameMap.yaw(yaw_l)
+        if articulated and isinstance(known, ArticulatedCategory) and operated(task, name):
+            moves[name] = (x, placement(category, x, yaw))  # its front faces the far arm
+        body = spec.worldbody.add_body(name=name)
+        body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
+        if prop is None:  # a stand-in fixture: its origin is its box's centre
+            assert known is not None
+            body.pos = [x, y, TABLE_TOP_Z + known.rest_height]
+            known.build(spec, body, name)
+            if articulated and isinstance(known, OriginalCategory):
+                _regions_on_parts(spec, name, known)
+            tops[name] = 2 * known.half_extents[2]
+            rest[name] = known.rest_height
+            half_xy[name] = known.half_extents[:2]
+        else:
+            body.pos = [x, y, TABLE_TOP_Z]
+            build_prop(body, name, prop)
+            tops[name], rest[name], half_xy[name] = prop.height, 0.0, prop.half[:2]
+    for name, (x_file, x_rule) in moves.items():  # moved: kept clear of the other fixtures
+        body = spec.body(name)
+        if x_rule == x_file or body is None:
+            continue
+        yaw = 2 * math.atan2(body.quat[3], body.quat[0])
+        others = [
+            (spec.body(f).pos[0], spec.body(f).pos[1], 2 * math.atan2(spec.body(f).quat[3],
+             spec.body(f).quat[0]), half_xy[f])
+            for f in half_xy
+            if f != name
+        ]  # fmt: skip
+        own = (x_rule, body.pos[1], yaw, half_xy[name])
+        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
+        if x != x_file:
+            body.pos = [x, body.pos[1], body.pos[2]]
+            changes.append(label(name, x_file, x, yaw))
+    for name, category in task.objects.items():
+        body = _add_object(spec, name)
+        built = _object_model(spec, body, name, category, objects)
+        rest[name], tops[name], sources[name], half_xy[name] = built
+    add_probes(spec, probes)
+    model = _compile(spec, task.path, "goal scene")
+    init_joints = _init_joints(task, model) if articulated else ()
+    scene = GoalScene(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    scene.layout_changes = tuple(changes)
+    scene._frame_head()
+    return scene
+
+
+def state_owner(task: GoalTask, target: str) -> str | None:
+    """The fixture a state atom's ``target`` names: itself (a whole fixture) or the owner of
+    the region site (``wooden_cabinet_1_top_region`` -> ``wooden_cabinet_1``), or None."""
+    if target in task.fixtures:
+        return target
+    owner = owner_of(task, target)
+    return owner if owner in task.fixtures else None
+
+
+def state_joints(model: mujoco.MjModel, task: GoalTask, target: str) -> tuple[int, ...]:
+    """The joint ids a state atom on ``target`` reads and sets, as LIBERO's: every hinge and
+    slide joint of a whole fixture's bodies (``ObjectState``), or the joints of the body that
+    carries the region site (``SiteObjectState``: one drawer's); () where there are none (a
+    static prop, an unknown name)."""
+    if target in task.fixtures:
+        bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, target)
+        if bid < 0:
+            return ()
+        return tuple(
+            j
+            for j in range(model.njnt)
+            if model.body_rootid[model.jnt_bodyid[j]] == bid
+            and model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
+        )
+    sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, target)
+    if sid < 0:
+        return ()
+    body = int(model.site_bodyid[sid])
+    first, count = int(model.body_jntadr[body]), int(model.body_jntnum[body])
+    return tuple(
+        j
+        for j in range(first, first + count)
+        if model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
+    )
+
+
+def _init_joints(
+    task: GoalTask, model: mujoco.MjModel
+) -> tuple[tuple[tuple[str, ...], tuple[float, float]], ...]:
+    """Each ``:init`` fixture state's joints (names) and the range its qpos is drawn from.
+
+    Raises:
+        SceneError: for a state its fixture has no range for (``(TurnOn wooden_cabinet_1)``)
+            or whose target has no joint, at the atom's position.
+    """
+    out = []
+    for atom in task.init_states:
+        owner = state_owner(task, atom.target)
+        category = task.fixtures.get(owner or "", "")
+        where = f"{task.path}:{atom.span.line}:{atom.span.column}"
+        fixture = ARTICULATED_FIXTURES.get(category)
+        ranges = fixture.spec.init_ranges if fixture is not None else {}
+        key = atom.predicate.lower()
+        joints = state_joints(model, task, atom.target)
+        if key not in ranges or not joints:
+            valid = ", ".join(sorted(ranges)) or "none"
+            raise SceneError(
+                f"{where}: ({atom.predicate} {atom.target}): {category or atom.target!r} has "
+                f"no {key!r} state to set at :init (its states: {valid})"
+            )
+        out.append((tuple(model.joint(j).name for j in joints), ranges[key]))
+    return tuple(out)
+
+
+def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory) -> None:
+    """Move the region sites ``{name}_{region}`` of the user's original articulated fixture
+    onto the body that carries the original's own site where that body has a joint (a
+    drawer's region onto its drawer, so it moves with it), as LIBERO keeps them."""
+    for r in original.regions:
+        inner = spec.site(f"{name}/{r.name}")
+        outer = spec.site(f"{name}_{r.name}")
+        if inner is None or outer is None or inner.parent.first_joint() is None:
+            continue  # on the carcass: it stays where it is
+        spec.delete(outer)
+        inner.parent.add_site(
+            name=f"{name}_{r.name}",
+            type=mujoco.mjtGeom.mjGEOM_BOX,
+            size=list(inner.size),
+            pos=list(inner.pos),
+            quat=list(inner.quat),
+            group=5,
+            rgba=[0.0, 1.0, 0.0, 0.0],
+        )

@@ -19,7 +19,7 @@ scene's head camera is posed per task by one rule (:func:`frame_task`):
   to the named box: the named objects keep most of the image, the others are in view where
   the layout allows.
 
-Each object's box (:meth:`rsb_mj.scene.goal_scene.GoalScene.boxes`) holds every place it can
+Each object's box (:meth:`rsb_mj.scene.goal_layout.GoalScene.boxes`) holds every place it can
 stand at reset, from the task alone (not the seed, so every episode of a task has the same
 camera): a fixture's footprint at its pose up to its top; each object's ``:init`` region
 rectangle (every ``:ranges`` rectangle, mapped by the frame map), grown by the object's

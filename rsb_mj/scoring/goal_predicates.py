@@ -5,7 +5,7 @@ Pure functions of positions (world frame, metres), so they are tested on hand-ma
 * ``On(a, b)``, b an object or fixture (LIBERO's ``check_ontop``): b's origin is not above
   a's (``z_b <= z_a``), some geom of a touches some geom of b, and the origins' xy distance
   is below ``xy_tol``: 0.03 m in LIBERO, 0.07 m in VLA-Arena
-  (:data:`rsb_mj.lang.goal_task.SEMANTICS`).
+  (:data:`rsb_mj.lang.task.SEMANTICS`).
 * ``On(a, site)`` (LIBERO's ``SiteObject.under``): a's origin, in the site frame, is within
   the site's half-size in x and y and between ``hz - 0.005`` and ``hz + 0.10`` above the
   site's origin (``hz``: the site's half height).
@@ -24,7 +24,7 @@ Pure functions of positions (world frame, metres), so they are tested on hand-ma
   both sources; :data:`STATE_SEMANTICS` keeps them per source as :data:`SEMANTICS` does the
   ``On`` distance.
 
-:class:`GoalChecker` evaluates a :class:`~rsb_mj.lang.goal_task.GoalTask`'s goal conjunction
+:class:`GoalChecker` evaluates a goal :class:`~rsb_mj.lang.task.Task`'s goal conjunction
 on live MuJoCo data. Success is that conjunction holding for :data:`HOLD_STEPS` consecutive
 control steps (docs/goal_tasks.md).
 """
@@ -39,9 +39,9 @@ import mujoco
 import numpy as np
 
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.goal_task import GoalTask, Relation, StateAtom
+from rsb_mj.lang.task import Relation, StateAtom, Task
 from rsb_mj.scene.categories.articulated import light_burners
-from rsb_mj.scene.goal_scene import state_joints, state_owner
+from rsb_mj.scene.compiler import state_joints, state_owner
 
 #: Height window above a site within which ``On(a, site)`` holds [m] (LIBERO's
 #: ``other_height``).
@@ -150,7 +150,7 @@ class GoalChecker:
             something without joints (a static prop) or with no such state.
     """
 
-    def __init__(self, model: mujoco.MjModel, task: GoalTask) -> None:
+    def __init__(self, model: mujoco.MjModel, task: Task) -> None:
         self.model = model
         self.task = task
         self._terms: list[tuple[Relation, int, int]] = []
@@ -166,7 +166,7 @@ class GoalChecker:
                     f"{rel.mover!r} / {rel.place!r}, which the scene does not have"
                 )
             self._terms.append((rel, a, b))
-        semantics = STATE_SEMANTICS[task.source]
+        semantics = STATE_SEMANTICS[task.semantics]
         self._states: list[tuple[StateAtom, str, dict[str, JointTest], tuple[int, ...]]] = []
         for atom in task.goal_states:
             self._states.append((atom, *self._state_reader(atom, semantics)))
@@ -245,7 +245,7 @@ class GoalChecker:
         ``turnon``; LIBERO updates it every step); rendering only, no physics."""
         if not self._burners:
             return
-        tests = STATE_SEMANTICS[self.task.source]["flat_stove"]
+        tests = STATE_SEMANTICS[self.task.semantics]["flat_stove"]
         light_burners(
             self.model,
             {

@@ -10,7 +10,7 @@ signals the task's compiled ``:grasp`` and ``:goal`` predicates declare (a
   or the object the task names (Act2Answer: ``(Grasped cube)``, ``(On cube ?answer)``);
 * ``N``, the candidates (``info["candidates"]``), for relations to a candidate (``on``).
 
-A goal task's environment (:class:`rsb_mj.env.goal_env.GoalEnv`) evaluates each relation of
+A goal task's environment (:class:`rsb_mj.env.rsb_env.RsbEnv`) evaluates each relation of
 its ``:goal`` itself, with its source's semantics
 (:class:`~rsb_mj.scoring.goal_predicates.GoalChecker`), and reports one truth per relation
 per control step as :class:`GoalSignals`.
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.goal_task import Relation, StateAtom
+from rsb_mj.lang.task import Relation, StateAtom
 
 #: Signal name -> (dtype kind, shape suffix after S; "M" the object axis, "N" the candidates).
 SIGNAL_SHAPES: dict[str, tuple[str, tuple[int | str, ...]]] = {

@@ -172,12 +172,13 @@ def draw_balanced(
     """
     task = as_task(problem)
     label = suite or task.path
-    pool = (resolve_source(task.source) if source is None else source).pool(split)
+    asked = task.asked()
+    pool = (resolve_source(asked.source) if source is None else source).pool(split)
     max_uses = max_question_uses(rows, None if pool is None else len(pool))
     heuristics = dict(BALANCED)
     if train is not None:
         heuristics.update(learned_heuristics(train))
-    balance = _Balance(task.choices, max_uses, heuristics)
+    balance = _Balance(asked.choices, max_uses, heuristics)
     out: list[Episode] = []
     for index in range(rows):
         attempt = 0

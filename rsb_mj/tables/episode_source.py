@@ -159,12 +159,16 @@ def row_seed(source: str, split: str, index: int) -> int:
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
-@cache
 def load_problem(source: str) -> Problem:
-    """The parsed and linted task file of ``source`` (cached per process); of a goal task
-    file, the problem of its :func:`goal_task` (linted as a scene rsb_mj builds)."""
-    if is_goal_source(source):
-        return goal_task(source).problem
+    """The parsed and linted task file of ``source`` (cached per process: :func:`goal_task`,
+    :func:`_question_problem`); of a goal task file, the problem of its :func:`goal_task`
+    (linted as a scene rsb_mj builds)."""
+    return goal_task(source).problem if is_goal_source(source) else _question_problem(source)
+
+
+@cache
+def _question_problem(source: str) -> Problem:
+    """The parsed and linted question task of ``source`` (cached per process)."""
     # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.lang import load_task
 
@@ -232,50 +236,7 @@ def load_episode(source: str, split: str, index: int, tables: Tables = None) -> 
         EvalError: when the index is outside the table (or a task file's row bound);
         EpisodeError: when a suite's table is missing or damaged.
     """
-    if tables:
-        rows = private_table(source, split, tables)
-        if not 0 <= index < len(rows):
-            raise EvalError(
-                f"episode index {index} is outside the private {label(source)} table in "
-                f"{tables} (valid: 0..{len(rows) - 1})"
-            )
-        return rows[index]
-    if is_task_file(source):
-        if not 0 <= index < TASK_FILE_ROWS:
-            raise EvalError(
-                f"episode index {index} is outside the rows of {source} "
-                f"(valid: 0..{TASK_FILE_ROWS - 1})"
-            )
-        if is_goal_source(source):
-            goal_task(source)  # buildable, or the itemised list and the tier
-            rows = goal_rows(source, split)
-            if rows is None:
-                return Episode.seeded(source, index, split)
-            if not 0 <= index < len(rows):
-                raise EvalError(
-                    f"episode index {index} is outside the {len(rows)} {split} rows of "
-                    f"{source} (valid: 0..{len(rows) - 1})"
-                )
-            # the run's name for its task, as a bare seed's: records and resumes match jobs
-            return dataclasses.replace(rows[index], task=source)
-        # deferred: rsb --help imports this module (see the module docstring)
-        from rsb_mj.episodes import sample_episode
-
-        episode = sample_episode(
-            load_problem(source),
-            suite="",
-            split=split,
-            index=index,
-            seed=row_seed(source, split, index),
-        )
-        return dataclasses.replace(episode, suite=source)
-    table = _table(source, split)
-    if not 0 <= index < len(table):
-        raise EvalError(
-            f"episode index {index} is outside the {source} {split} table "
-            f"(valid: 0..{len(table) - 1})"
-        )
-    return table[index]
+    return _row(Source(source, source, split, str(tables or "")), index)
 
 
 def table_size(source: str, split: str, tables: Tables = None) -> int:
@@ -401,8 +362,73 @@ class Source:
 
     @property
     def problem(self) -> Problem:
-        """Its parsed and linted task (cached per process, :func:`load_problem`)."""
-        return load_problem(self.name)
+        """Its parsed and linted task (cached per process, as :func:`load_problem`); of a
+        goal task file, the problem of its :func:`goal_task`."""
+        return goal_task(self.name).problem if self.goal else _question_problem(self.name)
+
+    def episode(self, index: int) -> Episode:
+        """Its row ``index``: a suite's frozen row, a task file's seeded draw (a goal task
+        file's bare seed, a goal row source's frozen row), or the row of its private table
+        (see the module docstring; :func:`load_episode` names the source by a string).
+
+        Raises:
+            EvalError: when the index is outside the table (or a task file's row bound);
+            EpisodeError: when a suite's table is missing or damaged.
+        """
+        return _row(self, index)
+
+    def table(self) -> tuple[Episode, ...]:
+        """Every row of its frozen (split) table, or of its private table (a suite's)."""
+        return table_rows(self.name, self.split, self.tables or None)
+
+
+def _row(of: Source, index: int) -> Episode:
+    """Row ``index`` of the source ``of`` (:meth:`Source.episode`, :func:`load_episode`)."""
+    source, split = of.name, of.split
+    if of.tables:
+        rows = private_table(source, split, of.tables)
+        if not 0 <= index < len(rows):
+            raise EvalError(
+                f"episode index {index} is outside the private {label(source)} table in "
+                f"{of.tables} (valid: 0..{len(rows) - 1})"
+            )
+        return rows[index]
+    if of.task_file:
+        if not 0 <= index < TASK_FILE_ROWS:
+            raise EvalError(
+                f"episode index {index} is outside the rows of {source} "
+                f"(valid: 0..{TASK_FILE_ROWS - 1})"
+            )
+        if of.goal:
+            goal_task(source)  # buildable, or the itemised list and the tier
+            rows = goal_rows(source, split)
+            if rows is None:
+                return Episode.seeded(source, index, split)
+            if not 0 <= index < len(rows):
+                raise EvalError(
+                    f"episode index {index} is outside the {len(rows)} {split} rows of "
+                    f"{source} (valid: 0..{len(rows) - 1})"
+                )
+            # the run's name for its task, as a bare seed's: records and resumes match jobs
+            return dataclasses.replace(rows[index], task=source)
+        # deferred: rsb --help imports this module (see the module docstring)
+        from rsb_mj.episodes import sample_episode
+
+        episode = sample_episode(
+            of.problem,
+            suite="",
+            split=split,
+            index=index,
+            seed=row_seed(source, split, index),
+        )
+        return dataclasses.replace(episode, suite=source)
+    table = _table(source, split)
+    if not 0 <= index < len(table):
+        raise EvalError(
+            f"episode index {index} is outside the {source} {split} table "
+            f"(valid: 0..{len(table) - 1})"
+        )
+    return table[index]
 
 
 def resolve(source: str, split: str, tables: Tables = None) -> Source:

@@ -2,7 +2,8 @@
 
 ``tasks/episodes`` (:func:`episodes_dir`) holds one JSONL file per suite and split
 (:func:`table_name`, e.g. ``RSB-Math-4.eval.jsonl``), one :meth:`Episode.to_dict` row per line
-(:func:`dumps`, :func:`read_table`), plus ``manifest.json`` (:data:`MANIFEST`) with each
+(:func:`dumps`, :func:`read_table`: a question suite's rows or a goal suite's, rows of the
+one :class:`~rsb_mj.episodes.episode.Episode`), plus ``manifest.json`` (:data:`MANIFEST`) with each
 file's row count and sha256 (:func:`read_manifest`, :func:`write_manifest`,
 :func:`read_listed_table`). Every table family (:mod:`rsb_mj.tables.families`) writes and
 reads its tables through this module; how the rows are drawn is the family's. A suite's
@@ -38,28 +39,34 @@ def table_name(suite: str, split: str) -> str:
     return f"{suite}.{split}.jsonl"
 
 
-def dumps(episodes: list[Episode]) -> bytes:
-    """The JSONL bytes of a table (one row per line, UTF-8, trailing newline)."""
-    lines = [json.dumps(e.to_dict(), ensure_ascii=False) for e in episodes]
-    return ("\n".join(lines) + "\n").encode("utf-8")
+def dumps(episodes: list[Episode], *, goal: bool = False) -> bytes:
+    """The JSONL bytes of a table of either kind: one :meth:`Episode.dumps` row per line,
+    UTF-8, each line ending in a newline (a question table of no rows is one newline, a goal
+    table of none, with ``goal``, no bytes)."""
+    if not episodes:
+        return b"" if goal else b"\n"
+    return "".join(e.dumps() + "\n" for e in episodes).encode("utf-8")
 
 
-def read_table(path: Path) -> list[Episode]:
-    """Read a JSONL table.
+def read_table(path: Path, *, goal: bool = False) -> list[Episode]:
+    """Read a JSONL table: a question suite's rows, or with ``goal`` a goal suite's
+    (:meth:`Episode.from_dict`).
 
     Raises:
-        EpisodeError: ``path:line`` of a row that is not valid JSON or not an episode.
+        EpisodeError: ``path:line`` of a row that is not valid JSON or not a row of its kind.
     """
+    kind = "goal" if goal else "episode"
     if not path.is_file():
-        raise EpisodeError(f"episode table {path} not found; build it with: rsb episodes build")
+        raise EpisodeError(f"{kind} table {path} not found; build it with: rsb episodes build")
+    what = "a goal row" if goal else "an episode row"
     out = []
     for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            out.append(Episode.from_dict(json.loads(line), goal=False))
+            out.append(Episode.from_dict(json.loads(line), goal=goal))
         except (json.JSONDecodeError, TypeError, ValueError) as exc:
-            raise EpisodeError(f"{path}:{line_no}: not an episode row: {exc}") from None
+            raise EpisodeError(f"{path}:{line_no}: not {what}: {exc}") from None
         except EpisodeError as exc:
             raise EpisodeError(f"{path}:{line_no}: {exc}") from None
     return out

@@ -11,7 +11,7 @@ the code that froze it (:func:`code_digest`), and the files whose table is short
 **How rows are drawn** (:mod:`rsb_mj.env.goal_tables`, ``rsb episodes build vla-arena``):
 the seeds of a split are tried in order from :data:`FIRST_SEED` (eval 0, 1, 2 ...; train
 100000, 100001 ...: disjoint); a seed whose generator gives a valid layout within its
-draws (:meth:`rsb_mj.scene.goal_scene.GoalScene.reset`) becomes the next row, with the draw
+draws (:meth:`rsb_mj.scene.goal_layout.GoalScene.reset`) becomes the next row, with the draw
 kept (``draw``) and its poses (``layout``); a seed that gives none is **skipped to the next
 seed** and recorded in the following row's ``skipped``. A split of a file stops at the
 :data:`SKIP_LIMIT`-th skipped seed: its table is then short and the manifest says why; when
@@ -19,7 +19,8 @@ the eval split got no row at all, the train split is not tried (its table is emp
 a file that cannot be built has no row. The VLA-Arena levels
 (``vla-arena-l0`` ...) read ``vla-arena``'s rows of their files.
 
-This module reads the tables and checks them against the manifest (the bytes); freezing them
+This module reads the tables (their rows: :func:`rsb_mj.tables.files.read_table`, as every
+table's) and checks them against the manifest (the bytes); freezing them
 and re-drawing their rows needs the scene and the goal checker, so it lives in
 :mod:`rsb_mj.env.goal_tables`. :func:`short_table_findings` is the lint finding RSB535 of a
 shipped file whose table is short (``rsb lint`` adds it to the file's findings).
@@ -28,7 +29,6 @@ shipped file whose table is short (``rsb lint`` adds it to the file's findings).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from functools import cache
 from pathlib import Path
@@ -42,7 +42,14 @@ from rsb_mj.lang.parser import parse_text
 from rsb_mj.lang.rules.runtime_goal import SHORT_TABLE
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_SUITES, GoalSuite, goal_suite
-from rsb_mj.tables.files import MANIFEST, episodes_dir, read_manifest, sha256, table_name
+from rsb_mj.tables.files import (
+    MANIFEST,
+    episodes_dir,
+    read_manifest,
+    read_table,
+    sha256,
+    table_name,
+)
 
 #: The manifest's ``family`` of a goal table.
 GOAL_FAMILY = "goal"
@@ -51,7 +58,7 @@ GOAL_ROWS = {"eval": 5, "train": 20}
 #: The first seed tried per split (eval and train seeds never meet).
 FIRST_SEED = {"eval": 0, "train": 100_000}
 #: Skipped seeds after which a file's split stops, its table short (each costs
-#: :data:`~rsb_mj.scene.goal_scene.ATTEMPTS` settles, about 1.5 s).
+#: :data:`~rsb_mj.scene.goal_layout.ATTEMPTS` settles, about 1.5 s).
 SKIP_LIMIT = 5
 #: The modules whose code decides a goal layout (hashed into the manifest's ``code``).
 CODE_MODULES = (
@@ -59,7 +66,7 @@ CODE_MODULES = (
     "rsb_mj/lang/goal_task.py",
     "rsb_mj/scoring/goal_predicates.py",
     "rsb_mj/workspace.py",
-    "rsb_mj/env/goal_env.py",
+    "rsb_mj/env/rsb_env.py",
     "rsb_mj/env/goal_tables.py",
 )
 
@@ -98,32 +105,6 @@ def code_digest() -> str:
     for f in sorted(files):
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
-
-
-def dumps_goal(rows: list[Episode]) -> bytes:
-    """The JSONL bytes of a goal table (one row per line, UTF-8, trailing newline)."""
-    return "".join(r.dumps() + "\n" for r in rows).encode("utf-8")
-
-
-def read_goal_table(path: Path) -> list[Episode]:
-    """Read a goal table file.
-
-    Raises:
-        EpisodeError: ``path:line`` of a row that is not valid JSON or not a goal row.
-    """
-    if not path.is_file():
-        raise EpisodeError(f"goal table {path} not found; build it with: rsb episodes build")
-    out = []
-    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(Episode.from_dict(json.loads(line), goal=True))
-        except json.JSONDecodeError as exc:
-            raise EpisodeError(f"{path}:{line_no}: not a goal row: {exc}") from None
-        except EpisodeError as exc:
-            raise EpisodeError(f"{path}:{line_no}: {exc}") from None
-    return out
 
 
 def goal_entries(folder: Path | None = None) -> dict[str, dict[str, Any]]:
@@ -174,7 +155,7 @@ def goal_table(suite: str, split: str) -> tuple[Episode, ...]:
 
 @cache
 def _read_owner(owner: str, split: str) -> tuple[Episode, ...]:
-    return tuple(read_goal_table(verify_goal_table(owner, split)))
+    return tuple(read_table(verify_goal_table(owner, split), goal=True))
 
 
 def file_rows(suite: str, split: str, path: str | Path) -> tuple[Episode, ...]:
@@ -299,11 +280,9 @@ __all__ = [
     "SKIP_LIMIT",
     "check_goal_rows",
     "code_digest",
-    "dumps_goal",
     "file_rows",
     "goal_entries",
     "goal_table",
-    "read_goal_table",
     "row_path",
     "short_files",
     "short_table_findings",

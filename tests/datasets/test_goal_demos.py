@@ -11,10 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from rsb_mj.cli import main
-from rsb_mj.datasets.demo_file import file_sha256, read_demo
-from rsb_mj.datasets.goal_demos import goal_demo_filename
+from rsb_mj.datasets.demo_file import file_sha256, goal_demo_filename, read_demo
 from rsb_mj.datasets.lerobot import ExportError, export_lerobot
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import ExpertError
 from rsb_mj.scene.goal_camera import GOAL_HEAD_FOVY
 from rsb_mj.suites import GOAL_SUITES, GoalSuite
@@ -201,3 +200,24 @@ def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
     episode = json.loads(demo.attrs["episode"])
     assert episode["suite"] == "vla-arena-l0" and episode["seed"] == row.seed >= 100_000
     assert episode["layout"] == {k: [round(v, 6) for v in p] for k, p in row.layout.items()}
+
+
+def test_the_one_writer_records_one_kind_at_a_time(tmp_path):
+    """``write_demos`` takes goal sources together, a question source alone: question files
+    are named by row, so two question sources (or one beside goal files) would collide."""
+    from rsb_mj.datasets.demos import write_demos
+
+    out = tmp_path / "x"
+    cases = [
+        (["RSB-Math-4", str(APPLE)], {},
+         "question and goal task sources are recorded on their own"),
+        (["RSB-Math-4", "RSB-Math-10"], {},
+         "question demonstrations are named by row: give one suite or task file, not "
+         "RSB-Math-4, RSB-Math-10"),
+        (str(APPLE), {"cot": True}, "--cot: goal tasks have no rationale"),
+    ]  # fmt: skip
+    for sources, extra, message in cases:
+        with pytest.raises(ExpertError) as exc:
+            write_demos(sources, "train", 1, out, cameras=(), progress=False, **extra)
+        assert str(exc.value) == message
+    assert not out.exists()

@@ -1,4 +1,5 @@
-"""GoalEnv and GoalExpert on a real VLA-Arena file (tests/data/bddl_suites)."""
+"""RsbEnv of a goal task (GoalEnv) and GoalExpert on a real VLA-Arena file
+(tests/data/bddl_suites)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import EnvError, TaskError
 from rsb_mj.expert.goal_expert import GoalExpert, choose_side
 
@@ -54,8 +55,10 @@ def test_holding_still_ends_at_the_step_limit(env):
 
 def test_bad_actions_and_unbuildable_files_are_refused(env):
     env.reset(seed=0)
-    with pytest.raises(EnvError, match=r"action must be 14 finite numbers, got shape \(3,\)"):
+    with pytest.raises(EnvError, match=r"action has shape \(3,\); expected \(14,\)"):
         env.step(np.zeros(3))
+    with pytest.raises(EnvError, match=r"action has non-finite values at indices \[2\]"):
+        env.step(np.array([0.0, 0.0, np.nan] + [0.0] * 11))
     with pytest.raises(TaskError, match=r"tier B2"):
         GoalEnv(SUITES / "libero/libero_goal/turn_on_the_stove.bddl", cameras=())
 
@@ -98,7 +101,7 @@ def test_the_goal_task_gymnasium_id_builds_a_goal_env():
     try:
         obs, info = env.reset(seed=2)
         assert obs["state"].shape == (14,) and info["instruction"].startswith("Pick the apple")
-        assert type(env.unwrapped).__name__ == "GoalEnv"
+        assert type(env.unwrapped).__name__ == "RsbEnv"  # one environment class
     finally:
         env.close()
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_tables import check_goal_tables, freeze_file, freeze_goal_tables
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import EnvError, LayoutError, SceneError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.goal_scene import GoalScene
-from rsb_mj.tables.files import read_manifest
-from rsb_mj.tables.goal import code_digest, read_goal_table, task_key
+from rsb_mj.scene.goal_layout import GoalScene
+from rsb_mj.tables.files import read_manifest, read_table
+from rsb_mj.tables.goal import code_digest, task_key
 from rsb_mj.version import mujoco_version
 from rsb_mj.workspace import TABLE_TOP_Z
 
@@ -44,13 +44,13 @@ def env():
 
 
 def test_rows_are_seeds_and_the_layouts_drawn_from_them(frozen):
-    rows = read_goal_table(frozen / "vla-arena.eval.jsonl")
+    rows = read_table(frozen / "vla-arena.eval.jsonl", goal=True)
     assert [(r.suite, r.split, r.task, r.index, r.seed) for r in rows] == [
         ("vla-arena", "eval", KEY, 0, 0),
         ("vla-arena", "eval", KEY, 1, 1),
     ]
     assert sorted(rows[0].layout) == ["apple_1", "plate_1"]
-    (train,) = read_goal_table(frozen / "vla-arena.train.jsonl")
+    (train,) = read_table(frozen / "vla-arena.train.jsonl", goal=True)
     assert (train.split, train.index, train.seed) == ("train", 0, 100_000)
     entry = read_manifest(frozen)["vla-arena.eval.jsonl"]
     assert (entry["family"], entry["rows"], entry["rows_per_file"], entry["first_seed"]) == (
@@ -63,7 +63,7 @@ def test_rows_are_seeds_and_the_layouts_drawn_from_them(frozen):
 
 
 def test_a_frozen_row_resets_to_the_very_state_of_its_seed(frozen, env):
-    row = read_goal_table(frozen / "vla-arena.eval.jsonl")[1]
+    row = read_table(frozen / "vla-arena.eval.jsonl", goal=True)[1]
     env.reset(seed=row.seed)
     by_seed = (env.data.qpos.copy(), env.data.qvel.copy(), dict(env.layout))
     _, info = env.reset(options={"episode": row})
@@ -84,7 +84,7 @@ def test_freezing_again_gives_the_same_bytes_and_the_shipped_rows(frozen, tmp_pa
 
 
 def test_a_layout_that_is_not_a_valid_start_is_refused_naming_the_row(frozen, env):
-    row = read_goal_table(frozen / "vla-arena.eval.jsonl")[0]
+    row = read_table(frozen / "vla-arena.eval.jsonl", goal=True)[0]
     x, y, _, yaw = row.layout["apple_1"]
     sunk = dataclasses.replace(
         row, layout={**row.layout, "apple_1": (x, y, TABLE_TOP_Z - 0.1, yaw)}
@@ -98,7 +98,7 @@ def test_a_layout_that_is_not_a_valid_start_is_refused_naming_the_row(frozen, en
 
 
 def test_a_row_of_another_file_is_refused(frozen):
-    row = read_goal_table(frozen / "vla-arena.eval.jsonl")[0]
+    row = read_table(frozen / "vla-arena.eval.jsonl", goal=True)[0]
     other = APPLE.parents[1] / "level_1" / APPLE.name
     other_env = GoalEnv(other, cameras=())
     try:
@@ -166,7 +166,7 @@ def test_an_episode_of_a_row_is_recorded_with_its_row(frozen, env):
     from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.policies.spec import make_policy
 
-    row = read_goal_table(frozen / "vla-arena.eval.jsonl")[1]
+    row = read_table(frozen / "vla-arena.eval.jsonl", goal=True)[1]
     rec = Rollout(
         env, make_policy("expert"), row, env.task.problem, max_steps=3, episode_timeout_s=None
     ).run()
@@ -192,7 +192,7 @@ def test_a_seed_whose_named_objects_the_head_camera_does_not_show_is_skipped(mon
     import rsb_mj.env.goal_visibility as visibility
 
     got = freeze_file(APPLE, "vla-arena", ("eval",), {"eval": 2})
-    shipped = read_goal_table(tasks_dir() / "episodes/vla-arena.eval.jsonl")
+    shipped = read_table(tasks_dir() / "episodes/vla-arena.eval.jsonl", goal=True)
     mine = [r for r in shipped if r.task == KEY][:2]
     assert [r.to_dict() for r in got.rows["eval"]] == [r.to_dict() for r in mine]
     monkeypatch.setattr(visibility, "MIN_PIXELS", 10**6)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.goal_visibility import (
     MIN_PIXELS,
     ObjectView,
     check_rule,
     measure,
 )
+from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.linter import load_goal_task
 from rsb_mj.resources import tasks_dir

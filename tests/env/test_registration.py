@@ -231,7 +231,7 @@ def test_every_shipped_goal_file_has_an_id_that_builds_its_goal_env():
     env = gymnasium.make(goal_env_id(apple), cameras=())
     try:
         obs, _ = env.reset(seed=1)
-        assert type(env.unwrapped).__name__ == "GoalEnv" and obs["state"].shape == (14,)
+        assert type(env.unwrapped).__name__ == "RsbEnv" and obs["state"].shape == (14,)
         assert env.unwrapped.task.path == str(apple)
     finally:
         env.close()
@@ -256,14 +256,15 @@ def _reset_and_step(env_id: str, task: str, seed: int):
 
 
 def test_the_task_id_builds_a_goal_file_as_the_goal_alias_does():
-    """The same GoalEnv, the same observation keys and arrays after reset and one step."""
+    """The same env (RsbEnv of the goal task), the same observation keys and arrays after
+    reset and one step."""
     from gymnasium.utils.env_checker import data_equivalence
 
     name, obs, info, step = _reset_and_step(TASK_ENV_ID, str(BOWL), seed=3)
     alias_name, alias_obs, alias_info, alias_step = _reset_and_step(
         "rsb_mj/Goal-Task-v0", str(BOWL), seed=3
     )
-    assert name == alias_name == "GoalEnv"
+    assert name == alias_name == "RsbEnv"
     assert sorted(obs) == sorted(alias_obs) == ["images", "state"]
     assert sorted(obs["images"]) == sorted(alias_obs["images"])
     assert sorted(obs["images"]) == ["head", "left_wrist", "right_wrist"]
@@ -277,7 +278,7 @@ def test_the_task_id_builds_a_goal_file_as_the_goal_alias_does():
 
 def test_the_task_id_and_its_alias_keep_their_registration():
     """Question and goal files share RSB-Task-v0's entry point and 400-step limit; the
-    alias keeps GoalEnv's entry point and no gymnasium limit (the env's own, 600)."""
+    alias keeps its own entry point (GoalEnv's) and no gymnasium limit (the env's own, 600)."""
     from rsb_mj.env.registration import ENTRY_POINT, GOAL_ENTRY_POINT, GOAL_ENV_ID
 
     registry = gymnasium.envs.registration.registry
@@ -336,6 +337,7 @@ def test_the_task_id_builds_a_question_file_as_before():
     from gymnasium.utils.env_checker import data_equivalence
 
     from rsb_mj.env.rsb_env import RsbEnv
+    from rsb_mj.scene.assets import STANDINS_SOURCE
 
     path = str(tasks_dir() / "rsb_math_4_objects.bddl")
     name, obs, info, step = _reset_and_step(TASK_ENV_ID, path, seed=0)
@@ -349,5 +351,15 @@ def test_the_task_id_builds_a_question_file_as_before():
     assert data_equivalence(obs, direct_obs, exact=True)
     assert data_equivalence(info, direct_info, exact=True)
     assert data_equivalence(step, direct_step, exact=True)
-    with pytest.raises(TypeError, match="unexpected keyword argument 'max_steps'"):
-        gymnasium.make(TASK_ENV_ID, task=path, max_steps=3)
+    # one env class: a question task takes the goal task's max_steps too (it truncates)
+    env = gymnasium.make(TASK_ENV_ID, task=path, max_steps=2, cameras=())
+    try:
+        env.reset(seed=0)
+        hold = env.unwrapped.state()
+        assert [env.step(hold)[3] for _ in range(2)] == [False, True]
+    finally:
+        env.close()
+    from rsb_mj.errors import EnvError
+
+    with pytest.raises(EnvError, match="objects= applies to goal tasks only"):
+        RsbEnv(path, cameras=(), objects=STANDINS_SOURCE)

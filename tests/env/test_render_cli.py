@@ -26,7 +26,7 @@ GOAL_FILE = "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
 
 
 def test_render_of_a_goal_suite_row_is_the_row_s_first_observation(tmp_path, capsys):
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.resources import tasks_dir
     from rsb_mj.tables.episode_source import goal_row_source, load_episode
 

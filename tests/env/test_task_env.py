@@ -1,4 +1,5 @@
-"""task_env: one place builds a source's environment, chosen by what its task declares."""
+"""task_env: one place builds a source's environment (one class, RsbEnv), its task loaded by
+what it declares: a question task's scene or a goal task's."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
 from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.env.task_env import task_env
 from rsb_mj.errors import EvalError, RsbError, TaskError
 from rsb_mj.resources import tasks_dir
+from rsb_mj.scene.goal_layout import GoalScene
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import goal_row_source
 
@@ -25,7 +26,7 @@ APPLE = (
 def test_a_suite_and_a_question_file_get_the_question_scene_with_the_settings():
     env = task_env("rsb-math-4", split="train", cameras=(), width=64, height=48, control_hz=50)
     try:
-        assert type(env) is RsbEnv
+        assert type(env) is RsbEnv and env.task is None
         assert (env.suite, env.split, env.control_hz) == ("RSB-Math-4", "train", 50)
         assert env.scene.candidates == ("block_a", "block_b", "block_c", "block_d")
     finally:
@@ -42,7 +43,7 @@ def test_a_suite_and_a_question_file_get_the_question_scene_with_the_settings():
 def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
     env = task_env(APPLE, cameras=(), language_level=1)
     try:
-        assert type(env) is GoalEnv
+        assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
         assert env.task.path == str(APPLE) and env.language_level == 1
         assert env.goal_info["semantics"] == "vla_arena"
     finally:
@@ -50,7 +51,7 @@ def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
     key = "vla_arena/long_horizon/level_0/pick_up_the_apple_and_place_it_in_the_box.bddl"
     env = task_env(goal_row_source("vla-arena", tasks_dir() / key), cameras=())
     try:
-        assert type(env) is GoalEnv
+        assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
         assert env.task.path.endswith("tasks/" + key)
     finally:
         env.close()
@@ -66,7 +67,7 @@ def test_unknown_sources_and_unbuildable_goal_files_are_refused():
 
 
 def test_make_task_env_takes_a_parsed_task_of_either_family():
-    """rsb_mj/RSB-Task-v0's entry: a parsed goal task or Problem gets GoalEnv (objects from
+    """rsb_mj/RSB-Task-v0's entry: a parsed goal task or Problem gets its goal scene (objects from
     ``assets`` unless ``objects`` names them), a parsed question Problem RsbEnv."""
     from rsb_mj.env.task_env import make_task_env
     from rsb_mj.lang.linter import load_goal_task
@@ -77,7 +78,7 @@ def test_make_task_env_takes_a_parsed_task_of_either_family():
     for task in (goal, goal.problem):
         env = make_task_env(task, cameras=(), max_steps=7)
         try:
-            assert type(env) is GoalEnv
+            assert type(env) is RsbEnv and isinstance(env.scene, GoalScene)
             assert (env.task.path, env.max_steps, env.objects) == (str(APPLE), 7, STANDINS_SOURCE)
         finally:
             env.close()
@@ -89,3 +90,37 @@ def test_make_task_env_takes_a_parsed_task_of_either_family():
         assert type(env) is RsbEnv and env.suite == "RSB-Math-4"
     finally:
         env.close()
+
+
+def test_one_class_shares_the_robot_and_takes_what_differs_from_the_scene():
+    """A question task's env and a goal task's are the same class with the same robot
+    (action and observation spaces, actuator index); the goal's parts come from its scene
+    (a GoalScene, its head camera, its goal info) and a question's are absent."""
+    from rsb_mj.env.rsb_env import GoalEnv
+    from rsb_mj.scene.compiler import Scene
+
+    question = task_env("rsb-math-4", cameras=())
+    goal = GoalEnv(APPLE, cameras=())
+    try:
+        assert type(question) is type(goal) is RsbEnv
+        assert isinstance(question.scene, Scene) and isinstance(goal.scene, GoalScene)
+        assert question.action_space == goal.action_space
+        assert question.observation_space == goal.observation_space
+        assert (question._act_src == goal._act_src).all()
+        names = [question.model.actuator(i).name for i in question._act_ids]
+        assert names == [goal.model.actuator(i).name for i in goal._act_ids]
+        assert (question.task, question.goal_info, question.head_camera) == (None, {}, {})
+        assert goal.goal_info["tier"] == "A0" and sorted(goal.head_camera) == [
+            "fovy",
+            "pos",
+            "xyaxes",
+        ]
+        assert (question.max_steps, goal.max_steps) == (None, 600)
+        _, info = goal.reset(seed=0)
+        assert info["sim"]["head_camera"] == goal.head_camera and "signals" not in info
+        assert info["episode"].seed == 0 and goal.layout == dict(goal.scene.reset(goal.data, 0))
+    finally:
+        question.close()
+        goal.close()
+    with pytest.raises(TaskError, match="question"):
+        GoalEnv(get_suite("RSB-Math-4").path, cameras=())

@@ -7,8 +7,9 @@ from __future__ import annotations
 import sys
 
 from rsb_mj.cli import main
-from rsb_mj.evaluation import runner, worker
-from tests.evaluation.fakes import fake_env_factory, make_episode
+from rsb_mj.evaluation import runner
+from rsb_mj.tables.episode_source import Source
+from tests.evaluation.fakes import fake_env_factory, fake_source_episode
 
 
 def _fake_factory(config: runner.EvalConfig) -> runner.EnvFactory:
@@ -16,6 +17,6 @@ def _fake_factory(config: runner.EvalConfig) -> runner.EnvFactory:
 
 
 if __name__ == "__main__":
-    worker.load_episode = make_episode
+    Source.episode = fake_source_episode
     runner.configured_env_factory = _fake_factory
     sys.exit(main(sys.argv[1:]))

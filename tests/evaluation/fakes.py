@@ -17,6 +17,7 @@ import numpy as np
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.lang.layout import Pose2D
 from rsb_mj.policies.base import Policy
+from rsb_mj.tables.episode_source import Source
 
 S = 25
 
@@ -204,3 +205,9 @@ def oracle() -> ToyPickPolicy:
 def always_a() -> ToyPickPolicy:
     """``module:factory`` entry: always option A."""
     return ToyPickPolicy("A")
+
+
+def fake_source_episode(source: Source, index: int) -> Episode:
+    """:meth:`Source.episode` against the fakes (patch it in, the worker's one row lookup):
+    :func:`make_episode` of the source's name and split."""
+    return make_episode(source.name, source.split, index)

@@ -149,7 +149,7 @@ def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, mon
     """A layout that cannot be drawn is a property of the seed: termination ``no_layout``,
     class ``reset``, counted in the rate (not an error to retry)."""
     from rsb_mj.errors import SceneError
-    from rsb_mj.scene.goal_scene import GoalScene
+    from rsb_mj.scene.goal_layout import GoalScene
 
     def no_layout(self, data, seed, goal_holds):
         raise SceneError(f"seed {seed}: no valid layout in 10 draws (off the table)")
@@ -335,16 +335,16 @@ def test_a_policy_that_cannot_be_built_fails_goal_episodes_a_report_reads(tmp_pa
 
 
 def test_a_table_row_feeds_a_job_and_is_recorded_under_the_jobs_source(tmp_path, monkeypatch):
-    """A goal row as load_episode gives it (its suite's name, the job's source as its task,
+    """A goal row as Source.episode gives it (its suite's name, the job's source as its task,
     its own seed) runs as the job's episode: the environment resets from the row's seed and
     the record is keyed by the job's source, so the run resumes."""
-    import rsb_mj.evaluation.worker as worker
     from rsb_mj.episodes.episode import Episode
+    from rsb_mj.tables.episode_source import Source
 
     def row(source, split, index, tables=None):
         return Episode("vla-arena", split, index, 40 + index, source)
 
-    monkeypatch.setattr(worker, "load_episode", row)
+    monkeypatch.setattr(Source, "episode", lambda self, index: row(self.name, self.split, index))
     out = tmp_path / "run"
     argv = ["eval", str(APPLE), "--policy", "noop", "--episodes", "1", "--max-steps", "2",
             "--out", str(out), "--no-progress"]  # fmt: skip

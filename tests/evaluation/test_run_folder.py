@@ -33,9 +33,10 @@ from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.evaluation.sealed import Seal, sign
 from rsb_mj.lang.digest import task_digest
 from rsb_mj.lock import LockedError
+from rsb_mj.tables.episode_source import Source
 from rsb_mj.tables.private.secret import Secret
 
-from .fakes import fake_env_factory, make_episode
+from .fakes import fake_env_factory, fake_source_episode
 from .test_metrics import rec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +45,7 @@ EXAMPLES = ROOT / "tasks" / "examples"
 
 @pytest.fixture(autouse=True)
 def _fake_rows(monkeypatch):
-    monkeypatch.setattr(worker, "load_episode", make_episode)
+    monkeypatch.setattr(Source, "episode", fake_source_episode)
     yield
     worker.close_all()
 

@@ -11,15 +11,16 @@ from rsb_mj.errors import EvalError
 from rsb_mj.evaluation import worker
 from rsb_mj.evaluation.records import read_records
 from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
+from rsb_mj.tables.episode_source import Source
 
-from .fakes import fake_env_factory, make_episode
+from .fakes import fake_env_factory, fake_source_episode, make_episode
 
 FAKES = "inprocess:evaluation.fakes"
 
 
 @pytest.fixture(autouse=True)
 def _fake_tables(monkeypatch):
-    monkeypatch.setattr(worker, "load_episode", make_episode)
+    monkeypatch.setattr(Source, "episode", fake_source_episode)
     yield
     worker.close_all()
 
@@ -164,3 +165,58 @@ def test_a_run_directory_keeps_its_perturbation_levels(tmp_path):
         EvalError, match=r"holds --visual-level 2; use another --out for --visual-level 0"
     ):
         run_eval(_config(tmp_path, episodes=1), env_factory=fake_env_factory)
+
+
+def test_jobs_carry_the_source_the_plan_resolved_and_pickle_with_it(tmp_path):
+    """Each job holds its resolved source (what the plan's checks learned of it: family,
+    step limit, rows), so a worker process reads the row and the task from it instead of
+    looking the suite up again; the facts travel with the pickled job."""
+    import pickle
+
+    from rsb_mj.evaluation.jobs import Job
+    from rsb_mj.evaluation.runner import resolve_sources
+
+    cfg = EvalConfig(suites=("rsb-math-4",), policies=("noop", "expert"), episodes=2, out=tmp_path)
+    (source,) = resolve_sources(cfg)
+    jobs = plan(cfg, [source])
+    assert {id(j.source) for j in jobs} == {id(source)}
+    assert (source.given, source.name, jobs[0].suite) == ("rsb-math-4", "RSB-Math-4", "RSB-Math-4")
+    copy = pickle.loads(pickle.dumps(jobs[1]))
+    assert copy == jobs[1] and copy.key == ("RSB-Math-4", "eval", 0, "expert", "original")
+    assert {k: copy.source.__dict__[k] for k in ("goal", "max_steps", "rows")} == {
+        "goal": False,
+        "max_steps": 400,
+        "rows": 500,
+    }
+    by_hand = Job("RSB-Math-4", "eval", 3, "noop", 400)
+    assert (by_hand.source.name, by_hand.source.split, by_hand.source.tables) == (
+        "RSB-Math-4",
+        "eval",
+        "",
+    )
+    with pytest.raises(
+        ValueError, match=r"job of RSB-Math-4 train .* given the source RSB-Math-4 eval"
+    ):
+        Job("RSB-Math-4", "train", 0, "noop", 400, source=source)
+
+
+def test_jobs_carry_the_runs_sandbox_settings_not_the_environment(tmp_path, monkeypatch):
+    """The sandbox settings of a run reach its policy processes through the jobs (pickled
+    to workers and Ray with them); run_eval sets no environment variable for them."""
+    import os
+    import pickle
+
+    from rsb_mj.evaluation.runner import sandbox_settings
+    from rsb_mj.policies import sandbox
+
+    monkeypatch.delenv(sandbox.ENV_VAR, raising=False)
+    cfg = _config(tmp_path, sandbox_network=True, sandbox_processes=7)
+    jobs = plan(cfg)
+    settings = sandbox_settings(cfg)
+    assert {j.sandbox for j in jobs} == {settings}
+    assert (settings.network, settings.processes, settings.sealed) == (True, 7, False)
+    assert settings.hide == (str((tmp_path / "run").absolute()),)
+    assert pickle.loads(pickle.dumps(jobs[0])).sandbox == settings
+    before = dict(os.environ)
+    run_eval(cfg, env_factory=fake_env_factory)
+    assert dict(os.environ) == before

@@ -170,7 +170,7 @@ SECRET = b"issue-34 sealed goal test secret, 32+ bytes"
 
 @pytest.fixture(scope="module")
 def lemon():
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
 
     made = GoalEnv(LEMON, max_steps=GOAL_STEPS, cameras=())
     yield made

@@ -16,8 +16,8 @@ from rsb_mj.lang import linter
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.scene.compiler import compile_scene as compile_goal_scene
 from rsb_mj.scene.fixture_placement import CENTRE_X, clear_x, placement
-from rsb_mj.scene.goal_scene import compile_goal_scene
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 LIBERO = SUITES / "libero"
@@ -35,7 +35,7 @@ def tier_b(monkeypatch):
 
 def _episode(path: Path, seed: int = 0):
     """Run the expert on ``path`` until success, the step limit or the expert is done."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
 
     env = GoalEnv(path, cameras=(), max_steps=500)
     env.reset(seed=seed)

@@ -8,16 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rsb_mj.env.goal_env import GoalEnv
-from rsb_mj.expert.goal_expert import (
-    GRAZE_CLEARANCE,
-    GoalExpert,
-    fixture_geoms,
-    placement_order,
-    riders,
-)
-from rsb_mj.lang.goal_task import Relation
+from rsb_mj.env.rsb_env import GoalEnv
+from rsb_mj.expert.goal_expert import GRAZE_CLEARANCE, GoalExpert, fixture_geoms
+from rsb_mj.expert.placements import placement_order, riders
 from rsb_mj.lang.nodes import Span
+from rsb_mj.lang.task import Relation
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 LIBERO = TASKS / "libero"

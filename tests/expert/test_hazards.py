@@ -114,7 +114,7 @@ def test_a_hazard_distance_read_as_0_is_read_again_under_smaller_cutoffs():
     the goal expert's checker reads the distance again under halved cutoffs."""
     from pathlib import Path
 
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.expert.goal_expert import GoalExpert
 
     name = "vla_arena/safety_hazard_avoidance/level_0/"

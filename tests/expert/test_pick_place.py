@@ -100,7 +100,7 @@ def test_the_goal_says_what_moves_and_where(env):
     expert = PickPlaceExpert(env, env.episode.target)
     expert.act(obs)
     assert expert.mover == env.episode.target
-    np.testing.assert_array_equal(expert.world.zone_center, env.scene.zone_center)
+    np.testing.assert_array_equal(expert.place_center, env.scene.zone_center)
     for start_held in (False, True):
         a2a = RsbEnv(task_path("A2A-Color"), suite="A2A-Color", cameras=(), start_held=start_held)
         try:
@@ -112,7 +112,7 @@ def test_the_goal_says_what_moves_and_where(env):
                 side = "left" if start_held else ("right" if xy[0] >= 0 else "left")
                 assert (expert.mover, expert.side) == ("cube", side)
                 assert expert.phase == ("carry" if start_held else "approach")
-                np.testing.assert_array_equal(expert.world.zone_center[:2], xy)
-                assert expert.world.zone_half.tolist() == [0.08, 0.06]
+                np.testing.assert_array_equal(expert.place_center[:2], xy)
+                assert expert.place_half.tolist() == [0.08, 0.06]
         finally:
             a2a.close()

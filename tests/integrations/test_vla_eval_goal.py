@@ -113,7 +113,7 @@ def test_a_short_table_file_is_left_out_and_named():
 def test_one_episode_through_vla_eval_and_the_seed_of_rsb_eval():
     """Episode 1 from start 2 is seed 3: the same scene GoalEnv draws for seed 3; holding
     still for 3 steps sends the metrics of a failure and the file's cost."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
 
     bench = RsbBenchmark(files=[COST], start=2, width=32, height=24)
     (task,) = bench.get_tasks()
@@ -182,7 +182,7 @@ STEPS = 150
 
 def _expert_actions() -> list[np.ndarray]:
     """The expert's (14,) actions on seed 0 of LEMON, run on to STEPS (rsb's scale)."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.episodes.episode import Episode
     from rsb_mj.evaluation.rollout import Rollout
     from rsb_mj.policies.spec import make_policy
@@ -378,11 +378,11 @@ def test_vla_eval_run_no_docker_replays_a_goal_demo_to_success(tmp_path, plugin)
     expert's recorded demonstration of seed 0 open loop: success, with the file's cost."""
     import yaml
 
-    from rsb_mj.datasets.goal_demos import GoalDemoJob, write_goal_one
+    from rsb_mj.datasets.demos import demo_job, write_one
 
     demos = tmp_path / "demos"
     demos.mkdir()
-    assert write_goal_one(GoalDemoJob(LEMON, 0, str(demos), cameras=())).success
+    assert write_one(demo_job(LEMON, "train", 0, demos)).success
     config = tmp_path / "lemon.yaml"
     config.write_text(yaml.safe_dump({
         "server": {"url": "ws://localhost:8000", "timeout": 60},

@@ -7,15 +7,9 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.goal_task import (
-    check_buildable,
-    goal_task_of,
-    is_goal_task,
-    source_of,
-    tier_of,
-    unbuildable,
-)
+from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of, unbuildable
 from rsb_mj.lang.parser import parse_file, parse_text
+from rsb_mj.lang.task import Task, task_family, task_of, task_semantics, tier_of
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = (
@@ -29,7 +23,8 @@ TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 def test_a_vla_arena_file_is_an_a0_goal_task_with_vla_arena_semantics():
     task = goal_task_of(parse_file(APPLE))
-    assert task.source == "vla_arena" and task.on_xy == 0.07
+    assert task.semantics == "vla_arena" and task.on_xy == 0.07
+    assert task.family == "goal" and task.question is None and task.candidates == ()
     assert task.tier == "A0"
     assert task.instruction == "Pick the apple on the table and place it on the plate"
     assert [(r.predicate, r.mover, r.place, r.kind) for r in task.goal] == [
@@ -52,7 +47,7 @@ def test_a_vla_arena_file_is_an_a0_goal_task_with_vla_arena_semantics():
 )
 def test_libero_tiers(name, tier):
     problem = parse_file(LIBERO_GOAL / name)
-    assert source_of(problem) == "libero"
+    assert task_semantics(problem) == "libero"
     assert tier_of(problem) == tier
 
 
@@ -63,7 +58,7 @@ def test_a_floor_workspace_is_tier_c():
 
 def test_a_question_task_is_not_a_goal_task():
     problem = parse_file(TASKS / "rsb_math_4.bddl")
-    assert not is_goal_task(problem)
+    assert task_family(problem) == "question"
     with pytest.raises(TaskError, match="a question task is not read as a goal task"):
         goal_task_of(problem)
 
@@ -85,3 +80,18 @@ def test_a_goal_task_without_goal_is_refused_with_its_path():
     src = "(define (problem P) (:domain robosuite) (:objects a - apple) (:init))"
     with pytest.raises(TaskError, match="<string>: the task has no :goal"):
         goal_task_of(parse_text(src))
+
+
+def test_goal_task_is_the_one_task_under_its_former_name():
+    # kept for one release (rsb_mj.lang.goal_task's docstring): the same type, the same object
+    problem = parse_file(APPLE)
+    assert GoalTask is Task
+    assert goal_task_of(problem) is task_of(problem)
+
+
+def test_a_goal_task_without_goal_is_still_a_task_but_not_a_goal_tasks_reading():
+    src = "(define (problem P) (:domain robosuite) (:objects a - apple) (:init))"
+    task = task_of(parse_text(src))
+    assert (task.family, task.semantics, task.goal, task.tier) == ("goal", "vla_arena", (), "A0")
+    with pytest.raises(TaskError, match=r"^<string>: task has no \(:question \(:source S\)"):
+        task.asked()

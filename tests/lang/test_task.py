@@ -20,7 +20,6 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.instructions import TaskLike
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.task import Task
 from rsb_mj.scene.compiler import Scene
 
@@ -41,15 +40,18 @@ STAGE_MODULES = ("rsb_mj.episodes.episode", "rsb_mj.lang.a2a", "rsb_mj.lang.task
 #: Parameter name -> the types its annotation may be made of (a union of some of them).
 ALLOWED: dict[str, frozenset[type]] = {
     "problem": frozenset({Problem, Task, type(None)}),  # None: "load it" (build_table)
-    # str / Path: a task file; GoalTask: a task whose goal is a placement (rsb_mj.lang.goal_task)
-    "task": frozenset({Task, GoalTask, Problem, str, Path}),
+    # str / Path: a task file (GoalTask, the one Task's former name, is Task)
+    "task": frozenset({Task, Problem, str, Path}),
     # None: a goal task's demonstration, which has no question episode (datasets.demo_file)
     # Episode: either family's (a seed and a layout, plus a question task's binding)
-    "episode": frozenset({Episode, type(None)}),
+    # str: a candidate's name standing for the episode's binding (a scripted baseline's own
+    # choice: rsb_mj.expert.placements.placements)
+    # dict: a question episode as reset's options["episode"] carries it (RsbEnv._episode)
+    "episode": frozenset({Episode, str, dict, type(None)}),
 }
 #: Names the test resolves for modules that import them only for type checking.
 TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}
-TYPE_NAMES["GoalTask"] = GoalTask
+TYPE_NAMES["GoalTask"] = Task  # rsb_mj.lang.goal_task.GoalTask: kept for one release
 TYPE_NAMES["Scene"] = Scene
 TYPE_NAMES["QuestionSource"] = QuestionSource
 #: Names that hold a task, problem or episode object (probing targets).
@@ -111,8 +113,8 @@ def _concrete(hint: object) -> bool:
     """A class, or a union or generic of classes, with no ``Any`` (and not missing)."""
     if hint is typing.Any or hint is inspect.Parameter.empty:
         return False
-    if typing.get_origin(hint) is not None:
-        return all(_concrete(a) for a in typing.get_args(hint))
+    if typing.get_origin(hint) is not None:  # tuple[float, ...]: the Ellipsis is no type
+        return all(a is Ellipsis or _concrete(a) for a in typing.get_args(hint))
     return isinstance(hint, type)
 
 
@@ -237,3 +239,53 @@ def test_probes_are_found():
         "2: hasattr(env.problem, 'objects')",
         "5: getattr(env.unwrapped, 'problem', None)",
     ]
+
+
+# --- the one Task: both families are read by task_of, the question part is optional ---------
+
+TASKS = Path(__file__).resolve().parents[2] / "tasks"
+
+
+def test_a_question_task_is_a_task_whose_goal_places_answer():
+    from rsb_mj.errors import TaskError
+    from rsb_mj.lang.goal_task import goal_task_of
+    from rsb_mj.lang.parser import parse_file
+    from rsb_mj.lang.task import QuestionSpec, SourceSpec, TemplateSpec, task_of
+
+    problem = parse_file(TASKS / "rsb_math_4.bddl")
+    task = task_of(problem)
+    assert (task.family, task.semantics, task.tier) == ("question", "rsb", "A0")
+    assert [(r.predicate, r.mover, r.place, r.kind) for r in task.goal] == [
+        ("In", "?answer", "table_answer_zone", "region")
+    ]
+    assert task.candidates == ("block_a", "block_b", "block_c", "block_d")
+    assert task.asked() is task.question
+    assert task.question == QuestionSpec(
+        source=SourceSpec("arithmetic"),
+        choices=4,
+        templates=(("train", TemplateSpec("seen")), ("eval", TemplateSpec("unseen"))),
+        option_pairs=None,
+        answer_zones=("table_answer_zone",),
+        nouns=tuple((c, "block") for c in task.candidates),
+    )
+    assert task_of(problem) is task  # one reading per problem
+    with pytest.raises(TaskError, match=r"rsb_math_4\.bddl: a question task is not read as a goal"):
+        goal_task_of(problem)
+    act2answer = task_of(parse_file(TASKS / "a2a_color.bddl"))
+    assert [(r.text, r.kind) for r in act2answer.goal] == [("On cube ?answer", "object")]
+
+
+def test_a_goal_task_has_no_question_part_and_the_question_stages_refuse_it():
+    from rsb_mj.episodes.instructions import as_task
+    from rsb_mj.errors import EpisodeError
+    from rsb_mj.lang.parser import parse_file
+    from rsb_mj.lang.task import task_of
+
+    path = TASKS / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
+    task = task_of(parse_file(path))
+    assert (task.family, task.semantics, task.tier, task.on_xy) == ("goal", "libero", "A1", 0.03)
+    assert task.question is None and task.candidates == ()
+    assert [r.text for r in task.goal] == ["On akita_black_bowl_1 plate_1"]
+    with pytest.raises(EpisodeError) as err:
+        as_task(task)
+    assert str(err.value) == f"{path}: task has no (:question (:source S) (:choices N)) block"

@@ -18,8 +18,7 @@ pytest.importorskip(
 from lerobot.datasets.lerobot_dataset import LeRobotDataset
 
 from rsb_mj.cli import main
-from rsb_mj.datasets.demo_file import read_demo
-from rsb_mj.datasets.goal_demos import goal_demo_filename
+from rsb_mj.datasets.demo_file import goal_demo_filename, read_demo
 
 REPO = Path(__file__).resolve().parents[2]
 APPLE = (

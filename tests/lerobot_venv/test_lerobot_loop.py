@@ -160,16 +160,13 @@ def test_a_policy_reads_only_the_cameras_its_checkpoint_declares(act_run):
     assert policy.checkpoint.convention == "aloha"  # read from the dataset's meta/info.json
 
 
-@pytest.mark.xfail(
-    reason="known regression of sealed runs round two (issue 45): the sealed sandbox (the policy "
-    "as nobody, only its code bound) does not yet open this lerobot-train checkpoint under "
-    "pytest's 0700 tmp folder; binding the real path of checkpoints/last was not enough. "
-    "Next session: make it read the checkpoint, then remove this mark",
-    strict=False,
-)
 def test_a_sealed_run_runs_the_checkpoint_in_the_sandbox(act_run, tmp_path):
     """``rsb eval --sealed --policy lerobot:CKPT``: the checkpoint runs in a sandboxed policy
-    process (its folder bound read-only), scored, with no error or policy fault."""
+    process (its folder bound read-only), scored, with no error or policy fault. As root
+    the policy is user nobody, and lerobot-train wrote ``model.safetensors`` with mode 0600
+    under pytest's 0700 tmp folder, named through ``checkpoints/last``: it was a policy
+    fault per episode (issue 45), now the sandbox binds a readable copy (the file itself
+    unchanged)."""
     from rsb_mj.policies.sandbox import available
 
     if available() is not None:
@@ -178,6 +175,8 @@ def test_a_sealed_run_runs_the_checkpoint_in_the_sandbox(act_run, tmp_path):
     secret.write_bytes(b"a sealed lerobot test secret, 32+ bytes\n")
     secret.chmod(0o600)
     ckpt = act_run.checkpoint
+    model = ckpt.resolve() / "model.safetensors"
+    mode = model.stat().st_mode
     (record,) = run_eval(
         EvalConfig(
             suites=("RSB-Math-4",), policies=(f"lerobot:{ckpt}",), episodes=1,
@@ -188,3 +187,4 @@ def test_a_sealed_run_runs_the_checkpoint_in_the_sandbox(act_run, tmp_path):
     assert record.policy == f"lerobot:{ckpt}"
     assert (record.termination, record.error) == ("step_limit", None)
     assert record.steps == 10
+    assert model.stat().st_mode == mode  # lerobot-train's (0600 here); rsb changed nothing

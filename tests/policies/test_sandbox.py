@@ -4,11 +4,13 @@ refusal of an unsandboxed sealed one, and a real sandbox's view of the machine."
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -150,8 +152,140 @@ def test_as_root_a_sealed_policy_is_nobody_so_its_folder_must_be_readable(tmp_pa
     code.chmod(0o700)
     assert sandbox.probe(Sandbox(sealed=True), [str(code)]) == (
         f"the policy runs as user nobody (rsb runs as root) and cannot read {code} (make it "
-        "readable by others, e.g. chmod o+rX, or run rsb as an ordinary user)"
+        "and the folders above it readable by others, e.g. chmod o+rX, or run rsb as an "
+        "ordinary user)"
     )
     code.chmod(0o755)
     assert sandbox.probe(Sandbox(sealed=True), [str(code)]) is None
     assert Sandbox(sealed=True).isolation()["user"] == "nobody (65534) on the host"
+
+
+#: What a sandboxed process prints of the checkpoint: its user, then the model file's bytes.
+_READ_MODEL = (
+    "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
+    "from rsb_mj.policies.child_server import enter_sandbox; "
+    "enter_sandbox(**json.loads(sys.argv[2])); import os; "
+    "print(os.getuid(), open(sys.argv[3] + '/model.safetensors').read())"
+)
+
+
+@pytest.mark.skipif(available() is not None, reason=f"no sandbox here: {available()}")
+def test_as_root_a_sealed_policy_reads_a_checkpoint_only_root_may_read(tmp_path):
+    """Issue 45: lerobot-train writes ``model.safetensors`` with mode 0600, under pytest's
+    (or any) 0700 folder, and names it through ``checkpoints/last``, a link to ``000002``. As
+    root a sealed run's policy is user nobody; it reads the checkpoint under the name it was
+    given (the link recreated in the sandbox) and a readable copy of each file only root may
+    read (the operator's files unchanged, the copies removed with the run), with nothing of
+    the folders around it in sight. It was a policy fault per episode: the name through the
+    link did not exist in the sandbox, and the model file could not be opened."""
+    if os.geteuid() != 0:
+        pytest.skip("not root: the policy is already an ordinary user's")
+    from rsb_mj.policies.child import spec_code, spec_named
+
+    run = tmp_path / "run"  # a private folder (as pytest's own tmp folders are)
+    run.mkdir()
+    run.chmod(0o700)
+    (run / "other_run").mkdir()
+    (run / "other_run" / "episodes.jsonl").write_text("answers\n")
+    real = run / "train" / "checkpoints" / "000002" / "pretrained_model"
+    real.mkdir(parents=True)
+    (real / "config.json").write_text("{}")
+    model = real / "model.safetensors"
+    model.write_text("weights")
+    model.chmod(0o600)
+    (real.parent.parent / "last").symlink_to("000002")
+    given = run / "train" / "checkpoints" / "last" / "pretrained_model"
+    reads, named = spec_code(f"lerobot:{given}"), spec_named(f"lerobot:{given}")
+    with sandbox.staging(Sandbox(sealed=True)) as settings:
+        stage = settings.stage
+        assert os.listdir(stage) == [] and os.stat(stage).st_mode & 0o777 == 0o700
+        assert sandbox.probe(settings, reads, named) is None
+        (copy,) = os.listdir(stage)
+        assert os.stat(os.path.join(stage, copy)).st_mode & 0o777 == 0o444
+        path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        entry = {"limits": settings.limits(), "user": sandbox.NOBODY}
+        argv = [sys.executable, "-c", _READ_MODEL, json.dumps(path), json.dumps(entry)]
+        seen = {}
+        for name in (given, real):
+            started = sandbox.launch(settings, [*argv, str(name)], reads=reads, path=path,
+                                     named=named)  # fmt: skip
+            try:
+                done = subprocess.run(started.argv, env=started.env, capture_output=True,
+                                      pass_fds=(started.args_fd,), text=True, timeout=60,
+                                      check=False)  # fmt: skip
+            finally:
+                started.close()
+            assert done.returncode == 0, done.stderr
+            seen[name] = done.stdout
+        assert seen == {given: "65534 weights\n", real: "65534 weights\n"}
+        args = command(settings, ["true"], reads=reads, named=named)
+        assert ("000002", str(real.parent.parent / "last")) in _after(args, "--symlink")
+        assert str(run / "other_run") not in args and str(run) not in _bound(args)
+    assert not os.path.exists(stage)  # the copies end with the run
+    assert model.stat().st_mode & 0o777 == 0o600 and model.read_text() == "weights"
+
+
+def _bound(args: list[str]) -> list[str]:
+    """The sources of the read-only binds of a bwrap command."""
+    return [s for s, _ in _after(args, "--ro-bind")]
+
+
+@pytest.mark.skipif(available() is not None, reason=f"no sandbox here: {available()}")
+def test_the_start_up_check_names_what_the_policy_cannot_read_of_what_its_spec_names(tmp_path):
+    """A folder inside a checkpoint that the policy's user cannot enter (as root: nobody; a
+    mode 0700 folder) is named before the first episode, not met by the policy in each; a
+    private folder beside a policy file is not the policy's business (nor copied for it)."""
+    if os.geteuid() != 0:
+        pytest.skip("not root: the policy is the user that owns its code")
+    from rsb_mj.policies.child import spec_code, spec_named
+
+    ckpt = tmp_path / "ckpt"
+    (ckpt / "sub").mkdir(parents=True)
+    (ckpt / "sub").chmod(0o700)
+    spec = f"lerobot:{ckpt}"
+    assert sandbox.probe(Sandbox(sealed=True), spec_code(spec), spec_named(spec)) == (
+        f"the policy runs as user nobody (rsb runs as root) and cannot read {ckpt / 'sub'} "
+        "(make it and the folders above it readable by others, e.g. chmod o+rX, or run rsb as "
+        "an ordinary user)"
+    )
+    (ckpt / "sub").chmod(0o755)
+    assert sandbox.probe(Sandbox(sealed=True), spec_code(spec), spec_named(spec)) is None
+    code = tmp_path / "code"
+    (code / "private").mkdir(parents=True)
+    (code / "private" / "key").write_text("k")
+    (code / "private" / "key").chmod(0o600)
+    (code / "policy.py").write_text("")
+    spec = f"{code / 'policy.py'}:make"
+    assert spec_named(spec) == [str(code / "policy.py")]
+    with sandbox.staging(Sandbox(sealed=True)) as settings:
+        assert sandbox.probe(settings, spec_code(spec), spec_named(spec)) is None
+        assert os.listdir(settings.stage) == []
+
+
+def test_a_copy_that_fails_is_named_before_the_first_episode(tmp_path, monkeypatch):
+    """A full disk (simulated: the copy raises ENOSPC) under a file only root may read: the
+    start-up check names the file, the folder and the fixes; no half copy stays."""
+    if os.geteuid() != 0:
+        pytest.skip("not root: nothing is copied for an ordinary user's policy")
+    if available() is not None:
+        pytest.skip(f"no sandbox here: {available()}")
+    import errno
+
+    ckpt = tmp_path / "ckpt"
+    ckpt.mkdir()
+    (ckpt / "model.safetensors").write_text("weights")
+    (ckpt / "model.safetensors").chmod(0o600)
+
+    def full(src, dst):
+        Path(dst).write_text("")  # the half-written copy a full disk leaves
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sandbox.shutil, "copyfile", full)
+    with sandbox.staging(Sandbox(sealed=True)) as settings:
+        assert sandbox.probe(settings, [str(ckpt)], [str(ckpt)]) == (
+            f"the policy runs as user nobody (rsb runs as root) and cannot read "
+            f"{ckpt / 'model.safetensors'} (mode 0600); its copy for the sandbox in "
+            f"{settings.stage} failed (No space left on device): free space there or point "
+            "TMPDIR elsewhere, or make the file readable by others (chmod o+r)"
+        )
+        assert os.listdir(settings.stage) == []

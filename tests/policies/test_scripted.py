@@ -5,10 +5,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from rsb_mj.env.views import SimView, policy_seed
-from rsb_mj.errors import EvalError
+from rsb_mj.env.views import GoalView, SimView, policy_seed
+from rsb_mj.errors import EvalError, PolicyError
+from rsb_mj.expert.goal_expert import GoalExpert
+from rsb_mj.expert.placements import placements
+from rsb_mj.lang import load_task
+from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.policies import ExpertPolicy, PolicyStatus, RandomGraspPolicy, policy_rng
-from rsb_mj.policies.scripted import nearest_candidate
+from rsb_mj.policies.scripted import NearestPolicy, nearest_candidate
+from rsb_mj.resources import tasks_dir
 
 CANDS = ("block_a", "block_b", "block_c", "block_d")
 INFO = {"candidates": CANDS}
@@ -69,3 +74,25 @@ def test_a_scripted_policy_reports_its_experts_phase_failure_and_warnings():
     assert policy.status() == PolicyStatus(
         phase="carry", failure="carry: no collision-free path", warnings=("tilted grasp",)
     )
+
+
+def test_on_a_task_without_candidates_a_baseline_refuses_and_the_expert_binds_nothing():
+    """No branch on the view's kind: the task has no candidates to bind ?answer to, so the
+    baselines (which only choose) refuse and the expert carries out the goal's placements."""
+    path = tasks_dir() / "libero" / "libero_goal" / "put_the_bowl_on_the_plate.bddl"
+    task = goal_task_of(load_task(path))
+    view = GoalView(
+        model=None, data=None, scene=None, task=task, candidates=tuple(task.objects),
+        control_hz=20.0, instruction="", seed=3,
+    )  # fmt: skip
+    for baseline in (RandomGraspPolicy(), NearestPolicy()):
+        with pytest.raises(
+            PolicyError,
+            match=rf"^policy {baseline.name}: chooses among a question task's candidates; a "
+            r"goal task asks none \(run expert, noop or your own policy on goal tasks\)$",
+        ):
+            baseline.reset(view, {}, {})
+    policy = ExpertPolicy()
+    policy.reset(view, {}, {})
+    assert policy.target is None and type(policy._expert) is GoalExpert
+    assert policy._expert.placements == placements(task) and policy._expert.safe

@@ -11,16 +11,17 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import pytest
-from evaluation.fakes import fake_env_factory, make_episode
+from evaluation.fakes import fake_env_factory, fake_source_episode
 
 from rsb_mj.evaluation import worker
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.probing.store import load_features
+from rsb_mj.tables.episode_source import Source
 
 
 @pytest.fixture(autouse=True)
 def _fake_rows(monkeypatch):
-    monkeypatch.setattr(worker, "load_episode", make_episode)
+    monkeypatch.setattr(Source, "episode", fake_source_episode)
     yield
     worker.close_all()
 

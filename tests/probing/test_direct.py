@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from evaluation.fakes import fake_env_factory, make_episode
+from evaluation.fakes import fake_env_factory, fake_source_episode
 
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
@@ -18,7 +18,7 @@ from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.evaluation.tables import GAP_DIAGNOSES, semantic_gap_table
 from rsb_mj.lang.parser import parse_text
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES
-from rsb_mj.tables.episode_source import load_episode, load_problem
+from rsb_mj.tables.episode_source import Source, load_episode, load_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,7 +82,7 @@ def test_region_colors_are_named():
 
 @pytest.fixture
 def _fakes(monkeypatch):
-    monkeypatch.setattr(worker, "load_episode", make_episode)
+    monkeypatch.setattr(Source, "episode", fake_source_episode)
     monkeypatch.setattr(runner, "configured_env_factory", lambda config: fake_env_factory)
     yield
     worker.close_all()

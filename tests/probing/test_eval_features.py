@@ -11,7 +11,7 @@ from dataclasses import asdict
 
 import numpy as np
 import pytest
-from evaluation.fakes import fake_env_factory, make_episode
+from evaluation.fakes import fake_env_factory, fake_source_episode
 
 from rsb_mj.cli import main
 from rsb_mj.errors import EvalError
@@ -20,11 +20,12 @@ from rsb_mj.evaluation.records import read_records
 from rsb_mj.evaluation.run_folder import RECORDS_FILE, RUN_FILE
 from rsb_mj.evaluation.runner import EvalConfig, run_eval
 from rsb_mj.probing.store import load_features
+from rsb_mj.tables.episode_source import Source
 
 
 @pytest.fixture(autouse=True)
 def _fake_rows(monkeypatch):
-    monkeypatch.setattr(worker, "load_episode", make_episode)
+    monkeypatch.setattr(Source, "episode", fake_source_episode)
     yield
     worker.close_all()
 

@@ -15,7 +15,7 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
-from rsb_mj.scene.goal_scene import compile_goal_scene
+from rsb_mj.scene.compiler import compile_scene
 
 LIBERO = Path(__file__).parents[1] / "data" / "bddl_suites" / "libero"
 VLA = Path(__file__).parents[1] / "data" / "bddl_suites" / "vla_arena"
@@ -100,7 +100,7 @@ def test_a_tier_a_file_keeps_its_static_props_and_draws_nothing_more():
         for p in sorted(VLA.rglob("*.bddl"))
         if "(Open white_cabinet_1_top_region)" in p.read_text() and _task(p).tier == "A1"
     )
-    scene = compile_goal_scene(_task(path))
+    scene = compile_scene(_task(path))
     assert scene.init_joints == ()
     assert not [scene.model.joint(j).name for j in range(scene.model.njnt) if "cabinet" in
                 scene.model.joint(j).name]  # fmt: skip
@@ -111,7 +111,7 @@ def test_a_tier_a_file_keeps_its_static_props_and_draws_nothing_more():
 @pytest.fixture(scope="module")
 def drawer_scene():
     """LIBERO's 'close the top drawer': (Open wooden_cabinet_1_top_region) at :init."""
-    return compile_goal_scene(
+    return compile_scene(
         _task(LIBERO / "libero_90" / "KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet.bddl")
     )
 
@@ -158,7 +158,7 @@ def test_a_tier_b_file_resets_with_its_drawn_state_and_the_predicates_read_it(dr
 def test_close_and_turnon_at_init_reset_in_libero_ranges(path, joint, lo, hi):
     from rsb_mj.scoring.goal_predicates import GoalChecker
 
-    scene = compile_goal_scene(_task(LIBERO / path))
+    scene = compile_scene(_task(LIBERO / path))
     model, data = scene.model, mujoco.MjData(scene.model)
     goal = GoalChecker(model, scene.task)
     scene.reset(data, 1, goal.holds)
@@ -174,7 +174,7 @@ def test_an_init_state_the_fixture_lacks_is_an_error_at_its_position(tmp_path):
     bad = tmp_path / "bad.bddl"
     bad.write_text(path.read_text().replace("(Close microwave_1)", "(Turnon microwave_1)"))
     with pytest.raises(SceneError) as err:
-        compile_goal_scene(_task(bad))
+        compile_scene(_task(bad))
     assert str(err.value) == (
         f"{bad}:63:5: (TurnOn microwave_1): 'microwave' has no 'turnon' state to set at "
         ":init (its states: close, open)"
@@ -223,7 +223,7 @@ def test_the_users_original_keeps_its_joints_and_its_drawer_region_moves(tmp_pat
     (tmp_path / "articulated_objects").mkdir()
     (tmp_path / "articulated_objects" / "wooden_cabinet.xml").write_text(CABINET_XML)
     task = _task(LIBERO / "libero_90" / "KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet.bddl")
-    scene = compile_goal_scene(task, objects=resolve_object_source(tmp_path))
+    scene = compile_scene(task, objects=resolve_object_source(tmp_path))
     model, data = scene.model, mujoco.MjData(scene.model)
     assert scene.init_joints == ((("wooden_cabinet_1/top_level",), (-0.16, -0.14)),)
     site = model.site("wooden_cabinet_1_top_region").id
@@ -246,9 +246,7 @@ def test_an_open_drawer_pushed_shut_by_an_arm_at_home_is_no_valid_start():
     arm): the settled drawer is no longer open, and the reset says so instead of starting
     there."""
     path = VLA / "robustness_static_distractors" / "level_1"
-    scene = compile_goal_scene(
-        _task(path / "pick_the_mango_on_the_table_and_place_it_on_the_bowl.bddl")
-    )
+    scene = compile_scene(_task(path / "pick_the_mango_on_the_table_and_place_it_on_the_bowl.bddl"))
     data = mujoco.MjData(scene.model)
     why = scene.place(data, next(scene.layouts(0)))
     assert why is not None

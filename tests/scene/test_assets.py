@@ -31,7 +31,7 @@ from rsb_mj.scene.assets import (
     resolve_object_source,
 )
 from rsb_mj.scene.categories.parts import StandinCategory
-from rsb_mj.scene.goal_scene import compile_goal_scene
+from rsb_mj.scene.compiler import compile_scene
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ASSETS = DATA / "libero_assets"
@@ -147,14 +147,14 @@ def test_the_fingerprint_covers_every_file_used_and_changes_with_their_bytes(tmp
 def test_a_goal_scene_takes_its_objects_from_the_source():
     task = goal_task_of(parse_file(BASKET_TASK))
     source = resolve_object_source(ASSETS)
-    scene = compile_goal_scene(task, objects=source)
+    scene = compile_scene(task, objects=source)
     assert scene.sources["basket_1"] == source.label
     assert scene.sources["butter_1"] == "standins"
     assert scene.model.site("basket_1_contain_region").id >= 0
     data = mujoco.MjData(scene.model)
     scene.reset(data, 0)
     assert scene.check(data) is None
-    shipped = compile_goal_scene(task)
+    shipped = compile_scene(task)
     assert shipped.sources["basket_1"] == "standins"
 
 

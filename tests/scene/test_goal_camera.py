@@ -87,10 +87,10 @@ def test_a_goal_scene_s_head_camera_frames_its_box_and_question_scenes_keep_thei
 
     from rsb_mj.lang.goal_names import named_objects
     from rsb_mj.lang.linter import load_goal_task
-    from rsb_mj.scene.goal_scene import compile_goal_scene
+    from rsb_mj.scene.compiler import compile_scene
 
     path = tasks_dir() / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
-    scene = compile_goal_scene(load_goal_task(path))
+    scene = compile_scene(load_goal_task(path))
     boxes = scene.boxes()
     assert set(boxes) == {*scene.task.objects, *scene.task.fixtures} - {scene.task.table}
     # every object and fixture stands on the table: the box starts at its top

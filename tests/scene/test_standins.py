@@ -18,8 +18,8 @@ from rsb_mj.scene.categories import CATEGORIES, RegionSpec, get_category
 from rsb_mj.scene.categories.base import bounding_half_extents
 from rsb_mj.scene.categories.parts import Label, StandinCategory, label_image
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, SHAPES, STANDINS, TABLE, TURNED
+from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scene.frames import table_to_world
-from rsb_mj.scene.goal_scene import compile_goal_scene
 
 #: Object and fixture categories of LIBERO's (8f1084e) and VLA-Arena's (ec1b978) table-top task
 #: files (every ``:objects`` and ``:fixtures`` entry of their 275 non-floor files, workspaces
@@ -470,7 +470,7 @@ def test_goal_scenes_build_the_milk_carton():
         Path(__file__).resolve().parents[2]
         / "tasks/libero/libero_90/LIVING_ROOM_SCENE2_pick_up_the_milk_and_put_it_in_the_basket.bddl"
     )
-    scene = compile_goal_scene(goal_task_of(parse_file(path)))
+    scene = compile_scene(goal_task_of(parse_file(path)))
     assert scene.sources["milk_1"] == "standins"
     assert scene.model.texture("standin_label/milk") is not None
     model, data = _geoms("milk", goal=True)

@@ -7,12 +7,15 @@ the same control step by the two arms. Each case asserts the exact outcome of
 the rules are docs/protocol.md.
 """
 
+from dataclasses import replace
+
 import mujoco
 import numpy as np
 import pytest
 
 from rsb_mj.evaluation.rollout import Rollout
-from rsb_mj.expert import PickPlaceExpert, pick_place
+from rsb_mj.expert import PickPlaceExpert
+from rsb_mj.expert.placements import placements
 from rsb_mj.policies.base import Policy
 from rsb_mj.scoring import EpisodeScorer
 from rsb_mj.scoring.outcome import SUCCESS_HOLD_STEPS
@@ -181,21 +184,16 @@ def test_a_thrown_cube_chooses_the_plate_it_comes_to_rest_on(a2a):
 
 
 @pytest.mark.parametrize("suite", ["RSB-Math-4-L1", "RSB-Math-4-L2"])
-def test_a_grasp_through_a_held_distractor_is_no_grasp(suite, monkeypatch):
+def test_a_grasp_through_a_held_distractor_is_no_grasp(suite):
     """The expert grasps the can (not a candidate), then sweeps it through a block with the
     gripper closed: the block is pushed by the can, never between the fingers."""
     env = _env(suite)
     try:
         _, obs, scorer = _start(env, suite, 2)
-        world_of = pick_place.world_of
-
-        def with_can(e):
-            world = world_of(e)
-            world.candidate_bodies["can_1"] = "can_1"  # let the expert pick a distractor
-            return world
-
-        monkeypatch.setattr(pick_place, "world_of", with_can)
-        expert = PickPlaceExpert(env, "can_1")
+        # the task's placement, bound to the can instead of a candidate: pick a distractor
+        (asked,) = placements(env.scene.problem, env.scene.candidates[0])
+        asked = replace(asked, relation=replace(asked.relation, mover="can_1"), choice="can_1")
+        expert = PickPlaceExpert(env, asked)
         while expert.phase != "carry":
             obs, *_, info = env.step(expert.act(obs))
             scorer.update(info["signals"])

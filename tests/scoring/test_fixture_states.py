@@ -13,7 +13,7 @@ import pytest
 from rsb_mj.errors import SceneError
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
-from rsb_mj.scene.goal_scene import compile_goal_scene
+from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scoring.goal_predicates import (
     FIXTURE_STATES,
     STATE_SEMANTICS,
@@ -62,12 +62,12 @@ def scene(tmp_path_factory):
     path = Path(tmp_path_factory.mktemp("tierb")) / "states.bddl"
     path.write_text(TASK)
     task = goal_task_of(parse_file(path))
-    assert task.tier == "B2" and task.source == "libero"
-    return compile_goal_scene(task)
+    assert task.tier == "B2" and task.semantics == "libero"
+    return compile_scene(task)
 
 
 def _checker(scene, source: str) -> GoalChecker:
-    return GoalChecker(scene.model, dataclasses.replace(scene.task, source=source))
+    return GoalChecker(scene.model, dataclasses.replace(scene.task, semantics=source))
 
 
 def _set(scene, data, **qpos: float) -> None:

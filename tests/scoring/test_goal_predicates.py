@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rsb_mj.lang.goal_task import SEMANTICS
+from rsb_mj.lang.task import SEMANTICS
 from rsb_mj.scoring.goal_predicates import in_site, on_object, on_site
 
 EYE = np.eye(3)

@@ -20,9 +20,10 @@ from rsb_mj.lang.categories import footprint_radius
 from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.frame_map import owner_of, region_rect
 from rsb_mj.lang.goal_names import named_objects
-from rsb_mj.lang.goal_task import BUILDABLE_TIERS, OPERATING, GoalTask, Relation
+from rsb_mj.lang.goal_task import BUILDABLE_TIERS
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.runtime_goal import frame_map_of, goal_task
+from rsb_mj.lang.task import OPERATING, Relation, Task
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 __all__ = [
@@ -65,7 +66,7 @@ CONTAINING_REGIONS: dict[str, frozenset[str]] = {
 }
 
 #: How far [m] the goal scene grows a table region, each side, while it redraws an object
-#: that overlaps another (``GROW * PLACE_TRIES`` of ``rsb_mj.scene.goal_scene``; the test
+#: that overlaps another (``GROW * PLACE_TRIES`` of ``rsb_mj.scene.goal_layout``; the test
 #: checks they agree), kept this far inside the table edge: ``_GROWN_EDGE``.
 MAX_REGION_GROWTH = 0.2
 _GROWN_EDGE = 0.03
@@ -76,7 +77,7 @@ PACKING = math.pi / math.sqrt(12)
 _GOAL = "(:goal (And (On bowl_1 plate_1)))"
 
 
-def _holder(task: GoalTask, rel: Relation) -> str | None:
+def _holder(task: Task, rel: Relation) -> str | None:
     """The object or fixture ``rel``'s mover would be on or in (None for a table region)."""
     if rel.kind == "object":
         return rel.place

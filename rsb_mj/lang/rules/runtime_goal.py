@@ -29,16 +29,10 @@ from rsb_mj.lang.frame_map import (
     goal_pair_reachable,
     region_rect,
 )
-from rsb_mj.lang.goal_task import (
-    BUILDABLE_TIERS,
-    TABLES,
-    GoalTask,
-    Relation,
-    goal_task_of,
-    unbuildable,
-)
+from rsb_mj.lang.goal_task import BUILDABLE_TIERS, GoalTask, goal_task_of, unbuildable
 from rsb_mj.lang.known_categories import ALL_CATEGORIES
 from rsb_mj.lang.rules.base import Context, choices_text, declare, rule
+from rsb_mj.lang.task import TABLES, Relation
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY
 
 __all__ = [

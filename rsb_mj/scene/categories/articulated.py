@@ -30,7 +30,7 @@ knob: here the knob is 0.099 m off the footprint's centre along the fixture's -x
 
 Tier A (A0/A1) files keep the static props of :mod:`rsb_mj.scene.categories.standins`
 (their records are unchanged); the goal scene builds these for tier B files
-(:func:`rsb_mj.scene.goal_scene.compile_goal_scene`). The joints' ``:init`` ranges
+(:func:`rsb_mj.scene.compiler.compile_scene`). The joints' ``:init`` ranges
 (LIBERO's ``default_open_ranges`` ...) are :attr:`ArticulatedFixture.init_ranges`; the
 predicates' thresholds are :mod:`rsb_mj.scoring.goal_predicates`'.
 """

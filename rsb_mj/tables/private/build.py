@@ -64,6 +64,8 @@ from typing import TYPE_CHECKING, Any
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EpisodeError
+from rsb_mj.suites import goal_suite
+from rsb_mj.tables.episode_source import is_task_file, resolve
 from rsb_mj.tables.families import load_table
 from rsb_mj.tables.files import (
     MANIFEST,
@@ -103,6 +105,26 @@ def _targets(names: list[str], log: Callable[[str], None]) -> list[Target]:
             out[target.suite.base] = Target.of(target.suite.base)
         out.setdefault(target.name, target)
     return list(out.values())
+
+
+def no_private_goal(names: list[str]) -> str:
+    """Why ``rsb episodes build --private`` refuses a goal suite or goal task file among
+    ``names`` (``""`` when there is none): goal tasks have no private draw (the source
+    lookup says which task files are goal tasks, :attr:`~rsb_mj.tables.episode_source.
+    Source.goal`)."""
+    goal = [n for n in names if goal_suite(n) or (is_task_file(n) and resolve(n, SPLIT).goal)]
+    if not goal:
+        return ""
+    name = goal[0]
+    what, run = (
+        ("goal task file", name) if name.endswith(".bddl") else ("goal suite", "--suite " + name)
+    )
+    return (
+        f"--private: {name} is a {what} (LIBERO / VLA-Arena style, no (:question ...)); goal "
+        "tasks have no private draw: their rows are seeds and layouts of public files and "
+        "the goal is in the instruction, with no hidden answer to draw afresh. Run it sealed "
+        f"instead: rsb eval {run} --sealed --secret-file FILE --policy SPEC --out DIR"
+    )
 
 
 def build_private(

@@ -81,7 +81,7 @@ class Target:
     @cached_property
     def source(self) -> ReserveSource:
         """The held-out reserve of the task's question source."""
-        return reserve_source(resolve_source(task_of(self.problem).source))
+        return reserve_source(resolve_source(task_of(self.problem).asked().source))
 
 
 def target_of(entry: dict[str, Any]) -> Target:

@@ -10,7 +10,7 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang import lint_text
 from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.goal_task import goal_task_of
-from rsb_mj.scene.goal_scene import compile_goal_scene
+from rsb_mj.scene.compiler import compile_scene
 
 from ..lang_samples import LIBERO, LIBERO_PATH
 from ..rule_cases import FIELDS, expected, first_finding
@@ -102,7 +102,7 @@ def _codes(text: str, target: str | None = "rsb") -> list[str]:
 
 
 def _env(text: str, tmp_path):
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
 
     path = tmp_path / LIBERO_PATH
     path.write_text(text)
@@ -153,4 +153,4 @@ def test_a_fixture_without_a_model_is_what_the_scene_cannot_compile(tmp_path):
     task = goal_task_of(lint_text(text, LIBERO_PATH)[0])
     assert task.tier == "A1"
     with pytest.raises(SceneError, match=r"fixture 'cab_1': no prop for category 'slide_cabinet'"):
-        compile_goal_scene(task)  # what the scene would have said
+        compile_scene(task)  # what the scene would have said

@@ -1,8 +1,16 @@
-"""Goal scenes: a LIBERO / VLA-Arena task file's layout on the Aloha table.
+"""The LIBERO / VLA-Arena layout sampler: a compiled goal scene's layout, drawn per seed.
+
+A goal task's scene is compiled by the one scene compiler
+(:func:`rsb_mj.scene.compiler.compile_scene` of a :class:`~rsb_mj.lang.goal_task.GoalTask`);
+what exists for goal tasks alone is this: their episodes are seeds, and each seed's layout is
+drawn, settled and checked at reset (a question task's layout is drawn with its episode,
+:mod:`rsb_mj.lang.layout`, and only put in place by :meth:`rsb_mj.scene.compiler.Scene.
+apply_episode`). :class:`GoalScene` is the compiled goal scene with that sampler and its
+head camera's framing.
 
 Usage::
 
-    scene = compile_goal_scene(task)          # once per task
+    scene = compile_scene(goal_task)          # once per task (rsb_mj.scene.compiler)
     layout = scene.reset(data, seed)          # every episode: sampled, settled, checked
 
 **The frame map** (:mod:`rsb_mj.lang.frame_map`, chosen once per task) takes LIBERO's and
@@ -31,8 +39,6 @@ region site on the drawer); its ``:init`` states ``(Open X)``, ``(Close X)``, ``
 ``default_*_ranges``) and set on every joint of X (a whole fixture) or of the site's body (a
 drawer's region), as LIBERO's ``OpenCloseSampler`` / ``TurnOnOffSampler``; a layout then
 holds them as ``{joint name}: (qpos,)``. A file without such states draws nothing more.
-A cabinet or microwave whose front faces the far arm is moved toward the table's centre by
-the placement rule of :mod:`rsb_mj.scene.fixture_placement` (``GoalScene.layout_changes``).
 """
 
 from __future__ import annotations
@@ -44,19 +50,14 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from rsb_mj.errors import SceneError
-from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
+from rsb_mj.episodes.episode import Episode
+from rsb_mj.errors import LayoutError, SceneError
+from rsb_mj.lang.frame_map import FrameMap, owner_of
 from rsb_mj.lang.goal_names import named_objects
-from rsb_mj.lang.goal_task import GoalTask, Relation
+from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.task import Relation
 from rsb_mj.scene import aloha
-from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
-from rsb_mj.scene.categories import CATEGORIES, Category
-from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
-from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
-from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, operated, placement
 from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
-from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
-from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Seconds the scene settles before the checks.
@@ -76,16 +77,6 @@ CLEARANCE = 0.005
 PLACE_TRIES, GROW = 20, 0.01
 #: How far [m or rad] a fixture joint's drawn ``:init`` state may move while the scene settles.
 STATE_DRIFT = 0.005
-#: Tiers whose articulated fixtures are built with their joints (tier A keeps static props).
-ARTICULATED_TIERS = ("B1", "B2")
-#: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
-CATEGORY_RGBA = {
-    "apple": (0.8, 0.1, 0.1, 1.0),
-    "lemon": (0.98, 0.92, 0.2, 1.0),
-    "orange": (0.98, 0.55, 0.1, 1.0),
-    "banana": (0.95, 0.85, 0.2, 1.0),
-    "pear": (0.7, 0.8, 0.2, 1.0),
-}
 
 
 @dataclass
@@ -123,6 +114,12 @@ class GoalScene:
     head: HeadView | None = None
     #: Where the scene differs from the file's layout (:mod:`rsb_mj.scene.fixture_placement`).
     layout_changes: tuple[str, ...] = ()
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """The task's objects, declaration order: the candidate axis of every per-object
+        signal, as a question scene's candidates (a goal task binds none of them)."""
+        return tuple(self.task.objects)
 
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:
@@ -486,6 +483,37 @@ class GoalScene:
     def _bodies(self) -> set[str]:
         return {self.model.body(i).name for i in range(self.model.nbody)}
 
+    def apply_episode(
+        self,
+        data: mujoco.MjData,
+        episode: Episode,
+        goal: Callable[[mujoco.MjData], bool] | None = None,
+    ) -> dict[str, tuple[float, ...]]:
+        """Put a goal episode's layout in ``data`` (as :meth:`Scene.apply_episode
+        <rsb_mj.scene.compiler.Scene.apply_episode>` puts a question episode's): a frozen
+        table row's poses (:meth:`place`), else the draw of its seed (:meth:`reset`);
+        settled and checked against ``goal`` (true at reset fails). Returns the layout
+        placed (object -> x, y, z [m, world], yaw [rad]; a drawn fixture state
+        ``{joint}: (qpos,)``).
+
+        Raises:
+            LayoutError: for a seed with no valid layout, or a frozen layout that is not a
+                valid start (naming the row and why).
+        """
+        if episode.frozen:
+            why = self.place(data, dict(episode.layout), goal)
+            if why is not None:
+                raise LayoutError(
+                    f"{episode.suite} {episode.split} table, {episode.task} row {episode.index} "
+                    f"(seed {episode.seed}): the frozen layout is not a valid start ({why}); "
+                    f"refreeze it: rsb episodes build {episode.suite or episode.task}"
+                )
+            return dict(episode.layout)
+        try:
+            return self.reset(data, int(episode.seed), goal)
+        except SceneError as exc:
+            raise LayoutError(str(exc)) from None
+
     def layouts(self, seed: int) -> Iterator[dict[str, tuple[float, float, float, float]]]:
         """The layouts the generator of ``seed`` draws, in order (no physics): what
         :meth:`reset` tries one by one; draw ``k`` of a frozen row is the ``k``-th."""
@@ -579,238 +607,3 @@ def _separation(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
 
 def _overlaps(a: np.ndarray, floor: list[np.ndarray]) -> bool:
     return any(_separation(a, b) is not None for b in floor)
-
-
-def _source_category(objects: ObjectSource, category: str) -> Category | None:
-    """``category`` from ``objects`` (an original where the user's folder has it, else the
-    stand-in or rsb model), or None where rsb_mj has no model."""
-    if category not in CATEGORIES and (
-        objects.root is None or find_object_xml(objects.root, category) is None
-    ):
-        return None
-    return objects.category(category)
-
-
-def _label(known: Category, objects: ObjectSource, category: str) -> str:
-    if isinstance(known, OriginalCategory):
-        return objects.label
-    return "standins" if category in STANDINS or category in GOAL_STANDINS else "rsb"
-
-
-def _object_model(
-    spec: mujoco.MjSpec, body: mujoco.MjsBody, name: str, category: str, objects: ObjectSource
-):
-    """Build object ``name`` into ``body``; returns (rest height, height, source, footprint
-    half extents (x, y)) [m]."""
-    known = _source_category(objects, category)
-    if known is not None and not known.fixture:
-        built = known.build(spec, body, name)
-        rgba = CATEGORY_RGBA.get(category, (0.7, 0.7, 0.7, 1.0))
-        for g in built.color_geoms:
-            spec.geom(g).rgba = list(rgba)
-        hx, hy, hz = known.half_extents
-        return known.rest_height, 2 * hz, _label(known, objects, category), (hx, hy)
-    prop: Prop = object_prop(category)
-    build_prop(body, name, prop)
-    return 0.0, prop.height, "rsb-primitive", prop.half[:2]
-
-
-def compile_goal_scene(
-    task: GoalTask,
-    *,
-    quality: str = "fast",
-    objects: ObjectSource | None = None,
-    probes: tuple[Probe, ...] = (),
-) -> GoalScene:
-    """Compile ``task`` on the Aloha table, its objects and fixtures from ``objects``
-    (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes`` are extra
-    sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms'). A tier B file's cabinets,
-    microwave and stove are articulated (:data:`ARTICULATED_TIERS`, module docstring); a
-    tier A file's are static props.
-
-    Raises:
-        SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
-            region in ``:init``, an ``:init`` state its fixture has no range for, or a model
-            MuJoCo rejects.
-    """
-    objects = objects or STANDINS_SOURCE
-    fmap = choose_map(task)
-    spec = aloha.aloha_spec(quality)
-    spec.modelname = "goal_" + task.problem.name
-    rest: dict[str, float] = {}
-    tops: dict[str, float] = {}
-    sources: dict[str, str] = {}
-    half_xy: dict[str, tuple[float, float]] = {}
-    table = task.table
-    seen: set[str] = set()
-    for region in task.problem.regions:
-        if region.target == table and region.ranges and region.full_name not in seen:
-            seen.add(region.full_name)  # a repeated region: the first one counts
-            x0, y0, x1, y1 = fmap.rect(region.ranges[0], region.full_name)
-            spec.worldbody.add_site(
-                name=region.full_name,
-                pos=[(x0 + x1) / 2, (y0 + y1) / 2, TABLE_TOP_Z],
-                size=[(x1 - x0) / 2, (y1 - y0) / 2, 0.001],
-                type=mujoco.mjtGeom.mjGEOM_BOX,
-                rgba=[0, 0, 0, 0],
-                group=5,
-            )
-    articulated = task.tier in ARTICULATED_TIERS
-    changes: list[str] = []
-    moves: dict[str, tuple[float, float]] = {}  # fixture -> x in the file, x by the rule
-    for name, category in task.fixtures.items():
-        if name == table:
-            continue
-        known = _source_category(objects, category)
-        # the articulated stand-in, unless the user's original (which has its joints)
-        if (
-            articulated
-            and category in ARTICULATED_FIXTURES
-            and not isinstance(known, OriginalCategory)
-        ):
-            known = ARTICULATED_FIXTURES[category]
-        prop = None if known is not None and known.fixture else fixture_prop(category)
-        if prop is None and (known is None or not known.fixture):
-            raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
-        place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
-        rect = region_rect(task, place.place) if place else None
-        if rect is None:
-            raise SceneError(f"{task.path}: fixture {name!r} has no (On {name} REGION) in :init")
-        region = next(r for r in task.problem.regions if r.full_name == place.place)
-        x0, y0, x1, y1 = fmap.rect(rect, place.place)
-        x, y = (x0 + x1) / 2, (y0 + y1) / 2
-        yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
-        yaw = FrameMap.yaw(yaw_l)
-        if articulated and isinstance(known, ArticulatedCategory) and operated(task, name):
-            moves[name] = (x, placement(category, x, yaw))  # its front faces the far arm
-        body = spec.worldbody.add_body(name=name)
-        body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
-        if prop is None:  # a stand-in fixture: its origin is its box's centre
-            assert known is not None
-            body.pos = [x, y, TABLE_TOP_Z + known.rest_height]
-            known.build(spec, body, name)
-            if articulated and isinstance(known, OriginalCategory):
-                _regions_on_parts(spec, name, known)
-            tops[name] = 2 * known.half_extents[2]
-            rest[name] = known.rest_height
-            half_xy[name] = known.half_extents[:2]
-        else:
-            body.pos = [x, y, TABLE_TOP_Z]
-            build_prop(body, name, prop)
-            tops[name], rest[name], half_xy[name] = prop.height, 0.0, prop.half[:2]
-    for name, (x_file, x_rule) in moves.items():  # moved: kept clear of the other fixtures
-        body = spec.body(name)
-        if x_rule == x_file or body is None:
-            continue
-        yaw = 2 * math.atan2(body.quat[3], body.quat[0])
-        others = [
-            (spec.body(f).pos[0], spec.body(f).pos[1], 2 * math.atan2(spec.body(f).quat[3],
-             spec.body(f).quat[0]), half_xy[f])
-            for f in half_xy
-            if f != name
-        ]  # fmt: skip
-        own = (x_rule, body.pos[1], yaw, half_xy[name])
-        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
-        if x != x_file:
-            body.pos = [x, body.pos[1], body.pos[2]]
-            changes.append(label(name, x_file, x, yaw))
-    for name, category in task.objects.items():
-        body = spec.worldbody.add_body(name=name)
-        body.add_freejoint(name=f"{name}/free")
-        built = _object_model(spec, body, name, category, objects)
-        rest[name], tops[name], sources[name], half_xy[name] = built
-    add_probes(spec, probes)
-    try:
-        model = spec.compile()
-    except ValueError as exc:
-        raise SceneError(f"{task.path}: MuJoCo could not compile the goal scene: {exc}") from None
-    init_joints = _init_joints(task, model) if articulated else ()
-    scene = GoalScene(task, model, fmap, rest, tops, sources, half_xy, init_joints)
-    scene.layout_changes = tuple(changes)
-    scene._frame_head()
-    return scene
-
-
-def state_owner(task: GoalTask, target: str) -> str | None:
-    """The fixture a state atom's ``target`` names: itself (a whole fixture) or the owner of
-    the region site (``wooden_cabinet_1_top_region`` -> ``wooden_cabinet_1``), or None."""
-    if target in task.fixtures:
-        return target
-    owner = owner_of(task, target)
-    return owner if owner in task.fixtures else None
-
-
-def state_joints(model: mujoco.MjModel, task: GoalTask, target: str) -> tuple[int, ...]:
-    """The joint ids a state atom on ``target`` reads and sets, as LIBERO's: every hinge and
-    slide joint of a whole fixture's bodies (``ObjectState``), or the joints of the body that
-    carries the region site (``SiteObjectState``: one drawer's); () where there are none (a
-    static prop, an unknown name)."""
-    if target in task.fixtures:
-        bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, target)
-        if bid < 0:
-            return ()
-        return tuple(
-            j
-            for j in range(model.njnt)
-            if model.body_rootid[model.jnt_bodyid[j]] == bid
-            and model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
-        )
-    sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, target)
-    if sid < 0:
-        return ()
-    body = int(model.site_bodyid[sid])
-    first, count = int(model.body_jntadr[body]), int(model.body_jntnum[body])
-    return tuple(
-        j
-        for j in range(first, first + count)
-        if model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
-    )
-
-
-def _init_joints(
-    task: GoalTask, model: mujoco.MjModel
-) -> tuple[tuple[tuple[str, ...], tuple[float, float]], ...]:
-    """Each ``:init`` fixture state's joints (names) and the range its qpos is drawn from.
-
-    Raises:
-        SceneError: for a state its fixture has no range for (``(TurnOn wooden_cabinet_1)``)
-            or whose target has no joint, at the atom's position.
-    """
-    out = []
-    for atom in task.init_states:
-        owner = state_owner(task, atom.target)
-        category = task.fixtures.get(owner or "", "")
-        where = f"{task.path}:{atom.span.line}:{atom.span.column}"
-        fixture = ARTICULATED_FIXTURES.get(category)
-        ranges = fixture.spec.init_ranges if fixture is not None else {}
-        key = atom.predicate.lower()
-        joints = state_joints(model, task, atom.target)
-        if key not in ranges or not joints:
-            valid = ", ".join(sorted(ranges)) or "none"
-            raise SceneError(
-                f"{where}: ({atom.predicate} {atom.target}): {category or atom.target!r} has "
-                f"no {key!r} state to set at :init (its states: {valid})"
-            )
-        out.append((tuple(model.joint(j).name for j in joints), ranges[key]))
-    return tuple(out)
-
-
-def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory) -> None:
-    """Move the region sites ``{name}_{region}`` of the user's original articulated fixture
-    onto the body that carries the original's own site where that body has a joint (a
-    drawer's region onto its drawer, so it moves with it), as LIBERO keeps them."""
-    for r in original.regions:
-        inner = spec.site(f"{name}/{r.name}")
-        outer = spec.site(f"{name}_{r.name}")
-        if inner is None or outer is None or inner.parent.first_joint() is None:
-            continue  # on the carcass: it stays where it is
-        spec.delete(outer)
-        inner.parent.add_site(
-            name=f"{name}_{r.name}",
-            type=mujoco.mjtGeom.mjGEOM_BOX,
-            size=list(inner.size),
-            pos=list(inner.pos),
-            quat=list(inner.quat),
-            group=5,
-            rgba=[0.0, 1.0, 0.0, 0.0],
-        )
