@@ -97,8 +97,8 @@ def episode(path: Path, seed: int) -> dict:
 
 def tier_b_files(paths: list[str]) -> list[Path]:
     """The tier B1/B2 files under ``paths`` (files or folders), sorted."""
-    from rsb_mj.lang.goal_task import tier_of
     from rsb_mj.lang.parser import parse_file
+    from rsb_mj.lang.task import tier_of
 
     found = []
     for p in map(Path, paths):
