@@ -470,15 +470,21 @@ class RsbEnv(gymnasium.Env):
     def goal_info(self) -> dict[str, str]:
         """What a goal record names besides the episode: the task's ``tier``, its predicate
         ``semantics`` (``libero``, ``vla_arena``), the ``objects`` source and its
-        ``objects_fingerprint`` (``""`` for the stand-ins); ``{}`` for a question task."""
+        ``objects_fingerprint`` (``""`` for the stand-ins); in a tier B scene that moved a
+        fixture, ``layout_changes`` (:mod:`rsb_mj.scene.fixture_placement`); ``{}`` for a
+        question task."""
         if self.task is None:
             return {}
-        return {
+        info = {
             "tier": self.task.tier,
             "semantics": self.task.semantics,
             "objects": self.objects.label,
             "objects_fingerprint": self.objects.fingerprint,
         }
+        changes = self.scene.layout.layout_changes if self.scene.layout is not None else ()
+        if changes:  # tier B: rsb_mj.scene.fixture_placement's rule
+            info["layout_changes"] = "; ".join(changes)
+        return info
 
     def step(self, action: np.ndarray) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Hold the 14-D joint targets for one control period (25 physics steps at 20 Hz).

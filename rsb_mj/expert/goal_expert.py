@@ -52,6 +52,7 @@ import numpy as np
 
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import Arm
+from rsb_mj.expert.articulation import Operation, drawer_spot, operate, plan_steps
 from rsb_mj.expert.grasp import (
     GRASP_DEPTH,
     TIP_CLEARANCE,
@@ -783,10 +784,20 @@ class GoalExpert(PickPlaceExpert):
 
     def _all(self) -> Iterator[list[np.ndarray]]:
         w = self.world
-        for placement in self.placements:
+        task = self.env.unwrapped.task
+        of = {id(p.relation): p for p in self.placements}
+        relations = [p.relation for p in self.placements]
+        for step in plan_steps(task, relations, w.model, w.data):
+            if isinstance(step, Operation):  # a drawer, a door or a knob (tier B)
+                yield from operate(self, step)
+                continue
+            placement = of[id(step)]
             rel = placement.relation
             self.mover = rel.mover
             xy, top, rest = self._place_of(rel)
+            if rel.predicate == "In" and rel.kind == "site":  # into a drawer: clear its front
+                half = object_box(w.model, w.data, rel.mover).half
+                xy = drawer_spot(w.model, w.data, rel.place, xy, float(max(half[0], half[1])))
             mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
             side = choose_side(mover_xy, xy)
             slot = self._slot(rel)

@@ -38,9 +38,10 @@ from rsb_mj.lang.motion import read_moving_objects
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, BuiltObject, Category, get_category
-from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
+from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
+from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, operated, placement
 from rsb_mj.scene.frames import table_to_world
 from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
@@ -611,6 +612,8 @@ def _compile_goal_scene(
                 group=5,
             )
     articulated = task.tier in ARTICULATED_TIERS
+    changes: list[str] = []
+    moves: dict[str, tuple[float, float]] = {}  # fixture -> x in the file, x by the rule
     for name, category in task.fixtures.items():
         if name == table:
             continue
@@ -634,6 +637,8 @@ def _compile_goal_scene(
         x, y = (x0 + x1) / 2, (y0 + y1) / 2
         yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
         yaw = FrameMap.yaw(yaw_l)
+        if articulated and isinstance(known, ArticulatedCategory) and operated(task, name):
+            moves[name] = (x, placement(category, x, yaw))  # its front faces the far arm
         body = spec.worldbody.add_body(name=name)
         body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
         if prop is None:  # a stand-in fixture: its origin is its box's centre
@@ -649,6 +654,22 @@ def _compile_goal_scene(
             body.pos = [x, y, TABLE_TOP_Z]
             build_prop(body, name, prop)
             tops[name], rest[name], half_xy[name] = prop.height, 0.0, prop.half[:2]
+    for name, (x_file, x_rule) in moves.items():  # moved: kept clear of the other fixtures
+        body = spec.body(name)
+        if x_rule == x_file or body is None:
+            continue
+        yaw = 2 * math.atan2(body.quat[3], body.quat[0])
+        others = [
+            (spec.body(f).pos[0], spec.body(f).pos[1], 2 * math.atan2(spec.body(f).quat[3],
+             spec.body(f).quat[0]), half_xy[f])
+            for f in half_xy
+            if f != name
+        ]  # fmt: skip
+        own = (x_rule, body.pos[1], yaw, half_xy[name])
+        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
+        if x != x_file:
+            body.pos = [x, body.pos[1], body.pos[2]]
+            changes.append(label(name, x_file, x, yaw))
     for name, category in task.objects.items():
         body = _add_object(spec, name)
         built = _object_model(spec, body, name, category, objects)
@@ -657,6 +678,7 @@ def _compile_goal_scene(
     model = _compile(spec, task.path, "goal scene")
     init_joints = _init_joints(task, model) if articulated else ()
     layout = GoalLayout(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    layout.layout_changes = tuple(changes)
     layout._frame_head()
     return Scene(
         model=model,

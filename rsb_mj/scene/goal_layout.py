@@ -112,6 +112,8 @@ class GoalLayout:
     _drawn: dict[str, float] = field(default_factory=dict, repr=False)
     _pusher: dict[str, str] = field(default_factory=dict, repr=False)
     head: HeadView | None = None
+    #: Where the scene differs from the file's layout (:mod:`rsb_mj.scene.fixture_placement`).
+    layout_changes: tuple[str, ...] = ()
 
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:
