@@ -41,6 +41,28 @@ runs only the missing ones):
 
     nice -n 10 python tools/baseline.py --out runs/baseline --jobs 2 --diagnose
 
+``--task FILE.bddl`` trains and scores one goal task (a LIBERO or VLA-Arena file, issue 42)
+instead of the suites: ``rsb demos FILE.bddl`` on seeds 0..DEMOS-1 (the expert's
+demonstrations; the instruction is the file's ``:language``) with the head and both wrist
+cameras (``--cameras``; the expert uses the arm nearer the object, so either wrist), the
+same export and training, then ``rsb eval FILE.bddl`` on the unseen seeds
+``--eval-start``..``--eval-start``+EPISODES-1 (default 1000..): success and grasp rates
+with Wilson 95% intervals, the terminations and failure classes -> ``OUT/baseline.md``,
+``OUT/baseline.json``:
+
+    nice -n 10 python tools/baseline.py --out runs/bowl --jobs 2 \
+        --task tasks/libero/libero_goal/put_the_bowl_on_the_plate.bddl --demos 80 \
+        --width 96 --height 96 --steps 2000 --episodes 40
+
+``--head-camera question`` is an experiment switch (issue 42 item 5: the policy before and
+after the camera change): demos and eval render the goal scene with the question scenes'
+fixed head camera (:mod:`rsb_mj.scene.aloha` ``HEAD_EYE``/``HEAD_TARGET``/``HEAD_FOVY``,
+what goal scenes had before :mod:`rsb_mj.scene.goal_camera`) instead of the task's framed
+one. The tool's ``rsb`` subprocesses (and their workers) load
+``OUT/head_camera_question/sitecustomize.py`` through ``PYTHONPATH``, which replaces
+``GoalScene._frame_head`` by keeping the compiled camera; every record and demo carries the
+pose it rendered with (``head_camera``).
+
 Run it with the Python of the lerobot venv (``tools/lerobot_venv.sh VENV``); ``lerobot-train``
 is taken from the same folder as that Python.
 """
@@ -72,9 +94,40 @@ SMALL_ACT = (
 )  # fmt: skip
 #: Arguments that fix what a folder holds: a rerun with other values needs a new --out.
 FIXED = ("suites", "demos", "width", "height", "instruction_dim", "batch_size", "seed",
-         "train_arg", "tiny")  # fmt: skip
+         "train_arg", "tiny", "task", "cameras", "head_camera", "eval_start")  # fmt: skip
+#: What a folder made before --task existed holds for the fixed arguments it did not record.
+FIXED_BEFORE_TASK = {"task": None, "cameras": "head", "head_camera": "goal", "eval_start": 0}
+#: The cameras of a --task run (the expert grasps with either arm): the head and both wrists.
+TASK_CAMERAS = "head,left_wrist,right_wrist"
+#: ``--head-camera question``: the sitecustomize that keeps a goal scene's compiled head
+#: camera (the question scenes' fixed one) instead of framing the task.
+QUESTION_HEAD = '''"""tools/baseline.py --head-camera question: goal scenes keep the question
+head camera (the compiled one of rsb_mj.scene.aloha) instead of framing the task."""
+import numpy as np
+
+from rsb_mj.scene import goal_scene
+from rsb_mj.scene.goal_camera import HeadView
+
+
+def _question_head(self):
+    cid = self.model.camera("head").id
+    mat = np.zeros(9)
+    import mujoco
+
+    mujoco.mju_quat2Mat(mat, self.model.cam_quat[cid])
+    mat = mat.reshape(3, 3)
+    self.head = HeadView(
+        tuple(float(v) for v in self.model.cam_pos[cid]),
+        tuple(float(v) for v in (*mat[:, 0], *mat[:, 1])),
+        float(self.model.cam_fovy[cid]),
+    )
+
+
+goal_scene.GoalScene._frame_head = _question_head
+'''
 LOSS_LINE = re.compile(r"\bloss:([0-9.eE+-]+)")
 MARK = "# baseline: lerobot-train from step {start} logging every {every}"
+TRAIN_S = re.compile(r"^# baseline: train ([0-9.]+) s$", re.M)
 MARK_LINE = re.compile(r"^# baseline: lerobot-train from step (\d+) logging every (\d+)")
 
 
@@ -89,6 +142,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, required=True, help="run folder (resumed)")
     p.add_argument(
         "--suites", default=",".join(SUITES), help=f"comma-separated suites ({','.join(SUITES)})"
+    )
+    p.add_argument(
+        "--task",
+        type=Path,
+        help="a goal task file (.bddl) instead of --suites: demos on seeds 0..DEMOS-1, eval "
+        "on seeds --eval-start.. (see the docstring)",
+    )
+    p.add_argument("--eval-start", type=int, default=None, help="--task: first eval seed (1000)")
+    p.add_argument(
+        "--cameras",
+        default=None,
+        help=f"cameras recorded and exported (head; with --task: {TASK_CAMERAS})",
+    )
+    p.add_argument(
+        "--head-camera",
+        choices=("goal", "question"),
+        default="goal",
+        help="--task experiment switch: the head camera goal scenes render with (goal: framed "
+        "for the task; question: the question scenes' fixed one, as before issue 42)",
     )
     p.add_argument(
         "--demos",
@@ -143,6 +215,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from rsb_mj.errors import RsbError
     from rsb_mj.suites import get_suite
 
+    if args.task is not None:
+        if args.diagnose:
+            p.error(f"--diagnose looks at {DIAG_SUITE}; it does not take --task")
+        if not args.task.is_file():
+            p.error(f"--task {args.task}: no such file")
+        args.task = str(args.task.resolve())
+        args.suites = []
+        args.eval_start = 1000 if args.eval_start is None else args.eval_start
+        if args.eval_start < args.demos:
+            p.error(f"--eval-start {args.eval_start} must be at least --demos {args.demos} "
+                    "(the eval seeds must be unseen)")  # fmt: skip
+        args.cameras = args.cameras or TASK_CAMERAS
+        return args
+    for name in ("eval_start",):
+        if getattr(args, name) is not None:
+            p.error(f"--{name.replace('_', '-')} needs --task")
+    if args.head_camera != "goal":
+        p.error("--head-camera needs --task (question scenes have one head camera)")
+    args.eval_start = 0
+    args.cameras = args.cameras or "head"
+
     for suite in args.suites:
         try:
             get_suite(suite)
@@ -153,12 +246,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def run(cmd: list[str], log: Path, ok: tuple[int, ...] = (0,)) -> int:
+def run(
+    cmd: list[str], log: Path, ok: tuple[int, ...] = (0,), env: dict[str, str] | None = None
+) -> int:
     """Run one stage, its output appended to ``log``; exit if its status is not in ``ok``."""
     print("+ " + " ".join(cmd), flush=True)
     t0 = time.perf_counter()
     with log.open("a") as fh:
-        done = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
+        done = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False, env=env)
     print(f"  ({time.perf_counter() - t0:.1f} s)", flush=True)
     if done.returncode not in ok:
         tail = log.read_text().splitlines()[-20:]
@@ -189,7 +284,7 @@ def check_fixed(args: argparse.Namespace, out: Path) -> None:
     path = out / "baseline_args.json"
     want = {k: getattr(args, k) for k in FIXED}
     if path.is_file():
-        have = json.loads(path.read_text())
+        have = {**FIXED_BEFORE_TASK, **json.loads(path.read_text())}
         diff = [k for k in FIXED if have.get(k) != want[k]]
         if diff:
             what = [f"--{k.replace('_', '-')} ({have.get(k)!r}, now {want[k]!r})" for k in diff]
@@ -198,6 +293,27 @@ def check_fixed(args: argparse.Namespace, out: Path) -> None:
     from rsb_mj.atomic import atomic_write_text
 
     atomic_write_text(path, json.dumps(want, indent=2) + "\n")
+
+
+def sources(args: argparse.Namespace) -> list[str]:
+    """The folders under ``OUT/demos`` this run's demos go to: one per suite, or the task
+    file's stem for ``--task``."""
+    return [Path(args.task).stem] if args.task else list(args.suites)
+
+
+def subprocess_env(args: argparse.Namespace, out: Path) -> dict[str, str] | None:
+    """The environment of the ``rsb`` subprocesses: ``None`` (this one's), or for
+    ``--head-camera question`` one whose ``PYTHONPATH`` starts with the folder of
+    :data:`QUESTION_HEAD` (written here)."""
+    if args.head_camera == "goal":
+        return None
+    from rsb_mj.atomic import atomic_write_text
+
+    folder = out / "head_camera_question"
+    folder.mkdir(exist_ok=True)
+    atomic_write_text(folder / "sitecustomize.py", QUESTION_HEAD)
+    path = [str(folder), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
 def link_demos(demos: Path, suites: list[str]) -> Path:
@@ -317,6 +433,91 @@ def summary_rows(eval_dir: Path) -> list[dict]:
             "nsg": row.nsg, "chance": 1.0 / row.choices,
         })  # fmt: skip
     return rows
+
+
+def task_summary(eval_dir: Path, demo_dir: Path) -> dict:
+    """A ``--task`` run's figures: success and grasp rates (Wilson 95%) over the eval
+    episodes, their terminations, failure classes and steps; the demos kept (expert
+    successes) and their length; the head camera pose the episodes rendered with."""
+    from collections import Counter
+
+    from rsb_mj.evaluation.run_folder import RunFolder
+
+    records = sorted(RunFolder(eval_dir).records(), key=lambda r: r.seed)
+    ok = [r for r in records if not r.is_error]
+    heads = {json.dumps(r.sim.get("head_camera"), sort_keys=True) for r in ok}
+    lengths = []
+    kept = 0
+    for path in sorted(demo_dir.glob("episode_*.hdf5")):
+        with h5py.File(path, "r") as f:
+            if bool(f.attrs["success"]):
+                kept += 1
+                lengths.append(int(f.attrs["num_frames"]))
+    return {
+        "episodes": len(records),
+        "errors": len(records) - len(ok),
+        "seeds": [records[0].seed, records[-1].seed] if records else [],
+        "success": rate(sum(r.success for r in ok), len(ok)),
+        "grasped": rate(sum(r.grasped for r in ok), len(ok)),
+        "terminations": dict(Counter(r.termination for r in ok)),
+        "failure_classes": dict(Counter(r.failure_class or "" for r in ok if not r.success)),
+        "steps_of_successes": sorted(r.steps for r in ok if r.success),
+        "max_steps": ok[0].max_steps if ok else None,
+        "head_camera": [json.loads(h) for h in sorted(heads)],
+        "demos_kept": kept,
+        "demo_frames": [min(lengths), int(np.median(lengths)), max(lengths)] if lengths else [],
+    }
+
+
+def task_table(args: argparse.Namespace, summary: dict) -> str:
+    """The markdown table of a ``--task`` run."""
+    return (
+        "| task | head camera | policy | episodes (seeds) | success [95% CI] | "
+        "grasped [95% CI] |\n|---|---|---|---|---|---|\n"
+        f"| {Path(args.task).name} | {args.head_camera} | {args.name} | "
+        f"{summary['episodes']} ({summary['errors']} errors; seeds "
+        f"{'-'.join(map(str, summary['seeds']))}) | {fmt_rate(summary['success'])} | "
+        f"{fmt_rate(summary['grasped'])} |\n"
+    )
+
+
+def finish_task(args: argparse.Namespace, out: Path, log: Path, t0: float) -> int:
+    """``--task``: write ``OUT/baseline.json``, ``OUT/baseline.md`` and the learning curve."""
+    from rsb_mj.atomic import atomic_write_text
+
+    train_dir = out / "train"
+    summary = task_summary(out / "eval", out / "demos" / sources(args)[0])
+    points = loss_curve(log.read_text())
+    steps = trained_steps(train_dir)
+    result = {
+        "task": args.task, "head_camera": args.head_camera, "demos": args.demos,
+        "steps": steps, "batch_size": args.batch_size,
+        "cameras": f"{args.cameras} {args.width}x{args.height}",
+        "instruction_dim": args.instruction_dim, "eval_start": args.eval_start, **summary,
+        "train_s": train_seconds(log.read_text()),
+        "loss": [[s, v] for s, v in points], "wall_s": round(time.perf_counter() - t0, 1),
+        "cpus": os.cpu_count(),
+    }  # fmt: skip
+    atomic_write_text(out / "baseline.json", json.dumps(result, indent=2) + "\n")
+    text = task_table(args, summary)
+    atomic_write_text(out / "baseline.md", text)
+    plot_curve(
+        points,
+        out / "learning_curve.png",
+        f"{args.name}: ACT, {Path(args.task).stem}, {args.demos} demos, {args.cameras} "
+        f"{args.width}x{args.height}, batch {args.batch_size}",
+    )
+    print(text, end="")
+    print(f"baseline: {steps} steps; table {out / 'baseline.md'}, curve "
+          f"{out / 'learning_curve.png'} ({result['wall_s']:.0f} s this run)")  # fmt: skip
+    return 0
+
+
+def train_seconds(log_text: str) -> float:
+    """Seconds ``lerobot-train`` ran, summed over its runs: the ``(N s)`` line this tool
+    prints after each stage is not in the log, so each run's span is read from the
+    ``# baseline: train ... s`` lines :func:`main` appends after training."""
+    return round(sum(float(m) for m in TRAIN_S.findall(log_text)), 1)
 
 
 def table(rows: list[dict]) -> str:
@@ -837,22 +1038,24 @@ def main(argv: list[str] | None = None) -> int:
     demos, dataset, train_dir, eval_dir = (out / n for n in ("demos", "dataset", "train", "eval"))
     t0 = time.perf_counter()
 
+    env = subprocess_env(args, out)
+    names = sources(args)
     if not (dataset / "meta" / "info.json").is_file():
-        for suite in args.suites:
+        for name, source in zip(names, [args.task] if args.task else args.suites, strict=True):
+            where = ["--start", "0"] if args.task else ["--split", "train"]
             run(
                 rsb(
                     "demos",
-                    suite,
-                    "--split",
-                    "train",
+                    source,
+                    *where,
                     "-n",
                     str(args.demos),
                     "-o",
-                    str(demos / suite),
+                    str(demos / name),
                     "-j",
                     str(args.jobs),
                     "--cameras",
-                    "head",
+                    args.cameras,
                     "--width",
                     str(args.width),
                     "--height",
@@ -861,11 +1064,12 @@ def main(argv: list[str] | None = None) -> int:
                 ),
                 log,
                 ok=(0, 1),
+                env=env,
             )  # fmt: skip  (1: some expert failures, not exported)
         if dataset.exists():
             shutil.rmtree(dataset)  # an export killed before it was renamed into place
-        run(rsb("export-lerobot", str(link_demos(demos, args.suites)), "-o", str(dataset),
-                "--cameras", "head", "--instruction-features", str(args.instruction_dim)),
+        run(rsb("export-lerobot", str(link_demos(demos, names)), "-o", str(dataset),
+                "--cameras", args.cameras, "--instruction-features", str(args.instruction_dim)),
             log)  # fmt: skip
     else:
         print(f"= {dataset}: exported, skipped")
@@ -875,17 +1079,24 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(train_dir)  # a run killed before its first checkpoint
         with log.open("a") as fh:
             fh.write(MARK.format(start=done, every=args.log_every) + "\n")
+        t_train = time.perf_counter()
         run(train_command(args, dataset, train_dir), log)
+        with log.open("a") as fh:
+            fh.write(f"# baseline: train {time.perf_counter() - t_train:.1f} s\n")
     else:
         print(f"= {train_dir}: {done} steps trained, skipped")
-    cmd = rsb("eval", *(a for s in args.suites for a in ("--suite", s)),
+    what = [args.task, "--start", str(args.eval_start)] if args.task else [
+        a for s in args.suites for a in ("--suite", s)]  # fmt: skip
+    cmd = rsb("eval", *what,
               "--policy", f"lerobot:{checkpoint(train_dir)}", "--name", args.name,
               "--episodes", str(args.episodes), "--out", str(eval_dir), "--jobs", str(args.jobs),
               "--no-progress")  # fmt: skip
     if args.max_steps:
         cmd += ["--max-steps", str(args.max_steps)]
-    run(cmd, log)
+    run(cmd, log, env=env)
 
+    if args.task:
+        return finish_task(args, out, log, t0)
     rows = summary_rows(eval_dir)
     points = loss_curve(log.read_text())
     steps = trained_steps(train_dir)
