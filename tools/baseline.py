@@ -211,13 +211,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                  "instruction_dim", "save_every", "log_every", "diagnose_episodes"):  # fmt: skip
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.width * 3 != args.height * 4:
+        p.error(
+            f"--width {args.width} --height {args.height} is not 4:3: rsb eval renders "
+            "320x240 and pads an image of another shape to the policy's (black bars, a "
+            "wider view than the demos'), e.g. --width 96 --height 72"
+        )
     args.suites = [s for s in args.suites.split(",") if s]
     from rsb_mj.errors import RsbError
     from rsb_mj.suites import get_suite
 
     if args.task is not None:
-        if args.diagnose:
-            p.error(f"--diagnose looks at {DIAG_SUITE}; it does not take --task")
         if not args.task.is_file():
             p.error(f"--task {args.task}: no such file")
         args.task = str(args.task.resolve())
@@ -1026,9 +1030,222 @@ def diagnose(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- --task --diagnose: where the policy's gripper goes on a goal task -------------------
+
+
+class GoalTracer:
+    """``run_goal_episode``'s ``on_step`` on a goal task: every step's tool centre points
+    (TCPs) and the objects' positions [m, world], and each gripper close command (a
+    command below :data:`CLOSED_BELOW` after an open one) with the step (1-based)."""
+
+    def __init__(self, env, objects: tuple[str, ...]) -> None:
+        self.env = env
+        self.objects = objects
+        self.step = 0
+        self.open = {"left": True, "right": True}
+        self.tcp: dict[str, list[np.ndarray]] = {"left": [], "right": []}
+        self.pos: dict[str, list[np.ndarray]] = {o: [] for o in objects}
+        self.closes: list[tuple[int, str]] = []
+
+    def __call__(self, obs, action) -> None:
+        from rsb_mj.scene.aloha import gripper_site
+
+        self.step += 1
+        u = self.env.unwrapped
+        for side, index in (("left", 6), ("right", 13)):
+            self.tcp[side].append(u.data.site(gripper_site(side)).xpos.copy())
+            closed = float(action[index]) < CLOSED_BELOW
+            if closed and self.open[side]:
+                self.closes.append((self.step, side))
+            self.open[side] = not closed
+        for o in self.objects:
+            self.pos[o].append(u.data.body(o).xpos.copy())
+
+
+def _mover_target(task) -> tuple[str, str]:
+    """The first ``On(mover, target)``-like relation of the goal: its two object names."""
+    from rsb_mj.lang.goal_names import named_objects
+
+    names = [n for n in named_objects(task) if n in task.objects]
+    return names[0], names[1] if len(names) > 1 else names[0]
+
+
+def _task_episode(job: tuple[str, str, str, int, int]) -> dict:
+    """One traced goal episode (a worker; env and policy built once per process): ``job``
+    is (arm, policy spec or ``expert``, task file, seed, max steps)."""
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.evaluation.rollout import run_goal_episode
+
+    arm, spec, task, seed, max_steps = job
+    if spec not in _WORKER:
+        if spec == "expert":
+            from rsb_mj.policies import make_policy
+
+            _WORKER[spec] = (make_policy("expert"), ())
+        else:
+            from rsb_mj.policies.lerobot import LeRobotPolicy
+
+            policy = LeRobotPolicy(spec)
+            _WORKER[spec] = (policy, policy.cameras)
+    policy, cameras = _WORKER[spec]
+    key = ("goal", task, cameras)
+    if key not in _WORKER:
+        _WORKER[key] = GoalEnv(task, cameras=cameras)  # 320x240, as rsb eval renders
+    env = _WORKER[key]
+    mover, target = _mover_target(env.task)
+    tracer = GoalTracer(env, (mover, target))
+    record = run_goal_episode(env, policy, seed, max_steps=max_steps, on_step=tracer)
+    if record.is_error:
+        return {"arm": arm, "seed": seed, "error": str(record.error)}
+    m0 = tracer.pos[mover][0]
+    dist = {
+        side: [float(np.linalg.norm(t - m)) for t, m in zip(tcps, tracer.pos[mover], strict=True)]
+        for side, tcps in tracer.tcp.items()
+    }
+    near_side = min(dist, key=lambda s: min(dist[s]))
+    first = tracer.closes[0] if tracer.closes else None
+    close = None
+    if first is not None:
+        step, side = first
+        tcp, m = tracer.tcp[side][step - 1], tracer.pos[mover][step - 1]
+        close = {
+            "step": step,
+            "arm": side,
+            "d_mover_m": round(float(np.linalg.norm(tcp - m)), 4),
+            "d_mover_xy_m": round(float(np.linalg.norm((tcp - m)[:2])), 4),
+            "tcp_above_mover_m": round(float(tcp[2] - m[2]), 4),
+        }
+    final = tracer.pos[mover][-1] - tracer.pos[target][-1]
+    return {
+        "arm": arm,
+        "seed": seed,
+        "success": record.success,
+        "grasped": record.grasped,
+        "steps": record.steps,
+        "mover": mover,
+        "target": target,
+        "nearest_arm": near_side,
+        "min_d_tcp_mover_m": round(min(dist[near_side]), 4),
+        "closes": len(tracer.closes),
+        "first_close": close,
+        "mover_lift_m": round(float(max(p[2] for p in tracer.pos[mover]) - m0[2]), 4),
+        "mover_moved_xy_m": round(float(np.linalg.norm((tracer.pos[mover][-1] - m0)[:2])), 4),
+        "final_mover_target_xy_m": round(float(np.linalg.norm(final[:2])), 4),
+    }
+
+
+def diagnose_task(args: argparse.Namespace) -> int:
+    """``--task --diagnose``: roll the run's checkpoint out on ``--diagnose-episodes``
+    seeds of the train demos (``seen``: 0..) and of the eval seeds (``eval``:
+    ``--eval-start``..), and the expert on the same eval seeds, tracing where the grippers
+    go relative to the task's mover (the first object the goal names, e.g. the bowl):
+    the nearest the TCP comes to it, where the first gripper close happens, how high the
+    mover is lifted, how far it ends from the target. -> ``OUT/diagnosis.json``,
+    ``OUT/diagnosis.md`` (finished episodes kept in ``OUT/diagnosis/episodes.jsonl``)."""
+    import multiprocessing
+
+    from rsb_mj.atomic import atomic_write_text
+
+    out = args.out
+    ckpt = checkpoint(out / "train")
+    if not (ckpt / "config.json").is_file():
+        sys.exit(f"baseline: --diagnose needs a trained run in {out}; run it without "
+                 "--diagnose first")  # fmt: skip
+    from rsb_mj.env.goal_env import GOAL_MAX_STEPS
+
+    max_steps = args.max_steps or GOAL_MAX_STEPS
+    n = args.diagnose_episodes
+    spec = f"lerobot:{ckpt}"
+    jobs = [("seen", spec, args.task, s, max_steps) for s in range(min(n, args.demos))]
+    jobs += [("eval", spec, args.task, args.eval_start + i, max_steps) for i in range(n)]
+    jobs += [("expert", "expert", args.task, args.eval_start + i, max_steps) for i in range(n)]
+    folder = out / "diagnosis"
+    folder.mkdir(exist_ok=True)
+    store = folder / "episodes.jsonl"
+    done = {}
+    if store.is_file():
+        for line in store.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["arm"], row["seed"], row["max_steps"])] = row
+    todo = [j for j in jobs if (j[0], j[3], j[4]) not in done]
+    print(f"= {store}: {len(jobs) - len(todo)} of {len(jobs)} episodes traced, "
+          f"{len(todo)} to run", flush=True)  # fmt: skip
+    if todo:
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(min(args.jobs, len(todo))) as pool:
+            for row in pool.imap_unordered(_task_episode, todo):
+                if "error" in row:
+                    sys.exit(f"baseline: --diagnose: {row['arm']} seed {row['seed']} ended in "
+                             f"an error ({row['error']})")  # fmt: skip
+                row["max_steps"] = max_steps
+                done[(row["arm"], row["seed"], max_steps)] = row
+                atomic_write_text(store, "".join(json.dumps(r) + "\n" for r in done.values()))
+                print(f"  {row['arm']} seed {row['seed']}: success={row['success']} "
+                      f"min d={row['min_d_tcp_mover_m']}", flush=True)  # fmt: skip
+    rows = [done[(j[0], j[3], j[4])] for j in jobs]
+    arms = {}
+    for arm in ("seen", "eval", "expert"):
+        mine = [r for r in rows if r["arm"] == arm]
+        if not mine:
+            continue
+        closes = [r["first_close"] for r in mine if r["first_close"]]
+        arms[arm] = {
+            "seeds": [mine[0]["seed"], mine[-1]["seed"]],
+            "policy": "expert" if arm == "expert" else args.name,
+            "success": rate(sum(r["success"] for r in mine), len(mine)),
+            "grasped": rate(sum(r["grasped"] for r in mine), len(mine)),
+            "min_d_tcp_mover_m": quartiles([r["min_d_tcp_mover_m"] for r in mine]),
+            "within_3cm": sum(r["min_d_tcp_mover_m"] < 0.03 for r in mine),
+            "closed": len(closes),
+            "close_d_mover_m": quartiles([c["d_mover_m"] for c in closes]),
+            "close_d_mover_xy_m": quartiles([c["d_mover_xy_m"] for c in closes]),
+            "close_step": quartiles([c["step"] for c in closes]),
+            "mover_lift_m": quartiles([r["mover_lift_m"] for r in mine]),
+            "lifted_2cm": sum(r["mover_lift_m"] > 0.02 for r in mine),
+            "final_mover_target_xy_m": quartiles([r["final_mover_target_xy_m"] for r in mine]),
+        }
+    result = {"task": args.task, "checkpoint": str(ckpt), "max_steps": max_steps,
+              "mover": rows[0]["mover"], "target": rows[0]["target"], "arms": arms}  # fmt: skip
+    atomic_write_text(out / "diagnosis.json", json.dumps(result, indent=2) + "\n")
+    text = task_diagnosis_markdown(result)
+    atomic_write_text(out / "diagnosis.md", text)
+    print(text, end="")
+    return 0
+
+
+def task_diagnosis_markdown(result: dict) -> str:
+    """``OUT/diagnosis.md`` of ``--task --diagnose``."""
+    q = lambda v: "/".join(f"{x:.3f}" for x in v) or "-"  # noqa: E731
+    lines = [
+        f"# Where the policy goes on {Path(result['task']).name}: {result['checkpoint']}",
+        "",
+        f"Mover {result['mover']}, target {result['target']}; distances in metres "
+        "(25/50/75%), the TCP of either arm; step limit "
+        f"{result['max_steps']}.",
+        "",
+        "| seeds | policy | success | grasped | min TCP-mover d | within 3 cm | episodes "
+        "with a close | first close: d mover (3D) | d mover (xy) | step | mover lift | "
+        "lifted > 2 cm | final mover-target d (xy) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, a in result["arms"].items():
+        lines.append(
+            f"| {name} {a['seeds'][0]}-{a['seeds'][1]} | {a['policy']} | "
+            f"{fmt_rate(a['success'])} | {fmt_rate(a['grasped'])} | "
+            f"{q(a['min_d_tcp_mover_m'])} | {a['within_3cm']} | {a['closed']} | "
+            f"{q(a['close_d_mover_m'])} | {q(a['close_d_mover_xy_m'])} | "
+            f"{'/'.join(f'{x:g}' for x in a['close_step']) or '-'} | {q(a['mover_lift_m'])} | "
+            f"{a['lifted_2cm']} | {q(a['final_mover_target_xy_m'])} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the stages that are not finished, then write the table and the learning curve."""
     args = parse_args(argv)
+    if args.diagnose and args.task:
+        return diagnose_task(args)
     if args.diagnose:
         return diagnose(args)
     out = args.out
