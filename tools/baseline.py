@@ -1204,7 +1204,13 @@ def diagnose_task(args: argparse.Namespace) -> int:
             "mover_lift_m": quartiles([r["mover_lift_m"] for r in mine]),
             "lifted_2cm": sum(r["mover_lift_m"] > 0.02 for r in mine),
             "final_mover_target_xy_m": quartiles([r["final_mover_target_xy_m"] for r in mine]),
+            "nearest_arm": {a: sum(r["nearest_arm"] == a for r in mine) for a in ("left", "right")},
         }
+    expert_arm = {r["seed"]: r["nearest_arm"] for r in rows if r["arm"] == "expert"}
+    if "eval" in arms and expert_arm:
+        arms["eval"]["same_arm_as_expert"] = sum(
+            expert_arm.get(r["seed"]) == r["nearest_arm"] for r in rows if r["arm"] == "eval"
+        )
     result = {"task": args.task, "checkpoint": str(ckpt), "max_steps": max_steps,
               "mover": rows[0]["mover"], "target": rows[0]["target"], "arms": arms}  # fmt: skip
     atomic_write_text(out / "diagnosis.json", json.dumps(result, indent=2) + "\n")
@@ -1238,6 +1244,20 @@ def task_diagnosis_markdown(result: dict) -> str:
             f"{'/'.join(f'{x:g}' for x in a['close_step']) or '-'} | {q(a['mover_lift_m'])} | "
             f"{a['lifted_2cm']} | {q(a['final_mover_target_xy_m'])} |"
         )
+    lines += [
+        "",
+        "The arm that came nearest the mover (left/right): "
+        + "; ".join(
+            f"{name} {a['nearest_arm']['left']}/{a['nearest_arm']['right']}"
+            for name, a in result["arms"].items()
+        )
+        + (
+            f"; on {result['arms']['eval']['same_arm_as_expert']} of the eval seeds the "
+            "policy's is the expert's."
+            if "same_arm_as_expert" in result["arms"].get("eval", {})
+            else "."
+        ),
+    ]
     return "\n".join(lines) + "\n"
 
 
