@@ -518,9 +518,10 @@ def finish_task(args: argparse.Namespace, out: Path, log: Path, t0: float) -> in
 
 
 def train_seconds(log_text: str) -> float:
-    """Seconds ``lerobot-train`` ran, summed over its runs: the ``(N s)`` line this tool
-    prints after each stage is not in the log, so each run's span is read from the
-    ``# baseline: train ... s`` lines :func:`main` appends after training."""
+    """Seconds ``lerobot-train`` ran, summed over its runs (resumed ones too): the
+    ``# baseline: train ... s`` lines :func:`main` appends to the log after each, also when
+    it was stopped. A stopped run trained past its last checkpoint for up to
+    ``--save-every`` steps that count here and are lost."""
     return round(sum(float(m) for m in TRAIN_S.findall(log_text)), 1)
 
 
@@ -1317,9 +1318,11 @@ def main(argv: list[str] | None = None) -> int:
         with log.open("a") as fh:
             fh.write(MARK.format(start=done, every=args.log_every) + "\n")
         t_train = time.perf_counter()
-        run(train_command(args, dataset, train_dir), log)
-        with log.open("a") as fh:
-            fh.write(f"# baseline: train {time.perf_counter() - t_train:.1f} s\n")
+        try:
+            run(train_command(args, dataset, train_dir), log)
+        finally:  # also when training is stopped (killed) to keep its last checkpoint
+            with log.open("a") as fh:
+                fh.write(f"# baseline: train {time.perf_counter() - t_train:.1f} s\n")
     else:
         print(f"= {train_dir}: {done} steps trained, skipped")
     what = [args.task, "--start", str(args.eval_start)] if args.task else [
