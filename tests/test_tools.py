@@ -389,3 +389,81 @@ def test_goal_visibility_counts_rule_1_on_two_files_before_and_after(tmp_path):
         "named objects meeting rule 1: 0 of 3 (0.0%); rows with all of them: 0 of 1; "
         "with >= 150 px alone: 1 of 3 (33.3%)"
     )
+
+
+BOWL = ROOT / "tasks/libero/libero_goal/put_the_bowl_on_the_plate.bddl"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--width", "96", "--height", "96"],
+         "--width 96 --height 96 is not 4:3: rsb eval renders 320x240 and pads an image of "
+         "another shape to the policy's (black bars, a wider view than the demos'), e.g. "
+         "--width 96 --height 72"),
+        (["--head-camera", "question"],
+         "--head-camera needs --task (question scenes have one head camera)"),
+        (["--eval-start", "1000"], "--eval-start needs --task"),
+        (["--task", "nowhere.bddl"], "--task nowhere.bddl: no such file"),
+        (["--task", str(BOWL), "--demos", "80", "--eval-start", "50"],
+         "--eval-start 50 must be at least --demos 80 (the eval seeds must be unseen)"),
+    ],
+)  # fmt: skip
+def test_baseline_refuses_task_arguments_that_do_not_fit(argv, message, tmp_path, capsys):
+    baseline = _load(TOOLS / "baseline.py")
+    with pytest.raises(SystemExit) as exc:
+        baseline.parse_args(["--out", str(tmp_path), *argv])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"baseline.py: error: {message}"
+
+
+def test_baseline_task_defaults_to_the_head_and_both_wrists_from_seed_1000(tmp_path):
+    baseline = _load(TOOLS / "baseline.py")
+    args = baseline.parse_args(["--out", str(tmp_path), "--task", str(BOWL)])
+    assert (args.suites, args.task, args.cameras, args.eval_start, args.head_camera) == (
+        [],
+        str(BOWL),
+        "head,left_wrist,right_wrist",
+        1000,
+        "goal",
+    )
+    assert baseline.sources(args) == ["put_the_bowl_on_the_plate"]
+    assert baseline.subprocess_env(args, tmp_path) is None
+    plain = baseline.parse_args(["--out", str(tmp_path)])
+    assert (plain.cameras, plain.eval_start, plain.task) == ("head", 0, None)
+
+
+def test_baseline_question_head_camera_switch_keeps_the_question_pose(tmp_path):
+    """--head-camera question: a goal scene built in a subprocess with the tool's
+    sitecustomize renders from the question scenes' head camera (fovy 32 deg, the eye at
+    HEAD_EYE), and records that pose; without it the task's framed camera (fovy 45 deg)."""
+    baseline = _load(TOOLS / "baseline.py")
+    args = baseline.parse_args(
+        ["--out", str(tmp_path), "--task", str(BOWL), "--head-camera", "question"]
+    )
+    env = baseline.subprocess_env(args, tmp_path)
+    assert (tmp_path / "head_camera_question" / "sitecustomize.py").read_text() == (
+        baseline.QUESTION_HEAD
+    )
+    probe = (
+        "import json, numpy as np\n"
+        "from rsb_mj.scene.goal_scene import compile_goal_scene\n"
+        "from rsb_mj.lang.linter import load_goal_task\n"
+        f"scene = compile_goal_scene(load_goal_task({str(BOWL)!r}))\n"
+        "cid = scene.model.camera('head').id\n"
+        "print(json.dumps([scene.head.as_dict(), scene.model.cam_fovy[cid].item(), "
+        "scene.model.cam_pos[cid].round(6).tolist()]))\n"
+    )
+    switched = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False
+    )
+    assert switched.returncode == 0, switched.stderr
+    head, fovy, pos = json.loads(switched.stdout)
+    from rsb_mj.scene.aloha import HEAD_EYE, HEAD_FOVY
+    from rsb_mj.scene.frames import table_to_world
+
+    assert fovy == HEAD_FOVY == head["fovy"] == 32.0
+    assert pos == head["pos"] == [round(float(v), 6) for v in table_to_world(*HEAD_EYE)]
+    plain = _run(sys.executable, "-c", probe)
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stdout)[0]["fovy"] == 45.0

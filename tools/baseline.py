@@ -41,6 +41,28 @@ runs only the missing ones):
 
     nice -n 10 python tools/baseline.py --out runs/baseline --jobs 2 --diagnose
 
+``--task FILE.bddl`` trains and scores one goal task (a LIBERO or VLA-Arena file, issue 42)
+instead of the suites: ``rsb demos FILE.bddl`` on seeds 0..DEMOS-1 (the expert's
+demonstrations; the instruction is the file's ``:language``) with the head and both wrist
+cameras (``--cameras``; the expert uses the arm nearer the object, so either wrist), the
+same export and training, then ``rsb eval FILE.bddl`` on the unseen seeds
+``--eval-start``..``--eval-start``+EPISODES-1 (default 1000..): success and grasp rates
+with Wilson 95% intervals, the terminations and failure classes -> ``OUT/baseline.md``,
+``OUT/baseline.json``:
+
+    nice -n 10 python tools/baseline.py --out runs/bowl --jobs 2 \
+        --task tasks/libero/libero_goal/put_the_bowl_on_the_plate.bddl --demos 80 \
+        --width 96 --height 96 --steps 2000 --episodes 40
+
+``--head-camera question`` is an experiment switch (issue 42 item 5: the policy before and
+after the camera change): demos and eval render the goal scene with the question scenes'
+fixed head camera (:mod:`rsb_mj.scene.aloha` ``HEAD_EYE``/``HEAD_TARGET``/``HEAD_FOVY``,
+what goal scenes had before :mod:`rsb_mj.scene.goal_camera`) instead of the task's framed
+one. The tool's ``rsb`` subprocesses (and their workers) load
+``OUT/head_camera_question/sitecustomize.py`` through ``PYTHONPATH``, which replaces
+``GoalScene._frame_head`` by keeping the compiled camera; every record and demo carries the
+pose it rendered with (``head_camera``).
+
 Run it with the Python of the lerobot venv (``tools/lerobot_venv.sh VENV``); ``lerobot-train``
 is taken from the same folder as that Python.
 """
@@ -72,9 +94,40 @@ SMALL_ACT = (
 )  # fmt: skip
 #: Arguments that fix what a folder holds: a rerun with other values needs a new --out.
 FIXED = ("suites", "demos", "width", "height", "instruction_dim", "batch_size", "seed",
-         "train_arg", "tiny")  # fmt: skip
+         "train_arg", "tiny", "task", "cameras", "head_camera", "eval_start")  # fmt: skip
+#: What a folder made before --task existed holds for the fixed arguments it did not record.
+FIXED_BEFORE_TASK = {"task": None, "cameras": "head", "head_camera": "goal", "eval_start": 0}
+#: The cameras of a --task run (the expert grasps with either arm): the head and both wrists.
+TASK_CAMERAS = "head,left_wrist,right_wrist"
+#: ``--head-camera question``: the sitecustomize that keeps a goal scene's compiled head
+#: camera (the question scenes' fixed one) instead of framing the task.
+QUESTION_HEAD = '''"""tools/baseline.py --head-camera question: goal scenes keep the question
+head camera (the compiled one of rsb_mj.scene.aloha) instead of framing the task."""
+import numpy as np
+
+from rsb_mj.scene import goal_scene
+from rsb_mj.scene.goal_camera import HeadView
+
+
+def _question_head(self):
+    cid = self.model.camera("head").id
+    mat = np.zeros(9)
+    import mujoco
+
+    mujoco.mju_quat2Mat(mat, self.model.cam_quat[cid])
+    mat = mat.reshape(3, 3)
+    self.head = HeadView(
+        tuple(float(v) for v in self.model.cam_pos[cid]),
+        tuple(float(v) for v in (*mat[:, 0], *mat[:, 1])),
+        float(self.model.cam_fovy[cid]),
+    )
+
+
+goal_scene.GoalScene._frame_head = _question_head
+'''
 LOSS_LINE = re.compile(r"\bloss:([0-9.eE+-]+)")
 MARK = "# baseline: lerobot-train from step {start} logging every {every}"
+TRAIN_S = re.compile(r"^# baseline: train ([0-9.]+) s$", re.M)
 MARK_LINE = re.compile(r"^# baseline: lerobot-train from step (\d+) logging every (\d+)")
 
 
@@ -89,6 +142,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--out", type=Path, required=True, help="run folder (resumed)")
     p.add_argument(
         "--suites", default=",".join(SUITES), help=f"comma-separated suites ({','.join(SUITES)})"
+    )
+    p.add_argument(
+        "--task",
+        type=Path,
+        help="a goal task file (.bddl) instead of --suites: demos on seeds 0..DEMOS-1, eval "
+        "on seeds --eval-start.. (see the docstring)",
+    )
+    p.add_argument("--eval-start", type=int, default=None, help="--task: first eval seed (1000)")
+    p.add_argument(
+        "--cameras",
+        default=None,
+        help=f"cameras recorded and exported (head; with --task: {TASK_CAMERAS})",
+    )
+    p.add_argument(
+        "--head-camera",
+        choices=("goal", "question"),
+        default="goal",
+        help="--task experiment switch: the head camera goal scenes render with (goal: framed "
+        "for the task; question: the question scenes' fixed one, as before issue 42)",
     )
     p.add_argument(
         "--demos",
@@ -139,9 +211,34 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                  "instruction_dim", "save_every", "log_every", "diagnose_episodes"):  # fmt: skip
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.width * 3 != args.height * 4:
+        p.error(
+            f"--width {args.width} --height {args.height} is not 4:3: rsb eval renders "
+            "320x240 and pads an image of another shape to the policy's (black bars, a "
+            "wider view than the demos'), e.g. --width 96 --height 72"
+        )
     args.suites = [s for s in args.suites.split(",") if s]
     from rsb_mj.errors import RsbError
     from rsb_mj.suites import get_suite
+
+    if args.task is not None:
+        if not args.task.is_file():
+            p.error(f"--task {args.task}: no such file")
+        args.task = str(args.task.resolve())
+        args.suites = []
+        args.eval_start = 1000 if args.eval_start is None else args.eval_start
+        if args.eval_start < args.demos:
+            p.error(f"--eval-start {args.eval_start} must be at least --demos {args.demos} "
+                    "(the eval seeds must be unseen)")  # fmt: skip
+        args.cameras = args.cameras or TASK_CAMERAS
+        return args
+    for name in ("eval_start",):
+        if getattr(args, name) is not None:
+            p.error(f"--{name.replace('_', '-')} needs --task")
+    if args.head_camera != "goal":
+        p.error("--head-camera needs --task (question scenes have one head camera)")
+    args.eval_start = 0
+    args.cameras = args.cameras or "head"
 
     for suite in args.suites:
         try:
@@ -153,12 +250,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def run(cmd: list[str], log: Path, ok: tuple[int, ...] = (0,)) -> int:
+def run(
+    cmd: list[str], log: Path, ok: tuple[int, ...] = (0,), env: dict[str, str] | None = None
+) -> int:
     """Run one stage, its output appended to ``log``; exit if its status is not in ``ok``."""
     print("+ " + " ".join(cmd), flush=True)
     t0 = time.perf_counter()
     with log.open("a") as fh:
-        done = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
+        done = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False, env=env)
     print(f"  ({time.perf_counter() - t0:.1f} s)", flush=True)
     if done.returncode not in ok:
         tail = log.read_text().splitlines()[-20:]
@@ -189,7 +288,7 @@ def check_fixed(args: argparse.Namespace, out: Path) -> None:
     path = out / "baseline_args.json"
     want = {k: getattr(args, k) for k in FIXED}
     if path.is_file():
-        have = json.loads(path.read_text())
+        have = {**FIXED_BEFORE_TASK, **json.loads(path.read_text())}
         diff = [k for k in FIXED if have.get(k) != want[k]]
         if diff:
             what = [f"--{k.replace('_', '-')} ({have.get(k)!r}, now {want[k]!r})" for k in diff]
@@ -198,6 +297,27 @@ def check_fixed(args: argparse.Namespace, out: Path) -> None:
     from rsb_mj.atomic import atomic_write_text
 
     atomic_write_text(path, json.dumps(want, indent=2) + "\n")
+
+
+def sources(args: argparse.Namespace) -> list[str]:
+    """The folders under ``OUT/demos`` this run's demos go to: one per suite, or the task
+    file's stem for ``--task``."""
+    return [Path(args.task).stem] if args.task else list(args.suites)
+
+
+def subprocess_env(args: argparse.Namespace, out: Path) -> dict[str, str] | None:
+    """The environment of the ``rsb`` subprocesses: ``None`` (this one's), or for
+    ``--head-camera question`` one whose ``PYTHONPATH`` starts with the folder of
+    :data:`QUESTION_HEAD` (written here)."""
+    if args.head_camera == "goal":
+        return None
+    from rsb_mj.atomic import atomic_write_text
+
+    folder = out / "head_camera_question"
+    folder.mkdir(exist_ok=True)
+    atomic_write_text(folder / "sitecustomize.py", QUESTION_HEAD)
+    path = [str(folder), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
 def link_demos(demos: Path, suites: list[str]) -> Path:
@@ -317,6 +437,96 @@ def summary_rows(eval_dir: Path) -> list[dict]:
             "nsg": row.nsg, "chance": 1.0 / row.choices,
         })  # fmt: skip
     return rows
+
+
+def task_summary(eval_dir: Path, demo_dir: Path) -> dict:
+    """A ``--task`` run's figures: success and grasp rates (Wilson 95%) over the eval
+    episodes, their terminations, failure classes and steps; the demos kept (expert
+    successes) and their length; the head camera pose the episodes rendered with."""
+    from collections import Counter
+
+    from rsb_mj.evaluation.run_folder import RunFolder
+
+    records = sorted(RunFolder(eval_dir).records(), key=lambda r: r.seed)
+    ok = [r for r in records if not r.is_error]
+    heads = {json.dumps(r.sim.get("head_camera"), sort_keys=True) for r in ok}
+    lengths = []
+    kept = 0
+    for path in sorted(demo_dir.glob("episode_*.hdf5")):
+        with h5py.File(path, "r") as f:
+            if bool(f.attrs["success"]):
+                kept += 1
+                lengths.append(int(f.attrs["num_frames"]))
+    return {
+        "episodes": len(records),
+        "errors": len(records) - len(ok),
+        "seeds": [records[0].seed, records[-1].seed] if records else [],
+        "success": rate(sum(r.success for r in ok), len(ok)),
+        "grasped": rate(sum(r.grasped for r in ok), len(ok)),
+        "terminations": dict(Counter(r.termination for r in ok)),
+        "failure_classes": dict(Counter(r.failure_class or "" for r in ok if not r.success)),
+        "steps_of_successes": sorted(r.steps for r in ok if r.success),
+        "max_steps": ok[0].max_steps if ok else None,
+        "head_camera": [json.loads(h) for h in sorted(heads)],
+        "demos_kept": kept,
+        "demo_frames": [min(lengths), int(np.median(lengths)), max(lengths)] if lengths else [],
+    }
+
+
+def task_table(args: argparse.Namespace, summary: dict) -> str:
+    """The markdown table of a ``--task`` run. The records' ``grasped`` is kept in
+    ``baseline.json`` only: on put_the_bowl_on_the_plate it was False in every policy
+    episode, the successful ones included (issue 42 item 5), so it does not say whether the
+    mover was held; ``--diagnose`` measures the mover's lift instead."""
+    steps = summary["steps_of_successes"]
+    return (
+        "| task | head camera | policy | episodes (seeds) | success [95% CI] | "
+        "steps of the successes |\n|---|---|---|---|---|---|\n"
+        f"| {Path(args.task).name} | {args.head_camera} | {args.name} | "
+        f"{summary['episodes']} ({summary['errors']} errors; seeds "
+        f"{'-'.join(map(str, summary['seeds']))}) | {fmt_rate(summary['success'])} | "
+        f"{', '.join(map(str, steps)) or '-'} |\n"
+    )
+
+
+def finish_task(args: argparse.Namespace, out: Path, log: Path, t0: float) -> int:
+    """``--task``: write ``OUT/baseline.json``, ``OUT/baseline.md`` and the learning curve."""
+    from rsb_mj.atomic import atomic_write_text
+
+    train_dir = out / "train"
+    summary = task_summary(out / "eval", out / "demos" / sources(args)[0])
+    points = loss_curve(log.read_text())
+    steps = trained_steps(train_dir)
+    result = {
+        "task": args.task, "head_camera": args.head_camera, "demos": args.demos,
+        "steps": steps, "batch_size": args.batch_size,
+        "cameras": f"{args.cameras} {args.width}x{args.height}",
+        "instruction_dim": args.instruction_dim, "eval_start": args.eval_start, **summary,
+        "train_s": train_seconds(log.read_text()),
+        "loss": [[s, v] for s, v in points], "wall_s": round(time.perf_counter() - t0, 1),
+        "cpus": os.cpu_count(),
+    }  # fmt: skip
+    atomic_write_text(out / "baseline.json", json.dumps(result, indent=2) + "\n")
+    text = task_table(args, summary)
+    atomic_write_text(out / "baseline.md", text)
+    plot_curve(
+        points,
+        out / "learning_curve.png",
+        f"{args.name}: ACT, {Path(args.task).stem}, {args.demos} demos, {args.cameras} "
+        f"{args.width}x{args.height}, batch {args.batch_size}",
+    )
+    print(text, end="")
+    print(f"baseline: {steps} steps; table {out / 'baseline.md'}, curve "
+          f"{out / 'learning_curve.png'} ({result['wall_s']:.0f} s this run)")  # fmt: skip
+    return 0
+
+
+def train_seconds(log_text: str) -> float:
+    """Seconds ``lerobot-train`` ran, summed over its runs (resumed ones too): the
+    ``# baseline: train ... s`` lines :func:`main` appends to the log after each, also when
+    it was stopped. A stopped run trained past its last checkpoint for up to
+    ``--save-every`` steps that count here and are lost."""
+    return round(sum(float(m) for m in TRAIN_S.findall(log_text)), 1)
 
 
 def table(rows: list[dict]) -> str:
@@ -825,9 +1035,242 @@ def diagnose(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---- --task --diagnose: where the policy's gripper goes on a goal task -------------------
+
+
+class GoalTracer:
+    """``run_goal_episode``'s ``on_step`` on a goal task: every step's tool centre points
+    (TCPs) and the objects' positions [m, world], and each gripper close command (a
+    command below :data:`CLOSED_BELOW` after an open one) with the step (1-based)."""
+
+    def __init__(self, env, objects: tuple[str, ...]) -> None:
+        self.env = env
+        self.objects = objects
+        self.step = 0
+        self.open = {"left": True, "right": True}
+        self.tcp: dict[str, list[np.ndarray]] = {"left": [], "right": []}
+        self.pos: dict[str, list[np.ndarray]] = {o: [] for o in objects}
+        self.closes: list[tuple[int, str]] = []
+
+    def __call__(self, obs, action) -> None:
+        from rsb_mj.scene.aloha import gripper_site
+
+        self.step += 1
+        u = self.env.unwrapped
+        for side, index in (("left", 6), ("right", 13)):
+            self.tcp[side].append(u.data.site(gripper_site(side)).xpos.copy())
+            closed = float(action[index]) < CLOSED_BELOW
+            if closed and self.open[side]:
+                self.closes.append((self.step, side))
+            self.open[side] = not closed
+        for o in self.objects:
+            self.pos[o].append(u.data.body(o).xpos.copy())
+
+
+def _mover_target(task) -> tuple[str, str]:
+    """The first ``On(mover, target)``-like relation of the goal: its two object names."""
+    from rsb_mj.lang.goal_names import named_objects
+
+    names = [n for n in named_objects(task) if n in task.objects]
+    return names[0], names[1] if len(names) > 1 else names[0]
+
+
+def _task_episode(job: tuple[str, str, str, int, int]) -> dict:
+    """One traced goal episode (a worker; env and policy built once per process): ``job``
+    is (arm, policy spec or ``expert``, task file, seed, max steps)."""
+    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.evaluation.rollout import run_goal_episode
+
+    arm, spec, task, seed, max_steps = job
+    if spec not in _WORKER:
+        if spec == "expert":
+            from rsb_mj.policies import make_policy
+
+            _WORKER[spec] = (make_policy("expert"), ())
+        else:
+            from rsb_mj.policies.lerobot import LeRobotPolicy
+
+            policy = LeRobotPolicy(spec)
+            _WORKER[spec] = (policy, policy.cameras)
+    policy, cameras = _WORKER[spec]
+    key = ("goal", task, cameras)
+    if key not in _WORKER:
+        _WORKER[key] = GoalEnv(task, cameras=cameras)  # 320x240, as rsb eval renders
+    env = _WORKER[key]
+    mover, target = _mover_target(env.task)
+    tracer = GoalTracer(env, (mover, target))
+    record = run_goal_episode(env, policy, seed, max_steps=max_steps, on_step=tracer)
+    if record.is_error:
+        return {"arm": arm, "seed": seed, "error": str(record.error)}
+    m0 = tracer.pos[mover][0]
+    dist = {
+        side: [float(np.linalg.norm(t - m)) for t, m in zip(tcps, tracer.pos[mover], strict=True)]
+        for side, tcps in tracer.tcp.items()
+    }
+    near_side = min(dist, key=lambda s: min(dist[s]))
+    first = tracer.closes[0] if tracer.closes else None
+    close = None
+    if first is not None:
+        step, side = first
+        tcp, m = tracer.tcp[side][step - 1], tracer.pos[mover][step - 1]
+        close = {
+            "step": step,
+            "arm": side,
+            "d_mover_m": round(float(np.linalg.norm(tcp - m)), 4),
+            "d_mover_xy_m": round(float(np.linalg.norm((tcp - m)[:2])), 4),
+            "tcp_above_mover_m": round(float(tcp[2] - m[2]), 4),
+        }
+    final = tracer.pos[mover][-1] - tracer.pos[target][-1]
+    return {
+        "arm": arm,
+        "seed": seed,
+        "success": record.success,
+        "grasped": record.grasped,
+        "steps": record.steps,
+        "mover": mover,
+        "target": target,
+        "nearest_arm": near_side,
+        "min_d_tcp_mover_m": round(min(dist[near_side]), 4),
+        "closes": len(tracer.closes),
+        "first_close": close,
+        "mover_lift_m": round(float(max(p[2] for p in tracer.pos[mover]) - m0[2]), 4),
+        "mover_moved_xy_m": round(float(np.linalg.norm((tracer.pos[mover][-1] - m0)[:2])), 4),
+        "final_mover_target_xy_m": round(float(np.linalg.norm(final[:2])), 4),
+    }
+
+
+def diagnose_task(args: argparse.Namespace) -> int:
+    """``--task --diagnose``: roll the run's checkpoint out on ``--diagnose-episodes``
+    seeds of the train demos (``seen``: 0..) and of the eval seeds (``eval``:
+    ``--eval-start``..), and the expert on the same eval seeds, tracing where the grippers
+    go relative to the task's mover (the first object the goal names, e.g. the bowl):
+    the nearest the TCP comes to it, where the first gripper close happens, how high the
+    mover is lifted, how far it ends from the target. -> ``OUT/diagnosis.json``,
+    ``OUT/diagnosis.md`` (finished episodes kept in ``OUT/diagnosis/episodes.jsonl``)."""
+    import multiprocessing
+
+    from rsb_mj.atomic import atomic_write_text
+
+    out = args.out
+    ckpt = checkpoint(out / "train")
+    if not (ckpt / "config.json").is_file():
+        sys.exit(f"baseline: --diagnose needs a trained run in {out}; run it without "
+                 "--diagnose first")  # fmt: skip
+    from rsb_mj.env.goal_env import GOAL_MAX_STEPS
+
+    max_steps = args.max_steps or GOAL_MAX_STEPS
+    n = args.diagnose_episodes
+    spec = f"lerobot:{ckpt}"
+    jobs = [("seen", spec, args.task, s, max_steps) for s in range(min(n, args.demos))]
+    jobs += [("eval", spec, args.task, args.eval_start + i, max_steps) for i in range(n)]
+    jobs += [("expert", "expert", args.task, args.eval_start + i, max_steps) for i in range(n)]
+    folder = out / "diagnosis"
+    folder.mkdir(exist_ok=True)
+    store = folder / "episodes.jsonl"
+    done = {}
+    if store.is_file():
+        for line in store.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["arm"], row["seed"], row["max_steps"])] = row
+    todo = [j for j in jobs if (j[0], j[3], j[4]) not in done]
+    print(f"= {store}: {len(jobs) - len(todo)} of {len(jobs)} episodes traced, "
+          f"{len(todo)} to run", flush=True)  # fmt: skip
+    if todo:
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(min(args.jobs, len(todo))) as pool:
+            for row in pool.imap_unordered(_task_episode, todo):
+                if "error" in row:
+                    sys.exit(f"baseline: --diagnose: {row['arm']} seed {row['seed']} ended in "
+                             f"an error ({row['error']})")  # fmt: skip
+                row["max_steps"] = max_steps
+                done[(row["arm"], row["seed"], max_steps)] = row
+                atomic_write_text(store, "".join(json.dumps(r) + "\n" for r in done.values()))
+                print(f"  {row['arm']} seed {row['seed']}: success={row['success']} "
+                      f"min d={row['min_d_tcp_mover_m']}", flush=True)  # fmt: skip
+    rows = [done[(j[0], j[3], j[4])] for j in jobs]
+    arms = {}
+    for arm in ("seen", "eval", "expert"):
+        mine = [r for r in rows if r["arm"] == arm]
+        if not mine:
+            continue
+        closes = [r["first_close"] for r in mine if r["first_close"]]
+        arms[arm] = {
+            "seeds": [mine[0]["seed"], mine[-1]["seed"]],
+            "policy": "expert" if arm == "expert" else args.name,
+            "success": rate(sum(r["success"] for r in mine), len(mine)),
+            "grasped": rate(sum(r["grasped"] for r in mine), len(mine)),
+            "min_d_tcp_mover_m": quartiles([r["min_d_tcp_mover_m"] for r in mine]),
+            "within_3cm": sum(r["min_d_tcp_mover_m"] < 0.03 for r in mine),
+            "closed": len(closes),
+            "close_d_mover_m": quartiles([c["d_mover_m"] for c in closes]),
+            "close_d_mover_xy_m": quartiles([c["d_mover_xy_m"] for c in closes]),
+            "close_step": quartiles([c["step"] for c in closes]),
+            "mover_lift_m": quartiles([r["mover_lift_m"] for r in mine]),
+            "lifted_2cm": sum(r["mover_lift_m"] > 0.02 for r in mine),
+            "final_mover_target_xy_m": quartiles([r["final_mover_target_xy_m"] for r in mine]),
+            "nearest_arm": {a: sum(r["nearest_arm"] == a for r in mine) for a in ("left", "right")},
+        }
+    expert_arm = {r["seed"]: r["nearest_arm"] for r in rows if r["arm"] == "expert"}
+    if "eval" in arms and expert_arm:
+        arms["eval"]["same_arm_as_expert"] = sum(
+            expert_arm.get(r["seed"]) == r["nearest_arm"] for r in rows if r["arm"] == "eval"
+        )
+    result = {"task": args.task, "checkpoint": str(ckpt), "max_steps": max_steps,
+              "mover": rows[0]["mover"], "target": rows[0]["target"], "arms": arms}  # fmt: skip
+    atomic_write_text(out / "diagnosis.json", json.dumps(result, indent=2) + "\n")
+    text = task_diagnosis_markdown(result)
+    atomic_write_text(out / "diagnosis.md", text)
+    print(text, end="")
+    return 0
+
+
+def task_diagnosis_markdown(result: dict) -> str:
+    """``OUT/diagnosis.md`` of ``--task --diagnose``."""
+    q = lambda v: "/".join(f"{x:.3f}" for x in v) or "-"  # noqa: E731
+    lines = [
+        f"# Where the policy goes on {Path(result['task']).name}: {result['checkpoint']}",
+        "",
+        f"Mover {result['mover']}, target {result['target']}; distances in metres "
+        "(25/50/75%), the TCP of either arm; step limit "
+        f"{result['max_steps']}.",
+        "",
+        "| seeds | policy | success | grasped | min TCP-mover d | within 3 cm | episodes "
+        "with a close | first close: d mover (3D) | d mover (xy) | step | mover lift | "
+        "lifted > 2 cm | final mover-target d (xy) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, a in result["arms"].items():
+        lines.append(
+            f"| {name} {a['seeds'][0]}-{a['seeds'][1]} | {a['policy']} | "
+            f"{fmt_rate(a['success'])} | {fmt_rate(a['grasped'])} | "
+            f"{q(a['min_d_tcp_mover_m'])} | {a['within_3cm']} | {a['closed']} | "
+            f"{q(a['close_d_mover_m'])} | {q(a['close_d_mover_xy_m'])} | "
+            f"{'/'.join(f'{x:g}' for x in a['close_step']) or '-'} | {q(a['mover_lift_m'])} | "
+            f"{a['lifted_2cm']} | {q(a['final_mover_target_xy_m'])} |"
+        )
+    lines += [
+        "",
+        "The arm that came nearest the mover (left/right): "
+        + "; ".join(
+            f"{name} {a['nearest_arm']['left']}/{a['nearest_arm']['right']}"
+            for name, a in result["arms"].items()
+        )
+        + (
+            f"; on {result['arms']['eval']['same_arm_as_expert']} of the eval seeds the "
+            "policy's is the expert's."
+            if "same_arm_as_expert" in result["arms"].get("eval", {})
+            else "."
+        ),
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the stages that are not finished, then write the table and the learning curve."""
     args = parse_args(argv)
+    if args.diagnose and args.task:
+        return diagnose_task(args)
     if args.diagnose:
         return diagnose(args)
     out = args.out
@@ -837,22 +1280,24 @@ def main(argv: list[str] | None = None) -> int:
     demos, dataset, train_dir, eval_dir = (out / n for n in ("demos", "dataset", "train", "eval"))
     t0 = time.perf_counter()
 
+    env = subprocess_env(args, out)
+    names = sources(args)
     if not (dataset / "meta" / "info.json").is_file():
-        for suite in args.suites:
+        for name, source in zip(names, [args.task] if args.task else args.suites, strict=True):
+            where = ["--start", "0"] if args.task else ["--split", "train"]
             run(
                 rsb(
                     "demos",
-                    suite,
-                    "--split",
-                    "train",
+                    source,
+                    *where,
                     "-n",
                     str(args.demos),
                     "-o",
-                    str(demos / suite),
+                    str(demos / name),
                     "-j",
                     str(args.jobs),
                     "--cameras",
-                    "head",
+                    args.cameras,
                     "--width",
                     str(args.width),
                     "--height",
@@ -861,11 +1306,12 @@ def main(argv: list[str] | None = None) -> int:
                 ),
                 log,
                 ok=(0, 1),
+                env=env,
             )  # fmt: skip  (1: some expert failures, not exported)
         if dataset.exists():
             shutil.rmtree(dataset)  # an export killed before it was renamed into place
-        run(rsb("export-lerobot", str(link_demos(demos, args.suites)), "-o", str(dataset),
-                "--cameras", "head", "--instruction-features", str(args.instruction_dim)),
+        run(rsb("export-lerobot", str(link_demos(demos, names)), "-o", str(dataset),
+                "--cameras", args.cameras, "--instruction-features", str(args.instruction_dim)),
             log)  # fmt: skip
     else:
         print(f"= {dataset}: exported, skipped")
@@ -875,17 +1321,26 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(train_dir)  # a run killed before its first checkpoint
         with log.open("a") as fh:
             fh.write(MARK.format(start=done, every=args.log_every) + "\n")
-        run(train_command(args, dataset, train_dir), log)
+        t_train = time.perf_counter()
+        try:
+            run(train_command(args, dataset, train_dir), log)
+        finally:  # also when training is stopped (killed) to keep its last checkpoint
+            with log.open("a") as fh:
+                fh.write(f"# baseline: train {time.perf_counter() - t_train:.1f} s\n")
     else:
         print(f"= {train_dir}: {done} steps trained, skipped")
-    cmd = rsb("eval", *(a for s in args.suites for a in ("--suite", s)),
+    what = [args.task, "--start", str(args.eval_start)] if args.task else [
+        a for s in args.suites for a in ("--suite", s)]  # fmt: skip
+    cmd = rsb("eval", *what,
               "--policy", f"lerobot:{checkpoint(train_dir)}", "--name", args.name,
               "--episodes", str(args.episodes), "--out", str(eval_dir), "--jobs", str(args.jobs),
               "--no-progress")  # fmt: skip
     if args.max_steps:
         cmd += ["--max-steps", str(args.max_steps)]
-    run(cmd, log)
+    run(cmd, log, env=env)
 
+    if args.task:
+        return finish_task(args, out, log, t0)
     rows = summary_rows(eval_dir)
     points = loss_curve(log.read_text())
     steps = trained_steps(train_dir)

@@ -157,3 +157,76 @@ def test_diagnose_traces_seen_new_layout_and_eval_rows_then_resumes(run):
     again = diagnose(out)
     assert "5 of 5 episodes traced, 0 to run" in again
     assert (out / "diagnosis.md").read_text() == md
+
+
+BOWL = REPO / "tasks/libero/libero_goal/put_the_bowl_on_the_plate.bddl"
+
+
+def test_task_mode_trains_on_a_goal_file_and_scores_unseen_seeds(tmp_path):
+    """--task (issue 42 item 5): the expert's demos of one LIBERO file on seeds 0-1 with the
+    head and both wrist cameras, the export, 2 training steps, rsb eval on seeds 1000-1001;
+    the success table; a rerun skips every finished stage."""
+    h5py = pytest.importorskip("h5py")
+    out = tmp_path / "bowl"
+    argv = ["--task", str(BOWL), "--demos", "2", "--steps", "2", "--episodes", "2",
+            "--batch-size", "2", "--max-steps", "40", "--save-every", "1", "--log-every", "1",
+            "--tiny", "--width", "64", "--height", "48"]  # fmt: skip
+    cmd = [sys.executable, str(REPO / "tools" / "baseline.py"), "--out", str(out), *argv]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr[-3000:]
+    info = json.loads((out / "dataset" / "meta" / "info.json").read_text())
+    assert info["total_episodes"] == 2 and info["total_tasks"] == 1
+    cams = [k for k in info["features"] if k.startswith("observation.images")]
+    assert cams == [
+        "observation.images.cam_high",
+        "observation.images.cam_left_wrist",
+        "observation.images.cam_right_wrist",
+    ]
+    assert {tuple(info["features"][k]["shape"]) for k in cams} == {(48, 64, 3)}
+    records = read_records(out / "eval" / "episodes.jsonl")
+    assert sorted(r.seed for r in records) == [1000, 1001]
+    assert {(r.policy, Path(r.task).name) for r in records} == {
+        ("baseline-act-cpu", "put_the_bowl_on_the_plate.bddl")
+    }
+    assert not any(r.is_error for r in records)
+    demo = sorted((out / "demos" / "put_the_bowl_on_the_plate").glob("episode_*.hdf5"))[0]
+    with h5py.File(demo, "r") as f:
+        head = json.loads(f.attrs["episode"])["head_camera"]
+    result = json.loads((out / "baseline.json").read_text())
+    assert result["head_camera"] == [head] and head["fovy"] == 45.0
+    assert (result["steps"], result["demos_kept"], result["episodes"], result["errors"]) == (
+        2, 2, 2, 0,
+    )  # fmt: skip
+    assert result["seeds"] == [1000, 1001] and result["success"]["n"] == 2
+    assert result["max_steps"] == 40 and result["train_s"] > 0
+    table = (out / "baseline.md").read_text().splitlines()
+    assert table[2].startswith(
+        "| put_the_bowl_on_the_plate.bddl | goal | baseline-act-cpu | "
+        "2 (0 errors; seeds 1000-1001) | "
+    )
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=dict(os.environ))
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert f"= {out / 'dataset'}: exported, skipped" in again.stdout
+    assert f"= {out / 'train'}: 2 steps trained, skipped" in again.stdout
+    assert (out / "baseline.md").read_text().splitlines() == table
+    diag = subprocess.run(
+        [*cmd, "--diagnose", "--diagnose-episodes", "1", "--jobs", "1"],
+        capture_output=True, text=True, timeout=1800, env=dict(os.environ),
+    )  # fmt: skip
+    assert diag.returncode == 0, diag.stderr[-3000:]
+    result = json.loads((out / "diagnosis.json").read_text())
+    assert (result["mover"], result["target"], result["max_steps"]) == (
+        "akita_black_bowl_1", "plate_1", 40,
+    )  # fmt: skip
+    arms = result["arms"]
+    assert {a: arms[a]["seeds"] for a in arms} == {
+        "seen": [0, 0], "eval": [1000, 1000], "expert": [1000, 1000],
+    }  # fmt: skip
+    assert [arms[a]["success"]["n"] for a in arms] == [1, 1, 1]
+    md = (out / "diagnosis.md").read_text().splitlines()
+    assert md[0] == (
+        f"# Where the policy goes on put_the_bowl_on_the_plate.bddl: "
+        f"{out / 'train/checkpoints/last/pretrained_model'}"
+    )
+    assert md[6].startswith("| seen 0-0 | baseline-act-cpu | ")
+    assert md[8].startswith("| expert 1000-1000 | expert | ")
