@@ -7,6 +7,8 @@ import pytest
 from rsb_mj.errors import RsbError
 from rsb_mj.suites import SUITES, get_suite
 
+from tests.lang.lang_samples import unbuildable_stove
+
 
 def test_six_suites_with_their_sources_and_choice_counts():
     assert [(s.name, s.source, s.choices) for s in SUITES.values()] == [
@@ -232,8 +234,8 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
     from rsb_mj.suites import GOAL_SUITES, GoalSuite
 
     data = Path(__file__).parent / "data" / "bddl_suites" / "libero" / "libero_goal"
-    for name in ("put_the_bowl_on_the_plate.bddl", "turn_on_the_stove.bddl"):
-        shutil.copy(data / name, tmp_path / name)
+    shutil.copy(data / "put_the_bowl_on_the_plate.bddl", tmp_path)
+    unbuildable_stove(tmp_path)  # a goal state the stove has not
     monkeypatch.setitem(GOAL_SUITES, "tiny", GoalSuite("tiny", str(tmp_path)))
     ran = {}
     monkeypatch.setattr(
@@ -256,7 +258,7 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
     assert (
         f"{tmp_path / 'turn_on_the_stove.bddl'}: rsb_mj cannot build this scene (tier B2):" in err
     )
-    assert "tier B2 (a goal that operates a fixture (Open/Close/TurnOn/TurnOff))" in err
+    assert "(Open flat_stove_1): 'flat_stove_1' (flat_stove) has no Open state" in err
 
 
 def test_the_shipped_goal_suites_lint_with_warnings_only(capsys):

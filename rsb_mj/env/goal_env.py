@@ -47,6 +47,7 @@ from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EnvError, EpisodeError, EvalError, LayoutError, SceneError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.digest import task_digest
+from rsb_mj.lang.frame_map import layout_change
 from rsb_mj.lang.goal_task import GoalTask, warnings_of
 from rsb_mj.lang.linter import load_goal_task
 from rsb_mj.perturb.language import check_level, perturb_goal_instruction
@@ -255,6 +256,8 @@ class GoalEnv(gymnasium.Env):
             "perturbation": self.perturbation,
             "head_camera": self.head_camera,
         }
+        if change := layout_change(self.task):  # a floor scene on the table (tier C) only
+            info["sim"]["layout_change"] = change
         if self._cost is not None:
             self._cost.reset(self.data.sensordata.copy())
             info["cost_terms"] = {
