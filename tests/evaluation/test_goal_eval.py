@@ -10,7 +10,6 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.evaluation.records import read_records
 from rsb_mj.evaluation.run_folder import RECORDS_FILE
-
 from tests.lang.lang_samples import unbuildable_stove
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
@@ -114,7 +113,7 @@ def test_a_question_baseline_on_a_goal_task_is_refused_before_any_episode(tmp_pa
     assert (
         f"--policy random-grasp: {APPLE} is a goal task (no (:question ...)), and random-grasp "
         "chooses among a question's candidates; valid built-in policies for goal tasks: "
-        "expert, noop (or your own policy)"
+        "expert, noop, random (or your own policy)"
     ) in err
     assert not (out / RECORDS_FILE).exists()
 
