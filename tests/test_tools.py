@@ -357,7 +357,8 @@ def test_expert_cost_reports_success_and_cost_per_safety_suite(tmp_path, capsys)
     assert tool.main([str(ROOT / name), "--rows", "0"]) == 2
     assert capsys.readouterr().err == "expert_cost: error: --rows must be at least 1\n"
     assert tool.main(["--suite", "nope"]) == 2
-    assert "unknown goal suite 'nope'; valid choices: libero-layouts" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown goal suite 'nope'; valid choices: libero, libero-spatial" in err
 
 
 def test_goal_visibility_counts_rule_1_on_two_files_before_and_after(tmp_path):

@@ -13,7 +13,6 @@ from rsb_mj.errors import EvalError, RsbError, TaskError
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import goal_row_source
-
 from tests.lang.lang_samples import unbuildable_stove
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"

@@ -27,8 +27,8 @@ from rsb_mj.integrations.vla_eval_goal import GoalBenchmark
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
 from rsb_mj.tables.goal import file_rows
-
 from tests.lang.lang_samples import unbuildable_stove
+
 from .test_vla_eval import ANY_FLOAT, CapturingConnection, replay_server, run_one_episode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"

@@ -27,7 +27,7 @@ from rsb_mj.tables.goal import (
 from rsb_mj.version import mujoco_version
 
 
-@pytest.mark.parametrize("suite", ["vla-arena", "libero-layouts"])
+@pytest.mark.parametrize("suite", ["vla-arena", "libero", "libero-layouts"])
 @pytest.mark.parametrize("split", ["eval", "train"])
 def test_every_shipped_file_has_its_rows_or_a_reason(suite, split):
     entry = goal_entries()[f"{suite}.{split}.jsonl"]
@@ -51,7 +51,7 @@ def test_every_shipped_file_has_its_rows_or_a_reason(suite, split):
 
 
 def test_eval_and_train_seeds_never_meet():
-    for suite in ("vla-arena", "libero-layouts"):
+    for suite in ("vla-arena", "libero", "libero-layouts"):
         eval_seeds = {r.seed for r in goal_table(suite, "eval")}
         train_seeds = {r.seed for r in goal_table(suite, "train")}
         assert max(eval_seeds) < min(train_seeds) == FIRST_SEED["train"]
@@ -146,3 +146,19 @@ def test_rsb_lint_and_episodes_check_name_the_short_file(capsys, monkeypatch):
     assert out[len(notes)].startswith("OK: every goal table matches its manifest")
     assert main(["episodes", "check", "libero-layouts"]) == 0
     assert capsys.readouterr().out.startswith("OK: ")
+
+
+@pytest.mark.parametrize("split", ["eval", "train"])
+def test_libero_holds_the_libero_layouts_rows_of_its_tier_a_files_and_the_floor_scenes(split):
+    """The ``libero`` tables (every LIBERO file) hold ``libero-layouts``' rows of the 87
+    tier-A files, row for row but the owner's name, so a tier-A episode is the same layout in
+    either suite; the 10 floor scenes (tier C, re-hosted on the table) have every row."""
+    import dataclasses
+
+    layouts = goal_table("libero-layouts", split)
+    tier_a = {r.task for r in layouts}
+    libero = [r for r in goal_table("libero", split) if r.task in tier_a]
+    assert libero == [dataclasses.replace(r, suite="libero") for r in layouts]
+    floor = {task_key(p) for p in GOAL_SUITES["libero-object"].files}
+    rows = [r for r in goal_table("libero", split) if r.task in floor]
+    assert len(floor) == 10 and len(rows) == 10 * GOAL_ROWS[split]

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rsb_mj.lang.frame_map import REHOSTED
-
 import pytest
 
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import lint_text
 from rsb_mj.lang.diagnostics import TaskFileError
+from rsb_mj.lang.frame_map import REHOSTED
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.scene.goal_scene import compile_goal_scene
 
