@@ -336,8 +336,6 @@ GOAL_SUITE_ALIASES: dict[str, str] = {
 
 def goal_suite(name: str) -> GoalSuite | None:
     """The goal suite called ``name`` (case-insensitive; a VLA-Arena suite also by its later
-    name, :data:`GOAL_SUITE_ALIASES`, ``_`` taken for ``-``), or None for any other name."""
+    name, :data:`GOAL_SUITE_ALIASES`), or None for any other name."""
     key = name.lower()
-    if key not in GOAL_SUITES and key.replace("_", "-") in (*GOAL_SUITES, *GOAL_SUITE_ALIASES):
-        key = key.replace("_", "-")
     return GOAL_SUITES.get(GOAL_SUITE_ALIASES.get(key, key))
