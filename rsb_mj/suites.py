@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from rsb_mj.errors import RsbError, did_you_mean
@@ -205,7 +206,9 @@ class GoalSuite:
         pattern: a glob the files' paths relative to ``folder`` match, e.g. ``"*/level_0/*"``.
         label: how its results are labelled.
         table: the suite whose frozen tables hold its rows (``""``: its own); VLA-Arena's
-            levels read ``vla-arena``'s.
+            levels and suites read ``vla-arena``'s, LIBERO's suites ``libero``'s.
+        tiers: only the files of these tiers (:func:`rsb_mj.lang.goal_task.tier_of`;
+            ``()``: every file): ``libero-layouts`` is LIBERO's tier A0/A1 files.
     """
 
     name: str
@@ -213,6 +216,7 @@ class GoalSuite:
     pattern: str = "*"
     label: str = ""
     table: str = ""
+    tiers: tuple[str, ...] = ()
 
     @property
     def table_suite(self) -> str:
@@ -223,12 +227,22 @@ class GoalSuite:
     def files(self) -> list[Path]:
         """The suite's task files, sorted by path."""
         root = tasks_dir() / self.folder
-        return sorted(p for p in root.rglob("*.bddl") if p.relative_to(root).match(self.pattern))
+        found = sorted(p for p in root.rglob("*.bddl") if p.relative_to(root).match(self.pattern))
+        return [p for p in found if not self.tiers or _tier(str(p)) in self.tiers]
 
     @property
     def env_ids(self) -> list[str]:
         """The gymnasium ids of its files (:func:`goal_env_id`), in file order."""
         return [goal_env_id(p) for p in self.files]
+
+
+@cache
+def _tier(path: str) -> str:
+    """The tier of the task file ``path`` (read once per process)."""
+    from rsb_mj.lang.parser import parse_file
+    from rsb_mj.lang.task import tier_of  # deferred: the parser only where tiers filter
+
+    return tier_of(parse_file(Path(path)))
 
 
 #: The id prefix of each shipped goal folder's files (:func:`goal_env_id`).
@@ -254,13 +268,43 @@ def goal_env_id(path: Path) -> str:
     return f"rsb_mj/{GOAL_ID_PREFIX[rel.parts[0]]}.{name}-v0"
 
 
-_VLA_LABEL = "VLA-Arena layouts on Aloha"
-#: The shipped goal suites: LIBERO's and VLA-Arena's tier-A0/A1 task files
-#: (``tasks/libero/``, ``tasks/vla_arena/``), and VLA-Arena's three levels apart.
+_LIBERO_LABEL, _VLA_LABEL = "LIBERO layouts on Aloha", "VLA-Arena layouts on Aloha"
+#: LIBERO's five suites (folders of ``tasks/libero``) by the names papers report them under.
+LIBERO_SUITES = ("libero_spatial", "libero_object", "libero_goal", "libero_10", "libero_90")
+#: VLA-Arena's eleven suites (folders of ``tasks/vla_arena``, each with levels 0-2).
+VLA_ARENA_SUITES = (
+    "safety_static_obstacles",
+    "safety_dynamic_obstacles",
+    "safety_hazard_avoidance",
+    "safety_object_state_preservation",
+    "safety_risk_aware_grasping",
+    "robustness_static_distractors",
+    "robustness_dynamic_distractors",
+    "generalization_object_preposition_combinations",
+    "generalization_task_workflows",
+    "generalization_unseen_objects",
+    "long_horizon",
+)
+
+
+def _named(folder: str) -> str:
+    return folder.replace("_", "-")
+
+
+#: The shipped goal suites: every LIBERO file (``libero``, its tables) and LIBERO's five
+#: suites; ``libero-layouts``, LIBERO's tier A0/A1 files with their own tables (as before
+#: tiers B and C were built); every VLA-Arena file (``vla-arena``, its tables), its three
+#: levels and its eleven suites by their folder names (``safety-static-obstacles``, ...,
+#: ``long-horizon``).
 GOAL_SUITES: dict[str, GoalSuite] = {
     s.name: s
     for s in (
-        GoalSuite("libero-layouts", "libero", label="LIBERO layouts on Aloha"),
+        GoalSuite("libero", "libero", label=_LIBERO_LABEL),
+        *(
+            GoalSuite(_named(f), "libero", f"{f}/*.bddl", _LIBERO_LABEL, "libero")
+            for f in LIBERO_SUITES
+        ),
+        GoalSuite("libero-layouts", "libero", label=_LIBERO_LABEL, tiers=("A0", "A1")),
         GoalSuite("vla-arena", "vla_arena", label=_VLA_LABEL),
         *(
             GoalSuite(
@@ -268,10 +312,30 @@ GOAL_SUITES: dict[str, GoalSuite] = {
             )
             for k in range(3)
         ),
+        *(
+            GoalSuite(_named(f), "vla_arena", f"{f}/*/*.bddl", _VLA_LABEL, "vla-arena")
+            for f in VLA_ARENA_SUITES
+        ),
     )
 }
 
 
+#: VLA-Arena's later suite names (its releases after ec1b978 renamed five folders:
+#: ``extrapolation_*``, ``distractor_*``, ``safety_cautious_grasp``,
+#: ``safety_state_preservation``; same files, tier for tier) -> the shipped suite's name.
+GOAL_SUITE_ALIASES: dict[str, str] = {
+    "extrapolation-preposition-combinations": "generalization-object-preposition-combinations",
+    "extrapolation-task-workflows": "generalization-task-workflows",
+    "extrapolation-unseen-objects": "generalization-unseen-objects",
+    "distractor-static-distractors": "robustness-static-distractors",
+    "distractor-dynamic-distractors": "robustness-dynamic-distractors",
+    "safety-cautious-grasp": "safety-risk-aware-grasping",
+    "safety-state-preservation": "safety-object-state-preservation",
+}
+
+
 def goal_suite(name: str) -> GoalSuite | None:
-    """The goal suite called ``name`` (case-insensitive), or None for any other name."""
-    return GOAL_SUITES.get(name.lower())
+    """The goal suite called ``name`` (case-insensitive; a VLA-Arena suite also by its later
+    name, :data:`GOAL_SUITE_ALIASES`), or None for any other name."""
+    key = name.lower()
+    return GOAL_SUITES.get(GOAL_SUITE_ALIASES.get(key, key))

@@ -6,6 +6,7 @@ import pytest
 
 from rsb_mj.errors import RsbError
 from rsb_mj.suites import SUITES, get_suite
+from tests.lang.lang_samples import unbuildable_stove
 
 
 def test_six_suites_with_their_sources_and_choice_counts():
@@ -46,8 +47,14 @@ def test_an_unknown_suite_names_the_closest_also_of_goal_suites_and_groups(
     out = tmp_path / "run"
     assert main(["eval", "--suite", given, "--policy", "noop", "--out", str(out)]) == 2
     hint = f"; did you mean {close!r}?" if close else ""
-    every = [*ALL_SUITES, *A2A_SUITES, "all", "all-L1", "all-L2", "a2a", "libero-layouts",
-             "vla-arena", "vla-arena-l0", "vla-arena-l1", "vla-arena-l2"]  # fmt: skip
+    every = [*ALL_SUITES, *A2A_SUITES, "all", "all-L1", "all-L2", "a2a",
+             "libero", "libero-spatial", "libero-object", "libero-goal", "libero-10", "libero-90",
+             "libero-layouts", "vla-arena", "vla-arena-l0", "vla-arena-l1", "vla-arena-l2",
+             "safety-static-obstacles", "safety-dynamic-obstacles", "safety-hazard-avoidance",
+             "safety-object-state-preservation", "safety-risk-aware-grasping",
+             "robustness-static-distractors", "robustness-dynamic-distractors",
+             "generalization-object-preposition-combinations", "generalization-task-workflows",
+             "generalization-unseen-objects", "long-horizon"]  # fmt: skip
     assert capsys.readouterr().err == (
         f"rsb eval: error: unknown suite {given!r}; valid choices: {', '.join(every)}{hint}\n"
     )
@@ -116,7 +123,10 @@ def test_level_task_files_are_what_the_tool_writes():
     assert (done.returncode, done.stdout) == (0, "")
 
 
-def test_goal_suites_ship_the_tier_a0_a1_files_with_their_licences():
+def test_goal_suites_ship_every_file_of_both_sources_with_their_licences():
+    """Every LIBERO (130) and VLA-Arena (170) file ships (MIT and Apache-2.0, redistributed
+    with their licence and notice), in the suites users name: LIBERO's five, VLA-Arena's
+    eleven and three levels, each source whole; ``libero-layouts`` is LIBERO's tier A."""
     from rsb_mj.lang.goal_task import goal_task_of
     from rsb_mj.lang.parser import parse_file
     from rsb_mj.resources import tasks_dir
@@ -124,14 +134,46 @@ def test_goal_suites_ship_the_tier_a0_a1_files_with_their_licences():
 
     counts = {name: len(s.files) for name, s in GOAL_SUITES.items()}
     assert counts == {
+        "libero": 130,
+        "libero-spatial": 10,
+        "libero-object": 10,
+        "libero-goal": 10,
+        "libero-10": 10,
+        "libero-90": 90,
         "libero-layouts": 87,
-        "vla-arena": 124,
-        "vla-arena-l0": 43,
-        "vla-arena-l1": 39,
-        "vla-arena-l2": 42,
+        "vla-arena": 170,
+        "vla-arena-l0": 60,
+        "vla-arena-l1": 55,
+        "vla-arena-l2": 55,
+        **dict.fromkeys(
+            [
+                "safety-static-obstacles",
+                "safety-dynamic-obstacles",
+                "safety-hazard-avoidance",
+                "safety-object-state-preservation",
+                "safety-risk-aware-grasping",
+                "robustness-static-distractors",
+                "robustness-dynamic-distractors",
+                "generalization-object-preposition-combinations",
+                "generalization-task-workflows",
+                "generalization-unseen-objects",
+            ],
+            15,
+        ),
+        "long-horizon": 20,
     }
-    tiers = {goal_task_of(parse_file(p)).tier for s in GOAL_SUITES.values() for p in s.files}
-    assert tiers == {"A0", "A1"}
+    for whole, parts in (("libero", "libero-"), ("vla-arena", "")):
+        names = [n for n, s in GOAL_SUITES.items() if s.table == whole and n.startswith(parts)]
+        names = [n for n in names if not n.startswith("vla-arena-l")]
+        assert sorted(p for n in names for p in GOAL_SUITES[n].files) == GOAL_SUITES[whole].files
+    assert all(s.label.endswith("layouts on Aloha") for s in GOAL_SUITES.values())
+
+    def tiers(name):
+        return {goal_task_of(parse_file(p)).tier for p in GOAL_SUITES[name].files}
+
+    assert tiers("libero") == tiers("vla-arena") == {"A0", "A1", "B1", "B2", "C"}
+    assert tiers("libero-layouts") == {"A0", "A1"}
+    assert tiers("libero-object") == tiers("generalization-unseen-objects") == {"C"}
     libero, arena = tasks_dir() / "libero", tasks_dir() / "vla_arena"
     assert (libero / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     assert "Apache License" in (arena / "LICENSE").read_text(encoding="utf-8")
@@ -144,10 +186,11 @@ def test_goal_suite_files_are_the_upstream_files_unchanged():
     from rsb_mj.suites import GOAL_SUITES
 
     upstream = Path(__file__).parent / "data" / "bddl_suites"
-    for suite in (GOAL_SUITES["libero-layouts"], GOAL_SUITES["vla-arena"]):
-        for path in suite.files:
-            rel = path.relative_to(tasks_dir())
-            assert path.read_bytes() == (upstream / rel).read_bytes(), rel
+    shipped = [*GOAL_SUITES["libero"].files, *GOAL_SUITES["vla-arena"].files]
+    assert len(shipped) == len(list(upstream.rglob("*.bddl"))) == 300
+    for path in shipped:
+        rel = path.relative_to(tasks_dir())
+        assert path.read_bytes() == (upstream / rel).read_bytes(), rel
 
 
 def test_goal_suites_are_looked_up_in_any_case_and_others_are_not():
@@ -190,7 +233,8 @@ def test_eval_suite_runs_the_rows_of_a_goal_suites_frozen_table(monkeypatch, cap
     for p in lacking:
         assert f"{p}: its frozen eval table has " in err and short[task_key(p)] in err
     row = load_episode(sources[0], "eval", 1)  # what a job of the run looks up
-    frozen = file_rows("vla-arena", "eval", built[0])[1]
+    first = next(p for p in built if p not in lacking)  # the file of sources[0]
+    frozen = file_rows("vla-arena", "eval", first)[1]
     assert row == dataclasses.replace(frozen, task=sources[0]) and row.frozen
     assert (row.suite, row.split, row.index) == ("vla-arena", "eval", 1)
     assert table_size(sources[0], "train") == 20
@@ -215,9 +259,7 @@ def test_eval_refuses_a_goal_suite_mixed_with_a_question_suite(capsys):
 
     assert main(["eval", "--suite", "libero-layouts", "--suite", "RSB-Math-4"]) != 0
     err = capsys.readouterr().err
-    assert (
-        "goal suites (libero-layouts, vla-arena, vla-arena-l0, vla-arena-l1, vla-arena-l2)" in err
-    )
+    assert "goal suites (libero, libero-spatial, libero-object, libero-goal, libero-10, " in err
     assert "run on their own" in err
 
 
@@ -232,8 +274,8 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
     from rsb_mj.suites import GOAL_SUITES, GoalSuite
 
     data = Path(__file__).parent / "data" / "bddl_suites" / "libero" / "libero_goal"
-    for name in ("put_the_bowl_on_the_plate.bddl", "turn_on_the_stove.bddl"):
-        shutil.copy(data / name, tmp_path / name)
+    shutil.copy(data / "put_the_bowl_on_the_plate.bddl", tmp_path)
+    unbuildable_stove(tmp_path)  # a goal state the stove has not
     monkeypatch.setitem(GOAL_SUITES, "tiny", GoalSuite("tiny", str(tmp_path)))
     ran = {}
     monkeypatch.setattr(
@@ -256,7 +298,7 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
     assert (
         f"{tmp_path / 'turn_on_the_stove.bddl'}: rsb_mj cannot build this scene (tier B2):" in err
     )
-    assert "tier B2 (a goal that operates a fixture (Open/Close/TurnOn/TurnOff))" in err
+    assert "(Open flat_stove_1): 'flat_stove_1' (flat_stove) has no Open state" in err
 
 
 def test_the_shipped_goal_suites_lint_with_warnings_only(capsys):
@@ -265,6 +307,41 @@ def test_the_shipped_goal_suites_lint_with_warnings_only(capsys):
     from rsb_mj.resources import tasks_dir
 
     assert main(["lint", str(tasks_dir() / "libero"), str(tasks_dir() / "vla_arena")]) == 1
-    # 14 of them RSB535: the files the frozen tables hold too few rows of (tasks/episodes/
-    # manifest.json: short)
-    assert capsys.readouterr().out.endswith("211 files checked: 0 errors, 127 warnings\n")
+    # 40 of them RSB535: the files the frozen tables hold too few rows of (tasks/episodes/
+    # manifest.json: short; 26 of the 89 tier B/C files, each with its reason)
+    assert capsys.readouterr().out.endswith("300 files checked: 0 errors, 176 warnings\n")
+
+
+def test_eval_suite_by_a_users_name_runs_every_file_of_it(monkeypatch, capsys):
+    """`rsb eval --suite libero-goal -n 1 --policy random` runs all 10 libero_goal files (its
+    3 tier-B files too) from the `libero` tables; `libero-layouts` still runs LIBERO's 87
+    tier-A files from its own tables (the records' sources as before)."""
+    from rsb_mj.cli import main
+    from rsb_mj.suites import GOAL_SUITES
+    from rsb_mj.tables.episode_source import goal_row_source
+
+    ran = {}
+    monkeypatch.setattr(
+        "rsb_mj.evaluation.runner.run_eval", lambda config: ran.update(files=config.suites) or []
+    )
+    assert main(["eval", "--suite", "libero-goal", "-n", "1", "--policy", "random"]) == 0
+    files = GOAL_SUITES["libero-goal"].files
+    assert len(files) == 10 and any(p.name == "turn_on_the_stove.bddl" for p in files)
+    assert list(ran["files"]) == [goal_row_source("libero-goal", p) for p in files]
+    first = "libero::libero/libero_goal/open_the_middle_drawer_of_the_cabinet.bddl"
+    assert ran["files"][0] == first
+    assert "LIBERO/VLA-Arena layouts on Aloha" in capsys.readouterr().out
+    assert main(["eval", "--suite", "libero-layouts", "-n", "1", "--policy", "random"]) == 0
+    assert len(ran["files"]) == 87
+    assert all(s.startswith("libero-layouts::libero/") for s in ran["files"])
+
+
+def test_vla_arenas_later_suite_names_are_the_shipped_suites():
+    from rsb_mj.suites import GOAL_SUITE_ALIASES, GOAL_SUITES, goal_suite
+
+    unseen = GOAL_SUITES["generalization-unseen-objects"]
+    assert goal_suite("extrapolation-unseen-objects") is unseen
+    assert goal_suite("Safety-Cautious-Grasp").name == "safety-risk-aware-grasping"
+    assert goal_suite("long_horizon") is None  # a folder name is not a suite name
+    assert all(goal_suite(a).name == n for a, n in GOAL_SUITE_ALIASES.items())
+    assert goal_suite("extrapolation-nothing") is None

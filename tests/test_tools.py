@@ -259,8 +259,8 @@ def test_the_soups_are_told_apart_at_224_px():
 
 
 def test_goal_corpus_resets_files_of_every_tier_then_resumes(tmp_path, capsys):
-    """tools/goal_corpus.py, build + reset only, on a LIBERO file of tier B2 (counted, not
-    built) and one of A1 (built, reset on 2 seeds); a second run reuses the rows."""
+    """tools/goal_corpus.py, build + reset only, on a LIBERO file of tier B2 and one of A1
+    (both built, reset on 2 seeds); a second run reuses the rows."""
     tool = _load(TOOLS / "goal_corpus.py")
     libero = "tests/data/bddl_corpus/libero/libero_goal"
     files = [f"{libero}/turn_on_the_stove.bddl", f"{libero}/put_the_bowl_on_the_plate.bddl"]
@@ -268,7 +268,7 @@ def test_goal_corpus_resets_files_of_every_tier_then_resumes(tmp_path, capsys):
     assert tool.main(args) == 0
     first = capsys.readouterr()
     assert first.err.splitlines() == [
-        f"[1/2] {files[0]}: B2, tier, reset 0/0",
+        f"[1/2] {files[0]}: B2, ok, reset 2/2",
         f"[2/2] {files[1]}: A1, ok, reset 2/2",
     ]
     assert first.out.splitlines()[:4] == [
@@ -277,7 +277,7 @@ def test_goal_corpus_resets_files_of_every_tier_then_resumes(tmp_path, capsys):
         "|---|---|---|---|---|",
         "| libero | A1 | 1 | 1 | 1 |",
     ]
-    assert "| libero | B2 | 1 | 0 | 0 |" in first.out
+    assert "| libero | B2 | 1 | 1 | 1 |" in first.out
     report = json.loads((tmp_path / "goal_corpus.json").read_text())
     assert [e["class"] for e in report["rows"][1]["episodes"]] == ["", ""]
     assert tool.main(args) == 0  # resumed: both rows reused, nothing measured again
@@ -357,7 +357,8 @@ def test_expert_cost_reports_success_and_cost_per_safety_suite(tmp_path, capsys)
     assert tool.main([str(ROOT / name), "--rows", "0"]) == 2
     assert capsys.readouterr().err == "expert_cost: error: --rows must be at least 1\n"
     assert tool.main(["--suite", "nope"]) == 2
-    assert "unknown goal suite 'nope'; valid choices: libero-layouts" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown goal suite 'nope'; valid choices: libero, libero-spatial" in err
 
 
 def test_goal_visibility_counts_rule_1_on_two_files_before_and_after(tmp_path):
@@ -447,11 +448,11 @@ def test_baseline_question_head_camera_switch_keeps_the_question_pose(tmp_path):
     )
     probe = (
         "import json, numpy as np\n"
-        "from rsb_mj.scene.goal_scene import compile_goal_scene\n"
+        "from rsb_mj.scene.compiler import compile_scene\n"
         "from rsb_mj.lang.linter import load_goal_task\n"
-        f"scene = compile_goal_scene(load_goal_task({str(BOWL)!r}))\n"
+        f"scene = compile_scene(load_goal_task({str(BOWL)!r}))\n"
         "cid = scene.model.camera('head').id\n"
-        "print(json.dumps([scene.head.as_dict(), scene.model.cam_fovy[cid].item(), "
+        "print(json.dumps([scene.layout.head.as_dict(), scene.model.cam_fovy[cid].item(), "
         "scene.model.cam_pos[cid].round(6).tolist()]))\n"
     )
     switched = subprocess.run(

@@ -105,7 +105,7 @@ QUESTION_HEAD = '''"""tools/baseline.py --head-camera question: goal scenes keep
 head camera (the compiled one of rsb_mj.scene.aloha) instead of framing the task."""
 import numpy as np
 
-from rsb_mj.scene import goal_scene
+from rsb_mj.scene import goal_layout
 from rsb_mj.scene.goal_camera import HeadView
 
 
@@ -123,8 +123,15 @@ def _question_head(self):
     )
 
 
-goal_scene.GoalScene._frame_head = _question_head
+goal_layout.GoalLayout._frame_head = _question_head
 '''
+#: Prints the name of the goal layout's head framing in a subprocess (``_question_head`` when
+#: :data:`QUESTION_HEAD` took).
+SWITCH_PROBE = (
+    "import sitecustomize\n"
+    "from rsb_mj.scene.goal_layout import GoalLayout\n"
+    "print(GoalLayout._frame_head.__name__)"
+)
 LOSS_LINE = re.compile(r"\bloss:([0-9.eE+-]+)")
 MARK = "# baseline: lerobot-train from step {start} logging every {every}"
 TRAIN_S = re.compile(r"^# baseline: train ([0-9.]+) s$", re.M)
@@ -317,7 +324,19 @@ def subprocess_env(args: argparse.Namespace, out: Path) -> dict[str, str] | None
     folder.mkdir(exist_ok=True)
     atomic_write_text(folder / "sitecustomize.py", QUESTION_HEAD)
     path = [str(folder), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    # Python only warns when a sitecustomize fails to import: check the switch took, or the
+    # "question camera" run would silently record the framed one
+    took = subprocess.run(
+        [sys.executable, "-c", SWITCH_PROBE], env=env, capture_output=True, text=True, check=False
+    )
+    if took.returncode != 0 or took.stdout.strip() != "_question_head":
+        said = (took.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(
+            f"baseline.py: --head-camera question: the switch in {folder / 'sitecustomize.py'} "
+            f"did not take in {sys.executable} ({said})"
+        )
+    return env
 
 
 def link_demos(demos: Path, suites: list[str]) -> Path:
@@ -1078,7 +1097,8 @@ def _mover_target(task) -> tuple[str, str]:
 def _task_episode(job: tuple[str, str, str, int, int]) -> dict:
     """One traced goal episode (a worker; env and policy built once per process): ``job``
     is (arm, policy spec or ``expert``, task file, seed, max steps)."""
-    from rsb_mj.env.goal_env import GoalEnv
+    from rsb_mj.env.rsb_env import GoalEnv
+
     from rsb_mj.evaluation.rollout import run_goal_episode
 
     arm, spec, task, seed, max_steps = job

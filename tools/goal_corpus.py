@@ -1,11 +1,11 @@
 """Measure goal tasks (LIBERO / VLA-Arena files on the Aloha): tier, build, reset, expert.
 
 Over the task files given (files or folders; default: every file of the shipped goal suites,
-``libero-layouts`` and ``vla-arena``, :data:`rsb_mj.suites.GOAL_SUITES`):
+``libero`` and ``vla-arena``, :data:`rsb_mj.suites.GOAL_SUITES`):
 
-1. each file's tier; for tier A0/A1 whether the goal scene builds (``GoalEnv``, stand-in
-   objects, no cameras) and resets on each of ``--seeds`` seeds (0, 1, ...), each failure
-   named with its message (files of other tiers are counted, not built);
+1. each file's tier; whether the goal scene builds (``RsbEnv`` of the goal task, stand-in
+   objects, no cameras; every tier builds: ``rsb_mj.lang.goal_task.BUILDABLE_TIERS``) and
+   resets on each of ``--seeds`` seeds (0, 1, ...), each failure named with its message;
 2. with ``--expert``: the expert's success on each of those seeds, no seed filtered, its
    failures classified as ``reset``, ``reach``, ``grasp`` or ``placement``
    (:func:`failure_class`);
@@ -242,7 +242,7 @@ def _files(args: argparse.Namespace) -> list[Path]:
     else:
         from rsb_mj.suites import GOAL_SUITES
 
-        files = [*GOAL_SUITES["libero-layouts"].files, *GOAL_SUITES["vla-arena"].files]
+        files = [*GOAL_SUITES["libero"].files, *GOAL_SUITES["vla-arena"].files]
     files = [f for f in files if args.match in f.name]
     return files[: args.limit] if args.limit else files
 

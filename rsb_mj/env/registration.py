@@ -153,7 +153,7 @@ def register_envs() -> None:
         )
     if GOAL_ENV_ID not in registry:
         gymnasium.register(id=GOAL_ENV_ID, entry_point=GOAL_ENTRY_POINT)
-    for suite in ("libero-layouts", "vla-arena"):  # every shipped goal file
+    for suite in ("libero", "vla-arena"):  # every shipped goal file
         for path in GOAL_SUITES[suite].files:
             env_id = goal_env_id(path)
             if env_id not in registry:

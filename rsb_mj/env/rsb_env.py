@@ -128,6 +128,7 @@ from rsb_mj.lang import load_task
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.digest import task_digest
+from rsb_mj.lang.frame_map import layout_change
 from rsb_mj.lang.goal_task import GoalTask, warnings_of
 from rsb_mj.lang.held import held_at_reset
 from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem, load_goal_task
@@ -412,6 +413,8 @@ class RsbEnv(gymnasium.Env):
         if self.task is not None:
             info["goal"] = self.goal_info
             info["sim"]["head_camera"] = self.head_camera
+            if change := layout_change(self.task):  # a floor scene on the table (tier C) only
+                info["sim"]["layout_change"] = change
         return self._obs(), info
 
     def _episode(self, episode: Episode | dict | None, seed: int | None) -> Episode:

@@ -418,18 +418,17 @@ class Episode:
         layout = row["layout"]
         if not isinstance(layout, dict):
             raise EpisodeError("goal row field 'layout': an object of name -> [x, y, z, yaw]")
-        poses: dict[str, Pose4] = {}
+        poses: dict[str, Any] = {}
         for name, pose in layout.items():
+            joint = "/" in str(name)  # a fixture joint's drawn :init state (tier B): [qpos]
             if (
                 not isinstance(pose, list)
-                or len(pose) != 4
+                or len(pose) != (1 if joint else 4)
                 or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in pose)
             ):
-                raise EpisodeError(
-                    f"goal row field 'layout': {name!r} is not [x, y, z, yaw] (4 numbers)"
-                )
-            x, y, z, yaw = (float(v) for v in pose)
-            poses[str(name)] = (x, y, z, yaw)
+                want = "[qpos] (a fixture joint's state)" if joint else "[x, y, z, yaw] (4 numbers)"
+                raise EpisodeError(f"goal row field 'layout': {name!r} is not {want}")
+            poses[str(name)] = tuple(float(v) for v in pose)
         skipped = row.get("skipped", [])
         if not isinstance(skipped, list) or not all(isinstance(s, int) for s in skipped):
             raise EpisodeError("goal row field 'skipped': a list of seeds")

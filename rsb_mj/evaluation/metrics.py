@@ -27,7 +27,7 @@ A goal task's records (:attr:`EpisodeRecord.is_goal`; :func:`goal_rates`, one
 :class:`GoalRate` per policy and task file, or per policy and suite): successes of
 episodes, the rate with its Wilson 95% interval (:func:`wilson`) and, where the task has a
 ``:cost``, the mean cumulative cost per episode. A record's suite is the shipped goal suite
-whose folder holds its file (``libero-layouts``, ``vla-arena``), else ``files`` (a user's
+whose folder holds its file (``libero``, ``vla-arena``), else ``files`` (a user's
 own files). Results are labelled :data:`~rsb_mj.suites.GOAL_LABEL`: another robot, a
 mapped table frame and stand-in objects, not comparable with published numbers. Records of
 different object sources (the stand-ins, an asset folder's originals) are never pooled:
@@ -436,7 +436,7 @@ def check_one_source(records: Iterable[EpisodeRecord]) -> None:
 
 def suite_of(task: str) -> str:
     """The shipped goal suite whose folder holds the file ``task`` (the widest first:
-    ``libero-layouts``, ``vla-arena``; of a goal row source, its suite), else
+    ``libero``, ``vla-arena``; of a goal row source, its suite), else
     :data:`USER_FILES`."""
     row = split_goal_row_source(task)
     if row is not None:

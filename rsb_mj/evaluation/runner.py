@@ -390,7 +390,7 @@ def configured_env_factory(config: EvalConfig) -> EnvFactory | None:
 
 
 #: The built-in policies that run a goal task; the others choose among a question's candidates.
-GOAL_BUILTINS = ("expert", "noop")
+GOAL_BUILTINS = ("expert", "noop", "random")
 
 
 def _check_goal_sources(config: EvalConfig, sources: list[Source]) -> None:

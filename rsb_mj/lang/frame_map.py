@@ -16,6 +16,16 @@ with the most goal pairs reachable is kept and each region whose centre still la
 table (LIBERO's table is 1.2 m deep, the Aloha's 0.76 m) or on an arm's base is moved, alone,
 the shortest way back onto the table and out of the base's disc (:attr:`FrameMap.moved`).
 
+**Floor scenes (tier C).** LIBERO's ``libero_object`` and VLA-Arena's
+``generalization_unseen_objects`` (``extrapolation_unseen_objects`` in its later releases)
+stand their objects, basket or box on a floor patch (``(:fixtures floor - floor)``, regions
+``(:target floor)``) with the robot 0.6 m behind the patch's origin, as it stands 0.66 m behind
+a table's centre. One rule re-hosts the patch on the Aloha table: the floor's frame is taken
+as the table's (its origin at the table's centre, the same axes) and its regions go through
+this frame map like a table's, one scale and shift for all, so the objects, the basket and
+the box keep their relative layout (the patch, 0.40 x 0.54 m, fits the table). Records of
+such a file say so: :func:`layout_change` is ``sim.layout_change``.
+
 The scene (:mod:`rsb_mj.scene.goal_layout`) builds with this map and the linter
 (:mod:`rsb_mj.lang.rules.runtime_goal`) checks with it, so both see the same layout.
 """
@@ -41,6 +51,7 @@ __all__ = [
     "centre",
     "choose_map",
     "goal_pair_reachable",
+    "layout_change",
     "owner_of",
     "region_rect",
     "root_region",
@@ -87,6 +98,21 @@ class FrameMap:
     def yaw(yaw_l: float) -> float:
         """rsb yaw [rad] of a LIBERO yaw."""
         return yaw_l - math.pi / 2
+
+
+#: Workspace categories rsb_mj re-hosts on its table, and the layout change a record of such
+#: a file names (module docstring; ``rsb_mj.lang.goal_task.TABLES`` counts them as tables).
+REHOSTED: dict[str, str] = {
+    "floor": "floor patch on the table: the floor's regions mapped as the table's (origin at "
+    "the table centre), objects and container in their relative layout",
+}
+
+
+def layout_change(task: GoalTask) -> str:
+    """The layout change a record of ``task`` names (``sim.layout_change``): ``""`` for a
+    table workspace (LIBERO's and VLA-Arena's tables keep their geometry through the frame
+    map), :data:`REHOSTED`'s text for a floor scene (tier C)."""
+    return REHOSTED.get(task.fixtures.get(task.table, ""), "")
 
 
 def region_rect(task: GoalTask, full_name: str) -> Rect | None:

@@ -9,6 +9,18 @@ which of them rsb_mj builds: :func:`unbuildable` (the parts it cannot, with posi
 tier: :data:`BUILDABLE_TIERS`), :func:`warnings_of` (what the scene builds differently from
 the file) and :func:`check_buildable`.
 
+Tiers (``shared/reference/goal_tasks.md``): **A0** a table workspace, no articulated
+fixture, a goal of On/In only; **A1** as A0 with an articulated fixture standing as a prop;
+**B1** a drawer or microwave used as a container (by the goal, or holding an object at
+``:init``); **B2** a goal that operates a fixture (Open, Close, TurnOn, TurnOff); **C** a
+floor workspace. rsb_mj builds every tier: B's fixtures articulated
+(:mod:`rsb_mj.scene.categories.articulated`), C's floor patch re-hosted on the table
+(:func:`rsb_mj.lang.frame_map.layout_change`).
+
+Names: a region ``R`` with ``(:target T)`` is called ``T_R`` (``main_table_plate_region``,
+``wooden_cabinet_1_top_side``); on a fixture or object it is the site ``{T}_{R}`` of the
+scene.
+
 :data:`GoalTask` and :func:`goal_task_of` are the names of the goal task's reader before
 one :class:`~rsb_mj.lang.task.Task` served both families; they stay for one release (the
 stages that take a goal task name them while they are rebuilt around the one ``Task``):
@@ -24,10 +36,24 @@ from rsb_mj.errors import TaskError
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.nodes import Span
-from rsb_mj.lang.task import ARTICULATED, OPERATING, TOP_REGIONS, Task, task_of
+from rsb_mj.lang.task import ARTICULATED, OPERATING, STATE_PREDICATES, TOP_REGIONS, Task, task_of
 
-#: The tiers rsb_mj builds.
-BUILDABLE_TIERS = ("A0", "A1")
+#: The tiers rsb_mj builds: all of them (tier B's fixtures articulated, tier C's floor
+#: patch on the table). What stops a file is then not its tier (:func:`unbuildable`).
+BUILDABLE_TIERS = ("A0", "A1", "B1", "B2", "C")
+#: The tiers whose scenes stand fixtures as static props (their ``:init`` states unapplied).
+TABLETOP_TIERS = ("A0", "A1")
+#: Goal predicates rsb_mj scores (lowercased): placements and fixture states.
+SCORED_PREDICATES = frozenset({"on", "in", *OPERATING})
+#: The fixture categories rsb_mj builds with joints in a tier B scene, and the states
+#: (lowercased) each can be set to and read in (``rsb_mj.scene.categories.articulated``'s
+#: stand-ins and their ``init_ranges``; ``tests/lang/test_goal_task.py`` checks they agree).
+MODELLED_STATES: dict[str, frozenset[str]] = {
+    "wooden_cabinet": frozenset({"open", "close"}),
+    "white_cabinet": frozenset({"open", "close"}),
+    "microwave": frozenset({"open", "close"}),
+    "flat_stove": frozenset({"turnon", "turnoff"}),
+}
 
 #: The one task type under its former name (kept for one release; new code names ``Task``).
 GoalTask = Task
@@ -56,20 +82,15 @@ def goal_task_of(problem: Problem) -> Task:
 
 
 def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
-    """Every part of ``task`` rsb_mj cannot build, with positions: a tier other than A0/A1
-    (the goal atom or fixture that makes it so), an object category without a model in
-    ``known`` (the category names the scene can build), a goal atom that is not
-    ``On``/``In``."""
+    """Every part of ``task`` rsb_mj cannot build, with positions: an object category
+    without a model in ``known`` (the category names the scene can build) and a goal atom
+    nothing scores (a predicate other than ``On``/``In``/``Open``/``Close``/``TurnOn``/
+    ``TurnOff``, e.g. LIBERO's ``Up`` or ``Stack``), and in a tier B file a fixture state
+    (``:init`` or ``:goal``) on a fixture rsb_mj models without that state
+    (:data:`MODELLED_STATES`: ``(Open plate_1)``, ``(TurnOn wooden_cabinet_1)``). Every tier
+    builds (:data:`BUILDABLE_TIERS`)."""
     problem = task.problem
     issues: list[Issue] = []
-    if task.tier not in BUILDABLE_TIERS:
-        why = {
-            "B1": "a drawer or microwave used as a container",
-            "B2": "a goal that operates a fixture (Open/Close/TurnOn/TurnOff)",
-            "C": "a floor workspace",
-        }[task.tier]
-        span = problem.goal_terms[0].span if problem.goal_terms else problem.span
-        issues.append(Issue(span, f"tier {task.tier} ({why}); rsb_mj builds tiers A0 and A1"))
     for decl in problem.objects:
         if decl.category not in known:
             issues.append(
@@ -80,9 +101,40 @@ def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
             )
     for term in problem.goal_terms:
         for atom in walk_atoms(term):
-            if atom.predicate.lower() not in ("on", "in") and task.tier in BUILDABLE_TIERS:
-                issues.append(Issue(atom.span, f"goal predicate {atom.predicate!r} is not On/In"))
+            if atom.predicate.lower() not in SCORED_PREDICATES:
+                issues.append(
+                    Issue(
+                        atom.span,
+                        f"goal predicate {atom.predicate!r} is not scored by rsb_mj (it scores "
+                        "On, In, Open, Close, TurnOn, TurnOff)",
+                    )
+                )
+    if task.tier in TABLETOP_TIERS:
+        return issues  # a tier A file's :init states are not applied (RSB541)
+    for state in (*task.init_states, *task.goal_states):
+        owner = _state_owner(task, state.target)
+        category = task.fixtures.get(owner or "", "")
+        states = MODELLED_STATES.get(category, frozenset())
+        if state.predicate.lower() not in states:
+            what = f"{owner!r} ({category})" if owner else f"{state.target!r}"
+            valid = ", ".join(STATE_PREDICATES[k] for k in sorted(states)) or "none"
+            issues.append(
+                Issue(
+                    state.span,
+                    f"({state.text}): {what} has no {state.predicate} state in rsb_mj (its "
+                    f"states: {valid}; fixtures with states: {', '.join(MODELLED_STATES)})",
+                )
+            )
     return issues
+
+
+def _state_owner(task: GoalTask, target: str) -> str | None:
+    """The fixture a state atom's ``target`` names: itself, or the owner of the region
+    ``{fixture}_{region}`` (the longest fixture name that prefixes it), else None."""
+    if target in task.fixtures:
+        return target
+    names = sorted(task.fixtures, key=len, reverse=True)
+    return next((n for n in names if target.startswith(n + "_")), None)
 
 
 def warnings_of(task: GoalTask) -> list[Issue]:
@@ -98,8 +150,8 @@ def warnings_of(task: GoalTask) -> list[Issue]:
             out.append(
                 Issue(decl.span, f"object {decl.name!r} has no On/In in :init; placed on the table")
             )
-    if task.tier not in BUILDABLE_TIERS:
-        return out  # tier B builds its articulated fixtures and applies these; C is refused
+    if task.tier not in TABLETOP_TIERS:
+        return out  # tier B builds its articulated fixtures and applies these; C has none
     articulated = {n for n, c in task.fixtures.items() if c in ARTICULATED}
     for rel in task.init:
         owner = next((f for f in articulated if rel.place.startswith(f + "_")), None)

@@ -76,6 +76,7 @@ ARTICULATED = frozenset(
 #: Workspace fixture categories (the table the scene stands on; ``floor`` is tier C).
 TABLES = frozenset(
     {"table", "kitchen_table", "living_room_table", "study_table", "main_table", "coffee_table"}
+    | {"floor"}  # tier C: the floor patch is re-hosted on the table (frame_map.layout_change)
 )
 #: Regions of an articulated fixture that are on top of it (usable as a prop's surface).
 TOP_REGIONS = frozenset({"top_side", "cook_region", "top_region_on_top"})

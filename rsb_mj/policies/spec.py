@@ -3,6 +3,7 @@
 Specs::
 
     noop | expert | random-grasp | nearest          built in
+    random                                          random joint targets (any task)
     try-all | nearest-to-zone | fixed-letter        built in, language-blind
     fixed-position                                  (rsb_mj.policies.blind)
     openpi:HOST:PORT[:HORIZON][,KEY=VALUE...]       an openpi policy server (websocket)
@@ -40,6 +41,7 @@ from rsb_mj.policies.blind import (
 from rsb_mj.policies.child import ChildPolicy
 from rsb_mj.policies.noop import NoopPolicy
 from rsb_mj.policies.openpi import OpenPiPolicy
+from rsb_mj.policies.random_actions import RandomPolicy
 from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
 from rsb_mj.policies.user import (
     build_user_policy,
@@ -59,6 +61,7 @@ BUILTIN: dict[str, Callable[[], Policy]] = {
     "nearest-to-zone": NearestToZonePolicy,
     "fixed-letter": FixedLetterPolicy,
     "fixed-position": FixedPositionPolicy,
+    "random": RandomPolicy,
 }
 
 #: The spec prefix of user code built in rsb's own process.

@@ -1,4 +1,4 @@
-"""The frozen tables of the goal suites (``vla-arena``, ``libero-layouts``): reading them.
+"""The frozen tables of the goal suites (``vla-arena``, ``libero``, ``libero-layouts``).
 
 A goal suite's table (:func:`rsb_mj.tables.files.table_name`, e.g. ``vla-arena.eval.jsonl``
 in ``tasks/episodes``) holds, for every task file of the suite, :data:`GOAL_ROWS` rows of
@@ -173,7 +173,9 @@ def suite_episodes(suite: str, split: str, start: int, n: int) -> list[Episode]:
     """
     check_goal_rows(suite, split, n, start)
     table_suite_of(suite)  # an unknown name: refused with the valid ones
-    files = {task_key(p) for p in GOAL_SUITES[suite.lower()].files}
+    named = goal_suite(suite)
+    assert named is not None
+    files = {task_key(p) for p in named.files}
     rows = goal_table(suite, split)
     return [r for r in rows if r.task in files and start <= r.index < start + n]
 

@@ -26,7 +26,7 @@ def test_every_import_order_registers_the_ids(order):
     ids = out.strip().removeprefix("[").removesuffix("]").replace("'", "").split(", ")
     # The six suites, their L1 and L2 variants, the twelve Act2Answer suites, the task id,
     # the goal-task id and one id per shipped goal task file.
-    goal = [*GOAL_SUITES["libero-layouts"].env_ids, *GOAL_SUITES["vla-arena"].env_ids]
+    goal = [*GOAL_SUITES["libero"].env_ids, *GOAL_SUITES["vla-arena"].env_ids]
     assert len(ids) == 6 + 12 + 12 + 1 + 1 + len(goal)
     assert ids == sorted(
         [f"rsb_mj/{s}-v0" for s in (*ALL_SUITES, *A2A_SUITES)]

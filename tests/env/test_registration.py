@@ -212,15 +212,16 @@ def test_record_video_writes_an_mp4_of_the_head_camera(tmp_path):
 
 
 def test_every_shipped_goal_file_has_an_id_that_builds_its_goal_env():
-    """One id per shipped LIBERO / VLA-Arena file (211, all distinct), its task preset and
+    """One id per shipped LIBERO / VLA-Arena file (300, all distinct), its task preset and
     the goal step limit; an id builds the file's GoalEnv; a file outside the shipped
     folders has none."""
     from rsb_mj.errors import RsbError
     from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES, goal_env_id
 
-    files = [*GOAL_SUITES["libero-layouts"].files, *GOAL_SUITES["vla-arena"].files]
+    files = [*GOAL_SUITES["libero"].files, *GOAL_SUITES["vla-arena"].files]
     ids = [goal_env_id(p) for p in files]
-    assert len(set(ids)) == len(ids) == len(files)
+    assert len(set(ids)) == len(ids) == len(files) == 300
+    assert set(ids) <= set(gymnasium.envs.registration.registry)
     registry = gymnasium.envs.registration.registry
     apple = next(p for p in GOAL_SUITES["vla-arena-l0"].files if "apple" in p.name)
     spec = registry[goal_env_id(apple)]

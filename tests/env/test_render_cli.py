@@ -70,4 +70,4 @@ def test_render_refuses_a_row_of_a_question_suite_and_a_seed_of_a_goal_row(tmp_p
     assert "--seed 1: a goal suite's row has its seed; use --row" in capsys.readouterr().err
     assert main(["render", f"no-suite::{GOAL_FILE}", "-o", out]) == 2
     err = capsys.readouterr().err
-    assert "unknown goal suite 'no-suite'; valid choices: libero-layouts, vla-arena" in err
+    assert "unknown goal suite 'no-suite'; valid choices: libero, libero-spatial, " in err

@@ -15,6 +15,7 @@ from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import goal_row_source
+from tests.lang.lang_samples import unbuildable_stove
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = (
@@ -58,13 +59,13 @@ def test_a_goal_file_and_a_goal_suite_file_get_the_goal_scene():
         env.close()
 
 
-def test_unknown_sources_and_unbuildable_goal_files_are_refused():
+def test_unknown_sources_and_unbuildable_goal_files_are_refused(tmp_path):
     with pytest.raises(RsbError, match="unknown suite 'RSB-Nope'; valid choices: RSB-Math-4, "):
         task_env("RSB-Nope", cameras=())
     with pytest.raises(EvalError, match=r"task file 'nowhere\.bddl' not found"):
         task_env("nowhere.bddl", cameras=())
     with pytest.raises(TaskError, match=r"rsb_mj cannot build this scene \(tier B2\)"):
-        task_env(str(DATA / "libero/libero_goal/turn_on_the_stove.bddl"), cameras=())
+        task_env(str(unbuildable_stove(tmp_path)), cameras=())
 
 
 def test_make_task_env_takes_a_parsed_task_of_either_family():

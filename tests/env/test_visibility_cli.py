@@ -43,5 +43,5 @@ def test_a_question_task_or_an_unknown_source_is_a_usage_error(capsys):
     assert "not a goal task (it has a :question; see rsb legibility)" in capsys.readouterr().err
     assert main(["visibility", "no-such-suite"]) == 2
     err = capsys.readouterr().err
-    assert "a SOURCE is a goal task file, SUITE::FILE, or a goal suite: libero-layouts" in err
+    assert "a SOURCE is a goal task file, SUITE::FILE, or a goal suite: libero, libero-" in err
     assert "Traceback" not in err

@@ -92,6 +92,17 @@ def test_a_goal_row_reads_back_bit_for_bit():
     assert json.loads(line)["skipped"] == [2] and back.frozen
 
 
+def test_a_tier_b_row_keeps_its_drawn_fixture_states_bit_for_bit():
+    """A tier-B layout holds each drawn ``:init`` joint state as ``{joint}: [qpos]``."""
+    import dataclasses
+
+    row = dataclasses.replace(
+        ROW, layout={**ROW.layout, "wooden_cabinet_1/top_level": (-0.14712345678901234,)}
+    )
+    back = Episode.from_dict(json.loads(row.dumps()))
+    assert back == row and back.layout["wooden_cabinet_1/top_level"] == (-0.14712345678901234,)
+
+
 def test_a_bare_seed_has_no_layout_and_no_skipped_field():
     bare = Episode.seeded("my.bddl", 7)
     assert (bare.suite, bare.split, bare.index, bare.seed, bare.frozen) == ("", "eval", 7, 7, False)
@@ -105,6 +116,10 @@ def test_a_bare_seed_has_no_layout_and_no_skipped_field():
         ({"seed": -1}, "goal row field 'seed': a whole number >= 0, got -1"),
         ({"draw": "0"}, "goal row field 'draw': a whole number >= 0, got '0'"),
         ({"layout": {"apple_1": [0, 0, 0]}}, "'apple_1' is not [x, y, z, yaw] (4 numbers)"),
+        (
+            {"layout": {"cab_1/top_level": [0, 0, 0, 0]}},
+            "'cab_1/top_level' is not [qpos] (a fixture joint's state)",
+        ),
         ({"colour": "red"}, "goal row has unknown field(s) colour"),
         ({"skipped": "1"}, "goal row field 'skipped': a list of seeds"),
         ({"instruction": 3}, "goal row field 'instruction': a string or absent"),

@@ -10,6 +10,7 @@ import pytest
 from rsb_mj.cli import main
 from rsb_mj.evaluation.records import read_records
 from rsb_mj.evaluation.run_folder import RECORDS_FILE
+from tests.lang.lang_samples import unbuildable_stove
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = (
@@ -112,7 +113,7 @@ def test_a_question_baseline_on_a_goal_task_is_refused_before_any_episode(tmp_pa
     assert (
         f"--policy random-grasp: {APPLE} is a goal task (no (:question ...)), and random-grasp "
         "chooses among a question's candidates; valid built-in policies for goal tasks: "
-        "expert, noop (or your own policy)"
+        "expert, noop, random (or your own policy)"
     ) in err
     assert not (out / RECORDS_FILE).exists()
 
@@ -165,12 +166,13 @@ def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, mon
     assert "| expert | 0/1 |" in capsys.readouterr().out
 
 
-def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(capsys):
-    path = SUITES / "libero/libero_goal/turn_on_the_stove.bddl"
+def test_eval_on_an_unbuildable_file_lists_what_is_missing_and_the_tier(tmp_path, capsys):
+    path = unbuildable_stove(tmp_path)
     rc = main(["eval", str(path), "--policy", "expert", "--episodes", "1"])
     err = capsys.readouterr().err
     assert rc == 2
     assert f"{path}: rsb_mj cannot build this scene (tier B2):" in err
+    assert f"{path}:124:10: RSB530 goal-tier: (Open flat_stove_1): 'flat_stove_1'" in err
     assert "Traceback" not in err
 
 

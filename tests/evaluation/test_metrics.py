@@ -251,7 +251,7 @@ def test_rates_per_task_and_suite_with_wilson_and_mean_cost():
 
 
 def test_a_suite_is_the_shipped_folder_holding_the_file():
-    assert suite_of(str(tasks_dir() / "libero/libero_10/a.bddl")) == "libero-layouts"
+    assert suite_of(str(tasks_dir() / "libero/libero_10/a.bddl")) == "libero"
     assert suite_of(APPLE) == "vla-arena"
     assert suite_of(MINE) == "files"
     assert suite_of("vla-arena::vla_arena/a/level_0/x.bddl") == "vla-arena"  # a table row's

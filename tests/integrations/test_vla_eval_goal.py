@@ -27,6 +27,7 @@ from rsb_mj.integrations.vla_eval_goal import GoalBenchmark
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
 from rsb_mj.tables.goal import file_rows
+from tests.lang.lang_samples import unbuildable_stove
 
 from .test_vla_eval import ANY_FLOAT, CapturingConnection, replay_server, run_one_episode
 
@@ -146,7 +147,7 @@ def test_a_file_without_cost_sends_success_only():
     bench.cleanup()
 
 
-def test_bad_goal_params_are_refused():
+def test_bad_goal_params_are_refused(tmp_path):
     with pytest.raises(RsbError, match=r"unknown goal suite 'vla-arena-l9'; valid choices: "):
         GoalBenchmark("vla-arena-l9")
     with pytest.raises(RsbError, match="name a goal suite"):
@@ -164,7 +165,7 @@ def test_bad_goal_params_are_refused():
         RsbBenchmark("vla-arena-l0", height=0)
     with pytest.raises(RsbError, match=r"^--assets: /nonexistent is not a folder"):
         RsbBenchmark("vla-arena-l0", assets="/nonexistent")
-    stove = str(DATA / "libero/libero_goal/turn_on_the_stove.bddl")
+    stove = str(unbuildable_stove(tmp_path))
     with pytest.raises(TaskError, match=r"rsb_mj cannot build this scene \(tier B2\)"):
         RsbBenchmark(files=[stove])
 

@@ -111,3 +111,16 @@ A2A_BASE = """\
   (:goal (And (On cube ?answer) (Released cube)))
   (:layout (:min_spacing 0.2) (:yaw_range (0 0))))
 """
+
+
+def unbuildable_stove(folder):
+    """Write ``folder/turn_on_the_stove.bddl``: LIBERO's tier-B2 stove file with its goal
+    made ``(Open flat_stove_1)`` (the stove has no open state: the one kind of tier-B file
+    rsb_mj still cannot build, RSB530 at 124:10). Returns its path."""
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "data/bddl_suites/libero/libero_goal"
+    text = (src / "turn_on_the_stove.bddl").read_text()
+    path = Path(folder) / "turn_on_the_stove.bddl"
+    path.write_text(text.replace("(Turnon flat_stove_1)", "(Open flat_stove_1)"))
+    return path

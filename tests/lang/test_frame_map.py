@@ -78,3 +78,29 @@ def test_a_region_no_scale_brings_onto_the_table_is_moved_alone_to_its_edge():
         task.problem.region("main_table_far_region").ranges[0], "main_table_far_region"
     )
     assert (rect[1] + rect[3]) / 2 == pytest.approx(TABLE_HALF_XY[1] - EDGE_MARGIN, abs=1e-3)
+
+
+def test_a_floor_scene_is_rehosted_on_the_table_by_one_map_and_says_so():
+    """Tier C (libero_object, VLA-Arena's unseen-objects floor files): the floor's regions
+    are sites of the table through the task's one frame map, so every pair of regions keeps
+    its offset scaled by the map's one factor (the relative layout), every region lands on
+    the table, and the task names its layout change; a table task names none."""
+    from rsb_mj.lang.frame_map import REHOSTED, layout_change
+
+    data = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
+    floors = sorted((data / "libero/libero_object").glob("*.bddl"))
+    floors += sorted((data / "vla_arena/generalization_unseen_objects").rglob("*.bddl"))
+    assert len(floors) == 25
+    for path in floors:
+        task = goal_task_of(parse_file(path))
+        assert (task.tier, task.table, layout_change(task)) == ("C", "floor", REHOSTED["floor"])
+        fmap = choose_map(task)
+        assert fmap.moved == ()  # no region moved alone: the layout is one map's image
+        rects = {r.full_name: r.ranges[0] for r in task.problem.regions if r.ranges}
+        assert all(n.startswith("floor_") for n in rects)
+        for name, r in rects.items():
+            x0, y0, x1, y1 = fmap.rect(r, name)
+            assert abs(x0) < TABLE_HALF_XY[0] and abs(x1) < TABLE_HALF_XY[0]
+            assert abs(y0) < TABLE_HALF_XY[1] and abs(y1) < TABLE_HALF_XY[1]
+    table = data / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
+    assert layout_change(goal_task_of(parse_file(table))) == ""

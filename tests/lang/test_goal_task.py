@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.goal_task import GoalTask, check_buildable, goal_task_of, unbuildable
+from rsb_mj.lang.goal_task import (
+    MODELLED_STATES,
+    GoalTask,
+    check_buildable,
+    goal_task_of,
+    unbuildable,
+)
 from rsb_mj.lang.parser import parse_file, parse_text
 from rsb_mj.lang.task import Task, task_family, task_of, task_semantics, tier_of
 
@@ -63,17 +69,49 @@ def test_a_question_task_is_not_a_goal_task():
         goal_task_of(problem)
 
 
-def test_an_unbuildable_file_gets_every_part_with_positions_and_its_tier():
+def test_every_tier_builds_and_what_cannot_is_named_at_its_position():
     path = LIBERO_GOAL / "turn_on_the_stove.bddl"
-    task = goal_task_of(parse_file(path))
-    issues = unbuildable(task, {"plate", "akita_black_bowl"})
-    text = [i.format(str(path)) for i in issues]
-    assert text[0] == f"{path}:124:5: tier B2 (a goal that operates a fixture " \
-        "(Open/Close/TurnOn/TurnOff)); rsb_mj builds tiers A0 and A1"  # fmt: skip
-    assert any("category 'cream_cheese' has no rsb model" in t for t in text)
+    text = path.read_text()
+    task = goal_task_of(parse_text(text, str(path)))
+    assert task.tier == "B2"
+    known = {*task.objects.values()}
+    assert unbuildable(task, known) == []  # tier B2 builds (its stove is articulated)
+    floor = next((SUITES / "libero/libero_object").glob("*.bddl"))
+    c = goal_task_of(parse_file(floor))
+    assert (c.tier, unbuildable(c, {*c.objects.values()})) == ("C", [])
+    # a goal nothing scores (LIBERO's Up) and a category without a model stay refused
+    edited = text.replace("(Turnon flat_stove_1)", "(Up flat_stove_1)")
+    assert edited != text
+    task = goal_task_of(parse_text(edited, str(path)))
+    issues = [i.format(str(path)) for i in unbuildable(task, known - {"cream_cheese"})]
+    assert issues == [
+        f"{path}:104:20: object 'cream_cheese_1': category 'cream_cheese' has no rsb model",
+        f"{path}:124:10: goal predicate 'Up' is not scored by rsb_mj (it scores On, In, Open, "
+        "Close, TurnOn, TurnOff)",
+    ]
     with pytest.raises(TaskError) as err:
         check_buildable(task, {"plate"})
-    assert str(err.value).splitlines()[0] == (f"{path}: rsb_mj cannot build this scene (tier B2):")
+    assert str(err.value).splitlines()[0] == f"{path}: rsb_mj cannot build this scene (tier A1):"
+
+
+def test_a_state_on_a_fixture_without_it_is_named_at_its_atom():
+    path = LIBERO_GOAL / "turn_on_the_stove.bddl"
+    text = path.read_text().replace("(Turnon flat_stove_1)", "(Open flat_stove_1)")
+    task = goal_task_of(parse_text(text, str(path)))
+    assert task.tier == "B2"
+    assert [i.format(str(path)) for i in unbuildable(task, {*task.objects.values()})] == [
+        f"{path}:124:10: (Open flat_stove_1): 'flat_stove_1' (flat_stove) has no Open state in "
+        "rsb_mj (its states: TurnOff, TurnOn; fixtures with states: wooden_cabinet, "
+        "white_cabinet, microwave, flat_stove)"
+    ]
+
+
+def test_the_modelled_states_are_the_articulated_stand_ins():
+    from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
+
+    assert {c: set(f.spec.init_ranges) for c, f in ARTICULATED_FIXTURES.items()} == {
+        c: set(s) for c, s in MODELLED_STATES.items()
+    }
 
 
 def test_a_goal_task_without_goal_is_refused_with_its_path():

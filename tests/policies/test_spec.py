@@ -83,7 +83,8 @@ def test_the_forms_are_a_registry_and_the_error_lists_every_one():
         make_policy("greedy")
     assert str(err.value) == (
         "unknown policy 'greedy'; valid choices: noop, expert, random-grasp, nearest, try-all, "
-        "nearest-to-zone, fixed-letter, fixed-position, openpi:HOST:PORT[:HORIZON][,KEY=VALUE...], "
+        "nearest-to-zone, fixed-letter, fixed-position, random, "
+        "openpi:HOST:PORT[:HORIZON][,KEY=VALUE...], "
         "lerobot:PATH[,KEY=VALUE...], inprocess:module:factory, module:factory, "
         "path/to/file.py:factory"
     )

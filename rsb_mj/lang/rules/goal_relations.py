@@ -5,7 +5,7 @@ Each is decided from the text alone, before any sampling: a relation of an objec
 itself (RSB536), relations that go round in a cycle (RSB537), ``In`` a place that holds
 nothing (RSB538), a fixture as the thing the goal moves (RSB539), more footprint on one
 table region than its draws can reach (RSB540; the table as a whole is RSB534), an
-``:init`` atom that operates a fixture, which the static props do not apply (RSB541, a
+``:init`` atom that operates a fixture, which a tier A file's static props do not apply (RSB541, a
 warning: LIBERO and VLA-Arena apply it, rsb_mj builds the scene without it), and a region
 that can place an object the task names outside the head image of the table top (RSB542, a
 warning).
@@ -20,7 +20,7 @@ from rsb_mj.lang.categories import footprint_radius
 from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.frame_map import owner_of, region_rect
 from rsb_mj.lang.goal_names import named_objects
-from rsb_mj.lang.goal_task import BUILDABLE_TIERS
+from rsb_mj.lang.goal_task import BUILDABLE_TIERS, TABLETOP_TIERS
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.runtime_goal import frame_map_of, goal_task
 from rsb_mj.lang.task import OPERATING, Relation, Task
@@ -308,10 +308,10 @@ def init_not_applied(ctx: Context) -> None:
     """An ``:init`` atom that operates a fixture (``Open``, ``Close``, ``TurnOn``,
     ``TurnOff``) in a goal task rsb_mj builds: its fixtures are static props in their
     modelled state, so the scene starts without it (``rsb eval`` warns the same at the
-    start of a run). LIBERO and VLA-Arena apply it; a goal that depends on it is tier B2
-    (RSB530 with ``--target rsb``)."""
+    start of a run). LIBERO and VLA-Arena apply it, and so does rsb_mj in a tier B file
+    (its fixtures articulated): only a tier A0/A1 file's is reported."""
     task = goal_task(ctx)
-    if task is None or task.tier not in BUILDABLE_TIERS:
+    if task is None or task.tier not in TABLETOP_TIERS:
         return
     for term in ctx.problem.init:
         for atom in walk_atoms(term):

@@ -1,13 +1,13 @@
 """RSB530-RSB534: what keeps a goal task (a LIBERO / VLA-Arena style file) from running.
 
 A goal task is a file without ``(:question ...)`` outside ``(:domain rsb)``
-(:mod:`rsb_mj.lang.goal_task`). For one of the tiers rsb_mj builds (A0, A1) these rules say,
+(:mod:`rsb_mj.lang.goal_task`). For every tier rsb_mj builds (all: A0-C) these rules say,
 at the position of the part at fault, what would stop ``rsb eval FILE`` before or at its first
 reset: a category rsb_mj has no model of (RSB531), a goal no arm can carry out on the task's
 frame map (RSB532, :mod:`rsb_mj.lang.frame_map`), a goal that already holds at ``:init``
 (RSB533), more footprint than the table has room for (RSB534). With ``--target rsb`` (the
-files as scenes rsb_mj must build) a file of another tier is an error too (RSB530); without
-it, such files are linted as what their own loaders accept, and these rules stay silent.
+files as scenes rsb_mj must build) a goal predicate nothing scores is an error too (RSB530);
+without it, such files are linted as what their own loaders accept.
 
 RSB535 (a shipped file whose frozen table is short: its seeds gave no valid layout when the
 tables were frozen) is declared here and found where the frozen tables are read
@@ -92,16 +92,17 @@ class _Every(set):
     "RSB530",
     "goal-tier",
     "error",
-    bad="; rsb lint --target rsb\n(:goal (And (Open wooden_cabinet_1_top_region)))",
+    bad="; rsb lint --target rsb\n(:goal (And (Up akita_black_bowl_1)))",
     good=_GOAL,
     applies_to="goal",
 )
 def goal_tier(ctx: Context) -> None:
-    """A goal task rsb_mj cannot build, with ``--target rsb``: a file of tier B1 (a drawer or
-    microwave used as a container), B2 (a goal that operates a fixture) or C (a floor
-    workspace), or a goal predicate other than ``On`` / ``In`` (nothing scores it), at its
-    ``:goal``. rsb_mj builds tiers A0 and A1 (``docs/goal_tasks.md``). Without ``--target
-    rsb`` a file is linted as what its own loader accepts (LIBERO's ``Up``, ``Stack`` ...)."""
+    """A goal task rsb_mj cannot build, with ``--target rsb``, at the part that stops it: a
+    goal predicate nothing in rsb_mj scores (one other than ``On``, ``In``, ``Open``,
+    ``Close``, ``TurnOn``, ``TurnOff``: LIBERO's ``Up``, ``Stack`` ...), at the atom. Every
+    tier builds (``docs/goal_tasks.md``): A0/A1 table-top scenes, B1/B2 with articulated
+    drawers, door and knob, C (a floor workspace) with its floor patch re-hosted on the
+    table. Without ``--target rsb`` a file is linted as what its own loader accepts."""
     task = goal_task(ctx)
     if task is None or ctx.target != "rsb":
         return

@@ -4,11 +4,14 @@ implies it runs": what each rule refuses is what the goal scene would refuse."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rsb_mj.errors import SceneError
 from rsb_mj.lang import lint_text
 from rsb_mj.lang.diagnostics import TaskFileError
+from rsb_mj.lang.frame_map import REHOSTED
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.scene.compiler import compile_scene
 
@@ -36,9 +39,9 @@ CASES = [
         "(And (On bowl_1 plate_1))",
         "(And (On bowl_1 plate_1) (Open plate_1))",
         21,
-        10,
-        "tier B2 (a goal that operates a fixture (Open/Close/TurnOn/TurnOff)); rsb_mj builds "
-        "tiers A0 and A1",
+        35,
+        "(Open plate_1): 'plate_1' has no Open state in rsb_mj (its states: none; fixtures with "
+        "states: wooden_cabinet, white_cabinet, microwave, flat_stove)",
     ),
     (
         "RSB531",
@@ -116,12 +119,37 @@ def test_the_clean_libero_file_lints_clean_as_a_scene_rsb_must_build_and_runs(tm
     assert not env.checker.holds(env.data)
 
 
-def test_a_tier_rsb_does_not_build_is_an_error_only_as_a_scene_rsb_must_build(tmp_path):
+def test_what_rsb_cannot_build_is_an_error_only_as_a_scene_rsb_must_build(tmp_path):
+    """Every tier builds; a state on a thing without it (here a plate) does not, and the
+    environment refuses what lint rejects."""
     text = _edit("(And (On bowl_1 plate_1))", "(And (On bowl_1 plate_1) (Open plate_1))")
     assert _codes(text, target=None) == []  # LIBERO's own loader accepts it
     assert _codes(text) == ["RSB530"]
     with pytest.raises(Exception, match=r"rsb_mj cannot build this scene \(tier B2\)"):
         _env(text, tmp_path)
+
+
+def test_a_tier_b_and_a_tier_c_file_lint_clean_and_build(tmp_path):
+    """RSB530 is lifted for what builds: a LIBERO tier-B2 file (the stove turned on) and a
+    libero_object floor file (tier C) lint clean with --target rsb and their environments
+    reset."""
+    data = Path(__file__).resolve().parents[2] / "data" / "bddl_suites" / "libero"
+    for rel, tier in (
+        ("libero_goal/turn_on_the_stove.bddl", "B2"),
+        ("libero_object/pick_up_the_ketchup_and_place_it_in_the_basket.bddl", "C"),
+    ):
+        text = (data / rel).read_text()
+        assert [c for c in _codes(text) if c != "RSB535"] == []
+        path = tmp_path / Path(rel).name
+        path.write_text(text)
+        from rsb_mj.env.rsb_env import GoalEnv
+
+        env = GoalEnv(path, cameras=())
+        assert env.task.tier == tier
+        _, info = env.reset(seed=0)
+        assert not env.checker.holds(env.data)
+        # the floor scene's records name its layout change; a table scene's have no such key
+        assert info["sim"].get("layout_change") == (REHOSTED["floor"] if tier == "C" else None)
 
 
 def test_a_goal_true_at_init_is_refused_before_the_scene_is_built(tmp_path):
