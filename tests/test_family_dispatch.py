@@ -37,8 +37,6 @@ ALLOWED: dict[str, str] = {
     "rsb_mj.env.task_env": "how a source's task is loaded for RsbEnv",
     "rsb_mj.scoring.scorer": "task_scorer: a question task binds ?answer, tracks the choice",
     "rsb_mj.lsp.completion": "the vocabulary completion offers",
-    # the CLI still prepares goal runs itself (issue 43: the CLI parses arguments only)
-    "rsb_mj.cli.demos": "goal files go to the goal demos writer",
 }
 
 

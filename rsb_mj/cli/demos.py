@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rsb_mj.cli._flags import add_episodes, add_jobs, add_level, add_no_progress, add_out
-from rsb_mj.suites import GOAL_SUITES, SUITES, goal_suite
+from rsb_mj.suites import GOAL_SUITES, SUITES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rsb_mj.datasets.demo_sources import GoalDemos
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -106,6 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write the missing episodes and print one summary line."""
+    from rsb_mj.datasets.demo_sources import goal_demos
     from rsb_mj.datasets.demos import write_demos
     from rsb_mj.errors import RsbError
     from rsb_mj.suites import get_suite
@@ -116,9 +120,9 @@ def run(args: argparse.Namespace) -> int:
     if args.max_steps is not None and args.max_steps < 1:
         raise RsbError("--max-steps must be at least 1")
     names = [*args.suite, *args.suites]
-    goal_files, goal_names = _goal_inputs(names)
-    if goal_files or goal_names:
-        return _run_goal(args, names, goal_files, goal_names)
+    goal = goal_demos(names, split=args.split, cot=args.cot, n=args.n, start=args.start)
+    if goal is not None:
+        return _run_goal(args, goal)
     if len(names) != 1:
         raise RsbError(
             f"give one suite or task file (got {len(names)}: {' '.join(names) or 'none'}); "
@@ -164,66 +168,20 @@ def _cameras(args: argparse.Namespace) -> tuple[str, ...]:
     return tuple(c for c in args.cameras.split(",") if c)
 
 
-def _goal_inputs(names: list[str]) -> tuple[list[str], list[str]]:
-    """The goal task files (``.bddl`` without ``(:question ...)``) and goal suite names among
-    ``names``."""
-    # deferred: rsb --help imports this module (the source lookup reads the task language)
-    from rsb_mj.tables.episode_source import is_goal_source
-
-    files = [n for n in names if is_goal_source(n)]
-    return files, [n for n in names if goal_suite(n)]
-
-
-def _run_goal(
-    args: argparse.Namespace, names: list[str], files: list[str], suites: list[str]
-) -> int:
-    """``rsb demos`` on goal task files and goal suites (their rows: bare seeds of a file,
-    a goal suite's file's frozen rows, :func:`rsb_mj.tables.episode_source.goal_row_source`)."""
+def _run_goal(args: argparse.Namespace, demos: GoalDemos) -> int:
+    """``rsb demos`` on goal task files and goal suites: write the demonstrations of the
+    sources :func:`rsb_mj.datasets.demo_sources.goal_demos` found, then name the skipped
+    files."""
     from rsb_mj.datasets.demos import write_demos
-    from rsb_mj.errors import RsbError
-    from rsb_mj.evaluation.run_sources import unbuildable
-    from rsb_mj.tables.episode_source import goal_row_source
 
-    if len(files) + len(suites) != len(names):
-        others = [n for n in names if n not in files and n not in suites]
-        raise RsbError(
-            f"goal task files and goal suites ({', '.join(GOAL_SUITES)}) are recorded on "
-            f"their own: give only those, or one question suite; not goal: {', '.join(others)}"
-        )
-    if args.split != "train" or args.cot:
-        raise RsbError(
-            "--split and --cot do not apply to goal tasks: they record train episodes (a goal "
-            "suite's train table rows, a file's seeds: --start, -n) and have no rationale"
-        )
-    from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
-
-    tasks = list(files)
-    sources = list(files)  # a goal suite's file: the rows of its frozen train table
-    skipped = []
-    for name in suites:
-        check_goal_rows(name, "train", args.n, args.start, count_flag="-n")
-        reasons = short_files(name, "train")
-        for path in goal_suite(name).files:
-            why = unbuildable(path)
-            have = () if why else file_rows(name, "train", path)
-            if why:
-                skipped.append(why)
-            elif len(have) < args.start + args.n:
-                why = reasons.get(task_key(path), "no reason in the manifest")
-                skipped.append(f"{path}: its frozen train table has {len(have)} rows ({why})")
-            else:
-                tasks.append(str(path))
-                sources.append(goal_row_source(name, path))
-    tasks = list(dict.fromkeys(tasks))
-    sources = list(dict.fromkeys(sources))  # write_demos checks the --assets folder
     cameras = _cameras(args)
     res = write_demos(
-        sources,
+        demos.sources,  # write_demos checks the --assets folder
         "train",
         args.n,
         args.out,
         start=args.start,
-        goal_suite=",".join(goal_suite(n).name for n in suites),
+        goal_suite=demos.goal_suite,
         jobs=args.jobs,
         cameras=cameras,
         width=args.width,
@@ -238,18 +196,18 @@ def _run_goal(
     _print_result(
         res,
         lambda item: item["name"],
-        f"{len(tasks)} goal task files x {args.n} seeds from {args.start}: "
+        f"{demos.tasks} goal task files x {args.n} seeds from {args.start}: "
         f"{res['total']} episodes in {args.out}",
     )
-    if skipped:
+    if demos.skipped:
         print(
-            f"rsb demos: {len(skipped)} suite files were not recorded (rsb_mj cannot build "
-            "them, or their frozen train table is short):\n" + "\n".join(skipped),
+            f"rsb demos: {len(demos.skipped)} suite files were not recorded (rsb_mj cannot "
+            "build them, or their frozen train table is short):\n" + "\n".join(demos.skipped),
             file=sys.stderr,
         )
     if args.format == "lerobot":
         _export(args, cameras)
-    return 3 if res["errors"] or skipped else 1 if res["failed"] else 0
+    return 3 if res["errors"] or demos.skipped else 1 if res["failed"] else 0
 
 
 def _print_result(res: dict[str, Any], name: Callable[[dict[str, Any]], str], head: str) -> None:
