@@ -138,6 +138,18 @@ TRAIN_S = re.compile(r"^# baseline: train ([0-9.]+) s$", re.M)
 MARK_LINE = re.compile(r"^# baseline: lerobot-train from step (\d+) logging every (\d+)")
 
 
+def traced(store: Path, key: str) -> dict[tuple, dict]:
+    """The diagnosis episodes already traced in ``store`` (its folder made if missing), by
+    ``(arm, row[key], max_steps)``: a rerun runs only the missing ones."""
+    store.parent.mkdir(exist_ok=True)
+    done = {}
+    if store.is_file():
+        for line in store.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["arm"], row[key], row["max_steps"])] = row
+    return done
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line (see the module docstring)."""
     p = argparse.ArgumentParser(
@@ -990,14 +1002,8 @@ def diagnose(args: argparse.Namespace) -> int:
                 jobs.append((arm, spec, split, rows[i], max_steps))
     for i in arm_rows("seen", demos, min(n, 10))[1]:
         jobs.append(("expert", "expert", "train", i, max_steps))
-    folder = out / "diagnosis"
-    folder.mkdir(exist_ok=True)
-    store = folder / "episodes.jsonl"
-    done = {}
-    if store.is_file():
-        for line in store.read_text().splitlines():
-            row = json.loads(line)
-            done[(row["arm"], row["index"], row["max_steps"])] = row
+    store = out / "diagnosis" / "episodes.jsonl"
+    done = traced(store, "index")
     todo = [j for j in jobs if (j[0], j[3], j[4]) not in done]
     print(
         f"= {store}: {len(jobs) - len(todo)} of {len(jobs)} episodes traced, {len(todo)} to run",
@@ -1098,7 +1104,6 @@ def _task_episode(job: tuple[str, str, str, int, int]) -> dict:
     """One traced goal episode (a worker; env and policy built once per process): ``job``
     is (arm, policy spec or ``expert``, task file, seed, max steps)."""
     from rsb_mj.env.rsb_env import GoalEnv
-
     from rsb_mj.evaluation.rollout import run_goal_episode
 
     arm, spec, task, seed, max_steps = job
@@ -1184,14 +1189,8 @@ def diagnose_task(args: argparse.Namespace) -> int:
     jobs = [("seen", spec, args.task, s, max_steps) for s in range(min(n, args.demos))]
     jobs += [("eval", spec, args.task, args.eval_start + i, max_steps) for i in range(n)]
     jobs += [("expert", "expert", args.task, args.eval_start + i, max_steps) for i in range(n)]
-    folder = out / "diagnosis"
-    folder.mkdir(exist_ok=True)
-    store = folder / "episodes.jsonl"
-    done = {}
-    if store.is_file():
-        for line in store.read_text().splitlines():
-            row = json.loads(line)
-            done[(row["arm"], row["seed"], row["max_steps"])] = row
+    store = out / "diagnosis" / "episodes.jsonl"
+    done = traced(store, "seed")
     todo = [j for j in jobs if (j[0], j[3], j[4]) not in done]
     print(f"= {store}: {len(jobs) - len(todo)} of {len(jobs)} episodes traced, "
           f"{len(todo)} to run", flush=True)  # fmt: skip
