@@ -354,6 +354,9 @@ def test_the_goal_experts_success_figures_have_one_place():
         ("LIBERO", "A0"), ("LIBERO", "A1"), ("VLA-Arena", "A0"), ("VLA-Arena", "A1")
     ]  # fmt: skip
     assert all(round(100 * int(k) / int(n)) == int(p) for *_, k, n, p in rows)
-    link = "docs/goal_tasks.md#measured-the-expert-after-the-camera-and-stand-in-changes-2026-12-07-5-seeds"
+    link = (
+        "docs/goal_tasks.md"
+        "#measured-the-expert-after-the-camera-and-stand-in-changes-2026-12-07-5-seeds"
+    )
     assert link in README.read_text(encoding="utf-8")
     assert link.removeprefix("docs/") in (REPO / "docs" / "goal_suites.md").read_text()
