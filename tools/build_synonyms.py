@@ -107,6 +107,9 @@ GOAL_SENSES: dict[str, tuple[tuple[tuple[str, int], ...], bool]] = {
     "stack": ((("v", 2),), False),  # arrange in stacks
     "take": ((("v", 4),), False),  # get into one's hands
     "turn on": ((("v", 1),), False),  # cause to operate by flipping a switch
+    "turn off": ((("v", 1),), False),  # cause to stop operating by disengaging a switch
+    "open": ((("v", 1),), False),  # cause to open or to become open (a drawer, a door)
+    "close": ((("v", 1),), False),  # move so that an opening is obstructed; make shut
     "table": ((("n", 2),), True),  # the piece of furniture
 }
 
@@ -115,6 +118,7 @@ EXCLUDE: dict[str, tuple[str, ...]] = {
     "area": ("country",),  # the geographic sense's other lemma
     "solution": ("solvent",),  # chemistry
     "solve": ("lick",),  # slang
+    "turn off": ("cut", "turn out"),  # "cut the stove", "turn out the stove" mislead
     "zone": ("topographic point",),  # a surveying term
     "target": ("topographic point",),
     "problem": ("head",),  # "the question at issue" sense

@@ -128,9 +128,11 @@ def test_every_suite_task_file_lints_with_only_its_real_defects():
         ("RSB541", "libero"): 7,
         ("RSB541", "vla_arena"): 25,
         # a named fixture's region (a shelf or cabinet at a table corner; its footprint
-        # radius, a disc, round its box) reaches 5-13 px past the whole table's head image.
-        ("RSB542", "libero"): 1,
-        ("RSB542", "vla_arena"): 6,
+        # radius, a disc, round its box) reaches 5-13 px past the whole table's head image;
+        # since tier B builds, also the microwave and the cabinet of three tier-B LIBERO files
+        # and the white cabinet of a long_horizon file.
+        ("RSB542", "libero"): 4,
+        ("RSB542", "vla_arena"): 7,
     }
 
 

@@ -216,7 +216,7 @@ def test_every_other_path_that_runs_a_goal_file_refuses_it_too(tmp_path, capsys)
 
 
 def test_every_shipped_goal_file_passes_the_gate():
-    """The other side: the 211 shipped goal files (LIBERO, VLA-Arena) are lint-clean as
+    """The other side: the 300 shipped goal files (LIBERO 130, VLA-Arena 170) are lint-clean as
     scenes rsb_mj builds, so every path that runs them still does."""
     from rsb_mj.lang.linter import load_goal_task
     from rsb_mj.lang.parser import parse_file
@@ -224,6 +224,6 @@ def test_every_shipped_goal_file_passes_the_gate():
     from rsb_mj.resources import tasks_dir
 
     goal = [p for p in sorted(tasks_dir().rglob("*.bddl")) if task_family(parse_file(p)) == "goal"]
-    assert len(goal) == 211
+    assert len(goal) == 300
     for path in goal:
         assert load_goal_task(path).path == str(path)
