@@ -1181,7 +1181,7 @@ def diagnose_task(args: argparse.Namespace) -> int:
     if not (ckpt / "config.json").is_file():
         sys.exit(f"baseline: --diagnose needs a trained run in {out}; run it without "
                  "--diagnose first")  # fmt: skip
-    from rsb_mj.env.goal_env import GOAL_MAX_STEPS
+    from rsb_mj.suites import GOAL_MAX_STEPS
 
     max_steps = args.max_steps or GOAL_MAX_STEPS
     n = args.diagnose_episodes
