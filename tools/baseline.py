@@ -138,6 +138,22 @@ TRAIN_S = re.compile(r"^# baseline: train ([0-9.]+) s$", re.M)
 MARK_LINE = re.compile(r"^# baseline: lerobot-train from step (\d+) logging every (\d+)")
 
 
+def worker_policy(spec: str) -> tuple[object, tuple[str, ...]]:
+    """A diagnosis worker's policy of ``spec`` (``expert`` or ``lerobot:CKPT``) and the
+    cameras it reads, built once per process."""
+    if spec not in _WORKER:
+        if spec == "expert":
+            from rsb_mj.policies.scripted import ExpertPolicy
+
+            _WORKER[spec] = (ExpertPolicy(), ())
+        else:
+            from rsb_mj.policies.lerobot import LeRobotPolicy
+
+            policy = LeRobotPolicy(spec)
+            _WORKER[spec] = (policy, policy.cameras)
+    return _WORKER[spec]
+
+
 def traced(store: Path, key: str) -> dict[tuple, dict]:
     """The diagnosis episodes already traced in ``store`` (its folder made if missing), by
     ``(arm, row[key], max_steps)``: a rerun runs only the missing ones."""
@@ -704,17 +720,7 @@ def _diag_episode(job: tuple[str, str, str, int, int]) -> dict:
     from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
 
     arm, spec, split, index, max_steps = job
-    if spec not in _WORKER:
-        if spec == "expert":
-            from rsb_mj.policies.scripted import ExpertPolicy
-
-            _WORKER[spec] = (ExpertPolicy(), ())
-        else:
-            from rsb_mj.policies.lerobot import LeRobotPolicy
-
-            policy = LeRobotPolicy(spec)
-            _WORKER[spec] = (policy, policy.cameras)
-    policy, cameras = _WORKER[spec]
+    policy, cameras = worker_policy(spec)
     key = ("env", split, cameras)
     if key not in _WORKER:
         _WORKER[key] = RsbEnv(
@@ -1107,17 +1113,7 @@ def _task_episode(job: tuple[str, str, str, int, int]) -> dict:
     from rsb_mj.evaluation.rollout import run_goal_episode
 
     arm, spec, task, seed, max_steps = job
-    if spec not in _WORKER:
-        if spec == "expert":
-            from rsb_mj.policies import make_policy
-
-            _WORKER[spec] = (make_policy("expert"), ())
-        else:
-            from rsb_mj.policies.lerobot import LeRobotPolicy
-
-            policy = LeRobotPolicy(spec)
-            _WORKER[spec] = (policy, policy.cameras)
-    policy, cameras = _WORKER[spec]
+    policy, cameras = worker_policy(spec)
     key = ("goal", task, cameras)
     if key not in _WORKER:
         _WORKER[key] = GoalEnv(task, cameras=cameras)  # 320x240, as rsb eval renders
