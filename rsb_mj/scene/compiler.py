@@ -1,9 +1,20 @@
-"""The scene compiler: task AST -> compiled MuJoCo scene; episode -> poses and looks.
+"""The scene compiler: a task -> compiled MuJoCo scene; episode -> poses and looks.
 
 Usage::
 
-    scene = compile_scene(problem, quality="fast")   # once per task (~0.5 s)
-    scene.apply_episode(data, episode)               # every reset: layout, colors, letters
+    scene = compile_scene(task, quality="fast")   # once per task (~0.5 s)
+    scene.apply_episode(data, episode)            # every reset of a task in rsb's frame
+    scene.layout.apply_episode(data, episode, holds)  # every reset of a LIBERO-frame task
+
+One compiler for every task (:func:`compile_scene`): the robot, the candidates' letters, the
+regions and the answer zone, the fixtures, the objects and the sensors are built by the same
+code for a question task and a goal task. Candidates are the objects a binding names (a
+question task's; none for a goal task): they get letters, signal sensors and the colours of
+the episode. The answer zone is the region a binding's goal places ``?answer`` into, a gray
+patch on the table. What differs comes from the frame the task's ``:ranges`` are read in
+(:func:`_frame`): rsb's own table frame, whose episodes carry their layout, or LIBERO's /
+VLA-Arena's, mapped onto the Aloha table, whose scene draws its seeds' layouts
+(:class:`~rsb_mj.scene.goal_layout.GoalLayout`).
 
 Compiling does not depend on the episode: every candidate is a free body, and what an episode
 draws (layout, option->object mapping, colors) is applied to ``model``/``data`` in
@@ -11,10 +22,12 @@ draws (layout, option->object mapping, colors) is applied to ``model``/``data`` 
 with the same episode are bit-identical.
 
 Frames: world x/y = table frame x/y; the table top is at world z = ``table_top_z``
-(:mod:`rsb_mj.scene.frames`). Element names: candidate ``obj`` is body ``obj`` with free joint
-``{obj}/free``; answer-zone patches are geoms ``answer_zone/{i}``; robot names are listed in
-:mod:`rsb_mj.scene.aloha`. Each candidate body's ``info`` holds ``task_path:line`` of its
-declaration, so compile errors point back to the task file.
+(:mod:`rsb_mj.scene.frames`). Element names: object ``obj`` is body ``obj`` with free joint
+``{obj}/free`` (a mocap body without one when it moves); answer-zone patches are geoms
+``answer_zone/{i}`` of the table body; a LIBERO-frame task's table regions are sites named
+by the region's full name; robot names are listed in :mod:`rsb_mj.scene.aloha`. Each object
+body's ``info`` in rsb's frame holds ``task_path:line`` of its declaration, so compile errors
+point back to the task file.
 """
 
 from __future__ import annotations
@@ -29,12 +42,11 @@ from rsb_mj.choices import LETTERS
 from rsb_mj.colors import PALETTE, rgba
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.ast import Problem, Rect
 from rsb_mj.lang.display import answer_candidates
 from rsb_mj.lang.frame_map import FrameMap, choose_map, owner_of, region_rect
-from rsb_mj.lang.goal_task import GoalTask
-from rsb_mj.lang.layout import answer_zone_rects
-from rsb_mj.lang.motion import read_moving_objects
+from rsb_mj.lang.motion import Motion, read_moving_objects
+from rsb_mj.lang.task import Task, task_of
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, BuiltObject, Category, get_category
@@ -50,10 +62,21 @@ from rsb_mj.scene.motion import MotionPlayer
 from rsb_mj.scene.probes import Probe, add_probes
 from rsb_mj.workspace import TABLE_TOP_Z
 
-#: Fixture categories the compiler knows (the table is part of the robot scene).
+#: Fixture categories a task in rsb's frame may declare (the table is part of the robot
+#: scene).
 FIXTURES = ("table",)
 #: Thickness [m] of the answer-zone patch above the table top.
 ZONE_THICKNESS = 0.0005
+#: Tiers whose articulated fixtures are built with their joints (tier A keeps static props).
+ARTICULATED_TIERS = ("B1", "B2")
+#: Colours of the rsb categories in a LIBERO-frame scene (in rsb's frame: per episode).
+CATEGORY_RGBA = {
+    "apple": (0.8, 0.1, 0.1, 1.0),
+    "lemon": (0.98, 0.92, 0.2, 1.0),
+    "orange": (0.98, 0.55, 0.1, 1.0),
+    "banana": (0.95, 0.85, 0.2, 1.0),
+    "pear": (0.7, 0.8, 0.2, 1.0),
+}
 
 
 @dataclass
@@ -225,29 +248,15 @@ def _add_signal_sensors(spec: mujoco.MjSpec, candidates: tuple[str, ...]) -> Non
     answer-zone patch included), ``sig/pos/{obj}`` and ``sig/quat/{obj}`` (object body
     position and orientation, world) and ``sig/finger/{side}/{finger}`` (finger slide
     position)."""
-    body, contact = mujoco.mjtObj.mjOBJ_BODY, mujoco.mjtSensor.mjSENS_CONTACT
+    body = mujoco.mjtObj.mjOBJ_BODY
     for obj in candidates:
         for side in aloha.SIDES:
             for finger in aloha.FINGER_NAMES:
-                sensor = spec.add_sensor(
-                    name=f"sig/contact/{obj}/{side}/{finger}",
-                    type=contact,
-                    objtype=body,
-                    objname=obj,
-                    reftype=body,
-                    refname=f"{side}/{finger}_link",
+                _add_contact_sensor(
+                    spec, f"sig/contact/{obj}/{side}/{finger}", obj, f"{side}/{finger}_link"
                 )
-                sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
     for obj in candidates:
-        sensor = spec.add_sensor(
-            name=f"sig/table/{obj}",
-            type=contact,
-            objtype=body,
-            objname=obj,
-            reftype=body,
-            refname="table",
-        )
-        sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
+        _add_contact_sensor(spec, f"sig/table/{obj}", obj, "table")
     for obj in candidates:
         spec.add_sensor(
             name=f"sig/pos/{obj}", type=mujoco.mjtSensor.mjSENS_FRAMEPOS, objtype=body, objname=obj
@@ -274,18 +283,23 @@ def _add_touch_sensors(
 ) -> None:
     """``sig/touch/{obj}/{candidate}``: contacts between each tracked object that is not a
     candidate (one the task moves onto a candidate) and each candidate."""
-    body, contact = mujoco.mjtObj.mjOBJ_BODY, mujoco.mjtSensor.mjSENS_CONTACT
     for obj in movers:
         for cand in candidates:
-            sensor = spec.add_sensor(
-                name=f"sig/touch/{obj}/{cand}",
-                type=contact,
-                objtype=body,
-                objname=obj,
-                reftype=body,
-                refname=cand,
-            )
-            sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
+            _add_contact_sensor(spec, f"sig/touch/{obj}/{cand}", obj, cand)
+
+
+def _add_contact_sensor(spec: mujoco.MjSpec, name: str, body: str, other: str) -> None:
+    """Contact sensor ``name``: whether body ``body`` touches body ``other`` (the number
+    of contacts found, one slot)."""
+    sensor = spec.add_sensor(
+        name=name,
+        type=mujoco.mjtSensor.mjSENS_CONTACT,
+        objtype=mujoco.mjtObj.mjOBJ_BODY,
+        objname=body,
+        reftype=mujoco.mjtObj.mjOBJ_BODY,
+        refname=other,
+    )
+    sensor.intprm = [1, 0, 1]  # data="found", reduce="none", num=1
 
 
 @dataclass(frozen=True)
@@ -328,53 +342,122 @@ class SignalSensors:
 
 
 def compile_scene(
-    task: Problem | GoalTask,
+    task: Problem | Task,
     *,
     quality: str = "fast",
     probes: tuple[Probe, ...] = (),
     tracked: tuple[str, ...] = (),
     objects: ObjectSource | None = None,
 ) -> Scene:
-    """Compile a task on the Aloha table: the one entry point of the scene compiler.
+    """Compile a task on the Aloha table: the one scene compiler of every task.
 
-    Either gives a :class:`Scene`: a question task's (a :class:`rsb_mj.lang.Problem`) with
-    its candidates, letters and answer zone (``tracked``: see
-    :func:`_compile_question_scene`); a goal task's (a
-    :class:`~rsb_mj.lang.goal_task.GoalTask`) with no candidates, its fixtures and regions
-    placed by ``:init``, objects from ``objects`` and its layout sampler
-    (:attr:`Scene.layout`, :class:`~rsb_mj.scene.goal_layout.GoalLayout`).
-    ``probes`` are extra sensors of either (:mod:`rsb_mj.scene.probes`).
+    One path builds every scene, in this order: the robot (:mod:`rsb_mj.scene.aloha`); the
+    letter materials of the candidates a binding names (none for a task without
+    candidates); the task's regions (:func:`_add_regions`: the answer zone a binding's goal
+    places ``?answer`` into, a gray patch on the table, and the table regions a scene that
+    draws its own layout reads, sites); its fixtures (:func:`_add_fixtures`: every fixture
+    but the workspace table, placed by ``:init``); its objects (:func:`_add_objects`); the
+    signal sensors of the candidates and of ``tracked`` (the objects the task's predicates
+    talk about, :func:`rsb_mj.scoring.signal_plan`); ``probes``, extra sensors
+    (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms').
 
-    Raises:
-        SceneError: for what either scene cannot build (the message names the task file).
-    """
-    if isinstance(task, GoalTask):
-        return _compile_goal_scene(task, quality=quality, objects=objects, probes=probes)
-    return _compile_question_scene(task, quality=quality, probes=probes, tracked=tracked)
+    Where a task's ``:ranges`` are read (:func:`_frame`) says who lays it out: a task in
+    rsb's table frame gets its layout with its episode (:meth:`Scene.apply_episode`; its
+    objects are rsb's categories, coloured per episode), a LIBERO / VLA-Arena task's scene
+    draws its seeds' layouts itself (:attr:`Scene.layout`, a
+    :class:`~rsb_mj.scene.goal_layout.GoalLayout`; its objects from ``objects``,
+    :mod:`rsb_mj.scene.assets`, the shipped stand-ins by default). A tier B file's cabinets,
+    microwave and stove are articulated (:data:`ARTICULATED_TIERS`); a tier A file's are
+    static props.
 
-
-def _compile_question_scene(
-    problem: Problem,
-    *,
-    quality: str = "fast",
-    probes: tuple[Probe, ...] = (),
-    tracked: tuple[str, ...] = (),
-) -> Scene:
-    """Compile ``problem`` (a :class:`rsb_mj.lang.Problem`) into a :class:`Scene`.
-
-    Non-candidate objects are compiled at the center of their ``:init`` region; an episode
-    with ``distractors`` moves and colors them (:meth:`Scene.apply_episode`). ``probes``
-    are extra sensors (:mod:`rsb_mj.scene.probes`, e.g. the safety costs' contacts);
-    ``tracked`` names the objects besides the candidates that get signal sensors (the
-    objects the task's predicates talk about, :func:`rsb_mj.scoring.signal_plan`).
+    Args:
+        task: the task (a parsed :class:`~rsb_mj.lang.ast.Problem` is read with
+            :func:`~rsb_mj.lang.task.task_of`).
 
     Raises:
-        SceneError: for an unknown category or fixture, a task without candidates, a
-            tracked object the task does not declare, or a model MuJoCo rejects (the
-            message names the task file).
+        SceneError: naming the task file, for: an unknown category; a task in rsb's frame
+            without candidates, with a fixture other than the table, with moving objects
+            that are candidates or undeclared, or with candidates or ``tracked`` objects not
+            in ``:objects``; a fixture category rsb_mj has no prop for, a fixture without a
+            table region in ``:init``, an ``:init`` state its fixture has no range for; a
+            model MuJoCo rejects.
     """
-    path = problem.path
-    candidates = tuple(problem.candidates)
+    task = task if isinstance(task, Task) else task_of(task)
+    frame = _frame(task)
+    motions = _check(task, frame, tracked)
+    candidates = task.candidates
+    spec = aloha.aloha_spec(quality)
+    spec.modelname = task.problem.name if frame is None else "goal_" + task.problem.name
+    letters = LETTERS.get(len(candidates), LETTERS[max(LETTERS)]) if candidates else ()
+    if candidates:
+        _add_letter_materials(spec, letters)
+    regions, zone = _add_regions(spec, task, frame)
+    parts = _Parts()
+    changes = _add_fixtures(spec, task, frame, objects or STANDINS_SOURCE, parts)
+    _add_objects(spec, task, frame, objects or STANDINS_SOURCE, motions, parts)
+    if candidates:
+        _add_signal_sensors(spec, tuple(dict.fromkeys((*candidates, *tracked))))
+        _add_touch_sensors(spec, tuple(o for o in tracked if o not in candidates), candidates)
+    add_probes(spec, probes)
+    model = _compile(spec, task.path, "scene" if frame is None else "goal scene")
+    layout = None
+    if frame is not None:  # the scene draws its seeds' layouts
+        init_joints = _init_joints(task, model) if task.tier in ARTICULATED_TIERS else ()
+        layout = GoalLayout(
+            task, model, frame, parts.rest, parts.tops, parts.sources, parts.half_xy, init_joints
+        )
+        layout.layout_changes = changes
+        layout._frame_head()
+    if zone:
+        x0, y0, x1, y1 = zone[0]
+        zone_center = table_to_world((x0 + x1) / 2, (y0 + y1) / 2, 0.0)
+        zone_half = np.array([abs(x1 - x0) / 2, abs(y1 - y0) / 2])
+    else:
+        zone_center, zone_half = table_to_world(0.0, 0.0), np.zeros(2)
+    return Scene(
+        model=model,
+        problem=task.problem,
+        quality=quality,
+        candidates=candidates,
+        axis=candidates or tuple(task.objects),
+        candidate_bodies=candidates,
+        **_robot_index(model),
+        fixtures=dict(task.fixtures),
+        regions=regions,
+        zone_center=zone_center,
+        zone_half_size=zone_half,
+        table_top_z=TABLE_TOP_Z,
+        rest_height=parts.rest,
+        grip_width={c: parts.built[c].grip_width for c in candidates},
+        sources=parts.sources,
+        sensors=SignalSensors.of(model, candidates) if candidates else None,
+        motion=MotionPlayer(model, motions, parts.rest) if frame is None else None,
+        layout=layout,
+        _built=parts.built,
+        _letter_materials=_letter_material_ids(model, letters) if candidates else {},
+    )
+
+
+def _frame(task: Task) -> FrameMap | None:
+    """Where ``task``'s ``:ranges`` are read: None for rsb's own table frame (RSB's
+    semantics: the Aloha table's frame, the layout coming with each episode), else the frame
+    map of a LIBERO / VLA-Arena task (:func:`~rsb_mj.lang.frame_map.choose_map`), whose
+    scene draws its seeds' layouts."""
+    return None if task.semantics == "rsb" else choose_map(task)
+
+
+def _check(task: Task, frame: FrameMap | None, tracked: tuple[str, ...]) -> tuple[Motion, ...]:
+    """What a task in rsb's frame must hold before its scene is built: candidates declared
+    in ``:objects``, the table as its one fixture, moving objects that are declared and not
+    candidates, ``tracked`` objects in ``:objects``; returns its moving objects (``()`` in a
+    LIBERO / VLA-Arena frame, whose scene stands every object still).
+
+    Raises:
+        SceneError: for the first of these that fails (the message names the task file).
+    """
+    problem, path, candidates = task.problem, task.path, task.candidates
+    if frame is not None:
+        return ()
     if not candidates:
         raise SceneError(f"{path}: the task declares no :candidates")
     for fixture in problem.fixtures:
@@ -383,28 +466,6 @@ def _compile_question_scene(
                 f"{path}:{fixture.span}: fixture {fixture.name!r} has category "
                 f"{fixture.category!r}; valid choices: {', '.join(FIXTURES)}"
             )
-    spec = aloha.aloha_spec(quality)
-    spec.modelname = problem.name
-    choices = len(candidates)
-    letters = LETTERS.get(choices, LETTERS[max(LETTERS)])
-    _add_letter_materials(spec, letters)
-    table = spec.body("table")
-    zone = answer_zone_rects(problem)
-    zone_rgba = [0.5, 0.5, 0.5, 1.0]
-    for region in problem.answer_zone_regions:
-        if region.rgba is not None:
-            zone_rgba = list(region.rgba)
-    for i, (x0, y0, x1, y1) in enumerate(zone):
-        table.add_geom(
-            name=f"answer_zone/{i}",
-            type=mujoco.mjtGeom.mjGEOM_BOX,
-            size=[abs(x1 - x0) / 2, abs(y1 - y0) / 2, ZONE_THICKNESS / 2],
-            pos=[(x0 + x1) / 2, (y0 + y1) / 2, ZONE_THICKNESS / 2],
-            rgba=zone_rgba,
-            group=2,
-            contype=0,
-            conaffinity=0,
-        )
     motions, issues = read_moving_objects(problem)
     if issues:
         raise SceneError(f"{path}:{issues[0].span}: {issues[0].message}")
@@ -414,64 +475,245 @@ def _compile_question_scene(
     undeclared = moving - {d.name for d in problem.objects}
     if undeclared:
         raise SceneError(f"{path}: moving objects {sorted(undeclared)} are not in :objects")
-    built: dict[str, BuiltObject] = {}
-    rest: dict[str, float] = {}
-    for decl in problem.objects:
-        category = get_category(decl.category)
-        body = _add_object(spec, decl.name, moving=decl.name in moving, info=f"{path}:{decl.span}")
-        built[decl.name] = category.build(spec, body, decl.name)
-        rest[decl.name] = category.rest_height
-        if decl.name not in candidates:
-            region = problem.region(problem.placement_of(decl.name))
-            r = region.ranges[0]
-            body.pos = table_to_world((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, rest[decl.name])
-    unknown = [c for c in candidates if c not in built]
+    declared = [d.name for d in problem.objects]
+    for decl in problem.objects:  # an unknown category first, as the build meets it
+        get_category(decl.category)
+    unknown = [c for c in candidates if c not in declared]
     if unknown:
         raise SceneError(f"{path}: candidates {unknown} are not declared in :objects")
-    untracked = [o for o in tracked if o not in built]
+    untracked = [o for o in tracked if o not in declared]
     if untracked:
         raise SceneError(
             f"{path}: tracked objects {untracked} are not in :objects; valid choices: "
-            + ", ".join(built)
+            + ", ".join(declared)
         )
-    _add_signal_sensors(spec, tuple(dict.fromkeys((*candidates, *tracked))))
-    _add_touch_sensors(spec, tuple(o for o in tracked if o not in candidates), candidates)
-    add_probes(spec, probes)
-    model = _compile(spec, path, "scene")
-    letter_materials: dict[tuple[str, str], int] = {}
+    return tuple(motions)
+
+
+@dataclass
+class _Parts:
+    """What the compiler learns of each object and fixture while it builds them.
+
+    Attributes:
+        rest: name -> height [m] of its body origin above the surface it rests on.
+        tops: name -> its height [m] (a fixture's top, an object's extent).
+        sources: a LIBERO / VLA-Arena object -> where its model came from.
+        half_xy: name -> its footprint's half extents (x, y) [m].
+        built: an object in rsb's frame -> what its category built (colour, letter geoms).
+    """
+
+    rest: dict[str, float] = field(default_factory=dict)
+    tops: dict[str, float] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    half_xy: dict[str, tuple[float, float]] = field(default_factory=dict)
+    built: dict[str, BuiltObject] = field(default_factory=dict)
+
+
+def _rect(frame: FrameMap | None, r: Rect, region: str) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) [m, rsb table frame] of a ``:ranges`` rectangle of ``region``."""
+    return (r.x0, r.y0, r.x1, r.y1) if frame is None else frame.rect(r, region)
+
+
+def _add_regions(
+    spec: mujoco.MjSpec, task: Task, frame: FrameMap | None
+) -> tuple[tuple[str, ...], list[tuple[float, float, float, float]]]:
+    """Build ``task``'s regions; returns their full names (:attr:`Scene.regions`) and the
+    answer zone's rectangles [m, table frame].
+
+    The answer zone (the regions ``(:answer_zone ...)`` names, which a binding's goal places
+    ``?answer`` into: ``(In ?answer table_answer_zone)``) is a patch on the table, every
+    rectangle of it a geom ``answer_zone/{i}`` (:data:`ZONE_THICKNESS` thick, the zone's
+    ``:rgba``, gray by default, no collisions). Where the scene draws its own layout
+    (``frame``: a LIBERO / VLA-Arena task) every other region on the workspace table is an
+    invisible box site of its first rectangle (a repeated name: the first one counts), which
+    the layout sampler and the goal's checks read; a task in rsb's frame reads its other
+    regions' rectangles from the task itself.
+    """
+    problem = task.problem
+    zones = {r.full_name for r in problem.answer_zone_regions}
+    zone_rgba = [0.5, 0.5, 0.5, 1.0]
+    for region in problem.answer_zone_regions:
+        if region.rgba is not None:
+            zone_rgba = list(region.rgba)
+    table = spec.body("table")
+    names: list[str] = []
+    zone: list[tuple[float, float, float, float]] = []
+    for region in problem.regions:
+        name = region.full_name
+        if name in zones:
+            for r in region.ranges:
+                x0, y0, x1, y1 = _rect(frame, r, name)
+                table.add_geom(
+                    name=f"answer_zone/{len(zone)}",
+                    type=mujoco.mjtGeom.mjGEOM_BOX,
+                    size=[abs(x1 - x0) / 2, abs(y1 - y0) / 2, ZONE_THICKNESS / 2],
+                    pos=[(x0 + x1) / 2, (y0 + y1) / 2, ZONE_THICKNESS / 2],
+                    rgba=zone_rgba,
+                    group=2,
+                    contype=0,
+                    conaffinity=0,
+                )
+                zone.append((x0, y0, x1, y1))
+            names.append(name)
+        elif (
+            frame is not None
+            and region.target == task.table
+            and region.ranges
+            and name not in names
+        ):
+            x0, y0, x1, y1 = _rect(frame, region.ranges[0], name)
+            spec.worldbody.add_site(
+                name=name,
+                pos=[(x0 + x1) / 2, (y0 + y1) / 2, TABLE_TOP_Z],
+                size=[(x1 - x0) / 2, (y1 - y0) / 2, 0.001],
+                type=mujoco.mjtGeom.mjGEOM_BOX,
+                rgba=[0, 0, 0, 0],
+                group=5,
+            )
+            names.append(name)
+    return tuple(names), zone
+
+
+def _add_fixtures(
+    spec: mujoco.MjSpec,
+    task: Task,
+    frame: FrameMap | None,
+    objects: ObjectSource,
+    parts: _Parts,
+) -> tuple[str, ...]:
+    """Build every fixture of ``task`` but its workspace table (the robot scene's): a
+    stand-in or the user's original from ``objects``, articulated in a tier B file
+    (:data:`ARTICULATED_TIERS`), else a static prop, at the centre of its ``:init`` table
+    region; a tier B fixture the goal operates is moved along x by
+    :mod:`rsb_mj.scene.fixture_placement`'s rule (its front faces the far arm), kept clear
+    of the other fixtures. Returns the moves made (``layout_changes``).
+
+    Raises:
+        SceneError: for a category with no prop, or a fixture without ``(On NAME REGION)``
+            in ``:init``.
+    """
+    articulated = task.tier in ARTICULATED_TIERS
+    moves: dict[str, tuple[float, float]] = {}  # fixture -> x in the file, x by the rule
+    for name, category in task.fixtures.items():
+        if name == task.table:
+            continue
+        known = _source_category(objects, category)
+        # the articulated stand-in, unless the user's original (which has its joints)
+        if (
+            articulated
+            and category in ARTICULATED_FIXTURES
+            and not isinstance(known, OriginalCategory)
+        ):
+            known = ARTICULATED_FIXTURES[category]
+        prop = None if known is not None and known.fixture else fixture_prop(category)
+        if prop is None and (known is None or not known.fixture):
+            raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
+        place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
+        rect = region_rect(task, place.place) if place else None
+        if rect is None or place is None:
+            raise SceneError(f"{task.path}: fixture {name!r} has no (On {name} REGION) in :init")
+        region = next(r for r in task.problem.regions if r.full_name == place.place)
+        x0, y0, x1, y1 = _rect(frame, rect, place.place)
+        x, y = (x0 + x1) / 2, (y0 + y1) / 2
+        yaw = FrameMap.yaw(region.yaw_rotation[0][0] if region.yaw_rotation else 0.0)
+        if articulated and isinstance(known, ArticulatedCategory) and operated(task, name):
+            moves[name] = (x, placement(category, x, yaw))  # its front faces the far arm
+        body = spec.worldbody.add_body(name=name)
+        body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
+        if prop is None:  # a stand-in fixture: its origin is its box's centre
+            assert known is not None
+            body.pos = [x, y, TABLE_TOP_Z + known.rest_height]
+            known.build(spec, body, name)
+            if articulated and isinstance(known, OriginalCategory):
+                _regions_on_parts(spec, name, known)
+            parts.tops[name] = 2 * known.half_extents[2]
+            parts.rest[name] = known.rest_height
+            parts.half_xy[name] = known.half_extents[:2]
+        else:
+            body.pos = [x, y, TABLE_TOP_Z]
+            build_prop(body, name, prop)
+            parts.tops[name], parts.rest[name], parts.half_xy[name] = (
+                prop.height,
+                0.0,
+                prop.half[:2],
+            )
+    return _clear_moves(spec, task, moves, parts.half_xy)
+
+
+def _clear_moves(
+    spec: mujoco.MjSpec,
+    task: Task,
+    moves: dict[str, tuple[float, float]],
+    half_xy: dict[str, tuple[float, float]],
+) -> tuple[str, ...]:
+    """Move each fixture of ``moves`` (name -> (x in the file, x by the rule) [m]) to where
+    the rule puts it, kept clear of the other fixtures (:func:`clear_x`); returns the
+    moves made, in words (:func:`~rsb_mj.scene.fixture_placement.label`)."""
+    changes: list[str] = []
+    for name, (x_file, x_rule) in moves.items():
+        body = spec.body(name)
+        if x_rule == x_file or body is None:
+            continue
+        yaw = 2 * math.atan2(body.quat[3], body.quat[0])
+        others = [
+            (spec.body(f).pos[0], spec.body(f).pos[1], 2 * math.atan2(spec.body(f).quat[3],
+             spec.body(f).quat[0]), half_xy[f])
+            for f in half_xy
+            if f != name
+        ]  # fmt: skip
+        own = (x_rule, body.pos[1], yaw, half_xy[name])
+        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
+        if x != x_file:
+            body.pos = [x, body.pos[1], body.pos[2]]
+            changes.append(label(name, x_file, x, yaw))
+    return tuple(changes)
+
+
+def _add_objects(
+    spec: mujoco.MjSpec,
+    task: Task,
+    frame: FrameMap | None,
+    objects: ObjectSource,
+    motions: tuple[Motion, ...],
+    parts: _Parts,
+) -> None:
+    """Build every object of ``task`` (its free body, or a mocap body for one of
+    ``motions``), in declaration order. In rsb's frame an object is its rsb category,
+    coloured per episode (:meth:`Scene.apply_episode`), and one no binding names stands at
+    the centre of its ``:init`` region until an episode's ``distractors`` move it; in a
+    LIBERO / VLA-Arena frame it comes from ``objects`` (an original, a stand-in, rsb's model
+    in its :data:`CATEGORY_RGBA` colour, or a primitive prop), placed by the layout."""
+    moving = {m.name for m in motions}
+    problem, candidates = task.problem, task.candidates
+    for decl in problem.objects:
+        name = decl.name
+        info = f"{task.path}:{decl.span}" if frame is None else None
+        body = _add_object(spec, name, moving=name in moving, info=info)
+        if frame is not None:
+            built = _object_model(spec, body, name, decl.category, objects)
+            parts.rest[name], parts.tops[name], parts.sources[name], parts.half_xy[name] = built
+            continue
+        category = get_category(decl.category)
+        parts.built[name] = category.build(spec, body, name)
+        parts.rest[name] = category.rest_height
+        if name not in candidates:
+            r = problem.region(problem.placement_of(name)).ranges[0]
+            body.pos = table_to_world((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2, parts.rest[name])
+
+
+def _letter_material_ids(
+    model: mujoco.MjModel, letters: tuple[str, ...]
+) -> dict[tuple[str, str], int]:
+    """(letter or ``""``, colour) -> the id of its material (:func:`_add_letter_materials`)."""
+    out: dict[tuple[str, str], int] = {}
     for letter in ("", *letters):
         for color in PALETTE:
             tex_name = f"letter_{letter}" if letter else "letter_blank"
-            letter_materials[(letter, color)] = model.material(f"{tex_name}_{color}").id
-    if zone:
-        x0, y0, x1, y1 = zone[0]
-        zone_center = table_to_world((x0 + x1) / 2, (y0 + y1) / 2, 0.0)
-        zone_half = np.array([abs(x1 - x0) / 2, abs(y1 - y0) / 2])
-    else:
-        zone_center, zone_half = table_to_world(0.0, 0.0), np.zeros(2)
-    return Scene(
-        model=model,
-        problem=problem,
-        quality=quality,
-        candidates=candidates,
-        axis=candidates,
-        candidate_bodies=candidates,
-        **_robot_index(model),
-        fixtures={f.name: f.category for f in problem.fixtures},
-        regions=tuple(r.full_name for r in problem.answer_zone_regions),
-        zone_center=zone_center,
-        zone_half_size=zone_half,
-        table_top_z=TABLE_TOP_Z,
-        rest_height=rest,
-        grip_width={c: built[c].grip_width for c in candidates},
-        sensors=SignalSensors.of(model, candidates),
-        motion=MotionPlayer(model, motions, rest),
-        _built=built,
-        _letter_materials=letter_materials,
-    )
+            out[(letter, color)] = model.material(f"{tex_name}_{color}").id
+    return out
 
 
-# ---- what both scenes build alike ----------------------------------------------------------
+# ---- the robot and the bodies -----------------------------------------------------------
 
 
 def _robot_index(model: mujoco.MjModel) -> dict[str, dict]:
@@ -523,18 +765,7 @@ def _compile(spec: mujoco.MjSpec, path: str, what: str) -> mujoco.MjModel:
         raise SceneError(f"{path}: MuJoCo could not compile the {what}: {exc}") from None
 
 
-# ---- goal scenes ---------------------------------------------------------------------------
-
-#: Tiers whose articulated fixtures are built with their joints (tier A keeps static props).
-ARTICULATED_TIERS = ("B1", "B2")
-#: Colours of the rsb categories used in goal scenes (their colour is per episode otherwise).
-CATEGORY_RGBA = {
-    "apple": (0.8, 0.1, 0.1, 1.0),
-    "lemon": (0.98, 0.92, 0.2, 1.0),
-    "orange": (0.98, 0.55, 0.1, 1.0),
-    "banana": (0.95, 0.85, 0.2, 1.0),
-    "pear": (0.7, 0.8, 0.2, 1.0),
-}
+# ---- objects' and fixtures' models -----------------------------------------------------
 
 
 def _source_category(objects: ObjectSource, category: str) -> Category | None:
@@ -571,133 +802,7 @@ def _object_model(
     return 0.0, prop.height, "rsb-primitive", prop.half[:2]
 
 
-def _compile_goal_scene(
-    task: GoalTask,
-    *,
-    quality: str = "fast",
-    objects: ObjectSource | None = None,
-    probes: tuple[Probe, ...] = (),
-) -> Scene:
-    """Compile ``task`` on the Aloha table, its objects and fixtures from ``objects``
-    (:mod:`rsb_mj.scene.assets`; the shipped stand-ins by default); ``probes`` are extra
-    sensors (:mod:`rsb_mj.scene.probes`, e.g. the ``:cost`` terms'). A tier B file's cabinets,
-    microwave and stove are articulated (:data:`ARTICULATED_TIERS`, module docstring); a
-    tier A file's are static props.
-
-    Raises:
-        SceneError: for a fixture category rsb_mj has no prop for, a fixture without a table
-            region in ``:init``, an ``:init`` state its fixture has no range for, or a model
-            MuJoCo rejects.
-    """
-    objects = objects or STANDINS_SOURCE
-    fmap = choose_map(task)
-    spec = aloha.aloha_spec(quality)
-    spec.modelname = "goal_" + task.problem.name
-    rest: dict[str, float] = {}
-    tops: dict[str, float] = {}
-    sources: dict[str, str] = {}
-    half_xy: dict[str, tuple[float, float]] = {}
-    table = task.table
-    seen: dict[str, None] = {}
-    for region in task.problem.regions:
-        if region.target == table and region.ranges and region.full_name not in seen:
-            seen[region.full_name] = None  # a repeated region: the first one counts
-            x0, y0, x1, y1 = fmap.rect(region.ranges[0], region.full_name)
-            spec.worldbody.add_site(
-                name=region.full_name,
-                pos=[(x0 + x1) / 2, (y0 + y1) / 2, TABLE_TOP_Z],
-                size=[(x1 - x0) / 2, (y1 - y0) / 2, 0.001],
-                type=mujoco.mjtGeom.mjGEOM_BOX,
-                rgba=[0, 0, 0, 0],
-                group=5,
-            )
-    articulated = task.tier in ARTICULATED_TIERS
-    changes: list[str] = []
-    moves: dict[str, tuple[float, float]] = {}  # fixture -> x in the file, x by the rule
-    for name, category in task.fixtures.items():
-        if name == table:
-            continue
-        known = _source_category(objects, category)
-        # the articulated stand-in, unless the user's original (which has its joints)
-        if (
-            articulated
-            and category in ARTICULATED_FIXTURES
-            and not isinstance(known, OriginalCategory)
-        ):
-            known = ARTICULATED_FIXTURES[category]
-        prop = None if known is not None and known.fixture else fixture_prop(category)
-        if prop is None and (known is None or not known.fixture):
-            raise SceneError(f"{task.path}: fixture {name!r}: no prop for category {category!r}")
-        place = next((r for r in task.init if r.mover == name and r.kind == "region"), None)
-        rect = region_rect(task, place.place) if place else None
-        if rect is None:
-            raise SceneError(f"{task.path}: fixture {name!r} has no (On {name} REGION) in :init")
-        region = next(r for r in task.problem.regions if r.full_name == place.place)
-        x0, y0, x1, y1 = fmap.rect(rect, place.place)
-        x, y = (x0 + x1) / 2, (y0 + y1) / 2
-        yaw_l = region.yaw_rotation[0][0] if region.yaw_rotation else 0.0
-        yaw = FrameMap.yaw(yaw_l)
-        if articulated and isinstance(known, ArticulatedCategory) and operated(task, name):
-            moves[name] = (x, placement(category, x, yaw))  # its front faces the far arm
-        body = spec.worldbody.add_body(name=name)
-        body.quat = [math.cos(yaw / 2), 0.0, 0.0, math.sin(yaw / 2)]
-        if prop is None:  # a stand-in fixture: its origin is its box's centre
-            assert known is not None
-            body.pos = [x, y, TABLE_TOP_Z + known.rest_height]
-            known.build(spec, body, name)
-            if articulated and isinstance(known, OriginalCategory):
-                _regions_on_parts(spec, name, known)
-            tops[name] = 2 * known.half_extents[2]
-            rest[name] = known.rest_height
-            half_xy[name] = known.half_extents[:2]
-        else:
-            body.pos = [x, y, TABLE_TOP_Z]
-            build_prop(body, name, prop)
-            tops[name], rest[name], half_xy[name] = prop.height, 0.0, prop.half[:2]
-    for name, (x_file, x_rule) in moves.items():  # moved: kept clear of the other fixtures
-        body = spec.body(name)
-        if x_rule == x_file or body is None:
-            continue
-        yaw = 2 * math.atan2(body.quat[3], body.quat[0])
-        others = [
-            (spec.body(f).pos[0], spec.body(f).pos[1], 2 * math.atan2(spec.body(f).quat[3],
-             spec.body(f).quat[0]), half_xy[f])
-            for f in half_xy
-            if f != name
-        ]  # fmt: skip
-        own = (x_rule, body.pos[1], yaw, half_xy[name])
-        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
-        if x != x_file:
-            body.pos = [x, body.pos[1], body.pos[2]]
-            changes.append(label(name, x_file, x, yaw))
-    for name, category in task.objects.items():
-        body = _add_object(spec, name)
-        built = _object_model(spec, body, name, category, objects)
-        rest[name], tops[name], sources[name], half_xy[name] = built
-    add_probes(spec, probes)
-    model = _compile(spec, task.path, "goal scene")
-    init_joints = _init_joints(task, model) if articulated else ()
-    layout = GoalLayout(task, model, fmap, rest, tops, sources, half_xy, init_joints)
-    layout.layout_changes = tuple(changes)
-    layout._frame_head()
-    return Scene(
-        model=model,
-        problem=task.problem,
-        quality=quality,
-        candidates=(),
-        axis=tuple(task.objects),
-        candidate_bodies=(),
-        **_robot_index(model),
-        table_top_z=TABLE_TOP_Z,
-        rest_height=rest,
-        fixtures=dict(task.fixtures),
-        regions=tuple(seen),
-        sources=sources,
-        layout=layout,
-    )
-
-
-def state_owner(task: GoalTask, target: str) -> str | None:
+def state_owner(task: Task, target: str) -> str | None:
     """The fixture a state atom's ``target`` names: itself (a whole fixture) or the owner of
     the region site (``wooden_cabinet_1_top_region`` -> ``wooden_cabinet_1``), or None."""
     if target in task.fixtures:
@@ -706,7 +811,7 @@ def state_owner(task: GoalTask, target: str) -> str | None:
     return owner if owner in task.fixtures else None
 
 
-def state_joints(model: mujoco.MjModel, task: GoalTask, target: str) -> tuple[int, ...]:
+def state_joints(model: mujoco.MjModel, task: Task, target: str) -> tuple[int, ...]:
     """The joint ids a state atom on ``target`` reads and sets, as LIBERO's: every hinge and
     slide joint of a whole fixture's bodies (``ObjectState``), or the joints of the body that
     carries the region site (``SiteObjectState``: one drawer's); () where there are none (a
@@ -734,7 +839,7 @@ def state_joints(model: mujoco.MjModel, task: GoalTask, target: str) -> tuple[in
 
 
 def _init_joints(
-    task: GoalTask, model: mujoco.MjModel
+    task: Task, model: mujoco.MjModel
 ) -> tuple[tuple[tuple[str, ...], tuple[float, float]], ...]:
     """Each ``:init`` fixture state's joints (names) and the range its qpos is drawn from.
 
