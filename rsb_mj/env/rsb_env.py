@@ -4,7 +4,13 @@ One class for every task: the robot, its actuators, cameras, observation, action
 physics step are the same code for a question task and a goal task; what differs comes from
 the compiled scene (:func:`rsb_mj.scene.compiler.compile_scene`: a question scene with
 candidates, letters and an answer zone, or a goal scene whose layout is drawn per seed) and
-from the episode's optional binding (:class:`rsb_mj.episodes.episode.Episode`).
+from the episode's optional binding (:class:`rsb_mj.episodes.episode.Episode`). Which kind
+of task the env holds is read once, from what it is handed (:func:`_load`: a
+:class:`~rsb_mj.lang.task.Task` is a goal task, a path or a parsed problem a question task);
+after that the env reads the data: the candidates a binding names (``task.candidates``,
+``scene.candidates``: signals, the held start, the episode drawn at reset), the scene's
+layout sampler, and the episode's binding (``info["episode"]`` and ``info["goal"]`` of an
+unbound episode).
 
 Description:
     A question task (``task``: a path or a parsed :class:`~rsb_mj.lang.ast.Problem`): a
@@ -13,7 +19,7 @@ Description:
     in the gray answer zone; Act2Answer: put a cube on that plate). The env reports the raw
     signals the task's predicates declare; success is scored by :mod:`rsb_mj.scoring`.
 
-    A goal task (``task``: a :class:`~rsb_mj.lang.goal_task.GoalTask`, e.g. from
+    A goal task (``task``: a :class:`~rsb_mj.lang.task.Task`, e.g. from
     :func:`GoalEnv` or :func:`rsb_mj.env.task_env.task_env`; a LIBERO / VLA-Arena style
     file): an episode is a seed. ``reset(seed=S)``, or ``reset(options={"episode":
     Episode})`` as the runner resets: a bare seed's episode
@@ -77,7 +83,7 @@ Control:
 
 Arguments:
     task: a question task's file path or parsed :class:`rsb_mj.lang.Problem`, or a goal
-        task (:class:`~rsb_mj.lang.goal_task.GoalTask`; :func:`GoalEnv` loads one).
+        task (:class:`~rsb_mj.lang.task.Task`; :func:`GoalEnv` loads one).
     suite: suite name recorded in sampled episodes ("" for a bare task).
     split: ``"train"`` or ``"eval"`` for sampled episodes.
     cameras, width, height: which cameras to render and the image size [px].
@@ -98,9 +104,10 @@ Arguments:
         default, :mod:`rsb_mj.scene.assets`).
 
 Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
-``episode``, ``scene`` (:class:`rsb_mj.scene.compiler.Scene`; a goal task's holds its
-layout sampler, :class:`rsb_mj.scene.goal_layout.GoalLayout`), ``scorer``; of a goal task
-also ``task``, ``checker``, ``seed``, ``layout``. The evaluation
+``episode``, ``task`` (the one :class:`~rsb_mj.lang.task.Task` of any task file), ``scene``
+(:class:`rsb_mj.scene.compiler.Scene`; a goal task's holds its layout sampler,
+:class:`rsb_mj.scene.goal_layout.GoalLayout`), ``scorer``; of a goal task also ``checker``,
+``seed``, ``layout``. The evaluation
 runner never hands the env itself to a policy (see :mod:`rsb_mj.env.views`).
 
 Version History:
@@ -129,9 +136,10 @@ from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.digest import task_digest
 from rsb_mj.lang.frame_map import layout_change
-from rsb_mj.lang.goal_task import GoalTask, warnings_of
+from rsb_mj.lang.goal_task import warnings_of
 from rsb_mj.lang.held import held_at_reset
 from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem, load_goal_task
+from rsb_mj.lang.task import Task, task_of
 from rsb_mj.perturb import Perturbations
 from rsb_mj.rates import CONTROL_HZ, PHYSICS_HZ
 from rsb_mj.scene.aloha import (
@@ -155,16 +163,39 @@ from rsb_mj.suites import GOAL_MAX_STEPS
 from rsb_mj.workspace import CAMERAS
 
 
-def _load_problem(task: str | Path | Problem) -> Problem:
-    """The task, linted as a scene rsb_mj must build: a LIBERO / VLA-Arena file fails with one
-    error listing every part the question scene cannot build, with its position (RSB510)."""
+def _load(
+    task: str | Path | Problem | Task, objects: ObjectSource | None
+) -> tuple[Task, list[str]]:
+    """The env's task, read and checked as what it is handed says, and what its scene builds
+    differently from the file (``path:line:col: message``).
+
+    A :class:`~rsb_mj.lang.task.Task` (a goal task: :func:`GoalEnv`,
+    :func:`rsb_mj.env.task_env.task_env`) is gated by
+    :func:`~rsb_mj.lang.linter.load_goal_task`, with its build warnings
+    (:func:`~rsb_mj.lang.goal_task.warnings_of`); a path or a parsed
+    :class:`~rsb_mj.lang.ast.Problem` is a question task, linted as a scene rsb_mj must
+    build: a LIBERO / VLA-Arena file fails with one error listing every part the question
+    scene cannot build, with its position (RSB510).
+
+    Raises:
+        EnvError: ``objects=`` with a question task, or a ``task`` of another type.
+        TaskError: for a task that does not load (the itemised findings).
+    """
+    if isinstance(task, Task):
+        goal = load_goal_task(task)
+        return goal, [i.format(goal.path) for i in warnings_of(goal)]
+    if objects is not None:
+        raise EnvError(
+            "objects= applies to goal tasks only (a question task's objects are rsb's "
+            "categories); pass a GoalTask, or leave objects out"
+        )
     if isinstance(task, str | Path):
-        return load_task(Path(task), target="question")
+        return task_of(load_task(Path(task), target="question")), []
     if isinstance(task, Problem):
         foreign = [d for d in lint_problem(task, target="question") if d.code == FOREIGN_SCENE]
         if foreign:
             raise TaskFileError(foreign, f"{task.path}: rsb_mj cannot build this scene")
-        return task
+        return task_of(task), []
     raise EnvError(f"task must be a task file path or a parsed Problem, got {type(task).__name__}")
 
 
@@ -186,7 +217,7 @@ class RsbEnv(gymnasium.Env):
 
     def __init__(
         self,
-        task: str | Path | Problem | GoalTask = "",
+        task: str | Path | Problem | Task = "",
         *,
         suite: str = "",
         split: str = "eval",
@@ -210,23 +241,17 @@ class RsbEnv(gymnasium.Env):
             raise EnvError(f"unknown quality {quality!r}; valid choices: {', '.join(QUALITIES)}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise EnvError(f"unknown render_mode {render_mode!r}; valid choices: rgb_array")
-        #: The goal task (None for a question task): what a goal scene is compiled from.
-        self.task: GoalTask | None = load_goal_task(task) if isinstance(task, GoalTask) else None
-        if objects is not None and self.task is None:
-            raise EnvError(
-                "objects= applies to goal tasks only (a question task's objects are rsb's "
-                "categories); pass a GoalTask, or leave objects out"
-            )
-        self.problem: Problem = self.task.problem if self.task else _load_problem(task)
-        #: What the scene builds differently from the file (``path:line:col: message``).
-        self.warnings: list[str] = (
-            [i.format(self.task.path) for i in warnings_of(self.task)] if self.task else []
-        )
-        #: Object -> arm holding it at reset (``(Grasped OBJECT GRIPPER)`` in ``:init``).
+        #: The task (:class:`~rsb_mj.lang.task.Task`): what the scene is compiled from; and
+        #: what the scene builds differently from the file (``path:line:col: message``).
+        self.task, self.warnings = _load(task, objects)
+        self.problem: Problem = self.task.problem
+        candidates = self.task.candidates  # what a binding names: none without a question
+        #: Object -> arm holding it at reset (``(Grasped OBJECT GRIPPER)`` in ``:init``): the
+        #: expert's pick of the candidate the episode's binding names.
         self.start_hold: dict[str, str] = (
-            held_at_reset(self.problem) if start_held and self.task is None else {}
+            held_at_reset(self.problem) if start_held and candidates else {}
         )
-        source = Path(self.task.path if self.task else str(self.problem.path))
+        source = Path(self.task.path)
         # the task file and every file it names (rsb_mj.lang.digest)
         self.task_sha256 = task_digest(source).sha256 if source.is_file() else ""
         physics_hz = PHYSICS_HZ
@@ -240,7 +265,9 @@ class RsbEnv(gymnasium.Env):
         self.metadata = {**self.metadata, "render_fps": control_hz}
         self.suite, self.split, self.quality = suite, split, quality
         self.render_mode = render_mode
-        self.max_steps = max_steps if max_steps is not None or self.task is None else GOAL_MAX_STEPS
+        # a task without candidates runs until its goal holds or this limit; a bound one
+        # until its choice decides the outcome (or the run's limit)
+        self.max_steps = max_steps if max_steps is not None or candidates else GOAL_MAX_STEPS
         #: Where a goal task's objects come from (the shipped stand-ins unless the user's).
         self.objects: ObjectSource = objects or STANDINS_SOURCE
         self._cost: CostMeter | None = None
@@ -248,13 +275,14 @@ class RsbEnv(gymnasium.Env):
             try:
                 self._cost = CostMeter(self.problem)
             except EvalError as exc:  # a goal file's term naming e.g. an undeclared fixture
-                if self.task is None:
+                if candidates:
                     raise
                 self.warnings.append(f"{exc} (the :cost is not evaluated)")
         probes = self._cost.probes if self._cost is not None else ()
-        plan = signal_plan(self.problem) if self.task is None else None
+        # the signals a bound task is scored on (its candidates'; rsb_mj.scoring.scorer)
+        plan = signal_plan(self.problem) if candidates else None
         self.scene: Scene = compile_scene(
-            self.task or self.problem,
+            self.task,
             quality=quality,
             probes=probes,
             tracked=plan.objects if plan is not None else (),
@@ -264,11 +292,12 @@ class RsbEnv(gymnasium.Env):
         if self._cost is not None:
             self._cost.bind(self.model)
         self.data = mujoco.MjData(self.model)
-        #: The goal's relations, evaluated every step (a goal task's; None for a question's).
-        self.checker = GoalChecker(self.model, self.task) if self.task else None
+        #: The goal's relations, evaluated every step where no recorded signals score it (a
+        #: task without candidates; None for one with).
+        self.checker = GoalChecker(self.model, self.task) if plan is None else None
         #: The candidate axis order: a question task's candidates, a goal task's objects.
         self.candidates: tuple[str, ...] = self.scene.axis
-        self.episode: Episode | None = Episode.seeded(self.task.path, 0) if self.task else None
+        self.episode: Episode | None = None if candidates else Episode.seeded(self.task.path, 0)
         self.scorer: EpisodeScorer | None = None
         #: A goal episode's seed and the layout its reset placed (object -> x, y, z, yaw).
         self.seed = 0
@@ -284,10 +313,10 @@ class RsbEnv(gymnasium.Env):
             visual_level,
             language_level,
             (int(width), int(height)),
-            instruction=self.task.instruction if self.task else "",
+            instruction=self.task.instruction,
         )
         self.language_level = self._perturb.language_level
-        self.instruction = self.task.instruction if self.task else ""
+        self.instruction = self.task.instruction
         #: The episode's perturbation record (levels and every drawn parameter).
         self.perturbation: dict[str, Any] = {}
         self._held = 0  # a goal task's: consecutive control steps its :goal held
@@ -410,7 +439,7 @@ class RsbEnv(gymnasium.Env):
         }
         if self.start_hold:  # only then: records of empty-handed starts stay as they were
             info["sim"]["held"] = dict(self.start_hold)
-        if self.task is not None:
+        if episode.binding is None:  # what a record of an unbound episode names
             info["goal"] = self.goal_info
             info["sim"]["head_camera"] = self.head_camera
             if change := layout_change(self.task):  # a floor scene on the table (tier C) only
@@ -425,7 +454,7 @@ class RsbEnv(gymnasium.Env):
             EnvError: for an episode of the other kind of task, or a goal table's row of
                 another task file.
         """
-        if self.task is None:
+        if self.scene.candidates:  # a binding per episode, drawn from ``seed``
             super().reset(seed=seed)
             if episode is None:
                 episode_seed = int(self.np_random.integers(0, 2**31 - 1))
@@ -476,7 +505,7 @@ class RsbEnv(gymnasium.Env):
         ``objects_fingerprint`` (``""`` for the stand-ins); in a tier B scene that moved a
         fixture, ``layout_changes`` (:mod:`rsb_mj.scene.fixture_placement`); ``{}`` for a
         question task."""
-        if self.task is None:
+        if self.scene.candidates:
             return {}
         info = {
             "tier": self.task.tier,
@@ -542,7 +571,7 @@ class RsbEnv(gymnasium.Env):
             truncated = not terminated and self._step_count >= self.max_steps
         info = self._info(signals)
         info["cost"] = cost[0]
-        if self.task is None or self._cost is not None:
+        if self._signals is not None or self._cost is not None:
             info["cost_violations"] = cost[1]
         return self._obs(), reward, terminated, truncated, info
 
@@ -674,9 +703,10 @@ class RsbEnv(gymnasium.Env):
         if signals is not None:
             info["signals"] = signals
         info["is_success"], info["cost"] = self._is_success(), 0.0
-        if self.task is None or self._cost is not None:
+        if self._signals is not None or self._cost is not None:
             info["cost_violations"] = (False,) * len(self._cost.terms) if self._cost else ()
-        if self.task is not None:  # a goal episode holds no answer: it is in info
+        assert self.episode is not None
+        if self.episode.binding is None:  # an unbound episode holds no answer: it is in info
             info["episode"], info["perturbation"] = self.episode, self.perturbation
         return info
 
@@ -687,7 +717,7 @@ class RsbEnv(gymnasium.Env):
         return self.scorer is not None and self.scorer.success_now()
 
 
-def GoalEnv(task: str | Path | Problem | GoalTask, **kwargs: Any) -> RsbEnv:
+def GoalEnv(task: str | Path | Problem | Task, **kwargs: Any) -> RsbEnv:
     """The environment of a goal task, by the name its class had (kept for callers and
     configs that name it): ``RsbEnv(load_goal_task(task), **kwargs)``.
 

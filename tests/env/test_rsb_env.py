@@ -319,3 +319,20 @@ def test_a_libero_file_lists_every_part_rsb_cannot_build_with_its_position():
         from rsb_mj.lang import parse_file
 
         RsbEnv(parse_file(path), cameras=())
+
+
+def test_the_env_reads_the_binding_and_the_scene_not_the_family(blind_env):
+    """One Task for every task; what a question task's env does differently follows from
+    its candidates (signals, no goal checker, an episode drawn at reset) and from the
+    episode's binding (no episode and no goal fields in info)."""
+    from rsb_mj.lang.task import Task
+
+    env = blind_env
+    assert type(env.task) is Task and env.task.path == str(get_suite("RSB-Math-4").path)
+    assert env.task.candidates == env.scene.candidates == env.candidates
+    assert (env.checker, env.max_steps, env.goal_info, env.warnings) == (None, None, {}, [])
+    _, info = env.reset(seed=0)
+    assert env.episode is not None and env.episode.binding is not None
+    assert "episode" not in info and "goal" not in info and info["cost_violations"] == ()
+    with pytest.raises(EnvError, match=r"^objects= applies to goal tasks only \(a question "):
+        RsbEnv(get_suite("RSB-Math-4").path, objects=env.objects)

@@ -28,7 +28,9 @@ APPLE = (
 def test_a_suite_and_a_question_file_get_the_question_scene_with_the_settings():
     env = task_env("rsb-math-4", split="train", cameras=(), width=64, height=48, control_hz=50)
     try:
-        assert type(env) is RsbEnv and env.task is None
+        assert type(env) is RsbEnv and env.task.path == str(get_suite("RSB-Math-4").path)
+        assert env.task.candidates == ("block_a", "block_b", "block_c", "block_d")
+        assert env.scene.layout is None and env.checker is None and env.episode is None
         assert (env.suite, env.split, env.control_hz) == ("RSB-Math-4", "train", 50)
         assert env.scene.candidates == ("block_a", "block_b", "block_c", "block_d")
     finally:
@@ -121,7 +123,9 @@ def test_one_class_shares_the_robot_and_takes_what_differs_from_the_scene():
         assert (question._act_src == goal._act_src).all()
         names = [question.model.actuator(i).name for i in question._act_ids]
         assert names == [goal.model.actuator(i).name for i in goal._act_ids]
-        assert (question.task, question.goal_info, question.head_camera) == (None, {}, {})
+        assert (question.goal_info, question.head_camera) == ({}, {})
+        # one Task type for both: a question task's names the candidates a binding binds
+        assert question.task.candidates == question.scene.candidates and goal.task.candidates == ()
         assert goal.goal_info["tier"] == "A0" and sorted(goal.head_camera) == [
             "fovy",
             "pos",

@@ -123,3 +123,67 @@ def test_episode_places_and_colors_the_distractors(episode_factory):
         r"valid choices: can_1, lemon_1, toy_car_1",
     ):
         scene.apply_episode(data, bad)
+
+
+def _model_bytes(model: mujoco.MjModel) -> bytes:
+    buffer = np.empty(mujoco.mj_sizeModel(model), dtype=np.uint8)
+    mujoco.mj_saveModel(model, None, buffer)
+    return buffer.tobytes()
+
+
+def test_one_path_builds_the_answer_zone_as_a_patch_and_a_goal_tasks_regions_as_sites():
+    """The answer zone (the region the binding's goal places ?answer into) is a gray patch
+    on the table and no site; a LIBERO task's table regions are invisible sites and it has
+    no zone; both scenes name the regions they built."""
+    from rsb_mj.lang.linter import load_goal_task
+
+    question = compile_scene(load_task(tasks_dir() / "rsb_math_4.bddl"))
+    model = question.model
+    patch = model.geom("answer_zone/0")
+    assert model.body(int(patch.bodyid[0])).name == "table"
+    assert (int(patch.group[0]), int(patch.contype[0]), int(patch.conaffinity[0])) == (2, 0, 0)
+    np.testing.assert_allclose(patch.rgba, [0.5, 0.5, 0.5, 1.0])
+    assert question.regions == ("table_answer_zone",)
+    assert mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, "table_candidates") == -1
+    assert question.layout is None and question.motion is not None
+    assert question.zone_half_size.tolist() == pytest.approx([0.06, 0.06])
+
+    goal = compile_scene(
+        load_goal_task(tasks_dir() / "libero/libero_goal/put_the_bowl_on_the_plate.bddl")
+    )
+    model = goal.model
+    assert goal.regions and all(
+        int(model.site(name).group[0]) == 5 and model.site(name).rgba[3] == 0.0
+        for name in goal.regions
+    )
+    assert mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "answer_zone/0") == -1
+    assert goal.zone_half_size.tolist() == [0.0, 0.0] and goal.candidates == ()
+    assert goal.layout is not None and goal.sensors is None and goal.motion is None
+
+
+def test_a_problem_and_its_task_compile_to_the_same_model():
+    from rsb_mj.lang.task import task_of
+
+    problem = load_task(tasks_dir() / "a2a_color.bddl")
+    assert _model_bytes(compile_scene(problem).model) == _model_bytes(
+        compile_scene(task_of(problem)).model
+    )
+
+
+def test_a_fixture_other_than_the_table_in_rsbs_frame_is_refused(problem_factory):
+    problem = dataclasses.replace(
+        problem_factory(4),
+        fixtures=(TypedName("table", "table"), TypedName("cab", "wooden_cabinet")),
+    )
+    with pytest.raises(
+        SceneError,
+        match=r"^test.bddl:.*: fixture 'cab' has category 'wooden_cabinet'; valid choices: "
+        r"table$",
+    ):
+        compile_scene(problem)
+
+
+def test_a_task_in_rsbs_frame_without_candidates_is_refused(problem_factory):
+    problem = dataclasses.replace(problem_factory(4), candidate_names=())
+    with pytest.raises(SceneError, match=r"^test.bddl: the task declares no :candidates$"):
+        compile_scene(problem)
