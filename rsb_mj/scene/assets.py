@@ -60,6 +60,7 @@ from rsb_mj.scene.categories.base import (
     BuiltObject,
     Category,
     RegionSpec,
+    add_region_site,
     bounding_half_extents,
 )
 
@@ -451,17 +452,9 @@ class OriginalCategory(Category):
         if first is None:  # refused by _original already
             raise SceneError(f"{self.xml}: the MJCF has no body")
         body.add_frame().attach_body(first, f"{obj}/", "")
-        sites = []
-        for r in self.regions:
-            site = body.add_site(
-                name=f"{obj}_{r.name}",
-                type=mujoco.mjtGeom.mjGEOM_BOX,
-                size=list(r.half_size),
-                pos=list(r.center),
-                quat=list(r.quat),
-                group=5,
-                rgba=[0.0, 1.0, 0.0, 0.0],
-            )
-            sites.append(site.name)
+        sites = [
+            add_region_site(body, f"{obj}_{r.name}", r.half_size, r.center, r.quat)
+            for r in self.regions
+        ]
         x, y, _ = self.half_extents
         return BuiltObject((), (), grip_width=2 * min(x, y), sites=tuple(sites))

@@ -51,6 +51,7 @@ from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource, OriginalCategory, find_object_xml
 from rsb_mj.scene.categories import CATEGORIES, BuiltObject, Category, get_category
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
+from rsb_mj.scene.categories.base import add_region_site
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
 from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, operated, placement
@@ -876,12 +877,4 @@ def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory
         if inner is None or outer is None or inner.parent.first_joint() is None:
             continue  # on the carcass: it stays where it is
         spec.delete(outer)
-        inner.parent.add_site(
-            name=f"{name}_{r.name}",
-            type=mujoco.mjtGeom.mjGEOM_BOX,
-            size=list(inner.size),
-            pos=list(inner.pos),
-            quat=list(inner.quat),
-            group=5,
-            rgba=[0.0, 1.0, 0.0, 0.0],
-        )
+        add_region_site(inner.parent, f"{name}_{r.name}", inner.size, inner.pos, inner.quat)

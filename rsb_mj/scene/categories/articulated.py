@@ -43,7 +43,13 @@ from dataclasses import dataclass, field
 import mujoco
 import numpy as np
 
-from rsb_mj.scene.categories.base import BuiltObject, Category, RegionSpec, collision_defaults
+from rsb_mj.scene.categories.base import (
+    BuiltObject,
+    Category,
+    RegionSpec,
+    add_region_site,
+    collision_defaults,
+)
 
 RGBA = tuple[float, float, float, float]
 Vec3 = tuple[float, float, float]
@@ -258,16 +264,7 @@ def _add_boxes(body: mujoco.MjsBody, obj: str, tag: str, boxes: tuple[Box, ...],
 
 
 def _add_region(body: mujoco.MjsBody, obj: str, r: RegionSpec, center: Vec3) -> str:
-    site = body.add_site(
-        name=f"{obj}_{r.name}",
-        type=mujoco.mjtGeom.mjGEOM_BOX,
-        size=list(r.half_size),
-        pos=list(center),
-        quat=list(r.quat),
-        group=5,
-        rgba=[0.0, 1.0, 0.0, 0.0],
-    )
-    return site.name
+    return add_region_site(body, f"{obj}_{r.name}", r.half_size, center, r.quat)
 
 
 # --- the cabinets -------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -62,6 +63,28 @@ class RegionSpec:
     center: tuple[float, float, float]
     half_size: tuple[float, float, float]
     quat: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
+
+
+def add_region_site(
+    body: mujoco.MjsBody,
+    name: str,
+    half_size: Sequence[float],
+    pos: Sequence[float],
+    quat: Sequence[float] = (1.0, 0.0, 0.0, 0.0),
+) -> str:
+    """Region site ``name`` on ``body``: an invisible box (group 5) of ``half_size`` [m]
+    centred at ``pos`` [m, body frame], turned by ``quat`` (w, x, y, z), the site a task's
+    ``{object}_{region}`` names; returns its name."""
+    site = body.add_site(
+        name=name,
+        type=mujoco.mjtGeom.mjGEOM_BOX,
+        size=list(half_size),
+        pos=list(pos),
+        quat=list(quat),
+        group=5,
+        rgba=[0.0, 1.0, 0.0, 0.0],
+    )
+    return site.name
 
 
 class Category(ABC):

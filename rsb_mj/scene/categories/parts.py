@@ -25,7 +25,13 @@ import cv2
 import mujoco
 import numpy as np
 
-from rsb_mj.scene.categories.base import BuiltObject, Category, RegionSpec, collision_defaults
+from rsb_mj.scene.categories.base import (
+    BuiltObject,
+    Category,
+    RegionSpec,
+    add_region_site,
+    collision_defaults,
+)
 from rsb_mj.scene.categories.shapes import add_mesh, revolve
 
 RGBA = tuple[float, float, float, float]
@@ -308,18 +314,10 @@ class StandinCategory(Category):
                 collision_defaults(geom, density=s.density)
             else:
                 body.add_geom(name=f"{obj}/p{i}", contype=0, conaffinity=0, density=0.0, **kw)
-        sites = []
-        for r in self.regions:
-            site = body.add_site(
-                name=f"{obj}_{r.name}",
-                type=mujoco.mjtGeom.mjGEOM_BOX,
-                size=list(r.half_size),
-                pos=list(r.center),
-                quat=list(r.quat),
-                group=5,
-                rgba=[0.0, 1.0, 0.0, 0.0],
-            )
-            sites.append(site.name)
+        sites = [
+            add_region_site(body, f"{obj}_{r.name}", r.half_size, r.center, r.quat)
+            for r in self.regions
+        ]
         grip = min(s.size[0], s.size[1])
         return BuiltObject(color_geoms=(), letter_geoms=(), grip_width=grip, sites=tuple(sites))
 
