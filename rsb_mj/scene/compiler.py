@@ -104,8 +104,9 @@ class Scene:
         rest_height: object (or stand-in fixture) -> height [m] of its body origin above the
             surface it rests on.
         fixtures: fixture name -> category (the table included where the task declares it).
-        regions: the task's regions the scene builds, by name: a question task's answer-zone
-            regions (geoms ``answer_zone/{i}``), a goal task's table regions (sites).
+        regions: the task's regions the scene builds, by name (:func:`_add_regions`): the
+            answer zone's (geoms ``answer_zone/{i}``) and, where the scene draws its own
+            layout, the table regions (sites).
         zone_center: world xyz [m] of the (first) answer-zone rectangle's center on the table
             (the table's center where there is none).
         zone_half_size: its half extents along x, y [m] (zero where there is none).
@@ -115,7 +116,9 @@ class Scene:
             whose objects are rsb_mj's categories).
         sensors: addresses of the signal sensors in ``data.sensordata`` (a question scene's;
             None for a goal scene).
-        motion: drives the ``:moving_objects`` (mocap bodies; see :mod:`rsb_mj.scene.motion`).
+        motion: drives the ``:moving_objects`` (mocap bodies; see :mod:`rsb_mj.scene.motion`)
+            of a task in rsb's frame; None where the scene draws its own layout (it stands
+            every object still).
         layout: a goal task's layout sampler (:class:`rsb_mj.scene.goal_layout.GoalLayout`:
             its seeds' layouts drawn, settled and checked at reset); None for a question task,
             whose layout comes with its episode.
