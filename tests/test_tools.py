@@ -408,6 +408,8 @@ def test_goal_corpus_classifies_failures():
     assert tool.failure_class(planning) == "planning"
     assert tool.failure_class("goal not held (On a b: False); every grasp collides") == "placement"
     assert tool.failure_class("expert: lift: object 'plate_1' not held: it rose -31 mm") == "grasp"
+    assert tool.failure_class("expert: close: no grasp of 'bowl_1'") == "grasp"  # the fingers
+    assert tool.failure_class("step limit 600 reached in phase close") == "placement"
     reach = "expert: carry: no reachable pose above the zone: yaw +0.0: in collision [(a, b)]"
     assert tool.failure_class(reach) == "reach"
 

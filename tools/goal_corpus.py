@@ -59,7 +59,8 @@ ROWS_FILE = "goal_corpus.jsonl"
 #: Failure classes of the expert, in table order.
 CLASSES = ("reset", "reach", "grasp", "articulation", "placement", "planning")
 #: The first word of the expert's phases while it operates a fixture (``open approach``,
-#: ``close push``, ``turnon turn``: :func:`rsb_mj.expert.articulation.operate`).
+#: ``close push``, ``turnon turn``: :func:`rsb_mj.expert.articulation.operate`); a phase of
+#: one word is a pick and place's (``close``: the fingers on an object).
 ARTICULATION_PHASES = ("open", "close", "turnon", "turnoff")
 
 
@@ -98,7 +99,8 @@ def failure_class(failure: str) -> str:
         return ""
     if failure.startswith("reset:"):
         return "reset"
-    if _phase(failure).split(" ", 1)[0] in ARTICULATION_PHASES:
+    words = _phase(failure).split()
+    if len(words) == 2 and words[0] in ARTICULATION_PHASES:
         return "articulation"
     if failure.startswith("goal not held"):
         return "placement"
