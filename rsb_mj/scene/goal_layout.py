@@ -77,10 +77,11 @@ CLEARANCE = 0.005
 PLACE_TRIES, GROW = 20, 0.01
 #: How far [m or rad] a fixture joint's drawn ``:init`` state may move while the scene settles.
 STATE_DRIFT = 0.005
-#: Layout draws (no physics) whose places an object's camera box also holds in a scene whose
-#: layout is not the file's (:meth:`GoalLayout.boxes`), and the seed of their generator
-#: (outside every table's seeds: eval rows from 0, train rows from 100000).
-FRAME_DRAWS, FRAME_SEED = 32, 2**31 - 1
+#: Layout draws (no physics) whose places frame an object in a scene whose layout is not the
+#: file's (:meth:`GoalLayout.boxes`), the seed of their generator (outside every table's
+#: seeds: eval rows from 0, train rows from 100000), and how many of the most extreme places
+#: on each side the box leaves out (rule 1 then skips such a draw when it leaves the image).
+FRAME_DRAWS, FRAME_SEED, FRAME_TRIM = 40, 2**31 - 1, 2
 #: Largest step [rad] between the hinge angles at which a swung part is framed.
 FRAME_HINGE_STEP = 0.05
 
@@ -136,8 +137,9 @@ class GoalLayout:
         (:mod:`rsb_mj.scene.goal_camera`), from the task alone; the table top alone (as
         ``""``) when the task has neither. A fixture's box holds its parts over
         :attr:`part_ranges` (:meth:`_part_boxes`); where the layout is not the file's (a
-        fixture moved, a part drawn open) an object's box also holds its places in
-        :data:`FRAME_DRAWS` draws (:meth:`_drawn_boxes`)."""
+        fixture moved, a part drawn open) an object's box is that of its places in
+        :data:`FRAME_DRAWS` draws (:meth:`_drawn_boxes`): in place of its region's box for
+        an object on a table region, joined with its owner's for the others."""
         task = self.task
         boxes: dict[str, Box] = {}
         for name in self._props():
@@ -194,8 +196,9 @@ class GoalLayout:
         for name in task.objects:
             of(name)
         if self.layout_changes or self.init_joints:  # not the file's layout: as drawn
+            on_table = {r.mover for r in task.init if r.kind == "region"}
             for name, drawn in self._drawn_boxes().items():
-                boxes[name] = Box.union([boxes[name], drawn])
+                boxes[name] = drawn if name in on_table else Box.union([boxes[name], drawn])
         if not boxes:  # nothing on the table: the table top
             hx, hy = TABLE_HALF_XY
             return {"": Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z))}
@@ -243,11 +246,12 @@ class GoalLayout:
 
     def _drawn_boxes(self) -> dict[str, Box]:
         """Object name -> the box [m, world] of its places in :data:`FRAME_DRAWS` layouts
-        drawn (no physics) from the generator of :data:`FRAME_SEED`: its footprint radius
-        around each place, from its bottom to its top. Where a fixture was moved or a part
-        starts open, the layout keeps objects clear of where they stand now, not where the
-        file stood them (an object of a region the moved cabinet covers is drawn in the
-        region grown, or pushed clear); the same for every episode of the task."""
+        drawn (no physics) from the generator of :data:`FRAME_SEED`, the :data:`FRAME_TRIM`
+        most extreme on each side of each axis left out: its footprint radius around each
+        place, from its bottom to its top. Where a fixture was moved or a part starts open,
+        the layout keeps objects clear of where they stand now, not where the file stood
+        them (an object of a region the moved cabinet covers is drawn in the region grown,
+        or pushed clear); the same for every episode of the task."""
         pts: dict[str, list[tuple[float, ...]]] = {name: [] for name in self.task.objects}
         for _, poses in zip(range(FRAME_DRAWS), self.layouts(FRAME_SEED), strict=False):
             for name in pts:
@@ -257,10 +261,11 @@ class GoalLayout:
                 pts[name].append((x - r, y - r, bottom, x + r, y + r, bottom + self.tops[name]))
         out = {}
         for name, found in pts.items():
-            a = np.array(found)
+            a = np.sort(np.array(found), axis=0)  # each column on its own
+            k = min(FRAME_TRIM, (len(a) - 1) // 2)
             out[name] = Box(
-                (float(a[:, 0].min()), float(a[:, 1].min()), float(a[:, 2].min())),
-                (float(a[:, 3].max()), float(a[:, 4].max()), float(a[:, 5].max())),
+                (float(a[k, 0]), float(a[k, 1]), float(a[k, 2])),
+                (float(a[-1 - k, 3]), float(a[-1 - k, 4]), float(a[-1 - k, 5])),
             )
         return out
 
