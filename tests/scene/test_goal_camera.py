@@ -183,3 +183,5 @@ def test_a_tier_a_scene_frames_the_file_s_layout_alone():
     # static props: no part moves and nothing is moved, so no draw widens a box
     assert layout.part_ranges == () and layout.layout_changes == () and layout.init_joints == ()
     assert layout._part_boxes() == {}
+    # the pose of before the tier-B framing (commit ccd80de), bit for bit
+    assert layout.head.pos == (-0.05963068250889644, -0.18140022020968818, 1.677235124339665)
