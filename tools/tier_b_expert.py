@@ -54,7 +54,7 @@ def classify(ok: bool, failure: str) -> str:
 def episode(path: Path, seed: int) -> dict:
     """Run the expert on ``path`` with ``seed`` until success, the step limit or its end."""
     from rsb_mj.env.rsb_env import GoalEnv
-    from rsb_mj.expert.goal_expert import GoalExpert
+    from rsb_mj.expert.pick_place import PickPlaceExpert
 
     start = time.perf_counter()
     try:
@@ -62,7 +62,7 @@ def episode(path: Path, seed: int) -> dict:
         env.reset(seed=seed)
     except Exception as exc:  # a layout that does not settle, named by the reset
         return {"ok": False, "failure": f"reset: {exc}"[:300], "steps": 0}
-    expert = GoalExpert(env)
+    expert = PickPlaceExpert(env)
     ok, steps = False, 0
     m, d = env.model, env.data
     while steps < env.max_steps:
