@@ -2,7 +2,8 @@
 
 Names follow :mod:`rsb_mj.scene.aloha` (``{side}/waist`` ... ``{side}/wrist_rotate``, the
 finger slides, the TCP site ``{side}/gripper``). The 14-D action and state layout is
-``[left 6 joints, left gripper, right 6 joints, right gripper]``.
+``[left 6 joints, left gripper, right 6 joints, right gripper]``. :func:`choose_side` picks
+the arm for a pick and place whose ends lie where the table's arms reach.
 """
 
 from __future__ import annotations

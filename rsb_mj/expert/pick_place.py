@@ -644,18 +644,14 @@ class PickPlaceExpert:
         return least[2], least[3], least[4]
 
     def _pose_above(
-        self,
-        offset: np.ndarray,
-        rot: np.ndarray,
-        height: float,
-        yaws: Sequence[float] = PLACE_YAWS,
+        self, offset: np.ndarray, rot: np.ndarray, height: float, yaws: Sequence[float]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(TCP position, rotation, joints) above the place that put the held object's
         center over the place's center, the TCP at ``height``; ``offset`` is the object's
         center minus the TCP in xy [m]. The grasp's yaw is kept when that pose is reachable
         and collision-free, else the gripper turns about the vertical (turning the object
-        with it) to the nearest yaw in :data:`PLACE_YAWS` that is (or the first of ``yaws``
-        [rad] that is, when given).
+        with it) to the first of ``yaws`` [rad] that is (:data:`PLACE_YAWS`: the nearest
+        turn first).
         """
         w, arm = self.world, self.arm
         arm.checker.allowed = set(w.body_geoms(self.mover)) | self._ignored
