@@ -780,7 +780,7 @@ class PickPlaceExpert:
             p_grasp, rot, box, held = yield from self._close_on(body)
             bid = w.model.body(body).id
             self._grasp_local = w.data.xmat[bid].reshape(3, 3).T @ (p_grasp - w.data.xpos[bid])
-            slot = None if self._answer else slot_of(self, rel)
+            slot = slot_of(self, rel)  # None but for an In a site (never the answer)
             lift = yield from self._lift(rel, p_grasp, rot, box, held, slot)
             if self.pick_only:
                 return
