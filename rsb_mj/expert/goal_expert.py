@@ -59,6 +59,7 @@ from rsb_mj.expert.grasp import (
     TIP_PAST_TCP,
     object_box,
     plan_top_down,
+    risen,
     top_down_rotation,
 )
 from rsb_mj.expert.hazards import HAZARD_MARGIN, hazard_clearances
@@ -866,10 +867,10 @@ class GoalExpert(PickPlaceExpert):
             raise straight
         yield up
         yield from self._settle()
-        risen = object_box(w.model, w.data, body).bottom - box.bottom
-        if risen < HELD_RISE:  # the object stayed behind: it slipped out of the fingers
+        rose = risen(box, object_box(w.model, w.data, body))  # grasps: the held check
+        if rose < HELD_RISE:  # the object stayed behind: it slipped out of the fingers
             raise ExpertError(
-                f"object {body!r} not held: it rose {risen * 1e3:.0f} mm with the gripper"
+                f"object {body!r} not held: it rose {rose * 1e3:.0f} mm with the gripper"
             )
         self.phase = "carry"
         if slot is not None:  # under an overhang: in sideways, not down from above
