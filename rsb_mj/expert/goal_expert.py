@@ -63,6 +63,7 @@ from rsb_mj.expert.grasp import (
     top_down_rotation,
 )
 from rsb_mj.expert.hazards import HAZARD_MARGIN, hazard_clearances
+from rsb_mj.expert.lay import lay_down, sloped
 from rsb_mj.expert.pick_place import (
     APPROACH_HEIGHT,
     CARRY_CLEARANCE,
@@ -876,6 +877,14 @@ class GoalExpert(PickPlaceExpert):
         if slot is not None:  # under an overhang: in sideways, not down from above
             yield from self._insert(slot, obj_geoms)
             return
+        if rel.kind == "site" and rel.predicate == "On":  # grasps: a sloped region (lay.py)
+            site = w.model.site(rel.place).id
+            lay = None
+            if sloped(w.data.site_xmat[site]):  # the wine rack: laid on it, not stood
+                lay = lay_down(self, site, obj_geoms, sorted(self._rider_geoms))
+            if lay is not None:
+                yield from lay
+                return
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
         yaws = self._site_yaws(rel, box)
