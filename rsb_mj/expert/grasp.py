@@ -100,6 +100,18 @@ def object_box(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> ObjectB
     return ObjectBox(center=center, half=(hi - lo) / 2, axes=rot.copy())
 
 
+def risen(before: ObjectBox, after: ObjectBox) -> float:
+    """How far an object rose between two of its boxes (world z, m): the larger of its
+    box's bottom's rise and its centre's.
+
+    The bottom alone misjudges an object that turns in the fingers: a plate pinched at its
+    rim hangs tilted (its far edge on the table, dragged), the lowest corner of its tilted
+    box below where its bottom was, while its centre rose 4 cm with the gripper. An object
+    left behind rises by neither.
+    """
+    return max(after.bottom - before.bottom, float(after.center[2] - before.center[2]))
+
+
 def top_down_rotation(closing: np.ndarray, tilt: float = 0.0) -> np.ndarray:
     """TCP rotation for a top-down grasp: approach (site z) down, fingers close along
     ``closing`` (site x, a horizontal unit vector).

@@ -63,6 +63,7 @@ from rsb_mj.expert.grasp import (
     plan_top_down,
     rim_grasps,
     rim_of,
+    risen,
     top_down_rotation,
 )
 from rsb_mj.expert.handover import handover_spot, relay
@@ -82,6 +83,7 @@ from rsb_mj.expert.heights import (
     RETREAT_HEIGHT,
 )
 from rsb_mj.expert.insertion import Slot, insert, slot_of
+from rsb_mj.expert.lay import lay_down, sloped
 from rsb_mj.expert.placements import Placement, placements
 from rsb_mj.expert.planner import plan_path
 from rsb_mj.expert.support import PLACE_YAWS, place_of, site_yaws
@@ -788,6 +790,14 @@ class PickPlaceExpert:
         if slot is not None:  # under an overhang: in sideways, not down from above
             yield from insert(self, slot, obj_geoms)
             return
+        if rel.kind == "site" and rel.predicate == "On":  # a sloped region: laid on it
+            site = w.model.site(rel.place).id
+            lay = None
+            if sloped(w.data.site_xmat[site]):  # the wine rack: laid on it, not stood
+                lay = lay_down(self, site, obj_geoms, sorted(self._rider_geoms))
+            if lay is not None:
+                yield from lay
+                return
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
         if self._answer:  # at the lift's height, else lower towards the table
@@ -937,9 +947,9 @@ class PickPlaceExpert:
             raise straight
         yield up
         yield from self._settle()
-        risen = object_box(w.model, w.data, body).bottom - box.bottom
-        if risen < HELD_RISE:  # the object stayed behind: it slipped out of the fingers
+        rose = risen(box, object_box(w.model, w.data, body))  # the bottom's or the centre's
+        if rose < HELD_RISE:  # the object stayed behind: it slipped out of the fingers
             raise ExpertError(
-                f"object {body!r} not held: it rose {risen * 1e3:.0f} mm with the gripper"
+                f"object {body!r} not held: it rose {rose * 1e3:.0f} mm with the gripper"
             )
         return float(heights[0])
