@@ -8,7 +8,7 @@ import pytest
 
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import ExpertError
-from rsb_mj.expert.goal_expert import GoalExpert
+from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.expert.grasp import (
     MAX_GRASP_WIDTH,
     TIP_CLEARANCE,
@@ -201,7 +201,7 @@ def test_the_expert_holds_a_ring_and_a_plate_through_the_lift(name, mover):
     env = GoalEnv(TASKS / name, cameras=(), max_steps=400)
     try:
         obs, _ = env.reset(seed=0)
-        expert = GoalExpert(env)
+        expert = PickPlaceExpert(env)
         done, info = False, {}
         while not done:
             obs, _, terminated, truncated, info = env.step(expert.act(obs))

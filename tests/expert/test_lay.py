@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rsb_mj.env.rsb_env import GoalEnv
-from rsb_mj.expert.goal_expert import GoalExpert
+from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.expert.lay import RELEASE_GAP, UP_SLOPE, lay_targets, sloped
 from rsb_mj.scoring.goal_predicates import on_site
 
@@ -65,7 +65,7 @@ def test_the_wine_bottle_is_laid_in_the_rack():
     env = GoalEnv(TASKS / "libero/libero_goal/put_the_wine_bottle_on_the_rack.bddl", cameras=())
     try:
         obs, _ = env.reset(seed=0)
-        expert = GoalExpert(env)
+        expert = PickPlaceExpert(env)
         done, info = False, {}
         while not done:
             obs, _, terminated, truncated, info = env.step(expert.act(obs))
