@@ -34,7 +34,7 @@ stores instead (:func:`goal_attrs`): ``kind`` (``"goal"``), ``suite`` (the goal 
 "visual_level", "language_level", "perturbation", "head_camera"}``, and in a tier-B scene
 that moved a fixture ``layout_changes``; ``layout``: object -> x, y, z [m, world frame], yaw
 [rad] after the draw, before settling, and each drawn ``:init`` fixture joint -> [qpos];
-``head_camera``: the head camera's pose framed for the task, :mod:`rsb_mj.scene.goal_camera`;
+``head_camera``: the head camera's pose framed for the task, :mod:`rsb_mj.scene.framing`;
 the LeRobot export carries this JSON as each episode's ``rsb_episode``), ``failure_class``
 (:func:`rsb_mj.evaluation.failure.goal_failure_class`), ``cost`` (the summed ``:cost``),
 ``objects``, and ``grasped`` (the episode did not end in a grasp or reset failure: goal

@@ -53,11 +53,11 @@ import numpy as np
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import LayoutError, SceneError
 from rsb_mj.lang.frame_map import FrameMap, owner_of
-from rsb_mj.lang.goal_names import named_objects
 from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.named_objects import named_objects
 from rsb_mj.lang.task import Relation
 from rsb_mj.scene import aloha
-from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
+from rsb_mj.scene.framing import Box, HeadView, frame_task
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Seconds the scene settles before the checks.
@@ -129,12 +129,12 @@ class GoalLayout:
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:
         """The box [m, world] of every place an object or fixture of the task can stand at
-        reset (:mod:`rsb_mj.scene.goal_camera`), from the task alone."""
+        reset (:mod:`rsb_mj.scene.framing`), from the task alone."""
         return Box.union(self.boxes().values())
 
     def boxes(self) -> dict[str, Box]:
         """Object or fixture name -> the box [m, world] of every place it can stand at reset
-        (:mod:`rsb_mj.scene.goal_camera`), from the task alone; the table top alone (as
+        (:mod:`rsb_mj.scene.framing`), from the task alone; the table top alone (as
         ``""``) when the task has neither. A fixture's box holds its parts over
         :attr:`part_ranges` (:meth:`_part_boxes`); where the layout is not the file's (a
         fixture moved, a part drawn open) an object's box is that of its places in
@@ -270,7 +270,7 @@ class GoalLayout:
         return out
 
     def _frame_head(self) -> None:
-        """Pose the model's head camera by :func:`rsb_mj.scene.goal_camera.frame_task` over
+        """Pose the model's head camera by :func:`rsb_mj.scene.framing.frame_task` over
         :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
         boxes = self.boxes()
         named = set(named_objects(self.task)) & set(boxes)

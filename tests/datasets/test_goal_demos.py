@@ -15,7 +15,7 @@ from rsb_mj.datasets.demo_file import file_sha256, goal_demo_filename, read_demo
 from rsb_mj.datasets.lerobot import ExportError, export_lerobot
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import ExpertError
-from rsb_mj.scene.goal_camera import GOAL_HEAD_FOVY
+from rsb_mj.scene.framing import GOAL_HEAD_FOVY
 from rsb_mj.suites import GOAL_SUITES, GoalSuite
 
 APPLE = (
@@ -53,7 +53,7 @@ def test_the_file_holds_the_expert_episode_with_the_language_as_instruction(goal
         "language_level": 0,
     }  # fmt: skip
     assert sorted(episode["layout"]) == ["apple_1", "plate_1"]
-    # the head camera framed for the task (rsb_mj.scene.goal_camera), as the records carry it
+    # the head camera framed for the task (rsb_mj.scene.framing), as the records carry it
     env = GoalEnv(APPLE, cameras=())
     try:
         assert episode["head_camera"] == env.head_camera

@@ -12,8 +12,8 @@ from rsb_mj.env.goal_visibility import (
     measure,
 )
 from rsb_mj.env.rsb_env import GoalEnv
-from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.linter import load_goal_task
+from rsb_mj.lang.named_objects import exempt_places, named_objects
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene import aloha
 from rsb_mj.tables.episode_source import goal_row_source, load_episode

@@ -8,7 +8,6 @@ import pytest
 
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import ExpertError
-from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.expert.grasp import (
     MAX_GRASP_WIDTH,
     TIP_CLEARANCE,
@@ -20,6 +19,7 @@ from rsb_mj.expert.grasp import (
     slice_above,
     top_down_rotation,
 )
+from rsb_mj.expert.pick_place import PickPlaceExpert
 
 
 def _model(size, yaw=0.0, z=0.0, geom_pos=(0.0, 0.0, 0.0)):

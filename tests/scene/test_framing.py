@@ -1,4 +1,4 @@
-"""Tests of rsb_mj/scene/goal_camera.py: the head camera of goal scenes."""
+"""Tests of rsb_mj/scene/framing.py: the head camera of goal scenes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene import aloha
-from rsb_mj.scene.goal_camera import (
+from rsb_mj.scene.framing import (
     GOAL_HEAD_FOVY,
     GOAL_HEAD_MARGIN,
     GOAL_HEAD_TILT_DEG,
@@ -85,8 +85,8 @@ def test_as_dict_is_what_records_carry():
 def test_a_goal_scene_s_head_camera_frames_its_box_and_question_scenes_keep_theirs():
     import mujoco
 
-    from rsb_mj.lang.goal_names import named_objects
     from rsb_mj.lang.linter import load_goal_task
+    from rsb_mj.lang.named_objects import named_objects
     from rsb_mj.scene.compiler import compile_scene
 
     path = tasks_dir() / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"

@@ -14,7 +14,7 @@ scene's head camera is posed per task by one rule (:func:`frame_task`):
   in from each edge: a 224x224 render (or any square) holds the whole box, a 4:3 one (the
   same vertical field of view, wider) too;
 * the frame box (:func:`frame_task`) is the box of the objects and fixtures the task names
-  (:func:`rsb_mj.lang.goal_names.named_objects`), grown by each other object's or fixture's
+  (:func:`rsb_mj.lang.named_objects.named_objects`), grown by each other object's or fixture's
   box, nearest first, while the eye stays within :data:`GOAL_HEAD_WIDEN` times its distance
   to the named box: the named objects keep most of the image, the others are in view where
   the layout allows.
