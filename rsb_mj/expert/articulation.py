@@ -15,9 +15,11 @@ frame [m, rad]:
   to :data:`DRAWER_OPEN` (LIBERO's open: below -0.14 m) or in :data:`DRAWER_PAST` beyond the
   closed stop (LIBERO's closed: above 0); it lets go and backs straight off. A drawer with
   no other drawer above it is pushed home instead (pinched where the push is out of reach):
-  the closed gripper, pointing down, comes down :data:`PUSH_OFFSET` in front of its bar and
-  pushes it along the slide; under another drawer, whose bar the pushing hand would meet,
-  it is pinched (pushed where the pinch is out of reach).
+  the closed gripper, pointing down, comes down :data:`PUSH_OFFSET` in front of its bar
+  (:data:`PUSH_DROP` below its centre) and pushes it along the slide at :data:`PUSH_SPEED`,
+  then backs out of the front before it rises; under another drawer, whose bar the pushing
+  hand would meet, the closed gripper pointing into the front presses the bar home with its
+  finger tips (:data:`POKE_BACK`; pushed from above where that is out of reach).
 * **a door or a knob** (a vertical ``hinge``): the microwave's bar handle is pinched with the
   gripper horizontal, pointing into the door, fingers closing along the door; the knob's
   grip ridge from above, fingers closing across the ridge. The gripper then turns about the
@@ -25,7 +27,9 @@ frame [m, rad]:
   same angle) to the target angle: the door to :data:`DOOR_OPEN` (open: below -1.3 rad) or
   :data:`DOOR_PAST` beyond its shut stop (closed: above -0.005 rad), the knob to
   :data:`KNOB_ON` (on: at least 0.5 rad) or :data:`KNOB_PAST` below its 0 (off: below 0, the
-  joint stops at -0.005 rad).
+  joint stops at -0.005 rad). A door whose bar no arm reaches through the closing arc is
+  pushed shut on its outer face nearer the hinge (:data:`DOOR_PUSH_RADII`,
+  :func:`_door_push`).
 
 The arm is the first of the two (the one the fixture's front faces first) for which every
 pose of the motion is in reach (:func:`operation_side`).
@@ -83,10 +87,11 @@ DRAWER_IS_OPEN = -0.12
 BAR_OPENING = 0.7
 #: Pitches [rad] of the gripper below level, tried in order, on a drawer's bar (a bottom
 #: drawer's is 4.6 cm above the table: level is out of reach there).
-BAR_PITCHES = (0.0, 0.3, 0.5)
+BAR_PITCHES = (0.0, 0.3, 0.5, 0.8)
 #: How far out of a drawer bar's centre [m] the TCP of the closed gripper that pushes it
 #: home is: the bar's half depth, the fingers' half width across it, 4 mm.
 PUSH_OFFSET = 0.0077 + 0.031 + 0.004
+#: How far [m] below the bar's centre that TCP is (the finger faces cover the whole bar).
 PUSH_DROP = 0.02
 #: How far [m] back along the approach from the bar's centre the TCP of the closed gripper
 #: that presses a drawer home with its finger tips stands (where no push from above is):
@@ -110,7 +115,9 @@ RIDGE_DEPTH = 0.014
 #: Steps [rad] of the turn about a hinge; the turn's speed and acceleration scales of the
 #: arm's limits (slow to start: the knob's 1 kg m^2 must not slip in the fingers).
 TURN_STEP, TURN_SPEED, TURN_ACCEL = 0.04, 0.1, 0.02
-#: Speed scale of a drawer's pull or push (of the arm's limits).
+#: Speed scale of a drawer's pull (of the arm's limits), and of a push home by a gripper
+#: that does not hold the bar (slow: the drawer's 50 N s/m damping stays a small force on
+#: the arm's position servos).
 SLIDE_SPEED = 0.25
 PUSH_SPEED = 0.08
 
