@@ -74,6 +74,17 @@ def test_the_expert_pushes_an_open_drawer_home(tier_b):
     env.close()
 
 
+def test_the_far_arm_pulls_a_bottom_drawer_open_pitched_down(tier_b):
+    # the bottom bar, 4.1 cm above the table, 0.42 m from the far arm's waist: out of reach
+    # level and pitched down up to 0.5 rad, taken pitched down 0.8 rad
+    path = LIBERO / "libero_90" / "KITCHEN_SCENE1_open_the_bottom_drawer_of_the_cabinet.bddl"
+    env, expert, success = _episode(path, seed=1)
+    assert expert.failure is None
+    assert success
+    assert _q(env, "wooden_cabinet_1/bottom_level") < -0.14
+    env.close()
+
+
 def test_the_expert_presses_a_drawer_under_another_home(tier_b):
     # the bottom drawer, open at :init, under two others: the push from above would meet the
     # middle drawer's bar, so the closed finger tips press its bar home (a pinch dragged it
