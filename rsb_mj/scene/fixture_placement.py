@@ -17,7 +17,9 @@ points within 45 degrees of the world x axis toward the other side of the table
 line is moved along x to ``sign(x) * CENTRE_X``:
 toward the centre, on its own side, its yaw and y unchanged. Where its footprint, grown by
 what its part sweeps out of the front (:data:`SWEEP`), would then come within :data:`GAP` of
-another fixture's, it stops short, at the first x toward its place in the file (steps of
+another fixture's, it slides along y by the least shift that keeps the gap on the table
+(:func:`clear_xy`; LIBERO's ``KITCHEN_SCENE4``: the drawer would meet the wine rack), and
+where none does it stops short, at the first x toward its place in the file (steps of
 :data:`STEP`) that keeps the gap (:func:`clear_x`). The far arm then has the handle at
 ~0.42 m and the drawer pulled out at ~0.27 m (in its reach annulus). Objects whose ``:init``
 place comes within a fixture's footprint are pushed clear by the layout as for any fixture.
