@@ -41,7 +41,7 @@ from rsb_mj.scene.categories import CATEGORIES, BuiltObject, Category, get_categ
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, ArticulatedCategory
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
-from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, operated, placement
+from rsb_mj.scene.fixture_placement import SWEEP, clear_xy, label, operated, placement
 from rsb_mj.scene.frames import table_to_world
 from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
@@ -666,10 +666,10 @@ def _compile_goal_scene(
             if f != name
         ]  # fmt: skip
         own = (x_rule, body.pos[1], yaw, half_xy[name])
-        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
+        x, y = clear_xy(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
         if x != x_file:
-            body.pos = [x, body.pos[1], body.pos[2]]
-            changes.append(label(name, x_file, x, yaw))
+            changes.append(label(name, x_file, x, yaw, body.pos[1], y))
+            body.pos = [x, y, body.pos[2]]
     for name, category in task.objects.items():
         body = _add_object(spec, name)
         built = _object_model(spec, body, name, category, objects)

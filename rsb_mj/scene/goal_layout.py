@@ -70,6 +70,14 @@ PENETRATION = 0.004
 FREE_X, FREE_Y = (-0.2, 0.2), (0.1, 0.3)
 #: Layout draws per episode before the reset fails.
 ATTEMPTS = 10
+#: Step [rad] of the door angles whose boxes a layout keeps clear between a drawn open
+#: door and shut (:meth:`GoalLayout._parts_out`).
+DOOR_STEP = 0.25
+#: Room [m] a layout keeps around the footprint of a fixture that the tier-B placement rule
+#: moved (:mod:`rsb_mj.scene.fixture_placement`) onto where the file's objects stand: a
+#: finger beside an object there, grasping it from above (LIBERO's ``KITCHEN_SCENE10``
+#: butter beside the moved cabinet).
+MOVED_ROOM = 0.07
 #: Clearance [m] kept between two footprints on the table when a layout is drawn.
 CLEARANCE = 0.005
 #: Draws of one object's place in its region before the region grows by :data:`GROW` [m]
@@ -310,7 +318,11 @@ class GoalLayout:
             for joint in joints:
                 poses[joint] = (q,)
         props = self._props()
-        floor = [self._footprint(f, *self._fixture_xy_yaw(f)) for f in props]
+        moved = {change.split(":")[0] for change in self.layout_changes}
+        floor = [
+            self._footprint(f, *self._fixture_xy_yaw(f), grow=MOVED_ROOM if f in moved else 0.0)
+            for f in props
+        ]  # a fixture the placement rule moved onto the objects' places: finger room
         floor += self._parts_out(poses)  # drawers and doors where their drawn states put them
         fixed = len(floor)
         pending = [r for r in task.init if r.mover in task.objects]
@@ -341,10 +353,25 @@ class GoalLayout:
     def _parts_out(self, poses: dict) -> list[np.ndarray]:
         """The footprints (4 corners (x, y) [m, world], grown by half the :data:`CLEARANCE`)
         of the moving parts whose ``:init`` state was drawn (an open drawer, a door), where
-        the drawn states put them, as boxes in their fixture's frame."""
+        the drawn states put them, as boxes in their fixture's frame; a door's also every
+        :data:`DOOR_STEP` of its way shut (an object there would stop it closing)."""
         drawn = {name: value for name, value in poses.items() if len(value) == 1}
         if not drawn:
             return []
+        model = self.model
+        out = self._boxes_at(drawn, tuple(drawn))
+        for name, (q,) in drawn.items():  # a door's way shut: its box every DOOR_STEP rad
+            jid = model.joint(name).id
+            door = model.jnt_type[jid] == mujoco.mjtJoint.mjJNT_HINGE
+            if door and model.jnt_range[jid][1] <= 0.01:
+                n = math.ceil(abs(q) / DOOR_STEP)
+                for k in range(n):
+                    out += self._boxes_at({**drawn, name: (q * k / n,)}, (name,))
+        return out
+
+    def _boxes_at(self, drawn: dict, joints: tuple[str, ...]) -> list[np.ndarray]:
+        """The footprints (as :meth:`_parts_out`) of the bodies of ``joints`` with the joints
+        of ``drawn`` (name -> (qpos,)) set."""
         model = self.model
         data = mujoco.MjData(model)
         for name, (q,) in drawn.items():
@@ -352,7 +379,7 @@ class GoalLayout:
         mujoco.mj_kinematics(model, data)
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
         out = []
-        for body in sorted({int(model.joint(name).bodyid[0]) for name in drawn}):
+        for body in sorted({int(model.joint(name).bodyid[0]) for name in joints}):
             fixture = int(model.body_rootid[body])
             rot = data.xmat[fixture].reshape(3, 3)[:2, :2]  # the fixture's yaw
             pts = []
@@ -380,10 +407,12 @@ class GoalLayout:
         x, y, h = (float(v) for v in self.model.body_pos[bid])
         return (x, y, h, 2 * math.atan2(z, w))
 
-    def _footprint(self, name: str, x: float, y: float, _z: float, yaw: float) -> np.ndarray:
+    def _footprint(
+        self, name: str, x: float, y: float, _z: float, yaw: float, grow: float = 0.0
+    ) -> np.ndarray:
         """The 4 corners (x, y) [m, world] of ``name``'s footprint at (x, y, yaw), grown by
-        half the :data:`CLEARANCE`."""
-        hx, hy = (h + CLEARANCE / 2 for h in self.half_xy.get(name, (0.0, 0.0)))
+        half the :data:`CLEARANCE` and ``grow`` [m]."""
+        hx, hy = (h + CLEARANCE / 2 + grow for h in self.half_xy.get(name, (0.0, 0.0)))
         c, s = math.cos(yaw), math.sin(yaw)
         local = np.array([[hx, hy], [-hx, hy], [-hx, -hy], [hx, -hy]])
         return local @ np.array([[c, s], [-s, c]]) + (x, y)
