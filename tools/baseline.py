@@ -57,7 +57,7 @@ with Wilson 95% intervals, the terminations and failure classes -> ``OUT/baselin
 ``--head-camera question`` is an experiment switch (issue 42 item 5: the policy before and
 after the camera change): demos and eval render the goal scene with the question scenes'
 fixed head camera (:mod:`rsb_mj.scene.aloha` ``HEAD_EYE``/``HEAD_TARGET``/``HEAD_FOVY``,
-what goal scenes had before :mod:`rsb_mj.scene.goal_camera`) instead of the task's framed
+what goal scenes had before :mod:`rsb_mj.scene.framing`) instead of the task's framed
 one. The tool's ``rsb`` subprocesses (and their workers) load
 ``OUT/head_camera_question/sitecustomize.py`` through ``PYTHONPATH``, which replaces
 ``GoalScene._frame_head`` by keeping the compiled camera; every record and demo carries the
@@ -106,7 +106,7 @@ head camera (the compiled one of rsb_mj.scene.aloha) instead of framing the task
 import numpy as np
 
 from rsb_mj.scene import goal_layout
-from rsb_mj.scene.goal_camera import HeadView
+from rsb_mj.scene.framing import HeadView
 
 
 def _question_head(self):
@@ -1100,7 +1100,7 @@ class GoalTracer:
 
 def _mover_target(task) -> tuple[str, str]:
     """The first ``On(mover, target)``-like relation of the goal: its two object names."""
-    from rsb_mj.lang.goal_names import named_objects
+    from rsb_mj.lang.named_objects import named_objects
 
     names = [n for n in named_objects(task) if n in task.objects]
     return names[0], names[1] if len(names) > 1 else names[0]

@@ -2,7 +2,7 @@
 
 Renders the head camera at reset (row 0 of each file's frozen eval table) at 224x224 for three
 LIBERO and three VLA-Arena files: the top line with the camera goal scenes have now (framed
-per task, :mod:`rsb_mj.scene.goal_camera`), the bottom line with the question scenes' fixed
+per task, :mod:`rsb_mj.scene.framing`), the bottom line with the question scenes' fixed
 head camera that goal scenes used before (``--now-only``: the top line alone). Each tile is
 labelled with a short name of its file.
 

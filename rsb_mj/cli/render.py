@@ -6,7 +6,7 @@ TASK is a task file path or a suite name (``RSB-Math-4``). The episode is the on
 A goal task (a LIBERO / VLA-Arena style file, no ``(:question ...)``) renders the same way
 (its environment, :class:`rsb_mj.env.rsb_env.RsbEnv`, built by
 :func:`rsb_mj.env.task_env.task_env`; its head camera framed for the task,
-:mod:`rsb_mj.scene.goal_camera`): a file's ``--seed N`` draws the layout of seed N; a row of a
+:mod:`rsb_mj.scene.framing`): a file's ``--seed N`` draws the layout of seed N; a row of a
 shipped goal suite is named as ``rsb eval`` names it, ``SUITE::FILE`` (FILE under ``tasks/``,
 e.g. ``libero-layouts::libero/libero_goal/put_the_bowl_on_the_plate.bddl``), and ``--row K``
 picks row K of that file's frozen ``--split`` table (its seed and layout).

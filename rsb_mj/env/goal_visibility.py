@@ -1,7 +1,7 @@
 """Can a goal task's named objects be seen? Visible pixels per object and camera at reset.
 
 **Rule 1** (issue 42; :func:`check_rule`): at reset, every object and fixture that the task's
-``:goal`` or ``:language`` names (:func:`rsb_mj.lang.goal_names.named_objects`) is wholly
+``:goal`` or ``:language`` names (:func:`rsb_mj.lang.named_objects.named_objects`) is wholly
 inside the head camera's :data:`SIZE` x :data:`SIZE` image and covers at least
 :data:`MIN_PIXELS` visible pixels there.
 
@@ -30,8 +30,8 @@ import numpy as np
 from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import RsbError
-from rsb_mj.lang.goal_names import exempt_places, named_objects
 from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.named_objects import exempt_places, named_objects
 from rsb_mj.scene import aloha
 from rsb_mj.scene.gl import patch_late_import
 from rsb_mj.suites import GOAL_SUITES, goal_suite

@@ -33,7 +33,7 @@ Description:
     episode, ``info["perturbation"]`` its perturbation record; ``info["goal"]`` (at reset)
     names the task's tier, its predicate semantics and the object source
     (:attr:`RsbEnv.goal_info`); ``info["sim"]`` also holds the head camera's pose, framed
-    for the task (``head_camera``: :mod:`rsb_mj.scene.goal_camera`); ``info["signals"]``
+    for the task (``head_camera``: :mod:`rsb_mj.scene.framing`); ``info["signals"]``
     (each step) is the goal's truth per relation (:class:`~rsb_mj.scoring.signals.
     GoalSignals`, what the runner's scorer reads). Success: the ``:goal`` conjunction holds
     for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` consecutive control steps (the
@@ -492,7 +492,7 @@ class RsbEnv(gymnasium.Env):
     @property
     def head_camera(self) -> dict[str, Any]:
         """A goal scene's head camera pose, framed for its task
-        (:mod:`rsb_mj.scene.goal_camera`): ``{"pos": eye [m, world], "xyaxes": camera x and
+        (:mod:`rsb_mj.scene.framing`): ``{"pos": eye [m, world], "xyaxes": camera x and
         y axes (world), "fovy": [deg]}`` (``info["sim"]["head_camera"]``, a record's
         ``sim.head_camera``); ``{}`` for a question scene (its camera is the rig's)."""
         head = self.scene.layout.head if self.scene.layout is not None else None

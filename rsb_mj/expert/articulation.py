@@ -15,9 +15,11 @@ frame [m, rad]:
   to :data:`DRAWER_OPEN` (LIBERO's open: below -0.14 m) or in :data:`DRAWER_PAST` beyond the
   closed stop (LIBERO's closed: above 0); it lets go and backs straight off. A drawer with
   no other drawer above it is pushed home instead (pinched where the push is out of reach):
-  the closed gripper, pointing down, comes down :data:`PUSH_OFFSET` in front of its bar and
-  pushes it along the slide; under another drawer, whose bar the pushing hand would meet,
-  it is pinched (pushed where the pinch is out of reach).
+  the closed gripper, pointing down, comes down :data:`PUSH_OFFSET` in front of its bar
+  (:data:`PUSH_DROP` below its centre) and pushes it along the slide at :data:`PUSH_SPEED`,
+  then backs out of the front before it rises; under another drawer, whose bar the pushing
+  hand would meet, the closed gripper pointing into the front presses the bar home with its
+  finger tips (:data:`POKE_BACK`; pushed from above where that is out of reach).
 * **a door or a knob** (a vertical ``hinge``): the microwave's bar handle is pinched with the
   gripper horizontal, pointing into the door, fingers closing along the door; the knob's
   grip ridge from above, fingers closing across the ridge. The gripper then turns about the
@@ -25,7 +27,9 @@ frame [m, rad]:
   same angle) to the target angle: the door to :data:`DOOR_OPEN` (open: below -1.3 rad) or
   :data:`DOOR_PAST` beyond its shut stop (closed: above -0.005 rad), the knob to
   :data:`KNOB_ON` (on: at least 0.5 rad) or :data:`KNOB_PAST` below its 0 (off: below 0, the
-  joint stops at -0.005 rad).
+  joint stops at -0.005 rad). A door whose bar no arm reaches through the closing arc is
+  pushed shut on its outer face nearer the hinge (:data:`DOOR_PUSH_RADII`,
+  :func:`_door_push`).
 
 The arm is the first of the two (the one the fixture's front faces first) for which every
 pose of the motion is in reach (:func:`operation_side`).
@@ -33,7 +37,7 @@ pose of the motion is in reach (:func:`operation_side`).
 Plan order (:func:`plan_steps`): the goal's ``Open``/``TurnOn``/``TurnOff`` atoms and the
 ``Close`` atoms of fixtures nothing is put into first, in source order; a drawer the goal
 puts something ``In`` is opened before (unless it is already open or an atom opens it);
-then the placements (:func:`~rsb_mj.expert.goal_expert.placement_order`); then the ``Close``
+then the placements (:func:`~rsb_mj.expert.placements.placement_order`); then the ``Close``
 atoms of fixtures something is put into ("put the bowl in the drawer and close it").
 """
 
@@ -83,13 +87,23 @@ DRAWER_IS_OPEN = -0.12
 BAR_OPENING = 0.7
 #: Pitches [rad] of the gripper below level, tried in order, on a drawer's bar (a bottom
 #: drawer's is 4.6 cm above the table: level is out of reach there).
-BAR_PITCHES = (0.0, 0.3, 0.5)
+BAR_PITCHES = (0.0, 0.3, 0.5, 0.8)
 #: How far out of a drawer bar's centre [m] the TCP of the closed gripper that pushes it
 #: home is: the bar's half depth, the fingers' half width across it, 4 mm.
 PUSH_OFFSET = 0.0077 + 0.031 + 0.004
+#: How far [m] below the bar's centre that TCP is (the finger faces cover the whole bar).
+PUSH_DROP = 0.02
+#: How far [m] back along the approach from the bar's centre the TCP of the closed gripper
+#: that presses a drawer home with its finger tips stands (where no push from above is):
+#: the bar's half depth, the tips 6 mm past the TCP, 2 mm into the bar (a pinched bar
+#: catches behind the finger tips and comes back out with the retreat).
+POKE_BACK = 0.0077 + 0.006 - 0.002
 #: Pitches [rad] below level of the gripper on a door's vertical bar (any pitch about the
 #: closing axis keeps the bar between the pads).
 DOOR_PITCHES = (0.0, 0.4, 0.8)
+#: Distances [m] from the hinge axis at which an open door is pushed shut, tried in order
+#: where no arm reaches its bar handle (0.244 m out) through the closing arc.
+DOOR_PUSH_RADII = (0.2, 0.15, 0.11)
 #: Random IK starts tried per arm and grasp rotation after the arm's own joints.
 IK_STARTS = 3
 #: Gripper command on a door's bar or a knob's ridge (fully open).
@@ -101,8 +115,11 @@ RIDGE_DEPTH = 0.014
 #: Steps [rad] of the turn about a hinge; the turn's speed and acceleration scales of the
 #: arm's limits (slow to start: the knob's 1 kg m^2 must not slip in the fingers).
 TURN_STEP, TURN_SPEED, TURN_ACCEL = 0.04, 0.1, 0.02
-#: Speed scale of a drawer's pull or push (of the arm's limits).
+#: Speed scale of a drawer's pull (of the arm's limits), and of a push home by a gripper
+#: that does not hold the bar (slow: the drawer's 50 N s/m damping stays a small force on
+#: the arm's position servos).
 SLIDE_SPEED = 0.25
+PUSH_SPEED = 0.08
 
 
 @dataclass(frozen=True)
@@ -339,11 +356,18 @@ def _outermost_geom(
 
 
 def handle_of(
-    model: mujoco.MjModel, data: mujoco.MjData, joint: str, *, push: bool = False
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+    joint: str,
+    *,
+    push: bool = False,
+    radius: float = DOOR_PUSH_RADII[0],
 ) -> Handle:
     """Where and how the gripper takes the part ``joint`` moves (module docstring); with
     ``push``, a drawer's bar is pushed home instead: the closed gripper, pointing down, its
-    fingers (closing along the bar) :data:`PUSH_OFFSET` out of the bar's centre.
+    fingers (closing along the bar) :data:`PUSH_OFFSET` out of the bar's centre; a door is
+    pushed shut: the closed gripper, pointing down, against the door's outer face
+    ``radius`` [m] from the hinge axis at the door's mid height (:func:`_door_push`).
 
     Raises:
         ExpertError: for a joint that is not a slide or a vertical hinge.
@@ -362,7 +386,8 @@ def handle_of(
         if push:
             along = np.cross(up, out)
             rots = (top_down_rotation(along, 0.0), top_down_rotation(-along, 0.0))
-            return Handle(p + PUSH_OFFSET * out, rots, -up, 0.0, "slide", out, np.zeros(3), body)
+            p = p + PUSH_OFFSET * out - PUSH_DROP * up
+            return Handle(p, rots, -up, 0.0, "slide", out, np.zeros(3), body)
         rots = []
         for pitch in BAR_PITCHES:  # pointing into the front, then down into it too (low)
             z = -np.cos(pitch) * out - np.sin(pitch) * up
@@ -373,6 +398,8 @@ def handle_of(
         raise ExpertError(f"{joint}: only slides and vertical hinges are operated")
     axis = up * np.sign(axis[2])
     anchor = data.xanchor[j.id].copy()
+    if push:
+        return _door_push(model, data, body, axis, anchor, radius)
     capsules = [
         g
         for g in range(model.ngeom)
@@ -414,6 +441,43 @@ def handle_of(
     p[2] = top - RIDGE_DEPTH
     rots = (top_down_rotation(across, 0.0), top_down_rotation(-across, 0.0))
     return Handle(p, rots, -up, WIDE_OPENING, "hinge", axis, anchor, body)
+
+
+def _door_push(
+    model: mujoco.MjModel,
+    data: mujoco.MjData,
+    body: int,
+    axis: np.ndarray,
+    anchor: np.ndarray,
+    radius: float,
+) -> Handle:
+    """The push that swings a door (``body``, turning about ``axis`` through ``anchor``)
+    shut: the closed gripper, pointing down, its fingers closing along the door, stands
+    :data:`PUSH_OFFSET` less the bar's half depth plus the door's half thickness off the
+    face that leads away from the closing motion, ``radius`` [m] from the axis at the
+    door's mid height; the motion turns it about the axis with the door (an open
+    microwave's bar handle is out of both arms' reach, its face in reach nearer the
+    hinge)."""
+    door = [
+        g
+        for g in range(model.ngeom)
+        if int(model.geom_bodyid[g]) == body and model.geom_type[g] == mujoco.mjtGeom.mjGEOM_BOX
+    ]
+    if not door:
+        raise ExpertError(f"body {model.body(body).name!r} has no door plate to push")
+    plate = max(door, key=lambda g: float(np.prod(model.geom_size[g])))
+    centre = data.geom_xpos[plate]
+    radial = centre - anchor
+    radial[2] = 0.0
+    radial /= np.linalg.norm(radial)
+    closing = np.cross(axis, radial)  # a positive turn (toward shut) moves the door along it
+    thick = float(np.min(model.geom_size[plate]))
+    p = anchor + radius * radial
+    p[2] = float(centre[2])
+    p -= (thick + 0.031 + 0.004) * closing
+    rots = (top_down_rotation(radial[:2], 0.0), top_down_rotation(-radial[:2], 0.0))
+    up = np.array([0.0, 0.0, 1.0])
+    return Handle(p, rots, -up, 0.0, "hinge", axis, anchor, body)
 
 
 def part_kind(model: mujoco.MjModel, joint: str) -> str:
@@ -537,7 +601,7 @@ def operation_side(expert: Any, h: Handle, op: Operation, q_now: float):
 
 
 def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
-    """Carry out ``op`` with ``expert`` (a :class:`~rsb_mj.expert.goal_expert.GoalExpert`):
+    """Carry out ``op`` with ``expert`` (a :class:`~rsb_mj.expert.pick_place.PickPlaceExpert`):
     approach the handle (a collision-free plan), go straight in, close on it, move it to the
     target (:func:`target_of`), let go, back straight off and go home (module docstring);
     again from the measured state, up to :data:`TRIES` times in all, while the joint is not
@@ -567,11 +631,20 @@ def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     expert.phase = f"{op.predicate.lower()} approach"
     # a drawer is pushed home from above, unless another drawer's bar sticks out over it
     # (then pinched, and pushed where the pinch is out of reach)
-    ways = [False]
-    if op.predicate == "Close" and part_kind(m, op.joint) == "slide":
-        ways = [False, True] if _drawers_above(m, d, int(m.jnt_bodyid[jid])) else [True, False]
-    for k, push in enumerate(ways):
-        h = handle_of(m, d, op.joint, push=push)
+    ways: list[tuple[bool, float]] = [(False, 0.0)]
+    kind = part_kind(m, op.joint)
+    if op.predicate == "Close" and kind == "slide":
+        ways = [(False, 0.0), (True, 0.0)]
+        if not _drawers_above(m, d, int(m.jnt_bodyid[jid])):
+            ways.reverse()
+    elif op.predicate == "Close" and kind == "door":  # the bar, else a push on the face
+        ways += [(True, r) for r in DOOR_PUSH_RADII]
+    poke = op.predicate == "Close" and kind == "slide"
+    for k, (push, radius) in enumerate(ways):
+        h = handle_of(m, d, op.joint, push=push, radius=radius or DOOR_PUSH_RADII[0])
+        if poke and not push:  # pressed home by the closed finger tips, not pinched
+            h = Handle(h.point - POKE_BACK * h.approach, h.rotations, h.approach, 0.0,
+                       h.kind, h.axis, h.center, h.body)  # fmt: skip
         try:
             side, R, q_pre, _, path = operation_side(expert, h, op, q_now)
             break
@@ -589,34 +662,54 @@ def _operate_once(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     expert.phase = f"{op.predicate.lower()} reach"
     yield expert._line(h.point - APPROACH * R[:, 2], h.point, R, h.opening, speed=0.25)
     yield from expert._settle()
-    if not push:
+    grip = not push and not poke
+    if grip:
         expert.phase = f"{op.predicate.lower()} grip"
         yield from expert._grip(0.0)
-    motion = "push" if push else "pull" if h.kind == "slide" else "turn"
+    motion = "push" if push or poke else "pull" if h.kind == "slide" else "turn"
     expert.phase = f"{op.predicate.lower()} {motion}"
     # from the joints the arm was sent to (the straight reach's IK branch, not the plan's)
     again = _motion_path(expert, arm, h, R, op, q_now, expert._target_q)
     if again is None:
         raise ExpertError(f"{op.text}: the motion is out of reach from the grasp")
     path = again
-    speed = SLIDE_SPEED if h.kind == "slide" else TURN_SPEED
+    speed = (PUSH_SPEED if push or poke else SLIDE_SPEED) if h.kind == "slide" else TURN_SPEED
     accel = speed if h.kind == "slide" else TURN_ACCEL
     traj = time_parameterize(path, VMAX * speed, AMAX * accel, expert.dt, stop_at_waypoints=False)
     yield expert._actions(traj, 0.0)
     yield from expert._settle()
-    if not push:
+    if grip:
         expert.phase = f"{op.predicate.lower()} release"
         yield from expert._grip(WIDE_OPENING if h.kind == "hinge" else h.opening)
     expert.phase = f"{op.predicate.lower()} retreat"
-    p_end, r_end = arm.tcp(d)
-    back = p_end - RETREAT * (r_end[:, 2])
-    try:
-        yield expert._line(p_end.copy(), back, r_end.copy(), h.opening)
-    except ExpertError as exc:
-        expert.warnings.append(f"{op.text}: retreat: {exc}")
+    yield from _retreat(expert, op, h, push)
     expert.phase = "home"
     yield expert._move_joint(np.asarray(HOME_ARM, float), 1.0, allowed=tuple(moving))
     yield from expert._settle()
+
+
+def _retreat(expert: Any, op: Operation, h: Handle, push: bool) -> Iterator[list[np.ndarray]]:
+    """Back the gripper off the part it let go of: straight back along its own axis
+    (:data:`RETREAT`); after a push home, straight out of the cabinet's front first (along
+    the slide's opening direction ``h.axis``: the fingers that pushed a lower drawer home
+    stand under the drawer above, whose bar a straight rise meets) and then up. A segment
+    out of reach is skipped with a warning (the way home is planned from where the
+    gripper is)."""
+    arm = expert.arm
+    d = expert.world.data
+    p, r = arm.tcp(d)
+    p, r = p.copy(), r.copy()
+    steps = [-RETREAT * r[:, 2]]
+    if push and h.kind == "slide":
+        steps = [RETREAT * h.axis, np.array([0.0, 0.0, RETREAT])]
+    for step in steps:
+        try:
+            yield expert._line(p, p + step, r, h.opening)
+        except ExpertError as exc:
+            expert.warnings.append(f"{op.text}: retreat: {exc}")
+            return
+        yield from expert._settle()
+        p = p + step
 
 
 __all__ = [

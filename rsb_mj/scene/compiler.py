@@ -54,7 +54,7 @@ from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, Articulate
 from rsb_mj.scene.categories.base import add_region_site
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
-from rsb_mj.scene.fixture_placement import SWEEP, clear_x, label, operated, placement
+from rsb_mj.scene.fixture_placement import SWEEP, clear_xy, label, operated, placement
 from rsb_mj.scene.frames import table_to_world
 from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
@@ -410,6 +410,7 @@ def compile_scene(
         layout = GoalLayout(
             task, model, frame, parts.rest, parts.tops, parts.sources, parts.half_xy, init_joints
         )
+        layout.part_ranges = _part_ranges(task, model, init_joints)
         layout.layout_changes = changes
         layout._frame_head()
     if zone:
@@ -651,8 +652,9 @@ def _clear_moves(
     half_xy: dict[str, tuple[float, float]],
 ) -> tuple[str, ...]:
     """Move each fixture of ``moves`` (name -> (x in the file, x by the rule) [m]) to where
-    the rule puts it, kept clear of the other fixtures (:func:`clear_x`); returns the
-    moves made, in words (:func:`~rsb_mj.scene.fixture_placement.label`)."""
+    the rule puts it, kept clear of the other fixtures (slid along y, or stopped short
+    along x: :func:`~rsb_mj.scene.fixture_placement.clear_xy`); returns the moves made, in
+    words (:func:`~rsb_mj.scene.fixture_placement.label`)."""
     changes: list[str] = []
     for name, (x_file, x_rule) in moves.items():
         body = spec.body(name)
@@ -666,10 +668,10 @@ def _clear_moves(
             if f != name
         ]  # fmt: skip
         own = (x_rule, body.pos[1], yaw, half_xy[name])
-        x = clear_x(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
+        x, y = clear_xy(x_file, x_rule, own, others, SWEEP.get(task.fixtures[name], 0.0))
         if x != x_file:
-            body.pos = [x, body.pos[1], body.pos[2]]
-            changes.append(label(name, x_file, x, yaw))
+            changes.append(label(name, x_file, x, yaw, body.pos[1], y))
+            body.pos = [x, y, body.pos[2]]
     return tuple(changes)
 
 
@@ -868,6 +870,41 @@ def _init_joints(
             )
         out.append((tuple(model.joint(j).name for j in joints), ranges[key]))
     return tuple(out)
+
+
+def _part_ranges(
+    task: Task,
+    model: mujoco.MjModel,
+    init_joints: tuple[tuple[tuple[str, ...], tuple[float, float]], ...],
+) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """Each fixture joint (name) a task moves, source order, and the range [lo, hi] [m or
+    rad] of the states it takes from reset to the goal: its drawn ``:init`` range (``()`` in
+    ``init_joints``: 0 without one) joined with the range of the goal's state on it
+    (``(Open X)``: X's ``open`` ``:init`` range, as LIBERO draws an open drawer or door;
+    ``Close``, ``TurnOn``, ``TurnOff`` alike) and, for a drawer the goal puts something
+    ``In`` that ``:init`` does not open, its ``open`` range (it is opened first). What the
+    head camera frames of a moving part (:meth:`GoalLayout.boxes`); ``()`` in a scene without
+    joints (tier A)."""
+    span: dict[str, tuple[float, float]] = {}
+    for joints, (lo, hi) in init_joints:
+        for joint in joints:
+            span[joint] = (lo, hi)
+    opened = {a.target for a in task.init_states if a.predicate in ("Open", "TurnOn")}
+    wanted = [(a.target, a.predicate.lower()) for a in task.goal_states]
+    wanted += [
+        (r.place, "open") for r in task.goal if r.predicate == "In" and r.place not in opened
+    ]
+    for target, key in wanted:
+        owner = state_owner(task, target)
+        fixture = ARTICULATED_FIXTURES.get(task.fixtures.get(owner or "", ""))
+        goal = fixture.spec.init_ranges.get(key) if fixture is not None else None
+        if goal is None:
+            continue
+        for j in state_joints(model, task, target):
+            name = model.joint(j).name
+            lo, hi = span.get(name, (0.0, 0.0))
+            span[name] = (min(lo, goal[0]), max(hi, goal[1]))
+    return tuple(span.items())
 
 
 def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory) -> None:

@@ -17,7 +17,9 @@ points within 45 degrees of the world x axis toward the other side of the table
 line is moved along x to ``sign(x) * CENTRE_X``:
 toward the centre, on its own side, its yaw and y unchanged. Where its footprint, grown by
 what its part sweeps out of the front (:data:`SWEEP`), would then come within :data:`GAP` of
-another fixture's, it stops short, at the first x toward its place in the file (steps of
+another fixture's, it slides along y by the least shift that keeps the gap on the table
+(:func:`clear_xy`; LIBERO's ``KITCHEN_SCENE4``: the drawer would meet the wine rack), and
+where none does it stops short, at the first x toward its place in the file (steps of
 :data:`STEP`) that keeps the gap (:func:`clear_x`). The far arm then has the handle at
 ~0.42 m and the drawer pulled out at ~0.27 m (in its reach annulus). Objects whose ``:init``
 place comes within a fixture's footprint are pushed clear by the layout as for any fixture.
@@ -31,6 +33,7 @@ from __future__ import annotations
 import math
 
 from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.workspace import TABLE_HALF_XY
 
 #: Fixture categories with a part pulled or swung out of their front.
 OPERATED = frozenset({"wooden_cabinet", "white_cabinet", "microwave"})
@@ -86,6 +89,52 @@ def clear_x(
     return x_file
 
 
+#: Most [m] a moved fixture slides along y to keep :data:`GAP` at its rule's x, and the
+#: room [m] its footprint keeps from the table's near and far edges.
+Y_SHIFT, EDGE_ROOM = 0.4, 0.02
+
+
+def _clear(
+    x: float, y: float, yaw: float, half: tuple[float, float], boxes: list, out: float
+) -> bool:
+    """Whether the footprint at (``x``, ``y``), grown by ``out`` out of its front, keeps
+    :data:`GAP` from every box of ``boxes``."""
+    fx, fy = front_of(yaw)
+    x0, y0, x1, y1 = _aabb(x, y, yaw, half)
+    a = (
+        x0 + min(0.0, fx * out),
+        y0 + min(0.0, fy * out),
+        x1 + max(0.0, fx * out),
+        y1 + max(0.0, fy * out),
+    )
+    return all(
+        a[2] + GAP <= b[0] or b[2] + GAP <= a[0] or a[3] + GAP <= b[1] or b[3] + GAP <= a[1]
+        for b in boxes
+    )
+
+
+def clear_xy(
+    x_file: float, x_rule: float, own: Footprint, others: list[Footprint], out: float = 0.0
+) -> tuple[float, float]:
+    """Where (x, y) [m, world] a moved fixture stands: at ``x_rule`` with its y kept when
+    its footprint ``own`` (grown by ``out`` [m] out of its front) keeps :data:`GAP` from
+    every one of ``others`` there; else at ``x_rule`` slid along y by the least shift
+    (steps of :data:`STEP`, at most :data:`Y_SHIFT`, the smaller ``|y|`` first on a tie)
+    that keeps the gap with the footprint :data:`EDGE_ROOM` inside the table's edges (an
+    open drawer swept into a wine rack beside it: LIBERO's ``KITCHEN_SCENE4``); else
+    ``(clear_x(...), y)``: stopped short along x, its y kept."""
+    _, y, yaw, half = own
+    boxes = [_aabb(*o) for o in others]
+    _, y0, _, y1 = _aabb(x_rule, y, yaw, half)
+    lo, hi = -TABLE_HALF_XY[1] + EDGE_ROOM - y0, TABLE_HALF_XY[1] - EDGE_ROOM - y1
+    n = round(Y_SHIFT / STEP)
+    shifts = sorted((k * STEP for k in range(-n, n + 1)), key=lambda dy: (abs(dy), abs(y + dy)))
+    for dy in shifts:
+        if lo <= dy <= hi and _clear(x_rule, y + dy, yaw, half, boxes, out):
+            return x_rule, y + dy
+    return clear_x(x_file, x_rule, own, others, out), y
+
+
 def operated(task: GoalTask, name: str) -> bool:
     """Whether ``task``'s goal operates fixture ``name`` (a state atom on it or on one of
     its regions) or puts something ``In`` one of its regions that ``:init`` does not open
@@ -115,12 +164,18 @@ def placement(category: str, x: float, yaw: float) -> float:
     return math.copysign(CENTRE_X, x)
 
 
-def label(name: str, x_file: float, x: float, yaw: float) -> str:
-    """The layout change's label for fixture ``name`` moved from ``x_file`` to ``x`` [m]."""
+def label(
+    name: str, x_file: float, x: float, yaw: float, y_file: float = 0.0, y: float | None = None
+) -> str:
+    """The layout change's label for fixture ``name`` moved from ``x_file`` to ``x`` [m]
+    (and along y from ``y_file`` to ``y`` [m] where :func:`clear_xy` slid it)."""
     arm = "left" if front_of(yaw)[0] < 0 else "right"
+    slid = ""
+    if y is not None and abs(y - y_file) > 1e-9:
+        slid = f" and along y from {y_file:+.3f} to {y:+.3f} m (clear of the fixture beside it)"
     return (
-        f"{name}: moved along x from {x_file:+.3f} to {x:+.3f} m (toward the table's centre; "
-        f"its front faces the {arm} arm across the table)"
+        f"{name}: moved along x from {x_file:+.3f} to {x:+.3f} m{slid} (toward the table's "
+        f"centre; its front faces the {arm} arm across the table)"
     )
 
 
@@ -129,6 +184,7 @@ __all__ = [
     "OPERATED",
     "SWEEP",
     "clear_x",
+    "clear_xy",
     "front_of",
     "label",
     "operated",

@@ -53,11 +53,11 @@ import numpy as np
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import LayoutError, SceneError
 from rsb_mj.lang.frame_map import FrameMap, owner_of
-from rsb_mj.lang.goal_names import named_objects
 from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.named_objects import named_objects
 from rsb_mj.lang.task import Relation
 from rsb_mj.scene import aloha
-from rsb_mj.scene.goal_camera import Box, HeadView, frame_task
+from rsb_mj.scene.framing import Box, HeadView, frame_task
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Seconds the scene settles before the checks.
@@ -70,6 +70,14 @@ PENETRATION = 0.004
 FREE_X, FREE_Y = (-0.2, 0.2), (0.1, 0.3)
 #: Layout draws per episode before the reset fails.
 ATTEMPTS = 10
+#: Step [rad] of the door angles whose boxes a layout keeps clear between a drawn open
+#: door and shut (:meth:`GoalLayout._parts_out`).
+DOOR_STEP = 0.25
+#: Room [m] a layout keeps around the footprint of a fixture that the tier-B placement rule
+#: moved (:mod:`rsb_mj.scene.fixture_placement`) onto where the file's objects stand: a
+#: finger beside an object there, grasping it from above (LIBERO's ``KITCHEN_SCENE10``
+#: butter beside the moved cabinet).
+MOVED_ROOM = 0.07
 #: Clearance [m] kept between two footprints on the table when a layout is drawn.
 CLEARANCE = 0.005
 #: Draws of one object's place in its region before the region grows by :data:`GROW` [m]
@@ -77,6 +85,13 @@ CLEARANCE = 0.005
 PLACE_TRIES, GROW = 20, 0.01
 #: How far [m or rad] a fixture joint's drawn ``:init`` state may move while the scene settles.
 STATE_DRIFT = 0.005
+#: Layout draws (no physics) whose places frame an object in a scene whose layout is not the
+#: file's (:meth:`GoalLayout.boxes`), the seed of their generator (outside every table's
+#: seeds: eval rows from 0, train rows from 100000), and how many of the most extreme places
+#: on each side the box leaves out (rule 1 then skips such a draw when it leaves the image).
+FRAME_DRAWS, FRAME_SEED, FRAME_TRIM = 40, 2**31 - 1, 2
+#: Largest step [rad] between the hinge angles at which a swung part is framed.
+FRAME_HINGE_STEP = 0.05
 
 
 @dataclass
@@ -114,17 +129,25 @@ class GoalLayout:
     head: HeadView | None = None
     #: Where the scene differs from the file's layout (:mod:`rsb_mj.scene.fixture_placement`).
     layout_changes: tuple[str, ...] = ()
+    #: Each fixture joint the task moves and the range [lo, hi] [m or rad] of its states
+    #: from reset to the goal (:func:`rsb_mj.scene.compiler._part_ranges`): the head camera
+    #: frames the part over it.
+    part_ranges: tuple[tuple[str, tuple[float, float]], ...] = ()
 
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:
         """The box [m, world] of every place an object or fixture of the task can stand at
-        reset (:mod:`rsb_mj.scene.goal_camera`), from the task alone."""
+        reset (:mod:`rsb_mj.scene.framing`), from the task alone."""
         return Box.union(self.boxes().values())
 
     def boxes(self) -> dict[str, Box]:
         """Object or fixture name -> the box [m, world] of every place it can stand at reset
-        (:mod:`rsb_mj.scene.goal_camera`), from the task alone; the table top alone (as
-        ``""``) when the task has neither."""
+        (:mod:`rsb_mj.scene.framing`), from the task alone; the table top alone (as
+        ``""``) when the task has neither. A fixture's box holds its parts over
+        :attr:`part_ranges` (:meth:`_part_boxes`); where the layout is not the file's (a
+        fixture moved, a part drawn open) an object's box is that of its places in
+        :data:`FRAME_DRAWS` draws (:meth:`_drawn_boxes`): in place of its region's box for
+        an object on a table region, joined with its owner's for the others."""
         task = self.task
         boxes: dict[str, Box] = {}
         for name in self._props():
@@ -135,6 +158,8 @@ class GoalLayout:
                 (float(corners[:, 0].min()), float(corners[:, 1].min()), TABLE_TOP_Z),
                 (float(corners[:, 0].max()), float(corners[:, 1].max()), top),
             )
+        for name, parts in self._part_boxes().items():  # its drawers and doors as they move
+            boxes[name] = Box.union([boxes[name], parts])
 
         def of(name: str, seen: tuple[str, ...] = ()) -> Box | None:
             if name in boxes:
@@ -178,13 +203,82 @@ class GoalLayout:
 
         for name in task.objects:
             of(name)
+        if self.layout_changes or self.init_joints:  # not the file's layout: as drawn
+            on_table = {r.mover for r in task.init if r.kind == "region"}
+            for name, drawn in self._drawn_boxes().items():
+                boxes[name] = drawn if name in on_table else Box.union([boxes[name], drawn])
         if not boxes:  # nothing on the table: the table top
             hx, hy = TABLE_HALF_XY
             return {"": Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z))}
         return boxes
 
+    def _part_boxes(self) -> dict[str, Box]:
+        """Fixture name -> the box [m, world] of its visual geoms (groups 1 and 2, as rule 1
+        reads them) with each joint of :attr:`part_ranges` at every state of its range (a
+        slide at both ends, a hinge in steps of at most :data:`FRAME_HINGE_STEP`), the other
+        joints at 0: an open drawer at its drawn extent, a door at its drawn angle and on
+        its way to the goal's."""
+        model = self.model
+        if not self.part_ranges:
+            return {}
+        joints = [(model.joint(name), lo, hi) for name, (lo, hi) in self.part_ranges]
+        hinge = int(mujoco.mjtJoint.mjJNT_HINGE)
+        steps = max(
+            [1] + [math.ceil((hi - lo) / FRAME_HINGE_STEP) for j, lo, hi in joints
+                   if int(j.type[0]) == hinge]
+        )  # fmt: skip
+        roots = {int(model.body_rootid[j.bodyid[0]]) for j, _, _ in joints}
+        visual = np.isin(model.geom_group, (1, 2))
+        geom_root = model.body_rootid[model.geom_bodyid]
+        signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+        data = mujoco.MjData(model)
+        pts: dict[int, list[np.ndarray]] = {r: [] for r in roots}
+        for k in range(steps + 1):
+            for j, lo, hi in joints:
+                data.qpos[j.qposadr[0]] = lo + (hi - lo) * k / steps
+            mujoco.mj_kinematics(model, data)
+            for root in roots:
+                for g in np.flatnonzero(visual & (geom_root == root)):
+                    local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
+                    pts[root].append(local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g])
+        out = {}
+        for root, found in pts.items():
+            if found:
+                every = np.concatenate(found)
+                lo3, hi3 = every.min(axis=0), every.max(axis=0)
+                out[model.body(root).name] = Box(
+                    tuple(float(v) for v in lo3),  # type: ignore[arg-type]
+                    tuple(float(v) for v in hi3),  # type: ignore[arg-type]
+                )
+        return out
+
+    def _drawn_boxes(self) -> dict[str, Box]:
+        """Object name -> the box [m, world] of its places in :data:`FRAME_DRAWS` layouts
+        drawn (no physics) from the generator of :data:`FRAME_SEED`, the :data:`FRAME_TRIM`
+        most extreme on each side of each axis left out: its footprint radius around each
+        place, from its bottom to its top. Where a fixture was moved or a part starts open,
+        the layout keeps objects clear of where they stand now, not where the file stood
+        them (an object of a region the moved cabinet covers is drawn in the region grown,
+        or pushed clear); the same for every episode of the task."""
+        pts: dict[str, list[tuple[float, ...]]] = {name: [] for name in self.task.objects}
+        for _, poses in zip(range(FRAME_DRAWS), self.layouts(FRAME_SEED), strict=False):
+            for name in pts:
+                x, y, z, _ = poses[name]
+                r = math.hypot(*self.half_xy.get(name, (0.0, 0.0)))
+                bottom = z - self.rest[name]
+                pts[name].append((x - r, y - r, bottom, x + r, y + r, bottom + self.tops[name]))
+        out = {}
+        for name, found in pts.items():
+            a = np.sort(np.array(found), axis=0)  # each column on its own
+            k = min(FRAME_TRIM, (len(a) - 1) // 2)
+            out[name] = Box(
+                (float(a[k, 0]), float(a[k, 1]), float(a[k, 2])),
+                (float(a[-1 - k, 3]), float(a[-1 - k, 4]), float(a[-1 - k, 5])),
+            )
+        return out
+
     def _frame_head(self) -> None:
-        """Pose the model's head camera by :func:`rsb_mj.scene.goal_camera.frame_task` over
+        """Pose the model's head camera by :func:`rsb_mj.scene.framing.frame_task` over
         :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
         boxes = self.boxes()
         named = set(named_objects(self.task)) & set(boxes)
@@ -224,7 +318,11 @@ class GoalLayout:
             for joint in joints:
                 poses[joint] = (q,)
         props = self._props()
-        floor = [self._footprint(f, *self._fixture_xy_yaw(f)) for f in props]
+        moved = {change.split(":")[0] for change in self.layout_changes}
+        floor = [
+            self._footprint(f, *self._fixture_xy_yaw(f), grow=MOVED_ROOM if f in moved else 0.0)
+            for f in props
+        ]  # a fixture the placement rule moved onto the objects' places: finger room
         floor += self._parts_out(poses)  # drawers and doors where their drawn states put them
         fixed = len(floor)
         pending = [r for r in task.init if r.mover in task.objects]
@@ -255,10 +353,25 @@ class GoalLayout:
     def _parts_out(self, poses: dict) -> list[np.ndarray]:
         """The footprints (4 corners (x, y) [m, world], grown by half the :data:`CLEARANCE`)
         of the moving parts whose ``:init`` state was drawn (an open drawer, a door), where
-        the drawn states put them, as boxes in their fixture's frame."""
+        the drawn states put them, as boxes in their fixture's frame; a door's also every
+        :data:`DOOR_STEP` of its way shut (an object there would stop it closing)."""
         drawn = {name: value for name, value in poses.items() if len(value) == 1}
         if not drawn:
             return []
+        model = self.model
+        out = self._boxes_at(drawn, tuple(drawn))
+        for name, (q,) in drawn.items():  # a door's way shut: its box every DOOR_STEP rad
+            jid = model.joint(name).id
+            door = model.jnt_type[jid] == mujoco.mjtJoint.mjJNT_HINGE
+            if door and model.jnt_range[jid][1] <= 0.01:
+                n = math.ceil(abs(q) / DOOR_STEP)
+                for k in range(n):
+                    out += self._boxes_at({**drawn, name: (q * k / n,)}, (name,))
+        return out
+
+    def _boxes_at(self, drawn: dict, joints: tuple[str, ...]) -> list[np.ndarray]:
+        """The footprints (as :meth:`_parts_out`) of the bodies of ``joints`` with the joints
+        of ``drawn`` (name -> (qpos,)) set."""
         model = self.model
         data = mujoco.MjData(model)
         for name, (q,) in drawn.items():
@@ -266,7 +379,7 @@ class GoalLayout:
         mujoco.mj_kinematics(model, data)
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
         out = []
-        for body in sorted({int(model.joint(name).bodyid[0]) for name in drawn}):
+        for body in sorted({int(model.joint(name).bodyid[0]) for name in joints}):
             fixture = int(model.body_rootid[body])
             rot = data.xmat[fixture].reshape(3, 3)[:2, :2]  # the fixture's yaw
             pts = []
@@ -294,10 +407,12 @@ class GoalLayout:
         x, y, h = (float(v) for v in self.model.body_pos[bid])
         return (x, y, h, 2 * math.atan2(z, w))
 
-    def _footprint(self, name: str, x: float, y: float, _z: float, yaw: float) -> np.ndarray:
+    def _footprint(
+        self, name: str, x: float, y: float, _z: float, yaw: float, grow: float = 0.0
+    ) -> np.ndarray:
         """The 4 corners (x, y) [m, world] of ``name``'s footprint at (x, y, yaw), grown by
-        half the :data:`CLEARANCE`."""
-        hx, hy = (h + CLEARANCE / 2 for h in self.half_xy.get(name, (0.0, 0.0)))
+        half the :data:`CLEARANCE` and ``grow`` [m]."""
+        hx, hy = (h + CLEARANCE / 2 + grow for h in self.half_xy.get(name, (0.0, 0.0)))
         c, s = math.cos(yaw), math.sin(yaw)
         local = np.array([[hx, hy], [-hx, hy], [-hx, -hy], [hx, -hy]])
         return local @ np.array([[c, s], [-s, c]]) + (x, y)

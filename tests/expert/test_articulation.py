@@ -1,6 +1,8 @@
 """The expert operates articulated fixtures (rsb_mj.expert.articulation) on LIBERO's own tier-B
-files: a drawer pulled open >= 14 cm and pushed home, the stove's knob turned on, the
-microwave's door swung open; the plan's order; the placement rule of operated fixtures."""
+files: a drawer pulled open >= 14 cm and pushed home (from above, or pressed by the finger tips
+under another drawer), the stove's knob turned on, the microwave's door swung open and pushed
+shut; the plan's order; the placement rule of operated fixtures (slid along y clear of a
+fixture beside it)."""
 
 from __future__ import annotations
 
@@ -11,13 +13,13 @@ import mujoco
 import pytest
 
 from rsb_mj.expert.articulation import Operation, plan_steps
-from rsb_mj.expert.goal_expert import GoalExpert
+from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import linter
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.scene.compiler import compile_scene
-from rsb_mj.scene.fixture_placement import CENTRE_X, clear_x, placement
+from rsb_mj.scene.fixture_placement import CENTRE_X, clear_x, clear_xy, placement
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 LIBERO = SUITES / "libero"
@@ -39,7 +41,7 @@ def _episode(path: Path, seed: int = 0):
 
     env = GoalEnv(path, cameras=(), max_steps=500)
     env.reset(seed=seed)
-    expert = GoalExpert(env)
+    expert = PickPlaceExpert(env)
     success = False
     for _ in range(env.max_steps):
         _, _, success, truncated, _ = env.step(expert.act(None))
@@ -69,6 +71,42 @@ def test_the_expert_pushes_an_open_drawer_home(tier_b):
     assert expert.failure is None
     assert success
     assert _q(env, "wooden_cabinet_1/top_level") > 0.0  # LIBERO's closed: the last cm
+    env.close()
+
+
+def test_the_far_arm_pulls_a_bottom_drawer_open_pitched_down(tier_b):
+    # the bottom bar, 4.1 cm above the table, 0.42 m from the far arm's waist: out of reach
+    # level and pitched down up to 0.5 rad, taken pitched down 0.8 rad
+    path = LIBERO / "libero_90" / "KITCHEN_SCENE1_open_the_bottom_drawer_of_the_cabinet.bddl"
+    env, expert, success = _episode(path, seed=1)
+    assert expert.failure is None
+    assert success
+    assert _q(env, "wooden_cabinet_1/bottom_level") < -0.14
+    env.close()
+
+
+def test_the_expert_presses_a_drawer_under_another_home(tier_b):
+    # the bottom drawer, open at :init, under two others: the push from above would meet the
+    # middle drawer's bar, so the closed finger tips press its bar home (a pinch dragged it
+    # back out with the retreat); the cabinet slid along y clear of the wine rack
+    path = LIBERO / "libero_90" / "KITCHEN_SCENE4_close_the_bottom_drawer_of_the_cabinet.bddl"
+    env, expert, success = _episode(path)
+    assert expert.failure is None
+    assert success
+    assert _q(env, "white_cabinet_1/bottom_level") > 0.0
+    assert not [w for w in expert.warnings if "again" in w]  # home on the first try
+    env.close()
+
+
+def test_the_expert_pushes_the_open_microwave_door_shut(tier_b):
+    # the swung-open door's bar is out of both arms' reach: the closed gripper pushes the
+    # door's face nearer the hinge along the closing arc
+    env, expert, success = _episode(
+        LIBERO / "libero_90" / "KITCHEN_SCENE6_close_the_microwave.bddl"
+    )
+    assert expert.failure is None
+    assert success
+    assert _q(env, "microwave_1/microjoint") > -0.005  # LIBERO's closed
     env.close()
 
 
@@ -138,6 +176,33 @@ def test_the_placement_rule_moves_a_side_fixture_facing_the_far_arm_to_the_centr
     assert x - 0.375 / 38 - 0.1115 - 0.16 < edge
     assert x == pytest.approx(CENTRE_X + 19 * 0.375 / 38)
     assert clear_x(0.425, CENTRE_X, own, [], out=0.16) == CENTRE_X
+
+
+def test_a_fixture_blocked_by_another_slides_along_y_to_the_centre():
+    # LIBERO's KITCHEN_SCENE4: the cabinet's open drawer (0.23 m out of its -x front) would
+    # reach the wine rack beside it at the rule's x; the least y shift that keeps the 1 cm gap
+    rack = (-0.325, 0.15, math.pi / 2, (0.134, 0.127))  # y from 0.016 to 0.284
+    own = (CENTRE_X, 0.05, -math.pi / 2, (0.1312, 0.1115))
+    x, y = clear_xy(0.275, CENTRE_X, own, [rack], out=0.23)
+    assert (x, y) == (CENTRE_X, pytest.approx(-0.13))  # its +y edge 0.0012 + 0.01 <= 0.016
+    assert clear_xy(0.275, CENTRE_X, own, [], out=0.23) == (CENTRE_X, 0.05)
+    # no y on the table keeps the gap: stopped short along x, y kept (clear_x)
+    wall = (-0.3, 0.0, 0.0, (0.1, 0.38))
+    x, y = clear_xy(0.275, CENTRE_X, own, [wall], out=0.23)
+    assert (x, y) == (clear_x(0.275, CENTRE_X, own, [wall], out=0.23), 0.05)
+    assert CENTRE_X < x <= 0.275
+
+
+def test_a_fixture_slid_along_y_is_labelled_with_both_moves():
+    path = LIBERO / "libero_90" / "KITCHEN_SCENE4_close_the_bottom_drawer_of_the_cabinet.bddl"
+    scene = compile_scene(goal_task_of(parse_file(path)))
+    assert scene.layout.layout_changes == (
+        "white_cabinet_1: moved along x from +0.275 to +0.050 m and along y from +0.050 to "
+        "-0.130 m (clear of the fixture beside it) (toward the table's centre; its front faces "
+        "the left arm across the table)",
+    )
+    pos = scene.model.body("white_cabinet_1").pos
+    assert (float(pos[0]), float(pos[1])) == pytest.approx((CENTRE_X, -0.13))
 
 
 def test_a_moved_fixture_is_a_labelled_layout_change():

@@ -77,7 +77,7 @@ QUESTION_ONLY = {
     "RSB520": "the question source",
 }
 #: Error codes of the families that fire only on goal task files (RSB530-RSB534:
-#: tests/lang/rules/test_runtime_goal.py's fixtures; RSB536-RSB540: test_goal_relations.py's).
+#: tests/lang/rules/test_runtime_goal.py's fixtures; RSB536-RSB540: test_relations.py's).
 GOAL_ONLY = {f"RSB{n}" for n in (530, 531, 532, 533, 534, 536, 537, 538, 539, 540)}
 _FAMILIES = ("RSB2", "RSB3", "RSB5")
 

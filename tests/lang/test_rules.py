@@ -14,8 +14,8 @@ from rsb_mj.lang.categories import footprint_radius
 
 from .lang_samples import A2A_BASE, BASE, BASE_10, LIBERO
 from .rule_cases import FIELDS, expected, first_finding, lint_edit, path_of
-from .rules.test_goal_relations import CASES as GOAL_RELATIONS_CASES
 from .rules.test_names import CASES as NAMES_CASES
+from .rules.test_relations import CASES as GOAL_RELATIONS_CASES
 from .rules.test_runtime_goal import CASES as RUNTIME_GOAL_CASES
 from .rules.test_semantics import CASES as SEMANTICS_CASES
 
@@ -509,7 +509,7 @@ def test_family_of_code_matches_module():
         "runtime_scene": "5",
         "runtime_question": "5",
         "runtime_goal": "5",
-        "goal_relations": "5",
+        "relations": "5",
         "safety": "5",
     }
     for rule in RULES.values():

@@ -14,7 +14,7 @@ in a question bank); the RSB5xx family (what the scene, sampler and scorer can b
 and score): :mod:`.runtime_layout` RSB501-503 on the placement plans of :mod:`.runtime_plans`
 and the layout sampler's own trial layouts, :mod:`.runtime_scoring` RSB504-506 and RSB511,
 :mod:`.runtime_scene` RSB507-510, :mod:`.runtime_question` RSB520, :mod:`.runtime_goal`
-RSB530-534 (what keeps a goal task from running), :mod:`.goal_relations` RSB536-541
+RSB530-534 (what keeps a goal task from running), :mod:`.relations` RSB536-541
 (goals no layout or motion makes true, ``:init`` states rsb_mj does not set),
 :mod:`.safety` (RSB512-513: the same for costs and moving objects); and the template
 rules (RSB43x) in :mod:`rsb_mj.lang.templates`.
@@ -25,11 +25,11 @@ from __future__ import annotations
 from rsb_mj.lang.rules import (
     display,
     geometry,
-    goal_relations,
     motion,
     names,
     narrowed,
     references,
+    relations,
     runtime_goal,
     runtime_layout,
     runtime_plans,
@@ -49,11 +49,11 @@ __all__ = [
     "Rule",
     "display",
     "geometry",
-    "goal_relations",
     "motion",
     "names",
     "narrowed",
     "references",
+    "relations",
     "runtime_goal",
     "runtime_layout",
     "runtime_plans",

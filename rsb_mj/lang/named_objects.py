@@ -1,7 +1,7 @@
 """The objects and fixtures a goal task names: what its head camera must show. Pure Python.
 
 Rule 1 (:mod:`rsb_mj.env.goal_visibility`) and the goal head camera's framing
-(:mod:`rsb_mj.scene.goal_camera`) read these names.
+(:mod:`rsb_mj.scene.framing`) read these names.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ import re
 from rsb_mj.lang.categories import footprint_radius
 from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.frame_map import owner_of, region_rect
-from rsb_mj.lang.goal_names import named_objects
 from rsb_mj.lang.goal_task import BUILDABLE_TIERS, TABLETOP_TIERS
+from rsb_mj.lang.named_objects import named_objects
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.runtime_goal import frame_map_of, goal_task
 from rsb_mj.lang.task import OPERATING, Relation, Task
@@ -41,7 +41,7 @@ __all__ = [
 
 #: The regions that hold things (an ``In`` can be true there), by category: the regions with
 #: a volume of LIBERO's and VLA-Arena's models, which rsb_mj's stand-ins copy
-#: (``rsb_mj.scene.categories.standins``; ``tests/lang/rules/test_goal_relations.py`` checks
+#: (``rsb_mj.scene.categories.standins``; ``tests/lang/rules/test_relations.py`` checks
 #: the two agree). Other regions (``top_side``, ``cook_region``, a table region) are surfaces:
 #: sites 2-10 mm high, in which an object's origin never lies.
 CONTAINING_REGIONS: dict[str, frozenset[str]] = {
@@ -325,9 +325,9 @@ def init_not_applied(ctx: Context) -> None:
                 )
 
 
-#: The goal head camera (``rsb_mj.scene.goal_camera``: tilt 10 deg from vertical towards +y,
+#: The goal head camera (``rsb_mj.scene.framing``: tilt 10 deg from vertical towards +y,
 #: field of view 45 deg, 4% margin) posed to frame the whole table top (``frame_box`` of the
-#: table top; ``tests/lang/rules/test_goal_relations.py`` checks they agree): eye [m, world],
+#: table top; ``tests/lang/rules/test_relations.py`` checks they agree): eye [m, world],
 #: tilt [deg], vertical field of view [deg]. A goal task's own head camera frames its named
 #: objects' regions (``GoalLayout.boxes``); one that must pull back past this view to hold a
 #: region shows every object smaller than the whole table's view does.
@@ -360,7 +360,7 @@ def _table_view_px(x: float, y: float, z: float) -> tuple[float, float]:
 )
 def outside_head_view(ctx: Context) -> None:
     """A table region that can place an object or fixture the task names (its ``:goal`` or
-    ``:language``, :func:`rsb_mj.lang.goal_names.named_objects`) outside the head image: a
+    ``:language``, :func:`rsb_mj.lang.named_objects.named_objects`) outside the head image: a
     corner of the region (each ``:ranges`` rectangle, on the Aloha table by the task's frame
     map, grown by the object's footprint radius) projects outside the 224x224 image of the
     goal head camera posed to frame the whole table top (:data:`TABLE_VIEW`). The task's own

@@ -1,4 +1,4 @@
-"""RSB536-RSB542 (:mod:`rsb_mj.lang.rules.goal_relations`): goals no layout or motion makes
+"""RSB536-RSB542 (:mod:`rsb_mj.lang.rules.relations`): goals no layout or motion makes
 true, and ``:init`` states rsb_mj does not set, each at its position with its exact message on
 a small edit of a LIBERO file (tests/lang/rule_cases.py); the tables the rules read agree with
 the scene's."""
@@ -10,7 +10,7 @@ import time
 import pytest
 
 from rsb_mj.lang import RULES, lint_text
-from rsb_mj.lang.rules.goal_relations import (
+from rsb_mj.lang.rules.relations import (
     CONTAINING_REGIONS,
     HEAD_PX,
     MAX_REGION_GROWTH,
@@ -311,10 +311,10 @@ def test_an_object_the_task_does_not_name_may_stand_anywhere():
 
 
 def test_the_table_view_is_the_goal_camera_framing_the_table_top():
-    """RSB542's pure-Python view agrees with rsb_mj.scene.goal_camera (lint compiles nothing),
+    """RSB542's pure-Python view agrees with rsb_mj.scene.framing (lint compiles nothing),
     and every table corner lies inside its image."""
-    from rsb_mj.lang.rules.goal_relations import _table_view_px
-    from rsb_mj.scene.goal_camera import GOAL_HEAD_FOVY, GOAL_HEAD_TILT_DEG, Box, frame_box
+    from rsb_mj.lang.rules.relations import _table_view_px
+    from rsb_mj.scene.framing import GOAL_HEAD_FOVY, GOAL_HEAD_TILT_DEG, Box, frame_box
     from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
     hx, hy = TABLE_HALF_XY

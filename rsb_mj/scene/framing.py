@@ -14,7 +14,7 @@ scene's head camera is posed per task by one rule (:func:`frame_task`):
   in from each edge: a 224x224 render (or any square) holds the whole box, a 4:3 one (the
   same vertical field of view, wider) too;
 * the frame box (:func:`frame_task`) is the box of the objects and fixtures the task names
-  (:func:`rsb_mj.lang.goal_names.named_objects`), grown by each other object's or fixture's
+  (:func:`rsb_mj.lang.named_objects.named_objects`), grown by each other object's or fixture's
   box, nearest first, while the eye stays within :data:`GOAL_HEAD_WIDEN` times its distance
   to the named box: the named objects keep most of the image, the others are in view where
   the layout allows.
@@ -25,7 +25,20 @@ camera): a fixture's footprint at its pose up to its top; each object's ``:init`
 rectangle (every ``:ranges`` rectangle, mapped by the frame map), grown by the object's
 footprint radius, up to its top; an object on another object or a fixture site over that
 owner's box, up to the owner's top plus its own height; an object without a place over the
-scene's free spot.
+scene's free spot. In a tier B scene two things widen these boxes (tier A scenes have
+neither, so their camera is that of before, bit for bit):
+
+* a fixture's box also holds its moving parts (visual geoms) over every state the task puts
+  them in, from the ``:init`` state drawn (0 without one) to the goal's (an ``Open``:
+  LIBERO's open range): an open drawer at its drawn extent, a door at its drawn angle and on
+  its arc to shut, with their handles (``GoalLayout.part_ranges``);
+* where the layout is not the file's (a fixture moved by the placement rule of
+  :mod:`rsb_mj.scene.fixture_placement`, or a part drawn open), an object's box is that of
+  its places in a fixed set of layout draws (``goal_layout.FRAME_DRAWS`` from the generator
+  of ``FRAME_SEED``, no physics; the ``FRAME_TRIM`` most extreme on each side left out),
+  in place of its region's (an object on a table region) or besides its owner's (an object
+  on an object or a site): an object whose region the moved cabinet now covers is drawn
+  beside it, not in its region.
 
 The pose is recorded in every goal record (``sim.head_camera``), in goal demonstrations and
 their LeRobot export (``rsb_episode``'s ``head_camera``) as :meth:`HeadView.as_dict`.
