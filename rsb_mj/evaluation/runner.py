@@ -478,6 +478,7 @@ def plan(
     jobs = []
     labels = config.labels
     folder = RunFolder(config.out)
+    roots = tuple(str(Path(r).resolve()) for r in config.allow_roots)
     for source in sources:
         name = source.name
         limit = config.max_steps or round(source.max_steps * config.control_hz / BASE_CONTROL_HZ)
@@ -505,6 +506,7 @@ def plan(
                         tables=str(config.tables or ""),
                         sealed=config.sealed,
                         label=labels[spec] if labels[spec] != spec else "",
+                        allow_roots=roots,
                         source=source,
                         sandbox=settings,
                     )
@@ -739,11 +741,10 @@ def _check_scene_inputs(config: EvalConfig, sources: list[Source], simulated: bo
     # deferred: mujoco, only for a run that plans scenes
     from rsb_mj.scene.assets import check_objects
     from rsb_mj.scene.cache import cache_root
-    from rsb_mj.tables.episode_source import goal_task
 
     if simulated:
         cache_root()
-    goal = [goal_task(s.name) for s in sources if s.goal]
+    goal = [s.task for s in sources if s.goal]
     if goal:
         check_objects(config.assets, goal)
 

@@ -50,7 +50,7 @@ from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.lang.task import task_family
 from rsb_mj.resources import tasks_dir
-from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, get_suite
+from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, Suite, get_suite
 
 if TYPE_CHECKING:  # pragma: no cover
     from rsb_mj.lang.digest import TaskDigest
@@ -163,20 +163,20 @@ def load_problem(source: str) -> Problem:
     """The parsed and linted task file of ``source`` (cached per process: :func:`goal_task`,
     :func:`_question_problem`); of a goal task file, the problem of its :func:`goal_task`
     (linted as a scene rsb_mj builds)."""
-    return goal_task(source).problem if is_goal_source(source) else _question_problem(source)
+    return goal_task(source).problem if is_goal_source(source) else _question_problem(task_path(source))
 
 
 @cache
-def _question_problem(source: str) -> Problem:
-    """The parsed and linted question task of ``source`` (cached per process)."""
+def _question_problem(path: Path) -> Problem:
+    """The parsed and linted question task file ``path`` (cached per process)."""
     # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.lang import load_task
 
-    return load_task(task_path(source))
+    return load_task(path)
 
 
 @cache
-def _table(suite: str, split: str) -> tuple[Episode, ...]:
+def _table(suite: Suite, split: str) -> tuple[Episode, ...]:
     # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.tables.families import load_table
 
@@ -248,7 +248,7 @@ def table_size(source: str, split: str, tables: Tables = None) -> int:
         task_path(source)
         rows = goal_rows(source, split)
         return TASK_FILE_ROWS if rows is None else len(rows)
-    return len(_table(source, split))
+    return len(_table(get_suite(source), split))
 
 
 def goal_rows(source: str, split: str) -> tuple[Episode, ...] | None:
@@ -272,7 +272,7 @@ def table_rows(suite: str, split: str, tables: Tables = None) -> tuple[Episode, 
     (cached per process)."""
     if tables:
         return private_table(suite, split, tables)
-    return _table(suite, split)
+    return _table(get_suite(suite), split)
 
 
 def check_rows(
@@ -321,22 +321,37 @@ class Source:
         return is_task_file(self.name)
 
     @cached_property
+    def suite(self) -> Suite | None:
+        """The suite it names (:func:`rsb_mj.suites.get_suite`, looked up once), None for a
+        task file.
+
+        Raises:
+            RsbError: for an unknown suite (naming the valid ones).
+        """
+        return None if self.task_file else get_suite(self.name)
+
+    @cached_property
     def path(self) -> Path:
         """Its task file.
 
         Raises:
             EvalError: for a task file that does not exist.
         """
-        return task_path(self.name)
+        return task_path(self.name) if self.suite is None else self.suite.path
 
     @cached_property
     def max_steps(self) -> int:
-        """Its control-step limit at 20 Hz (a suite's, or 400 for a task file)."""
-        return step_limit(self.name)
+        """Its control-step limit at 20 Hz (a suite's, 400 for a question task file, 600
+        for a goal task file: :func:`step_limit`)."""
+        if self.goal:
+            return GOAL_MAX_STEPS
+        return TASK_MAX_STEPS if self.suite is None else self.suite.max_steps
 
     @cached_property
     def rows(self) -> int:
         """Rows of its (split) table: the frozen or private table's, a task file's bound."""
+        if self.suite is not None and not self.tables:
+            return len(_table(self.suite, self.split))
         return table_size(self.name, self.split, self.tables or None)
 
     @cached_property
@@ -360,11 +375,20 @@ class Source:
         """Whether the source is a goal task file (:func:`is_goal_source`)."""
         return is_goal_source(self.name)
 
-    @property
+    @cached_property
+    def task(self) -> GoalTask:
+        """Its goal task, refused unless it runs (:func:`goal_task`; a goal source's only).
+
+        Raises:
+            TaskError: the itemised list of the file's lint errors (and its tier).
+        """
+        return goal_task(self.name)
+
+    @cached_property
     def problem(self) -> Problem:
-        """Its parsed and linted task (cached per process, as :func:`load_problem`); of a
-        goal task file, the problem of its :func:`goal_task`."""
-        return goal_task(self.name).problem if self.goal else _question_problem(self.name)
+        """Its parsed and linted task (as :func:`load_problem`); of a goal task file, the
+        problem of its :attr:`task`."""
+        return self.task.problem if self.goal else _question_problem(self.path)
 
     def episode(self, index: int) -> Episode:
         """Its row ``index``: a suite's frozen row, a task file's seeded draw (a goal task
@@ -400,7 +424,7 @@ def _row(of: Source, index: int) -> Episode:
                 f"(valid: 0..{TASK_FILE_ROWS - 1})"
             )
         if of.goal:
-            goal_task(source)  # buildable, or the itemised list and the tier
+            _ = of.task  # buildable, or the itemised list and the tier
             rows = goal_rows(source, split)
             if rows is None:
                 return Episode.seeded(source, index, split)
@@ -422,7 +446,8 @@ def _row(of: Source, index: int) -> Episode:
             seed=row_seed(source, split, index),
         )
         return dataclasses.replace(episode, suite=source)
-    table = _table(source, split)
+    assert of.suite is not None  # a task file's rows were returned above
+    table = _table(of.suite, split)
     if not 0 <= index < len(table):
         raise EvalError(
             f"episode index {index} is outside the {source} {split} table "
@@ -437,5 +462,9 @@ def resolve(source: str, split: str, tables: Tables = None) -> Source:
     Raises:
         EvalError: for an unknown suite (naming the valid ones).
     """
-    name = source if is_task_file(source) else get_suite(source).name
-    return Source(source, name, split, str(tables or ""))
+    if is_task_file(source):
+        return Source(source, source, split, str(tables or ""))
+    suite = get_suite(source)
+    resolved = Source(source, suite.name, split, str(tables or ""))
+    resolved.__dict__["suite"] = suite  # what resolving learned (Source.suite), kept
+    return resolved

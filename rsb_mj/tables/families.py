@@ -221,7 +221,7 @@ def check_tables(
 _VERIFIED: set[tuple[str, int, int]] = set()
 
 
-def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
+def verify_table(suite: str | Suite, split: str, folder: Path | None = None) -> Path:
     """Check the frozen table of ``suite`` and ``split`` against the one manifest before it
     is used: its sha256 is the manifest's (hashed once per file and process). Returns the
     table's path.
@@ -232,7 +232,7 @@ def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
             row that differs from what its family rebuilds (a hand-edited ``correct`` would
             otherwise score the wrong candidate as a success) and how to restore it.
     """
-    s = get_suite(suite)
+    s = suite if isinstance(suite, Suite) else get_suite(suite)
     # the files module's names are read at call time (tests point them at other folders)
     folder = files.episodes_dir() if folder is None else folder
     path = folder / files.table_name(s.name, split)
@@ -271,8 +271,8 @@ def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
     return path
 
 
-def load_table(suite: str, split: str = "eval") -> list[Episode]:
-    """The frozen table of ``suite`` and ``split``, verified against the manifest first
+def load_table(suite: str | Suite, split: str = "eval") -> list[Episode]:
+    """The frozen table of ``suite`` (a name, or the suite it names) and ``split``, verified against the manifest first
     (:func:`verify_table`); what ``rsb eval`` reads.
 
     Raises:
