@@ -83,7 +83,7 @@ def goal_run(
     # deferred: the goal tables and the goal reader, only for a goal run
     from rsb_mj.lang.goal_task import warnings_of
     from rsb_mj.lang.linter import load_goal_task
-    from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
+    from rsb_mj.tables.layouts import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
     if episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
         rows = GOAL_ROWS[split]

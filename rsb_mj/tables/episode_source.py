@@ -19,7 +19,7 @@ any lint-clean ``.bddl``):
 * a shipped goal file run as a file of its goal suite (``rsb eval --suite vla-arena``: the
   source ``"vla-arena::vla_arena/.../x.bddl"``, :func:`goal_row_source`) has as row
   ``index`` row ``index`` of the file's rows in the suite's frozen table
-  (:mod:`rsb_mj.tables.goal`: a seed and its frozen layout), its ``task`` the source;
+  (:mod:`rsb_mj.tables.layouts`: a seed and its frozen layout), its ``task`` the source;
 * with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
@@ -72,9 +72,9 @@ def goal_row_source(suite: str, path: str | Path) -> str:
     """The source of the shipped task file ``path`` run as a file of the goal suite
     ``suite`` (``rsb eval --suite vla-arena``): ``"vla-arena::vla_arena/.../x.bddl"``; its
     row ``index`` is row ``index`` of the file's rows in the suite's frozen table
-    (:mod:`rsb_mj.tables.goal`), not a bare seed."""
+    (:mod:`rsb_mj.tables.layouts`), not a bare seed."""
     # deferred: rsb --help imports this module (see the module docstring)
-    from rsb_mj.tables.goal import table_suite_of, task_key
+    from rsb_mj.tables.layouts import table_suite_of, task_key
 
     return f"{table_suite_of(suite).name}{GOAL_ROW_SEP}{task_key(path)}"
 
@@ -163,7 +163,9 @@ def load_problem(source: str) -> Problem:
     """The parsed and linted task file of ``source`` (cached per process: :func:`goal_task`,
     :func:`_question_problem`); of a goal task file, the problem of its :func:`goal_task`
     (linted as a scene rsb_mj builds)."""
-    return goal_task(source).problem if is_goal_source(source) else _question_problem(task_path(source))
+    if is_goal_source(source):
+        return goal_task(source).problem
+    return _question_problem(task_path(source))
 
 
 @cache
@@ -262,7 +264,7 @@ def goal_rows(source: str, split: str) -> tuple[Episode, ...] | None:
     if row is None:
         return None
     # deferred: rsb --help imports this module (see the module docstring)
-    from rsb_mj.tables.goal import file_rows
+    from rsb_mj.tables.layouts import file_rows
 
     return file_rows(row[0], split, tasks_dir() / row[1])
 
