@@ -112,8 +112,6 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if goal and not (args.action == "build" and (args.private or args.secret_file)):
         return _goal(args, goal, [n for n in args.suites if n not in goal])
-    if args.action == "show" and goal_suite(args.suite):
-        return _show_goal(args)
     if args.action == "build" and (args.private or args.secret_file):
         return _build_private(args, expand_suites(list(args.suites)))
     if args.action == "check" and (args.tables or args.secret_file):
@@ -132,8 +130,12 @@ def run(args: argparse.Namespace) -> int:
         if not args.suites and args.dir is None:  # every table: the goal suites' too
             status = max(status, _check_goal(args, []))
         return status
-    table = load_table(args.suite, args.split)
-    return _show(args, table)
+    # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.tables.layouts import goal_table
+
+    if goal_suite(args.suite):
+        return _show(args, list(goal_table(args.suite, args.split)))
+    return _show(args, load_table(args.suite, args.split))
 
 
 def _public_out(out: Path) -> None:
@@ -349,35 +351,22 @@ def _check_goal(args: argparse.Namespace, names: list[str]) -> int:
     return 0
 
 
-def _show_goal(args: argparse.Namespace) -> int:
-    """``rsb episodes show vla-arena [--split S] [--index I]``: row ``I`` of the table."""
-    # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.tables.layouts import goal_table
-
-    table = goal_table(args.suite, args.split)
-    if not 0 <= args.index < len(table):
-        print(f"rsb episodes: error: index {args.index} outside 0..{len(table) - 1}")
-        return 2
-    row = table[args.index]
-    if args.json:
-        print(json.dumps(row.to_dict(), ensure_ascii=False, indent=2))
-        return 0
-    skipped = f"; seeds skipped before it: {list(row.skipped)}" if row.skipped else ""
-    print(f"{row.suite} {row.split} {row.task} row {row.index} (seed {row.seed}, draw {row.draw})"
-          f"{skipped}")  # fmt: skip
-    for obj, (x, y, z, yaw) in row.layout.items():
-        print(f"  {obj} at x={x:+.3f} y={y:+.3f} z={z:.3f} yaw={yaw:+.2f}")
-    return 0
-
-
 def _show(args: argparse.Namespace, table: list) -> int:
-    """Print row ``args.index`` of ``table``."""
+    """Print row ``args.index`` of ``table`` (a question suite's or a goal suite's: a goal
+    row's seed, draw and poses)."""
     if not 0 <= args.index < len(table):
         print(f"rsb episodes: error: index {args.index} outside 0..{len(table) - 1}")
         return 2
     episode = table[args.index]
     if args.json:
         print(json.dumps(episode.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    if goal_suite(args.suite):
+        skipped = f"; seeds skipped before it: {list(episode.skipped)}" if episode.skipped else ""
+        print(f"{episode.suite} {episode.split} {episode.task} row {episode.index} (seed "
+              f"{episode.seed}, draw {episode.draw}){skipped}")  # fmt: skip
+        for obj, (x, y, z, yaw) in episode.layout.items():
+            print(f"  {obj} at x={x:+.3f} y={y:+.3f} z={z:.3f} yaw={yaw:+.2f}")
         return 0
     print(f"{episode.suite} {episode.split} row {episode.index} (seed {episode.seed})")
     print(f"question {episode.question_id}; template {episode.template_id}")
