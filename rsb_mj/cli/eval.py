@@ -400,7 +400,7 @@ def _run(args: argparse.Namespace, goal: GoalRun | None, out: Path | None) -> in
     if goal is None:
         sources, episodes = question_sources(args.tasks, args.suite), args.episodes or 10
     else:
-        sources, episodes = goal.sources, goal.episodes
+        sources, episodes = goal.resolved, goal.episodes  # resolved once, not again
     config = EvalConfig(
         suites=sources,
         policies=tuple(named),

@@ -122,7 +122,9 @@ class EvalConfig:
     """One ``rsb eval`` invocation.
 
     Attributes:
-        suites: suite names.
+        suites: suite names and task files, or sources already resolved (a
+            :class:`~rsb_mj.tables.episode_source.Source` of the run's split and tables,
+            e.g. a goal run's, :mod:`rsb_mj.evaluation.run_sources`): not looked up again.
         policies: policy specs.
         episodes: episodes per suite (table rows ``start .. start + episodes - 1``).
         out: run directory.
@@ -197,7 +199,7 @@ class EvalConfig:
             record names the source its episode ran on.
     """
 
-    suites: tuple[str, ...]
+    suites: tuple[str | Source, ...]
     policies: tuple[str, ...]
     episodes: int
     out: Path
@@ -448,7 +450,13 @@ def resolve_sources(config: EvalConfig) -> list[Source]:
     Raises:
         EvalError: for an unknown suite.
     """
-    return [resolve(name, config.split, config.tables) for name in config.suites]
+    tables = str(config.tables or "")
+    return [
+        named
+        if isinstance(named, Source) and (named.split, named.tables) == (config.split, tables)
+        else resolve(named.given if isinstance(named, Source) else named, config.split, tables)
+        for named in config.suites
+    ]
 
 
 def plan(

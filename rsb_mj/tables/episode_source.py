@@ -238,7 +238,7 @@ def load_episode(source: str, split: str, index: int, tables: Tables = None) -> 
         EvalError: when the index is outside the table (or a task file's row bound);
         EpisodeError: when a suite's table is missing or damaged.
     """
-    return _row(Source(source, source, split, str(tables or "")), index)
+    return row_of(Source(source, source, split, str(tables or "")), index)
 
 
 def table_size(source: str, split: str, tables: Tables = None) -> int:
@@ -401,15 +401,16 @@ class Source:
             EvalError: when the index is outside the table (or a task file's row bound);
             EpisodeError: when a suite's table is missing or damaged.
         """
-        return _row(self, index)
+        return row_of(self, index)
 
     def table(self) -> tuple[Episode, ...]:
         """Every row of its frozen (split) table, or of its private table (a suite's)."""
         return table_rows(self.name, self.split, self.tables or None)
 
 
-def _row(of: Source, index: int) -> Episode:
-    """Row ``index`` of the source ``of`` (:meth:`Source.episode`, :func:`load_episode`)."""
+def row_of(of: Source, index: int) -> Episode:
+    """Row ``index`` of the resolved source ``of``: what :meth:`Source.episode` and
+    :func:`load_episode` return (the run's pre-flight checks read it here)."""
     source, split = of.name, of.split
     if of.tables:
         rows = private_table(source, split, of.tables)

@@ -40,7 +40,7 @@ ONCE_PER_SOURCE = {
 }
 #: Functions visited at most once per job (a row, the environment's own reading of its task).
 ONCE_PER_JOB = {
-    "rsb_mj.tables.episode_source": ("task_path", "_table", "goal_rows", "_row", "load_episode"),
+    "rsb_mj.tables.episode_source": ("task_path", "_table", "goal_rows", "row_of", "load_episode"),
     "rsb_mj.lang.linter": ("load_task", "load_goal_task", "lint_problem"),
     "rsb_mj.lang.digest": ("task_digest",),
 }
