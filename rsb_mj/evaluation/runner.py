@@ -122,9 +122,7 @@ class EvalConfig:
     """One ``rsb eval`` invocation.
 
     Attributes:
-        suites: suite names and task files, or sources already resolved (a
-            :class:`~rsb_mj.tables.episode_source.Source` of the run's split and tables,
-            e.g. a goal run's, :mod:`rsb_mj.evaluation.run_sources`): not looked up again.
+        suites: suite names and task files.
         policies: policy specs.
         episodes: episodes per suite (table rows ``start .. start + episodes - 1``).
         out: run directory.
@@ -197,9 +195,12 @@ class EvalConfig:
             originals; ``""``: ``$RSB_MJ_ASSETS``, an installed package's, else the shipped
             stand-ins, :func:`rsb_mj.scene.assets.resolve_object_source`). Each goal
             record names the source its episode ran on.
+        resolved: sources of ``suites`` already resolved (of the run's split and tables,
+            e.g. a goal run's: :attr:`rsb_mj.evaluation.run_sources.GoalRun.resolved`),
+            which the run takes as they are instead of looking them up again.
     """
 
-    suites: tuple[str | Source, ...]
+    suites: tuple[str, ...]
     policies: tuple[str, ...]
     episodes: int
     out: Path
@@ -235,6 +236,7 @@ class EvalConfig:
     sandbox_processes: int | None = None
     names: tuple[str, ...] = ()
     assets: str = ""
+    resolved: tuple[Source, ...] = field(default=(), compare=False)
 
     @property
     def labels(self) -> dict[str, str]:
@@ -451,12 +453,8 @@ def resolve_sources(config: EvalConfig) -> list[Source]:
         EvalError: for an unknown suite.
     """
     tables = str(config.tables or "")
-    return [
-        named
-        if isinstance(named, Source) and (named.split, named.tables) == (config.split, tables)
-        else resolve(named.given if isinstance(named, Source) else named, config.split, tables)
-        for named in config.suites
-    ]
+    known = {s.name: s for s in config.resolved if (s.split, s.tables) == (config.split, tables)}
+    return [known.get(name) or resolve(name, config.split, tables) for name in config.suites]
 
 
 def plan(

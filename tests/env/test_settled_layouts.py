@@ -1,4 +1,5 @@
-"""Goal tables: frozen from real resets of a shipped VLA-Arena file, checked by re-drawing."""
+"""Settled layouts: a goal table frozen through the one entry point (the env draws a shipped
+VLA-Arena file's rows from real resets), checked by re-drawing."""
 
 from __future__ import annotations
 
