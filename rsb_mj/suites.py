@@ -32,6 +32,7 @@ __all__ = [
     "Suite",
     "get_suite",
     "goal_suite",
+    "named_goal_suite",
 ]
 
 #: Control steps of an episode of a task file that is not a named suite (``RSB-Task-v0``,
@@ -332,6 +333,29 @@ GOAL_SUITE_ALIASES: dict[str, str] = {
     "safety-cautious-grasp": "safety-risk-aware-grasping",
     "safety-state-preservation": "safety-object-state-preservation",
 }
+
+
+#: The source folders of the shipped goal files (``tasks/libero``, ``tasks/vla_arena``) and
+#: the suite folders each holds.
+_SUITE_FOLDERS = {"libero": LIBERO_SUITES, "vla_arena": VLA_ARENA_SUITES}
+
+
+def named_goal_suite(path: str | Path) -> str | None:
+    """The LIBERO or VLA-Arena suite, by the name ``rsb eval --suite`` takes, whose folder
+    holds the task file ``path`` (``tasks/libero/libero_goal/x.bddl`` -> ``libero-goal``,
+    ``vla_arena/long_horizon/level_0/x.bddl`` -> ``long-horizon``; the last ``libero`` or
+    ``vla_arena`` folder of the path and the folder under it, so a copy of the sources'
+    tree elsewhere, ``tests/data/bddl_suites``, is named too), or None for a file outside
+    such a folder.
+
+    >>> named_goal_suite("tasks/vla_arena/long_horizon/level_0/x.bddl")
+    'long-horizon'
+    """
+    parts = Path(path).parts
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] in _SUITE_FOLDERS:
+            return _named(parts[i + 1]) if parts[i + 1] in _SUITE_FOLDERS[parts[i]] else None
+    return None
 
 
 def goal_suite(name: str) -> GoalSuite | None:

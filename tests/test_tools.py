@@ -326,7 +326,7 @@ def test_goal_corpus_expert_and_timing_on_one_file(tmp_path, capsys):
     args = [folder, "--match", "pick_the_apple_on_the_table", "--out", str(tmp_path)]
     assert tool.main([*args, "--seeds", "1", "--expert", "--timing"]) == 0
     out = capsys.readouterr().out
-    assert "| vla_arena | A0 | 1 | 1 | 1 | 1/1 (100%) | 0/0/0/0 |" in out
+    assert "| vla_arena | A0 | 1 | 1 | 1 | 1/1 (100%) | 0/0/0/0/0/0 |" in out
     assert "| question (RSB-Math-4) |" in out
     times = json.loads((tmp_path / "goal_corpus.json").read_text())["timing"]
     assert times["goal_construct_reset_s"] > 0 and times["question_rendered_step_s"] > 0
@@ -334,11 +334,84 @@ def test_goal_corpus_expert_and_timing_on_one_file(tmp_path, capsys):
     assert capsys.readouterr().err == "goal_corpus: --seeds must be at least 1, got 0\n"
 
 
+def test_goal_corpus_expert_per_suite_and_tier_then_report_only(tmp_path, capsys):
+    """A tier-B and a tier-A libero_goal file, the expert on seed 0: the middle drawer
+    pulled open (its joint at the end in the row, the cabinet's move as the layout change),
+    both files in the libero-goal row with each tier's success beside, the median episode
+    per tier; --report-only writes the same tables from the rows file, measuring nothing."""
+    tool = _load(TOOLS / "goal_corpus.py")
+    goal = "tasks/libero/libero_goal"
+    files = [f"{goal}/open_the_middle_drawer_of_the_cabinet.bddl",
+             f"{goal}/put_the_bowl_on_the_plate.bddl"]  # fmt: skip
+    args = [*files, "--out", str(tmp_path), "--seeds", "1", "--expert"]
+    assert tool.main(args) == 0
+    first = capsys.readouterr().out
+    lines = first.splitlines()
+    assert "| libero | B2 | 1 | 1 | 1 | 1/1 (100%) | 0/0/0/0/0/0 |" in lines
+    row = "| libero | libero-goal | 2 (1/1/0) | 2 | 2 | 2/2 (100%) | 1/1 (100%) | 1/1 (100%) |"
+    assert row + " - | - |" in lines
+    rows = (tmp_path / "goal_corpus.jsonl").read_text().splitlines()
+    drawer, bowl = (json.loads(x) for x in rows)
+    (episode,) = drawer["episodes"]
+    assert episode["success"] and episode["joints"]["wooden_cabinet_1/middle_level"] < -0.14
+    assert episode["joints"]["wooden_cabinet_1/top_level"] == 0.0
+    assert drawer["layout_changes"] == [
+        "wooden_cabinet_1: moved along x from -0.240 to -0.050 m (toward the table's centre; "
+        "its front faces the right arm across the table)"
+    ]
+    assert "joints" not in bowl["episodes"][0] and "layout_changes" not in bowl  # static props
+    for tier, row in (("B", drawer), ("A", bowl)):
+        e = row["episodes"][0]
+        assert f"| all | {tier} | 1 | {round(e['wall_s'], 2):g} | {e['steps']} | 1 |" in first
+    md = (tmp_path / "goal_corpus.md").read_text()
+    (tmp_path / "goal_corpus.md").unlink()
+    assert tool.main([*args, "--report-only"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == first and captured.err == ""  # nothing measured
+    assert (tmp_path / "goal_corpus.md").read_text() == md
+    assert tool.main([*args[:-1], "--report-only"]) == 2  # no rows without --expert
+    assert capsys.readouterr().err.startswith("goal_corpus: no rows measured with --seeds 1 in ")
+
+
+def test_goal_corpus_report_only_names_the_files_without_rows_and_reclassifies(tmp_path, capsys):
+    """Rows of the earlier tool (class "placement" for an articulation failure) are tabled
+    with today's classes; a file with no row yet is named."""
+    tool = _load(TOOLS / "goal_corpus.py")
+    goal = "tasks/libero/libero_goal"
+    files = [f"{goal}/open_the_middle_drawer_of_the_cabinet.bddl", f"{goal}/turn_on_the_stove.bddl"]
+    failure = "expert: open approach: no arm reaches the handle at [0.052, -0.053, 0.791]"
+    episode = {"class": "placement", "failure": failure, "seed": 0, "steps": 40,
+               "success": False, "wall_s": 2.0}  # fmt: skip
+    old = {"build": "ok", "build_s": 1.0, "episodes": [episode], "expert": True,
+           "file": files[0], "seeds": 1, "source": "libero", "tier": "B2"}  # fmt: skip
+    (tmp_path / "goal_corpus.jsonl").write_text(json.dumps(old) + "\n")
+    args = [*files, "--out", str(tmp_path), "--seeds", "1", "--expert", "--report-only"]
+    assert tool.main(args) == 0
+    out = capsys.readouterr().out
+    assert "| libero | B2 | 1 | 1 | 1 | 0/1 (0%) | 0/0/0/1/0/0 |" in out
+    assert "| 1 (0/1/0) | 1 | 1 | 0/1 (0%) | - | 0/1 (0%) | - | articulation 1 |" in out
+    assert f"- not measured yet: 1 files (first: `{files[1]}`)" in out
+
+
 def test_goal_corpus_classifies_failures():
     tool = _load(TOOLS / "goal_corpus.py")
     assert tool.failure_class("") == ""
     assert tool.failure_class("reset: no valid layout for seed 3") == "reset"
-    assert tool.failure_class("step limit") == "placement"
+    assert tool.failure_class("step limit 600 reached") == "placement"
+    assert tool.failure_class("step limit 600 reached in phase close push; Close x: 0.02") == (
+        "articulation"
+    )
+    assert tool.failure_class("expert: turnon turn: flat_stove_1/button at 0.2 after 3 tries") == (
+        "articulation"
+    )
+    planning = "expert: home: planning: no collision-free path found in 3000 RRT-Connect iterations"
+    assert tool.failure_class(planning) == "planning"
+    assert tool.failure_class("goal not held (On a b: False); every grasp collides") == "placement"
+    assert tool.failure_class("expert: lift: object 'plate_1' not held: it rose -31 mm") == "grasp"
+    assert tool.failure_class("expert: close: no grasp of 'bowl_1'") == "grasp"  # the fingers
+    assert tool.failure_class("step limit 600 reached in phase close") == "placement"
+    reach = "expert: carry: no reachable pose above the zone: yaw +0.0: in collision [(a, b)]"
+    assert tool.failure_class(reach) == "reach"
 
 
 def test_expert_cost_reports_success_and_cost_per_safety_suite(tmp_path, capsys):

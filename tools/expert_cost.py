@@ -5,7 +5,7 @@ Usage::
     MUJOCO_GL=egl python tools/expert_cost.py [--suite vla-arena-l0] [--rows 5] [--by-file]
     MUJOCO_GL=egl python tools/expert_cost.py FILE.bddl ... --rows 2 [--json OUT.json]
 
-Runs the built-in goal expert (:class:`rsb_mj.expert.goal_expert.GoalExpert`, as ``rsb eval
+Runs the built-in goal expert (:class:`rsb_mj.expert.pick_place.PickPlaceExpert`, as ``rsb eval
 --policy expert`` does) on every file of a shipped goal suite whose ``:cost`` rsb evaluates,
 on the first ``--rows`` eval rows of its frozen table (rows 0-4 of ``vla-arena-l0`` are its
 ``rsb eval --suite vla-arena-l0`` episodes), or on files given by path, on seeds 0 ..
@@ -34,7 +34,7 @@ from typing import NamedTuple
 from rsb_mj.atomic import atomic_write_text
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import RsbError
-from rsb_mj.expert.goal_expert import GoalExpert
+from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import load_task
 from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES
 from rsb_mj.tables.layouts import file_rows
@@ -85,7 +85,7 @@ def episodes(path: Path, rows: int, suite: str | None) -> Iterator[Episode]:
             starts = [(k, {"seed": k}) for k in range(rows)]
         for k, kwargs in starts:
             obs, _ = env.reset(**kwargs)
-            expert = GoalExpert(env)
+            expert = PickPlaceExpert(env)
             cost, steps, done, info, first = 0.0, 0, False, {}, 0.0
             while not done:
                 obs, _, terminated, truncated, info = env.step(expert.act(obs))

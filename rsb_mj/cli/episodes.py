@@ -3,6 +3,9 @@
 * ``rsb episodes build [SUITE...]`` regenerates the tables (byte for byte) and the manifest;
   ``rsb episodes build TASK.bddl`` freezes the rows ``rsb eval TASK.bddl`` evaluates
   (:mod:`rsb_mj.tables.task`) into ``episodes/`` beside the task file (or ``--out``);
+  ``rsb episodes build GOAL_SUITE... --files FILE...`` refreezes only those task files' rows
+  of the goal suites' tables, keeping the other files' rows and ``short`` reasons (the bytes
+  of a whole refreeze when nothing else changed; the manifest rewritten atomically);
 * ``rsb episodes check [SUITE...]`` verifies sha256 sums against the one manifest and
   rebuilds every table by its family (:mod:`rsb_mj.tables.families`): RSB rows re-drawn
   from their ``(suite, split, index, seed)``, naming each row that drifted; Act2Answer
@@ -69,6 +72,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the secret of a private draw (at least 16 bytes; never written anywhere)",
     )
     add_jobs(build, "worker processes (the bytes do not depend on it)")
+    build.add_argument(
+        "--files",
+        nargs="+",
+        metavar="FILE",
+        help="with goal suites: refreeze only these task files' rows (paths, or names as the "
+        "manifest lists them, relative to tasks/); the other files' rows and reasons are kept",
+    )
     add_allow_root(build)
     check = sub.add_parser("check", help="verify the tables against the manifest and the sampler")
     check.add_argument(
@@ -110,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
         if refused:
             print(f"rsb episodes: error: {refused}", file=sys.stderr)
             return 2
+    if getattr(args, "files", None) and (not goal or args.private or args.secret_file):
+        print("rsb episodes: error: --files refreezes files of the goal suites named with it")
+        return 2
     if goal and not (args.action == "build" and (args.private or args.secret_file)):
         return _goal(args, goal, [n for n in args.suites if n not in goal])
     if args.action == "build" and (args.private or args.secret_file):
@@ -158,7 +171,7 @@ def _public_out(out: Path) -> None:
     writable_folder(out, "the tables (-o)")
 
 
-def _build(args: argparse.Namespace, names: list[str]) -> int:
+def _build(args: argparse.Namespace, names: list[str], files: list[Path] | None = None) -> int:
     """``rsb episodes build [SUITE...]``: the tables of the suites named, of any kind
     (:func:`rsb_mj.tables.freeze.freeze_tables`); with no suite named, the RSB suites (the
     Act2Answer tables render every item: name them, or ``a2a``; the goal suites' settle
@@ -187,7 +200,7 @@ def _build(args: argparse.Namespace, names: list[str]) -> int:
     start = time.perf_counter()
     results = freeze_tables(
         names or None, splits, args.out, args.rows, mapper, reader=answer_reader,
-        draw_layouts=freeze_file, log=lambda line: print(line, flush=True),
+        draw_layouts=freeze_file, files=files, log=partial(print, flush=True),
     )  # fmt: skip
     for r in results:
         state = "rewritten" if r.changed else "unchanged"
@@ -316,7 +329,38 @@ def _goal(args: argparse.Namespace, goal: list[str], others: list[str]) -> int:
         return 2
     if args.out is not None:
         _public_out(args.out)
-    return _build(args, goal)
+    files = None
+    if args.files:
+        picked = _goal_files(goal, args.files)
+        if isinstance(picked, str):
+            print(f"rsb episodes: error: {picked}")
+            return 2
+        files = [path for paths in picked.values() for path in paths]
+    return _build(args, goal, files)
+
+
+def _goal_files(names: list[str], given: list[str]) -> dict[str, list[Path]] | str:
+    """The task files ``given`` (``--files``) per table-owning goal suite of ``names`` (a
+    file of several owners under each), or why one is refused: a file of none of them."""
+    # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.resources import tasks_dir
+    from rsb_mj.tables.layouts import table_suite_of, task_key
+
+    owners = list(dict.fromkeys(table_suite_of(n).name for n in names))
+    keyed = {o: {task_key(p): p for p in GOAL_SUITES[o].files} for o in owners}
+    out: dict[str, list[Path]] = {}
+    for name in given:
+        path = Path(name) if Path(name).is_file() else tasks_dir() / name
+        try:
+            key = task_key(path)
+        except ValueError:
+            key = name
+        hit = [o for o in owners if key in keyed[o]]
+        if not hit:
+            return f"{name}: not a task file of {' or '.join(owners)}"
+        for owner in hit:
+            out.setdefault(owner, []).append(keyed[owner][key])
+    return out
 
 
 def _check_goal(args: argparse.Namespace, names: list[str]) -> int:

@@ -6,6 +6,11 @@ Layout (``FORMAT = "rsb_mj-demo-v1"``)::
     /observations/images/<cam>   vlen uint8 (T,)  JPEG bytes of each RGB frame
     /action                      float64 (T, 14)  joint targets [left 6, left gripper,
                                                   right 6, right gripper]
+    /observations/fixture_joints float64 (T, K)   a goal scene's articulated fixture joints
+                                                  before each action (a drawer's slide [m],
+                                                  a door's or knob's hinge [rad]); only
+                                                  where the scene has any (tier B), named
+                                                  in order by the ``fixture_joints`` attr
     attrs: format, instruction, suite, split, index, seed, task, task_sha256, question_id,
            question, options (JSON list), mapping (JSON), correct, target, episode (JSON row
            of rsb_mj.episodes.episode.Episode, or of a goal episode: see below), cameras
@@ -161,6 +166,7 @@ def write_demo(
     actions: np.ndarray,
     images: Mapping[str, Sequence[np.ndarray]] | EncodedFrames,
     attrs: dict[str, Any],
+    fixture_joints: tuple[Sequence[str], np.ndarray] | None = None,
 ) -> None:
     """Write one demonstration atomically: built in memory, written to a temporary file,
     checked with :func:`verify_demo`, renamed into place.
@@ -175,6 +181,10 @@ def write_demo(
         images: camera -> T RGB frames (may be empty), or the frames already encoded
             (:class:`EncodedFrames`, e.g. from a :class:`FrameEncoder`): the same file.
         attrs: further attributes (success, versions, task hash, ...).
+        fixture_joints: the scene's articulated fixture joints (names, and their (T, K)
+            positions before each action), written as ``/observations/fixture_joints`` and
+            the ``fixture_joints`` attribute (JSON list of the names); None or no joint:
+            neither is written (a file without them keeps its bytes).
     """
     frames = images if isinstance(images, EncodedFrames) else encode_frames(images)
     vlen = h5py.vlen_dtype(np.dtype("uint8"))
@@ -188,6 +198,9 @@ def write_demo(
             ds = grp.create_dataset(cam, shape=(len(jpegs),), dtype=vlen)
             if jpegs:
                 _write_column(ds, jpegs)
+        joints = fixture_joints is not None and len(fixture_joints[0]) > 0
+        if joints:
+            obs.create_dataset("fixture_joints", data=np.asarray(fixture_joints[1], np.float64))
         f.attrs.update(
             {
                 "format": FORMAT,
@@ -199,6 +212,7 @@ def write_demo(
                 "fps": 20,
                 "num_frames": len(actions),
                 **attrs,
+                **({"fixture_joints": json.dumps(list(fixture_joints[0]))} if joints else {}),
             }
         )
     atomic_write_bytes(path, buf.getvalue(), verify=verify_demo)
@@ -253,6 +267,8 @@ def verify_demo(path: Path) -> None:
             }
             for cam, ds in f["observations/images"].items():
                 shapes[f"observations/images/{cam}"] = ds.shape
+            if "fixture_joints" in f["observations"]:
+                shapes["observations/fixture_joints"] = f["observations/fixture_joints"].shape
             # reading the data (not only the metadata) finds truncated files
             _ = f["action"][()], f["observations/state"][()]
             _ = [ds[-1] for ds in f["observations/images"].values() if len(ds)]
@@ -276,6 +292,9 @@ class Demo:
     actions: np.ndarray
     images: dict[str, list[np.ndarray]]
     attrs: dict[str, Any]
+    #: A goal scene's articulated fixture joints before each action, (T, K) [m or rad],
+    #: named by ``json.loads(attrs["fixture_joints"])``; None where the file has none.
+    fixture_joints: np.ndarray | None = None
 
     @property
     def is_goal(self) -> bool:
@@ -311,9 +330,11 @@ def read_demo(path: Path, *, images: bool = True) -> Demo:
         if images:
             for cam, ds in f["observations/images"].items():
                 frames[cam] = [decode_jpeg(x) for x in ds[()]]
+        joints = f["observations"].get("fixture_joints")
         return Demo(
             states=f["observations/state"][()],
             actions=f["action"][()],
             images=frames,
             attrs=attrs,
+            fixture_joints=None if joints is None else joints[()],
         )

@@ -31,18 +31,21 @@ stores instead (:func:`goal_attrs`): ``kind`` (``"goal"``), ``suite`` (the goal 
 ``""`` for task files), ``split`` (a frozen row's; ``""`` for a bare seed), ``index``,
 ``seed``, ``task``, ``episode`` (the goal episode as JSON: ``{"kind": "goal", "task",
 "task_sha256", "suite", "seed", "tier", "source", "objects", "objects_fingerprint", "layout",
-"visual_level", "language_level", "perturbation", "head_camera"}``; ``layout``: object -> x,
-y, z [m, world frame], yaw [rad] after the draw, before settling; ``head_camera``: the head
-camera's pose framed for the task, :mod:`rsb_mj.scene.goal_camera`; the LeRobot export
-carries this JSON as each episode's ``rsb_episode``), ``failure_class``
+"visual_level", "language_level", "perturbation", "head_camera"}``, and in a tier-B scene
+that moved a fixture ``layout_changes``; ``layout``: object -> x, y, z [m, world frame], yaw
+[rad] after the draw, before settling, and each drawn ``:init`` fixture joint -> [qpos];
+``head_camera``: the head camera's pose framed for the task, :mod:`rsb_mj.scene.goal_camera`;
+the LeRobot export carries this JSON as each episode's ``rsb_episode``), ``failure_class``
 (:func:`rsb_mj.evaluation.failure.goal_failure_class`), ``cost`` (the summed ``:cost``),
 ``objects``, and ``grasped`` (the episode did not end in a grasp or reset failure: goal
-episodes do not track the grasp itself). A goal episode's instruction is the task's
-``:language`` as the env gave it (perturbed at ``language_level`` > 0,
-:func:`rsb_mj.perturb.language.perturb_goal_instruction`); it has no rationale. A goal
-episode whose seed draws no layout is an error (nothing written, retried), as one that
-ended in an error. Each kind of demonstration keeps its own settings in a folder
-(:mod:`rsb_mj.datasets.demo_folder`).
+episodes do not track the grasp itself); a scene with articulated fixture joints (tier B)
+adds their positions before each action (``/observations/fixture_joints``, named by the
+``fixture_joints`` attribute: :func:`~rsb_mj.datasets.demo_file.write_demo`). A goal
+episode's instruction is the task's ``:language`` as the env gave it (perturbed at
+``language_level`` > 0, :func:`rsb_mj.perturb.language.perturb_goal_instruction`); it has
+no rationale. A goal episode whose seed draws no layout is an error (nothing written,
+retried), as one that ended in an error. Each kind of demonstration keeps its own settings
+in a folder (:mod:`rsb_mj.datasets.demo_folder`).
 """
 
 from __future__ import annotations
@@ -150,7 +153,9 @@ class Recorder:
     the recorder (or use it as a context manager) to stop that thread.
 
     It is also the rollout's ``on_reset`` hook (:meth:`reset`): it keeps the layout the
-    environment started from (a goal task's seed draws it at reset).
+    environment started from (a goal task's seed draws it at reset), the scene's layout
+    changes (a tier-B fixture the placement rule moved) and which articulated fixture
+    joints it has, whose positions it then keeps before each action (``fixture_joints``).
 
     Args:
         cameras: the cameras whose frames are kept, in this order; None keeps every camera
@@ -164,15 +169,37 @@ class Recorder:
         #: The environment's ``layout`` after its reset (object -> x, y, z [m, world],
         #: yaw [rad]; ``{}`` for an environment without one).
         self.layout: dict[str, tuple[float, ...]] = {}
+        #: A goal scene's layout changes (``GoalLayout.layout_changes``; () for none).
+        self.layout_changes: tuple[str, ...] = ()
+        #: The goal scene's articulated fixture joints (names, build order) and, per
+        #: recorded step, their positions [m or rad] before the action.
+        self.joint_names: tuple[str, ...] = ()
+        self.joints: list[np.ndarray] = []
+        self._qpos_adr: np.ndarray = np.zeros(0, dtype=int)
+        self._data: Any = None
         self._frames = FrameEncoder()
 
     def reset(self, env: Any) -> None:
-        """Keep the layout ``env`` (unwrapped) has just reset to."""
+        """Keep the layout ``env`` (unwrapped) has just reset to, its layout changes and
+        its articulated fixture joints (a goal scene's: ``:init``'s drawers, door, knob)."""
+        from rsb_mj.scene.compiler import state_joints  # deferred: only goal scenes need it
+
         self.layout = {k: tuple(v) for k, v in (getattr(env, "layout", None) or {}).items()}
+        task, scene = getattr(env, "task", None), getattr(env, "scene", None)
+        layout = getattr(scene, "layout", None)
+        self.layout_changes = tuple(getattr(layout, "layout_changes", ()) or ())
+        ids: list[int] = []
+        if task is not None:
+            ids = sorted({j for f in task.fixtures for j in state_joints(env.model, task, f)})
+        self.joint_names = tuple(env.model.joint(j).name for j in ids)
+        self._qpos_adr = np.asarray([env.model.jnt_qposadr[j] for j in ids], dtype=int)
+        self._data = env.data if ids else None
 
     def __call__(self, obs: dict[str, Any], action: np.ndarray) -> None:
         self.states.append(np.asarray(obs["state"], dtype=np.float64).copy())
         self.actions.append(np.asarray(action, dtype=np.float64).copy())
+        if self._data is not None:
+            self.joints.append(self._data.qpos[self._qpos_adr].copy())
         frames = obs.get("images", {})
         for name in frames if self.cameras is None else self.cameras:
             self._frames.add(name, frames[name])
@@ -257,7 +284,7 @@ def write_one(demo: DemoJob) -> DemoResult:
     instruction = perturbed or episode.instruction or record.instruction or ""
     prompt = f"{instruction} <think>{thought}</think>" if demo.cot else instruction
     if episode.binding is None:
-        attrs = goal_attrs(demo, episode, record, recorder.layout, prompt)
+        attrs = goal_attrs(demo, episode, record, recorder.layout, prompt, recorder.layout_changes)
     else:
         attrs = {
             "success": record.success,
@@ -271,6 +298,7 @@ def write_one(demo: DemoJob) -> DemoResult:
             # only perturbed demonstrations name their levels (unperturbed files unchanged)
             **(levels if any(levels.values()) else {}),
         }
+    joints = (recorder.joint_names, np.stack(recorder.joints)) if recorder.joints else None
     write_demo(
         Path(demo.out_dir) / demo.name,
         episode=None if episode.binding is None else episode,
@@ -279,6 +307,7 @@ def write_one(demo: DemoJob) -> DemoResult:
         actions=np.stack(recorder.actions),
         images=frames,
         attrs=attrs,
+        fixture_joints=joints,
     )
     return DemoResult(job.index, demo.name, success=record.success, failure=failure)
 
@@ -296,9 +325,12 @@ def goal_attrs(
     record: EpisodeRecord,
     layout: dict[str, tuple[float, ...]],
     prompt: str,
+    layout_changes: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The attributes of a goal task's demonstration (module docstring), in the order the
-    format has always written them; ``layout``: the one the environment reset to."""
+    format has always written them; ``layout``: the one the environment reset to;
+    ``layout_changes``: the scene's (a tier-B fixture moved), named in the episode JSON only
+    where there are any."""
     job, factory = demo.job, demo.env_factory
     sha = file_sha256(task_path(job.suite))
     task = recorded_task(job.suite)
@@ -318,6 +350,7 @@ def goal_attrs(
         "language_level": factory.language_level,
         "perturbation": sim.get("perturbation"),
         "head_camera": sim.get("head_camera"),
+        **({"layout_changes": list(layout_changes)} if layout_changes else {}),
     }
     return {
         "kind": "goal",

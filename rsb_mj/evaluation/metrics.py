@@ -28,10 +28,14 @@ A goal task's records (:attr:`EpisodeRecord.is_goal`; :func:`goal_rates`, one
 episodes, the rate with its Wilson 95% interval (:func:`wilson`) and, where the task has a
 ``:cost``, the mean cumulative cost per episode. A record's suite is the shipped goal suite
 whose folder holds its file (``libero``, ``vla-arena``), else ``files`` (a user's
-own files). Results are labelled :data:`~rsb_mj.suites.GOAL_LABEL`: another robot, a
-mapped table frame and stand-in objects, not comparable with published numbers. Records of
-different object sources (the stand-ins, an asset folder's originals) are never pooled:
-:func:`check_one_source` refuses them.
+own files); its source suite (``by="source_suite"``) is the LIBERO or VLA-Arena suite of a
+shipped file, by the name ``rsb eval --suite`` takes (LIBERO's five: ``libero-spatial``
+... ``libero-90``; VLA-Arena's eleven: ``safety-static-obstacles`` ... ``long-horizon``;
+:func:`source_suite_of`), a user's own file having none. Results are labelled
+:data:`~rsb_mj.suites.GOAL_LABEL`: another robot, a mapped table frame and stand-in objects,
+not comparable with published numbers. Records of different object sources (the
+stand-ins, an asset folder's originals) are never pooled: :func:`check_one_source` refuses
+them.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.resources import tasks_dir
 from rsb_mj.stats import Z95
-from rsb_mj.suites import GOAL_LABEL, GOAL_SUITES
+from rsb_mj.suites import GOAL_LABEL, GOAL_SUITES, LIBERO_SUITES, VLA_ARENA_SUITES, named_goal_suite
 from rsb_mj.tables.episode_source import split_goal_row_source
 
 
@@ -448,6 +452,23 @@ def suite_of(task: str) -> str:
     return USER_FILES
 
 
+def source_suite_of(task: str) -> str | None:
+    """The LIBERO or VLA-Arena suite (``libero-goal``, ``long-horizon``;
+    :func:`rsb_mj.suites.named_goal_suite`) of a record's task: a goal row source's file, or
+    a shipped file by path; None for a file outside ``tasks/`` (a user's own)."""
+    row = split_goal_row_source(task)
+    if row is not None:
+        return named_goal_suite(row[1])
+    path = Path(task).resolve()
+    root = tasks_dir().resolve()
+    return named_goal_suite(path.relative_to(root)) if path.is_relative_to(root) else None
+
+
+#: The source suites in their sources' order (LIBERO's spatial, object, goal, 10, 90, then
+#: VLA-Arena's safety, robustness, generalization and long-horizon suites).
+SOURCE_SUITE_ORDER = tuple(f.replace("_", "-") for f in (*LIBERO_SUITES, *VLA_ARENA_SUITES))
+
+
 def task_label(task: str) -> str:
     """A goal task's short name, for progress lines and metric keys: its file's stem
     (``tasks/libero/libero_goal/put_the_bowl_on_the_plate.bddl`` and the goal row source
@@ -489,22 +510,37 @@ def _rate(group: str, policy: str, records: list[EpisodeRecord]) -> GoalRate:
     )
 
 
+#: What :func:`goal_rates` groups by.
+GOAL_GROUPS = ("task", "suite", "source_suite")
+
+
 def goal_rates(records: Iterable[EpisodeRecord], *, by: str = "task") -> list[GoalRate]:
     """Per (task file, policy) (``by="task"``) or (suite, policy) (``by="suite"``), in
-    order of first appearance.
+    order of first appearance; or per (LIBERO / VLA-Arena suite, policy)
+    (``by="source_suite"``, :func:`source_suite_of`), in the sources' order
+    (:data:`SOURCE_SUITE_ORDER`), the records of a user's own files left out.
 
     Raises:
-        EvalError: for records of different object sources; for ``by`` not one of the two.
+        EvalError: for records of different object sources; for ``by`` not one of
+            :data:`GOAL_GROUPS`.
     """
-    if by not in ("task", "suite"):
-        raise EvalError(f"goal rates by {by!r}; valid choices: task, suite")
+    if by not in GOAL_GROUPS:
+        raise EvalError(f"goal rates by {by!r}; valid choices: {', '.join(GOAL_GROUPS)}")
     goal = [r for r in records if r.is_goal]
     check_one_source(goal)
     groups: dict[tuple[str, str], list[EpisodeRecord]] = {}
     for r in goal:
-        key = Path(r.suite).name if by == "task" else suite_of(r.suite)
+        if by == "source_suite":
+            key = source_suite_of(r.suite)
+            if key is None:
+                continue
+        else:
+            key = Path(r.suite).name if by == "task" else suite_of(r.suite)
         groups.setdefault((key, policy_label(r)), []).append(r)
-    return [_rate(group, policy, rs) for (group, policy), rs in groups.items()]
+    keys = list(groups)
+    if by == "source_suite":
+        keys.sort(key=lambda k: SOURCE_SUITE_ORDER.index(k[0]))  # stable: policies in order
+    return [_rate(group, policy, groups[(group, policy)]) for group, policy in keys]
 
 
 def policy_label(record: EpisodeRecord) -> str:
@@ -533,31 +569,47 @@ def goal_summary(records: Iterable[EpisodeRecord]) -> str:
         for rate in suites:
             cells = [rate.group, str(rate.files), rate.policy, *rate.cells()]
             rows.append("| " + " | ".join(cells) + " |")
+    named = goal_rates(records, by="source_suite")
+    if len({rate.group for rate in named}) > 1:  # a run over several LIBERO / VLA-Arena suites
+        rows += ["", "| source suite | files | tiers | policy | success | rate % [95% CI] |"
+                 " cost/episode |", "|---" * 7 + "|"]  # fmt: skip
+        for rate in named:
+            cells = [rate.group, str(rate.files), rate.tiers, rate.policy, *rate.cells()]
+            rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + f"\n{LABEL_NOTE}"
 
 
 #: The header rows of :func:`goal_tables`.
 TASK_HEADER = ["task", "tier", "policy", "success", "rate % [95% CI]", "cost/episode", "errors"]
 SUITE_HEADER = ["suite", "files", "policy", "success", "rate % [95% CI]", "cost/episode", "errors"]
+SOURCE_SUITE_HEADER = ["source suite", "files", "tiers", *SUITE_HEADER[2:]]
 
 
 def goal_tables(
     records: Iterable[EpisodeRecord], max_error_rate: float | None = None
-) -> tuple[list[list[str]], list[list[str]]]:
-    """The report's two goal tables (header row first, every cell a string): per task file
-    and per suite, one row per policy (its label), with the error episodes; a row whose
-    share of errors exceeds ``max_error_rate`` is withheld (its rate cells say so).
+) -> tuple[list[list[str]], list[list[str]], list[list[str]]]:
+    """The report's three goal tables (header row first, every cell a string): per task
+    file, per suite and per LIBERO / VLA-Arena suite (``by="source_suite"``: only its header
+    when no record is of a shipped file), one row per policy (its label), with the error
+    episodes; a row whose share of errors exceeds ``max_error_rate`` is withheld (its rate
+    cells say so).
 
     Raises:
         EvalError: for records of different object sources.
     """
     records = list(records)
     out = []
-    for by, header in (("task", TASK_HEADER), ("suite", SUITE_HEADER)):
+    for by, header in (
+        ("task", TASK_HEADER), ("suite", SUITE_HEADER), ("source_suite", SOURCE_SUITE_HEADER)
+    ):  # fmt: skip
         rows = [list(header)]
         for rate in goal_rates(records, by=by):
-            first = [rate.group, rate.tiers] if by == "task" else [rate.group, str(rate.files)]
+            first = {
+                "task": [rate.group, rate.tiers],
+                "suite": [rate.group, str(rate.files)],
+                "source_suite": [rate.group, str(rate.files), rate.tiers],
+            }[by]
             cells = rate.cells() if not rate.withheld(max_error_rate) else ["withheld"] * 3
             rows.append([*first, rate.policy, *cells, str(rate.errors)])
         out.append(rows)
-    return out[0], out[1]
+    return out[0], out[1], out[2]

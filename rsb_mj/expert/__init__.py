@@ -6,9 +6,14 @@
 * :func:`time_parameterize`: trapezoidal timing within velocity/acceleration limits.
 * :func:`rsb_mj.expert.placements.placements`: what a task and its episode ask the arms to
   do (:class:`~rsb_mj.expert.placements.Placement` values); :func:`rsb_mj.expert.entry.expert_for`:
-  the one entry point that carries them out (:class:`PickPlaceExpert` for a placement bound
-  to a candidate, :class:`rsb_mj.expert.goal_expert.GoalExpert` for a goal's placements).
-* :class:`PickPlaceExpert`: grasps a candidate and places it in the answer zone.
+  the one entry point that carries them out.
+* :class:`PickPlaceExpert`: the one expert: a question's answer (a placement bound to a
+  candidate) and a goal's placements, one pick and place after another; what only some
+  placements ask lives in concept modules it calls: grasps by shape
+  (:mod:`rsb_mj.expert.grasp`), the place and its support (:mod:`rsb_mj.expert.support`),
+  insertion under an overhang (:mod:`rsb_mj.expert.insertion`), the handover through the
+  table (:mod:`rsb_mj.expert.handover`), the hazards' costs (:mod:`rsb_mj.expert.hazards`),
+  fixtures (:mod:`rsb_mj.expert.articulation`).
 
 The evaluated policy ``expert`` (:class:`rsb_mj.policies.scripted.ExpertPolicy`) runs it; the
 commands built on that policy and the evaluation runner: ``rsb expert-check`` (success

@@ -2,10 +2,13 @@
 
 Names follow :mod:`rsb_mj.scene.aloha` (``{side}/waist`` ... ``{side}/wrist_rotate``, the
 finger slides, the TCP site ``{side}/gripper``). The 14-D action and state layout is
-``[left 6 joints, left gripper, right 6 joints, right gripper]``.
+``[left 6 joints, left gripper, right 6 joints, right gripper]``. :func:`choose_side` picks
+the arm for a pick and place whose ends lie where the table's arms reach.
 """
 
 from __future__ import annotations
+
+import math
 
 import mujoco
 import numpy as np
@@ -15,6 +18,7 @@ from rsb_mj.expert.collision import CollisionChecker
 from rsb_mj.expert.ik import ArmIK
 from rsb_mj.expert.tracking import servo_gains
 from rsb_mj.scene.aloha import SIDES, arm_joints, finger_joints, gripper_site
+from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN
 
 #: Offset of each side's block in the 14-D action/state vector.
 ACTION_OFFSET: dict[str, int] = {"left": 0, "right": 7}
@@ -59,3 +63,19 @@ class Arm:
     def base_xy(self, data: mujoco.MjData) -> np.ndarray:
         """World xy of the arm's waist axis [m]."""
         return data.xanchor[self.model.joint(self.joints[0]).id][:2].copy()
+
+
+def choose_side(mover_xy: np.ndarray, place_xy: np.ndarray) -> str:
+    """The arm for a pick at ``mover_xy`` and a place at ``place_xy`` (world xy [m]): the one
+    whose worst distance outside its reach annulus [REACH_MIN, REACH_MAX] over both ends is
+    smallest (ties: the nearer waist to the mover)."""
+
+    def excess(side: str) -> tuple[float, float]:
+        bx, by = ARM_BASE_XY[side]
+        worst = 0.0
+        for x, y in (mover_xy, place_xy):
+            d = math.hypot(x - bx, y - by)
+            worst = max(worst, REACH_MIN - d, d - REACH_MAX)
+        return (max(worst, 0.0), math.hypot(mover_xy[0] - bx, mover_xy[1] - by))
+
+    return min(SIDES, key=excess)

@@ -33,7 +33,7 @@ pose of the motion is in reach (:func:`operation_side`).
 Plan order (:func:`plan_steps`): the goal's ``Open``/``TurnOn``/``TurnOff`` atoms and the
 ``Close`` atoms of fixtures nothing is put into first, in source order; a drawer the goal
 puts something ``In`` is opened before (unless it is already open or an atom opens it);
-then the placements (:func:`~rsb_mj.expert.goal_expert.placement_order`); then the ``Close``
+then the placements (:func:`~rsb_mj.expert.placements.placement_order`); then the ``Close``
 atoms of fixtures something is put into ("put the bowl in the drawer and close it").
 """
 
@@ -537,7 +537,7 @@ def operation_side(expert: Any, h: Handle, op: Operation, q_now: float):
 
 
 def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
-    """Carry out ``op`` with ``expert`` (a :class:`~rsb_mj.expert.goal_expert.GoalExpert`):
+    """Carry out ``op`` with ``expert`` (a :class:`~rsb_mj.expert.pick_place.PickPlaceExpert`):
     approach the handle (a collision-free plan), go straight in, close on it, move it to the
     target (:func:`target_of`), let go, back straight off and go home (module docstring);
     again from the measured state, up to :data:`TRIES` times in all, while the joint is not

@@ -12,6 +12,11 @@ Two optional additions for safety-aware motions (the L2 suites' hazards):
   carried object) must stay a clearance [m] away from, measured with ``mj_geomDistance``;
 * :meth:`CollisionChecker.carry` moves a held free body with the gripper, so its contacts
   (with anything but the fingers) and its clearance count like the arm's own.
+
+And one rank for a grasp's robustness: :func:`fixture_geoms` are the fixtures' collision
+geoms (a cabinet, a shelf: bodies welded to the world, not the table), and
+:func:`graze_rank` ranks a grasp whose arm comes within :data:`GRAZE_CLEARANCE` of one
+after a grasp that keeps clear of them.
 """
 
 from __future__ import annotations
@@ -295,3 +300,48 @@ class CollisionChecker:
         q0, q1 = np.asarray(q0, float), np.asarray(q1, float)
         n = max(1, int(np.ceil(np.abs(q1 - q0).max() / resolution)))
         return all(not self.in_collision(q0 + (q1 - q0) * (k / n)) for k in range(1, n + 1))
+
+
+#: A grasp whose arm comes within this distance [m] of a fixture (a cabinet, not the
+#: table) from its pre-grasp down ranks :data:`GRAZE_RANK` per such pose checked, of
+#: :data:`GRAZE_SAMPLES` (:func:`graze_rank`; at most 5 x 10, below a hazard's rank,
+#: :data:`rsb_mj.expert.hazards.HAZARD_RANK`, and a collision's).
+GRAZE_CLEARANCE, GRAZE_RANK, GRAZE_SAMPLES = 0.01, 10.0, 5
+
+
+def fixture_geoms(model: mujoco.MjModel, arm_roots: Iterable[int]) -> list[int]:
+    """Collision geom ids of the fixtures: bodies welded to the world, other than the
+    table (the body of geom ``table_top``: the finger tips go near it by design) and the
+    bodies the arms ``arm_roots`` (body ids) are mounted on."""
+    mounts = set()
+    for b in arm_roots:
+        while b > 0:
+            mounts.add(b)
+            b = int(model.body_parentid[b])
+    top = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "table_top")
+    table = int(model.geom_bodyid[top]) if top >= 0 else 0
+    return [
+        g
+        for g in range(model.ngeom)
+        if (model.geom_contype[g] or model.geom_conaffinity[g])
+        and int(model.geom_bodyid[g]) not in mounts | {0, table}
+        and int(model.body_weldid[model.geom_bodyid[g]]) == 0
+    ]
+
+
+def graze_rank(
+    checker: CollisionChecker, fixtures: Sequence[int], q_pre: np.ndarray, q: np.ndarray
+) -> float:
+    """A grasp's rank for the ``fixtures`` (geom ids, :func:`fixture_geoms`): of
+    :data:`GRAZE_SAMPLES` poses from the pre-grasp ``q_pre`` down to the grasp ``q``,
+    :data:`GRAZE_RANK` for each where the arm comes within :data:`GRAZE_CLEARANCE` of a
+    fixture without touching it (call it for a grasp that touches nothing: a touching one
+    is ranked as a collision already). A pose planned touch-free but that close is not
+    robust: the arm tracks its plan within millimetres, and how it deviates depends on the
+    CPU's floating point (the left gripper caught the white cabinet's edge over the
+    handed-over tomato on one CPU, not on another)."""
+    rank = 0.0
+    for t in np.linspace(0.0, 1.0, GRAZE_SAMPLES):
+        if checker.gap(q_pre + (q - q_pre) * t, fixtures, GRAZE_CLEARANCE) < GRAZE_CLEARANCE:
+            rank += GRAZE_RANK
+    return rank

@@ -5,12 +5,12 @@ task and episode and gives the expert that plans and executes it; the placements
 difference between tasks, not the caller:
 
 * a placement bound to a candidate (:attr:`~rsb_mj.expert.placements.Placement.choice`) is
-  one pick and place by the arm on that candidate's side
-  (:class:`~rsb_mj.expert.pick_place.PickPlaceExpert`: the first grasp is the choice, so
+  one pick and place by the arm on that candidate's side (the first grasp is the choice, so
   nothing else is picked up);
 * unbound placements are carried out in turn, each by the arm in reach of both its ends,
-  handing over through the table where neither reaches alone
-  (:class:`~rsb_mj.expert.goal_expert.GoalExpert`).
+  handing over through the table where neither reaches alone.
+
+One class does both (:class:`~rsb_mj.expert.pick_place.PickPlaceExpert`).
 
 Usage::
 
@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from rsb_mj.expert.goal_expert import GoalExpert
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.expert.placements import Placement
 
@@ -48,6 +47,4 @@ def expert_for(
         rng: the motion planner's generator; None seeds one with the episode's seed.
         safe: keep clear of the task's ``:cost`` hazards (False: a safety-unaware baseline).
     """
-    if len(asked) == 1 and asked[0].choice is not None:
-        return PickPlaceExpert(env, asked[0], rng=rng, safe=safe)
-    return GoalExpert(env, asked, rng=rng, safe=safe)
+    return PickPlaceExpert(env, tuple(asked), rng=rng, safe=safe)

@@ -6,11 +6,17 @@ A top-down grasp closes the fingers along one horizontal box axis that fits betw
 finger pads; the tool center point (TCP, the gripper site between the pads) goes to the box's
 horizontal center, at a height that keeps the finger tips off the table.
 
+Two more grasps, for the stand-ins a category describes (:mod:`rsb_mj.scene.categories`):
+a hollow object (a bowl, a mug) or one too wide for the gripper is taken across its wall
+(:func:`rim_of`, :func:`rim_grasps`: one finger inside, one outside, closing radially), and
+one with a handle (a pan, a moka pot) across the handle's bar (:func:`handle_grasp`).
+
 Frames: everything here is in the world frame, metres, except where a name says ``local``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import mujoco
@@ -18,6 +24,7 @@ import numpy as np
 
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.collision import subtree_bodies
+from rsb_mj.scene.categories.parts import Handle, Rim
 
 #: Usable gap between the open finger pads [m] (the Aloha gripper opens to about 58 mm).
 MAX_GRASP_WIDTH = 0.054
@@ -28,6 +35,13 @@ TIP_CLEARANCE = 0.004
 TIP_PAST_TCP = 0.006
 #: Preferred depth of the TCP below the object's top [m].
 GRASP_DEPTH = 0.022
+#: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
+#: inside the rim [m] and this far below the object's top [m], fingers closing radially.
+RIM_INSET, RIM_DEPTH = 0.012, 0.016
+#: Directions tried around the rim (evenly spaced).
+RIM_DIRECTIONS = 12
+#: Rim directions closer than this (cosine) to a mug's handle are not tried.
+HANDLE_COS = math.cos(math.radians(50.0))
 
 
 @dataclass(frozen=True)
@@ -84,6 +98,18 @@ def object_box(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> ObjectB
     lo, hi = local.min(axis=0), local.max(axis=0)
     center = pos + rot @ ((lo + hi) / 2)
     return ObjectBox(center=center, half=(hi - lo) / 2, axes=rot.copy())
+
+
+def risen(before: ObjectBox, after: ObjectBox) -> float:
+    """How far an object rose between two of its boxes (world z, m): the larger of its
+    box's bottom's rise and its centre's.
+
+    The bottom alone misjudges an object that turns in the fingers: a plate pinched at its
+    rim hangs tilted (its far edge on the table, dragged), the lowest corner of its tilted
+    box below where its bottom was, while its centre rose 4 cm with the gripper. An object
+    left behind rises by neither.
+    """
+    return max(after.bottom - before.bottom, float(after.center[2] - before.center[2]))
 
 
 def top_down_rotation(closing: np.ndarray, tilt: float = 0.0) -> np.ndarray:
@@ -221,3 +247,68 @@ def plan_top_down(
         )
     position = np.array([xy[0], xy[1], z])
     return GraspPlan(position=position, closings=tuple(closings), width=min(widths))
+
+
+def rim_of(
+    model: mujoco.MjModel, data: mujoco.MjData, body: str, rim: Rim
+) -> tuple[np.ndarray, float, float, np.ndarray | None]:
+    """The rim of ``body``, a hollow stand-in whose category describes it as ``rim``: its
+    axis's point at the rim's top (world, m), the wall's mid radius and depth [m], and the
+    world direction (unit, xy) of a handle beside it (None without one)."""
+    bid = model.body(body).id
+    rot = data.xmat[bid].reshape(3, 3)
+    axis = data.xpos[bid] + rot @ np.array([rim.center[0], rim.center[1], rim.top])
+    offset = (rot @ np.array([rim.center[0], rim.center[1], 0.0]))[:2]
+    handle = None
+    if np.linalg.norm(offset) > 1e-3:  # the box centre lies between the cup and its handle
+        handle = -offset / np.linalg.norm(offset)
+    return axis, rim.radius, rim.depth, handle
+
+
+def rim_grasps(
+    box: ObjectBox,
+    rim: tuple[np.ndarray, float, float, np.ndarray | None] | None,
+    table_z: float,
+    base_xy: np.ndarray,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Grasps across the wall of a wide object, in order of preference: (TCP position,
+    horizontal closing direction, unit) pairs, one finger inside, one outside, closing
+    radially. A hollow stand-in's wall (``rim``: :func:`rim_of`) is taken
+    :data:`RIM_DEPTH` below its top at its mid-surface, away from a handle; another wide
+    object (``rim`` None; ``box``: its oriented box) :data:`RIM_INSET` inside its outline.
+    The finger tips stay :data:`TIP_CLEARANCE` over the table at ``table_z``; directions
+    facing the arm (its waist at world ``base_xy``) come first."""
+    handle = None
+    if rim is not None:
+        axis, radius, depth, handle = rim
+        center, top = axis[:2], float(axis[2])
+        z = top - min(RIM_DEPTH, depth - TIP_PAST_TCP - 0.002)
+    else:
+        center, top = box.center[:2], box.top
+        radius = float(min(box.half[0], box.half[1])) - RIM_INSET
+        z = top - RIM_DEPTH
+    z = max(z, table_z + TIP_CLEARANCE + TIP_PAST_TCP)
+    toward = base_xy - center
+    toward /= max(float(np.linalg.norm(toward)), 1e-9)
+    angles = np.arange(RIM_DIRECTIONS) * 2 * np.pi / RIM_DIRECTIONS
+    dirs = [np.array([np.cos(a), np.sin(a)]) for a in angles]
+    if handle is not None:  # keep the fingers off the handle
+        dirs = [d for d in dirs if float(d @ handle) < HANDLE_COS]
+    dirs.sort(key=lambda d: -float(d @ toward))
+    return [(np.array([*(center + radius * d), z]), d) for d in dirs]
+
+
+def handle_grasp(
+    model: mujoco.MjModel, data: mujoco.MjData, body: str, handle: Handle
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where a handle grasp takes ``body``, a stand-in whose category describes its
+    ``handle`` (a pan, a moka pot): the TCP position (world, m) and the horizontal closing
+    direction across the bar (unit)."""
+    bid = model.body(body).id
+    rot = data.xmat[bid].reshape(3, 3)
+    local = np.array(handle.center)
+    local[2] = max(local[2], handle.top - GRASP_DEPTH)
+    p = data.xpos[bid] + rot @ local
+    along = rot @ np.array([handle.axis[0], handle.axis[1], 0.0])
+    across = np.array([-along[1], along[0]])
+    return p, across / max(float(np.linalg.norm(across)), 1e-9)

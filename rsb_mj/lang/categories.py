@@ -128,11 +128,11 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "strawberry": CategoryInfo("strawberry", 0.033, False),  # 4.5 x 4.5 cm
     "carrot": CategoryInfo("carrot", 0.078, False),  # 15.0 x 3.4 cm
     "cucumber": CategoryInfo("cucumber", 0.094, False),  # 18.0 x 4.4 cm
-    "broccoli": CategoryInfo("broccoli", 0.076, False),  # 11.0 x 10.0 cm
+    "broccoli": CategoryInfo("broccoli", 0.038, False),  # 5.2 x 5.2 cm
     "water_ball": CategoryInfo("water ball", 0.024, False),  # 3.2 x 3.2 cm
     "billiard_balls": CategoryInfo("billiard balls", 0.051, False),  # 7.2 x 6.8 cm
     "cake": CategoryInfo("cake", 0.035, False),  # 4.8 x 4.8 cm
-    "cake_n": CategoryInfo("cake", 0.072, False),  # 10.0 x 10.0 cm
+    "cake_n": CategoryInfo("cake", 0.035, False),  # 4.8 x 4.8 cm
     "chiffon_cake": CategoryInfo("chiffon cake", 0.086, False),  # 12.0 x 12.0 cm
     "donut": CategoryInfo("donut", 0.072, False),  # 10.0 x 10.0 cm
     "donut_n": CategoryInfo("donut", 0.079, False),  # 11.0 x 11.0 cm

@@ -172,13 +172,25 @@ def goal_header_lines(
 
 
 def goal_sections(goals: list[EpisodeRecord], max_error_rate: float | None) -> list[Section]:
-    """The goal tasks' tables: success per task file and per suite (CSV ``goal_tasks``,
-    ``goal_suites``; :func:`rsb_mj.evaluation.metrics.goal_tables`)."""
-    tasks, suites = goal_tables(goals, max_error_rate)
-    return [
+    """The goal tasks' tables: success per task file, per suite (the table's owner,
+    ``libero``, ``vla-arena``, or ``files``) and, for shipped files, per LIBERO /
+    VLA-Arena suite (``libero-goal``, ``long-horizon``: the suites papers report; CSV
+    ``goal_tasks``, ``goal_suites``, ``goal_source_suites``;
+    :func:`rsb_mj.evaluation.metrics.goal_tables`)."""
+    tasks, suites, sources = goal_tables(goals, max_error_rate)
+    sections = [
         Section("goal_tasks", "Goal tasks: success per task", LABEL_NOTE, tasks, "goal_tasks"),
         Section("goal_suites", "Goal tasks: success per suite", "", suites, "goal_suites"),
     ]
+    if len(sources) > 1:  # some record is of a shipped LIBERO / VLA-Arena file
+        title = "Goal tasks: success per LIBERO / VLA-Arena suite"
+        note = (
+            "LIBERO's five suites and VLA-Arena's eleven, by the names `rsb eval --suite` "
+            "takes; tiers A0/A1 table-top pick and place, B1/B2 articulated fixtures, C "
+            "floor scenes on the table."
+        )
+        sections.append(Section("goal_source_suites", title, note, sources, "goal_source_suites"))
+    return sections
 
 
 def write_report(

@@ -678,6 +678,7 @@ def _compile_goal_scene(
     model = _compile(spec, task.path, "goal scene")
     init_joints = _init_joints(task, model) if articulated else ()
     layout = GoalLayout(task, model, fmap, rest, tops, sources, half_xy, init_joints)
+    layout.part_ranges = _part_ranges(task, model, init_joints)
     layout.layout_changes = tuple(changes)
     layout._frame_head()
     return Scene(
@@ -759,6 +760,41 @@ def _init_joints(
             )
         out.append((tuple(model.joint(j).name for j in joints), ranges[key]))
     return tuple(out)
+
+
+def _part_ranges(
+    task: GoalTask,
+    model: mujoco.MjModel,
+    init_joints: tuple[tuple[tuple[str, ...], tuple[float, float]], ...],
+) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """Each fixture joint (name) a task moves, source order, and the range [lo, hi] [m or
+    rad] of the states it takes from reset to the goal: its drawn ``:init`` range (``()`` in
+    ``init_joints``: 0 without one) joined with the range of the goal's state on it
+    (``(Open X)``: X's ``open`` ``:init`` range, as LIBERO draws an open drawer or door;
+    ``Close``, ``TurnOn``, ``TurnOff`` alike) and, for a drawer the goal puts something
+    ``In`` that ``:init`` does not open, its ``open`` range (it is opened first). What the
+    head camera frames of a moving part (:meth:`GoalLayout.boxes`); ``()`` in a scene without
+    joints (tier A)."""
+    span: dict[str, tuple[float, float]] = {}
+    for joints, (lo, hi) in init_joints:
+        for joint in joints:
+            span[joint] = (lo, hi)
+    opened = {a.target for a in task.init_states if a.predicate in ("Open", "TurnOn")}
+    wanted = [(a.target, a.predicate.lower()) for a in task.goal_states]
+    wanted += [
+        (r.place, "open") for r in task.goal if r.predicate == "In" and r.place not in opened
+    ]
+    for target, key in wanted:
+        owner = state_owner(task, target)
+        fixture = ARTICULATED_FIXTURES.get(task.fixtures.get(owner or "", ""))
+        goal = fixture.spec.init_ranges.get(key) if fixture is not None else None
+        if goal is None:
+            continue
+        for j in state_joints(model, task, target):
+            name = model.joint(j).name
+            lo, hi = span.get(name, (0.0, 0.0))
+            span[name] = (min(lo, goal[0]), max(hi, goal[1]))
+    return tuple(span.items())
 
 
 def _regions_on_parts(spec: mujoco.MjSpec, name: str, original: OriginalCategory) -> None:

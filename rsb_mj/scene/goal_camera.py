@@ -25,7 +25,20 @@ camera): a fixture's footprint at its pose up to its top; each object's ``:init`
 rectangle (every ``:ranges`` rectangle, mapped by the frame map), grown by the object's
 footprint radius, up to its top; an object on another object or a fixture site over that
 owner's box, up to the owner's top plus its own height; an object without a place over the
-scene's free spot.
+scene's free spot. In a tier B scene two things widen these boxes (tier A scenes have
+neither, so their camera is that of before, bit for bit):
+
+* a fixture's box also holds its moving parts (visual geoms) over every state the task puts
+  them in, from the ``:init`` state drawn (0 without one) to the goal's (an ``Open``:
+  LIBERO's open range): an open drawer at its drawn extent, a door at its drawn angle and on
+  its arc to shut, with their handles (``GoalLayout.part_ranges``);
+* where the layout is not the file's (a fixture moved by the placement rule of
+  :mod:`rsb_mj.scene.fixture_placement`, or a part drawn open), an object's box is that of
+  its places in a fixed set of layout draws (``goal_layout.FRAME_DRAWS`` from the generator
+  of ``FRAME_SEED``, no physics; the ``FRAME_TRIM`` most extreme on each side left out),
+  in place of its region's (an object on a table region) or besides its owner's (an object
+  on an object or a site): an object whose region the moved cabinet now covers is drawn
+  beside it, not in its region.
 
 The pose is recorded in every goal record (``sim.head_camera``), in goal demonstrations and
 their LeRobot export (``rsb_episode``'s ``head_camera``) as :meth:`HeadView.as_dict`.

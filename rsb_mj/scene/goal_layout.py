@@ -77,6 +77,13 @@ CLEARANCE = 0.005
 PLACE_TRIES, GROW = 20, 0.01
 #: How far [m or rad] a fixture joint's drawn ``:init`` state may move while the scene settles.
 STATE_DRIFT = 0.005
+#: Layout draws (no physics) whose places frame an object in a scene whose layout is not the
+#: file's (:meth:`GoalLayout.boxes`), the seed of their generator (outside every table's
+#: seeds: eval rows from 0, train rows from 100000), and how many of the most extreme places
+#: on each side the box leaves out (rule 1 then skips such a draw when it leaves the image).
+FRAME_DRAWS, FRAME_SEED, FRAME_TRIM = 40, 2**31 - 1, 2
+#: Largest step [rad] between the hinge angles at which a swung part is framed.
+FRAME_HINGE_STEP = 0.05
 
 
 @dataclass
@@ -114,6 +121,10 @@ class GoalLayout:
     head: HeadView | None = None
     #: Where the scene differs from the file's layout (:mod:`rsb_mj.scene.fixture_placement`).
     layout_changes: tuple[str, ...] = ()
+    #: Each fixture joint the task moves and the range [lo, hi] [m or rad] of its states
+    #: from reset to the goal (:func:`rsb_mj.scene.compiler._part_ranges`): the head camera
+    #: frames the part over it.
+    part_ranges: tuple[tuple[str, tuple[float, float]], ...] = ()
 
     # -- the head camera ------------------------------------------------------------------
     def frame_box(self) -> Box:
@@ -124,7 +135,11 @@ class GoalLayout:
     def boxes(self) -> dict[str, Box]:
         """Object or fixture name -> the box [m, world] of every place it can stand at reset
         (:mod:`rsb_mj.scene.goal_camera`), from the task alone; the table top alone (as
-        ``""``) when the task has neither."""
+        ``""``) when the task has neither. A fixture's box holds its parts over
+        :attr:`part_ranges` (:meth:`_part_boxes`); where the layout is not the file's (a
+        fixture moved, a part drawn open) an object's box is that of its places in
+        :data:`FRAME_DRAWS` draws (:meth:`_drawn_boxes`): in place of its region's box for
+        an object on a table region, joined with its owner's for the others."""
         task = self.task
         boxes: dict[str, Box] = {}
         for name in self._props():
@@ -135,6 +150,8 @@ class GoalLayout:
                 (float(corners[:, 0].min()), float(corners[:, 1].min()), TABLE_TOP_Z),
                 (float(corners[:, 0].max()), float(corners[:, 1].max()), top),
             )
+        for name, parts in self._part_boxes().items():  # its drawers and doors as they move
+            boxes[name] = Box.union([boxes[name], parts])
 
         def of(name: str, seen: tuple[str, ...] = ()) -> Box | None:
             if name in boxes:
@@ -178,10 +195,79 @@ class GoalLayout:
 
         for name in task.objects:
             of(name)
+        if self.layout_changes or self.init_joints:  # not the file's layout: as drawn
+            on_table = {r.mover for r in task.init if r.kind == "region"}
+            for name, drawn in self._drawn_boxes().items():
+                boxes[name] = drawn if name in on_table else Box.union([boxes[name], drawn])
         if not boxes:  # nothing on the table: the table top
             hx, hy = TABLE_HALF_XY
             return {"": Box((-hx, -hy, TABLE_TOP_Z), (hx, hy, TABLE_TOP_Z))}
         return boxes
+
+    def _part_boxes(self) -> dict[str, Box]:
+        """Fixture name -> the box [m, world] of its visual geoms (groups 1 and 2, as rule 1
+        reads them) with each joint of :attr:`part_ranges` at every state of its range (a
+        slide at both ends, a hinge in steps of at most :data:`FRAME_HINGE_STEP`), the other
+        joints at 0: an open drawer at its drawn extent, a door at its drawn angle and on
+        its way to the goal's."""
+        model = self.model
+        if not self.part_ranges:
+            return {}
+        joints = [(model.joint(name), lo, hi) for name, (lo, hi) in self.part_ranges]
+        hinge = int(mujoco.mjtJoint.mjJNT_HINGE)
+        steps = max(
+            [1] + [math.ceil((hi - lo) / FRAME_HINGE_STEP) for j, lo, hi in joints
+                   if int(j.type[0]) == hinge]
+        )  # fmt: skip
+        roots = {int(model.body_rootid[j.bodyid[0]]) for j, _, _ in joints}
+        visual = np.isin(model.geom_group, (1, 2))
+        geom_root = model.body_rootid[model.geom_bodyid]
+        signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+        data = mujoco.MjData(model)
+        pts: dict[int, list[np.ndarray]] = {r: [] for r in roots}
+        for k in range(steps + 1):
+            for j, lo, hi in joints:
+                data.qpos[j.qposadr[0]] = lo + (hi - lo) * k / steps
+            mujoco.mj_kinematics(model, data)
+            for root in roots:
+                for g in np.flatnonzero(visual & (geom_root == root)):
+                    local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
+                    pts[root].append(local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g])
+        out = {}
+        for root, found in pts.items():
+            if found:
+                every = np.concatenate(found)
+                lo3, hi3 = every.min(axis=0), every.max(axis=0)
+                out[model.body(root).name] = Box(
+                    tuple(float(v) for v in lo3),  # type: ignore[arg-type]
+                    tuple(float(v) for v in hi3),  # type: ignore[arg-type]
+                )
+        return out
+
+    def _drawn_boxes(self) -> dict[str, Box]:
+        """Object name -> the box [m, world] of its places in :data:`FRAME_DRAWS` layouts
+        drawn (no physics) from the generator of :data:`FRAME_SEED`, the :data:`FRAME_TRIM`
+        most extreme on each side of each axis left out: its footprint radius around each
+        place, from its bottom to its top. Where a fixture was moved or a part starts open,
+        the layout keeps objects clear of where they stand now, not where the file stood
+        them (an object of a region the moved cabinet covers is drawn in the region grown,
+        or pushed clear); the same for every episode of the task."""
+        pts: dict[str, list[tuple[float, ...]]] = {name: [] for name in self.task.objects}
+        for _, poses in zip(range(FRAME_DRAWS), self.layouts(FRAME_SEED), strict=False):
+            for name in pts:
+                x, y, z, _ = poses[name]
+                r = math.hypot(*self.half_xy.get(name, (0.0, 0.0)))
+                bottom = z - self.rest[name]
+                pts[name].append((x - r, y - r, bottom, x + r, y + r, bottom + self.tops[name]))
+        out = {}
+        for name, found in pts.items():
+            a = np.sort(np.array(found), axis=0)  # each column on its own
+            k = min(FRAME_TRIM, (len(a) - 1) // 2)
+            out[name] = Box(
+                (float(a[k, 0]), float(a[k, 1]), float(a[k, 2])),
+                (float(a[-1 - k, 3]), float(a[-1 - k, 4]), float(a[-1 - k, 5])),
+            )
+        return out
 
     def _frame_head(self) -> None:
         """Pose the model's head camera by :func:`rsb_mj.scene.goal_camera.frame_task` over

@@ -324,9 +324,9 @@ def layout_tables(
             ``tasks/episodes``).
         rows: rows per task file and split (default :data:`GOAL_ROWS`).
         mapper: runs the per-file jobs (e.g. a process pool); one after another when None.
-        files: only these task files of the suite; the other files' rows (and ``short``
-            reasons) already in ``out_dir``'s table are kept, so refreezing the files a
-            change touched gives the bytes of a full freeze; default all.
+        files: only these task files (of each suite, those it has); the other files' rows
+            (and ``short`` reasons) already in ``out_dir``'s table are kept, so refreezing
+            the files a change touched gives the bytes of a full freeze; default all.
         log: called with a line per task file drawn.
     """
     out_dir = episodes_dir() if out_dir is None else out_dir
@@ -336,7 +336,10 @@ def layout_tables(
     manifest = read_manifest(out_dir)
     tables = []
     for owner in owners:
-        paths = files if files is not None else GOAL_SUITES[owner].files
+        paths = GOAL_SUITES[owner].files
+        if files is not None:  # the given files of this suite's table
+            owned = {task_key(p) for p in paths}
+            paths = [p for p in files if task_key(p) in owned]
         jobs = [(draw, str(p), owner, splits, per_split) for p in paths]
         frozen: list[FileRows] = []
         for got in (mapper or _lazy)(_draw_job, jobs):

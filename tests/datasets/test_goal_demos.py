@@ -221,3 +221,55 @@ def test_the_one_writer_records_one_kind_at_a_time(tmp_path):
             write_demos(sources, "train", 1, out, cameras=(), progress=False, **extra)
         assert str(exc.value) == message
     assert not out.exists()
+
+
+def test_a_tier_b_suite_file_is_recorded_with_its_fixture_joints_and_exported(
+    tmp_path, monkeypatch, capsys
+):
+    """``rsb demos --suite libero-goal -n 1``, the suite narrowed to its tier-B file "open
+    the middle drawer", then ``rsb export-lerobot``: the expert's episode on the file's first
+    train row, the cabinet's four joints before each action (the middle drawer pulled from
+    closed past LIBERO's open threshold, the others still), the cabinet's move named in the
+    episode, and the dataset of its frames with the instruction as its task."""
+    from rsb_mj.tables.layouts import file_rows
+
+    narrow = GoalSuite(
+        "libero-goal", "libero", "libero_goal/open_the_middle_drawer*", table="libero"
+    )
+    monkeypatch.setitem(GOAL_SUITES, "libero-goal", narrow)
+    (task,) = narrow.files
+    row = file_rows("libero", "train", task)[0]
+    out = tmp_path / "demos"
+    assert main(["demos", "--suite", "libero-goal", "-n", "1", "-o", str(out), *SMALL]) == 0
+    assert "1 episodes in" in capsys.readouterr().out
+    demo = read_demo(out / goal_demo_filename(task, row.seed))
+    a = demo.attrs
+    instruction = "Open the middle layer of the drawer"
+    assert (a["suite"], a["instruction"], bool(a["success"]), a["seed"]) == (
+        "libero-goal", instruction, True, row.seed
+    )  # fmt: skip
+    n = int(a["num_frames"])
+    assert demo.states.shape == (n, 14) and len(demo.images["head"]) == n and n > 50
+    names = json.loads(a["fixture_joints"])
+    assert names == ["wooden_cabinet_1/top_level", "wooden_cabinet_1/middle_level",
+                     "wooden_cabinet_1/bottom_level", "flat_stove_1/button"]  # fmt: skip
+    assert demo.fixture_joints.shape == (n, 4)
+    middle = demo.fixture_joints[:, 1]
+    assert abs(middle[0]) < 0.005 and middle[-1] < -0.14  # closed, then pulled out 14+ cm
+    assert abs(demo.fixture_joints[:, [0, 2, 3]]).max() < 0.005
+    episode = json.loads(a["episode"])
+    assert (episode["tier"], episode["suite"]) == ("B2", "libero-goal")
+    assert episode["layout_changes"] == [
+        "wooden_cabinet_1: moved along x from -0.240 to -0.050 m (toward the table's centre; "
+        "its front faces the right arm across the table)"
+    ]
+    assert main(["export-lerobot", str(out), "-o", str(tmp_path / "ds"), "--cameras", "head"]) == 0
+    assert "1 episodes" in capsys.readouterr().out
+    info = json.loads((tmp_path / "ds/meta/info.json").read_text())
+    assert (info["total_episodes"], info["total_frames"], info["total_tasks"]) == (1, n, 1)
+    tasks = pq.read_table(tmp_path / "ds/meta/tasks.parquet").to_pydict()
+    assert tasks["__index_level_0__"] == [instruction]
+    (meta,) = pq.read_table(tmp_path / "ds/meta/episodes/chunk-000/file-000.parquet").to_pylist()
+    assert json.loads(meta["rsb_episode"])["layout_changes"] == episode["layout_changes"]
+    frames = pq.read_table(tmp_path / "ds/data/chunk-000/file-000.parquet")
+    assert frames.num_rows == n

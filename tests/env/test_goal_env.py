@@ -1,4 +1,4 @@
-"""RsbEnv of a goal task (GoalEnv) and GoalExpert on a real VLA-Arena file
+"""RsbEnv of a goal task (GoalEnv) and the expert (PickPlaceExpert) on a real VLA-Arena file
 (tests/data/bddl_suites)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import EnvError
-from rsb_mj.expert.goal_expert import GoalExpert, choose_side
+from rsb_mj.expert.arm import choose_side
+from rsb_mj.expert.pick_place import PickPlaceExpert
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "bddl_suites"
 APPLE = (
@@ -31,7 +32,7 @@ def test_the_expert_puts_the_apple_on_the_plate(env):
     obs, info = env.reset(seed=0)
     assert info["instruction"] == "Pick the apple on the table and place it on the plate"
     assert not env.checker.holds(env.data)
-    expert = GoalExpert(env)
+    expert = PickPlaceExpert(env)
     terminated = truncated = False
     while not (terminated or truncated):
         obs, reward, terminated, truncated, info = env.step(expert.act(obs))

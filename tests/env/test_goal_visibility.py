@@ -8,6 +8,7 @@ from rsb_mj.env.goal_visibility import (
     MIN_PIXELS,
     ObjectView,
     check_rule,
+    head_fails,
     measure,
 )
 from rsb_mj.env.rsb_env import GoalEnv
@@ -85,3 +86,40 @@ def test_check_rule_messages_and_the_stacked_exemption():
     ]
     assert check_rule(task, {}) == [f"{n}: not in the scene" for n in named_objects(task)]
     assert exempt_places(task) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("path", "moved", "named"),
+    [
+        # the cabinet moved to the centre covers the bowl's region: the layout draws the bowl
+        # beside it (before: "akita_black_bowl_1: not wholly inside the head image")
+        (
+            "libero/libero_90/KITCHEN_SCENE1_open_the_top_drawer_of_the_cabinet_and_put_the_bowl_in_it.bddl",
+            "wooden_cabinet_1",
+            ("akita_black_bowl_1", "wooden_cabinet_1"),
+        ),
+        # the moved cabinet with its top drawer drawn open (before: the cabinet not wholly
+        # inside, the drawer and its handle out of the image)
+        (
+            "libero/libero_90/KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet.bddl",
+            "wooden_cabinet_1",
+            ("wooden_cabinet_1",),
+        ),
+        # the moved microwave with its door drawn open (before: the microwave not inside)
+        (
+            "libero/libero_90/KITCHEN_SCENE6_close_the_microwave.bddl",
+            "microwave_1",
+            ("microwave_1",),
+        ),
+    ],
+)
+def test_rule_1_holds_for_a_moved_fixture_and_what_it_displaces(path, moved, named):
+    env = GoalEnv(tasks_dir() / path, cameras=())
+    try:
+        assert env.scene.layout.layout_changes[0].startswith(f"{moved}: moved along x")
+        assert named_objects(env.task) == named
+        for seed in (0, 1):
+            env.reset(seed=seed)
+            assert head_fails(env) == [], (path, seed)
+    finally:
+        env.close()

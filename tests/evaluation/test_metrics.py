@@ -14,7 +14,9 @@ from rsb_mj.evaluation.metrics import (
     confusion,
     goal_rates,
     goal_summary,
+    goal_tables,
     nsg,
+    source_suite_of,
     suite_metrics,
     suite_of,
     summarize,
@@ -257,12 +259,40 @@ def test_a_suite_is_the_shipped_folder_holding_the_file():
     assert suite_of("vla-arena::vla_arena/a/level_0/x.bddl") == "vla-arena"  # a table row's
 
 
+def test_rates_per_libero_and_vla_arena_suite_in_the_sources_order():
+    """A goal row source or a shipped file by path is rated under its LIBERO / VLA-Arena
+    suite (the name --suite takes), whatever table owns its rows; a user's file under none."""
+    spatial = "libero::libero/libero_spatial/a.bddl"
+    records = [
+        goal(0, APPLE, True),  # tasks/vla_arena/x/...: no VLA-Arena suite is called x
+        goal(0, "vla-arena::vla_arena/long_horizon/level_0/b.bddl", True),
+        goal(0, "libero::libero/libero_goal/c.bddl", False),
+        goal(1, "libero::libero/libero_goal/c.bddl", True),
+        goal(0, spatial, True),
+        goal(0, str(tasks_dir() / "libero/libero_goal/d.bddl"), True),
+        goal(0, MINE, True),
+    ]
+    rates = goal_rates(records, by="source_suite")
+    assert [(r.group, r.files, r.successes, r.episodes) for r in rates] == [
+        ("libero-spatial", 1, 1, 1),
+        ("libero-goal", 2, 2, 3),
+        ("long-horizon", 1, 1, 1),
+    ]
+    assert source_suite_of(spatial) == "libero-spatial" and source_suite_of(MINE) is None
+    text = goal_summary(records)
+    assert "| libero-goal | 2 | A0 | p | 2/3 | 67 [21, 94] | - |" in text
+    one = goal_summary(records[2:4])
+    assert "| source suite |" not in one  # one suite: the suite table says it all
+    assert goal_tables(records)[2][1] == ["libero-spatial", "1", "A0", "p", "1/1",
+                                          "100 [21, 100]", "-", "0"]  # fmt: skip
+
+
 def test_one_file_has_no_suite_table_and_sources_are_never_pooled():
     assert "| suite |" not in goal_summary([goal(0, APPLE, True)])
     mixed = [goal(0, APPLE, True), dataclasses.replace(goal(1, APPLE, True), objects="assets:ab")]
     with pytest.raises(EvalError, match="not pooled: assets:ab, standins"):
         goal_summary(mixed)
-    with pytest.raises(EvalError, match="valid choices: task, suite"):
+    with pytest.raises(EvalError, match="valid choices: task, suite, source_suite"):
         goal_rates([], by="tier")
 
 

@@ -11,7 +11,7 @@ import mujoco
 import pytest
 
 from rsb_mj.expert.articulation import Operation, plan_steps
-from rsb_mj.expert.goal_expert import GoalExpert
+from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import linter
 from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.goal_task import goal_task_of
@@ -39,7 +39,7 @@ def _episode(path: Path, seed: int = 0):
 
     env = GoalEnv(path, cameras=(), max_steps=500)
     env.reset(seed=seed)
-    expert = GoalExpert(env)
+    expert = PickPlaceExpert(env)
     success = False
     for _ in range(env.max_steps):
         _, _, success, truncated, _ = env.step(expert.act(None))

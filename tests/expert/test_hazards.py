@@ -1,5 +1,6 @@
 """Hazards of a task's :cost and the checker's clearance and carrying (expert/hazards.py,
-expert/collision.py)."""
+expert/collision.py), and how a goal's placement keeps their cost low (the lift away from a
+hazard, the spot of a region clear of it)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import mujoco
 import numpy as np
 import pytest
 
-from rsb_mj.env.rsb_env import RsbEnv
+from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
 from rsb_mj.expert.collision import CollisionChecker
 from rsb_mj.expert.hazards import HAZARD_MARGIN, hazard_clearances, hazard_objects
+from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import load_task
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.aloha import arm_joints
+
+from .goal_play import play
 
 
 def test_hazards_are_the_static_objects_a_cost_names():
@@ -67,7 +71,6 @@ def test_clearance_and_carrying_in_the_checker():
 
 
 def test_only_the_expert_keeps_clear_of_the_hazards():
-    from rsb_mj.expert import PickPlaceExpert
     from rsb_mj.policies.scripted import ExpertPolicy, NearestPolicy, RandomGraspPolicy
 
     assert (ExpertPolicy.safe, NearestPolicy.safe, RandomGraspPolicy.safe) == (True, False, False)
@@ -111,18 +114,15 @@ def test_a_hazard_distance_read_as_0_is_read_again_under_smaller_cutoffs():
     """The lemon beside the stove (seed 1), the left gripper closed on it: MuJoCo's convex
     distance reads 0.0 between the right finger's collision mesh and the stove's box under a
     6.5 cm cutoff, though they are 3-4 cm apart (3 cm under a 3 cm cutoff, capped, is right);
-    the goal expert's checker reads the distance again under halved cutoffs."""
+    the checker of a goal's placements reads the distance again under halved cutoffs."""
     from pathlib import Path
-
-    from rsb_mj.env.rsb_env import GoalEnv
-    from rsb_mj.expert.goal_expert import GoalExpert
 
     name = "vla_arena/safety_hazard_avoidance/level_0/"
     name += "pick_up_the_lemon_and_place_it_on_the_ramekin_with_the_stove_turned_on.bddl"
     env = GoalEnv(Path(tasks_dir() / name), cameras=(), max_steps=600)
     try:
         obs, _ = env.reset(seed=1)
-        expert = GoalExpert(env)
+        expert = PickPlaceExpert(env)
         while expert.phase != "close":
             obs, *_ = env.step(expert.act(obs))
         m, d = env.model, env.data
@@ -147,5 +147,49 @@ def test_a_hazard_distance_read_as_0_is_read_again_under_smaller_cutoffs():
         gap = checker.hazard_gaps(checker._data.qpos[checker.qpos_adr].copy())[stove]
         assert 0.03 <= gap < 0.04
         assert checker.shortfall(checker._data.qpos[checker.qpos_adr].copy()) == 0.065 - gap
+    finally:
+        env.close()
+
+
+def test_an_object_across_the_middle_is_lifted_lower_where_the_carry_height_is_out_of_reach():
+    """The lemon lies 9 cm right of the table's middle and the ramekin on the left: the left
+    arm takes it, and the straight lift to the carry height there is out of its reach (the
+    IK misses by 1.8 mm); a lower lift is not, and the lemon gets to the ramekin (seed 0).
+    The lemon touches the stove, a hazard of the file's :cost: the lower lift also moves it
+    5 cm away from the stove as it rises (165 steps before that, 166 now)."""
+    name = "safety_hazard_avoidance/level_0/"
+    name += "pick_up_the_lemon_and_place_it_on_the_ramekin_with_the_stove_turned_on.bddl"
+    env = GoalEnv(tasks_dir() / "vla_arena" / name, cameras=())
+    try:
+        obs, _ = env.reset(seed=0)
+        expert = PickPlaceExpert(env)
+        start = env.data.body("lemon_1").xpos.copy()
+        info, steps = play(env, expert, obs)
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert expert.side == "left" and start[0] > 0.05
+        assert steps == 166
+    finally:
+        env.close()
+
+
+def test_the_lemon_goes_between_the_teapots_without_touching_them():
+    """VLA-Arena's lemon "between the teapots", seed 0: the expert used to lower it at the
+    region's centre, its fingers on both teapots (cost 18: 4 + 4 steps of
+    CheckGripperContact and teapot_1 moved, Fall 10); it now releases it at a spot of the
+    region where the lowered gripper and lemon touch no teapot: cost 0, still a success."""
+    name = "safety_dynamic_obstacles/level_0/push_the_lemon_to_the_region_between_the_teapots.bddl"
+    env = GoalEnv(tasks_dir() / "vla_arena" / name, cameras=(), max_steps=600)
+    try:
+        obs, _ = env.reset(seed=0)
+        expert = PickPlaceExpert(env)
+        cost, done, info = 0.0, False, {}
+        while not done:
+            obs, _, terminated, truncated, info = env.step(expert.act(obs))
+            cost += info["cost"]
+            done = terminated or truncated
+        assert info["is_success"], expert.failure
+        assert cost + env.end_cost() == 0.0
+        assert env.data.body("teapot_1").xpos[2] > 0  # standing, not knocked off
     finally:
         env.close()

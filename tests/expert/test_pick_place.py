@@ -1,3 +1,6 @@
+"""The one scripted expert (rsb_mj.expert.pick_place): the answer of a question task, and a
+goal's placements on shipped LIBERO and VLA-Arena files (rim and handle grasps, riders)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +13,8 @@ from rsb_mj.evaluation.rollout import Rollout
 from rsb_mj.expert import PickPlaceExpert
 from rsb_mj.policies.scripted import ExpertPolicy
 from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
+
+from .goal_play import LIBERO, TASKS, run_goal
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +121,45 @@ def test_the_goal_says_what_moves_and_where(env):
                 assert expert.place_half.tolist() == [0.08, 0.06]
         finally:
             a2a.close()
+
+
+def test_a_mug_full_of_water_balls_is_carried_to_the_cabinet():
+    """VLA-Arena's state-preservation files stack water balls in the mug, and the cost names
+    them: the carry ignores them (they ride in the mug) instead of finding no path."""
+    name = "safety_object_state_preservation/level_1/"
+    name += "pick_up_the_green_mug_on_the_table_and_place_it_on_the_wooden_cabinet.bddl"
+    env, expert, info = run_goal(TASKS / "vla_arena" / name, seed=0)
+    try:
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "mover", "place"),
+    [
+        # a hollow bowl, taken by its rim, released onto the plate's floor
+        (
+            "libero_90/KITCHEN_SCENE1_put_the_black_bowl_on_the_plate.bddl",
+            "akita_black_bowl_1",
+            "plate_1",
+        ),
+        # the frying pan, taken by its handle
+        (
+            "libero_90/KITCHEN_SCENE3_put_the_frying_pan_on_the_stove.bddl",
+            "chefmate_8_frypan_1",
+            None,
+        ),
+    ],
+)
+def test_rim_and_handle_grasps_carry_wide_objects_to_their_place(name, mover, place):
+    env, expert, info = run_goal(LIBERO / name, seed=0)
+    try:
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        if place is not None:  # LIBERO's On: xy within 0.03 m, above, touching
+            a, b = env.data.body(mover).xpos, env.data.body(place).xpos
+            assert np.linalg.norm(a[:2] - b[:2]) < 0.03 and a[2] > b[2]
+    finally:
+        env.close()

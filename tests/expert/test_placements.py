@@ -9,11 +9,18 @@ import pytest
 from rsb_mj.env import RsbEnv
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.entry import expert_for
-from rsb_mj.expert.goal_expert import GoalExpert
 from rsb_mj.expert.pick_place import PickPlaceExpert
-from rsb_mj.expert.placements import Zone, answer_zone, choices, placements
+from rsb_mj.expert.placements import (
+    Zone,
+    answer_zone,
+    choices,
+    placement_order,
+    placements,
+    riders,
+)
 from rsb_mj.lang import load_task
-from rsb_mj.lang.task import task_of
+from rsb_mj.lang.nodes import Span
+from rsb_mj.lang.task import Relation, task_of
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.tables.episode_source import load_episode, task_path
@@ -102,12 +109,16 @@ def test_a_goal_task_asks_each_mover_onto_its_place_with_what_rides_on_it():
     assert mug.riders == {f"water_ball_{i}" for i in range(1, 6)}  # the five in the mug
 
 
-def test_the_entry_point_picks_the_expert_by_what_the_placements_ask():
+def test_the_entry_point_gives_one_expert_for_every_placement():
+    """One class carries out a bound placement (the answer) and a goal's placements."""
     bound = placements(load_task(TASKS / "rsb_math_4.bddl"), "block_a")
     unbound = placements(load_task(TWO_MUGS))
-    assert type(expert_for(None, bound)) is PickPlaceExpert
+    answer = expert_for(None, bound)
+    assert type(answer) is PickPlaceExpert and answer.placements == bound
+    assert answer._answer and answer.target == "block_a" and answer.top_down_overlap == 0.0
     goal = expert_for(None, unbound, safe=False)
-    assert type(goal) is GoalExpert and goal.placements == unbound and not goal.safe
+    assert type(goal) is PickPlaceExpert and goal.placements == unbound and not goal.safe
+    assert not goal._answer and goal.top_down_overlap == 0.004
     assert Zone((0.0, 0.1, 0.8), (0.1, 0.05)) == Zone((0.0, 0.1, 0.8), (0.1, 0.05))
 
 
@@ -134,3 +145,47 @@ def test_a_placement_and_its_candidate_give_the_same_actions():
         assert np.ptp(runs[0], axis=0).max() > 0.01  # the arm moved
     finally:
         env.close()
+
+
+AT = Span(line=1, column=1, end_line=1, end_column=2)
+
+
+def _on(mover: str, place: str, predicate: str = "On", kind: str = "object") -> Relation:
+    return Relation(predicate, mover, place, kind, AT)
+
+
+def test_an_object_goes_to_its_place_before_another_is_put_on_it():
+    stack = _on("bowl_1", "bowl_2")
+    tray = _on("bowl_2", "wooden_tray_1_contain_region", "In", "site")
+    assert placement_order((stack, tray)) == (tray, stack)
+    assert placement_order((tray, stack)) == (tray, stack)
+
+
+def test_what_stands_where_another_goes_is_moved_away_first():
+    orange = _on("orange_1", "plate_1")
+    tomato = _on("tomato_1", "bowl_1")
+    init = (_on("tomato_1", "plate_1"),)
+    assert placement_order((orange, tomato), init) == (tomato, orange)
+    assert placement_order((orange, tomato)) == (orange, tomato)
+
+
+def test_a_cycle_keeps_the_source_order():
+    a, b = _on("a", "b"), _on("b", "a")
+    assert placement_order((a, b)) == (a, b)
+
+
+def test_what_stands_on_or_in_the_mover_at_init_rides_with_it():
+    init = (
+        _on("mug_1", "main_table_region", kind="region"),
+        _on("ball_1", "mug_1"),
+        _on("ball_2", "ball_1"),
+        _on("ball_3", "mug_1_contain_region", "In", "site"),
+        _on("apple_1", "plate_1"),
+        _on("pear_1", "mug_1"),
+    )
+    objects = ("mug_1", "mug_10", "ball_1", "ball_2", "ball_3", "apple_1", "plate_1", "pear_1")
+    assert riders("mug_1", init, objects) == {"ball_1", "ball_2", "ball_3", "pear_1"}
+    # a goal mover is placed by the expert itself, not carried along
+    assert riders("mug_1", init, objects, placed={"pear_1"}) == {"ball_1", "ball_2", "ball_3"}
+    assert riders("mug_10", init, objects) == frozenset()
+    assert riders("plate_1", init, objects) == {"apple_1"}

@@ -7,7 +7,7 @@ import pytest
 
 from rsb_mj.env.views import GoalView, SimView, policy_seed
 from rsb_mj.errors import EvalError, PolicyError
-from rsb_mj.expert.goal_expert import GoalExpert
+from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.expert.placements import placements
 from rsb_mj.lang import load_task
 from rsb_mj.lang.goal_task import goal_task_of
@@ -94,5 +94,5 @@ def test_on_a_task_without_candidates_a_baseline_refuses_and_the_expert_binds_no
             baseline.reset(view, {}, {})
     policy = ExpertPolicy()
     policy.reset(view, {}, {})
-    assert policy.target is None and type(policy._expert) is GoalExpert
+    assert policy.target is None and type(policy._expert) is PickPlaceExpert
     assert policy._expert.placements == placements(task) and policy._expert.safe

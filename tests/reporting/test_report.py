@@ -75,3 +75,36 @@ def test_a_run_folder_whose_name_is_not_utf8_gets_its_report_with_the_name_escap
     assert f"Runs: `{shown}`" in (run / "report" / "report.md").read_text(encoding="utf-8")
     (run / "report" / "report.html").read_text(encoding="utf-8")  # UTF-8 throughout
     assert (run / "report" / "rates.png").read_bytes()[:8] == PNG
+
+
+def test_a_goal_run_is_reported_per_libero_and_vla_arena_suite(tmp_path, capsys):
+    """A real run of the expert on one row of a libero-goal file, a libero_10 file and a
+    VLA-Arena long_horizon file (row sources: the tables' owners, libero and vla-arena):
+    the report's source-suite table names each file's own suite (libero-goal, libero-10,
+    long-horizon), in the sources' order, with its tiers; the CSV holds the same rows."""
+    sources = [
+        "vla-arena::vla_arena/long_horizon/level_0/open_the_top_layer_of_the_cabinet.bddl",
+        "libero::libero/libero_goal/open_the_middle_drawer_of_the_cabinet.bddl",
+        "libero::libero/libero_10/LIVING_ROOM_SCENE2_put_both_the_alphabet_soup_and_the_tomato_"
+        "sauce_in_the_basket.bddl",
+    ]
+    run = tmp_path / "run"
+    argv = ["eval", *sources, "--policy", "expert", "-n", "1", "--out", str(run), "--no-progress"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "| source suite | files | tiers | policy |" in printed  # rsb eval's summary too
+    assert main(["report", str(run), "--no-plots"]) == 0
+    capsys.readouterr()
+    text = (run / "report" / "report.md").read_text()
+    assert "## Goal tasks: success per LIBERO / VLA-Arena suite" in text
+    section = text.split("## Goal tasks: success per LIBERO / VLA-Arena suite", 1)[1]
+    assert [line.split("|")[1].strip() for line in section.splitlines() if "expert" in line] == [
+        "libero-goal", "libero-10", "long-horizon"
+    ]  # fmt: skip
+    rows = (run / "report" / "goal_source_suites.csv").read_text().splitlines()
+    assert rows[0] == "source suite,files,tiers,policy,success,rate % [95% CI],cost/episode,errors"
+    assert rows[1] == 'libero-goal,1,B2,expert,1/1,"100 [21, 100]",-,0'
+    assert rows[2] == 'libero-10,1,A0,expert,1/1,"100 [21, 100]",-,0'
+    assert rows[3] == 'long-horizon,1,B2,expert,1/1,"100 [21, 100]",-,0'
+    suites = (run / "report" / "goal_suites.csv").read_text().splitlines()
+    assert [r.split(",")[:2] for r in suites[1:]] == [["vla-arena", "1"], ["libero", "2"]]

@@ -115,3 +115,73 @@ def test_a_goal_scene_s_head_camera_frames_its_box_and_question_scenes_keep_thei
     bare = aloha.aloha_spec("fast").compile()
     assert bare.cam_fovy[bare.camera("head").id] == aloha.HEAD_FOVY
     assert np.allclose(bare.cam_pos[bare.camera("head").id], [0.0, -0.21, 0.85 + 0.75])
+
+
+def _geom_corners(model, data, root: str) -> np.ndarray:
+    """The corners [m, world] of the bounding boxes of ``root``'s visual geoms at ``data``."""
+    rid = model.body(root).id
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
+    pts = []
+    for g in range(model.ngeom):
+        if model.body_rootid[model.geom_bodyid[g]] == rid and model.geom_group[g] in (1, 2):
+            local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
+            pts.append(local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g])
+    assert pts
+    return np.concatenate(pts)
+
+
+@pytest.mark.parametrize(
+    ("path", "joint", "extent"),
+    [
+        # :init (Open wooden_cabinet_1_top_region): drawn in [-0.16, -0.14] m; goal: closed
+        (
+            "libero/libero_90/KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet.bddl",
+            "wooden_cabinet_1/top_level",
+            -0.16,
+        ),
+        # :init (Open microwave_1): the door drawn in [-2.094, -1.3] rad, swung shut by the goal
+        (
+            "libero/libero_90/KITCHEN_SCENE6_close_the_microwave.bddl",
+            "microwave_1/microjoint",
+            -1.7,
+        ),
+        # no :init state: the goal opens the middle drawer to LIBERO's open range
+        (
+            "libero/libero_goal/open_the_middle_drawer_of_the_cabinet.bddl",
+            "wooden_cabinet_1/middle_level",
+            -0.16,
+        ),
+    ],
+)
+def test_an_open_drawer_or_door_is_framed_at_its_extent(path, joint, extent):
+    import mujoco
+
+    from rsb_mj.lang.linter import load_goal_task
+    from rsb_mj.scene.compiler import compile_scene
+
+    layout = compile_scene(load_goal_task(tasks_dir() / path)).layout
+    name = joint.split("/")[0]
+    assert joint in dict(layout.part_ranges)
+    data = mujoco.MjData(layout.model)
+    data.qpos[layout.model.joint(joint).qposadr[0]] = extent
+    mujoco.mj_kinematics(layout.model, data)
+    corners = _geom_corners(layout.model, data, name)
+    box = layout.boxes()[name]
+    assert (corners >= np.array(box.lo) - 1e-9).all() and (corners <= np.array(box.hi) + 1e-9).all()
+    # the whole fixture with its part out (handle included) projects inside the margin
+    t = math.tan(math.radians(GOAL_HEAD_FOVY) / 2) * (1 - GOAL_HEAD_MARGIN)
+    assert np.abs(_project(layout.head, corners)).max() <= t + 1e-9
+
+
+def test_a_tier_a_scene_frames_the_file_s_layout_alone():
+    from rsb_mj.lang.linter import load_goal_task
+    from rsb_mj.scene.compiler import compile_scene
+
+    layout = compile_scene(
+        load_goal_task(tasks_dir() / "libero/libero_goal/put_the_bowl_on_top_of_the_cabinet.bddl")
+    ).layout
+    # static props: no part moves and nothing is moved, so no draw widens a box
+    assert layout.part_ranges == () and layout.layout_changes == () and layout.init_joints == ()
+    assert layout._part_boxes() == {}
+    # the pose of before the tier-B framing (commit ccd80de), bit for bit
+    assert layout.head.pos == (-0.05963068250889644, -0.18140022020968818, 1.677235124339665)

@@ -1234,13 +1234,21 @@ def strawberry(size: Vec3, rgba: RGBA, *, leaf: RGBA, stem: RGBA) -> tuple[Part,
 
 
 def broccoli(size: Vec3, rgba: RGBA, *, stalk: RGBA) -> tuple[Part, ...]:
-    """A head of broccoli: a stalk and a crown of revolution."""
+    """A head of broccoli: a stalk and a crown of revolution, their proportions those of an
+    11 x 12 cm head scaled to ``size`` (x across the crown, z its height)."""
+    sx, sz = size[0] / 0.11, size[2] / 0.12
+    crown = ((0.0, 0.0), (0.03, 0.0), (0.05, 0.025), (0.045, 0.055), (0.02, 0.07), (0.0, 0.07))
     return (
-        Part("cylinder", (0.018, 0.03, 0.0), (0.0, 0.0, 0.03), stalk),
+        Part(
+            "cylinder",
+            (round(0.018 * sx, 6), round(0.03 * sz, 6), 0.0),
+            (0.0, 0.0, round(0.03 * sz, 6)),
+            stalk,
+        ),
         revolved(
-            (0.0, 0.0, 0.05),
+            (0.0, 0.0, round(0.05 * sz, 6)),
             rgba,
-            ((0.0, 0.0), (0.03, 0.0), (0.05, 0.025), (0.045, 0.055), (0.02, 0.07), (0.0, 0.07)),
+            tuple((round(r * sx, 6), round(z * sz, 6)) for r, z in crown),
         ),
     )
 
@@ -1282,36 +1290,60 @@ def cake(
     return tuple(parts)
 
 
+#: Radius of the hole through a ring cake (a donut, a bagel, a chiffon cake's tube) [m]:
+#: wide enough for a finger, so that a rim grasp straddles the ring (one finger in the hole).
+RING_HOLE = 0.017
+
+
+def _torus(
+    r_in: float, r_out: float, z0: float, z1: float, rgba: RGBA, *, collide: bool = True
+) -> list[Part]:
+    """A ring of 24 overlapping ellipsoids about the vertical axis: a torus-like body
+    between radii ``r_in`` and ``r_out`` [m] and heights ``z0``..``z1`` [m] (up from the
+    object's bottom) with a real hole. Solid ones are the wall a rim grasp takes."""
+    segments = 24
+    rm, half_r, half_z = (r_in + r_out) / 2, (r_out - r_in) / 2, (z1 - z0) / 2
+    half_t = 1.6 * math.pi * rm / segments  # overlapping: no dip between neighbours
+    parts = []
+    for k in range(segments):
+        a = 2 * math.pi * k / segments
+        parts.append(
+            Part(
+                "ellipsoid",
+                (round(half_r, 6), round(half_t, 6), round(half_z, 6)),
+                (round(rm * math.cos(a), 6), round(rm * math.sin(a), 6), round(z0 + half_z, 6)),
+                rgba,
+                collide,
+                euler=(0.0, 0.0, round(a, 9)),
+                rim=collide,
+            )
+        )
+    return parts
+
+
 def chiffon_cake(size: Vec3, rgba: RGBA, *, hole: RGBA) -> tuple[Part, ...]:
-    """A chiffon cake: a frustum of revolution with the tube's hole drawn on top."""
+    """A chiffon cake: a ring of ``size`` (:func:`_torus`) with its tube's hole (radius
+    :data:`RING_HOLE`) through it, a ``hole``-coloured band drawn inside the top; a rim
+    grasp takes the ring, one finger in the tube."""
     r, _, z = size[0] / 2, size[1], size[2]
     return (
-        revolved((0.0, 0.0, 0.0), rgba, ((0.0, 0.0), (r, 0.0), (0.05, z), (0.0, z))),
-        Part("cylinder", (0.014, 0.0005, 0.0), (0.0, 0.0, z), hole, False),
+        *_torus(RING_HOLE, r, 0.0, z, rgba),
+        *_torus(RING_HOLE + 0.001, RING_HOLE + 0.009, 0.6 * z, 0.995 * z, hole, collide=False),
     )
 
 
 def ring_cake(size: Vec3, rgba: RGBA, *, icing: RGBA | None = None, hole: RGBA) -> tuple[Part, ...]:
-    """A donut or a bagel: a torus-like body of revolution (solid, the hole drawn), with an
-    optional ``icing`` disc on top."""
+    """A donut or a bagel: a ring of ``size`` with a real hole (radius :data:`RING_HOLE`),
+    the torus-like body of :func:`_torus`; an optional ``icing`` (drawn) covers its top. A
+    rim grasp takes the ring, one finger in the hole. ``hole`` is unused (the table shows
+    through the hole)."""
     x, _, z = size
+    r = x / 2
     if icing is None:  # a bagel
-        return (
-            revolved(
-                (0.0, 0.0, 0.0),
-                rgba,
-                ((0.0, 0.0), (0.042, 0.0), (0.05, 0.017), (0.042, 0.035), (0.0, 0.035)),
-            ),
-            Part("cylinder", (0.013, 0.0005, 0.0), (0.0, 0.0, 0.0355), hole, False),
-        )
+        return tuple(_torus(RING_HOLE, r, 0.0, z, rgba))
     return (
-        revolved(
-            (0.0, 0.0, 0.0),
-            rgba,
-            ((0.0, 0.0), (x * 0.42, 0.0), (x / 2, z * 0.5), (x * 0.42, z * 0.9), (0.0, z * 0.9)),
-        ),
-        Part("cylinder", (x * 0.42, z * 0.06, 0.0), (0.0, 0.0, z * 0.94), icing, False),
-        Part("cylinder", (x * 0.12, 0.0005, 0.0), (0.0, 0.0, z + 0.0005), hole, False),
+        *_torus(RING_HOLE, r, 0.0, 0.96 * z, rgba),
+        *_torus(RING_HOLE + 0.002, r - 0.004, 0.12 * z, z, icing, collide=False),
     )
 
 
