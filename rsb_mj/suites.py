@@ -197,7 +197,7 @@ def suite_choices() -> list[str]:
 class GoalSuite:
     """A named suite of shipped goal task files (LIBERO / VLA-Arena layouts on the Aloha).
 
-    Its episodes are the rows of a frozen table (:mod:`rsb_mj.tables.goal`): ``rsb eval
+    Its episodes are the rows of a frozen table (:mod:`rsb_mj.tables.layouts`): ``rsb eval
     --suite NAME --split eval --episodes N --start S`` runs rows ``S .. S+N-1`` of every file,
     each row a seed and the layout drawn from it.
 
