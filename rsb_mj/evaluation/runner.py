@@ -146,7 +146,7 @@ class EvalConfig:
         ray: None to run locally; else run every episode as a Ray task (``--ray``):
             ``""`` on a local cluster of ``workers`` CPUs started for the run (127.0.0.1
             only), or on the running cluster at this address (see
-            :mod:`rsb_mj.ray_pool`).
+            :mod:`rsb_mj.evaluation.pool.ray_cluster`).
         control_hz: the environments' control rate [Hz] (``--control-hz``, one of
             :data:`CONTROL_RATES`); a suite's step limit, counted at 20 Hz, is scaled to the
             same duration (400 steps = 20 s = 1,000 steps at 50 Hz) unless ``max_steps`` is
