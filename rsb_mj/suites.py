@@ -56,7 +56,7 @@ class Suite:
             ``a2a_color`` ...).
         choices: 4 or 10 (2 for Act2Answer).
         max_steps: control steps before the episode is truncated (at ``CONTROL_HZ``).
-        family: ``"rsb"`` or ``"a2a"`` (Act2Answer: :mod:`rsb_mj.a2a`).
+        family: ``"rsb"`` or ``"a2a"`` (Act2Answer: :mod:`rsb_mj.lang.a2a`).
         level: task-structure level, 0 (the suite itself), 1 or 2.
         base: for a level > 0, the name of the L0 suite whose rows it extends.
     """
@@ -197,7 +197,7 @@ def suite_choices() -> list[str]:
 class GoalSuite:
     """A named suite of shipped goal task files (LIBERO / VLA-Arena layouts on the Aloha).
 
-    Its episodes are the rows of a frozen table (:mod:`rsb_mj.tables.goal`): ``rsb eval
+    Its episodes are the rows of a frozen table (:mod:`rsb_mj.tables.layouts`): ``rsb eval
     --suite NAME --split eval --episodes N --start S`` runs rows ``S .. S+N-1`` of every file,
     each row a seed and the layout drawn from it.
 
@@ -208,7 +208,7 @@ class GoalSuite:
         label: how its results are labelled.
         table: the suite whose frozen tables hold its rows (``""``: its own); VLA-Arena's
             levels and suites read ``vla-arena``'s, LIBERO's suites ``libero``'s.
-        tiers: only the files of these tiers (:func:`rsb_mj.lang.goal_task.tier_of`;
+        tiers: only the files of these tiers (:func:`rsb_mj.lang.task.tier_of`;
             ``()``: every file): ``libero-layouts`` is LIBERO's tier A0/A1 files.
     """
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rsb_mj.cli import main
 from rsb_mj.resources import tasks_dir
 from rsb_mj.tables.files import read_manifest
-from rsb_mj.tables.goal import task_key
+from rsb_mj.tables.layouts import task_key
 
 APPLE = (
     tasks_dir()

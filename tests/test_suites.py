@@ -206,7 +206,7 @@ def test_eval_suite_runs_the_rows_of_a_goal_suites_frozen_table(monkeypatch, cap
     from rsb_mj.cli import main
     from rsb_mj.suites import GOAL_SUITES
     from rsb_mj.tables.episode_source import goal_row_source, load_episode, table_size
-    from rsb_mj.tables.goal import file_rows, short_files, task_key
+    from rsb_mj.tables.layouts import file_rows, short_files, task_key
 
     ran = {}
 
@@ -286,7 +286,7 @@ def test_eval_suite_skips_the_files_it_cannot_build_names_them_and_exits_3(
 
     # the tiny suite has no frozen table: its one buildable file's rows are a seed's
     monkeypatch.setattr(
-        "rsb_mj.tables.goal.file_rows", lambda suite, split, path: (Episode.seeded(path, 0),)
+        "rsb_mj.tables.layouts.file_rows", lambda suite, split, path: (Episode.seeded(path, 0),)
     )
     monkeypatch.setattr(
         "rsb_mj.evaluation.run_sources.goal_row_source", lambda suite, path: str(path)

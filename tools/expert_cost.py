@@ -37,7 +37,7 @@ from rsb_mj.errors import RsbError
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import load_task
 from rsb_mj.suites import GOAL_MAX_STEPS, GOAL_SUITES
-from rsb_mj.tables.goal import file_rows
+from rsb_mj.tables.layouts import file_rows
 
 
 class Episode(NamedTuple):

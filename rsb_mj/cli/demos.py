@@ -3,7 +3,7 @@
 Goal tasks (LIBERO / VLA-Arena files; the one writer, :mod:`rsb_mj.datasets.demos`): ``rsb demos
 FILE.bddl [FILE.bddl ...] -n N -o DIR`` records seeds ``--start .. --start + N - 1`` of every
 file; ``rsb demos --suite vla-arena -n N -o DIR`` rows ``--start .. --start + N - 1`` of every
-file's frozen train table (:mod:`rsb_mj.tables.goal`: 20 per file).
+file's frozen train table (:mod:`rsb_mj.tables.layouts`: 20 per file).
 """
 
 from __future__ import annotations

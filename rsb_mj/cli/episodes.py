@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SUITE",
         help=f"default: all of {', '.join(ALL_SUITES)}; 'a2a' or A2A-<Category> for "
         f"Act2Answer; a goal suite ({', '.join(GOAL_SUITES)}) freezes its table (minutes; "
-        "rsb_mj.tables.goal); or task files (*.bddl)",
+        "rsb_mj.tables.layouts); or task files (*.bddl)",
     )
     build.add_argument("--split", choices=(*SPLITS, "both"), default="both")
     add_out(build, "write to this folder instead of tasks/episodes")
@@ -125,8 +125,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if goal and not (args.action == "build" and (args.private or args.secret_file)):
         return _goal(args, goal, [n for n in args.suites if n not in goal])
-    if args.action == "show" and goal_suite(args.suite):
-        return _show_goal(args)
     if args.action == "build" and (args.private or args.secret_file):
         return _build_private(args, expand_suites(list(args.suites)))
     if args.action == "check" and (args.tables or args.secret_file):
@@ -145,8 +143,12 @@ def run(args: argparse.Namespace) -> int:
         if not args.suites and args.dir is None:  # every table: the goal suites' too
             status = max(status, _check_goal(args, []))
         return status
-    table = load_table(args.suite, args.split)
-    return _show(args, table)
+    # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.tables.layouts import goal_table
+
+    if goal_suite(args.suite):
+        return _show(args, list(goal_table(args.suite, args.split)))
+    return _show(args, load_table(args.suite, args.split))
 
 
 def _public_out(out: Path) -> None:
@@ -169,16 +171,19 @@ def _public_out(out: Path) -> None:
     writable_folder(out, "the tables (-o)")
 
 
-def _build(args: argparse.Namespace, names: list[str]) -> int:
-    """``rsb episodes build [SUITE...]``: each suite's tables by its family; with no suite
-    named, the RSB suites (the Act2Answer tables render every item: name them, or ``a2a``)."""
+def _build(args: argparse.Namespace, names: list[str], files: list[Path] | None = None) -> int:
+    """``rsb episodes build [SUITE...]``: the tables of the suites named, of any kind
+    (:func:`rsb_mj.tables.freeze.freeze_tables`); with no suite named, the RSB suites (the
+    Act2Answer tables render every item: name them, or ``a2a``; the goal suites' settle
+    every seed: name them)."""
     # deferred: rsb --help imports every command module, not the stages they run
+    from rsb_mj.env.settled_layouts import freeze_file
+    from rsb_mj.evaluation.legibility import answer_reader
     from rsb_mj.tables.families import family_of
-    from rsb_mj.tables.paired import build_paired
-    from rsb_mj.tables.rsb import build_all
+    from rsb_mj.tables.freeze import freeze_tables
 
-    paired = [n for n in names if family_of(n).name == "a2a"]
-    seeded = [n for n in names if n not in paired]
+    goal = [n for n in names if goal_suite(n)]
+    paired = [n for n in names if n not in goal and family_of(n).name == "a2a"]
     if args.rows is not None and args.out is None:
         print("rsb episodes: error: --rows changes the shipped tables; give --out DIR")
         return 2
@@ -186,27 +191,25 @@ def _build(args: argparse.Namespace, names: list[str]) -> int:
         print("rsb episodes: error: --rows does not apply to Act2Answer tables")
         return 2
     splits = ("eval", "train") if args.split == "both" else (args.split,)
-    start = time.perf_counter()
-    results = []
-    if seeded or not names:
-        mapper = None
-        if args.jobs > 1:
-            # deferred: rsb --help imports every command module, not the stages they run
-            from rsb_mj.evaluation.pool import map_jobs
-
-            mapper = partial(map_jobs, workers=args.jobs)
-        results += build_all(seeded or None, splits, args.out, args.rows, mapper)
-    if paired:
+    mapper = None
+    if args.jobs > 1:
         # deferred: rsb --help imports every command module, not the stages they run
-        from rsb_mj.evaluation.legibility import answer_reader
+        from rsb_mj.evaluation.pool import map_jobs
 
-        results += build_paired(paired, splits, args.out, reader=answer_reader)
+        mapper = partial(map_jobs, workers=args.jobs)
+    start = time.perf_counter()
+    results = freeze_tables(
+        names or None, splits, args.out, args.rows, mapper, reader=answer_reader,
+        draw_layouts=freeze_file, files=files, log=partial(print, flush=True),
+    )  # fmt: skip
     for r in results:
         state = "rewritten" if r.changed else "unchanged"
         relaxed = f", {r.relaxed} rows without heuristic balance" if r.relaxed else ""
         dropped = f", {len(r.dropped)} items dropped (illegible)" if r.suite in paired else ""
+        short = f", {len(r.short)} task files short (see the manifest)" if r.short else ""
         print(
-            f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}{relaxed}{dropped}"
+            f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  "
+            f"{state}{relaxed}{dropped}{short}"
         )
     print(f"built {len(results)} tables in {time.perf_counter() - start:.1f} s")
     return 0
@@ -308,7 +311,7 @@ def _check_private(args: argparse.Namespace, names: list[str]) -> int:
 
 
 def _goal(args: argparse.Namespace, goal: list[str], others: list[str]) -> int:
-    """``rsb episodes build|check`` naming goal suites (:mod:`rsb_mj.tables.goal`): their
+    """``rsb episodes build|check`` naming goal suites (:mod:`rsb_mj.tables.layouts`): their
     tables frozen or checked; other suites named with them are refused (name them apart)."""
     if others:
         print(
@@ -321,48 +324,19 @@ def _goal(args: argparse.Namespace, goal: list[str], others: list[str]) -> int:
         return 2
     if args.action == "check":
         return _check_goal(args, goal)
-    return _build_goal(args, goal)
-
-
-def _build_goal(args: argparse.Namespace, names: list[str]) -> int:
-    """``rsb episodes build vla-arena|libero-layouts``: freeze the goal suites' tables."""
-    # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.env.goal_tables import freeze_goal_tables
-
     if args.rows is not None and args.out is None:
         print("rsb episodes: error: --rows changes the shipped tables; give --out DIR")
         return 2
     if args.out is not None:
         _public_out(args.out)
-    splits = ("eval", "train") if args.split == "both" else (args.split,)
-    mapper = None
-    if args.jobs > 1:
-        # deferred: rsb --help imports every command module, not the stages they run
-        from rsb_mj.evaluation.pool import map_jobs
-
-        mapper = partial(map_jobs, workers=args.jobs)
-    start = time.perf_counter()
-    log = partial(print, flush=True)
+    files = None
     if args.files:
-        picked = _goal_files(names, args.files)
+        picked = _goal_files(goal, args.files)
         if isinstance(picked, str):
             print(f"rsb episodes: error: {picked}")
             return 2
-        results = [
-            r
-            for owner, files in picked.items()
-            for r in freeze_goal_tables(
-                [owner], splits, args.out, args.rows, mapper, files=files, log=log
-            )
-        ]
-    else:
-        results = freeze_goal_tables(names, splits, args.out, args.rows, mapper, log=log)
-    for r in results:
-        state = "rewritten" if r.changed else "unchanged"
-        short = f", {len(r.short)} task files short (see the manifest)" if r.short else ""
-        print(f"{r.path.name:32} {r.rows:5d} rows  sha256 {r.sha256[:16]}  {state}{short}")
-    print(f"built {len(results)} tables in {time.perf_counter() - start:.1f} s")
-    return 0
+        files = [path for paths in picked.values() for path in paths]
+    return _build(args, goal, files)
 
 
 def _goal_files(names: list[str], given: list[str]) -> dict[str, list[Path]] | str:
@@ -370,7 +344,7 @@ def _goal_files(names: list[str], given: list[str]) -> dict[str, list[Path]] | s
     file of several owners under each), or why one is refused: a file of none of them."""
     # deferred: rsb --help imports every command module, not the stages they run
     from rsb_mj.resources import tasks_dir
-    from rsb_mj.tables.goal import table_suite_of, task_key
+    from rsb_mj.tables.layouts import table_suite_of, task_key
 
     owners = list(dict.fromkeys(table_suite_of(n).name for n in names))
     keyed = {o: {task_key(p): p for p in GOAL_SUITES[o].files} for o in owners}
@@ -392,11 +366,11 @@ def _goal_files(names: list[str], given: list[str]) -> dict[str, list[Path]] | s
 def _check_goal(args: argparse.Namespace, names: list[str]) -> int:
     """``rsb episodes check [GOAL SUITE...]``: the goal tables re-drawn row by row."""
     # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.env.goal_tables import check_goal_tables
-    from rsb_mj.tables.goal import short_files, table_suite_of, table_suites
+    from rsb_mj.env.settled_layouts import redraw_file
+    from rsb_mj.tables.layouts import check_layout_tables, short_files, table_suite_of, table_suites
 
     start = time.perf_counter()
-    problems = check_goal_tables(names or None, args.dir, complete=args.dir is None)
+    problems = check_layout_tables(names or None, redraw_file, args.dir, complete=args.dir is None)
     for line in problems:
         print(line)
     took = time.perf_counter() - start
@@ -421,35 +395,22 @@ def _check_goal(args: argparse.Namespace, names: list[str]) -> int:
     return 0
 
 
-def _show_goal(args: argparse.Namespace) -> int:
-    """``rsb episodes show vla-arena [--split S] [--index I]``: row ``I`` of the table."""
-    # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.tables.goal import goal_table
-
-    table = goal_table(args.suite, args.split)
-    if not 0 <= args.index < len(table):
-        print(f"rsb episodes: error: index {args.index} outside 0..{len(table) - 1}")
-        return 2
-    row = table[args.index]
-    if args.json:
-        print(json.dumps(row.to_dict(), ensure_ascii=False, indent=2))
-        return 0
-    skipped = f"; seeds skipped before it: {list(row.skipped)}" if row.skipped else ""
-    print(f"{row.suite} {row.split} {row.task} row {row.index} (seed {row.seed}, draw {row.draw})"
-          f"{skipped}")  # fmt: skip
-    for obj, (x, y, z, yaw) in row.layout.items():
-        print(f"  {obj} at x={x:+.3f} y={y:+.3f} z={z:.3f} yaw={yaw:+.2f}")
-    return 0
-
-
 def _show(args: argparse.Namespace, table: list) -> int:
-    """Print row ``args.index`` of ``table``."""
+    """Print row ``args.index`` of ``table`` (a question suite's or a goal suite's: a goal
+    row's seed, draw and poses)."""
     if not 0 <= args.index < len(table):
         print(f"rsb episodes: error: index {args.index} outside 0..{len(table) - 1}")
         return 2
     episode = table[args.index]
     if args.json:
         print(json.dumps(episode.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    if goal_suite(args.suite):
+        skipped = f"; seeds skipped before it: {list(episode.skipped)}" if episode.skipped else ""
+        print(f"{episode.suite} {episode.split} {episode.task} row {episode.index} (seed "
+              f"{episode.seed}, draw {episode.draw}){skipped}")  # fmt: skip
+        for obj, (x, y, z, yaw) in episode.layout.items():
+            print(f"  {obj} at x={x:+.3f} y={y:+.3f} z={z:.3f} yaw={yaw:+.2f}")
         return 0
     print(f"{episode.suite} {episode.split} row {episode.index} (seed {episode.seed})")
     print(f"question {episode.question_id}; template {episode.template_id}")

@@ -438,6 +438,7 @@ def _run(args: argparse.Namespace, goal: GoalRun | None, out: Path | None) -> in
         sandbox_memory_bytes=_gib(args.sandbox_memory),
         sandbox_processes=args.sandbox_processes,
         assets=str(args.assets or ""),
+        resolved=goal.resolved if goal is not None else (),  # not looked up again
     )
     records = run_eval(config)  # the env factory follows the config's levels and rate
     if goal is not None:

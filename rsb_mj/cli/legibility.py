@@ -4,7 +4,7 @@ For rows 0..N-1 of each source (a suite's frozen eval table, or a task file's se
 ``rsb expert-check`` draws them), renders only the head camera at reset and
 
 * reads every candidate by its display kind from the image with
-  :func:`rsb_mj.scene.display.read_displays`, knowing only where the candidates stand: its
+  :func:`rsb_mj.scene.reading.read_displays`, knowing only where the candidates stand: its
   letter, its color (objects without letters), or the answer it shows (Act2Answer plates,
   read at the 224 x 224 policy input unless told otherwise);
 * measures every letter's projected height [px] (:func:`rsb_mj.scene.legibility.letter_heights`)

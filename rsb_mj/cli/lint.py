@@ -70,14 +70,14 @@ class InternalError(Exception):
 def lint_file(path: Path, *, target: str | None = None) -> tuple[str | None, list]:
     """:func:`rsb_mj.lang.linter.lint_file` (imported on first use: ``--explain`` and usage
     errors skip the parser and the rules), and for a shipped goal file whose frozen table is
-    short, RSB535 (:func:`rsb_mj.tables.goal.short_table_findings`: the tables' stage, after
+    short, RSB535 (:func:`rsb_mj.tables.layouts.short_table_findings`: the tables' stage, after
     the linter's)."""
     from rsb_mj.lang.linter import lint_file as lint
 
     text, diagnostics = lint(path, target=target)
     parsed = text is not None and not any(d.code.startswith("RSB1") for d in diagnostics)
     if parsed and _in_goal_suite(path):  # the tables (and numpy) only for shipped goal files
-        from rsb_mj.tables.goal import short_table_findings
+        from rsb_mj.tables.layouts import short_table_findings
 
         diagnostics = [*diagnostics, *short_table_findings(path, text, target=target)]
     return text, diagnostics

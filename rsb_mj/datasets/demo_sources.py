@@ -73,7 +73,7 @@ def goal_demos(
             "suite's train table rows, a file's seeds: --start, -n) and have no rationale"
         )
     # deferred: the goal tables, only for goal demonstrations
-    from rsb_mj.tables.goal import check_goal_rows, file_rows, short_files, task_key
+    from rsb_mj.tables.layouts import check_goal_rows, file_rows, short_files, task_key
 
     tasks = list(files)
     sources = list(files)  # a goal suite's file: the rows of its frozen train table

@@ -25,7 +25,7 @@ Description:
     Episode})`` as the runner resets: a bare seed's episode
     (:meth:`~rsb_mj.episodes.episode.Episode.seeded`) draws its layout
     (:meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`: drawn, settled, checked), a frozen
-    table row's (:mod:`rsb_mj.tables.goal`) is placed at the row's poses and then settled
+    table row's (:mod:`rsb_mj.tables.layouts`) is placed at the row's poses and then settled
     and checked as a drawn one; a seed with no valid layout, or a frozen layout that is not
     a valid start, raises :class:`~rsb_mj.errors.LayoutError`. ``info["instruction"]`` is
     the task's ``:language`` (words substituted at language levels W1-W4,

@@ -30,13 +30,13 @@ from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.task import task_family
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.assets import ObjectSource, resolve_object_source
-from rsb_mj.suites import GOAL_MAX_STEPS, get_suite
-from rsb_mj.tables.episode_source import goal_task, is_goal_source, is_task_file, task_path
+from rsb_mj.suites import GOAL_MAX_STEPS
+from rsb_mj.tables.episode_source import Source, is_goal_source
 from rsb_mj.workspace import CAMERAS
 
 
 def task_env(
-    source: str | Path,
+    source: str | Path | Source,
     *,
     split: str = "eval",
     cameras: tuple[str, ...] = CAMERAS,
@@ -56,7 +56,9 @@ def task_env(
     declares (see the module docstring).
 
     Args:
-        source: the source, as a run's jobs name it.
+        source: the source, as a run's jobs name it, or as a run resolved it (a job's
+            :class:`~rsb_mj.tables.episode_source.Source`: its family, task and suite are
+            read from it, not looked up again).
         split: the split a question task's episodes come from (a goal task's rows are
             seeds, the same in every split).
         cameras: the cameras rendered.
@@ -79,7 +81,8 @@ def task_env(
         TaskError: for a goal task rsb_mj cannot build (the itemised list and its tier);
         EnvError: for settings the environment refuses.
     """
-    source = str(source)
+    if not isinstance(source, Source):
+        source = Source(str(source), str(source), split)  # each fact looked up on first use
     robot: dict[str, Any] = {  # the same robot, cameras and perturbations for either task
         "cameras": cameras,
         "width": width,
@@ -89,11 +92,11 @@ def task_env(
         "visual_level": visual_level,
         "language_level": language_level,
     }
-    if is_goal_source(source):
+    if source.goal:
         objects = objects or resolve_object_source(assets or None)
-        return RsbEnv(goal_task(source), max_steps=max_steps, objects=objects, **robot)
-    suite = "" if is_task_file(source) else get_suite(source).name
-    return RsbEnv(task_path(source), suite=suite, split=split, start_held=start_held, **robot)
+        return RsbEnv(source.task, max_steps=max_steps, objects=objects, **robot)
+    suite = "" if source.suite is None else source.suite.name
+    return RsbEnv(source.path, suite=suite, split=split, start_held=start_held, **robot)
 
 
 #: The keyword arguments ``rsb_mj/RSB-Task-v0`` passes to a goal task's env

@@ -20,7 +20,7 @@ each), the scene compiler builds the MuJoCo model from it, the environment repor
 
 Both kinds of frozen table are rows of it (:meth:`Episode.to_dict` / :meth:`Episode.from_dict`
 keep each kind's JSON form byte for byte): a question suite's row (``tasks/episodes/``,
-:mod:`rsb_mj.tables.rsb`) and a goal suite's row (:mod:`rsb_mj.tables.goal`).
+:mod:`rsb_mj.tables.rsb`) and a goal suite's row (:mod:`rsb_mj.tables.layouts`).
 
 Frames and units: a question task's ``layout`` and ``distractors`` positions are in the
 *table frame* (:class:`~rsb_mj.lang.layout.Pose2D`): origin at the center of the table top,
@@ -119,7 +119,7 @@ class Episode:
             earlier ones failed the settle checks,
             :meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`).
         skipped: seeds tried just before a goal row's that gave no valid layout in any draw
-            (the table skips them to the next seed; see :mod:`rsb_mj.tables.goal`).
+            (the table skips them to the next seed; see :mod:`rsb_mj.tables.layouts`).
     """
 
     suite: str

@@ -43,6 +43,10 @@ class Job:
             its outcome (:class:`~rsb_mj.evaluation.rollout.Rollout`).
         label: the policy's name in records and reports (``rsb eval --name``), ``""`` for
             its spec (see :attr:`name`).
+        allow_roots: folders besides a task file's own that the files it names may lie in
+            (``rsb eval --allow-root``, ``EvalConfig.allow_roots``; resolved): the worker
+            allows them while it builds the episode (:func:`rsb_mj.lang.files.allow_roots`),
+            in whichever process runs it.
         source: the source the run resolved (:func:`rsb_mj.tables.episode_source.resolve`,
             named ``suite``, of ``split`` and ``tables``), with what the run's checks
             learned of it (its family, step limit, rows, digest): the worker reads the
@@ -72,6 +76,7 @@ class Job:
     tables: str = ""
     sealed: bool = False
     label: str = ""
+    allow_roots: tuple[str, ...] = ()
     # what the job runs is the fields above: these two carry what the run resolved
     source: Source | None = field(default=None, compare=False)
     sandbox: Sandbox | None = field(default=None, compare=False)

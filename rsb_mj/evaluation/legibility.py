@@ -2,7 +2,7 @@
 
 For each row, the environment is reset to the row's episode with only the head camera; the
 reset image is read candidate by candidate by its display kind
-(:func:`rsb_mj.scene.display.read_displays`: a letter, a color, or the answer a plate
+(:func:`rsb_mj.scene.reading.read_displays`: a letter, a color, or the answer a plate
 shows; the reader gets the image, the candidates' positions and the episode's choice set,
 never their letters or yaws), and the letters' projected heights are measured with the
 camera model (:func:`rsb_mj.scene.legibility.letter_heights`). Answer-showing candidates are

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.suites import GOAL_SUITES, expand_suites, goal_suite
-from rsb_mj.tables.episode_source import goal_row_source, is_task_file, resolve, task_path
+from rsb_mj.tables.episode_source import Source, goal_row_source, is_task_file, resolve
 
 
 @dataclass(frozen=True)
@@ -38,12 +38,16 @@ class GoalRun:
             or its frozen table is short), named after the run's summary.
         warnings: one line per difference between a file and the scene rsb_mj builds
             (``warning: FILE:line:col: ...``), for stderr before the run.
+        resolved: the sources as resolved here (:class:`~rsb_mj.tables.episode_source.
+            Source`, named as ``sources`` names them, with their family and goal task):
+            what the run's config takes, so the runner does not look them up again.
     """
 
     sources: tuple[str, ...]
     episodes: int
     skipped: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    resolved: tuple[Source, ...] = field(default=(), compare=False)
 
 
 def goal_run(
@@ -62,7 +66,9 @@ def goal_run(
         EvalError: for goal sources with ``tables``, goal and question sources in one run,
             rows outside a goal suite's table.
     """
-    files = [p for p in tasks if is_task_file(p) and resolve(p, split).goal]
+    given = [Source(p, os.path.normpath(p), split) for p in tasks if is_task_file(p)]
+    found = [s for s in given if s.goal]
+    files = [s.given for s in found]
     named = [name for name in suites if goal_suite(name)]
     if not (files or named):
         return None
@@ -82,8 +88,7 @@ def goal_run(
         )
     # deferred: the goal tables and the goal reader, only for a goal run
     from rsb_mj.lang.goal_task import warnings_of
-    from rsb_mj.lang.linter import load_goal_task
-    from rsb_mj.tables.goal import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
+    from rsb_mj.tables.layouts import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
     if episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds
         rows = GOAL_ROWS[split]
@@ -93,13 +98,14 @@ def goal_run(
                 f"{rows} rows per task file (valid: 0..{rows - 1})"
             )
         episodes = rows - start if named else 10
-    sources = [os.path.normpath(f) for f in files]
+    sources = list(found)
     skipped = []  # a suite's files rsb_mj cannot build, or short of rows: named, not run
     for name in named:
         check_goal_rows(name, split, episodes, start)
         reasons = short_files(name, split)
         for path in goal_suite(name).files:
-            why = unbuildable(path)
+            row = resolve(goal_row_source(name, path), split)
+            why = unbuildable(row)
             if why:
                 skipped.append(why)
             elif len(file_rows(name, split, path)) < start + episodes:
@@ -107,13 +113,17 @@ def goal_run(
                 why = reasons.get(task_key(path), "no reason in the manifest")
                 skipped.append(f"{path}: its frozen {split} table has {rows} rows ({why})")
             else:
-                sources.append(goal_row_source(name, path))
-    sources = list(dict.fromkeys(sources))
+                sources.append(row)
+    unique: dict[str, Source] = {}
+    for source in sources:  # each once, where first named
+        unique.setdefault(source.name, source)
+    sources = list(unique.values())
     warnings = []
     for source in sources:
-        path = task_path(source)
-        warnings += [f"warning: {i.format(str(path))}" for i in warnings_of(load_goal_task(path))]
-    return GoalRun(tuple(sources), episodes, tuple(skipped), tuple(warnings))
+        path = source.path
+        warnings += [f"warning: {i.format(str(path))}" for i in warnings_of(source.task)]
+    names = tuple(s.name for s in sources)
+    return GoalRun(names, episodes, tuple(skipped), tuple(warnings), resolved=tuple(sources))
 
 
 def question_sources(tasks: Sequence[str], suites: Sequence[str]) -> tuple[str, ...]:
@@ -132,14 +142,18 @@ def question_sources(tasks: Sequence[str], suites: Sequence[str]) -> tuple[str, 
     return tuple(dict.fromkeys(out))
 
 
-def unbuildable(path: Path) -> str:
-    """The itemised list of what rsb_mj cannot build in the goal task file ``path`` (its
-    positions and tier), or ``""`` when it builds (a parse, no scene)."""
+def unbuildable(source: Path | Source) -> str:
+    """The itemised list of what rsb_mj cannot build in the goal task file ``source`` (a
+    path, or a resolved goal source: its goal task, kept), with its positions and tier, or
+    ``""`` when it builds (a parse, no scene)."""
     # deferred: the goal reader, only for a goal run
     from rsb_mj.lang.linter import load_goal_task
 
     try:
-        load_goal_task(path)
+        if isinstance(source, Source):
+            _ = source.task
+        else:
+            load_goal_task(source)
     except TaskError as exc:
         return str(exc)
     return ""

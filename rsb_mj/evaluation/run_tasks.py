@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rsb_mj.lang.digest import TaskDigest, referenced_names
-from rsb_mj.tables.episode_source import Source, load_episode
+from rsb_mj.tables.episode_source import Source, row_of
 
 
 def check_task_files(sources: Iterable[Source]) -> None:
@@ -56,7 +56,7 @@ def repeated_questions(sources: Iterable[Source], rows: range) -> list[str]:
         banks = [n for n, what in named if what == "question bank"]
         if not banks:
             continue
-        ids = [load_episode(name, split, i).question_id for i in rows]
+        ids = [row_of(source, i).question_id for i in rows]
         distinct = len(set(ids))
         if distinct == len(ids):
             continue

@@ -122,7 +122,7 @@ class EvalConfig:
     """One ``rsb eval`` invocation.
 
     Attributes:
-        suites: suite names.
+        suites: suite names and task files.
         policies: policy specs.
         episodes: episodes per suite (table rows ``start .. start + episodes - 1``).
         out: run directory.
@@ -146,7 +146,7 @@ class EvalConfig:
         ray: None to run locally; else run every episode as a Ray task (``--ray``):
             ``""`` on a local cluster of ``workers`` CPUs started for the run (127.0.0.1
             only), or on the running cluster at this address (see
-            :mod:`rsb_mj.ray_pool`).
+            :mod:`rsb_mj.evaluation.pool.ray_cluster`).
         control_hz: the environments' control rate [Hz] (``--control-hz``, one of
             :data:`CONTROL_RATES`); a suite's step limit, counted at 20 Hz, is scaled to the
             same duration (400 steps = 20 s = 1,000 steps at 50 Hz) unless ``max_steps`` is
@@ -195,6 +195,9 @@ class EvalConfig:
             originals; ``""``: ``$RSB_MJ_ASSETS``, an installed package's, else the shipped
             stand-ins, :func:`rsb_mj.scene.assets.resolve_object_source`). Each goal
             record names the source its episode ran on.
+        resolved: sources of ``suites`` already resolved (of the run's split and tables,
+            e.g. a goal run's: :attr:`rsb_mj.evaluation.run_sources.GoalRun.resolved`),
+            which the run takes as they are instead of looking them up again.
     """
 
     suites: tuple[str, ...]
@@ -233,6 +236,7 @@ class EvalConfig:
     sandbox_processes: int | None = None
     names: tuple[str, ...] = ()
     assets: str = ""
+    resolved: tuple[Source, ...] = field(default=(), compare=False)
 
     @property
     def labels(self) -> dict[str, str]:
@@ -448,7 +452,9 @@ def resolve_sources(config: EvalConfig) -> list[Source]:
     Raises:
         EvalError: for an unknown suite.
     """
-    return [resolve(name, config.split, config.tables) for name in config.suites]
+    tables = str(config.tables or "")
+    known = {s.name: s for s in config.resolved if (s.split, s.tables) == (config.split, tables)}
+    return [known.get(name) or resolve(name, config.split, tables) for name in config.suites]
 
 
 def plan(
@@ -478,6 +484,7 @@ def plan(
     jobs = []
     labels = config.labels
     folder = RunFolder(config.out)
+    roots = tuple(str(Path(r).resolve()) for r in config.allow_roots)
     for source in sources:
         name = source.name
         limit = config.max_steps or round(source.max_steps * config.control_hz / BASE_CONTROL_HZ)
@@ -505,6 +512,7 @@ def plan(
                         tables=str(config.tables or ""),
                         sealed=config.sealed,
                         label=labels[spec] if labels[spec] != spec else "",
+                        allow_roots=roots,
                         source=source,
                         sandbox=settings,
                     )
@@ -739,11 +747,10 @@ def _check_scene_inputs(config: EvalConfig, sources: list[Source], simulated: bo
     # deferred: mujoco, only for a run that plans scenes
     from rsb_mj.scene.assets import check_objects
     from rsb_mj.scene.cache import cache_root
-    from rsb_mj.tables.episode_source import goal_task
 
     if simulated:
         cache_root()
-    goal = [goal_task(s.name) for s in sources if s.goal]
+    goal = [s.task for s in sources if s.goal]
     if goal:
         check_objects(config.assets, goal)
 

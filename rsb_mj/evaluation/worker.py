@@ -39,14 +39,18 @@ from rsb_mj.evaluation.records import EpisodeRecord
 from rsb_mj.evaluation.rollout import Rollout, episode_record
 from rsb_mj.evaluation.video import VIDEO_CAMERA, VideoWriter
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.files import allow_roots
 from rsb_mj.policies.base import Policy
 from rsb_mj.policies.spec import make_policy
 from rsb_mj.probing.capture import FeatureMode, FeatureRecorder
 from rsb_mj.probing.store import feature_name, missing_entry, write_features
 from rsb_mj.scoring.outcome import Outcome
+from rsb_mj.tables.episode_source import Source
 
-#: ``factory(suite_name, split, cameras) -> env``; the default: :func:`default_env_factory`.
-EnvFactory = Callable[[str, str, tuple[str, ...]], Any]
+#: ``factory(source, split, cameras) -> env``: ``source`` is the job's resolved
+#: :class:`~rsb_mj.tables.episode_source.Source` (``source.name`` the suite or task file
+#: its records carry); the default: :func:`default_env_factory`.
+EnvFactory = Callable[[Source, str, tuple[str, ...]], Any]
 #: What identifies the environment an episode needs.
 EnvKey = tuple[str, str, tuple[str, ...]]
 #: Fewest unused environments a process keeps for later episodes (see :class:`EnvPool`).
@@ -102,9 +106,10 @@ _ENVS = EnvPool()
 _PORTS = Ports()
 
 
-def default_env_factory(suite: str, split: str, cameras: tuple[str, ...]) -> Any:
-    """The environment of the source ``suite`` at the default settings, rendering only
-    ``cameras`` (:func:`rsb_mj.env.task_env.task_env`: the task declares which)."""
+def default_env_factory(suite: str | Source, split: str, cameras: tuple[str, ...]) -> Any:
+    """The environment of the source ``suite`` (a job's resolved source, or its name) at the
+    default settings, rendering only ``cameras`` (:func:`rsb_mj.env.task_env.task_env`: the
+    task declares which)."""
     # deferred: MuJoCo is imported when a process builds its first environment
     from rsb_mj.env.task_env import task_env
 
@@ -135,8 +140,9 @@ class SettingsEnvFactory:
     start_held: bool = True
     assets: str = ""
 
-    def __call__(self, suite: str, split: str, cameras: tuple[str, ...]) -> Any:
-        """The environment of ``suite`` rendering ``cameras``."""
+    def __call__(self, suite: str | Source, split: str, cameras: tuple[str, ...]) -> Any:
+        """The environment of the source ``suite`` (resolved, or its name) rendering
+        ``cameras``."""
         # deferred: MuJoCo is imported when a process builds its first environment
         from rsb_mj.env.task_env import task_env
 
@@ -214,9 +220,11 @@ def begin(
         if job.video and VIDEO_CAMERA not in cameras:
             cameras = (*cameras, VIDEO_CAMERA)
         key = (job.suite, job.split, cameras)
-        env = _ENVS.take(key, lambda: (env_factory or default_env_factory)(*key))
-        problem = job.source.problem
-        episode = job_episode(job, problem)
+        build = env_factory or default_env_factory
+        with allow_roots(job.allow_roots):  # the run's --allow-root, in whichever process
+            env = _ENVS.take(key, lambda: build(job.source, job.split, cameras))
+            problem = job.source.problem
+            episode = job_episode(job, problem)
         writer = VideoWriter(Path(job.video)) if job.video else None
         recorder = None
         if job.features:
@@ -294,7 +302,8 @@ def error_record(job: Job, kind: str, message: str) -> EpisodeRecord:
         message: the cause, ``"Type: message"`` (as the rollout writes it); also the
             failure reason.
     """
-    episode = job.source.episode(job.index)
+    with allow_roots(job.allow_roots):
+        episode = job.source.episode(job.index)
     record = episode_record(
         episode, job.name, Outcome(), "error", 0, job.max_steps, error=message,
         error_kind=kind, reason=message,

@@ -102,7 +102,7 @@ Goal tasks (a goal suite's or your own LIBERO / VLA-Arena files). Tasks: one per
 ``"files"``). Episodes, as ``rsb eval`` runs them:
 
 * a suite's file: episode ``k`` is row ``start + k`` of the file's rows in the suite's
-  **frozen table** (``split: eval``, the default, or ``train``; :mod:`rsb_mj.tables.goal`):
+  **frozen table** (``split: eval``, the default, or ``train``; :mod:`rsb_mj.tables.layouts`):
   its seed and frozen layout, the episode ``rsb eval --suite SUITE --split S --start
   start`` runs as its row ``start + k`` (``episodes_per_task`` at most
   ``max_episodes_per_task``, the table's 5 eval or 20 train rows per file less ``start``);
@@ -185,7 +185,7 @@ from rsb_mj.tables.episode_source import (
     step_limit,
     table_rows,
 )
-from rsb_mj.tables.goal import GOAL_ROWS, short_files, task_key
+from rsb_mj.tables.layouts import GOAL_ROWS, short_files, task_key
 from rsb_mj.workspace import ALOHA_CAMERA_NAMES as CAMERA_NAMES
 
 #: The 14-D joint-position convention of action and state (vla-eval has none built in).

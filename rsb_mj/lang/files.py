@@ -7,8 +7,10 @@
   against the task file's folder and must lie inside it once symlinks are followed
   (:func:`resolve_referenced`): ``../../x``, an absolute path or a symlink out of the folder is
   refused, unless the file lies under a folder allowed explicitly (``--allow-root DIR`` of
-  ``rsb lint``, ``rsb eval`` and ``rsb episodes``; :func:`allow_roots`; the environment
-  variable :data:`ALLOW_ROOTS_ENV`, which worker processes inherit). A referenced file must
+  ``rsb lint``, ``rsb eval`` and ``rsb episodes``; :func:`allow_roots` in this process,
+  which a run hands to its workers as an argument, ``Job.allow_roots``; the environment
+  variable :data:`ALLOW_ROOTS_ENV` a user sets, which rsb_mj reads and never writes). A
+  referenced file must
   be a regular file (not a folder, FIFO, device or socket) of at most
   :data:`MAX_REFERENCED_BYTES` bytes, and is read with :func:`read_referenced`, which never
   blocks on a FIFO and never reads more than that cap.
@@ -31,9 +33,12 @@ TASK_SUFFIXES = (".bddl",)
 #: Largest file a task file may reference (question bank, template file) [bytes]: 32 MiB,
 #: about six times the whole of GSM8K as a question bank.
 MAX_REFERENCED_BYTES = 32 * 1024 * 1024
-#: Environment variable holding further folders referenced files may lie in
-#: (``os.pathsep``-separated), as ``--allow-root`` sets it.
+#: Environment variable a user may set to further folders referenced files may lie in
+#: (``os.pathsep``-separated); read, never written (``--allow-root`` is an argument).
 ALLOW_ROOTS_ENV = "RSB_MJ_ALLOW_ROOTS"
+
+#: The folders :func:`allow_roots` allows in this process (resolved), innermost last.
+_ALLOWED: list[tuple[Path, ...]] = []
 
 
 def is_template_file(path: Path) -> bool:
@@ -72,15 +77,18 @@ class ReferencedFileError(TaskError):
 
 
 def allowed_roots() -> tuple[Path, ...]:
-    """The folders allowed besides a task file's own (from :data:`ALLOW_ROOTS_ENV`)."""
+    """The folders allowed besides a task file's own: those :func:`allow_roots` allows in
+    this process, then the user's :data:`ALLOW_ROOTS_ENV`."""
     raw = os.environ.get(ALLOW_ROOTS_ENV, "")
-    return tuple(Path(p) for p in raw.split(os.pathsep) if p)
+    given = _ALLOWED[-1] if _ALLOWED else ()
+    return tuple(dict.fromkeys([*given, *(Path(p) for p in raw.split(os.pathsep) if p)]))
 
 
 @contextlib.contextmanager
 def allow_roots(roots: Sequence[str | Path]) -> Iterator[None]:
-    """Allow referenced files under ``roots`` too while the block runs (set in the
-    environment, so worker processes started inside the block inherit them).
+    """Allow referenced files under ``roots`` too while the block runs, in this process (a
+    process rsb_mj starts gets them as an argument: a run's jobs carry them,
+    :attr:`rsb_mj.evaluation.jobs.Job.allow_roots`; nothing is set in the environment).
 
     Raises:
         TaskError: for a root that is not an existing folder.
@@ -88,17 +96,12 @@ def allow_roots(roots: Sequence[str | Path]) -> Iterator[None]:
     for root in roots:
         if not Path(root).is_dir():
             raise TaskError(f"--allow-root {root}: not a folder")
-    before = os.environ.get(ALLOW_ROOTS_ENV)
-    joined = [str(Path(r).resolve()) for r in roots] + [str(p) for p in allowed_roots()]
-    if joined:
-        os.environ[ALLOW_ROOTS_ENV] = os.pathsep.join(dict.fromkeys(joined))
+    outer = _ALLOWED[-1] if _ALLOWED else ()
+    _ALLOWED.append(tuple(dict.fromkeys([*(Path(r).resolve() for r in roots), *outer])))
     try:
         yield
     finally:
-        if before is None:
-            os.environ.pop(ALLOW_ROOTS_ENV, None)
-        else:
-            os.environ[ALLOW_ROOTS_ENV] = before
+        _ALLOWED.pop()
 
 
 def add_allow_root(parser: argparse.ArgumentParser) -> None:

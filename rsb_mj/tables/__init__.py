@@ -5,17 +5,23 @@ A table is a JSONL file of :class:`~rsb_mj.episodes.episode.Episode` rows, one p
 listed with its sha256 in one manifest (``tasks/episodes/manifest.json``). The modules, one
 concept each:
 
-* :mod:`.files` -- where tables live, their rows, the manifest, a suite's task file;
+* :mod:`.files` -- tables of every kind: where they live, their rows in one order, the
+  manifest, the one check before use (``verify_listed``) and the one writer
+  (``write_tables``); a suite's task file;
+* :mod:`.freeze` -- ``rsb episodes build``: one entry point that draws each kind's rows
+  and writes them all through :mod:`.files` (a goal suite's rows drawn by the env's
+  function it is handed);
 * :mod:`.families` -- which family builds, checks, audits and verifies a suite's tables,
   and :func:`load_table`, the one way to read a shipped table (checked against the manifest);
-* :mod:`.rsb` -- the RSB tables: sizes, row seeds, builds (``rsb episodes build``), kept
-  balanced by :mod:`.balance`; a level's table derived from its base's (:mod:`.levels`);
-  re-drawn row by row by :mod:`.check` (``rsb episodes check``);
+* :mod:`.rsb` -- the RSB tables: sizes, row seeds, balanced draws, kept balanced by
+  :mod:`.balance`; a level's table derived from its base's (:mod:`.levels`); re-drawn row by
+  row by :mod:`.check` (``rsb episodes check``);
 * :mod:`.paired` -- the Act2Answer tables (every item in both plate orders);
 * :mod:`.task` -- the tables of a task file (``rsb episodes build TASK.bddl``);
-* :mod:`.goal` -- the goal suites' tables (``vla-arena``, ``libero-layouts``): rows of a seed
-  and the layout frozen from it, read and checked against the manifest here, frozen and
-  re-drawn by :mod:`rsb_mj.env.goal_tables` (it needs the scene);
+* :mod:`.layouts` -- the layout tables, the goal suites' (``vla-arena``, ``libero``,
+  ``libero-layouts``): per task file, rows of a seed and the layout frozen from it; which
+  rows they hold, their manifest entries and their check (the rows drawn and re-drawn by
+  :mod:`rsb_mj.env.settled_layouts`, which needs the scene);
 * :mod:`.episode_source` -- ``(source, split, index) -> Episode``: the one row lookup of
   ``rsb eval``, ``rsb demos`` and the datasets;
 * :mod:`.audit`, :mod:`.paired_audit`, :mod:`.heuristics`, :mod:`.learned`, :mod:`.stats`

@@ -19,7 +19,7 @@ any lint-clean ``.bddl``):
 * a shipped goal file run as a file of its goal suite (``rsb eval --suite vla-arena``: the
   source ``"vla-arena::vla_arena/.../x.bddl"``, :func:`goal_row_source`) has as row
   ``index`` row ``index`` of the file's rows in the suite's frozen table
-  (:mod:`rsb_mj.tables.goal`: a seed and its frozen layout), its ``task`` the source;
+  (:mod:`rsb_mj.tables.layouts`: a seed and its frozen layout), its ``task`` the source;
 * with ``tables`` (``rsb eval --tables DIR``), row ``index`` of a suite or task file is row
   ``index`` of its private eval table in ``DIR`` (:mod:`rsb_mj.tables.private.build`), checked
   against that folder's private manifest first. Records of such rows name the manifest's
@@ -50,7 +50,7 @@ from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.lang.task import task_family
 from rsb_mj.resources import tasks_dir
-from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, get_suite
+from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, Suite, get_suite
 
 if TYPE_CHECKING:  # pragma: no cover
     from rsb_mj.lang.digest import TaskDigest
@@ -72,9 +72,9 @@ def goal_row_source(suite: str, path: str | Path) -> str:
     """The source of the shipped task file ``path`` run as a file of the goal suite
     ``suite`` (``rsb eval --suite vla-arena``): ``"vla-arena::vla_arena/.../x.bddl"``; its
     row ``index`` is row ``index`` of the file's rows in the suite's frozen table
-    (:mod:`rsb_mj.tables.goal`), not a bare seed."""
+    (:mod:`rsb_mj.tables.layouts`), not a bare seed."""
     # deferred: rsb --help imports this module (see the module docstring)
-    from rsb_mj.tables.goal import table_suite_of, task_key
+    from rsb_mj.tables.layouts import table_suite_of, task_key
 
     return f"{table_suite_of(suite).name}{GOAL_ROW_SEP}{task_key(path)}"
 
@@ -163,20 +163,22 @@ def load_problem(source: str) -> Problem:
     """The parsed and linted task file of ``source`` (cached per process: :func:`goal_task`,
     :func:`_question_problem`); of a goal task file, the problem of its :func:`goal_task`
     (linted as a scene rsb_mj builds)."""
-    return goal_task(source).problem if is_goal_source(source) else _question_problem(source)
+    if is_goal_source(source):
+        return goal_task(source).problem
+    return _question_problem(task_path(source))
 
 
 @cache
-def _question_problem(source: str) -> Problem:
-    """The parsed and linted question task of ``source`` (cached per process)."""
+def _question_problem(path: Path) -> Problem:
+    """The parsed and linted question task file ``path`` (cached per process)."""
     # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.lang import load_task
 
-    return load_task(task_path(source))
+    return load_task(path)
 
 
 @cache
-def _table(suite: str, split: str) -> tuple[Episode, ...]:
+def _table(suite: Suite, split: str) -> tuple[Episode, ...]:
     # deferred: rsb --help imports this module (see the module docstring)
     from rsb_mj.tables.families import load_table
 
@@ -236,7 +238,7 @@ def load_episode(source: str, split: str, index: int, tables: Tables = None) -> 
         EvalError: when the index is outside the table (or a task file's row bound);
         EpisodeError: when a suite's table is missing or damaged.
     """
-    return _row(Source(source, source, split, str(tables or "")), index)
+    return row_of(Source(source, source, split, str(tables or "")), index)
 
 
 def table_size(source: str, split: str, tables: Tables = None) -> int:
@@ -248,7 +250,7 @@ def table_size(source: str, split: str, tables: Tables = None) -> int:
         task_path(source)
         rows = goal_rows(source, split)
         return TASK_FILE_ROWS if rows is None else len(rows)
-    return len(_table(source, split))
+    return len(_table(get_suite(source), split))
 
 
 def goal_rows(source: str, split: str) -> tuple[Episode, ...] | None:
@@ -262,7 +264,7 @@ def goal_rows(source: str, split: str) -> tuple[Episode, ...] | None:
     if row is None:
         return None
     # deferred: rsb --help imports this module (see the module docstring)
-    from rsb_mj.tables.goal import file_rows
+    from rsb_mj.tables.layouts import file_rows
 
     return file_rows(row[0], split, tasks_dir() / row[1])
 
@@ -272,7 +274,7 @@ def table_rows(suite: str, split: str, tables: Tables = None) -> tuple[Episode, 
     (cached per process)."""
     if tables:
         return private_table(suite, split, tables)
-    return _table(suite, split)
+    return _table(get_suite(suite), split)
 
 
 def check_rows(
@@ -321,22 +323,37 @@ class Source:
         return is_task_file(self.name)
 
     @cached_property
+    def suite(self) -> Suite | None:
+        """The suite it names (:func:`rsb_mj.suites.get_suite`, looked up once), None for a
+        task file.
+
+        Raises:
+            RsbError: for an unknown suite (naming the valid ones).
+        """
+        return None if self.task_file else get_suite(self.name)
+
+    @cached_property
     def path(self) -> Path:
         """Its task file.
 
         Raises:
             EvalError: for a task file that does not exist.
         """
-        return task_path(self.name)
+        return task_path(self.name) if self.suite is None else self.suite.path
 
     @cached_property
     def max_steps(self) -> int:
-        """Its control-step limit at 20 Hz (a suite's, or 400 for a task file)."""
-        return step_limit(self.name)
+        """Its control-step limit at 20 Hz (a suite's, 400 for a question task file, 600
+        for a goal task file: :func:`step_limit`)."""
+        if self.goal:
+            return GOAL_MAX_STEPS
+        return TASK_MAX_STEPS if self.suite is None else self.suite.max_steps
 
     @cached_property
     def rows(self) -> int:
         """Rows of its (split) table: the frozen or private table's, a task file's bound."""
+        if self.suite is not None and not self.tables:
+            return len(_table(self.suite, self.split))
         return table_size(self.name, self.split, self.tables or None)
 
     @cached_property
@@ -360,11 +377,20 @@ class Source:
         """Whether the source is a goal task file (:func:`is_goal_source`)."""
         return is_goal_source(self.name)
 
-    @property
+    @cached_property
+    def task(self) -> GoalTask:
+        """Its goal task, refused unless it runs (:func:`goal_task`; a goal source's only).
+
+        Raises:
+            TaskError: the itemised list of the file's lint errors (and its tier).
+        """
+        return goal_task(self.name)
+
+    @cached_property
     def problem(self) -> Problem:
-        """Its parsed and linted task (cached per process, as :func:`load_problem`); of a
-        goal task file, the problem of its :func:`goal_task`."""
-        return goal_task(self.name).problem if self.goal else _question_problem(self.name)
+        """Its parsed and linted task (as :func:`load_problem`); of a goal task file, the
+        problem of its :attr:`task`."""
+        return self.task.problem if self.goal else _question_problem(self.path)
 
     def episode(self, index: int) -> Episode:
         """Its row ``index``: a suite's frozen row, a task file's seeded draw (a goal task
@@ -375,15 +401,16 @@ class Source:
             EvalError: when the index is outside the table (or a task file's row bound);
             EpisodeError: when a suite's table is missing or damaged.
         """
-        return _row(self, index)
+        return row_of(self, index)
 
     def table(self) -> tuple[Episode, ...]:
         """Every row of its frozen (split) table, or of its private table (a suite's)."""
         return table_rows(self.name, self.split, self.tables or None)
 
 
-def _row(of: Source, index: int) -> Episode:
-    """Row ``index`` of the source ``of`` (:meth:`Source.episode`, :func:`load_episode`)."""
+def row_of(of: Source, index: int) -> Episode:
+    """Row ``index`` of the resolved source ``of``: what :meth:`Source.episode` and
+    :func:`load_episode` return (the run's pre-flight checks read it here)."""
     source, split = of.name, of.split
     if of.tables:
         rows = private_table(source, split, of.tables)
@@ -400,7 +427,7 @@ def _row(of: Source, index: int) -> Episode:
                 f"(valid: 0..{TASK_FILE_ROWS - 1})"
             )
         if of.goal:
-            goal_task(source)  # buildable, or the itemised list and the tier
+            _ = of.task  # buildable, or the itemised list and the tier
             rows = goal_rows(source, split)
             if rows is None:
                 return Episode.seeded(source, index, split)
@@ -422,7 +449,8 @@ def _row(of: Source, index: int) -> Episode:
             seed=row_seed(source, split, index),
         )
         return dataclasses.replace(episode, suite=source)
-    table = _table(source, split)
+    assert of.suite is not None  # a task file's rows were returned above
+    table = _table(of.suite, split)
     if not 0 <= index < len(table):
         raise EvalError(
             f"episode index {index} is outside the {source} {split} table "
@@ -437,5 +465,9 @@ def resolve(source: str, split: str, tables: Tables = None) -> Source:
     Raises:
         EvalError: for an unknown suite (naming the valid ones).
     """
-    name = source if is_task_file(source) else get_suite(source).name
-    return Source(source, name, split, str(tables or ""))
+    if is_task_file(source):
+        return Source(source, source, split, str(tables or ""))
+    suite = get_suite(source)
+    resolved = Source(source, suite.name, split, str(tables or ""))
+    resolved.__dict__["suite"] = suite  # what resolving learned (Source.suite), kept
+    return resolved

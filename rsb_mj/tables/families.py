@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rsb_mj.episodes.sampler import sample_episode
-from rsb_mj.errors import EpisodeError, RsbError
+from rsb_mj.errors import RsbError
 from rsb_mj.suites import A2A_SUITES, ALL_SUITES, Suite, get_suite
 from rsb_mj.tables import files
 from rsb_mj.tables.audit import audit
@@ -217,14 +217,10 @@ def check_tables(
     return problems
 
 
-#: (path, size, mtime_ns) of every table this process verified.
-_VERIFIED: set[tuple[str, int, int]] = set()
-
-
-def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
+def verify_table(suite: str | Suite, split: str, folder: Path | None = None) -> Path:
     """Check the frozen table of ``suite`` and ``split`` against the one manifest before it
-    is used: its sha256 is the manifest's (hashed once per file and process). Returns the
-    table's path.
+    is used (:func:`rsb_mj.tables.files.verify_listed`, the check of every kind of table:
+    hashed once per file and process). Returns the table's path.
 
     Raises:
         EpisodeError: for a table missing from the folder or the manifest, or one whose
@@ -232,48 +228,22 @@ def verify_table(suite: str, split: str, folder: Path | None = None) -> Path:
             row that differs from what its family rebuilds (a hand-edited ``correct`` would
             otherwise score the wrong candidate as a success) and how to restore it.
     """
-    s = get_suite(suite)
+    s = suite if isinstance(suite, Suite) else get_suite(suite)
     # the files module's names are read at call time (tests point them at other folders)
     folder = files.episodes_dir() if folder is None else folder
-    path = folder / files.table_name(s.name, split)
-    try:
-        stat = path.stat()
-    except OSError:
-        raise EpisodeError(
-            f"episode table {path} not found; build it with: rsb episodes build"
-        ) from None
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key in _VERIFIED:
-        return path
-    entry = files.read_manifest(folder).get(path.name)
-    if entry is None:
-        raise EpisodeError(
-            f"{path}: not in the manifest {folder / files.MANIFEST}; a table the manifest does not "
-            f"list is not used; rebuild it with: rsb episodes build {s.name}"
-        )
-    digest = files.sha256(path.read_bytes())
-    if digest != entry["sha256"]:
+    name = files.table_name(s.name, split)
+
+    def drifted() -> list[str]:
         found = family_of(s).check([s], folder, True, (split,), 1)
-        at_row = re.compile(re.escape(path.name) + r":\d+: ")
-        rows = [f"{folder / p}" for p in found if at_row.match(p)]
-        raise EpisodeError(
-            "\n".join(
-                [
-                    *rows[:1],
-                    f"{path}: sha256 {digest[:12]} is not the manifest's {entry['sha256'][:12]}: "
-                    "the table was changed by hand, so its rows would score the wrong "
-                    f"episodes; restore it (e.g. git checkout {path.name}) or rebuild it: "
-                    f"rsb episodes build {s.name}",
-                ]
-            )
-        )
-    _VERIFIED.add(key)
-    return path
+        at_row = re.compile(re.escape(name) + r":\d+: ")
+        return [f"{folder / p}" for p in found if at_row.match(p)]
+
+    return files.verify_listed(folder, name, build=s.name, drifted=drifted)
 
 
-def load_table(suite: str, split: str = "eval") -> list[Episode]:
-    """The frozen table of ``suite`` and ``split``, verified against the manifest first
-    (:func:`verify_table`); what ``rsb eval`` reads.
+def load_table(suite: str | Suite, split: str = "eval") -> list[Episode]:
+    """The frozen table of ``suite`` (a name, or the suite it names) and ``split``, verified
+    against the manifest first (:func:`verify_table`); what ``rsb eval`` reads.
 
     Raises:
         EpisodeError: for a missing, unlisted or changed table (see :func:`verify_table`).

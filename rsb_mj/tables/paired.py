@@ -32,7 +32,6 @@ from pathlib import Path
 
 import numpy as np
 
-from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.choices import LETTERS
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.question import Question
@@ -45,17 +44,18 @@ from rsb_mj.lang.layout import Pose2D
 from rsb_mj.suites import Suite, get_suite
 from rsb_mj.tables.files import (
     MANIFEST,
+    BuildResult,
+    FrozenTable,
     diff_rows,
     dumps,
     episodes_dir,
     load_suite_problem,
+    read_listed_table,
     read_manifest,
-    read_table,
-    sha256,
     table_name,
-    write_manifest,
+    write_tables,
 )
-from rsb_mj.tables.rsb import BuildResult, DrawRequest, row_seed
+from rsb_mj.tables.rsb import DrawRequest, row_seed
 
 #: Plate orders (arrangements) an eval item runs in.
 ARRANGEMENTS = ("original", "swapped")
@@ -261,6 +261,31 @@ def private_paired(request: DrawRequest) -> tuple[list[Episode], dict[str, str]]
     return rows, drops
 
 
+def paired_tables(
+    suites: list[str],
+    splits: tuple[str, ...] = ("eval", "train"),
+    reader: Reader | None = None,
+    log: Callable[[str], None] = print,
+) -> list[FrozenTable]:
+    """The paired tables of ``suites``, drawn (every item in both plate orders), for
+    :func:`rsb_mj.tables.files.write_tables`; their manifest entries list the dropped items.
+
+    Args:
+        reader: the legibility check; every item it rejects is dropped, logged with ``log``
+            and listed in the manifest (None: keep every item).
+    """
+    tables = []
+    for name in [get_suite(s).name for s in suites]:
+        problem = load_suite_problem(get_suite(name))
+        for split in splits:
+            items, drops = select_items(name, split, problem, reader, None)
+            for item_id, reason in drops.items():
+                log(f"{name} {split}: dropped {item_id}: {reason}")
+            rows = build_rows(name, split, items, problem)
+            tables.append(FrozenTable(name, split, rows, entry={"dropped": drops}, dropped=drops))
+    return tables
+
+
 def build_paired(
     suites: list[str],
     splits: tuple[str, ...] = ("eval", "train"),
@@ -268,39 +293,9 @@ def build_paired(
     reader: Reader | None = None,
     log: Callable[[str], None] = print,
 ) -> list[BuildResult]:
-    """Build and write the paired tables of ``suites`` and their manifest entries.
-
-    Args:
-        reader: the legibility check; every item it rejects is dropped, logged with ``log``
-            and listed in the manifest (None: keep every item).
-    """
-    out_dir = episodes_dir() if out_dir is None else out_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
-    manifest = read_manifest(out_dir)
-    results = []
-    for name in [get_suite(s).name for s in suites]:
-        problem = load_suite_problem(get_suite(name))
-        for split in splits:
-            items, drops = select_items(name, split, problem, reader, None)
-            for item_id, reason in drops.items():
-                log(f"{name} {split}: dropped {item_id}: {reason}")
-            data = dumps(build_rows(name, split, items, problem))
-            path = out_dir / table_name(name, split)
-            changed = not path.is_file() or path.read_bytes() != data
-            if changed:
-                atomic_write_bytes(path, data)
-            digest = sha256(data)
-            rows = data.count(b"\n")
-            manifest[path.name] = {
-                "suite": name,
-                "split": split,
-                "rows": rows,
-                "sha256": digest,
-                "dropped": drops,
-            }
-            results.append(BuildResult(name, split, path, rows, digest, 0, changed, drops))
-    write_manifest(out_dir, manifest)
-    return results
+    """Build and write the paired tables of ``suites`` (:func:`paired_tables`) and their
+    manifest entries (:func:`rsb_mj.tables.files.write_tables`)."""
+    return write_tables(out_dir, paired_tables(suites, splits, reader, log))
 
 
 def check_paired(
@@ -326,23 +321,15 @@ def check_paired(
                 if complete:
                     problems.append(f"{file}: not in the manifest ({MANIFEST})")
                 continue
-            if not path.is_file():
-                problems.append(f"{file}: file missing")
+            found, stored = read_listed_table(folder, file, entry)
+            problems += found
+            if stored is None:
                 continue
-            data = path.read_bytes()
-            digest = sha256(data)
-            if digest != entry["sha256"]:
-                problems.append(
-                    f"{file}: sha256 {digest[:12]} differs from manifest {entry['sha256'][:12]}"
-                )
             problem = problem or load_suite_problem(suite)
             dropped = dict(entry.get("dropped", {}))
             items, _ = select_items(suite.name, split, problem, None, dropped)
             fresh = build_rows(suite.name, split, items, problem)
-            stored = read_table(path)
-            if len(stored) != entry["rows"]:
-                problems.append(f"{file}: {len(stored)} rows, manifest says {entry['rows']}")
-            if dumps(fresh) != data:
+            if dumps(fresh) != path.read_bytes():
                 problems.append(_first_difference(file, stored, fresh))
     return problems
 
@@ -365,6 +352,7 @@ __all__ = [
     "build_rows",
     "check_paired",
     "paired_row",
+    "paired_tables",
     "private_paired",
     "redraw_row",
     "select_items",

@@ -29,11 +29,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rsb_mj.atomic import atomic_write_bytes
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.episodes.sources import QuestionSource
 from rsb_mj.errors import EpisodeError
@@ -41,13 +40,13 @@ from rsb_mj.splits import EVAL_ROWS, TRAIN_ROWS
 from rsb_mj.suites import ALL_SUITES, get_suite
 from rsb_mj.tables.balance import Seeds, draw_balanced
 from rsb_mj.tables.files import (
+    BuildResult,
+    FrozenTable,
     dumps,
     episodes_dir,
     load_suite_problem,
-    read_manifest,
-    sha256,
     table_name,
-    write_manifest,
+    write_tables,
 )
 from rsb_mj.tables.levels import derive_table
 
@@ -174,21 +173,6 @@ def private_rows(request: DrawRequest) -> list[Episode]:
     return episodes
 
 
-@dataclass(frozen=True)
-class BuildResult:
-    """What a table build wrote for one table (``dropped``: a paired table's items the
-    legibility check dropped, id -> reason)."""
-
-    suite: str
-    split: str
-    path: Path
-    rows: int
-    sha256: str
-    relaxed: int
-    changed: bool
-    dropped: dict[str, str] = field(default_factory=dict)
-
-
 def _build_bytes(
     name: str, split: str, rows: int | None, train: bytes | None = None
 ) -> tuple[bytes, int, int]:
@@ -214,20 +198,23 @@ def _parse(data: bytes | None) -> list[Episode] | None:
     return [Episode.from_dict(json.loads(line), goal=False) for line in lines if line.strip()]
 
 
-def build_all(
+def seeded_tables(
     suites: list[str] | None = None,
     splits: tuple[str, ...] = ("eval", "train"),
     out_dir: Path | None = None,
     rows: int | None = None,
     mapper: Mapper | None = None,
-) -> list[BuildResult]:
-    """Build and write the tables of ``suites`` (default: every suite, levels included) and
-    the manifest.
+) -> list[FrozenTable]:
+    """The tables of the RSB ``suites`` (default: every suite, levels included), drawn
+    balanced (a level's derived from its base's), for
+    :func:`rsb_mj.tables.files.write_tables`: the question rows' part of
+    ``rsb episodes build`` (:func:`rsb_mj.tables.freeze.freeze_tables`).
 
     Args:
         suites: suite names; None for all of :data:`rsb_mj.suites.ALL_SUITES`.
         splits: which tables of each suite.
-        out_dir: destination folder (default ``tasks/episodes``).
+        out_dir: where a base suite's train table not built now is read from (before the
+            shipped one): an eval table is balanced against the probes fitted on it.
         rows: rows per table (default: ``EVAL_ROWS`` / ``TRAIN_ROWS``). A bigger balanced
             train table is the way to get more demonstrations than the shipped 1,000: free
             draws (``RsbEnv.reset()`` without an episode) keep the sources' own shortcuts.
@@ -235,10 +222,9 @@ def build_all(
         mapper: runs the independent table builds, ``mapper(fn, jobs)`` ->
             ``[fn(job) for job in jobs]`` in order (``rsb episodes build --jobs N`` passes
             :func:`rsb_mj.evaluation.pool.map_jobs` on N workers); None: one after another
-            in this process. The bytes do not depend on it.
+            in this process. The rows do not depend on it.
     """
     out_dir = episodes_dir() if out_dir is None else out_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
     names = [get_suite(s).name for s in suites] if suites else list(ALL_SUITES)
     base_names = [n for n in names if not ALL_SUITES[n].level]
     level_names = [n for n in names if ALL_SUITES[n].level]
@@ -257,19 +243,25 @@ def build_all(
             base = _parse(_base_bytes(ALL_SUITES[name].base, split, done, out_dir)) or []
             derived = derive_table(name, base)
             done[(name, split)] = (dumps(derived), len(derived), 0)
-    built = [done[pair] for pair in pairs]
-    manifest = read_manifest(out_dir)
-    results = []
-    for (name, split), (data, rows, relaxed) in zip(pairs, built, strict=True):
-        path = out_dir / table_name(name, split)
-        changed = not path.is_file() or path.read_bytes() != data
-        if changed:
-            atomic_write_bytes(path, data)
-        digest = sha256(data)
-        manifest[path.name] = {"suite": name, "split": split, "rows": rows, "sha256": digest}
-        results.append(BuildResult(name, split, path, rows, digest, relaxed, changed))
-    write_manifest(out_dir, manifest)
-    return results
+    return [
+        FrozenTable(
+            name, split, _parse(done[(name, split)][0]) or [], relaxed=done[(name, split)][2]
+        )
+        for name, split in pairs
+    ]
+
+
+def build_all(
+    suites: list[str] | None = None,
+    splits: tuple[str, ...] = ("eval", "train"),
+    out_dir: Path | None = None,
+    rows: int | None = None,
+    mapper: Mapper | None = None,
+) -> list[BuildResult]:
+    """Build and write the tables of the RSB ``suites`` (default: every suite, levels
+    included; :func:`seeded_tables`) into ``out_dir`` (default ``tasks/episodes``) and the
+    manifest (:func:`rsb_mj.tables.files.write_tables`)."""
+    return write_tables(out_dir, seeded_tables(suites, splits, out_dir, rows, mapper))
 
 
 def _base_bytes(
@@ -307,10 +299,10 @@ def _train_bytes(
 
 
 __all__ = [
-    "BuildResult",
     "DrawRequest",
     "build_all",
     "build_table",
     "private_rows",
     "row_seed",
+    "seeded_tables",
 ]

@@ -177,7 +177,7 @@ def test_a_goal_suite_is_recorded_file_by_file(tmp_path, monkeypatch, capsys):
     """``rsb demos --suite vla-arena-l0 --format lerobot``, the suite narrowed to one shipped
     file: its episodes are the rows of the file's frozen train table and carry the suite's
     name, and the LeRobot dataset is made beside them."""
-    from rsb_mj.tables.goal import file_rows
+    from rsb_mj.tables.layouts import file_rows
 
     pattern = "long_horizon/level_0/pick_up_the_orange*"
     narrow = GoalSuite("vla-arena-l0", "vla_arena", pattern, table="vla-arena")
@@ -231,7 +231,7 @@ def test_a_tier_b_suite_file_is_recorded_with_its_fixture_joints_and_exported(
     train row, the cabinet's four joints before each action (the middle drawer pulled from
     closed past LIBERO's open threshold, the others still), the cabinet's move named in the
     episode, and the dataset of its frames with the instruction as its task."""
-    from rsb_mj.tables.goal import file_rows
+    from rsb_mj.tables.layouts import file_rows
 
     narrow = GoalSuite(
         "libero-goal", "libero", "libero_goal/open_the_middle_drawer*", table="libero"

@@ -29,7 +29,7 @@ from rsb_mj.evaluation import worker
 from rsb_mj.evaluation.jobs import Job
 from rsb_mj.evaluation.records import EpisodeRecord, numbered_records, read_records
 from rsb_mj.evaluation.run_folder import RECORDS_FILE, RUN_FILE, RunFolder, RunSettings
-from rsb_mj.evaluation.runner import EvalConfig, run_eval
+from rsb_mj.evaluation.runner import EvalConfig, plan, run_eval
 from rsb_mj.evaluation.sealed import Seal, sign
 from rsb_mj.lang.digest import task_digest
 from rsb_mj.lock import LockedError
@@ -427,3 +427,29 @@ def test_the_lock_refuses_a_second_writer_until_released(tmp_path):
     with folder.lock("rsb eval"), pytest.raises(LockedError, match=r"in use by rsb eval \(pid "):
         RunFolder(tmp_path / "new").lock("rsb eval")
     RunFolder(tmp_path / "new").lock("rsb eval").release()
+
+
+def test_allow_root_reaches_spawned_workers_as_an_argument(tmp_path, monkeypatch):
+    from rsb_mj.lang.files import ALLOW_ROOTS_ENV
+
+    monkeypatch.delenv(ALLOW_ROOTS_ENV, raising=False)
+    shared = tmp_path / "shared"
+    _task(shared)
+    folder = tmp_path / "task"
+    folder.mkdir()
+    task = folder / "geo_6.bddl"
+    text = (shared / "geography_6.bddl").read_text()
+    task.write_text(text.replace('"geography.jsonl"', '"../shared/geography.jsonl"'))
+    config = dataclasses.replace(
+        _config(tmp_path / "run", str(task)), workers=2, allow_roots=(shared,)
+    )
+    jobs = plan(config)
+    assert {job.allow_roots for job in jobs} == {(str(shared.resolve()),)}
+    records = run_eval(config, env_factory=fake_env_factory)
+    # each episode's row was drawn from the outside bank in a spawned worker, which got the
+    # root from its job: nothing was set in the environment for it to inherit
+    assert [(r.index, r.termination, r.error) for r in records] == [
+        (0, "success", None),
+        (1, "success", None),
+    ]
+    assert ALLOW_ROOTS_ENV not in os.environ

@@ -26,7 +26,7 @@ from rsb_mj.integrations.vla_eval import RsbBenchmark, config_path
 from rsb_mj.integrations.vla_eval_goal import GoalBenchmark
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
-from rsb_mj.tables.goal import file_rows
+from rsb_mj.tables.layouts import file_rows
 from tests.lang.lang_samples import unbuildable_stove
 
 from .test_vla_eval import ANY_FLOAT, CapturingConnection, replay_server, run_one_episode

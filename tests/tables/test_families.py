@@ -99,7 +99,7 @@ def test_a_verified_table_is_hashed_once_per_process(monkeypatch):
     calls = []
     real = files.sha256
     monkeypatch.setattr(files, "sha256", lambda data: calls.append(1) or real(data))
-    monkeypatch.setattr(families, "_VERIFIED", set())
+    monkeypatch.setattr(files, "_VERIFIED", set())
     first = families.load_table("RSB-Math-10-L1", "train")
     assert families.load_table("RSB-Math-10-L1", "train") == first
     assert len(calls) == 1

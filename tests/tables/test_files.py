@@ -18,7 +18,7 @@ from rsb_mj.tables.files import (
 
 def test_manifest_lists_all_tables_with_their_sizes():
     manifest = read_manifest()
-    goal = [n for n, e in manifest.items() if e.get("family") == "goal"]  # tables/goal.py
+    goal = [n for n, e in manifest.items() if e.get("family") == "goal"]  # tables/layouts.py
     assert sorted(goal) == [f"{s}.{split}.jsonl" for s in ("libero-layouts", "libero", "vla-arena")
                             for split in ("eval", "train")]  # fmt: skip
     assert len(manifest) - len(goal) == 2 * (len(ALL_SUITES) + len(A2A_SUITES)) == 60

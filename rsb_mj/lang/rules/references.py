@@ -52,7 +52,8 @@ def referenced_file_outside(ctx: Context) -> None:
     path is resolved: ``..`` steps out of it, an absolute path, or a symlink whose target
     is elsewhere. A task file is shared and run by others, so it may read only what travels
     with it. Other folders can be allowed explicitly: ``--allow-root DIR`` (``rsb lint``,
-    ``rsb eval``, ``rsb episodes``) or ``RSB_MJ_ALLOW_ROOTS``."""
+    ``rsb eval``, ``rsb episodes``), :func:`rsb_mj.lang.allow_roots`, or the user's
+    ``RSB_MJ_ALLOW_ROOTS``."""
     _check(ctx, "outside", "RSB470")
 
 

@@ -11,7 +11,7 @@ without it, such files are linted as what their own loaders accept.
 
 RSB535 (a shipped file whose frozen table is short: its seeds gave no valid layout when the
 tables were frozen) is declared here and found where the frozen tables are read
-(:func:`rsb_mj.tables.goal.short_table_findings`; ``rsb lint`` asks it for every file it
+(:func:`rsb_mj.tables.layouts.short_table_findings`; ``rsb lint`` asks it for every file it
 lints): a layout that does not settle is a fact of the physics, not of the text.
 """
 
@@ -248,7 +248,7 @@ def crowded_table(ctx: Context) -> None:
         )
 
 
-#: A shipped goal file whose frozen table is short (found by ``rsb_mj.tables.goal``).
+#: A shipped goal file whose frozen table is short (found by ``rsb_mj.tables.layouts``).
 SHORT_TABLE = declare(
     "RSB535",
     "short-frozen-table",

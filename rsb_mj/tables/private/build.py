@@ -69,6 +69,7 @@ from rsb_mj.tables.episode_source import is_task_file, resolve
 from rsb_mj.tables.families import load_table
 from rsb_mj.tables.files import (
     MANIFEST,
+    BuildResult,
     dumps,
     episodes_dir,
     read_table,
@@ -81,7 +82,7 @@ from rsb_mj.tables.private.manifest import (
 )
 from rsb_mj.tables.private.secret import VERSION, Secret
 from rsb_mj.tables.private.target import SPLIT, Target
-from rsb_mj.tables.rsb import BuildResult, DrawRequest
+from rsb_mj.tables.rsb import DrawRequest
 
 #: Permission bits of a private table and manifest (the folder, when the draw creates it,
 #: is 0700).

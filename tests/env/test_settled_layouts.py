@@ -1,4 +1,5 @@
-"""Goal tables: frozen from real resets of a shipped VLA-Arena file, checked by re-drawing."""
+"""Settled layouts: a goal table frozen through the one entry point (the env draws a shipped
+VLA-Arena file's rows from real resets), checked by re-drawing."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from rsb_mj.env.goal_tables import check_goal_tables, freeze_file, freeze_goal_tables
 from rsb_mj.env.rsb_env import GoalEnv
+from rsb_mj.env.settled_layouts import freeze_file, redraw_file
 from rsb_mj.errors import EnvError, LayoutError, SceneError
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.goal_layout import GoalLayout
 from rsb_mj.tables.files import read_manifest, read_table
-from rsb_mj.tables.goal import code_digest, task_key
+from rsb_mj.tables.freeze import freeze_tables
+from rsb_mj.tables.layouts import check_layout_tables, code_digest, task_key
 from rsb_mj.version import mujoco_version
 from rsb_mj.workspace import TABLE_TOP_Z
 
@@ -27,12 +29,17 @@ APPLE = (
 KEY = task_key(APPLE)
 
 
+def freeze_layouts(names: list[str], **kwargs) -> None:
+    """``rsb episodes build`` of goal suites: the one entry point, the env's draw passed in."""
+    freeze_tables(names, draw_layouts=freeze_file, log=lambda _: None, **kwargs)
+
+
 @pytest.fixture(scope="module")
 def frozen(tmp_path_factory) -> Path:
     """A table folder of the apple file alone: 2 eval rows and 1 train row."""
-    out = tmp_path_factory.mktemp("goal_tables")
-    freeze_goal_tables(["vla-arena-l0"], out_dir=out, rows=2, files=[APPLE], splits=("eval",))
-    freeze_goal_tables(["vla-arena"], out_dir=out, rows=1, files=[APPLE], splits=("train",))
+    out = tmp_path_factory.mktemp("layout_tables")
+    freeze_layouts(["vla-arena-l0"], out_dir=out, rows=2, files=[APPLE], splits=("eval",))
+    freeze_layouts(["vla-arena"], out_dir=out, rows=1, files=[APPLE], splits=("train",))
     return out
 
 
@@ -74,10 +81,10 @@ def test_a_frozen_row_resets_to_the_very_state_of_its_seed(frozen, env):
 
 
 def test_freezing_again_gives_the_same_bytes_and_the_shipped_rows(frozen, tmp_path):
-    freeze_goal_tables(["vla-arena"], out_dir=tmp_path, rows=2, files=[APPLE], splits=("eval",))
+    freeze_layouts(["vla-arena"], out_dir=tmp_path, rows=2, files=[APPLE], splits=("eval",))
     again = (tmp_path / "vla-arena.eval.jsonl").read_bytes()
     assert again == (frozen / "vla-arena.eval.jsonl").read_bytes()
-    from rsb_mj.tables.goal import file_rows
+    from rsb_mj.tables.layouts import file_rows
 
     shipped = file_rows("vla-arena", "eval", APPLE)
     assert [r.dumps() for r in shipped[:2]] == again.decode().splitlines()
@@ -112,7 +119,7 @@ def test_a_row_of_another_file_is_refused(frozen):
 
 
 def test_check_passes_then_names_the_edited_row(frozen, tmp_path, capsys):
-    assert check_goal_tables(["vla-arena"], frozen, complete=False) == []
+    assert check_layout_tables(["vla-arena"], redraw_file, frozen, complete=False) == []
     folder = tmp_path / "edited"
     shutil.copytree(frozen, folder)
     path = folder / "vla-arena.eval.jsonl"
@@ -177,11 +184,11 @@ def test_an_episode_of_a_row_is_recorded_with_its_row(frozen, env):
 def test_refreezing_some_files_keeps_the_others_rows(tmp_path):
     banana = APPLE.with_name("pick_the_banana_on_the_table_and_place_it_on_the_plate.bddl")
     both = dict(out_dir=tmp_path, rows=1, splits=("eval",))
-    freeze_goal_tables(["vla-arena"], files=[APPLE, banana], **both)
+    freeze_layouts(["vla-arena"], files=[APPLE, banana], **both)
     whole = (tmp_path / "vla-arena.eval.jsonl").read_bytes()
     entry = read_manifest(tmp_path)["vla-arena.eval.jsonl"]
     (tmp_path / "vla-arena.eval.jsonl").write_bytes(whole.splitlines(keepends=True)[0])
-    freeze_goal_tables(["vla-arena"], files=[banana], **both)  # the apple's row is kept
+    freeze_layouts(["vla-arena"], files=[banana], **both)  # the apple's row is kept
     assert (tmp_path / "vla-arena.eval.jsonl").read_bytes() == whole
     assert read_manifest(tmp_path)["vla-arena.eval.jsonl"] == entry and entry["files"] == 2
 

@@ -1,4 +1,5 @@
-"""The shipped goal tables (tasks/episodes/{vla-arena,libero-layouts}.{eval,train}.jsonl)."""
+"""The shipped layout tables, the goal suites' (tasks/episodes/{vla-arena,libero,libero-layouts}.
+{eval,train}.jsonl): read and checked against the manifest as every table is."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from rsb_mj.lang.task import OPERATING
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.files import episodes_dir
-from rsb_mj.tables.goal import (
+from rsb_mj.tables.layouts import (
     FIRST_SEED,
     GOAL_ROWS,
     file_rows,
@@ -25,7 +26,7 @@ from rsb_mj.tables.goal import (
     suite_episodes,
     table_suite_of,
     task_key,
-    verify_goal_table,
+    verify_layout_table,
 )
 from rsb_mj.version import mujoco_version
 
@@ -80,16 +81,17 @@ def test_a_levels_rows_are_vla_arenas_rows_of_its_files():
 def test_a_changed_goal_table_is_refused_before_use(tmp_path):
     for name in ("manifest.json", "libero-layouts.eval.jsonl"):
         shutil.copy(episodes_dir() / name, tmp_path / name)
-    assert verify_goal_table("libero-layouts", "eval", tmp_path).name == "libero-layouts.eval.jsonl"
+    verified = verify_layout_table("libero-layouts", "eval", tmp_path)
+    assert verified.name == "libero-layouts.eval.jsonl"
     path = tmp_path / "libero-layouts.eval.jsonl"
     path.write_bytes(path.read_bytes().replace(b'"seed": 0,', b'"seed": 9,', 1))
     with pytest.raises(EpisodeError) as info:
-        verify_goal_table("libero-layouts", "eval", tmp_path)
+        verify_layout_table("libero-layouts", "eval", tmp_path)
     assert "the table was changed by hand; `rsb episodes check libero-layouts` names" in str(
         info.value
     )
     with pytest.raises(EpisodeError, match=r"goal table .*vla-arena\.eval\.jsonl not found"):
-        verify_goal_table("vla-arena", "eval", tmp_path)
+        verify_layout_table("vla-arena", "eval", tmp_path)
 
 
 def test_suite_episodes_are_the_rows_a_suite_run_takes():
@@ -144,7 +146,7 @@ def test_rsb_lint_and_episodes_check_name_the_short_file(capsys, monkeypatch):
     assert main(["lint", "--explain", "RSB535"]) == 0
     assert capsys.readouterr().out.startswith("RSB535 short-frozen-table (warning)\n")
     # rsb episodes check: its re-draws and settles stubbed out (minutes on the shipped tables)
-    monkeypatch.setattr("rsb_mj.env.goal_tables.check_goal_tables", lambda *a, **k: [])
+    monkeypatch.setattr("rsb_mj.tables.layouts.check_layout_tables", lambda *a, **k: [])
     assert main(["episodes", "check", "vla-arena-l2"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert (
