@@ -58,22 +58,28 @@ def test_on_an_object_is_the_variant_of_the_tasks_source(scene, dx, dz, libero, 
     assert got["libero"].holds(data) is libero
 
 
-def test_a_goal_naming_what_the_scene_lacks_is_an_error_at_its_position(scene):
+@pytest.mark.parametrize(
+    ("change", "error", "message"),
+    [
+        (
+            {"place": "plate_9"},
+            SceneError,
+            ": the goal names 'akita_black_bowl_1' / 'plate_9', which the scene does not have",
+        ),
+        (  # the grasp rule is rsb's alone
+            {"predicate": "Grasped"},
+            EvalError,
+            ": predicate 'Grasped' cannot be scored; valid choices: "
+            "Close, In, On, Open, TurnOff, TurnOn",
+        ),
+    ],
+    ids=["missing-body", "rsb-only-predicate"],
+)
+def test_a_goal_term_that_cannot_be_bound_is_an_error_at_its_position(
+    scene, change, error, message
+):
     rel = scene.task.goal[0]
-    bad = dataclasses.replace(scene.task, goal=(dataclasses.replace(rel, place="plate_9"),))
-    with pytest.raises(SceneError) as err:
+    bad = dataclasses.replace(scene.task, goal=(dataclasses.replace(rel, **change),))
+    with pytest.raises(error) as err:
         GoalChecker(scene.model, bad)
-    assert str(err.value).endswith(
-        f"{rel.span.line}:{rel.span.column}: the goal names 'akita_black_bowl_1' / "
-        "'plate_9', which the scene does not have"
-    )
-
-
-def test_a_goal_task_cannot_score_an_rsb_only_predicate(scene):
-    rel = scene.task.goal[0]
-    bad = dataclasses.replace(scene.task, goal=(dataclasses.replace(rel, predicate="Grasped"),))
-    with pytest.raises(EvalError) as err:
-        GoalChecker(scene.model, bad)
-    assert str(err.value).endswith(
-        "predicate 'Grasped' cannot be scored; valid choices: Close, In, On, Open, TurnOff, TurnOn"
-    )
+    assert str(err.value) == f"{scene.task.path}:{rel.span.line}:{rel.span.column}{message}"

@@ -73,3 +73,9 @@ def test_a_goal_task_cannot_score_the_grasp_rule():
         "t.bddl:2:3: predicate 'Released' cannot be scored; valid choices: "
         "Close, In, On, Open, TurnOff, TurnOn"
     )
+
+
+def test_a_variant_a_predicate_lacks_is_an_error_naming_it(make_signals, wrap):
+    with pytest.raises(EvalError) as err:
+        Open((), where="t.bddl:5:9").evaluate(wrap(make_signals(1, 2)))
+    assert str(err.value) == "t.bddl:5:9: (Open ...) has no rsb variant"
