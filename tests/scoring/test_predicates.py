@@ -19,6 +19,7 @@ from rsb_mj.scoring.predicates import (
     TurnOn,
     get_predicate,
 )
+from rsb_mj.scoring.predicates.base import SOURCE_SEMANTICS
 
 
 def test_each_name_is_registered_once_with_its_variants():
@@ -32,6 +33,7 @@ def test_each_name_is_registered_once_with_its_variants():
         "TurnOn": TurnOn,
         "TurnOff": TurnOff,
     } == PREDICATES
+    assert set().union(*(cls.variants for cls in PREDICATES.values())) == set(SOURCE_SEMANTICS)
     variants = {name: sorted(cls.variants) for name, cls in PREDICATES.items()}
     assert variants == {
         "Grasped": ["rsb"],

@@ -10,12 +10,12 @@ semantics it has a variant for (:attr:`Predicate.variants`):
   MuJoCo data of a goal scene, with that source's thresholds, bound by
   :class:`~rsb_mj.scoring.goal_checker.GoalChecker`.
 
-An ``rsb`` predicate's first argument is the object it talks about (its *subject*: a candidate, or
-an object the task names, such as Act2Answer's cube). It is evaluated once per control step
-on that step's :class:`StepSignals` and answers, for every physics substep and every object
-on the signals' object axis M, whether it holds: a bool array of shape (S, M). A predicate
-with a *support* (``(On cube ?answer)``: a candidate as its second argument) answers per
-object and candidate, shape (S, M, N).
+An ``rsb`` predicate's first argument is the object it talks about (its *subject*: a
+candidate, or an object the task names, such as Act2Answer's cube). It is evaluated once per
+control step on that step's :class:`StepSignals` and answers, for every physics substep and
+every object on the signals' object axis M, whether it holds: a bool array of shape (S, M).
+A predicate with a *support* (``(On cube ?answer)``: a candidate as its second argument)
+answers per object and candidate, shape (S, M, N).
 
 Each predicate declares the signals it reads (:attr:`Predicate.signals`); the environment
 records the union over a task's compiled predicates (:class:`rsb_mj.scoring.SignalPlan`).
@@ -38,7 +38,7 @@ from rsb_mj.scoring.signals import StepSignals
 #: One goal term bound to a compiled scene: its truth on the scene's live data.
 SceneTerm = Callable[[mujoco.MjData], bool]
 #: The semantics a predicate can have a variant for (:func:`rsb_mj.lang.task.task_semantics`).
-SEMANTICS = ("rsb", "libero", "vla_arena")
+SOURCE_SEMANTICS = ("rsb", "libero", "vla_arena")
 
 
 class GoalScene(Protocol):
@@ -76,7 +76,7 @@ class Predicate:
             ``in_zone``.
         signals: the signals :meth:`evaluate` reads (keys of
             :data:`rsb_mj.scoring.signals.SIGNAL_SHAPES`).
-        variants: the semantics (:data:`SEMANTICS`) this predicate has a variant for:
+        variants: the semantics (:data:`SOURCE_SEMANTICS`) this predicate has a variant for:
             ``"rsb"`` evaluates signals (:meth:`evaluate`), ``"libero"`` / ``"vla_arena"`` a
             goal scene (:meth:`scene_term`).
     """
@@ -149,7 +149,8 @@ def register(cls: type[Predicate]) -> type[Predicate]:
 
 def get_predicate(name: str, *, where: str = "", semantics: str = "rsb") -> type[Predicate]:
     """The predicate class called ``name`` (case-insensitive, like task files) that has a
-    variant for ``semantics`` (:data:`SEMANTICS`; ``"rsb"``: a question task's signals).
+    variant for ``semantics`` (:data:`SOURCE_SEMANTICS`; ``"rsb"``: a question task's
+    signals).
 
     Raises:
         EvalError: for a name without a variant for ``semantics``, listing the valid ones.
