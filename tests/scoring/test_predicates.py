@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.goal_task import SCORED_PREDICATES
 from rsb_mj.lang.predicates import PREDICATES as LANGUAGE
 from rsb_mj.lang.task import STATE_PREDICATES
 from rsb_mj.scoring.predicates import (
@@ -81,3 +82,11 @@ def test_a_variant_a_predicate_lacks_is_an_error_naming_it(make_signals, wrap):
     with pytest.raises(EvalError) as err:
         Open((), where="t.bddl:5:9").evaluate(wrap(make_signals(1, 2)))
     assert str(err.value) == "t.bddl:5:9: (Open ...) has no rsb variant"
+
+
+def test_the_goal_task_checker_accepts_what_the_registry_scores_for_goal_tasks():
+    """lang (an earlier stage) cannot import the registry; its list of the goal predicates
+    rsb scores is held equal to the registry's libero / vla_arena variants here."""
+    for semantics in ("libero", "vla_arena"):
+        scored = {name.lower() for name, cls in PREDICATES.items() if semantics in cls.variants}
+        assert scored == SCORED_PREDICATES
