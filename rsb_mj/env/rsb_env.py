@@ -36,7 +36,7 @@ Description:
     for the task (``head_camera``: :mod:`rsb_mj.scene.framing`); ``info["signals"]``
     (each step) is the goal's truth per relation (:class:`~rsb_mj.scoring.signals.
     GoalSignals`, what the runner's scorer reads). Success: the ``:goal`` conjunction holds
-    for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` consecutive control steps (the
+    for :data:`~rsb_mj.scoring.outcome.HOLD_STEPS` consecutive control steps (the
     episode then terminates with reward 1); ``max_steps`` truncates a failed one.
 
 Action Space:
@@ -154,7 +154,8 @@ from rsb_mj.scene.aloha import (
 from rsb_mj.scene.assets import STANDINS_SOURCE, ObjectSource
 from rsb_mj.scene.compiler import Scene, compile_scene
 from rsb_mj.scoring.cost import END_COST, CostMeter
-from rsb_mj.scoring.goal_predicates import HOLD_STEPS, GoalChecker
+from rsb_mj.scoring.goal_checker import GoalChecker
+from rsb_mj.scoring.outcome import HOLD_STEPS
 from rsb_mj.scoring.predicates.grasped import CLOSED_BELOW
 from rsb_mj.scoring.scorer import EpisodeScorer, signal_plan
 from rsb_mj.scoring.signals import GoalSignals

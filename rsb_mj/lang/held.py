@@ -3,9 +3,10 @@
 Act2Answer's episode starts with the cube already in the gripper, so the only action is the
 placement. A task says so with an ``:init`` atom naming the object and the gripper,
 ``(Grasped cube left_gripper)``; the object also has its ``(On OBJECT REGION)``, where the
-reset picks it up from (:class:`rsb_mj.env.rsb_env.RsbEnv`, ``start_held``: the expert's own grasp, closed and lifted,
-before the first observation). Outside ``:init``, ``Grasped`` keeps its one argument (the
-grasp criterion, :mod:`rsb_mj.scoring.predicates.grasped`). RSB440 checks the atom.
+reset picks it up from (:class:`rsb_mj.env.rsb_env.RsbEnv`'s ``start_held``: the expert's own
+grasp, closed and lifted, before the first observation). Outside ``:init``, ``Grasped``
+keeps its one argument (the grasp criterion, :mod:`rsb_mj.scoring.predicates.grasped`).
+RSB440 checks the atom.
 """
 
 from __future__ import annotations

@@ -541,7 +541,7 @@ class GoalLayout:
         table, interpenetrating another, a fixture joint moved more than
         :data:`STATE_DRIFT` from its drawn ``:init`` state (an open drawer pushed shut by an
         arm at home), or ``goal`` (the goal's truth on ``data``, e.g.
-        :meth:`rsb_mj.scoring.goal_predicates.GoalChecker.holds`) already true."""
+        :meth:`rsb_mj.scoring.goal_checker.GoalChecker.holds`) already true."""
         model = self.model
         hx, hy = TABLE_HALF_XY
         for obj in self.task.objects:

@@ -25,6 +25,9 @@ import numpy as np
 #: Control steps the goal must hold without a break, after the correct choice, to decide a
 #: success before the episode ends (0.5 s at 20 Hz).
 SUCCESS_HOLD_STEPS = 10
+#: Consecutive control steps a goal task's goal must hold for success (0.5 s at 20 Hz;
+#: :class:`~rsb_mj.scoring.goal_checker.GoalChecker`).
+HOLD_STEPS = 10
 
 
 @dataclass

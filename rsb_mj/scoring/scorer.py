@@ -7,7 +7,7 @@ places ``?answer``, bound per episode to a candidate (docs/protocol.md).
 
 * A goal task (LIBERO / VLA-Arena: no question): the environment reports each relation's
   truth (:class:`~rsb_mj.scoring.signals.GoalSignals`); **success** is the conjunction
-  holding for :data:`~rsb_mj.scoring.goal_predicates.HOLD_STEPS` consecutive control steps
+  holding for :data:`~rsb_mj.scoring.outcome.HOLD_STEPS` consecutive control steps
   (decided at the last of them); an episode that ends otherwise fails, and
   :attr:`Outcome.void_reason` names each relation's truth at its last step (``goal not
   held (On apple_1 plate_1: False)``). No candidate, no choice: ``choice`` stays None and
@@ -41,8 +41,8 @@ from rsb_mj.lang.expr import Expr
 from rsb_mj.lang.goal import ANSWER_VARIABLE
 from rsb_mj.lang.task import task_family
 from rsb_mj.scoring.expression import CompiledExpression, subjects
-from rsb_mj.scoring.goal_predicates import HOLD_STEPS
 from rsb_mj.scoring.outcome import (
+    HOLD_STEPS,
     ChoiceRule,
     FirstGrasp,
     FirstPlacement,

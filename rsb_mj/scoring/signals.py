@@ -12,7 +12,8 @@ signals the task's compiled ``:grasp`` and ``:goal`` predicates declare (a
 
 A goal task's environment (:class:`rsb_mj.env.rsb_env.RsbEnv`) evaluates each relation of
 its ``:goal`` itself, with its source's semantics
-(:class:`~rsb_mj.scoring.goal_predicates.GoalChecker`), and reports one truth per relation
+(:class:`~rsb_mj.scoring.goal_checker.GoalChecker`: each relation the variant of its
+predicate for that source, :mod:`rsb_mj.scoring.predicates`), and reports one truth per relation
 per control step as :class:`GoalSignals`.
 
 Scoring reads nothing else from the simulator, so the predicates can be tested on

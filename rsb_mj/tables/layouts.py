@@ -76,7 +76,8 @@ SKIP_LIMIT = 5
 CODE_MODULES = (
     "rsb_mj/scene",
     "rsb_mj/lang/goal_task.py",
-    "rsb_mj/scoring/goal_predicates.py",
+    "rsb_mj/scoring/goal_checker.py",
+    "rsb_mj/scoring/predicates",
     "rsb_mj/workspace.py",
     "rsb_mj/env/rsb_env.py",
     "rsb_mj/env/settled_layouts.py",

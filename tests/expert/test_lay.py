@@ -12,7 +12,7 @@ import pytest
 from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.expert.lay import RELEASE_GAP, UP_SLOPE, lay_targets, sloped
 from rsb_mj.expert.pick_place import PickPlaceExpert
-from rsb_mj.scoring.goal_predicates import on_site
+from rsb_mj.scoring.predicates.on import on_site
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 #: LIBERO's wine rack top_region: quat (0.8549, -0.5188, 0, 0), a turn of -62.5 degrees

@@ -129,7 +129,7 @@ def test_open_at_init_is_drawn_in_libero_range_on_that_drawer_alone(drawer_scene
 
 
 def test_a_tier_b_file_resets_with_its_drawn_state_and_the_predicates_read_it(drawer_scene):
-    from rsb_mj.scoring.goal_predicates import GoalChecker
+    from rsb_mj.scoring.goal_checker import GoalChecker
 
     scene = drawer_scene
     model, data = scene.model, mujoco.MjData(scene.model)
@@ -156,7 +156,7 @@ def test_a_tier_b_file_resets_with_its_drawn_state_and_the_predicates_read_it(dr
     ],
 )
 def test_close_and_turnon_at_init_reset_in_libero_ranges(path, joint, lo, hi):
-    from rsb_mj.scoring.goal_predicates import GoalChecker
+    from rsb_mj.scoring.goal_checker import GoalChecker
 
     scene = compile_scene(_task(LIBERO / path)).layout
     model, data = scene.model, mujoco.MjData(scene.model)

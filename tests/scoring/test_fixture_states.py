@@ -14,10 +14,10 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.scene.compiler import compile_scene
-from rsb_mj.scoring.goal_predicates import (
+from rsb_mj.scoring.goal_checker import GoalChecker
+from rsb_mj.scoring.predicates.fixture_state import (
     FIXTURE_STATES,
     STATE_SEMANTICS,
-    GoalChecker,
     JointTest,
     fixture_state,
 )

@@ -1,9 +1,12 @@
-"""In: the answer-zone signal, and the error for regions without a signal."""
+"""In: the answer-zone signal, and the error for regions without a signal (rsb); a site's
+box (LIBERO, VLA-Arena)."""
 
+import numpy as np
 import pytest
 
 from rsb_mj.errors import EvalError
 from rsb_mj.scoring.predicates import In
+from rsb_mj.scoring.predicates.in_region import in_site
 from rsb_mj.scoring.signals import StepSignals
 
 
@@ -29,3 +32,12 @@ def test_a_zone_with_any_name_has_the_signal_and_none_declared_is_an_error():
         EvalError, match=r"valid choices: none \(the task declares no :answer_zone\)"
     ):
         In(("table_answer_zone",))
+
+
+def test_in_site_lowers_the_floor_by_one_centimetre():
+    site, half = np.array([0.0, 0.0, 0.9]), np.array([0.1, 0.05, 0.02])
+    assert in_site([0.0, 0.0, 0.9], site, np.eye(3), half)
+    assert in_site([0.0, 0.0, 0.871], site, np.eye(3), half)  # floor 0.88 lowered to 0.87
+    assert not in_site([0.0, 0.0, 0.869], site, np.eye(3), half)
+    assert not in_site([0.0, 0.0, 0.921], site, np.eye(3), half)
+    assert not in_site([0.101, 0.0, 0.9], site, np.eye(3), half)

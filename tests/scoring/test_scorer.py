@@ -10,8 +10,7 @@ from rsb_mj.lang.expr import And, Atom, Name, Variable
 from rsb_mj.lang.linter import load_task
 from rsb_mj.lang.parser import parse_file
 from rsb_mj.lang.task import Relation
-from rsb_mj.scoring.goal_predicates import HOLD_STEPS
-from rsb_mj.scoring.outcome import SUCCESS_HOLD_STEPS
+from rsb_mj.scoring.outcome import HOLD_STEPS, SUCCESS_HOLD_STEPS
 from rsb_mj.scoring.scorer import EpisodeScorer, Pacing, task_scorer
 from rsb_mj.scoring.signals import GoalSignals
 

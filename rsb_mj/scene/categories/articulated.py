@@ -32,7 +32,7 @@ Tier A (A0/A1) files keep the static props of :mod:`rsb_mj.scene.categories.stan
 (their records are unchanged); the goal scene builds these for tier B files
 (:func:`rsb_mj.scene.compiler.compile_scene`). The joints' ``:init`` ranges
 (LIBERO's ``default_open_ranges`` ...) are :attr:`ArticulatedFixture.init_ranges`; the
-predicates' thresholds are :mod:`rsb_mj.scoring.goal_predicates`'.
+predicates' thresholds are :mod:`rsb_mj.scoring.predicates.fixture_state`'.
 """
 
 from __future__ import annotations

@@ -1,11 +1,21 @@
-"""The base class and registry of scoring predicates.
+"""The base class and registry of scoring predicates: every predicate a task file can have
+scored, registered once by name, with one variant per source semantics it has.
 
-A predicate's first argument is the object it talks about (its *subject*: a candidate, or
-an object the task names, such as Act2Answer's cube). It is evaluated once per control step
-on that step's :class:`StepSignals` and answers, for every physics substep and every object
-on the signals' object axis M, whether it holds: a bool array of shape (S, M). A predicate
-with a *support* (``(On cube ?answer)``: a candidate as its second argument) answers per
-object and candidate, shape (S, M, N).
+A task's source decides the semantics (:func:`rsb_mj.lang.task.task_semantics`): ``"rsb"``
+for a question task, ``"libero"`` or ``"vla_arena"`` for a goal task. A predicate lists the
+semantics it has a variant for (:attr:`Predicate.variants`):
+
+* ``"rsb"``: :meth:`Predicate.evaluate` on the recorded :class:`StepSignals` (below);
+* ``"libero"`` / ``"vla_arena"``: :meth:`Predicate.scene_term`, a truth read from the live
+  MuJoCo data of a goal scene, with that source's thresholds, bound by
+  :class:`~rsb_mj.scoring.goal_checker.GoalChecker`.
+
+An ``rsb`` predicate's first argument is the object it talks about (its *subject*: a
+candidate, or an object the task names, such as Act2Answer's cube). It is evaluated once per
+control step on that step's :class:`StepSignals` and answers, for every physics substep and
+every object on the signals' object axis M, whether it holds: a bool array of shape (S, M).
+A predicate with a *support* (``(On cube ?answer)``: a candidate as its second argument)
+answers per object and candidate, shape (S, M, N).
 
 Each predicate declares the signals it reads (:attr:`Predicate.signals`); the environment
 records the union over a task's compiled predicates (:class:`rsb_mj.scoring.SignalPlan`).
@@ -15,19 +25,44 @@ contact); :meth:`Predicate.reset` clears it at the start of an episode.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, Protocol
 
+import mujoco
 import numpy as np
 
 from rsb_mj.errors import EvalError
+from rsb_mj.lang.task import Relation, StateAtom, Task
 from rsb_mj.scoring.signals import StepSignals
+
+#: One goal term bound to a compiled scene: its truth on the scene's live data.
+SceneTerm = Callable[[mujoco.MjData], bool]
+#: The semantics a predicate can have a variant for (:func:`rsb_mj.lang.task.task_semantics`).
+SOURCE_SEMANTICS = ("rsb", "libero", "vla_arena")
+
+
+class GoalScene(Protocol):
+    """What a goal-scene variant binds to (:class:`~rsb_mj.scoring.goal_checker.GoalChecker`):
+    the compiled scene, the goal task (its :attr:`~rsb_mj.lang.task.Task.semantics` picks the
+    variant) and the checker's lookups."""
+
+    model: mujoco.MjModel
+    task: Task
+
+    def ids(self, rel: Relation) -> tuple[int, int]:
+        """The mover's body id and the place's body or site id."""
+        ...
+
+    def touching(self, data: mujoco.MjData, body_a: int, body_b: int) -> bool:
+        """Whether a geom of ``body_a``'s subtree touches one of ``body_b``'s."""
+        ...
+
 
 #: Registered predicate classes by canonical name (see :func:`register`).
 PREDICATES: dict[str, type[Predicate]] = {}
 
 
-class Predicate(ABC):
+class Predicate:
     """A predicate whose first argument is the object it talks about.
 
     Attributes:
@@ -41,6 +76,9 @@ class Predicate(ABC):
             ``in_zone``.
         signals: the signals :meth:`evaluate` reads (keys of
             :data:`rsb_mj.scoring.signals.SIGNAL_SHAPES`).
+        variants: the semantics (:data:`SOURCE_SEMANTICS`) this predicate has a variant for:
+            ``"rsb"`` evaluates signals (:meth:`evaluate`), ``"libero"`` / ``"vla_arena"`` a
+            goal scene (:meth:`scene_term`).
     """
 
     name: ClassVar[str]
@@ -48,6 +86,7 @@ class Predicate(ABC):
     support: ClassVar[bool] = False
     place: ClassVar[bool] = False
     signals: ClassVar[tuple[str, ...]] = ()
+    variants: ClassVar[frozenset[str]] = frozenset({"rsb"})
 
     def __init__(
         self, args: tuple[str, ...] = (), *, where: str = "", zones: tuple[str, ...] = ()
@@ -77,12 +116,29 @@ class Predicate(ABC):
         """The arguments' roles, e.g. ``("object", "candidate")`` for ``On``."""
         return ("object", *(("candidate",) if cls.support else ()), *cls.params)
 
-    def reset(self) -> None:  # noqa: B027 - stateless predicates need nothing
+    def reset(self) -> None:
         """Forget any state kept from a previous episode."""
 
-    @abstractmethod
     def evaluate(self, signals: StepSignals) -> np.ndarray:
-        """Truth per substep and object, bool (S, M); with a support (S, M, N)."""
+        """The ``rsb`` variant: truth per substep and object, bool (S, M); with a support
+        (S, M, N).
+
+        Raises:
+            EvalError: for a predicate without an ``rsb`` variant (:func:`get_predicate`
+                never returns one for ``rsb`` semantics).
+        """
+        raise EvalError(f"{self.where}: ({self.name} ...) has no rsb variant")
+
+    @classmethod
+    def scene_term(cls, checker: GoalScene, atom: Relation | StateAtom) -> SceneTerm:
+        """The ``libero`` / ``vla_arena`` variant (``checker.task.semantics``): ``atom``
+        bound to ``checker``'s compiled scene, its truth read from live data.
+
+        Raises:
+            SceneError: when the scene lacks what ``atom`` names.
+            EvalError: for a predicate without a goal-scene variant.
+        """
+        raise EvalError(f"({atom.text}): {cls.name} has no {checker.task.semantics} variant")
 
 
 def register(cls: type[Predicate]) -> type[Predicate]:
@@ -91,16 +147,18 @@ def register(cls: type[Predicate]) -> type[Predicate]:
     return cls
 
 
-def get_predicate(name: str, *, where: str = "") -> type[Predicate]:
-    """The predicate class called ``name`` (case-insensitive, like task files).
+def get_predicate(name: str, *, where: str = "", semantics: str = "rsb") -> type[Predicate]:
+    """The predicate class called ``name`` (case-insensitive, like task files) that has a
+    variant for ``semantics`` (:data:`SOURCE_SEMANTICS`; ``"rsb"``: a question task's
+    signals).
 
     Raises:
-        EvalError: for a name without a scoring implementation, listing the valid ones.
+        EvalError: for a name without a variant for ``semantics``, listing the valid ones.
     """
-    for key, cls in PREDICATES.items():
+    valid = {key: cls for key, cls in PREDICATES.items() if semantics in cls.variants}
+    for key, cls in valid.items():
         if key.lower() == name.lower():
             return cls
     raise EvalError(
-        f"{where}: predicate {name!r} cannot be scored; valid choices: "
-        + ", ".join(sorted(PREDICATES))
+        f"{where}: predicate {name!r} cannot be scored; valid choices: " + ", ".join(sorted(valid))
     )
