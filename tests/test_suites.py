@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.errors import RsbError
+from rsb_mj.lang.task import task_of
 from rsb_mj.suites import SUITES, get_suite
 from tests.lang.lang_samples import unbuildable_stove
 
@@ -127,7 +128,6 @@ def test_goal_suites_ship_every_file_of_both_sources_with_their_licences():
     """Every LIBERO (130) and VLA-Arena (170) file ships (MIT and Apache-2.0, redistributed
     with their licence and notice), in the suites users name: LIBERO's five, VLA-Arena's
     eleven and three levels, each source whole; ``libero-layouts`` is LIBERO's tier A."""
-    from rsb_mj.lang.goal_task import goal_task_of
     from rsb_mj.lang.parser import parse_file
     from rsb_mj.resources import tasks_dir
     from rsb_mj.suites import GOAL_SUITES
@@ -169,7 +169,7 @@ def test_goal_suites_ship_every_file_of_both_sources_with_their_licences():
     assert all(s.label.endswith("layouts on Aloha") for s in GOAL_SUITES.values())
 
     def tiers(name):
-        return {goal_task_of(parse_file(p)).tier for p in GOAL_SUITES[name].files}
+        return {task_of(parse_file(p), expect="goal").tier for p in GOAL_SUITES[name].files}
 
     assert tiers("libero") == tiers("vla-arena") == {"A0", "A1", "B1", "B2", "C"}
     assert tiers("libero-layouts") == {"A0", "A1"}

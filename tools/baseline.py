@@ -105,7 +105,7 @@ QUESTION_HEAD = '''"""tools/baseline.py --head-camera question: goal scenes keep
 head camera (the compiled one of rsb_mj.scene.aloha) instead of framing the task."""
 import numpy as np
 
-from rsb_mj.scene import goal_layout
+from rsb_mj.scene import region_layout
 from rsb_mj.scene.framing import HeadView
 
 
@@ -123,13 +123,13 @@ def _question_head(self):
     )
 
 
-goal_layout.GoalLayout._frame_head = _question_head
+region_layout.GoalLayout._frame_head = _question_head
 '''
 #: Prints the name of the goal layout's head framing in a subprocess (``_question_head`` when
 #: :data:`QUESTION_HEAD` took).
 SWITCH_PROBE = (
     "import sitecustomize\n"
-    "from rsb_mj.scene.goal_layout import GoalLayout\n"
+    "from rsb_mj.scene.region_layout import GoalLayout\n"
     "print(GoalLayout._frame_head.__name__)"
 )
 LOSS_LINE = re.compile(r"\bloss:([0-9.eE+-]+)")

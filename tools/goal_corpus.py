@@ -4,7 +4,7 @@ Over the task files given (files or folders; default: every file of the shipped 
 ``libero`` and ``vla-arena``, :data:`rsb_mj.suites.GOAL_SUITES`):
 
 1. each file's tier; whether the goal scene builds (``RsbEnv`` of the goal task, stand-in
-   objects, no cameras; every tier builds: ``rsb_mj.lang.goal_task.BUILDABLE_TIERS``) and
+   objects, no cameras; every tier builds: ``rsb_mj.lang.buildable.BUILDABLE_TIERS``) and
    resets on each of ``--seeds`` seeds (0, 1, ...), each failure named with its message;
 2. with ``--expert``: the expert's success on each of those seeds, no seed filtered, its
    failures classified as ``reset``, ``reach``, ``grasp``, ``articulation``, ``placement``
@@ -141,13 +141,14 @@ def measure(path: Path, seeds: int, expert: bool) -> dict:
     where it has any) and one episode per seed (the expert's, or a reset alone)."""
     from rsb_mj.env.rsb_env import GoalEnv
     from rsb_mj.errors import RsbError
-    from rsb_mj.lang.goal_task import BUILDABLE_TIERS, goal_task_of
+    from rsb_mj.lang.buildable import BUILDABLE_TIERS
     from rsb_mj.lang.parser import parse_file
+    from rsb_mj.lang.task import task_of
 
     row: dict = {"file": _key(path), "source": _source(path), "seeds": seeds, "expert": expert}
     row["episodes"] = []
     try:
-        row["tier"] = goal_task_of(parse_file(path)).tier
+        row["tier"] = task_of(parse_file(path), expect="goal").tier
     except RsbError as exc:
         row.update(tier="?", build=f"parse: {exc}")
         return row

@@ -20,8 +20,8 @@ import mujoco
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes
-from rsb_mj.env.goal_visibility import SIZE, question_head
 from rsb_mj.env.rsb_env import GoalEnv
+from rsb_mj.env.visibility import SIZE, question_head
 from rsb_mj.resources import tasks_dir
 from rsb_mj.tables.episode_source import goal_row_source, load_episode
 

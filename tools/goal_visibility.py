@@ -3,8 +3,8 @@
 For each file of the goal suites (``libero-layouts``, ``vla-arena``) and each of its eval rows
 (the frozen table's seeds and layouts, placed and settled as ``rsb eval`` does), renders the
 head camera at reset at 224x224 and counts the objects that the file's ``:goal`` or
-``:language`` names (:func:`rsb_mj.env.goal_visibility.named_objects`) that meet rule 1
-(wholly inside, >= 150 visible px; :mod:`rsb_mj.env.goal_visibility`). Prints one line per
+``:language`` names (:func:`rsb_mj.env.visibility.named_objects`) that meet rule 1
+(wholly inside, >= 150 visible px; :mod:`rsb_mj.env.visibility`). Prints one line per
 failing object and the figure::
 
     goal head camera, 210 files, 1050 rows, 600 s: named objects meeting rule 1: ... of ...
@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from rsb_mj.env.goal_visibility import MIN_PIXELS, source_rows
+from rsb_mj.env.visibility import MIN_PIXELS, source_rows
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_SUITES
 from rsb_mj.tables.episode_source import goal_row_source, goal_rows

@@ -3,7 +3,7 @@
 What ``rsb legibility`` is for letters, this is for goal tasks (LIBERO / VLA-Arena style files):
 for rows START..START+N-1 of each source, the layout is placed and settled as ``rsb eval``
 resets it, and each object's and fixture's visible pixels in each camera are counted on a
-224 x 224 segmentation render (:mod:`rsb_mj.env.goal_visibility`). A row passes rule 1 when
+224 x 224 segmentation render (:mod:`rsb_mj.env.visibility`). A row passes rule 1 when
 every object the ``:goal`` or ``:language`` names is wholly inside the head image with at
 least 150 visible pixels.
 
@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one line per row (or the JSON list); 0 when every row passes rule 1."""
     # deferred: rsb --help imports every command module, not the stages they run
-    from rsb_mj.env.goal_visibility import MIN_PIXELS, source_rows, visibility_sources
+    from rsb_mj.env.visibility import MIN_PIXELS, source_rows, visibility_sources
     from rsb_mj.tables.episode_source import goal_rows
 
     if args.n < 1 or args.start < 0:
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print(row: object) -> None:
     """``FILE row K (seed S): PASS|FAIL`` and a line per object: px per camera, named first."""
-    from rsb_mj.env.goal_visibility import RowVisibility
+    from rsb_mj.env.visibility import RowVisibility
 
     assert isinstance(row, RowVisibility)
     name = Path(row.task.rpartition("::")[2]).name

@@ -185,12 +185,9 @@ class Recorder:
         from rsb_mj.scene.compiler import state_joints  # deferred: only goal scenes need it
 
         self.layout = {k: tuple(v) for k, v in (getattr(env, "layout", None) or {}).items()}
-        task, scene = getattr(env, "task", None), getattr(env, "scene", None)
-        layout = getattr(scene, "layout", None)
-        self.layout_changes = tuple(getattr(layout, "layout_changes", ()) or ())
-        ids: list[int] = []
-        if task is not None:
-            ids = sorted({j for f in task.fixtures for j in state_joints(env.model, task, f)})
+        task, layout = env.task, env.scene.layout  # every task's (a question task: no layout)
+        self.layout_changes = tuple(layout.layout_changes) if layout is not None else ()
+        ids = sorted({j for f in task.fixtures for j in state_joints(env.model, task, f)})
         self.joint_names = tuple(env.model.joint(j).name for j in ids)
         self._qpos_adr = np.asarray([env.model.jnt_qposadr[j] for j in ids], dtype=int)
         self._data = env.data if ids else None

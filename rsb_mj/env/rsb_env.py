@@ -24,7 +24,7 @@ Description:
     file): an episode is a seed. ``reset(seed=S)``, or ``reset(options={"episode":
     Episode})`` as the runner resets: a bare seed's episode
     (:meth:`~rsb_mj.episodes.episode.Episode.seeded`) draws its layout
-    (:meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`: drawn, settled, checked), a frozen
+    (:meth:`rsb_mj.scene.region_layout.GoalLayout.reset`: drawn, settled, checked), a frozen
     table row's (:mod:`rsb_mj.tables.layouts`) is placed at the row's poses and then settled
     and checked as a drawn one; a seed with no valid layout, or a frozen layout that is not
     a valid start, raises :class:`~rsb_mj.errors.LayoutError`. ``info["instruction"]`` is
@@ -106,7 +106,7 @@ Arguments:
 Privileged attributes (the built-in expert's tools, tests): ``model``, ``data``,
 ``episode``, ``task`` (the one :class:`~rsb_mj.lang.task.Task` of any task file), ``scene``
 (:class:`rsb_mj.scene.compiler.Scene`; a goal task's holds its layout sampler,
-:class:`rsb_mj.scene.goal_layout.GoalLayout`), ``scorer``; of a goal task also ``checker``,
+:class:`rsb_mj.scene.region_layout.GoalLayout`), ``scorer``; of a goal task also ``checker``,
 ``seed``, ``layout``. The evaluation
 runner never hands the env itself to a policy (see :mod:`rsb_mj.env.views`).
 
@@ -133,10 +133,10 @@ from rsb_mj.errors import EnvError, EvalError
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import load_task
 from rsb_mj.lang.ast import Problem
+from rsb_mj.lang.buildable import warnings_of
 from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.digest import task_digest
 from rsb_mj.lang.frame_map import layout_change
-from rsb_mj.lang.goal_task import warnings_of
 from rsb_mj.lang.held import held_at_reset
 from rsb_mj.lang.linter import FOREIGN_SCENE, lint_problem, load_goal_task
 from rsb_mj.lang.task import Task, task_of
@@ -173,7 +173,7 @@ def _load(
     A :class:`~rsb_mj.lang.task.Task` (a goal task: :func:`GoalEnv`,
     :func:`rsb_mj.env.task_env.task_env`) is gated by
     :func:`~rsb_mj.lang.linter.load_goal_task`, with its build warnings
-    (:func:`~rsb_mj.lang.goal_task.warnings_of`); a path or a parsed
+    (:func:`~rsb_mj.lang.buildable.warnings_of`); a path or a parsed
     :class:`~rsb_mj.lang.ast.Problem` is a question task, linted as a scene rsb_mj must
     build: a LIBERO / VLA-Arena file fails with one error listing every part the question
     scene cannot build, with its position (RSB510).
@@ -188,7 +188,7 @@ def _load(
     if objects is not None:
         raise EnvError(
             "objects= applies to goal tasks only (a question task's objects are rsb's "
-            "categories); pass a GoalTask, or leave objects out"
+            "categories); pass a Task, or leave objects out"
         )
     if isinstance(task, str | Path):
         return task_of(load_task(Path(task), target="question")), []

@@ -9,7 +9,7 @@ build|check`` (:func:`rsb_mj.tables.freeze.freeze_tables`,
 * :func:`freeze_file` draws a task file's rows: it resets a
   :class:`~rsb_mj.env.rsb_env.RsbEnv` of the file seed after seed, and keeps a seed's draw
   only if it settles into a valid start with the goal false and the head camera shows every
-  object the task names (rule 1 of :mod:`rsb_mj.env.goal_visibility`), else the seed is
+  object the task names (rule 1 of :mod:`rsb_mj.env.visibility`), else the seed is
   skipped as one without a valid layout (the reason ``rule 1: ...``). The rows depend only
   on the task file, the code and mujoco: not on the worker count.
 * :func:`redraw_file` (``rsb episodes check``) re-draws every row's layout from its
@@ -25,11 +25,11 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from rsb_mj.env.goal_visibility import head_fails
 from rsb_mj.env.rsb_env import GoalEnv
+from rsb_mj.env.visibility import head_fails
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import RsbError, SceneError
-from rsb_mj.scene.goal_layout import ATTEMPTS
+from rsb_mj.scene.region_layout import ATTEMPTS
 from rsb_mj.tables.layouts import FIRST_SEED, GOAL_ROWS, SKIP_LIMIT, FileRows, task_key
 
 

@@ -6,7 +6,7 @@ file declares decides how it is loaded, and :func:`task_env` is the only caller 
 file with a ``(:question ...)`` block (every suite, a question task file) is loaded as a
 question task (candidates, letters, an answer zone: the scene compiler's question scene), a
 file without one (a LIBERO / VLA-Arena style goal task, or a shipped goal suite's file,
-``"vla-arena::vla_arena/.../x.bddl"``) as a :class:`~rsb_mj.lang.goal_task.GoalTask`
+``"vla-arena::vla_arena/.../x.bddl"``) as a :class:`~rsb_mj.lang.buildable.Task`
 (objects, fixtures and regions placed by ``:init``: its goal scene). Both report the signals
 their task's scorer reads (:func:`rsb_mj.scoring.scorer.task_scorer`).
 
@@ -26,8 +26,7 @@ from typing import Any
 from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
 from rsb_mj.errors import EnvError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask
-from rsb_mj.lang.task import task_family
+from rsb_mj.lang.task import Task, task_family
 from rsb_mj.rates import CONTROL_HZ
 from rsb_mj.scene.assets import ObjectSource, resolve_object_source
 from rsb_mj.suites import GOAL_MAX_STEPS
@@ -117,11 +116,11 @@ GOAL_KWARGS = (
 QUESTION_ONLY_KWARGS = ("suite", "split", "start_held", "render_mode")
 
 
-def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> RsbEnv:
+def make_task_env(task: str | Path | Problem | Task = "", **kwargs: Any) -> RsbEnv:
     """The env of any task (the entry of ``rsb_mj/RSB-Task-v0``): ``RsbEnv(task, **kwargs)``
     for a question task (exactly as the id has always built it, errors included), and for a
     goal task (a file without a ``(:question ...)`` block, a goal suite's row source, a
-    parsed goal :class:`~rsb_mj.lang.ast.Problem` or a :class:`GoalTask`) the env
+    parsed goal :class:`~rsb_mj.lang.ast.Problem` or a :class:`Task`) the env
     :func:`task_env` builds (``RsbEnv`` of the goal task), with the same observations as
     ``rsb_mj/Goal-Task-v0``'s.
 
@@ -135,7 +134,7 @@ def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> 
         EnvError: for a goal task given a keyword argument its env does not take (naming it
             and the ones that apply), besides the envs' own errors.
     """
-    if isinstance(task, GoalTask):  # the one Task (GoalTask is its former name)
+    if isinstance(task, Task):  # the one Task (Task is its former name)
         goal = task_family(task.problem) == "goal"
     elif isinstance(task, Problem):
         goal = task_family(task) == "goal"
@@ -147,7 +146,7 @@ def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> 
         del kwargs["render_mode"]
     refused = sorted(k for k in kwargs if k not in GOAL_KWARGS)
     if refused:
-        where = str(task.path) if isinstance(task, Problem | GoalTask) else str(task)
+        where = str(task.path) if isinstance(task, Problem | Task) else str(task)
         question_only = [k for k in refused if k in QUESTION_ONLY_KWARGS]
         why = (
             f"{', '.join(question_only)} {'applies' if len(question_only) == 1 else 'apply'} "
@@ -159,7 +158,7 @@ def make_task_env(task: str | Path | Problem | GoalTask = "", **kwargs: Any) -> 
             f"{where} is a goal task: keyword argument{'s' if len(refused) > 1 else ''} "
             f"{', '.join(refused)} refused ({why}); valid choices: {', '.join(GOAL_KWARGS)}"
         )
-    if isinstance(task, Problem | GoalTask):
+    if isinstance(task, Problem | Task):
         options = {k: v for k, v in kwargs.items() if k != "assets"}
         if "objects" not in options:
             options["objects"] = resolve_object_source(kwargs.get("assets") or None)

@@ -28,7 +28,7 @@ import mujoco
 
 from rsb_mj.errors import EvalError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.task import Task
 from rsb_mj.scene.compiler import Scene
 
 
@@ -133,7 +133,7 @@ class GoalView:
     model: mujoco.MjModel
     data: mujoco.MjData
     scene: Scene
-    task: GoalTask
+    task: Task
     candidates: tuple[str, ...]
     control_hz: float
     instruction: str

@@ -27,7 +27,7 @@ Frames and units: a question task's ``layout`` and ``distractors`` positions are
 x to the robot's right, y away from the robot (towards the far edge), z up; metres, yaw in
 radians about +z. A goal task's ``layout`` poses (:data:`Pose4`) are MuJoCo *world*
 coordinates of each object's body origin, (x, y, z) in metres, and the yaw about +z in
-radians, after the frame map of the task (:mod:`rsb_mj.scene.goal_layout`), before settling.
+radians, after the frame map of the task (:mod:`rsb_mj.scene.region_layout`), before settling.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ class Episode:
             empty, and then absent from :meth:`to_dict`, for the others.
         draw: which draw of the seed's generator is a goal row's layout (0: the first; the
             earlier ones failed the settle checks,
-            :meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`).
+            :meth:`rsb_mj.scene.region_layout.GoalLayout.reset`).
         skipped: seeds tried just before a goal row's that gave no valid layout in any draw
             (the table skips them to the next seed; see :mod:`rsb_mj.tables.layouts`).
     """

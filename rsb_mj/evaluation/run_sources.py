@@ -87,7 +87,7 @@ def goal_run(
             f"goal suites, or none; goal ones given: {', '.join(given)}"
         )
     # deferred: the goal tables and the goal reader, only for a goal run
-    from rsb_mj.lang.goal_task import warnings_of
+    from rsb_mj.lang.buildable import warnings_of
     from rsb_mj.tables.layouts import GOAL_ROWS, check_goal_rows, file_rows, short_files, task_key
 
     if episodes is None:  # a goal suite: every row of its table; files alone: 10 seeds

@@ -54,8 +54,7 @@ from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import AMAX, VMAX
 from rsb_mj.expert.grasp import top_down_rotation
 from rsb_mj.expert.timing import time_parameterize
-from rsb_mj.lang.goal_task import GoalTask
-from rsb_mj.lang.task import Relation
+from rsb_mj.lang.task import Relation, Task
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
 from rsb_mj.workspace import ARM_BASE_XY
 
@@ -173,7 +172,7 @@ def _is_open(model: mujoco.MjModel, data: mujoco.MjData, joint: str) -> bool:
 
 
 def plan_steps(
-    task: GoalTask,
+    task: Task,
     placements: Sequence[Relation],
     model: mujoco.MjModel,
     data: mujoco.MjData,

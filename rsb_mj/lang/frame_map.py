@@ -26,7 +26,7 @@ this frame map like a table's, one scale and shift for all, so the objects, the 
 the box keep their relative layout (the patch, 0.40 x 0.54 m, fits the table). Records of
 such a file say so: :func:`layout_change` is ``sim.layout_change``.
 
-The scene (:mod:`rsb_mj.scene.goal_layout`) builds with this map and the linter
+The scene (:mod:`rsb_mj.scene.region_layout`) builds with this map and the linter
 (:mod:`rsb_mj.lang.rules.runtime_goal`) checks with it, so both see the same layout.
 """
 
@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass
 
 from rsb_mj.lang.ast import Rect
-from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.task import Task
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY
 
 __all__ = [
@@ -101,21 +101,21 @@ class FrameMap:
 
 
 #: Workspace categories rsb_mj re-hosts on its table, and the layout change a record of such
-#: a file names (module docstring; ``rsb_mj.lang.goal_task.TABLES`` counts them as tables).
+#: a file names (module docstring; ``rsb_mj.lang.buildable.TABLES`` counts them as tables).
 REHOSTED: dict[str, str] = {
     "floor": "floor patch on the table: the floor's regions mapped as the table's (origin at "
     "the table centre), objects and container in their relative layout",
 }
 
 
-def layout_change(task: GoalTask) -> str:
+def layout_change(task: Task) -> str:
     """The layout change a record of ``task`` names (``sim.layout_change``): ``""`` for a
     table workspace (LIBERO's and VLA-Arena's tables keep their geometry through the frame
     map), :data:`REHOSTED`'s text for a floor scene (tier C)."""
     return REHOSTED.get(task.fixtures.get(task.table, ""), "")
 
 
-def region_rect(task: GoalTask, full_name: str) -> Rect | None:
+def region_rect(task: Task, full_name: str) -> Rect | None:
     """The first ``:ranges`` rectangle of region ``full_name`` (LIBERO frame), or None."""
     for region in task.problem.regions:
         if region.full_name == full_name and region.ranges:
@@ -128,7 +128,7 @@ def centre(r: Rect) -> tuple[float, float]:
     return ((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2)
 
 
-def root_region(task: GoalTask, name: str, seen: tuple[str, ...] = ()) -> Rect | None:
+def root_region(task: Task, name: str, seen: tuple[str, ...] = ()) -> Rect | None:
     """The table region under ``name`` (following ``On a b`` / sites down to the table)."""
     if name in seen:
         return None
@@ -143,7 +143,7 @@ def root_region(task: GoalTask, name: str, seen: tuple[str, ...] = ()) -> Rect |
     return None
 
 
-def owner_of(task: GoalTask, site: str) -> str | None:
+def owner_of(task: Task, site: str) -> str | None:
     """The fixture or object a site ``{owner}_{region}`` belongs to."""
     for region in task.problem.regions:
         if region.full_name == site and region.target:
@@ -152,7 +152,7 @@ def owner_of(task: GoalTask, site: str) -> str | None:
     return next((n for n in names if site.startswith(n + "_")), None)
 
 
-def _on_fixture(task: GoalTask, name: str) -> bool:
+def _on_fixture(task: Task, name: str) -> bool:
     """True when ``name`` starts on a fixture other than the table (``:init``)."""
     for rel in task.init:
         if rel.mover == name and rel.kind != "region":
@@ -175,7 +175,7 @@ class _Pair:
     outer: tuple[float, float]
 
 
-def _pair(task: GoalTask, index: int) -> _Pair | None:
+def _pair(task: Task, index: int) -> _Pair | None:
     rel = task.goal[index]
     place_owner = rel.place if rel.kind == "object" else owner_of(task, rel.place)
     mover = root_region(task, rel.mover)
@@ -204,7 +204,7 @@ def _reachable(pair: _Pair, fmap: FrameMap) -> bool:
     )
 
 
-def goal_pair_reachable(task: GoalTask, index: int, fmap: FrameMap) -> bool | None:
+def goal_pair_reachable(task: Task, index: int, fmap: FrameMap) -> bool | None:
     """Whether one arm reaches both ends of goal relation ``index`` under ``fmap`` (the
     mover's table region and its place, :data:`REACH_MARGIN` inside the reach annulus, a
     high end :data:`HIGH_REACH` nearer); None when an end has no table region to measure."""
@@ -212,7 +212,7 @@ def goal_pair_reachable(task: GoalTask, index: int, fmap: FrameMap) -> bool | No
     return None if pair is None else _reachable(pair, fmap)
 
 
-def _table_centres(task: GoalTask) -> dict[str, tuple[float, float]]:
+def _table_centres(task: Task) -> dict[str, tuple[float, float]]:
     """Region full name -> its centre (LIBERO frame) for every table region ``:init`` uses."""
     out: dict[str, tuple[float, float]] = {}
     for rel in task.init:
@@ -248,7 +248,7 @@ def _onto_table(x: float, y: float) -> tuple[float, float]:
     return x, y
 
 
-def _with_moves(task: GoalTask, fmap: FrameMap) -> FrameMap:
+def _with_moves(task: Task, fmap: FrameMap) -> FrameMap:
     """``fmap`` with each misplaced table region moved onto the table (module docstring)."""
     moved = []
     for name, c in _table_centres(task).items():
@@ -272,7 +272,7 @@ def _shifts() -> list[tuple[float, float]]:
 _SHIFTS = _shifts()
 
 
-def choose_map(task: GoalTask) -> FrameMap:
+def choose_map(task: Task) -> FrameMap:
     """The task's frame map (module docstring): the first scale of :data:`SCALES` and the
     shift nearest the origin with every goal pair reachable and no region off the table;
     when none has, the best found (most pairs, fewest bad regions), its bad regions moved."""

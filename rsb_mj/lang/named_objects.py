@@ -1,6 +1,6 @@
 """The objects and fixtures a goal task names: what its head camera must show. Pure Python.
 
-Rule 1 (:mod:`rsb_mj.env.goal_visibility`) and the goal head camera's framing
+Rule 1 (:mod:`rsb_mj.env.visibility`) and the goal head camera's framing
 (:mod:`rsb_mj.scene.framing`) read these names.
 """
 

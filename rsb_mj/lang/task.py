@@ -24,7 +24,7 @@ Tiers (``shared/reference/goal_tasks.md``): **A0** a table workspace, no articul
 fixture, a goal of On/In only; **A1** as A0 with an articulated fixture standing as a prop;
 **B1** a drawer or microwave used as a container (by the goal, or holding an object at
 ``:init``); **B2** a goal that operates a fixture (Open, Close, TurnOn, TurnOff); **C** a
-floor workspace. What rsb_mj builds of them: :mod:`rsb_mj.lang.goal_task`.
+floor workspace. What rsb_mj builds of them: :mod:`rsb_mj.lang.buildable`.
 
 Names: a region ``R`` with ``(:target T)`` is called ``T_R`` (``main_table_plate_region``,
 ``wooden_cabinet_1_top_side``); on a fixture or object it is the site ``{T}_{R}`` of the

@@ -65,7 +65,7 @@ from rsb_mj.scene.categories.base import (
 )
 
 if TYPE_CHECKING:
-    from rsb_mj.lang.goal_task import GoalTask
+    from rsb_mj.lang.task import Task
 
 __all__ = [
     "ASSETS_ENV",
@@ -180,7 +180,7 @@ def resolve_object_source(assets: str | Path | None = None) -> ObjectSource:
     return STANDINS_SOURCE
 
 
-def check_objects(assets: str | Path | None, tasks: Iterable[GoalTask]) -> ObjectSource:
+def check_objects(assets: str | Path | None, tasks: Iterable[Task]) -> ObjectSource:
     """The object source of a run of the goal tasks ``tasks`` (:func:`resolve_object_source`
     of ``assets``), once the original of every object and fixture category they use that
     its folder has is built (:meth:`ObjectSource.check`): the one check, before the first

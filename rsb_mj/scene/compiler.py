@@ -14,7 +14,7 @@ the episode. The answer zone is the region a binding's goal places ``?answer`` i
 patch on the table. What differs comes from the frame the task's ``:ranges`` are read in
 (:func:`_frame`): rsb's own table frame, whose episodes carry their layout, or LIBERO's /
 VLA-Arena's, mapped onto the Aloha table, whose scene draws its seeds' layouts
-(:class:`~rsb_mj.scene.goal_layout.GoalLayout`).
+(:class:`~rsb_mj.scene.region_layout.GoalLayout`).
 
 Compiling does not depend on the episode: every candidate is a free body, and what an episode
 draws (layout, option->object mapping, colors) is applied to ``model``/``data`` in
@@ -56,11 +56,11 @@ from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
 from rsb_mj.scene.fixture_placement import SWEEP, clear_xy, label, operated, placement
 from rsb_mj.scene.frames import table_to_world
-from rsb_mj.scene.goal_layout import GoalLayout
-from rsb_mj.scene.goal_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
+from rsb_mj.scene.primitive_props import Prop, build_prop, fixture_prop, object_prop
 from rsb_mj.scene.probes import Probe, add_probes
+from rsb_mj.scene.region_layout import GoalLayout
 from rsb_mj.workspace import TABLE_TOP_Z
 
 #: Fixture categories a task in rsb's frame may declare (the table is part of the robot
@@ -112,14 +112,14 @@ class Scene:
         zone_half_size: its half extents along x, y [m] (zero where there is none).
         grip_width: candidate -> object extent [m] across its body y axis.
         sources: a goal scene's object name -> where its model came from (as
-            :attr:`rsb_mj.scene.goal_layout.GoalLayout.sources`; empty for a question scene,
+            :attr:`rsb_mj.scene.region_layout.GoalLayout.sources`; empty for a question scene,
             whose objects are rsb_mj's categories).
         sensors: addresses of the signal sensors in ``data.sensordata`` (a question scene's;
             None for a goal scene).
         motion: drives the ``:moving_objects`` (mocap bodies; see :mod:`rsb_mj.scene.motion`)
             of a task in rsb's frame; None where the scene draws its own layout (it stands
             every object still).
-        layout: a goal task's layout sampler (:class:`rsb_mj.scene.goal_layout.GoalLayout`:
+        layout: a goal task's layout sampler (:class:`rsb_mj.scene.region_layout.GoalLayout`:
             its seeds' layouts drawn, settled and checked at reset); None for a question task,
             whose layout comes with its episode.
     """
@@ -369,7 +369,7 @@ def compile_scene(
     rsb's table frame gets its layout with its episode (:meth:`Scene.apply_episode`; its
     objects are rsb's categories, coloured per episode), a LIBERO / VLA-Arena task's scene
     draws its seeds' layouts itself (:attr:`Scene.layout`, a
-    :class:`~rsb_mj.scene.goal_layout.GoalLayout`; its objects from ``objects``,
+    :class:`~rsb_mj.scene.region_layout.GoalLayout`; its objects from ``objects``,
     :mod:`rsb_mj.scene.assets`, the shipped stand-ins by default). A tier B file's cabinets,
     microwave and stove are articulated (:data:`ARTICULATED_TIERS`); a tier A file's are
     static props.

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from rsb_mj.lang.goal_task import GoalTask
+from rsb_mj.lang.task import Task
 from rsb_mj.workspace import TABLE_HALF_XY
 
 #: Fixture categories with a part pulled or swung out of their front.
@@ -135,7 +135,7 @@ def clear_xy(
     return clear_x(x_file, x_rule, own, others, out), y
 
 
-def operated(task: GoalTask, name: str) -> bool:
+def operated(task: Task, name: str) -> bool:
     """Whether ``task``'s goal operates fixture ``name`` (a state atom on it or on one of
     its regions) or puts something ``In`` one of its regions that ``:init`` does not open
     (the expert opens it first; into an open drawer it reaches from above)."""

@@ -19,7 +19,7 @@ scene's head camera is posed per task by one rule (:func:`frame_task`):
   to the named box: the named objects keep most of the image, the others are in view where
   the layout allows.
 
-Each object's box (:meth:`rsb_mj.scene.goal_layout.GoalLayout.boxes`) holds every place it can
+Each object's box (:meth:`rsb_mj.scene.region_layout.GoalLayout.boxes`) holds every place it can
 stand at reset, from the task alone (not the seed, so every episode of a task has the same
 camera): a fixture's footprint at its pose up to its top; each object's ``:init`` region
 rectangle (every ``:ranges`` rectangle, mapped by the frame map), grown by the object's
@@ -34,7 +34,7 @@ neither, so their camera is that of before, bit for bit):
   its arc to shut, with their handles (``GoalLayout.part_ranges``);
 * where the layout is not the file's (a fixture moved by the placement rule of
   :mod:`rsb_mj.scene.fixture_placement`, or a part drawn open), an object's box is that of
-  its places in a fixed set of layout draws (``goal_layout.FRAME_DRAWS`` from the generator
+  its places in a fixed set of layout draws (``region_layout.FRAME_DRAWS`` from the generator
   of ``FRAME_SEED``, no physics; the ``FRAME_TRIM`` most extreme on each side left out),
   in place of its region's (an object on a table region) or besides its owner's (an object
   on an object or a site): an object whose region the moved cabinet now covers is drawn

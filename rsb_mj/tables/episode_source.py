@@ -46,9 +46,8 @@ import numpy as np
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import EvalError, TaskError
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.parser import parse_file
-from rsb_mj.lang.task import task_family
+from rsb_mj.lang.task import Task, task_family
 from rsb_mj.resources import tasks_dir
 from rsb_mj.suites import GOAL_MAX_STEPS, TASK_MAX_STEPS, Suite, get_suite
 
@@ -125,7 +124,7 @@ def is_goal_source(source: str) -> bool:
 
 
 @cache
-def goal_task(source: str) -> GoalTask:
+def goal_task(source: str) -> Task:
     """The goal task of a goal task file, refused unless it runs: lint-clean as a scene
     rsb_mj builds (:func:`rsb_mj.lang.linter.load_goal_task`; cached per process).
 
@@ -378,7 +377,7 @@ class Source:
         return is_goal_source(self.name)
 
     @cached_property
-    def task(self) -> GoalTask:
+    def task(self) -> Task:
         """Its goal task, refused unless it runs (:func:`goal_task`; a goal source's only).
 
         Raises:

@@ -13,7 +13,7 @@ the code that froze it (:func:`code_digest`), and the files whose table is short
 with the env's drawing of a file's rows, :func:`rsb_mj.env.settled_layouts.freeze_file`):
 the seeds of a split are tried in order from :data:`FIRST_SEED` (eval 0, 1, 2 ...; train
 100000, 100001 ...: disjoint); a seed whose generator gives a valid layout within its
-draws (:meth:`rsb_mj.scene.goal_layout.GoalLayout.reset`) becomes the next row, with the draw
+draws (:meth:`rsb_mj.scene.region_layout.GoalLayout.reset`) becomes the next row, with the draw
 kept (``draw``) and its poses (``layout``); a seed that gives none is **skipped to the next
 seed** and recorded in the following row's ``skipped``. A split of a file stops at the
 :data:`SKIP_LIMIT`-th skipped seed: its table is then short and the manifest says why; when
@@ -70,12 +70,12 @@ GOAL_ROWS = {"eval": 5, "train": 20}
 #: The first seed tried per split (eval and train seeds never meet).
 FIRST_SEED = {"eval": 0, "train": 100_000}
 #: Skipped seeds after which a file's split stops, its table short (each costs
-#: :data:`~rsb_mj.scene.goal_layout.ATTEMPTS` settles, about 1.5 s).
+#: :data:`~rsb_mj.scene.region_layout.ATTEMPTS` settles, about 1.5 s).
 SKIP_LIMIT = 5
 #: The modules whose code decides a goal layout (hashed into the manifest's ``code``).
 CODE_MODULES = (
     "rsb_mj/scene",
-    "rsb_mj/lang/goal_task.py",
+    "rsb_mj/lang/buildable.py",
     "rsb_mj/scoring/goal_checker.py",
     "rsb_mj/scoring/predicates",
     "rsb_mj/workspace.py",

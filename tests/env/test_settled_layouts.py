@@ -14,7 +14,7 @@ from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.env.settled_layouts import freeze_file, redraw_file
 from rsb_mj.errors import EnvError, LayoutError, SceneError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.goal_layout import GoalLayout
+from rsb_mj.scene.region_layout import GoalLayout
 from rsb_mj.tables.files import read_manifest, read_table
 from rsb_mj.tables.freeze import freeze_tables
 from rsb_mj.tables.layouts import check_layout_tables, code_digest, task_key
@@ -196,7 +196,7 @@ def test_refreezing_some_files_keeps_the_others_rows(tmp_path):
 def test_a_seed_whose_named_objects_the_head_camera_does_not_show_is_skipped(monkeypatch):
     """Rule 1 gates the build: the same seeds as the shipped rows while it holds; a row that
     fails it (here: 10^6 px asked of each named object) is skipped with the reason."""
-    import rsb_mj.env.goal_visibility as visibility
+    import rsb_mj.env.visibility as visibility
 
     got = freeze_file(APPLE, "vla-arena", ("eval",), {"eval": 2})
     shipped = read_table(tasks_dir() / "episodes/vla-arena.eval.jsonl", goal=True)

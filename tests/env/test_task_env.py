@@ -12,7 +12,7 @@ from rsb_mj.env.rsb_env import RsbEnv
 from rsb_mj.env.task_env import task_env
 from rsb_mj.errors import EvalError, RsbError, TaskError
 from rsb_mj.resources import tasks_dir
-from rsb_mj.scene.goal_layout import GoalLayout
+from rsb_mj.scene.region_layout import GoalLayout
 from rsb_mj.suites import get_suite
 from rsb_mj.tables.episode_source import goal_row_source
 from tests.lang.lang_samples import unbuildable_stove

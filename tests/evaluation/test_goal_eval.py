@@ -150,7 +150,7 @@ def test_a_seed_without_a_valid_layout_is_a_scored_failure(tmp_path, capsys, mon
     """A layout that cannot be drawn is a property of the seed: termination ``no_layout``,
     class ``reset``, counted in the rate (not an error to retry)."""
     from rsb_mj.errors import SceneError
-    from rsb_mj.scene.goal_layout import GoalLayout
+    from rsb_mj.scene.region_layout import GoalLayout
 
     def no_layout(self, data, seed, goal_holds):
         raise SceneError(f"seed {seed}: no valid layout in 10 draws (off the table)")

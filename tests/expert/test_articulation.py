@@ -16,8 +16,8 @@ from rsb_mj.expert.articulation import Operation, plan_steps
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.lang import linter
 from rsb_mj.lang.ast import Problem
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_of
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scene.fixture_placement import CENTRE_X, clear_x, clear_xy, placement
 
@@ -131,7 +131,7 @@ def test_a_drawer_is_opened_before_something_goes_in_and_closed_after():
     path /= (
         "KITCHEN_SCENE4_put_the_black_bowl_in_the_bottom_drawer_of_the_cabinet_and_close_it.bddl"
     )
-    task = goal_task_of(parse_file(path))
+    task = task_of(parse_file(path), expect="goal")
     scene = compile_scene(task)
     data = mujoco.MjData(scene.model)
     (put,) = task.goal
@@ -149,7 +149,7 @@ def test_a_drawer_is_opened_before_something_goes_in_and_closed_after():
 def test_a_drawer_closed_first_when_nothing_goes_into_it():
     name = "KITCHEN_SCENE10_close_the_top_drawer_of_the_cabinet_and_put_the_black_bowl_on_top_of_it"
     path = LIBERO / "libero_90" / f"{name}.bddl"
-    task = goal_task_of(parse_file(path))
+    task = task_of(parse_file(path), expect="goal")
     scene = compile_scene(task)
     steps = plan_steps(task, task.goal, scene.model, mujoco.MjData(scene.model))
     assert [type(s).__name__ for s in steps] == ["Operation", "Relation"]
@@ -195,7 +195,7 @@ def test_a_fixture_blocked_by_another_slides_along_y_to_the_centre():
 
 def test_a_fixture_slid_along_y_is_labelled_with_both_moves():
     path = LIBERO / "libero_90" / "KITCHEN_SCENE4_close_the_bottom_drawer_of_the_cabinet.bddl"
-    scene = compile_scene(goal_task_of(parse_file(path)))
+    scene = compile_scene(task_of(parse_file(path), expect="goal"))
     assert scene.layout.layout_changes == (
         "white_cabinet_1: moved along x from +0.275 to +0.050 m and along y from +0.050 to "
         "-0.130 m (clear of the fixture beside it) (toward the table's centre; its front faces "
@@ -207,7 +207,7 @@ def test_a_fixture_slid_along_y_is_labelled_with_both_moves():
 
 def test_a_moved_fixture_is_a_labelled_layout_change():
     path = LIBERO / "libero_90" / "KITCHEN_SCENE7_open_the_microwave.bddl"
-    scene = compile_scene(goal_task_of(parse_file(path)))
+    scene = compile_scene(task_of(parse_file(path), expect="goal"))
     assert scene.layout.layout_changes == (
         "microwave_1: moved along x from -0.250 to -0.050 m (toward the table's centre; its "
         "front faces the right arm across the table)",
@@ -220,6 +220,6 @@ def test_a_drawer_that_only_holds_an_object_at_init_stays_where_the_file_puts_it
         "pick_the_tomato_next_to_the_cereal_and_place_it_on_the_porcelain_bowl_on_the_cutting_board"
     )
     path = VLA / "generalization_object_preposition_combinations" / "level_1" / f"{name}.bddl"
-    task = goal_task_of(parse_file(path))
+    task = task_of(parse_file(path), expect="goal")
     assert task.tier == "B1" and not task.goal_states
     assert compile_scene(task).layout.layout_changes == ()

@@ -10,8 +10,8 @@ import pytest
 
 from rsb_mj.lang.ast import Rect
 from rsb_mj.lang.frame_map import EDGE_MARGIN, FrameMap, choose_map, goal_pair_reachable
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file, parse_text
+from rsb_mj.lang.task import task_of
 from rsb_mj.workspace import TABLE_HALF_XY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,14 +37,14 @@ def test_frame_map_rotates_libero_into_rsb_and_shifts():
 
 
 def test_the_map_is_chosen_once_per_task_and_deterministic():
-    task = goal_task_of(parse_file(APPLE))
+    task = task_of(parse_file(APPLE), expect="goal")
     assert choose_map(task) == choose_map(task) == FrameMap(1.0, (-0.225, 0.125))
 
 
 def test_a_deep_libero_layout_is_scaled_down_until_every_region_is_on_the_table():
     """LIBERO's table is 1.2 m deep, the Aloha's 0.76 m: at 0.85 (the last scale that once
     sufficed) the ketchup's region fell off the table, the reset failed on every seed."""
-    task = goal_task_of(parse_file(TRAY))
+    task = task_of(parse_file(TRAY), expect="goal")
     fmap = choose_map(task)
     assert fmap == FrameMap(0.65, (0.225, -0.25))
     assert goal_pair_reachable(task, 0, fmap) is True
@@ -68,7 +68,7 @@ FAR = """(define (problem My_Task) (:domain robosuite) (:language Put the apple 
 
 
 def test_a_region_no_scale_brings_onto_the_table_is_moved_alone_to_its_edge():
-    task = goal_task_of(parse_text(FAR, "far.bddl"))
+    task = task_of(parse_text(FAR, "far.bddl"), expect="goal")
     fmap = choose_map(task)
     # no scale brings x_L = -1.5 onto the table: the best map (the goal pair reached, nearest
     # the origin) keeps the others where it puts them and moves that region alone
@@ -92,7 +92,7 @@ def test_a_floor_scene_is_rehosted_on_the_table_by_one_map_and_says_so():
     floors += sorted((data / "vla_arena/generalization_unseen_objects").rglob("*.bddl"))
     assert len(floors) == 25
     for path in floors:
-        task = goal_task_of(parse_file(path))
+        task = task_of(parse_file(path), expect="goal")
         assert (task.tier, task.table, layout_change(task)) == ("C", "floor", REHOSTED["floor"])
         fmap = choose_map(task)
         assert fmap.moved == ()  # no region moved alone: the layout is one map's image
@@ -103,4 +103,4 @@ def test_a_floor_scene_is_rehosted_on_the_table_by_one_map_and_says_so():
             assert abs(x0) < TABLE_HALF_XY[0] and abs(x1) < TABLE_HALF_XY[0]
             assert abs(y0) < TABLE_HALF_XY[1] and abs(y1) < TABLE_HALF_XY[1]
     table = data / "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
-    assert layout_change(goal_task_of(parse_file(table))) == ""
+    assert layout_change(task_of(parse_file(table), expect="goal")) == ""

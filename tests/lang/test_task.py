@@ -40,7 +40,7 @@ STAGE_MODULES = ("rsb_mj.episodes.episode", "rsb_mj.lang.a2a", "rsb_mj.lang.task
 #: Parameter name -> the types its annotation may be made of (a union of some of them).
 ALLOWED: dict[str, frozenset[type]] = {
     "problem": frozenset({Problem, Task, type(None)}),  # None: "load it" (build_table)
-    # str / Path: a task file (GoalTask, the one Task's former name, is Task)
+    # str / Path: a task file (Task, the one Task's former name, is Task)
     "task": frozenset({Task, Problem, str, Path}),
     # None: a goal task's demonstration, which has no question episode (datasets.demo_file)
     # Episode: either family's (a seed and a layout, plus a question task's binding)
@@ -51,7 +51,6 @@ ALLOWED: dict[str, frozenset[type]] = {
 }
 #: Names the test resolves for modules that import them only for type checking.
 TYPE_NAMES = {"Problem": Problem, "Task": Task, "TaskLike": TaskLike, "Episode": Episode}
-TYPE_NAMES["GoalTask"] = Task  # rsb_mj.lang.goal_task.GoalTask: kept for one release
 TYPE_NAMES["Scene"] = Scene
 TYPE_NAMES["QuestionSource"] = QuestionSource
 #: Names that hold a task, problem or episode object (probing targets).
@@ -248,7 +247,6 @@ TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 def test_a_question_task_is_a_task_whose_goal_places_answer():
     from rsb_mj.errors import TaskError
-    from rsb_mj.lang.goal_task import goal_task_of
     from rsb_mj.lang.parser import parse_file
     from rsb_mj.lang.task import QuestionSpec, SourceSpec, TemplateSpec, task_of
 
@@ -270,7 +268,7 @@ def test_a_question_task_is_a_task_whose_goal_places_answer():
     )
     assert task_of(problem) is task  # one reading per problem
     with pytest.raises(TaskError, match=r"rsb_math_4\.bddl: a question task is not read as a goal"):
-        goal_task_of(problem)
+        task_of(problem, expect="goal")
     act2answer = task_of(parse_file(TASKS / "a2a_color.bddl"))
     assert [(r.text, r.kind) for r in act2answer.goal] == [("On cube ?answer", "object")]
 

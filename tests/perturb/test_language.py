@@ -253,17 +253,19 @@ def test_goal_instruction_is_unchanged_at_w0_and_the_same_per_seed():
 def test_every_shipped_goal_instruction_has_a_slot():
     """Each LIBERO / VLA-Arena :language of tasks/ has at least one word or phrase of the
     goal table (so W1 changes every goal instruction)."""
-    from rsb_mj.lang.goal_task import goal_task_of
     from rsb_mj.lang.parser import parse_file
-    from rsb_mj.lang.task import task_family
+    from rsb_mj.lang.task import task_family, task_of
 
     empty = []
     for path in sorted((tasks_dir() / "vla_arena").rglob("*.bddl")) + sorted(
         (tasks_dir() / "libero").rglob("*.bddl")
     ):
         problem = parse_file(path)
-        if task_family(problem) == "goal" and not goal_slots(goal_task_of(problem).instruction):
-            empty.append(goal_task_of(problem).instruction)
+        if task_family(problem) != "goal":
+            continue
+        instruction = task_of(problem, expect="goal").instruction
+        if not goal_slots(instruction):
+            empty.append(instruction)
     assert empty == []
 
 

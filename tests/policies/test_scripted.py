@@ -10,7 +10,7 @@ from rsb_mj.errors import EvalError, PolicyError
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.expert.placements import placements
 from rsb_mj.lang import load_task
-from rsb_mj.lang.goal_task import goal_task_of
+from rsb_mj.lang.task import task_of
 from rsb_mj.policies import ExpertPolicy, PolicyStatus, RandomGraspPolicy, policy_rng
 from rsb_mj.policies.scripted import NearestPolicy, nearest_candidate
 from rsb_mj.resources import tasks_dir
@@ -80,7 +80,7 @@ def test_on_a_task_without_candidates_a_baseline_refuses_and_the_expert_binds_no
     """No branch on the view's kind: the task has no candidates to bind ?answer to, so the
     baselines (which only choose) refuse and the expert carries out the goal's placements."""
     path = tasks_dir() / "libero" / "libero_goal" / "put_the_bowl_on_the_plate.bddl"
-    task = goal_task_of(load_task(path))
+    task = task_of(load_task(path), expect="goal")
     view = GoalView(
         model=None, data=None, scene=None, task=task, candidates=tuple(task.objects),
         control_hz=20.0, instruction="", seed=3,

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_of
 from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES
 from rsb_mj.scene.compiler import compile_scene
 
@@ -32,7 +32,7 @@ def _alone(category: str) -> tuple[mujoco.MjModel, mujoco.MjData]:
 
 
 def _task(path: Path):
-    return goal_task_of(parse_file(path))
+    return task_of(parse_file(path), expect="goal")
 
 
 @pytest.mark.parametrize("category", ["wooden_cabinet", "white_cabinet"])

@@ -20,8 +20,8 @@ import pytest
 
 from rsb_mj.cli import main
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_of
 from rsb_mj.scene import aloha
 from rsb_mj.scene.assets import (
     ASSETS_ENV,
@@ -145,7 +145,7 @@ def test_the_fingerprint_covers_every_file_used_and_changes_with_their_bytes(tmp
 
 
 def test_a_goal_scene_takes_its_objects_from_the_source():
-    task = goal_task_of(parse_file(BASKET_TASK))
+    task = task_of(parse_file(BASKET_TASK), expect="goal")
     source = resolve_object_source(ASSETS)
     scene = compile_scene(task, objects=source).layout
     assert scene.sources["basket_1"] == source.label

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from rsb_mj.lang.categories import RSB_CATEGORIES, STANDIN_CATEGORIES
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_of
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import CATEGORIES, RegionSpec, get_category
 from rsb_mj.scene.categories.base import bounding_half_extents
@@ -472,7 +472,7 @@ def test_goal_scenes_build_the_milk_carton():
         Path(__file__).resolve().parents[2]
         / "tasks/libero/libero_90/LIVING_ROOM_SCENE2_pick_up_the_milk_and_put_it_in_the_basket.bddl"
     )
-    scene = compile_scene(goal_task_of(parse_file(path))).layout
+    scene = compile_scene(task_of(parse_file(path), expect="goal")).layout
     assert scene.sources["milk_1"] == "standins"
     assert scene.model.texture("standin_label/milk") is not None
     model, data = _geoms("milk", goal=True)

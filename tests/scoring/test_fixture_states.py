@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import SceneError
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_of
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scoring.goal_checker import GoalChecker
 from rsb_mj.scoring.predicates.fixture_state import (
@@ -61,7 +61,7 @@ SOURCES = ("libero", "vla_arena")
 def scene(tmp_path_factory):
     path = Path(tmp_path_factory.mktemp("tierb")) / "states.bddl"
     path.write_text(TASK)
-    task = goal_task_of(parse_file(path))
+    task = task_of(parse_file(path), expect="goal")
     assert task.tier == "B2" and task.semantics == "libero"
     return compile_scene(task).layout
 

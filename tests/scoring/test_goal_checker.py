@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from rsb_mj.errors import EvalError, SceneError
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_of
 from rsb_mj.resources import tasks_dir
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scoring.goal_checker import GoalChecker
@@ -21,7 +21,7 @@ BOWL_ON_PLATE = "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
 
 @pytest.fixture(scope="module")
 def scene():
-    task = goal_task_of(parse_file(tasks_dir() / BOWL_ON_PLATE))
+    task = task_of(parse_file(tasks_dir() / BOWL_ON_PLATE), expect="goal")
     assert [r.text for r in task.goal] == ["On akita_black_bowl_1 plate_1"]
     return compile_scene(task).layout
 

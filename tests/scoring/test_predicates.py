@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rsb_mj.errors import EvalError
-from rsb_mj.lang.goal_task import SCORED_PREDICATES
+from rsb_mj.lang.buildable import SCORED_PREDICATES
 from rsb_mj.lang.predicates import PREDICATES as LANGUAGE
 from rsb_mj.lang.task import STATE_PREDICATES
 from rsb_mj.scoring.predicates import (

@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import re
 
+from rsb_mj.lang.buildable import BUILDABLE_TIERS, TABLETOP_TIERS
 from rsb_mj.lang.categories import footprint_radius
 from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.frame_map import owner_of, region_rect
-from rsb_mj.lang.goal_task import BUILDABLE_TIERS, TABLETOP_TIERS
 from rsb_mj.lang.named_objects import named_objects
 from rsb_mj.lang.rules.base import Context, choices_text, rule
 from rsb_mj.lang.rules.runtime_goal import frame_map_of, goal_task
@@ -66,7 +66,7 @@ CONTAINING_REGIONS: dict[str, frozenset[str]] = {
 }
 
 #: How far [m] the goal scene grows a table region, each side, while it redraws an object
-#: that overlaps another (``GROW * PLACE_TRIES`` of ``rsb_mj.scene.goal_layout``; the test
+#: that overlaps another (``GROW * PLACE_TRIES`` of ``rsb_mj.scene.region_layout``; the test
 #: checks they agree), kept this far inside the table edge: ``_GROWN_EDGE``.
 MAX_REGION_GROWTH = 0.2
 _GROWN_EDGE = 0.03
@@ -332,7 +332,7 @@ def init_not_applied(ctx: Context) -> None:
 #: objects' regions (``GoalLayout.boxes``); one that must pull back past this view to hold a
 #: region shows every object smaller than the whole table's view does.
 TABLE_VIEW = ((0.0, -0.303681, 2.321154), 10.0, 45.0)
-#: Side [px] of the head image rule 1 measures (``rsb_mj.env.goal_visibility``).
+#: Side [px] of the head image rule 1 measures (``rsb_mj.env.visibility``).
 HEAD_PX = 224
 
 

@@ -1,7 +1,7 @@
 """RSB530-RSB534: what keeps a goal task (a LIBERO / VLA-Arena style file) from running.
 
 A goal task is a file without ``(:question ...)`` outside ``(:domain rsb)``
-(:mod:`rsb_mj.lang.goal_task`). For every tier rsb_mj builds (all: A0-C) these rules say,
+(:mod:`rsb_mj.lang.buildable`). For every tier rsb_mj builds (all: A0-C) these rules say,
 at the position of the part at fault, what would stop ``rsb eval FILE`` before or at its first
 reset: a category rsb_mj has no model of (RSB531), a goal no arm can carry out on the task's
 frame map (RSB532, :mod:`rsb_mj.lang.frame_map`), a goal that already holds at ``:init``
@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 from rsb_mj.errors import TaskError
+from rsb_mj.lang.buildable import BUILDABLE_TIERS, unbuildable
 from rsb_mj.lang.categories import RSB_CATEGORIES, footprint_radius
 from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.frame_map import (
@@ -29,10 +30,9 @@ from rsb_mj.lang.frame_map import (
     goal_pair_reachable,
     region_rect,
 )
-from rsb_mj.lang.goal_task import BUILDABLE_TIERS, GoalTask, goal_task_of, unbuildable
 from rsb_mj.lang.known_categories import ALL_CATEGORIES
 from rsb_mj.lang.rules.base import Context, choices_text, declare, rule
-from rsb_mj.lang.task import TABLES, Relation
+from rsb_mj.lang.task import TABLES, Relation, Task, task_of
 from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX, REACH_MIN, TABLE_HALF_XY
 
 __all__ = [
@@ -54,13 +54,13 @@ _GOAL = """(define (problem Put_The_Apple_On_The_Plate) (:domain robosuite)
   (:goal (And (On apple_1 plate_1))))"""
 
 
-def goal_task(ctx: Context) -> GoalTask | None:
+def goal_task(ctx: Context) -> Task | None:
     """The goal task of ``ctx`` when it is one these rules check (tier A0/A1, or any tier
     with ``--target rsb``), else None."""
     if not ctx.problem.goal_terms:
         return None
     try:
-        task = goal_task_of(ctx.problem)
+        task = task_of(ctx.problem, expect="goal")
     except TaskError:
         return None
     if task.tier in BUILDABLE_TIERS or ctx.target == "rsb":
@@ -71,7 +71,7 @@ def goal_task(ctx: Context) -> GoalTask | None:
 _FRAME_MAP: list[tuple[object, FrameMap]] = []  # the last (problem, its frame map)
 
 
-def frame_map_of(ctx: Context, task: GoalTask) -> FrameMap:
+def frame_map_of(ctx: Context, task: Task) -> FrameMap:
     """``choose_map(task)`` for the goal task of ``ctx``, computed once per file (the last
     file's kept: RSB532, RSB540 and RSB542 read it)."""
     if _FRAME_MAP and _FRAME_MAP[0][0] is ctx.problem:
@@ -173,7 +173,7 @@ def unreachable_goal(ctx: Context) -> None:
             )
 
 
-def _holds_at_init(task: GoalTask, goal: Relation) -> bool:
+def _holds_at_init(task: Task, goal: Relation) -> bool:
     """True when ``:init`` puts ``goal``'s mover where the goal wants it: the same place, or
     a table region inside the goal's table region."""
     for rel in task.init:

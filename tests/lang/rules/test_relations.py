@@ -221,9 +221,9 @@ def test_the_containers_are_the_stand_ins_regions_that_have_a_volume():
 
 
 def test_the_region_growth_is_the_goal_scene_s():
-    from rsb_mj.scene import goal_layout
+    from rsb_mj.scene import region_layout
 
-    assert pytest.approx(MAX_REGION_GROWTH) == goal_layout.GROW * goal_layout.PLACE_TRIES
+    assert pytest.approx(MAX_REGION_GROWTH) == region_layout.GROW * region_layout.PLACE_TRIES
 
 
 def test_fifty_one_objects_on_one_region_are_refused_in_milliseconds_not_minutes():

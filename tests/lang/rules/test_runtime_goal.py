@@ -12,7 +12,7 @@ from rsb_mj.errors import SceneError
 from rsb_mj.lang import lint_text
 from rsb_mj.lang.diagnostics import TaskFileError
 from rsb_mj.lang.frame_map import REHOSTED
-from rsb_mj.lang.goal_task import goal_task_of
+from rsb_mj.lang.task import task_of
 from rsb_mj.scene.compiler import compile_scene
 
 from ..lang_samples import LIBERO, LIBERO_PATH
@@ -178,7 +178,7 @@ def test_a_fixture_without_a_model_is_what_the_scene_cannot_compile(tmp_path):
     ]
     with pytest.raises(TaskFileError, match=r":12:30: RSB531 no-model: fixture 'cab_1'"):
         _env(text, tmp_path)  # refused by the linter's gate, before the scene
-    task = goal_task_of(lint_text(text, LIBERO_PATH)[0])
+    task = task_of(lint_text(text, LIBERO_PATH)[0], expect="goal")
     assert task.tier == "A1"
     with pytest.raises(SceneError, match=r"fixture 'cab_1': no prop for category 'slide_cabinet'"):
         compile_scene(task)  # what the scene would have said

@@ -7,13 +7,7 @@ from pathlib import Path
 import pytest
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.goal_task import (
-    MODELLED_STATES,
-    GoalTask,
-    check_buildable,
-    goal_task_of,
-    unbuildable,
-)
+from rsb_mj.lang.buildable import MODELLED_STATES, check_buildable, unbuildable
 from rsb_mj.lang.parser import parse_file, parse_text
 from rsb_mj.lang.task import Task, task_family, task_of, task_semantics, tier_of
 
@@ -28,7 +22,7 @@ TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 
 def test_a_vla_arena_file_is_an_a0_goal_task_with_vla_arena_semantics():
-    task = goal_task_of(parse_file(APPLE))
+    task = task_of(parse_file(APPLE), expect="goal")
     assert task.semantics == "vla_arena" and task.on_xy == 0.07
     assert task.family == "goal" and task.question is None and task.candidates == ()
     assert task.tier == "A0"
@@ -66,23 +60,23 @@ def test_a_question_task_is_not_a_goal_task():
     problem = parse_file(TASKS / "rsb_math_4.bddl")
     assert task_family(problem) == "question"
     with pytest.raises(TaskError, match="a question task is not read as a goal task"):
-        goal_task_of(problem)
+        task_of(problem, expect="goal")
 
 
 def test_every_tier_builds_and_what_cannot_is_named_at_its_position():
     path = LIBERO_GOAL / "turn_on_the_stove.bddl"
     text = path.read_text()
-    task = goal_task_of(parse_text(text, str(path)))
+    task = task_of(parse_text(text, str(path)), expect="goal")
     assert task.tier == "B2"
     known = {*task.objects.values()}
     assert unbuildable(task, known) == []  # tier B2 builds (its stove is articulated)
     floor = next((SUITES / "libero/libero_object").glob("*.bddl"))
-    c = goal_task_of(parse_file(floor))
+    c = task_of(parse_file(floor), expect="goal")
     assert (c.tier, unbuildable(c, {*c.objects.values()})) == ("C", [])
     # a goal nothing scores (LIBERO's Up) and a category without a model stay refused
     edited = text.replace("(Turnon flat_stove_1)", "(Up flat_stove_1)")
     assert edited != text
-    task = goal_task_of(parse_text(edited, str(path)))
+    task = task_of(parse_text(edited, str(path)), expect="goal")
     issues = [i.format(str(path)) for i in unbuildable(task, known - {"cream_cheese"})]
     assert issues == [
         f"{path}:104:20: object 'cream_cheese_1': category 'cream_cheese' has no rsb model",
@@ -97,7 +91,7 @@ def test_every_tier_builds_and_what_cannot_is_named_at_its_position():
 def test_a_state_on_a_fixture_without_it_is_named_at_its_atom():
     path = LIBERO_GOAL / "turn_on_the_stove.bddl"
     text = path.read_text().replace("(Turnon flat_stove_1)", "(Open flat_stove_1)")
-    task = goal_task_of(parse_text(text, str(path)))
+    task = task_of(parse_text(text, str(path)), expect="goal")
     assert task.tier == "B2"
     assert [i.format(str(path)) for i in unbuildable(task, {*task.objects.values()})] == [
         f"{path}:124:10: (Open flat_stove_1): 'flat_stove_1' (flat_stove) has no Open state in "
@@ -117,14 +111,14 @@ def test_the_modelled_states_are_the_articulated_stand_ins():
 def test_a_goal_task_without_goal_is_refused_with_its_path():
     src = "(define (problem P) (:domain robosuite) (:objects a - apple) (:init))"
     with pytest.raises(TaskError, match="<string>: the task has no :goal"):
-        goal_task_of(parse_text(src))
+        task_of(parse_text(src), expect="goal")
 
 
 def test_goal_task_is_the_one_task_under_its_former_name():
-    # kept for one release (rsb_mj.lang.goal_task's docstring): the same type, the same object
+    # kept for one release (rsb_mj.lang.buildable's docstring): the same type, the same object
     problem = parse_file(APPLE)
-    assert GoalTask is Task
-    assert goal_task_of(problem) is task_of(problem)
+    assert Task is Task
+    assert task_of(problem, expect="goal") is task_of(problem)
 
 
 def test_a_goal_task_without_goal_is_still_a_task_but_not_a_goal_tasks_reading():

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from rsb_mj.lang.ast import Rect
-from rsb_mj.lang.goal_task import goal_task_of
 from rsb_mj.lang.parser import parse_file
+from rsb_mj.lang.task import task_of
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.workspace import TABLE_TOP_Z
 
@@ -25,7 +25,7 @@ BOWL = SUITES / "libero/libero_goal/put_the_bowl_on_top_of_the_cabinet.bddl"
 
 @pytest.fixture(scope="module")
 def apple():
-    return compile_scene(goal_task_of(parse_file(APPLE))).layout
+    return compile_scene(task_of(parse_file(APPLE), expect="goal")).layout
 
 
 def test_same_seed_same_state_and_objects_in_their_regions(apple):
@@ -55,7 +55,7 @@ def test_table_regions_are_sites_and_the_settled_scene_passes_its_checks(apple):
 
 
 def test_fixtures_are_static_props_with_region_sites():
-    scene = compile_scene(goal_task_of(parse_file(BOWL))).layout
+    scene = compile_scene(task_of(parse_file(BOWL), expect="goal")).layout
     cabinet = scene.model.body("wooden_cabinet_1")
     assert cabinet.jntnum[0] == 0  # no joint: a prop
     top = scene.model.site("wooden_cabinet_1_top_side")
@@ -74,7 +74,7 @@ SOCK = """(define (problem My_Task) (:domain robosuite) (:language Put the sock 
 def test_a_category_without_a_model_is_a_primitive_stand_in():
     from rsb_mj.lang.parser import parse_text
 
-    scene = compile_scene(goal_task_of(parse_text(SOCK, "sock.bddl"))).layout
+    scene = compile_scene(task_of(parse_text(SOCK, "sock.bddl"), expect="goal")).layout
     assert scene.sources == {"sock_1": "rsb-primitive", "plate_1": "standins"}
     assert scene.rest["sock_1"] == 0.0 and scene.tops["sock_1"] == pytest.approx(0.06)
 
@@ -90,7 +90,7 @@ def test_an_object_drawn_into_a_fixture_is_drawn_again_then_pushed_clear():
     """The cake's region lies 0.12 m from the shelf's centre at the task's scale (0.75): its
     draws all put it 8.5 mm into the shelf, and every reset failed. Now the layout keeps each
     footprint 5 mm clear of the fixtures and of the objects drawn before it."""
-    scene = compile_scene(goal_task_of(parse_file(CAKE))).layout
+    scene = compile_scene(task_of(parse_file(CAKE), expect="goal")).layout
     data = mujoco.MjData(scene.model)
     poses = scene.reset(data, 0)
     assert scene.check(data) is None
@@ -115,7 +115,7 @@ def test_water_balls_stacked_on_a_mug_settle_inside_it():
     """Four water balls start stacked on the blue mug (``(On water_ball_2 water_ball_1)``...).
     VLA-Arena's are 16 mm spheres; the 5 cm stand-in balls fell out and rolled on every seed.
     At 3.2 cm they settle in the hollow mug, at rest."""
-    scene = compile_scene(goal_task_of(parse_file(WATER))).layout
+    scene = compile_scene(task_of(parse_file(WATER), expect="goal")).layout
     data = mujoco.MjData(scene.model)
     scene.reset(data, 0)
     mug = data.xpos[scene.model.body("blue_mug_1").id]

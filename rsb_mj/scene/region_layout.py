@@ -1,7 +1,7 @@
 """The LIBERO / VLA-Arena layout sampler: a compiled goal scene's layout, drawn per seed.
 
 A goal task's scene is compiled by the one scene compiler
-(:func:`rsb_mj.scene.compiler.compile_scene` of a :class:`~rsb_mj.lang.goal_task.GoalTask`);
+(:func:`rsb_mj.scene.compiler.compile_scene` of a :class:`~rsb_mj.lang.buildable.Task`);
 what exists for goal tasks alone is this: their episodes are seeds, and each seed's layout is
 drawn, settled and checked at reset (a question task's layout is drawn with its episode,
 :mod:`rsb_mj.lang.layout`, and only put in place by :meth:`rsb_mj.scene.compiler.Scene.
@@ -53,9 +53,8 @@ import numpy as np
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import LayoutError, SceneError
 from rsb_mj.lang.frame_map import FrameMap, owner_of
-from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.named_objects import named_objects
-from rsb_mj.lang.task import Relation
+from rsb_mj.lang.task import Relation, Task
 from rsb_mj.scene import aloha
 from rsb_mj.scene.framing import Box, HeadView, frame_task
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
@@ -108,14 +107,14 @@ class GoalLayout:
         sources: object name -> where its model came from (``"standins"`` a stand-in of
             :mod:`rsb_mj.scene.categories.standins`, ``"assets:<fingerprint>"`` the user's
             original (:mod:`rsb_mj.scene.assets`), ``"rsb"`` a question task's category,
-            ``"rsb-primitive"`` a primitive of :mod:`rsb_mj.scene.goal_props`).
+            ``"rsb-primitive"`` a primitive of :mod:`rsb_mj.scene.primitive_props`).
         half_xy: object or fixture name -> half extents (x, y) [m] of its footprint, body
             frame (the footprint a layout keeps clear of the others').
         init_joints: the ``:init`` fixture states drawn at reset, source order: (the joints
             it sets, the range [lo, hi] its qpos is drawn from) [m or rad].
     """
 
-    task: GoalTask
+    task: Task
     model: mujoco.MjModel
     frame: FrameMap
     rest: dict[str, float]

@@ -1,17 +1,17 @@
-"""Tests of rsb_mj/env/goal_visibility.py: rule 1, the named objects' visible pixels."""
+"""Tests of rsb_mj/env/visibility.py: rule 1, the named objects' visible pixels."""
 
 from __future__ import annotations
 
 import pytest
 
-from rsb_mj.env.goal_visibility import (
+from rsb_mj.env.rsb_env import GoalEnv
+from rsb_mj.env.visibility import (
     MIN_PIXELS,
     ObjectView,
     check_rule,
     head_fails,
     measure,
 )
-from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.lang.linter import load_goal_task
 from rsb_mj.lang.named_objects import exempt_places, named_objects
 from rsb_mj.resources import tasks_dir

@@ -1,4 +1,4 @@
-"""What rsb_mj builds of a goal task, and the goal reader's names kept for one release.
+"""What rsb_mj builds of a goal task: the parts it cannot, and what it builds differently.
 
 A goal task (every LIBERO and VLA-Arena file, or a user's own "put the bowl on the plate")
 is a :class:`rsb_mj.lang.task.Task` whose family is ``"goal"``: it declares objects,
@@ -21,11 +21,8 @@ Names: a region ``R`` with ``(:target T)`` is called ``T_R`` (``main_table_plate
 ``wooden_cabinet_1_top_side``); on a fixture or object it is the site ``{T}_{R}`` of the
 scene.
 
-:data:`GoalTask` and :func:`goal_task_of` are the names of the goal task's reader before
-one :class:`~rsb_mj.lang.task.Task` served both families; they stay for one release (the
-stages that take a goal task name them while they are rebuilt around the one ``Task``):
-``GoalTask`` *is* ``Task``, and ``goal_task_of(p)`` is ``task_of(p, expect="goal")``.
-New code names ``Task`` and ``task_of``.
+Every stage names the one :class:`~rsb_mj.lang.task.Task` and :func:`~rsb_mj.lang.task.task_of`
+(``GoalTask`` and ``goal_task_of``, the names of the goal reader before it, are gone).
 """
 
 from __future__ import annotations
@@ -33,10 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rsb_mj.errors import TaskError
-from rsb_mj.lang.ast import Problem
 from rsb_mj.lang.expr import walk_atoms
 from rsb_mj.lang.nodes import Span
-from rsb_mj.lang.task import ARTICULATED, OPERATING, STATE_PREDICATES, TOP_REGIONS, Task, task_of
+from rsb_mj.lang.task import ARTICULATED, OPERATING, STATE_PREDICATES, TOP_REGIONS, Task
 
 #: The tiers rsb_mj builds: all of them (tier B's fixtures articulated, tier C's floor
 #: patch on the table). What stops a file is then not its tier (:func:`unbuildable`).
@@ -47,16 +43,13 @@ TABLETOP_TIERS = ("A0", "A1")
 SCORED_PREDICATES = frozenset({"on", "in", *OPERATING})
 #: The fixture categories rsb_mj builds with joints in a tier B scene, and the states
 #: (lowercased) each can be set to and read in (``rsb_mj.scene.categories.articulated``'s
-#: stand-ins and their ``init_ranges``; ``tests/lang/test_goal_task.py`` checks they agree).
+#: stand-ins and their ``init_ranges``; ``tests/lang/test_buildable.py`` checks they agree).
 MODELLED_STATES: dict[str, frozenset[str]] = {
     "wooden_cabinet": frozenset({"open", "close"}),
     "white_cabinet": frozenset({"open", "close"}),
     "microwave": frozenset({"open", "close"}),
     "flat_stove": frozenset({"turnon", "turnoff"}),
 }
-
-#: The one task type under its former name (kept for one release; new code names ``Task``).
-GoalTask = Task
 
 
 @dataclass(frozen=True)
@@ -71,17 +64,7 @@ class Issue:
         return f"{path}:{self.span.line}:{self.span.column}: {self.message}"
 
 
-def goal_task_of(problem: Problem) -> Task:
-    """The :class:`~rsb_mj.lang.task.Task` of a goal task ``problem``
-    (:func:`rsb_mj.lang.task.task_of` with ``expect="goal"``; kept for one release).
-
-    Raises:
-        TaskError: for a question task, or a task without ``:goal``.
-    """
-    return task_of(problem, expect="goal")
-
-
-def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
+def unbuildable(task: Task, known: set[str]) -> list[Issue]:
     """Every part of ``task`` rsb_mj cannot build, with positions: an object category
     without a model in ``known`` (the category names the scene can build) and a goal atom
     nothing scores (a predicate other than ``On``/``In``/``Open``/``Close``/``TurnOn``/
@@ -128,7 +111,7 @@ def unbuildable(task: GoalTask, known: set[str]) -> list[Issue]:
     return issues
 
 
-def _state_owner(task: GoalTask, target: str) -> str | None:
+def _state_owner(task: Task, target: str) -> str | None:
     """The fixture a state atom's ``target`` names: itself, or the owner of the region
     ``{fixture}_{region}`` (the longest fixture name that prefixes it), else None."""
     if target in task.fixtures:
@@ -137,7 +120,7 @@ def _state_owner(task: GoalTask, target: str) -> str | None:
     return next((n for n in names if target.startswith(n + "_")), None)
 
 
-def warnings_of(task: GoalTask) -> list[Issue]:
+def warnings_of(task: Task) -> list[Issue]:
     """What the scene builds differently from the file, with positions (LIBERO / VLA-Arena
     accept these files too): an object without ``On``/``In`` in ``:init`` (placed at a
     free spot of the table), and in a tier A file ``:init`` atoms rsb_mj does not apply
@@ -170,7 +153,7 @@ def warnings_of(task: GoalTask) -> list[Issue]:
     return out
 
 
-def check_buildable(task: GoalTask, known: set[str]) -> None:
+def check_buildable(task: Task, known: set[str]) -> None:
     """Raise when :func:`unbuildable` finds anything.
 
     Raises:

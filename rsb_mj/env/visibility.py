@@ -30,8 +30,8 @@ import numpy as np
 from rsb_mj.env.rsb_env import GoalEnv, RsbEnv
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import RsbError
-from rsb_mj.lang.goal_task import GoalTask
 from rsb_mj.lang.named_objects import exempt_places, named_objects
+from rsb_mj.lang.task import Task
 from rsb_mj.scene import aloha
 from rsb_mj.scene.gl import patch_late_import
 from rsb_mj.suites import GOAL_SUITES, goal_suite
@@ -146,9 +146,7 @@ def measure(
     return out
 
 
-def check_rule(
-    task: GoalTask, head: dict[str, ObjectView], min_pixels: int | None = None
-) -> list[str]:
+def check_rule(task: Task, head: dict[str, ObjectView], min_pixels: int | None = None) -> list[str]:
     """Why rule 1 fails for the named objects' head views ``head``: one line per object
     (``"plate_1: 88 px < 150"``, ``"plate_1: not wholly inside the head image"``); ``[]``
     when it holds. ``min_pixels`` defaults to :data:`MIN_PIXELS`."""
