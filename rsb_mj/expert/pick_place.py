@@ -749,7 +749,8 @@ class PickPlaceExpert:
         others = [
             p.relation.mover
             for p in self.placements
-            if p.relation is not rel and (p.relation.place, p.relation.kind) == (rel.place, "site")
+            if p.relation is not rel
+            and (p.relation.place, p.relation.kind) == (rel.place, "site")
             and p.relation.predicate == rel.predicate
         ]
         spot = shared_spot(w, rel, others)  # several movers On one site: side by side
