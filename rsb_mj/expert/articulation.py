@@ -604,7 +604,8 @@ def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     approach the handle (a collision-free plan), go straight in, close on it, move it to the
     target (:func:`target_of`), let go, back straight off and go home (module docstring);
     again from the measured state, up to :data:`TRIES` times in all, while the joint is not
-    past what it must reach (a knob slips in the fingers).
+    past what it must reach (a knob slips in the fingers); nothing where it is past that
+    already.
 
     Raises:
         ExpertError: when no arm reaches the handle through the motion, a straight segment
@@ -612,6 +613,8 @@ def operate(expert: Any, op: Operation) -> Iterator[list[np.ndarray]]:
     """
     m, d = expert.world.model, expert.world.data
     adr = m.jnt_qposadr[m.joint(op.joint).id]
+    if passed(op, m, float(d.qpos[adr])):  # past it already (LIBERO's stove on at :init)
+        return
     for _ in range(TRIES):
         yield from _operate_once(expert, op)
         if passed(op, m, float(d.qpos[adr])):

@@ -86,7 +86,7 @@ from rsb_mj.expert.insertion import Slot, insert, slot_of
 from rsb_mj.expert.lay import lay_down, sloped
 from rsb_mj.expert.placements import Placement, placements
 from rsb_mj.expert.planner import plan_path
-from rsb_mj.expert.support import PLACE_YAWS, place_of, site_yaws
+from rsb_mj.expert.support import PLACE_YAWS, place_of, shared_spot, site_yaws
 from rsb_mj.expert.timing import time_parameterize
 from rsb_mj.expert.tracking import joint_inertia, lead
 from rsb_mj.expert.world import World, world_of
@@ -746,6 +746,16 @@ class PickPlaceExpert:
         z [m]) and the side."""
         w = self.world
         xy, top, rest = place_of(w, rel)
+        others = [
+            p.relation.mover
+            for p in self.placements
+            if p.relation is not rel
+            and (p.relation.place, p.relation.kind) == (rel.place, "site")
+            and p.relation.predicate == rel.predicate
+        ]
+        spot = shared_spot(w, rel, others)  # several movers On one site: side by side
+        if spot is not None:
+            xy = spot
         if rel.predicate == "In" and rel.kind == "site":  # into a drawer: clear its front
             half = object_box(w.model, w.data, rel.mover).half
             xy = drawer_spot(w.model, w.data, rel.place, xy, float(max(half[0], half[1])))

@@ -9,6 +9,8 @@ caddy's compartment). World frame, metres and radians.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import mujoco
 import numpy as np
 
@@ -20,6 +22,10 @@ from rsb_mj.lang.task import Relation
 PLACE_YAWS = (0.0, 0.4, -0.4, 0.8, -0.8, 1.2, -1.2, 1.6, -1.6, np.pi, 2.0, -2.0)
 #: Share of the mover's half width whose circle :func:`support_top` probes.
 FOOTPRINT = 0.8
+#: How far from a site's centre the outermost of the movers that share it goes, as a
+#: share of its half size (:func:`shared_spot`): two moka pots on LIBERO's 0.075 m cook
+#: region stand 0.09 m apart, their origins 0.03 m inside its edges.
+SHARED_SPREAD = 0.6
 
 
 def support_top(
@@ -75,6 +81,35 @@ def place_of(world: World, rel: Relation) -> tuple[np.ndarray, float, float]:
         if rel.predicate == "On":
             rest = top
     return pos[:2].copy(), top, rest
+
+
+def shared_spot(world: World, rel: Relation, others: Sequence[str]) -> np.ndarray | None:
+    """Where ``rel``'s mover goes on its site when the goal puts ``others`` (object names)
+    ``On`` the same site too (world xy [m]; LIBERO's "put both moka pots on the stove": a
+    second pot at the centre met the first): the movers' spots lie evenly along the site's
+    axis across which the mover is narrowest (world frame, its box as it stands now), the
+    outermost :data:`SHARED_SPREAD` of the half size from the centre; of those, the one
+    farthest from where the others stand now (the first mover: from where they wait).
+    None when ``others`` is empty or ``rel`` is not ``On`` a site."""
+    if not others or rel.kind != "site" or rel.predicate != "On":
+        return None
+    w = world
+    sid = w.model.site(rel.place).id
+    mat = w.data.site_xmat[sid].reshape(3, 3)
+    centre = w.data.site_xpos[sid][:2].copy()
+    half = w.model.site_size[sid][:2]
+    box = object_box(w.model, w.data, rel.mover)
+
+    def width(k: int) -> float:  # the mover's half extent along the site's axis k
+        axis = mat[:, k]
+        return float(np.sum(np.abs(box.axes.T @ axis) * box.half))
+
+    k = min((0, 1), key=width)
+    n = len(others) + 1
+    reach = SHARED_SPREAD * float(half[k])
+    spots = [centre + t * mat[:2, k] for t in np.linspace(-reach, reach, n)]
+    taken = [w.data.xpos[w.model.body(o).id][:2] for o in others]
+    return max(spots, key=lambda p: min(float(np.linalg.norm(p - q)) for q in taken))
 
 
 def site_yaws(world: World, rel: Relation, box: ObjectBox) -> tuple[float, ...]:
