@@ -17,7 +17,10 @@ scene's head camera is posed per task by one rule (:func:`frame_task`):
   (:func:`rsb_mj.lang.named_objects.named_objects`), grown by each other object's or fixture's
   box, nearest first, while the eye stays within :data:`GOAL_HEAD_WIDEN` times its distance
   to the named box: the named objects keep most of the image, the others are in view where
-  the layout allows.
+  the layout allows; in a tier B scene the widening also stops before a named object's
+  estimated pixels (:func:`seen_pixels`) fall below :data:`GOAL_HEAD_KEEP_PX` (rule 1's
+  threshold), so the others never cost rule 1 a small named object (tier A and C scenes
+  pass no such object: their camera is that of before, bit for bit).
 
 Each object's box (:meth:`rsb_mj.scene.region_layout.GoalLayout.boxes`) holds every place it can
 stand at reset, from the task alone (not the seed, so every episode of a task has the same
@@ -54,13 +57,17 @@ import numpy as np
 
 __all__ = [
     "GOAL_HEAD_FOVY",
+    "GOAL_HEAD_KEEP_PX",
     "GOAL_HEAD_MARGIN",
+    "GOAL_HEAD_SIZE",
     "GOAL_HEAD_TILT_DEG",
     "GOAL_HEAD_WIDEN",
     "Box",
     "HeadView",
+    "Kept",
     "frame_box",
     "frame_task",
+    "seen_pixels",
 ]
 
 #: Tilt of a goal scene's head camera from looking straight down [deg] (towards +y).
@@ -72,6 +79,13 @@ GOAL_HEAD_MARGIN = 0.04
 #: How much farther [x] than the named objects' own framing the eye may go to take in the
 #: task's other objects and fixtures (:func:`frame_task`).
 GOAL_HEAD_WIDEN = 1.25
+#: Side [px] of the square head image that rule 1 reads
+#: (:data:`rsb_mj.env.visibility.SIZE`).
+GOAL_HEAD_SIZE = 224
+#: Pixels rule 1 asks of a named object (:data:`rsb_mj.env.visibility.MIN_PIXELS`): in a
+#: tier B scene the widening of :func:`frame_task` stops before a kept object's estimate
+#: (:func:`seen_pixels`) falls below it.
+GOAL_HEAD_KEEP_PX = 150
 
 
 @dataclass(frozen=True)
@@ -169,18 +183,45 @@ def frame_box(
     )
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A named object whose pixels :func:`frame_task` keeps: ``box`` every place it can
+    stand [m, world], ``area`` its footprint seen from above [m^2]."""
+
+    box: Box
+    area: float
+
+
+def seen_pixels(view: HeadView, kept: Kept, size: int = GOAL_HEAD_SIZE) -> float:
+    """Estimated pixels of ``kept`` in a ``size`` x ``size`` image of ``view``: its footprint
+    ``area`` at the depth (along the view axis) of its box's farthest corner, unoccluded
+    (the worst of its places; a pinhole's scale ``size / 2 / tan(fovy / 2)`` px per metre of
+    lateral size at unit depth)."""
+    x, y = np.array(view.xyaxes[:3]), np.array(view.xyaxes[3:])
+    depth = float(np.max(-((kept.box.corners() - np.array(view.pos)) @ np.cross(x, y))))
+    f = size / 2 / math.tan(math.radians(view.fovy) / 2)
+    return kept.area * (f / depth) ** 2
+
+
 def _reach(view: HeadView, box: Box) -> float:
     """Distance [m] from the eye of ``view`` to the centre of ``box``."""
     centre = (np.array(box.lo) + np.array(box.hi)) / 2
     return float(np.linalg.norm(np.array(view.pos) - centre))
 
 
-def frame_task(named: list[Box], others: list[Box], widen: float = GOAL_HEAD_WIDEN) -> HeadView:
+def frame_task(
+    named: list[Box],
+    others: list[Box],
+    widen: float = GOAL_HEAD_WIDEN,
+    keep: tuple[Kept, ...] = (),
+) -> HeadView:
     """The head pose of a task: :func:`frame_box` over the boxes of the objects the task
     names (``named``; every box when none is named), then over each other object's or
     fixture's box too, nearest first, while the eye stays within ``widen`` times its distance
     to the named objects' box centre (the named objects keep most of the image; the others
-    are in view where the layout allows)."""
+    are in view where the layout allows) and every object of ``keep`` keeps an estimated
+    :data:`GOAL_HEAD_KEEP_PX` pixels (:func:`seen_pixels`; a tier B scene passes its named
+    objects: the others may not cost rule 1 a small one)."""
     if not named:
         named, others = others, []
     core = Box.union(named)
@@ -192,6 +233,8 @@ def frame_task(named: list[Box], others: list[Box], widen: float = GOAL_HEAD_WID
         grown = [(frame_box(Box.union([box, b])), b) for b in pending]
         k = min(range(len(grown)), key=lambda i: _reach(grown[i][0], core))
         if _reach(grown[k][0], core) > limit:
+            break
+        if any(seen_pixels(grown[k][0], kept) < GOAL_HEAD_KEEP_PX for kept in keep):
             break
         view, added = grown[k]
         box = Box.union([box, added])

@@ -52,11 +52,12 @@ import numpy as np
 
 from rsb_mj.episodes.episode import Episode
 from rsb_mj.errors import LayoutError, SceneError
+from rsb_mj.lang.buildable import TABLETOP_TIERS
 from rsb_mj.lang.frame_map import FrameMap, owner_of
 from rsb_mj.lang.named_objects import named_objects
 from rsb_mj.lang.task import Relation, Task
 from rsb_mj.scene import aloha
-from rsb_mj.scene.framing import Box, HeadView, frame_task
+from rsb_mj.scene.framing import Box, HeadView, Kept, frame_task
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Seconds the scene settles before the checks.
@@ -281,10 +282,18 @@ class GoalLayout:
         :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
         boxes = self.boxes()
         named = set(named_objects(self.task)) & set(boxes)
+        keep = ()
+        if self.task.tier not in TABLETOP_TIERS and self.task.tier != "C":  # tier B
+            keep = tuple(
+                Kept(boxes[n], math.pi * self.half_xy[n][0] * self.half_xy[n][1])
+                for n in sorted(named)
+                if n in self.task.objects and n in self.half_xy
+            )
         self.set_head(
             frame_task(
                 [b for n, b in boxes.items() if n in named],
                 [b for n, b in boxes.items() if n not in named],
+                keep=keep,
             )
         )
 

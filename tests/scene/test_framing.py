@@ -11,13 +11,17 @@ from rsb_mj.resources import tasks_dir
 from rsb_mj.scene import aloha
 from rsb_mj.scene.framing import (
     GOAL_HEAD_FOVY,
+    GOAL_HEAD_KEEP_PX,
     GOAL_HEAD_MARGIN,
+    GOAL_HEAD_SIZE,
     GOAL_HEAD_TILT_DEG,
     GOAL_HEAD_WIDEN,
     Box,
     HeadView,
+    Kept,
     frame_box,
     frame_task,
+    seen_pixels,
 )
 
 
@@ -185,3 +189,56 @@ def test_a_tier_a_scene_frames_the_file_s_layout_alone():
     assert layout._part_boxes() == {}
     # the pose of before the tier-B framing (commit ccd80de), bit for bit
     assert layout.head.pos == (-0.05963068250889644, -0.18140022020968818, 1.677235124339665)
+
+
+def test_seen_pixels_is_the_footprint_at_its_farthest_depth():
+    view = HeadView((0.0, 0.0, 2.0), (1.0, 0.0, 0.0, 0.0, 1.0, 0.0), 45.0)  # straight down
+    kept = Kept(Box((-0.05, -0.05, 0.75), (0.05, 0.05, 1.0)), 0.002)
+    f = 112 / math.tan(math.radians(22.5))
+    assert seen_pixels(view, kept) == pytest.approx(0.002 * (f / 1.25) ** 2, rel=1e-12)
+    # rule 1's image and threshold, one number each
+    from rsb_mj.env.visibility import MIN_PIXELS, SIZE
+
+    assert (GOAL_HEAD_SIZE, GOAL_HEAD_KEEP_PX) == (SIZE, MIN_PIXELS)
+
+
+def test_widening_stops_before_a_kept_object_falls_below_rule_1_s_pixels():
+    # a 5 cm egg-like object (footprint 0.002 m^2) among named boxes 0.5 m wide
+    egg = Box((-0.05, -0.05, 0.75), (0.0, 0.0, 0.80))
+    named = [egg, Box((0.0, 0.0, 0.75), (0.45, 0.3, 0.97))]
+    other = Box((-0.15, -0.12, 0.75), (0.0, 0.1, 0.97))  # a shelf beside: within the widening
+    alone = frame_task(named, [])
+    wide = frame_task(named, [other])
+    assert wide != alone and _reach_ratio(wide, alone, named) <= GOAL_HEAD_WIDEN
+    kept = Kept(egg, 0.002)
+    assert seen_pixels(alone, kept) >= GOAL_HEAD_KEEP_PX > seen_pixels(wide, kept)
+    assert frame_task(named, [other], keep=(kept,)) == alone
+    # a kept object that stays above the threshold lets the widening go on
+    assert frame_task(named, [other], keep=(Kept(egg, 0.0025),)) == wide
+
+
+def _reach_ratio(a: HeadView, b: HeadView, named: list[Box]) -> float:
+    core = Box.union(named)
+    centre = (np.array(core.lo) + np.array(core.hi)) / 2
+    reach = [np.linalg.norm(np.array(v.pos) - centre) for v in (a, b)]
+    return float(reach[0] / reach[1])
+
+
+def test_a_tier_b_scene_keeps_its_small_named_object_in_rule_1_s_pixels():
+    from rsb_mj.lang.linter import load_goal_task
+    from rsb_mj.scene.compiler import compile_scene
+
+    path = (
+        "vla_arena/generalization_task_workflows/level_0/"
+        "pick_up_the_egg_and_place_it_in_the_top_layer_of_the_cabinet.bddl"
+    )
+    layout = compile_scene(load_goal_task(tasks_dir() / path)).layout
+    assert layout.task.tier == "B1"
+    boxes = layout.boxes()
+    named = ["egg_1", "white_cabinet_1"]
+    others = [b for n, b in boxes.items() if n not in named]
+    # before: the shelf, plate, mug, ... framed too, the egg 137-141 px at reset (< 150)
+    assert frame_task([boxes[n] for n in named], others).pos[2] == pytest.approx(1.829694, abs=1e-6)
+    # now the widening stops with the named objects alone (the egg 172-197 px, seeds 0-4)
+    assert layout.head == frame_task([boxes[n] for n in named], [])
+    assert layout.head.pos[2] == pytest.approx(1.647931, abs=1e-6)
