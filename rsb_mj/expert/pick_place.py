@@ -869,7 +869,11 @@ class PickPlaceExpert:
                         continue
                     if self._answer:  # why the carry height is out of reach
                         raise first from None
-                    handover = None if self._handed else handover_spot(self, rel, support_top, held)
+                    handover = (
+                        None
+                        if self._handed
+                        else handover_spot(self, rel, support_top, held, self._swapped)
+                    )
                     if handover is None:
                         raise
             if handover is None:
@@ -940,7 +944,7 @@ class PickPlaceExpert:
         that the arm facing its opening inserts: set down for that arm on the table
         (:func:`~rsb_mj.expert.handover.relay`)."""
         w = self.world
-        spot = handover_spot(self, rel, support_top, held)
+        spot = handover_spot(self, rel, support_top, held, other_reaches=True)
         if spot is None:
             raise ExpertError("no spot on the table to hand the mover back for the insertion")
         tcp, rot = self.arm.tcp(w.data)

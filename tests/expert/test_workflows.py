@@ -40,3 +40,19 @@ def test_the_cake_beside_the_cabinet_is_placed(name, seed):
         assert expert.failure is None
     finally:
         env.close()
+
+
+def test_the_egg_under_the_open_drawer_is_handed_to_the_arm_that_reaches_it():
+    """The open top drawer overhangs the egg (seed 1, 0/5 before): the right arm's every
+    pre-grasp touches the cabinet, the left arm takes the egg with a pitched grasp and sets it
+    down for the right arm, which puts it in the drawer."""
+    name = "level_0/pick_up_the_egg_and_place_it_in_the_top_layer_of_the_cabinet.bddl"
+    env, expert, info = run_goal(WORKFLOWS / name, seed=1)
+    try:
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+        assert expert.side == "right"
+        assert any("the left arm takes 'egg_1'" in w for w in expert.warnings)
+        assert any(w.startswith("handed over to the right arm") for w in expert.warnings)
+    finally:
+        env.close()
