@@ -957,11 +957,19 @@ class PickPlaceExpert:
         gripper in an open drawer), the other arm's grasp where its pre-grasp is free (the
         carry hands the mover over through the table where that arm cannot reach the
         place: :func:`~rsb_mj.expert.handover.handover_spot`)."""
+        n_warn = len(self.warnings)
         grasp = self._grasp_pose()
         self._swapped = False
         if self._answer or self._handed or self._holding or self.pick_only:
             return grasp
-        touching = self._pre_collides(grasp[2])
+
+        def grazes(since: int) -> list[tuple[str, str]]:
+            # the descent's collisions (the grasp's warning that every grasp collides)
+            said = [w for w in self.warnings[since:] if w.startswith("every grasp collides")]
+            return [("descent", w[:60]) for w in said]
+
+        pre = self._pre_collides(grasp[2])
+        touching = pre or grazes(n_warn)
         if not touching:
             return grasp
         first, n_warn = self.side, len(self.warnings)
@@ -970,9 +978,11 @@ class PickPlaceExpert:
             self.arm.checker.keep_clear(self._hazards)
         try:
             other = self._grasp_pose()
-            if not self._pre_collides(other[2]):
+            # where the first arm's pre-grasp touches (its plan would fail), any grasp whose
+            # pre-grasp is free; where only its descent grazes, only a grasp that does not
+            if not self._pre_collides(other[2]) and (pre or not grazes(n_warn)):
                 self.warnings.append(
-                    f"approach: the {first} arm's pre-grasp touches {touching[:2]}; "
+                    f"approach: the {first} arm's grasp touches {touching[:2]}; "
                     f"the {self.side} arm takes {self.mover!r}"
                 )
                 self._swapped = True
