@@ -23,7 +23,7 @@ from rsb_mj.expert.grasp import object_box, top_down_rotation
 from rsb_mj.expert.heights import CARRY_CLEARANCE, LOW_CLEARANCES, RELEASE_HEIGHT, RETREAT_HEIGHT
 from rsb_mj.lang.task import Relation
 from rsb_mj.scene.aloha import HOME_ARM, SIDES
-from rsb_mj.workspace import ARM_BASE_XY
+from rsb_mj.workspace import ARM_BASE_XY, REACH_MAX
 
 #: Where the handover spot may lie: each waist this far from it or farther, and this far
 #: or nearer [m] (inside both arms' reach annulus, with a margin).
@@ -33,19 +33,23 @@ HANDOVER_NEAR, HANDOVER_FAR = 0.25, 0.50
 HANDOVER_STEP, HANDOVER_MARGIN = 0.03, 0.04
 
 
-def handover_spot(expert: Any, rel: Relation, support_top: float, held: float) -> np.ndarray | None:
+def handover_spot(
+    expert: Any, rel: Relation, support_top: float, held: float, other_reaches: bool = False
+) -> np.ndarray | None:
     """Where the arm holding the mover puts it down for the other arm when it cannot
     reach above ``rel``'s place itself (world xy [m]): a free spot on the table in both
     arms' reach (:data:`HANDOVER_NEAR`, :data:`HANDOVER_FAR`), nearest the middle between
     the mover and the place; None when the other arm cannot reach above the place either
     (a top-down gripper :data:`LOW_CLEARANCES` over ``support_top``, the TCP
-    ``held`` [m] above the mover's bottom) or no spot is free."""
+    ``held`` [m] above the mover's bottom; not checked where ``other_reaches``: the other
+    arm is the placement's own, the one holding it only took it where that one could not)
+    or no spot is free."""
     w = expert.world
     other = expert._arms[next(s for s in SIDES if s != expert.side)]
     place = expert.place_center[:2].copy()
     q0 = other.q(w.data)
-    reach = False
-    for c in LOW_CLEARANCES:
+    reach = other_reaches
+    for c in () if reach else LOW_CLEARANCES:
         z = support_top + c + held
         for yaw in np.arange(6) * np.pi / 6:
             rot = top_down_rotation(np.array([np.cos(yaw), np.sin(yaw), 0.0]), 0.0)
@@ -61,6 +65,7 @@ def handover_spot(expert: Any, rel: Relation, support_top: float, held: float) -
         return None
     box = object_box(w.model, w.data, rel.mover)
     radius = float(np.hypot(box.half[0], box.half[1])) + HANDOVER_MARGIN
+    far = REACH_MAX - HANDOVER_MARGIN if other_reaches else HANDOVER_FAR
     mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
     middle = 0.5 * (mover_xy + place)
     spots = []
@@ -68,7 +73,7 @@ def handover_spot(expert: Any, rel: Relation, support_top: float, held: float) -
         for y in np.arange(-0.35, 0.35 + 1e-9, HANDOVER_STEP):
             xy = np.array([x, y])
             d = [float(np.linalg.norm(xy - np.asarray(ARM_BASE_XY[s]))) for s in SIDES]
-            if min(d) >= HANDOVER_NEAR and max(d) <= HANDOVER_FAR:
+            if min(d) >= HANDOVER_NEAR and max(d) <= far:
                 spots.append(xy)
     spots.sort(key=lambda xy: float(np.linalg.norm(xy - middle)))
     for xy in spots:

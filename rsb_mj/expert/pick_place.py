@@ -108,6 +108,10 @@ LINE_SPEED = 0.35
 FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
 #: Approach tilts [rad] about the closing axis, tried in order when vertical grasps collide.
 GRASP_TILTS = (0.0, 0.35, -0.35, 0.6, -0.6)
+#: Approach pitches [rad] about the horizontal axis across the closing one (the approach
+#: leans along the closing axis), tried in order for a goal's mover when every tilted grasp
+#: collides (:func:`pitched_rotation`).
+GRASP_PITCHES = (0.35, -0.35, 0.6, -0.6)
 #: Steps the gripper is given to close (and to open) [control steps at 20 Hz].
 GRIP_STEPS = (4, 16)
 #: Joint tracking tolerance before the next phase starts [rad].
@@ -123,6 +127,18 @@ HELD_RISE = 0.03
 #: Lower lifts tried, evenly spaced down to ``LIFT_RISE``, when the straight lift to the
 #: carry height is out of reach (an object across the table's middle).
 LOW_LIFTS = 3
+
+
+def pitched_rotation(closing: np.ndarray, pitch: float) -> np.ndarray:
+    """The top-down grasp's TCP rotation (:func:`~rsb_mj.expert.grasp.top_down_rotation`)
+    turned by ``pitch`` [rad] about its horizontal axis across ``closing`` (site y): the
+    approach leans along the closing axis (towards ``closing`` for a positive pitch), the
+    fingers close on a slant."""
+    rot = top_down_rotation(closing, 0.0)
+    y = rot[:, 1]
+    k = np.array([[0.0, -y[2], y[1]], [y[2], 0.0, -y[0]], [-y[1], y[0], 0.0]])
+    turn = np.eye(3) + np.sin(pitch) * k + (1.0 - np.cos(pitch)) * (k @ k)
+    return turn @ rot
 
 
 def control_rate(env: Any) -> float:
@@ -227,6 +243,9 @@ class PickPlaceExpert:
         #: none for the answer, whose grasps keep their order).
         self._fixtures: list[int] = []
         self._holding = False
+        #: True while the mover was taken by the arm other than the placement's
+        #: (:meth:`_grasp_pose_either`).
+        self._swapped = False
 
     @property
     def target(self) -> str:
@@ -479,34 +498,45 @@ class PickPlaceExpert:
         arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None
         errors: list[str] = []
+
+        def consider(closing: np.ndarray, tilt: float, rot: np.ndarray, label: str) -> None:
+            nonlocal best
+            try:
+                q = arm.ik.solve(grasp.position, rot, q0=self._target_q, rng=self._rng).q
+                q_pre = arm.ik.solve(
+                    grasp.position - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng
+                ).q
+            except ExpertError as exc:
+                errors.append(str(exc))
+                return
+            depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
+            if depth > 0:
+                where = np.round(closing[:2], 2).tolist()
+                errors.append(
+                    f"grasp across {where} {label} {tilt:+.2f} rad collides "
+                    f"({depth * 1e3:.1f} mm deep)"
+                )
+            # Collision-free first (else the shallowest collision), then untilted, then
+            # closest to the current joints.
+            cost = float(np.abs(q_pre - self._target_q).sum()) + 100.0 * abs(tilt)
+            cost += 0.0 if depth == 0 else 1e3 + 1e5 * depth
+            cost += self._hazard_cost(q_pre, q, depth)
+            cost += self._graze_cost(q_pre, q, depth)
+            if best is None or cost < best[0]:
+                best = (cost, rot, q_pre)
+
         for tilt in GRASP_TILTS:
             if best is not None and best[0] < 1e3:
                 break
             for closing in grasp.closings:
-                rot = top_down_rotation(closing, tilt)
-                try:
-                    q = arm.ik.solve(grasp.position, rot, q0=self._target_q, rng=self._rng).q
-                    q_pre = arm.ik.solve(
-                        grasp.position - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng
-                    ).q
-                except ExpertError as exc:
-                    errors.append(str(exc))
-                    continue
-                depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
-                if depth > 0:
-                    where = np.round(closing[:2], 2).tolist()
-                    errors.append(
-                        f"grasp across {where} tilted {tilt:+.2f} rad collides "
-                        f"({depth * 1e3:.1f} mm deep)"
-                    )
-                # Collision-free first (else the shallowest collision), then untilted, then
-                # closest to the current joints.
-                cost = float(np.abs(q_pre - self._target_q).sum()) + 100.0 * abs(tilt)
-                cost += 0.0 if depth == 0 else 1e3 + 1e5 * depth
-                cost += self._hazard_cost(q_pre, q, depth)
-                cost += self._graze_cost(q_pre, q, depth)
-                if best is None or cost < best[0]:
-                    best = (cost, rot, q_pre)
+                consider(closing, tilt, top_down_rotation(closing, tilt), "tilted")
+        # a goal's mover beside a fixture (an open drawer overhead): the approach leaned
+        # along the closing axis, away from it (the fingers close on a slant)
+        for pitch in () if self._answer else GRASP_PITCHES:
+            if best is not None and best[0] < 1e3:
+                break
+            for closing in grasp.closings:
+                consider(closing, pitch, pitched_rotation(closing, pitch), "pitched")
         if best is None:
             raise ExpertError("no reachable top-down grasp: " + "; ".join(errors))
         if best[0] >= 1e3:
@@ -796,6 +826,10 @@ class PickPlaceExpert:
             lift = yield from self._lift(rel, p_grasp, rot, box, held, slot)
             if self.pick_only:
                 return
+            if slot is not None and self._swapped:  # the arm facing the opening inserts it
+                yield from self._hand_back(rel, support_top, rest, held)
+                return
+            arm = self.arm  # the other arm where it took the mover (_grasp_pose_either)
         self.phase = "carry"
         if slot is not None:  # under an overhang: in sideways, not down from above
             yield from insert(self, slot, obj_geoms)
@@ -845,7 +879,11 @@ class PickPlaceExpert:
                         continue
                     if self._answer:  # why the carry height is out of reach
                         raise first from None
-                    handover = None if self._handed else handover_spot(self, rel, support_top, held)
+                    handover = (
+                        None
+                        if self._handed
+                        else handover_spot(self, rel, support_top, held, self._swapped)
+                    )
                     if handover is None:
                         raise
             if handover is None:
@@ -882,9 +920,9 @@ class PickPlaceExpert:
         """Approach, descend and close on ``body`` (phase ``"lift"`` on return); returns the
         grasp point (world, m), the grasp's TCP rotation, ``body``'s box as grasped, and the
         TCP height [m] above that box's bottom."""
-        w, arm = self.world, self.arm
         self.phase = "approach"
-        p_grasp, rot, q_pre = self._grasp_pose()
+        p_grasp, rot, q_pre = self._grasp_pose_either()
+        w, arm = self.world, self.arm
         p_pre = p_grasp - APPROACH_HEIGHT * rot[:, 2]
         yield self._move_joint(q_pre, 1.0)
         yield from self._settle()
@@ -900,6 +938,72 @@ class PickPlaceExpert:
         box = object_box(w.model, w.data, body)
         tcp, _ = arm.tcp(w.data)
         return p_grasp, rot, box, tcp[2] - box.bottom
+
+    def _pre_collides(self, q_pre: np.ndarray) -> list[tuple[str, str]]:
+        """The geom pairs the arm in use touches at the pre-grasp joints ``q_pre`` (what the
+        approach's plan refuses as its goal), as the approach checks them."""
+        w, arm = self.world, self.arm
+        arm.checker.allowed = set(self._ignored)
+        arm.checker.set_scene(w.data, q_start=self._target_q)
+        return arm.checker.colliding_pairs(q_pre)
+
+    def _hand_back(
+        self, rel: Relation, support_top: float, rest: float, held: float
+    ) -> Iterator[list[np.ndarray]]:
+        """The mover taken by the other arm (:meth:`_grasp_pose_either`) goes into a slot
+        that the arm facing its opening inserts: set down for that arm on the table
+        (:func:`~rsb_mj.expert.handover.relay`)."""
+        w = self.world
+        spot = handover_spot(self, rel, support_top, held, other_reaches=True)
+        if spot is None:
+            raise ExpertError("no spot on the table to hand the mover back for the insertion")
+        tcp, rot = self.arm.tcp(w.data)
+        box = object_box(w.model, w.data, self.mover)
+        yield from relay(self, rel, spot, box, tcp, rot.copy(), held, support_top, rest)
+
+    def _grasp_pose_either(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_grasp_pose` with the arm in use; for a goal's mover whose every pre-grasp
+        pose of that arm touches something (the arm's elbow in a cabinet beside it, the
+        gripper in an open drawer), the other arm's grasp where its pre-grasp is free (the
+        carry hands the mover over through the table where that arm cannot reach the
+        place: :func:`~rsb_mj.expert.handover.handover_spot`)."""
+        n_warn = len(self.warnings)
+        grasp = self._grasp_pose()
+        self._swapped = False
+        if self._answer or self._handed or self._holding or self.pick_only:
+            return grasp
+
+        def grazes(since: int) -> list[tuple[str, str]]:
+            # the descent's collisions (the grasp's warning that every grasp collides)
+            said = [w for w in self.warnings[since:] if w.startswith("every grasp collides")]
+            return [("descent", w[:60]) for w in said]
+
+        pre = self._pre_collides(grasp[2])
+        touching = pre or grazes(n_warn)
+        if not touching:
+            return grasp
+        first, n_warn = self.side, len(self.warnings)
+        self._switch(next(s for s in SIDES if s != first))
+        if self.safe:
+            self.arm.checker.keep_clear(self._hazards)
+        try:
+            other = self._grasp_pose()
+            # where the first arm's pre-grasp touches (its plan would fail), any grasp whose
+            # pre-grasp is free; where only its descent grazes, only a grasp that does not
+            if not self._pre_collides(other[2]) and (pre or not grazes(n_warn)):
+                self.warnings.append(
+                    f"approach: the {first} arm's grasp touches {touching[:2]}; "
+                    f"the {self.side} arm takes {self.mover!r}"
+                )
+                self._swapped = True
+                return other
+        except ExpertError:
+            pass
+        del self.warnings[n_warn:]
+        self._switch(first)
+        if self.safe:
+            self.arm.checker.keep_clear(self._hazards)
+        return grasp
 
     def _lift(
         self,
