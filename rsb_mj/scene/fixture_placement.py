@@ -69,22 +69,11 @@ def clear_x(
     :data:`GAP` from every one of ``others`` (bounding boxes, world); ``x_file`` when none
     does."""
     _, y, yaw, half = own
-    fx, fy = front_of(yaw)
     boxes = [_aabb(*o) for o in others]
     n = max(1, math.ceil(abs(x_file - x_rule) / STEP))
     for k in range(n + 1):
         x = x_rule + (x_file - x_rule) * k / n
-        x0, y0, x1, y1 = _aabb(x, y, yaw, half)
-        a = (
-            x0 + min(0.0, fx * out),
-            y0 + min(0.0, fy * out),
-            x1 + max(0.0, fx * out),
-            y1 + max(0.0, fy * out),
-        )
-        if all(
-            a[2] + GAP <= b[0] or b[2] + GAP <= a[0] or a[3] + GAP <= b[1] or b[3] + GAP <= a[1]
-            for b in boxes
-        ):
+        if _clear(x, y, yaw, half, boxes, out):
             return x
     return x_file
 
