@@ -108,10 +108,6 @@ LINE_SPEED = 0.35
 FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
 #: Approach tilts [rad] about the closing axis, tried in order when vertical grasps collide.
 GRASP_TILTS = (0.0, 0.35, -0.35, 0.6, -0.6)
-#: Approach pitches [rad] about the horizontal axis across the closing one (the approach
-#: leans along the closing axis), tried in order for a goal's mover when every tilted grasp
-#: collides (:func:`pitched_rotation`).
-GRASP_PITCHES = (0.35, -0.35, 0.6, -0.6)
 #: Steps the gripper is given to close (and to open) [control steps at 20 Hz].
 GRIP_STEPS = (4, 16)
 #: Joint tracking tolerance before the next phase starts [rad].
@@ -127,18 +123,6 @@ HELD_RISE = 0.03
 #: Lower lifts tried, evenly spaced down to ``LIFT_RISE``, when the straight lift to the
 #: carry height is out of reach (an object across the table's middle).
 LOW_LIFTS = 3
-
-
-def pitched_rotation(closing: np.ndarray, pitch: float) -> np.ndarray:
-    """The top-down grasp's TCP rotation (:func:`~rsb_mj.expert.grasp.top_down_rotation`)
-    turned by ``pitch`` [rad] about its horizontal axis across ``closing`` (site y): the
-    approach leans along the closing axis (towards ``closing`` for a positive pitch), the
-    fingers close on a slant."""
-    rot = top_down_rotation(closing, 0.0)
-    y = rot[:, 1]
-    k = np.array([[0.0, -y[2], y[1]], [y[2], 0.0, -y[0]], [-y[1], y[0], 0.0]])
-    turn = np.eye(3) + np.sin(pitch) * k + (1.0 - np.cos(pitch)) * (k @ k)
-    return turn @ rot
 
 
 def control_rate(env: Any) -> float:
@@ -530,13 +514,6 @@ class PickPlaceExpert:
                 break
             for closing in grasp.closings:
                 consider(closing, tilt, top_down_rotation(closing, tilt), "tilted")
-        # a goal's mover beside a fixture (an open drawer overhead): the approach leaned
-        # along the closing axis, away from it (the fingers close on a slant)
-        for pitch in () if self._answer else GRASP_PITCHES:
-            if best is not None and best[0] < 1e3:
-                break
-            for closing in grasp.closings:
-                consider(closing, pitch, pitched_rotation(closing, pitch), "pitched")
         if best is None:
             raise ExpertError("no reachable top-down grasp: " + "; ".join(errors))
         if best[0] >= 1e3:
