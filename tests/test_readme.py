@@ -337,9 +337,10 @@ _GOAL_EXPERT_FIGURE = re.compile(
 
 
 def test_the_goal_experts_success_figures_have_one_place():
-    """goal_tasks.md's "Measured: the expert" table holds the expert's success per source
-    and tier (what ``tools/goal_corpus.py`` printed); the README and goal_suites.md link to
-    it instead of repeating (or contradicting: "LIBERO A0 27%" beside "94%") its figures."""
+    """goal_tasks.md's "Measured: every file of every suite" table holds the expert's success
+    per source and tier (what ``tools/goal_corpus.py`` printed); the README and
+    goal_suites.md link to it instead of repeating (or contradicting: "LIBERO A0 27%" beside
+    "94%") its figures."""
     home = REPO / "docs" / "goal_tasks.md"
     for page in [README, *DOCS]:
         if page == home:
@@ -347,16 +348,14 @@ def test_the_goal_experts_success_figures_have_one_place():
         found = _GOAL_EXPERT_FIGURE.findall(_FENCE.sub("", page.read_text(encoding="utf-8")))
         assert (page.name, found) == (page.name, [])
     text = home.read_text(encoding="utf-8")
-    table = text.split("## Measured: the expert", 1)[1].split("\n#", 1)[0]
-    rows = re.findall(r"^\| (LIBERO|VLA-Arena) \| (A[01]) \|.*\| (\d+)/(\d+) \((\d+)%\) \|", table,
-                      re.M)  # fmt: skip
+    table = text.split("## Measured: every file of every suite", 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| (libero|vla_arena) \| (A0|A1|B1|B2|C) \|.*\| (\d+)/(\d+) \((\d+)%\) \|",
+                      table, re.M)  # fmt: skip
+    tiers = ["A0", "A1", "B1", "B2", "C"]
     assert [(src, tier) for src, tier, *_ in rows] == [
-        ("LIBERO", "A0"), ("LIBERO", "A1"), ("VLA-Arena", "A0"), ("VLA-Arena", "A1")
-    ]  # fmt: skip
+        (src, tier) for src in ("libero", "vla_arena") for tier in tiers
+    ]
     assert all(round(100 * int(k) / int(n)) == int(p) for *_, k, n, p in rows)
-    link = (
-        "docs/goal_tasks.md"
-        "#measured-the-expert-after-the-camera-and-stand-in-changes-2026-12-07-5-seeds"
-    )
+    link = "docs/goal_tasks.md#measured-every-file-of-every-suite-2026-12-07-5-seeds"
     assert link in README.read_text(encoding="utf-8")
     assert link.removeprefix("docs/") in (REPO / "docs" / "goal_suites.md").read_text()
