@@ -60,7 +60,7 @@ fixed head camera (:mod:`rsb_mj.scene.aloha` ``HEAD_EYE``/``HEAD_TARGET``/``HEAD
 what goal scenes had before :mod:`rsb_mj.scene.framing`) instead of the task's framed
 one. The tool's ``rsb`` subprocesses (and their workers) load
 ``OUT/head_camera_question/sitecustomize.py`` through ``PYTHONPATH``, which replaces
-``GoalScene._frame_head`` by keeping the compiled camera; every record and demo carries the
+``GoalLayout._frame_head`` by keeping the compiled camera; every record and demo carries the
 pose it rendered with (``head_camera``).
 
 Run it with the Python of the lerobot venv (``tools/lerobot_venv.sh VENV``); ``lerobot-train``
