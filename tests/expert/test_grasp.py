@@ -6,7 +6,6 @@ import mujoco
 import numpy as np
 import pytest
 
-from rsb_mj.env.rsb_env import GoalEnv
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.grasp import (
     MAX_GRASP_WIDTH,
@@ -19,7 +18,8 @@ from rsb_mj.expert.grasp import (
     slice_above,
     top_down_rotation,
 )
-from rsb_mj.expert.pick_place import PickPlaceExpert
+
+from .goal_play import run_goal
 
 
 def _model(size, yaw=0.0, z=0.0, geom_pos=(0.0, 0.0, 0.0)):
@@ -198,14 +198,8 @@ TASKS = Path(__file__).resolve().parents[2] / "tasks"
     ],
 )
 def test_the_expert_holds_a_ring_and_a_plate_through_the_lift(name, mover):
-    env = GoalEnv(TASKS / name, cameras=(), max_steps=400)
+    env, expert, info = run_goal(TASKS / name, seed=0)
     try:
-        obs, _ = env.reset(seed=0)
-        expert = PickPlaceExpert(env)
-        done, info = False, {}
-        while not done:
-            obs, _, terminated, truncated, info = env.step(expert.act(obs))
-            done = terminated or truncated
         assert expert.failure is None
         assert info["is_success"]
     finally:

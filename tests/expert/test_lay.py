@@ -14,6 +14,8 @@ from rsb_mj.expert.lay import RELEASE_GAP, UP_SLOPE, lay_targets, sloped
 from rsb_mj.expert.pick_place import PickPlaceExpert
 from rsb_mj.scoring.predicates.on import on_site
 
+from .goal_play import play
+
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 #: LIBERO's wine rack top_region: quat (0.8549, -0.5188, 0, 0), a turn of -62.5 degrees
 #: about x (wine_rack.xml).
@@ -66,10 +68,7 @@ def test_the_wine_bottle_is_laid_in_the_rack():
     try:
         obs, _ = env.reset(seed=0)
         expert = PickPlaceExpert(env)
-        done, info = False, {}
-        while not done:
-            obs, _, terminated, truncated, info = env.step(expert.act(obs))
-            done = terminated or truncated
+        info, _ = play(env, expert, obs)
         assert expert.failure is None and info["is_success"]
         m, d = env.model, env.data
         mujoco.mj_step(m, d, nstep=int(1.0 / m.opt.timestep))
