@@ -8,8 +8,8 @@ where it stopped: rerun the same command):
 
 1. ``rsb demos SUITE --split train -n DEMOS --cameras head --width W --height H`` for each
    suite -> ``OUT/demos/SUITE`` (the head camera only, at the policy's resolution);
-2. ``rsb export-lerobot --cameras head --instruction-features DIM`` of all suites' demos
-   (``OUT/demos/all``: links to them) -> ``OUT/dataset``: every frame carries the
+2. ``rsb export-lerobot --cameras head --instruction-features DIM --no-fixture-joints`` of
+   all suites' demos (``OUT/demos/all``: links to them) -> ``OUT/dataset``: every frame carries the
    instruction as DIM hashed word uni- and bigram counts (``observation.environment_state``),
    which ACT projects into a token with a learned layer: a text encoder trained from
    scratch, so the policy sees the instruction (ACT has no text input of its own);
@@ -1325,8 +1325,12 @@ def main(argv: list[str] | None = None) -> int:
             )  # fmt: skip  (1: some expert failures, not exported)
         if dataset.exists():
             shutil.rmtree(dataset)  # an export killed before it was renamed into place
+        # --no-fixture-joints: a tier-B --task file's drawer/door/knob joints would take
+        # observation.environment_state, the instruction vector's key (and rsb eval gives a
+        # policy no fixture joints)
         run(rsb("export-lerobot", str(link_demos(demos, names)), "-o", str(dataset),
-                "--cameras", args.cameras, "--instruction-features", str(args.instruction_dim)),
+                "--cameras", args.cameras, "--instruction-features", str(args.instruction_dim),
+                "--no-fixture-joints"),
             log)  # fmt: skip
     else:
         print(f"= {dataset}: exported, skipped")

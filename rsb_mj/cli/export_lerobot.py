@@ -17,7 +17,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Convert the episode_*.hdf5 files written by `rsb demos` into a LeRobot dataset: "
             "parquet frames, one H.264 MP4 per camera, meta/ files; ALOHA feature names "
             "(observation.state, action, observation.images.cam_high|cam_left_wrist|"
-            "cam_right_wrist), the instruction as the task, 20 fps. Version 3.0 is read by "
+            "cam_right_wrist), the instruction as the task, 20 fps; a tier-B scene's fixture "
+            "joint positions (m for a slide, rad for a hinge) as observation.environment_state, "
+            "named by joint. Version 3.0 is read by "
             "lerobot >= 0.4; 2.1 by the lerobot openpi pins (openpi fine-tuning). Needs the "
             "lerobot-export extra (pyarrow, PyAV; not lerobot): pip install "
             "'rsb_mj[lerobot-export]'. Exit 0 done, 2 usage error."
@@ -43,6 +45,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "diffusion; rsb eval --policy lerobot: computes the same vector); default 0: off",
     )
     p.add_argument(
+        "--no-fixture-joints",
+        dest="fixture_joints",
+        action="store_false",
+        help="leave out the fixture joint positions of tier-B demonstrations (drawers, "
+        "doors, knobs; m or rad), otherwise every frame's observation.environment_state, "
+        "named by joint; needed with --instruction-features on such demonstrations",
+    )
+    p.add_argument(
         "--include-failures",
         action="store_true",
         help="also export demonstrations whose expert failed (skipped by default)",
@@ -64,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         cameras=cameras,
         successful_only=not args.include_failures,
         instruction_features=args.instruction_features,
+        fixture_joints=args.fixture_joints,
     )
     print(
         f"rsb export-lerobot: {res.episodes} episodes, {res.frames} frames, {res.tasks} tasks, "

@@ -316,6 +316,19 @@ class Demo:
         return Episode.from_dict(json.loads(self.attrs["episode"]), goal=False)
 
 
+def read_demo_attrs(path: Path) -> dict[str, Any]:
+    """A demonstration file's attributes alone (no arrays read).
+
+    Raises:
+        ExpertError: if the file is not an rsb_mj demonstration.
+    """
+    with h5py.File(path, "r") as f:
+        attrs = dict(f.attrs)
+    if attrs.get("format") != FORMAT:
+        raise ExpertError(f"{path}: not an rsb_mj demonstration (format {FORMAT} expected)")
+    return attrs
+
+
 def read_demo(path: Path, *, images: bool = True) -> Demo:
     """Read a demonstration file (decoding the JPEG frames when ``images``).
 

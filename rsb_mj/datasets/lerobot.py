@@ -33,6 +33,22 @@ fps is the 20 Hz control rate. Each episode's row also keeps ``rsb_episode`` (th
 as JSON, so a dataset can be replayed in the env), ``rsb_success``, ``rsb_grasped`` and
 ``rsb_rationale`` (the train episode's chain of thought, a separate field from the task).
 
+Fixture joints (tier-B goal scenes: drawers, a microwave door, a stove knob): when a
+demonstration records its scene's articulated fixture joints (``/observations/fixture_joints``,
+:mod:`rsb_mj.datasets.demo_file`), every frame carries their positions before the action
+as ``observation.environment_state``, float32 (K,), LeRobot's key for privileged
+environment state (lerobot's ``OBS_ENV_STATE``, a policy's ``ENV`` input); its ``names``
+are the joints (``wooden_cabinet_1/middle_level`` ...), in the order of the first file
+that has them, each later file's joints appended as they first appear (the HDF5's order
+when the files share one scene). Units: m for a drawer's slide joint, rad for a door's or
+knob's hinge. A frame of an episode whose scene lacks a joint (a question or tier-A
+episode in the same folder) reads 0 there; each episode's row names the joints its scene
+has (``rsb_fixture_joints``, JSON list) and ``meta/info.json`` names what the key holds
+(``rsb_environment_state``: ``{"holds": "fixture_joints", "names": [...]}``). A folder
+with no fixture joints exports as it always has, byte for byte. ``fixture_joints=False``
+(``--no-fixture-joints``) leaves them out; the key also holds the instruction vector of
+``instruction_features``, so the two cannot be exported together.
+
 The dataset is built in a hidden sibling folder (every file written through
 :mod:`rsb_mj.atomic`) and renamed into place at the end, so the output folder is complete
 or absent; the folders of killed exports are removed by the next one
@@ -53,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from rsb_mj.atomic import atomic_write_bytes, atomic_write_text, writable_folder
-from rsb_mj.datasets.demo_file import read_demo
+from rsb_mj.datasets.demo_file import read_demo, read_demo_attrs
 from rsb_mj.datasets.staging import remove_stale, staging_dir
 from rsb_mj.errors import RsbError
 from rsb_mj.evaluation.video import encode_mp4
@@ -75,6 +91,11 @@ CONVENTION = get_convention(DEFAULT_CONVENTION)
 MOTORS = [f"{side}_{joint}" for side in SIDES for joint in (*ARM_JOINT_NAMES, "gripper")]
 CHUNKS_SIZE = 1000
 QUANTILES = (0.01, 0.10, 0.50, 0.90, 0.99)
+#: LeRobot's key for privileged environment state (lerobot's ``OBS_ENV_STATE``): the
+#: fixture joints of a tier-B scene, or the instruction vector of ``instruction_features``.
+ENV_STATE_KEY = INSTRUCTION_KEY
+#: ``meta/info.json``'s name of what ``observation.environment_state`` holds.
+ENV_STATE_INFO = "rsb_environment_state"
 
 
 class ExportError(RsbError):
@@ -106,7 +127,12 @@ def _pyarrow():
 
 
 def _features(
-    cameras: tuple[str, ...], height: int, width: int, version: str, instruction_dim: int = 0
+    cameras: tuple[str, ...],
+    height: int,
+    width: int,
+    version: str,
+    instruction_dim: int = 0,
+    joint_names: tuple[str, ...] = (),
 ) -> dict:
     vec = {"dtype": "float32", "shape": [14], "names": list(MOTORS)}
     feats: dict[str, Any] = {}
@@ -130,6 +156,12 @@ def _features(
     feats["action"] = dict(vec)
     if instruction_dim:
         feats[INSTRUCTION_KEY] = {"dtype": "float32", "shape": [instruction_dim], "names": None}
+    elif joint_names:
+        feats[ENV_STATE_KEY] = {
+            "dtype": "float32",
+            "shape": [len(joint_names)],
+            "names": list(joint_names),
+        }
     for name, dtype in (
         ("timestamp", "float32"),
         ("frame_index", "int64"),
@@ -217,15 +249,15 @@ def _json(obj: Any) -> str:
 
 
 def _frames_table(frames: dict[str, np.ndarray]) -> Any:
-    """The parquet table of frame columns (14-D vectors as fixed-size float32 lists)."""
+    """The parquet table of frame columns (vectors as fixed-size float32 lists)."""
     pa, _ = _pyarrow()
     cols = {}
     for key in ("observation.state", "action"):
         arr = np.ascontiguousarray(frames[key], np.float32)
         cols[key] = pa.FixedSizeListArray.from_arrays(pa.array(arr.reshape(-1)), 14)
-    if INSTRUCTION_KEY in frames:
-        arr = np.ascontiguousarray(frames[INSTRUCTION_KEY], np.float32)
-        cols[INSTRUCTION_KEY] = pa.FixedSizeListArray.from_arrays(
+    if ENV_STATE_KEY in frames:
+        arr = np.ascontiguousarray(frames[ENV_STATE_KEY], np.float32)
+        cols[ENV_STATE_KEY] = pa.FixedSizeListArray.from_arrays(
             pa.array(arr.reshape(-1)), arr.shape[1]
         )
     cols["timestamp"] = pa.array(frames["timestamp"].astype(np.float32))
@@ -241,6 +273,10 @@ class _Episode:
     images: dict[str, np.ndarray]
     instruction: str
     attrs: dict[str, Any]
+    #: The scene's articulated fixture joints (names, HDF5 order) and their (T, K)
+    #: positions [m or rad] before each action; () and None where the file has none.
+    joint_names: tuple[str, ...] = ()
+    joints: np.ndarray | None = None
 
 
 def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
@@ -259,7 +295,45 @@ def _load(path: Path, cameras: tuple[str, ...]) -> _Episode:
         # files written before prompts were stored carry only the instruction
         instruction=str(demo.attrs.get("prompt") or demo.attrs["instruction"]),
         attrs=demo.attrs,
+        joint_names=_joint_names(demo.attrs),
+        joints=demo.fixture_joints,
     )
+
+
+def _joint_names(attrs: dict[str, Any]) -> tuple[str, ...]:
+    """A demonstration's fixture joint names (its ``fixture_joints`` attribute; () if none)."""
+    return tuple(json.loads(attrs["fixture_joints"])) if "fixture_joints" in attrs else ()
+
+
+def _dataset_joints(paths: list[Path], successful_only: bool) -> tuple[str, ...]:
+    """The fixture joints of the exported episodes: the first file's, then each later
+    file's new ones as they first appear (() when no exported file has any)."""
+    names: dict[str, None] = {}
+    for path in paths:
+        attrs = read_demo_attrs(path)
+        if successful_only and not bool(attrs.get("success", False)):
+            continue
+        names.update(dict.fromkeys(_joint_names(attrs)))
+    return tuple(names)
+
+
+def _joint_frames(ep: _Episode, joint_names: tuple[str, ...], path: Path) -> np.ndarray:
+    """The (T, len(joint_names)) positions of the dataset's joints in ``ep``: its own
+    recorded columns by name, 0 for a joint its scene lacks."""
+    length = len(ep.actions)
+    out = np.zeros((length, len(joint_names)), np.float64)
+    if not ep.joint_names:
+        return out
+    joints = np.asarray(ep.joints, np.float64) if ep.joints is not None else None
+    if joints is None or joints.shape != (length, len(ep.joint_names)):
+        raise ExportError(
+            f"{path}: /observations/fixture_joints has shape "
+            f"{None if joints is None else list(joints.shape)}; its {len(ep.joint_names)} "
+            f"fixture_joints names and {length} actions need [{length}, {len(ep.joint_names)}]"
+        )
+    for k, name in enumerate(ep.joint_names):
+        out[:, joint_names.index(name)] = joints[:, k]
+    return out
 
 
 def find_demos(demo_dir: Path) -> list[Path]:
@@ -287,6 +361,7 @@ def export_lerobot(
     overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
     instruction_features: int = 0,
+    fixture_joints: bool = True,
 ) -> ExportSummary:
     """Convert every demonstration in ``demo_dir`` into a LeRobot dataset at ``out_dir``.
 
@@ -303,10 +378,16 @@ def export_lerobot(
         instruction_features: when above 0, every frame also carries the instruction as
             ``observation.environment_state``, a vector of this length
             (:mod:`rsb_mj.policies.instruction_features`), for policies with no text encoder.
+        fixture_joints: export the demonstrations' fixture joint positions [m or rad] as
+            ``observation.environment_state`` (see the module docstring); False leaves
+            them out. A folder without fixture joints exports the same either way.
 
     Raises:
         ExportError: for an unknown version or camera, an existing non-empty ``out_dir``,
-            no (successful) demonstrations, or inconsistent image sizes.
+            no (successful) demonstrations, inconsistent image sizes, a fixture joint
+            array that does not match its names, or ``instruction_features`` on
+            demonstrations with fixture joints (both would be
+            ``observation.environment_state``) unless ``fixture_joints`` is False.
     """
     if version not in VERSIONS:
         raise ExportError(f"unknown LeRobot version {version!r}; valid choices: 3.0, 2.1")
@@ -325,12 +406,26 @@ def export_lerobot(
     # the dataset is built beside out_dir and renamed into place: its parent must be writable
     writable_folder(out_dir.parent, f"the dataset {out_dir.name} (-o)")
     paths = find_demos(demo_dir)
+    joint_names = _dataset_joints(paths, successful_only) if fixture_joints else ()
+    if joint_names and instruction_features:
+        raise ExportError(
+            f"{demo_dir}: its demonstrations record fixture joints ({', '.join(joint_names)}), "
+            f"exported as {ENV_STATE_KEY}, which --instruction-features would fill with the "
+            "instruction; add --no-fixture-joints to export the instruction vector instead"
+        )
     _pyarrow()
     remove_stale(out_dir)
     build = staging_dir(out_dir, ".tmp")
     try:
         summary = _build(
-            paths, build, version, tuple(cameras), successful_only, progress, instruction_features
+            paths,
+            build,
+            version,
+            tuple(cameras),
+            successful_only,
+            progress,
+            instruction_features,
+            joint_names,
         )
         if out_dir.exists():
             old = staging_dir(out_dir, ".old")
@@ -351,6 +446,7 @@ def _build(
     successful_only: bool,
     progress: Callable[[int, int], None] | None,
     instruction_dim: int = 0,
+    joint_names: tuple[str, ...] = (),
 ) -> tuple[int, int, int]:
     pa, _ = _pyarrow()
     tasks: dict[str, int] = {}
@@ -392,6 +488,8 @@ def _build(
             # the instruction alone (a --cot task also holds the rationale): what eval sees
             vec = encode(str(ep.attrs.get("instruction", ep.instruction)), instruction_dim)
             frames[INSTRUCTION_KEY] = np.tile(vec, (length, 1))
+        elif joint_names:
+            frames[ENV_STATE_KEY] = _joint_frames(ep, joint_names, path)
         stats = {
             key: _stats(np.asarray(val, np.float32).reshape(length, -1).astype(np.float64))
             for key, val in frames.items()
@@ -410,6 +508,8 @@ def _build(
             "rsb_rationale": str(ep.attrs.get("rationale", "")),
             "rsb_source": path.name,
         }
+        if joint_names:
+            meta["rsb_fixture_joints"] = json.dumps(list(ep.joint_names))
         if version == "2.1":
             _write(
                 root / f"data/chunk-{index // CHUNKS_SIZE:03d}/episode_{index:06d}.parquet",
@@ -446,7 +546,7 @@ def _build(
     if not episodes:
         raise ExportError(f"{paths[0].parent}: no successful demonstrations to export")
     height, width = size if size is not None else (0, 0)
-    features = _features(cameras, height, width, version, instruction_dim)
+    features = _features(cameras, height, width, version, instruction_dim, joint_names)
     stats = {key: _aggregate([s[key] for s in ep_stats]) for key in ep_stats[0]}
     info: dict[str, Any] = {
         "codebase_version": f"v{version}",
@@ -456,6 +556,8 @@ def _build(
         "total_tasks": len(tasks),
         "rsb_convention": CONVENTION.metadata(),
     }
+    if joint_names:
+        info[ENV_STATE_INFO] = {"holds": "fixture_joints", "names": list(joint_names)}
     if version == "2.1":
         info |= {
             "total_videos": len(episodes) * len(cameras),

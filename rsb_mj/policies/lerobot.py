@@ -26,7 +26,10 @@ trained on an export reads what it trained on)::
     task                                <- the episode's instruction (info["instruction"])
     observation.environment_state       <- the instruction's hashed n-gram vector, only for a
                                            checkpoint trained on rsb export-lerobot
-                                           --instruction-features DIM (its length is DIM)
+                                           --instruction-features DIM (its length is DIM);
+                                           a checkpoint trained on an export whose key holds
+                                           a tier-B scene's fixture joints (privileged state)
+                                           is refused when its dataset says so
 
 Conventions (:mod:`rsb_mj.policies.aloha_convention`): ``rsb export-lerobot`` writes the
 state and action grippers in ALOHA's scales and names the convention in the dataset's
@@ -197,12 +200,36 @@ def training_convention(checkpoint: Path) -> str:
     another machine).
     """
     try:
-        train = json.loads((checkpoint / "train_config.json").read_text())
-        info = json.loads((Path(train["dataset"]["root"]) / "meta" / "info.json").read_text())
+        info = _training_info(checkpoint)
     except (OSError, ValueError, KeyError, TypeError):
         return DEFAULT_CONVENTION
     named = info.get("rsb_convention") if isinstance(info, dict) else None
     return str(named["name"]) if isinstance(named, dict) and "name" in named else "rsb"
+
+
+def _training_info(checkpoint: Path) -> Any:
+    """``meta/info.json`` (parsed) of the dataset a checkpoint was trained on
+    (``train_config.json``'s ``dataset.root``).
+
+    Raises:
+        OSError, ValueError, KeyError, TypeError: when either cannot be read.
+    """
+    train = json.loads((checkpoint / "train_config.json").read_text())
+    return json.loads((Path(train["dataset"]["root"]) / "meta" / "info.json").read_text())
+
+
+def _fixture_joints_trained(checkpoint: Path) -> list[str] | None:
+    """The fixture joints a checkpoint's ``observation.environment_state`` was trained on
+    (its dataset's ``rsb_environment_state``); None for the instruction vector or a
+    dataset that cannot be read."""
+    try:
+        info = _training_info(checkpoint)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    held = info.get("rsb_environment_state") if isinstance(info, dict) else None
+    if isinstance(held, dict) and held.get("holds") == "fixture_joints":
+        return [str(n) for n in held.get("names", [])]
+    return None
 
 
 def read_checkpoint(spec: str) -> Checkpoint:
@@ -250,6 +277,14 @@ def read_checkpoint(spec: str) -> Checkpoint:
                 raise EvalError(
                     f"{config_file}: {INSTRUCTION_KEY} has shape {list(shape)}; rsb_mj's is "
                     "[DIM] (rsb export-lerobot --instruction-features DIM)"
+                )
+            joints = _fixture_joints_trained(path)
+            if joints is not None:
+                raise EvalError(
+                    f"{config_file}: its {INSTRUCTION_KEY} input was trained on fixture joint "
+                    f"positions ({', '.join(joints)}), privileged "
+                    "state rsb eval does not give a policy; train on an export made with rsb "
+                    "export-lerobot --no-fixture-joints"
                 )
             instruction_dim = shape[0]
         elif key != STATE_KEY:

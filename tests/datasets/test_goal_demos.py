@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
@@ -230,7 +231,8 @@ def test_a_tier_b_suite_file_is_recorded_with_its_fixture_joints_and_exported(
     the middle drawer", then ``rsb export-lerobot``: the expert's episode on the file's first
     train row, the cabinet's four joints before each action (the middle drawer pulled from
     closed past LIBERO's open threshold, the others still), the cabinet's move named in the
-    episode, and the dataset of its frames with the instruction as its task."""
+    episode, and the dataset of its frames with the instruction as its task and the four
+    joints as each frame's ``observation.environment_state``."""
     from rsb_mj.tables.layouts import file_rows
 
     narrow = GoalSuite(
@@ -273,3 +275,11 @@ def test_a_tier_b_suite_file_is_recorded_with_its_fixture_joints_and_exported(
     assert json.loads(meta["rsb_episode"])["layout_changes"] == episode["layout_changes"]
     frames = pq.read_table(tmp_path / "ds/data/chunk-000/file-000.parquet")
     assert frames.num_rows == n
+    # the cabinet's and stove's joints are every frame's environment state, named in order
+    assert info["features"]["observation.environment_state"] == {
+        "dtype": "float32", "shape": [4], "names": names, "fps": 20
+    }  # fmt: skip
+    assert info["rsb_environment_state"] == {"holds": "fixture_joints", "names": names}
+    assert json.loads(meta["rsb_fixture_joints"]) == names
+    exported = np.array(frames.column("observation.environment_state").to_pylist(), np.float32)
+    np.testing.assert_array_equal(exported, demo.fixture_joints.astype(np.float32))

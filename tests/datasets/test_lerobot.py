@@ -388,3 +388,99 @@ def test_cli_out_that_is_or_lies_under_a_file_names_it(synthetic_demos, tmp_path
         "file, not a folder\n"
     )
     assert blocker.read_text() == "keep me" and sorted(tmp_path.iterdir()) == [blocker]
+
+
+#: The synthetic tier-B files' fixture joints: two scenes that share one joint.
+SCENE_A = ("cabinet_1/top_level", "cabinet_1/middle_level", "stove_1/button")
+SCENE_B = ("cabinet_1/middle_level", "microwave_1/door")
+
+
+@pytest.fixture(scope="module")
+def fixture_demos(synthetic_demos, tmp_path_factory):
+    """The synthetic question demos (no fixture joints) and two files after them that record
+    fixture joints (5 and 4 frames, scenes A and B), in one folder."""
+    import shutil
+
+    from rsb_mj.datasets.demo_file import episode_filename, write_demo
+    from rsb_mj.tables.families import load_table
+
+    out = tmp_path_factory.mktemp("fixture_demos")
+    for path in synthetic_demos.glob("episode_*.hdf5"):
+        shutil.copy(path, out / path.name)
+    rows = load_table("RSB-Math-4", "train")
+    for i, (length, names) in enumerate(((5, SCENE_A), (4, SCENE_B)), start=3):
+        states = np.full((length, 14), 0.1 * i)
+        joints = np.arange(length * len(names), dtype=np.float64).reshape(length, -1) / 10 + i
+        write_demo(
+            out / episode_filename(i), episode=rows[i], instruction=rows[i].instruction,
+            states=states, actions=states, images={}, attrs={"success": True},
+            fixture_joints=(names, joints),
+        )  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize("version", ["3.0", "2.1"])
+def test_fixture_joints_are_the_environment_state_named_by_joint(fixture_demos, tmp_path, version):
+    """Every frame's ``observation.environment_state`` is the positions of the folder's fixture
+    joints (scene A's in its order, then scene B's new one), 0 where an episode's scene lacks
+    a joint; the joints are named in the feature, in info.json and per episode."""
+    names = [*SCENE_A, "microwave_1/door"]
+    res = export_lerobot(fixture_demos, tmp_path / "ds", version=version, cameras=())
+    assert (res.episodes, res.frames) == (4, 21)
+    info = json.loads((tmp_path / "ds/meta/info.json").read_text())
+    feature = {"dtype": "float32", "shape": [4], "names": names}
+    if version == "3.0":
+        feature["fps"] = 20
+    assert info["features"]["observation.environment_state"] == feature
+    assert info["rsb_environment_state"] == {"holds": "fixture_joints", "names": names}
+    data = sorted((tmp_path / "ds/data").rglob("*.parquet"))
+    table = pa.concat_tables([pq.read_table(p) for p in data])
+    assert table.schema.field("observation.environment_state").type == pa.list_(pa.float32(), 4)
+    rows = np.array(table.column("observation.environment_state").to_pylist())
+    episodes = table.column("episode_index").to_numpy()
+    assert (rows[episodes < 2] == 0).all()  # the question episodes: no fixture
+    for ep, (i, scene) in enumerate(((3, SCENE_A), (4, SCENE_B)), start=2):
+        joints = read_demo(fixture_demos / f"episode_{i:06d}.hdf5", images=False).fixture_joints
+        expect = np.zeros((len(joints), 4))
+        expect[:, [names.index(n) for n in scene]] = joints
+        np.testing.assert_array_equal(rows[episodes == ep], expect.astype(np.float32))
+    if version == "3.0":
+        meta = pq.read_table(tmp_path / "ds/meta/episodes/chunk-000/file-000.parquet")
+        per_episode = meta.column("rsb_fixture_joints").to_pylist()
+        stats = json.loads((tmp_path / "ds/meta/stats.json").read_text())
+        assert np.allclose(stats["observation.environment_state"]["max"], rows.max(axis=0))
+    else:
+        lines = (tmp_path / "ds/meta/episodes.jsonl").read_text().splitlines()
+        per_episode = [json.loads(line)["rsb_fixture_joints"] for line in lines]
+    assert [json.loads(x) for x in per_episode] == [[], [], list(SCENE_A), list(SCENE_B)]
+
+
+def test_without_fixture_joints_the_export_is_as_before(fixture_demos, tmp_path):
+    """``fixture_joints=False`` writes no such feature, column or info key; nor does a folder
+    without fixture joints (the synthetic question demos: the frame schema of old)."""
+    export_lerobot(fixture_demos, tmp_path / "off", cameras=(), fixture_joints=False)
+    info = json.loads((tmp_path / "off/meta/info.json").read_text())
+    assert "observation.environment_state" not in info["features"]
+    assert "rsb_environment_state" not in info
+    assert pq.read_schema(tmp_path / "off/data/chunk-000/file-000.parquet") == FRAME_SCHEMA
+    meta = pq.read_schema(tmp_path / "off/meta/episodes/chunk-000/file-000.parquet")
+    assert "rsb_fixture_joints" not in meta.names
+
+
+def test_instruction_features_and_fixture_joints_cannot_share_the_key(
+    fixture_demos, tmp_path, capsys
+):
+    argv = ["export-lerobot", str(fixture_demos), "--cameras", "", "--instruction-features", "8"]
+    assert main([*argv, "-o", str(tmp_path / "ds")]) == 2
+    assert capsys.readouterr().err == (
+        f"rsb export-lerobot: error: {fixture_demos}: its demonstrations record fixture joints "
+        "(cabinet_1/top_level, cabinet_1/middle_level, stove_1/button, microwave_1/door), "
+        "exported as observation.environment_state, which --instruction-features would fill "
+        "with the instruction; add --no-fixture-joints to export the instruction vector "
+        "instead\n"
+    )
+    assert not (tmp_path / "ds").exists()
+    assert main([*argv, "--no-fixture-joints", "-o", str(tmp_path / "ds")]) == 0
+    info = json.loads((tmp_path / "ds/meta/info.json").read_text())
+    assert info["features"]["observation.environment_state"]["shape"] == [8]
+    assert "rsb_environment_state" not in info

@@ -103,6 +103,28 @@ def test_an_instruction_vector_input_is_read_with_its_length(tmp_path):
     assert plain.instruction_dim == 0
 
 
+def test_a_checkpoint_trained_on_fixture_joints_is_refused(tmp_path):
+    """An ENV input learnt from an export whose ``observation.environment_state`` holds a
+    tier-B scene's fixture joints (its ``meta/info.json`` says so) is not fed the instruction
+    vector of the same length; the same input from an instruction-features export is."""
+    inputs = {"observation.state": VECTOR, "observation.environment_state": {"type": "ENV",
+              "shape": [2]}}  # fmt: skip
+    held = {"holds": "fixture_joints", "names": ["cabinet/top", "stove/knob"]}
+    ckpt = write_checkpoint(
+        tmp_path / "c", inputs=inputs, dataset=tmp_path / "ds",
+        info={"rsb_environment_state": held},
+    )  # fmt: skip
+    with pytest.raises(EvalError) as exc:
+        read_checkpoint(f"lerobot:{ckpt}")
+    assert str(exc.value) == (
+        f"{ckpt / 'config.json'}: its observation.environment_state input was trained on "
+        "fixture joint positions (cabinet/top, stove/knob), privileged state rsb eval does not "
+        "give a policy; train on an export made with rsb export-lerobot --no-fixture-joints"
+    )
+    plain = write_checkpoint(tmp_path / "p", inputs=inputs, dataset=tmp_path / "ds2", info={})
+    assert read_checkpoint(f"lerobot:{plain}").instruction_dim == 2
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
