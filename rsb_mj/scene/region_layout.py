@@ -282,18 +282,24 @@ class GoalLayout:
         :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
         boxes = self.boxes()
         named = set(named_objects(self.task)) & set(boxes)
-        keep = ()
+        small = sorted(n for n in named if n in self.task.objects and n in self.half_xy)
+        keep = tuple(
+            Kept(boxes[n], math.pi * self.half_xy[n][0] * self.half_xy[n][1]) for n in small
+        )
         if self.task.tier not in TABLETOP_TIERS and self.task.tier != "C":  # tier B
-            keep = tuple(
-                Kept(boxes[n], math.pi * self.half_xy[n][0] * self.half_xy[n][1])
-                for n in sorted(named)
-                if n in self.task.objects and n in self.half_xy
+            guard = keep
+        else:  # tier A and C: their footprint and side (round: pi / 4 of the box's)
+            guard = tuple(
+                Kept(k.box, k.area, math.pi / 2 * max(self.half_xy[n]) * self.tops[n])
+                for n, k in zip(small, keep, strict=True)
             )
+            keep = ()
         self.set_head(
             frame_task(
                 [b for n, b in boxes.items() if n in named],
                 [b for n, b in boxes.items() if n not in named],
                 keep=keep,
+                guard=guard,
             )
         )
 
