@@ -27,9 +27,11 @@ scene's head camera is posed per task by one rule (:func:`frame_task`):
   corners of each named box (:func:`frame_points`) rather than of their union's box (a tall
   cabinet at one end of the table and a flat board at the other no longer make one tall box
   over the whole span), and widened over the others only while every small named object
-  keeps its estimate. Measured over the 300 LIBERO and VLA-Arena files (docs/goal_tasks.md):
-  only VLA-Arena files whose tomato, cake, peach or strawberry rule 1 left short take it;
-  every other file's camera is that of before, bit for bit.
+  keeps its estimate (where a named object's drawn places then leave the image, the scene
+  joins them to its box and frames again: ``GoalLayout._frame_head``, :func:`holds`).
+  Measured over the 300 LIBERO and VLA-Arena files (docs/goal_tasks.md): only VLA-Arena
+  files whose tomato, cake, peach or strawberry rule 1 left short take it; every other
+  file's camera is that of before, bit for bit.
 
 What no framing gives: a 224 px image that holds every named object of a scene whose named
 objects span the table (three tomatoes, three bowls and a cutting board from x = -0.58 to
@@ -83,6 +85,7 @@ __all__ = [
     "frame_box",
     "frame_points",
     "frame_task",
+    "holds",
     "seen_pixels",
 ]
 
@@ -241,6 +244,18 @@ def seen_pixels(view: HeadView, kept: Kept, size: int = GOAL_HEAD_SIZE) -> float
         ray = (np.array(kept.box.lo) + np.array(kept.box.hi)) / 2 - np.array(view.pos)
         area += kept.side * math.sqrt(max(0.0, 1.0 - (ray[2] / np.linalg.norm(ray)) ** 2))
     return area * (f / depth) ** 2
+
+
+def holds(view: HeadView, box: Box, margin: float = GOAL_HEAD_MARGIN) -> bool:
+    """Whether every corner of ``box`` projects inside the square image of ``view``,
+    ``margin`` of the half-width in from each edge, in front of the eye."""
+    x, y = np.array(view.xyaxes[:3]), np.array(view.xyaxes[3:])
+    rel = box.corners() - np.array(view.pos)
+    depth = -(rel @ np.cross(x, y))
+    if np.any(depth <= 0.0):
+        return False
+    t = math.tan(math.radians(view.fovy) / 2) * (1.0 - margin) + 1e-9  # a corner on the edge
+    return bool(np.all(np.abs(rel @ x) <= t * depth) and np.all(np.abs(rel @ y) <= t * depth))
 
 
 def _reach(view: HeadView, box: Box) -> float:
