@@ -13,6 +13,9 @@ inside the head camera's :data:`SIZE` x :data:`SIZE` image and covers at least
   the camera.
 * A place that the file itself stacks its mover on at reset (``(On a b)`` in ``:init`` with
   ``b`` named) is exempt from the pixel count (it is under its mover), not from being inside.
+* An object inside a closed drawer or microwave at ``:init`` is not exempt (LIBERO's and
+  VLA-Arena's cameras cannot see into one either); no shipped file puts one there
+  (docs/goal_tasks.md), so rule 1 needs no such exemption.
 
 The render is made at :data:`SIZE` x :data:`SIZE` directly (the policy image of a 224 px
 model), without perturbations. ``rsb visibility`` (:mod:`rsb_mj.cli.visibility`) reports it

@@ -54,7 +54,16 @@ from rsb_mj.scene.categories.articulated import ARTICULATED_FIXTURES, Articulate
 from rsb_mj.scene.categories.base import add_region_site
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, STANDINS
 from rsb_mj.scene.display import apply_answers
-from rsb_mj.scene.fixture_placement import SWEEP, clear_xy, label, operated, placement
+from rsb_mj.scene.fixture_placement import (
+    CENTRE_X,
+    STEP,
+    SWEEP,
+    arms_label,
+    clear_xy,
+    label,
+    operated,
+    placement,
+)
 from rsb_mj.scene.frames import table_to_world
 from rsb_mj.scene.letters import TEXTURE_SIZE, letter_image
 from rsb_mj.scene.motion import MotionPlayer
@@ -407,6 +416,7 @@ def compile_scene(
     layout = None
     if frame is not None:  # the scene draws its seeds' layouts
         init_joints = _init_joints(task, model) if task.tier in ARTICULATED_TIERS else ()
+        changes += _clear_arms(model, task, init_joints)
         layout = GoalLayout(
             task, model, frame, parts.rest, parts.tops, parts.sources, parts.half_xy, init_joints
         )
@@ -842,6 +852,68 @@ def state_joints(model: mujoco.MjModel, task: Task, target: str) -> tuple[int, .
         for j in range(first, first + count)
         if model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)
     )
+
+
+def _arm_touch(
+    model: mujoco.MjModel, root: int, joints: dict[str, float], fixtures: frozenset[int]
+) -> str | None:
+    """The arm link (body name) that a collision geom of fixture body ``root`` penetrates
+    with the arms at home and ``joints`` (name -> qpos [m or rad]) set, else ``"fixture
+    NAME"`` for another fixture of ``fixtures`` (root body ids) it penetrates; ``None`` when
+    it penetrates neither (MuJoCo's geom distances after forward kinematics)."""
+    data = mujoco.MjData(model)
+    data.qpos[:] = aloha.home_qpos_ctrl(model)[0]
+    for name, q in joints.items():
+        data.qpos[model.joint(name).qposadr[0]] = q
+    mujoco.mj_kinematics(model, data)
+    roots = model.body_rootid[model.geom_bodyid]
+    solid = (model.geom_contype != 0) | (model.geom_conaffinity != 0)
+    mine = np.flatnonzero(solid & (roots == root))
+    names = [model.body(int(b)).name for b in model.geom_bodyid]
+    arms = [g for g in np.flatnonzero(solid) if names[g].startswith(("left/", "right/"))]
+    beside = np.flatnonzero(solid & np.isin(roots, sorted(fixtures - {root})))
+    fromto = np.zeros(6)
+    for others, what in ((arms, None), (beside, "fixture")):
+        for g in others:
+            for m in mine:
+                if mujoco.mj_geomDistance(model, data, int(m), int(g), 0.0, fromto) < 0.0:
+                    if what is None:
+                        return names[g]
+                    return f"fixture {model.body(int(roots[g])).name}"
+    return None
+
+
+def _clear_arms(
+    model: mujoco.MjModel,
+    task: Task,
+    init_joints: tuple[tuple[tuple[str, ...], tuple[float, float]], ...],
+) -> tuple[str, ...]:
+    """The arms' rule of :mod:`rsb_mj.scene.fixture_placement` on the compiled ``model``:
+    each fixture whose part open at ``:init`` (``init_joints``; the most open state of its
+    range) touches an arm link at home is moved along x toward the centre (``model.body_pos``,
+    steps of ``STEP`` up to ``CENTRE_X``) to the first x where it touches no arm link and no
+    other fixture; returns the moves made, in words
+    (:func:`~rsb_mj.scene.fixture_placement.arms_label`)."""
+    changes: list[str] = []
+    fixtures = frozenset(model.body(f).id for f in task.fixtures if f != task.table)
+    for joints, (lo, hi) in init_joints:
+        q = lo if abs(lo) >= abs(hi) else hi  # the most open state drawn
+        drawn = dict.fromkeys(joints, q)
+        for root in sorted({int(model.body_rootid[model.joint(j).bodyid[0]]) for j in joints}):
+            link = _arm_touch(model, root, drawn, fixtures)
+            if link is None or not link.startswith(("left/", "right/")):
+                continue
+            x_file = float(model.body_pos[root][0])
+            n = max(0, math.floor((abs(x_file) - CENTRE_X) / STEP + 1e-9))
+            for k in range(1, n + 1):
+                model.body_pos[root][0] = x_file - math.copysign(k * STEP, x_file)
+                if _arm_touch(model, root, drawn, fixtures) is None:
+                    x = float(model.body_pos[root][0])
+                    changes.append(arms_label(model.body(root).name, x_file, x, link))
+                    break
+            else:
+                model.body_pos[root][0] = x_file
+    return tuple(changes)
 
 
 def _init_joints(

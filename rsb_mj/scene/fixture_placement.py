@@ -26,6 +26,18 @@ place comes within a fixture's footprint are pushed clear by the layout as for a
 The move is a layout change: the scene lists it (``GoalLayout.layout_changes``, worded by
 :func:`label`) and a record names it (``goal.layout_changes``). Tier A files (static props)
 and the stove (its knob is turned from above: only its reach matters) keep LIBERO's places.
+
+**The arms' rule** (the second, also deterministic, applied after the scene is compiled:
+``rsb_mj.scene.compiler``): a tier B fixture with a part open at ``:init`` (a drawer drawn in
+LIBERO's open range) whose part, at the most open state of that range, touches an arm's link
+at the robot's home pose (VLA-Arena's ``robustness_static_distractors`` mango files: a white
+cabinet at x = -0.415 m whose top drawer, open 0.16 m toward the arms' line, starts inside
+the left upper arm) is moved along x toward the table's centre, its y and yaw kept, by steps
+of :data:`STEP` up to :data:`CENTRE_X`, to the first x where that part touches no arm link
+and the fixture no other fixture; where none does, it stays (the layout then names the arm
+it starts in). LIBERO's robots stand at the table's end, so their fixtures' drawers never
+meet an arm; the Aloha's arms stand at its sides. The move is a layout change worded by
+:func:`arms_label`.
 """
 
 from __future__ import annotations
@@ -168,10 +180,20 @@ def label(
     )
 
 
+def arms_label(name: str, x_file: float, x: float, link: str) -> str:
+    """The layout change's label for fixture ``name`` moved by the arms' rule (module
+    docstring) from ``x_file`` to ``x`` [m, world], its open part having touched ``link``."""
+    return (
+        f"{name}: moved along x from {x_file:+.3f} to {x:+.3f} m (toward the table's centre; "
+        f"its part open at :init touched {link} at the arms' home pose)"
+    )
+
+
 __all__ = [
     "CENTRE_X",
     "OPERATED",
     "SWEEP",
+    "arms_label",
     "clear_x",
     "clear_xy",
     "front_of",

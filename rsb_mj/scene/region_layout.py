@@ -57,7 +57,7 @@ from rsb_mj.lang.frame_map import FrameMap, owner_of
 from rsb_mj.lang.named_objects import named_objects
 from rsb_mj.lang.task import Relation, Task
 from rsb_mj.scene import aloha
-from rsb_mj.scene.framing import Box, HeadView, Kept, frame_task
+from rsb_mj.scene.framing import Box, HeadView, Kept, frame_task, holds
 from rsb_mj.workspace import TABLE_HALF_XY, TABLE_TOP_Z
 
 #: Seconds the scene settles before the checks.
@@ -279,23 +279,43 @@ class GoalLayout:
 
     def _frame_head(self) -> None:
         """Pose the model's head camera by :func:`rsb_mj.scene.framing.frame_task` over
-        :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`."""
+        :meth:`boxes` (the named objects' first); the pose is kept as :attr:`head`. Where
+        the tight framing is taken and a named object's drawn places (:meth:`_drawn_boxes`:
+        the layout pushes an object clear of a fixture over its region) leave that pose's
+        image, its box is joined with them and the pose framed again."""
         boxes = self.boxes()
+        view, tight = self._framed(boxes)
+        if tight:
+            named = set(named_objects(self.task)) & set(boxes)
+            drawn = self._drawn_boxes()
+            out = {n for n in named if n in drawn and not holds(view, drawn[n])}
+            if out:
+                boxes = {n: Box.union([b, drawn[n]]) if n in out else b for n, b in boxes.items()}
+                view, _ = self._framed(boxes)
+        self.set_head(view)
+
+    def _framed(self, boxes: dict[str, Box]) -> tuple[HeadView, bool]:
+        """The head pose of :func:`~rsb_mj.scene.framing.frame_task` over ``boxes`` (name ->
+        every place it can stand [m, world]) and whether it is the tight framing's: the
+        named objects on the table are kept (tier B: their footprint; tier A and C: their
+        footprint and side, pi / 4 of their box's, guard the tight framing alone)."""
         named = set(named_objects(self.task)) & set(boxes)
-        keep = ()
-        if self.task.tier not in TABLETOP_TIERS and self.task.tier != "C":  # tier B
-            keep = tuple(
-                Kept(boxes[n], math.pi * self.half_xy[n][0] * self.half_xy[n][1])
-                for n in sorted(named)
-                if n in self.task.objects and n in self.half_xy
-            )
-        self.set_head(
-            frame_task(
-                [b for n, b in boxes.items() if n in named],
-                [b for n, b in boxes.items() if n not in named],
-                keep=keep,
-            )
+        small = sorted(n for n in named if n in self.task.objects and n in self.half_xy)
+        keep = tuple(
+            Kept(boxes[n], math.pi * self.half_xy[n][0] * self.half_xy[n][1]) for n in small
         )
+        if self.task.tier not in TABLETOP_TIERS and self.task.tier != "C":  # tier B
+            guard = keep
+        else:  # tier A and C: their footprint and side (round: pi / 4 of the box's)
+            guard = tuple(
+                Kept(k.box, k.area, math.pi / 2 * max(self.half_xy[n]) * self.tops[n])
+                for n, k in zip(small, keep, strict=True)
+            )
+            keep = ()
+        inner = [b for n, b in boxes.items() if n in named]
+        outer = [b for n, b in boxes.items() if n not in named]
+        view = frame_task(inner, outer, keep=keep, guard=guard)
+        return view, view != frame_task(inner, outer, keep=keep)
 
     def set_head(self, view: HeadView) -> None:
         """Give the model's head camera the pose ``view`` (kept as :attr:`head`)."""
