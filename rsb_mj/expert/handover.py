@@ -31,6 +31,11 @@ HANDOVER_NEAR, HANDOVER_FAR = 0.25, 0.50
 #: Grid step [m] of the handover spots tried on the table, and the free margin [m] around
 #: the mover's footprint there (rays straight down must meet the table top).
 HANDOVER_STEP, HANDOVER_MARGIN = 0.03, 0.04
+#: Free margin [m] around the mover's largest half extent at a tight handover spot (tried
+#: where no spot has :data:`HANDOVER_MARGIN` around its corners): the fingers' room.
+TIGHT_MARGIN = 0.02
+#: Grid step [m] of the tight spots.
+TIGHT_STEP = 0.01
 
 
 def handover_spot(
@@ -64,21 +69,30 @@ def handover_spot(
     if not reach:
         return None
     box = object_box(w.model, w.data, rel.mover)
-    radius = float(np.hypot(box.half[0], box.half[1])) + HANDOVER_MARGIN
-    far = REACH_MAX - HANDOVER_MARGIN if other_reaches else HANDOVER_FAR
     mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
     middle = 0.5 * (mover_xy + place)
-    spots = []
-    for x in np.arange(-0.2, 0.2 + 1e-9, HANDOVER_STEP):
-        for y in np.arange(-0.35, 0.35 + 1e-9, HANDOVER_STEP):
-            xy = np.array([x, y])
-            d = [float(np.linalg.norm(xy - np.asarray(ARM_BASE_XY[s]))) for s in SIDES]
-            if min(d) >= HANDOVER_NEAR and max(d) <= far:
-                spots.append(xy)
-    spots.sort(key=lambda xy: float(np.linalg.norm(xy - middle)))
-    for xy in spots:
-        if table_free(expert, xy, radius, rel.mover):
-            return xy
+    wide = float(np.hypot(box.half[0], box.half[1])) + HANDOVER_MARGIN
+    near_far = REACH_MAX - HANDOVER_MARGIN if other_reaches else HANDOVER_FAR
+    # the roomy spots first; where none is free (a cabinet and a rack beside the middle),
+    # the tight ones: out to both arms' reach less the margin, the mover's own footprint
+    # with the fingers' room (TIGHT_MARGIN) around it
+    tight = float(max(box.half[0], box.half[1])) + TIGHT_MARGIN
+    passes = (
+        (wide, near_far, HANDOVER_STEP),
+        (tight, REACH_MAX - HANDOVER_MARGIN, TIGHT_STEP),
+    )
+    for radius, far, step in passes:
+        spots = []
+        for x in np.arange(-0.2, 0.2 + 1e-9, step):
+            for y in np.arange(-0.35, 0.35 + 1e-9, step):
+                xy = np.array([x, y])
+                d = [float(np.linalg.norm(xy - np.asarray(ARM_BASE_XY[s]))) for s in SIDES]
+                if min(d) >= HANDOVER_NEAR and max(d) <= far:
+                    spots.append(xy)
+        spots.sort(key=lambda xy: float(np.linalg.norm(xy - middle)))
+        for xy in spots:
+            if table_free(expert, xy, radius, rel.mover):
+                return xy
     return None
 
 
