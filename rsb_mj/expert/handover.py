@@ -4,7 +4,10 @@ Where the pose above a placement's place is out of the holding arm's reach (at t
 height, higher, and :data:`~rsb_mj.expert.heights.LOW_CLEARANCES` over the support) and the
 other arm reaches above it, :func:`handover_spot` finds a free spot of the table in both
 arms' reach (:data:`HANDOVER_NEAR`, :data:`HANDOVER_FAR`), nearest the middle between the
-mover and the place; :func:`relay` carries the mover there, sets it down, lets go and goes
+mover and the place (where none is free, a tight spot: :data:`TIGHT_MARGIN` around the
+mover's largest half extent, out to both arms' reach less :data:`HANDOVER_MARGIN`, on a
+:data:`TIGHT_STEP` grid: between libero_10 ``KITCHEN_SCENE4``'s moved cabinet, its open
+drawer and the wine rack); :func:`relay` carries the mover there, sets it down, lets go and goes
 home, and the other arm picks it up where the first one took it and places it. The
 functions take the expert (:class:`~rsb_mj.expert.pick_place.PickPlaceExpert`) whose motion
 primitives they use, as :mod:`rsb_mj.expert.articulation` does; world frame, metres.
@@ -44,11 +47,11 @@ def handover_spot(
     """Where the arm holding the mover puts it down for the other arm when it cannot
     reach above ``rel``'s place itself (world xy [m]): a free spot on the table in both
     arms' reach (:data:`HANDOVER_NEAR`, :data:`HANDOVER_FAR`), nearest the middle between
-    the mover and the place; None when the other arm cannot reach above the place either
-    (a top-down gripper :data:`LOW_CLEARANCES` over ``support_top``, the TCP
-    ``held`` [m] above the mover's bottom; not checked where ``other_reaches``: the other
-    arm is the placement's own, the one holding it only took it where that one could not)
-    or no spot is free."""
+    the mover and the place, else the nearest tight one (module docstring); None when
+    the other arm cannot reach above the place either (a top-down gripper
+    :data:`LOW_CLEARANCES` over ``support_top``, the TCP ``held`` [m] above the mover's
+    bottom; not checked where ``other_reaches``: the other arm is the placement's own, the
+    one holding it only took it where that one could not) or no spot is free."""
     w = expert.world
     other = expert._arms[next(s for s in SIDES if s != expert.side)]
     place = expert.place_center[:2].copy()
