@@ -350,7 +350,7 @@ def test_the_docs_list_every_standin():
 def test_every_category_describes_itself_for_the_editor():
     assert get_category("akita_black_bowl").description == (
         "``akita_black_bowl``: the project's stand-in for LIBERO / VLA-Arena's object: black "
-        "bowl (12.5 x 12.5 x 5.5 cm; grasp hint 'rim')."
+        "bowl (10.7 x 10.7 x 5.1 cm; grasp hint 'rim')."
     )
     assert get_category("basket").description.endswith("; regions contain_region.")
     assert "a static prop" in get_category("wooden_cabinet").description
