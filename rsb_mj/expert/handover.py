@@ -4,7 +4,10 @@ Where the pose above a placement's place is out of the holding arm's reach (at t
 height, higher, and :data:`~rsb_mj.expert.heights.LOW_CLEARANCES` over the support) and the
 other arm reaches above it, :func:`handover_spot` finds a free spot of the table in both
 arms' reach (:data:`HANDOVER_NEAR`, :data:`HANDOVER_FAR`), nearest the middle between the
-mover and the place; :func:`relay` carries the mover there, sets it down, lets go and goes
+mover and the place (where none is free, a tight spot: :data:`TIGHT_MARGIN` around the
+mover's largest half extent, out to both arms' reach less :data:`HANDOVER_MARGIN`, on a
+:data:`TIGHT_STEP` grid: between libero_10 ``KITCHEN_SCENE4``'s moved cabinet, its open
+drawer and the wine rack); :func:`relay` carries the mover there, sets it down, lets go and goes
 home, and the other arm picks it up where the first one took it and places it. The
 functions take the expert (:class:`~rsb_mj.expert.pick_place.PickPlaceExpert`) whose motion
 primitives they use, as :mod:`rsb_mj.expert.articulation` does; world frame, metres.
@@ -31,6 +34,11 @@ HANDOVER_NEAR, HANDOVER_FAR = 0.25, 0.50
 #: Grid step [m] of the handover spots tried on the table, and the free margin [m] around
 #: the mover's footprint there (rays straight down must meet the table top).
 HANDOVER_STEP, HANDOVER_MARGIN = 0.03, 0.04
+#: Free margin [m] around the mover's largest half extent at a tight handover spot (tried
+#: where no spot has :data:`HANDOVER_MARGIN` around its corners): the fingers' room.
+TIGHT_MARGIN = 0.02
+#: Grid step [m] of the tight spots.
+TIGHT_STEP = 0.01
 
 
 def handover_spot(
@@ -39,11 +47,11 @@ def handover_spot(
     """Where the arm holding the mover puts it down for the other arm when it cannot
     reach above ``rel``'s place itself (world xy [m]): a free spot on the table in both
     arms' reach (:data:`HANDOVER_NEAR`, :data:`HANDOVER_FAR`), nearest the middle between
-    the mover and the place; None when the other arm cannot reach above the place either
-    (a top-down gripper :data:`LOW_CLEARANCES` over ``support_top``, the TCP
-    ``held`` [m] above the mover's bottom; not checked where ``other_reaches``: the other
-    arm is the placement's own, the one holding it only took it where that one could not)
-    or no spot is free."""
+    the mover and the place, else the nearest tight one (module docstring); None when
+    the other arm cannot reach above the place either (a top-down gripper
+    :data:`LOW_CLEARANCES` over ``support_top``, the TCP ``held`` [m] above the mover's
+    bottom; not checked where ``other_reaches``: the other arm is the placement's own, the
+    one holding it only took it where that one could not) or no spot is free."""
     w = expert.world
     other = expert._arms[next(s for s in SIDES if s != expert.side)]
     place = expert.place_center[:2].copy()
@@ -64,21 +72,30 @@ def handover_spot(
     if not reach:
         return None
     box = object_box(w.model, w.data, rel.mover)
-    radius = float(np.hypot(box.half[0], box.half[1])) + HANDOVER_MARGIN
-    far = REACH_MAX - HANDOVER_MARGIN if other_reaches else HANDOVER_FAR
     mover_xy = w.data.xpos[w.model.body(rel.mover).id][:2]
     middle = 0.5 * (mover_xy + place)
-    spots = []
-    for x in np.arange(-0.2, 0.2 + 1e-9, HANDOVER_STEP):
-        for y in np.arange(-0.35, 0.35 + 1e-9, HANDOVER_STEP):
-            xy = np.array([x, y])
-            d = [float(np.linalg.norm(xy - np.asarray(ARM_BASE_XY[s]))) for s in SIDES]
-            if min(d) >= HANDOVER_NEAR and max(d) <= far:
-                spots.append(xy)
-    spots.sort(key=lambda xy: float(np.linalg.norm(xy - middle)))
-    for xy in spots:
-        if table_free(expert, xy, radius, rel.mover):
-            return xy
+    wide = float(np.hypot(box.half[0], box.half[1])) + HANDOVER_MARGIN
+    near_far = REACH_MAX - HANDOVER_MARGIN if other_reaches else HANDOVER_FAR
+    # the roomy spots first; where none is free (a cabinet and a rack beside the middle),
+    # the tight ones: out to both arms' reach less the margin, the mover's own footprint
+    # with the fingers' room (TIGHT_MARGIN) around it
+    tight = float(max(box.half[0], box.half[1])) + TIGHT_MARGIN
+    passes = (
+        (wide, near_far, HANDOVER_STEP),
+        (tight, REACH_MAX - HANDOVER_MARGIN, TIGHT_STEP),
+    )
+    for radius, far, step in passes:
+        spots = []
+        for x in np.arange(-0.2, 0.2 + 1e-9, step):
+            for y in np.arange(-0.35, 0.35 + 1e-9, step):
+                xy = np.array([x, y])
+                d = [float(np.linalg.norm(xy - np.asarray(ARM_BASE_XY[s]))) for s in SIDES]
+                if min(d) >= HANDOVER_NEAR and max(d) <= far:
+                    spots.append(xy)
+        spots.sort(key=lambda xy: float(np.linalg.norm(xy - middle)))
+        for xy in spots:
+            if table_free(expert, xy, radius, rel.mover):
+                return xy
     return None
 
 

@@ -941,19 +941,43 @@ class PickPlaceExpert:
     def _grasp_pose_either(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`_grasp_pose` with the arm in use; for a goal's mover whose every pre-grasp
         pose of that arm touches something (the arm's elbow in a cabinet beside it, the
-        gripper in an open drawer), the other arm's grasp where its pre-grasp is free (the
-        carry hands the mover over through the table where that arm cannot reach the
-        place: :func:`~rsb_mj.expert.handover.handover_spot`)."""
+        gripper in an open drawer), or that the arm in use reaches no grasp of at all (a
+        mug at the far side from the microwave's opening), the other arm's grasp where its
+        pre-grasp is free (the carry hands the mover over through the table where that arm
+        cannot reach the place: :func:`~rsb_mj.expert.handover.handover_spot`)."""
         n_warn = len(self.warnings)
-        grasp = self._grasp_pose()
         self._swapped = False
         if self._answer or self._handed or self._holding or self.pick_only:
-            return grasp
+            return self._grasp_pose()
 
         def grazes(since: int) -> list[tuple[str, str]]:
             # the descent's collisions (the grasp's warning that every grasp collides)
             said = [w for w in self.warnings[since:] if w.startswith("every grasp collides")]
             return [("descent", w[:60]) for w in said]
+
+        try:
+            grasp = self._grasp_pose()
+        except ExpertError as exc:  # out of this arm's reach: the other arm's free grasp
+            first, n_warn = self.side, len(self.warnings)
+            self._switch(next(s for s in SIDES if s != first))
+            if self.safe:
+                self.arm.checker.keep_clear(self._hazards)
+            try:
+                other = self._grasp_pose()
+                if not self._pre_collides(other[2]) and not grazes(n_warn):
+                    self.warnings.append(
+                        f"approach: the {first} arm reaches no grasp; "
+                        f"the {self.side} arm takes {self.mover!r}"
+                    )
+                    self._swapped = True
+                    return other
+            except ExpertError:
+                pass
+            del self.warnings[n_warn:]
+            self._switch(first)
+            if self.safe:
+                self.arm.checker.keep_clear(self._hazards)
+            raise exc from None
 
         pre = self._pre_collides(grasp[2])
         touching = pre or grazes(n_warn)

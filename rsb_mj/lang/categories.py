@@ -99,7 +99,7 @@ STANDIN_CATEGORIES: dict[str, CategoryInfo] = {
     "salad_dressing": CategoryInfo("salad dressing", 0.08, False),  # 14.8 x 5.2 cm
     "new_salad_dressing": CategoryInfo("salad dressing", 0.08, False),  # 14.8 x 5.2 cm
     "bbq_sauce": CategoryInfo("bbq sauce", 0.032, False),  # 5.0 x 3.4 cm
-    "akita_black_bowl": CategoryInfo("black bowl", 0.09, False),  # 12.5 x 12.5 cm
+    "akita_black_bowl": CategoryInfo("black bowl", 0.077, False),  # 10.7 x 10.7 cm
     "white_bowl": CategoryInfo("white bowl", 0.065, False),  # 9.0 x 9.0 cm
     "plate": CategoryInfo("plate", 0.117, False),  # 16.4 x 16.4 cm
     "glazed_rim_porcelain_ramekin": CategoryInfo("ramekin", 0.086, False),  # 12.0 x 12.0 cm

@@ -71,3 +71,49 @@ def test_a_book_goes_lower_over_the_caddy_where_the_carry_height_is_out_of_reach
         assert steps == 148
     finally:
         env.close()
+
+
+BOWL_INTO_BOTTOM_DRAWER = (
+    "libero_10/KITCHEN_SCENE4_put_the_black_bowl_in_the_bottom_drawer_of_the_cabinet_and_close_it"
+)
+
+
+def test_a_tight_spot_between_a_cabinet_and_a_rack_takes_the_handover():
+    """libero_10's bowl into the bottom drawer (seed 1): the right arm takes the bowl, the
+    moved cabinet's drawer opens toward the left arm, out of the right arm's reach. Between
+    the cabinet, its open drawer and the wine rack no spot keeps 4 cm around the bowl's
+    corners within 0.50 m of both waists; the tight one (its 5.35 cm half width and 2 cm,
+    0.52 m) does: the left arm takes the bowl there, puts it into the drawer and presses the
+    drawer home."""
+    env = GoalEnv(LIBERO / f"{BOWL_INTO_BOTTOM_DRAWER}.bddl", cameras=())
+    try:
+        obs, _ = env.reset(seed=1)
+        expert = PickPlaceExpert(env)
+        info, steps = play(env, expert, obs)
+        assert info["is_success"], expert.failure
+        assert "handed over to the left arm at [0.03, -0.11]" in expert.warnings
+        joint = env.model.joint("white_cabinet_1/bottom_level")
+        assert env.data.qpos[joint.qposadr[0]] > 0.0
+        assert steps < 600
+    finally:
+        env.close()
+
+
+def test_a_mover_out_of_the_inserting_arms_reach_is_taken_by_the_other_arm():
+    """libero_10's mug into the microwave (seed 0): the moved microwave opens toward the
+    left arm, which reaches no rim grasp of the mug at the right arm's side (0.15 m short);
+    the right arm takes it and sets it down for the left one (the insertion that follows
+    does not fit a top-down grasp under the microwave's top: the episode fails there)."""
+    name = "libero_10/KITCHEN_SCENE6_put_the_yellow_and_white_mug_in_the_microwave_and_close_it"
+    env = GoalEnv(LIBERO / f"{name}.bddl", cameras=())
+    try:
+        obs, _ = env.reset(seed=0)
+        expert = PickPlaceExpert(env)
+        play(env, expert, obs)
+        assert expert.warnings[:2] == [
+            "approach: the left arm reaches no grasp; the right arm takes 'white_yellow_mug_1'",
+            "handed over to the left arm at [0.01, 0.13]",
+        ]
+        assert expert.failure == "carry: no collision-free side insertion under the overhang"
+    finally:
+        env.close()

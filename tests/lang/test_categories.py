@@ -20,4 +20,4 @@ def test_rsb_categories_of_the_contract():
     assert 0.02 <= block.footprint_radius <= 0.04
     assert footprint_radius("letter_block") == block.footprint_radius
     assert footprint_radius("basin_faucet") == 0.05  # the default (no model)
-    assert footprint_radius("akita_black_bowl") == 0.09  # its stand-in: 12.5 cm across
+    assert footprint_radius("akita_black_bowl") == 0.077  # its stand-in: 10.7 cm across

@@ -350,7 +350,7 @@ def test_the_docs_list_every_standin():
 def test_every_category_describes_itself_for_the_editor():
     assert get_category("akita_black_bowl").description == (
         "``akita_black_bowl``: the project's stand-in for LIBERO / VLA-Arena's object: black "
-        "bowl (12.5 x 12.5 x 5.5 cm; grasp hint 'rim')."
+        "bowl (10.7 x 10.7 x 5.1 cm; grasp hint 'rim')."
     )
     assert get_category("basket").description.endswith("; regions contain_region.")
     assert "a static prop" in get_category("wooden_cabinet").description
@@ -363,12 +363,12 @@ def test_every_category_describes_itself_for_the_editor():
 
 def test_hollow_stand_ins_declare_the_rim_and_handle_the_expert_takes():
     bowl = get_category("akita_black_bowl")
-    # the upright wall: mid-surface 2.5 mm inside the 62.5 mm outline, top at the bowl's top
+    # the upright wall: mid-surface 2.5 mm inside the 53.5 mm outline, top at the bowl's top
     assert bowl.rim is not None and bowl.handle is None
     assert bowl.rim.center == (0.0, 0.0)
-    assert bowl.rim.radius == pytest.approx(0.06, abs=1e-6)
-    assert (bowl.rim.wall, bowl.rim.top) == (0.005, 0.0275)
-    assert bowl.rim.depth == pytest.approx(0.055 * 0.55, abs=1e-6)
+    assert bowl.rim.radius == pytest.approx(0.051, abs=1e-6)
+    assert (bowl.rim.wall, bowl.rim.top) == (0.005, 0.0255)
+    assert bowl.rim.depth == pytest.approx(0.051 * 0.55, abs=1e-6)
     mug = get_category("porcelain_mug")  # the cup's axis lies 16 mm from the box centre
     assert mug.rim.center == (-0.016, 0.0) and mug.rim.radius == pytest.approx(0.044, abs=1e-6)
     pan = get_category("chefmate_8_frypan")
@@ -394,7 +394,7 @@ def test_a_hollow_bowl_holds_what_is_dropped_in_it():
     mujoco.mj_step(model, data, nstep=int(1.5 / model.opt.timestep))
     bowl, ball = data.body("bowl").xpos, data.body("ball").xpos
     assert np.linalg.norm(ball[:2] - bowl[:2]) < 0.03
-    floor = 0.055 / 2 - 0.009  # the floor's height above the bowl's bottom
+    floor = 0.051 / 2 - 0.009  # the floor's height above the bowl's bottom
     assert ball[2] == pytest.approx(floor + 0.02, abs=0.003)
     assert ball[2] > bowl[2]
 
@@ -426,7 +426,9 @@ def test_the_stand_ins_corrected_against_liberos_models():
     """Measured against LIBERO's own MJCF (issue 42): the goal scenes' milk is a labelled
     carton 5.5 cm tall lying on its side (the question tasks keep robosuite's), the soup 7.1
     cm and the juice 5.5 cm tall, the ketchup a bottle, the pan's handle at +x, the moka
-    pot's handle along y, the cake narrow enough to grasp."""
+    pot's handle along y, the cake narrow enough to grasp, the black bowl 10.7 cm across and
+    5.1 cm tall (its collision boxes; it was 12.5 x 5.5 cm, wider than a bottom drawer's
+    opening under the bar above it)."""
     milk = get_category("milk", goal=True)
     assert isinstance(milk, StandinCategory) and not isinstance(
         get_category("milk"), StandinCategory
@@ -448,6 +450,7 @@ def test_the_stand_ins_corrected_against_liberos_models():
     assert moka.half_extents == pytest.approx((0.0405, 0.0675, 0.08))
     assert moka.handle.axis == pytest.approx((0.0, 1.0)) and moka.handle.center[1] > 0.04
     assert max(get_category("cake").half_extents[:2]) <= 0.026
+    assert get_category("akita_black_bowl").half_extents == pytest.approx((0.0535, 0.0535, 0.0255))
 
 
 def test_the_wine_rack_stands_on_its_base_alone():

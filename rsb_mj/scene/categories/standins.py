@@ -202,8 +202,8 @@ TABLE: tuple[Spec, ...] = (
         cap=BLACK, square=True, original=(0.05, 0.034, 0.114),
         label=Label("BBQ SAUCE", (80, 30, 10), (250, 200, 60))),
     # --- LIBERO kitchen and study objects.
-    row("akita_black_bowl", "black bowl", "bowl", (0.125, 0.125, 0.055), BLACK,
-        inside=(0.16, 0.16, 0.17, 1)),
+    row("akita_black_bowl", "black bowl", "bowl", (0.107, 0.107, 0.051), BLACK,
+        inside=(0.16, 0.16, 0.17, 1), original=(0.107, 0.107, 0.051)),
     row("white_bowl", "white bowl", "bowl", (0.09, 0.09, 0.037), PORCELAIN,
         inside=(0.85, 0.85, 0.87, 1), original=(0.09, 0.088, 0.037)),
     row("plate", "plate", "plate", (0.164, 0.164, 0.02), PORCELAIN, original=(0.164, 0.164, 0.02)),

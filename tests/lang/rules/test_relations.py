@@ -86,8 +86,8 @@ CASES = [
         _CROWDED,
         5,
         5,
-        "the 52 objects :init puts on 'main_table_bowl_region' cover 0.395 m^2 (discs of their "
-        "footprint radii), more than discs can cover of the 0.360 m^2 the scene draws them in "
+        "the 52 objects :init puts on 'main_table_bowl_region' cover 0.388 m^2 (discs of their "
+        "footprint radii), more than discs can cover of the 0.329 m^2 the scene draws them in "
         "(90.7% at the densest packing; the region grown by up to 0.2 m each side, on the "
         "table): no layout keeps them apart; spread them over more regions or declare fewer",
     ),
