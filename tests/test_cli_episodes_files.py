@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from rsb_mj.cli import main
 from rsb_mj.resources import tasks_dir
 from rsb_mj.tables.files import read_manifest
@@ -32,6 +34,24 @@ def test_files_refreezes_the_named_rows_and_keeps_the_others(tmp_path, capsys):
     assert task_key(APPLE) not in out
     assert table.read_bytes() == whole
     assert read_manifest(tmp_path)["vla-arena.eval.jsonl"] == entry
+
+
+def test_a_file_of_two_named_suites_is_drawn_once_into_each(tmp_path, capsys):
+    """A tier-A LIBERO file is a row of both ``libero`` and ``libero-layouts``: naming both
+    suites gives each table its rows once (the file was drawn, and written, twice)."""
+    goal = "libero/libero_goal/put_the_bowl_on_the_plate.bddl"
+    base = ["episodes", "build", "--out", str(tmp_path), "--rows", "1", "--split", "eval"]
+    assert main([*base, "libero", "libero-layouts", "--files", goal]) == 0
+    assert capsys.readouterr().out.count(f": {goal}: eval 1 rows") == 2
+    for name in ("libero.eval.jsonl", "libero-layouts.eval.jsonl"):
+        lines = (tmp_path / name).read_text().splitlines()
+        assert [goal in line for line in lines] == [True]
+        assert read_manifest(tmp_path)[name]["rows"] == 1
+    rows = [
+        json.loads((tmp_path / f"{s}.eval.jsonl").read_text()) for s in ("libero", "libero-layouts")
+    ]
+    assert [r.pop("suite") for r in rows] == ["libero", "libero-layouts"]
+    assert rows[0] == rows[1]  # the same draw, row for row
 
 
 def test_files_of_another_suite_or_without_a_goal_suite_are_refused(tmp_path, capsys):

@@ -340,7 +340,9 @@ def layout_tables(
         paths = GOAL_SUITES[owner].files
         if files is not None:  # the given files of this suite's table
             owned = {task_key(p) for p in paths}
-            paths = [p for p in files if task_key(p) in owned]
+            # once each: a tier-A LIBERO file given once per suite naming it (libero and
+            # libero-layouts) was drawn, and its rows written, twice
+            paths = list({task_key(p): p for p in files if task_key(p) in owned}.values())
         jobs = [(draw, str(p), owner, splits, per_split) for p in paths]
         frozen: list[FileRows] = []
         for got in (mapper or _lazy)(_draw_job, jobs):
