@@ -46,6 +46,7 @@ robot holds still.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
 from itertools import pairwise
@@ -109,6 +110,9 @@ LINE_SPEED = 0.35
 FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
 #: Approach tilts [rad] about the closing axis, tried in order when vertical grasps collide.
 GRASP_TILTS = (0.0, 0.35, -0.35, 0.6, -0.6)
+#: The warning of a grasp whose every candidate collides (:meth:`PickPlaceExpert._top_down_grasp`,
+#: :meth:`PickPlaceExpert._best_grasp`).
+COLLIDES = re.compile(r"every (rim |handle )?grasp collides")
 #: Largest joint step [rad] at which a planned path is checked for its clearance of the
 #: fixtures (:meth:`PickPlaceExpert._off_fixtures`).
 PATH_CHECK = 0.03
@@ -1014,8 +1018,9 @@ class PickPlaceExpert:
             return grasp
 
         def grazes(since: int) -> list[tuple[str, str]]:
-            # the descent's collisions (the grasp's warning that every grasp collides)
-            said = [w for w in self.warnings[since:] if w.startswith("every grasp collides")]
+            # the descent's collisions (the grasp's warning that every grasp collides: a
+            # top-down one's, a rim's or a handle's)
+            said = [w for w in self.warnings[since:] if COLLIDES.match(w)]
             return [("descent", w[:60]) for w in said]
 
         pre = self._pre_collides(grasp[2])
