@@ -520,7 +520,9 @@ class PickPlaceExpert:
         Grasps whose pre-grasp pose or straight descent would touch anything but the target
         (a neighbour, the table) come last; among the rest, the one closest to the arm's
         current joints wins. Tilted approaches (:data:`GRASP_TILTS`) are tried only when
-        every vertical one collides.
+        every vertical one collides; a goal's round mover's other diameters
+        (:attr:`~rsb_mj.expert.grasp.GraspPlan.turns`, untilted) only when every one of
+        those collides too.
         """
         w, arm = self.world, self.arm
         body = self.mover
@@ -563,7 +565,9 @@ class PickPlaceExpert:
                 break
             for closing in grasp.closings:
                 consider(closing, tilt, top_down_rotation(closing, tilt), "tilted", grasp.position)
-        if best is None or best[0] >= 1e3:  # a round object: across its other diameters
+        # a goal's round mover: across its other diameters (a question's answer keeps its
+        # grasps, so that its records stay as they were)
+        if not self._answer and (best is None or best[0] >= 1e3):
             for p, closing in grasp.turns:
                 consider(closing, 0.0, top_down_rotation(closing), "turned", p)
         if best is None:
