@@ -38,6 +38,15 @@ GRASP_DEPTH = 0.022
 #: Rim grasp (a bowl, a plate, a mug too wide for a top-down grasp): the TCP goes this far
 #: inside the rim [m] and this far below the object's top [m], fingers closing radially.
 RIM_INSET, RIM_DEPTH = 0.012, 0.016
+#: Closing directions tried across a round object's outline when every grasp across its box
+#: axes collides (evenly spaced over a half turn, the box axes among them).
+TURNS = 12
+#: An outline counts as round when its width across the box's diagonal is at most this
+#: fraction of the box's (a circle's or an ellipse's: 0.71; a rectangle's: 1).
+ROUND_RATIO = 0.8
+#: Points sampled round a sphere's, ellipsoid's, cylinder's or capsule's axis (and over its
+#: height) to outline it (:func:`collision_points` with ``round_surfaces``).
+ROUND_SAMPLES = 24
 #: Directions tried around the rim (evenly spaced).
 RIM_DIRECTIONS = 12
 #: Rim directions closer than this (cosine) to a mug's handle are not tried.
@@ -127,12 +136,48 @@ def top_down_rotation(closing: np.ndarray, tilt: float = 0.0) -> np.ndarray:
     return np.column_stack([x, np.cross(z, x), z])
 
 
-def collision_points(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> list[np.ndarray]:
+def _round_surface(kind: int, size: np.ndarray) -> np.ndarray | None:
+    """Points on the surface of a round primitive (local frame, m): :data:`ROUND_SAMPLES`
+    around its z axis at the heights that outline it (a cylinder's two end circles, a
+    capsule's and an ellipsoid's or sphere's circles of latitude); None for another type."""
+    t = np.linspace(0.0, 2 * np.pi, ROUND_SAMPLES, endpoint=False)
+    ring = np.column_stack([np.cos(t), np.sin(t)])
+    geom = mujoco.mjtGeom
+    if kind == geom.mjGEOM_CYLINDER:
+        r, h = float(size[0]), float(size[1])
+        return np.concatenate([np.column_stack([r * ring, np.full(len(t), z)]) for z in (-h, h)])
+    lat = np.linspace(-np.pi / 2, np.pi / 2, ROUND_SAMPLES // 2 + 1)
+    if kind in (geom.mjGEOM_SPHERE, geom.mjGEOM_ELLIPSOID):
+        a = np.full(3, size[0]) if kind == geom.mjGEOM_SPHERE else np.asarray(size[:3], float)
+        return np.concatenate(
+            [
+                np.column_stack([a[:2] * np.cos(p) * ring, np.full(len(t), a[2] * np.sin(p))])
+                for p in lat
+            ]
+        )
+    if kind == geom.mjGEOM_CAPSULE:
+        r, h = float(size[0]), float(size[1])
+        return np.concatenate(
+            [
+                np.column_stack([r * np.cos(p) * ring, np.full(len(t), r * np.sin(p) + z)])
+                for p in lat
+                for z in ((h,) if p > 0 else (-h,) if p < 0 else (-h, h))
+            ]
+        )
+    return None
+
+
+def collision_points(
+    model: mujoco.MjModel, data: mujoco.MjData, body: str, *, round_surfaces: bool = False
+) -> list[np.ndarray]:
     """World points outlining each collision geom of ``body`` (and its children).
 
     One array per geom, each a set of points whose convex hull contains the geom (exactly the
     collision hull for meshes: MuJoCo collides meshes through their convex hull; the local
-    bounding-box corners for primitives).
+    bounding-box corners for primitives). With ``round_surfaces``, a sphere, an ellipsoid, a
+    cylinder or a capsule is outlined by points on its surface instead
+    (:func:`_round_surface`; their hull lies inside the geom, within 1% of its radius), so
+    that its width across a diagonal is its own, not its bounding box's.
     """
     bid = model.body(body).id
     bodies = subtree_bodies(model, bid)
@@ -143,10 +188,13 @@ def collision_points(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> l
             continue
         if not (model.geom_contype[g] or model.geom_conaffinity[g]):
             continue
+        round_local = _round_surface(int(model.geom_type[g]), model.geom_size[g])
         if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH:
             mid = model.geom_dataid[g]
             adr, num = model.mesh_vertadr[mid], model.mesh_vertnum[mid]
             local = model.mesh_vert[adr : adr + num].astype(float)
+        elif round_surfaces and round_local is not None:
+            local = round_local
         else:
             local = model.geom_aabb[g, :3] + signs * model.geom_aabb[g, 3:]
         out.append(local @ data.geom_xmat[g].reshape(3, 3).T + data.geom_xpos[g])
@@ -180,11 +228,18 @@ class GraspPlan:
         position: TCP position at the grasp, world frame [m].
         closings: candidate closing directions (horizontal unit vectors), best first by width.
         width: object width along the closing direction [m].
+        turns: for a round object, grasps across its other diameters: (TCP position, world
+            frame [m]; horizontal closing direction, unit) pairs, narrowest first, at the
+            directions between the box axes (:data:`TURNS` over a half turn) across which
+            the part above the finger tips fits in the gripper (a cake, 48 mm across every
+            diameter; an egg lying along y, 56 x 46 mm, up to 60 degrees off its narrow
+            axis); the expert tries them when every grasp across the box axes collides.
     """
 
     position: np.ndarray
     closings: tuple[np.ndarray, ...]
     width: float
+    turns: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
 
 def plan_top_down(
@@ -212,11 +267,17 @@ def plan_top_down(
     box = object_box(model, data, body)
     z = max(box.top - GRASP_DEPTH, table_z + TIP_CLEARANCE + TIP_PAST_TCP)
     hulls = collision_points(model, data, body)
-    points = slice_above(hulls, z - TIP_PAST_TCP - 0.003)
+    z_slice = z - TIP_PAST_TCP - 0.003
+    points = slice_above(hulls, z_slice)
+    if not len(points):  # e.g. fallen off the table, below the finger tips' lowest height
+        raise ExpertError(
+            f"object {body!r} lies below the finger tips' lowest height, "
+            f"{(table_z + TIP_CLEARANCE) * 1e3:.0f} mm"
+        )
     if min_overlap > 0 and z > box.top - GRASP_DEPTH:  # a low object: tips near the table
         tall = slice_above(hulls, z - TIP_PAST_TCP + min_overlap)
         if len(tall):
-            points = tall
+            points, z_slice = tall, z - TIP_PAST_TCP + min_overlap
     vertical = int(np.argmax(np.abs(box.axes[2])))
     axes = []
     for i in range(3):
@@ -246,7 +307,47 @@ def plan_top_down(
             f"gripper opens to {MAX_GRASP_WIDTH * 1e3:.0f} mm"
         )
     position = np.array([xy[0], xy[1], z])
-    return GraspPlan(position=position, closings=tuple(closings), width=min(widths))
+    turns = _turns(
+        slice_above(collision_points(model, data, body, round_surfaces=True), float(z_slice)),
+        axes[0],
+        z,
+    )
+    return GraspPlan(position=position, closings=tuple(closings), width=min(widths), turns=turns)
+
+
+def _turns(
+    points: np.ndarray, axis: np.ndarray, z: float
+) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Grasps across the directions between the box axes (``axis``: the first, horizontal,
+    unit; :data:`TURNS` over a half turn) across which ``points`` (the part of the object
+    above the finger tips, world frame) fit in the gripper, where the part is round
+    (:data:`ROUND_RATIO`; a box is not taken across its corners): (TCP position at height ``z``
+    [m], at the part's middle along and across the direction; closing direction) pairs, both
+    senses of each direction, narrowest first."""
+    if not len(points):
+        return ()
+    perp = np.array([-axis[1], axis[0], 0.0])
+    diagonal = (axis + perp) / math.sqrt(2.0)
+    box_diagonal = (np.ptp(points @ axis) + np.ptp(points @ perp)) / math.sqrt(2.0)
+    if np.ptp(points @ diagonal) > ROUND_RATIO * box_diagonal:  # a corner: not round
+        return ()
+    found = []
+    for k in range(1, TURNS):
+        if 2 * k == TURNS:  # the box's other axis
+            continue
+        a = np.pi * k / TURNS
+        c, s = math.cos(a), math.sin(a)
+        u = np.array([c * axis[0] - s * axis[1], s * axis[0] + c * axis[1], 0.0])
+        v = np.array([-u[1], u[0], 0.0])
+        pu, pv = points @ u, points @ v
+        width = float(pu.max() - pu.min())
+        if width > MAX_GRASP_WIDTH:
+            continue
+        xy = (pu.max() + pu.min()) / 2 * u[:2] + (pv.max() + pv.min()) / 2 * v[:2]
+        p = np.array([xy[0], xy[1], z])
+        found.append((width, k, p, u))
+    found.sort(key=lambda f: (f[0], f[1]))
+    return tuple((p, d) for _, _, p, u in found for d in (u, -u))
 
 
 def rim_of(

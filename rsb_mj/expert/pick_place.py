@@ -46,8 +46,10 @@ robot holds still.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -55,7 +57,7 @@ import numpy as np
 from rsb_mj.errors import ExpertError
 from rsb_mj.expert.arm import ACTION_OFFSET, AMAX, VMAX, Arm, choose_side
 from rsb_mj.expert.articulation import Operation, drawer_spot, operate, plan_steps
-from rsb_mj.expert.collision import fixture_geoms, graze_rank
+from rsb_mj.expert.collision import GRAZE_CLEARANCE, fixture_geoms, graze_rank
 from rsb_mj.expert.grasp import (
     ObjectBox,
     handle_grasp,
@@ -108,6 +110,12 @@ LINE_SPEED = 0.35
 FINAL_APPROACH, FINAL_SPEED = 0.03, 0.15
 #: Approach tilts [rad] about the closing axis, tried in order when vertical grasps collide.
 GRASP_TILTS = (0.0, 0.35, -0.35, 0.6, -0.6)
+#: The warning of a grasp whose every candidate collides (:meth:`PickPlaceExpert._top_down_grasp`,
+#: :meth:`PickPlaceExpert._best_grasp`).
+COLLIDES = re.compile(r"every (rim |handle )?grasp collides")
+#: Largest joint step [rad] at which a planned path is checked for its clearance of the
+#: fixtures (:meth:`PickPlaceExpert._off_fixtures`).
+PATH_CHECK = 0.03
 #: Steps the gripper is given to close (and to open) [control steps at 20 Hz].
 GRIP_STEPS = (4, 16)
 #: Joint tracking tolerance before the next phase starts [rad].
@@ -376,7 +384,48 @@ class PickPlaceExpert:
                 )
             finally:
                 arm.checker.keep_clear(clear)
+        else:
+            path = self._off_fixtures(path, q_goal)
         return self._actions(time_parameterize(path, VMAX, AMAX, self.dt), gripper)
+
+    def _off_fixtures(self, path: np.ndarray, q_goal: np.ndarray) -> np.ndarray:
+        """``path`` (joint waypoints, planned touch-free) again, keeping the fingers (and a
+        carried object) :data:`~rsb_mj.expert.collision.GRAZE_CLEARANCE` from every fixture
+        its two ends are clear of, where it passes closer (else ``path`` itself: where no
+        path keeps that clearance, and where hazards are kept clear of already).
+
+        A path planned touch-free but within millimetres of a fixture is not one the arm
+        follows: it tracks its plan within millimetres, and where it sags onto a shelf's top
+        its open fingers catch on the edge and hold it there while its plan runs on (the
+        egg beside VLA-Arena's wooden shelf and white cabinet, "not held: it rose 0 mm")."""
+        checker = self.arm.checker
+        if not self._fixtures or checker.clearances:
+            return path
+        checker.keep_clear({g: GRAZE_CLEARANCE for g in self._fixtures})
+        try:
+            dense = [path[0]]
+            for a, b in pairwise(path):
+                n = max(1, int(np.ceil(np.abs(b - a).max() / PATH_CHECK)))
+                dense += [a + (b - a) * (k / n) for k in range(1, n + 1)]
+            if not any(checker.shortfall(q) > 0 for q in dense):
+                return path
+            ends = (checker.hazard_gaps(self._target_q), checker.hazard_gaps(q_goal))
+            kept = {g: c for g, c in checker.clearances.items() if min(ends[0][g], ends[1][g]) >= c}
+            checker.keep_clear(kept)
+            assert self._rng is not None
+            try:
+                return plan_path(
+                    checker,
+                    self._target_q,
+                    q_goal,
+                    self._rng,
+                    lower=self.arm.ik.lower,
+                    upper=self.arm.ik.upper,
+                )
+            except ExpertError:
+                return path
+        finally:
+            checker.keep_clear({})
 
     def _line(
         self,
@@ -471,7 +520,9 @@ class PickPlaceExpert:
         Grasps whose pre-grasp pose or straight descent would touch anything but the target
         (a neighbour, the table) come last; among the rest, the one closest to the arm's
         current joints wins. Tilted approaches (:data:`GRASP_TILTS`) are tried only when
-        every vertical one collides.
+        every vertical one collides; a goal's round mover's other diameters
+        (:attr:`~rsb_mj.expert.grasp.GraspPlan.turns`, untilted) only when every one of
+        those collides too.
         """
         w, arm = self.world, self.arm
         body = self.mover
@@ -483,13 +534,13 @@ class PickPlaceExpert:
         best = None
         errors: list[str] = []
 
-        def consider(closing: np.ndarray, tilt: float, rot: np.ndarray, label: str) -> None:
+        def consider(
+            closing: np.ndarray, tilt: float, rot: np.ndarray, label: str, p: np.ndarray
+        ) -> None:
             nonlocal best
             try:
-                q = arm.ik.solve(grasp.position, rot, q0=self._target_q, rng=self._rng).q
-                q_pre = arm.ik.solve(
-                    grasp.position - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng
-                ).q
+                q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
+                q_pre = arm.ik.solve(p - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng).q
             except ExpertError as exc:
                 errors.append(str(exc))
                 return
@@ -507,18 +558,23 @@ class PickPlaceExpert:
             cost += self._hazard_cost(q_pre, q, depth)
             cost += self._graze_cost(q_pre, q, depth)
             if best is None or cost < best[0]:
-                best = (cost, rot, q_pre)
+                best = (cost, p, rot, q_pre)
 
         for tilt in GRASP_TILTS:
             if best is not None and best[0] < 1e3:
                 break
             for closing in grasp.closings:
-                consider(closing, tilt, top_down_rotation(closing, tilt), "tilted")
+                consider(closing, tilt, top_down_rotation(closing, tilt), "tilted", grasp.position)
+        # a goal's round mover: across its other diameters (a question's answer keeps its
+        # grasps, so that its records stay as they were)
+        if not self._answer and (best is None or best[0] >= 1e3):
+            for p, closing in grasp.turns:
+                consider(closing, 0.0, top_down_rotation(closing), "turned", p)
         if best is None:
             raise ExpertError("no reachable top-down grasp: " + "; ".join(errors))
         if best[0] >= 1e3:
             self.warnings.append("every grasp collides: " + "; ".join(errors))
-        return grasp.position, best[1], best[2]
+        return best[1], best[2], best[3]
 
     def _regrasp(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(TCP position, rotation, pre-grasp joints) of the receiving arm's top-down grasp
@@ -533,7 +589,11 @@ class PickPlaceExpert:
         plan = plan_top_down(
             w.model, w.data, self.mover, w.table_top_z, min_overlap=self.top_down_overlap
         )
-        return self._best_grasp([(p, c[:2]) for c in plan.closings], "top-down")
+        return self._best_grasp(
+            [(p, c[:2]) for c in plan.closings],
+            "top-down",
+            more=[(p, c[:2]) for _, c in plan.turns],
+        )
 
     def _rim_grasp(self, rim: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(TCP position, rotation, pre-grasp joints) of a grasp across the wall of a wide
@@ -546,35 +606,46 @@ class PickPlaceExpert:
         return self._best_grasp(rim_grasps(box, wall, w.table_top_z, base), "rim")
 
     def _best_grasp(
-        self, candidates: list[tuple[np.ndarray, np.ndarray]], kind: str
+        self,
+        candidates: list[tuple[np.ndarray, np.ndarray]],
+        kind: str,
+        more: Sequence[tuple[np.ndarray, np.ndarray]] = (),
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The best of ``candidates`` (TCP position, horizontal closing direction), in order
-        of preference: reachable, then collision-free, untilted and earliest first."""
+        of preference: reachable, then collision-free, untilted and earliest first; ``more``
+        (a round object's other diameters, untilted) only where every one of those
+        collides."""
         w, arm = self.world, self.arm
         arm.checker.allowed = set(w.body_geoms(self.mover)) | self._ignored
         arm.checker.set_scene(w.data, q_start=self._target_q)
         best = None
         errors: list[str] = []
+
+        def consider(rank: int, p: np.ndarray, d: np.ndarray, tilt: float) -> None:
+            nonlocal best
+            rot = top_down_rotation(np.array([d[0], d[1], 0.0]), tilt)
+            try:
+                q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
+                q_pre = arm.ik.solve(p - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng).q
+            except ExpertError as exc:
+                errors.append(str(exc))
+                return
+            depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
+            cost = rank + 100.0 * abs(tilt) + (0.0 if depth == 0 else 1e3 + 1e5 * depth)
+            if self._hazards:
+                cost += self._hazard_cost(q_pre, q, depth)
+            cost += self._graze_cost(q_pre, q, depth)
+            if best is None or cost < best[0]:
+                best = (cost, p, rot, q_pre)
+
         for tilt in GRASP_TILTS[:3]:
             for rank, (p, d) in enumerate(candidates):
-                rot = top_down_rotation(np.array([d[0], d[1], 0.0]), tilt)
-                try:
-                    q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
-                    q_pre = arm.ik.solve(
-                        p - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng
-                    ).q
-                except ExpertError as exc:
-                    errors.append(str(exc))
-                    continue
-                depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
-                cost = rank + 100.0 * abs(tilt) + (0.0 if depth == 0 else 1e3 + 1e5 * depth)
-                if self._hazards:
-                    cost += self._hazard_cost(q_pre, q, depth)
-                cost += self._graze_cost(q_pre, q, depth)
-                if best is None or cost < best[0]:
-                    best = (cost, p, rot, q_pre)
+                consider(rank, p, d, tilt)
             if best is not None and best[0] < 1e3:
                 break
+        if more and (best is None or best[0] >= 1e3):
+            for rank, (p, d) in enumerate(more, start=len(candidates)):
+                consider(rank, p, d, 0.0)
         if best is None:
             raise ExpertError(f"no reachable {kind} grasp: " + "; ".join(errors[:3]))
         if best[0] >= 1e3:
@@ -951,8 +1022,9 @@ class PickPlaceExpert:
             return self._grasp_pose()
 
         def grazes(since: int) -> list[tuple[str, str]]:
-            # the descent's collisions (the grasp's warning that every grasp collides)
-            said = [w for w in self.warnings[since:] if w.startswith("every grasp collides")]
+            # the descent's collisions (the grasp's warning that every grasp collides: a
+            # top-down one's, a rim's or a handle's)
+            said = [w for w in self.warnings[since:] if COLLIDES.match(w)]
             return [("descent", w[:60]) for w in said]
 
         try:

@@ -12,6 +12,7 @@ from rsb_mj.expert.grasp import (
     TIP_CLEARANCE,
     TIP_PAST_TCP,
     ObjectBox,
+    collision_points,
     object_box,
     plan_top_down,
     risen,
@@ -88,6 +89,68 @@ def test_unknown_body():
     model, data = _model((0.02, 0.02, 0.02))
     with pytest.raises(ExpertError, match="object body 'nope' not found"):
         object_box(model, data, "nope")
+
+
+def _round(kind, size, yaw=0.0):
+    """A free body of one ``kind`` geom (``size`` as MuJoCo's) standing on z = 0, yawed."""
+    spec = mujoco.MjSpec()
+    body = spec.worldbody.add_body(
+        name="obj",
+        pos=[0.1, 0.2, size[2] if kind != mujoco.mjtGeom.mjGEOM_CYLINDER else size[1]],
+        quat=[np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)],
+    )
+    body.add_freejoint()
+    body.add_geom(type=kind, size=list(size))
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return model, data
+
+
+def test_a_round_cake_can_be_taken_across_any_diameter():
+    """A 48 mm cylinder (the cake) fits the gripper across every diameter: besides its box
+    axes, ten more directions (15 degrees apart, both senses), each 48 mm wide, closing
+    at its axis. Outlined by its bounding box it measured 68 mm across the diagonal."""
+    model, data = _round(mujoco.mjtGeom.mjGEOM_CYLINDER, (0.024, 0.03, 0.0), yaw=0.3)
+    plan = plan_top_down(model, data, "obj", 0.0)
+    assert len(plan.closings) == 4 and len(plan.turns) == 20
+    axis = np.array([np.cos(0.3), np.sin(0.3)])
+    angles = set()
+    for p, d in plan.turns:
+        np.testing.assert_allclose(p, plan.position, atol=1e-9)
+        assert np.linalg.norm(d) == pytest.approx(1.0) and d[2] == 0.0
+        angles.add(round(np.degrees(np.arccos(np.clip(abs(d[:2] @ axis), 0, 1)))))
+    assert angles == {15, 30, 45, 60, 75}
+    box = collision_points(model, data, "obj")[0]
+    diagonal = np.array([np.cos(0.3 + np.pi / 4), np.sin(0.3 + np.pi / 4), 0.0])
+    assert np.ptp(box @ diagonal) == pytest.approx(0.048 * np.sqrt(2), abs=1e-6)
+    outline = collision_points(model, data, "obj", round_surfaces=True)[0]
+    assert np.ptp(outline @ diagonal) == pytest.approx(0.048, abs=5e-4)
+
+
+def test_an_egg_is_turned_at_most_60_degrees_off_its_narrow_axis():
+    """An ellipsoid 56 x 46 mm (the egg lying along x) is 54 mm wide or less across the
+    diameters up to 62 degrees off its narrow axis (y): 15-60 degrees on either side."""
+    model, data = _round(mujoco.mjtGeom.mjGEOM_ELLIPSOID, (0.028, 0.023, 0.023))
+    plan = plan_top_down(model, data, "obj", 0.0)
+    np.testing.assert_allclose(np.abs(plan.closings[0]), [0, 1, 0], atol=1e-9)
+    off = sorted({round(np.degrees(np.arccos(abs(d[1])))) for _, d in plan.turns})
+    assert off == [15, 30, 45, 60]
+    assert len(plan.turns) == 16
+
+
+def test_a_box_is_not_turned_onto_its_corners():
+    model, data = _model((0.015, 0.012, 0.02), z=0.02)
+    plan = plan_top_down(model, data, "obj", 0.0)
+    assert len(plan.closings) == 4 and plan.turns == ()
+
+
+def test_an_object_below_the_table_is_refused():
+    model, data = _model((0.02, 0.02, 0.02), z=-0.05)
+    with pytest.raises(
+        ExpertError, match=r"^object 'obj' lies below the finger tips' lowest height, 4 mm$"
+    ):
+        plan_top_down(model, data, "obj", 0.0)
 
 
 def test_top_down_rotation_is_a_rotation_pointing_down():

@@ -12,7 +12,7 @@ import pytest
 
 from rsb_mj.lang.categories import RSB_CATEGORIES, STANDIN_CATEGORIES
 from rsb_mj.lang.parser import parse_file
-from rsb_mj.lang.task import task_of
+from rsb_mj.lang.task import SEMANTICS, task_of
 from rsb_mj.scene import aloha
 from rsb_mj.scene.categories import CATEGORIES, RegionSpec, get_category
 from rsb_mj.scene.categories.base import bounding_half_extents
@@ -20,6 +20,7 @@ from rsb_mj.scene.categories.parts import RING_HOLE, Label, StandinCategory, lab
 from rsb_mj.scene.categories.standins import GOAL_STANDINS, SHAPES, STANDINS, TABLE, TURNED
 from rsb_mj.scene.compiler import compile_scene
 from rsb_mj.scene.frames import table_to_world
+from rsb_mj.scoring.predicates.on import on_object
 
 #: Object and fixture categories of LIBERO's (8f1084e) and VLA-Arena's (ec1b978) table-top task
 #: files (every ``:objects`` and ``:fixtures`` entry of their 275 non-floor files, workspaces
@@ -397,6 +398,38 @@ def test_a_hollow_bowl_holds_what_is_dropped_in_it():
     floor = 0.051 / 2 - 0.009  # the floor's height above the bowl's bottom
     assert ball[2] == pytest.approx(floor + 0.02, abs=0.003)
     assert ball[2] > bowl[2]
+
+
+def test_the_cake_set_in_the_green_mug_is_on_it():
+    """VLA-Arena's cake is 9 cm tall (its 11 cm width is narrowed to 4.8 cm for the gripper):
+    set down in the green mug (9.6 cm across, 10 cm tall), it stands on the mug's floor with
+    its centre above the mug's, so VLA-Arena's ``On(cake, mug)`` holds (at 7.4 cm tall its
+    centre ended 5 mm below the mug's: 0/5 for the expert on ``pick_up_the_cake_and_place_
+    it_on_the_mug``)."""
+    spec = mujoco.MjSpec()
+    spec.worldbody.add_geom(type=mujoco.mjtGeom.mjGEOM_PLANE, size=[1, 1, 0.1])
+    mug, cake = get_category("green_mug"), get_category("cake")
+    assert 2 * cake.half_extents[2] == pytest.approx(0.09)
+    body = spec.worldbody.add_body(name="mug", pos=[0, 0, mug.rest_height])
+    body.add_freejoint()
+    mug.build(spec, body, "mug")
+    axis = mug.rim.center[0]  # the cup's axis, beside the box centre (the handle)
+    body = spec.worldbody.add_body(name="cake", pos=[axis, 0, 0.1 + cake.rest_height])
+    body.add_freejoint()
+    cake.build(spec, body, "cake")
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    mujoco.mj_step(model, data, nstep=int(1.5 / model.opt.timestep))
+    a, b = data.body("cake").xpos, data.body("mug").xpos
+    touching = any(
+        {model.body(model.geom_bodyid[c.geom1]).name, model.body(model.geom_bodyid[c.geom2]).name}
+        == {"cake", "mug"}
+        for c in data.contact[: data.ncon]
+    )
+    floor = 0.008  # the mug's floor
+    assert a[2] == pytest.approx(floor + cake.rest_height, abs=0.002)
+    assert a[2] - b[2] == pytest.approx(floor + 0.045 - 0.05, abs=0.002)
+    assert on_object(a, b, touching, SEMANTICS["vla_arena"])
 
 
 def test_the_table_is_data_over_the_shape_builders():

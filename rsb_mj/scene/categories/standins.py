@@ -265,7 +265,7 @@ TABLE: tuple[Spec, ...] = (
     row("billiard_balls", "billiard balls", "balls", (0.072, 0.068, 0.066), (0, 0, 0, 0),
         colours=(YELLOW, RED, BLUE, BLACK), original=(0.078, 0.057, 0.078)),
     # --- Bakery (VLA-Arena; mostly floor scenes, built for completeness).
-    row("cake", "cake", "cake", (0.048, 0.048, 0.074), (0.55, 0.3, 0.15, 1),
+    row("cake", "cake", "cake", (0.048, 0.048, 0.09), (0.55, 0.3, 0.15, 1),
         icing=(0.96, 0.85, 0.88, 1), icing_h=0.012, cream=(0.98, 0.95, 0.9, 1), cherry=RED,
         original=(0.11, 0.115, 0.09)),
     row("cake_n", "cake", "cake", (0.048, 0.048, 0.056), (0.95, 0.9, 0.8, 1),
