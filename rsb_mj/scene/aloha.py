@@ -71,6 +71,20 @@ QUALITIES: tuple[str, str] = ("fast", "full")
 FINGER_CLOSED, FINGER_OPEN = 0.002, 0.037
 #: Arm joint positions of the home pose [rad] (same for both arms; see ARM_JOINT_NAMES).
 HOME_ARM = (0.0, -0.9, 0.7, 0.0, 1.1, 0.0)
+#: Arm joint positions [rad] of the pre-grasps over the table's middle, where the goal
+#: expert hands objects over (``rsb_mj.expert.handover``: spots 0.25-0.50 m from both
+#: waists): the gripper pointing down, its TCP 0.10 m above the table top (a grasp's 0.08 m
+#: approach over a low object), 0.03 m past the table's centre toward the other arm, at y =
+#: -0.2, -0.1, 0, 0.1, 0.2 m for the left arm (IK, to the mm). The arms mirror each other, so
+#: the right arm at these joints reaches the same band (x = -0.03 m, y = 0.2 ... -0.2 m).
+#: The arms' rule (``rsb_mj.scene.fixture_placement``) moves a fixture clear of them.
+HANDOVER_REACH_ARM: tuple[tuple[float, ...], ...] = (
+    (-0.374, 0.686, -0.649, -0.001, 1.534, -1.946),
+    (-0.19, 0.563, -0.435, -0.001, 1.442, -1.761),
+    (0.008, 0.526, -0.371, -0.001, 1.416, -1.562),
+    (0.206, 0.57, -0.446, -0.001, 1.447, -1.366),
+    (0.388, 0.699, -0.673, -0.001, 1.544, -1.183),
+)
 #: Position-servo stiffness [N m / rad] and damping [N m s / rad] per arm joint.
 ARM_KP = (43.0, 265.0, 227.0, 78.0, 37.0, 10.4)
 ARM_KV = (4.0, 25.0, 20.0, 3.0, 2.0, 0.6)

@@ -33,6 +33,7 @@ point back to the task file.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import mujoco
@@ -855,14 +856,23 @@ def state_joints(model: mujoco.MjModel, task: Task, target: str) -> tuple[int, .
 
 
 def _arm_touch(
-    model: mujoco.MjModel, root: int, joints: dict[str, float], fixtures: frozenset[int]
+    model: mujoco.MjModel,
+    root: int,
+    joints: dict[str, float],
+    fixtures: frozenset[int],
+    arm_q: Sequence[float] = aloha.HOME_ARM,
+    side: str | None = None,
 ) -> str | None:
     """The arm link (body name) that a collision geom of fixture body ``root`` penetrates
-    with the arms at home and ``joints`` (name -> qpos [m or rad]) set, else ``"fixture
-    NAME"`` for another fixture of ``fixtures`` (root body ids) it penetrates; ``None`` when
-    it penetrates neither (MuJoCo's geom distances after forward kinematics)."""
+    with the arm ``side`` (both for ``None``) at ``arm_q`` (arm joints [rad]; home by
+    default), the other at home, and ``joints`` (name -> qpos [m or rad]) set, else
+    ``"fixture NAME"`` for another fixture of ``fixtures`` (root body ids) it penetrates;
+    ``None`` when it penetrates neither (MuJoCo's geom distances after forward kinematics)."""
     data = mujoco.MjData(model)
     data.qpos[:] = aloha.home_qpos_ctrl(model)[0]
+    for arm in aloha.SIDES if side is None else (side,):
+        for name, q in zip(aloha.arm_joints(arm), arm_q, strict=True):
+            data.qpos[model.joint(name).qposadr[0]] = q
     for name, q in joints.items():
         data.qpos[model.joint(name).qposadr[0]] = q
     mujoco.mj_kinematics(model, data)
@@ -883,6 +893,28 @@ def _arm_touch(
     return None
 
 
+#: The arm poses [rad] a fixture moved by the arms' rule keeps clear of with the arm on its
+#: side of the table: home, and reaching over the table's middle
+#: (:data:`~rsb_mj.scene.aloha.HANDOVER_REACH_ARM`).
+REACHES: tuple[Sequence[float], ...] = (aloha.HOME_ARM, *aloha.HANDOVER_REACH_ARM)
+
+
+def _clear_at(
+    model: mujoco.MjModel,
+    root: int,
+    x: float,
+    joints: dict[str, float],
+    fixtures: frozenset[int],
+    poses: Sequence[Sequence[float]],
+) -> bool:
+    """Whether fixture body ``root`` moved to world x = ``x`` [m] (``model.body_pos``, left
+    there) and with ``joints`` set touches no arm link with the arm on its side of the table
+    at any of ``poses`` (the other at home) and no other fixture (:func:`_arm_touch`)."""
+    model.body_pos[root][0] = x
+    side = "left" if x < 0 else "right"
+    return all(_arm_touch(model, root, joints, fixtures, q, side) is None for q in poses)
+
+
 def _clear_arms(
     model: mujoco.MjModel,
     task: Task,
@@ -891,8 +923,10 @@ def _clear_arms(
     """The arms' rule of :mod:`rsb_mj.scene.fixture_placement` on the compiled ``model``:
     each fixture whose part open at ``:init`` (``init_joints``; the most open state of its
     range) touches an arm link at home is moved along x toward the centre (``model.body_pos``,
-    steps of ``STEP`` up to ``CENTRE_X``) to the first x where it touches no arm link and no
-    other fixture; returns the moves made, in words
+    steps of ``STEP`` up to ``CENTRE_X``) to the first x where it touches no arm link, at home
+    nor with the arm on its side reaching over the table's middle
+    (``aloha.HANDOVER_REACH_ARM``), and no other fixture; where no x clears those reaches, to
+    the first x clear at home; returns the moves made, in words
     (:func:`~rsb_mj.scene.fixture_placement.arms_label`)."""
     changes: list[str] = []
     fixtures = frozenset(model.body(f).id for f in task.fixtures if f != task.table)
@@ -905,14 +939,14 @@ def _clear_arms(
                 continue
             x_file = float(model.body_pos[root][0])
             n = max(0, math.floor((abs(x_file) - CENTRE_X) / STEP + 1e-9))
-            for k in range(1, n + 1):
-                model.body_pos[root][0] = x_file - math.copysign(k * STEP, x_file)
-                if _arm_touch(model, root, drawn, fixtures) is None:
-                    x = float(model.body_pos[root][0])
-                    changes.append(arms_label(model.body(root).name, x_file, x, link))
-                    break
-            else:
-                model.body_pos[root][0] = x_file
+            xs = [x_file - math.copysign(k * STEP, x_file) for k in range(1, n + 1)]
+            x = next((x for x in xs if _clear_at(model, root, x, drawn, fixtures, REACHES)), None)
+            if x is None:  # no place clears the reaches: the first clear of the arms at home
+                home = (aloha.HOME_ARM,)
+                x = next((x for x in xs if _clear_at(model, root, x, drawn, fixtures, home)), None)
+            model.body_pos[root][0] = x_file if x is None else x
+            if x is not None:
+                changes.append(arms_label(model.body(root).name, x_file, x, link))
     return tuple(changes)
 
 

@@ -33,11 +33,12 @@ LIBERO's open range) whose part, at the most open state of that range, touches a
 at the robot's home pose (VLA-Arena's ``robustness_static_distractors`` mango files: a white
 cabinet at x = -0.415 m whose top drawer, open 0.16 m toward the arms' line, starts inside
 the left upper arm) is moved along x toward the table's centre, its y and yaw kept, by steps
-of :data:`STEP` up to :data:`CENTRE_X`, to the first x where that part touches no arm link
-and the fixture no other fixture; where none does, it stays (the layout then names the arm
-it starts in). LIBERO's robots stand at the table's end, so their fixtures' drawers never
-meet an arm; the Aloha's arms stand at its sides. The move is a layout change worded by
-:func:`arms_label`.
+of :data:`STEP` up to :data:`CENTRE_X`, to the first x where that part touches no arm link,
+at home nor with the arm on its side reaching over the table's middle
+(``rsb_mj.scene.aloha.HANDOVER_REACH_ARM``; else the first x clear at home), and the fixture
+no other fixture; where none does, it stays (the layout then names the arm it starts in).
+LIBERO's robots stand at the table's end, so their fixtures' drawers never meet an arm; the
+Aloha's arms stand at its sides. The move is a layout change worded by :func:`arms_label`.
 """
 
 from __future__ import annotations

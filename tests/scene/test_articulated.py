@@ -243,14 +243,14 @@ def test_the_users_original_keeps_its_joints_and_its_drawer_region_moves(tmp_pat
 def test_an_open_drawer_pushed_shut_by_an_arm_at_home_is_no_valid_start():
     """VLA-Arena's cabinet opens its top drawer into the left arm's home pose on this
     file's frame map at the file's place (x = -0.415 m; the arms' rule of
-    rsb_mj.scene.fixture_placement now moves it to -0.365 m, put back here): the settled
+    rsb_mj.scene.fixture_placement now moves it to -0.225 m, put back here): the settled
     drawer is no longer open, and the reset says so instead of starting there."""
     path = VLA / "robustness_static_distractors" / "level_1"
     scene = compile_scene(
         _task(path / "pick_the_mango_on_the_table_and_place_it_on_the_bowl.bddl")
     ).layout
     cabinet = scene.model.body("white_cabinet_1").id
-    assert float(scene.model.body_pos[cabinet][0]) == pytest.approx(-0.365)
+    assert float(scene.model.body_pos[cabinet][0]) == pytest.approx(-0.225)
     scene.model.body_pos[cabinet][0] = -0.415
     data = mujoco.MjData(scene.model)
     why = scene.place(data, next(scene.layouts(0)))
