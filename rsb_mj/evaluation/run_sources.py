@@ -64,7 +64,7 @@ def goal_run(
 
     Raises:
         EvalError: for goal sources with ``tables``, goal and question sources in one run,
-            rows outside a goal suite's table.
+            rows outside a goal suite's table, suites none of whose files can run.
     """
     given = [Source(p, os.path.normpath(p), split) for p in tasks if is_task_file(p)]
     found = [s for s in given if s.goal]
@@ -114,6 +114,14 @@ def goal_run(
                 skipped.append(f"{path}: its frozen {split} table has {rows} rows ({why})")
             else:
                 sources.append(row)
+    if not sources:  # every file of the suites named is skipped: nothing would run
+        raise EvalError(
+            f"--suite {', '.join(named)}: none of its files has the {split} rows asked "
+            f"({start}..{start + episodes - 1}); each named with why:\n"
+            + "\n".join(skipped)
+            + "\nrun a file by "
+            "its path (rsb eval FILE.bddl) to draw its layouts from seeds, not the frozen table"
+        )
     unique: dict[str, Source] = {}
     for source in sources:  # each once, where first named
         unique.setdefault(source.name, source)

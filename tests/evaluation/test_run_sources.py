@@ -43,3 +43,23 @@ def test_goal_and_question_sources_do_not_mix_and_goal_ones_have_no_private_tabl
         goal_run([APPLE], [], split="eval", episodes=2, start=0, tables=Path("priv"))
     with pytest.raises(EvalError, match=r"^--start 5: the .* eval table has 5 rows per task"):
         goal_run([], ["vla-arena-l0"], split="eval", episodes=None, start=5)
+
+
+def test_a_suite_none_of_whose_files_can_run_is_refused_with_each_reason():
+    """VLA-Arena's preposition suite: its 15 files' tables are short (three named tomatoes,
+    bowls and a board over 0.8-1.0 m hold a tomato under rule 1's 150 px), so the run is
+    refused with each file and the way to run one, not "name at least one --suite"."""
+    name = "generalization-object-preposition-combinations"
+    with pytest.raises(EvalError) as caught:
+        goal_run([], [name], split="eval", episodes=2, start=1)
+    lines = str(caught.value).splitlines()
+    assert lines[0] == (
+        f"--suite {name}: none of its files has the eval rows asked (1..2); each named with why:"
+    )
+    assert len(lines) == 17
+    assert all(": its frozen eval table has 0 rows (0 of 5 rows: " in x for x in lines[1:16])
+    assert sum("rule 1: tomato_" in x for x in lines[1:16]) == 15
+    assert lines[16] == (
+        "run a file by its path (rsb eval FILE.bddl) to draw its layouts from seeds, not the "
+        "frozen table"
+    )
