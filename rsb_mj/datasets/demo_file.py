@@ -323,7 +323,12 @@ def read_demo_attrs(path: Path) -> dict[str, Any]:
         ExpertError: if the file is not an rsb_mj demonstration.
     """
     with h5py.File(path, "r") as f:
-        attrs = dict(f.attrs)
+        return _demo_attrs(path, f)
+
+
+def _demo_attrs(path: Path, f: h5py.File) -> dict[str, Any]:
+    """The attributes of the open file ``f`` at ``path``, checked to be a demonstration's."""
+    attrs = dict(f.attrs)
     if attrs.get("format") != FORMAT:
         raise ExpertError(f"{path}: not an rsb_mj demonstration (format {FORMAT} expected)")
     return attrs
@@ -336,9 +341,7 @@ def read_demo(path: Path, *, images: bool = True) -> Demo:
         ExpertError: if the file is not an rsb_mj demonstration.
     """
     with h5py.File(path, "r") as f:
-        attrs = dict(f.attrs)
-        if attrs.get("format") != FORMAT:
-            raise ExpertError(f"{path}: not an rsb_mj demonstration (format {FORMAT} expected)")
+        attrs = _demo_attrs(path, f)
         frames: dict[str, list[np.ndarray]] = {}
         if images:
             for cam, ds in f["observations/images"].items():

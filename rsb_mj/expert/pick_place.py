@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -1030,43 +1030,38 @@ class PickPlaceExpert:
         try:
             grasp = self._grasp_pose()
         except ExpertError as exc:  # out of this arm's reach: the other arm's free grasp
-            first, n_warn = self.side, len(self.warnings)
-            self._switch(next(s for s in SIDES if s != first))
-            if self.safe:
-                self.arm.checker.keep_clear(self._hazards)
-            try:
-                other = self._grasp_pose()
-                if not self._pre_collides(other[2]) and not grazes(n_warn):
-                    self.warnings.append(
-                        f"approach: the {first} arm reaches no grasp; "
-                        f"the {self.side} arm takes {self.mover!r}"
-                    )
-                    self._swapped = True
-                    return other
-            except ExpertError:
-                pass
-            del self.warnings[n_warn:]
-            self._switch(first)
-            if self.safe:
-                self.arm.checker.keep_clear(self._hazards)
-            raise exc from None
+            other = self._other_arms_grasp(" reaches no grasp", lambda since: not grazes(since))
+            if other is None:
+                raise exc from None
+            return other
 
         pre = self._pre_collides(grasp[2])
         touching = pre or grazes(n_warn)
         if not touching:
             return grasp
+        # where the first arm's pre-grasp touches (its plan would fail), any grasp whose
+        # pre-grasp is free; where only its descent grazes, only a grasp that does not
+        other = self._other_arms_grasp(
+            f"'s grasp touches {touching[:2]}", lambda since: bool(pre) or not grazes(since)
+        )
+        return grasp if other is None else other
+
+    def _other_arms_grasp(
+        self, why: str, accept: Callable[[int], bool]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The other arm's grasp of the mover where its pre-grasp is free and ``accept``
+        (given the index of the first warning of its try) holds: that arm in use from now on,
+        the swap said (``"the left arm" + why``); else None, the arm in use and the warnings
+        as before."""
         first, n_warn = self.side, len(self.warnings)
         self._switch(next(s for s in SIDES if s != first))
         if self.safe:
             self.arm.checker.keep_clear(self._hazards)
         try:
             other = self._grasp_pose()
-            # where the first arm's pre-grasp touches (its plan would fail), any grasp whose
-            # pre-grasp is free; where only its descent grazes, only a grasp that does not
-            if not self._pre_collides(other[2]) and (pre or not grazes(n_warn)):
+            if not self._pre_collides(other[2]) and accept(n_warn):
                 self.warnings.append(
-                    f"approach: the {first} arm's grasp touches {touching[:2]}; "
-                    f"the {self.side} arm takes {self.mover!r}"
+                    f"approach: the {first} arm{why}; the {self.side} arm takes {self.mover!r}"
                 )
                 self._swapped = True
                 return other
@@ -1076,7 +1071,7 @@ class PickPlaceExpert:
         self._switch(first)
         if self.safe:
             self.arm.checker.keep_clear(self._hazards)
-        return grasp
+        return None
 
     def _lift(
         self,

@@ -30,3 +30,14 @@ def run_goal(path: Path, seed: int) -> tuple[GoalEnv, PickPlaceExpert, dict]:
     expert = PickPlaceExpert(env)
     info, _ = play(env, expert, obs)
     return env, expert, info
+
+
+def assert_solved(path: Path, seed: int) -> None:
+    """The expert succeeds on the goal file ``path``, seed ``seed`` (:func:`run_goal`),
+    with no failure of its own."""
+    env, expert, info = run_goal(path, seed=seed)
+    try:
+        assert info["is_success"], expert.failure
+        assert expert.failure is None
+    finally:
+        env.close()

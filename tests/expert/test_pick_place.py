@@ -14,7 +14,7 @@ from rsb_mj.expert import PickPlaceExpert
 from rsb_mj.policies.scripted import ExpertPolicy
 from rsb_mj.tables.episode_source import load_episode, load_problem, task_path
 
-from .goal_play import LIBERO, TASKS, run_goal
+from .goal_play import LIBERO, TASKS, assert_solved, run_goal
 
 
 @pytest.fixture(scope="module")
@@ -128,12 +128,7 @@ def test_a_mug_full_of_water_balls_is_carried_to_the_cabinet():
     them: the carry ignores them (they ride in the mug) instead of finding no path."""
     name = "safety_object_state_preservation/level_1/"
     name += "pick_up_the_green_mug_on_the_table_and_place_it_on_the_wooden_cabinet.bddl"
-    env, expert, info = run_goal(TASKS / "vla_arena" / name, seed=0)
-    try:
-        assert info["is_success"], expert.failure
-        assert expert.failure is None
-    finally:
-        env.close()
+    assert_solved(TASKS / "vla_arena" / name, 0)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .goal_play import TASKS, run_goal
+from .goal_play import TASKS, assert_solved
 
 WORKFLOWS = TASKS / "vla_arena" / "generalization_task_workflows"
 
@@ -26,12 +26,7 @@ WORKFLOWS = TASKS / "vla_arena" / "generalization_task_workflows"
     ],
 )
 def test_the_cake_beside_the_cabinet_is_placed(name, seed):
-    env, expert, info = run_goal(WORKFLOWS / name, seed=seed)
-    try:
-        assert info["is_success"], expert.failure
-        assert expert.failure is None
-    finally:
-        env.close()
+    assert_solved(WORKFLOWS / name, seed)
 
 
 @pytest.mark.parametrize(
@@ -63,9 +58,4 @@ def test_the_cake_beside_the_cabinet_is_placed(name, seed):
     ],
 )
 def test_the_issue_44_failures_beside_the_cabinet_are_placed(name, seed):
-    env, expert, info = run_goal(WORKFLOWS / name, seed=seed)
-    try:
-        assert info["is_success"], expert.failure
-        assert expert.failure is None
-    finally:
-        env.close()
+    assert_solved(WORKFLOWS / name, seed)
