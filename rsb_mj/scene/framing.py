@@ -36,8 +36,10 @@ scene's head camera is posed per task by one rule (:func:`frame_task`):
 What no framing gives: a 224 px image that holds every named object of a scene whose named
 objects span the table (three tomatoes, three bowls and a cutting board from x = -0.58 to
 0.42 m in ``generalization_object_preposition_combinations``) shows a 5.2 cm tomato at most
-(0.052 / 1.0 * 215 px)^2 * pi / 4, about 100 px, under rule 1's 150: those files stay short
-(their reason names the tomato) until rule 1 or the image changes.
+(0.052 / 1.0 * 215 px)^2 * pi / 4, about 100 px, under rule 1's 150: under the tight framing
+rule 1 asks such an object 80% of what the camera shows of it unoccluded instead
+(:func:`rsb_mj.env.visibility.pixel_floors`; the pose records the framing as
+``GoalLayout.tight``).
 
 Each object's box (:meth:`rsb_mj.scene.region_layout.GoalLayout.boxes`) holds every place it can
 stand at reset, from the task alone (not the seed, so every episode of a task has the same

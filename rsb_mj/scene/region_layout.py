@@ -127,6 +127,10 @@ class GoalLayout:
     _drawn: dict[str, float] = field(default_factory=dict, repr=False)
     _pusher: dict[str, str] = field(default_factory=dict, repr=False)
     head: HeadView | None = None
+    #: Whether :attr:`head` is the tight framing's (:func:`rsb_mj.scene.framing.frame_task`:
+    #: no other pose gave every small named object its estimated pixels); rule 1 reads it
+    #: (:func:`rsb_mj.env.visibility.pixel_floors`).
+    tight: bool = False
     #: Where the scene differs from the file's layout (:mod:`rsb_mj.scene.fixture_placement`).
     layout_changes: tuple[str, ...] = ()
     #: Each fixture joint the task moves and the range [lo, hi] [m or rad] of its states
@@ -293,6 +297,7 @@ class GoalLayout:
                 boxes = {n: Box.union([b, drawn[n]]) if n in out else b for n, b in boxes.items()}
                 view, _ = self._framed(boxes)
         self.set_head(view)
+        self.tight = tight
 
     def _framed(self, boxes: dict[str, Box]) -> tuple[HeadView, bool]:
         """The head pose of :func:`~rsb_mj.scene.framing.frame_task` over ``boxes`` (name ->

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from rsb_mj.env.rsb_env import GoalEnv
@@ -142,3 +144,56 @@ def test_no_shipped_file_starts_an_object_in_a_closed_drawer_or_microwave():
                     if rel.place not in opened:
                         hidden.append(f"{path.name}: {rel.text}")
     assert inside > 0 and hidden == []
+
+
+PREP = "vla_arena/generalization_object_preposition_combinations"
+BESIDE = f"{PREP}/level_1/pick_the_tomato_next_to_the_cutting_board_and_place_it_on_the_porcelain_bowl_beside_it.bddl"  # noqa: E501
+UNDER_ARM = f"{PREP}/level_1/pick_the_tomato_in_the_top_layer_of_the_drawer_and_place_it_on_the_porcelain_bowl_on_the_cutting_board.bddl"  # noqa: E501
+
+
+def test_the_tight_camera_s_floor_is_80_percent_of_what_it_shows_unoccluded():
+    """The three tomatoes, three bowls and the board span the table: the tight head camera
+    shows each 5.2 cm tomato under 150 px even unoccluded, so each needs 80% of that (at least
+    50); the same views under a camera that is not the tight framing's need 150."""
+    from rsb_mj.env.visibility import FLOOR_MIN, FLOOR_SHARE, _alone, pixel_floors
+
+    env = GoalEnv(tasks_dir() / BESIDE, cameras=())
+    try:
+        assert env.scene.layout.tight
+        env.reset(seed=0)
+        head = measure(env.model, env.data, named_objects(env.task), ("head",))["head"]
+        floors = pixel_floors(env, head)
+        assert sorted(floors) == ["tomato_1", "tomato_2", "tomato_3"]
+        for name, (floor, alone) in floors.items():
+            assert alone == _alone(env.model, env.data, name, "head")
+            assert head[name].pixels <= alone < MIN_PIXELS
+            assert floor == max(FLOOR_MIN, math.ceil(FLOOR_SHARE * alone)) <= head[name].pixels
+        assert head_fails(env) == []
+        assert check_rule(env.task, head) == [
+            f"{n}: {head[n].pixels} px < 150" for n in ("tomato_1", "tomato_2", "tomato_3")
+        ]
+        env.scene.layout.tight = False  # a camera the framing did not have to tighten
+        assert pixel_floors(env, head) == {}
+    finally:
+        env.close()
+
+
+def test_a_tomato_under_the_gripper_fails_the_tight_camera_s_floor():
+    """Seed 0 of this file draws tomato_1 next to the cereal, under the left gripper at home:
+    1 px of the 107 px the tight camera shows of it unoccluded."""
+    from rsb_mj.env.visibility import source_rows
+
+    (row,) = source_rows(str(tasks_dir() / UNDER_ARM), "eval", range(1), cameras=("head",))
+    assert row.fails == [
+        "tomato_1: 1 px < 86 (80% of its 107 px unoccluded, at least 50: tight head camera)"
+    ]
+
+
+def test_check_rule_names_the_tight_camera_s_floor():
+    task = load_goal_task(tasks_dir() / BESIDE)
+    head = {n: ObjectView(900, True) for n in named_objects(task)}
+    head["tomato_2"] = ObjectView(60, True)
+    floors = {"tomato_2": (61, 76), "tomato_3": (50, 40)}
+    assert check_rule(task, head, floors=floors) == [
+        "tomato_2: 60 px < 61 (80% of its 76 px unoccluded, at least 50: tight head camera)"
+    ]

@@ -19,8 +19,8 @@ def test_a_goal_file_s_seeds_report_each_object_per_camera(capsys):
     assert lines[2].startswith("  * plate_1: head ")
     assert ", left_wrist " in lines[1] and ", right_wrist " in lines[1]
     assert lines[-1] == (
-        "rule 1 (named objects wholly inside the 224x224 head image, >= 150 px): "
-        "1 of 1 rows pass; 2 of 2 named objects"
+        "rule 1 (named objects wholly inside the 224x224 head image, >= 150 px or the tight "
+        "camera's floor): 1 of 1 rows pass; 2 of 2 named objects"
     )
 
 
