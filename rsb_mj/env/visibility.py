@@ -304,11 +304,8 @@ def source_rows(
             env.reset(options={"episode": episode})
             views = measure(env.model, env.data, every, cameras)
             head = views.get("head", {})
-            fails = (
-                check_rule(env.task, head, floors=pixel_floors(env, head))
-                if "head" in cameras
-                else []
-            )
+            floors = {} if legacy_head else pixel_floors(env, head)  # the framed camera's
+            fails = check_rule(env.task, head, floors=floors) if "head" in cameras else []
             out.append(RowVisibility(source, index, episode.seed, names, views, fails))
         return out
     finally:
