@@ -51,6 +51,10 @@ ROUND_SAMPLES = 24
 RIM_DIRECTIONS = 12
 #: Rim directions closer than this (cosine) to a mug's handle are not tried.
 HANDLE_COS = math.cos(math.radians(50.0))
+#: The Aloha gripper's extent [m] behind the TCP along its approach axis (its camera
+#: mount's back; ``{side}/gripper_base``'s collision geoms): what a grasp from above
+#: stacks on the object it holds.
+GRIPPER_LENGTH = 0.153
 
 
 @dataclass(frozen=True)
@@ -78,8 +82,11 @@ class ObjectBox:
         return float(self.center[2] + np.abs(self.axes[2]) @ self.half)
 
 
-def object_box(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> ObjectBox:
-    """The oriented box of ``body``'s collision geoms (itself and its children).
+def object_box(
+    model: mujoco.MjModel, data: mujoco.MjData, body: str, *, fixed: bool = False
+) -> ObjectBox:
+    """The oriented box of ``body``'s collision geoms (itself and its children; with
+    ``fixed``, only the children welded to it: not a microwave's hinged door).
 
     Raises:
         ExpertError: if the body does not exist or has no collision geom.
@@ -88,6 +95,8 @@ def object_box(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> ObjectB
     if bid < 0:
         raise ExpertError(f"object body {body!r} not found in the model")
     bodies = subtree_bodies(model, bid)
+    if fixed:
+        bodies = {b for b in bodies if _welded(model, b, bid)}
     pos = data.xpos[bid]
     rot = data.xmat[bid].reshape(3, 3)
     signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)])
@@ -107,6 +116,15 @@ def object_box(model: mujoco.MjModel, data: mujoco.MjData, body: str) -> ObjectB
     lo, hi = local.min(axis=0), local.max(axis=0)
     center = pos + rot @ ((lo + hi) / 2)
     return ObjectBox(center=center, half=(hi - lo) / 2, axes=rot.copy())
+
+
+def _welded(model: mujoco.MjModel, body: int, root: int) -> bool:
+    """Whether ``body`` moves with its ancestor ``root``: no joint on the way up to it."""
+    while body != root:
+        if model.body_jntnum[body]:
+            return False
+        body = int(model.body_parentid[body])
+    return True
 
 
 def risen(before: ObjectBox, after: ObjectBox) -> float:

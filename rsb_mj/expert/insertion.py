@@ -23,6 +23,7 @@ import mujoco
 import numpy as np
 
 from rsb_mj.errors import ExpertError
+from rsb_mj.expert.collision import subtree_bodies
 from rsb_mj.expert.grasp import object_box
 from rsb_mj.expert.heights import RELEASE_HEIGHT
 from rsb_mj.lang.task import Relation
@@ -46,6 +47,16 @@ INSERT_RELEASE = 1.0
 #: Drops [m] of the open gripper tried, largest first, before it backs out of a slot: its
 #: lower finger, outside the opening, off the mover's end that overhangs the board.
 INSERT_DROPS = (0.015, 0.01, 0.005)
+#: How far [m] inside the opening's plane (the fixture's front) the whole mover goes
+#: where a door closes over the opening (the microwave's door panel, closed, lies inside
+#: that plane).
+DOOR_INSIDE = 0.04
+#: Rolls (evenly spaced over a turn) of the level gripper tried after every other side
+#: insertion, and how many of the thinnest of them that fit are tried per direction.
+FINE_ROLLS, FINE_TRIES = 24, 4
+#: Those rolls keep the gripper's y axis at most this far up (its z component): the camera
+#: mount, 12 cm along -y behind the TCP, not down into the table.
+MOUNT_UP = 0.5
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,8 @@ class Slot:
         inward: unit world xy direction from the opening into the region.
         opening, back: signed distances [m] along ``inward`` from the region's centre to
             the opening's plane (negative) and to the first surface behind (positive).
+        door: whether the owner has a hinged or sliding part (a microwave's door) that
+            closes over the opening: the mover goes in wholly, :data:`DOOR_INSIDE` deep.
     """
 
     site: int
@@ -67,6 +80,7 @@ class Slot:
     inward: np.ndarray
     opening: float
     back: float
+    door: bool = False
 
 
 def leveling(axes: np.ndarray) -> np.ndarray:
@@ -148,12 +162,13 @@ def slot_of(expert: Any, rel: Relation) -> Slot | None:
     if best is None:
         return None
     inward = -best[1]
-    box = object_box(w.model, w.data, w.model.body(owner).name)
+    box = object_box(w.model, w.data, w.model.body(owner).name, fixed=True)  # not its door
     reach = float(np.abs(box.axes[:2].T @ best[1]) @ box.half)
     opening = float((box.center[:2] - center[:2]) @ best[1]) + reach
     behind = _ray(expert, mid, np.array([inward[0], inward[1], 0.0]), root)
     back = float(behind) if behind is not None else opening
-    return Slot(sid, float(floor), ceiling, inward, -opening, back)
+    door = any(w.model.body_jntnum[b] for b in subtree_bodies(w.model, owner))
+    return Slot(sid, float(floor), ceiling, inward, -opening, back, bool(door))
 
 
 def insert_poses(
@@ -205,6 +220,22 @@ def insert_poses(
         # turned over (which, measured on STUDY_SCENE4, swings the book into the shelf)
         level = min(rolls, key=lambda t: t[0])[1]
         yield from _insert_heights(expert, slot, level, d, local, origin, room)
+    # where none of those serves (a mug held by its rim, too tall upright and at every
+    # quarter roll, or its camera mount down into the table): the finer rolls of each
+    # direction that fit, the mount not down, thinnest first
+    for turn in INSERT_YAWS:
+        c, s = math.cos(turn), math.sin(turn)
+        d = np.array([c * i[0] - s * i[1], s * i[0] + c * i[1], 0.0])
+        fine = []
+        for k in range(1, FINE_ROLLS):  # the first is the quarter roll 0, tried above
+            r = 2 * np.pi * k / FINE_ROLLS
+            x = math.cos(r) * up + math.sin(r) * np.cross(up, d)
+            rt = np.column_stack([x, np.cross(d, x), d])
+            height = round(float(np.ptp((local @ rt.T)[:, 2])), 3)
+            if height < room and rt[2, 1] <= MOUNT_UP:
+                fine.append((height, k, rt))
+        for _, _, rt in sorted(fine, key=lambda t: t[:2])[:FINE_TRIES]:
+            yield from _insert_heights(expert, slot, rt, d, local, origin, room)
 
 
 def _insert_heights(
@@ -254,6 +285,8 @@ def _insert_depth(
         p_in = np.array([*(center[:2] + t * slot.inward), z])
         if not (np.abs(smat.T @ (p_in + origin - center))[:2] <= shalf[:2]).all():
             continue
+        if slot.door and t + float(np.min(pts[:, :2] @ slot.inward)) < slot.opening + DOOR_INSIDE:
+            continue  # wholly inside, clear of the door that closes over the opening
         try:
             q_in = arm.ik.solve(p_in, rot, q0=expert._target_q, rng=expert._rng).q
         except ExpertError:  # deeper is farther from the arm that faces the opening
@@ -301,6 +334,7 @@ def insert(expert: Any, slot: Slot, obj_geoms: list[int]) -> Iterator[list[np.nd
     errors: list[str] = []
     chosen = None
     try:
+        start = expert._target_q.copy()
         for pose in insert_poses(expert, slot):
             try:
                 carry = expert._move_joint(pose[2], 0.0, allowed=riding)
@@ -312,6 +346,7 @@ def insert(expert: Any, slot: Slot, obj_geoms: list[int]) -> Iterator[list[np.nd
                 chosen = pose
                 break
             errors.append("the straight insertion collides")
+            expert._target_q = start.copy()  # where the refused carry's plan left it
     finally:
         arm.checker.carry(None)
     if chosen is None:
@@ -334,5 +369,7 @@ def insert(expert: Any, slot: Slot, obj_geoms: list[int]) -> Iterator[list[np.nd
         yield expert._line(p_off, p_out + (p_off - p_in), R, INSERT_RELEASE)
     except ExpertError as exc:
         expert.warnings.append(f"retreat: {exc}")
+    if slot.door:  # its door is closed next: from here, not from home
+        return
     expert.phase = "home"
     yield expert._move_joint(np.asarray(HOME_ARM, float), 1.0)

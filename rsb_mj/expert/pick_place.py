@@ -59,6 +59,8 @@ from rsb_mj.expert.arm import ACTION_OFFSET, AMAX, VMAX, Arm, choose_side
 from rsb_mj.expert.articulation import Operation, drawer_spot, operate, plan_steps
 from rsb_mj.expert.collision import GRAZE_CLEARANCE, fixture_geoms, graze_rank
 from rsb_mj.expert.grasp import (
+    GRIPPER_LENGTH,
+    RIM_DEPTH,
     ObjectBox,
     handle_grasp,
     object_box,
@@ -238,6 +240,10 @@ class PickPlaceExpert:
         #: True while the mover was taken by the arm other than the placement's
         #: (:meth:`_grasp_pose_either`).
         self._swapped = False
+        #: The current placement's slot (:func:`~rsb_mj.expert.insertion.slot_of`) and
+        #: the arm that faces its opening; None, "" for any other place.
+        self._slot: Slot | None = None
+        self._slot_side = ""
 
     @property
     def target(self) -> str:
@@ -603,7 +609,24 @@ class PickPlaceExpert:
         box = object_box(w.model, w.data, self.mover)
         wall = None if rim is None else rim_of(w.model, w.data, self.mover, rim)
         base = self.arm.base_xy(w.data)
-        return self._best_grasp(rim_grasps(box, wall, w.table_top_z, base), "rim")
+        grasps = rim_grasps(box, wall, w.table_top_z, base)
+        if wall is not None and wall[3] is not None and self._lies_in(box):
+            # held level on its side, its handle across: taken opposite its handle first
+            grasps.sort(key=lambda g: float(g[1] @ wall[3]))
+        return self._best_grasp(grasps, "rim")
+
+    def _lies_in(self, box: ObjectBox) -> bool:
+        """Whether the mover (its ``box``) goes into the placement's slot lying on its side:
+        the arm in use faces the slot's opening and a grasp from above (the gripper,
+        :data:`~rsb_mj.expert.grasp.GRIPPER_LENGTH` behind the TCP, over the mover held
+        :data:`~rsb_mj.expert.grasp.RIM_DEPTH` below its top) is too tall for the slot (a
+        mug into the microwave: :func:`~rsb_mj.expert.insertion.insert_poses` rolls the
+        level gripper)."""
+        slot = self._slot
+        if slot is None or self.side != self._slot_side:
+            return False
+        stack = box.top - box.bottom - RIM_DEPTH + GRIPPER_LENGTH
+        return stack >= slot.ceiling - slot.floor - RELEASE_HEIGHT
 
     def _best_grasp(
         self,
@@ -842,6 +865,7 @@ class PickPlaceExpert:
         slot = slot_of(self, rel)
         if slot is not None:  # reached from its open side: the arm that faces it
             side = max(SIDES, key=lambda s: float(slot.inward @ (xy - ARM_BASE_XY[s])))
+        self._slot, self._slot_side = slot, side if slot is not None else ""
         self.place_center = np.array([xy[0], xy[1], top])
         mover_geoms = set(w.body_geoms(rel.mover)) | self._rider_geoms
         hazards = {g: c for g, c in w.hazards.items() if g not in mover_geoms}
