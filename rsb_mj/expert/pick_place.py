@@ -545,12 +545,10 @@ class PickPlaceExpert:
         ) -> None:
             nonlocal best
             try:
-                q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
-                q_pre = arm.ik.solve(p - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng).q
+                q, q_pre, depth = self._descent(p, rot)
             except ExpertError as exc:
                 errors.append(str(exc))
                 return
-            depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
             if depth > 0:
                 where = np.round(closing[:2], 2).tolist()
                 errors.append(
@@ -648,12 +646,10 @@ class PickPlaceExpert:
             nonlocal best
             rot = top_down_rotation(np.array([d[0], d[1], 0.0]), tilt)
             try:
-                q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
-                q_pre = arm.ik.solve(p - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng).q
+                q, q_pre, depth = self._descent(p, rot)
             except ExpertError as exc:
                 errors.append(str(exc))
                 return
-            depth = arm.checker.segment_depth(q_pre, q, resolution=0.02)
             cost = rank + 100.0 * abs(tilt) + (0.0 if depth == 0 else 1e3 + 1e5 * depth)
             if self._hazards:
                 cost += self._hazard_cost(q_pre, q, depth)
@@ -674,6 +670,19 @@ class PickPlaceExpert:
         if best[0] >= 1e3:
             self.warnings.append(f"every {kind} grasp collides")
         return best[1], best[2], best[3]
+
+    def _descent(self, p: np.ndarray, rot: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """(grasp joints, pre-grasp joints, deepest collision [m] of the straight descent
+        between them) of the arm in use for a TCP at ``p`` [m, world] with rotation ``rot``,
+        the pre-grasp :data:`APPROACH_HEIGHT` back along the approach axis.
+
+        Raises:
+            ExpertError: when IK reaches neither pose.
+        """
+        arm = self.arm
+        q = arm.ik.solve(p, rot, q0=self._target_q, rng=self._rng).q
+        q_pre = arm.ik.solve(p - APPROACH_HEIGHT * rot[:, 2], rot, q0=q, rng=self._rng).q
+        return q, q_pre, arm.checker.segment_depth(q_pre, q, resolution=0.02)
 
     def _hazard_cost(self, q_pre: np.ndarray, q: np.ndarray, depth: float) -> float:
         """What a grasp from pre-grasp joints ``q_pre`` down to ``q`` adds to its rank for the
